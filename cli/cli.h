@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The syscage command: one file per subcommand (cmd_*.c), each a thin front
+ * end over libsyscage.  Everything that talks to the terminal lives here.
+ */
+#ifndef SCG_CLI_H
+#define SCG_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <syscage/syscage.h>
+
+/* Exit statuses shared by every subcommand. */
+enum {
+	CLI_EXIT_OK = 0,
+	CLI_EXIT_NEGATIVE = 1, /* the answer is "no": verify refused, diff differs, ... */
+	CLI_EXIT_USAGE = 2,    /* bad usage, bad input, or an I/O error */
+};
+
+/* Subcommands: argv[0] is the subcommand's name.  Return an exit status. */
+int cmd_asm(int argc, char **argv);
+int cmd_disasm(int argc, char **argv);
+int cmd_verify(int argc, char **argv);
+int cmd_emu(int argc, char **argv);
+int cmd_syscalls(int argc, char **argv);
+
+/* "syscage: <message>" on stderr. */
+void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Prints every diagnostic in @diag to stderr. */
+void cli_print_diag(const struct scg_diag *diag);
+
+/*
+ * Reads a whole file ("-" or NULL: stdin) into a NUL-terminated buffer the
+ * caller frees.  On failure prints an error naming @path and returns -errno.
+ */
+int cli_read_file(const char *path, char **data, size_t *len);
+
+/*
+ * Writes @len bytes to @path atomically (a temporary file in the same
+ * directory, renamed over @path only when complete), or to stdout when @path
+ * is NULL or "-".  @binary output is refused when stdout is a terminal.
+ * On failure prints an error, leaves nothing behind and returns -errno.
+ */
+int cli_write_output(const char *path, const void *data, size_t len, bool binary);
+
+/* Resolves --arch; NULL (after printing an error with a hint) if unknown.  NULL @name: native. */
+const struct scg_arch *cli_arch(const char *name);
+
+/*
+ * Parses a syscall given as a name for @arch or a number (C syntax).
+ * Prints an error with a "did you mean" hint on failure.
+ */
+int cli_parse_syscall(const struct scg_arch *arch, const char *text, uint32_t *nr);
+
+/*
+ * Parses a 64-bit argument value: C-style number (negative = two's
+ * complement) or a named constant (errno names, AUDIT_ARCH_* names).
+ */
+int cli_parse_value(const struct scg_arch *arch, const char *text, uint64_t *value);
+
+/*
+ * Loads a filter named on the command line: assembler text for *.s and
+ * *.asm, raw struct sock_filter records otherwise ("-": stdin, raw).
+ * Diagnostics are printed; returns 0 or -errno.
+ */
+int cli_load_filter(const char *path, const struct scg_arch *arch, struct scg_prog *prog);
+bool cli_is_asm_path(const char *path);
+
+#endif

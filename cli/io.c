@@ -1,0 +1,241 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Terminal and file plumbing shared by the subcommands. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <libgen.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+void cli_error(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fputs("syscage: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+void cli_print_diag(const struct scg_diag *diag)
+{
+	for (size_t i = 0; i < scg_diag_count(diag); i++) {
+		const struct scg_diag_entry *e = scg_diag_get(diag, i);
+		int need = scg_diag_format(e, NULL, 0);
+		if (need < 0)
+			continue;
+		char *text = malloc((size_t)need + 1);
+		if (!text) {
+			fprintf(stderr, "%s\n", e->message);
+			continue;
+		}
+		scg_diag_format(e, text, (size_t)need + 1);
+		fprintf(stderr, "%s\n", text);
+		free(text);
+	}
+}
+
+static int read_stream(FILE *f, char **data, size_t *len)
+{
+	size_t cap = 4096, used = 0;
+	char *buf = malloc(cap);
+	if (!buf)
+		return -ENOMEM;
+	for (;;) {
+		if (used + 1 >= cap) {
+			char *bigger = cap < SIZE_MAX / 2 ? realloc(buf, cap * 2) : NULL;
+			if (!bigger) {
+				free(buf);
+				return -ENOMEM;
+			}
+			buf = bigger;
+			cap *= 2;
+		}
+		size_t n = fread(buf + used, 1, cap - used - 1, f);
+		used += n;
+		if (n == 0) {
+			if (ferror(f)) {
+				int err = errno ? errno : EIO;
+				free(buf);
+				return -err;
+			}
+			break;
+		}
+	}
+	buf[used] = '\0';
+	*data = buf;
+	*len = used;
+	return 0;
+}
+
+int cli_read_file(const char *path, char **data, size_t *len)
+{
+	bool is_stdin = !path || !strcmp(path, "-");
+	FILE *f = is_stdin ? stdin : fopen(path, "rb");
+	if (!f) {
+		int err = errno;
+		cli_error("cannot open '%s': %s", path, strerror(err));
+		return -err;
+	}
+	struct stat st;
+	if (!is_stdin && fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+		fclose(f);
+		cli_error("cannot read '%s': it is a directory", path);
+		return -EISDIR;
+	}
+	int r = read_stream(f, data, len);
+	if (!is_stdin)
+		fclose(f);
+	if (r < 0)
+		cli_error("cannot read '%s': %s", is_stdin ? "<stdin>" : path, strerror(-r));
+	return r;
+}
+
+static int write_all(int fd, const void *data, size_t len)
+{
+	const char *p = data;
+	while (len) {
+		ssize_t n = write(fd, p, len);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static int write_stdout(const void *data, size_t len, bool binary)
+{
+	if (binary && isatty(STDOUT_FILENO)) {
+		cli_error("refusing to write binary output to a terminal; use -o FILE or a pipe");
+		return -EINVAL;
+	}
+	fflush(stdout);
+	int r = write_all(STDOUT_FILENO, data, len);
+	if (r < 0)
+		cli_error("cannot write to standard output: %s", strerror(-r));
+	return r;
+}
+
+int cli_write_output(const char *path, const void *data, size_t len, bool binary)
+{
+	if (!path || !strcmp(path, "-"))
+		return write_stdout(data, len, binary);
+
+	/* Write beside the target, then rename: readers never see a partial file. */
+	char *dir_copy = strdup(path);
+	if (!dir_copy)
+		return -ENOMEM;
+	char *tmp = NULL;
+	int r = asprintf(&tmp, "%s/.syscage-XXXXXX", dirname(dir_copy)) < 0 ? -ENOMEM : 0;
+	free(dir_copy);
+	if (r < 0)
+		return r;
+
+	int fd = mkstemp(tmp);
+	if (fd < 0) {
+		r = -errno;
+		cli_error("cannot write '%s': %s", path, strerror(-r));
+		free(tmp);
+		return r;
+	}
+	r = write_all(fd, data, len);
+	if (r == 0 && fchmod(fd, 0644) < 0)
+		r = -errno;
+	if (close(fd) < 0 && r == 0)
+		r = -errno;
+	if (r == 0 && rename(tmp, path) < 0)
+		r = -errno;
+	if (r < 0) {
+		unlink(tmp);
+		cli_error("cannot write '%s': %s", path, strerror(-r));
+	}
+	free(tmp);
+	return r;
+}
+
+const struct scg_arch *cli_arch(const char *name)
+{
+	if (!name)
+		return scg_arch_native();
+	const struct scg_arch *arch = scg_arch_lookup(name);
+	if (arch)
+		return arch;
+	const char *hint = scg_arch_suggest(name);
+	if (hint)
+		cli_error("unknown architecture '%s'; did you mean '%s'? ('syscage syscalls --arches' lists them)",
+			  name, hint);
+	else
+		cli_error("unknown architecture '%s' ('syscage syscalls --arches' lists them)", name);
+	return NULL;
+}
+
+int cli_parse_syscall(const struct scg_arch *arch, const char *text, uint32_t *nr)
+{
+	uint64_t number;
+	char *end;
+	errno = 0;
+	if (text[0] && (text[0] == '-' || (text[0] >= '0' && text[0] <= '9'))) {
+		number = strtoull(text, &end, 0);
+		if (errno || *end) {
+			cli_error("'%s' is not a syscall number", text);
+			return -EINVAL;
+		}
+		if (number > UINT32_MAX && (int64_t)number < INT32_MIN) {
+			cli_error("syscall number '%s' does not fit in 32 bits", text);
+			return -ERANGE;
+		}
+		*nr = (uint32_t)number;
+		return 0;
+	}
+	int r = scg_syscall_lookup(arch, text, nr);
+	if (r == 0)
+		return 0;
+	if (r == -ENOSYS) {
+		cli_error("'%s' is a syscall, but not on %s", text, scg_arch_name(arch));
+		return r;
+	}
+	const char *hint = scg_syscall_suggest(arch, text);
+	if (hint)
+		cli_error("unknown syscall '%s' on %s; did you mean '%s'?", text, scg_arch_name(arch), hint);
+	else
+		cli_error("unknown syscall '%s' on %s", text, scg_arch_name(arch));
+	return r;
+}
+
+int cli_parse_value(const struct scg_arch *arch, const char *text, uint64_t *value)
+{
+	if (text[0] == '-' || text[0] == '+' || (text[0] >= '0' && text[0] <= '9')) {
+		errno = 0;
+		char *end;
+		bool negative = text[0] == '-';
+		unsigned long long v = strtoull(negative ? text + 1 : text, &end, 0);
+		if (errno || *end || end == text + negative) {
+			cli_error("'%s' is not a number that fits in 64 bits", text);
+			return -EINVAL;
+		}
+		*value = negative ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+		return 0;
+	}
+	uint32_t v32;
+	if (scg_errno_lookup(arch, text, &v32) == 0 || scg_audit_arch_lookup(text, &v32) == 0) {
+		*value = v32;
+		return 0;
+	}
+	const char *hint = scg_errno_suggest(text);
+	if (hint)
+		cli_error("unknown constant '%s'; did you mean '%s'?", text, hint);
+	else
+		cli_error("unknown constant '%s' (numbers, errno names and AUDIT_ARCH_* names are accepted)",
+			  text);
+	return -EINVAL;
+}

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* syscage: dispatch to a subcommand. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+struct command {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *summary;
+};
+
+static const struct command commands[] = {
+	{ "asm", cmd_asm, "assemble seccomp BPF (bpf_asm syntax plus seccomp names)" },
+	{ "disasm", cmd_disasm, "disassemble a filter: annotated asm, table, C or Graphviz" },
+	{ "verify", cmd_verify, "decide, like the kernel, whether filters will load" },
+	{ "emu", cmd_emu, "run filters on a syscall exactly as the kernel does" },
+	{ "syscalls", cmd_syscalls, "resolve syscall names and numbers for any ABI" },
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out, "usage: syscage <command> [options] [args]\n\ncommands:\n");
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
+	fprintf(out, "\n'syscage <command> --help' describes a command; 'man syscage' has the details.\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return CLI_EXIT_USAGE;
+	}
+	const char *name = argv[1];
+	if (!strcmp(name, "--help") || !strcmp(name, "-h") || !strcmp(name, "help")) {
+		usage(stdout);
+		return CLI_EXIT_OK;
+	}
+	if (!strcmp(name, "--version")) {
+		printf("syscage %s\n", SYSCAGE_VERSION);
+		return CLI_EXIT_OK;
+	}
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(name, commands[i].name))
+			return commands[i].run(argc - 1, argv + 1);
+
+	cli_error("unknown command '%s'", name);
+	usage(stderr);
+	return CLI_EXIT_USAGE;
+}

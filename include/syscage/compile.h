@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The compiler: policy -> seccomp BPF program.
+ *
+ * The output checks the ABI first, handles x32 on x86_64 (leaving nr == -1
+ * to the x86_64 rules), reads argument words at the target ABI's offsets,
+ * compares 64-bit values exactly at every boundary of both halves, keeps
+ * every argument-independent ALLOW on a path the kernel's action cache
+ * understands, and means exactly what scg_policy_eval() says.
+ */
+#ifndef SYSCAGE_COMPILE_H
+#define SYSCAGE_COMPILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <syscage/bpf.h>
+#include <syscage/diag.h>
+#include <syscage/export.h>
+#include <syscage/policy.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct scg_compile_options {
+	/* 0: one straight rule chain per syscall, no layout work (a reference
+	 * for equivalence tests); 1 (default): every optimisation. */
+	unsigned optimize;
+};
+
+/*
+ * Compiles @policy (with at least one target ABI) into *@out (caller
+ * releases).  A policy that needs more than 4096 instructions is refused
+ * with -E2BIG and a diagnostic naming the cause.  @opts may be NULL.
+ */
+SCG_API int scg_compile(const struct scg_policy *policy, const struct scg_compile_options *opts,
+			struct scg_prog *out, struct scg_diag *diag);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SYSCAGE_COMPILE_H */

@@ -1,0 +1,175 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Policies: what a filter should do, independent of BPF.
+ *
+ * A policy is a set of target ABIs, an ordered list of rules, and the
+ * verdicts for everything no rule decides.  It is built by the policy
+ * language parser, the OCI/Docker JSON importer, built-in profiles, or
+ * directly through the builder functions below, and consumed by the
+ * compiler, the reference evaluator and the exporters.
+ *
+ * Precedence, in one sentence: for a call on a target ABI, the first rule
+ * (in file order, with `use`d and `include`d files expanded where they
+ * appear) whose syscall and condition match decides; if none does, a
+ * syscall number the ABI's table does not know gets the `unknown` verdict
+ * (when set) and any other number the `default` verdict; a call from an ABI
+ * that is not a target gets the `badarch` verdict.
+ */
+#ifndef SYSCAGE_POLICY_H
+#define SYSCAGE_POLICY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <syscage/arch.h>
+#include <syscage/diag.h>
+#include <syscage/emu.h>
+#include <syscage/export.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* --- conditions on arguments ------------------------------------------ */
+
+enum scg_cmp_op {
+	SCG_CMP_EQ,
+	SCG_CMP_NE,
+	SCG_CMP_LT, /* unsigned */
+	SCG_CMP_LE,
+	SCG_CMP_GT,
+	SCG_CMP_GE,
+};
+
+enum scg_expr_kind {
+	SCG_EXPR_CMP, /* ((argN & mask) op value), over 64 or 32 bits */
+	SCG_EXPR_AND,
+	SCG_EXPR_OR,
+	SCG_EXPR_NOT,
+};
+
+/*
+ * A condition tree.  Comparisons are unsigned.  With width 32 only the low
+ * 32 bits of the argument take part (mask and value are then < 2^32): the
+ * way to compare C int parameters whose upper register half is undefined.
+ * mask is all ones (for the width) when the source had no '&'.
+ */
+struct scg_expr {
+	enum scg_expr_kind kind;
+	struct scg_expr *left;  /* AND, OR, NOT */
+	struct scg_expr *right; /* AND, OR */
+	uint8_t arg;            /* CMP: 0..5 */
+	uint8_t width;          /* CMP: 64 or 32 */
+	enum scg_cmp_op op;     /* CMP */
+	uint64_t mask;          /* CMP */
+	uint64_t value;         /* CMP */
+	struct scg_loc loc;     /* where it was written (loc.file borrowed from the policy) */
+};
+
+/* Constructors return NULL on allocation failure; combinators take ownership
+ * of their operands even on failure (they free them). */
+SCG_API struct scg_expr *scg_expr_cmp(unsigned arg, unsigned width, enum scg_cmp_op op,
+				      uint64_t mask, uint64_t value);
+SCG_API struct scg_expr *scg_expr_and(struct scg_expr *left, struct scg_expr *right);
+SCG_API struct scg_expr *scg_expr_or(struct scg_expr *left, struct scg_expr *right);
+SCG_API struct scg_expr *scg_expr_not(struct scg_expr *operand);
+SCG_API struct scg_expr *scg_expr_clone(const struct scg_expr *expr);
+SCG_API void scg_expr_free(struct scg_expr *expr);
+/* Evaluates @expr on six argument values. */
+SCG_API bool scg_expr_eval(const struct scg_expr *expr, const uint64_t args[6]);
+
+/* --- policies ------------------------------------------------------------ */
+
+struct scg_policy; /* opaque */
+
+/* A rule as handed to scg_policy_add_rule(). */
+struct scg_rule_spec {
+	uint32_t action;        /* seccomp return value */
+	const char *syscall;    /* a syscall name, or NULL with has_number */
+	bool has_number;        /* the rule names a raw syscall number */
+	uint32_t number;        /* with has_number: the same number on every target ABI */
+	uint32_t arch_mask;     /* bit i = scg_arch_at(i); 0 = every target ABI */
+	struct scg_expr *cond;  /* NULL = unconditional; ownership passes to the policy */
+	struct scg_loc loc;     /* for diagnostics and explanations; file copied */
+};
+
+/* A read-only view of a stored rule. */
+struct scg_rule {
+	uint32_t action;
+	const char *syscall;    /* NULL when the rule names a number */
+	bool has_number;
+	uint32_t number;
+	uint32_t arch_mask;
+	const struct scg_expr *cond;
+	struct scg_loc loc;
+};
+
+/* An empty policy: no target ABI, default KILL_PROCESS, badarch KILL_PROCESS, no unknown verdict. */
+SCG_API struct scg_policy *scg_policy_new(void);
+SCG_API void scg_policy_free(struct scg_policy *policy);
+/* Deep copy, or NULL. */
+SCG_API struct scg_policy *scg_policy_clone(const struct scg_policy *policy);
+
+/* Target ABIs, in the order the filter checks them.  Adding one twice is a no-op. */
+SCG_API int scg_policy_add_arch(struct scg_policy *policy, const struct scg_arch *arch);
+SCG_API int scg_policy_remove_arch(struct scg_policy *policy, const struct scg_arch *arch);
+SCG_API size_t scg_policy_arch_count(const struct scg_policy *policy);
+SCG_API const struct scg_arch *scg_policy_arch_at(const struct scg_policy *policy, size_t index);
+/* Adds the native ABI and its companions (x86_64: x86_64, x86, x32). */
+SCG_API int scg_policy_add_native_arches(struct scg_policy *policy);
+
+SCG_API void scg_policy_set_default(struct scg_policy *policy, uint32_t action);
+SCG_API uint32_t scg_policy_default(const struct scg_policy *policy);
+SCG_API void scg_policy_set_badarch(struct scg_policy *policy, uint32_t action);
+SCG_API uint32_t scg_policy_badarch(const struct scg_policy *policy);
+/* The verdict for syscall numbers a target ABI's table does not know. */
+SCG_API void scg_policy_set_unknown(struct scg_policy *policy, uint32_t action);
+SCG_API void scg_policy_clear_unknown(struct scg_policy *policy);
+SCG_API bool scg_policy_unknown(const struct scg_policy *policy, uint32_t *action);
+
+/*
+ * Appends a rule.  Atomic: on failure the policy is unchanged (and the
+ * spec's condition is freed).  Returns 0, -EINVAL (arg > 5, bad width, no
+ * syscall) or -ENOMEM.
+ */
+SCG_API int scg_policy_add_rule(struct scg_policy *policy, struct scg_rule_spec *spec);
+SCG_API size_t scg_policy_rule_count(const struct scg_policy *policy);
+/* Borrowed view, valid until the policy changes. */
+SCG_API int scg_policy_rule_at(const struct scg_policy *policy, size_t index,
+			       struct scg_rule *rule);
+/*
+ * Resolves rule @index's syscall on @arch: 0 and *@nr, or -ENOSYS when the
+ * rule does not apply there (name absent on that ABI, or arch_mask excludes it).
+ */
+SCG_API int scg_policy_rule_nr(const struct scg_policy *policy, size_t index,
+			       const struct scg_arch *arch, uint32_t *nr);
+
+/* --- the reference evaluator ---------------------------------------------- */
+
+enum scg_verdict_source {
+	SCG_VERDICT_RULE,    /* rule @rule decided */
+	SCG_VERDICT_DEFAULT, /* a known syscall no rule matched */
+	SCG_VERDICT_UNKNOWN, /* a number the ABI's table does not know */
+	SCG_VERDICT_BADARCH, /* the ABI is not a target */
+};
+
+struct scg_verdict {
+	uint32_t action;
+	enum scg_verdict_source source;
+	size_t rule; /* with SCG_VERDICT_RULE */
+};
+
+/*
+ * Decides a call straight from the policy, without BPF: the meaning every
+ * compiled filter must reproduce.  x86_64 calls with bit 30 set in nr belong
+ * to x32 (except nr == -1, which stays x86_64).
+ */
+SCG_API void scg_policy_eval(const struct scg_policy *policy, const struct scg_seccomp_data *data,
+			     struct scg_verdict *verdict);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SYSCAGE_POLICY_H */

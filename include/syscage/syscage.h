@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* libsyscage: everything, in one include. */
+#ifndef SYSCAGE_SYSCAGE_H
+#define SYSCAGE_SYSCAGE_H
+
+#include <syscage/arch.h>
+#include <syscage/asm.h>
+#include <syscage/bpf.h>
+#include <syscage/compile.h>
+#include <syscage/diag.h>
+#include <syscage/emu.h>
+#include <syscage/policy.h>
+#include <syscage/verify.h>
+
+#define SYSCAGE_VERSION "0.1.0"
+
+#endif /* SYSCAGE_SYSCAGE_H */

@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Classic BPF opcode constants (the values of linux/filter.h and
+ * linux/bpf_common.h), defined here so the library never depends on the
+ * host's kernel headers.  The values are kernel ABI and cannot change, so
+ * they are guarded rather than renamed.
+ */
+#ifndef SCG_LIB_BPF_OPCODES_H
+#define SCG_LIB_BPF_OPCODES_H
+
+#ifndef BPF_LD
+/* instruction classes */
+#define BPF_LD 0x00
+#define BPF_LDX 0x01
+#define BPF_ST 0x02
+#define BPF_STX 0x03
+#define BPF_ALU 0x04
+#define BPF_JMP 0x05
+#define BPF_RET 0x06
+#define BPF_MISC 0x07
+/* ld/ldx sizes */
+#define BPF_W 0x00
+#define BPF_H 0x08
+#define BPF_B 0x10
+/* ld/ldx modes */
+#define BPF_IMM 0x00
+#define BPF_ABS 0x20
+#define BPF_IND 0x40
+#define BPF_MEM 0x60
+#define BPF_LEN 0x80
+#define BPF_MSH 0xa0
+/* alu/jmp operations */
+#define BPF_ADD 0x00
+#define BPF_SUB 0x10
+#define BPF_MUL 0x20
+#define BPF_DIV 0x30
+#define BPF_OR 0x40
+#define BPF_AND 0x50
+#define BPF_LSH 0x60
+#define BPF_RSH 0x70
+#define BPF_NEG 0x80
+#define BPF_MOD 0x90
+#define BPF_XOR 0xa0
+#define BPF_JA 0x00
+#define BPF_JEQ 0x10
+#define BPF_JGT 0x20
+#define BPF_JGE 0x30
+#define BPF_JSET 0x40
+/* operand source */
+#define BPF_K 0x00
+#define BPF_X 0x08
+/* ret value source */
+#define BPF_A 0x10
+/* misc */
+#define BPF_TAX 0x00
+#define BPF_TXA 0x80
+#endif
+
+#ifndef BPF_CLASS
+#define BPF_CLASS(code) ((code)&0x07)
+#define BPF_SIZE(code) ((code)&0x18)
+#define BPF_MODE(code) ((code)&0xe0)
+#define BPF_OP(code) ((code)&0xf0)
+#define BPF_SRC(code) ((code)&0x08)
+#define BPF_RVAL(code) ((code)&0x18)
+#define BPF_MISCOP(code) ((code)&0xf8)
+#endif
+
+/* Start of the ancillary load area (SKF_AD_OFF); no ancillary load is valid in seccomp. */
+#define SCG_SKF_AD_OFF 0xfffff000U
+
+#endif /* SCG_LIB_BPF_OPCODES_H */

@@ -1,0 +1,352 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The policy model: target ABIs, ordered rules, fallback verdicts. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <syscage/bpf.h>
+#include <syscage/policy.h>
+
+#define POLICY_MAX_ARCHES 32
+
+struct stored_rule {
+	uint32_t action;
+	char *syscall;
+	bool has_number;
+	uint32_t number;
+	uint32_t arch_mask;
+	struct scg_expr *cond;
+	struct scg_loc loc; /* loc.file points into policy->files */
+};
+
+struct scg_policy {
+	const struct scg_arch *arches[POLICY_MAX_ARCHES];
+	size_t narches;
+	uint32_t default_action;
+	uint32_t badarch_action;
+	uint32_t unknown_action;
+	bool has_unknown;
+	struct stored_rule *rules;
+	size_t nrules, rules_cap;
+	char **files; /* interned file names that rule locations point to */
+	size_t nfiles;
+};
+
+struct scg_policy *scg_policy_new(void)
+{
+	struct scg_policy *p = calloc(1, sizeof(*p));
+	if (!p)
+		return NULL;
+	p->default_action = SCG_RET_KILL_PROCESS;
+	p->badarch_action = SCG_RET_KILL_PROCESS;
+	return p;
+}
+
+void scg_policy_free(struct scg_policy *policy)
+{
+	if (!policy)
+		return;
+	for (size_t i = 0; i < policy->nrules; i++) {
+		free(policy->rules[i].syscall);
+		scg_expr_free(policy->rules[i].cond);
+	}
+	for (size_t i = 0; i < policy->nfiles; i++)
+		free(policy->files[i]);
+	free(policy->files);
+	free(policy->rules);
+	free(policy);
+}
+
+/* Returns the policy's own copy of @file (NULL stays NULL). */
+static const char *intern_file(struct scg_policy *p, const char *file, int *err)
+{
+	if (!file)
+		return NULL;
+	for (size_t i = 0; i < p->nfiles; i++)
+		if (!strcmp(p->files[i], file))
+			return p->files[i];
+	char **files = realloc(p->files, (p->nfiles + 1) * sizeof(*files));
+	char *copy = strdup(file);
+	if (files)
+		p->files = files;
+	if (!files || !copy) {
+		free(copy);
+		*err = -ENOMEM;
+		return NULL;
+	}
+	p->files[p->nfiles++] = copy;
+	return copy;
+}
+
+/* Points every location in @e at the policy's interned file name. */
+static void relocate_expr(struct scg_expr *e, const char *file)
+{
+	if (!e)
+		return;
+	if (e->loc.file)
+		e->loc.file = file;
+	relocate_expr(e->left, file);
+	relocate_expr(e->right, file);
+}
+
+static bool expr_valid(const struct scg_expr *e)
+{
+	if (!e)
+		return true;
+	switch (e->kind) {
+	case SCG_EXPR_CMP:
+		return e->arg <= 5 && (e->width == 32 || e->width == 64);
+	case SCG_EXPR_NOT:
+		return e->left && expr_valid(e->left);
+	case SCG_EXPR_AND:
+	case SCG_EXPR_OR:
+		return e->left && e->right && expr_valid(e->left) && expr_valid(e->right);
+	}
+	return false;
+}
+
+int scg_policy_add_rule(struct scg_policy *policy, struct scg_rule_spec *spec)
+{
+	int err = 0;
+	struct stored_rule r = {
+		.action = spec->action,
+		.has_number = spec->has_number,
+		.number = spec->number,
+		.arch_mask = spec->arch_mask,
+		.loc = spec->loc,
+	};
+	if ((!spec->syscall && !spec->has_number) || !expr_valid(spec->cond))
+		err = -EINVAL;
+	if (!err && spec->syscall && !(r.syscall = strdup(spec->syscall)))
+		err = -ENOMEM;
+	if (!err && policy->nrules == policy->rules_cap) {
+		size_t cap = policy->rules_cap ? policy->rules_cap * 2 : 64;
+		struct stored_rule *rules = realloc(policy->rules, cap * sizeof(*rules));
+		if (rules) {
+			policy->rules = rules;
+			policy->rules_cap = cap;
+		} else {
+			err = -ENOMEM;
+		}
+	}
+	if (!err)
+		r.loc.file = intern_file(policy, spec->loc.file, &err);
+	if (err) {
+		free(r.syscall);
+		scg_expr_free(spec->cond);
+		spec->cond = NULL;
+		return err;
+	}
+	r.cond = spec->cond;
+	spec->cond = NULL;
+	relocate_expr(r.cond, r.loc.file);
+	policy->rules[policy->nrules++] = r;
+	return 0;
+}
+
+size_t scg_policy_rule_count(const struct scg_policy *policy)
+{
+	return policy->nrules;
+}
+
+int scg_policy_rule_at(const struct scg_policy *policy, size_t index, struct scg_rule *rule)
+{
+	if (index >= policy->nrules)
+		return -EINVAL;
+	const struct stored_rule *r = &policy->rules[index];
+	*rule = (struct scg_rule){
+		.action = r->action,
+		.syscall = r->syscall,
+		.has_number = r->has_number,
+		.number = r->number,
+		.arch_mask = r->arch_mask,
+		.cond = r->cond,
+		.loc = r->loc,
+	};
+	return 0;
+}
+
+static size_t arch_index(const struct scg_arch *arch)
+{
+	for (size_t i = 0; i < scg_arch_count(); i++)
+		if (scg_arch_at(i) == arch)
+			return i;
+	return (size_t)-1;
+}
+
+int scg_policy_rule_nr(const struct scg_policy *policy, size_t index, const struct scg_arch *arch,
+		       uint32_t *nr)
+{
+	if (index >= policy->nrules)
+		return -EINVAL;
+	const struct stored_rule *r = &policy->rules[index];
+	size_t ai = arch_index(arch);
+	if (r->arch_mask && (ai >= 32 || !(r->arch_mask & (1U << ai))))
+		return -ENOSYS;
+	if (r->has_number) {
+		*nr = r->number;
+		return 0;
+	}
+	return scg_syscall_lookup(arch, r->syscall, nr) == 0 ? 0 : -ENOSYS;
+}
+
+/* --- targets and fallback verdicts -------------------------------------- */
+
+int scg_policy_add_arch(struct scg_policy *policy, const struct scg_arch *arch)
+{
+	for (size_t i = 0; i < policy->narches; i++)
+		if (policy->arches[i] == arch)
+			return 0;
+	if (policy->narches == POLICY_MAX_ARCHES)
+		return -E2BIG;
+	policy->arches[policy->narches++] = arch;
+	return 0;
+}
+
+int scg_policy_remove_arch(struct scg_policy *policy, const struct scg_arch *arch)
+{
+	for (size_t i = 0; i < policy->narches; i++) {
+		if (policy->arches[i] != arch)
+			continue;
+		memmove(&policy->arches[i], &policy->arches[i + 1],
+			(policy->narches - i - 1) * sizeof(policy->arches[0]));
+		policy->narches--;
+		return 0;
+	}
+	return -ENOENT;
+}
+
+int scg_policy_add_native_arches(struct scg_policy *policy)
+{
+	const struct scg_arch *native = scg_arch_native();
+	const struct scg_arch *companions[8];
+	size_t n = scg_arch_companions(native, companions, 8);
+	int r = scg_policy_add_arch(policy, native);
+	for (size_t i = 0; r == 0 && i < n && i < 8; i++)
+		r = scg_policy_add_arch(policy, companions[i]);
+	return r;
+}
+
+size_t scg_policy_arch_count(const struct scg_policy *policy)
+{
+	return policy->narches;
+}
+
+const struct scg_arch *scg_policy_arch_at(const struct scg_policy *policy, size_t index)
+{
+	return index < policy->narches ? policy->arches[index] : NULL;
+}
+
+void scg_policy_set_default(struct scg_policy *policy, uint32_t action)
+{
+	policy->default_action = action;
+}
+
+uint32_t scg_policy_default(const struct scg_policy *policy)
+{
+	return policy->default_action;
+}
+
+void scg_policy_set_badarch(struct scg_policy *policy, uint32_t action)
+{
+	policy->badarch_action = action;
+}
+
+uint32_t scg_policy_badarch(const struct scg_policy *policy)
+{
+	return policy->badarch_action;
+}
+
+void scg_policy_set_unknown(struct scg_policy *policy, uint32_t action)
+{
+	policy->unknown_action = action;
+	policy->has_unknown = true;
+}
+
+void scg_policy_clear_unknown(struct scg_policy *policy)
+{
+	policy->has_unknown = false;
+}
+
+bool scg_policy_unknown(const struct scg_policy *policy, uint32_t *action)
+{
+	if (policy->has_unknown && action)
+		*action = policy->unknown_action;
+	return policy->has_unknown;
+}
+
+struct scg_policy *scg_policy_clone(const struct scg_policy *policy)
+{
+	struct scg_policy *copy = scg_policy_new();
+	if (!copy)
+		return NULL;
+	memcpy(copy->arches, policy->arches, sizeof(policy->arches));
+	copy->narches = policy->narches;
+	copy->default_action = policy->default_action;
+	copy->badarch_action = policy->badarch_action;
+	copy->unknown_action = policy->unknown_action;
+	copy->has_unknown = policy->has_unknown;
+	for (size_t i = 0; i < policy->nrules; i++) {
+		const struct stored_rule *r = &policy->rules[i];
+		struct scg_rule_spec spec = {
+			.action = r->action,
+			.syscall = r->syscall,
+			.has_number = r->has_number,
+			.number = r->number,
+			.arch_mask = r->arch_mask,
+			.cond = scg_expr_clone(r->cond),
+			.loc = r->loc,
+		};
+		if ((r->cond && !spec.cond) || scg_policy_add_rule(copy, &spec) < 0) {
+			scg_expr_free(spec.cond);
+			scg_policy_free(copy);
+			return NULL;
+		}
+	}
+	return copy;
+}
+
+/* --- the reference evaluator -------------------------------------------- */
+
+static bool is_target(const struct scg_policy *policy, const struct scg_arch *arch)
+{
+	for (size_t i = 0; i < policy->narches; i++)
+		if (policy->arches[i] == arch)
+			return true;
+	return false;
+}
+
+/*
+ * The ABI a call belongs to, as a filter can tell: x86_64 calls with bit 30
+ * belong to x32 when x32 is a target, and otherwise still arrive with
+ * AUDIT_ARCH_X86_64 -- a policy for x86_64 alone must treat them as a
+ * foreign ABI, or x32 would slip past rules keyed on x86_64 numbers.
+ */
+static const struct scg_arch *call_arch(const struct scg_seccomp_data *data)
+{
+	return scg_arch_from_audit(data->arch, data->nr);
+}
+
+void scg_policy_eval(const struct scg_policy *policy, const struct scg_seccomp_data *data,
+		     struct scg_verdict *verdict)
+{
+	const struct scg_arch *arch = call_arch(data);
+	if (!arch || !is_target(policy, arch)) {
+		*verdict = (struct scg_verdict){ policy->badarch_action, SCG_VERDICT_BADARCH, 0 };
+		return;
+	}
+	for (size_t i = 0; i < policy->nrules; i++) {
+		uint32_t nr;
+		if (scg_policy_rule_nr(policy, i, arch, &nr) < 0 || nr != data->nr)
+			continue;
+		if (policy->rules[i].cond && !scg_expr_eval(policy->rules[i].cond, data->args))
+			continue;
+		*verdict = (struct scg_verdict){ policy->rules[i].action, SCG_VERDICT_RULE, i };
+		return;
+	}
+	if (policy->has_unknown && !scg_syscall_name(arch, data->nr)) {
+		*verdict = (struct scg_verdict){ policy->unknown_action, SCG_VERDICT_UNKNOWN, 0 };
+		return;
+	}
+	*verdict = (struct scg_verdict){ policy->default_action, SCG_VERDICT_DEFAULT, 0 };
+}

@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "strbuf.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static bool strbuf_reserve(struct scg_strbuf *sb, size_t extra)
+{
+	if (sb->failed)
+		return false;
+	if (sb->len + extra + 1 <= sb->cap)
+		return true;
+	size_t cap = sb->cap ? sb->cap : 64;
+	while (cap < sb->len + extra + 1) {
+		if (cap > SIZE_MAX / 2) {
+			sb->failed = true;
+			return false;
+		}
+		cap *= 2;
+	}
+	char *data = realloc(sb->data, cap);
+	if (!data) {
+		sb->failed = true;
+		return false;
+	}
+	if (!sb->data)
+		data[0] = '\0';
+	sb->data = data;
+	sb->cap = cap;
+	return true;
+}
+
+void scg_strbuf_appendn(struct scg_strbuf *sb, const char *s, size_t n)
+{
+	if (!strbuf_reserve(sb, n))
+		return;
+	memcpy(sb->data + sb->len, s, n);
+	sb->len += n;
+	sb->data[sb->len] = '\0';
+}
+
+void scg_strbuf_append(struct scg_strbuf *sb, const char *s)
+{
+	scg_strbuf_appendn(sb, s, strlen(s));
+}
+
+void scg_strbuf_appendf(struct scg_strbuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int need = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (need < 0) {
+		sb->failed = true;
+		return;
+	}
+	if (!strbuf_reserve(sb, (size_t)need))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(sb->data + sb->len, (size_t)need + 1, fmt, ap);
+	va_end(ap);
+	sb->len += (size_t)need;
+}
+
+int scg_strbuf_finish(struct scg_strbuf *sb, char **out)
+{
+	if (!sb->failed && !strbuf_reserve(sb, 0)) /* an empty buffer still yields "" */
+		sb->failed = true;
+	if (sb->failed) {
+		scg_strbuf_release(sb);
+		*out = NULL;
+		return -ENOMEM;
+	}
+	*out = sb->data;
+	*sb = (struct scg_strbuf)SCG_STRBUF_INIT;
+	return 0;
+}
+
+void scg_strbuf_release(struct scg_strbuf *sb)
+{
+	free(sb->data);
+	*sb = (struct scg_strbuf)SCG_STRBUF_INIT;
+}

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* "Did you mean" hints: the closest candidate by edit distance. */
+#ifndef SCG_LIB_UTIL_SUGGEST_H
+#define SCG_LIB_UTIL_SUGGEST_H
+
+#include <stddef.h>
+
+/*
+ * Case-insensitive Damerau-Levenshtein (optimal string alignment) distance,
+ * capped: anything above @cap is reported as @cap + 1.
+ */
+size_t scg_edit_distance(const char *a, const char *b, size_t cap);
+
+/* Incremental search for the best candidate. */
+struct scg_suggest {
+	const char *word;
+	const char *best;
+	size_t best_distance;
+};
+
+void scg_suggest_init(struct scg_suggest *s, const char *word);
+void scg_suggest_consider(struct scg_suggest *s, const char *candidate);
+/* The best candidate if it is close enough to be a plausible typo, else NULL. */
+const char *scg_suggest_result(const struct scg_suggest *s);
+
+#endif

@@ -1,0 +1,221 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Unit tests: diagnostics, numbers, suggestions, strings, actions, raw programs. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include <syscage/syscage.h>
+
+#include "util/number.h"
+#include "util/strbuf.h"
+#include "util/suggest.h"
+
+static void test_diag_format(void **state)
+{
+	(void)state;
+	struct scg_diag *d = scg_diag_new();
+	assert_non_null(d);
+	struct scg_loc at = { "policy.s", 3, 7, -1 };
+	assert_int_equal(scg_diag_add(d, SCG_SEV_ERROR, at, "x", "did you mean 'openat'?",
+				      "unknown syscall '%s'", "opnat"),
+			 0);
+	assert_int_equal(scg_diag_add(d, SCG_SEV_WARNING, SCG_LOC_INSN(12), NULL, NULL, "RET A"), 0);
+	assert_int_equal(scg_diag_count(d), 2);
+	assert_int_equal(scg_diag_count_at_least(d, SCG_SEV_ERROR), 1);
+
+	char buf[200];
+	int n = scg_diag_format(scg_diag_get(d, 0), buf, sizeof(buf));
+	assert_string_equal(buf, "policy.s:3:7: error: unknown syscall 'opnat'\n"
+				 "  hint: did you mean 'openat'?");
+	assert_int_equal(n, (int)strlen(buf));
+	assert_int_equal(scg_diag_format(scg_diag_get(d, 0), NULL, 0), n);
+	scg_diag_format(scg_diag_get(d, 1), buf, sizeof(buf));
+	assert_string_equal(buf, "insn 12: warning: RET A");
+
+	/* a truncated buffer still reports the full length and stays terminated */
+	char small[8];
+	assert_int_equal(scg_diag_format(scg_diag_get(d, 0), small, sizeof(small)), n);
+	assert_int_equal(strlen(small), sizeof(small) - 1);
+
+	assert_null(scg_diag_get(d, 2));
+	scg_diag_clear(d);
+	assert_int_equal(scg_diag_count(d), 0);
+	scg_diag_free(d);
+	scg_diag_free(NULL);
+	assert_int_equal(scg_diag_add(NULL, SCG_SEV_ERROR, SCG_LOC_NONE, NULL, NULL, "dropped"), 0);
+}
+
+static void assert_u64(const char *text, uint64_t want)
+{
+	uint64_t got = 0;
+	assert_int_equal(scg_parse_u64(text, strlen(text), &got), 0);
+	assert_true(got == want);
+}
+
+static void assert_u64_error(const char *text, int err)
+{
+	uint64_t got;
+	assert_int_equal(scg_parse_u64(text, strlen(text), &got), err);
+}
+
+static void test_numbers(void **state)
+{
+	(void)state;
+	assert_u64("0", 0);
+	assert_u64("42", 42);
+	assert_u64("0x7fff0000", 0x7fff0000);
+	assert_u64("0XFF", 255);
+	assert_u64("017", 15);
+	assert_u64("0b101", 5);
+	assert_u64("-1", UINT64_MAX);
+	assert_u64("-0x80000000", 0xffffffff80000000ULL);
+	assert_u64("18446744073709551615", UINT64_MAX);
+	assert_u64("-9223372036854775808", 0x8000000000000000ULL);
+	assert_u64_error("18446744073709551616", -ERANGE);
+	assert_u64_error("-9223372036854775809", -ERANGE);
+	assert_u64_error("", -EINVAL);
+	assert_u64_error("-", -EINVAL);
+	assert_u64_error("0x", -EINVAL);
+	assert_u64_error("12a", -EINVAL);
+	assert_u64_error("09", -EINVAL);
+
+	uint32_t v;
+	assert_int_equal(scg_parse_u32("0xffffffff", 10, &v), 0);
+	assert_true(v == 0xffffffffU);
+	assert_int_equal(scg_parse_u32("-1", 2, &v), 0);
+	assert_true(v == 0xffffffffU);
+	assert_int_equal(scg_parse_u32("-2147483648", 11, &v), 0);
+	assert_true(v == 0x80000000U);
+	assert_int_equal(scg_parse_u32("0x100000000", 11, &v), -ERANGE);
+	assert_int_equal(scg_parse_u32("-2147483649", 11, &v), -ERANGE);
+}
+
+static void test_suggest(void **state)
+{
+	(void)state;
+	assert_int_equal(scg_edit_distance("opnat", "openat", 5), 1);
+	assert_int_equal(scg_edit_distance("oepnat", "openat", 5), 1); /* transposition */
+	assert_int_equal(scg_edit_distance("READ", "read", 5), 0);
+	assert_int_equal(scg_edit_distance("a", "abcdefgh", 2), 3); /* capped */
+
+	struct scg_suggest s;
+	scg_suggest_init(&s, "jqe");
+	const char *words[] = { "jeq", "jne", "jset", "ld" };
+	for (size_t i = 0; i < 4; i++)
+		scg_suggest_consider(&s, words[i]);
+	assert_string_equal(scg_suggest_result(&s), "jeq");
+
+	scg_suggest_init(&s, "completely_unrelated");
+	for (size_t i = 0; i < 4; i++)
+		scg_suggest_consider(&s, words[i]);
+	assert_null(scg_suggest_result(&s));
+}
+
+static void test_strbuf(void **state)
+{
+	(void)state;
+	struct scg_strbuf sb = SCG_STRBUF_INIT;
+	for (int i = 0; i < 1000; i++)
+		scg_strbuf_appendf(&sb, "%d,", i);
+	scg_strbuf_append(&sb, "end");
+	char *out;
+	assert_int_equal(scg_strbuf_finish(&sb, &out), 0);
+	assert_true(strncmp(out, "0,1,2,", 6) == 0);
+	assert_non_null(strstr(out, "999,end"));
+	free(out);
+
+	struct scg_strbuf empty = SCG_STRBUF_INIT;
+	assert_int_equal(scg_strbuf_finish(&empty, &out), 0);
+	assert_string_equal(out, "");
+	free(out);
+}
+
+static void assert_ret_text(uint32_t ret, const char *want)
+{
+	char buf[64];
+	scg_ret_format(ret, buf, sizeof(buf));
+	assert_string_equal(buf, want);
+}
+
+static void test_actions(void **state)
+{
+	(void)state;
+	assert_ret_text(SCG_RET_ALLOW, "ALLOW");
+	assert_ret_text(SCG_RET_ALLOW | 0x1234, "ALLOW"); /* data is ignored */
+	assert_ret_text(SCG_RET_ERRNO | 1, "ERRNO(1)");
+	assert_ret_text(SCG_RET_TRAP | 3, "TRAP(3)");
+	assert_ret_text(SCG_RET_TRACE | 7, "TRACE(7)");
+	assert_ret_text(SCG_RET_KILL_PROCESS, "KILL_PROCESS");
+	assert_ret_text(SCG_RET_KILL_THREAD, "KILL_THREAD");
+	assert_ret_text(SCG_RET_LOG, "LOG");
+	assert_ret_text(SCG_RET_USER_NOTIF, "USER_NOTIF");
+	assert_ret_text(0x7ffe0000, "UNKNOWN(0x7ffe0000)");
+	assert_int_equal(scg_action_of(0x10000000), SCG_ACTION_UNKNOWN);
+
+	uint32_t r;
+	assert_int_equal(scg_ret_parse("ALLOW", NULL, &r), 0);
+	assert_true(r == SCG_RET_ALLOW);
+	assert_int_equal(scg_ret_parse("errno(EPERM)", NULL, &r), 0);
+	assert_true(r == (SCG_RET_ERRNO | 1));
+	assert_int_equal(scg_ret_parse("ERRNO(4095)", NULL, &r), 0);
+	assert_true(r == (SCG_RET_ERRNO | 4095));
+	assert_int_equal(scg_ret_parse("TRAP(0x10)", NULL, &r), 0);
+	assert_true(r == (SCG_RET_TRAP | 16));
+	assert_int_equal(scg_ret_parse("KILL", NULL, &r), 0);
+	assert_true(r == SCG_RET_KILL_THREAD);
+	assert_int_equal(scg_ret_parse("kill_process", NULL, &r), 0);
+	assert_true(r == SCG_RET_KILL_PROCESS);
+	assert_int_equal(scg_ret_parse("ERRNO(70000)", NULL, &r), -EINVAL);
+	assert_int_equal(scg_ret_parse("ALLOW(1)", NULL, &r), -EINVAL);
+	assert_int_equal(scg_ret_parse("ERRNO(ENOPE)", NULL, &r), -EINVAL);
+	assert_int_equal(scg_ret_parse("ALOW", NULL, &r), -EINVAL);
+	assert_int_equal(scg_ret_parse("ERRNO(1", NULL, &r), -EINVAL);
+}
+
+static void test_raw_programs(void **state)
+{
+	(void)state;
+	struct scg_diag *d = scg_diag_new();
+	struct scg_prog p;
+	unsigned char bytes[16] = { 0x06, 0, 0, 0, 0, 0, 0xff, 0x7f };
+	assert_int_equal(scg_prog_from_raw(bytes, 8, "f.bpf", &p, d), 0);
+	assert_int_equal(p.len, 1);
+	assert_int_equal(p.insns[0].code, 0x06);
+	assert_true(p.insns[0].k == SCG_RET_ALLOW);
+	scg_prog_release(&p);
+	assert_null(p.insns);
+
+	assert_int_equal(scg_prog_from_raw(bytes, 0, "f.bpf", &p, d), -EINVAL);
+	assert_int_equal(scg_prog_from_raw(bytes, 12, "f.bpf", &p, d), -EINVAL);
+	assert_non_null(strstr(scg_diag_get(d, 1)->message, "not a multiple of 8"));
+	assert_string_equal(scg_diag_get(d, 1)->loc.file, "f.bpf");
+
+	size_t big = (SCG_BPF_MAXINSNS + 1) * 8;
+	unsigned char *many = calloc(1, big);
+	assert_int_equal(scg_prog_from_raw(many, big, "big", &p, d), -EINVAL);
+	assert_int_equal(scg_prog_from_raw(many, big - 8, "max", &p, d), 0);
+	assert_int_equal(p.len, SCG_BPF_MAXINSNS);
+	struct scg_prog copy;
+	assert_int_equal(scg_prog_copy(&copy, &p), 0);
+	assert_memory_equal(copy.insns, p.insns, big - 8);
+	scg_prog_release(&copy);
+	scg_prog_release(&p);
+	free(many);
+	scg_diag_free(d);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_diag_format), cmocka_unit_test(test_numbers),
+		cmocka_unit_test(test_suggest),     cmocka_unit_test(test_strbuf),
+		cmocka_unit_test(test_actions),     cmocka_unit_test(test_raw_programs),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
