@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* What arch.c, syscall.c and errno.c share about an ABI descriptor. */
+#ifndef SCG_LIB_ARCH_INTERNAL_H
+#define SCG_LIB_ARCH_INTERNAL_H
+
+#include <syscage/arch.h>
+
+#include "syscall_tables.h"
+
+/*
+ * Errno numberings: most ABIs use asm-generic's; MIPS and PA-RISC differ
+ * above 34, PowerPC only in EDEADLOCK.
+ */
+enum scg_errno_family {
+	SCG_ERRNO_GENERIC,
+	SCG_ERRNO_POWERPC,
+	SCG_ERRNO_MIPS,
+	SCG_ERRNO_PARISC,
+};
+
+/* Enough for mips64's companions (o32 and n32); checked where descriptors are defined. */
+#define SCG_ARCH_MAX_COMPANIONS 2
+
+struct scg_arch {
+	const char *name;
+	const char *const *aliases; /* NULL-terminated */
+	uint32_t audit;
+	unsigned bits;
+	bool big_endian;
+	uint32_t nr_flags;
+	const struct scg_syscall_table *table;
+	enum scg_errno_family errno_family;
+	/* Positions in the descriptor array; only the first n_companions count. */
+	unsigned char companions[SCG_ARCH_MAX_COMPANIONS];
+	unsigned char n_companions;
+};
+
+/* The errno numbering of @arch; NULL means generic. */
+enum scg_errno_family scg_arch_errno_family(const struct scg_arch *arch);
+
+#endif

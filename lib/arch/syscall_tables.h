@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The generated syscall tables (syscall_tables.c, written by
+ * tools/gen-syscall-tables.py from the reference *.tbl files).
+ */
+#ifndef SCG_LIB_ARCH_SYSCALL_TABLES_H
+#define SCG_LIB_ARCH_SYSCALL_TABLES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct scg_syscall_entry {
+	const char *name;
+	uint32_t nr;
+};
+
+/* One ABI's syscalls: entries sorted by number, plus an index sorted by name. */
+struct scg_syscall_table {
+	const char *name;		       /* the reference file's stem: "mipso32" */
+	const struct scg_syscall_entry *by_nr; /* increasing nr */
+	const uint16_t *by_name;	       /* positions in by_nr, in strcmp order of name */
+	size_t count;
+};
+
+/* One table per reference file, named after it. */
+extern const struct scg_syscall_table scg_syscall_table_arm;
+extern const struct scg_syscall_table scg_syscall_table_arm64;
+extern const struct scg_syscall_table scg_syscall_table_i386;
+extern const struct scg_syscall_table scg_syscall_table_loongarch64;
+extern const struct scg_syscall_table scg_syscall_table_m68k;
+extern const struct scg_syscall_table scg_syscall_table_mips64;
+extern const struct scg_syscall_table scg_syscall_table_mips64n32;
+extern const struct scg_syscall_table scg_syscall_table_mipso32;
+extern const struct scg_syscall_table scg_syscall_table_parisc;
+extern const struct scg_syscall_table scg_syscall_table_parisc64;
+extern const struct scg_syscall_table scg_syscall_table_powerpc;
+extern const struct scg_syscall_table scg_syscall_table_powerpc64;
+extern const struct scg_syscall_table scg_syscall_table_riscv64;
+extern const struct scg_syscall_table scg_syscall_table_s390;
+extern const struct scg_syscall_table scg_syscall_table_s390x;
+extern const struct scg_syscall_table scg_syscall_table_sh;
+extern const struct scg_syscall_table scg_syscall_table_x32;
+extern const struct scg_syscall_table scg_syscall_table_x86_64;
+
+/*
+ * Every syscall name any reference table lists, numbered or not, in strcmp
+ * order: a name here but not in an ABI's table is a real syscall that ABI
+ * lacks, not a typo.
+ */
+extern const char *const scg_syscall_all_names[];
+extern const size_t scg_syscall_all_count;
+
+#endif
