@@ -133,6 +133,19 @@ static bool install_all(struct live_shared *sh, const struct scg_prog *progs, si
 	return true;
 }
 
+/*
+ * A filter may turn the child's exit into a crash (ERRNO/ENOSYS on
+ * exit_group ends in SIGSEGV, TRAP in SIGSYS).  A test framework's crash
+ * handlers, inherited through fork(), would then resume the test suite
+ * inside the child, which shares the result page with the parent.
+ */
+static void restore_default_crash_signals(void)
+{
+	static const int crash_signals[] = { SIGSEGV, SIGSYS, SIGILL, SIGBUS, SIGFPE, SIGABRT };
+	for (size_t i = 0; i < sizeof(crash_signals) / sizeof(crash_signals[0]); i++)
+		signal(crash_signals[i], SIG_DFL);
+}
+
 size_t live_load(const struct scg_prog *progs, size_t n, unsigned flags, int *err)
 {
 	struct live_shared *sh = shared_page();
@@ -147,6 +160,7 @@ size_t live_load(const struct scg_prog *progs, size_t n, unsigned flags, int *er
 		return 0;
 	}
 	if (pid == 0) {
+		restore_default_crash_signals();
 		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
 			_exit(3);
 		install_all(sh, progs, n, flags);
@@ -204,6 +218,28 @@ static int64_t now_ns(void)
 	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
+/*
+ * Once done, the filtered thread spins (it may not make syscalls).  Sharing a
+ * CPU with the child's main thread, it would hold that CPU for a whole time
+ * slice before the main thread notices the result (~4 ms a call); so the
+ * main thread stays on its current CPU and the filtered thread gets the
+ * others, when there are others.
+ */
+static void keep_threads_apart(pthread_attr_t *attr)
+{
+	cpu_set_t all, mine, others;
+	int me = sched_getcpu();
+	if (me < 0 || sched_getaffinity(0, sizeof(all), &all) != 0)
+		return;
+	CPU_ZERO(&mine);
+	CPU_SET(me, &mine);
+	CPU_XOR(&others, &all, &mine);
+	if (!CPU_ISSET(me, &all) || CPU_COUNT(&others) == 0)
+		return;
+	if (pthread_attr_setaffinity_np(attr, sizeof(others), &others) == 0)
+		sched_setaffinity(0, sizeof(mine), &mine);
+}
+
 static void __attribute__((noreturn)) child_run(struct run_ctx *ctx)
 {
 	struct live_shared *sh = ctx->sh;
@@ -212,8 +248,14 @@ static void __attribute__((noreturn)) child_run(struct run_ctx *ctx)
 	sa.sa_flags = SA_SIGINFO;
 	trap_target = sh;
 	pthread_t thread;
+	pthread_attr_t attr;
+	if (pthread_attr_init(&attr) != 0) {
+		sh->state = ST_SETUP_FAILED;
+		_exit(3);
+	}
+	keep_threads_apart(&attr);
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 || sigaction(SIGSYS, &sa, NULL) != 0 ||
-	    pthread_create(&thread, NULL, filtered_thread, ctx) != 0) {
+	    pthread_create(&thread, &attr, filtered_thread, ctx) != 0) {
 		sh->state = ST_SETUP_FAILED;
 		_exit(3);
 	}
