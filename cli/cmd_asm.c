@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* syscage asm: assembler text in, a seccomp filter (raw records or C) out. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: syscage asm [--arch ARCH] [--format raw|c] [-o OUT] [FILE|-]\n"
+		"\n"
+		"Assembles a seccomp filter written in the kernel's bpf_asm syntax plus\n"
+		"seccomp names (docs/asm.md): [nr], [arch], [arg0.hi], #openat, #EPERM,\n"
+		"#AUDIT_ARCH_X86_64, ret ERRNO(EACCES), ...  Reads FILE or standard input.\n"
+		"\n"
+		"  -a, --arch ARCH      target ABI for syscall names and argument words\n"
+		"                       (default: native)\n"
+		"  -f, --format FORMAT  raw: struct sock_filter records, native byte order\n"
+		"                       (default; never written to a terminal)\n"
+		"                       c: a C array for linux/filter.h\n"
+		"  -o, --output OUT     write OUT atomically instead of standard output\n"
+		"  -h, --help           this text\n"
+		"\n"
+		"Exit status: 0 assembled, 2 errors (reported as file:line:column).\n");
+}
+
+struct asm_cli_opts {
+	const char *arch_name;
+	const char *output;
+	const char *input;
+	bool c_format;
+};
+
+/* Returns 0 to run, 1 after --help, -1 on a usage error (already reported). */
+static int parse_options(int argc, char **argv, struct asm_cli_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "arch", required_argument, NULL, 'a' },   { "format", required_argument, NULL, 'f' },
+		{ "output", required_argument, NULL, 'o' }, { "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "a:f:o:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'a':
+			o->arch_name = optarg;
+			break;
+		case 'f':
+			if (strcmp(optarg, "raw") && strcmp(optarg, "c")) {
+				cli_error("asm: unknown format '%s' (raw or c)", optarg);
+				return -1;
+			}
+			o->c_format = !strcmp(optarg, "c");
+			break;
+		case 'o':
+			o->output = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			return 1;
+		default:
+			if (optopt)
+				cli_error("asm: option '-%c' is unknown or needs a value", optopt);
+			else
+				cli_error("asm: unknown option '%s'", argv[optind - 1]);
+			return -1;
+		}
+	}
+	if (argc - optind > 1) {
+		cli_error("asm: one input file at most ('syscage asm --help')");
+		return -1;
+	}
+	o->input = optind < argc ? argv[optind] : "-";
+	return 0;
+}
+
+static int assemble(const struct asm_cli_opts *o, const struct scg_arch *arch,
+		    struct scg_prog *prog)
+{
+	char *text;
+	size_t len;
+	if (cli_read_file(o->input, &text, &len) < 0)
+		return -1;
+	struct scg_diag *diag = scg_diag_new();
+	if (!diag) {
+		free(text);
+		cli_error("asm: out of memory");
+		return -1;
+	}
+	struct scg_asm_options opts = { arch, strcmp(o->input, "-") ? o->input : "<stdin>" };
+	int r = scg_asm(text, len, &opts, prog, diag);
+	cli_print_diag(diag);
+	if (r < 0 && scg_diag_count_at_least(diag, SCG_SEV_ERROR) == 0)
+		cli_error("asm: %s", strerror(-r));
+	scg_diag_free(diag);
+	free(text);
+	return r;
+}
+
+static int write_result(const struct asm_cli_opts *o, const struct scg_arch *arch,
+			const struct scg_prog *prog)
+{
+	if (!o->c_format)
+		return cli_write_output(o->output, prog->insns, prog->len * sizeof(*prog->insns),
+					true);
+	char *text;
+	int r = scg_disasm(prog, arch, SCG_DISASM_C, &text);
+	if (r < 0) {
+		cli_error("asm: %s", strerror(-r));
+		return r;
+	}
+	r = cli_write_output(o->output, text, strlen(text), false);
+	free(text);
+	return r;
+}
+
+int cmd_asm(int argc, char **argv)
+{
+	struct asm_cli_opts o = { 0 };
+	int r = parse_options(argc, argv, &o);
+	if (r != 0)
+		return r > 0 ? CLI_EXIT_OK : CLI_EXIT_USAGE;
+	const struct scg_arch *arch = cli_arch(o.arch_name);
+	if (!arch)
+		return CLI_EXIT_USAGE;
+	struct scg_prog prog = { 0 };
+	if (assemble(&o, arch, &prog) < 0)
+		return CLI_EXIT_USAGE;
+	r = write_result(&o, arch, &prog);
+	scg_prog_release(&prog);
+	return r < 0 ? CLI_EXIT_USAGE : CLI_EXIT_OK;
+}

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# A short tour of syscage on examples/deny-open.s: assemble it, read the
+# bytes back, ask whether the kernel would load it, and run it on two
+# syscalls without loading it anywhere.  Run by `make demo`.
+set -euo pipefail
+
+SYSCAGE=${SYSCAGE:-build/syscage}
+here=$(cd "$(dirname "$0")" && pwd)
+filter=$here/deny-open.s
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+bpf=$work/deny-open.bpf
+
+step() { printf '\n== %s\n' "$*"; }
+
+step "The filter, in assembler (bpf_asm syntax with seccomp names):"
+grep -v '^;' "$filter" | sed '/^$/d'
+
+step "Assemble it into raw struct sock_filter records: syscage asm"
+"$SYSCAGE" asm --arch x86_64 -o "$bpf" "$filter"
+size=$(wc -c <"$bpf")
+echo "$size bytes: $((size / 8)) instructions of 8 bytes"
+
+step "Disassemble the bytes; the comments name syscalls, errno values and ABIs: syscage disasm"
+"$SYSCAGE" disasm --arch x86_64 "$bpf"
+
+step "The same as a table with pseudo-C: syscage disasm --format table"
+"$SYSCAGE" disasm --arch x86_64 --format table "$bpf"
+
+step "Would the kernel load it? syscage verify (exit 0: yes)"
+"$SYSCAGE" verify "$bpf"
+
+step "Run it, as the kernel would, on getpid(): syscage emu"
+"$SYSCAGE" emu --arch x86_64 -f "$bpf" getpid
+
+step "... and on openat(AT_FDCWD, \"/etc/passwd\", O_RDONLY):"
+"$SYSCAGE" emu --arch x86_64 -f "$bpf" openat -100 0 0
+
+step "... and on open() made through the i386 ABI (int \$0x80):"
+"$SYSCAGE" emu --arch x86 -f "$bpf" open
+
+printf '\nERRNO(13) is EACCES: that openat fails; getpid runs; the i386 call kills the process.\n'

@@ -1,0 +1,4 @@
+	ld #proto
+	ld cpu
+	ldb #rand
+	ret %a

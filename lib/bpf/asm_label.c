@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The label table: names (case-sensitive, pointing into the source text)
+ * to the node they mark.  A reference before the definition creates an
+ * undefined entry that the definition fills in; entries still undefined at
+ * the end are reported by the resolver.  Hashed, so a file with thousands
+ * of labels stays linear.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bpf/asm_internal.h"
+
+#define UNDEFINED ((size_t)-1)
+#define EMPTY_SLOT ((size_t)-1)
+
+static uint64_t hash_name(const char *name, size_t len)
+{
+	uint64_t h = 0xcbf29ce484222325ULL; /* FNV-1a */
+	for (size_t i = 0; i < len; i++) {
+		h ^= (unsigned char)name[i];
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+static bool same_name(const struct asm_label *label, const char *name, size_t len)
+{
+	return label->len == len && !memcmp(label->name, name, len);
+}
+
+/* The slot holding @name, or the empty slot where it would go. */
+static size_t *find_slot(const struct asm_ctx *ctx, const char *name, size_t len)
+{
+	size_t mask = ctx->n_slots - 1;
+	for (size_t i = (size_t)hash_name(name, len) & mask;; i = (i + 1) & mask) {
+		size_t *slot = &ctx->label_slots[i];
+		if (*slot == EMPTY_SLOT || same_name(&ctx->labels[*slot], name, len))
+			return slot;
+	}
+}
+
+static int grow_slots(struct asm_ctx *ctx)
+{
+	size_t n = ctx->n_slots ? ctx->n_slots * 2 : 64;
+	size_t *slots = malloc(n * sizeof(*slots));
+	if (!slots)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		slots[i] = EMPTY_SLOT;
+	free(ctx->label_slots);
+	ctx->label_slots = slots;
+	ctx->n_slots = n;
+	for (size_t i = 0; i < ctx->n_labels; i++)
+		*find_slot(ctx, ctx->labels[i].name, ctx->labels[i].len) = i;
+	return 0;
+}
+
+/* Index of @tok's label, adding an undefined entry if it is new. */
+static size_t lookup_or_add(struct asm_ctx *ctx, const struct asm_token *tok)
+{
+	if ((ctx->n_labels + 1) * 2 > ctx->n_slots && grow_slots(ctx) < 0)
+		goto nomem;
+	size_t *slot = find_slot(ctx, tok->text, tok->len);
+	if (*slot != EMPTY_SLOT)
+		return *slot;
+	if (ctx->n_labels == ctx->cap_labels) {
+		size_t cap = ctx->cap_labels ? ctx->cap_labels * 2 : 32;
+		struct asm_label *labels = realloc(ctx->labels, cap * sizeof(*labels));
+		if (!labels)
+			goto nomem;
+		ctx->labels = labels;
+		ctx->cap_labels = cap;
+	}
+	ctx->labels[ctx->n_labels] =
+		(struct asm_label){ tok->text, tok->len, UNDEFINED, tok->line, tok->column };
+	*slot = ctx->n_labels;
+	return ctx->n_labels++;
+nomem:
+	ctx->nomem = true;
+	return SIZE_MAX;
+}
+
+int asm_label_define(struct asm_ctx *ctx, const struct asm_token *tok)
+{
+	size_t index = lookup_or_add(ctx, tok);
+	if (index == SIZE_MAX)
+		return -ENOMEM;
+	struct asm_label *label = &ctx->labels[index];
+	if (label->node != UNDEFINED) {
+		char hint[64];
+		snprintf(hint, sizeof(hint), "first defined at line %u", label->line);
+		asm_error(ctx, tok->line, tok->column, "asm-duplicate-label", hint,
+			  "label '%.*s' is already defined", (int)(tok->len > 40 ? 40 : tok->len),
+			  tok->text);
+		return 0;
+	}
+	label->node = ctx->n_statements; /* the next instruction */
+	label->line = tok->line;
+	label->column = tok->column;
+	return 0;
+}
+
+size_t asm_label_ref(struct asm_ctx *ctx, const struct asm_token *tok)
+{
+	return lookup_or_add(ctx, tok);
+}
