@@ -25,6 +25,7 @@ int cmd_disasm(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_emu(int argc, char **argv);
 int cmd_syscalls(int argc, char **argv);
+int cmd_compile(int argc, char **argv);
 
 /* "syscage: <message>" on stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -62,10 +63,22 @@ int cli_parse_value(const struct scg_arch *arch, const char *text, uint64_t *val
 
 /*
  * Loads a filter named on the command line: assembler text for *.s and
- * *.asm, raw struct sock_filter records otherwise ("-": stdin, raw).
+ * *.asm, a compiled policy for what cli_is_policy_ref() accepts, raw
+ * struct sock_filter records otherwise ("-": stdin, raw).
  * Diagnostics are printed; returns 0 or -errno.
  */
 int cli_load_filter(const char *path, const struct scg_arch *arch, struct scg_prog *prog);
 bool cli_is_asm_path(const char *path);
+
+/*
+ * Loads a policy named on the command line: a built-in profile name, an
+ * OCI/Docker JSON profile (*.json), or a policy file ("-": policy text on
+ * stdin).  @narches ABIs at @arches, when there are any, become its exact
+ * targets.  Diagnostics are printed; returns 0 or -errno, *@out is new.
+ */
+int cli_load_policy(const char *name_or_path, const struct scg_arch *const *arches,
+		    size_t narches, struct scg_policy **out);
+/* True when cli_load_filter() compiles @path: *.policy, *.json, or a built-in profile name. */
+bool cli_is_policy_ref(const char *path);
 
 #endif

@@ -22,8 +22,29 @@ bool cli_is_asm_path(const char *path)
 	return path && (has_suffix(path, ".s") || has_suffix(path, ".asm"));
 }
 
+/* A policy or profile, compiled with the default options. */
+static int compile_policy(const char *path, struct scg_prog *prog)
+{
+	struct scg_policy *policy;
+	int r = cli_load_policy(path, NULL, 0, &policy);
+	if (r < 0)
+		return r;
+	struct scg_diag *diag = scg_diag_new();
+	if (!diag) {
+		scg_policy_free(policy);
+		return -ENOMEM;
+	}
+	r = scg_compile(policy, NULL, prog, diag);
+	cli_print_diag(diag);
+	scg_diag_free(diag);
+	scg_policy_free(policy);
+	return r;
+}
+
 int cli_load_filter(const char *path, const struct scg_arch *arch, struct scg_prog *prog)
 {
+	if (cli_is_policy_ref(path))
+		return compile_policy(path, prog);
 	char *data;
 	size_t len;
 	int r = cli_read_file(path, &data, &len);

@@ -17,6 +17,7 @@ static const struct command commands[] = {
 	{ "verify", cmd_verify, "decide, like the kernel, whether filters will load" },
 	{ "emu", cmd_emu, "run filters on a syscall exactly as the kernel does" },
 	{ "syscalls", cmd_syscalls, "resolve syscall names and numbers for any ABI" },
+	{ "compile", cmd_compile, "compile a policy, OCI profile or built-in profile into a filter" },
 };
 
 static void usage(FILE *out)

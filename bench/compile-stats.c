@@ -1,0 +1,331 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * compile-stats: syscage's compiler against libseccomp on the same policy.
+ *
+ * For each policy: the rules are handed to libseccomp (optimisation levels
+ * 1 and 2, exported as BPF) and to scg_compile() (-O0 and -O1).  Every
+ * program then runs in the emulator on every syscall number of every
+ * target ABI, giving the instructions executed (mean and maximum) and the
+ * length; compilation is timed as the median of N runs.  libseccomp is a
+ * dependency of this benchmark only.
+ *
+ *   build/bench/compile-stats [-n RUNS] POLICY...
+ *
+ * POLICY is a built-in synthetic policy (see --help), a Docker/OCI JSON
+ * profile (*.json) or a policy file.
+ */
+#include <errno.h>
+#include <seccomp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <syscage/syscage.h>
+
+#include "bench_input.h"
+#include "bpf/emu_internal.h"
+
+#define MAX_RUNS 1000
+
+struct result {
+	const char *name;
+	size_t len;
+	double mean;
+	size_t max;
+	double compile_us;
+	bool ok;
+	const char *why; /* when !ok, or a remark */
+	char note[64];
+};
+
+static double now_us(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+static double median(double *v, size_t n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* Instructions executed for every syscall number of every target ABI. */
+static void measure(const struct scg_policy *policy, const struct scg_prog *prog, struct result *r)
+{
+	double sum = 0;
+	size_t count = 0;
+	r->max = 0;
+	r->len = prog->len;
+	for (size_t t = 0; t < scg_policy_arch_count(policy); t++) {
+		const struct scg_arch *arch = scg_policy_arch_at(policy, t);
+		for (size_t i = 0; i < scg_syscall_count(arch); i++) {
+			struct scg_seccomp_data d = { .arch = scg_arch_audit(arch) };
+			scg_syscall_at(arch, i, NULL, &d.nr);
+			uint32_t words[SCG_EMU_WORDS];
+			size_t executed = 0;
+			scg_emu_layout(&d, words);
+			scg_emu_exec(prog, words, 0, &executed, NULL, NULL);
+			sum += (double)executed;
+			count++;
+			if (executed > r->max)
+				r->max = executed;
+		}
+	}
+	r->mean = count ? sum / (double)count : 0;
+}
+
+/* --- libseccomp ------------------------------------------------------------ */
+
+/* One comparison of a condition that is a plain AND of comparisons, as libseccomp takes it. */
+static bool to_scmp(const struct scg_expr *e, struct scmp_arg_cmp *out, unsigned *n)
+{
+	if (!e)
+		return true;
+	if (e->kind == SCG_EXPR_AND)
+		return to_scmp(e->left, out, n) && to_scmp(e->right, out, n);
+	if (e->kind != SCG_EXPR_CMP || *n == 6)
+		return false;
+	static const enum scmp_compare ops[] = { SCMP_CMP_EQ, SCMP_CMP_NE, SCMP_CMP_LT,
+						 SCMP_CMP_LE, SCMP_CMP_GT, SCMP_CMP_GE };
+	uint64_t full = e->width == 32 ? 0xffffffffULL : ~0ULL;
+	struct scmp_arg_cmp c = { .arg = e->arg, .op = ops[e->op], .datum_a = e->value };
+	if (e->mask != full) {
+		if (e->op != SCG_CMP_EQ)
+			return false;
+		c.op = SCMP_CMP_MASKED_EQ;
+		c.datum_a = e->mask;
+		c.datum_b = e->value;
+	}
+	out[(*n)++] = c;
+	return true;
+}
+
+/* libseccomp's token for @arch (AUDIT_ARCH_* except x32, which has its own). */
+static uint32_t scmp_arch(const struct scg_arch *arch)
+{
+	return scg_arch_nr_flags(arch) ? SCMP_ARCH_X32 : scg_arch_audit(arch);
+}
+
+/* One seccomp_rule_add_array() call. */
+struct scmp_rule {
+	int nr;
+	uint32_t action;
+	struct scmp_arg_cmp args[6];
+	unsigned n;
+};
+
+static bool same_rule(const struct scmp_rule *a, const struct scmp_rule *b)
+{
+	return a->nr == b->nr && a->action == b->action && a->n == b->n &&
+	       !memcmp(a->args, b->args, a->n * sizeof(a->args[0]));
+}
+
+/*
+ * The rules as runc hands a profile to libseccomp: by name, once each, in
+ * one context for all target ABIs (libseccomp resolves names per ABI).
+ * Rules written as raw numbers (runc builds those into its own stub),
+ * rules with conditions libseccomp cannot express, and rules that repeat
+ * the default action are left out and counted in *@skipped.
+ */
+static size_t scmp_rules(const struct scg_policy *p, struct scmp_rule *out, size_t *skipped)
+{
+	size_t n = 0;
+	*skipped = 0;
+	for (size_t i = 0; i < scg_policy_rule_count(p); i++) {
+		struct scg_rule r;
+		scg_policy_rule_at(p, i, &r);
+		struct scmp_rule x = { .action = r.action };
+		x.nr = r.syscall ? seccomp_syscall_resolve_name(r.syscall) : __NR_SCMP_ERROR;
+		if (x.nr == __NR_SCMP_ERROR || !to_scmp(r.cond, x.args, &x.n) ||
+		    r.action == scg_policy_default(p)) {
+			(*skipped)++;
+			continue;
+		}
+		bool seen = false;
+		for (size_t k = 0; k < n && !seen; k++)
+			seen = same_rule(&out[k], &x);
+		if (!seen)
+			out[n++] = x;
+	}
+	return n;
+}
+
+static scmp_filter_ctx scmp_build(const struct scg_policy *p, const struct scmp_rule *rules,
+				  size_t n, int level)
+{
+	scmp_filter_ctx ctx = seccomp_init(scg_policy_default(p));
+	if (!ctx)
+		return NULL;
+	bool native = false;
+	for (size_t t = 0; t < scg_policy_arch_count(p); t++) {
+		uint32_t a = scmp_arch(scg_policy_arch_at(p, t));
+		native |= a == seccomp_arch_native();
+		seccomp_arch_add(ctx, a);
+	}
+	if (!native)
+		seccomp_arch_remove(ctx, SCMP_ARCH_NATIVE);
+	seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, scg_policy_badarch(p));
+	seccomp_attr_set(ctx, SCMP_FLTATR_CTL_OPTIMIZE, (uint32_t)level);
+	for (size_t i = 0; i < n; i++)
+		seccomp_rule_add_array(ctx, rules[i].action, rules[i].nr, rules[i].n, rules[i].args);
+	return ctx;
+}
+
+static int scmp_export(scmp_filter_ctx ctx, struct scg_prog *out)
+{
+	int fd = memfd_create("bpf", 0);
+	if (fd < 0)
+		return -errno;
+	int r = seccomp_export_bpf(ctx, fd);
+	off_t size = lseek(fd, 0, SEEK_END);
+	void *buf = r == 0 && size > 0 ? malloc((size_t)size) : NULL;
+	if (buf && pread(fd, buf, (size_t)size, 0) == size)
+		r = scg_prog_from_raw(buf, (size_t)size, "libseccomp", out, NULL);
+	else
+		r = r ? r : -EIO;
+	free(buf);
+	close(fd);
+	return r;
+}
+
+static void run_libseccomp(const struct scg_policy *p, int level, size_t runs, struct result *res)
+{
+	double times[MAX_RUNS];
+	size_t skipped = 0;
+	struct scg_prog prog = { 0 };
+	res->ok = false;
+	struct scmp_rule *rules = malloc((scg_policy_rule_count(p) + 1) * sizeof(*rules));
+	if (!rules) {
+		res->why = "out of memory";
+		return;
+	}
+	size_t nrules = scmp_rules(p, rules, &skipped);
+	for (size_t k = 0; k < runs; k++) {
+		double t0 = now_us();
+		scmp_filter_ctx ctx = scmp_build(p, rules, nrules, level);
+		int r = ctx ? scmp_export(ctx, &prog) : -ENOMEM;
+		times[k] = now_us() - t0;
+		seccomp_release(ctx);
+		if (r < 0) {
+			res->why = "libseccomp failed";
+			free(rules);
+			return;
+		}
+		if (k + 1 < runs)
+			scg_prog_release(&prog);
+	}
+	free(rules);
+	res->compile_us = median(times, runs);
+	measure(p, &prog, res);
+	res->ok = true;
+	if (skipped) {
+		snprintf(res->note, sizeof(res->note), "%zu rules not given to libseccomp", skipped);
+		res->why = res->note;
+	}
+	scg_prog_release(&prog);
+}
+
+static void run_syscage(const struct scg_policy *p, unsigned optimize, size_t runs,
+			struct result *res)
+{
+	double times[MAX_RUNS];
+	struct scg_prog prog = { 0 };
+	struct scg_compile_options opts = { .optimize = optimize };
+	res->ok = false;
+	for (size_t k = 0; k < runs; k++) {
+		double t0 = now_us();
+		int r = scg_compile(p, &opts, &prog, NULL);
+		times[k] = now_us() - t0;
+		if (r < 0) {
+			res->why = r == -E2BIG ? "over 4096 instructions" : strerror(-r);
+			return;
+		}
+		if (k + 1 < runs)
+			scg_prog_release(&prog);
+	}
+	res->compile_us = median(times, runs);
+	measure(p, &prog, res);
+	res->ok = true;
+	res->why = NULL;
+	scg_prog_release(&prog);
+}
+
+static void print_table(const char *policy_name, const struct scg_policy *p, struct result *r,
+			size_t n, size_t runs)
+{
+	printf("\n%s: %zu rules, ABIs", policy_name, scg_policy_rule_count(p));
+	for (size_t t = 0; t < scg_policy_arch_count(p); t++)
+		printf(" %s", scg_arch_name(scg_policy_arch_at(p, t)));
+	printf("; compile time is the median of %zu runs\n\n", runs);
+	printf("| compiler | length | executed mean | executed max | compile us | time vs libseccomp-2 |\n");
+	printf("|---|---|---|---|---|---|\n");
+	double base = r[1].ok ? r[1].compile_us : 0;
+	for (size_t i = 0; i < n; i++) {
+		if (!r[i].ok) {
+			printf("| %s | - | - | - | - | %s |\n", r[i].name, r[i].why);
+			continue;
+		}
+		printf("| %s | %zu | %.2f | %zu | %.1f | ", r[i].name, r[i].len, r[i].mean, r[i].max,
+		       r[i].compile_us);
+		if (base > 0)
+			printf("%.3f", r[i].compile_us / base);
+		printf("%s%s |\n", r[i].why ? "; " : "", r[i].why ? r[i].why : "");
+	}
+}
+
+static void usage(FILE *out)
+{
+	fprintf(out, "usage: compile-stats [-n RUNS] POLICY...\n\nPOLICY: a file (*.json: OCI/Docker "
+		     "profile; otherwise policy language) or a built-in:\n");
+	for (size_t i = 0; i < bench_synthetic_count(); i++)
+		fprintf(out, "  %-16s %s\n", bench_synthetic_name(i), bench_synthetic_summary(i));
+}
+
+int main(int argc, char **argv)
+{
+	size_t runs = 51;
+	int first = 1;
+	if (argc > 1 && !strcmp(argv[1], "--help")) {
+		usage(stdout);
+		return 0;
+	}
+	if (argc > 2 && !strcmp(argv[1], "-n")) {
+		runs = strtoul(argv[2], NULL, 10);
+		if (runs == 0 || runs > MAX_RUNS)
+			runs = 51;
+		first = 3;
+	}
+	if (first >= argc) {
+		usage(stderr);
+		return 2;
+	}
+	for (int i = first; i < argc; i++) {
+		struct scg_policy *p = NULL;
+		if (bench_load_policy(argv[i], &p) < 0)
+			return 2;
+		struct result r[4] = {
+			{ .name = "libseccomp 2.5, optimize 1 (linear)" },
+			{ .name = "libseccomp 2.5, optimize 2 (binary tree)" },
+			{ .name = "syscage -O0" },
+			{ .name = "syscage -O1" },
+		};
+		run_libseccomp(p, 1, runs, &r[0]);
+		run_libseccomp(p, 2, runs, &r[1]);
+		run_syscage(p, 0, runs, &r[2]);
+		run_syscage(p, 1, runs, &r[3]);
+		print_table(argv[i], p, r, 4, runs);
+		scg_policy_free(p);
+	}
+	return 0;
+}

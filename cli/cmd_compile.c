@@ -1,0 +1,249 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * syscage compile: a policy file, an OCI/Docker JSON profile or a built-in
+ * profile, compiled into a seccomp filter (raw, C or assembler), or
+ * converted to OCI JSON or policy text.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <syscage/oci.h>
+
+#include "cli.h"
+
+#define MAX_ARCHES 32
+
+/*
+ * The OCI exporter lands separately from this command; until it is in
+ * libsyscage-oci the reference stays unresolved (a weak reference does not
+ * pull an archive member in, so this must become a plain call once it is)
+ * and --format oci reports that it is not available.
+ */
+extern int scg_oci_export(const struct scg_policy *policy, char **json, struct scg_diag *diag)
+	__attribute__((weak));
+
+enum format { FORMAT_RAW, FORMAT_C, FORMAT_ASM, FORMAT_OCI, FORMAT_POLICY };
+
+struct options {
+	const struct scg_arch *arches[MAX_ARCHES];
+	size_t narches;
+	enum format format;
+	unsigned optimize;
+	const char *output;
+	bool list_profiles;
+	bool help;
+};
+
+static void usage(FILE *out)
+{
+	fputs("usage: syscage compile [--arch ARCH,...] [--format FORMAT] [-O0|-O1] [-o OUT] POLICY\n"
+	      "       syscage compile --list-profiles\n"
+	      "\n"
+	      "Compiles a policy into a seccomp filter.  POLICY is a policy file ('-' reads\n"
+	      "policy text from standard input), an OCI or Docker JSON profile (*.json), or\n"
+	      "the name of a built-in profile.\n"
+	      "\n"
+	      "  -a, --arch ARCH,...   target exactly these ABIs (default: the policy's own,\n"
+	      "                        else the native ABI and its companions)\n"
+	      "  -f, --format FORMAT   raw (default): struct sock_filter records, for\n"
+	      "                        bubblewrap --seccomp, 'syscage run' or seccomp(2);\n"
+	      "                        c: a C array; asm: annotated assembler;\n"
+	      "                        oci: OCI linux.seccomp JSON; policy: policy text\n"
+	      "  -O0, -O1              optimisation (default -O1); -O0 is one plain rule\n"
+	      "                        chain per ABI\n"
+	      "  -o, --output FILE     write there (atomically) instead of standard output;\n"
+	      "                        raw output is never written to a terminal\n"
+	      "  -l, --list-profiles   list the built-in profiles\n"
+	      "  -h, --help            print this help\n"
+	      "\n"
+	      "Exit status: 0 on success, 2 on bad usage, a bad policy, or a filter the\n"
+	      "kernel would refuse (over 4096 instructions).\n",
+	      out);
+}
+
+static int parse_arches(const char *list, struct options *o)
+{
+	char *copy = strdup(list);
+	if (!copy)
+		return -ENOMEM;
+	int r = 0;
+	for (char *save = NULL, *name = strtok_r(copy, ",", &save); name && r == 0;
+	     name = strtok_r(NULL, ",", &save)) {
+		const struct scg_arch *arch = cli_arch(name);
+		if (!arch)
+			r = -EINVAL;
+		else if (o->narches == MAX_ARCHES)
+			r = -E2BIG;
+		else
+			o->arches[o->narches++] = arch;
+	}
+	free(copy);
+	if (r == 0 && o->narches == 0) {
+		cli_error("--arch needs at least one ABI");
+		r = -EINVAL;
+	}
+	return r;
+}
+
+static int parse_format(const char *name, enum format *format)
+{
+	static const char *const names[] = { "raw", "c", "asm", "oci", "policy" };
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(name, names[i])) {
+			*format = (enum format)i;
+			return 0;
+		}
+	cli_error("unknown format '%s' (raw, c, asm, oci or policy)", name);
+	return -EINVAL;
+}
+
+static int parse_options(int argc, char **argv, struct options *o)
+{
+	/* clang-format off */
+	static const struct option longopts[] = {
+		{ "arch", required_argument, NULL, 'a' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "list-profiles", no_argument, NULL, 'l' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	/* clang-format on */
+	int c;
+	opterr = 0;
+	o->optimize = 1;
+	while ((c = getopt_long(argc, argv, ":a:f:o:O:lh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'a':
+			if (parse_arches(optarg, o) < 0)
+				return -EINVAL;
+			break;
+		case 'f':
+			if (parse_format(optarg, &o->format) < 0)
+				return -EINVAL;
+			break;
+		case 'o':
+			o->output = optarg;
+			break;
+		case 'O':
+			if (strcmp(optarg, "0") && strcmp(optarg, "1")) {
+				cli_error("unknown optimisation level '-O%s' (-O0 or -O1)", optarg);
+				return -EINVAL;
+			}
+			o->optimize = optarg[0] == '1';
+			break;
+		case 'l':
+			o->list_profiles = true;
+			break;
+		case 'h':
+			o->help = true;
+			return 0;
+		case ':':
+			cli_error("option '%s' needs an argument", argv[optind - 1]);
+			return -EINVAL;
+		default:
+			cli_error("unknown option '%s'", argv[optind - 1]);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+static void list_profiles(void)
+{
+	for (size_t i = 0; i < scg_profile_count(); i++)
+		printf("%-20s %s\n", scg_profile_name(i), scg_profile_summary(i));
+}
+
+/* The filter as bytes or text, ready to write. */
+static int compile_to(const struct scg_policy *policy, const struct options *o, char **data,
+		      size_t *len)
+{
+	struct scg_diag *diag = scg_diag_new();
+	if (!diag)
+		return -ENOMEM;
+	struct scg_compile_options copts = { .optimize = o->optimize };
+	struct scg_prog prog;
+	int r = scg_compile(policy, &copts, &prog, diag);
+	cli_print_diag(diag);
+	scg_diag_free(diag);
+	if (r < 0) {
+		if (r == -ENOMEM)
+			cli_error("cannot compile: %s", strerror(-r));
+		return r;
+	}
+	if (o->format == FORMAT_RAW) {
+		*data = (char *)prog.insns;
+		*len = prog.len * sizeof(*prog.insns);
+		return 0;
+	}
+	r = scg_disasm(&prog, scg_policy_arch_at(policy, 0),
+		       o->format == FORMAT_C ? SCG_DISASM_C : SCG_DISASM_ASM, data);
+	scg_prog_release(&prog);
+	if (r < 0)
+		cli_error("cannot render the filter: %s", strerror(-r));
+	else
+		*len = strlen(*data);
+	return r;
+}
+
+/* OCI JSON or policy text: the policy itself, not a filter. */
+static int convert_to(const struct scg_policy *policy, enum format format, char **data,
+		      size_t *len)
+{
+	bool oci = format == FORMAT_OCI;
+	if (oci && !scg_oci_export) {
+		cli_error("--format oci is not available in this build");
+		return -ENOTSUP;
+	}
+	struct scg_diag *diag = scg_diag_new();
+	if (!diag)
+		return -ENOMEM;
+	int r = oci ? scg_oci_export(policy, data, diag) : scg_policy_to_text(policy, data);
+	cli_print_diag(diag);
+	scg_diag_free(diag);
+	if (r < 0 && r != -EINVAL)
+		cli_error("cannot write the policy as %s: %s", oci ? "OCI JSON" : "policy text",
+			  strerror(-r));
+	else if (r == -EINVAL && !oci)
+		cli_error("this policy cannot be written as policy text");
+	if (r == 0)
+		*len = strlen(*data);
+	return r;
+}
+
+int cmd_compile(int argc, char **argv)
+{
+	struct options o = { 0 };
+	if (parse_options(argc, argv, &o) < 0)
+		return CLI_EXIT_USAGE;
+	if (o.help) {
+		usage(stdout);
+		return CLI_EXIT_OK;
+	}
+	if (o.list_profiles) {
+		list_profiles();
+		return CLI_EXIT_OK;
+	}
+	if (optind != argc - 1) {
+		cli_error(optind == argc ? "no policy given" : "one policy at a time");
+		usage(stderr);
+		return CLI_EXIT_USAGE;
+	}
+	struct scg_policy *policy;
+	if (cli_load_policy(argv[optind], o.arches, o.narches, &policy) < 0)
+		return CLI_EXIT_USAGE;
+	char *data = NULL;
+	size_t len = 0;
+	int r = o.format == FORMAT_OCI || o.format == FORMAT_POLICY
+			? convert_to(policy, o.format, &data, &len)
+			: compile_to(policy, &o, &data, &len);
+	if (r == 0)
+		r = cli_write_output(o.output, data, len, o.format == FORMAT_RAW);
+	free(data);
+	scg_policy_free(policy);
+	return r < 0 ? CLI_EXIT_USAGE : CLI_EXIT_OK;
+}

@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Loading a policy named on the command line: a file in the policy
+ * language, an OCI/Docker JSON profile (*.json), or the name of a built-in
+ * profile.  A name counts as a file when it looks like one (a '/' or a
+ * .policy/.json suffix) or a file of that name exists; anything else must
+ * be a built-in profile.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <syscage/oci.h>
+
+#include "cli.h"
+#include "util/suggest.h"
+
+static bool has_suffix(const char *s, const char *suffix)
+{
+	size_t ls = strlen(s), lx = strlen(suffix);
+	return ls >= lx && !strcmp(s + ls - lx, suffix);
+}
+
+static bool looks_like_file(const char *name)
+{
+	return !strcmp(name, "-") || strchr(name, '/') || has_suffix(name, ".policy") ||
+	       has_suffix(name, ".json") || access(name, F_OK) == 0;
+}
+
+bool cli_is_policy_ref(const char *path)
+{
+	if (!path || !strcmp(path, "-"))
+		return false;
+	if (has_suffix(path, ".policy") || has_suffix(path, ".json"))
+		return true;
+	return !strchr(path, '/') && access(path, F_OK) != 0 && scg_profile_source(path) != NULL;
+}
+
+/* Makes @arches (when given) the policy's exact targets. */
+static int set_targets(struct scg_policy *p, const struct scg_arch *const *arches, size_t n)
+{
+	if (n == 0)
+		return 0;
+	while (scg_policy_arch_count(p))
+		scg_policy_remove_arch(p, scg_policy_arch_at(p, 0));
+	for (size_t i = 0; i < n; i++) {
+		int r = scg_policy_add_arch(p, arches[i]);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+static int load_json(const char *path, struct scg_policy **out, struct scg_diag *diag)
+{
+	char *data;
+	size_t len;
+	int r = cli_read_file(path, &data, &len);
+	if (r < 0)
+		return r;
+	struct scg_oci_options opts;
+	scg_oci_options_init(&opts);
+	opts.filename = path;
+	r = scg_oci_import(data, len, &opts, out, diag);
+	free(data);
+	return r;
+}
+
+static void unknown_profile(const char *name)
+{
+	struct scg_suggest s;
+	scg_suggest_init(&s, name);
+	for (size_t i = 0; i < scg_profile_count(); i++)
+		scg_suggest_consider(&s, scg_profile_name(i));
+	const char *hint = scg_suggest_result(&s);
+	if (hint)
+		cli_error("'%s' is neither a file nor a built-in profile; did you mean '%s'?", name,
+			  hint);
+	else
+		cli_error("'%s' is neither a file nor a built-in profile ('syscage compile "
+			  "--list-profiles' lists them)",
+			  name);
+}
+
+int cli_load_policy(const char *name_or_path, const struct scg_arch *const *arches,
+		    size_t narches, struct scg_policy **out)
+{
+	*out = NULL;
+	struct scg_diag *diag = scg_diag_new();
+	if (!diag)
+		return -ENOMEM;
+	struct scg_policy_source_options opts = { .filename = name_or_path,
+						  .arches = narches ? arches : NULL,
+						  .narches = narches };
+	int r;
+	if (has_suffix(name_or_path, ".json")) {
+		r = load_json(name_or_path, out, diag);
+		if (r == 0)
+			r = set_targets(*out, arches, narches);
+	} else if (looks_like_file(name_or_path)) {
+		if (!strcmp(name_or_path, "-")) {
+			char *text;
+			size_t len;
+			opts.filename = "<stdin>";
+			r = cli_read_file("-", &text, &len);
+			if (r == 0) {
+				r = scg_policy_parse(text, len, &opts, out, diag);
+				free(text);
+			}
+		} else {
+			r = scg_policy_parse_file(name_or_path, &opts, out, diag);
+		}
+	} else if (scg_profile_source(name_or_path)) {
+		r = scg_profile_load(name_or_path, &opts, out, diag);
+	} else {
+		unknown_profile(name_or_path);
+		r = -ENOENT;
+	}
+	cli_print_diag(diag);
+	if (r == -ENOMEM)
+		cli_error("cannot load policy '%s': %s", name_or_path, strerror(-r));
+	if (r < 0) {
+		scg_policy_free(*out);
+		*out = NULL;
+	}
+	scg_diag_free(diag);
+	return r;
+}

@@ -1,0 +1,218 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* scg_compile(): the entry point, and what it says when a policy does not fit. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <syscage/arch.h>
+#include <syscage/compile.h>
+
+#include "compile/internal.h"
+#include "util/strbuf.h"
+
+#define MAX_STATS 32
+#define SYSCALLS_NAMED 3
+
+/* Nodes reachable from @root: roughly the instructions one ABI's part needs. */
+static size_t reachable(const struct dag *g, uint32_t root, uint8_t *seen, uint32_t *stack)
+{
+	size_t count = 0, sp = 0;
+	memset(seen, 0, g->len);
+	stack[sp++] = root;
+	seen[root] = 1;
+	while (sp) {
+		const struct dag_node *n = &g->nodes[stack[--sp]];
+		count++;
+		if (n->kind != DAG_TEST)
+			continue;
+		if (!seen[n->t]) {
+			seen[n->t] = 1;
+			stack[sp++] = n->t;
+		}
+		if (!seen[n->f]) {
+			seen[n->f] = 1;
+			stack[sp++] = n->f;
+		}
+	}
+	return count;
+}
+
+static size_t expr_size(const struct scg_expr *e)
+{
+	if (!e)
+		return 0;
+	return (e->kind == SCG_EXPR_CMP ? 1 : 0) + expr_size(e->left) + expr_size(e->right);
+}
+
+/* Per syscall: how many rules name it and how many comparisons they hold. */
+struct syscall_load {
+	const char *name; /* NULL: a raw number */
+	uint32_t number;
+	size_t rules, comparisons;
+	struct scg_loc first;
+};
+
+static struct syscall_load *load_of(struct syscall_load *loads, size_t *n, const struct scg_rule *r)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (r->syscall ? loads[i].name && !strcmp(loads[i].name, r->syscall)
+			       : !loads[i].name && loads[i].number == r->number)
+			return &loads[i];
+	loads[*n] = (struct syscall_load){ .name = r->syscall, .number = r->number, .first = r->loc };
+	return &loads[(*n)++];
+}
+
+/* "; most condition code: read (1500 rules, 1500 comparisons, first at f:3), ..." */
+static void name_big_syscalls(const struct scg_policy *policy, struct scg_strbuf *sb)
+{
+	size_t count = scg_policy_rule_count(policy), n = 0;
+	struct syscall_load *loads = malloc((count ? count : 1) * sizeof(*loads));
+	if (!loads)
+		return;
+	for (size_t i = 0; i < count; i++) {
+		struct scg_rule r;
+		scg_policy_rule_at(policy, i, &r);
+		struct syscall_load *l = load_of(loads, &n, &r);
+		l->rules++;
+		l->comparisons += expr_size(r.cond);
+	}
+	for (size_t k = 0; k < SYSCALLS_NAMED; k++) {
+		size_t best = n;
+		for (size_t i = 0; i < n; i++)
+			if (loads[i].comparisons && (best == n || loads[i].comparisons > loads[best].comparisons))
+				best = i;
+		if (best == n)
+			break;
+		const struct syscall_load *l = &loads[best];
+		scg_strbuf_append(sb, k ? ", " : "; most condition code: ");
+		if (l->name)
+			scg_strbuf_append(sb, l->name);
+		else
+			scg_strbuf_appendf(sb, "syscall %u", l->number);
+		scg_strbuf_appendf(sb, " (%zu rule%s, %zu comparisons", l->rules, l->rules == 1 ? "" : "s",
+				   l->comparisons);
+		if (l->first.file)
+			scg_strbuf_appendf(sb, ", first at %s:%u", l->first.file, l->first.line);
+		scg_strbuf_append(sb, ")");
+		loads[best].comparisons = 0;
+	}
+	free(loads);
+}
+
+/* "x86_64 + x32: " for the ABIs that share @stats[i]'s code, or NULL when listed already. */
+static bool name_group(const struct abi_stats *stats, size_t nstats, size_t i, bool shared_roots,
+		       struct scg_strbuf *sb)
+{
+	for (size_t j = 0; shared_roots && j < i; j++)
+		if (stats[j].root == stats[i].root)
+			return false;
+	scg_strbuf_append(sb, scg_arch_name(stats[i].arch));
+	for (size_t j = i + 1; shared_roots && j < nstats; j++)
+		if (stats[j].root == stats[i].root)
+			scg_strbuf_appendf(sb, " + %s", scg_arch_name(stats[j].arch));
+	scg_strbuf_append(sb, ": ");
+	return true;
+}
+
+static void report_too_big(const struct scg_policy *policy, const struct dag *g,
+			   const struct abi_stats *stats, size_t nstats, size_t len,
+			   struct scg_diag *diag)
+{
+	struct scg_strbuf sb = SCG_STRBUF_INIT;
+	scg_strbuf_appendf(&sb, "the filter needs %zu instructions; the kernel accepts at most %u",
+			   len, SCG_BPF_MAXINSNS);
+	uint8_t *seen = g ? malloc(g->len) : NULL;
+	uint32_t *stack = g ? malloc(g->len * sizeof(*stack)) : NULL;
+	for (size_t i = 0, shown = 0; i < nstats; i++) {
+		struct scg_strbuf name = SCG_STRBUF_INIT;
+		if (!name_group(stats, nstats, i, g != NULL, &name)) {
+			scg_strbuf_release(&name);
+			continue;
+		}
+		scg_strbuf_append(&sb, shown++ ? "; " : " (");
+		scg_strbuf_append(&sb, name.data ? name.data : "");
+		scg_strbuf_release(&name);
+		if (!g)
+			scg_strbuf_appendf(&sb, "%zu instructions", stats[i].insns);
+		else if (seen && stack)
+			scg_strbuf_appendf(&sb, "%zu number ranges, about %zu instructions",
+					   stats[i].ranges, reachable(g, stats[i].root, seen, stack));
+	}
+	if (nstats)
+		scg_strbuf_append(&sb, ")");
+	free(seen);
+	free(stack);
+	name_big_syscalls(policy, &sb);
+	char *msg = NULL;
+	if (scg_strbuf_finish(&sb, &msg) == 0) {
+		scg_diag_add(diag, SCG_SEV_ERROR, SCG_LOC_NONE, "filter-too-long",
+			     "target fewer ABIs, merge rules, or split the policy into stacked filters",
+			     "%s", msg);
+		free(msg);
+	}
+}
+
+static int compile_optimized(const struct scg_policy *policy, struct lprog *lp,
+			     struct scg_diag *diag, struct scg_prog *out)
+{
+	struct dag g;
+	struct cond_ctx c;
+	struct abi_stats stats[MAX_STATS];
+	size_t nstats = 0;
+	uint32_t root = 0;
+	int r = dag_init(&g);
+	if (r == 0)
+		r = cond_init(&c, &g);
+	else
+		memset(&c, 0, sizeof(c));
+	if (r == 0)
+		r = layout_build(policy, &g, &c, &root, stats, &nstats);
+	if (r == 0)
+		r = codegen_emit(&g, root, lp);
+	struct lprog_report rep;
+	if (r == 0)
+		r = lprog_resolve(lp, out, NULL, &rep);
+	if (r == -E2BIG)
+		report_too_big(policy, &g, stats, nstats, rep.len, diag);
+	cond_release(&c);
+	dag_release(&g);
+	return r;
+}
+
+static int compile_plain(const struct scg_policy *policy, struct lprog *lp, struct scg_diag *diag,
+			 struct scg_prog *out)
+{
+	struct abi_stats stats[MAX_STATS];
+	size_t nstats = 0;
+	int r = plain_emit(policy, lp, stats, &nstats);
+	struct lprog_report rep;
+	if (r == 0)
+		r = lprog_resolve(lp, out, NULL, &rep);
+	if (r == -E2BIG)
+		report_too_big(policy, NULL, stats, nstats, rep.len, diag);
+	return r;
+}
+
+int scg_compile(const struct scg_policy *policy, const struct scg_compile_options *opts,
+		struct scg_prog *out, struct scg_diag *diag)
+{
+	*out = (struct scg_prog){ 0 };
+	if (!policy)
+		return -EINVAL;
+	if (scg_policy_arch_count(policy) == 0) {
+		scg_diag_add(diag, SCG_SEV_ERROR, SCG_LOC_NONE, "no-target-arch",
+			     "add an 'arch' line, or compile with --arch", "the policy targets no ABI");
+		return -EINVAL;
+	}
+	if (scg_policy_arch_count(policy) > MAX_STATS)
+		return -E2BIG;
+	struct lprog *lp = lprog_new();
+	if (!lp)
+		return -ENOMEM;
+	unsigned optimize = opts ? opts->optimize : 1;
+	int r = optimize ? compile_optimized(policy, lp, diag, out)
+			 : compile_plain(policy, lp, diag, out);
+	lprog_free(lp);
+	return r;
+}

@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The decision graph: every node is created once (hash-consed), so two
+ * requests for the same return value, the same test with the same branches,
+ * or the same subtree get the same node.  That one rule gives the compiler
+ * shared returns, shared argument checks and shared subtrees for free.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compile/internal.h"
+
+#define EMPTY UINT32_MAX
+
+static uint32_t node_hash(const struct dag_node *n)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ULL;
+	const uint32_t parts[] = { n->kind | (uint32_t)n->op << 8, n->word, n->mask, n->k, n->t, n->f };
+	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+		h ^= parts[i];
+		h *= 0xff51afd7ed558ccdULL;
+		h ^= h >> 32;
+	}
+	return (uint32_t)h;
+}
+
+static bool node_equal(const struct dag_node *a, const struct dag_node *b)
+{
+	return a->kind == b->kind && a->op == b->op && a->word == b->word && a->mask == b->mask &&
+	       a->k == b->k && a->t == b->t && a->f == b->f;
+}
+
+static int grow_table(struct dag *g)
+{
+	size_t nslots = g->nslots ? g->nslots * 2 : 1024;
+	uint32_t *slots = malloc(nslots * sizeof(*slots));
+	if (!slots)
+		return -ENOMEM;
+	memset(slots, 0xff, nslots * sizeof(*slots));
+	for (size_t i = 0; i < g->len; i++) {
+		size_t s = node_hash(&g->nodes[i]) & (nslots - 1);
+		while (slots[s] != EMPTY)
+			s = (s + 1) & (nslots - 1);
+		slots[s] = (uint32_t)i;
+	}
+	free(g->slots);
+	g->slots = slots;
+	g->nslots = nslots;
+	return 0;
+}
+
+int dag_init(struct dag *g)
+{
+	memset(g, 0, sizeof(*g));
+	int r = grow_table(g);
+	/* Node 0 exists from the start, so a failed request can return a valid index. */
+	if (r == 0)
+		dag_ret(g, 0);
+	return r ? r : g->err;
+}
+
+void dag_release(struct dag *g)
+{
+	free(g->nodes);
+	free(g->slots);
+	memset(g, 0, sizeof(*g));
+}
+
+static uint32_t intern(struct dag *g, const struct dag_node *n)
+{
+	if (g->err)
+		return 0;
+	if ((g->len + 1) * 2 > g->nslots && grow_table(g) < 0) {
+		g->err = -ENOMEM;
+		return 0;
+	}
+	size_t s = node_hash(n) & (g->nslots - 1);
+	for (; g->slots[s] != EMPTY; s = (s + 1) & (g->nslots - 1))
+		if (node_equal(&g->nodes[g->slots[s]], n))
+			return g->slots[s];
+	if (g->len == g->cap) {
+		size_t cap = g->cap ? g->cap * 2 : 256;
+		struct dag_node *nodes = realloc(g->nodes, cap * sizeof(*nodes));
+		if (!nodes) {
+			g->err = -ENOMEM;
+			return 0;
+		}
+		g->nodes = nodes;
+		g->cap = cap;
+	}
+	g->nodes[g->len] = *n;
+	g->slots[s] = (uint32_t)g->len;
+	return (uint32_t)g->len++;
+}
+
+uint32_t dag_ret(struct dag *g, uint32_t value)
+{
+	struct dag_node n = { .kind = DAG_RET, .k = value };
+	return intern(g, &n);
+}
+
+/* True when @child repeats the test of @n: its outcome is known on that branch. */
+static bool same_test(const struct dag *g, uint32_t child, const struct dag_node *n)
+{
+	const struct dag_node *c = &g->nodes[child];
+	return c->kind == DAG_TEST && c->op == n->op && c->word == n->word && c->mask == n->mask &&
+	       c->k == n->k;
+}
+
+uint32_t dag_test(struct dag *g, uint32_t word, uint32_t mask, uint8_t op, uint32_t k, uint32_t t,
+		  uint32_t f)
+{
+	if (g->err)
+		return 0;
+	struct dag_node n = { .kind = DAG_TEST, .op = op, .word = word, .mask = mask, .k = k };
+	/* Thread through a repeated test: the branch taken already says how it ends. */
+	while (same_test(g, t, &n))
+		t = g->nodes[t].t;
+	while (same_test(g, f, &n))
+		f = g->nodes[f].f;
+	if (t == f)
+		return t;
+	n.t = t;
+	n.f = f;
+	return intern(g, &n);
+}

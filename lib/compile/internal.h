@@ -1,0 +1,162 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * What the compiler's files share.
+ *
+ * The optimising compiler works in three stages:
+ *
+ *  1. layout.c cuts the syscall-number space of every AUDIT_ARCH value the
+ *     policy targets into ranges, each with one *decision*: the ordered
+ *     (condition, action) entries of the rules that can match there, and the
+ *     verdict when none does.  Adjacent numbers with equal decisions share a
+ *     range.
+ *  2. cond.c turns each decision into decision-graph nodes (dag.c) that test
+ *     32-bit words of the arguments; tree.c builds a search tree over the
+ *     ranges whose leaves are those nodes; compile.c puts the arch dispatch
+ *     on top.  Identical nodes are created once, so equal returns, equal
+ *     argument checks and equal subtrees are shared by construction.
+ *  3. codegen.c lays the graph out, loads each word only when the register
+ *     does not already hold it, and emits through the labelled-program
+ *     builder (bpf/lprog.h), which resolves jumps and adds trampolines.
+ *
+ * plain.c is the unoptimised reference (optimize = 0): one straight chain of
+ * rules per ABI, written independently of stages 1-3 so that the two can be
+ * checked against each other.
+ */
+#ifndef SCG_LIB_COMPILE_INTERNAL_H
+#define SCG_LIB_COMPILE_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <syscage/compile.h>
+
+#include "bpf/lprog.h"
+
+#define WORD_FULL 0xffffffffU
+
+/* --- decision graph (dag.c) ------------------------------------------- */
+
+enum dag_kind { DAG_RET, DAG_TEST };
+
+/* RET k, or: if ((word & mask) op k) goto t; else goto f. */
+struct dag_node {
+	uint8_t kind;
+	uint8_t op;    /* BPF_JEQ, BPF_JGT, BPF_JGE or BPF_JSET */
+	uint32_t word; /* offset in struct seccomp_data */
+	uint32_t mask; /* ANDed into A before the test; WORD_FULL for none */
+	uint32_t k;    /* operand, or the return value */
+	uint32_t t, f;
+};
+
+struct dag {
+	struct dag_node *nodes;
+	size_t len, cap;
+	uint32_t *slots; /* hash table of node indices, UINT32_MAX = empty */
+	size_t nslots;
+	int err; /* sticky -ENOMEM */
+};
+
+int dag_init(struct dag *g);
+void dag_release(struct dag *g);
+/* The node for RET @value. */
+uint32_t dag_ret(struct dag *g, uint32_t value);
+/* The node for a test; a test whose branches agree is its branch. */
+uint32_t dag_test(struct dag *g, uint32_t word, uint32_t mask, uint8_t op, uint32_t k, uint32_t t,
+		  uint32_t f);
+
+/* --- conditions (cond.c) ---------------------------------------------- */
+
+/* A comparison of one masked 32-bit word: (word & mask) op k, op in EQ, GT, GE. */
+struct atom {
+	uint32_t word, mask;
+	uint8_t op;
+	uint32_t k;
+};
+
+enum fkind { F_FALSE, F_TRUE, F_ATOM, F_NOT, F_AND, F_OR };
+
+/* A condition as a formula over atoms; index 0 is FALSE, 1 is TRUE. */
+struct fnode {
+	uint8_t kind;
+	uint32_t a, b; /* ATOM: atom index; NOT: a; AND, OR: a, b */
+};
+
+struct cond_ctx {
+	struct dag *dag;
+	struct atom *atoms;
+	size_t natoms, atoms_cap;
+	struct fnode *f;
+	size_t nf, f_cap;
+	size_t budget; /* decide() steps left before falling back to plain jumping code */
+	int err;
+};
+
+int cond_init(struct cond_ctx *c, struct dag *dag);
+void cond_release(struct cond_ctx *c);
+/*
+ * The formula of @expr with argument words at @arch's offsets (only its byte
+ * order matters).  Constant parts are folded.
+ */
+uint32_t cond_formula(struct cond_ctx *c, const struct scg_expr *expr, bool big_endian);
+/* 1 when @formula is always true, 0 when always false, -1 otherwise. */
+int cond_constant(const struct cond_ctx *c, uint32_t formula);
+
+/* One entry of a decision: if the formula holds, return the action. */
+struct entry {
+	uint32_t formula;
+	uint32_t action;
+};
+
+/*
+ * The graph node deciding @n entries (first match wins) with @final when
+ * none matches.  Splits on one word test at a time, folding every test the
+ * tests on the path already decide (jump threading, shared high-word tests).
+ */
+uint32_t cond_decide(struct cond_ctx *c, const struct entry *entries, size_t n, uint32_t final);
+
+/* --- the search tree (tree.c) ------------------------------------------- */
+
+struct nr_range {
+	uint32_t first, last; /* inclusive */
+	uint32_t node;        /* what decides numbers in the range */
+	uint32_t weight;      /* how much its depth counts (known syscalls in it, at least 1) */
+};
+
+/* Merges neighbours that ended up with the same node; returns the new count. */
+size_t tree_merge(struct nr_range *ranges, size_t n);
+/*
+ * The node of a search tree on seccomp_data.nr over @n sorted, contiguous
+ * ranges: the mean depth weighted by ->weight is minimal (exactly, up to a
+ * size where an approximation is used).  The ranges must cover every number
+ * that can reach the tree.
+ */
+uint32_t tree_build(struct dag *g, const struct nr_range *ranges, size_t n, int *err);
+
+/* --- layout (layout.c) -------------------------------------------------- */
+
+/* Per ABI statistics for diagnostics. */
+struct abi_stats {
+	const struct scg_arch *arch;
+	uint32_t root; /* first node of the ABI's number dispatch */
+	size_t ranges; /* number ranges of its tree (optimised) */
+	size_t insns;  /* instructions of its section (unoptimised) */
+};
+
+/* Builds the whole decision graph of @policy; *@root is the first node. */
+int layout_build(const struct scg_policy *policy, struct dag *g, struct cond_ctx *c,
+		 uint32_t *root, struct abi_stats *stats, size_t *nstats);
+
+/* Actions whose data the kernel ignores lose it (so ALLOW is exactly 0x7fff0000). */
+uint32_t compile_action(uint32_t action);
+
+/* --- emission (codegen.c, plain.c) --------------------------------------- */
+
+/* Emits the graph from @root into @lp. */
+int codegen_emit(const struct dag *g, uint32_t root, struct lprog *lp);
+
+/* The unoptimised reference program; @stats (32 entries) gets each ABI's section size. */
+int plain_emit(const struct scg_policy *policy, struct lprog *lp, struct abi_stats *stats,
+	       size_t *nstats);
+
+#endif

@@ -1,0 +1,406 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Layout: from a policy to the decision graph of the whole filter.
+ *
+ * The filter first compares seccomp_data.arch with each AUDIT_ARCH value the
+ * policy targets (in the policy's order; anything else gets the badarch
+ * verdict).  Under each value, one search tree on nr covers all 2^32
+ * numbers.  x86_64 and x32 share AUDIT_ARCH_X86_64, so their tree is split
+ * at its root by `jge #0x40000000`: x32 numbers carry bit 30, and the one
+ * exception, nr == -1 (0xffffffff), is simply a range of its own that
+ * belongs to x86_64 -- exactly scg_arch_from_audit()'s rule.  A half whose
+ * ABI is not a target is one range with the badarch verdict.
+ *
+ * Numbers are cut into ranges with one decision each: known syscalls and
+ * numbers some rule names are single points; the gaps between them are
+ * numbers the ABI's table does not know (the unknown verdict, or the
+ * default).  Neighbouring ranges whose decisions compile to the same node
+ * merge.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <syscage/arch.h>
+#include <syscage/bpf.h>
+
+#include "bpf/opcodes.h"
+#include "compile/internal.h"
+
+#define NO_FORMULA UINT32_MAX
+#define X32_SPLIT SCG_X32_SYSCALL_BIT
+/* A policy holds at most 32 target ABIs (a bit each in a rule's arch_mask). */
+#define MAX_TARGETS 32
+
+uint32_t compile_action(uint32_t action)
+{
+	switch (scg_action_of(action)) {
+	case SCG_ACTION_ALLOW:
+	case SCG_ACTION_LOG:
+	case SCG_ACTION_KILL_PROCESS:
+	case SCG_ACTION_KILL_THREAD:
+	case SCG_ACTION_USER_NOTIF:
+		return action & SCG_RET_ACTION_FULL; /* the kernel ignores their data */
+	case SCG_ACTION_TRAP:
+	case SCG_ACTION_ERRNO:
+	case SCG_ACTION_TRACE:
+	case SCG_ACTION_UNKNOWN:
+		break;
+	}
+	return action;
+}
+
+/* A rule that can match number @nr on an ABI. */
+struct rule_at {
+	uint32_t nr, rule;
+};
+
+/* Decision memo: the entries of one decision, flattened, and the node built for it. */
+struct known_decision {
+	uint64_t hash;
+	size_t at, n; /* in layout.keys */
+	uint32_t final;
+	uint32_t node;
+};
+
+struct layout {
+	const struct scg_policy *policy;
+	struct dag *g;
+	struct cond_ctx *c;
+	uint32_t *formula[2]; /* per byte order (little, big), per rule */
+	uint32_t default_action, unknown_action, badarch_action;
+	struct entry *scratch; /* entries of the decision being built */
+	struct known_decision *decisions;
+	size_t ndecisions, decisions_cap;
+	struct entry *keys;
+	size_t nkeys, keys_cap;
+	struct nr_range *ranges;
+	size_t nranges, ranges_cap;
+	int err;
+};
+
+static int cmp_rule_at(const void *a, const void *b)
+{
+	const struct rule_at *x = a, *y = b;
+	if (x->nr != y->nr)
+		return x->nr < y->nr ? -1 : 1;
+	return x->rule < y->rule ? -1 : x->rule > y->rule;
+}
+
+/* Every (number, rule) pair of rules that apply on @arch, by number then rule order. */
+static int rules_on(const struct scg_policy *policy, const struct scg_arch *arch,
+		    struct rule_at **out, size_t *n)
+{
+	size_t count = scg_policy_rule_count(policy), k = 0;
+	struct rule_at *list = malloc((count ? count : 1) * sizeof(*list));
+	if (!list)
+		return -ENOMEM;
+	for (size_t i = 0; i < count; i++) {
+		uint32_t nr;
+		if (scg_policy_rule_nr(policy, i, arch, &nr) == 0)
+			list[k++] = (struct rule_at){ nr, (uint32_t)i };
+	}
+	qsort(list, k, sizeof(*list), cmp_rule_at);
+	*out = list;
+	*n = k;
+	return 0;
+}
+
+static uint32_t rule_formula(struct layout *l, uint32_t rule, bool big_endian)
+{
+	uint32_t *cache = &l->formula[big_endian][rule];
+	if (*cache == NO_FORMULA) {
+		struct scg_rule r;
+		scg_policy_rule_at(l->policy, rule, &r);
+		*cache = cond_formula(l->c, r.cond, big_endian);
+	}
+	return *cache;
+}
+
+static uint64_t entries_hash(const struct entry *e, size_t n, uint32_t final)
+{
+	uint64_t h = final * 0x9e3779b97f4a7c15ULL + n;
+	for (size_t i = 0; i < n; i++) {
+		h = (h ^ e[i].formula) * 0xff51afd7ed558ccdULL;
+		h = (h ^ e[i].action) * 0xc4ceb9fe1a85ec53ULL;
+	}
+	return h;
+}
+
+static int remember(struct layout *l, uint64_t hash, size_t n, uint32_t final, uint32_t node)
+{
+	if (l->ndecisions == l->decisions_cap) {
+		size_t cap = l->decisions_cap ? l->decisions_cap * 2 : 64;
+		struct known_decision *d = realloc(l->decisions, cap * sizeof(*d));
+		if (!d)
+			return -ENOMEM;
+		l->decisions = d;
+		l->decisions_cap = cap;
+	}
+	if (l->nkeys + n > l->keys_cap) {
+		size_t cap = (l->keys_cap + n) * 2;
+		struct entry *k = realloc(l->keys, cap * sizeof(*k));
+		if (!k)
+			return -ENOMEM;
+		l->keys = k;
+		l->keys_cap = cap;
+	}
+	memcpy(&l->keys[l->nkeys], l->scratch, n * sizeof(*l->scratch));
+	l->decisions[l->ndecisions++] = (struct known_decision){ hash, l->nkeys, n, final, node };
+	l->nkeys += n;
+	return 0;
+}
+
+/* The node for the decision in l->scratch[0, n) with @final; built once per distinct decision. */
+static uint32_t decision_node(struct layout *l, size_t n, uint32_t final)
+{
+	/* Trailing entries that give the fallback verdict anyway change nothing. */
+	while (n && l->scratch[n - 1].action == final)
+		n--;
+	if (n == 0)
+		return dag_ret(l->g, final);
+	uint64_t hash = entries_hash(l->scratch, n, final);
+	for (size_t i = 0; i < l->ndecisions; i++) {
+		const struct known_decision *d = &l->decisions[i];
+		if (d->hash == hash && d->n == n && d->final == final &&
+		    !memcmp(&l->keys[d->at], l->scratch, n * sizeof(*l->scratch)))
+			return d->node;
+	}
+	uint32_t node = cond_decide(l->c, l->scratch, n, final);
+	if (remember(l, hash, n, final, node) < 0)
+		l->err = -ENOMEM;
+	return node;
+}
+
+/* The node deciding number @nr on @arch, given the rules that name it. */
+static uint32_t point_node(struct layout *l, const struct scg_arch *arch, bool known,
+			   const struct rule_at *rules, size_t nrules)
+{
+	uint32_t final = known ? l->default_action : l->unknown_action;
+	bool big = scg_arch_big_endian(arch);
+	size_t n = 0;
+	for (size_t i = 0; i < nrules; i++) {
+		struct scg_rule r;
+		scg_policy_rule_at(l->policy, rules[i].rule, &r);
+		uint32_t f = rule_formula(l, rules[i].rule, big);
+		int fixed = cond_constant(l->c, f);
+		if (fixed == 0)
+			continue;
+		if (fixed == 1) {
+			final = compile_action(r.action);
+			break;
+		}
+		l->scratch[n++] = (struct entry){ f, compile_action(r.action) };
+	}
+	return decision_node(l, n, final);
+}
+
+static int push_range(struct layout *l, uint32_t first, uint32_t last, uint32_t node,
+		      uint32_t weight)
+{
+	if (l->nranges == l->ranges_cap) {
+		size_t cap = l->ranges_cap ? l->ranges_cap * 2 : 256;
+		struct nr_range *r = realloc(l->ranges, cap * sizeof(*r));
+		if (!r)
+			return -ENOMEM;
+		l->ranges = r;
+		l->ranges_cap = cap;
+	}
+	l->ranges[l->nranges++] = (struct nr_range){ first, last, node, weight };
+	return 0;
+}
+
+/* Cuts [first, last] of a target ABI into point and gap ranges. */
+static int cut_interval(struct layout *l, const struct scg_arch *arch, uint32_t first,
+			uint32_t last, const struct rule_at *rules, size_t nrules)
+{
+	uint32_t gap = dag_ret(l->g, l->unknown_action), plain = dag_ret(l->g, l->default_action);
+	size_t nsys = scg_syscall_count(arch), si = 0, ri = 0;
+	uint64_t cursor = first;
+	while (si < nsys || ri < nrules) {
+		uint32_t sys_nr = UINT32_MAX, rule_nr = UINT32_MAX;
+		if (si < nsys && scg_syscall_at(arch, si, NULL, &sys_nr) < 0)
+			si = nsys; /* cannot happen: the table has nsys entries */
+		bool has_sys = si < nsys;
+		bool has_rule = ri < nrules;
+		if (has_rule)
+			rule_nr = rules[ri].nr;
+		uint32_t p = !has_rule || (has_sys && sys_nr < rule_nr) ? sys_nr : rule_nr;
+		size_t rstart = ri;
+		while (ri < nrules && rules[ri].nr == p)
+			ri++;
+		bool known = has_sys && sys_nr == p;
+		if (known)
+			si++;
+		if (p < first || p > last)
+			continue;
+		if (p > cursor && push_range(l, (uint32_t)cursor, p - 1, gap, 1) < 0)
+			return -ENOMEM;
+		uint32_t node = ri == rstart ? (known ? plain : gap)
+					     : point_node(l, arch, known, rules + rstart, ri - rstart);
+		if (push_range(l, p, p, node, 1) < 0)
+			return -ENOMEM;
+		cursor = (uint64_t)p + 1;
+	}
+	if (cursor <= last && push_range(l, (uint32_t)cursor, last, gap, 1) < 0)
+		return -ENOMEM;
+	return l->err;
+}
+
+/* Intervals on which scg_arch_from_audit() cannot change its answer. */
+static const uint32_t abi_intervals[][2] = {
+	{ 0x00000000U, 0x3fffffffU }, { 0x40000000U, 0x7fffffffU }, { 0x80000000U, 0xbfffffffU },
+	{ 0xc0000000U, 0xfffffffeU }, { 0xffffffffU, 0xffffffffU },
+};
+#define N_INTERVALS (sizeof(abi_intervals) / sizeof(abi_intervals[0]))
+
+
+/* Ranges of one AUDIT_ARCH value over [first, last] of the number space, appended to l->ranges. */
+static int cut_audit(struct layout *l, uint32_t audit, uint32_t first, uint32_t last,
+		     struct rule_at **rules, size_t *nrules)
+{
+	uint32_t badarch = dag_ret(l->g, l->badarch_action);
+	for (size_t i = 0; i < N_INTERVALS; i++) {
+		uint32_t lo = abi_intervals[i][0], hi = abi_intervals[i][1];
+		if (hi < first || lo > last)
+			continue;
+		const struct scg_arch *arch = scg_arch_from_audit(audit, lo);
+		size_t t;
+		for (t = 0; t < scg_policy_arch_count(l->policy); t++)
+			if (scg_policy_arch_at(l->policy, t) == arch)
+				break;
+		int r = t < scg_policy_arch_count(l->policy)
+				? cut_interval(l, arch, lo, hi, rules[t], nrules[t])
+				: push_range(l, lo, hi, badarch, 1);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+/* The tree for numbers [first, last] under @audit. */
+static uint32_t audit_subtree(struct layout *l, uint32_t audit, uint32_t first, uint32_t last,
+			      struct rule_at **rules, size_t *nrules, size_t *nranges, int *err)
+{
+	l->nranges = 0;
+	*err = cut_audit(l, audit, first, last, rules, nrules);
+	if (*err < 0)
+		return 0;
+	size_t n = tree_merge(l->ranges, l->nranges);
+	*nranges += n;
+	return tree_build(l->g, l->ranges, n, err);
+}
+
+/*
+ * The tree for one AUDIT_ARCH value.  When two ABIs share it (x86_64 and
+ * x32), the root separates them with `jge #0x40000000`: a filter reader (and
+ * the verifier's x32 check) sees the split, and the -1 exception is a range
+ * of the upper half that decides like x86_64.
+ */
+static uint32_t audit_tree(struct layout *l, uint32_t audit, struct rule_at **rules,
+			   size_t *nrules, size_t *nranges, int *err)
+{
+	*nranges = 0;
+	if (scg_arch_from_audit(audit, 0) == scg_arch_from_audit(audit, X32_SPLIT))
+		return audit_subtree(l, audit, 0, UINT32_MAX, rules, nrules, nranges, err);
+	uint32_t low = audit_subtree(l, audit, 0, X32_SPLIT - 1, rules, nrules, nranges, err);
+	if (*err < 0)
+		return 0;
+	uint32_t high = audit_subtree(l, audit, X32_SPLIT, UINT32_MAX, rules, nrules, nranges, err);
+	return dag_test(l->g, SCG_DATA_NR, WORD_FULL, BPF_JGE, X32_SPLIT, high, low);
+}
+
+static int layout_init(struct layout *l, const struct scg_policy *policy, struct dag *g,
+		       struct cond_ctx *c)
+{
+	size_t nrules = scg_policy_rule_count(policy);
+	memset(l, 0, sizeof(*l));
+	l->policy = policy;
+	l->g = g;
+	l->c = c;
+	l->default_action = compile_action(scg_policy_default(policy));
+	l->badarch_action = compile_action(scg_policy_badarch(policy));
+	uint32_t unknown;
+	l->unknown_action = scg_policy_unknown(policy, &unknown) ? compile_action(unknown)
+								 : l->default_action;
+	for (int b = 0; b < 2; b++) {
+		l->formula[b] = malloc((nrules ? nrules : 1) * sizeof(*l->formula[b]));
+		if (!l->formula[b])
+			return -ENOMEM;
+		memset(l->formula[b], 0xff, (nrules ? nrules : 1) * sizeof(*l->formula[b]));
+	}
+	l->scratch = malloc((nrules ? nrules : 1) * sizeof(*l->scratch));
+	return l->scratch ? 0 : -ENOMEM;
+}
+
+static void layout_release(struct layout *l)
+{
+	free(l->formula[0]);
+	free(l->formula[1]);
+	free(l->scratch);
+	free(l->decisions);
+	free(l->keys);
+	free(l->ranges);
+}
+
+/* The distinct AUDIT_ARCH values of the targets, in target order. */
+static size_t audit_values(const struct scg_policy *policy, uint32_t *out)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < scg_policy_arch_count(policy); i++) {
+		uint32_t a = scg_arch_audit(scg_policy_arch_at(policy, i));
+		size_t j;
+		for (j = 0; j < n && out[j] != a; j++)
+			;
+		if (j == n)
+			out[n++] = a;
+	}
+	return n;
+}
+
+static int build_dispatch(struct layout *l, struct rule_at **rules, size_t *nrules,
+			  uint32_t *root, struct abi_stats *stats, size_t *nstats)
+{
+	size_t narch = scg_policy_arch_count(l->policy);
+	uint32_t audits[MAX_TARGETS], roots[MAX_TARGETS];
+	size_t naudits = audit_values(l->policy, audits);
+	int err = 0;
+	*nstats = 0;
+	for (size_t i = 0; i < naudits && !err; i++) {
+		size_t nranges;
+		roots[i] = audit_tree(l, audits[i], rules, nrules, &nranges, &err);
+		for (size_t t = 0; t < narch; t++) {
+			const struct scg_arch *arch = scg_policy_arch_at(l->policy, t);
+			if (scg_arch_audit(arch) == audits[i])
+				stats[(*nstats)++] = (struct abi_stats){ .arch = arch, .root = roots[i],
+									 .ranges = nranges };
+		}
+	}
+	if (err)
+		return err;
+	uint32_t node = dag_ret(l->g, l->badarch_action);
+	for (size_t i = naudits; i-- > 0;)
+		node = dag_test(l->g, SCG_DATA_ARCH, WORD_FULL, BPF_JEQ, audits[i], roots[i], node);
+	*root = node;
+	return l->g->err ? l->g->err : l->c->err;
+}
+
+int layout_build(const struct scg_policy *policy, struct dag *g, struct cond_ctx *c,
+		 uint32_t *root, struct abi_stats *stats, size_t *nstats)
+{
+	size_t narch = scg_policy_arch_count(policy);
+	struct layout l;
+	struct rule_at *rules[MAX_TARGETS] = { 0 };
+	size_t nrules[MAX_TARGETS] = { 0 };
+	if (narch > MAX_TARGETS)
+		return -E2BIG;
+	int err = layout_init(&l, policy, g, c);
+	for (size_t t = 0; t < narch && !err; t++)
+		err = rules_on(policy, scg_policy_arch_at(policy, t), &rules[t], &nrules[t]);
+	if (!err)
+		err = build_dispatch(&l, rules, nrules, root, stats, nstats);
+	for (size_t t = 0; t < narch; t++)
+		free(rules[t]);
+	layout_release(&l);
+	return err;
+}

@@ -1,0 +1,261 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The search tree over syscall-number ranges.
+ *
+ * Each inner node is one `jge #first-of-right-half`: numbers at or above go
+ * right.  The tree is an optimal alphabetic tree for the range weights (the
+ * number of known syscalls in each range): the classic dynamic program with
+ * Knuth's bound on the root position, O(n^2).  Past 256 ranges the top
+ * levels split the weight in halves until the pieces are that small.
+ *
+ * A stretch where a few single numbers interrupt one decision ("allowed,
+ * except these two") can instead be a short chain of `jeq`: the dynamic
+ * program weighs that against splitting, interval by interval.
+ *
+ * Only `ld [nr]`, `jge` and `jeq` appear on these paths, so a syscall whose
+ * range ends in `ret ALLOW` stays in the kernel's action cache.
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "bpf/opcodes.h"
+#include "compile/internal.h"
+
+#define DP_MAX 256
+/* Longest stretch B x B y B z B tested as a chain of `jeq` (x, y, z single numbers). */
+#define CHAIN_MAX 7
+
+size_t tree_merge(struct nr_range *ranges, size_t n)
+{
+	size_t out = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (out && ranges[out - 1].node == ranges[i].node &&
+		    ranges[out - 1].last + 1 == ranges[i].first) {
+			ranges[out - 1].last = ranges[i].last;
+			ranges[out - 1].weight += ranges[i].weight;
+			continue;
+		}
+		ranges[out++] = ranges[i];
+	}
+	return out;
+}
+
+struct planner {
+	const struct nr_range *r;
+	size_t n;
+	uint64_t *prefix; /* prefix[i] = weight of ranges [0, i) */
+	/* Triangular tables over intervals i <= j: by row (i) and by column (j), so that the
+	 * inner loop of the DP reads both operands sequentially. */
+	uint32_t *cost_row, *cost_col;
+	uint16_t *root; /* by row: first range of the right subtree */
+	uint8_t *chain; /* by row: 1 when the interval is better a chain of jeq */
+};
+
+static size_t row_at(size_t n, size_t i, size_t j)
+{
+	return i * n - i * (i - 1) / 2 + (j - i);
+}
+
+static size_t col_at(size_t i, size_t j)
+{
+	return j * (j + 1) / 2 + i;
+}
+
+static uint64_t weight(const struct planner *p, size_t i, size_t j)
+{
+	return p->prefix[j + 1] - p->prefix[i];
+}
+
+/*
+ * The cost of deciding ranges i..j with a chain of `jeq`, or UINT64_MAX when
+ * they do not have the shape for one: the same node at every even offset,
+ * single numbers with other nodes at the odd offsets.  The heaviest numbers
+ * are tested first; the common node is reached after every test.
+ */
+static uint64_t chain_cost(const struct planner *p, size_t i, size_t j)
+{
+	size_t len = j - i + 1;
+	if (len < 3 || len > CHAIN_MAX || len % 2 == 0)
+		return UINT64_MAX;
+	uint32_t points[CHAIN_MAX / 2];
+	size_t m = 0;
+	uint64_t background = 0;
+	for (size_t k = i; k <= j; k++) {
+		const struct nr_range *r = &p->r[k];
+		if ((k - i) % 2 == 0) {
+			if (r->node != p->r[i].node)
+				return UINT64_MAX;
+			background += r->weight;
+		} else {
+			if (r->first != r->last)
+				return UINT64_MAX;
+			points[m++] = r->weight;
+		}
+	}
+	for (size_t a = 1; a < m; a++) /* heaviest first */
+		for (size_t b = a; b > 0 && points[b - 1] < points[b]; b--) {
+			uint32_t t = points[b];
+			points[b] = points[b - 1];
+			points[b - 1] = t;
+		}
+	uint64_t cost = background * m;
+	for (size_t k = 0; k < m; k++)
+		cost += (uint64_t)points[k] * (k + 1);
+	return cost;
+}
+
+/*
+ * Fills cost and root for every interval, by rows from the bottom: an
+ * interval needs only shorter ones of its own row and ones of the rows
+ * below, and rows are contiguous in memory (a diagonal order would miss
+ * the cache on every cell).  Knuth's bound limits the root search.
+ */
+static void plan_optimal(struct planner *p)
+{
+	size_t n = p->n;
+	for (size_t i = 0; i < n; i++) {
+		p->cost_row[row_at(n, i, i)] = p->cost_col[col_at(i, i)] = 0;
+		p->root[row_at(n, i, i)] = (uint16_t)i;
+	}
+	for (size_t i = n - 1; i-- > 0;) {
+		for (size_t j = i + 1; j < n; j++) {
+			size_t len = j - i + 1;
+			size_t lo = len == 2 ? j : p->root[row_at(n, i, j - 1)];
+			size_t hi = len == 2 ? j : p->root[row_at(n, i + 1, j)];
+			if (lo < i + 1)
+				lo = i + 1;
+			const uint32_t *left = &p->cost_row[row_at(n, i, i)]; /* [x - i]: cost(i, x) */
+			const uint32_t *right = &p->cost_col[col_at(0, j)];   /* [x]: cost(x, j) */
+			uint64_t best = UINT64_MAX;
+			size_t best_r = lo;
+			for (size_t r = lo; r <= hi && r <= j; r++) {
+				uint64_t c = (uint64_t)left[r - 1 - i] + right[r];
+				if (c < best) {
+					best = c;
+					best_r = r;
+				}
+			}
+			uint64_t total = best + weight(p, i, j), chained = chain_cost(p, i, j);
+			p->chain[row_at(n, i, j)] = chained < total;
+			if (chained < total)
+				total = chained;
+			uint32_t stored = total > UINT32_MAX ? UINT32_MAX : (uint32_t)total;
+			p->cost_row[row_at(n, i, j)] = p->cost_col[col_at(i, j)] = stored;
+			/* The best split is kept even for a chain: it bounds longer intervals' roots. */
+			p->root[row_at(n, i, j)] = (uint16_t)best_r;
+		}
+	}
+}
+
+/* Without the table: the split that halves the weight best. */
+static size_t balanced_root(const struct planner *p, size_t i, size_t j)
+{
+	uint64_t total = weight(p, i, j);
+	size_t best = i + 1;
+	uint64_t best_gap = UINT64_MAX;
+	for (size_t r = i + 1; r <= j; r++) {
+		uint64_t left = weight(p, i, r - 1);
+		uint64_t gap = left * 2 > total ? left * 2 - total : total - left * 2;
+		if (gap < best_gap) {
+			best_gap = gap;
+			best = r;
+		}
+	}
+	return best;
+}
+
+/* The chain chain_cost() priced: built from the last test (lightest number) outwards. */
+static uint32_t emit_chain(struct dag *g, const struct planner *p, size_t i, size_t j)
+{
+	size_t order[CHAIN_MAX / 2], m = 0;
+	for (size_t k = i + 1; k < j; k += 2)
+		order[m++] = k;
+	for (size_t a = 1; a < m; a++) /* lightest first, the same order chain_cost() assumed reversed */
+		for (size_t b = a; b > 0 && p->r[order[b - 1]].weight > p->r[order[b]].weight; b--) {
+			size_t t = order[b];
+			order[b] = order[b - 1];
+			order[b - 1] = t;
+		}
+	uint32_t node = p->r[i].node;
+	for (size_t k = 0; k < m; k++) {
+		const struct nr_range *r = &p->r[order[k]];
+		node = dag_test(g, SCG_DATA_NR, WORD_FULL, BPF_JEQ, r->first, r->node, node);
+	}
+	return node;
+}
+
+static uint32_t emit_planned(struct dag *g, const struct planner *p, size_t i, size_t j)
+{
+	if (i == j)
+		return p->r[i].node;
+	if (p->chain[row_at(p->n, i, j)])
+		return emit_chain(g, p, i, j);
+	size_t r = p->root[row_at(p->n, i, j)];
+	uint32_t left = emit_planned(g, p, i, r - 1);
+	uint32_t right = emit_planned(g, p, r, j);
+	return dag_test(g, SCG_DATA_NR, WORD_FULL, BPF_JGE, p->r[r].first, right, left);
+}
+
+/* The optimal tree of @n ranges (n <= DP_MAX), or 0 with *@err set. */
+static uint32_t optimal_tree(struct dag *g, const struct nr_range *ranges, size_t n, int *err)
+{
+	struct planner p = { .r = ranges, .n = n };
+	size_t cells = n * (n + 1) / 2;
+	p.prefix = malloc((n + 1) * sizeof(*p.prefix));
+	p.cost_row = malloc(cells * sizeof(*p.cost_row));
+	p.cost_col = malloc(cells * sizeof(*p.cost_col));
+	p.root = malloc(cells * sizeof(*p.root));
+	p.chain = calloc(cells, sizeof(*p.chain));
+	uint32_t node = 0;
+	if (p.prefix && p.cost_row && p.cost_col && p.root && p.chain) {
+		p.prefix[0] = 0;
+		for (size_t i = 0; i < n; i++)
+			p.prefix[i + 1] = p.prefix[i] + ranges[i].weight;
+		plan_optimal(&p);
+		node = emit_planned(g, &p, 0, n - 1);
+	} else {
+		*err = -ENOMEM;
+	}
+	free(p.prefix);
+	free(p.cost_row);
+	free(p.cost_col);
+	free(p.root);
+	free(p.chain);
+	return node;
+}
+
+/*
+ * Above DP_MAX ranges the table would cost more than it saves: the top
+ * levels split the weight in halves (which is what the optimum does there
+ * anyway, give or take one level) until the pieces are small enough.
+ */
+static uint32_t hybrid_tree(struct dag *g, const struct planner *p, size_t i, size_t j, int *err)
+{
+	if (j - i + 1 <= DP_MAX)
+		return optimal_tree(g, p->r + i, j - i + 1, err);
+	size_t r = balanced_root(p, i, j);
+	uint32_t left = hybrid_tree(g, p, i, r - 1, err);
+	uint32_t right = hybrid_tree(g, p, r, j, err);
+	return dag_test(g, SCG_DATA_NR, WORD_FULL, BPF_JGE, p->r[r].first, right, left);
+}
+
+uint32_t tree_build(struct dag *g, const struct nr_range *ranges, size_t n, int *err)
+{
+	struct planner p = { .r = ranges, .n = n };
+	*err = 0;
+	if (n == 0) {
+		*err = -EINVAL;
+		return 0;
+	}
+	p.prefix = malloc((n + 1) * sizeof(*p.prefix));
+	if (!p.prefix) {
+		*err = -ENOMEM;
+		return 0;
+	}
+	p.prefix[0] = 0;
+	for (size_t i = 0; i < n; i++)
+		p.prefix[i + 1] = p.prefix[i] + ranges[i].weight;
+	uint32_t node = hybrid_tree(g, &p, 0, n - 1, err);
+	free(p.prefix);
+	return node;
+}

@@ -1,0 +1,141 @@
+#!/usr/bin/env bash
+# syscage compile: formats, optimisation levels, ABIs, built-in profiles and
+# OCI profiles, filters that verify and emulate as the policy says, the
+# policy forms of `emu -f` and `verify`, errors and exit statuses.
+. "$(dirname "$0")/../cli_lib.bash"
+
+SHARED_DIR=${SHARED_DIR:-$(cd "$(dirname "$0")/../../.." && pwd)/shared}
+DOCKER=$SHARED_DIR/profiles/docker-default.json
+
+cat >"$TMP/small.policy" <<'POLICY'
+# a small policy for x86_64 and x86
+arch x86_64, x86
+default errno(EPERM)
+allow read, write, close, exit_group, getppid
+allow socket if domain == AF_UNIX || domain == AF_INET
+errno(EACCES) openat
+POLICY
+
+# expect_emu NAME WANT -- EMU ARGS...: `syscage emu` prints WANT.
+expect_emu() {
+	local name=$1 want=$2
+	shift 3
+	"$SYSCAGE" emu "$@" >"$TMP/out" 2>"$TMP/err"
+	local rc=$? got
+	got=$(head -n 1 "$TMP/out")
+	if [ "$rc" -eq 0 ] && [ "$got" = "$want" ]; then ok "$name"; else
+		not_ok "$name" "exit $rc, got '$got', wanted '$want'" "stderr: $(head -c 300 "$TMP/err")"
+	fi
+}
+
+expect_status 0 "help" -- "$SYSCAGE" compile --help
+expect_grep "$TMP/out" "--list-profiles" "help names every option"
+expect_status 0 "list profiles" -- "$SYSCAGE" compile --list-profiles
+expect_grep "$TMP/out" "^stdio " "the built-in profiles are listed"
+
+# raw output: whole sock_filter records that the kernel rules accept
+expect_status 0 "compile to a raw file" -- "$SYSCAGE" compile -o "$TMP/small.bpf" "$TMP/small.policy"
+size=$(stat -c %s "$TMP/small.bpf")
+if [ "$size" -gt 0 ] && [ $((size % 8)) -eq 0 ]; then ok "raw output is sock_filter records"; else
+	not_ok "raw output is sock_filter records" "size $size"; fi
+expect_status 0 "the compiled filter verifies" -- "$SYSCAGE" verify "$TMP/small.bpf"
+expect_grep "$TMP/out" "accepted" "verify says accepted"
+if grep -q "warning" "$TMP/out"; then not_ok "no verifier warnings" "$(cat "$TMP/out")"; else
+	ok "no verifier warnings"; fi
+
+expect_emu "openat gets the rule's errno" "ERRNO(13)" -- -f "$TMP/small.bpf" openat
+expect_emu "socket(AF_UNIX) is allowed" "ALLOW" -- -f "$TMP/small.bpf" socket 1
+expect_emu "socket(AF_INET6) gets the default" "ERRNO(1)" -- -f "$TMP/small.bpf" socket 10
+expect_emu "only the low word of an int argument counts" "ALLOW" -- -f "$TMP/small.bpf" socket 0xffffffff00000002
+expect_emu "x86 through the same policy" "ALLOW" -- -a x86 -f "$TMP/small.bpf" getppid
+expect_emu "x32 is not a target: bad-arch verdict" "KILL_PROCESS" -- -f "$TMP/small.bpf" 0x40000027
+expect_emu "-1 stays with x86_64" "ERRNO(1)" -- -f "$TMP/small.bpf" 0xffffffff
+expect_emu "a foreign ABI gets the bad-arch verdict" "KILL_PROCESS" -- -a aarch64 -f "$TMP/small.bpf" read
+
+# emu and verify take policies directly
+expect_emu "emu -f compiles a .policy file" "ERRNO(13)" -- -f "$TMP/small.policy" openat
+expect_emu "emu -f compiles a built-in profile" "ALLOW" -- -f stdio read
+expect_status 0 "verify takes a .policy file" -- "$SYSCAGE" verify "$TMP/small.policy"
+expect_grep "$TMP/out" "accepted" "verify of a policy says accepted"
+
+# -O0 and -O1 decide alike
+expect_status 0 "compile -O0" -- "$SYSCAGE" compile -O0 -o "$TMP/small0.bpf" "$TMP/small.policy"
+same=1
+for call in "read" "openat" "socket 1" "socket 2" "socket 3" "getpid" "0x40000000" "-1" "1000"; do
+	# shellcheck disable=SC2086
+	a=$("$SYSCAGE" emu -f "$TMP/small0.bpf" $call 2>&1)
+	# shellcheck disable=SC2086
+	b=$("$SYSCAGE" emu -f "$TMP/small.bpf" $call 2>&1)
+	[ "$a" = "$b" ] || same=0
+done
+if [ "$same" = 1 ]; then ok "-O0 and -O1 give the same verdicts"; else not_ok "-O0 and -O1 give the same verdicts"; fi
+s0=$(stat -c %s "$TMP/small0.bpf")
+if [ "$s0" -gt "$size" ]; then ok "-O1 is smaller than -O0"; else not_ok "-O1 is smaller than -O0" "$s0 vs $size"; fi
+
+# text formats
+expect_status 0 "asm format" -- "$SYSCAGE" compile -f asm -o "$TMP/small.s" "$TMP/small.policy"
+expect_grep "$TMP/small.s" "ld \[arch\]" "asm starts with the arch check"
+expect_status 0 "the asm reassembles" -- "$SYSCAGE" asm -o "$TMP/again.bpf" "$TMP/small.s"
+expect_same "$TMP/again.bpf" "$TMP/small.bpf" "asm output reassembles to the raw output"
+expect_status 0 "c format" -- "$SYSCAGE" compile --format c "$TMP/small.policy"
+expect_grep "$TMP/out" "struct sock_filter" "c output is a sock_filter array"
+
+# --arch replaces the targets
+expect_status 0 "compile --arch aarch64,arm" -- "$SYSCAGE" compile --arch aarch64,arm -o "$TMP/arm.bpf" "$TMP/small.policy"
+expect_emu "aarch64 targeted" "ERRNO(13)" -- -a aarch64 -f "$TMP/arm.bpf" openat
+expect_emu "x86_64 no longer targeted" "KILL_PROCESS" -- -f "$TMP/arm.bpf" read
+
+# OCI / Docker profiles
+if [ -r "$DOCKER" ]; then
+	expect_status 0 "compile Docker's default profile" -- "$SYSCAGE" compile -o "$TMP/docker.bpf" "$DOCKER"
+	expect_status 0 "Docker's profile verifies" -- "$SYSCAGE" verify --cache "$TMP/docker.bpf"
+	expect_emu "Docker allows read" "ALLOW" -- -f "$TMP/docker.bpf" read
+	expect_emu "Docker denies kexec_load" "ERRNO(1)" -- -f "$TMP/docker.bpf" kexec_load
+	len=$(( $(stat -c %s "$TMP/docker.bpf") / 8 ))
+	if [ "$len" -lt 1237 ]; then ok "Docker's profile: $len instructions, below libseccomp's 1237"; else
+		not_ok "Docker's profile below libseccomp's 1237 instructions" "$len"; fi
+else
+	n=$((n + 1)); echo "ok $n - # SKIP no $DOCKER"
+fi
+
+# formats that convert the policy instead of compiling it
+for f in policy oci; do
+	"$SYSCAGE" compile -f $f "$TMP/small.policy" >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	if { [ $rc -eq 0 ] && [ -s "$TMP/out" ]; } || { [ $rc -eq 2 ] && grep -q "not available" "$TMP/err"; }; then
+		ok "--format $f converts, or says it is not available"
+	else
+		not_ok "--format $f" "exit $rc" "$(head -c 300 "$TMP/err")"
+	fi
+done
+
+# refusing raw output to a terminal
+if command -v script >/dev/null 2>&1; then
+	script -qec "$SYSCAGE compile $TMP/small.policy" /dev/null >"$TMP/tty" 2>&1
+	expect_grep "$TMP/tty" "refusing to write binary output to a terminal" "raw output never goes to a terminal"
+else
+	n=$((n + 1)); echo "ok $n - # SKIP raw output to a terminal (no script(1))"
+fi
+
+# errors
+expect_status 2 "no policy" -- "$SYSCAGE" compile
+expect_status 2 "missing file" -- "$SYSCAGE" compile "$TMP/nope.policy"
+expect_status 2 "unknown profile" -- "$SYSCAGE" compile stdoi
+expect_grep "$TMP/err" "did you mean 'stdio'" "unknown profile gets a hint"
+expect_status 2 "unknown format" -- "$SYSCAGE" compile -f elf "$TMP/small.policy"
+expect_status 2 "unknown level" -- "$SYSCAGE" compile -O2 "$TMP/small.policy"
+expect_status 2 "unknown ABI" -- "$SYSCAGE" compile --arch x86-46 "$TMP/small.policy"
+expect_grep "$TMP/err" "did you mean" "unknown ABI gets a hint"
+printf 'default errno(EPERM)\nallow reed\n' >"$TMP/typo.policy"
+expect_status 2 "a policy with an error" -- "$SYSCAGE" compile "$TMP/typo.policy"
+expect_grep "$TMP/err" "typo.policy:2:[0-9]+:" "the error has file:line:column"
+
+# too big for the kernel: -E2BIG with the reason
+{
+	echo "arch x86_64, x86"
+	echo "default errno(EPERM)"
+	for i in $(seq 1 1500); do printf 'allow read if arg0 == 0x%x0000%04x\n' "$i" "$i"; done
+} >"$TMP/big.policy"
+expect_status 2 "a policy over 4096 instructions" -- "$SYSCAGE" compile -o "$TMP/big.bpf" "$TMP/big.policy"
+expect_grep "$TMP/err" "accepts at most 4096.*most condition code: read" "the error says why"
+if [ -e "$TMP/big.bpf" ]; then not_ok "nothing written on failure"; else ok "nothing written on failure"; fi
