@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# libsyscage as others see it: exported symbols, dependencies, and a program
+# written against the public headers only.
+. "$(dirname "$0")/../cli_lib.bash"
+BUILD=${BUILD:-build}
+LIB=$BUILD/libsyscage.so.0
+
+if nm -D --defined-only "$LIB" | awk '{print $3}' | grep -v '^scg_' >"$TMP/foreign"; then
+	not_ok "only scg_* symbols are exported" "$(head "$TMP/foreign")"
+else
+	ok "only scg_* symbols are exported"
+fi
+
+# The core library needs libc and nothing else.
+deps=$(readelf -d "$LIB" | sed -n 's/.*NEEDED.*\[\(.*\)\]/\1/p' | sort | tr '\n' ' ')
+if [ "$deps" = "libc.so.6 " ]; then ok "depends on libc only"; else not_ok "depends on libc only" "NEEDED: $deps"; fi
+
+if readelf -d "$LIB" | grep -q 'SONAME.*libsyscage.so.0'; then ok "soname"; else not_ok "soname"; fi
+
+cat >"$TMP/user.c" <<'C'
+#include <stdio.h>
+#include <string.h>
+#include <syscage/syscage.h>
+
+int main(void)
+{
+	const char *text = "ld [nr]\njeq #getpid, deny\nret ALLOW\ndeny: ret ERRNO(EPERM)\n";
+	struct scg_asm_options opts = { .filename = "user.s" };
+	struct scg_diag *diag = scg_diag_new();
+	struct scg_prog prog;
+	if (scg_asm(text, strlen(text), &opts, &prog, diag) != 0)
+		return 1;
+	struct scg_verify_result res;
+	if (scg_verify(&prog, NULL, &res, diag) != 0 || !res.accepted)
+		return 2;
+	uint32_t nr;
+	if (scg_syscall_lookup(scg_arch_native(), "getpid", &nr) != 0)
+		return 3;
+	struct scg_seccomp_data data = { .nr = nr, .arch = scg_arch_audit(scg_arch_native()) };
+	struct scg_emu_result out;
+	if (scg_emu_stack(&prog, 1, &data, &out, NULL, NULL, NULL) != 0)
+		return 4;
+	char text_out[32];
+	scg_emu_result_format(&out, text_out, sizeof(text_out));
+	printf("%s\n", text_out);
+	scg_prog_release(&prog);
+	scg_diag_free(diag);
+	return 0;
+}
+C
+if cc -std=c11 -Wall -Werror -Iinclude -o "$TMP/user" "$TMP/user.c" -L"$BUILD" -lsyscage 2>"$TMP/cc.err"; then
+	ok "a program using only public headers builds against the shared library"
+	out=$(LD_LIBRARY_PATH=$BUILD "$TMP/user")
+	if [ "$out" = "ERRNO(1)" ]; then ok "and runs"; else not_ok "and runs" "got: $out"; fi
+else
+	not_ok "a program using only public headers builds against the shared library" "$(head -5 "$TMP/cc.err")"
+fi
