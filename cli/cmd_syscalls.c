@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "util/suggest.h"
 
 /* More than there are ABIs, so repeating every --arch still fits. */
 #define MAX_ARCHES 64
@@ -22,6 +23,7 @@ struct options {
 	bool all_arches;
 	bool list;
 	bool list_arches;
+	bool groups;
 	bool json;
 	bool help;
 };
@@ -32,6 +34,7 @@ static void usage(FILE *out)
 	      "       syscage syscalls --all-arches [--json] NAME|NUMBER...\n"
 	      "       syscage syscalls --list [--arch ARCH]... [--json]\n"
 	      "       syscage syscalls --arches [--json]\n"
+	      "       syscage syscalls --groups [--json] [GROUP]...\n"
 	      "\n"
 	      "Resolves syscall names and numbers; every argument prints \"NAME NUMBER\".\n"
 	      "With several ABIs each line starts with the ABI, and '-' marks a syscall\n"
@@ -43,6 +46,8 @@ static void usage(FILE *out)
 	      "  -l, --list         print whole tables, \"NUMBER NAME\" by increasing number\n"
 	      "      --arches       list the ABIs: AUDIT_ARCH value, word size, byte order,\n"
 	      "                     aliases; the native one is marked\n"
+	      "      --groups       list the syscall groups of the policy language\n"
+	      "                     (@basic-io, ...), or the members of each GROUP\n"
 	      "  -j, --json         print JSON instead of text\n"
 	      "  -h, --help         print this help\n"
 	      "\n"
@@ -54,7 +59,7 @@ static void usage(FILE *out)
 
 /* --- option parsing ------------------------------------------------------ */
 
-enum { OPT_ARCHES = 256 };
+enum { OPT_ARCHES = 256, OPT_GROUPS };
 
 static int add_arch(struct options *o, const char *name)
 {
@@ -80,6 +85,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "all-arches", no_argument, NULL, 'A' },
 		{ "list", no_argument, NULL, 'l' },
 		{ "arches", no_argument, NULL, OPT_ARCHES },
+		{ "groups", no_argument, NULL, OPT_GROUPS },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -102,6 +108,9 @@ static int parse_options(int argc, char **argv, struct options *o)
 		case OPT_ARCHES:
 			o->list_arches = true;
 			break;
+		case OPT_GROUPS:
+			o->groups = true;
+			break;
 		case 'j':
 			o->json = true;
 			break;
@@ -122,6 +131,12 @@ static int parse_options(int argc, char **argv, struct options *o)
 /* Rejects combinations that have no meaning; @n_args counts the operands. */
 static int check_modes(const struct options *o, int n_args)
 {
+	if (o->groups && (o->list || o->list_arches || o->all_arches || o->n_arches)) {
+		cli_error("--groups takes no other option than --json");
+		return -EINVAL;
+	}
+	if (o->groups)
+		return 0;
 	if (o->list_arches && (o->list || o->all_arches || o->n_arches || n_args)) {
 		cli_error("--arches takes no other option or argument");
 		return -EINVAL;
@@ -511,6 +526,72 @@ static int run_arches(const struct options *o)
 	return CLI_EXIT_OK;
 }
 
+/* --- --groups ------------------------------------------------------------ */
+
+static int group_index(const char *name)
+{
+	if (name[0] == '@')
+		name++;
+	for (size_t i = 0; i < scg_group_count(); i++)
+		if (!strcmp(scg_group_name(i), name))
+			return (int)i;
+	return -1;
+}
+
+static void unknown_group(const char *name)
+{
+	struct scg_suggest s;
+	scg_suggest_init(&s, name[0] == '@' ? name + 1 : name);
+	for (size_t i = 0; i < scg_group_count(); i++)
+		scg_suggest_consider(&s, scg_group_name(i));
+	const char *hint = scg_suggest_result(&s);
+	if (hint)
+		cli_error("unknown group '%s'; did you mean '@%s'?", name, hint);
+	else
+		cli_error("unknown group '%s'; 'syscage syscalls --groups' lists them", name);
+}
+
+static void group_json(size_t i, bool members, bool last)
+{
+	printf("  {\"name\": ");
+	json_string(scg_group_name(i));
+	printf(", \"summary\": ");
+	json_string(scg_group_summary(i));
+	if (members) {
+		printf(", \"members\": ");
+		json_names(scg_group_members(i));
+	}
+	printf("}%s\n", last ? "" : ",");
+}
+
+/* Without names: every group and its summary; with names: their members. */
+static int run_groups(const struct options *o, int argc, char **argv)
+{
+	int status = CLI_EXIT_OK;
+	size_t n = argc ? (size_t)argc : scg_group_count();
+	if (o->json)
+		printf("[\n");
+	for (size_t k = 0; k < n; k++) {
+		int i = argc ? group_index(argv[k]) : (int)k;
+		if (i < 0) {
+			unknown_group(argv[k]);
+			status = CLI_EXIT_USAGE;
+			continue;
+		}
+		if (o->json) {
+			group_json((size_t)i, argc > 0, k + 1 == n);
+		} else if (!argc) {
+			printf("@%-16s %s\n", scg_group_name((size_t)i), scg_group_summary((size_t)i));
+		} else {
+			for (const char *const *m = scg_group_members((size_t)i); *m; m++)
+				printf("%s\n", *m);
+		}
+	}
+	if (o->json)
+		printf("]\n");
+	return status;
+}
+
 /* --- entry point --------------------------------------------------------- */
 
 /* A full disk or a closed pipe must not look like success. */
@@ -535,12 +616,15 @@ int cmd_syscalls(int argc, char **argv)
 		return finish_output(CLI_EXIT_OK);
 	}
 	int n_args = argc - optind;
-	if (check_modes(&o, n_args) < 0 || (!o.list_arches && select_arches(&o) < 0)) {
+	if (check_modes(&o, n_args) < 0 ||
+	    (!o.list_arches && !o.groups && select_arches(&o) < 0)) {
 		fputs("Try 'syscage syscalls --help'.\n", stderr);
 		return CLI_EXIT_USAGE;
 	}
 	int status;
-	if (o.list_arches)
+	if (o.groups)
+		status = run_groups(&o, n_args, argv + optind);
+	else if (o.list_arches)
 		status = run_arches(&o);
 	else if (o.list)
 		status = run_list(&o);

@@ -9,6 +9,7 @@
 #include <syscage/compile.h>
 #include <syscage/diag.h>
 #include <syscage/emu.h>
+#include <syscage/lang.h>
 #include <syscage/policy.h>
 #include <syscage/verify.h>
 

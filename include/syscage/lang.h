@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The policy language: a readable text form of struct scg_policy.
+ *
+ *   # comment
+ *   default errno(EPERM)
+ *   allow read, write, close, exit_group
+ *   allow socket if domain == AF_UNIX || domain == AF_INET
+ *   allow mmap if (prot & PROT_EXEC) == 0
+ *   kill ptrace
+ *   use docker-default
+ *
+ * docs/policy.md is the reference: statements, actions, conditions, the
+ * 32-bit rule, parameter names, constants, groups, composition, ABIs and
+ * every diagnostic.  Precedence is the one of <syscage/policy.h>: first
+ * matching rule, then `unknown`, then `default`; settings of the outermost
+ * file win over those of used and included files.
+ */
+#ifndef SYSCAGE_LANG_H
+#define SYSCAGE_LANG_H
+
+#include <stddef.h>
+
+#include <syscage/arch.h>
+#include <syscage/diag.h>
+#include <syscage/export.h>
+#include <syscage/policy.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct scg_policy_source_options {
+	/* Name in diagnostics and base for relative `include`/`use` paths;
+	 * NULL: "<stdin>" and the current directory. */
+	const char *filename;
+	/* When non-NULL, exactly these target ABIs, overriding `arch`
+	 * statements and the native default. */
+	const struct scg_arch *const *arches;
+	size_t narches;
+};
+
+/*
+ * Parses @len bytes of policy text into *@out (caller frees with
+ * scg_policy_free()).  @opts may be NULL.  Every problem goes to @diag with
+ * file:line:column, a message and, where one helps, a hint; parsing goes on
+ * after an error to report more (up to a limit).  Warnings (rules that can
+ * never match, syscalls absent on a target ABI, ...) do not fail the parse.
+ * Returns 0, -EINVAL when the text has errors (*@out is left NULL), or
+ * -ENOMEM.
+ */
+SCG_API int scg_policy_parse(const char *text, size_t len,
+			     const struct scg_policy_source_options *opts, struct scg_policy **out,
+			     struct scg_diag *diag);
+
+/*
+ * Reads and parses the file @path.  @opts->filename, when set, replaces
+ * @path in diagnostics.  Returns what scg_policy_parse() returns, or the
+ * negative errno of reading @path (also reported in @diag).
+ */
+SCG_API int scg_policy_parse_file(const char *path, const struct scg_policy_source_options *opts,
+				  struct scg_policy **out, struct scg_diag *diag);
+
+/*
+ * Writes @policy as policy text that parses back to an equivalent policy
+ * (the same scg_policy_eval() verdict for every call): settings first,
+ * then the rules in order, consecutive rules that differ only in their
+ * syscall merged into one line.  Numbers are written where the text form
+ * has no name (conditions compare argN with hexadecimal values).  *@text is
+ * NUL-terminated; the caller frees it.  Returns 0, -EINVAL for a policy
+ * without a target ABI or with a rule the language cannot name (a syscall
+ * name no ABI knows), or -ENOMEM.
+ */
+SCG_API int scg_policy_to_text(const struct scg_policy *policy, char **text);
+
+/* --- built-in profiles (profiles/NAME.policy, embedded at build time) ----- */
+
+SCG_API size_t scg_profile_count(void);
+/* Name ("docker-default") and one-line summary of profile @i; NULL past the end. */
+SCG_API const char *scg_profile_name(size_t i);
+SCG_API const char *scg_profile_summary(size_t i);
+/* The policy text of profile @name (static storage), or NULL. */
+SCG_API const char *scg_profile_source(const char *name);
+/*
+ * Parses built-in profile @name as scg_policy_parse() would.  Returns
+ * -ENOENT (with a "did you mean" diagnostic) for an unknown name.
+ */
+SCG_API int scg_profile_load(const char *name, const struct scg_policy_source_options *opts,
+			     struct scg_policy **out, struct scg_diag *diag);
+
+/* --- syscall groups (@aio, @basic-io, ...) -------------------------------- */
+
+SCG_API size_t scg_group_count(void);
+/* Name without '@' ("basic-io") and one-line summary of group @i; NULL past the end. */
+SCG_API const char *scg_group_name(size_t i);
+SCG_API const char *scg_group_summary(size_t i);
+/*
+ * Members of group @i: syscall names (groups made of other groups are
+ * flattened), sorted, without duplicates, NULL-terminated, static storage.
+ * A member may be absent on some ABIs; rules skip it there silently.
+ * NULL past the end.
+ */
+SCG_API const char *const *scg_group_members(size_t i);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SYSCAGE_LANG_H */

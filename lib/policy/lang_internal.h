@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Tables behind the policy language: named constants, syscall parameter
+ * names, syscall groups and built-in profiles.  Shared by the parser, the
+ * text writer and the tests; not part of the public API.
+ */
+#ifndef SCG_LIB_POLICY_LANG_INTERNAL_H
+#define SCG_LIB_POLICY_LANG_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <syscage/arch.h>
+
+/* --- named constants (constants.c) ---------------------------------------- */
+
+/*
+ * The value of constant @name (AF_UNIX, O_CLOEXEC, TCGETS, EPERM, ...) on
+ * @arch.  Returns 0, -ENOENT when no such constant exists, or -ENODATA when
+ * it exists but its value on @arch is not known to syscage (the caller must
+ * refuse rather than guess).
+ */
+int scg_constant_value(const char *name, const struct scg_arch *arch, uint64_t *value);
+/* The closest constant name to a misspelled one, or NULL. */
+const char *scg_constant_suggest(const char *name);
+/* Every constant of the table (errno names are not in it), for listings and tests. */
+size_t scg_constant_count(void);
+const char *scg_constant_name_at(size_t index);
+
+/* --- syscall parameters (syscall_params.c, generated) --------------------- */
+
+enum scg_param_kind {
+	SCG_PARAM_32,	   /* int-like: the low 32 bits count */
+	SCG_PARAM_LONG,	   /* pointer, long, size_t: as wide as the ABI's registers */
+	SCG_PARAM_64,	   /* a 64-bit integer: two registers on 32-bit ABIs */
+	SCG_PARAM_UNKNOWN, /* a type the generator could not classify */
+};
+
+struct scg_syscall_param {
+	const char *name; /* "" when the name would clash with argN */
+	const char *type; /* the C type as the man page spells it */
+	enum scg_param_kind kind;
+};
+
+struct scg_syscall_params {
+	const char *syscall;
+	/* ABIs where the names do not apply, comma-separated; "32bit" means
+	 * every ABI without 64-bit registers. */
+	const char *unsupported;
+	unsigned char count;
+	struct scg_syscall_param params[6];
+};
+
+/* Sorted by syscall name (strcmp). */
+extern const struct scg_syscall_params scg_syscall_params[];
+extern const size_t scg_syscall_params_count;
+
+/* The parameter list of @syscall, or NULL. */
+const struct scg_syscall_params *scg_syscall_params_find(const char *syscall);
+
+/* --- syscall groups (groups.c, generated) --------------------------------- */
+
+struct scg_group_entry {
+	const char *name; /* without '@' */
+	const char *summary;
+	const char *const *members; /* sorted, no duplicates, NULL-terminated */
+};
+
+extern const struct scg_group_entry scg_group_table[];
+extern const size_t scg_group_table_count;
+
+/* The group called @name (with or without '@'), or NULL. */
+const struct scg_group_entry *scg_group_find(const char *name);
+
+/* --- built-in profiles (profiles.c, generated) ---------------------------- */
+
+struct scg_profile_entry {
+	const char *name;
+	const char *summary;
+	const char *source;
+};
+
+extern const struct scg_profile_entry scg_profile_table[];
+extern const size_t scg_profile_table_count;
+
+/* --- ABI helpers shared by the parser and the text writer ------------------ */
+
+/* Position of @arch in scg_arch_at() order (the bit of a rule's arch_mask), or -1. */
+int scg_lang_arch_bit(const struct scg_arch *arch);
+/* True when the ABI passes each argument in one 64-bit register. */
+bool scg_lang_arch_has_64bit_regs(const struct scg_arch *arch);
+
+#endif

@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Lookups over the language's generated tables: profiles, groups, parameters. */
+#include <string.h>
+
+#include <syscage/lang.h>
+
+#include "policy/lang_internal.h"
+
+size_t scg_profile_count(void)
+{
+	return scg_profile_table_count;
+}
+
+const char *scg_profile_name(size_t i)
+{
+	return i < scg_profile_table_count ? scg_profile_table[i].name : NULL;
+}
+
+const char *scg_profile_summary(size_t i)
+{
+	return i < scg_profile_table_count ? scg_profile_table[i].summary : NULL;
+}
+
+const char *scg_profile_source(const char *name)
+{
+	for (size_t i = 0; name && i < scg_profile_table_count; i++)
+		if (!strcmp(scg_profile_table[i].name, name))
+			return scg_profile_table[i].source;
+	return NULL;
+}
+
+size_t scg_group_count(void)
+{
+	return scg_group_table_count;
+}
+
+const char *scg_group_name(size_t i)
+{
+	return i < scg_group_table_count ? scg_group_table[i].name : NULL;
+}
+
+const char *scg_group_summary(size_t i)
+{
+	return i < scg_group_table_count ? scg_group_table[i].summary : NULL;
+}
+
+const char *const *scg_group_members(size_t i)
+{
+	return i < scg_group_table_count ? scg_group_table[i].members : NULL;
+}
+
+const struct scg_group_entry *scg_group_find(const char *name)
+{
+	if (name && name[0] == '@')
+		name++;
+	for (size_t i = 0; name && i < scg_group_table_count; i++)
+		if (!strcmp(scg_group_table[i].name, name))
+			return &scg_group_table[i];
+	return NULL;
+}
+
+const struct scg_syscall_params *scg_syscall_params_find(const char *syscall)
+{
+	size_t lo = 0, hi = scg_syscall_params_count;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int cmp = strcmp(syscall, scg_syscall_params[mid].syscall);
+		if (cmp == 0)
+			return &scg_syscall_params[mid];
+		if (cmp < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return NULL;
+}
+
+int scg_lang_arch_bit(const struct scg_arch *arch)
+{
+	for (size_t i = 0; i < scg_arch_count(); i++)
+		if (scg_arch_at(i) == arch)
+			return (int)i;
+	return -1;
+}
+
+bool scg_lang_arch_has_64bit_regs(const struct scg_arch *arch)
+{
+	/* x32 and MIPS n32 report a 64-bit AUDIT_ARCH: their registers are 64-bit */
+	return (scg_arch_audit(arch) & SCG_AUDIT_ARCH_64BIT) != 0;
+}

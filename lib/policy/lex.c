@@ -1,0 +1,288 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The policy-language lexer.  Tokens keep their position (line, column
+ * counted in characters, both 1-based) and point into the source text.
+ * Comments run from '#' to the end of the line; newlines end statements
+ * (the parser decides where a statement may continue).  The text must be
+ * UTF-8: non-ASCII characters are allowed in comments and strings only.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "policy/parse.h"
+
+struct lexer {
+	struct parse_ctx *ctx;
+	struct source *src;
+	size_t pos;
+	uint32_t line, col;
+};
+
+static bool is_ident_start(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+
+static bool is_ident_char(char c)
+{
+	return is_ident_start(c) || (c >= '0' && c <= '9');
+}
+
+/* Length of the valid UTF-8 sequence at @s (0 if invalid): no overlong
+ * forms, no surrogates, nothing above U+10FFFF. */
+static size_t utf8_length(const unsigned char *s, size_t avail)
+{
+	unsigned char c = s[0];
+	size_t n;
+	uint32_t min, cp;
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		n = 2, min = 0x80, cp = c & 0x1f;
+	else if (c >= 0xe0 && c <= 0xef)
+		n = 3, min = 0x800, cp = c & 0x0f;
+	else if (c >= 0xf0 && c <= 0xf4)
+		n = 4, min = 0x10000, cp = c & 0x07;
+	else
+		return 0;
+	if (n > avail)
+		return 0;
+	for (size_t i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (s[i] & 0x3f);
+	}
+	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
+struct scg_loc lang_token_loc(const struct source *src, const struct token *t)
+{
+	return (struct scg_loc){src->name, t->line, t->col, -1};
+}
+
+static struct scg_loc here(const struct lexer *lx)
+{
+	return (struct scg_loc){lx->src->name, lx->line, lx->col, -1};
+}
+
+static int push(struct lexer *lx, enum tok_kind kind, size_t start, size_t len, uint32_t col)
+{
+	struct token_list *tl = &lx->src->toks;
+	if (tl->count == tl->cap) {
+		size_t cap = tl->cap ? tl->cap * 2 : 256;
+		struct token *items = realloc(tl->items, cap * sizeof(*items));
+		if (!items)
+			return -ENOMEM;
+		tl->items = items;
+		tl->cap = cap;
+	}
+	tl->items[tl->count++] = (struct token){
+	    .kind = kind,
+	    .line = lx->line,
+	    .col = col,
+	    .off = (uint32_t)start,
+	    .len = (uint32_t)len,
+	};
+	return 0;
+}
+
+/*
+ * Advances over one character that may be multi-byte; reports invalid
+ * UTF-8 and returns false for it (skipping one byte).
+ */
+static bool advance_char(struct lexer *lx)
+{
+	const unsigned char *s = (const unsigned char *)lx->src->text + lx->pos;
+	size_t n = utf8_length(s, lx->src->len - lx->pos);
+	if (n == 0) {
+		lang_diag(lx->ctx, SCG_SEV_ERROR, here(lx), "utf8", "policy files are UTF-8 text",
+			  "invalid UTF-8 byte 0x%02x", s[0]);
+		n = 1;
+	}
+	lx->pos += n;
+	lx->col++;
+	return n > 1 || s[0] < 0x80;
+}
+
+static void skip_comment(struct lexer *lx)
+{
+	while (lx->pos < lx->src->len && lx->src->text[lx->pos] != '\n')
+		advance_char(lx);
+}
+
+static int lex_string(struct lexer *lx)
+{
+	size_t start = lx->pos;
+	uint32_t col = lx->col;
+	lx->pos++, lx->col++;
+	while (lx->pos < lx->src->len) {
+		char c = lx->src->text[lx->pos];
+		if (c == '"') {
+			int r = push(lx, TK_STRING, start + 1, lx->pos - start - 1, col);
+			lx->pos++, lx->col++;
+			return r;
+		}
+		if (c == '\n')
+			break;
+		if (c == '\\' && lx->pos + 1 < lx->src->len && lx->src->text[lx->pos + 1] != '\n')
+			lx->pos++, lx->col++;
+		advance_char(lx);
+	}
+	lang_diag(lx->ctx, SCG_SEV_ERROR, (struct scg_loc){lx->src->name, lx->line, col, -1},
+		  "syntax", "close it with '\"' on the same line", "unterminated string");
+	return 0;
+}
+
+/* Identifiers may contain '-' between letters: kill-thread, docker-default. */
+static size_t ident_length(const char *s, size_t avail)
+{
+	size_t n = 1;
+	while (n < avail) {
+		if (is_ident_char(s[n]))
+			n++;
+		else if (s[n] == '-' && n + 1 < avail && is_ident_start(s[n + 1]))
+			n++;
+		else
+			break;
+	}
+	return n;
+}
+
+static int lex_word(struct lexer *lx, enum tok_kind kind, size_t skip)
+{
+	const char *s = lx->src->text + lx->pos + skip;
+	size_t avail = lx->src->len - lx->pos - skip;
+	size_t n = 0;
+	if (kind == TK_NUMBER)
+		while (n < avail && is_ident_char(s[n]))
+			n++; /* "0x1f", and "12ab" too: the parser reports it */
+	else if (avail && is_ident_start(s[0]))
+		n = ident_length(s, avail);
+	if (kind == TK_GROUP && n == 0) {
+		lang_diag(lx->ctx, SCG_SEV_ERROR, here(lx), "syntax", "for example @basic-io",
+			  "'@' must be followed by a group name");
+	}
+	int r = push(lx, kind, lx->pos + skip, n, lx->col);
+	lx->pos += skip + n;
+	lx->col += (uint32_t)(skip + n);
+	return r;
+}
+
+struct punct {
+	const char *text;
+	enum tok_kind kind;
+};
+
+/* Longest first, so "&&" wins over "&". */
+static const struct punct puncts[] = {
+    {"==", TK_EQ},   {"!=", TK_NE},    {"<=", TK_LE},	 {">=", TK_GE},	   {"&&", TK_ANDAND},
+    {"||", TK_OROR}, {"(", TK_LPAREN}, {")", TK_RPAREN}, {"{", TK_LBRACE}, {"}", TK_RBRACE},
+    {",", TK_COMMA}, {".", TK_DOT},    {"<", TK_LT},	 {">", TK_GT},	   {"&", TK_AMP},
+    {"|", TK_PIPE},  {"!", TK_BANG},   {"~", TK_TILDE},	 {"-", TK_MINUS},  {"?", TK_QUESTION},
+};
+
+static bool lex_punct(struct lexer *lx, int *r)
+{
+	const char *s = lx->src->text + lx->pos;
+	size_t avail = lx->src->len - lx->pos;
+	for (size_t i = 0; i < sizeof(puncts) / sizeof(puncts[0]); i++) {
+		size_t n = strlen(puncts[i].text);
+		if (n <= avail && !memcmp(s, puncts[i].text, n)) {
+			*r = push(lx, puncts[i].kind, lx->pos, n, lx->col);
+			lx->pos += n;
+			lx->col += (uint32_t)n;
+			return true;
+		}
+	}
+	return false;
+}
+
+static void bad_character(struct lexer *lx)
+{
+	unsigned char c = (unsigned char)lx->src->text[lx->pos];
+	struct scg_loc loc = here(lx);
+	if (c == '=') {
+		/* read on as if it were "==", so one mistake gives one error */
+		lang_diag(lx->ctx, SCG_SEV_ERROR, loc, "syntax", "compare with '=='",
+			  "unexpected '='");
+		if (push(lx, TK_EQ, lx->pos, 1, lx->col) < 0)
+			lx->ctx->arena.failed = true;
+	} else if (c == 0)
+		lang_diag(lx->ctx, SCG_SEV_ERROR, loc, "syntax", NULL, "unexpected NUL byte");
+	else if (c < 0x80)
+		lang_diag(lx->ctx, SCG_SEV_ERROR, loc, "syntax", NULL, "unexpected character '%c'",
+			  c >= 0x20 && c < 0x7f ? c : '?');
+	else if (advance_char(lx)) {
+		/* valid UTF-8, but only comments and strings may hold it */
+		lang_diag(lx->ctx, SCG_SEV_ERROR, loc, "syntax",
+			  "non-ASCII text is allowed in comments and strings only",
+			  "unexpected non-ASCII character");
+		return;
+	} else {
+		return; /* advance_char() reported the invalid byte */
+	}
+	lx->pos++;
+	lx->col++;
+}
+
+static void newline(struct lexer *lx, int *r)
+{
+	struct token_list *tl = &lx->src->toks;
+	/* one NEWLINE for a run of empty lines */
+	if (tl->count && tl->items[tl->count - 1].kind != TK_NEWLINE)
+		*r = push(lx, TK_NEWLINE, lx->pos, 1, lx->col);
+	lx->pos++;
+	lx->line++;
+	lx->col = 1;
+}
+
+static int lex_one(struct lexer *lx)
+{
+	char c = lx->src->text[lx->pos];
+	int r = 0;
+	if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
+		lx->pos++, lx->col++;
+	} else if (c == '\n') {
+		newline(lx, &r);
+	} else if (c == '#') {
+		skip_comment(lx);
+	} else if (c == '"') {
+		r = lex_string(lx);
+	} else if (c == '@') {
+		r = lex_word(lx, TK_GROUP, 1);
+	} else if (c >= '0' && c <= '9') {
+		r = lex_word(lx, TK_NUMBER, 0);
+	} else if (is_ident_start(c)) {
+		r = lex_word(lx, TK_IDENT, 0);
+	} else if (!lex_punct(lx, &r)) {
+		bad_character(lx);
+	}
+	return r;
+}
+
+void lang_lex(struct parse_ctx *ctx, struct source *src, size_t count)
+{
+	if (!src->lex.line)
+		src->lex.line = src->lex.col = 1;
+	struct lexer lx = {ctx, src, src->lex.pos, src->lex.line, src->lex.col};
+	int r = 0;
+	while (!src->lex.done && src->toks.count < count && r == 0) {
+		if (lx.pos < src->len && !ctx->stopped) {
+			r = lex_one(&lx);
+			continue;
+		}
+		/* the last statement ends even without a final newline */
+		r = push(&lx, TK_NEWLINE, lx.pos, 0, lx.col);
+		if (r == 0)
+			r = push(&lx, TK_EOF, lx.pos, 0, lx.col);
+		src->lex.done = true;
+	}
+	src->lex.pos = lx.pos;
+	src->lex.line = lx.line;
+	src->lex.col = lx.col;
+	if (r < 0)
+		ctx->arena.failed = true;
+}

@@ -1,0 +1,630 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The policy-language statement parser: one statement a line (a line that
+ * ends inside brackets or after a comma or an operator continues on the
+ * next), errors reported with a position and the parse resumed at the next
+ * line, so one run reports several problems.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arch/syscall_tables.h"
+#include "policy/lang_internal.h"
+#include "policy/parse.h"
+#include "util/number.h"
+#include "util/suggest.h"
+
+/* --- arena ------------------------------------------------------------------ */
+
+struct arena_chunk {
+	struct arena_chunk *next;
+	size_t used, size;
+	max_align_t data[];
+};
+
+#define ARENA_CHUNK (64u * 1024u)
+
+void *arena_alloc(struct arena *a, size_t size)
+{
+	size = (size + sizeof(max_align_t) - 1) / sizeof(max_align_t) * sizeof(max_align_t);
+	struct arena_chunk *c = a->head;
+	if (!c || c->size - c->used < size) {
+		size_t cap = size > ARENA_CHUNK ? size : ARENA_CHUNK;
+		c = malloc(sizeof(*c) + cap);
+		if (!c) {
+			a->failed = true;
+			return NULL;
+		}
+		c->next = a->head;
+		c->used = 0;
+		c->size = cap;
+		a->head = c;
+	}
+	void *p = (char *)c->data + c->used;
+	c->used += size;
+	memset(p, 0, size);
+	return p;
+}
+
+char *arena_strndup(struct arena *a, const char *s, size_t n)
+{
+	char *p = arena_alloc(a, n + 1);
+	if (p)
+		memcpy(p, s, n);
+	return p;
+}
+
+void arena_release(struct arena *a)
+{
+	while (a->head) {
+		struct arena_chunk *next = a->head->next;
+		free(a->head);
+		a->head = next;
+	}
+}
+
+/* --- diagnostics ------------------------------------------------------------ */
+
+void lang_diag(struct parse_ctx *ctx, enum scg_severity sev, struct scg_loc loc, const char *code,
+	       const char *hint, const char *fmt, ...)
+{
+	if (ctx->stopped)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	if (scg_diag_vadd(ctx->diag, sev, loc, code, hint, fmt, ap) < 0)
+		ctx->arena.failed = true;
+	va_end(ap);
+	if (sev == SCG_SEV_ERROR && ++ctx->errors >= LANG_MAX_ERRORS) {
+		scg_diag_add(ctx->diag, SCG_SEV_NOTE, loc, "too-many-errors", NULL,
+			     "too many errors; stopping here");
+		ctx->stopped = true;
+	}
+}
+
+/* --- tokens ----------------------------------------------------------------- */
+
+const struct token *lang_token_at(struct source *src, size_t index)
+{
+	static const struct token eof = {TK_EOF, 0, 0, 0, 0};
+	if (index >= src->toks.count)
+		lang_lex(src->ctx, src, index + 1);
+	return index < src->toks.count ? &src->toks.items[index] : &eof;
+}
+
+/*
+ * A line break the statement goes on after: the next line is indented, or
+ * (inside brackets) starts by closing one.
+ */
+static bool continues(struct source *src)
+{
+	const struct token *next = lang_token_at(src, src->pos + 1);
+	if (next->kind == TK_EOF)
+		return false;
+	return next->col > 1 ||
+	       (src->brackets && (next->kind == TK_RPAREN || next->kind == TK_RBRACE));
+}
+
+const struct token *lang_peek(struct source *src)
+{
+	const struct token *t = lang_token_at(src, src->pos);
+	while (src->brackets && t->kind == TK_NEWLINE && continues(src))
+		t = lang_token_at(src, ++src->pos);
+	return t;
+}
+
+const struct token *lang_next(struct source *src)
+{
+	const struct token *t = lang_peek(src);
+	if (t->kind != TK_EOF)
+		src->pos++;
+	return t;
+}
+
+bool lang_accept(struct source *src, enum tok_kind kind)
+{
+	if (lang_peek(src)->kind != kind)
+		return false;
+	lang_next(src);
+	return true;
+}
+
+void lang_skip_newlines(struct source *src)
+{
+	while (lang_accept(src, TK_NEWLINE))
+		;
+}
+
+void lang_continue_line(struct source *src)
+{
+	if (lang_peek(src)->kind == TK_NEWLINE && continues(src))
+		src->pos++;
+}
+
+bool lang_ident_is(const struct source *src, const struct token *t, const char *word)
+{
+	size_t n = strlen(word);
+	return t->kind == TK_IDENT && t->len == n && !memcmp(src->text + t->off, word, n);
+}
+
+char *lang_token_text(struct parse_ctx *ctx, const struct source *src, const struct token *t)
+{
+	return arena_strndup(&ctx->arena, src->text + t->off, t->len);
+}
+
+const char *lang_token_describe(const struct source *src, const struct token *t, char *buf,
+				size_t size)
+{
+	switch (t->kind) {
+	case TK_EOF:
+		return "end of file";
+	case TK_NEWLINE:
+		return "end of line";
+	case TK_STRING:
+		return "a string";
+	case TK_GROUP:
+		snprintf(buf, size, "'@%.*s'", (int)(t->len < 40 ? t->len : 40),
+			 src->text + t->off);
+		return buf;
+	case TK_IDENT:
+	case TK_NUMBER:
+	case TK_LPAREN:
+	case TK_RPAREN:
+	case TK_LBRACE:
+	case TK_RBRACE:
+	case TK_COMMA:
+	case TK_DOT:
+	case TK_EQ:
+	case TK_NE:
+	case TK_LT:
+	case TK_LE:
+	case TK_GT:
+	case TK_GE:
+	case TK_AMP:
+	case TK_ANDAND:
+	case TK_PIPE:
+	case TK_OROR:
+	case TK_BANG:
+	case TK_TILDE:
+	case TK_MINUS:
+	case TK_QUESTION:
+		break;
+	}
+	snprintf(buf, size, "'%.*s'", (int)(t->len < 40 ? t->len : 40), src->text + t->off);
+	return buf;
+}
+
+void lang_syntax_error(struct parse_ctx *ctx, struct source *src, const struct token *t,
+		       const char *expected)
+{
+	char buf[64];
+	lang_diag(ctx, SCG_SEV_ERROR, lang_token_loc(src, t), "syntax", NULL,
+		  "expected %s, found %s", expected, lang_token_describe(src, t, buf, sizeof(buf)));
+}
+
+/* --- actions ---------------------------------------------------------------- */
+
+static const struct {
+	const char *word;
+	enum uaction_kind kind;
+	int data; /* 0: none, 1: optional "(N)", 2: required "(N)" */
+} action_words[] = {
+    {"allow", UA_ALLOW, 0},
+    {"kill", UA_KILL_PROCESS, 0},
+    {"kill-process", UA_KILL_PROCESS, 0},
+    {"kill-thread", UA_KILL_THREAD, 0},
+    {"log", UA_LOG, 0},
+    {"notify", UA_NOTIFY, 0},
+    {"errno", UA_ERRNO, 2},
+    {"trap", UA_TRAP, 1},
+    {"trace", UA_TRACE, 1},
+    {"action", UA_RAW, 2},
+};
+
+#define ACTION_WORDS (sizeof(action_words) / sizeof(action_words[0]))
+
+static int find_action_word(const struct source *src, const struct token *t)
+{
+	for (size_t i = 0; i < ACTION_WORDS; i++)
+		if (lang_ident_is(src, t, action_words[i].word))
+			return (int)i;
+	return -1;
+}
+
+static void unknown_action(struct parse_ctx *ctx, struct source *src, const struct token *t)
+{
+	char *word = lang_token_text(ctx, src, t);
+	uint32_t nr;
+	if (!word)
+		return;
+	struct scg_suggest s;
+	scg_suggest_init(&s, word);
+	for (size_t i = 0; i < ACTION_WORDS; i++)
+		scg_suggest_consider(&s, action_words[i].word);
+	const char *best = scg_suggest_result(&s);
+	char hint[160];
+	if (best)
+		snprintf(hint, sizeof(hint), "did you mean '%s'?", best);
+	else if (scg_syscall_lookup(scg_arch_native(), word, &nr) != -ENOENT)
+		snprintf(hint, sizeof(hint), "a rule starts with its action: allow %s", word);
+	else
+		snprintf(
+		    hint, sizeof(hint),
+		    "actions: allow, kill, kill-thread, errno(E), trap(N), trace(N), log, notify");
+	lang_diag(ctx, SCG_SEV_ERROR, lang_token_loc(src, t), "unknown-action", hint,
+		  "unknown action '%s'", word);
+}
+
+/* action := WORD [ '(' value ')' ] */
+static bool parse_action(struct parse_ctx *ctx, struct source *src, struct uaction *out)
+{
+	const struct token *t = lang_next(src);
+	int i = t->kind == TK_IDENT ? find_action_word(src, t) : -1;
+	if (i < 0) {
+		if (t->kind == TK_IDENT)
+			unknown_action(ctx, src, t);
+		else
+			lang_syntax_error(ctx, src, t, "an action");
+		return false;
+	}
+	*out = (struct uaction){.kind = action_words[i].kind, .loc = lang_token_loc(src, t)};
+	if (action_words[i].data == 0 ||
+	    (action_words[i].data == 1 && lang_peek(src)->kind != TK_LPAREN))
+		return true;
+	if (!lang_accept(src, TK_LPAREN)) {
+		lang_diag(ctx, SCG_SEV_ERROR, lang_token_loc(src, lang_peek(src)), "syntax",
+			  action_words[i].kind == UA_ERRNO ? "for example errno(EPERM)" : NULL,
+			  "'%s' needs a value in parentheses", action_words[i].word);
+		return false;
+	}
+	out->data = lang_parse_value(ctx, src, 0);
+	if (!out->data)
+		return false;
+	if (!lang_accept(src, TK_RPAREN)) {
+		lang_syntax_error(ctx, src, lang_peek(src), "')'");
+		return false;
+	}
+	return true;
+}
+
+/* --- syscall lists ----------------------------------------------------------- */
+
+/* The closest name any ABI has (one pass over the union of the tables). */
+static const char *suggest_syscall(const char *name)
+{
+	struct scg_suggest s;
+	scg_suggest_init(&s, name);
+	for (size_t i = 0; i < scg_syscall_all_count; i++)
+		scg_suggest_consider(&s, scg_syscall_all_names[i]);
+	return scg_suggest_result(&s);
+}
+
+static bool check_syscall_name(struct parse_ctx *ctx, struct scg_loc loc, const char *name)
+{
+	uint32_t nr;
+	if (scg_syscall_lookup(scg_arch_native(), name, &nr) != -ENOENT)
+		return true;
+	const char *best = suggest_syscall(name);
+	char hint[96];
+	if (best)
+		snprintf(hint, sizeof(hint), "did you mean '%s'?", best);
+	lang_diag(ctx, SCG_SEV_ERROR, loc, "unknown-syscall", best ? hint : NULL,
+		  "unknown syscall '%s'", name);
+	return false;
+}
+
+static bool check_group_name(struct parse_ctx *ctx, struct scg_loc loc, const char *name)
+{
+	if (scg_group_find(name))
+		return true;
+	struct scg_suggest s;
+	scg_suggest_init(&s, name);
+	for (size_t i = 0; i < scg_group_table_count; i++)
+		scg_suggest_consider(&s, scg_group_table[i].name);
+	const char *best = scg_suggest_result(&s);
+	char hint[96];
+	if (best)
+		snprintf(hint, sizeof(hint), "did you mean '@%s'?", best);
+	lang_diag(ctx, SCG_SEV_ERROR, loc, "unknown-group",
+		  best ? hint : "`syscage syscalls --groups` lists the groups",
+		  "unknown group '@%s'", name);
+	return false;
+}
+
+static bool parse_syscall_number(struct parse_ctx *ctx, struct source *src, const struct token *t,
+				 struct usyscall *item)
+{
+	uint32_t nr;
+	if (scg_parse_u32(src->text + t->off, t->len, &nr) < 0) {
+		lang_diag(ctx, SCG_SEV_ERROR, item->loc, "syntax", "syscall numbers are 32-bit",
+			  "invalid syscall number '%.*s'", (int)t->len, src->text + t->off);
+		return false;
+	}
+	item->kind = US_NUMBER;
+	item->number = nr;
+	return true;
+}
+
+static bool parse_syscall_item(struct parse_ctx *ctx, struct source *src, struct usyscall *item)
+{
+	const struct token *t = lang_next(src);
+	item->loc = lang_token_loc(src, t);
+	if (t->kind == TK_NUMBER)
+		return parse_syscall_number(ctx, src, t, item);
+	if (t->kind == TK_GROUP) {
+		item->kind = US_GROUP;
+		item->name = lang_token_text(ctx, src, t);
+		return item->name && check_group_name(ctx, item->loc, item->name);
+	}
+	if (t->kind != TK_IDENT || lang_ident_is(src, t, "if") || lang_ident_is(src, t, "on")) {
+		lang_syntax_error(ctx, src, t, "a syscall name, @group or number");
+		return false;
+	}
+	item->kind = US_NAME;
+	item->name = lang_token_text(ctx, src, t);
+	item->optional = lang_accept(src, TK_QUESTION);
+	return item->name && check_syscall_name(ctx, item->loc, item->name);
+}
+
+/* syscalls := item { ',' item } */
+static bool parse_syscalls(struct parse_ctx *ctx, struct source *src, struct urule *rule)
+{
+	size_t cap = 4;
+	rule->items = arena_alloc(&ctx->arena, cap * sizeof(*rule->items));
+	for (;;) {
+		if (!rule->items)
+			return false;
+		if (!parse_syscall_item(ctx, src, &rule->items[rule->nitems]))
+			return false;
+		rule->nitems++;
+		if (!lang_accept(src, TK_COMMA))
+			return true;
+		lang_continue_line(src);
+		if (rule->nitems == cap) {
+			struct usyscall *grown = arena_alloc(&ctx->arena, 2 * cap * sizeof(*grown));
+			if (grown)
+				memcpy(grown, rule->items, cap * sizeof(*grown));
+			rule->items = grown;
+			cap *= 2;
+		}
+	}
+}
+
+/* --- ABI lists --------------------------------------------------------------- */
+
+typedef bool (*arch_fn)(struct parse_ctx *ctx, void *state, const struct scg_arch *arch);
+
+static bool add_arch_and_companions(struct parse_ctx *ctx, void *state, const struct scg_arch *arch,
+				    bool companions, arch_fn fn)
+{
+	if (!fn(ctx, state, arch))
+		return false;
+	const struct scg_arch *more[8];
+	size_t n = companions ? scg_arch_companions(arch, more, 8) : 0;
+	for (size_t i = 0; i < n && i < 8; i++)
+		if (!fn(ctx, state, more[i]))
+			return false;
+	return true;
+}
+
+/* arches := NAME { ',' NAME }; "native" is the native ABI and its companions. */
+static bool parse_arch_list(struct parse_ctx *ctx, struct source *src, void *state, arch_fn fn)
+{
+	do {
+		lang_continue_line(src);
+		const struct token *t = lang_next(src);
+		if (t->kind != TK_IDENT) {
+			lang_syntax_error(ctx, src, t, "an architecture name");
+			return false;
+		}
+		char *name = lang_token_text(ctx, src, t);
+		if (!name)
+			return false;
+		bool native = !strcmp(name, "native");
+		const struct scg_arch *arch = native ? scg_arch_native() : scg_arch_lookup(name);
+		if (!arch) {
+			const char *best = scg_arch_suggest(name);
+			char hint[96];
+			if (best)
+				snprintf(hint, sizeof(hint), "did you mean '%s'?", best);
+			lang_diag(ctx, SCG_SEV_ERROR, lang_token_loc(src, t), "unknown-arch",
+				  best ? hint : "`syscage syscalls --arches` lists them",
+				  "unknown architecture '%s'", name);
+			return false;
+		}
+		if (!add_arch_and_companions(ctx, state, arch, native, fn))
+			return false;
+	} while (lang_accept(src, TK_COMMA));
+	return true;
+}
+
+static bool add_on_arch(struct parse_ctx *ctx, void *state, const struct scg_arch *arch)
+{
+	(void)ctx;
+	int bit = scg_lang_arch_bit(arch);
+	if (bit >= 0 && bit < LANG_MAX_ARCHES)
+		*(uint32_t *)state |= 1u << bit;
+	return true;
+}
+
+static bool add_target_arch(struct parse_ctx *ctx, void *state, const struct scg_arch *arch)
+{
+	struct uarch_setting *s = state;
+	for (size_t i = 0; i < s->count; i++)
+		if (s->arches[i] == arch)
+			return true;
+	if (s->count == LANG_MAX_ARCHES) {
+		lang_diag(ctx, SCG_SEV_ERROR, s->loc, "syntax", NULL, "too many architectures");
+		return false;
+	}
+	s->arches[s->count++] = arch;
+	return true;
+}
+
+/* --- statements -------------------------------------------------------------- */
+
+static void parse_rule(struct parse_ctx *ctx, struct source *src)
+{
+	struct urule rule = {.loc = lang_token_loc(src, lang_peek(src)), .depth = src->depth};
+	if (!parse_action(ctx, src, &rule.action) || !parse_syscalls(ctx, src, &rule))
+		return;
+	/* "if" and "on" may come in either order, each once */
+	for (;;) {
+		const struct token *t = lang_peek(src);
+		if (!rule.cond && lang_ident_is(src, t, "if")) {
+			lang_next(src);
+			lang_continue_line(src);
+			if (!(rule.cond = lang_parse_condition(ctx, src)))
+				return;
+		} else if (!rule.has_on && lang_ident_is(src, t, "on")) {
+			lang_next(src);
+			rule.has_on = true;
+			if (!parse_arch_list(ctx, src, &rule.on_mask, add_on_arch))
+				return;
+		} else {
+			break;
+		}
+	}
+	if (ctx->nrules == ctx->rules_cap) {
+		size_t cap = ctx->rules_cap ? ctx->rules_cap * 2 : 64;
+		struct urule *rules = realloc(ctx->rules, cap * sizeof(*rules));
+		if (!rules) {
+			ctx->arena.failed = true;
+			return;
+		}
+		ctx->rules = rules;
+		ctx->rules_cap = cap;
+	}
+	ctx->rules[ctx->nrules++] = rule;
+}
+
+/* The shallowest file wins; within one file the later statement, with a warning. */
+static void apply_setting(struct parse_ctx *ctx, struct usetting *s, const char *what,
+			  const struct uaction *action, unsigned depth)
+{
+	if (s->set && depth > s->depth)
+		return;
+	if (s->set && depth == s->depth && s->loc.file == action->loc.file)
+		lang_diag(ctx, SCG_SEV_WARNING, action->loc, "repeated-setting", NULL,
+			  "'%s' was already set on line %u; this one replaces it", what,
+			  s->loc.line);
+	*s = (struct usetting){true, depth, *action, action->loc};
+}
+
+static void parse_setting(struct parse_ctx *ctx, struct source *src, struct usetting *s,
+			  const char *what)
+{
+	lang_next(src);
+	struct uaction action;
+	if (parse_action(ctx, src, &action))
+		apply_setting(ctx, s, what, &action, src->depth);
+}
+
+static void parse_arch_setting(struct parse_ctx *ctx, struct source *src)
+{
+	const struct token *t = lang_next(src);
+	struct uarch_setting s = {.set = true, .depth = src->depth, .loc = lang_token_loc(src, t)};
+	if (!parse_arch_list(ctx, src, &s, add_target_arch))
+		return;
+	struct uarch_setting *cur = &ctx->arch;
+	if (cur->set && src->depth > cur->depth)
+		return;
+	if (cur->set && src->depth == cur->depth && cur->loc.file == s.loc.file)
+		lang_diag(ctx, SCG_SEV_WARNING, s.loc, "repeated-setting", NULL,
+			  "'arch' was already set on line %u; this one replaces it", cur->loc.line);
+	*cur = s;
+}
+
+/* Removes the quotes' escapes (\" and \\) of a string token. */
+static char *string_value(struct parse_ctx *ctx, struct source *src, const struct token *t)
+{
+	char *out = arena_alloc(&ctx->arena, t->len + 1);
+	size_t n = 0;
+	for (size_t i = 0; out && i < t->len; i++) {
+		char c = src->text[t->off + i];
+		if (c == '\\') {
+			c = src->text[t->off + ++i];
+			if (c != '\\' && c != '"') {
+				lang_diag(ctx, SCG_SEV_ERROR, lang_token_loc(src, t), "syntax",
+					  "only \\\" and \\\\ are escapes", "unknown escape '\\%c'",
+					  c >= 0x20 && c < 0x7f ? c : '?');
+				return NULL;
+			}
+		}
+		out[n++] = c;
+	}
+	return out;
+}
+
+static void parse_include(struct parse_ctx *ctx, struct source *src, bool is_use)
+{
+	const struct token *kw = lang_next(src);
+	const struct token *t = lang_next(src);
+	struct scg_loc loc = lang_token_loc(src, kw);
+	if (t->kind == TK_STRING) {
+		char *path = string_value(ctx, src, t);
+		if (path)
+			lang_include_file(ctx, src, path, loc);
+	} else if (is_use && t->kind == TK_IDENT) {
+		char *name = lang_token_text(ctx, src, t);
+		if (name)
+			lang_use_profile(ctx, src, name, lang_token_loc(src, t));
+	} else {
+		lang_syntax_error(ctx, src, t,
+				  is_use ? "a profile name or a \"file\"" : "a \"file\"");
+	}
+}
+
+static void parse_statement(struct parse_ctx *ctx, struct source *src)
+{
+	const struct token *t = lang_peek(src);
+	if (lang_ident_is(src, t, "default"))
+		parse_setting(ctx, src, &ctx->def, "default");
+	else if (lang_ident_is(src, t, "badarch"))
+		parse_setting(ctx, src, &ctx->badarch, "badarch");
+	else if (lang_ident_is(src, t, "unknown"))
+		parse_setting(ctx, src, &ctx->unknown, "unknown");
+	else if (lang_ident_is(src, t, "arch"))
+		parse_arch_setting(ctx, src);
+	else if (lang_ident_is(src, t, "include"))
+		parse_include(ctx, src, false);
+	else if (lang_ident_is(src, t, "use"))
+		parse_include(ctx, src, true);
+	else
+		parse_rule(ctx, src);
+}
+
+static void skip_to_line_end(struct source *src)
+{
+	while (lang_peek(src)->kind != TK_NEWLINE && lang_peek(src)->kind != TK_EOF)
+		lang_next(src);
+}
+
+void lang_parse_source(struct parse_ctx *ctx, struct source *src)
+{
+	for (;;) {
+		lang_skip_newlines(src);
+		if (ctx->stopped || ctx->arena.failed || lang_peek(src)->kind == TK_EOF)
+			return;
+		unsigned errors = ctx->errors;
+		src->brackets = 0;
+		parse_statement(ctx, src);
+		src->brackets = 0;
+		if (ctx->errors == errors && lang_peek(src)->kind != TK_NEWLINE &&
+		    lang_peek(src)->kind != TK_EOF) {
+			const struct token *t = lang_peek(src);
+			char buf[64];
+			bool word =
+			    t->kind == TK_IDENT || t->kind == TK_NUMBER || t->kind == TK_GROUP;
+			lang_diag(ctx, SCG_SEV_ERROR, lang_token_loc(src, t), "syntax",
+				  word ? "separate syscalls with ','; conditions start with 'if'"
+				       : NULL,
+				  "expected end of line, found %s",
+				  lang_token_describe(src, t, buf, sizeof(buf)));
+		}
+		skip_to_line_end(src);
+	}
+}

@@ -1,0 +1,214 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Rules that can never match: an earlier rule for the same syscall already
+ * decides every call the later one covers, because it is unconditional on
+ * all of the later rule's ABIs, or has the identical condition on them.
+ *
+ * A rule in a file nested deeper than the earlier rule's is not reported:
+ * `kill ptrace` followed by `use docker-default` overrides the profile's
+ * ptrace rule on purpose.  The index is hashed so that 100,000 rules check
+ * in linear time.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "policy/parse.h"
+
+struct shadow_entry {
+	struct shadow_entry *next;
+	uint64_t hash;	     /* of the syscall, and of the condition when there is one */
+	const char *syscall; /* NULL for a number */
+	uint32_t number;
+	const struct scg_expr *cond; /* NULL: the union of the unconditional rules */
+	uint32_t abis;
+	struct scg_loc loc; /* of the latest rule that contributed */
+	unsigned depth;
+};
+
+struct shadow_index {
+	struct shadow_entry **buckets;
+	size_t nbuckets, count;
+};
+
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+	h ^= v + UINT64_C(0x9e3779b97f4a7c15) + (h << 6) + (h >> 2);
+	return h * UINT64_C(0xff51afd7ed558ccd);
+}
+
+uint64_t lang_expr_hash(const struct scg_expr *e)
+{
+	uint64_t h = mix((uint64_t)e->kind, 1);
+	switch (e->kind) {
+	case SCG_EXPR_CMP:
+		h = mix(h, e->arg | (uint64_t)e->width << 8 | (uint64_t)e->op << 16);
+		h = mix(h, e->mask);
+		return mix(h, e->value);
+	case SCG_EXPR_NOT:
+		return mix(h, lang_expr_hash(e->left));
+	case SCG_EXPR_AND:
+	case SCG_EXPR_OR:
+		h = mix(h, lang_expr_hash(e->left));
+		return mix(h, lang_expr_hash(e->right));
+	}
+	return h;
+}
+
+bool lang_expr_equal(const struct scg_expr *a, const struct scg_expr *b)
+{
+	if (a->kind != b->kind)
+		return false;
+	switch (a->kind) {
+	case SCG_EXPR_CMP:
+		return a->arg == b->arg && a->width == b->width && a->op == b->op &&
+		       a->mask == b->mask && a->value == b->value;
+	case SCG_EXPR_NOT:
+		return lang_expr_equal(a->left, b->left);
+	case SCG_EXPR_AND:
+	case SCG_EXPR_OR:
+		return lang_expr_equal(a->left, b->left) && lang_expr_equal(a->right, b->right);
+	}
+	return false;
+}
+
+struct shadow_index *shadow_index_new(void)
+{
+	struct shadow_index *sx = calloc(1, sizeof(*sx));
+	if (!sx)
+		return NULL;
+	sx->nbuckets = 256;
+	sx->buckets = calloc(sx->nbuckets, sizeof(*sx->buckets));
+	if (!sx->buckets) {
+		free(sx);
+		return NULL;
+	}
+	return sx;
+}
+
+void shadow_index_free(struct shadow_index *sx)
+{
+	if (!sx)
+		return;
+	for (size_t i = 0; i < sx->nbuckets; i++) {
+		while (sx->buckets[i]) {
+			struct shadow_entry *next = sx->buckets[i]->next;
+			free(sx->buckets[i]);
+			sx->buckets[i] = next;
+		}
+	}
+	free(sx->buckets);
+	free(sx);
+}
+
+static int grow(struct shadow_index *sx)
+{
+	size_t n = sx->nbuckets * 2;
+	struct shadow_entry **b = calloc(n, sizeof(*b));
+	if (!b)
+		return -ENOMEM;
+	for (size_t i = 0; i < sx->nbuckets; i++) {
+		while (sx->buckets[i]) {
+			struct shadow_entry *e = sx->buckets[i];
+			sx->buckets[i] = e->next;
+			e->next = b[e->hash & (n - 1)];
+			b[e->hash & (n - 1)] = e;
+		}
+	}
+	free(sx->buckets);
+	sx->buckets = b;
+	sx->nbuckets = n;
+	return 0;
+}
+
+static uint64_t syscall_hash(const struct scg_rule *r)
+{
+	uint64_t h = r->syscall ? 0x5a : 0xa5;
+	if (!r->syscall)
+		return mix(h, r->number);
+	for (const char *p = r->syscall; *p; p++)
+		h = mix(h, (unsigned char)*p);
+	return h;
+}
+
+static bool same_syscall(const struct shadow_entry *e, const struct scg_rule *r)
+{
+	if (!e->syscall || !r->syscall)
+		return !e->syscall && !r->syscall && e->number == r->number;
+	return !strcmp(e->syscall, r->syscall);
+}
+
+static struct shadow_entry *find(struct shadow_index *sx, uint64_t hash, const struct scg_rule *r,
+				 const struct scg_expr *cond, uint32_t abis)
+{
+	for (struct shadow_entry *e = sx->buckets[hash & (sx->nbuckets - 1)]; e; e = e->next) {
+		if (e->hash != hash || !same_syscall(e, r) || (!e->cond) != (!cond))
+			continue;
+		if (cond && !lang_expr_equal(e->cond, cond))
+			continue;
+		if ((abis & ~e->abis) == 0 || !cond)
+			return e; /* the unconditional entry is returned even when it covers less */
+	}
+	return NULL;
+}
+
+const char *shadow_where(const struct scg_loc *by, const char *file, char *buf, size_t size)
+{
+	if (by->file == file || (by->file && file && !strcmp(by->file, file)))
+		snprintf(buf, size, "line %u", by->line);
+	else
+		snprintf(buf, size, "%s:%u", by->file ? by->file : "?", by->line);
+	return buf;
+}
+
+static int insert(struct shadow_index *sx, uint64_t hash, const struct scg_rule *r, uint32_t abis,
+		  unsigned depth)
+{
+	if (sx->count >= sx->nbuckets * 2 && grow(sx) < 0)
+		return -ENOMEM;
+	struct shadow_entry *e = calloc(1, sizeof(*e));
+	if (!e)
+		return -ENOMEM;
+	*e = (struct shadow_entry){
+	    .hash = hash,
+	    .syscall = r->syscall,
+	    .number = r->number,
+	    .cond = r->cond,
+	    .abis = abis,
+	    .loc = r->loc,
+	    .depth = depth,
+	};
+	e->next = sx->buckets[hash & (sx->nbuckets - 1)];
+	sx->buckets[hash & (sx->nbuckets - 1)] = e;
+	sx->count++;
+	return 0;
+}
+
+int shadow_check(struct shadow_index *sx, const struct scg_policy *policy, size_t index,
+		 uint32_t abis, unsigned depth, struct scg_loc *decided_by)
+{
+	struct scg_rule r;
+	if (scg_policy_rule_at(policy, index, &r) < 0 || !abis)
+		return 0;
+	uint64_t key = syscall_hash(&r);
+	struct shadow_entry *uncond = find(sx, key, &r, NULL, abis);
+	const struct shadow_entry *hit = uncond && (abis & ~uncond->abis) == 0 ? uncond : NULL;
+	uint64_t chash = r.cond ? mix(key, lang_expr_hash(r.cond)) : key;
+	if (!hit && r.cond)
+		hit = find(sx, chash, &r, r.cond, abis);
+	int shadowed = hit && depth <= hit->depth;
+	if (shadowed)
+		*decided_by = hit->loc;
+	int err = 0;
+	if (r.cond)
+		err = insert(sx, chash, &r, abis, depth);
+	else if (!uncond)
+		err = insert(sx, key, &r, abis, depth);
+	else if (abis & ~uncond->abis) { /* name the rule that completed the coverage */
+		uncond->abis |= abis;
+		uncond->loc = r.loc;
+		uncond->depth = depth;
+	}
+	return err < 0 ? err : shadowed;
+}

@@ -1,0 +1,233 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Policy -> policy text.  The output names what the language can name
+ * (actions, errno names that mean the same number on every target ABI,
+ * ABIs) and writes numbers for the rest, so that parsing it back gives the
+ * same verdict for every call.  Consecutive rules that differ only in
+ * their syscall share a line.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <syscage/bpf.h>
+#include <syscage/lang.h>
+
+#include "policy/lang_internal.h"
+#include "policy/parse.h"
+#include "util/strbuf.h"
+
+/* An errno name only if it stands for @value on every target ABI. */
+static const char *errno_name(const struct scg_policy *p, uint32_t value)
+{
+	const char *name = scg_errno_name(scg_policy_arch_at(p, 0), value);
+	for (size_t i = 0; name && i < scg_policy_arch_count(p); i++) {
+		uint32_t v;
+		if (scg_errno_lookup(scg_policy_arch_at(p, i), name, &v) < 0 || v != value)
+			return NULL;
+	}
+	return name;
+}
+
+static void put_action(struct scg_strbuf *sb, const struct scg_policy *p, uint32_t ret)
+{
+	uint32_t data = ret & SCG_RET_DATA;
+	const char *name;
+	switch (ret & SCG_RET_ACTION_FULL) {
+	case SCG_RET_ERRNO:
+		name = errno_name(p, data);
+		if (name)
+			scg_strbuf_appendf(sb, "errno(%s)", name);
+		else
+			scg_strbuf_appendf(sb, "errno(%u)", data);
+		return;
+	case SCG_RET_TRAP:
+		scg_strbuf_appendf(sb, "trap(%u)", data);
+		return;
+	case SCG_RET_TRACE:
+		scg_strbuf_appendf(sb, "trace(%u)", data);
+		return;
+	default:
+		break;
+	}
+	name = ret == SCG_RET_ALLOW	     ? "allow"
+	       : ret == SCG_RET_KILL_PROCESS ? "kill"
+	       : ret == SCG_RET_KILL_THREAD  ? "kill-thread"
+	       : ret == SCG_RET_LOG	     ? "log"
+	       : ret == SCG_RET_USER_NOTIF   ? "notify"
+					     : NULL;
+	if (name)
+		scg_strbuf_append(sb, name);
+	else
+		scg_strbuf_appendf(sb, "action(%#010x)", ret); /* data bits or an unknown action */
+}
+
+static void put_number(struct scg_strbuf *sb, uint64_t v)
+{
+	if (v < 10)
+		scg_strbuf_appendf(sb, "%u", (unsigned)v);
+	else
+		scg_strbuf_appendf(sb, "%#llx", (unsigned long long)v);
+}
+
+static void put_cmp(struct scg_strbuf *sb, const struct scg_expr *e)
+{
+	static const char *const ops[] = {"==", "!=", "<", "<=", ">", ">="};
+	uint64_t all = e->width == 32 ? 0xffffffffu : ~UINT64_C(0);
+	const char *part = e->width == 32 ? ".lo" : "";
+	if ((e->mask & all) == all) {
+		scg_strbuf_appendf(sb, "arg%u%s", e->arg, part);
+	} else {
+		scg_strbuf_appendf(sb, "(arg%u%s & ", e->arg, part);
+		put_number(sb, e->mask & all);
+		scg_strbuf_append(sb, ")");
+	}
+	scg_strbuf_appendf(sb, " %s ", (unsigned)e->op < 6 ? ops[e->op] : "==");
+	put_number(sb, e->value & all);
+}
+
+static void put_expr(struct scg_strbuf *sb, const struct scg_expr *e, enum scg_expr_kind parent)
+{
+	switch (e->kind) {
+	case SCG_EXPR_CMP:
+		put_cmp(sb, e);
+		return;
+	case SCG_EXPR_NOT:
+		scg_strbuf_append(sb, "!(");
+		put_expr(sb, e->left, SCG_EXPR_OR);
+		scg_strbuf_append(sb, ")");
+		return;
+	case SCG_EXPR_AND:
+	case SCG_EXPR_OR: {
+		/* && binds tighter than ||: only an OR inside an AND needs parentheses */
+		bool paren = parent == SCG_EXPR_AND && e->kind == SCG_EXPR_OR;
+		if (paren)
+			scg_strbuf_append(sb, "(");
+		put_expr(sb, e->left, e->kind);
+		scg_strbuf_append(sb, e->kind == SCG_EXPR_AND ? " && " : " || ");
+		put_expr(sb, e->right, e->kind);
+		if (paren)
+			scg_strbuf_append(sb, ")");
+		return;
+	}
+	}
+}
+
+static void put_arches(struct scg_strbuf *sb, const char *keyword, uint32_t mask)
+{
+	const char *sep = keyword;
+	for (size_t i = 0; i < scg_arch_count() && i < 32; i++) {
+		if (mask & (1u << i)) {
+			scg_strbuf_appendf(sb, "%s%s", sep, scg_arch_name(scg_arch_at(i)));
+			sep = ", ";
+		}
+	}
+}
+
+/* "name?" when a target ABI in the rule's scope lacks it, so parsing back does not warn. */
+static void put_syscall(struct scg_strbuf *sb, const struct scg_policy *p, const struct scg_rule *r)
+{
+	if (!r->syscall) {
+		scg_strbuf_appendf(sb, "%u", r->number);
+		return;
+	}
+	bool absent = false;
+	for (size_t i = 0; i < scg_policy_arch_count(p); i++) {
+		const struct scg_arch *a = scg_policy_arch_at(p, i);
+		int bit = scg_lang_arch_bit(a);
+		uint32_t nr;
+		bool in_scope =
+		    !r->arch_mask || (bit >= 0 && bit < 32 && (r->arch_mask & (1u << bit)));
+		if (in_scope && scg_syscall_lookup(a, r->syscall, &nr) < 0)
+			absent = true;
+	}
+	scg_strbuf_appendf(sb, "%s%s", r->syscall, absent ? "?" : "");
+}
+
+static uint32_t known_arch_bits(void)
+{
+	size_t n = scg_arch_count();
+	return n >= 32 ? ~0u : (1u << n) - 1;
+}
+
+static bool same_line(const struct scg_rule *a, const struct scg_rule *b)
+{
+	if (a->action != b->action || a->arch_mask != b->arch_mask || !a->cond != !b->cond)
+		return false;
+	return !a->cond || lang_expr_equal(a->cond, b->cond);
+}
+
+static bool known_name(const char *name)
+{
+	uint32_t nr;
+	return scg_syscall_lookup(scg_arch_native(), name, &nr) != -ENOENT;
+}
+
+/* Writes rules [first, last) that share everything but the syscall. */
+static void put_rule_line(struct scg_strbuf *sb, const struct scg_policy *p, size_t first,
+			  size_t last)
+{
+	struct scg_rule r;
+	scg_policy_rule_at(p, first, &r);
+	put_action(sb, p, r.action);
+	for (size_t i = first; i < last; i++) {
+		struct scg_rule each;
+		scg_policy_rule_at(p, i, &each);
+		scg_strbuf_append(sb, i == first ? " " : ", ");
+		put_syscall(sb, p, &each);
+	}
+	if (r.cond) {
+		scg_strbuf_append(sb, " if ");
+		put_expr(sb, r.cond, SCG_EXPR_OR);
+	}
+	if (r.arch_mask)
+		put_arches(sb, " on ", r.arch_mask);
+	scg_strbuf_append(sb, "\n");
+}
+
+static void put_settings(struct scg_strbuf *sb, const struct scg_policy *p)
+{
+	uint32_t unknown;
+	scg_strbuf_append(sb, "# policy text written by libsyscage\n");
+	for (size_t i = 0; i < scg_policy_arch_count(p); i++)
+		scg_strbuf_appendf(sb, "%s%s", i ? ", " : "arch ",
+				   scg_arch_name(scg_policy_arch_at(p, i)));
+	scg_strbuf_append(sb, "\ndefault ");
+	put_action(sb, p, scg_policy_default(p));
+	scg_strbuf_append(sb, "\nbadarch ");
+	put_action(sb, p, scg_policy_badarch(p));
+	if (scg_policy_unknown(p, &unknown)) {
+		scg_strbuf_append(sb, "\nunknown ");
+		put_action(sb, p, unknown);
+	}
+	scg_strbuf_append(sb, "\n");
+}
+
+int scg_policy_to_text(const struct scg_policy *policy, char **text)
+{
+	*text = NULL;
+	size_t n = scg_policy_rule_count(policy);
+	if (scg_policy_arch_count(policy) == 0)
+		return -EINVAL;
+	for (size_t i = 0; i < n; i++) {
+		struct scg_rule r;
+		if (scg_policy_rule_at(policy, i, &r) < 0 || (r.syscall && !known_name(r.syscall)))
+			return -EINVAL;
+	}
+	struct scg_strbuf sb = SCG_STRBUF_INIT;
+	put_settings(&sb, policy);
+	if (n)
+		scg_strbuf_append(&sb, "\n");
+	for (size_t first = 0; first < n;) {
+		struct scg_rule a, b;
+		size_t last = first + 1;
+		scg_policy_rule_at(policy, first, &a);
+		while (last < n && scg_policy_rule_at(policy, last, &b) == 0 && same_line(&a, &b))
+			last++;
+		if (!a.arch_mask || (a.arch_mask & known_arch_bits()))
+			put_rule_line(&sb, policy, first, last);
+		/* else the rule applies to no ABI the library knows: nothing to say */
+		first = last;
+	}
+	return scg_strbuf_finish(&sb, text);
+}

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# syscage syscalls --groups: the policy language's syscall groups.
+. "$(dirname "$0")/../cli_lib.bash"
+
+expect_status 0 "--groups lists every group" -- "$SYSCAGE" syscalls --groups
+expect_grep "$TMP/out" '^@basic-io +reading, writing' "a group and its summary"
+expect_grep "$TMP/out" '^@system-service ' "systemd's names"
+if [ "$(wc -l <"$TMP/out")" -ge 28 ]; then ok "28 groups or more"; else
+	not_ok "28 groups or more" "$(cat "$TMP/out")"
+fi
+
+expect_status 0 "--groups NAME lists the members" -- "$SYSCAGE" syscalls --groups @sync @swap
+expect_grep "$TMP/out" '^fdatasync$' "one member a line"
+expect_grep "$TMP/out" '^swapon$' "members of every group named"
+
+expect_status 0 "a name without '@' works too" -- "$SYSCAGE" syscalls --groups basic-io
+expect_grep "$TMP/out" '^pread64$' "basic-io has pread64"
+
+expect_status 2 "an unknown group fails with a hint" -- "$SYSCAGE" syscalls --groups @bsic-io
+expect_grep "$TMP/err" "unknown group '@bsic-io'; did you mean '@basic-io'\?" "did you mean"
+
+expect_status 0 "--groups --json" -- "$SYSCAGE" syscalls --groups --json @swap
+expect_grep "$TMP/out" '"members": \["swapoff", "swapon"\]' "JSON members"
+
+expect_status 2 "--groups excludes --list" -- "$SYSCAGE" syscalls --groups --list
