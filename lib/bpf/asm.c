@@ -59,6 +59,7 @@ static void check_size(struct asm_ctx *ctx)
 
 static void ctx_release(struct asm_ctx *ctx)
 {
+	lprog_free(ctx->lp);
 	free(ctx->nodes);
 	free(ctx->labels);
 	free(ctx->label_slots);
@@ -78,7 +79,10 @@ int scg_asm(const char *text, size_t len, const struct scg_asm_options *opts, st
 		.file = opts && opts->filename ? opts->filename : "<stdin>",
 		.arch = opts && opts->arch ? opts->arch : scg_arch_native(),
 		.diag = diag,
+		.lp = asm_lprog_new(),
 	};
+	if (!ctx.lp)
+		return -ENOMEM;
 	asm_parse(&ctx);
 	if (!ctx.nomem && !ctx.stopped)
 		check_size(&ctx);

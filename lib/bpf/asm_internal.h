@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Internals of the assembler (asm_lex.c, asm_parse.c, asm_operand.c,
- * asm_resolve.c, asm.c) and the syntax tables it shares with the
- * disassembler (asm_syntax.c, insn_text.c, disasm*.c).
+ * asm_label.c, asm_emit.c, asm.c) and the syntax tables it shares with the
+ * disassembler (asm_syntax.c, insn_text.c, disasm*.c) and the verifier's
+ * messages (verify.c).
  *
  * The assembler is a pipeline: the lexer cuts one line into tokens, the
  * parser turns each line into labels and one symbolic node (jump targets
- * still named), and the resolver binds labels to nodes, inserts JA
- * trampolines until every conditional jump is within reach, and encodes.
+ * still named), and each node goes at once into a labelled program
+ * (bpf/lprog.h), the jump resolver the policy compiler uses too: it binds
+ * the labels, adds JA trampolines until every conditional jump is within
+ * reach, and encodes.
  */
 #ifndef SCG_LIB_BPF_ASM_INTERNAL_H
 #define SCG_LIB_BPF_ASM_INTERNAL_H
@@ -22,6 +25,7 @@
 #include <syscage/bpf.h>
 #include <syscage/diag.h>
 
+#include "bpf/lprog.h"
 #include "util/strbuf.h"
 
 /* --- the syntax shared by assembler and disassembler (asm_syntax.c) ---- */
@@ -123,33 +127,25 @@ struct asm_token {
 	unsigned line, column;
 };
 
-/*
- * A jump field: unused, a raw number (+N or .insn), a label, the next
- * instruction, or (after resolution) a node.
- */
+/* A jump field: unused, a raw number (+N or .insn), a label, or the next instruction. */
 enum asm_target_kind {
 	ASM_TARGET_NONE,
 	ASM_TARGET_RAW,
 	ASM_TARGET_LABEL,
 	ASM_TARGET_NEXT, /* the omitted branch of "jeq #k, L": the next instruction */
-	ASM_TARGET_NODE,
 };
-
-/* Node index of the position just past the last instruction (a label at the very end). */
-#define ASM_NODE_END ((size_t)-2)
 
 struct asm_target {
 	enum asm_target_kind kind;
-	size_t index; /* label index, then node index */
+	size_t index; /* label index */
 	unsigned line, column;
 };
 
-/* One instruction as written: raw fields plus symbolic jump targets. */
+/* One instruction as written: raw fields (a RAW target's number too) plus symbolic targets. */
 struct asm_node {
 	struct scg_insn insn;
 	struct asm_target jt, jf, ja; /* ja: the k field of a JA */
 	unsigned line, column;
-	bool trampoline; /* a JA the resolver added for a far conditional jump */
 };
 
 struct asm_label {
@@ -157,6 +153,7 @@ struct asm_label {
 	size_t len;
 	size_t node; /* index of the node it marks (== node count: the end) */
 	unsigned line, column;
+	lprog_label id; /* its label in ctx->lp */
 };
 
 /* After this many errors the assembler stops reading. */
@@ -172,6 +169,7 @@ struct asm_ctx {
 	bool stopped; /* too many errors: stop reading */
 	bool nomem;
 
+	struct lprog *lp; /* every stored node, as one instruction tagged with its index */
 	struct asm_node *nodes;
 	size_t n_nodes, cap_nodes;
 	size_t n_statements; /* instructions written, including ones not stored (too many) */
@@ -247,16 +245,29 @@ bool asm_ident_is(const struct asm_token *tok, const char *word); /* case-insens
 void asm_unexpected(struct asm_ctx *ctx, const struct asm_token *tok, const char *what,
 		    const char *hint);
 
-/* Labels: defining, finding, referring. */
+/* --- labels (asm_label.c) --- */
+
+/* Defines the label named by @tok at the next instruction (binding it in ctx->lp). */
 int asm_label_define(struct asm_ctx *ctx, const struct asm_token *tok);
 /* Index of the label named by @tok, creating an undefined one if needed; SIZE_MAX on ENOMEM. */
 size_t asm_label_ref(struct asm_ctx *ctx, const struct asm_token *tok);
-/* Appends a node; returns a pointer to it or NULL when not stored (too many, ENOMEM). */
-struct asm_node *asm_node_add(struct asm_ctx *ctx, unsigned line, unsigned column);
+/*
+ * Reports @fault, found by lprog_check() for a jump to @t's label, at @t:
+ * an undefined label (with the closest defined name as a hint), a backward
+ * jump (an error; a warning for ja, which lprog encodes).
+ */
+void asm_label_report(struct asm_ctx *ctx, const struct asm_target *t,
+		      const struct lprog_report *fault);
+/* Warns about labels defined after the last instruction. */
+void asm_labels_check_end(struct asm_ctx *ctx);
 
-/* --- resolver (asm_resolve.c) --- */
+/* --- into the labelled program (asm_emit.c) --- */
 
-/* Binds labels, inserts trampolines, encodes into @out.  0 or -EINVAL/-ENOMEM. */
+/* A labelled program set up for the assembler (NULL on ENOMEM); lprog_free() it. */
+struct lprog *asm_lprog_new(void);
+/* Appends node @index, just stored, to ctx->lp. */
+void asm_emit_node(struct asm_ctx *ctx, size_t index);
+/* Reports label errors, resolves ctx->lp into @out.  0 or -EINVAL/-ENOMEM. */
 int asm_resolve(struct asm_ctx *ctx, struct scg_prog *out);
 
 #endif /* SCG_LIB_BPF_ASM_INTERNAL_H */

@@ -235,37 +235,33 @@ static bool parse_action(struct asm_ctx *ctx, struct asm_line *line, uint32_t *o
 
 /* --- operands ------------------------------------------------------------ */
 
+/* The 4 or the 0xf of 4*([k]&0xf), as @want says: anything else is reported. */
+static bool expect_msh_constant(struct asm_ctx *ctx, struct asm_line *line, uint32_t want)
+{
+	const struct asm_token *tok = asm_peek(line);
+	uint32_t v;
+	if (tok->kind != ASM_TOK_NUMBER) {
+		asm_unexpected(ctx, tok, want == 4 ? "4" : "0xf", NULL);
+		return false;
+	}
+	if (!parse_number(ctx, tok, &v))
+		return false;
+	line->pos++;
+	if (v == want)
+		return true;
+	asm_error(ctx, tok->line, tok->column, "asm-operand", "BPF_MSH is 4*([k]&0xf)",
+		  "only 4*([k]&0xf) exists");
+	return false;
+}
+
 /* 4*([k]&0xf): bpf_asm's only spelling of BPF_MSH. */
 static bool parse_msh(struct asm_ctx *ctx, struct asm_line *line, uint32_t *k)
 {
-	const struct asm_token *four = asm_peek(line);
-	uint32_t v;
-	if (!parse_number(ctx, four, &v))
-		return false;
-	line->pos++;
-	if (v != 4) {
-		asm_error(ctx, four->line, four->column, "asm-operand", "BPF_MSH is 4*([k]&0xf)",
-			  "only 4*([k]&0xf) exists");
-		return false;
-	}
-	if (!asm_expect_punct(ctx, line, '*', "'*'") || !asm_expect_punct(ctx, line, '(', "'('") ||
-	    !asm_expect_punct(ctx, line, '[', "'['") || !asm_parse_value(ctx, line, k) ||
-	    !asm_expect_punct(ctx, line, ']', "']'") || !asm_expect_punct(ctx, line, '&', "'&'"))
-		return false;
-	const struct asm_token *mask = asm_peek(line);
-	if (mask->kind != ASM_TOK_NUMBER) {
-		asm_unexpected(ctx, mask, "0xf", NULL);
-		return false;
-	}
-	if (!parse_number(ctx, mask, &v))
-		return false;
-	line->pos++;
-	if (v != 0xf) {
-		asm_error(ctx, mask->line, mask->column, "asm-operand", "BPF_MSH is 4*([k]&0xf)",
-			  "only 4*([k]&0xf) exists");
-		return false;
-	}
-	return asm_expect_punct(ctx, line, ')', "')'");
+	return expect_msh_constant(ctx, line, 4) && asm_expect_punct(ctx, line, '*', "'*'") &&
+	       asm_expect_punct(ctx, line, '(', "'('") && asm_expect_punct(ctx, line, '[', "'['") &&
+	       asm_parse_value(ctx, line, k) && asm_expect_punct(ctx, line, ']', "']'") &&
+	       asm_expect_punct(ctx, line, '&', "'&'") && expect_msh_constant(ctx, line, 0xf) &&
+	       asm_expect_punct(ctx, line, ')', "')'");
 }
 
 static bool is_register(const struct asm_token *tok, char reg)

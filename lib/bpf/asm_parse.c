@@ -64,31 +64,24 @@ bool asm_expect_punct(struct asm_ctx *ctx, struct asm_line *line, char c, const 
 
 /* --- nodes --------------------------------------------------------------- */
 
-struct asm_node *asm_node_add(struct asm_ctx *ctx, unsigned line, unsigned column)
+/* Appends @node and hands it on to the labelled program; not stored when there are too many. */
+static void store_node(struct asm_ctx *ctx, const struct asm_node *node)
 {
 	ctx->n_statements++;
 	if (ctx->n_nodes >= SCG_BPF_MAXINSNS)
-		return NULL; /* too long: counted, reported once at the end */
+		return; /* too long: counted, reported once at the end */
 	if (ctx->n_nodes == ctx->cap_nodes) {
 		size_t cap = ctx->cap_nodes ? ctx->cap_nodes * 2 : 64;
 		struct asm_node *nodes = realloc(ctx->nodes, cap * sizeof(*nodes));
 		if (!nodes) {
 			ctx->nomem = true;
-			return NULL;
+			return;
 		}
 		ctx->nodes = nodes;
 		ctx->cap_nodes = cap;
 	}
-	struct asm_node *node = &ctx->nodes[ctx->n_nodes++];
-	*node = (struct asm_node){ .line = line, .column = column };
-	return node;
-}
-
-static void store_node(struct asm_ctx *ctx, const struct asm_node *node)
-{
-	struct asm_node *slot = asm_node_add(ctx, node->line, node->column);
-	if (slot)
-		*slot = *node;
+	ctx->nodes[ctx->n_nodes] = *node;
+	asm_emit_node(ctx, ctx->n_nodes++);
 }
 
 /* --- statements ----------------------------------------------------------- */

@@ -13,68 +13,71 @@
 
 #include <syscage/verify.h>
 
+#include "bpf/asm_internal.h"
 #include "bpf/opcodes.h"
 #include "bpf/verify_internal.h"
 
 /* One past the highest classic code (ldxb msh, 0xb1): the size of the kernel's table. */
 #define CLASSIC_TABLE_SIZE 0xb2
 
-struct opcode_info {
-	const char *mnemonic; /* NULL: not a classic instruction */
-	bool seccomp;	      /* also on seccomp's whitelist */
-};
+/* What the kernel's tables say about a code. */
+enum { CLASSIC = 1, SECCOMP = 2 };
 
-/* Every code bpf_check_classic accepts, and whether seccomp accepts it too. */
-static const struct opcode_info classic_codes[CLASSIC_TABLE_SIZE] = {
-    [BPF_ALU | BPF_ADD | BPF_K] = {"add", true},
-    [BPF_ALU | BPF_ADD | BPF_X] = {"add", true},
-    [BPF_ALU | BPF_SUB | BPF_K] = {"sub", true},
-    [BPF_ALU | BPF_SUB | BPF_X] = {"sub", true},
-    [BPF_ALU | BPF_MUL | BPF_K] = {"mul", true},
-    [BPF_ALU | BPF_MUL | BPF_X] = {"mul", true},
-    [BPF_ALU | BPF_DIV | BPF_K] = {"div", true},
-    [BPF_ALU | BPF_DIV | BPF_X] = {"div", true},
-    [BPF_ALU | BPF_MOD | BPF_K] = {"mod", false},
-    [BPF_ALU | BPF_MOD | BPF_X] = {"mod", false},
-    [BPF_ALU | BPF_AND | BPF_K] = {"and", true},
-    [BPF_ALU | BPF_AND | BPF_X] = {"and", true},
-    [BPF_ALU | BPF_OR | BPF_K] = {"or", true},
-    [BPF_ALU | BPF_OR | BPF_X] = {"or", true},
-    [BPF_ALU | BPF_XOR | BPF_K] = {"xor", true},
-    [BPF_ALU | BPF_XOR | BPF_X] = {"xor", true},
-    [BPF_ALU | BPF_LSH | BPF_K] = {"lsh", true},
-    [BPF_ALU | BPF_LSH | BPF_X] = {"lsh", true},
-    [BPF_ALU | BPF_RSH | BPF_K] = {"rsh", true},
-    [BPF_ALU | BPF_RSH | BPF_X] = {"rsh", true},
-    [BPF_ALU | BPF_NEG] = {"neg", true},
-    [BPF_LD | BPF_W | BPF_ABS] = {"ld", true}, /* further limited to offsets 0..60 */
-    [BPF_LD | BPF_H | BPF_ABS] = {"ldh", false},
-    [BPF_LD | BPF_B | BPF_ABS] = {"ldb", false},
-    [BPF_LD | BPF_W | BPF_LEN] = {"ld", true},
-    [BPF_LD | BPF_W | BPF_IND] = {"ld", false},
-    [BPF_LD | BPF_H | BPF_IND] = {"ldh", false},
-    [BPF_LD | BPF_B | BPF_IND] = {"ldb", false},
-    [BPF_LD | BPF_IMM] = {"ld", true},
-    [BPF_LD | BPF_MEM] = {"ld", true},
-    [BPF_LDX | BPF_W | BPF_LEN] = {"ldx", true},
-    [BPF_LDX | BPF_B | BPF_MSH] = {"ldxb", false},
-    [BPF_LDX | BPF_IMM] = {"ldx", true},
-    [BPF_LDX | BPF_MEM] = {"ldx", true},
-    [BPF_ST] = {"st", true},
-    [BPF_STX] = {"stx", true},
-    [BPF_MISC | BPF_TAX] = {"tax", true},
-    [BPF_MISC | BPF_TXA] = {"txa", true},
-    [BPF_RET | BPF_K] = {"ret", true},
-    [BPF_RET | BPF_A] = {"ret", true},
-    [BPF_JMP | BPF_JA] = {"ja", true},
-    [BPF_JMP | BPF_JEQ | BPF_K] = {"jeq", true},
-    [BPF_JMP | BPF_JEQ | BPF_X] = {"jeq", true},
-    [BPF_JMP | BPF_JGE | BPF_K] = {"jge", true},
-    [BPF_JMP | BPF_JGE | BPF_X] = {"jge", true},
-    [BPF_JMP | BPF_JGT | BPF_K] = {"jgt", true},
-    [BPF_JMP | BPF_JGT | BPF_X] = {"jgt", true},
-    [BPF_JMP | BPF_JSET | BPF_K] = {"jset", true},
-    [BPF_JMP | BPF_JSET | BPF_X] = {"jset", true},
+/*
+ * Every code bpf_check_classic accepts, and whether seccomp accepts it too
+ * (0: not a classic instruction).  Their names come from the assembler's
+ * syntax table, like the disassembler's.
+ */
+static const uint8_t classic_codes[CLASSIC_TABLE_SIZE] = {
+    [BPF_ALU | BPF_ADD | BPF_K] = CLASSIC | SECCOMP,
+    [BPF_ALU | BPF_ADD | BPF_X] = CLASSIC | SECCOMP,
+    [BPF_ALU | BPF_SUB | BPF_K] = CLASSIC | SECCOMP,
+    [BPF_ALU | BPF_SUB | BPF_X] = CLASSIC | SECCOMP,
+    [BPF_ALU | BPF_MUL | BPF_K] = CLASSIC | SECCOMP,
+    [BPF_ALU | BPF_MUL | BPF_X] = CLASSIC | SECCOMP,
+    [BPF_ALU | BPF_DIV | BPF_K] = CLASSIC | SECCOMP,
+    [BPF_ALU | BPF_DIV | BPF_X] = CLASSIC | SECCOMP,
+    [BPF_ALU | BPF_MOD | BPF_K] = CLASSIC,
+    [BPF_ALU | BPF_MOD | BPF_X] = CLASSIC,
+    [BPF_ALU | BPF_AND | BPF_K] = CLASSIC | SECCOMP,
+    [BPF_ALU | BPF_AND | BPF_X] = CLASSIC | SECCOMP,
+    [BPF_ALU | BPF_OR | BPF_K] = CLASSIC | SECCOMP,
+    [BPF_ALU | BPF_OR | BPF_X] = CLASSIC | SECCOMP,
+    [BPF_ALU | BPF_XOR | BPF_K] = CLASSIC | SECCOMP,
+    [BPF_ALU | BPF_XOR | BPF_X] = CLASSIC | SECCOMP,
+    [BPF_ALU | BPF_LSH | BPF_K] = CLASSIC | SECCOMP,
+    [BPF_ALU | BPF_LSH | BPF_X] = CLASSIC | SECCOMP,
+    [BPF_ALU | BPF_RSH | BPF_K] = CLASSIC | SECCOMP,
+    [BPF_ALU | BPF_RSH | BPF_X] = CLASSIC | SECCOMP,
+    [BPF_ALU | BPF_NEG] = CLASSIC | SECCOMP,
+    [BPF_LD | BPF_W | BPF_ABS] = CLASSIC | SECCOMP, /* further limited to offsets 0..60 */
+    [BPF_LD | BPF_H | BPF_ABS] = CLASSIC,
+    [BPF_LD | BPF_B | BPF_ABS] = CLASSIC,
+    [BPF_LD | BPF_W | BPF_LEN] = CLASSIC | SECCOMP,
+    [BPF_LD | BPF_W | BPF_IND] = CLASSIC,
+    [BPF_LD | BPF_H | BPF_IND] = CLASSIC,
+    [BPF_LD | BPF_B | BPF_IND] = CLASSIC,
+    [BPF_LD | BPF_IMM] = CLASSIC | SECCOMP,
+    [BPF_LD | BPF_MEM] = CLASSIC | SECCOMP,
+    [BPF_LDX | BPF_W | BPF_LEN] = CLASSIC | SECCOMP,
+    [BPF_LDX | BPF_B | BPF_MSH] = CLASSIC,
+    [BPF_LDX | BPF_IMM] = CLASSIC | SECCOMP,
+    [BPF_LDX | BPF_MEM] = CLASSIC | SECCOMP,
+    [BPF_ST] = CLASSIC | SECCOMP,
+    [BPF_STX] = CLASSIC | SECCOMP,
+    [BPF_MISC | BPF_TAX] = CLASSIC | SECCOMP,
+    [BPF_MISC | BPF_TXA] = CLASSIC | SECCOMP,
+    [BPF_RET | BPF_K] = CLASSIC | SECCOMP,
+    [BPF_RET | BPF_A] = CLASSIC | SECCOMP,
+    [BPF_JMP | BPF_JA] = CLASSIC | SECCOMP,
+    [BPF_JMP | BPF_JEQ | BPF_K] = CLASSIC | SECCOMP,
+    [BPF_JMP | BPF_JEQ | BPF_X] = CLASSIC | SECCOMP,
+    [BPF_JMP | BPF_JGE | BPF_K] = CLASSIC | SECCOMP,
+    [BPF_JMP | BPF_JGE | BPF_X] = CLASSIC | SECCOMP,
+    [BPF_JMP | BPF_JGT | BPF_K] = CLASSIC | SECCOMP,
+    [BPF_JMP | BPF_JGT | BPF_X] = CLASSIC | SECCOMP,
+    [BPF_JMP | BPF_JSET | BPF_K] = CLASSIC | SECCOMP,
+    [BPF_JMP | BPF_JSET | BPF_X] = CLASSIC | SECCOMP,
 };
 
 /* Ancillary loads (SKF_AD_OFF + 4 * i) the kernel knows, for messages. */
@@ -85,14 +88,15 @@ static const char *const ancillary_names[] = {
     "vlan_tag_present", "pay_offset", "random",	   "vlan_tpid",
 };
 
-const char *scg_verify_mnemonic(uint16_t code)
-{
-	return code < CLASSIC_TABLE_SIZE ? classic_codes[code].mnemonic : NULL;
-}
-
 static bool is_known_code(uint16_t code)
 {
-	return scg_verify_mnemonic(code) != NULL;
+	return code < CLASSIC_TABLE_SIZE && (classic_codes[code] & CLASSIC);
+}
+
+const char *scg_verify_mnemonic(uint16_t code)
+{
+	const struct asm_form *form = is_known_code(code) ? asm_form_by_code(code) : NULL;
+	return form ? form->mnemonic : NULL;
 }
 
 static bool is_cond_jump(uint16_t code)
@@ -110,49 +114,14 @@ static const char *ancillary_name(uint32_t k)
 	return ancillary_names[off / 4];
 }
 
-/* Short assembler-like text of a known instruction's head, for messages. */
+/* @insn as the disassembler writes it (jump targets as +N), for messages. */
 static void describe(const struct scg_insn *insn, char *buf, size_t size)
 {
-	const char *m = scg_verify_mnemonic(insn->code);
-	uint16_t code = insn->code;
-	switch (BPF_CLASS(code)) {
-	case BPF_LD:
-	case BPF_LDX:
-		if (BPF_MODE(code) == BPF_ABS)
-			snprintf(buf, size, insn->k < 0x10000 ? "%s [%u]" : "%s [%#x]", m, insn->k);
-		else if (BPF_MODE(code) == BPF_IND)
-			snprintf(buf, size, "%s [x + %u]", m, insn->k);
-		else if (BPF_MODE(code) == BPF_MEM)
-			snprintf(buf, size, "%s M[%u]", m, insn->k);
-		else if (BPF_MODE(code) == BPF_LEN)
-			snprintf(buf, size, "%s #len", m);
-		else if (BPF_MODE(code) == BPF_MSH)
-			snprintf(buf, size, "%s 4*([%u]&0xf)", m, insn->k);
-		else
-			snprintf(buf, size, "%s #%u", m, insn->k);
-		return;
-	case BPF_ST:
-	case BPF_STX:
-		snprintf(buf, size, "%s M[%u]", m, insn->k);
-		return;
-	case BPF_ALU:
-		if (BPF_OP(code) == BPF_NEG)
-			snprintf(buf, size, "%s", m);
-		else if (BPF_SRC(code) == BPF_X)
-			snprintf(buf, size, "%s x", m);
-		else
-			snprintf(buf, size, "%s #%u", m, insn->k);
-		return;
-	case BPF_RET:
-		if (BPF_RVAL(code) == BPF_A)
-			snprintf(buf, size, "ret a");
-		else
-			snprintf(buf, size, "ret #%#x", insn->k);
-		return;
-	default:
-		snprintf(buf, size, "%s", m ? m : "?");
-		return;
-	}
+	struct scg_strbuf sb = SCG_STRBUF_INIT;
+	const struct asm_text_opts opts = { .arch = NULL };
+	asm_insn_text(&sb, insn, 0, &opts);
+	snprintf(buf, size, "%s", sb.data && !sb.failed ? sb.data : "?");
+	scg_strbuf_release(&sb);
 }
 
 static bool refuse(struct scg_refusal *why, long insn, const char *rule, const char *hint,
@@ -391,7 +360,7 @@ static bool check_seccomp(const struct scg_prog *prog, struct scg_refusal *why)
 				return refuse_seccomp_load(insn, pc, why);
 			continue;
 		}
-		if (code < CLASSIC_TABLE_SIZE && classic_codes[code].seccomp)
+		if (code < CLASSIC_TABLE_SIZE && (classic_codes[code] & SECCOMP))
 			continue;
 		describe(insn, text, sizeof(text));
 		if (BPF_CLASS(code) == BPF_ALU)
