@@ -1,0 +1,198 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* syscage status: seccomp mode, filter count and NO_NEW_PRIVS of running processes. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: syscage status [--json] [PID...]\n"
+		"\n"
+		"Shows the seccomp mode (none, strict, filter), the number of filters and\n"
+		"NO_NEW_PRIVS of each PID, as /proc/PID/status reports them, and every thread\n"
+		"whose state differs from its process's.  Without PID: the process that ran\n"
+		"syscage (its parent, usually your shell).\n"
+		"\n"
+		"  -j, --json   one JSON array, an object per PID with all its threads\n"
+		"  -h, --help   this text\n"
+		"\n"
+		"Exit status: 0 done, 2 bad usage, or a PID that does not exist or cannot be read.\n");
+}
+
+static void json_string(const char *s)
+{
+	putchar('"');
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			printf("\\%c", c);
+		else if (c < 0x20)
+			printf("\\u%04x", c);
+		else
+			putchar(c);
+	}
+	putchar('"');
+}
+
+/* "-1" (not reported by this kernel) becomes null. */
+static void json_count(long v)
+{
+	if (v < 0)
+		printf("null");
+	else
+		printf("%ld", v);
+}
+
+static void json_task(const struct scg_task_seccomp *t)
+{
+	printf("\"seccomp\": \"%s\", \"filters\": ", scg_seccomp_mode_name(t->mode));
+	json_count(t->filters);
+	printf(", \"no_new_privs\": ");
+	if (t->no_new_privs < 0)
+		printf("null");
+	else
+		printf("%s", t->no_new_privs ? "true" : "false");
+}
+
+static void print_json(const struct scg_proc_seccomp *st, bool first)
+{
+	printf("%s\n  {\"pid\": %d, \"name\": ", first ? "" : ",", (int)st->pid);
+	json_string(st->name);
+	printf(", ");
+	json_task(&st->process);
+	printf(", \"threads\": [");
+	for (size_t i = 0; i < st->nthreads; i++) {
+		printf("%s{\"tid\": %d, ", i ? ", " : "", (int)st->threads[i].tid);
+		json_task(&st->threads[i]);
+		printf("}");
+	}
+	printf("]}");
+}
+
+static void print_task_text(const struct scg_task_seccomp *t)
+{
+	printf("seccomp %s", scg_seccomp_mode_name(t->mode));
+	if (t->filters >= 0)
+		printf(", %ld filter%s", t->filters, t->filters == 1 ? "" : "s");
+	if (t->no_new_privs >= 0)
+		printf(", no_new_privs %d", t->no_new_privs);
+	putchar('\n');
+}
+
+static bool same_state(const struct scg_task_seccomp *a, const struct scg_task_seccomp *b)
+{
+	return a->mode == b->mode && a->filters == b->filters && a->no_new_privs == b->no_new_privs;
+}
+
+static void print_text(const struct scg_proc_seccomp *st)
+{
+	printf("%d (%s): ", (int)st->pid, st->name);
+	print_task_text(&st->process);
+	for (size_t i = 0; i < st->nthreads; i++) {
+		if (same_state(&st->threads[i], &st->process))
+			continue;
+		printf("  thread %d: ", (int)st->threads[i].tid);
+		print_task_text(&st->threads[i]);
+	}
+}
+
+static int parse_pid(const char *text, pid_t *pid)
+{
+	char *end;
+	errno = 0;
+	long v = strtol(text, &end, 10);
+	if (errno || end == text || *end || v <= 0 || v > 0x3fffffffL) {
+		cli_error("status: '%s' is not a process id", text);
+		return -1;
+	}
+	*pid = (pid_t)v;
+	return 0;
+}
+
+/* Returns 0 to run, 1 after --help, -1 on a usage error (already reported). */
+static int parse_options(int argc, char **argv, bool *json)
+{
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+jh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			*json = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return 1;
+		default:
+			cli_error("status: unknown option '%s' ('syscage status --help')",
+				  argv[optind - 1]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int show_one(pid_t pid, bool json, bool first)
+{
+	struct scg_diag *diag = scg_diag_new();
+	struct scg_proc_seccomp st;
+	int r = scg_proc_seccomp_read(pid, &st, diag);
+	if (r < 0) {
+		cli_print_diag(diag);
+		if (scg_diag_count(diag) == 0)
+			cli_error("status: process %d: %s", (int)pid, strerror(-r));
+		scg_diag_free(diag);
+		return -1;
+	}
+	scg_diag_free(diag);
+	if (json)
+		print_json(&st, first);
+	else
+		print_text(&st);
+	scg_proc_seccomp_release(&st);
+	return 0;
+}
+
+int cmd_status(int argc, char **argv)
+{
+	bool json = false;
+	int r = parse_options(argc, argv, &json);
+	if (r != 0)
+		return r > 0 ? CLI_EXIT_OK : CLI_EXIT_USAGE;
+	for (int i = optind; i < argc; i++) {
+		pid_t pid;
+		if (parse_pid(argv[i], &pid) < 0)
+			return CLI_EXIT_USAGE;
+	}
+	int status = CLI_EXIT_OK;
+	bool first = true;
+	if (json)
+		printf("[");
+	if (optind == argc) {
+		if (show_one(getppid(), json, true) < 0)
+			status = CLI_EXIT_USAGE;
+		first = false;
+	}
+	for (int i = optind; i < argc; i++) {
+		pid_t pid;
+		parse_pid(argv[i], &pid);
+		if (show_one(pid, json, first) < 0)
+			status = CLI_EXIT_USAGE;
+		else
+			first = false;
+	}
+	if (json)
+		printf("\n]\n");
+	return status;
+}
