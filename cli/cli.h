@@ -26,6 +26,9 @@ int cmd_verify(int argc, char **argv);
 int cmd_emu(int argc, char **argv);
 int cmd_syscalls(int argc, char **argv);
 int cmd_compile(int argc, char **argv);
+int cmd_run(int argc, char **argv);
+int cmd_status(int argc, char **argv);
+int cmd_dump(int argc, char **argv);
 
 /* "syscage: <message>" on stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

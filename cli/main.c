@@ -18,6 +18,9 @@ static const struct command commands[] = {
 	{ "emu", cmd_emu, "run filters on a syscall exactly as the kernel does" },
 	{ "syscalls", cmd_syscalls, "resolve syscall names and numbers for any ABI" },
 	{ "compile", cmd_compile, "compile a policy, OCI profile or built-in profile into a filter" },
+	{ "run", cmd_run, "run a program under a policy and report what it denies" },
+	{ "status", cmd_status, "seccomp mode, filter count and NO_NEW_PRIVS of running processes" },
+	{ "dump", cmd_dump, "print the filters of a process, or catch the one a program installs" },
 };
 
 static void usage(FILE *out)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A short tour of syscage on examples/deny-open.s: assemble it, read the
 # bytes back, ask whether the kernel would load it, and run it on two
-# syscalls without loading it anywhere.  Run by `make demo`.
+# syscalls without loading it anywhere; then run real programs under
+# policies with syscage run.  Run by `make demo`.
 set -euo pipefail
 
 SYSCAGE=${SYSCAGE:-build/syscage}
@@ -40,3 +41,11 @@ step "... and on open() made through the i386 ABI (int \$0x80):"
 "$SYSCAGE" emu --arch x86 -f "$bpf" open
 
 printf '\nERRNO(13) is EACCES: that openat fails; getpid runs; the i386 call kills the process.\n'
+
+step "Run a program under the built-in default profile: syscage run"
+"$SYSCAGE" run -- ls -l /
+
+printf 'default allow\nerrno(EACCES) mkdir, mkdirat\n' >"$work/no-mkdir.policy"
+step "Run mkdir under a policy that denies it; syscage names the call and the rule:"
+cat -n "$work/no-mkdir.policy"
+"$SYSCAGE" run -p "$work/no-mkdir.policy" -- mkdir "$work/new" || echo "(exit status $?)"

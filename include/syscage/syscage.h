@@ -9,8 +9,10 @@
 #include <syscage/compile.h>
 #include <syscage/diag.h>
 #include <syscage/emu.h>
+#include <syscage/inspect.h>
 #include <syscage/lang.h>
 #include <syscage/policy.h>
+#include <syscage/runtime.h>
 #include <syscage/verify.h>
 
 #define SYSCAGE_VERSION "0.1.0"

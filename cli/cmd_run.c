@@ -1,0 +1,377 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * syscage run: start a program under a policy, and tell the user about
+ * every syscall the policy denies.
+ *
+ * Denying verdicts are installed as USER_NOTIF; this process holds the
+ * listener, looks the call up in the policy (which rule decided), reports
+ * it, and answers with the policy's errno or kills the caller.  Allowed
+ * calls never leave the kernel.  See docs/run.md.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "run.h"
+
+/* Signals passed on to the program when someone sends them to syscage. */
+static const int forwarded_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1,
+					 SIGUSR2, SIGWINCH, SIGALRM, SIGCONT };
+
+enum { EXIT_SETUP = 125, EXIT_NOEXEC = 126, EXIT_NOTFOUND = 127 };
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: syscage run [-p POLICY] [--log FILE] [--no-report] [-q] -- CMD [ARG...]\n"
+		"  -p, --policy POLICY  policy file, OCI profile (*.json) or built-in profile\n"
+		"                       (default: the built-in profile 'default')\n"
+		"      --log FILE       write every denial to FILE as a JSON line\n"
+		"      --no-report      install the policy's verdicts as they are, no supervisor\n"
+		"  -q, --quiet          no denial lines or summary on stderr\n");
+}
+
+/* Finds @cmd on $PATH like execvp would; NULL with errno when it cannot. */
+static char *resolve_command(const char *cmd)
+{
+	if (strchr(cmd, '/'))
+		return strdup(cmd);
+	const char *path = getenv("PATH");
+	if (!path || !*path)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	int err = ENOENT;
+	for (const char *p = path;; p++) {
+		const char *end = strchrnul(p, ':');
+		size_t dirlen = (size_t)(end - p);
+		char *full = malloc(dirlen + strlen(cmd) + 3);
+		if (!full)
+			return NULL;
+		sprintf(full, "%.*s/%s", (int)dirlen, dirlen ? p : ".", cmd);
+		struct stat st;
+		if (stat(full, &st) == 0 && S_ISREG(st.st_mode)) {
+			if (access(full, X_OK) == 0)
+				return full;
+			err = EACCES;
+		}
+		free(full);
+		if (!*end)
+			break;
+		p = end;
+	}
+	errno = err;
+	return NULL;
+}
+
+struct supervisor {
+	const struct run_config *cfg;
+	struct run_report *rep;
+	pid_t child;
+	bool killed_child; /* a KILL verdict ended the program */
+	char killed_call[64];
+};
+
+static void kill_target(struct supervisor *sv, int listener, const struct scg_notif *n)
+{
+	/* The thread's process: a pidfd pins it, ID_VALID proves it is still the caller. */
+	pid_t tgid = (pid_t)n->pid;
+	char path[64], line[128];
+	snprintf(path, sizeof(path), "/proc/%u/status", n->pid);
+	FILE *f = fopen(path, "re");
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "Tgid: %d", &tgid) == 1)
+			break;
+	if (f)
+		fclose(f);
+	int pidfd = (int)syscall(SYS_pidfd_open, tgid, 0);
+	if (scg_notif_id_valid(listener, n->id) == 0) {
+		if (pidfd >= 0)
+			syscall(SYS_pidfd_send_signal, pidfd, SIGKILL, NULL, 0);
+		else
+			kill(tgid, SIGKILL);
+		if (tgid == sv->child)
+			sv->killed_child = true;
+	}
+	if (pidfd >= 0)
+		close(pidfd);
+}
+
+static int decide(int listener, const struct scg_notif *n, struct scg_notif_resp *resp, void *ctx)
+{
+	struct supervisor *sv = ctx;
+	struct scg_verdict v;
+	scg_policy_eval(sv->cfg->policy, &n->data, &v);
+	struct run_denial d;
+	run_describe(sv->rep, listener, n, &v, &d);
+	switch (scg_action_of(v.action)) {
+	case SCG_ACTION_ERRNO: {
+		uint32_t e = v.action & SCG_RET_DATA;
+		resp->error = -(int32_t)(e > SCG_MAX_ERRNO ? SCG_MAX_ERRNO : e);
+		break;
+	}
+	case SCG_ACTION_ALLOW:
+	case SCG_ACTION_LOG:
+		/* Not installed as USER_NOTIF, so only an older filter of the program's
+		 * own can send it here: let it run, nothing was denied. */
+		resp->flags = SCG_NOTIF_FLAG_CONTINUE;
+		return 0;
+	case SCG_ACTION_USER_NOTIF:
+	case SCG_ACTION_TRACE:
+		resp->error = -ENOSYS; /* what the kernel answers when nobody listens */
+		break;
+	case SCG_ACTION_KILL_PROCESS:
+	case SCG_ACTION_KILL_THREAD:
+	case SCG_ACTION_TRAP:
+	case SCG_ACTION_UNKNOWN:
+		run_report_denial(sv->rep, &d);
+		snprintf(sv->killed_call, sizeof(sv->killed_call), "%s", d.name ? d.name : "?");
+		kill_target(sv, listener, n);
+		resp->error = -ENOSYS; /* unseen: the caller is dead */
+		return 0;
+	}
+	run_report_denial(sv->rep, &d);
+	return 0;
+}
+
+static int setup_signals(sigset_t *orig, int *sfd)
+{
+	sigset_t set;
+	sigemptyset(&set);
+	sigaddset(&set, SIGCHLD);
+	for (size_t i = 0; i < sizeof(forwarded_signals) / sizeof(forwarded_signals[0]); i++)
+		sigaddset(&set, forwarded_signals[i]);
+	if (sigprocmask(SIG_BLOCK, &set, orig) < 0)
+		return -errno;
+	*sfd = signalfd(-1, &set, SFD_CLOEXEC);
+	return *sfd < 0 ? -errno : 0;
+}
+
+/* Receives one message, and the listener fd if it carries one. */
+static ssize_t recv_msg(int sock, struct run_msg *m, int *fd)
+{
+	struct iovec iov = { .iov_base = m, .iov_len = sizeof(*m) };
+	union {
+		char buf[CMSG_SPACE(sizeof(int))];
+		struct cmsghdr align;
+	} control;
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = control.buf,
+			      .msg_controllen = sizeof(control.buf) };
+	ssize_t n;
+	do
+		n = recvmsg(sock, &msg, MSG_CMSG_CLOEXEC);
+	while (n < 0 && errno == EINTR);
+	struct cmsghdr *c = n > 0 ? CMSG_FIRSTHDR(&msg) : NULL;
+	if (c && c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS)
+		memcpy(fd, CMSG_DATA(c), sizeof(int));
+	return n;
+}
+
+/* Waits until the program runs: 0, or the exit status for a failed start. */
+static int await_exec(const struct run_config *cfg, int sock, int *listener)
+{
+	struct run_msg m;
+	ssize_t n = recv_msg(sock, &m, listener);
+	if (n == (ssize_t)sizeof(m) && m.kind == RUN_MSG_LISTENER && *listener >= 0)
+		n = recv_msg(sock, &m, listener);
+	if (n == 0)
+		return cfg->report && *listener < 0 ? EXIT_SETUP : 0; /* exec closed the socket */
+	if (n != (ssize_t)sizeof(m))
+		return EXIT_SETUP;
+	if (m.kind == RUN_MSG_EXEC_FAILED) {
+		cli_error("cannot run '%s': %s", cfg->path, strerror(m.err));
+		return m.err == ENOENT ? EXIT_NOTFOUND : EXIT_NOEXEC;
+	}
+	if (m.err)
+		cli_error("cannot start '%s': %s", cfg->argv[0], strerror(m.err));
+	return EXIT_SETUP;
+}
+
+static bool child_exited(struct supervisor *sv, int *status)
+{
+	pid_t r;
+	do
+		r = waitpid(sv->child, status, WNOHANG);
+	while (r < 0 && errno == EINTR);
+	return r == sv->child;
+}
+
+static void on_signal(struct supervisor *sv, const struct signalfd_siginfo *si)
+{
+	if (si->ssi_signo == SIGCHLD)
+		return;
+	/* Signals from the terminal reach the whole foreground group, the program included. */
+	if (si->ssi_code == SI_KERNEL)
+		return;
+	kill(sv->child, (int)si->ssi_signo);
+}
+
+/* Serves notifications and signals until the program ends; its wait status in *@status. */
+static int supervise(struct supervisor *sv, int sfd, int *listenerp, int *status)
+{
+	int listener = *listenerp;
+	bool listening = listener >= 0;
+	for (;;) {
+		if (child_exited(sv, status))
+			return 0;
+		struct pollfd pfd[2] = { { .fd = sfd, .events = POLLIN },
+					 { .fd = listener, .events = POLLIN } };
+		if (poll(pfd, listening ? 2 : 1, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (listening && (pfd[1].revents & POLLIN)) {
+			int r = scg_notif_handle_one(listener, decide, sv);
+			if (r < 0 && r != -EINTR) {
+				/* Give up supervising rather than spin: closing the listener
+				 * answers every pending and later denied call with ENOSYS. */
+				cli_error("cannot handle a denied call (%s); denied calls now fail "
+					  "with ENOSYS, unreported",
+					  strerror(-r));
+				close(listener);
+				*listenerp = listener = -1;
+				listening = false;
+			}
+		} else if (listening && (pfd[1].revents & (POLLHUP | POLLERR | POLLNVAL))) {
+			listening = false; /* no task uses the filter any more */
+		}
+		if (pfd[0].revents & POLLIN) {
+			struct signalfd_siginfo si;
+			if (read(sfd, &si, sizeof(si)) == (ssize_t)sizeof(si))
+				on_signal(sv, &si);
+		}
+	}
+}
+
+static int exit_status(const struct supervisor *sv, int status)
+{
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	if (!WIFSIGNALED(status))
+		return EXIT_SETUP;
+	int sig = WTERMSIG(status);
+	if (sv->killed_child && sig == SIGKILL) {
+		cli_error("program killed: the policy's KILL verdict for %s (exit status %d = "
+			  "128 + SIGSYS)",
+			  sv->killed_call, 128 + SIGSYS);
+		return 128 + SIGSYS;
+	}
+	const char *abbrev = sigabbrev_np(sig);
+	if (sig == SIGSYS)
+		cli_error("program killed by SIGSYS (a seccomp KILL verdict or a bad system call)");
+	else
+		cli_error("program killed by signal %d (SIG%s)", sig, abbrev ? abbrev : "?");
+	return 128 + sig;
+}
+
+/* Forks, starts the program under the filter, supervises it.  Returns the exit status. */
+static int run_program(const struct run_config *cfg)
+{
+	sigset_t orig;
+	int sfd = -1, sock[2];
+	if (setup_signals(&orig, &sfd) < 0 ||
+	    socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sock) < 0) {
+		cli_error("cannot set up: %s", strerror(errno));
+		return EXIT_SETUP;
+	}
+	struct supervisor sv = { .cfg = cfg };
+	sv.rep = run_report_new(cfg->policy, cfg->log_path, cfg->quiet);
+	if (!sv.rep)
+		return EXIT_SETUP;
+	pid_t parent = getpid();
+	fflush(NULL);
+	sv.child = fork();
+	if (sv.child < 0) {
+		cli_error("cannot fork: %s", strerror(errno));
+		run_report_free(sv.rep);
+		return EXIT_SETUP;
+	}
+	if (sv.child == 0) {
+		close(sock[0]);
+		close(sfd);
+		run_child(cfg, parent, sock[1], &orig);
+	}
+	close(sock[1]);
+	int listener = -1, status = 0;
+	int code = await_exec(cfg, sock[0], &listener);
+	close(sock[0]);
+	if (code == 0 && supervise(&sv, sfd, &listener, &status) < 0)
+		code = EXIT_SETUP;
+	if (code != 0) {
+		kill(sv.child, SIGKILL);
+		while (waitpid(sv.child, &status, 0) < 0 && errno == EINTR)
+			;
+	} else {
+		code = exit_status(&sv, status);
+	}
+	/* Closing the listener answers whatever is still pending (descendants) with ENOSYS. */
+	if (listener >= 0)
+		close(listener);
+	run_report_summary(sv.rep);
+	run_report_free(sv.rep);
+	close(sfd);
+	return code;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "policy", required_argument, NULL, 'p' }, { "log", required_argument, NULL, 'l' },
+		{ "no-report", no_argument, NULL, 'n' },    { "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },         { NULL, 0, NULL, 0 },
+	};
+	struct run_config cfg = { .policy_name = "default", .report = true };
+	int c;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+p:qh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'p': cfg.policy_name = optarg; break;
+		case 'l': cfg.log_path = optarg; break;
+		case 'n': cfg.report = false; break;
+		case 'q': cfg.quiet = true; break;
+		case 'h': usage(stdout); return CLI_EXIT_OK;
+		default: usage(stderr); return CLI_EXIT_USAGE;
+		}
+	}
+	if (optind >= argc) {
+		cli_error("run: no program given");
+		usage(stderr);
+		return CLI_EXIT_USAGE;
+	}
+	cfg.argv = argv + optind;
+	char *path = resolve_command(argv[optind]);
+	if (!path) {
+		int e = errno;
+		cli_error("%s: %s", argv[optind], e == ENOENT ? "command not found" : strerror(e));
+		return e == ENOENT ? EXIT_NOTFOUND : EXIT_NOEXEC;
+	}
+	cfg.path = path;
+	struct scg_policy *policy;
+	if (cli_load_policy(cfg.policy_name, NULL, 0, &policy) < 0) {
+		free(path);
+		return CLI_EXIT_USAGE;
+	}
+	cfg.policy = policy;
+	struct scg_features features;
+	if (cfg.report && scg_features_probe(&features) == 0 && features.filter_mode &&
+	    !(features.actions & (1U << SCG_ACTION_USER_NOTIF))) {
+		cli_error("warning: this kernel has no SECCOMP_RET_USER_NOTIF (Linux 5.0); "
+			  "running without reports, as with --no-report");
+		cfg.report = false;
+	}
+	/* Keep the program (same user) from reading our memory or taking the listener. */
+	prctl(PR_SET_DUMPABLE, 0L, 0L, 0L, 0L);
+	int code = run_program(&cfg);
+	scg_policy_free(policy);
+	free(path);
+	return code;
+}

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* `syscage run`: the pieces shared by cmd_run.c and run_*.c. */
+#ifndef SCG_CLI_RUN_H
+#define SCG_CLI_RUN_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "cli.h"
+
+/* What the child tells the parent over the socket pair before exec. */
+enum run_msg_kind {
+	RUN_MSG_LISTENER = 1, /* carries the listener fd (SCM_RIGHTS) */
+	RUN_MSG_SETUP_FAILED, /* err: why the filter could not be set up */
+	RUN_MSG_EXEC_FAILED,  /* err: execve's errno */
+};
+
+struct run_msg {
+	int kind;
+	int err;
+};
+
+struct run_config {
+	const char *policy_name;
+	const struct scg_policy *policy; /* as loaded: the verdicts reported */
+	const char *log_path;
+	bool report;      /* supervise denials (false: --no-report) */
+	bool quiet;       /* no per-denial lines on stderr */
+	char *const *argv; /* the program and its arguments */
+	const char *path;  /* resolved executable */
+};
+
+/*
+ * The child between fork and exec: sets up, installs the filter, passes the
+ * listener over @sock and execs.  Never returns.
+ */
+_Noreturn void run_child(const struct run_config *cfg, pid_t parent, int sock,
+			 const sigset_t *orig_mask);
+
+/*
+ * Builds the policy the child installs: a rule letting execve/execveat (and
+ * the sendmsg/exit_group the child itself needs) through when argument 5
+ * equals @cookie, then @policy with every verdict that reports rewritten to
+ * USER_NOTIF when @report.  *@out is new.
+ */
+int run_build_policy(const struct scg_policy *policy, uint64_t cookie, bool report,
+		     struct scg_policy **out);
+/* True when verdict @action is supervised (reported) rather than installed as is. */
+bool run_action_reported(uint32_t action);
+
+/* --- reporting denials --------------------------------------------------- */
+
+struct run_report;
+struct run_report *run_report_new(const struct scg_policy *policy, const char *log_path,
+				  bool quiet);
+void run_report_free(struct run_report *rep);
+/* Prints the counts per syscall and verdict, if there were denials. */
+void run_report_summary(const struct run_report *rep);
+
+struct run_denial {
+	pid_t pid;
+	char call[768];     /* decoded like strace: openat(AT_FDCWD, "/x", O_RDONLY) */
+	const char *name;   /* syscall name, or NULL */
+	uint32_t nr;
+	uint32_t action;    /* the policy's verdict */
+	char where[320];    /* "policy.txt:7" or "default verdict" */
+};
+
+/* Describes notification @notif as the policy decides it (reads strings via the listener). */
+void run_describe(const struct run_report *rep, int listener, const struct scg_notif *notif,
+		  const struct scg_verdict *verdict, struct run_denial *out);
+/* Prints and logs @d, and counts it. */
+void run_report_denial(struct run_report *rep, const struct run_denial *d);
+
+#endif

@@ -1,0 +1,136 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The policy `syscage run` installs, derived from the user's.
+ *
+ * The first rules let execve/execveat through when argument 5 holds a
+ * random 64-bit cookie.  execve has three arguments and ignores the sixth
+ * register, so only the launcher's own raw syscall, made with the cookie in
+ * that register, matches: the program starts even when the policy denies
+ * execve.  The cookie lives only in the child's memory and in the installed
+ * filter; the successful exec replaces that memory, the filter cannot be
+ * read back without CAP_SYS_ADMIN, and the launcher is not dumpable, so the
+ * program has no way to learn it and no later exec can use the rule.  The
+ * child also needs sendmsg (to hand the listener to the supervisor) and
+ * exit_group (when exec fails) before exec, so they get the same cookie rule.
+ */
+#include <errno.h>
+
+#include "run.h"
+
+static const char *const cookie_syscalls[] = { "execve", "execveat", "sendmsg", "exit_group" };
+
+bool run_action_reported(uint32_t action)
+{
+	switch (scg_action_of(action)) {
+	case SCG_ACTION_ERRNO:
+	case SCG_ACTION_KILL_PROCESS:
+	case SCG_ACTION_USER_NOTIF:
+	case SCG_ACTION_UNKNOWN:
+		return true;
+	case SCG_ACTION_KILL_THREAD: /* the supervisor cannot kill just one thread */
+	case SCG_ACTION_TRAP:        /* a SIGSYS with siginfo only the kernel can raise */
+	case SCG_ACTION_TRACE:
+	case SCG_ACTION_LOG:
+	case SCG_ACTION_ALLOW:
+		return false;
+	}
+	return false;
+}
+
+static uint32_t installed_action(uint32_t action, bool report)
+{
+	return report && run_action_reported(action) ? SCG_RET_USER_NOTIF : action;
+}
+
+static int native_arch_mask(uint32_t *mask)
+{
+	const struct scg_arch *native = scg_arch_native();
+	for (size_t i = 0; i < scg_arch_count() && i < 32; i++) {
+		if (scg_arch_at(i) == native) {
+			*mask = 1U << i;
+			return 0;
+		}
+	}
+	return -ENOSYS;
+}
+
+static int add_cookie_rules(struct scg_policy *p, uint64_t cookie)
+{
+	uint32_t mask;
+	int r = native_arch_mask(&mask);
+	if (r < 0)
+		return r;
+	for (size_t i = 0; i < sizeof(cookie_syscalls) / sizeof(cookie_syscalls[0]); i++) {
+		struct scg_rule_spec spec = {
+			.action = SCG_RET_ALLOW,
+			.syscall = cookie_syscalls[i],
+			.arch_mask = mask,
+			.cond = scg_expr_cmp(5, 64, SCG_CMP_EQ, UINT64_MAX, cookie),
+			.loc = SCG_LOC_NONE,
+		};
+		if (!spec.cond)
+			return -ENOMEM;
+		r = scg_policy_add_rule(p, &spec);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+static int copy_rules(struct scg_policy *p, const struct scg_policy *policy, bool report)
+{
+	for (size_t i = 0; i < scg_policy_rule_count(policy); i++) {
+		struct scg_rule rule;
+		int r = scg_policy_rule_at(policy, i, &rule);
+		if (r < 0)
+			return r;
+		struct scg_rule_spec spec = {
+			.action = installed_action(rule.action, report),
+			.syscall = rule.syscall,
+			.has_number = rule.has_number,
+			.number = rule.number,
+			.arch_mask = rule.arch_mask,
+			.cond = NULL,
+			.loc = rule.loc,
+		};
+		if (rule.cond && !(spec.cond = scg_expr_clone(rule.cond)))
+			return -ENOMEM;
+		r = scg_policy_add_rule(p, &spec);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+int run_build_policy(const struct scg_policy *policy, uint64_t cookie, bool report,
+		     struct scg_policy **out)
+{
+	*out = NULL;
+	struct scg_policy *p = scg_policy_new();
+	if (!p)
+		return -ENOMEM;
+	int r = 0;
+	bool native = false;
+	for (size_t i = 0; i < scg_policy_arch_count(policy) && r == 0; i++) {
+		const struct scg_arch *arch = scg_policy_arch_at(policy, i);
+		native |= arch == scg_arch_native();
+		r = scg_policy_add_arch(p, arch);
+	}
+	if (r == 0 && !native)
+		r = -EXDEV; /* the policy does not cover the programs we run */
+	scg_policy_set_default(p, installed_action(scg_policy_default(policy), report));
+	scg_policy_set_badarch(p, installed_action(scg_policy_badarch(policy), report));
+	uint32_t unknown;
+	if (scg_policy_unknown(policy, &unknown))
+		scg_policy_set_unknown(p, installed_action(unknown, report));
+	if (r == 0)
+		r = add_cookie_rules(p, cookie);
+	if (r == 0)
+		r = copy_rules(p, policy, report);
+	if (r < 0) {
+		scg_policy_free(p);
+		return r;
+	}
+	*out = p;
+	return 0;
+}

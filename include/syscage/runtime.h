@@ -1,0 +1,174 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The runtime: putting filters into the running kernel and supervising them.
+ *
+ * Installing (with every seccomp(2) flag), strict mode, asking the kernel
+ * what it supports, and the user-notification side: receiving a trapped
+ * syscall, reading the target's memory safely, and answering.
+ *
+ * The kernel ABI constants are defined here, so the build never depends on
+ * the host's kernel headers being new enough.  Every function returns 0 (or
+ * a documented non-negative value) or a negative errno; nothing prints.
+ *
+ * User notification is not a security boundary: pointer arguments can
+ * change between the supervisor's read and the kernel's use, so a supervisor
+ * may report and refuse, but must never allow (CONTINUE) on the strength of
+ * memory it read.
+ */
+#ifndef SYSCAGE_RUNTIME_H
+#define SYSCAGE_RUNTIME_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include <syscage/bpf.h>
+#include <syscage/emu.h>
+#include <syscage/export.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* --- seccomp(2) filter flags (kernel values) ------------------------------ */
+
+#define SCG_FILTER_FLAG_TSYNC (1U << 0)              /* 3.17: all threads */
+#define SCG_FILTER_FLAG_LOG (1U << 1)                /* 4.14: log non-ALLOW actions */
+#define SCG_FILTER_FLAG_SPEC_ALLOW (1U << 2)         /* 4.17: no speculation mitigation */
+#define SCG_FILTER_FLAG_NEW_LISTENER (1U << 3)       /* 5.0: return a notification fd */
+#define SCG_FILTER_FLAG_TSYNC_ESRCH (1U << 4)        /* 5.7: TSYNC failure is -ESRCH */
+#define SCG_FILTER_FLAG_WAIT_KILLABLE_RECV (1U << 5) /* 5.19: only fatal signals once received */
+#define SCG_FILTER_FLAGS_ALL 0x3fU
+
+/* --- what the running kernel supports ------------------------------------- */
+
+struct scg_features {
+	bool seccomp_syscall;   /* seccomp(2) exists (else only prctl(PR_SET_SECCOMP)) */
+	bool filter_mode;       /* filters can be installed at all */
+	uint32_t actions;       /* bit (1 << enum scg_action) per action the kernel knows */
+	uint32_t flags;         /* SCG_FILTER_FLAG_* the kernel knows */
+	uint16_t notif_size;    /* SECCOMP_GET_NOTIF_SIZES; all 0 when unsupported */
+	uint16_t notif_resp_size;
+	uint16_t data_size;
+};
+
+/*
+ * Asks the kernel, without installing anything: actions through
+ * SECCOMP_GET_ACTION_AVAIL, flags through the NULL-program probe (EFAULT
+ * means the flag is known, EINVAL that it is not), notification sizes
+ * through SECCOMP_GET_NOTIF_SIZES.  Returns 0 (also when seccomp is absent:
+ * everything is then false/0) or a negative errno for an unexpected answer.
+ */
+SCG_API int scg_features_probe(struct scg_features *out);
+
+/* --- installing ----------------------------------------------------------- */
+
+struct scg_install_result {
+	int listener;    /* with NEW_LISTENER: the close-on-exec notification fd; else -1 */
+	pid_t tsync_tid; /* with TSYNC, on -ESRCH: the thread that blocked it (0 if unknown) */
+};
+
+/*
+ * Installs @prog on the calling thread (or every thread with TSYNC) with
+ * @flags (SCG_FILTER_FLAG_*).  The caller must have set NO_NEW_PRIVS or
+ * hold CAP_SYS_ADMIN (else -EACCES).  When seccomp(2) is missing (-ENOSYS)
+ * and @flags is 0, falls back to prctl(PR_SET_SECCOMP); with flags, -ENOSYS
+ * stands.  A TSYNC failure reported as a positive thread id is returned as
+ * -ESRCH with the id in @res->tsync_tid.  @res may be NULL when no listener
+ * is requested.
+ */
+SCG_API int scg_filter_install(const struct scg_prog *prog, unsigned flags,
+			       struct scg_install_result *res);
+
+/*
+ * Enters strict mode (read, write, _exit and sigreturn only; anything else
+ * kills).  Falls back to prctl() without seccomp(2).  Returns only on failure
+ * (a negative errno) or 0 on success.
+ */
+SCG_API int scg_strict_enter(void);
+
+/* --- user notification ---------------------------------------------------- */
+
+/* struct seccomp_notif, 80 bytes. */
+struct scg_notif {
+	uint64_t id;
+	uint32_t pid; /* thread id of the target, in the listener's pid namespace */
+	uint32_t flags;
+	struct scg_seccomp_data data;
+};
+
+#define SCG_NOTIF_FLAG_CONTINUE (1U << 0) /* 5.5: run the syscall (error and val must be 0) */
+
+/* struct seccomp_notif_resp, 24 bytes. */
+struct scg_notif_resp {
+	uint64_t id;
+	int64_t val;   /* the syscall's return value when error == 0 */
+	int32_t error; /* a negative errno, or 0 */
+	uint32_t flags;
+};
+
+/*
+ * Waits for and receives one notification.  -ENOENT: the target vanished
+ * before it could be received (try again); -EINTR on a signal.
+ */
+SCG_API int scg_notif_receive(int listener, struct scg_notif *out);
+/* Answers; -ENOENT when the target no longer waits (killed, or interrupted). */
+SCG_API int scg_notif_respond(int listener, const struct scg_notif_resp *resp);
+/* 0 when notification @id still waits for an answer, else -ENOENT. */
+SCG_API int scg_notif_id_valid(int listener, uint64_t id);
+
+/*
+ * Opens the target's /proc/PID/mem for reading, then checks that @notif is
+ * still pending, so the fd cannot belong to a recycled PID.  Returns the fd
+ * (close-on-exec; the caller closes it) or a negative errno.
+ */
+SCG_API int scg_notif_mem_open(int listener, const struct scg_notif *notif);
+
+/*
+ * Reads up to @len bytes at @addr from the target through @mem_fd (from
+ * scg_notif_mem_open()), stopping early at an unmapped page, then re-checks
+ * that @notif is still pending.  Returns the number of bytes read (> 0) or a
+ * negative errno (-EFAULT: nothing readable).  The same caveat as below.
+ */
+SCG_API ssize_t scg_notif_read(int listener, const struct scg_notif *notif, int mem_fd,
+			       uint64_t addr, void *buf, size_t len);
+
+/*
+ * Reads a NUL-terminated string at @addr from the target through @mem_fd
+ * (from scg_notif_mem_open()) into @buf (@size > 0), then re-checks that
+ * @notif is still pending.  Returns the string's length, -ENAMETOOLONG when
+ * it was cut to @size - 1 bytes (still terminated), or a negative errno.
+ * The target may change the memory afterwards: use the text to report,
+ * never to allow.
+ */
+SCG_API ssize_t scg_notif_read_string(int listener, const struct scg_notif *notif, int mem_fd,
+				      uint64_t addr, char *buf, size_t size);
+
+/*
+ * The decision of a notification loop: fill @resp (id preset, the rest
+ * zero: an answer of 0).  Return 0 to answer, 1 to answer and stop the loop,
+ * or a negative errno to stop without answering.
+ */
+typedef int (*scg_notif_decide_fn)(int listener, const struct scg_notif *notif,
+				   struct scg_notif_resp *resp, void *ctx);
+
+/*
+ * Receives one notification, asks @decide and answers.  Returns 1 when
+ * @decide asked to stop, 0 when a notification was handled or vanished, or a
+ * negative errno (-EINTR on a signal).
+ */
+SCG_API int scg_notif_handle_one(int listener, scg_notif_decide_fn decide, void *ctx);
+
+/*
+ * Serves notifications until no task uses the filter any more (the
+ * listener reports POLLHUP), @decide asks to stop, or an error.  Returns 0
+ * or a negative errno.  Signals (EINTR) are retried.
+ */
+SCG_API int scg_notif_loop(int listener, scg_notif_decide_fn decide, void *ctx);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SYSCAGE_RUNTIME_H */

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Runtime internals: the kernel entry points, replaceable so tests can simulate old kernels. */
+#ifndef SCG_RUNTIME_INTERNAL_H
+#define SCG_RUNTIME_INTERNAL_H
+
+#include <syscage/runtime.h>
+
+/* seccomp(2) operations and prctl(2) modes (kernel values). */
+#define SCG_SECCOMP_SET_MODE_STRICT 0U
+#define SCG_SECCOMP_SET_MODE_FILTER 1U
+#define SCG_SECCOMP_GET_ACTION_AVAIL 2U
+#define SCG_SECCOMP_GET_NOTIF_SIZES 3U
+#define SCG_PR_SET_SECCOMP 22
+#define SCG_MODE_STRICT 1UL
+#define SCG_MODE_FILTER 2UL
+
+/* The two ways into the kernel: each returns what the raw syscall does (-1 and errno on error). */
+struct scg_runtime_ops {
+	long (*seccomp)(unsigned op, unsigned flags, void *args);
+	long (*prctl_seccomp)(unsigned long mode, void *args);
+};
+
+/* The real kernel. */
+extern const struct scg_runtime_ops scg_runtime_kernel_ops;
+
+int scg_filter_install_ops(const struct scg_runtime_ops *ops, const struct scg_prog *prog,
+			   unsigned flags, struct scg_install_result *res);
+int scg_strict_enter_ops(const struct scg_runtime_ops *ops);
+int scg_features_probe_ops(const struct scg_runtime_ops *ops, struct scg_features *out);
+
+#endif
