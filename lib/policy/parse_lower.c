@@ -26,6 +26,10 @@ struct lowering {
 	struct scg_policy *policy;
 	const struct scg_arch *targets[LANG_MAX_ARCHES];
 	size_t ntargets;
+	/* The policy's own `arch` statement chose the targets (not the native
+	 * default, not the caller): only then is an `on` list that names none of
+	 * them a likely mistake rather than a rule for another host. */
+	bool targets_from_policy;
 	struct shadow_index *shadow;
 };
 
@@ -715,8 +719,9 @@ static void lower_rule(struct lowering *lw, const struct urule *rule)
 	for (size_t ti = 0; ti < lw->ntargets; ti++)
 		scope |= in_scope(rule, lw->targets[ti]) ? 1u << ti : 0;
 	if (!scope && lw->ntargets) {
-		lang_diag(lw->ctx, SCG_SEV_WARNING, rule->loc, "no-target", NULL,
-			  "the rule applies to none of the target ABIs");
+		if (lw->targets_from_policy)
+			lang_diag(lw->ctx, SCG_SEV_WARNING, rule->loc, "no-target", NULL,
+				  "the rule applies to none of the target ABIs");
 		return;
 	}
 	size_t n = 0;
@@ -743,6 +748,7 @@ static int choose_targets(struct lowering *lw)
 			if (opts->arches[i])
 				r = scg_policy_add_arch(lw->policy, opts->arches[i]);
 	} else if (lw->ctx->arch.set) {
+		lw->targets_from_policy = true;
 		for (size_t i = 0; r == 0 && i < lw->ctx->arch.count; i++)
 			r = scg_policy_add_arch(lw->policy, lw->ctx->arch.arches[i]);
 	} else {
