@@ -30,28 +30,39 @@ CPPFLAGS_ALL := -D_GNU_SOURCE -Iinclude -Ilib $(CPPFLAGS)
 CFLAGS_ALL := -std=c11 $(OPT) $(WARNINGS) -fno-strict-aliasing $(CFLAGS)
 LIB_CFLAGS := -fPIC -fvisibility=hidden -DSCG_BUILDING_LIBRARY
 
-LIB_SRCS := $(sort $(wildcard lib/*/*.c))
+# lib/oci needs json-c, so it is a library of its own (libsyscage-oci).
+LIB_SRCS := $(sort $(filter-out lib/oci/%,$(wildcard lib/*/*.c)))
+OCI_SRCS := $(sort $(wildcard lib/oci/*.c))
 CLI_SRCS := $(sort $(wildcard cli/*.c))
 TEST_SUPPORT_SRCS := $(sort $(wildcard tests/support/*.c))
 TEST_SRCS := $(sort $(wildcard tests/test_*.c))
 
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
+OCI_OBJS := $(OCI_SRCS:%.c=$(BUILD)/%.o)
 CLI_OBJS := $(CLI_SRCS:%.c=$(BUILD)/%.o)
 TEST_SUPPORT_OBJS := $(TEST_SUPPORT_SRCS:%.c=$(BUILD)/%.o)
 TEST_BINS := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
+# programs the tests run (tests/helpers/*.c)
+TEST_HELPERS := $(patsubst tests/helpers/%.c,$(BUILD)/tests/helpers/%,$(wildcard tests/helpers/*.c))
 
 STATIC_LIB := $(BUILD)/libsyscage.a
 SHARED_LIB := $(BUILD)/$(SONAME)
 CLI := $(BUILD)/syscage
 
-.PHONY: all lib cli tests check demo fuzz fuzz-smoke fuzz-run clean install help tables
+OCI_SONAME := libsyscage-oci.so.0
+OCI_STATIC_LIB := $(BUILD)/libsyscage-oci.a
+OCI_SHARED_LIB := $(BUILD)/$(OCI_SONAME)
+JSONC_CFLAGS := $(shell pkg-config --cflags json-c 2>/dev/null)
+JSONC_LIBS := $(shell pkg-config --libs json-c 2>/dev/null || echo -ljson-c)
+
+.PHONY: all lib cli tests check demo fuzz fuzz-smoke fuzz-run clean install help tables bench
 # keep object files that pattern rules build on the way
 .SECONDARY:
 all: lib cli
 
-lib: $(STATIC_LIB) $(SHARED_LIB)
+lib: $(STATIC_LIB) $(SHARED_LIB) $(OCI_STATIC_LIB) $(OCI_SHARED_LIB)
 cli: $(CLI)
-tests: $(TEST_BINS)
+tests: $(TEST_BINS) $(TEST_HELPERS)
 
 $(BUILD)/lib/%.o: lib/%.c
 	@mkdir -p $(@D)
@@ -79,14 +90,47 @@ $(SHARED_LIB): $(LIB_OBJS)
 	$(Q)$(CC) -shared -Wl,-soname,$(SONAME) -Wl,-z,defs -Wl,--as-needed $(LDFLAGS) -o $@ $^
 	$(Q)ln -sf $(SONAME) $(BUILD)/libsyscage.so
 
-$(CLI): $(CLI_OBJS) $(STATIC_LIB)
+$(CLI): $(CLI_OBJS) $(OCI_STATIC_LIB) $(STATIC_LIB)
 	$(call say,LD,$@)
-	$(Q)$(CC) $(LDFLAGS) -o $@ $(CLI_OBJS) $(STATIC_LIB)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(CLI_OBJS) $(OCI_STATIC_LIB) $(STATIC_LIB) $(JSONC_LIBS)
+
+# --- libsyscage-oci: OCI/Docker JSON profiles (json-c) ----------------------
+$(OCI_OBJS): CPPFLAGS_ALL += $(JSONC_CFLAGS)
+
+$(OCI_STATIC_LIB): $(OCI_OBJS)
+	@rm -f $@
+	$(call say,AR,$@)
+	$(Q)$(AR) rcs $@ $^
+
+# The internal helpers it shares with libsyscage (lib/util) are hidden there, so it carries its own copy.
+OCI_UTIL_OBJS := $(filter $(BUILD)/lib/util/%,$(LIB_OBJS))
+$(OCI_SHARED_LIB): $(OCI_OBJS) $(OCI_UTIL_OBJS) $(SHARED_LIB)
+	$(call say,LD,$@)
+	$(Q)$(CC) -shared -Wl,-soname,$(OCI_SONAME) -Wl,-z,defs -Wl,--as-needed $(LDFLAGS) -o $@ \
+		$(OCI_OBJS) $(OCI_UTIL_OBJS) $(SHARED_LIB) $(JSONC_LIBS)
+	$(Q)ln -sf $(OCI_SONAME) $(BUILD)/libsyscage-oci.so
 
 # Tests link the static library so they can reach internal functions too.
 $(BUILD)/tests/%: $(BUILD)/tests/%.o $(TEST_SUPPORT_OBJS) $(STATIC_LIB)
 	$(call say,LD,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ -lcmocka -lpthread
+
+# Programs the tests run (tests/helpers/*.c): plain executables, no cmocka.
+$(BUILD)/tests/helpers/%: tests/helpers/%.c
+	@mkdir -p $(@D)
+	$(call say,CC,$@)
+	$(Q)$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) $(LDFLAGS) -o $@ $< -lpthread
+$(BUILD)/tests/test_inspect: | $(TEST_HELPERS)
+
+# Tests of the OCI importer link libsyscage-oci, json-c and libseccomp (tests/oci_oracle.c: the
+# differential oracle).
+OCI_TEST_BINS := $(filter $(BUILD)/tests/test_oci%,$(TEST_BINS))
+OCI_TEST_ORACLE := $(BUILD)/tests/oci_oracle.o
+$(OCI_TEST_ORACLE): CPPFLAGS_ALL += $(JSONC_CFLAGS)
+$(OCI_TEST_BINS): $(BUILD)/tests/%: $(BUILD)/tests/%.o $(OCI_TEST_ORACLE) $(TEST_SUPPORT_OBJS) \
+		$(OCI_STATIC_LIB) $(STATIC_LIB)
+	$(call say,LD,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(JSONC_LIBS) -lseccomp -lcmocka -lpthread
 
 check: all tests
 	SYSCAGE=$(CLI) BUILD=$(BUILD) tests/run-tests.sh $(TEST_BINS)
@@ -94,10 +138,23 @@ check: all tests
 demo: all
 	SYSCAGE=$(CLI) examples/demo.sh
 
+# --- benchmarks (need libseccomp-dev; never a dependency of the library) ---
+BENCH_SRCS := $(sort $(wildcard bench/*.c))
+BENCH_BIN := $(BUILD)/bench/compile-stats
+
+bench: $(BENCH_BIN)
+
+$(BENCH_BIN): $(BENCH_SRCS) bench/bench_input.h $(OCI_STATIC_LIB) $(STATIC_LIB)
+	@mkdir -p $(@D)
+	$(call say,LD,$@)
+	$(Q)$(CC) $(CPPFLAGS_ALL) -Ibench $(CFLAGS_ALL) $(LDFLAGS) -o $@ $(BENCH_SRCS) \
+		$(OCI_STATIC_LIB) $(STATIC_LIB) $(JSONC_LIBS) -lseccomp
+
 # --- fuzzing (clang + libFuzzer) ------------------------------------------
 FUZZ_SRCS := $(sort $(wildcard fuzz/fuzz_*.c))
 FUZZ_BUILD := $(BUILD)/fuzz
 FUZZ_LIB_OBJS := $(LIB_SRCS:%.c=$(FUZZ_BUILD)/%.o)
+FUZZ_OCI_OBJS := $(OCI_SRCS:%.c=$(FUZZ_BUILD)/%.o)
 FUZZ_BINS := $(FUZZ_SRCS:fuzz/%.c=$(FUZZ_BUILD)/%)
 FUZZ_FLAGS := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined -g -O1
 FUZZ_SECONDS ?= 20
@@ -110,6 +167,13 @@ $(FUZZ_BUILD)/%: fuzz/%.c $(FUZZ_LIB_OBJS)
 	@mkdir -p $(@D)
 	clang $(CPPFLAGS_ALL) -std=c11 -fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=undefined -g -O1 -o $@ $^
+
+# fuzz_oci also needs libsyscage-oci and json-c.
+$(FUZZ_OCI_OBJS): CPPFLAGS_ALL += $(JSONC_CFLAGS)
+$(FUZZ_BUILD)/fuzz_oci: fuzz/fuzz_oci.c $(FUZZ_OCI_OBJS) $(FUZZ_LIB_OBJS)
+	@mkdir -p $(@D)
+	clang $(CPPFLAGS_ALL) -std=c11 -fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=undefined -g -O1 -o $@ $^ $(JSONC_LIBS)
 
 fuzz: $(FUZZ_BINS)
 
@@ -125,11 +189,27 @@ SHARED ?= ../shared
 tables:
 	python3 tools/gen-syscall-tables.py $(SHARED)/syscalls lib/arch/syscall_tables.c
 
+# The policy language's tables: built-in profiles from profiles/*.policy,
+# syscall groups, and parameter names from the man pages (manpages-dev).
+MAN2 ?= /usr/share/man/man2
+.PHONY: profiles groups params
+profiles:
+	python3 tools/gen-profiles.py profiles lib/policy/profiles.c
+
+groups:
+	python3 tools/gen-groups.py lib/arch/syscall_tables.c lib/policy/groups.c
+
+params:
+	python3 tools/gen-syscall-params.py $(MAN2) lib/arch/syscall_tables.c lib/policy/syscall_params.c
+
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/syscage
 	install -m 755 $(CLI) $(DESTDIR)$(PREFIX)/bin/syscage
 	install -m 644 $(STATIC_LIB) $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(SHARED_LIB) $(DESTDIR)$(PREFIX)/lib/
+	install -m 644 $(OCI_STATIC_LIB) $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(OCI_SHARED_LIB) $(DESTDIR)$(PREFIX)/lib/
+	ln -sf $(OCI_SONAME) $(DESTDIR)$(PREFIX)/lib/libsyscage-oci.so
 	ln -sf $(SONAME) $(DESTDIR)$(PREFIX)/lib/libsyscage.so
 	install -m 644 include/syscage/*.h $(DESTDIR)$(PREFIX)/include/syscage/
 	install -d $(DESTDIR)$(PREFIX)/share/man/man1
@@ -142,10 +222,14 @@ help:
 	@echo "make            build libsyscage (static + shared) and the syscage CLI"
 	@echo "make check      build and run every test (unit, golden, live kernel)"
 	@echo "make demo       assemble, verify and emulate an example filter"
+	@echo "make bench      build build/bench/compile-stats (syscage vs libseccomp; needs libseccomp-dev)"
 	@echo "make fuzz       build the libFuzzer targets (clang)"
 	@echo "make fuzz-smoke run each fuzz target for FUZZ_SECONDS (default 20)"
 	@echo "make fuzz-run TARGET=fuzz_asm   fuzz one target until stopped"
 	@echo "make tables     regenerate lib/arch/syscall_tables.c from SHARED/syscalls"
+	@echo "make profiles   embed profiles/*.policy as built-in profiles (lib/policy/profiles.c)"
+	@echo "make groups     regenerate lib/policy/groups.c (syscall groups)"
+	@echo "make params     regenerate lib/policy/syscall_params.c from MAN2 (man pages)"
 	@echo "make install    install into PREFIX (default /usr/local)"
 	@echo "variables: CC=clang WERROR=1 BUILD=dir OPT='-O0 -g'"
 

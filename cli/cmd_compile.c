@@ -16,15 +16,6 @@
 
 #define MAX_ARCHES 32
 
-/*
- * The OCI exporter lands separately from this command; until it is in
- * libsyscage-oci the reference stays unresolved (a weak reference does not
- * pull an archive member in, so this must become a plain call once it is)
- * and --format oci reports that it is not available.
- */
-extern int scg_oci_export(const struct scg_policy *policy, char **json, struct scg_diag *diag)
-	__attribute__((weak));
-
 enum format { FORMAT_RAW, FORMAT_C, FORMAT_ASM, FORMAT_OCI, FORMAT_POLICY };
 
 struct options {
@@ -195,10 +186,6 @@ static int convert_to(const struct scg_policy *policy, enum format format, char 
 		      size_t *len)
 {
 	bool oci = format == FORMAT_OCI;
-	if (oci && !scg_oci_export) {
-		cli_error("--format oci is not available in this build");
-		return -ENOTSUP;
-	}
 	struct scg_diag *diag = scg_diag_new();
 	if (!diag)
 		return -ENOMEM;

@@ -1,0 +1,349 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * runc's half: the resolved linux.seccomp object as runc hands it to
+ * libseccomp, rule by rule, for every target ABI.
+ *
+ * For each entry and name runc adds one libseccomp rule (or one per
+ * comparison when two comparisons name the same argument: runc then ORs
+ * them); it skips rules whose action is the default action and names
+ * libseccomp does not know.  libseccomp resolves the name on each ABI
+ * (skipping ABIs without it), compares only the low 32 bits of arguments
+ * on 32-bit ABIs, and on ABIs with socketcall(2)/ipc(2) also adds the rule
+ * to the multiplexer with argument 0 replaced by the sub-call number.
+ * merge.c then orders the rules of each syscall as libseccomp decides.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+struct inst_list {
+	struct oci_inst *v;
+	size_t n, cap;
+};
+
+static int inst_push(struct inst_list *l, const struct oci_inst *in)
+{
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 256;
+		struct oci_inst *grown = realloc(l->v, cap * sizeof(*grown));
+		if (!grown)
+			return -ENOMEM;
+		l->v = grown;
+		l->cap = cap;
+	}
+	l->v[l->n++] = *in;
+	return 0;
+}
+
+/* libseccomp keeps one comparison per argument, in argument order. */
+static void set_cmps(struct oci_inst *in, const struct oci_cmp *cmps, size_t n)
+{
+	in->ncmps = 0;
+	for (unsigned arg = 0; arg < 6; arg++)
+		for (size_t i = 0; i < n; i++)
+			if (cmps[i].index == arg)
+				in->cmps[in->ncmps++] = cmps[i];
+}
+
+/* The rule libseccomp adds to socketcall(2) or ipc(2) for a multiplexed call. */
+static int add_mux(struct inst_list *l, const struct scg_arch *arch, const struct oci_inst *base,
+		   const struct oci_cmp *cmps, size_t n)
+{
+	bool ipc = false;
+	unsigned call = oci_mux_call(base->name, &ipc);
+	uint32_t nr;
+	if (!call || !oci_arch_has_mux(arch) ||
+	    scg_syscall_lookup(arch, ipc ? "ipc" : "socketcall", &nr) < 0)
+		return 0;
+	struct oci_cmp rewritten[7];
+	size_t k = 0;
+	rewritten[k++] = (struct oci_cmp){ 0, OCI_OP_EQ, call, 0 };
+	for (size_t i = 0; i < n; i++)
+		if (cmps[i].index != 0)
+			rewritten[k++] = cmps[i];
+	struct oci_inst in = *base;
+	in.nr = nr;
+	set_cmps(&in, rewritten, k);
+	return inst_push(l, &in);
+}
+
+/* One libseccomp rule (one seccomp_rule_add() call) on one ABI. */
+static int add_rule(struct inst_list *l, const struct scg_arch *arch, const struct oci_inst *base,
+		    const struct oci_cmp *cmps, size_t n)
+{
+	int r = add_mux(l, arch, base, cmps, n);
+	uint32_t nr;
+	if (r < 0 || scg_syscall_lookup(arch, base->name, &nr) < 0)
+		return r;
+	struct oci_inst in = *base;
+	in.nr = nr;
+	set_cmps(&in, cmps, n);
+	return inst_push(l, &in);
+}
+
+static bool index_repeated(const struct oci_entry *e)
+{
+	unsigned seen = 0;
+	for (size_t i = 0; i < e->nargs; i++) {
+		if (seen & (1U << e->args[i].index))
+			return true;
+		seen |= 1U << e->args[i].index;
+	}
+	return false;
+}
+
+static int collect(const struct oci_resolved *res, const struct scg_arch *arch,
+		   struct inst_list *l)
+{
+	size_t seq = 0;
+	for (size_t i = 0; i < res->nentries; i++) {
+		const struct oci_entry *e = res->entries[i];
+		uint32_t action = oci_action_ret(e->action, e->has_errno ? &e->errno_ret : NULL);
+		if (action == res->default_ret)
+			continue; /* runc: "this rule is redundant, silently skip it" */
+		bool split = index_repeated(e);
+		for (size_t k = 0; k < e->nnames; k++) {
+			uint32_t nr;
+			if (scg_syscall_lookup(arch, e->names[k], &nr) == -ENOENT)
+				continue; /* no ABI knows it: runc skips it */
+			struct oci_inst base = { .action = action, .entry = e, .name = e->names[k] };
+			int r = 0;
+			if (!split) {
+				base.seq = seq++;
+				r = add_rule(l, arch, &base, e->args, e->nargs);
+			}
+			for (size_t a = 0; split && r == 0 && a < e->nargs; a++) {
+				base.seq = seq++;
+				r = add_rule(l, arch, &base, &e->args[a], 1);
+			}
+			if (r < 0)
+				return r;
+		}
+	}
+	return 0;
+}
+
+static int by_nr_then_seq(const void *pa, const void *pb)
+{
+	const struct oci_inst *a = pa, *b = pb;
+	if (a->nr != b->nr)
+		return a->nr < b->nr ? -1 : 1;
+	return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+/* The first-match rules of one ABI, grouped by syscall number. */
+static int abi_rules(struct oci_doc *doc, const struct oci_resolved *res,
+		     const struct scg_arch *arch, struct oci_outrule **out, size_t *nout)
+{
+	struct inst_list l = { 0 };
+	size_t cap = 0;
+	*out = NULL;
+	*nout = 0;
+	int r = collect(res, arch, &l);
+	if (r == 0 && l.n)
+		qsort(l.v, l.n, sizeof(*l.v), by_nr_then_seq);
+	for (size_t i = 0; r == 0 && i < l.n;) {
+		size_t j = i;
+		while (j < l.n && l.v[j].nr == l.v[i].nr)
+			j++;
+		r = oci_merge_syscall(doc, arch, &l.v[i], j - i, out, nout, &cap);
+		i = j;
+	}
+	free(l.v);
+	return r;
+}
+
+/* --- emitting policy rules ---------------------------------------------------- */
+
+struct abi_out {
+	const struct scg_arch *arch;
+	struct oci_outrule *rules;
+	size_t n;
+	bool *done;
+};
+
+static bool expr_equal(const struct scg_expr *a, const struct scg_expr *b)
+{
+	if (!a || !b)
+		return a == b;
+	if (a->kind != b->kind)
+		return false;
+	if (a->kind == SCG_EXPR_CMP)
+		return a->arg == b->arg && a->width == b->width && a->op == b->op &&
+		       a->mask == b->mask && a->value == b->value;
+	return expr_equal(a->left, b->left) && expr_equal(a->right, b->right);
+}
+
+/* Position of rule @i among the rules of its syscall on that ABI. */
+static size_t rank_in_syscall(const struct abi_out *o, size_t i)
+{
+	size_t k = 0;
+	while (k < i && o->rules[i - 1 - k].nr == o->rules[i].nr)
+		k++;
+	return k;
+}
+
+static bool same_rule(const struct abi_out *a, size_t i, const struct abi_out *b, size_t j)
+{
+	const struct oci_outrule *x = &a->rules[i], *y = &b->rules[j];
+	const char *nx = scg_syscall_name(a->arch, x->nr), *ny = scg_syscall_name(b->arch, y->nr);
+	return nx && ny && !strcmp(nx, ny) && x->action == y->action && x->entry == y->entry &&
+	       rank_in_syscall(a, i) == rank_in_syscall(b, j) && expr_equal(x->cond, y->cond);
+}
+
+/* Does @name resolve on every target in @mask's complement?  Then @mask can be 0. */
+static uint32_t arch_mask_for(struct scg_policy *p, const char *name, uint32_t mask)
+{
+	uint32_t resolvable = 0, nr;
+	for (size_t i = 0; i < scg_policy_arch_count(p); i++) {
+		const struct scg_arch *a = scg_policy_arch_at(p, i);
+		if (scg_syscall_lookup(a, name, &nr) == 0)
+			resolvable |= 1U << oci_arch_index(a);
+	}
+	return mask == resolvable ? 0 : mask;
+}
+
+/* Have the rules before @i of the same syscall gone out?  Only then may @i join a group. */
+static bool earlier_done(const struct abi_out *o, size_t i)
+{
+	for (size_t k = i; k > 0 && o->rules[k - 1].nr == o->rules[i].nr; k--)
+		if (!o->done[k - 1])
+			return false;
+	return true;
+}
+
+/* Emits ABI @ai's rule @i together with the same rule on every other ABI. */
+static int emit_group(struct scg_policy *p, struct abi_out *outs, size_t nouts, size_t ai,
+		      size_t i)
+{
+	struct oci_outrule *r = &outs[ai].rules[i];
+	uint32_t mask = 0;
+	for (size_t b = 0; b < nouts; b++) {
+		for (size_t j = 0; j < outs[b].n; j++) {
+			if (outs[b].done[j] || !same_rule(&outs[ai], i, &outs[b], j) ||
+			    !earlier_done(&outs[b], j))
+				continue;
+			outs[b].done[j] = true;
+			mask |= 1U << oci_arch_index(outs[b].arch);
+			break;
+		}
+	}
+	const char *name = scg_syscall_name(outs[ai].arch, r->nr);
+	struct scg_rule_spec spec = {
+		.action = r->action,
+		.syscall = name,
+		.arch_mask = arch_mask_for(p, name, mask),
+		.cond = r->cond ? scg_expr_clone(r->cond) : NULL,
+		.loc = r->entry->loc,
+	};
+	if (r->cond && !spec.cond)
+		return -ENOMEM;
+	return scg_policy_add_rule(p, &spec);
+}
+
+struct first_rule {
+	size_t abi, index, seq;
+};
+
+static int by_seq(const void *pa, const void *pb)
+{
+	const struct first_rule *a = pa, *b = pb;
+	if (a->seq != b->seq)
+		return a->seq < b->seq ? -1 : 1;
+	return a->abi < b->abi ? -1 : a->abi > b->abi;
+}
+
+/*
+ * Rules go out in the order of the profile: each syscall where the first
+ * of its rules stands, on the first ABI that has it.  The rules of one
+ * syscall on one ABI keep their merged order, which is all first-match
+ * needs; equal rules on several ABIs become one rule for all of them.
+ */
+static int emit(struct scg_policy *p, struct abi_out *outs, size_t nouts)
+{
+	size_t total = 0, n = 0;
+	for (size_t a = 0; a < nouts; a++)
+		total += outs[a].n;
+	struct first_rule *order = calloc(total ? total : 1, sizeof(*order));
+	if (!order)
+		return -ENOMEM;
+	for (size_t a = 0; a < nouts; a++)
+		for (size_t i = 0; i < outs[a].n; i++)
+			if (!rank_in_syscall(&outs[a], i))
+				order[n++] = (struct first_rule){ a, i, outs[a].rules[i].seq };
+	qsort(order, n, sizeof(*order), by_seq);
+	int r = 0;
+	for (size_t k = 0; r == 0 && k < n; k++) {
+		struct abi_out *o = &outs[order[k].abi];
+		uint32_t nr = o->rules[order[k].index].nr;
+		for (size_t i = order[k].index; r == 0 && i < o->n && o->rules[i].nr == nr; i++)
+			if (!o->done[i])
+				r = emit_group(p, outs, nouts, order[k].abi, i);
+	}
+	free(order);
+	return r;
+}
+
+static void release_outs(struct abi_out *outs, size_t n)
+{
+	for (size_t a = 0; a < n; a++) {
+		for (size_t i = 0; i < outs[a].n; i++)
+			scg_expr_free(outs[a].rules[i].cond);
+		free(outs[a].rules);
+		free(outs[a].done);
+	}
+}
+
+static int build_rules(struct oci_doc *doc, const struct oci_resolved *res, struct scg_policy *p)
+{
+	struct abi_out outs[OCI_MAX_TARGETS] = { 0 };
+	int r = 0;
+	for (size_t a = 0; r == 0 && a < res->ntargets; a++) {
+		outs[a].arch = res->targets[a];
+		r = abi_rules(doc, res, outs[a].arch, &outs[a].rules, &outs[a].n);
+		if (r == 0 && !(outs[a].done = calloc(outs[a].n ? outs[a].n : 1, sizeof(bool))))
+			r = -ENOMEM;
+	}
+	if (r == 0)
+		r = emit(p, outs, res->ntargets);
+	release_outs(outs, res->ntargets);
+	return r;
+}
+
+int oci_build(struct oci_doc *doc, const struct oci_resolved *res,
+	      const struct scg_oci_options *opts, struct scg_policy **out)
+{
+	struct scg_policy *p = scg_policy_new();
+	int r = p ? 0 : -ENOMEM;
+	for (size_t a = 0; r == 0 && a < res->ntargets; a++)
+		r = scg_policy_add_arch(p, res->targets[a]);
+	if (r == 0 && res->disabled) {
+		scg_diag_add(doc->diag, SCG_SEV_WARNING, SCG_LOC_NONE, "oci-disabled", NULL,
+			     "no defaultAction and no syscalls: Docker and runc install no "
+			     "filter, so everything is allowed");
+		scg_policy_set_default(p, SCG_RET_ALLOW);
+		scg_policy_set_badarch(p, SCG_RET_ALLOW);
+		*out = p;
+		return 0;
+	}
+	struct oci_stub_plan plan;
+	oci_stub_plan(res, opts, &plan);
+	if (r == 0) {
+		scg_policy_set_default(p, res->default_ret);
+		/* libseccomp's bad-architecture action, which runc keeps: SCMP_ACT_KILL */
+		scg_policy_set_badarch(p, SCG_RET_KILL_THREAD);
+		r = oci_stub_front(res, &plan, p);
+	}
+	if (r == 0)
+		r = build_rules(doc, res, p);
+	if (r == 0)
+		r = oci_stub_back(doc, res, &plan, p);
+	if (r < 0) {
+		scg_policy_free(p);
+		return r;
+	}
+	*out = p;
+	return 0;
+}

@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# OCI / Docker JSON through the CLI: import (compile a *.json profile, then
+# emulate), export (compile --format oci), the round trip, the built-in
+# docker-default and default profiles, and errors with file:line:column.
+. "$(dirname "$0")/../cli_lib.bash"
+
+DATA=$(cd "$(dirname "$0")/../data" && pwd)
+DOCKER=$DATA/docker-default.json
+
+# expect_emu NAME WANT -- EMU ARGS...: `syscage emu` prints WANT.
+expect_emu() {
+	local name=$1 want=$2
+	shift 3
+	"$SYSCAGE" emu "$@" >"$TMP/out" 2>"$TMP/err"
+	local rc=$? got
+	got=$(head -n 1 "$TMP/out")
+	if [ "$rc" -eq 0 ] && [ "$got" = "$want" ]; then ok "$name"; else
+		not_ok "$name" "exit $rc, got '$got', wanted '$want'" "stderr: $(head -c 300 "$TMP/err")"
+	fi
+}
+
+# Docker's profile, imported: verdicts on x86_64 and x86 through the compiled filter
+expect_status 0 "compile Docker's profile" -- "$SYSCAGE" compile --arch x86_64,x86,x32 \
+	-o "$TMP/docker.bpf" "$DOCKER"
+expect_emu "read is allowed" "ALLOW" -- -f "$TMP/docker.bpf" read
+expect_emu "mount is EPERM" "ERRNO(1)" -- -f "$TMP/docker.bpf" mount
+expect_emu "clone3 is ENOSYS" "ERRNO(38)" -- -f "$TMP/docker.bpf" clone3
+expect_emu "socket(AF_VSOCK) is EPERM" "ERRNO(1)" -- -f "$TMP/docker.bpf" socket 40
+expect_emu "socket(AF_INET) is allowed" "ALLOW" -- -f "$TMP/docker.bpf" socket 2
+expect_emu "clone(CLONE_NEWUSER) is EPERM" "ERRNO(1)" -- -f "$TMP/docker.bpf" clone 0x10000000
+expect_emu "a syscall newer than the profile is ENOSYS" "ERRNO(38)" -- -f "$TMP/docker.bpf" file_getattr
+expect_emu "socketcall on x86 is allowed" "ALLOW" -- -a x86 -f "$TMP/docker.bpf" socketcall 1
+
+# export, and the exported JSON back
+expect_status 0 "export Docker's profile as OCI JSON" -- "$SYSCAGE" compile --format oci \
+	-o "$TMP/docker-out.json" "$DOCKER"
+expect_grep "$TMP/docker-out.json" '"SCMP_CMP_MASKED_EQ"' "the clone rule survives the export"
+expect_grep "$TMP/docker-out.json" '"defaultErrnoRet":1' "defaultErrnoRet is written"
+expect_status 0 "compile the exported JSON" -- "$SYSCAGE" compile --arch x86_64,x86,x32 \
+	-o "$TMP/again.bpf" "$TMP/docker-out.json"
+expect_emu "the round trip keeps socket(AF_VSOCK) denied" "ERRNO(1)" -- -f "$TMP/again.bpf" socket 40
+expect_emu "the round trip keeps personality(0xffffffff)" "ALLOW" -- -f "$TMP/again.bpf" personality 0xffffffff
+expect_emu "the round trip keeps ENOSYS above the profile" "ERRNO(38)" -- -f "$TMP/again.bpf" file_getattr
+
+# a policy exported and imported
+cat >"$TMP/small.policy" <<'POLICY'
+arch x86_64
+default kill
+allow read, write, exit_group
+errno(EBADF) close if arg0.lo <= 2
+allow close
+POLICY
+expect_status 0 "export a policy" -- "$SYSCAGE" compile --format oci -o "$TMP/small.json" "$TMP/small.policy"
+expect_grep "$TMP/err" "bad-architecture" "the export warns about the bad-architecture action"
+expect_status 0 "compile the exported policy" -- "$SYSCAGE" compile -o "$TMP/small.bpf" "$TMP/small.json"
+expect_emu "close(1) fails with EBADF" "ERRNO(9)" -- -f "$TMP/small.bpf" close 1
+expect_emu "close(7) is allowed" "ALLOW" -- -f "$TMP/small.bpf" close 7
+expect_emu "close with garbage above bit 31 still fails" "ERRNO(9)" -- -f "$TMP/small.bpf" close 0x500000001
+
+# the built-in profiles
+expect_status 0 "compile the built-in docker-default" -- "$SYSCAGE" compile -o "$TMP/dd.bpf" docker-default
+expect_emu "docker-default allows read" "ALLOW" -- -f "$TMP/dd.bpf" read
+expect_status 0 "compile the built-in default" -- "$SYSCAGE" compile -o "$TMP/def.bpf" default
+expect_emu "default denies ptrace" "ERRNO(1)" -- -f "$TMP/def.bpf" ptrace
+expect_emu "default denies io_uring with ENOSYS" "ERRNO(38)" -- -f "$TMP/def.bpf" io_uring_setup
+expect_emu "default allows read" "ALLOW" -- -f "$TMP/def.bpf" read
+
+# errors: file:line:column, a hint, exit status 2
+cat >"$TMP/bad.json" <<'JSON'
+{
+  "defaultAction": "SCMP_ACT_ERRNO",
+  "syscalls": [
+    {"names": ["read"], "action": "SCMP_ACT_ALOW"}
+  ]
+}
+JSON
+expect_status 2 "a profile with an unknown action" -- "$SYSCAGE" compile "$TMP/bad.json"
+expect_grep "$TMP/err" "bad.json:4:35: error: syscalls\[0\]\.action: unknown action 'SCMP_ACT_ALOW'" \
+	"the error has file:line:column and the JSON path"
+expect_grep "$TMP/err" "did you mean 'SCMP_ACT_ALLOW'" "the error has a hint"
+printf '{"defaultAction": "SCMP_ACT_ERRNO", "syscalls": [' >"$TMP/cut.json"
+expect_status 2 "a truncated profile" -- "$SYSCAGE" compile "$TMP/cut.json"
+expect_grep "$TMP/err" "cut.json:1:50: error: unexpected end of the JSON text" "truncation is located"
+printf '{"defaultAction": "SCMP_\377"}' >"$TMP/utf8.json"
+expect_status 2 "a profile that is not UTF-8" -- "$SYSCAGE" compile "$TMP/utf8.json"
+expect_grep "$TMP/err" "utf8.json:1:25: error: invalid JSON: invalid utf-8" "bad UTF-8 is located"
+cat >"$TMP/wide.policy" <<'POLICY'
+arch x86_64, x86
+default errno(EPERM)
+allow read if arg0 == 5
+POLICY
+expect_status 2 "a policy OCI cannot express" -- "$SYSCAGE" compile --format oci "$TMP/wide.policy"
+expect_grep "$TMP/err" "only the low 32 bits" "the refusal says why"
