@@ -81,6 +81,16 @@ bool cli_is_asm_path(const char *path);
  */
 int cli_load_policy(const char *name_or_path, const struct scg_arch *const *arches,
 		    size_t narches, struct scg_policy **out);
+/*
+ * How cli_load_policy() imports *.json profiles: the container's
+ * capabilities, the kernel and host Docker would select for, runc's ENOSYS
+ * stub.  Starts as scg_oci_options_init() leaves it; commands with
+ * --caps/--kernel/--host-arch/--no-enosys-stub change it before loading.
+ */
+struct scg_oci_options;
+struct scg_oci_options *cli_oci_import_options(void);
+/* Sets the capabilities from a comma-separated list ("CAP_NET_ADMIN,SYS_PTRACE", "ALL"). */
+int cli_oci_set_caps(const char *list);
 /* True when cli_load_filter() compiles @path: *.policy, *.json, or a built-in profile name. */
 bool cli_is_policy_ref(const char *path);
 

@@ -16,6 +16,9 @@
 
 #define MAX_ARCHES 32
 
+/* Long options without a short form. */
+enum { OPT_CAPS = 256, OPT_KERNEL, OPT_HOST_ARCH, OPT_NO_STUB };
+
 enum format { FORMAT_RAW, FORMAT_C, FORMAT_ASM, FORMAT_OCI, FORMAT_POLICY };
 
 struct options {
@@ -30,7 +33,8 @@ struct options {
 
 static void usage(FILE *out)
 {
-	fputs("usage: syscage compile [--arch ARCH,...] [--format FORMAT] [-O0|-O1] [-o OUT] POLICY\n"
+	fputs("usage: syscage compile [--arch ARCH,...] [--format FORMAT] [-O0|-O1] [-o OUT]\n"
+	      "                       [OCI OPTIONS] POLICY\n"
 	      "       syscage compile --list-profiles\n"
 	      "\n"
 	      "Compiles a policy into a seccomp filter.  POLICY is a policy file ('-' reads\n"
@@ -48,6 +52,16 @@ static void usage(FILE *out)
 	      "  -o, --output FILE     write there (atomically) instead of standard output;\n"
 	      "                        raw output is never written to a terminal\n"
 	      "  -l, --list-profiles   list the built-in profiles\n"
+	      "\n"
+	      "OCI options (for *.json profiles: what Docker and runc would select):\n"
+	      "  --caps CAP,...        the container's capabilities (default: Docker's\n"
+	      "                        default set; ALL for every one; '' for none)\n"
+	      "  --kernel VERSION      the host kernel for minKernel, e.g. 5.10 (default:\n"
+	      "                        the running one)\n"
+	      "  --host-arch ARCH      the host architecture for archMap (amd64, arm64, ...;\n"
+	      "                        default: native)\n"
+	      "  --no-enosys-stub      leave out runc's ENOSYS answer for syscalls newer\n"
+	      "                        than the profile\n"
 	      "  -h, --help            print this help\n"
 	      "\n"
 	      "Exit status: 0 on success, 2 on bad usage, a bad policy, or a filter the\n"
@@ -99,6 +113,10 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "format", required_argument, NULL, 'f' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "list-profiles", no_argument, NULL, 'l' },
+		{ "caps", required_argument, NULL, OPT_CAPS },
+		{ "kernel", required_argument, NULL, OPT_KERNEL },
+		{ "host-arch", required_argument, NULL, OPT_HOST_ARCH },
+		{ "no-enosys-stub", no_argument, NULL, OPT_NO_STUB },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -128,6 +146,19 @@ static int parse_options(int argc, char **argv, struct options *o)
 			break;
 		case 'l':
 			o->list_profiles = true;
+			break;
+		case OPT_CAPS:
+			if (cli_oci_set_caps(optarg) < 0)
+				return -EINVAL;
+			break;
+		case OPT_KERNEL:
+			cli_oci_import_options()->kernel = optarg;
+			break;
+		case OPT_HOST_ARCH:
+			cli_oci_import_options()->host_arch = optarg;
+			break;
+		case OPT_NO_STUB:
+			cli_oci_import_options()->runc_enosys = false;
 			break;
 		case 'h':
 			o->help = true;

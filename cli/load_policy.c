@@ -52,6 +52,54 @@ static int set_targets(struct scg_policy *p, const struct scg_arch *const *arche
 	return 0;
 }
 
+#define MAX_CAPS 64
+
+static struct oci_import {
+	bool ready;
+	struct scg_oci_options opts;
+	const char *caps[MAX_CAPS];
+	char *caps_text; /* the list the caps point into, kept until exit */
+} oci_import;
+
+struct scg_oci_options *cli_oci_import_options(void)
+{
+	if (!oci_import.ready) {
+		scg_oci_options_init(&oci_import.opts);
+		oci_import.ready = true;
+	}
+	return &oci_import.opts;
+}
+
+static void free_caps_text(void)
+{
+	free(oci_import.caps_text);
+}
+
+int cli_oci_set_caps(const char *list)
+{
+	struct scg_oci_options *opts = cli_oci_import_options();
+	char *copy = strdup(list);
+	if (!copy)
+		return -ENOMEM;
+	if (!oci_import.caps_text)
+		atexit(free_caps_text);
+	free(oci_import.caps_text);
+	oci_import.caps_text = copy;
+	size_t n = 0;
+	for (char *save = NULL, *cap = strtok_r(copy, ", ", &save); cap;
+	     cap = strtok_r(NULL, ", ", &save)) {
+		if (n == MAX_CAPS) {
+			cli_error("--caps: more than %d capabilities", MAX_CAPS);
+			return -E2BIG;
+		}
+		oci_import.caps[n++] = cap;
+	}
+	/* An empty list is a container without capabilities, not Docker's default set. */
+	opts->caps = oci_import.caps;
+	opts->ncaps = n;
+	return 0;
+}
+
 static int load_json(const char *path, struct scg_policy **out, struct scg_diag *diag)
 {
 	char *data;
@@ -59,8 +107,7 @@ static int load_json(const char *path, struct scg_policy **out, struct scg_diag 
 	int r = cli_read_file(path, &data, &len);
 	if (r < 0)
 		return r;
-	struct scg_oci_options opts;
-	scg_oci_options_init(&opts);
+	struct scg_oci_options opts = *cli_oci_import_options();
 	opts.filename = path;
 	r = scg_oci_import(data, len, &opts, out, diag);
 	free(data);

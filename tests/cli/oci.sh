@@ -91,3 +91,37 @@ allow read if arg0 == 5
 POLICY
 expect_status 2 "a policy OCI cannot express" -- "$SYSCAGE" compile --format oci "$TMP/wide.policy"
 expect_grep "$TMP/err" "only the low 32 bits" "the refusal says why"
+
+# what Docker would select: capabilities, kernel version, runc's stub
+compile_docker() { # OUT OPTIONS...: Docker's profile for x86_64 with the given OCI options
+	local out=$1
+	shift
+	"$SYSCAGE" compile --arch x86_64 "$@" -o "$out" "$DOCKER" 2>"$TMP/err"
+}
+compile_docker "$TMP/caps.bpf" --caps ALL && ok "--caps ALL" || not_ok "--caps ALL"
+expect_emu "with every capability mount is allowed" "ALLOW" -- -f "$TMP/caps.bpf" mount
+compile_docker "$TMP/admin.bpf" --caps CAP_SYS_ADMIN,SYS_PTRACE && ok "--caps with two names" ||
+	not_ok "--caps with two names"
+expect_emu "CAP_SYS_ADMIN allows mount" "ALLOW" -- -f "$TMP/admin.bpf" mount
+expect_emu "CAP_SYS_ADMIN does not allow reboot" "ERRNO(1)" -- -f "$TMP/admin.bpf" reboot
+compile_docker "$TMP/none.bpf" --caps '' && ok "--caps ''" || not_ok "--caps ''"
+expect_emu "without CAP_SYS_CHROOT chroot is denied" "ERRNO(1)" -- -f "$TMP/none.bpf" chroot
+compile_docker "$TMP/dflt.bpf" && ok "Docker's default capabilities" || not_ok "default capabilities"
+expect_emu "Docker's default capabilities allow chroot" "ALLOW" -- -f "$TMP/dflt.bpf" chroot
+compile_docker "$TMP/old.bpf" --kernel 4.4 && ok "--kernel 4.4" || not_ok "--kernel 4.4"
+expect_emu "ptrace needs kernel 4.8 in Docker's profile" "ERRNO(1)" -- -f "$TMP/old.bpf" ptrace
+expect_emu "ptrace is allowed on the running kernel" "ALLOW" -- -f "$TMP/dflt.bpf" ptrace
+compile_docker "$TMP/nostub.bpf" --no-enosys-stub && ok "--no-enosys-stub" || not_ok "--no-enosys-stub"
+expect_emu "without the stub a new syscall gets the default errno" "ERRNO(1)" -- \
+	-f "$TMP/nostub.bpf" file_getattr
+expect_emu "with the stub a new syscall gets ENOSYS" "ERRNO(38)" -- -f "$TMP/dflt.bpf" file_getattr
+expect_status 0 "--host-arch arm64 selects arm64's ABIs" -- "$SYSCAGE" compile --host-arch arm64 \
+	--format policy "$DOCKER"
+expect_grep "$TMP/out" "aarch64" "the arm64 host's profile targets aarch64"
+expect_status 2 "an unknown capability" -- "$SYSCAGE" compile --caps CAP_SYS_ADMN "$DOCKER"
+expect_grep "$TMP/err" "unknown capability 'CAP_SYS_ADMN'" "the capability is named"
+expect_grep "$TMP/err" "did you mean 'CAP_SYS_ADMIN'" "with a hint"
+expect_status 2 "a bad kernel version" -- "$SYSCAGE" compile --kernel five "$DOCKER"
+expect_grep "$TMP/err" "invalid kernel version 'five'" "the version is named"
+expect_status 2 "an unknown host architecture" -- "$SYSCAGE" compile --host-arch amd46 "$DOCKER"
+expect_grep "$TMP/err" "did you mean 'amd64'" "with a hint for the host"
