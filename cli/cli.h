@@ -82,6 +82,13 @@ bool cli_is_asm_path(const char *path);
 int cli_load_policy(const char *name_or_path, const struct scg_arch *const *arches,
 		    size_t narches, struct scg_policy **out);
 /*
+ * Reports what getopt_long() (run with opterr = 0 and a leading ':' in its
+ * option string) found wrong: @c is ':' for a missing argument, anything
+ * else for an unknown option.  Returns -EINVAL.
+ */
+int cli_option_error(const char *cmd, int c, char *const *argv);
+
+/*
  * How cli_load_policy() imports *.json profiles: the container's
  * capabilities, the kernel and host Docker would select for, runc's ENOSYS
  * stub.  Starts as scg_oci_options_init() leaves it; commands with

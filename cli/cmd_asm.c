@@ -45,7 +45,7 @@ static int parse_options(int argc, char **argv, struct asm_cli_opts *o)
 	int c;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "a:f:o:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":a:f:o:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'a':
 			o->arch_name = optarg;
@@ -63,12 +63,9 @@ static int parse_options(int argc, char **argv, struct asm_cli_opts *o)
 		case 'h':
 			usage(stdout);
 			return 1;
+		case ':':
 		default:
-			if (optopt)
-				cli_error("asm: option '-%c' is unknown or needs a value", optopt);
-			else
-				cli_error("asm: unknown option '%s'", argv[optind - 1]);
-			return -1;
+			return cli_option_error("asm", c, argv);
 		}
 	}
 	if (argc - optind > 1) {

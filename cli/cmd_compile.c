@@ -164,11 +164,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 			o->help = true;
 			return 0;
 		case ':':
-			cli_error("option '%s' needs an argument", argv[optind - 1]);
-			return -EINVAL;
 		default:
-			cli_error("unknown option '%s'", argv[optind - 1]);
-			return -EINVAL;
+			return cli_option_error("compile", c, argv);
 		}
 	}
 	return 0;

@@ -68,7 +68,7 @@ static int parse_options(int argc, char **argv, struct disasm_cli_opts *o)
 	int c;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "a:f:o:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":a:f:o:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'a':
 			o->arch_name = optarg;
@@ -83,12 +83,9 @@ static int parse_options(int argc, char **argv, struct disasm_cli_opts *o)
 		case 'h':
 			usage(stdout);
 			return 1;
+		case ':':
 		default:
-			if (optopt)
-				cli_error("disasm: option '-%c' is unknown or needs a value", optopt);
-			else
-				cli_error("disasm: unknown option '%s'", argv[optind - 1]);
-			return -1;
+			return cli_option_error("disasm", c, argv);
 		}
 	}
 	if (argc - optind > 1) {

@@ -68,7 +68,7 @@ static int parse_options(int argc, char **argv, struct emu_opts *o)
 	optind = 1;
 	opterr = 0;
 	/* '+': stop at SYSCALL, so negative arguments such as -1 are not options */
-	while ((c = getopt_long(argc, argv, "+f:a:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:f:a:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'f':
 			if (o->n_files == MAX_FILTERS) {
@@ -95,12 +95,9 @@ static int parse_options(int argc, char **argv, struct emu_opts *o)
 		case 'h':
 			usage(stdout);
 			return 1;
+		case ':':
 		default:
-			if (!strncmp(argv[optind - 1], "--", 2) || optopt <= 0 || optopt >= 128)
-				cli_error("emu: option '%s' is unknown or needs a value", argv[optind - 1]);
-			else
-				cli_error("emu: option '-%c' is unknown or needs a value", optopt);
-			return -1;
+			return cli_option_error("emu", c, argv);
 		}
 	}
 	o->positional = argv + optind;

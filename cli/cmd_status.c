@@ -126,7 +126,7 @@ static int parse_options(int argc, char **argv, bool *json)
 	int c;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+jh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:jh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			*json = true;
@@ -134,10 +134,9 @@ static int parse_options(int argc, char **argv, bool *json)
 		case 'h':
 			usage(stdout);
 			return 1;
+		case ':':
 		default:
-			cli_error("status: unknown option '%s' ('syscage status --help')",
-				  argv[optind - 1]);
-			return -1;
+			return cli_option_error("status", c, argv);
 		}
 	}
 	return 0;

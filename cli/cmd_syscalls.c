@@ -118,11 +118,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 			o->help = true;
 			return 0;
 		case ':':
-			cli_error("option '%s' needs an argument", argv[optind - 1]);
-			return -EINVAL;
 		default:
-			cli_error("unknown option '%s'", argv[optind - 1]);
-			return -EINVAL;
+			return cli_option_error("syscalls", c, argv);
 		}
 	}
 	return 0;
@@ -607,10 +604,8 @@ static int finish_output(int status)
 int cmd_syscalls(int argc, char **argv)
 {
 	struct options o = {0};
-	if (parse_options(argc, argv, &o) < 0) {
-		fputs("Try 'syscage syscalls --help'.\n", stderr);
+	if (parse_options(argc, argv, &o) < 0)
 		return CLI_EXIT_USAGE;
-	}
 	if (o.help) {
 		usage(stdout);
 		return finish_output(CLI_EXIT_OK);

@@ -112,11 +112,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 			o->help = true;
 			return 0;
 		case ':':
-			cli_error("option '%s' needs an argument", argv[optind - 1]);
-			return -EINVAL;
 		default:
-			cli_error("unknown option '%s'", argv[optind - 1]);
-			return -EINVAL;
+			return cli_option_error("verify", c, argv);
 		}
 	}
 	return 0;
@@ -506,10 +503,8 @@ static int decide(struct run *run, bool want_cache)
 int cmd_verify(int argc, char **argv)
 {
 	struct options o = {0};
-	if (parse_options(argc, argv, &o) < 0) {
-		fputs("Try 'syscage verify --help'.\n", stderr);
+	if (parse_options(argc, argv, &o) < 0)
 		return CLI_EXIT_USAGE;
-	}
 	if (o.help) {
 		usage(stdout);
 		return CLI_EXIT_OK;
