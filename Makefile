@@ -96,6 +96,8 @@ $(CLI): $(CLI_OBJS) $(OCI_STATIC_LIB) $(STATIC_LIB)
 
 # --- libsyscage-oci: OCI/Docker JSON profiles (json-c) ----------------------
 $(OCI_OBJS): CPPFLAGS_ALL += $(JSONC_CFLAGS)
+# `compile --workload` reads learn's JSON frequency profiles.
+$(BUILD)/cli/workload.o: CPPFLAGS_ALL += $(JSONC_CFLAGS)
 
 $(OCI_STATIC_LIB): $(OCI_OBJS)
 	@rm -f $@
@@ -192,9 +194,14 @@ tables:
 # The policy language's tables: built-in profiles from profiles/*.policy,
 # syscall groups, and parameter names from the man pages (manpages-dev).
 MAN2 ?= /usr/share/man/man2
-.PHONY: profiles groups params
+.PHONY: profiles groups params workload
 profiles:
 	python3 tools/gen-profiles.py profiles lib/policy/profiles.c
+
+# The compiler's built-in workload profile: `syscage learn --counts` over common
+# programs (tools/measure-workload.sh writes data/workload/*.json).
+workload:
+	python3 tools/gen-workload.py lib/compile/workload.c $(sort $(wildcard data/workload/*.json))
 
 groups:
 	python3 tools/gen-groups.py lib/arch/syscall_tables.c lib/policy/groups.c
@@ -229,6 +236,7 @@ help:
 	@echo "make tables     regenerate lib/arch/syscall_tables.c from SHARED/syscalls"
 	@echo "make profiles   embed profiles/*.policy as built-in profiles (lib/policy/profiles.c)"
 	@echo "make groups     regenerate lib/policy/groups.c (syscall groups)"
+	@echo "make workload   regenerate lib/compile/workload.c from data/workload/*.json"
 	@echo "make params     regenerate lib/policy/syscall_params.c from MAN2 (man pages)"
 	@echo "make install    install into PREFIX (default /usr/local)"
 	@echo "variables: CC=clang WERROR=1 BUILD=dir OPT='-O0 -g'"

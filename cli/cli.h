@@ -82,6 +82,14 @@ bool cli_is_asm_path(const char *path);
 int cli_load_policy(const char *name_or_path, const struct scg_arch *const *arches,
 		    size_t narches, struct scg_policy **out);
 /*
+ * Reads a frequency profile written by `syscage learn --counts` as compiler
+ * weights (calls per name, over every ABI).  Errors are printed; returns 0
+ * or -errno.  Free with cli_workload_free().
+ */
+int cli_load_workload(const char *path, struct scg_syscall_weight **out, size_t *n);
+void cli_workload_free(struct scg_syscall_weight *w, size_t n);
+
+/*
  * Reports what getopt_long() (run with opterr = 0 and a leading ':' in its
  * option string) found wrong: @c is ':' for a missing argument, anything
  * else for an unknown option.  Returns -EINVAL.

@@ -17,7 +17,7 @@
 #define MAX_ARCHES 32
 
 /* Long options without a short form. */
-enum { OPT_CAPS = 256, OPT_KERNEL, OPT_HOST_ARCH, OPT_NO_STUB };
+enum { OPT_CAPS = 256, OPT_KERNEL, OPT_HOST_ARCH, OPT_NO_STUB, OPT_WORKLOAD, OPT_NO_WORKLOAD };
 
 enum format { FORMAT_RAW, FORMAT_C, FORMAT_ASM, FORMAT_OCI, FORMAT_POLICY };
 
@@ -27,6 +27,8 @@ struct options {
 	enum format format;
 	unsigned optimize;
 	const char *output;
+	const char *workload; /* learn --counts file */
+	bool no_workload;
 	bool list_profiles;
 	bool help;
 };
@@ -34,7 +36,7 @@ struct options {
 static void usage(FILE *out)
 {
 	fputs("usage: syscage compile [--arch ARCH,...] [--format FORMAT] [-O0|-O1] [-o OUT]\n"
-	      "                       [OCI OPTIONS] POLICY\n"
+	      "                       [--workload FILE] [OCI OPTIONS] POLICY\n"
 	      "       syscage compile --list-profiles\n"
 	      "\n"
 	      "Compiles a policy into a seccomp filter.  POLICY is a policy file ('-' reads\n"
@@ -49,6 +51,10 @@ static void usage(FILE *out)
 	      "                        oci: OCI linux.seccomp JSON; policy: policy text\n"
 	      "  -O0, -O1              optimisation (default -O1); -O0 is one plain rule\n"
 	      "                        chain per ABI\n"
+	      "  --workload FILE       lay the filter out for the calls counted in FILE\n"
+	      "                        ('syscage learn --counts FILE'); default: the\n"
+	      "                        built-in profile of common programs\n"
+	      "  --no-workload         lay it out for no workload (every syscall alike)\n"
 	      "  -o, --output FILE     write there (atomically) instead of standard output;\n"
 	      "                        raw output is never written to a terminal\n"
 	      "  -l, --list-profiles   list the built-in profiles\n"
@@ -117,6 +123,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "kernel", required_argument, NULL, OPT_KERNEL },
 		{ "host-arch", required_argument, NULL, OPT_HOST_ARCH },
 		{ "no-enosys-stub", no_argument, NULL, OPT_NO_STUB },
+		{ "workload", required_argument, NULL, OPT_WORKLOAD },
+		{ "no-workload", no_argument, NULL, OPT_NO_WORKLOAD },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -160,6 +168,12 @@ static int parse_options(int argc, char **argv, struct options *o)
 		case OPT_NO_STUB:
 			cli_oci_import_options()->runc_enosys = false;
 			break;
+		case OPT_WORKLOAD:
+			o->workload = optarg;
+			break;
+		case OPT_NO_WORKLOAD:
+			o->no_workload = true;
+			break;
 		case 'h':
 			o->help = true;
 			return 0;
@@ -184,9 +198,17 @@ static int compile_to(const struct scg_policy *policy, const struct options *o, 
 	struct scg_diag *diag = scg_diag_new();
 	if (!diag)
 		return -ENOMEM;
-	struct scg_compile_options copts = { .optimize = o->optimize };
+	struct scg_compile_options copts = { .optimize = o->optimize, .unweighted = o->no_workload };
+	struct scg_syscall_weight *weights = NULL;
+	if (o->workload &&
+	    cli_load_workload(o->workload, &weights, &copts.nweights) < 0) {
+		scg_diag_free(diag);
+		return -EINVAL;
+	}
+	copts.weights = weights;
 	struct scg_prog prog;
 	int r = scg_compile(policy, &copts, &prog, diag);
+	cli_workload_free(weights, copts.nweights);
 	cli_print_diag(diag);
 	scg_diag_free(diag);
 	if (r < 0) {

@@ -58,11 +58,16 @@ static void dump_policy(const struct scg_policy *p)
 	}
 }
 
+/* The -O1 options of compile_both(), when a test sets them (weights). */
+static const struct scg_compile_options *o1_options;
+
 static void compile_both(const struct scg_policy *p, struct compiled *c)
 {
 	for (unsigned o = 0; o < 2; o++) {
 		struct scg_diag *diag = scg_diag_new();
 		struct scg_compile_options opts = { .optimize = o };
+		if (o == 1 && o1_options)
+			opts = *o1_options;
 		int r = scg_compile(p, &opts, &c->prog[o], diag);
 		if (r != 0) {
 			dump_policy(p);
@@ -461,6 +466,21 @@ static void test_no_target(void **state)
 }
 
 /* Random policies: the main differential test. */
+/* Random counts (a third of them 0) for the syscalls @p names. */
+static size_t random_weights(const struct scg_policy *p, struct progen_rng *rng,
+			     struct scg_syscall_weight *w, size_t max)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < scg_policy_rule_count(p) && n < max; i++) {
+		struct scg_rule r;
+		scg_policy_rule_at(p, i, &r);
+		if (r.syscall)
+			w[n++] = (struct scg_syscall_weight){ r.syscall,
+							      progen_below(rng, 3) ? progen_below(rng, 1000) : 0 };
+	}
+	return n;
+}
+
 static void test_random_policies(void **state)
 {
 	(void)state;
@@ -471,7 +491,14 @@ static void test_random_policies(void **state)
 	for (size_t i = 0; i < 2500; i++) {
 		struct scg_policy *p = polgen_policy(&rng, &opts);
 		assert_non_null(p);
+		/* Every other policy laid out for a random workload over its own syscalls. */
+		struct scg_syscall_weight w[64];
+		struct scg_compile_options weighted = { .optimize = 1, .weights = w };
+		if (i % 2)
+			weighted.nweights = random_weights(p, &rng, w, N(w));
+		o1_options = i % 2 ? &weighted : NULL;
 		check_policy(p, &rng, 6);
+		o1_options = NULL;
 		scg_policy_free(p);
 	}
 	fprintf(stderr, "random policies: %zu probes, %zu cache checks\n", probes_run, cache_checks);
@@ -541,7 +568,9 @@ static void test_allow_list_shape(void **state)
 		add_rule(p, name, SCG_RET_ALLOW, NULL);
 	}
 	struct scg_prog prog;
-	assert_int_equal(scg_compile(p, NULL, &prog, NULL), 0);
+	/* The tree alone: no workload puts syscalls in front of it. */
+	struct scg_compile_options plain_tree = { .optimize = 1, .unweighted = true };
+	assert_int_equal(scg_compile(p, &plain_tree, &prog, NULL), 0);
 	size_t rets = 0, loads = 0;
 	for (size_t i = 0; i < prog.len; i++) {
 		if (BPF_CLASS(prog.insns[i].code) == BPF_RET)
@@ -577,6 +606,67 @@ static void test_allow_list_shape(void **state)
 	scg_policy_free(p);
 }
 
+/* Executed instructions for @name on x86_64 with @args[0]. */
+static size_t path_length(const struct scg_prog *prog, const char *name, uint64_t arg0)
+{
+	const struct scg_arch *x64 = scg_arch_lookup("x86_64");
+	struct scg_seccomp_data d = { .arch = scg_arch_audit(x64), .args = { arg0 } };
+	assert_int_equal(scg_syscall_lookup(x64, name, &d.nr), 0);
+	uint32_t ret;
+	size_t executed;
+	assert_int_equal(scg_emu_run(prog, &d, &ret, &executed, NULL, NULL), 0);
+	return executed;
+}
+
+/*
+ * A frequent syscall the kernel cannot cache (an argument check, an ENOSYS)
+ * is tested right after the number is loaded; frequent ALLOWs are not
+ * (the kernel skips the filter for them), and a workload changes no verdict.
+ */
+static void test_hot_syscalls_first(void **state)
+{
+	(void)state;
+	static const char *const arches[] = { "x86_64", "x86", "x32", NULL };
+	struct scg_policy *p = policy_on(arches, ERRNO_(1));
+	const struct scg_arch *x64 = scg_arch_lookup("x86_64");
+	for (size_t i = 0; i < scg_syscall_count(x64); i += 2) {
+		const char *name;
+		scg_syscall_at(x64, i, &name, NULL);
+		if (strcmp(name, "clone") && strcmp(name, "clone3") && strcmp(name, "socket"))
+			add_rule(p, name, SCG_RET_ALLOW, NULL);
+	}
+	add_rule(p, "read", SCG_RET_ALLOW, NULL);
+	add_rule(p, "clone", SCG_RET_ALLOW,
+		 scg_expr_cmp(0, 64, SCG_CMP_EQ, 0x10000000, 0));
+	add_rule(p, "clone3", ERRNO_(38), NULL);
+	add_rule(p, "socket", ERRNO_(97), scg_expr_cmp(0, 64, SCG_CMP_EQ, ~0ULL, 40));
+	add_rule(p, "socket", SCG_RET_ALLOW, NULL);
+	static const struct scg_syscall_weight w[] = {
+		{ "read", 1000000 }, { "clone", 5000 }, { "clone3", 3000 }, { "socket", 100 },
+	};
+	struct scg_compile_options hot = { .optimize = 1, .weights = w, .nweights = N(w) };
+	struct scg_compile_options none = { .optimize = 1, .unweighted = true };
+	struct scg_prog a, b;
+	assert_int_equal(scg_compile(p, &hot, &a, NULL), 0);
+	assert_int_equal(scg_compile(p, &none, &b, NULL), 0);
+	/* ld arch, jeq, ld nr, the x32 split, jeq clone, then clone's own test and its return. */
+	assert_true(path_length(&a, "clone", 0) <= 8);
+	assert_true(path_length(&a, "clone3", 0) <= 7);
+	assert_true(path_length(&a, "clone", 0) < path_length(&b, "clone", 0));
+	assert_true(path_length(&a, "clone3", 0) < path_length(&b, "clone3", 0));
+	/* read is ALLOW: frequent, but cached by the kernel, so not worth a test of its own. */
+	assert_true(path_length(&a, "read", 0) > 5);
+	scg_prog_release(&a);
+	scg_prog_release(&b);
+	/* Same verdicts everywhere, and the cache still skips every plain ALLOW. */
+	struct progen_rng rng;
+	progen_seed(&rng, 11);
+	o1_options = &hot;
+	check_policy(p, &rng, 4);
+	o1_options = NULL;
+	scg_policy_free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -588,6 +678,7 @@ int main(void)
 		cmocka_unit_test(test_far_jumps),
 		cmocka_unit_test(test_too_big),
 		cmocka_unit_test(test_allow_list_shape),
+		cmocka_unit_test(test_hot_syscalls_first),
 		cmocka_unit_test(test_dense_conditions),
 		cmocka_unit_test(test_random_policies),
 		cmocka_unit_test(test_large_random_policies),

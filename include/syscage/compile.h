@@ -11,6 +11,7 @@
 #ifndef SYSCAGE_COMPILE_H
 #define SYSCAGE_COMPILE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -23,11 +24,34 @@
 extern "C" {
 #endif
 
+/* How often programs make one syscall (a count, or any relative figure). */
+struct scg_syscall_weight {
+	const char *name; /* the syscall, on every target ABI that has it */
+	uint64_t count;
+};
+
 struct scg_compile_options {
 	/* 0: one straight rule chain per syscall, no layout work (a reference
 	 * for equivalence tests); 1 (default): every optimisation. */
 	unsigned optimize;
+	/*
+	 * The workload the filter is laid out for: the syscalls the kernel's
+	 * cache cannot skip (argument checks, verdicts other than ALLOW) that
+	 * programs make often are tested first.  NULL: syscage's built-in
+	 * profile of common programs (scg_compile_builtin_weights()).
+	 */
+	const struct scg_syscall_weight *weights;
+	size_t nweights;
+	/* Lay out for no workload at all (every syscall alike). */
+	bool unweighted;
 };
+
+/*
+ * The built-in workload profile: calls per syscall over a set of common
+ * programs (shell, coreutils, compilers, interpreters; docs/compiler.md),
+ * sorted by name.  *@n gets the count.
+ */
+SCG_API const struct scg_syscall_weight *scg_compile_builtin_weights(size_t *n);
 
 /*
  * Compiles @policy (with at least one target ABI) into *@out (caller

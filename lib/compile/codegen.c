@@ -4,7 +4,8 @@
  *
  * Nodes are laid out in reverse post-order of a depth-first walk that takes
  * the true branch first, so every jump goes forward and the false branch of
- * a test usually follows it directly.  A test node has up to three entry
+ * a test usually follows it directly (except after `jeq` on one syscall
+ * number, whose argument checks follow it).  A test node has up to three entry
  * points: `ld` (load its word), `and` (mask what is already loaded) and the
  * jump itself.  Each edge enters as late as the register allows: the value
  * a test leaves in A is the (word, mask) it tested, so a run of tests on one
@@ -12,7 +13,10 @@
  * loads it once.  Entry points no edge uses are not emitted.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
+
+#include <syscage/bpf.h>
 
 #include "bpf/opcodes.h"
 #include "compile/internal.h"
@@ -46,7 +50,20 @@ static int entry_index(int kind)
 	return kind == ENTRY_LOAD ? 0 : kind == ENTRY_AND ? 1 : 2;
 }
 
-/* Reverse post-order from @root, true branches first; iterative (graphs can be deep). */
+/*
+ * `jeq #nr` leading to that syscall's argument checks: the checks are laid
+ * out right behind the test (the walk takes the false branch first, so the
+ * true branch comes next in reverse post-order).  A frequent syscall tested
+ * ahead of the tree (hot.c) then falls straight into its checks, with no
+ * jump out to the end of the program.
+ */
+static bool checks_one_number(const struct dag *g, const struct dag_node *n)
+{
+	return n->op == BPF_JEQ && n->word == SCG_DATA_NR && n->mask == WORD_FULL &&
+	       g->nodes[n->t].kind == DAG_TEST;
+}
+
+/* Reverse post-order from @root, true branches first (but see above); iterative. */
 static int order_nodes(struct emitter *e, uint32_t root)
 {
 	size_t total = e->g->len;
@@ -67,10 +84,12 @@ static int order_nodes(struct emitter *e, uint32_t root)
 		const struct dag_node *n = &e->g->nodes[v];
 		uint32_t next = UINT32_MAX;
 		if (n->kind == DAG_TEST) {
-			if (!state[n->t])
-				next = n->t;
-			else if (!state[n->f])
-				next = n->f;
+			bool false_first = checks_one_number(e->g, n);
+			uint32_t first = false_first ? n->f : n->t, second = false_first ? n->t : n->f;
+			if (!state[first])
+				next = first;
+			else if (!state[second])
+				next = second;
 		}
 		if (next != UINT32_MAX) {
 			state[next] = 1;

@@ -120,8 +120,12 @@ static void report_too_big(const struct scg_policy *policy, const struct dag *g,
 			   struct scg_diag *diag)
 {
 	struct scg_strbuf sb = SCG_STRBUF_INIT;
-	scg_strbuf_appendf(&sb, "the filter needs %zu instructions; the kernel accepts at most %u",
-			   len, SCG_BPF_MAXINSNS);
+	if (len)
+		scg_strbuf_appendf(&sb, "the filter needs %zu instructions; the kernel accepts at most %u",
+				   len, SCG_BPF_MAXINSNS);
+	else
+		scg_strbuf_appendf(&sb, "the filter needs more than the %u instructions the kernel accepts",
+				   SCG_BPF_MAXINSNS);
 	uint8_t *seen = g ? malloc(g->len) : NULL;
 	uint32_t *stack = g ? malloc(g->len * sizeof(*stack)) : NULL;
 	for (size_t i = 0, shown = 0; i < nstats; i++) {
@@ -153,30 +157,37 @@ static void report_too_big(const struct scg_policy *policy, const struct dag *g,
 	}
 }
 
-static int compile_optimized(const struct scg_policy *policy, struct lprog *lp,
+static int compile_optimized(const struct scg_policy *policy,
+			     const struct scg_compile_options *opts, struct lprog *lp,
 			     struct scg_diag *diag, struct scg_prog *out)
 {
+	struct weights w;
+	int r = weights_init(&w, opts);
+	if (r < 0)
+		return r;
 	struct dag g;
 	struct cond_ctx c;
 	struct abi_stats stats[MAX_STATS];
 	size_t nstats = 0;
 	uint32_t root = 0;
-	int r = dag_init(&g);
+	r = dag_init(&g);
 	if (r == 0)
 		r = cond_init(&c, &g);
 	else
 		memset(&c, 0, sizeof(c));
 	if (r == 0)
-		r = layout_build(policy, &g, &c, &root, stats, &nstats);
+		r = layout_build(policy, &w, &g, &c, &root, stats, &nstats);
 	if (r == 0)
 		r = codegen_emit(&g, root, lp);
-	struct lprog_report rep;
+	/* layout_build() can refuse with -E2BIG before anything is resolved: len stays 0 then. */
+	struct lprog_report rep = { .len = 0 };
 	if (r == 0)
 		r = lprog_resolve(lp, out, NULL, &rep);
 	if (r == -E2BIG)
 		report_too_big(policy, &g, stats, nstats, rep.len, diag);
 	cond_release(&c);
 	dag_release(&g);
+	weights_release(&w);
 	return r;
 }
 
@@ -186,7 +197,7 @@ static int compile_plain(const struct scg_policy *policy, struct lprog *lp, stru
 	struct abi_stats stats[MAX_STATS];
 	size_t nstats = 0;
 	int r = plain_emit(policy, lp, stats, &nstats);
-	struct lprog_report rep;
+	struct lprog_report rep = { .len = 0 };
 	if (r == 0)
 		r = lprog_resolve(lp, out, NULL, &rep);
 	if (r == -E2BIG)
@@ -211,7 +222,7 @@ int scg_compile(const struct scg_policy *policy, const struct scg_compile_option
 	if (!lp)
 		return -ENOMEM;
 	unsigned optimize = opts ? opts->optimize : 1;
-	int r = optimize ? compile_optimized(policy, lp, diag, out)
+	int r = optimize ? compile_optimized(policy, opts, lp, diag, out)
 			 : compile_plain(policy, lp, diag, out);
 	lprog_free(lp);
 	return r;

@@ -16,7 +16,8 @@
 static uint32_t node_hash(const struct dag_node *n)
 {
 	uint64_t h = 0x9e3779b97f4a7c15ULL;
-	const uint32_t parts[] = { n->kind | (uint32_t)n->op << 8, n->word, n->mask, n->k, n->t, n->f };
+	const uint32_t parts[] = { n->kind | (uint32_t)n->op << 8 | (uint32_t)n->copy << 16,
+				   n->word, n->mask, n->k, n->t, n->f };
 	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
 		h ^= parts[i];
 		h *= 0xff51afd7ed558ccdULL;
@@ -28,7 +29,7 @@ static uint32_t node_hash(const struct dag_node *n)
 static bool node_equal(const struct dag_node *a, const struct dag_node *b)
 {
 	return a->kind == b->kind && a->op == b->op && a->word == b->word && a->mask == b->mask &&
-	       a->k == b->k && a->t == b->t && a->f == b->f;
+	       a->k == b->k && a->t == b->t && a->f == b->f && a->copy == b->copy;
 }
 
 static int grow_table(struct dag *g)
@@ -124,4 +125,31 @@ uint32_t dag_test(struct dag *g, uint32_t word, uint32_t mask, uint8_t op, uint3
 	n.t = t;
 	n.f = f;
 	return intern(g, &n);
+}
+
+static size_t tests_under(const struct dag *g, uint32_t node, size_t limit)
+{
+	const struct dag_node *n = &g->nodes[node];
+	if (n->kind == DAG_RET || limit == 0)
+		return 0;
+	size_t t = tests_under(g, n->t, limit - 1);
+	return 1 + t + tests_under(g, n->f, limit - 1 - (t < limit - 1 ? t : limit - 1));
+}
+
+static uint32_t copy_of(struct dag *g, uint32_t node, uint8_t copy)
+{
+	struct dag_node n = g->nodes[node];
+	if (n.kind == DAG_RET || g->err)
+		return node;
+	n.t = copy_of(g, n.t, copy);
+	n.f = copy_of(g, n.f, copy);
+	n.copy = copy;
+	return intern(g, &n);
+}
+
+uint32_t dag_private_copy(struct dag *g, uint32_t node, uint8_t copy, size_t budget)
+{
+	if (tests_under(g, node, budget + 1) > budget)
+		return node;
+	return copy_of(g, node, copy);
 }

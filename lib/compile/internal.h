@@ -47,6 +47,7 @@ struct dag_node {
 	uint32_t mask; /* ANDed into A before the test; WORD_FULL for none */
 	uint32_t k;    /* operand, or the return value */
 	uint32_t t, f;
+	uint8_t copy;  /* 0, or which private copy of a subgraph this belongs to */
 };
 
 struct dag {
@@ -64,6 +65,13 @@ uint32_t dag_ret(struct dag *g, uint32_t value);
 /* The node for a test; a test whose branches agree is its branch. */
 uint32_t dag_test(struct dag *g, uint32_t word, uint32_t mask, uint8_t op, uint32_t k, uint32_t t,
 		  uint32_t f);
+/*
+ * A copy of the tests under @node (returns stay shared) that no other part
+ * of the graph shares, marked @copy (1..255): the code can then be laid out
+ * right where one edge enters it.  Subgraphs of more than @budget tests
+ * are not copied (@node is returned).
+ */
+uint32_t dag_private_copy(struct dag *g, uint32_t node, uint8_t copy, size_t budget);
 
 /* --- conditions (cond.c) ---------------------------------------------- */
 
@@ -133,6 +141,55 @@ size_t tree_merge(struct nr_range *ranges, size_t n);
  */
 uint32_t tree_build(struct dag *g, const struct nr_range *ranges, size_t n, int *err);
 
+/* --- the workload (weights.c) ------------------------------------------- */
+
+/* Calls per syscall name, sorted by name for lookups. */
+struct weights {
+	const struct scg_syscall_weight *w;
+	size_t n;
+	struct scg_syscall_weight *owned; /* the caller's list, sorted and summed */
+};
+
+/* From @opts: the caller's list, the built-in profile, or nothing (unweighted). */
+int weights_init(struct weights *w, const struct scg_compile_options *opts);
+void weights_release(struct weights *w);
+/* Calls of @name (0 when unknown or @name is NULL). */
+uint64_t weights_of(const struct weights *w, const char *name);
+
+/* --- hot syscalls (hot.c) ------------------------------------------------ */
+
+/* At most this many `jeq` in front of an ABI's tree. */
+#define HOT_MAX 8
+
+/* A syscall the kernel's cache cannot skip, with its range in the layout. */
+struct hot_call {
+	uint32_t nr, node;
+	uint64_t count;
+	size_t range; /* index in the layout's ranges, before merging */
+};
+
+struct hot_list {
+	struct hot_call *calls;
+	size_t n, cap;
+};
+
+int hot_add(struct hot_list *h, const struct hot_call *call);
+void hot_release(struct hot_list *h);
+/*
+ * Sorts the candidates by count and returns how many are worth a `jeq` of
+ * their own ahead of a search tree over @nranges ranges: each one kept
+ * saves its calls a walk down the tree and costs every later candidate's
+ * calls one instruction.
+ */
+size_t hot_select(struct hot_list *h, size_t nranges);
+/*
+ * The chain testing h->calls[0, n) in order, falling through to @rest.  Each
+ * call's checks are copied (private copy @copy) so that they can sit right
+ * behind its test.
+ */
+uint32_t hot_chain(struct dag *g, const struct hot_list *h, size_t n, uint32_t rest,
+		   uint8_t copy);
+
 /* --- layout (layout.c) -------------------------------------------------- */
 
 /* Per ABI statistics for diagnostics. */
@@ -144,8 +201,8 @@ struct abi_stats {
 };
 
 /* Builds the whole decision graph of @policy; *@root is the first node. */
-int layout_build(const struct scg_policy *policy, struct dag *g, struct cond_ctx *c,
-		 uint32_t *root, struct abi_stats *stats, size_t *nstats);
+int layout_build(const struct scg_policy *policy, const struct weights *w, struct dag *g,
+		 struct cond_ctx *c, uint32_t *root, struct abi_stats *stats, size_t *nstats);
 
 /* Actions whose data the kernel ignores lose it (so ALLOW is exactly 0x7fff0000). */
 uint32_t compile_action(uint32_t action);

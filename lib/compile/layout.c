@@ -76,6 +76,9 @@ struct layout {
 	size_t nkeys, keys_cap;
 	struct nr_range *ranges;
 	size_t nranges, ranges_cap;
+	const struct weights *weights;
+	uint32_t allow;           /* the RET ALLOW node: the verdict the kernel caches */
+	struct hot_list hot;      /* candidates for the chain in front of the tree */
 	int err;
 };
 
@@ -210,6 +213,20 @@ static int push_range(struct layout *l, uint32_t first, uint32_t last, uint32_t 
 	return 0;
 }
 
+/* Range l->nranges - 1, number @nr of @arch, is not cacheable: a candidate for the chain. */
+static int note_hot(struct layout *l, const struct scg_arch *arch, uint32_t nr, uint32_t node)
+{
+	/* x32 shares x86_64's AUDIT_ARCH value and so its chain: its (rare) calls are not
+	 * weighted, so that they never lengthen the path of x86_64's. */
+	if (scg_arch_from_audit(scg_arch_audit(arch), 0) != arch)
+		return 0;
+	uint64_t count = weights_of(l->weights, scg_syscall_name(arch, nr));
+	if (count == 0)
+		return 0;
+	struct hot_call call = { .nr = nr, .node = node, .count = count, .range = l->nranges - 1 };
+	return hot_add(&l->hot, &call);
+}
+
 /* Cuts [first, last] of a target ABI into point and gap ranges. */
 static int cut_interval(struct layout *l, const struct scg_arch *arch, uint32_t first,
 			uint32_t last, const struct rule_at *rules, size_t nrules)
@@ -238,7 +255,8 @@ static int cut_interval(struct layout *l, const struct scg_arch *arch, uint32_t 
 			return -ENOMEM;
 		uint32_t node = ri == rstart ? (known ? plain : gap)
 					     : point_node(l, arch, known, rules + rstart, ri - rstart);
-		if (push_range(l, p, p, node, 1) < 0)
+		if (push_range(l, p, p, node, 1) < 0 ||
+		    (known && node != l->allow && note_hot(l, arch, p, node) < 0))
 			return -ENOMEM;
 		cursor = (uint64_t)p + 1;
 	}
@@ -278,46 +296,82 @@ static int cut_audit(struct layout *l, uint32_t audit, uint32_t first, uint32_t 
 	return 0;
 }
 
-/* The tree for numbers [first, last] under @audit. */
-static uint32_t audit_subtree(struct layout *l, uint32_t audit, uint32_t first, uint32_t last,
-			      struct rule_at **rules, size_t *nrules, size_t *nranges, int *err)
+/*
+ * Numbers the chain catches never reach the tree: each one's range takes a
+ * neighbour's node (within its half, [lo, hi) of l->ranges) so that it
+ * merges away.  In number order, so a run of chained numbers merges whole.
+ */
+static void unlink_hot(struct layout *l, size_t nhot, size_t mid)
 {
-	l->nranges = 0;
-	*err = cut_audit(l, audit, first, last, rules, nrules);
-	if (*err < 0)
-		return 0;
-	size_t n = tree_merge(l->ranges, l->nranges);
-	*nranges += n;
-	return tree_build(l->g, l->ranges, n, err);
+	size_t idx[HOT_MAX];
+	for (size_t i = 0; i < nhot; i++) {
+		size_t k = i;
+		for (; k > 0 && idx[k - 1] > l->hot.calls[i].range; k--)
+			idx[k] = idx[k - 1];
+		idx[k] = l->hot.calls[i].range;
+	}
+	for (size_t i = 0; i < nhot; i++) {
+		size_t r = idx[i], lo = r < mid ? 0 : mid, hi = r < mid ? mid : l->nranges;
+		if (r > lo)
+			l->ranges[r].node = l->ranges[r - 1].node;
+		else if (r + 1 < hi)
+			l->ranges[r].node = l->ranges[r + 1].node;
+	}
+}
+
+/* The search tree over l->ranges[first, first + n), merged first. */
+static uint32_t half_tree(struct layout *l, size_t first, size_t n, size_t *nranges, int *err)
+{
+	size_t merged = tree_merge(l->ranges + first, n);
+	*nranges += merged;
+	return tree_build(l->g, l->ranges + first, merged, err);
 }
 
 /*
- * The tree for one AUDIT_ARCH value.  When two ABIs share it (x86_64 and
- * x32), the root separates them with `jge #0x40000000`: a filter reader (and
- * the verifier's x32 check) sees the split, and the -1 exception is a range
- * of the upper half that decides like x86_64.
+ * The tree for one AUDIT_ARCH value, behind the chain of its hot syscalls.
+ * When two ABIs share the value (x86_64 and x32), the tree's root separates
+ * them with `jge #0x40000000`: a filter reader (and the verifier's x32
+ * check) sees the split, and the -1 exception is a range of the upper half
+ * that decides like x86_64.  The chain of hot syscalls comes after the
+ * split (only the lower ABI's calls are weighted), so every number test of
+ * x86_64 sits behind the x32 check, where readers and the verifier look for
+ * it.
  */
-static uint32_t audit_tree(struct layout *l, uint32_t audit, struct rule_at **rules,
+static uint32_t audit_tree(struct layout *l, uint32_t audit, uint8_t copy, struct rule_at **rules,
 			   size_t *nrules, size_t *nranges, int *err)
 {
+	bool split = scg_arch_from_audit(audit, 0) != scg_arch_from_audit(audit, X32_SPLIT);
+	l->nranges = 0;
+	l->hot.n = 0;
 	*nranges = 0;
-	if (scg_arch_from_audit(audit, 0) == scg_arch_from_audit(audit, X32_SPLIT))
-		return audit_subtree(l, audit, 0, UINT32_MAX, rules, nrules, nranges, err);
-	uint32_t low = audit_subtree(l, audit, 0, X32_SPLIT - 1, rules, nrules, nranges, err);
+	*err = cut_audit(l, audit, 0, split ? X32_SPLIT - 1 : UINT32_MAX, rules, nrules);
+	size_t mid = l->nranges;
+	if (*err == 0 && split)
+		*err = cut_audit(l, audit, X32_SPLIT, UINT32_MAX, rules, nrules);
 	if (*err < 0)
 		return 0;
-	uint32_t high = audit_subtree(l, audit, X32_SPLIT, UINT32_MAX, rules, nrules, nranges, err);
-	return dag_test(l->g, SCG_DATA_NR, WORD_FULL, BPF_JGE, X32_SPLIT, high, low);
+	size_t nhot = hot_select(&l->hot, l->nranges);
+	unlink_hot(l, nhot, mid);
+	size_t total = l->nranges;
+	uint32_t tree = half_tree(l, 0, mid, nranges, err);
+	tree = hot_chain(l->g, &l->hot, nhot, tree, copy);
+	if (*err == 0 && split) {
+		uint32_t high = half_tree(l, mid, total - mid, nranges, err);
+		tree = dag_test(l->g, SCG_DATA_NR, WORD_FULL, BPF_JGE, X32_SPLIT, high, tree);
+	}
+	return *err < 0 ? 0 : tree;
 }
 
-static int layout_init(struct layout *l, const struct scg_policy *policy, struct dag *g,
-		       struct cond_ctx *c)
+static int layout_init(struct layout *l, const struct scg_policy *policy,
+		       const struct weights *w, struct dag *g, struct cond_ctx *c)
 {
 	size_t nrules = scg_policy_rule_count(policy);
 	memset(l, 0, sizeof(*l));
 	l->policy = policy;
+	l->weights = w;
 	l->g = g;
 	l->c = c;
+	l->allow = dag_ret(g, SCG_RET_ALLOW);
 	l->default_action = compile_action(scg_policy_default(policy));
 	l->badarch_action = compile_action(scg_policy_badarch(policy));
 	uint32_t unknown;
@@ -341,6 +395,7 @@ static void layout_release(struct layout *l)
 	free(l->decisions);
 	free(l->keys);
 	free(l->ranges);
+	hot_release(&l->hot);
 }
 
 /* The distinct AUDIT_ARCH values of the targets, in target order. */
@@ -368,7 +423,8 @@ static int build_dispatch(struct layout *l, struct rule_at **rules, size_t *nrul
 	*nstats = 0;
 	for (size_t i = 0; i < naudits && !err; i++) {
 		size_t nranges;
-		roots[i] = audit_tree(l, audits[i], rules, nrules, &nranges, &err);
+		/* Each AUDIT_ARCH value's chain gets its own private copies. */
+		roots[i] = audit_tree(l, audits[i], (uint8_t)(i + 1), rules, nrules, &nranges, &err);
 		for (size_t t = 0; t < narch; t++) {
 			const struct scg_arch *arch = scg_policy_arch_at(l->policy, t);
 			if (scg_arch_audit(arch) == audits[i])
@@ -385,8 +441,8 @@ static int build_dispatch(struct layout *l, struct rule_at **rules, size_t *nrul
 	return l->g->err ? l->g->err : l->c->err;
 }
 
-int layout_build(const struct scg_policy *policy, struct dag *g, struct cond_ctx *c,
-		 uint32_t *root, struct abi_stats *stats, size_t *nstats)
+int layout_build(const struct scg_policy *policy, const struct weights *w, struct dag *g,
+		 struct cond_ctx *c, uint32_t *root, struct abi_stats *stats, size_t *nstats)
 {
 	size_t narch = scg_policy_arch_count(policy);
 	struct layout l;
@@ -394,7 +450,7 @@ int layout_build(const struct scg_policy *policy, struct dag *g, struct cond_ctx
 	size_t nrules[MAX_TARGETS] = { 0 };
 	if (narch > MAX_TARGETS)
 		return -E2BIG;
-	int err = layout_init(&l, policy, g, c);
+	int err = layout_init(&l, policy, w, g, c);
 	for (size_t t = 0; t < narch && !err; t++)
 		err = rules_on(policy, scg_policy_arch_at(policy, t), &rules[t], &nrules[t]);
 	if (!err)

@@ -139,3 +139,42 @@ expect_grep "$TMP/err" "typo.policy:2:[0-9]+:" "the error has file:line:column"
 expect_status 2 "a policy over 4096 instructions" -- "$SYSCAGE" compile -o "$TMP/big.bpf" "$TMP/big.policy"
 expect_grep "$TMP/err" "accepts at most 4096.*most condition code: read" "the error says why"
 if [ -e "$TMP/big.bpf" ]; then not_ok "nothing written on failure"; else ok "nothing written on failure"; fi
+
+# laid out for a workload: a frequent argument-checked syscall is tested right after the x32 split
+cat >"$TMP/hot.policy" <<'POLICY'
+arch x86_64, x86, x32
+default errno(EPERM)
+allow read, write, close, mmap, openat, getpid, kill
+allow personality if arg0 == 0
+POLICY
+printf '{"version": 1, "total": 10, "abis": {"x86_64": {"personality": 9, "read": 1}}}\n' \
+	>"$TMP/counts.json"
+expect_status 0 "compile --workload" -- "$SYSCAGE" compile --workload "$TMP/counts.json" -f asm \
+	"$TMP/hot.policy"
+expect_grep "$TMP/out" "x32 syscall bit" "the x32 split is still there"
+if grep -A1 'x32 syscall bit' "$TMP/out" | grep -q 'personality'; then
+	ok "personality is tested right after the split"
+else
+	not_ok "personality is tested right after the split" "$(head -c 600 "$TMP/out")"
+fi
+expect_status 0 "compile --no-workload" -- "$SYSCAGE" compile --no-workload -f asm "$TMP/hot.policy"
+if grep -A1 'x32 syscall bit' "$TMP/out" | grep -q 'personality'; then
+	not_ok "without a workload personality waits in the tree"
+else
+	ok "without a workload personality waits in the tree"
+fi
+expect_status 0 "a workload keeps verdicts" -- "$SYSCAGE" compile --workload "$TMP/counts.json" \
+	-o "$TMP/hot.bpf" "$TMP/hot.policy"
+for call in "personality 0:ALLOW" "personality 8:ERRNO(1)" "read:ALLOW" "mount:ERRNO(1)"; do
+	set -- ${call%%:*}
+	got=$("$SYSCAGE" emu -f "$TMP/hot.bpf" "$@" | head -n 1)
+	if [ "$got" = "${call##*:}" ]; then ok "weighted: ${call%%:*}"; else
+		not_ok "weighted: ${call%%:*}" "got $got"
+	fi
+done
+expect_status 2 "a workload that is not a profile" -- "$SYSCAGE" compile --workload \
+	"$TMP/hot.policy" "$TMP/hot.policy"
+expect_grep "$TMP/err" "invalid JSON" "the workload error says why"
+printf '{"abis": {"x86_64": {"read": -1}}}' >"$TMP/neg.json"
+expect_status 2 "a negative count" -- "$SYSCAGE" compile --workload "$TMP/neg.json" "$TMP/hot.policy"
+expect_grep "$TMP/err" "count of 'read'" "the bad count is named"
