@@ -89,32 +89,35 @@ static void measure(const struct scg_policy *policy, const struct scg_prog *prog
 /*
  * Instructions executed per call on the paths the kernel's cache cannot
  * skip, weighted by the built-in workload profile (what programs actually
- * call), on the policy's first ABI.  Fair to both sides: a syscall counts
- * when either program sends it down an uncached path; arguments are 0.
+ * call), over every target ABI (each given the same workload).  Fair to
+ * both sides: a syscall counts when either program sends it down an
+ * uncached path; arguments are 0.
  */
 static double weighted_uncached(const struct scg_policy *policy, const struct result *r, size_t n,
 				size_t which)
 {
-	const struct scg_arch *arch = scg_policy_arch_at(policy, 0);
 	size_t nw;
 	const struct scg_syscall_weight *w = scg_compile_builtin_weights(&nw);
 	double sum = 0, calls = 0;
-	for (size_t i = 0; i < nw; i++) {
-		struct scg_seccomp_data d = { .arch = scg_arch_audit(arch) };
-		if (scg_syscall_lookup(arch, w[i].name, &d.nr) < 0)
-			continue;
-		bool uncached = false;
-		for (size_t k = 0; k < n; k++)
-			if (r[k].ok && r[k].prog.len && !scg_cache_const_allow(&r[k].prog, d.arch, d.nr))
-				uncached = true;
-		if (!uncached)
-			continue;
-		uint32_t words[SCG_EMU_WORDS];
-		size_t executed = 0;
-		scg_emu_layout(&d, words);
-		scg_emu_exec(&r[which].prog, words, 0, &executed, NULL, NULL);
-		sum += (double)executed * (double)w[i].count;
-		calls += (double)w[i].count;
+	for (size_t t = 0; t < scg_policy_arch_count(policy); t++) {
+		const struct scg_arch *arch = scg_policy_arch_at(policy, t);
+		for (size_t i = 0; i < nw; i++) {
+			struct scg_seccomp_data d = { .arch = scg_arch_audit(arch) };
+			if (scg_syscall_lookup(arch, w[i].name, &d.nr) < 0)
+				continue;
+			bool uncached = false;
+			for (size_t k = 0; k < n; k++)
+				if (r[k].ok && !scg_cache_const_allow(&r[k].prog, d.arch, d.nr))
+					uncached = true;
+			if (!uncached)
+				continue;
+			uint32_t words[SCG_EMU_WORDS];
+			size_t executed = 0;
+			scg_emu_layout(&d, words);
+			scg_emu_exec(&r[which].prog, words, 0, &executed, NULL, NULL);
+			sum += (double)executed * (double)w[i].count;
+			calls += (double)w[i].count;
+		}
 	}
 	return calls > 0 ? sum / calls : 0;
 }

@@ -28,6 +28,13 @@
 #include "compile/internal.h"
 
 #define NO_FORMULA UINT32_MAX
+/*
+ * How much more the depth of a known syscall the kernel cannot cache
+ * (argument checks, verdicts other than ALLOW) counts in the search tree
+ * than that of one it caches: on 5.11+ kernels only the former run the
+ * filter at all, while older kernels still want every path short.
+ */
+#define UNCACHED_WEIGHT 8
 #define X32_SPLIT SCG_X32_SYSCALL_BIT
 /* A policy holds at most 32 target ABIs (a bit each in a rule's arch_mask). */
 #define MAX_TARGETS 32
@@ -216,10 +223,6 @@ static int push_range(struct layout *l, uint32_t first, uint32_t last, uint32_t 
 /* Range l->nranges - 1, number @nr of @arch, is not cacheable: a candidate for the chain. */
 static int note_hot(struct layout *l, const struct scg_arch *arch, uint32_t nr, uint32_t node)
 {
-	/* x32 shares x86_64's AUDIT_ARCH value and so its chain: its (rare) calls are not
-	 * weighted, so that they never lengthen the path of x86_64's. */
-	if (scg_arch_from_audit(scg_arch_audit(arch), 0) != arch)
-		return 0;
 	uint64_t count = weights_of(l->weights, scg_syscall_name(arch, nr));
 	if (count == 0)
 		return 0;
@@ -255,7 +258,7 @@ static int cut_interval(struct layout *l, const struct scg_arch *arch, uint32_t 
 			return -ENOMEM;
 		uint32_t node = ri == rstart ? (known ? plain : gap)
 					     : point_node(l, arch, known, rules + rstart, ri - rstart);
-		if (push_range(l, p, p, node, 1) < 0 ||
+		if (push_range(l, p, p, node, known && node != l->allow ? UNCACHED_WEIGHT : 1) < 0 ||
 		    (known && node != l->allow && note_hot(l, arch, p, node) < 0))
 			return -ENOMEM;
 		cursor = (uint64_t)p + 1;
@@ -298,10 +301,10 @@ static int cut_audit(struct layout *l, uint32_t audit, uint32_t first, uint32_t 
 
 /*
  * Numbers the chain catches never reach the tree: each one's range takes a
- * neighbour's node (within its half, [lo, hi) of l->ranges) so that it
- * merges away.  In number order, so a run of chained numbers merges whole.
+ * neighbour's node so that it merges away.  In number order, so a run of
+ * chained numbers merges whole.
  */
-static void unlink_hot(struct layout *l, size_t nhot, size_t mid)
+static void unlink_hot(struct layout *l, size_t nhot)
 {
 	size_t idx[HOT_MAX];
 	for (size_t i = 0; i < nhot; i++) {
@@ -311,55 +314,55 @@ static void unlink_hot(struct layout *l, size_t nhot, size_t mid)
 		idx[k] = l->hot.calls[i].range;
 	}
 	for (size_t i = 0; i < nhot; i++) {
-		size_t r = idx[i], lo = r < mid ? 0 : mid, hi = r < mid ? mid : l->nranges;
-		if (r > lo)
+		size_t r = idx[i];
+		if (r > 0)
 			l->ranges[r].node = l->ranges[r - 1].node;
-		else if (r + 1 < hi)
+		else if (r + 1 < l->nranges)
 			l->ranges[r].node = l->ranges[r + 1].node;
 	}
 }
 
-/* The search tree over l->ranges[first, first + n), merged first. */
-static uint32_t half_tree(struct layout *l, size_t first, size_t n, size_t *nranges, int *err)
+/*
+ * Numbers [first, last] under @audit (one ABI's): the chain of its hot
+ * syscalls (private copies @copy), then the search tree over its ranges.
+ */
+static uint32_t abi_tree(struct layout *l, uint32_t audit, uint32_t first, uint32_t last,
+			 uint8_t copy, struct rule_at **rules, size_t *nrules, size_t *nranges,
+			 int *err)
 {
-	size_t merged = tree_merge(l->ranges + first, n);
+	l->nranges = 0;
+	l->hot.n = 0;
+	*err = cut_audit(l, audit, first, last, rules, nrules);
+	if (*err < 0)
+		return 0;
+	size_t nhot = hot_select(&l->hot, l->nranges);
+	unlink_hot(l, nhot);
+	size_t merged = tree_merge(l->ranges, l->nranges);
 	*nranges += merged;
-	return tree_build(l->g, l->ranges + first, merged, err);
+	uint32_t tree = tree_build(l->g, l->ranges, merged, err);
+	return *err < 0 ? 0 : hot_chain(l->g, &l->hot, nhot, tree, copy);
 }
 
 /*
- * The tree for one AUDIT_ARCH value, behind the chain of its hot syscalls.
- * When two ABIs share the value (x86_64 and x32), the tree's root separates
- * them with `jge #0x40000000`: a filter reader (and the verifier's x32
- * check) sees the split, and the -1 exception is a range of the upper half
- * that decides like x86_64.  The chain of hot syscalls comes after the
- * split (only the lower ABI's calls are weighted), so every number test of
- * x86_64 sits behind the x32 check, where readers and the verifier look for
- * it.
+ * The tree for one AUDIT_ARCH value.  When two ABIs share the value (x86_64
+ * and x32), the root separates them with `jge #0x40000000`: a filter reader
+ * (and the verifier's x32 check) sees the split, and the -1 exception is a
+ * range of the upper half that decides like x86_64.  Each half has its own
+ * chain of hot syscalls behind the split, so x32's never cost x86_64's
+ * calls anything, and every number test sits behind the x32 check.
  */
 static uint32_t audit_tree(struct layout *l, uint32_t audit, uint8_t copy, struct rule_at **rules,
 			   size_t *nrules, size_t *nranges, int *err)
 {
-	bool split = scg_arch_from_audit(audit, 0) != scg_arch_from_audit(audit, X32_SPLIT);
-	l->nranges = 0;
-	l->hot.n = 0;
 	*nranges = 0;
-	*err = cut_audit(l, audit, 0, split ? X32_SPLIT - 1 : UINT32_MAX, rules, nrules);
-	size_t mid = l->nranges;
-	if (*err == 0 && split)
-		*err = cut_audit(l, audit, X32_SPLIT, UINT32_MAX, rules, nrules);
+	if (scg_arch_from_audit(audit, 0) == scg_arch_from_audit(audit, X32_SPLIT))
+		return abi_tree(l, audit, 0, UINT32_MAX, copy, rules, nrules, nranges, err);
+	uint32_t low = abi_tree(l, audit, 0, X32_SPLIT - 1, copy, rules, nrules, nranges, err);
 	if (*err < 0)
 		return 0;
-	size_t nhot = hot_select(&l->hot, l->nranges);
-	unlink_hot(l, nhot, mid);
-	size_t total = l->nranges;
-	uint32_t tree = half_tree(l, 0, mid, nranges, err);
-	tree = hot_chain(l->g, &l->hot, nhot, tree, copy);
-	if (*err == 0 && split) {
-		uint32_t high = half_tree(l, mid, total - mid, nranges, err);
-		tree = dag_test(l->g, SCG_DATA_NR, WORD_FULL, BPF_JGE, X32_SPLIT, high, tree);
-	}
-	return *err < 0 ? 0 : tree;
+	uint32_t high = abi_tree(l, audit, X32_SPLIT, UINT32_MAX, (uint8_t)(copy + 1), rules, nrules,
+				 nranges, err);
+	return dag_test(l->g, SCG_DATA_NR, WORD_FULL, BPF_JGE, X32_SPLIT, high, low);
 }
 
 static int layout_init(struct layout *l, const struct scg_policy *policy,
@@ -423,8 +426,9 @@ static int build_dispatch(struct layout *l, struct rule_at **rules, size_t *nrul
 	*nstats = 0;
 	for (size_t i = 0; i < naudits && !err; i++) {
 		size_t nranges;
-		/* Each AUDIT_ARCH value's chain gets its own private copies. */
-		roots[i] = audit_tree(l, audits[i], (uint8_t)(i + 1), rules, nrules, &nranges, &err);
+		/* Each ABI's chain gets its own private copies (two per AUDIT_ARCH value). */
+		roots[i] = audit_tree(l, audits[i], (uint8_t)(2 * i + 1), rules, nrules, &nranges,
+				      &err);
 		for (size_t t = 0; t < narch; t++) {
 			const struct scg_arch *arch = scg_policy_arch_at(l->policy, t);
 			if (scg_arch_audit(arch) == audits[i])
