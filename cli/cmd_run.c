@@ -41,8 +41,7 @@ static void usage(FILE *out)
 		"  -q, --quiet          no denial lines or summary on stderr\n");
 }
 
-/* Finds @cmd on $PATH like execvp would; NULL with errno when it cannot. */
-static char *resolve_command(const char *cmd)
+char *run_resolve_command(const char *cmd)
 {
 	if (strchr(cmd, '/'))
 		return strdup(cmd);
@@ -208,19 +207,48 @@ static void on_signal(struct supervisor *sv, const struct signalfd_siginfo *si)
 {
 	if (si->ssi_signo == SIGCHLD)
 		return;
-	/* Signals from the terminal reach the whole foreground group, the program included. */
-	if (si->ssi_code == SI_KERNEL)
+	/* Signals from the terminal reach the whole foreground group, the program
+	 * included, unless it has left our group (setsid, setpgid): then only
+	 * we got it, and it is passed on like any other. */
+	if (si->ssi_code == SI_KERNEL && getpgid(sv->child) == getpgrp())
 		return;
 	kill(sv->child, (int)si->ssi_signo);
+}
+
+static int serve_one(struct supervisor *sv, int listener)
+{
+	return sv->cfg->serve ? sv->cfg->serve(listener, sv->cfg->serve_ctx)
+			      : scg_notif_handle_one(listener, decide, sv);
+}
+
+/*
+ * The program has exited: answers the denied calls its descendants made
+ * before that and that still wait, as the policy says and reported, rather
+ * than leave them to the ENOSYS that closing the listener gives.
+ */
+static void serve_pending(struct supervisor *sv, int listener)
+{
+	struct pollfd pfd = { .fd = listener, .events = POLLIN };
+	/* Bounded: a descendant denied in a loop must not keep syscage here. */
+	for (int i = 0; i < 4096 && listener >= 0; i++)
+		if (poll(&pfd, 1, 0) != 1 || !(pfd.revents & POLLIN) || serve_one(sv, listener) < 0)
+			break;
 }
 
 /* Serves notifications and signals until the program ends; its wait status in *@status. */
 static int supervise(struct supervisor *sv, int sfd, int *listenerp, int *status)
 {
 	int listener = *listenerp;
-	bool listening = listener >= 0;
+	bool listening = listener >= 0, exited = false;
 	for (;;) {
-		if (child_exited(sv, status))
+		if (!exited && child_exited(sv, status)) {
+			if (!sv->cfg->drain) {
+				serve_pending(sv, listening ? listener : -1);
+				return 0;
+			}
+			exited = true;
+		}
+		if (exited && !listening)
 			return 0;
 		struct pollfd pfd[2] = { { .fd = sfd, .events = POLLIN },
 					 { .fd = listener, .events = POLLIN } };
@@ -230,7 +258,7 @@ static int supervise(struct supervisor *sv, int sfd, int *listenerp, int *status
 			return -errno;
 		}
 		if (listening && (pfd[1].revents & POLLIN)) {
-			int r = scg_notif_handle_one(listener, decide, sv);
+			int r = serve_one(sv, listener);
 			if (r < 0 && r != -EINTR) {
 				/* Give up supervising rather than spin: closing the listener
 				 * answers every pending and later denied call with ENOSYS. */
@@ -246,8 +274,12 @@ static int supervise(struct supervisor *sv, int sfd, int *listenerp, int *status
 		}
 		if (pfd[0].revents & POLLIN) {
 			struct signalfd_siginfo si;
-			if (read(sfd, &si, sizeof(si)) == (ssize_t)sizeof(si))
+			if (read(sfd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
+				/* Once the program is gone, a signal ends the wait for its descendants. */
+				if (exited && si.ssi_signo != SIGCHLD)
+					return 0;
 				on_signal(sv, &si);
+			}
 		}
 	}
 }
@@ -274,7 +306,7 @@ static int exit_status(const struct supervisor *sv, int status)
 }
 
 /* Forks, starts the program under the filter, supervises it.  Returns the exit status. */
-static int run_program(const struct run_config *cfg)
+int run_launch(const struct run_config *cfg)
 {
 	sigset_t orig;
 	int sfd = -1, sock[2];
@@ -301,6 +333,11 @@ static int run_program(const struct run_config *cfg)
 		run_child(cfg, parent, sock[1], &orig);
 	}
 	close(sock[1]);
+	/* A report to a closed pipe must not kill the supervisor (and, with it, the
+	 * program); the child kept the disposition it inherited. */
+	signal(SIGPIPE, SIG_IGN);
+	struct run_watchdog dog;
+	run_watchdog_start(sv.child, &dog); /* without it, the parent-death signal alone */
 	int listener = -1, status = 0;
 	int code = await_exec(cfg, sock[0], &listener);
 	close(sock[0]);
@@ -313,6 +350,7 @@ static int run_program(const struct run_config *cfg)
 	} else {
 		code = exit_status(&sv, status);
 	}
+	run_watchdog_stop(&dog);
 	/* Closing the listener answers whatever is still pending (descendants) with ENOSYS. */
 	if (listener >= 0)
 		close(listener);
@@ -348,7 +386,7 @@ int cmd_run(int argc, char **argv)
 		return CLI_EXIT_USAGE;
 	}
 	cfg.argv = argv + optind;
-	char *path = resolve_command(argv[optind]);
+	char *path = run_resolve_command(argv[optind]);
 	if (!path) {
 		int e = errno;
 		cli_error("%s: %s", argv[optind], e == ENOENT ? "command not found" : strerror(e));
@@ -370,7 +408,7 @@ int cmd_run(int argc, char **argv)
 	}
 	/* Keep the program (same user) from reading our memory or taking the listener. */
 	prctl(PR_SET_DUMPABLE, 0L, 0L, 0L, 0L);
-	int code = run_program(&cfg);
+	int code = run_launch(&cfg);
 	scg_policy_free(policy);
 	free(path);
 	return code;

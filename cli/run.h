@@ -31,7 +31,26 @@ struct run_config {
 	bool quiet;       /* no per-denial lines on stderr */
 	char *const *argv; /* the program and its arguments */
 	const char *path;  /* resolved executable */
+	/* Set by commands other than run: serves one notification from the
+	 * listener instead of judging it by @policy; returns 0 or -errno. */
+	int (*serve)(int listener, void *ctx);
+	void *serve_ctx;
+	/* Keep serving after the program ends, until no task uses the filter
+	 * any more (or a signal arrives): its descendants are still supervised. */
+	bool drain;
+	/* Install @policy's verdicts unchanged even with a listener (report):
+	 * only its own USER_NOTIF verdicts reach the supervisor (inject). */
+	bool verdicts_as_is;
 };
+
+/*
+ * Starts the program under @cfg's policy and supervises it until it ends
+ * (see cmd_run.c).  Returns the exit status: the program's, 128 + signal,
+ * or 125/126/127 when it could not be started.
+ */
+int run_launch(const struct run_config *cfg);
+/* Finds @cmd on $PATH like execvp would: a new string, or NULL with errno when it cannot. */
+char *run_resolve_command(const char *cmd);
 
 /*
  * The child between fork and exec: sets up, installs the filter, passes the
@@ -50,6 +69,20 @@ int run_build_policy(const struct scg_policy *policy, uint64_t cookie, bool repo
 		     struct scg_policy **out);
 /* True when verdict @action is supervised (reported) rather than installed as is. */
 bool run_action_reported(uint32_t action);
+
+/*
+ * A process that kills the program (SIGKILL) when the supervisor dies, even
+ * after the program changed credentials, which clears its parent-death
+ * signal (see run_watchdog.c).
+ */
+struct run_watchdog {
+	pid_t pid; /* -1: none */
+	int fd;    /* the supervisor's end of the pipe */
+};
+/* Starts one for @program (the supervisor's child); 0 or -errno (*@out then says none). */
+int run_watchdog_start(pid_t program, struct run_watchdog *out);
+/* Ends it once the program has ended, without waiting for it.  No-op when none was started. */
+void run_watchdog_stop(struct run_watchdog *dog);
 
 /* --- reporting denials --------------------------------------------------- */
 

@@ -66,7 +66,7 @@ static _Noreturn void fail_early(int sock, int err)
 static int compile_filter(const struct run_config *cfg, uint64_t cookie, struct scg_prog *prog)
 {
 	struct scg_policy *p;
-	int r = run_build_policy(cfg->policy, cookie, cfg->report, &p);
+	int r = run_build_policy(cfg->policy, cookie, cfg->report && !cfg->verdicts_as_is, &p);
 	if (r == -EXDEV) {
 		cli_error("policy '%s' does not target the native ABI (%s)", cfg->policy_name,
 			  scg_arch_name(scg_arch_native()));

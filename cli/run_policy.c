@@ -23,6 +23,12 @@ bool run_action_reported(uint32_t action)
 {
 	switch (scg_action_of(action)) {
 	case SCG_ACTION_ERRNO:
+		/* ENOSYS says "no such syscall here", and the program falls back:
+		 * glibc tries clone3 before clone on every pthread_create, so
+		 * reporting it would cost each new thread a round trip through the
+		 * supervisor and a line of noise.  Only syscage run runs programs,
+		 * and only native ones, so the host's ENOSYS is the one to match. */
+		return (action & SCG_RET_DATA) != ENOSYS;
 	case SCG_ACTION_KILL_PROCESS:
 	case SCG_ACTION_USER_NOTIF:
 	case SCG_ACTION_UNKNOWN:

@@ -11,6 +11,7 @@
 #include <syscage/emu.h>
 #include <syscage/inspect.h>
 #include <syscage/lang.h>
+#include <syscage/learn.h>
 #include <syscage/policy.h>
 #include <syscage/runtime.h>
 #include <syscage/verify.h>

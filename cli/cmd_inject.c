@@ -1,0 +1,278 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * syscage inject: run a program with faults injected into chosen syscalls,
+ * in strace's --inject syntax.  Start-up, signal forwarding and the exit
+ * status are `syscage run`'s (run_launch()); see docs/inject.md.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+
+#include "inject.h"
+#include "run.h"
+
+enum { EXIT_SETUP = 125, EXIT_NOEXEC = 126, EXIT_NOTFOUND = 127 };
+
+struct rule_arg {
+	const char *text;
+	bool fault; /* -e fault=: error defaults to ENOSYS */
+};
+
+struct inject_opts {
+	struct rule_arg *rules;
+	size_t nrules;
+	const char *policy_name; /* NULL: allow everything else */
+	const char *log_path;
+	bool quiet;
+	char **argv; /* the program */
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: syscage inject RULE... [options] -- CMD [ARG...]\n"
+		"  RULE                 SET:error=ERRNO | SET:retval=N, then optionally\n"
+		"                       :signal=SIG :when=EXPR :if=CONDITION\n"
+		"                       e.g. 'openat:error=ENOENT:when=3'\n"
+		"  -e inject=RULE, --inject=RULE   the same, spelled as for strace\n"
+		"  -e fault=RULE, --fault=RULE     error defaults to ENOSYS\n"
+		"  -p, --policy POLICY  inject on top of a sandbox policy (default: allow all)\n"
+		"      --log FILE       write every supervised injection to FILE as a JSON line\n"
+		"  -q, --quiet          no summary on stderr\n");
+}
+
+static int add_rule(struct inject_opts *o, const char *text, bool fault)
+{
+	struct rule_arg *v = realloc(o->rules, (o->nrules + 1) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	o->rules = v;
+	o->rules[o->nrules++] = (struct rule_arg){ text, fault };
+	return 0;
+}
+
+/* -e inject=RULE / -e fault=RULE, strace's spelling. */
+static int add_expression(struct inject_opts *o, const char *e)
+{
+	if (!strncmp(e, "inject=", 7))
+		return add_rule(o, e + 7, false);
+	if (!strncmp(e, "fault=", 6))
+		return add_rule(o, e + 6, true);
+	cli_error("inject: -e takes inject=RULE or fault=RULE, not '%s'", e);
+	return -EINVAL;
+}
+
+/* Options before "--", then rules, then the program after "--".  0 or an exit status. */
+static int parse_args(int argc, char **argv, struct inject_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "inject", required_argument, NULL, 'i' }, { "fault", required_argument, NULL, 'f' },
+		{ "policy", required_argument, NULL, 'p' }, { "log", required_argument, NULL, 'l' },
+		{ "quiet", no_argument, NULL, 'q' },        { "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int dashes = 1;
+	while (dashes < argc && strcmp(argv[dashes], "--") != 0)
+		dashes++;
+	int c, r = 0;
+	optind = 1;
+	while (r == 0 && (c = getopt_long(dashes, argv, "e:p:qh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'e': r = add_expression(o, optarg); break;
+		case 'i': r = add_rule(o, optarg, false); break;
+		case 'f': r = add_rule(o, optarg, true); break;
+		case 'p': o->policy_name = optarg; break;
+		case 'l': o->log_path = optarg; break;
+		case 'q': o->quiet = true; break;
+		case 'h': usage(stdout); return -1;
+		default: usage(stderr); return CLI_EXIT_USAGE;
+		}
+	}
+	if (r < 0)
+		return CLI_EXIT_USAGE;
+	for (int i = optind; i < dashes; i++)
+		if (add_rule(o, argv[i], false) < 0)
+			return CLI_EXIT_USAGE;
+	if (dashes >= argc - 1) {
+		cli_error("inject: no program given (put it after '--')");
+		usage(stderr);
+		return CLI_EXIT_USAGE;
+	}
+	if (o->nrules == 0) {
+		cli_error("inject: no rule given, e.g. 'openat:error=ENOENT'");
+		return CLI_EXIT_USAGE;
+	}
+	o->argv = argv + dashes + 1;
+	return 0;
+}
+
+/* "syscage: inject: rule 1, column 14: unknown errno 'ENOENTT' (did you mean ENOENT?)" */
+static void print_rule_diag(size_t index, const struct scg_diag *diag)
+{
+	for (size_t i = 0; i < scg_diag_count(diag); i++) {
+		const struct scg_diag_entry *e = scg_diag_get(diag, i);
+		if (e->severity < SCG_SEV_ERROR)
+			continue;
+		if (e->hint)
+			cli_error("inject: rule %zu, column %u: %s (%s)", index + 1, e->loc.column,
+				  e->message, e->hint);
+		else
+			cli_error("inject: rule %zu, column %u: %s", index + 1, e->loc.column,
+				  e->message);
+	}
+}
+
+/* Parses every rule (reporting all bad ones) for the ABIs of @base. */
+static int parse_rules(const struct inject_opts *o, const struct scg_policy *base,
+		       struct scg_inject_rule **rules)
+{
+	const struct scg_arch *arches[8];
+	size_t narches = scg_policy_arch_count(base);
+	if (narches > sizeof(arches) / sizeof(arches[0]))
+		narches = sizeof(arches) / sizeof(arches[0]);
+	for (size_t i = 0; i < narches; i++)
+		arches[i] = scg_policy_arch_at(base, i);
+	int result = 0;
+	for (size_t i = 0; i < o->nrules; i++) {
+		struct scg_diag *diag = scg_diag_new();
+		if (!diag)
+			return -ENOMEM;
+		struct scg_inject_options opts = { .arches = arches, .narches = narches,
+						   .fault = o->rules[i].fault };
+		int r = scg_inject_rule_parse(o->rules[i].text, &opts, &rules[i], diag);
+		print_rule_diag(i, diag);
+		bool explained = scg_diag_count(diag) > 0;
+		scg_diag_free(diag);
+		if (r == -ENOMEM)
+			return r;
+		if (r < 0) {
+			if (!explained)
+				cli_error("inject: rule %zu: %s", i + 1, strerror(-r));
+			result = -EINVAL;
+		}
+	}
+	return result;
+}
+
+/* The policy under the rules: -p's, or one allowing everything on the native ABIs. */
+static int load_base(const struct inject_opts *o, struct scg_policy **out)
+{
+	if (o->policy_name)
+		return cli_load_policy(o->policy_name, NULL, 0, out);
+	struct scg_policy *p = scg_policy_new();
+	if (!p || scg_policy_add_native_arches(p) < 0) {
+		scg_policy_free(p);
+		return -ENOMEM;
+	}
+	scg_policy_set_default(p, SCG_RET_ALLOW);
+	scg_policy_set_badarch(p, SCG_RET_ALLOW);
+	*out = p;
+	return 0;
+}
+
+static bool needs_supervisor(struct scg_inject_rule *const *rules, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!scg_inject_rule_is_static(rules[i]))
+			return true;
+	return false;
+}
+
+/* Starts the program under the rules and supervises it.  Returns the exit status. */
+static int launch(const struct inject_opts *o, struct scg_inject_rule *const *rules,
+		  const struct scg_policy *base, const char *path)
+{
+	struct scg_policy *installed;
+	if (inject_build_policy(rules, o->nrules, base, &installed) < 0) {
+		cli_error("inject: out of memory");
+		return EXIT_SETUP;
+	}
+	FILE *log = NULL;
+	if (o->log_path && !(log = fopen(o->log_path, "we"))) {
+		cli_error("cannot write '%s': %s", o->log_path, strerror(errno));
+		scg_policy_free(installed);
+		return CLI_EXIT_USAGE;
+	}
+	struct inject_state *st = inject_state_new(rules, o->nrules, base, log);
+	int code = EXIT_SETUP;
+	if (st) {
+		struct run_config cfg = {
+			.policy_name = "inject rules", .policy = installed,
+			.report = needs_supervisor(rules, o->nrules), .quiet = true,
+			.argv = o->argv, .path = path, .serve = inject_serve, .serve_ctx = st,
+			.verdicts_as_is = true,
+		};
+		/* Keep the program (same user) from reading our memory or taking the listener. */
+		prctl(PR_SET_DUMPABLE, 0L, 0L, 0L, 0L);
+		code = run_launch(&cfg);
+		if (!o->quiet)
+			inject_summary(st);
+	}
+	inject_state_free(st);
+	if (log)
+		fclose(log);
+	scg_policy_free(installed);
+	return code;
+}
+
+static bool user_notif_missing(void)
+{
+	struct scg_features f;
+	return scg_features_probe(&f) == 0 && f.filter_mode &&
+	       !(f.actions & (1U << SCG_ACTION_USER_NOTIF));
+}
+
+static int inject_program(const struct inject_opts *o, struct scg_inject_rule **rules)
+{
+	struct scg_policy *base;
+	if (load_base(o, &base) < 0)
+		return CLI_EXIT_USAGE;
+	int code = CLI_EXIT_USAGE;
+	int r = parse_rules(o, base, rules);
+	if (r == -ENOMEM)
+		cli_error("inject: out of memory");
+	if (r < 0)
+		goto out;
+	if (needs_supervisor(rules, o->nrules) && user_notif_missing()) {
+		cli_error("inject: counted, retval and signal rules need SECCOMP_RET_USER_NOTIF "
+			  "(Linux 5.0)");
+		code = EXIT_SETUP;
+		goto out;
+	}
+	char *path = run_resolve_command(o->argv[0]);
+	if (!path) {
+		int e = errno;
+		cli_error("%s: %s", o->argv[0], e == ENOENT ? "command not found" : strerror(e));
+		code = e == ENOENT ? EXIT_NOTFOUND : EXIT_NOEXEC;
+		goto out;
+	}
+	code = launch(o, rules, base, path);
+	free(path);
+out:
+	scg_policy_free(base);
+	return code;
+}
+
+int cmd_inject(int argc, char **argv)
+{
+	struct inject_opts o = { 0 };
+	int code = parse_args(argc, argv, &o);
+	if (code < 0) {
+		free(o.rules);
+		return CLI_EXIT_OK; /* --help */
+	}
+	struct scg_inject_rule **rules = code ? NULL : calloc(o.nrules, sizeof(*rules));
+	if (code == 0 && !rules) {
+		cli_error("inject: out of memory");
+		code = CLI_EXIT_USAGE;
+	}
+	if (code == 0)
+		code = inject_program(&o, rules);
+	for (size_t i = 0; rules && i < o.nrules; i++)
+		scg_inject_rule_free(rules[i]);
+	free(rules);
+	free(o.rules);
+	return code;
+}

@@ -1,0 +1,324 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * syscage learn: run a program, record every syscall of every thread and
+ * descendant, and write a policy allowing exactly those.
+ *
+ * The program starts through the `syscage run` launcher (exec cookie,
+ * listener handed over a socket pair, signal forwarding, exit status) with
+ * a filter that sends every call to this process as a user notification.
+ * Each one is answered CONTINUE and counted once the answer is accepted, so
+ * a call interrupted before it ran and restarted later is counted once.
+ * docs/learn.md explains why user notification rather than ptrace.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+
+#include <syscage/oci.h>
+
+#include "run.h"
+
+enum { EXIT_SETUP = 125 };
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: syscage learn [-o FILE] [--format policy|oci] [--args] [--merge FILE]\n"
+		"                     [--counts FILE] [--deny kill|eperm] -- CMD [ARG...]\n"
+		"  -o, --output FILE   write the policy to FILE (default: stdout)\n"
+		"  -f, --format F      policy (policy language, default) or oci (OCI JSON)\n"
+		"  -a, --args          also record the values of flag-like arguments\n"
+		"  -m, --merge FILE    start from the policy in FILE (written by learn), widen it\n"
+		"      --counts FILE   write the calls per syscall as JSON to FILE\n"
+		"      --deny V        verdict for calls not seen: kill (default) or eperm\n");
+}
+
+struct learn_opts {
+	const char *output, *merge, *counts;
+	bool oci, args, eperm;
+};
+
+struct learner {
+	struct scg_learn *rec;
+	unsigned long lost;     /* calls that could not be recorded (no memory) */
+	unsigned long foreign;  /* calls from an ABI syscage does not know */
+};
+
+/* Answers one notification CONTINUE and records it once the kernel took the answer. */
+static int serve_one(int listener, struct learner *l)
+{
+	struct scg_notif n;
+	int r = scg_notif_receive(listener, &n);
+	if (r == -ENOENT)
+		return 0; /* the caller went away first; a restarted call comes again */
+	if (r < 0)
+		return r;
+	struct scg_notif_resp resp = { .id = n.id, .flags = SCG_NOTIF_FLAG_CONTINUE };
+	r = scg_notif_respond(listener, &resp);
+	if (r == -ENOENT)
+		return 0; /* interrupted before it ran: not a call (yet) */
+	if (r < 0)
+		return r;
+	r = scg_learn_record(l->rec, &n.data);
+	if (r == -EAFNOSUPPORT)
+		l->foreign++;
+	else if (r < 0)
+		l->lost++;
+	return 0;
+}
+
+/*
+ * Serves the notifications waiting now, a bounded batch at a time: a busy
+ * program keeps the queue full, and checking it alone is cheaper than the
+ * launcher's full round (child status, signals, listener) after each call.
+ */
+static int serve(int listener, void *ctx)
+{
+	struct pollfd pfd = { .fd = listener, .events = POLLIN };
+	for (int batch = 0; batch < 256; batch++) {
+		int r = serve_one(listener, ctx);
+		if (r < 0)
+			return r;
+		if (poll(&pfd, 1, 0) != 1 || !(pfd.revents & POLLIN))
+			break;
+	}
+	return 0;
+}
+
+/* The filter learn installs: every call of every ABI goes to the supervisor. */
+static int build_learn_policy(struct scg_policy **out)
+{
+	struct scg_policy *p = scg_policy_new();
+	if (!p)
+		return -ENOMEM;
+	int r = scg_policy_add_native_arches(p);
+	if (r < 0) {
+		scg_policy_free(p);
+		return r;
+	}
+	scg_policy_set_default(p, SCG_RET_USER_NOTIF);
+	scg_policy_set_badarch(p, SCG_RET_USER_NOTIF);
+	*out = p;
+	return 0;
+}
+
+static int parse_policy_text(const char *text, size_t len, const char *name,
+			     struct scg_policy **out)
+{
+	struct scg_policy_source_options so = { .filename = name };
+	struct scg_diag *diag = scg_diag_new();
+	if (!diag)
+		return -ENOMEM;
+	int r = scg_policy_parse(text, len, &so, out, diag);
+	cli_print_diag(diag);
+	scg_diag_free(diag);
+	return r;
+}
+
+static int merge_file(struct scg_learn *rec, const char *path)
+{
+	char *text;
+	size_t len;
+	int r = cli_read_file(path, &text, &len);
+	if (r < 0)
+		return r;
+	struct scg_policy *p = NULL;
+	r = parse_policy_text(text, len, path, &p);
+	if (r == 0)
+		r = scg_learn_merge_policy(rec, p, text, len);
+	if (r < 0)
+		cli_error("cannot merge '%s': %s", path, strerror(-r));
+	scg_policy_free(p);
+	free(text);
+	return r;
+}
+
+/* "ls -l /": the command line, for the policy's first comment. */
+static char *command_line(char *const *argv)
+{
+	size_t len = 1;
+	for (char *const *a = argv; *a; a++)
+		len += strlen(*a) + 1;
+	char *s = malloc(len), *p = s;
+	for (char *const *a = argv; s && *a; a++) {
+		/* Newlines would end the comment: show them as spaces. */
+		for (const char *c = *a; *c; c++)
+			*p++ = (*c == '\n' || *c == '\r') ? ' ' : *c;
+		*p++ = a[1] ? ' ' : '\0';
+	}
+	if (s && p == s)
+		*p = '\0';
+	return s;
+}
+
+static int to_oci(const char *text, size_t len, char **json)
+{
+	struct scg_policy *p = NULL;
+	int r = parse_policy_text(text, len, "<learned>", &p);
+	if (r < 0)
+		return r;
+	struct scg_diag *diag = scg_diag_new();
+	r = diag ? scg_oci_export(p, json, diag) : -ENOMEM;
+	if (diag)
+		cli_print_diag(diag);
+	scg_diag_free(diag);
+	scg_policy_free(p);
+	return r;
+}
+
+/* Writes the policy (and the counts); 0 or -errno, errors printed. */
+static int write_results(const struct learn_opts *o, const struct scg_learn *rec,
+			 char *const *argv)
+{
+	char *origin = command_line(argv);
+	if (origin && o->merge) {
+		char *merged = NULL;
+		if (asprintf(&merged, "%s (merged into %s)", origin, o->merge) < 0)
+			merged = NULL;
+		free(origin);
+		origin = merged;
+	}
+	struct scg_learn_text_options to = { .origin = origin, .deny_with_eperm = o->eperm };
+	char *text = NULL, *out = NULL;
+	int r = scg_learn_to_text(rec, &to, &text);
+	free(origin);
+	if (r == 0 && o->oci)
+		r = to_oci(text, strlen(text), &out);
+	if (r < 0) {
+		cli_error("cannot write the learned policy: %s", strerror(-r));
+		free(text);
+		return r;
+	}
+	const char *data = o->oci ? out : text;
+	r = cli_write_output(o->output, data, strlen(data), false);
+	free(text);
+	free(out);
+	if (r == 0 && o->counts) {
+		char *json;
+		r = scg_learn_counts_json(rec, &json);
+		if (r == 0) {
+			r = cli_write_output(o->counts, json, strlen(json), false);
+			free(json);
+		} else {
+			cli_error("cannot write the counts: %s", strerror(-r));
+		}
+	}
+	return r;
+}
+
+static int parse_args(int argc, char **argv, struct learn_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' }, { "format", required_argument, NULL, 'f' },
+		{ "args", no_argument, NULL, 'a' },         { "merge", required_argument, NULL, 'm' },
+		{ "counts", required_argument, NULL, 'c' }, { "deny", required_argument, NULL, 'd' },
+		{ "help", no_argument, NULL, 'h' },         { NULL, 0, NULL, 0 },
+	};
+	int c;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+o:f:am:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'o': o->output = optarg; break;
+		case 'a': o->args = true; break;
+		case 'm': o->merge = optarg; break;
+		case 'c': o->counts = optarg; break;
+		case 'f':
+			if (strcmp(optarg, "policy") && strcmp(optarg, "oci")) {
+				cli_error("learn: unknown format '%s' (policy or oci)", optarg);
+				return -1;
+			}
+			o->oci = !strcmp(optarg, "oci");
+			break;
+		case 'd':
+			if (strcmp(optarg, "kill") && strcmp(optarg, "eperm")) {
+				cli_error("learn: --deny takes kill or eperm, not '%s'", optarg);
+				return -1;
+			}
+			o->eperm = !strcmp(optarg, "eperm");
+			break;
+		case 'h': usage(stdout); return 1;
+		default: usage(stderr); return -1;
+		}
+	}
+	if (optind >= argc) {
+		cli_error("learn: no program given");
+		usage(stderr);
+		return -1;
+	}
+	return 0;
+}
+
+/* The kernel must know USER_NOTIF (5.0) and CONTINUE (5.5, no probe: 5.5 came with it). */
+static bool kernel_can_learn(void)
+{
+	struct scg_features f;
+	if (scg_features_probe(&f) < 0 || !f.filter_mode ||
+	    !(f.actions & (1U << SCG_ACTION_USER_NOTIF))) {
+		cli_error("learn needs seccomp user notification (Linux 5.5 or later)");
+		return false;
+	}
+	return true;
+}
+
+static int learn_program(char **argv, struct learner *l)
+{
+	char *path = run_resolve_command(argv[0]);
+	if (!path) {
+		int e = errno;
+		cli_error("%s: %s", argv[0], e == ENOENT ? "command not found" : strerror(e));
+		return e == ENOENT ? 127 : 126;
+	}
+	struct scg_policy *policy = NULL;
+	if (build_learn_policy(&policy) < 0) {
+		free(path);
+		cli_error("cannot set up: %s", strerror(ENOMEM));
+		return EXIT_SETUP;
+	}
+	struct run_config cfg = { .policy_name = "learn", .policy = policy, .report = true,
+				  .quiet = true, .argv = argv, .path = path, .serve = serve,
+				  .serve_ctx = l, .drain = true };
+	/* Keep the program (same user) from reading our memory or taking the listener. */
+	prctl(PR_SET_DUMPABLE, 0L, 0L, 0L, 0L);
+	int code = run_launch(&cfg);
+	scg_policy_free(policy);
+	free(path);
+	return code;
+}
+
+int cmd_learn(int argc, char **argv)
+{
+	struct learn_opts o = { 0 };
+	int r = parse_args(argc, argv, &o);
+	if (r != 0)
+		return r > 0 ? CLI_EXIT_OK : CLI_EXIT_USAGE;
+	if (!kernel_can_learn())
+		return EXIT_SETUP;
+	struct learner l = { .rec = scg_learn_new(o.args ? SCG_LEARN_ARGS : 0) };
+	if (!l.rec) {
+		cli_error("cannot set up: %s", strerror(ENOMEM));
+		return EXIT_SETUP;
+	}
+	if (o.merge && merge_file(l.rec, o.merge) < 0) {
+		scg_learn_free(l.rec);
+		return CLI_EXIT_USAGE;
+	}
+	uint64_t before = scg_learn_total(l.rec);
+	int code = learn_program(argv + optind, &l);
+	if (scg_learn_total(l.rec) == before && code >= 125) {
+		/* The program never ran: there is nothing to write. */
+		scg_learn_free(l.rec);
+		return code;
+	}
+	if (l.lost)
+		cli_error("out of memory: %lu calls were not recorded; the policy is incomplete",
+			  l.lost);
+	if (l.foreign)
+		cli_error("warning: %lu calls came from an ABI syscage does not know", l.foreign);
+	if (write_results(&o, l.rec, argv + optind) < 0 || l.lost)
+		code = EXIT_SETUP;
+	scg_learn_free(l.rec);
+	return code;
+}

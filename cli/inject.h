@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* `syscage inject`: the pieces shared by cmd_inject.c and inject_*.c. */
+#ifndef SCG_CLI_INJECT_H
+#define SCG_CLI_INJECT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "cli.h"
+#include "inject/rule.h"
+
+struct inject_state;
+
+/*
+ * The supervisor's state for @nrules rules at @rules (borrowed) on top of
+ * @base (borrowed: its verdict applies when no rule takes a call).  @log:
+ * an open JSON-lines stream or NULL (borrowed).  NULL on allocation failure.
+ */
+struct inject_state *inject_state_new(struct scg_inject_rule *const *rules, size_t nrules,
+				      const struct scg_policy *base, FILE *log);
+void inject_state_free(struct inject_state *st);
+
+/* run_config.serve: receives, decides and answers one notification. */
+int inject_serve(int listener, void *ctx);
+
+/* Prints, on stderr, how many faults each rule injected, into which syscalls and processes. */
+void inject_summary(const struct inject_state *st);
+
+/*
+ * The policy the child installs, before run_build_policy() adds the exec
+ * cookie: each rule's calls first, as ERRNO when the kernel can carry the
+ * rule alone and USER_NOTIF otherwise, then @base.  *@out is new.
+ */
+int inject_build_policy(struct scg_inject_rule *const *rules, size_t nrules,
+			const struct scg_policy *base, struct scg_policy **out);
+
+#endif

@@ -1,0 +1,330 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * `syscage inject`, the supervisor side: decides each notified call.
+ *
+ * Rules are tried in order and the first that takes the call wins.  Like
+ * strace, a rule's when= counts per syscall and per thread (strace counts
+ * per tracee, and every thread is a tracee); a call counts for a rule when
+ * it is in the rule's set and meets its if= condition, whether or not an
+ * earlier rule takes it, so "when=2" always means the second such call.
+ * A call no rule takes gets the base policy's verdict.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "inject.h"
+
+/* One counter: how many calls of syscall @nr thread @tid made that rule @rule saw. */
+struct counter {
+	uint32_t tid, rule, nr, arch;
+	uint64_t count; /* 0: free slot */
+};
+
+enum { MAX_PIDS_LISTED = 16, MAX_NAMES = 64 };
+
+struct rule_stats {
+	uint64_t injected;
+	struct {
+		const char *name;
+		uint64_t count;
+	} per_syscall[MAX_NAMES];
+	size_t nnames;
+	pid_t pids[MAX_PIDS_LISTED];
+	size_t npids;
+	bool more_pids;
+};
+
+struct inject_state {
+	struct scg_inject_rule *const *rules;
+	size_t nrules;
+	const struct scg_policy *base;
+	FILE *log;
+	struct counter *counters;
+	size_t cap, used;
+	struct rule_stats *stats;
+	bool signal_first;   /* the kernel holds signals once a call is received */
+	pid_t pending_tgid;  /* a signal to send after answering (older kernels) */
+	pid_t pending_tid;
+	int pending_sig;
+};
+
+struct inject_state *inject_state_new(struct scg_inject_rule *const *rules, size_t nrules,
+				      const struct scg_policy *base, FILE *log)
+{
+	struct inject_state *st = calloc(1, sizeof(*st));
+	if (!st)
+		return NULL;
+	st->rules = rules;
+	st->nrules = nrules;
+	st->base = base;
+	st->log = log;
+	st->stats = calloc(nrules ? nrules : 1, sizeof(*st->stats));
+	if (!st->stats) {
+		free(st);
+		return NULL;
+	}
+	/* WAIT_KILLABLE_RECV (5.19) is what run_child asks for whenever it can: with it,
+	 * a signal sent before the answer waits until the call returns. */
+	struct scg_features f;
+	st->signal_first = scg_features_probe(&f) == 0 &&
+			   (f.flags & SCG_FILTER_FLAG_WAIT_KILLABLE_RECV);
+	return st;
+}
+
+void inject_state_free(struct inject_state *st)
+{
+	if (!st)
+		return;
+	free(st->counters);
+	free(st->stats);
+	free(st);
+}
+
+static size_t slot_of(const struct counter *k, size_t cap)
+{
+	uint64_t h = ((uint64_t)k->tid * 0x9e3779b97f4a7c15ULL) ^ ((uint64_t)k->rule << 40) ^
+		     ((uint64_t)k->nr << 20) ^ k->arch;
+	h ^= h >> 29;
+	return (size_t)(h * 0xbf58476d1ce4e5b9ULL) & (cap - 1);
+}
+
+static struct counter *find_counter(struct counter *table, size_t cap, const struct counter *k)
+{
+	for (size_t i = slot_of(k, cap);; i = (i + 1) & (cap - 1)) {
+		struct counter *c = &table[i];
+		if (!c->count || (c->tid == k->tid && c->rule == k->rule && c->nr == k->nr &&
+				  c->arch == k->arch))
+			return c;
+	}
+}
+
+static int grow(struct inject_state *st)
+{
+	size_t cap = st->cap ? st->cap * 2 : 256;
+	struct counter *table = calloc(cap, sizeof(*table));
+	if (!table)
+		return -ENOMEM;
+	for (size_t i = 0; i < st->cap; i++)
+		if (st->counters[i].count)
+			*find_counter(table, cap, &st->counters[i]) = st->counters[i];
+	free(st->counters);
+	st->counters = table;
+	st->cap = cap;
+	return 0;
+}
+
+/* Counts one more call for @rule; returns its number (from 1), or 0 when out of memory. */
+static uint64_t count_call(struct inject_state *st, size_t rule, const struct scg_notif *n)
+{
+	if (st->used * 2 >= st->cap && grow(st) < 0)
+		return 0;
+	struct counter key = { n->pid, (uint32_t)rule, n->data.nr, n->data.arch, 0 };
+	struct counter *c = find_counter(st->counters, st->cap, &key);
+	if (!c->count) {
+		*c = key;
+		st->used++;
+	}
+	return ++c->count;
+}
+
+/* The thread group of thread @tid, from /proc (the notification has only the thread). */
+static pid_t tgid_of(pid_t tid)
+{
+	char path[64], line[128];
+	pid_t tgid = tid;
+	snprintf(path, sizeof(path), "/proc/%d/status", tid);
+	FILE *f = fopen(path, "re");
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "Tgid: %d", &tgid) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return tgid;
+}
+
+static const char *syscall_name(const struct scg_notif *n, char *buf, size_t size)
+{
+	const struct scg_arch *arch = scg_arch_from_audit(n->data.arch, n->data.nr);
+	const char *name = arch ? scg_syscall_name(arch, n->data.nr) : NULL;
+	if (name)
+		return name;
+	snprintf(buf, size, "syscall %u", n->data.nr);
+	return buf;
+}
+
+static void record(struct inject_state *st, size_t rule, const char *name, pid_t tgid)
+{
+	struct rule_stats *s = &st->stats[rule];
+	s->injected++;
+	size_t i = 0;
+	while (i < s->nnames && strcmp(s->per_syscall[i].name, name) != 0)
+		i++;
+	if (i == s->nnames && s->nnames < MAX_NAMES)
+		s->per_syscall[s->nnames++].name = name;
+	if (i < s->nnames)
+		s->per_syscall[i].count++;
+	for (size_t k = 0; k < s->npids; k++)
+		if (s->pids[k] == tgid)
+			return;
+	if (s->npids < MAX_PIDS_LISTED)
+		s->pids[s->npids++] = tgid;
+	else
+		s->more_pids = true;
+}
+
+static void log_injection(struct inject_state *st, size_t rule, const struct scg_notif *n,
+			  const char *name, pid_t tgid, uint64_t count)
+{
+	if (!st->log)
+		return;
+	const struct scg_inject_rule *r = st->rules[rule];
+	fprintf(st->log, "{\"rule\":%zu,\"pid\":%d,\"tid\":%u,\"syscall\":\"%s\"", rule + 1, tgid,
+		n->pid, name);
+	if (count) /* which call of this syscall in this thread; known for counted rules */
+		fprintf(st->log, ",\"call\":%llu", (unsigned long long)count);
+	if (r->has_error) {
+		const char *e = scg_errno_name(NULL, r->error);
+		fprintf(st->log, ",\"error\":\"%s\"", e ? e : "?");
+	}
+	if (r->has_retval)
+		fprintf(st->log, ",\"retval\":%lld", (long long)r->retval);
+	if (r->signal) {
+		const char *abbrev = sigabbrev_np(r->signal);
+		fprintf(st->log, ",\"signal\":\"SIG%s\"", abbrev ? abbrev : "?");
+	}
+	fprintf(st->log, "}\n");
+	fflush(st->log);
+}
+
+static void send_signal(int listener, const struct scg_notif *n, pid_t tgid, int sig)
+{
+	/* The caller still waits for our answer, so its thread id cannot have been reused
+	 * if the notification is still valid after we looked the thread group up. */
+	if (scg_notif_id_valid(listener, n->id) == 0)
+		syscall(SYS_tgkill, tgid, (pid_t)n->pid, sig);
+}
+
+/* The base policy's verdict for a call no rule took. */
+static void answer_base(struct inject_state *st, const struct scg_notif *n,
+			struct scg_notif_resp *resp)
+{
+	struct scg_verdict v;
+	scg_policy_eval(st->base, &n->data, &v);
+	switch (scg_action_of(v.action)) {
+	case SCG_ACTION_ALLOW:
+	case SCG_ACTION_LOG:
+		resp->flags = SCG_NOTIF_FLAG_CONTINUE;
+		return;
+	case SCG_ACTION_ERRNO: {
+		uint32_t e = v.action & SCG_RET_DATA;
+		resp->error = -(int32_t)(e > SCG_MAX_ERRNO ? SCG_MAX_ERRNO : e);
+		return;
+	}
+	case SCG_ACTION_KILL_PROCESS:
+	case SCG_ACTION_KILL_THREAD:
+	case SCG_ACTION_TRAP:
+	case SCG_ACTION_UNKNOWN:
+		/* A supervisor cannot run a kill verdict: SIGSYS ends the caller the same way. */
+		syscall(SYS_tgkill, tgid_of((pid_t)n->pid), (pid_t)n->pid, SIGSYS);
+		resp->error = -ENOSYS;
+		return;
+	case SCG_ACTION_USER_NOTIF:
+	case SCG_ACTION_TRACE:
+		resp->error = -ENOSYS; /* nobody else listens or traces */
+		return;
+	}
+}
+
+/* Applies rule @i to the call: the answer, the signal, the bookkeeping. */
+static void inject(struct inject_state *st, size_t i, int listener, const struct scg_notif *n,
+		   struct scg_notif_resp *resp, uint64_t count)
+{
+	const struct scg_inject_rule *r = st->rules[i];
+	char buf[32];
+	const char *name = syscall_name(n, buf, sizeof(buf));
+	pid_t tgid = tgid_of((pid_t)n->pid);
+	record(st, i, name == buf ? "other" : name, tgid);
+	log_injection(st, i, n, name, tgid, count);
+	if (r->has_error)
+		resp->error = -(int32_t)r->error;
+	else if (r->has_retval)
+		resp->val = r->retval;
+	else
+		resp->flags = SCG_NOTIF_FLAG_CONTINUE; /* signal only: the call itself runs */
+	if (r->signal && st->signal_first) {
+		send_signal(listener, n, tgid, r->signal);
+	} else if (r->signal) {
+		st->pending_tgid = tgid;
+		st->pending_tid = (pid_t)n->pid;
+		st->pending_sig = r->signal;
+	}
+}
+
+/* Every rule that has the call in its set counts it, even when an earlier rule takes it. */
+static int decide(int listener, const struct scg_notif *n, struct scg_notif_resp *resp, void *ctx)
+{
+	struct inject_state *st = ctx;
+	bool taken = false;
+	for (size_t i = 0; i < st->nrules; i++) {
+		const struct scg_inject_rule *r = st->rules[i];
+		if (taken && !r->has_when)
+			continue;
+		struct scg_verdict v;
+		scg_policy_eval(r->match, &n->data, &v);
+		if (v.source != SCG_VERDICT_RULE)
+			continue;
+		uint64_t count = r->has_when ? count_call(st, i, n) : 0;
+		if (taken || (r->has_when && !scg_inject_when_takes(&r->when, count)))
+			continue;
+		inject(st, i, listener, n, resp, count);
+		taken = true;
+	}
+	if (!taken)
+		answer_base(st, n, resp);
+	return 0;
+}
+
+int inject_serve(int listener, void *ctx)
+{
+	struct inject_state *st = ctx;
+	st->pending_sig = 0;
+	int r = scg_notif_handle_one(listener, decide, st);
+	if (st->pending_sig) /* older kernels: after the answer, or the call would restart */
+		syscall(SYS_tgkill, st->pending_tgid, st->pending_tid, st->pending_sig);
+	return r < 0 && r != -EINTR ? r : 0;
+}
+
+static void print_rule_summary(const struct inject_state *st, size_t i)
+{
+	const struct scg_inject_rule *r = st->rules[i];
+	const struct rule_stats *s = &st->stats[i];
+	if (scg_inject_rule_is_static(r)) {
+		fprintf(stderr, "  rule %zu  %s: in the filter; the kernel answers, uncounted\n", i + 1,
+			r->text);
+		return;
+	}
+	fprintf(stderr, "  rule %zu  %s: %llu", i + 1, r->text, (unsigned long long)s->injected);
+	for (size_t k = 0; k < s->nnames; k++)
+		fprintf(stderr, "%s%s %llu", k ? ", " : " (", s->per_syscall[k].name,
+			(unsigned long long)s->per_syscall[k].count);
+	if (s->nnames)
+		fprintf(stderr, ")");
+	for (size_t k = 0; k < s->npids; k++)
+		fprintf(stderr, "%s%d", k ? ", " : s->npids > 1 ? " in pids " : " in pid ", s->pids[k]);
+	fprintf(stderr, "%s\n", s->more_pids ? ", ..." : "");
+}
+
+void inject_summary(const struct inject_state *st)
+{
+	uint64_t total = 0;
+	for (size_t i = 0; i < st->nrules; i++)
+		total += st->stats[i].injected;
+	fprintf(stderr, "syscage: inject: %llu fault%s injected by the supervisor\n",
+		(unsigned long long)total, total == 1 ? "" : "s");
+	for (size_t i = 0; i < st->nrules; i++)
+		print_rule_summary(st, i);
+}

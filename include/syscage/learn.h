@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Learning a policy from what a program does.
+ *
+ * A recording counts syscalls per ABI (as seccomp tells them apart:
+ * seccomp_data.arch, plus bit 30 of nr for x32) and, when asked, the
+ * distinct values of each scalar argument (flags, modes, commands; never
+ * pointers, lengths, offsets or descriptor numbers).  An argument that takes
+ * more than SCG_LEARN_MAX_VALUES distinct values is given up on: any value
+ * is then allowed for it.  The recording is written as policy text that
+ * allows what was seen and nothing else, and as a JSON frequency profile.
+ * docs/learn.md describes both formats.
+ *
+ * Nothing here talks to the kernel: the caller feeds struct seccomp_data
+ * records (from user notifications, a trace, or a test).
+ */
+#ifndef SYSCAGE_LEARN_H
+#define SYSCAGE_LEARN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <syscage/arch.h>
+#include <syscage/emu.h>
+#include <syscage/export.h>
+#include <syscage/policy.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Record the values of scalar arguments, not only the calls. */
+#define SCG_LEARN_ARGS (1U << 0)
+/* Distinct values kept per argument before it is given up on. */
+#define SCG_LEARN_MAX_VALUES 16U
+
+struct scg_learn; /* opaque */
+
+/* An empty recording; @flags: SCG_LEARN_*.  NULL on allocation failure. */
+SCG_API struct scg_learn *scg_learn_new(unsigned flags);
+/* NULL is a no-op. */
+SCG_API void scg_learn_free(struct scg_learn *learn);
+
+/*
+ * Counts one call.  Returns 0, -EAFNOSUPPORT for an AUDIT_ARCH value no
+ * known ABI has (not recorded), or -ENOMEM (nothing changed).
+ */
+SCG_API int scg_learn_record(struct scg_learn *learn, const struct scg_seccomp_data *data);
+
+/*
+ * Adds @calls calls of @nr on @arch without argument values: every
+ * argument of that syscall then allows any value (the widest rule).  For
+ * merging recordings.  Returns 0, -EINVAL when @arch is not one of
+ * scg_arch_at()'s, or -ENOMEM (nothing changed).
+ */
+SCG_API int scg_learn_add_calls(struct scg_learn *learn, const struct scg_arch *arch, uint32_t nr,
+				uint64_t calls);
+/*
+ * Adds @calls calls of @nr on @arch whose arguments are restricted:
+ * argument i (bit i of @listed) took one of the @nvalues[i] values at
+ * @values[i] (values past SCG_LEARN_MAX_VALUES free the argument); the
+ * other arguments allow anything.  An argument restricted here but free in
+ * the recording stays free.  Returns what scg_learn_add_calls() returns.
+ */
+SCG_API int scg_learn_add_values(struct scg_learn *learn, const struct scg_arch *arch,
+				 uint32_t nr, uint64_t calls, unsigned listed,
+				 const size_t nvalues[6], const uint64_t *const values[6]);
+
+/* One recorded syscall, a borrowed view valid until the recording changes. */
+struct scg_learn_entry {
+	const struct scg_arch *arch;
+	uint32_t nr;
+	const char *name; /* NULL when @arch's table does not know @nr */
+	uint64_t calls;
+	/* Bit i: argument i is restricted to the nvalues[i] values at values[i]
+	 * (sorted, distinct).  Arguments without the bit allow anything. */
+	unsigned listed;
+	size_t nvalues[6];
+	const uint64_t *values[6];
+};
+
+/* Recorded syscalls, sorted by ABI (scg_arch_at() order) and then by number. */
+SCG_API size_t scg_learn_count(const struct scg_learn *learn);
+SCG_API int scg_learn_entry_at(const struct scg_learn *learn, size_t index,
+			       struct scg_learn_entry *out);
+/* Calls recorded in total, on every ABI. */
+SCG_API uint64_t scg_learn_total(const struct scg_learn *learn);
+
+/*
+ * Widens @learn with the allow rules of @policy (typically a policy written
+ * by scg_learn_to_text() and parsed back): each syscall they allow on a
+ * target ABI, with the argument values their conditions list (a condition
+ * that is not an AND of `argN in {...}` tests allows any value of the
+ * arguments it tests).  Counts are taken from the "# N calls" comments of
+ * @text (the policy's source, may be NULL: counts 0).  Rules with other
+ * verdicts are ignored.  Atomic: on failure @learn is unchanged.
+ * Returns 0 or -ENOMEM.
+ */
+SCG_API int scg_learn_merge_policy(struct scg_learn *learn, const struct scg_policy *policy,
+				   const char *text, size_t len);
+
+struct scg_learn_text_options {
+	/* One line saying where the recording came from ("ls -l /"), or NULL. */
+	const char *origin;
+	/* The verdict for everything else: errno(EPERM) when true, else kill
+	 * (the process).  Unknown syscall numbers always get errno(ENOSYS),
+	 * calls from ABIs never seen kill. */
+	bool deny_with_eperm;
+};
+
+/*
+ * Writes @learn as policy text (docs/learn.md): the ABIs seen (and the
+ * native one) as targets, one section per ABI when several were seen, the
+ * syscalls grouped by category (a whole @group when every member was used
+ * without restrictions), each rule commented with its count.  @opts may be
+ * NULL.  *@text is NUL-terminated, the caller frees it.  Returns 0 or
+ * -ENOMEM.
+ */
+SCG_API int scg_learn_to_text(const struct scg_learn *learn,
+			      const struct scg_learn_text_options *opts, char **text);
+
+/*
+ * Writes the frequency profile as JSON (docs/learn.md):
+ *   {"version": 1, "total": N, "abis": {"x86_64": {"read": 12, ...}, ...}}
+ * Syscalls the ABI's table does not name appear as their decimal number.
+ * *@json ends with a newline, the caller frees it.  Returns 0 or -ENOMEM.
+ */
+SCG_API int scg_learn_counts_json(const struct scg_learn *learn, char **json);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SYSCAGE_LEARN_H */

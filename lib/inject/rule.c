@@ -1,0 +1,419 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Parsing one injection rule: "SET:option=value:...".  The set is expanded
+ * by set.c; an :if= condition is handed to the policy language parser as
+ * "allow SET if COND", so conditions mean exactly what they mean in a
+ * policy, and its diagnostics are moved to the condition's columns here.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "inject/rule.h"
+#include "util/number.h"
+#include "util/strbuf.h"
+#include "util/suggest.h"
+
+/* strace's limits for when=: first and step 1..65535, last 1..65534. */
+enum { WHEN_MAX = 65535 };
+
+static const char *const known_keys[] = { "error", "retval", "signal", "when", "if" };
+/* strace options syscage does not do: they need a tracer's control of the call. */
+static const char *const strace_only_keys[] = { "syscall", "delay_enter", "delay_exit",
+						"poke_enter", "poke_exit" };
+
+struct rule_ctx {
+	const char *text;
+	struct scg_diag *diag;
+	const struct scg_arch *arches[8];
+	size_t narches;
+	struct scg_inject_rule *rule;
+	const char *cond; /* inside text */
+	size_t cond_len;
+	unsigned cond_column;
+	bool has_signal;
+};
+
+static struct scg_loc col(unsigned column)
+{
+	return (struct scg_loc){ NULL, 1, column, -1 };
+}
+
+static unsigned column_of(const struct rule_ctx *c, const char *p)
+{
+	return (unsigned)(p - c->text) + 1;
+}
+
+static int fail(struct rule_ctx *c, const char *at, const char *code, const char *hint,
+		const char *fmt, const char *arg)
+{
+	scg_diag_add(c->diag, SCG_SEV_ERROR, col(column_of(c, at)), code, hint, fmt, arg);
+	return -EINVAL;
+}
+
+static int parse_errno(struct rule_ctx *c, const char *v, size_t len)
+{
+	char word[64];
+	snprintf(word, sizeof(word), "%.*s", (int)(len < 63 ? len : 63), v);
+	uint32_t e;
+	if (scg_parse_u32(v, len, &e) == 0) {
+		if (e < 1 || e > SCG_MAX_ERRNO)
+			return fail(c, v, "inject-errno", "errno numbers go from 1 to 4095",
+				    "errno %s out of range", word);
+	} else if (len == 0 || scg_errno_lookup(c->arches[0], word, &e) < 0) {
+		const char *best = scg_errno_suggest(word);
+		char hint[64];
+		if (best)
+			snprintf(hint, sizeof(hint), "did you mean %s?", best);
+		return fail(c, v, "inject-errno", best ? hint : NULL, "unknown errno '%s'", word);
+	}
+	c->rule->has_error = true;
+	c->rule->error = e;
+	return 0;
+}
+
+static int parse_retval(struct rule_ctx *c, const char *v, size_t len)
+{
+	uint64_t n;
+	if (scg_parse_u64(v, len, &n) < 0) {
+		char word[64];
+		snprintf(word, sizeof(word), "%.*s", (int)(len < 63 ? len : 63), v);
+		return fail(c, v, "inject-retval", "a number: retval=0, retval=-1, retval=0x10",
+			    "bad return value '%s'", word);
+	}
+	c->rule->has_retval = true;
+	c->rule->retval = (int64_t)n;
+	return 0;
+}
+
+static int parse_signal(struct rule_ctx *c, const char *v, size_t len)
+{
+	char word[32];
+	snprintf(word, sizeof(word), "%.*s", (int)(len < 31 ? len : 31), v);
+	uint32_t n;
+	int sig = 0;
+	if (scg_parse_u32(v, len, &n) == 0) {
+		sig = n >= 1 && n <= (uint32_t)SIGRTMAX ? (int)n : -1;
+	} else {
+		const char *name = strncasecmp(word, "SIG", 3) == 0 ? word + 3 : word;
+		struct scg_suggest s;
+		scg_suggest_init(&s, name);
+		for (int i = 1; i < SIGRTMIN && !sig; i++) {
+			const char *abbrev = sigabbrev_np(i);
+			if (abbrev && !strcasecmp(abbrev, name))
+				sig = i;
+			else if (abbrev)
+				scg_suggest_consider(&s, abbrev);
+		}
+		if (!sig) {
+			const char *best = scg_suggest_result(&s);
+			char hint[48];
+			if (best)
+				snprintf(hint, sizeof(hint), "did you mean SIG%s?", best);
+			return fail(c, v, "inject-signal", best ? hint : NULL, "unknown signal '%s'",
+				    word);
+		}
+	}
+	if (sig < 0)
+		return fail(c, v, "inject-signal", "signal numbers go from 1 to SIGRTMAX",
+			    "signal %s out of range", word);
+	c->rule->signal = sig;
+	c->has_signal = true;
+	return 0;
+}
+
+/* Reads decimal digits at *@pos; false when there are none or the value passes @max. */
+static bool read_count(const char *text, size_t len, size_t *pos, uint32_t max, uint32_t *out)
+{
+	size_t start = *pos;
+	uint64_t v = 0;
+	while (*pos < len && text[*pos] >= '0' && text[*pos] <= '9') {
+		v = v * 10 + (uint64_t)(text[*pos] - '0');
+		if (v > max) {
+			*pos = start;
+			return false;
+		}
+		(*pos)++;
+	}
+	*out = (uint32_t)v;
+	if (*pos > start && v >= 1)
+		return true;
+	*pos = start; /* point at the number, not past it */
+	return false;
+}
+
+int scg_inject_when_parse(const char *text, size_t len, struct scg_inject_when *out,
+			  size_t *bad_at)
+{
+	struct scg_inject_when w = { 0, 0, 1 };
+	size_t pos = 0;
+	if (!read_count(text, len, &pos, WHEN_MAX, &w.first))
+		goto bad;
+	w.last = w.first;
+	if (pos + 1 < len && text[pos] == '.' && text[pos + 1] == '.') {
+		pos += 2;
+		size_t at = pos;
+		if (!read_count(text, len, &pos, WHEN_MAX - 1, &w.last) || w.last < w.first) {
+			pos = at;
+			goto bad;
+		}
+	}
+	if (pos < len && text[pos] == '+') {
+		pos++;
+		if (w.last == w.first && pos > 0 && memchr(text, '.', pos) == NULL)
+			w.last = UINT32_MAX; /* "first+": no end */
+		if (pos < len && !read_count(text, len, &pos, WHEN_MAX, &w.step))
+			goto bad;
+	}
+	if (pos != len)
+		goto bad;
+	*out = w;
+	return 0;
+bad:
+	*bad_at = pos;
+	return -EINVAL;
+}
+
+bool scg_inject_when_takes(const struct scg_inject_when *when, uint64_t count)
+{
+	if (count < when->first || count > when->last)
+		return false;
+	return (count - when->first) % when->step == 0;
+}
+
+static int parse_when(struct rule_ctx *c, const char *v, size_t len)
+{
+	size_t bad_at;
+	if (scg_inject_when_parse(v, len, &c->rule->when, &bad_at) < 0) {
+		char word[64];
+		snprintf(word, sizeof(word), "%.*s", (int)(len < 63 ? len : 63), v);
+		return fail(c, v + bad_at, "inject-when",
+			    "first[..last][+[step]], e.g. 3, 2..5, 2+, 2+3 (1 to 65535)",
+			    "bad when-expression '%s'", word);
+	}
+	c->rule->has_when = true; /* like strace, a later when= replaces an earlier one */
+	return 0;
+}
+
+static int unknown_key(struct rule_ctx *c, const char *key, size_t len)
+{
+	char word[32];
+	snprintf(word, sizeof(word), "%.*s", (int)(len < 31 ? len : 31), key);
+	for (size_t i = 0; i < sizeof(strace_only_keys) / sizeof(strace_only_keys[0]); i++)
+		if (!strcmp(word, strace_only_keys[i]))
+			return fail(c, key, "inject-unsupported",
+				    "syscage supports error=, retval=, signal=, when= and if=",
+				    "strace's '%s=' is not supported", word);
+	struct scg_suggest s;
+	scg_suggest_init(&s, word);
+	for (size_t i = 0; i < sizeof(known_keys) / sizeof(known_keys[0]); i++)
+		scg_suggest_consider(&s, known_keys[i]);
+	const char *best = scg_suggest_result(&s);
+	char hint[48];
+	if (best)
+		snprintf(hint, sizeof(hint), "did you mean %s=?", best);
+	return fail(c, key, "inject-option", best ? hint : NULL, "unknown option '%s'", word);
+}
+
+static int parse_option(struct rule_ctx *c, const char *opt, size_t len)
+{
+	const char *eq = memchr(opt, '=', len);
+	if (!eq)
+		return unknown_key(c, opt, len);
+	size_t klen = (size_t)(eq - opt), vlen = len - klen - 1;
+	const char *v = eq + 1;
+	bool is_error = klen == 5 && !memcmp(opt, "error", 5);
+	bool is_retval = klen == 6 && !memcmp(opt, "retval", 6);
+	if ((is_error || is_retval) && (c->rule->has_error || c->rule->has_retval))
+		return fail(c, opt, "inject-twice", "error= and retval= exclude each other",
+			    "%s", "only one error= or retval= per rule");
+	if (is_error)
+		return parse_errno(c, v, vlen);
+	if (is_retval)
+		return parse_retval(c, v, vlen);
+	if (klen == 6 && !memcmp(opt, "signal", 6)) {
+		if (c->has_signal)
+			return fail(c, opt, "inject-twice", NULL, "%s", "only one signal= per rule");
+		return parse_signal(c, v, vlen);
+	}
+	if (klen == 4 && !memcmp(opt, "when", 4))
+		return parse_when(c, v, vlen);
+	if (klen == 2 && !memcmp(opt, "if", 2)) {
+		if (c->cond)
+			return fail(c, opt, "inject-twice", NULL, "%s", "only one if= per rule");
+		if (vlen == 0)
+			return fail(c, v, "inject-if", "a condition: if=flags & O_CREAT", "%s",
+				    "empty condition");
+		c->cond = v;
+		c->cond_len = vlen;
+		c->cond_column = column_of(c, v);
+		c->rule->has_cond = true;
+		return 0;
+	}
+	return unknown_key(c, opt, klen);
+}
+
+/* Moves the policy parser's errors about "allow SET if COND" onto the rule's columns. */
+static void move_diags(struct rule_ctx *c, const struct scg_diag *from, size_t cond_offset)
+{
+	for (size_t i = 0; i < scg_diag_count(from); i++) {
+		const struct scg_diag_entry *e = scg_diag_get(from, i);
+		if (e->severity < SCG_SEV_ERROR)
+			continue;
+		unsigned column = c->cond_column;
+		if (e->loc.column > cond_offset)
+			column += e->loc.column - 1 - (unsigned)cond_offset;
+		scg_diag_add(c->diag, SCG_SEV_ERROR, col(column), e->code, e->hint, "%s",
+			     e->message);
+	}
+}
+
+/*
+ * strace users write masks as tests ("flags & O_CREAT"); the policy
+ * language wants a comparison.  A condition with no comparison at all is
+ * read as "(COND) != 0", the C meaning.
+ */
+static bool lacks_comparison(const char *cond, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (strchr("=<>!", cond[i]) || (i + 3 < len && !memcmp(cond + i, " in ", 4)))
+			return false;
+	return true;
+}
+
+static int build_match(struct rule_ctx *c, bool as_test)
+{
+	struct scg_inject_rule *rule = c->rule;
+	struct scg_strbuf sb = SCG_STRBUF_INIT;
+	size_t cond_offset = 0;
+	if (rule->nsyscalls) {
+		scg_strbuf_append(&sb, "allow ");
+		for (size_t i = 0; i < rule->nsyscalls; i++)
+			scg_strbuf_appendf(&sb, "%s%s", i ? ", " : "", rule->syscalls[i]);
+		if (c->cond) {
+			scg_strbuf_append(&sb, " if ");
+			if (as_test)
+				scg_strbuf_append(&sb, "(");
+			cond_offset = sb.len;
+			scg_strbuf_appendn(&sb, c->cond, c->cond_len);
+			if (as_test)
+				scg_strbuf_append(&sb, ") != 0");
+		}
+		scg_strbuf_append(&sb, "\n");
+	} else {
+		scg_strbuf_append(&sb, "# no syscall in the set\n");
+	}
+	char *text;
+	int r = scg_strbuf_finish(&sb, &text);
+	if (r < 0)
+		return r;
+	struct scg_diag *pd = scg_diag_new();
+	if (!pd) {
+		free(text);
+		return -ENOMEM;
+	}
+	struct scg_policy_source_options po = { .filename = "rule", .arches = c->arches,
+						 .narches = c->narches };
+	r = scg_policy_parse(text, strlen(text), &po, &rule->match, pd);
+	if (r == -EINVAL)
+		move_diags(c, pd, cond_offset);
+	scg_diag_free(pd);
+	free(text);
+	return r;
+}
+
+static int target_arches(struct rule_ctx *c, const struct scg_inject_options *opts)
+{
+	if (opts && opts->arches) {
+		if (opts->narches == 0 || opts->narches > sizeof(c->arches) / sizeof(c->arches[0]))
+			return -EINVAL;
+		memcpy(c->arches, opts->arches, opts->narches * sizeof(*opts->arches));
+		c->narches = opts->narches;
+		return 0;
+	}
+	const struct scg_arch *native = scg_arch_native();
+	if (!native)
+		return -ENOSYS;
+	c->arches[0] = native;
+	size_t max = sizeof(c->arches) / sizeof(c->arches[0]) - 1;
+	size_t n = scg_arch_companions(native, c->arches + 1, max);
+	c->narches = 1 + (n < max ? n : max);
+	return 0;
+}
+
+/* The options after the set: ":key=value" each. */
+static int parse_options(struct rule_ctx *c, const char *p, const struct scg_inject_options *opts)
+{
+	while (*p == ':') {
+		p++;
+		size_t len = strcspn(p, ":");
+		int r = parse_option(c, p, len);
+		if (r < 0)
+			return r;
+		p += len;
+	}
+	struct scg_inject_rule *rule = c->rule;
+	if (opts && opts->fault && !rule->has_error && !rule->has_retval) {
+		rule->has_error = true;
+		rule->error = ENOSYS; /* strace's -e fault= default */
+	}
+	if (!rule->has_error && !rule->has_retval && !rule->signal)
+		return fail(c, p, "inject-action", "add :error=ERRNO, :retval=N or :signal=SIG",
+			    "%s", "the rule injects nothing");
+	return 0;
+}
+
+static int parse_rule(struct rule_ctx *c, const struct scg_inject_options *opts)
+{
+	const char *text = c->text;
+	size_t set_len = strcspn(text, ":");
+	struct inject_set_result set = { 0 };
+	int r = inject_set_expand(text, set_len, 1, c->arches, c->narches, &set, c->diag);
+	if (r < 0)
+		return r;
+	c->rule->syscalls = set.names;
+	c->rule->nsyscalls = set.count;
+	r = parse_options(c, text + set_len, opts);
+	if (r < 0)
+		return r;
+	return build_match(c, c->cond && lacks_comparison(c->cond, c->cond_len));
+}
+
+int scg_inject_rule_parse(const char *text, const struct scg_inject_options *opts,
+			  struct scg_inject_rule **out, struct scg_diag *diag)
+{
+	*out = NULL;
+	struct rule_ctx c = { .text = text, .diag = diag };
+	int r = target_arches(&c, opts);
+	if (r < 0)
+		return r;
+	c.rule = calloc(1, sizeof(*c.rule));
+	if (!c.rule || !(c.rule->text = strdup(text))) {
+		free(c.rule);
+		return -ENOMEM;
+	}
+	r = parse_rule(&c, opts);
+	if (r < 0) {
+		scg_inject_rule_free(c.rule);
+		return r;
+	}
+	*out = c.rule;
+	return 0;
+}
+
+void scg_inject_rule_free(struct scg_inject_rule *rule)
+{
+	if (!rule)
+		return;
+	scg_policy_free(rule->match);
+	free(rule->syscalls);
+	free(rule->text);
+	free(rule);
+}
+
+bool scg_inject_rule_is_static(const struct scg_inject_rule *rule)
+{
+	return rule->has_error && !rule->has_when && !rule->signal;
+}

@@ -1,0 +1,283 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The syscall set of an injection rule, as strace's --trace/--inject take
+ * it: "[!]item[,item...]" where an item is a syscall name, "?name" (no
+ * error when nothing matches), "all", "/regex" (POSIX ERE on names), a
+ * policy group "@name", or one of strace's classes that is defined by a
+ * name pattern (%statfs, %fstatfs, %%statfs).  Classes strace defines by
+ * its own per-syscall flags (%file, %net, ...) have no exact counterpart
+ * here, so they are refused with a pointer to the nearest group.
+ */
+#include <errno.h>
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "inject/rule.h"
+#include "util/suggest.h"
+
+/* strace's pattern-defined classes, with the regex its manual gives for each. */
+static const struct {
+	const char *name;
+	const char *regex;
+} pattern_classes[] = {
+	{ "statfs", "^(.*_)?statv?fs" },
+	{ "fstatfs", "fstatv?fs" },
+	{ "%statfs", "statv?fs|fsstat|ustat" },
+};
+
+/* strace classes without an exact equivalent, and the group to try instead. */
+static const struct {
+	const char *name;
+	const char *instead;
+} flag_classes[] = {
+	{ "file", "@file-system" }, { "process", "@process" }, { "net", "@network-io" },
+	{ "network", "@network-io" }, { "signal", "@signal" }, { "ipc", "@ipc" },
+	{ "desc", "@basic-io" },     { "memory", "@memlock" }, { "creds", "@setuid" },
+	{ "clock", "@clock" },       { "pure", "@default" },   { "stat", "@file-system" },
+	{ "lstat", "@file-system" }, { "fstat", "@file-system" }, { "%stat", "@file-system" },
+};
+
+struct name_list {
+	const char **v;
+	size_t n, cap;
+	bool failed;
+};
+
+static void list_add(struct name_list *l, const char *name)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (!strcmp(l->v[i], name))
+			return;
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 32;
+		const char **v = realloc(l->v, cap * sizeof(*v));
+		if (!v) {
+			l->failed = true;
+			return;
+		}
+		l->v = v;
+		l->cap = cap;
+	}
+	l->v[l->n++] = name;
+}
+
+static bool list_has(const struct name_list *l, const char *name)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (!strcmp(l->v[i], name))
+			return true;
+	return false;
+}
+
+struct set_ctx {
+	const struct scg_arch *const *arches;
+	size_t narches;
+	struct scg_diag *diag;
+	struct name_list names;
+};
+
+static struct scg_loc at(unsigned column)
+{
+	return (struct scg_loc){ NULL, 1, column, -1 };
+}
+
+/* The name as the tables spell it (static storage), if any target ABI knows it. */
+static const char *known_name(const struct set_ctx *c, const char *name)
+{
+	for (size_t i = 0; i < c->narches; i++) {
+		uint32_t nr;
+		if (scg_syscall_lookup(c->arches[i], name, &nr) == 0)
+			return scg_syscall_name(c->arches[i], nr);
+	}
+	return NULL;
+}
+
+/* Adds every name of every target ABI that @re matches. */
+static size_t add_matching(struct set_ctx *c, const regex_t *re)
+{
+	size_t found = 0;
+	for (size_t a = 0; a < c->narches; a++) {
+		for (size_t i = 0; i < scg_syscall_count(c->arches[a]); i++) {
+			const char *name;
+			uint32_t nr;
+			if (scg_syscall_at(c->arches[a], i, &name, &nr) < 0)
+				continue;
+			if (!re || regexec(re, name, 0, NULL, 0) == 0) {
+				list_add(&c->names, name);
+				found++;
+			}
+		}
+	}
+	return found;
+}
+
+static int add_regex(struct set_ctx *c, const char *pattern, unsigned column, bool quiet)
+{
+	regex_t re;
+	int r = regcomp(&re, pattern, REG_EXTENDED | REG_NOSUB);
+	if (r != 0) {
+		char why[128];
+		regerror(r, &re, why, sizeof(why));
+		scg_diag_add(c->diag, SCG_SEV_ERROR, at(column), "inject-regex", NULL,
+			     "bad regular expression '%s': %s", pattern, why);
+		return -EINVAL;
+	}
+	size_t found = add_matching(c, &re);
+	regfree(&re);
+	if (!found && !quiet) {
+		scg_diag_add(c->diag, SCG_SEV_ERROR, at(column), "inject-no-match", NULL,
+			     "no syscall matches '/%s'", pattern);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int add_class(struct set_ctx *c, const char *cls, unsigned column, bool quiet)
+{
+	for (size_t i = 0; i < sizeof(pattern_classes) / sizeof(pattern_classes[0]); i++)
+		if (!strcmp(cls, pattern_classes[i].name))
+			return add_regex(c, pattern_classes[i].regex, column, quiet);
+	char hint[96] = "";
+	for (size_t i = 0; i < sizeof(flag_classes) / sizeof(flag_classes[0]); i++)
+		if (!strcmp(cls, flag_classes[i].name))
+			snprintf(hint, sizeof(hint), "try the group %s ('syscage syscalls --groups')",
+				 flag_classes[i].instead);
+	scg_diag_add(c->diag, SCG_SEV_ERROR, at(column), "inject-class", hint[0] ? hint : NULL,
+		     "strace class '%%%s' has no exact equivalent here", cls);
+	return -EINVAL;
+}
+
+static int add_group(struct set_ctx *c, const char *group, unsigned column)
+{
+	struct scg_suggest s;
+	scg_suggest_init(&s, group);
+	for (size_t g = 0; scg_group_name(g); g++) {
+		if (strcmp(scg_group_name(g), group) != 0) {
+			scg_suggest_consider(&s, scg_group_name(g));
+			continue;
+		}
+		for (const char *const *m = scg_group_members(g); *m; m++) {
+			const char *name = known_name(c, *m);
+			if (name)
+				list_add(&c->names, name);
+		}
+		return 0;
+	}
+	const char *best = scg_suggest_result(&s);
+	char hint[96];
+	if (best)
+		snprintf(hint, sizeof(hint), "did you mean @%s?", best);
+	scg_diag_add(c->diag, SCG_SEV_ERROR, at(column), "inject-group", best ? hint : NULL,
+		     "unknown group '@%s'", group);
+	return -EINVAL;
+}
+
+static int add_name(struct set_ctx *c, const char *word, unsigned column, bool quiet)
+{
+	const char *name = known_name(c, word);
+	if (name) {
+		list_add(&c->names, name);
+		return 0;
+	}
+	if (quiet)
+		return 0;
+	const char *best = c->narches ? scg_syscall_suggest(c->arches[0], word) : NULL;
+	char hint[96];
+	if (best)
+		snprintf(hint, sizeof(hint), "did you mean %s?", best);
+	scg_diag_add(c->diag, SCG_SEV_ERROR, at(column), "inject-syscall", best ? hint : NULL,
+		     "unknown syscall '%s'", word);
+	return -EINVAL;
+}
+
+static int add_item(struct set_ctx *c, const char *item, unsigned column)
+{
+	bool quiet = item[0] == '?';
+	if (quiet) {
+		item++;
+		column++;
+	}
+	if (!*item) {
+		scg_diag_add(c->diag, SCG_SEV_ERROR, at(column), "inject-empty", NULL,
+			     "empty syscall name in the set");
+		return -EINVAL;
+	}
+	if (strchr(item, '@') && item[0] != '@') {
+		scg_diag_add(c->diag, SCG_SEV_ERROR, at(column + (unsigned)(strchr(item, '@') - item)),
+			     "inject-personality", "the rule covers every target ABI",
+			     "personality suffixes (name@64) are not supported");
+		return -EINVAL;
+	}
+	if (!strcmp(item, "all"))
+		return add_matching(c, NULL), 0;
+	if (item[0] == '/')
+		return add_regex(c, item + 1, column, quiet);
+	if (item[0] == '%')
+		return add_class(c, item + 1, column, quiet);
+	if (item[0] == '@')
+		return add_group(c, item + 1, column);
+	return add_name(c, item, column, quiet);
+}
+
+static int compare_names(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Every name of the target ABIs not in @c->names: strace's leading '!'. */
+static int negate(struct set_ctx *c)
+{
+	struct name_list all = { 0 };
+	struct name_list kept = { 0 };
+	struct name_list saved = c->names;
+	c->names = all;
+	add_matching(c, NULL);
+	all = c->names;
+	for (size_t i = 0; i < all.n; i++)
+		if (!list_has(&saved, all.v[i]))
+			list_add(&kept, all.v[i]);
+	bool failed = all.failed || kept.failed || saved.failed;
+	free(all.v);
+	free(saved.v);
+	c->names = kept;
+	return failed ? -ENOMEM : 0;
+}
+
+int inject_set_expand(const char *text, size_t len, unsigned column,
+		      const struct scg_arch *const *arches, size_t narches,
+		      struct inject_set_result *out, struct scg_diag *diag)
+{
+	struct set_ctx c = { .arches = arches, .narches = narches, .diag = diag };
+	bool negated = len > 0 && text[0] == '!';
+	size_t pos = negated ? 1 : 0;
+	int r = 0;
+	if (pos == len) {
+		scg_diag_add(diag, SCG_SEV_ERROR, at(column), "inject-empty",
+			     "a rule starts with syscalls: 'openat:error=ENOENT'", "no syscall set");
+		return -EINVAL;
+	}
+	while (r == 0 && pos <= len) {
+		size_t end = pos;
+		while (end < len && text[end] != ',')
+			end++;
+		char *item = strndup(text + pos, end - pos);
+		r = item ? add_item(&c, item, column + (unsigned)pos) : -ENOMEM;
+		free(item);
+		pos = end + 1;
+	}
+	if (r == 0 && negated)
+		r = negate(&c);
+	if (r == 0 && c.names.failed)
+		r = -ENOMEM;
+	if (r < 0) {
+		free(c.names.v);
+		return r;
+	}
+	if (c.names.n) /* qsort wants an array, and an empty set has none */
+		qsort(c.names.v, c.names.n, sizeof(*c.names.v), compare_names);
+	out->names = c.names.v;
+	out->count = c.names.n;
+	return 0;
+}

@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Which syscall arguments a learned policy restricts.
+ *
+ * Restricting an argument is only useful when its value says something
+ * about what the program does (open flags, mmap protections, socket
+ * families, ioctl requests) and stays the same from one run to the next.
+ * Pointers, lengths, offsets, process and user ids, timeouts and descriptor
+ * numbers depend on the data, the memory layout or the environment: a
+ * policy listing the values of one run would break the next.  The
+ * parameter table of the policy language (from the man pages) gives names
+ * and C types; the lists below sort out the rest by name and type.
+ */
+#include <string.h>
+
+#include "learn/internal.h"
+#include "policy/lang_internal.h"
+
+/* Types whose values are quantities, ids or handles rather than choices. */
+static const char *const varying_types[] = {
+	"size_t",  "ssize_t", "off_t",	       "loff_t",      "socklen_t",	   "pid_t",
+	"id_t",	   "uid_t",   "gid_t",	       "key_serial_t", "timer_t",	   "mqd_t",
+	"aio_context_t", "nfds_t", "cap_user_header_t", "cap_user_data_t", "caddr_t",
+	"sighandler_t", "key_t", "dev_t",
+};
+
+/* Parts of parameter names that mark the same (lengths, positions, ids, ...). */
+static const char *const varying_parts[] = {
+	"len",	   "size", "count", "cnt",  "addr", "off", "pos",    "timeout", "seconds",
+	"pid",	   "tid",  "uid",   "gid",  "num",  "ptr", "val",    "usec",	"events",
+	"nbytes",  "handle", "high", "low", "prio", "segs", "segments",
+};
+
+/* Whole names of the same kind: exit statuses, object ids and keys, counters. */
+static const char *const varying_names[] = {
+	"status", "arg",    "backlog", "inc",   "id",	  "semid",  "shmid", "msqid",
+	"wd",	  "key",    "cpu",     "cpu_id", "nr",	  "number", "from",  "entry",
+	"fn",	  "dfn",    "devfn",   "first", "second", "third",  "fifth", "cookie",
+	"magic",  "magic2", "semnum",  "nsems", "min_nr", "msgtyp", "initval", "pkey",
+	"idx1",	  "idx2",   "bus",     "last",	"maxnode", "dev",   "keyring",
+};
+
+static bool type_varies(const char *type)
+{
+	if (strchr(type, '*'))
+		return true; /* a pointer: its value is an address */
+	if (!strncmp(type, "const ", 6))
+		type += 6;
+	for (size_t i = 0; i < sizeof(varying_types) / sizeof(varying_types[0]); i++)
+		if (!strcmp(type, varying_types[i]))
+			return true;
+	return false;
+}
+
+static bool name_varies(const char *name)
+{
+	size_t n = strlen(name);
+	/* fd, dirfd, sockfd, epfd, nfds: descriptor numbers and counts */
+	if ((n >= 2 && !strcmp(name + n - 2, "fd")) || (n >= 3 && !strcmp(name + n - 3, "fds")))
+		return true;
+	if (n == 1 || !strcmp(name, "vlen"))
+		return true; /* "n" of select(), a count */
+	for (size_t i = 0; i < sizeof(varying_parts) / sizeof(varying_parts[0]); i++)
+		if (strstr(name, varying_parts[i]))
+			return true;
+	for (size_t i = 0; i < sizeof(varying_names) / sizeof(varying_names[0]); i++)
+		if (!strcmp(name, varying_names[i]))
+			return true;
+	return false;
+}
+
+static bool has_64bit_regs(const struct scg_arch *arch)
+{
+	return (scg_arch_audit(arch) & SCG_AUDIT_ARCH_64BIT) != 0;
+}
+
+/* The table's parameters do not describe @arch's registers (a different calling convention). */
+static bool layout_differs(const struct scg_syscall_params *p, const struct scg_arch *arch)
+{
+	const char *name = scg_arch_name(arch);
+	size_t n = strlen(name);
+	for (const char *s = p->unsupported; *s;) {
+		size_t len = strcspn(s, ",");
+		if ((len == n && !strncmp(s, name, n)) ||
+		    (len == 5 && !strncmp(s, "32bit", 5) && !has_64bit_regs(arch)))
+			return true;
+		s += len + (s[len] == ',');
+	}
+	return false;
+}
+
+unsigned scg_learn_scalar_args(const struct scg_arch *arch, const char *name, unsigned *narrow)
+{
+	*narrow = 0;
+	const struct scg_syscall_params *p = scg_syscall_params_find(name);
+	if (!p || layout_differs(p, arch))
+		return 0;
+	bool wide_regs = has_64bit_regs(arch);
+	unsigned mask = 0;
+	for (unsigned i = 0; i < p->count && i < 6; i++) {
+		const struct scg_syscall_param *param = &p->params[i];
+		/* On 32-bit ABIs a 64-bit parameter takes two registers and moves the
+		 * ones after it: stop at the first one. */
+		if (param->kind == SCG_PARAM_64 && !wide_regs)
+			break;
+		if (!wide_regs || param->kind == SCG_PARAM_32)
+			*narrow |= 1U << i;
+		if (param->kind == SCG_PARAM_UNKNOWN || type_varies(param->type) ||
+		    name_varies(param->name))
+			continue;
+		mask |= 1U << i;
+	}
+	return mask;
+}
+
+const char *scg_learn_param_name(const struct scg_arch *arch, const char *name, unsigned arg)
+{
+	const struct scg_syscall_params *p = scg_syscall_params_find(name);
+	if (!p || layout_differs(p, arch) || arg >= p->count || !p->params[arg].name[0])
+		return NULL;
+	return p->params[arg].name;
+}

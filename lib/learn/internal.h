@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Inside the learning recorder: shared by record.c, args.c, merge.c and the writers. */
+#ifndef SCG_LIB_LEARN_INTERNAL_H
+#define SCG_LIB_LEARN_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <syscage/learn.h>
+
+/*
+ * Which arguments of @name on @arch are worth recording (bit i: argument i)
+ * and which of those the kernel reads as 32 bits (bit i of *@narrow): flag,
+ * mode and command words, not pointers, lengths, offsets, ids or
+ * descriptor numbers, which change from run to run without the program
+ * doing anything different.  0 when the parameter table has no entry.
+ */
+unsigned scg_learn_scalar_args(const struct scg_arch *arch, const char *name, unsigned *narrow);
+
+/* The name policy text uses for argument @arg of @name on @arch: a
+ * parameter name, or NULL when only argN will do. */
+const char *scg_learn_param_name(const struct scg_arch *arch, const char *name, unsigned arg);
+
+/*
+ * Makes room for @extra more entries, so that adding them cannot fail:
+ * what an atomic merge needs.  0 or -ENOMEM.
+ */
+int scg_learn_reserve(struct scg_learn *learn, size_t extra);
+
+#endif

@@ -1,0 +1,211 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Reading a learned policy back into a recording, to widen it with another
+ * run.  The syscalls and argument values come from the parsed policy (so a
+ * file edited by hand still means what the parser says); the counts come
+ * from the "# N calls" comment on each rule's line.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "learn/internal.h"
+
+/* Values an argument is restricted to, as found in a condition. */
+struct arg_values {
+	unsigned listed;  /* arguments restricted to a list */
+	unsigned refused; /* arguments tested some other way: any value */
+	size_t n[6];
+	uint64_t v[6][SCG_LEARN_MAX_VALUES];
+};
+
+static bool full_mask(const struct scg_expr *e)
+{
+	return e->mask == (e->width == 32 ? 0xffffffffULL : UINT64_MAX);
+}
+
+/* Collects the values of an OR of `argN == V` on one argument; false for anything else. */
+static bool collect_or(const struct scg_expr *e, int *arg, uint64_t *vals, size_t *n)
+{
+	if (e->kind == SCG_EXPR_OR)
+		return collect_or(e->left, arg, vals, n) && collect_or(e->right, arg, vals, n);
+	if (e->kind != SCG_EXPR_CMP || e->op != SCG_CMP_EQ || !full_mask(e))
+		return false;
+	if (*arg >= 0 && *arg != e->arg)
+		return false;
+	*arg = e->arg;
+	for (size_t i = 0; i < *n; i++)
+		if (vals[i] == e->value)
+			return true;
+	if (*n == SCG_LEARN_MAX_VALUES)
+		return false; /* more than a recording keeps: any value */
+	vals[(*n)++] = e->value;
+	return true;
+}
+
+/* Marks every argument @e tests as unrestricted. */
+static void refuse_args(const struct scg_expr *e, struct arg_values *out)
+{
+	if (e->kind == SCG_EXPR_CMP) {
+		out->refused |= 1U << e->arg;
+		return;
+	}
+	if (e->left)
+		refuse_args(e->left, out);
+	if (e->right)
+		refuse_args(e->right, out);
+}
+
+static void collect_and(const struct scg_expr *e, struct arg_values *out)
+{
+	if (e->kind == SCG_EXPR_AND) {
+		collect_and(e->left, out);
+		collect_and(e->right, out);
+		return;
+	}
+	uint64_t vals[SCG_LEARN_MAX_VALUES];
+	size_t n = 0;
+	int arg = -1;
+	if (!collect_or(e, &arg, vals, &n) || (out->listed & (1U << arg))) {
+		/* Not a value list, or a second test of the same argument. */
+		refuse_args(e, out);
+		return;
+	}
+	out->listed |= 1U << arg;
+	out->n[arg] = n;
+	memcpy(out->v[arg], vals, n * sizeof(*vals));
+}
+
+/* The text of line @line (1-based) of @text: start and length. */
+static bool find_line(const char *text, size_t len, unsigned line, const char **start,
+		      size_t *n)
+{
+	const char *p = text, *end = text + len;
+	for (unsigned l = 1; l < line; l++) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		if (!nl)
+			return false;
+		p = nl + 1;
+	}
+	const char *nl = memchr(p, '\n', (size_t)(end - p));
+	*start = p;
+	*n = (size_t)((nl ? nl : end) - p);
+	return true;
+}
+
+/* Parses a decimal count at *@p. */
+static bool read_count(const char **p, const char *end, uint64_t *out)
+{
+	const char *s = *p;
+	uint64_t v = 0;
+	while (s < end && *s >= '0' && *s <= '9')
+		v = v * 10 + (uint64_t)(*s++ - '0');
+	if (s == *p)
+		return false;
+	*p = s;
+	*out = v;
+	return true;
+}
+
+/*
+ * The count of @name on a line ending "# N calls" or "# N calls: a 3, b 5":
+ * the named count when there is a list, else N.  0 when there is none.
+ */
+static uint64_t line_count(const char *text, size_t len, unsigned line, const char *name)
+{
+	const char *s;
+	size_t n;
+	if (!text || !line || !find_line(text, len, line, &s, &n))
+		return 0;
+	const char *end = s + n, *hash = memchr(s, '#', n);
+	uint64_t total = 0;
+	if (!hash)
+		return 0;
+	const char *p = hash + 1;
+	while (p < end && *p == ' ')
+		p++;
+	if (!read_count(&p, end, &total) || (size_t)(end - p) < 5 || strncmp(p, " call", 5))
+		return 0;
+	const char *list = memchr(p, ':', (size_t)(end - p));
+	if (!list)
+		return total;
+	size_t nlen = strlen(name);
+	for (p = list + 1; p < end;) {
+		while (p < end && (*p == ' ' || *p == ','))
+			p++;
+		const char *word = p;
+		while (p < end && *p != ' ' && *p != ',')
+			p++;
+		bool match = (size_t)(p - word) == nlen && !strncmp(word, name, nlen);
+		while (p < end && *p == ' ')
+			p++;
+		uint64_t v;
+		if (!read_count(&p, end, &v))
+			return 0;
+		if (match)
+			return v;
+	}
+	return 0;
+}
+
+/* Adds rule @index of @policy on every target ABI it applies to. */
+static int merge_rule(struct scg_learn *tmp, const struct scg_policy *policy, size_t index,
+		      const char *text, size_t len)
+{
+	struct scg_rule rule;
+	int r = scg_policy_rule_at(policy, index, &rule);
+	if (r < 0 || scg_action_of(rule.action) != SCG_ACTION_ALLOW)
+		return r;
+	struct arg_values av;
+	memset(&av, 0, sizeof(av));
+	if (rule.cond)
+		collect_and(rule.cond, &av);
+	unsigned listed = av.listed & ~av.refused;
+	const uint64_t *values[6];
+	for (unsigned i = 0; i < 6; i++)
+		values[i] = av.v[i];
+	for (size_t a = 0; a < scg_policy_arch_count(policy); a++) {
+		const struct scg_arch *arch = scg_policy_arch_at(policy, a);
+		uint32_t nr;
+		if (scg_policy_rule_nr(policy, index, arch, &nr) < 0)
+			continue;
+		const char *name = rule.syscall ? rule.syscall : scg_syscall_name(arch, nr);
+		uint64_t calls = name ? line_count(text, len, rule.loc.line, name) : 0;
+		r = listed ? scg_learn_add_values(tmp, arch, nr, calls, listed, av.n, values)
+			   : scg_learn_add_calls(tmp, arch, nr, calls);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+/* Adds every entry of @from to @to; cannot fail once room is reserved. */
+static void absorb(struct scg_learn *to, const struct scg_learn *from)
+{
+	struct scg_learn_entry e;
+	for (size_t i = 0; i < scg_learn_count(from); i++) {
+		scg_learn_entry_at(from, i, &e);
+		if (e.listed)
+			scg_learn_add_values(to, e.arch, e.nr, e.calls, e.listed, e.nvalues, e.values);
+		else
+			scg_learn_add_calls(to, e.arch, e.nr, e.calls);
+	}
+}
+
+int scg_learn_merge_policy(struct scg_learn *learn, const struct scg_policy *policy,
+			   const char *text, size_t len)
+{
+	/* Collect into a separate recording first: @learn changes only once nothing can fail. */
+	struct scg_learn *tmp = scg_learn_new(0);
+	if (!tmp)
+		return -ENOMEM;
+	int r = 0;
+	for (size_t i = 0; i < scg_policy_rule_count(policy) && r == 0; i++)
+		r = merge_rule(tmp, policy, i, text, len);
+	if (r == 0)
+		r = scg_learn_reserve(learn, scg_learn_count(tmp));
+	if (r == 0)
+		absorb(learn, tmp);
+	scg_learn_free(tmp);
+	return r;
+}

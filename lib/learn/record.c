@@ -1,0 +1,324 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The recording: one entry per (ABI, syscall number), kept sorted, with a
+ * hash index on top.  The supervisor records every syscall the program
+ * makes, so the hot path (an existing entry, no argument values) is one
+ * hash probe and an increment.  New entries are rare (a program uses a few
+ * hundred syscalls at most), so they are inserted in order and the index is
+ * rebuilt.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "learn/internal.h"
+
+struct learn_entry {
+	uint32_t arch;   /* index in scg_arch_at() order */
+	uint32_t nr;
+	uint64_t calls;
+	uint8_t tracked; /* arguments whose values are still collected */
+	uint8_t narrow;  /* arguments compared as 32 bits */
+	uint8_t nvalues[6];
+	uint64_t values[6][SCG_LEARN_MAX_VALUES]; /* sorted */
+};
+
+/* The last few (seccomp_data.arch, x32 bit) pairs seen, to skip the ABI lookup. */
+struct arch_memo {
+	uint32_t audit;
+	uint32_t x32;
+	uint32_t index;
+	bool used;
+};
+
+struct scg_learn {
+	unsigned flags;
+	struct learn_entry *entries;
+	size_t count, cap;
+	uint32_t *index; /* open addressing: entry + 1, 0 = empty */
+	size_t index_size; /* a power of two, at least twice count */
+	struct arch_memo memo[4];
+	uint64_t total;
+};
+
+struct scg_learn *scg_learn_new(unsigned flags)
+{
+	struct scg_learn *l = calloc(1, sizeof(*l));
+	if (l)
+		l->flags = flags;
+	return l;
+}
+
+void scg_learn_free(struct scg_learn *learn)
+{
+	if (!learn)
+		return;
+	free(learn->entries);
+	free(learn->index);
+	free(learn);
+}
+
+static size_t slot_of(uint32_t arch, uint32_t nr, size_t size)
+{
+	uint64_t key = ((uint64_t)arch << 32) | nr;
+	key *= 0x9e3779b97f4a7c15ULL; /* Fibonacci hashing spreads neighbouring numbers */
+	return (size_t)(key >> 32) & (size - 1);
+}
+
+/* Refills the index, growing it first when it would be over half full with @extra more entries. */
+static int rebuild_index_for(struct scg_learn *l, size_t extra)
+{
+	size_t size = l->index_size ? l->index_size : 64;
+	while (size < 2 * (l->count + extra + 1))
+		size *= 2;
+	uint32_t *index = l->index;
+	if (size != l->index_size || !index)
+		index = calloc(size, sizeof(*index));
+	else
+		memset(index, 0, size * sizeof(*index)); /* big enough: no allocation, cannot fail */
+	if (!index)
+		return -ENOMEM;
+	for (size_t i = 0; i < l->count; i++) {
+		size_t s = slot_of(l->entries[i].arch, l->entries[i].nr, size);
+		while (index[s])
+			s = (s + 1) & (size - 1);
+		index[s] = (uint32_t)i + 1;
+	}
+	if (index != l->index)
+		free(l->index);
+	l->index = index;
+	l->index_size = size;
+	return 0;
+}
+
+static int rebuild_index(struct scg_learn *l)
+{
+	return rebuild_index_for(l, 0);
+}
+
+int scg_learn_reserve(struct scg_learn *learn, size_t extra)
+{
+	if (learn->count + extra > learn->cap) {
+		size_t cap = learn->cap ? learn->cap : 64;
+		while (cap < learn->count + extra)
+			cap *= 2;
+		struct learn_entry *grown = realloc(learn->entries, cap * sizeof(*grown));
+		if (!grown)
+			return -ENOMEM;
+		learn->entries = grown;
+		learn->cap = cap;
+	}
+	return rebuild_index_for(learn, extra);
+}
+
+static struct learn_entry *find(const struct scg_learn *l, uint32_t arch, uint32_t nr)
+{
+	if (!l->index)
+		return NULL;
+	for (size_t s = slot_of(arch, nr, l->index_size); l->index[s];
+	     s = (s + 1) & (l->index_size - 1)) {
+		struct learn_entry *e = &l->entries[l->index[s] - 1];
+		if (e->arch == arch && e->nr == nr)
+			return e;
+	}
+	return NULL;
+}
+
+static void init_entry(const struct scg_learn *l, struct learn_entry *e, uint32_t arch,
+		       uint32_t nr)
+{
+	memset(e, 0, sizeof(*e));
+	e->arch = arch;
+	e->nr = nr;
+	const struct scg_arch *a = scg_arch_at(arch);
+	const char *name = scg_syscall_name(a, nr);
+	unsigned narrow = 0, scalar = name ? scg_learn_scalar_args(a, name, &narrow) : 0;
+	/* Widths are needed even without SCG_LEARN_ARGS: merged values are masked too. */
+	e->narrow = (uint8_t)narrow;
+	if (l->flags & SCG_LEARN_ARGS)
+		e->tracked = (uint8_t)scalar;
+}
+
+/* The entry for (@arch, @nr), created (in order) when missing.  NULL: no memory. */
+static struct learn_entry *find_or_add(struct scg_learn *l, uint32_t arch, uint32_t nr)
+{
+	struct learn_entry *e = find(l, arch, nr);
+	if (e)
+		return e;
+	if (l->count == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 64;
+		struct learn_entry *grown = realloc(l->entries, cap * sizeof(*grown));
+		if (!grown)
+			return NULL;
+		l->entries = grown;
+		l->cap = cap;
+	}
+	size_t pos = l->count;
+	while (pos > 0 && (l->entries[pos - 1].arch > arch ||
+			   (l->entries[pos - 1].arch == arch && l->entries[pos - 1].nr > nr)))
+		pos--;
+	memmove(&l->entries[pos + 1], &l->entries[pos], (l->count - pos) * sizeof(*e));
+	init_entry(l, &l->entries[pos], arch, nr);
+	l->count++;
+	if (rebuild_index(l) < 0) {
+		/* Undo, so a failure leaves the recording as it was. */
+		l->count--;
+		memmove(&l->entries[pos], &l->entries[pos + 1], (l->count - pos) * sizeof(*e));
+		return NULL;
+	}
+	return &l->entries[pos];
+}
+
+/* Adds @value to argument @arg's sorted set; gives up on the argument past the cap. */
+static void add_value(struct learn_entry *e, unsigned arg, uint64_t value)
+{
+	if (e->narrow & (1U << arg))
+		value &= 0xffffffffULL;
+	uint8_t n = e->nvalues[arg];
+	uint64_t *v = e->values[arg];
+	size_t pos = 0;
+	while (pos < n && v[pos] < value)
+		pos++;
+	if (pos < n && v[pos] == value)
+		return;
+	if (n == SCG_LEARN_MAX_VALUES) {
+		e->tracked &= (uint8_t) ~(1U << arg);
+		e->nvalues[arg] = 0;
+		return;
+	}
+	memmove(&v[pos + 1], &v[pos], (n - pos) * sizeof(*v));
+	v[pos] = value;
+	e->nvalues[arg] = (uint8_t)(n + 1);
+}
+
+static int arch_index(struct scg_learn *l, uint32_t audit, uint32_t nr, uint32_t *out)
+{
+	uint32_t x32 = nr & SCG_X32_SYSCALL_BIT;
+	for (size_t i = 0; i < sizeof(l->memo) / sizeof(l->memo[0]); i++) {
+		const struct arch_memo *m = &l->memo[i];
+		if (m->used && m->audit == audit && m->x32 == x32) {
+			*out = m->index;
+			return 0;
+		}
+	}
+	const struct scg_arch *arch = scg_arch_from_audit(audit, nr);
+	for (uint32_t i = 0; arch && i < scg_arch_count(); i++) {
+		if (scg_arch_at(i) != arch)
+			continue;
+		if (nr == UINT32_MAX) {
+			*out = i; /* -1 has bit 30 set but is no x32 call: keep it out of the memo */
+			return 0;
+		}
+		/* Remember it in the first free slot, or overwrite the last one. */
+		size_t slot = 0;
+		while (slot + 1 < sizeof(l->memo) / sizeof(l->memo[0]) && l->memo[slot].used)
+			slot++;
+		l->memo[slot] = (struct arch_memo){ audit, x32, i, true };
+		*out = i;
+		return 0;
+	}
+	return -EAFNOSUPPORT;
+}
+
+int scg_learn_record(struct scg_learn *learn, const struct scg_seccomp_data *data)
+{
+	uint32_t arch;
+	int r = arch_index(learn, data->arch, data->nr, &arch);
+	if (r < 0)
+		return r;
+	struct learn_entry *e = find_or_add(learn, arch, data->nr);
+	if (!e)
+		return -ENOMEM;
+	e->calls++;
+	learn->total++;
+	for (unsigned i = 0; e->tracked && i < 6; i++)
+		if (e->tracked & (1U << i))
+			add_value(e, i, data->args[i]);
+	return 0;
+}
+
+static int arch_position(const struct scg_arch *arch, uint32_t *out)
+{
+	for (uint32_t i = 0; i < scg_arch_count(); i++) {
+		if (scg_arch_at(i) == arch) {
+			*out = i;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+int scg_learn_add_calls(struct scg_learn *learn, const struct scg_arch *arch, uint32_t nr,
+			uint64_t calls)
+{
+	uint32_t a;
+	if (arch_position(arch, &a) < 0)
+		return -EINVAL;
+	struct learn_entry *e = find_or_add(learn, a, nr);
+	if (!e)
+		return -ENOMEM;
+	e->calls += calls;
+	learn->total += calls;
+	e->tracked = 0;
+	memset(e->nvalues, 0, sizeof(e->nvalues));
+	return 0;
+}
+
+int scg_learn_add_values(struct scg_learn *learn, const struct scg_arch *arch, uint32_t nr,
+			 uint64_t calls, unsigned listed, const size_t nvalues[6],
+			 const uint64_t *const values[6])
+{
+	uint32_t a;
+	if (arch_position(arch, &a) < 0)
+		return -EINVAL;
+	bool fresh = find(learn, a, nr) == NULL;
+	struct learn_entry *e = find_or_add(learn, a, nr);
+	if (!e)
+		return -ENOMEM;
+	unsigned nonempty = 0;
+	for (unsigned i = 0; i < 6; i++)
+		nonempty |= nvalues[i] ? 1U << i : 0;
+	if (fresh) /* what the other recording restricted, this one now tracks */
+		e->tracked = (uint8_t)(listed & nonempty);
+	else
+		e->tracked &= (uint8_t)(listed & nonempty);
+	for (unsigned i = 0; i < 6; i++) {
+		if (!(e->tracked & (1U << i)))
+			e->nvalues[i] = 0;
+		for (size_t k = 0; k < nvalues[i] && (e->tracked & (1U << i)); k++)
+			add_value(e, i, values[i][k]);
+	}
+	e->calls += calls;
+	learn->total += calls;
+	return 0;
+}
+
+size_t scg_learn_count(const struct scg_learn *learn)
+{
+	return learn->count;
+}
+
+uint64_t scg_learn_total(const struct scg_learn *learn)
+{
+	return learn->total;
+}
+
+int scg_learn_entry_at(const struct scg_learn *learn, size_t index, struct scg_learn_entry *out)
+{
+	if (index >= learn->count)
+		return -ENOENT;
+	const struct learn_entry *e = &learn->entries[index];
+	memset(out, 0, sizeof(*out));
+	out->arch = scg_arch_at(e->arch);
+	out->nr = e->nr;
+	out->name = scg_syscall_name(out->arch, e->nr);
+	out->calls = e->calls;
+	out->listed = e->tracked;
+	for (unsigned i = 0; i < 6; i++) {
+		if (e->tracked & (1U << i)) {
+			out->nvalues[i] = e->nvalues[i];
+			out->values[i] = e->values[i];
+		}
+	}
+	return 0;
+}

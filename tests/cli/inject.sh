@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# syscage inject: strace-style fault injection into real programs -- errors,
+# return values, signals, when= counting per syscall and thread, static rules
+# compiled into the filter, groups, bad rules, exit statuses, strace parity.
+. "$(dirname "$0")/../cli_lib.bash"
+S=$SYSCAGE
+T="timeout -k 5 60"
+P=${BUILD:-build}/tests/helpers/inject_probe
+if [ ! -x "$P" ]; then
+	cc -D_GNU_SOURCE -o "$P" "$(dirname "$0")/../helpers/inject_probe.c" -lpthread >&2
+fi
+echo hello >"$TMP/file"
+
+# expect_lines FILE NAME LINE...: FILE contains each LINE exactly (as a whole line).
+expect_lines() {
+	local file=$1 name=$2 missing=()
+	shift 2
+	for l in "$@"; do grep -qxF -- "$l" "$file" || missing+=("$l"); done
+	if [ ${#missing[@]} -eq 0 ]; then ok "$name"; else
+		not_ok "$name" "missing: ${missing[*]}" "got: $(head -c 400 "$file")"
+	fi
+}
+
+expect_status 0 "inject --help" -- $T "$S" inject --help
+expect_grep "$TMP/out" 'usage: syscage inject' "help text"
+expect_status 2 "no program: usage error" -- $T "$S" inject 'getpid:error=EPERM'
+expect_status 2 "no rule: usage error" -- $T "$S" inject -- true
+
+# bad rules: exit 2, the column and a hint, and the program never starts
+expect_status 2 "unknown errno: exit 2" -- $T "$S" inject 'openat:error=ENOENTT' -- touch "$TMP/started"
+expect_grep "$TMP/err" "inject: rule 1, column 14: unknown errno 'ENOENTT' \(did you mean ENOENT\?\)" \
+	"unknown errno: column and hint"
+if [ -e "$TMP/started" ]; then not_ok "bad rule: program not started"; else ok "bad rule: program not started"; fi
+expect_status 2 "unknown syscall: exit 2" -- $T "$S" inject 'getpid:error=EPERM' 'opnat:error=EIO' -- true
+expect_grep "$TMP/err" "rule 2, column 1: unknown syscall 'opnat' \(did you mean openat\?\)" \
+	"unknown syscall: did you mean"
+expect_status 2 "bad when=: exit 2" -- $T "$S" inject 'getppid:retval=1:when=2..1' -- true
+expect_grep "$TMP/err" "column 26: bad when-expression" "bad when=: column"
+expect_status 2 "bad if=: exit 2" -- $T "$S" inject 'openat:error=EIO:if=flgs == 0' -- true
+expect_grep "$TMP/err" "column 21: 'openat' has no parameter 'flgs'" "bad if=: the policy parser's message"
+expect_status 2 "strace-only option refused" -- $T "$S" inject 'getpid:delay_enter=1' -- true
+
+# cat and the third openat (the loader makes the first two with LC_ALL=C)
+expect_status 1 "cat fails on its 3rd openat" -- env LC_ALL=C $T "$S" inject 'openat:error=ENOENT:when=3' -- cat "$TMP/file"
+expect_grep "$TMP/err" "cat: .*file: No such file or directory" "cat says: No such file or directory"
+expect_grep "$TMP/err" "1 fault injected" "summary counts the injection"
+expect_grep "$TMP/err" "rule 1  openat:error=ENOENT:when=3: 1 \(openat 1\) in pid [0-9]+" \
+	"summary names rule, syscall and pid"
+
+# a static rule: the kernel answers (SECCOMP_RET_ERRNO), no supervisor
+expect_status 1 "static rule: cat gets EACCES" -- env LC_ALL=C $T "$S" inject \
+	'openat:error=EACCES:if=(flags & O_CLOEXEC) == 0' -- cat "$TMP/file"
+expect_grep "$TMP/err" "cat: .*file: Permission denied" "static rule: Permission denied"
+expect_grep "$TMP/err" "in the filter; the kernel answers" "static rule: summary says in the filter"
+expect_status 0 "dump catches the installed filter" -- $T "$S" dump --format asm -- \
+	"$S" inject 'getpid:error=EPERM' 'getppid:retval=3:when=2' -- true
+expect_grep "$TMP/out" 'ret ERRNO\(1\)' "static rule compiled as ERRNO(1)"
+expect_grep "$TMP/out" 'ret USER_NOTIF' "counted rule compiled as USER_NOTIF"
+expect_grep "$TMP/out" 'ret ALLOW' "everything else: ALLOW"
+
+# when= forms, on getppid (the loader never calls it)
+expect_status 0 "retval, when=2..3" -- $T "$S" inject 'getppid:retval=42:when=2..3' -- "$P" getppid 4
+expect_lines "$TMP/out" "retval, when=2..3: calls 2 and 3" "getppid 1: ppid" "getppid 2: 42" "getppid 3: 42" "getppid 4: ppid"
+expect_status 0 "error, when=3" -- $T "$S" inject 'getppid:error=EPERM:when=3' -- "$P" getppid 4
+expect_lines "$TMP/out" "error, when=3: call 3 only" "getppid 2: ppid" "getppid 3: EPERM" "getppid 4: ppid"
+expect_status 0 "when=2+3" -- $T "$S" inject 'getppid:retval=42:when=2+3' -- "$P" getppid 6
+expect_lines "$TMP/out" "when=2+3: calls 2 and 5" "getppid 1: ppid" "getppid 2: 42" "getppid 3: ppid" \
+	"getppid 4: ppid" "getppid 5: 42" "getppid 6: ppid"
+expect_status 0 "when=2+" -- $T "$S" inject 'getppid:retval=42:when=2+' -- "$P" getppid 3
+expect_lines "$TMP/out" "when=2+: call 2 and later" "getppid 1: ppid" "getppid 2: 42" "getppid 3: 42"
+
+# signals: alone the call runs; with error= both happen
+expect_status 0 "signal only" -- $T "$S" inject 'getppid:signal=SIGUSR1:when=2+' -- "$P" getppid 3
+expect_lines "$TMP/out" "signal only: delivered twice, calls unchanged" "getppid 2: ppid" "getppid 3: ppid" "SIGUSR1: 2"
+expect_status 0 "signal and error" -- $T "$S" inject 'getppid:error=EIO:signal=USR1:when=1' -- "$P" getppid 2
+expect_lines "$TMP/out" "signal and error: both" "getppid 1: EIO" "getppid 2: ppid" "SIGUSR1: 1"
+expect_status 143 "fatal injected signal: 128 + SIGTERM" -- $T "$S" inject 'getppid:signal=TERM' -- "$P" getppid 1
+
+# several rules: the first that takes the call wins
+expect_status 0 "first matching rule wins" -- $T "$S" inject 'getppid:retval=42:when=2' 'getppid:retval=7' -- "$P" getppid 3
+expect_lines "$TMP/out" "first matching rule wins: 7, 42, 7" "getppid 1: 7" "getppid 2: 42" "getppid 3: 7"
+
+# groups and strace's spellings
+expect_status 0 "a group (@sync)" -- $T "$S" inject '@sync:error=EROFS:when=2' -- "$P" -f sync 2
+expect_lines "$TMP/out" "group: each process's 2nd sync" "child sync 1: 0" "child sync 2: EROFS" \
+	"parent sync 1: 0" "parent sync 2: EROFS"
+expect_status 0 "-e inject= and --inject=" -- $T "$S" inject -e inject=getppid:retval=42:when=1 --inject=getppid:retval=43:when=2 -- "$P" getppid 2
+expect_lines "$TMP/out" "strace spellings" "getppid 1: 42" "getppid 2: 43"
+expect_status 0 "-e fault= defaults to ENOSYS" -- $T "$S" inject -e fault=getppid:when=1 -- "$P" getppid 1
+expect_lines "$TMP/out" "fault: ENOSYS" "getppid 1: ENOSYS"
+
+# processes: a forked child counts from 1 (per thread, like strace's per tracee)
+expect_status 0 "forked child" -- $T "$S" inject 'getppid:retval=42:when=2' -- "$P" -f getppid 2
+expect_lines "$TMP/out" "child and parent each get their 2nd call" "child getppid 2: 42" "parent getppid 2: 42" \
+	"child getppid 1: ppid" "parent getppid 1: ppid"
+expect_grep "$TMP/err" "2 faults injected" "forked child: both injections counted"
+expect_grep "$TMP/err" "in pids [0-9]+, [0-9]+" "forked child: two pids"
+
+expect_status 0 "second thread" -- $T "$S" inject 'getppid:retval=42:when=2' -- "$P" -t getppid 2
+expect_lines "$TMP/out" "each thread counts its own calls" "thread getppid 1: ppid" "thread getppid 2: 42" \
+	"main getppid 1: ppid" "main getppid 2: 42"
+
+# exit statuses pass through
+expect_status 7 "exit status passthrough" -- $T "$S" inject 'getppid:retval=1:when=5' -- sh -c 'exit 7'
+expect_status 137 "killed program: 128 + SIGKILL" -- $T "$S" inject 'getppid:retval=1:when=5' -- sh -c 'kill -KILL $$'
+expect_status 127 "missing program: 127" -- $T "$S" inject 'getpid:error=EPERM' -- no-such-program-here
+
+# -q, --log, -p
+expect_status 0 "-q: no summary" -- $T "$S" inject -q 'getppid:retval=42:when=1' -- "$P" getppid 1
+if [ -s "$TMP/err" ]; then not_ok "-q: stderr empty" "$(cat "$TMP/err")"; else ok "-q: stderr empty"; fi
+expect_status 0 "--log" -- $T "$S" inject --log "$TMP/log.json" 'getppid:retval=42:when=2' -- "$P" getppid 2
+expect_grep "$TMP/log.json" '^\{"rule":1,"pid":[0-9]+,"tid":[0-9]+,"syscall":"getppid","call":2,"retval":42\}$' \
+	"--log: a JSON line per injection"
+printf 'default allow\nerrno(EACCES) mkdir, mkdirat\n' >"$TMP/deny.policy"
+expect_status 1 "-p: the policy still applies" -- $T "$S" inject -p "$TMP/deny.policy" 'getppid:retval=42' -- mkdir "$TMP/d"
+expect_grep "$TMP/err" "Permission denied" "-p: mkdir denied by the policy"
+
+# parity with strace on the same rules
+if command -v strace >/dev/null; then
+	for rule in 'getppid:retval=42:when=2+3' 'getppid:error=EACCES:when=2..4'; do
+		$T strace -f -qq -o /dev/null -e inject="$rule" "$P" getppid 7 >"$TMP/strace.out" 2>/dev/null
+		$T "$S" inject -q "$rule" -- "$P" getppid 7 >"$TMP/inject.out" 2>/dev/null
+		expect_same "$TMP/strace.out" "$TMP/inject.out" "same results as strace for $rule"
+	done
+else
+	not_ok "strace is installed (./bootstrap installs it)"
+fi

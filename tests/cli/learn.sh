@@ -1,0 +1,151 @@
+#!/usr/bin/env bash
+# syscage learn: learned policies run the same workload and deny others, exact
+# counts across threads and processes, per-ABI recording (int 0x80, x32),
+# argument values, --merge, --format oci, --counts, and an unprivileged user.
+. "$(dirname "$0")/../cli_lib.bash"
+S=$SYSCAGE
+T="timeout -k 5 60"
+H=${BUILD:-build}/tests/helpers/learn_workload
+if [ ! -x "$H" ]; then
+	cc -D_GNU_SOURCE -o "$H" "$(dirname "$0")/../helpers/learn_workload.c" -lpthread >&2
+fi
+H=$(realpath "$H")
+
+expect_status 0 "learn --help" -- "$S" learn --help
+expect_grep "$TMP/out" 'usage: syscage learn' "help text"
+expect_status 2 "no program: usage error" -- "$S" learn -o "$TMP/x.policy"
+expect_status 2 "bad --format" -- "$S" learn --format yaml -- true
+expect_status 127 "missing program: 127" -- "$S" learn -o "$TMP/x.policy" -- no-such-program-here
+if [ ! -e "$TMP/x.policy" ]; then ok "nothing written when the program never ran"; else
+	not_ok "nothing written when the program never ran"; fi
+
+# learn, then run the same workload under the learned policy
+learn_then_run() {
+	local name=$1
+	shift
+	expect_status 0 "learn: $name" -- $T "$S" learn -o "$TMP/w.policy" -- "$@"
+	expect_grep "$TMP/w.policy" '^default kill$' "$name: denies the rest"
+	expect_status 0 "run under the learned policy: $name" -- $T "$S" run -p "$TMP/w.policy" -- "$@"
+	if grep -q 'denied' "$TMP/err"; then not_ok "$name: nothing denied" "$(cat "$TMP/err")"
+	else ok "$name: nothing denied"; fi
+}
+learn_then_run "ls /" ls /
+learn_then_run "sh -c" sh -c 'echo hi > /dev/null'
+if command -v python3 >/dev/null; then
+	learn_then_run "python3" python3 -c 'print(1)'
+else
+	ok "python3 # SKIP python3 not installed"
+fi
+
+# the program's output and exit status pass through
+expect_status 3 "exit status is the program's" -- $T "$S" learn -o "$TMP/e.policy" -- sh -c 'echo out; exit 3'
+expect_grep "$TMP/out" '^out$' "program output on stdout"
+expect_grep "$TMP/e.policy" '^allow exit_group ' "policy written although the program failed"
+expect_status 0 "policy on stdout without -o" -- $T "$S" learn -- "$H" uname
+expect_grep "$TMP/out" '^allow uname +# 1 call$' "stdout holds the policy"
+
+# a workload that needs a syscall the learned one did not make is stopped
+expect_status 0 "learn: prio" -- $T "$S" learn -o "$TMP/prio.policy" -- "$H" prio 0
+expect_status 159 "new syscall killed under the learned policy" -- \
+	$T "$S" run -p "$TMP/prio.policy" -- "$H" uname
+expect_grep "$TMP/err" 'denied uname' "the denial names the new syscall"
+expect_status 159 "sh -c policy denies mkdir" -- \
+	$T "$S" run -p "$TMP/w.policy" -- sh -c 'mkdir "$1"' sh "$TMP/newdir"
+if [ ! -e "$TMP/newdir" ]; then ok "directory not created"; else not_ok "directory not created"; fi
+# the launcher's own syscalls before exec are not in the policy
+if grep -qE '^allow (sendmsg|prctl|seccomp|execve)\b' "$TMP/prio.policy"; then
+	not_ok "no launcher syscalls recorded" "$(grep -E '^allow (sendmsg|prctl|seccomp|execve)' "$TMP/prio.policy")"
+else ok "no launcher syscalls recorded"; fi
+
+# exact counts: 4 processes x 2 threads, 1000 getppid between them, repeatedly
+exact=0
+for i in 1 2 3 4 5; do
+	$T "$S" learn -o "$TMP/c.policy" --counts "$TMP/c.json" -- "$H" getppid 4 2 1000 >/dev/null 2>&1
+	if grep -qE '^allow getppid +# 1000 calls$' "$TMP/c.policy" &&
+		grep -qE '^      "getppid": 1000,?$' "$TMP/c.json"; then exact=$((exact + 1)); fi
+done
+if [ "$exact" -eq 5 ]; then ok "1000 getppid in 8 threads of 4 processes: counted exactly, 5 runs"
+else not_ok "1000 getppid in 8 threads of 4 processes: counted exactly, 5 runs" \
+	"$exact of 5 exact" "$(grep getppid "$TMP/c.policy" "$TMP/c.json")"; fi
+expect_status 0 "more threads: 16 x 8, 4096 calls" -- \
+	$T "$S" learn -o "$TMP/c.policy" -- "$H" getppid 8 16 4096
+expect_grep "$TMP/c.policy" '^allow getppid +# 4096 calls$' "4096 counted exactly"
+if command -v python3 >/dev/null; then
+	if python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["version"] == 1; assert sum(d["abis"]["x86_64"].values()) == d["total"]' "$TMP/c.json"; then
+		ok "--counts is JSON and sums to the total"; else not_ok "--counts is JSON and sums to the total"; fi
+fi
+
+# calls interrupted by signals while they wait for the supervisor restart: once each
+expect_status 0 "learn: getppid under a storm of SIGUSR1" -- \
+	$T "$S" learn -o "$TMP/s.policy" -- "$H" signals 3000
+expect_grep "$TMP/s.policy" '^allow getppid +# 3000 calls$' "interrupted calls counted exactly once"
+expect_grep "$TMP/s.policy" '^allow rt_sigreturn ' "the signals were delivered"
+
+# descendants that outlive the program are still recorded
+expect_status 0 "learn: a background child outliving the shell" -- \
+	$T "$S" learn -o "$TMP/bg.policy" -- sh -c "(sleep 0.3; $H uname) & exit 0"
+expect_grep "$TMP/bg.policy" '^allow uname ' "the late child's uname recorded"
+
+# per ABI: int 0x80 is the x86 ABI, bit 30 is x32
+if [ "$(uname -m)" = x86_64 ]; then
+	expect_status 0 "learn: int 0x80" -- $T "$S" learn -o "$TMP/i.policy" -- "$H" int80 7
+	expect_grep "$TMP/i.policy" '^arch x86_64, x86$' "x86 becomes a target"
+	expect_grep "$TMP/i.policy" '^allow getpid on x86 +# 7 calls$' "int 0x80 getpid under x86, counted"
+	expect_status 0 "run int 0x80 workload under its policy" -- \
+		$T "$S" run -p "$TMP/i.policy" -- "$H" int80 7
+	expect_status 159 "int 0x80 killed under a policy learned without it" -- \
+		$T "$S" run -p "$TMP/prio.policy" -- "$H" int80 1
+	expect_status 0 "learn: x32" -- $T "$S" learn -o "$TMP/x.policy" -- "$H" x32 5
+	expect_grep "$TMP/x.policy" '^allow getpid on x32 +# 5 calls$' "x32 getpid recorded apart"
+else
+	ok "x86 and x32 ABIs # SKIP not an x86_64 machine"
+fi
+
+# --args: values of flag-like arguments
+expect_status 0 "learn --args" -- $T "$S" learn --args -o "$TMP/a0.policy" -- "$H" prio 0
+expect_grep "$TMP/a0.policy" '^allow getpriority if which == 0 +# 1 call$' "--args records the value"
+expect_status 159 "other value denied" -- $T "$S" run -p "$TMP/a0.policy" -- "$H" prio 1
+expect_status 0 "same value allowed" -- $T "$S" run -p "$TMP/a0.policy" -- "$H" prio 0
+
+# --merge widens
+expect_status 0 "learn --merge" -- \
+	$T "$S" learn --args --merge "$TMP/a0.policy" -o "$TMP/a01.policy" -- "$H" prio 1
+expect_grep "$TMP/a01.policy" '^allow getpriority if which in \{0, 1\} +# 2 calls$' "--merge widens values and adds counts"
+expect_status 0 "merged policy runs both" -- $T "$S" run -p "$TMP/a01.policy" -- "$H" prio 0 1
+expect_status 0 "merge another syscall" -- \
+	$T "$S" learn --merge "$TMP/prio.policy" -o "$TMP/m.policy" -- "$H" uname
+expect_grep "$TMP/m.policy" '^allow uname ' "merged: the new syscall"
+expect_grep "$TMP/m.policy" '^allow getpriority ' "merged: the old syscall"
+expect_status 0 "merged policy runs the first workload" -- $T "$S" run -p "$TMP/m.policy" -- "$H" prio 0
+expect_status 0 "merged policy runs the second workload" -- $T "$S" run -p "$TMP/m.policy" -- "$H" uname
+printf 'allow read\nnot a policy\n' >"$TMP/bad.policy"
+expect_status 2 "--merge of a broken policy" -- $T "$S" learn --merge "$TMP/bad.policy" -- true
+expect_grep "$TMP/err" 'bad\.policy:2' "the error names the line"
+
+# --format oci imports back
+expect_status 0 "learn --format oci" -- \
+	$T "$S" learn --args --format oci -o "$TMP/l.json" -- "$H" prio 0 1
+expect_grep "$TMP/l.json" '"defaultAction": *"SCMP_ACT_KILL_PROCESS"' "OCI default action"
+expect_status 0 "syscage compile accepts the OCI output" -- "$S" compile -o "$TMP/l.bpf" "$TMP/l.json"
+expect_status 0 "run under the OCI policy" -- $T "$S" run -p "$TMP/l.json" -- "$H" prio 0 1
+
+# an ordinary user
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
+	# copies nobody can reach wherever the tree is; the policy goes to stdout,
+	# which this (root) shell writes
+	mkdir "$TMP/pub" && cp "$S" "$H" "$TMP/pub/" && chmod 755 "$TMP" "$TMP/pub"
+	expect_status 0 "learn as nobody" -- $T setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$TMP/pub/syscage" learn -- "$TMP/pub/learn_workload" getppid 2 2 100
+	expect_grep "$TMP/out" '^allow getppid +# 100 calls$' "as nobody: counted"
+elif [ "$(id -u)" -ne 0 ]; then
+	expect_status 0 "learn as an ordinary user" -- $T "$S" learn -o "$TMP/user.policy" -- "$H" getppid 2 2 100
+	expect_grep "$TMP/user.policy" '^allow getppid +# 100 calls$' "as a user: counted"
+else
+	not_ok "learn as nobody" "setpriv (util-linux) is missing"
+fi
+
+# a program that wants its own listener: the kernel refuses with EBUSY
+printf 'default allow\n' >"$TMP/allow.policy"
+expect_status 125 "nested supervised run fails (EBUSY)" -- \
+	$T "$S" learn -o "$TMP/n.policy" -- "$S" run -p "$TMP/allow.policy" -- true
+expect_grep "$TMP/err" 'already in place' "the nested run says why"

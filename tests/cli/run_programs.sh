@@ -1,0 +1,455 @@
+#!/usr/bin/env bash
+# syscage run with real programs: coreutils, shells and python3 under the
+# default profile give the same output and status as without syscage;
+# denials from threads, grandchildren and concurrent stress are reported
+# once each with the rule that decided them; signals; a supervisor killed
+# while the program waits in a denied call; programs that fork and exit,
+# close every fd, exec in a loop or try to forge the exec cookie; stdio
+# passes through byte for byte and exit statuses 0..255 unchanged.
+. "$(dirname "$0")/../cli_lib.bash"
+S=$(realpath "$SYSCAGE") # the checks below run in other directories
+T="timeout -k 5 60"
+
+# the path of helper program $1, built here when `make tests` has not
+helper() {
+	local h=${BUILD:-build}/tests/helpers/$1
+	if [ ! -x "$h" ]; then
+		h=$TMP/$1
+		cc -D_GNU_SOURCE -o "$h" "$(dirname "$0")/../helpers/$1.c" -lpthread >&2
+	fi
+	realpath "$h"
+}
+W=$(helper run_workload)
+REAP=$(helper reap_all)
+
+# Tools every check below needs; a missing one is a failure, never a skip
+# (./bootstrap installs them).
+for tool in python3 bash tar find sed grep sort cmp timeout script setsid; do
+	if command -v "$tool" >/dev/null; then ok "tool $tool present"; else
+		not_ok "tool $tool present" "install it (./bootstrap lists the packages)"
+	fi
+done
+
+# waits (at most 10 s) for a file to appear
+wait_for() { for _ in $(seq 200); do [ -s "$1" ] && return 0; sleep 0.05; done; return 1; }
+
+# --- the default profile: same output, status and stderr as without syscage ---
+
+mkdir -p "$TMP/fixture/sub/deeper"
+printf 'alpha\nbeta\ngamma\nfoo bar\n' >"$TMP/fixture/a.txt"
+printf 'x marks\nthe spot\n' >"$TMP/fixture/b.txt"
+printf '10\n9\n100\n-3\n42\n' >"$TMP/fixture/nums.txt"
+printf 'inner\n' >"$TMP/fixture/sub/inner.txt"
+head -c 4096 /dev/urandom >"$TMP/fixture/sub/deeper/blob.bin"
+
+# the tree below $1: paths, types, modes, and the content of every file
+snapshot() {
+	(cd "$1" && find . -printf '%p %y %m\n' | LC_ALL=C sort &&
+		find . -type f -exec cksum {} + | LC_ALL=C sort)
+}
+
+# same_as_direct NAME CMD...: runs CMD in a fresh copy of the fixture, once
+# directly and once under the default profile (stdin /dev/null both times);
+# stdout, stderr, exit status and the resulting tree must be the same (so
+# nothing was reported denied either).  EXPECT_FAIL=N: N is the status wanted.
+same_as_direct() {
+	local name=$1 want got
+	shift
+	# the same directory both times, so even $PWD is the same
+	rm -rf "$TMP/w" && cp -a "$TMP/fixture" "$TMP/w"
+	(cd "$TMP/w" && "$@") </dev/null >"$TMP/d.out" 2>"$TMP/d.err"
+	want=$?
+	snapshot "$TMP/w" >"$TMP/d.tree"
+	rm -rf "$TMP/w" && cp -a "$TMP/fixture" "$TMP/w"
+	(cd "$TMP/w" && $T "$S" run -- "$@") </dev/null >"$TMP/u.out" 2>"$TMP/u.err"
+	got=$?
+	snapshot "$TMP/w" >"$TMP/u.tree"
+	if [ "$got" -ne "$want" ]; then
+		not_ok "$name" "exit status $got under syscage, $want without" "$(head -c 600 "$TMP/u.err")"
+	elif ! cmp -s "$TMP/d.out" "$TMP/u.out"; then
+		not_ok "$name" "stdout differs:" "$(diff "$TMP/d.out" "$TMP/u.out" | head -n 10)"
+	elif ! cmp -s "$TMP/d.err" "$TMP/u.err"; then
+		not_ok "$name" "stderr differs:" "$(diff "$TMP/d.err" "$TMP/u.err" | head -n 10)"
+	elif ! cmp -s "$TMP/d.tree" "$TMP/u.tree"; then
+		not_ok "$name" "files differ:" "$(diff "$TMP/d.tree" "$TMP/u.tree" | head -n 10)"
+	elif [ "$want" -ne "${EXPECT_FAIL:-0}" ]; then
+		not_ok "$name" "the command itself gave status $want" "$(head -c 600 "$TMP/d.err")"
+	else
+		ok "$name"
+	fi
+}
+
+same_as_direct "default profile: ls" ls -1aRF
+same_as_direct "default profile: ls -l" ls -ln --time-style=+%s sub
+same_as_direct "default profile: cat" cat a.txt b.txt sub/deeper/blob.bin
+same_as_direct "default profile: cp -a" cp -a sub copy
+same_as_direct "default profile: cp" cp a.txt c.txt
+same_as_direct "default profile: mv" mv a.txt sub/moved.txt
+same_as_direct "default profile: rm -r" rm -r sub b.txt
+same_as_direct "default profile: mkdir -p" mkdir -p new/deeper/still
+same_as_direct "default profile: stat" stat -c '%n %s %F %a %h' a.txt sub sub/deeper/blob.bin
+same_as_direct "default profile: sort" sort -n -r nums.txt
+same_as_direct "default profile: sort -o" sort -o sorted.txt a.txt b.txt
+same_as_direct "default profile: wc" wc a.txt b.txt nums.txt
+same_as_direct "default profile: date" date -u -d @1234567890 '+%F %T %s'
+same_as_direct "default profile: env" env -u _
+same_as_direct "default profile: id" id
+same_as_direct "default profile: find" find . -name '*.txt' -newer sub -o -type d -print
+same_as_direct "default profile: grep" grep -rn -e a -e x .
+EXPECT_FAIL=1 same_as_direct "default profile: grep, no match (status 1)" grep nothing-like-this a.txt
+same_as_direct "default profile: sed" sed -e 's/a/A/g' -e '2d' a.txt
+same_as_direct "default profile: sed -i" sed -i 's/x/y/' b.txt
+same_as_direct "default profile: tar" sh -c 'tar -cf t.tar sub a.txt && mkdir ex &&
+	tar -xpf t.tar -C ex && tar -tf t.tar | LC_ALL=C sort'
+same_as_direct "default profile: tar -z" sh -c 'tar -czf t.tgz sub && tar -tzf t.tgz | LC_ALL=C sort'
+same_as_direct "default profile: sh pipes, redirections, subshells" sh -c '
+	cat a.txt | tr a-z A-Z | sort -r >up.txt
+	(cd sub && ls; echo "in $(basename "$PWD")") 2>&1
+	echo "lines $(wc -l <up.txt)"
+	{ echo out; echo err >&2; } 2>err.txt
+	exec 3>fd3.txt; echo three >&3; exec 3>&-
+	cat err.txt fd3.txt; echo here | (read -r x; echo "read $x")
+	false || echo "status $?"; sh -c "exit 4"; echo "child $?"'
+same_as_direct "default profile: python3 threads, subprocess, os.listdir" python3 -c '
+import os, subprocess, threading
+squares = []
+lock = threading.Lock()
+def work(i):
+    with lock:
+        squares.append(i * i)
+threads = [threading.Thread(target=work, args=(i,)) for i in range(8)]
+for t in threads: t.start()
+for t in threads: t.join()
+print(sorted(squares))
+print(subprocess.run(["sort", "-n", "nums.txt"], capture_output=True, text=True, check=True).stdout, end="")
+p = subprocess.Popen("cat | wc -l", shell=True, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+print(p.communicate(b"1\n2\n3\n")[0].decode().strip(), p.returncode)
+print(sorted(os.listdir(".")), sorted(os.listdir("sub")))
+os.mkdir("made"); os.rename("b.txt", "made/b.txt")'
+same_as_direct "default profile: bash job control without a tty" bash -c '
+	sleep 0.2 & j=$!
+	jobs | wc -l
+	wait $j; echo "wait $?"
+	(exit 7) & wait $!; echo "subshell $?"
+	set -m
+	sleep 0.1 &
+	fg %1 >/dev/null; echo "fg $?"
+	sleep 5 & kill %1; wait; echo "killed"
+	sleep 5 & kill -STOP %1; kill -CONT %1; kill %1; wait
+	trap "echo usr1" USR1; kill -USR1 $$
+	echo end'
+
+# --- a denied syscall: its name, the rule's file:line, in stderr and --log ---
+
+cat >"$TMP/deny.policy" <<'EOF'
+# test policy: mkdir is refused
+default allow
+
+errno(EACCES) mkdir, mkdirat
+EOF
+deny=$TMP/deny.policy
+
+expect_status 1 "coreutils mkdir denied" -- $T "$S" run -p "$deny" --log "$TMP/mk.log" -- mkdir "$TMP/nope"
+expect_grep "$TMP/err" "^syscage: denied mkdir(at)?\\((AT_FDCWD, )?\"$TMP/nope\", 0777\\) from pid [0-9]+: ERRNO\\(EACCES\\) by rule $deny:4\$" \
+	"stderr names the call, the verdict and the rule's file:line"
+expect_grep "$TMP/err" "cannot create directory.*Permission denied" "mkdir saw EACCES"
+expect_grep "$TMP/err" '^ +1  mkdir(at)? +ERRNO\(EACCES\)$' "summary counts one denial"
+if [ ! -e "$TMP/nope" ]; then ok "nothing created"; else not_ok "nothing created"; fi
+
+expect_status 0 "grandchild's denial" -- $T "$S" run -p "$deny" --log "$TMP/tree.log" -- "$W" forktree "$TMP/nope"
+gc=$(sed -n 's/^grandchild //p' "$TMP/out")
+expect_grep "$TMP/out" '^errno 13$' "grandchild saw EACCES"
+expect_grep "$TMP/err" "^syscage: denied mkdirat\\(AT_FDCWD, \"$TMP/nope\", 0755\\) from pid ${gc:-none}: ERRNO\\(EACCES\\) by rule $deny:4\$" \
+	"grandchild's denial reported with its pid"
+if python3 - "$TMP/tree.log" "${gc:-0}" "$deny" "$TMP/nope" <<'EOF' 2>"$TMP/py.err"
+import json, sys
+log, pid, policy, path = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+lines = [json.loads(l) for l in open(log)]
+assert len(lines) == 1, lines
+d = lines[0]
+assert d["pid"] == pid, d
+assert d["syscall"] == "mkdirat", d
+assert d["call"] == 'mkdirat(AT_FDCWD, "%s", 0755)' % path, d
+assert d["verdict"] == "ERRNO(EACCES)", d
+assert d["by"] == "rule %s:4" % policy, d
+assert isinstance(d["nr"], int), d
+EOF
+then ok "--log: one JSON line with pid, syscall, call, verdict and rule"; else
+	not_ok "--log: one JSON line with pid, syscall, call, verdict and rule" "$(cat "$TMP/py.err")"
+fi
+
+# --- threads ---------------------------------------------------------------
+
+expect_status 0 "16 threads, one denied" -- $T "$S" run -p "$deny" --log "$TMP/th.log" -- "$W" threads 16 "$TMP/nope"
+tid=$(sed -n 's/^tid \([0-9]*\) .*/\1/p' "$TMP/out")
+expect_grep "$TMP/out" '^tid [0-9]+ errno 13$' "the thread saw EACCES"
+expect_grep "$TMP/err" "denied mkdirat\\(.*\\) from pid ${tid:-none}: ERRNO\\(EACCES\\)" "denial reported with the thread's id"
+if [ "$(wc -l <"$TMP/th.log")" -eq 1 ]; then ok "exactly one denial logged"; else
+	not_ok "exactly one denial logged" "$(cat "$TMP/th.log")"
+fi
+
+# a KILL verdict for one thread kills the whole process (found through its thread id)
+printf 'default allow\nkill-process rmdir\n' >"$TMP/kill.policy"
+expect_status 159 "KILL verdict in a second thread: 128 + SIGSYS" -- $T "$S" run -p "$TMP/kill.policy" -- python3 -c '
+import os, sys, threading, time
+def deny():
+    try: os.rmdir(sys.argv[1])
+    except OSError: print("thread survived")
+t = threading.Thread(target=deny); t.start(); t.join()
+time.sleep(2); print("process survived")' "$TMP/nope"
+if [ ! -s "$TMP/out" ]; then ok "neither the thread nor the process ran on"; else not_ok "neither the thread nor the process ran on" "$(cat "$TMP/out")"; fi
+expect_grep "$TMP/err" "KILL verdict for rmdir" "the message names the syscall"
+
+# --- signals sent to syscage reach the program -----------------------------
+
+# start_bg READY CMD...: starts syscage in the background; its pid in $sv,
+# the program's (written by run_workload to READY) in $prog
+start_bg() {
+	local ready=$1
+	shift
+	rm -f "$ready"
+	"$S" "$@" >"$TMP/bg.out" 2>"$TMP/bg.err" &
+	sv=$!
+	prog=
+	wait_for "$ready" && prog=$(cat "$ready")
+}
+
+for sig in TERM INT HUP; do
+	num=$(kill -l "$sig")
+	start_bg "$TMP/ready" run -p "$deny" -- "$W" trap "$TMP/ready"
+	[ -n "$prog" ] && kill -s "$sig" "$sv"
+	wait "$sv"
+	rc=$?
+	if [ "$rc" -eq 0 ] && grep -qx "caught SIG$sig" "$TMP/bg.out"; then ok "SIG$sig reaches a program that traps it"; else
+		not_ok "SIG$sig reaches a program that traps it" "status $rc" "$(cat "$TMP/bg.out" "$TMP/bg.err")"
+	fi
+
+	start_bg "$TMP/ready" run -p "$deny" -- "$W" die "$TMP/ready"
+	[ -n "$prog" ] && kill -s "$sig" "$sv"
+	wait "$sv"
+	rc=$?
+	if [ "$rc" -eq $((128 + num)) ]; then ok "SIG$sig kills the program: status $((128 + num))"; else
+		not_ok "SIG$sig kills the program: status $((128 + num))" "status $rc" "$(cat "$TMP/bg.err")"
+	fi
+	expect_grep "$TMP/bg.err" "^syscage: program killed by signal $num \\(SIG$sig\\)\$" "message names SIG$sig"
+done
+
+# Ctrl-C on a terminal (script(1) provides one): the kernel sends SIGINT to
+# the foreground process group.  A program in syscage's group gets it from
+# the kernel; one that made itself a session of its own (setsid) only
+# through syscage.
+for how in "" setsid; do
+	rm -f "$TMP/ready"
+	( wait_for "$TMP/ready" && printf '\003' ) |
+		$T script -qfec "$S run -p $deny -- $how $W trap $TMP/ready" /dev/null >"$TMP/tty.out" 2>&1
+	rc=$?
+	if [ "$rc" -eq 0 ] && grep -q "caught SIGINT" "$TMP/tty.out"; then ok "Ctrl-C reaches the program${how:+ in its own session}"; else
+		not_ok "Ctrl-C reaches the program${how:+ in its own session}" "status $rc" "$(cat "$TMP/tty.out")"
+	fi
+done
+
+start_bg "$TMP/ready" run -p "$deny" -- "$W" die "$TMP/ready"
+[ -n "$prog" ] && kill -KILL "$prog"
+wait "$sv"
+rc=$?
+if [ "$rc" -eq 137 ]; then ok "SIGKILL of the program: 137"; else not_ok "SIGKILL of the program: 137" "status $rc"; fi
+expect_grep "$TMP/bg.err" 'SIGKILL' "message names SIGKILL"
+
+# --- the supervisor killed while the program waits in a denied call -------
+
+# Runs under reap_all (a child subreaper), which collects every process the
+# scenario leaves behind and reports how each ended.  The program and its
+# grandchild both wait in mkdirat, which only the (stopped) supervisor can
+# answer; then the supervisor is killed.
+cat >"$TMP/killsv.sh" <<'EOF'
+S=$1 W=$2 deny=$3 dir=$4
+"$S" run -p "$deny" -- "$W" block "$dir/ks.ready" "$dir/ks.go" "$dir/nope" 2>"$dir/killsv.err" &
+sv=$!
+for _ in $(seq 200); do [ -s "$dir/ks.ready" ] && break; sleep 0.05; done
+read -r prog grandchild nr <"$dir/ks.ready" || exit 3
+kill -STOP "$sv"
+touch "$dir/ks.go"
+# both wait in the denied call (the kernel shows its number first in /proc/PID/syscall)
+for _ in $(seq 200); do
+	a=$(cut -d' ' -f1 "/proc/$prog/syscall") b=$(cut -d' ' -f1 "/proc/$grandchild/syscall")
+	[ "$a" = "$nr" ] && [ "$b" = "$nr" ] && break
+	sleep 0.05
+done
+[ "$a" = "$nr" ] && [ "$b" = "$nr" ] || exit 4
+kill -KILL "$sv"
+wait "$sv"
+echo "supervisor $?"
+EOF
+$T "$REAP" 30 bash "$TMP/killsv.sh" "$S" "$W" "$deny" "$TMP" >"$TMP/reap.out" 2>&1
+rc=$?
+read -r prog grandchild _ <"$TMP/ks.ready" 2>/dev/null
+if [ "$rc" -eq 0 ] && grep -qx 'supervisor 137' "$TMP/reap.out"; then ok "supervisor killed mid-call"; else
+	not_ok "supervisor killed mid-call" "status $rc" "$(cat "$TMP/reap.out")"
+fi
+if grep -q '^left' "$TMP/reap.out"; then not_ok "nothing hangs or stays behind" "$(cat "$TMP/reap.out")"; else
+	ok "nothing hangs or stays behind"
+fi
+expect_grep "$TMP/reap.out" "^reaped ${prog:-none} signal 9\$" "the program dies with its supervisor (parent-death SIGKILL)"
+expect_grep "$TMP/reap.out" "^reaped ${grandchild:-none} exit 38\$" "the grandchild's pending call fails with ENOSYS, it goes on"
+if [ ! -e "$TMP/nope" ]; then ok "the denied call never ran"; else not_ok "the denied call never ran"; fi
+
+# The same after the program changed its user (root only): the kernel then
+# drops its parent-death signal, and syscage's watchdog must kill it instead.
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
+	cat >"$TMP/setuid.sh" <<'EOF'
+S=$1 policy=$2
+"$S" run -p "$policy" -- setpriv --reuid=65534 --regid=65534 --clear-groups sleep 30 &
+sv=$!
+for _ in $(seq 200); do
+	prog=$(pgrep -P "$sv" | head -n 1)
+	[ -n "$prog" ] && grep -q '^Uid:[[:space:]]*65534' "/proc/$prog/status" &&
+		[ "$(cat "/proc/$prog/comm")" = sleep ] && break
+	sleep 0.05
+done
+echo "program $prog"
+kill -KILL "$sv"
+wait "$sv"
+echo "supervisor $?"
+EOF
+	printf 'default allow\n' >"$TMP/allow.policy"
+	$T "$REAP" 10 bash "$TMP/setuid.sh" "$S" "$TMP/allow.policy" >"$TMP/reap.out" 2>&1
+	prog=$(sed -n 's/^program //p' "$TMP/reap.out")
+	if grep -qx "reaped ${prog:-none} signal 9" "$TMP/reap.out" && ! grep -q '^left' "$TMP/reap.out"; then
+		ok "a program that changed its user dies with its supervisor too"; else
+		not_ok "a program that changed its user dies with its supervisor too" "$(cat "$TMP/reap.out")"
+	fi
+else
+	ok "a program that changed its user dies with its supervisor too # SKIP needs root and setpriv"
+fi
+
+# --- programs that fork and exit, close every fd, exec in a loop ------------
+
+rm -f "$TMP/result"
+expect_status 0 "program forks and exits at once" -- $T "$REAP" 30 "$S" run -p "$deny" -- "$W" fork-exit "$TMP/result" "$TMP/nope"
+if [ "$(grep -c '^reaped .* exit 0$' "$TMP/out")" -ge 2 ] && ! grep -q -v '^reaped .* exit 0$' "$TMP/out"; then
+	ok "the orphan ends on its own"; else not_ok "the orphan ends on its own" "$(cat "$TMP/out")"
+fi
+if [ "$(cat "$TMP/result" 2>/dev/null)" = 38 ]; then ok "the orphan's denied call after syscage exited: ENOSYS"; else
+	not_ok "the orphan's denied call after syscage exited: ENOSYS" "got '$(cat "$TMP/result" 2>/dev/null)'"
+fi
+
+# The program exits while three children wait in a denied call the
+# (stopped) supervisor has not answered yet: syscage still answers them as
+# the policy says and reports them, before it closes the listener.
+rm -f "$TMP/ready" "$TMP/go" "$TMP/result".*
+"$S" run -p "$deny" --log "$TMP/pending.log" -- "$W" pending "$TMP/ready" "$TMP/go" "$TMP/result" "$TMP/nope" \
+	>"$TMP/pending.out" 2>"$TMP/pending.err" &
+sv=$!
+wait_for "$TMP/ready" && read -r prog _ children <"$TMP/ready"
+kill -STOP "$sv"
+touch "$TMP/go"
+for _ in $(seq 200); do
+	[ "$(cut -d' ' -f3 "/proc/${prog:-0}/stat" 2>/dev/null)" = Z ] && break
+	sleep 0.05
+done
+kill -CONT "$sv"
+wait "$sv"
+rc=$?
+results=
+for i in 0 1 2; do
+	wait_for "$TMP/result.$i"
+	results="$results $(cat "$TMP/result.$i" 2>/dev/null)"
+done
+if [ "$rc" -eq 0 ] && [ "$results" = " 13 13 13" ]; then
+	ok "calls still waiting when the program exits get the policy's errno"; else
+	not_ok "calls still waiting when the program exits get the policy's errno" "status $rc, errnos$results"
+fi
+for c in ${children:-none}; do
+	if ! grep -qE "denied mkdirat.* from pid $c: ERRNO\\(EACCES\\)" "$TMP/pending.err"; then
+		not_ok "and they are reported" "nothing for pid $c in:" "$(cat "$TMP/pending.err")"
+		c=bad
+		break
+	fi
+done
+[ "${c:-}" != bad ] && ok "and they are reported"
+
+expect_status 13 "program closes every fd, then a denied call" -- $T "$S" run -p "$deny" --log "$TMP/fd.log" -- "$W" closefds "$TMP/nope" 3<"$TMP/fixture/a.txt" 7>"$TMP/fd7"
+expect_grep "$TMP/err" 'denied mkdirat.*from pid [0-9]+: ERRNO\(EACCES\)' "its denial is reported"
+if [ "$(wc -l <"$TMP/fd.log")" -eq 1 ]; then ok "and logged once"; else not_ok "and logged once"; fi
+
+# syscage's own descriptors (listener, socket, signalfd, log) never reach the program
+ls /proc/self/fd >"$TMP/fds.direct" 3<"$TMP/fixture/a.txt"
+expect_status 0 "program's descriptors" -- $T "$S" run -p "$deny" --log "$TMP/x.log" -- ls /proc/self/fd 3<"$TMP/fixture/a.txt"
+expect_same "$TMP/fds.direct" "$TMP/out" "the program gets exactly the descriptors it would get without syscage"
+# even when syscage starts with stdin and stderr closed (its own descriptors take those numbers)
+ls /proc/self/fd <&- 2>&- >"$TMP/fds.direct"
+"$S" run -p "$deny" -- ls /proc/self/fd <&- 2>&- >"$TMP/fds.under"
+expect_same "$TMP/fds.direct" "$TMP/fds.under" "started with stdin and stderr closed: the same descriptors"
+
+expect_status 0 "200 execs in a row" -- $T "$S" run -p "$deny" -- "$W" execloop 200 "$TMP/nope"
+expect_grep "$TMP/out" '^execs done errno 13$' "after 200 execs the policy still applies"
+expect_grep "$TMP/err" 'denied mkdirat' "and denials are still reported"
+
+cat >"$TMP/noexec.policy" <<'EOF'
+default allow
+errno(EACCES) execve, execveat
+errno(EACCES) mkdir, mkdirat
+EOF
+expect_status 0 "forged exec cookies are refused" -- $T "$S" run -p "$TMP/noexec.policy" -q --log "$TMP/forge.log" -- "$W" forge 100
+expect_grep "$TMP/out" '^denied 200 of 200$' "200 guesses at the sixth argument, all denied"
+if [ "$(grep -c '"syscall":"execve\(at\)\?".*"verdict":"ERRNO(EACCES)"' "$TMP/forge.log")" -eq 200 ]; then
+	ok "every refused exec reported"; else not_ok "every refused exec reported" "$(wc -l <"$TMP/forge.log") lines"
+fi
+expect_status 126 "a denied exec stays denied" -- $T "$S" run -p "$TMP/noexec.policy" -- sh -c 'exec /bin/true'
+expect_grep "$TMP/err" 'denied execve\("/bin/true"' "and is reported"
+
+# --- stress: 64 threads and 32 processes deny at once -----------------------
+
+threads=64 procs=32 calls=50
+total=$(((threads + procs) * calls))
+expect_status 0 "stress: $threads threads + $procs processes" -- $T "$S" run -p "$deny" --log "$TMP/stress.log" -- \
+	"$W" stress $threads $procs $calls "$TMP/nope"
+expect_grep "$TMP/out" "^calls $total failed-as-denied $total\$" "every denied call saw EACCES"
+if [ "$(wc -l <"$TMP/stress.log")" -eq "$total" ]; then ok "every denial logged exactly once"; else
+	not_ok "every denial logged exactly once" "$(wc -l <"$TMP/stress.log") lines, wanted $total"
+fi
+expect_grep "$TMP/err" "^ +$total  mkdirat +ERRNO\\(EACCES\\)\$" "summary counts $total"
+if [ "$(grep -c 'syscage: denied mkdirat' "$TMP/err")" -eq "$total" ]; then ok "one stderr line per denial"; else
+	not_ok "one stderr line per denial"
+fi
+pids=$(sed 's/^{"pid":\([0-9]*\),.*/\1/' "$TMP/stress.log" | sort -u | wc -l)
+if [ "$pids" -eq $((threads + procs)) ]; then ok "denials from $((threads + procs)) distinct threads and processes"; else
+	not_ok "denials from $((threads + procs)) distinct threads and processes" "$pids"
+fi
+
+# Signals that interrupt a denied call: a call the supervisor has received
+# is not restarted (WAIT_KILLABLE_RECV), so it is never reported twice.
+expect_status 0 "denied calls under a storm of signals" -- $T "$S" run -p "$deny" -q --log "$TMP/storm.log" -- "$W" storm 2000 "$TMP/nope"
+expect_grep "$TMP/out" '^denied 2000 of 2000$' "every call saw EACCES"
+if [ "$(wc -l <"$TMP/storm.log")" -eq 2000 ]; then ok "each reported exactly once"; else
+	not_ok "each reported exactly once" "$(wc -l <"$TMP/storm.log") lines for 2000 calls"
+fi
+
+# Nobody reads syscage's stderr any more: reporting must not kill it (nor so the program).
+python3 - "$S" "$deny" "$W" "$TMP/nope" "$TMP/epipe.log" >"$TMP/out" 2>&1 <<'EOF'
+import os, subprocess, sys
+S, deny, W, path, log = sys.argv[1:]
+r, w = os.pipe()
+os.close(r)  # a pipe without a reader
+p = subprocess.run([S, "run", "-p", deny, "--log", log, "--", W, "closefds", path], stderr=w)
+print("status", p.returncode)
+EOF
+expect_grep "$TMP/out" '^status 13$' "stderr a broken pipe: the program runs on and gets its errno"
+if [ "$(wc -l <"$TMP/epipe.log" 2>/dev/null)" = 1 ]; then ok "and the denial is still logged"; else not_ok "and the denial is still logged"; fi
+
+# --- stdio and exit statuses pass through untouched --------------------------
+
+{ for i in $(seq 0 255); do printf "\\$(printf %o "$i")"; done; head -c 300000 /dev/urandom; } >"$TMP/bin"
+$T "$S" run -- cat <"$TMP/bin" >"$TMP/bin.out" 2>"$TMP/bin.err"
+expect_same "$TMP/bin" "$TMP/bin.out" "binary stdin to stdout through cat, byte for byte"
+$T "$S" run -- sh -c 'cat >&2' <"$TMP/bin" >"$TMP/bin.out" 2>"$TMP/bin.err"
+expect_same "$TMP/bin" "$TMP/bin.err" "binary data to stderr, byte for byte"
+if [ ! -s "$TMP/bin.out" ]; then ok "nothing added to stdout"; else not_ok "nothing added to stdout"; fi
+
+bad=
+for i in $(seq 0 255); do
+	"$S" run -p "$deny" -- "$W" exit "$i" </dev/null >/dev/null 2>&1
+	rc=$?
+	[ "$rc" -eq "$i" ] || bad="$bad $i:$rc"
+done
+if [ -z "$bad" ]; then ok "exit statuses 0..255 pass through"; else not_ok "exit statuses 0..255 pass through" "$bad"; fi

@@ -1,0 +1,150 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Workloads with known syscall counts, for the tests of syscage learn.
+ *
+ *   learn_workload getppid CHILDREN THREADS TOTAL
+ *       CHILDREN processes with THREADS threads each make TOTAL getppid
+ *       calls between them (TOTAL must divide evenly), all at once
+ *   learn_workload int80 N    N getpid calls through int $0x80 (the x86 ABI; x86_64 only)
+ *   learn_workload x32 N      N getpid calls with the x32 bit (seen by seccomp even
+ *                             when the kernel has no x32 support)
+ *   learn_workload prio WHICH...   getpriority(WHICH, 0) for each WHICH
+ *   learn_workload uname      one uname call
+ *   learn_workload signals N  N getppid calls while another thread keeps
+ *                             interrupting this one with SIGUSR1 (SA_RESTART)
+ *
+ * Exits 0 when everything went as planned, 1 otherwise, 2 on bad usage.
+ */
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static pthread_barrier_t start;
+static long per_thread;
+
+static void *caller(void *arg)
+{
+	(void)arg;
+	pthread_barrier_wait(&start); /* all threads call at the same time */
+	for (long i = 0; i < per_thread; i++)
+		syscall(SYS_getppid);
+	return NULL;
+}
+
+static int child_work(long threads)
+{
+	pthread_t t[64];
+	pthread_barrier_init(&start, NULL, (unsigned)threads);
+	for (long i = 0; i < threads; i++)
+		if (pthread_create(&t[i], NULL, caller, NULL) != 0)
+			return 1;
+	for (long i = 0; i < threads; i++)
+		pthread_join(t[i], NULL);
+	return 0;
+}
+
+static int many_getppid(long children, long threads, long total)
+{
+	if (children < 1 || threads < 1 || threads > 64 || total % (children * threads))
+		return 2;
+	per_thread = total / (children * threads);
+	for (long c = 0; c < children; c++) {
+		pid_t pid = fork();
+		if (pid < 0)
+			return 1;
+		if (pid == 0)
+			_exit(child_work(threads));
+	}
+	int failed = 0, status;
+	while (wait(&status) > 0)
+		failed |= !WIFEXITED(status) || WEXITSTATUS(status) != 0;
+	return failed;
+}
+
+static atomic_bool calls_done;
+static pid_t caller_tid;
+
+static void on_usr1(int sig)
+{
+	(void)sig;
+}
+
+static void *interrupter(void *arg)
+{
+	(void)arg;
+	while (!atomic_load(&calls_done))
+		syscall(SYS_tgkill, getpid(), caller_tid, SIGUSR1);
+	return NULL;
+}
+
+/* Calls interrupted while they wait for the supervisor must still count once each. */
+static int interrupted_getppid(long n)
+{
+	struct sigaction sa = { .sa_handler = on_usr1, .sa_flags = SA_RESTART };
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGUSR1, &sa, NULL) < 0)
+		return 1;
+	caller_tid = (pid_t)syscall(SYS_gettid);
+	pthread_t t;
+	if (pthread_create(&t, NULL, interrupter, NULL) != 0)
+		return 1;
+	int failed = 0;
+	pid_t parent = getppid();
+	for (long i = 1; i < n; i++)
+		failed |= syscall(SYS_getppid) != parent;
+	atomic_store(&calls_done, true);
+	pthread_join(t, NULL);
+	return failed;
+}
+
+#if defined(__x86_64__)
+static long getpid_int80(void)
+{
+	long ret = 20; /* getpid on i386 */
+	__asm__ volatile("int $0x80" : "+a"(ret) : : "memory");
+	return ret;
+}
+#endif
+
+int main(int argc, char **argv)
+{
+	if (argc >= 5 && !strcmp(argv[1], "getppid"))
+		return many_getppid(atol(argv[2]), atol(argv[3]), atol(argv[4]));
+	if (argc == 3 && !strcmp(argv[1], "int80")) {
+#if defined(__x86_64__)
+		for (long i = atol(argv[2]); i > 0; i--)
+			if (getpid_int80() != getpid())
+				return 1;
+		return 0;
+#else
+		return 1;
+#endif
+	}
+	if (argc == 3 && !strcmp(argv[1], "x32")) {
+		for (long i = atol(argv[2]); i > 0; i--)
+			syscall(0x40000000L | SYS_getpid); /* ENOSYS without x32: the count is what matters */
+		return 0;
+	}
+	if (argc >= 3 && !strcmp(argv[1], "prio")) {
+		for (int i = 2; i < argc; i++)
+			getpriority((__priority_which_t)atoi(argv[i]), 0);
+		return 0;
+	}
+	if (argc == 3 && !strcmp(argv[1], "signals"))
+		return interrupted_getppid(atol(argv[2]));
+	if (argc == 2 && !strcmp(argv[1], "uname")) {
+		struct utsname u;
+		return uname(&u) == 0 ? 0 : 1;
+	}
+	fprintf(stderr, "usage: learn_workload getppid|int80|x32|prio|uname|signals ...\n");
+	return 2;
+}

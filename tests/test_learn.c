@@ -1,0 +1,532 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Unit tests of the learning recorder: counting per ABI, argument values,
+ * the policy text it writes (parsed back and evaluated), the JSON counts,
+ * and merging a written policy back into a recording.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include <syscage/syscage.h>
+
+static const struct scg_arch *abi(const char *name)
+{
+	const struct scg_arch *a = scg_arch_lookup(name);
+	assert_non_null(a);
+	return a;
+}
+
+static uint32_t nr_of(const struct scg_arch *arch, const char *name)
+{
+	uint32_t nr;
+	assert_int_equal(scg_syscall_lookup(arch, name, &nr), 0);
+	return nr;
+}
+
+static struct scg_seccomp_data call(const struct scg_arch *arch, const char *name,
+				    uint64_t a0, uint64_t a1, uint64_t a2)
+{
+	struct scg_seccomp_data d = { .nr = nr_of(arch, name), .arch = scg_arch_audit(arch) };
+	d.args[0] = a0;
+	d.args[1] = a1;
+	d.args[2] = a2;
+	return d;
+}
+
+static void record_n(struct scg_learn *l, const struct scg_seccomp_data *d, int n)
+{
+	for (int i = 0; i < n; i++)
+		assert_int_equal(scg_learn_record(l, d), 0);
+}
+
+/* The entry of @name on @arch, or fails the test. */
+static struct scg_learn_entry entry_of(const struct scg_learn *l, const struct scg_arch *arch,
+				       const char *name)
+{
+	struct scg_learn_entry e;
+	for (size_t i = 0; i < scg_learn_count(l); i++) {
+		assert_int_equal(scg_learn_entry_at(l, i, &e), 0);
+		if (e.arch == arch && e.name && !strcmp(e.name, name))
+			return e;
+	}
+	fail_msg("no entry for %s on %s", name, scg_arch_name(arch));
+	return e;
+}
+
+static bool has_entry(const struct scg_learn *l, const struct scg_arch *arch, const char *name)
+{
+	struct scg_learn_entry e;
+	for (size_t i = 0; i < scg_learn_count(l); i++) {
+		scg_learn_entry_at(l, i, &e);
+		if (e.arch == arch && e.name && !strcmp(e.name, name))
+			return true;
+	}
+	return false;
+}
+
+static void test_counts_per_abi(void **state)
+{
+	(void)state;
+	const struct scg_arch *x64 = abi("x86_64"), *x86 = abi("x86"), *x32 = abi("x32");
+	struct scg_learn *l = scg_learn_new(0);
+	assert_non_null(l);
+	struct scg_seccomp_data d = call(x64, "getppid", 0, 0, 0);
+	record_n(l, &d, 1000);
+	d = call(x86, "getpid", 0, 0, 0);
+	record_n(l, &d, 7);
+	/* x32: arch says X86_64, bit 30 of nr says x32 */
+	d = call(x32, "getpid", 0, 0, 0);
+	assert_int_equal(d.arch, scg_arch_audit(x64));
+	assert_true(d.nr & SCG_X32_SYSCALL_BIT);
+	record_n(l, &d, 5);
+	d = call(x64, "getpid", 0, 0, 0);
+	record_n(l, &d, 3);
+
+	assert_int_equal(scg_learn_count(l), 4);
+	assert_int_equal(scg_learn_total(l), 1015);
+	assert_int_equal(entry_of(l, x64, "getppid").calls, 1000);
+	assert_int_equal(entry_of(l, x64, "getpid").calls, 3);
+	assert_int_equal(entry_of(l, x86, "getpid").calls, 7);
+	assert_int_equal(entry_of(l, x32, "getpid").calls, 5);
+
+	/* sorted by ABI order, then number */
+	struct scg_learn_entry prev, e;
+	scg_learn_entry_at(l, 0, &prev);
+	for (size_t i = 1; i < scg_learn_count(l); i++) {
+		scg_learn_entry_at(l, i, &e);
+		size_t pa = 0, ea = 0;
+		for (size_t k = 0; k < scg_arch_count(); k++) {
+			if (scg_arch_at(k) == prev.arch)
+				pa = k;
+			if (scg_arch_at(k) == e.arch)
+				ea = k;
+		}
+		assert_true(pa < ea || (pa == ea && prev.nr < e.nr));
+		prev = e;
+	}
+	assert_int_equal(scg_learn_entry_at(l, 4, &e), -ENOENT);
+
+	/* nr -1 on x86_64 carries bit 30 but is no x32 call, and must not make
+	 * later x32 calls look like x86_64 ones */
+	struct scg_learn *minus = scg_learn_new(0);
+	assert_non_null(minus);
+	struct scg_seccomp_data m1 = { .nr = UINT32_MAX, .arch = scg_arch_audit(x64) };
+	record_n(minus, &m1, 1);
+	struct scg_seccomp_data x = call(x32, "getpid", 0, 0, 0);
+	record_n(minus, &x, 2);
+	assert_int_equal(entry_of(minus, x32, "getpid").calls, 2);
+	scg_learn_free(minus);
+
+	/* an AUDIT_ARCH no ABI has is refused, not counted */
+	d.arch = 0x12345678;
+	assert_int_equal(scg_learn_record(l, &d), -EAFNOSUPPORT);
+	assert_int_equal(scg_learn_total(l), 1015);
+	scg_learn_free(l);
+	scg_learn_free(NULL);
+}
+
+/* Many distinct numbers: the index grows and every count stays right. */
+static void test_many_syscalls(void **state)
+{
+	(void)state;
+	const struct scg_arch *x64 = abi("x86_64");
+	struct scg_learn *l = scg_learn_new(0);
+	assert_non_null(l);
+	size_t n = scg_syscall_count(x64);
+	for (int round = 0; round < 3; round++) {
+		for (size_t i = n; i-- > 0;) {
+			const char *name;
+			uint32_t nr;
+			scg_syscall_at(x64, i, &name, &nr);
+			struct scg_seccomp_data d = { .nr = nr, .arch = scg_arch_audit(x64) };
+			for (size_t k = 0; k <= i % 3; k++)
+				assert_int_equal(scg_learn_record(l, &d), 0);
+		}
+	}
+	assert_int_equal(scg_learn_count(l), n);
+	for (size_t i = 0; i < n; i++) {
+		struct scg_learn_entry e;
+		scg_learn_entry_at(l, i, &e);
+		assert_int_equal(e.calls, 3 * (i % 3 + 1));
+	}
+	scg_learn_free(l);
+}
+
+static void test_argument_values(void **state)
+{
+	(void)state;
+	const struct scg_arch *x64 = abi("x86_64"), *x86 = abi("x86");
+	struct scg_learn *l = scg_learn_new(SCG_LEARN_ARGS);
+	assert_non_null(l);
+	/* getpriority(which, who): which is a choice, who an id */
+	struct scg_seccomp_data d = call(x64, "getpriority", 1, 1234, 0);
+	record_n(l, &d, 2);
+	d = call(x64, "getpriority", 0, 99, 0);
+	record_n(l, &d, 1);
+	/* an int with a sign-extended upper half is the same 32-bit value */
+	d = call(x64, "getpriority", 0xffffffff00000000ULL, 5, 0);
+	record_n(l, &d, 1);
+	struct scg_learn_entry e = entry_of(l, x64, "getpriority");
+	assert_int_equal(e.calls, 4);
+	assert_int_equal(e.listed, 1U << 0);
+	assert_int_equal(e.nvalues[0], 2);
+	assert_int_equal(e.values[0][0], 0);
+	assert_int_equal(e.values[0][1], 1);
+
+	/* read(fd, buf, count): nothing worth listing */
+	d = call(x64, "read", 3, 0x7fff0000, 4096);
+	record_n(l, &d, 1);
+	assert_int_equal(entry_of(l, x64, "read").listed, 0);
+
+	/* mmap: prot and flags, not addr, length, fd or offset */
+	d = call(x64, "mmap", 0, 4096, 3);
+	d.args[3] = 0x22;
+	d.args[4] = (uint64_t)-1;
+	record_n(l, &d, 1);
+	assert_int_equal(entry_of(l, x64, "mmap").listed, (1U << 2) | (1U << 3));
+
+	/* on a 32-bit ABI every argument counts as 32 bits */
+	d = call(x86, "getpriority", 0xdead00000002ULL, 0, 0);
+	record_n(l, &d, 1);
+	e = entry_of(l, x86, "getpriority");
+	assert_int_equal(e.values[0][0], 2);
+
+	/* past SCG_LEARN_MAX_VALUES distinct values the argument is given up on */
+	for (uint64_t v = 0; v <= SCG_LEARN_MAX_VALUES; v++) {
+		d = call(x64, "personality", v, 0, 0);
+		record_n(l, &d, 1);
+		e = entry_of(l, x64, "personality");
+		if (v < SCG_LEARN_MAX_VALUES)
+			assert_int_equal(e.nvalues[0], v + 1);
+	}
+	assert_int_equal(e.listed, 0);
+	assert_int_equal(e.calls, SCG_LEARN_MAX_VALUES + 1);
+	scg_learn_free(l);
+}
+
+static struct scg_policy *parse(const char *text)
+{
+	struct scg_policy *p = NULL;
+	struct scg_diag *diag = scg_diag_new();
+	int r = scg_policy_parse(text, strlen(text), NULL, &p, diag);
+	if (r != 0) {
+		char buf[512];
+		for (size_t i = 0; i < scg_diag_count(diag); i++) {
+			scg_diag_format(scg_diag_get(diag, i), buf, sizeof(buf));
+			print_error("%s\n", buf);
+		}
+		print_error("%s", text);
+	}
+	assert_int_equal(r, 0);
+	/* a learned policy is clean: no warnings either */
+	assert_int_equal(scg_diag_count_at_least(diag, SCG_SEV_WARNING), 0);
+	scg_diag_free(diag);
+	return p;
+}
+
+static uint32_t verdict(const struct scg_policy *p, struct scg_seccomp_data d)
+{
+	struct scg_verdict v;
+	scg_policy_eval(p, &d, &v);
+	return v.action;
+}
+
+static void test_policy_text(void **state)
+{
+	(void)state;
+	const struct scg_arch *x64 = abi("x86_64"), *x86 = abi("x86");
+	struct scg_learn *l = scg_learn_new(SCG_LEARN_ARGS);
+	assert_non_null(l);
+	struct scg_seccomp_data d = call(x64, "read", 0, 0, 0);
+	record_n(l, &d, 12);
+	d = call(x64, "getpriority", 1, 0, 0);
+	record_n(l, &d, 1);
+	d = call(x64, "getpriority", 2, 0, 0);
+	record_n(l, &d, 1);
+	d = call(x86, "getpid", 0, 0, 0);
+	record_n(l, &d, 1);
+	char *text;
+	struct scg_learn_text_options opts = { .origin = "test program" };
+	assert_int_equal(scg_learn_to_text(l, &opts, &text), 0);
+	assert_non_null(strstr(text, "from: test program\n"));
+	assert_non_null(strstr(text, "arch x86_64, x86\n"));
+	assert_non_null(strstr(text, "\ndefault kill\n"));
+	assert_non_null(strstr(text, "# 12 calls\n"));
+	assert_non_null(strstr(text, "allow getpriority if which in {1, 2} on x86_64"));
+	assert_non_null(strstr(text, "allow getpid on x86 "));
+
+	struct scg_policy *p = parse(text);
+	assert_int_equal(verdict(p, call(x64, "read", 5, 0, 0)), SCG_RET_ALLOW);
+	assert_int_equal(verdict(p, call(x64, "getpriority", 2, 7, 0)), SCG_RET_ALLOW);
+	assert_int_equal(verdict(p, call(x64, "getpriority", 0, 7, 0)), SCG_RET_KILL_PROCESS);
+	assert_int_equal(verdict(p, call(x64, "getpid", 0, 0, 0)), SCG_RET_KILL_PROCESS);
+	assert_int_equal(verdict(p, call(x86, "getpid", 0, 0, 0)), SCG_RET_ALLOW);
+	assert_int_equal(verdict(p, call(x86, "read", 0, 0, 0)), SCG_RET_KILL_PROCESS);
+	assert_int_equal(verdict(p, call(abi("x32"), "read", 0, 0, 0)), SCG_RET_KILL_PROCESS);
+	struct scg_seccomp_data unknown = { .nr = 4000, .arch = scg_arch_audit(x64) };
+	assert_int_equal(verdict(p, unknown), SCG_RET_ERRNO | 38 /* ENOSYS */);
+	scg_policy_free(p);
+	free(text);
+
+	opts.deny_with_eperm = true;
+	assert_int_equal(scg_learn_to_text(l, &opts, &text), 0);
+	p = parse(text);
+	assert_int_equal(verdict(p, call(x64, "getpid", 0, 0, 0)), SCG_RET_ERRNO | 1 /* EPERM */);
+	scg_policy_free(p);
+	free(text);
+	scg_learn_free(l);
+}
+
+/* A group every member of which was used becomes one `allow @group` line. */
+static void test_whole_group(void **state)
+{
+	(void)state;
+	const struct scg_arch *x64 = abi("x86_64");
+	size_t g = 0;
+	while (scg_group_name(g) && strcmp(scg_group_name(g), "pkey"))
+		g++;
+	assert_non_null(scg_group_name(g));
+	struct scg_learn *l = scg_learn_new(0);
+	assert_non_null(l);
+	for (const char *const *m = scg_group_members(g); *m; m++) {
+		uint32_t nr;
+		if (scg_syscall_lookup(x64, *m, &nr) == 0) {
+			struct scg_seccomp_data d = { .nr = nr, .arch = scg_arch_audit(x64) };
+			record_n(l, &d, 2);
+		}
+	}
+	char *text;
+	assert_int_equal(scg_learn_to_text(l, NULL, &text), 0);
+	assert_non_null(strstr(text, "allow @pkey "));
+	assert_non_null(strstr(text, "# 6 calls: pkey_alloc 2, pkey_free 2, pkey_mprotect 2\n"));
+	free(text);
+
+	/* one member missing: rules one by one */
+	struct scg_learn *part = scg_learn_new(0);
+	assert_non_null(part);
+	struct scg_seccomp_data d = call(x64, "pkey_alloc", 0, 0, 0);
+	record_n(part, &d, 1);
+	assert_int_equal(scg_learn_to_text(part, NULL, &text), 0);
+	assert_null(strstr(text, "allow @pkey"));
+	assert_non_null(strstr(text, "allow pkey_alloc "));
+	assert_non_null(strstr(text, "(1 of 3 used)"));
+	free(text);
+	scg_learn_free(part);
+	scg_learn_free(l);
+}
+
+static void test_counts_json(void **state)
+{
+	(void)state;
+	const struct scg_arch *x64 = abi("x86_64"), *x86 = abi("x86");
+	struct scg_learn *l = scg_learn_new(0);
+	assert_non_null(l);
+	char *json;
+	assert_int_equal(scg_learn_counts_json(l, &json), 0);
+	assert_string_equal(json, "{\n  \"version\": 1,\n  \"total\": 0,\n  \"abis\": {}\n}\n");
+	free(json);
+	struct scg_seccomp_data d = call(x64, "write", 0, 0, 0);
+	record_n(l, &d, 3);
+	d = call(x64, "read", 0, 0, 0);
+	record_n(l, &d, 2);
+	d = call(x86, "getpid", 0, 0, 0);
+	record_n(l, &d, 1);
+	d = (struct scg_seccomp_data){ .nr = 3999, .arch = scg_arch_audit(x64) };
+	record_n(l, &d, 4);
+	assert_int_equal(scg_learn_counts_json(l, &json), 0);
+	assert_string_equal(json, "{\n  \"version\": 1,\n  \"total\": 10,\n  \"abis\": {\n"
+				  "    \"x86_64\": {\n      \"read\": 2,\n      \"write\": 3,\n"
+				  "      \"3999\": 4\n    },\n"
+				  "    \"x86\": {\n      \"getpid\": 1\n    }\n  }\n}\n");
+	free(json);
+	scg_learn_free(l);
+}
+
+/* Two recordings hold the same syscalls, counts and values. */
+static void assert_same_recording(const struct scg_learn *a, const struct scg_learn *b)
+{
+	assert_int_equal(scg_learn_count(a), scg_learn_count(b));
+	for (size_t i = 0; i < scg_learn_count(a); i++) {
+		struct scg_learn_entry x, y;
+		scg_learn_entry_at(a, i, &x);
+		scg_learn_entry_at(b, i, &y);
+		assert_ptr_equal(x.arch, y.arch);
+		assert_int_equal(x.nr, y.nr);
+		assert_int_equal(x.calls, y.calls);
+		assert_int_equal(x.listed, y.listed);
+		for (unsigned k = 0; k < 6; k++) {
+			assert_int_equal(x.nvalues[k], y.nvalues[k]);
+			for (size_t v = 0; v < x.nvalues[k]; v++)
+				assert_int_equal(x.values[k][v], y.values[k][v]);
+		}
+	}
+}
+
+static struct scg_learn *reread(const struct scg_learn *l, unsigned flags)
+{
+	char *text;
+	assert_int_equal(scg_learn_to_text(l, NULL, &text), 0);
+	struct scg_policy *p = parse(text);
+	struct scg_learn *back = scg_learn_new(flags);
+	assert_non_null(back);
+	assert_int_equal(scg_learn_merge_policy(back, p, text, strlen(text)), 0);
+	scg_policy_free(p);
+	free(text);
+	return back;
+}
+
+static void test_merge_round_trip(void **state)
+{
+	(void)state;
+	const struct scg_arch *x64 = abi("x86_64"), *x86 = abi("x86");
+	struct scg_learn *l = scg_learn_new(SCG_LEARN_ARGS);
+	assert_non_null(l);
+	const char *names[] = { "read", "write", "close", "getpriority", "socket", "mmap" };
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		struct scg_seccomp_data d = call(x64, names[i], i % 3, 1, 0x22);
+		record_n(l, &d, (int)i + 1);
+		d.args[0] = 0x10 + i;
+		record_n(l, &d, 2);
+	}
+	/* the whole @pkey group, to go through a group line */
+	struct scg_seccomp_data d = call(x64, "pkey_alloc", 0, 0, 0);
+	record_n(l, &d, 4);
+	d = call(x64, "pkey_free", 0, 0, 0);
+	record_n(l, &d, 5);
+	d = call(x64, "pkey_mprotect", 0, 0, 0);
+	d.args[2] = 1;
+	d.args[3] = 0;
+	record_n(l, &d, 6);
+	d = call(x86, "getpid", 0, 0, 0);
+	record_n(l, &d, 9);
+	struct scg_learn *back = reread(l, 0);
+	assert_int_equal(scg_learn_total(back), scg_learn_total(l));
+	/* pkey_mprotect's prot is listed, so the group could not be one line */
+	assert_same_recording(l, back);
+	scg_learn_free(back);
+	scg_learn_free(l);
+}
+
+static void test_merge_widens(void **state)
+{
+	(void)state;
+	const struct scg_arch *x64 = abi("x86_64");
+	struct scg_learn *first = scg_learn_new(SCG_LEARN_ARGS);
+	assert_non_null(first);
+	struct scg_seccomp_data d = call(x64, "getpriority", 0, 0, 0);
+	record_n(first, &d, 3);
+	d = call(x64, "read", 0, 0, 0);
+	record_n(first, &d, 1);
+	struct scg_learn *merged = reread(first, SCG_LEARN_ARGS);
+	/* the second run: another value, another syscall */
+	d = call(x64, "getpriority", 1, 0, 0);
+	record_n(merged, &d, 2);
+	d = call(x64, "uname", 0, 0, 0);
+	record_n(merged, &d, 1);
+	struct scg_learn_entry e = entry_of(merged, x64, "getpriority");
+	assert_int_equal(e.calls, 5);
+	assert_int_equal(e.nvalues[0], 2);
+	assert_int_equal(entry_of(merged, x64, "read").calls, 1);
+	assert_int_equal(entry_of(merged, x64, "uname").calls, 1);
+	assert_int_equal(scg_learn_total(merged), 7);
+	scg_learn_free(merged);
+	scg_learn_free(first);
+}
+
+/* Hand-written policies: other verdicts ignored, other conditions allow anything. */
+static void test_merge_hand_written(void **state)
+{
+	(void)state;
+	const struct scg_arch *x64 = abi("x86_64");
+	const char *text = "arch x86_64\n"
+			   "allow read            # 10 calls\n"
+			   "allow write, close    # 4 calls\n"
+			   "allow socket if domain == 1 && type > 2\n"
+			   "allow getpriority if which in {0, 1} || who == 0   # 2 calls\n"
+			   "errno(EPERM) mkdir\n";
+	struct scg_policy *p = parse(text);
+	struct scg_learn *l = scg_learn_new(0);
+	assert_non_null(l);
+	assert_int_equal(scg_learn_merge_policy(l, p, text, strlen(text)), 0);
+	assert_int_equal(entry_of(l, x64, "read").calls, 10);
+	assert_int_equal(entry_of(l, x64, "write").calls, 4);
+	assert_int_equal(entry_of(l, x64, "close").calls, 4);
+	struct scg_learn_entry e = entry_of(l, x64, "socket");
+	assert_int_equal(e.calls, 0);
+	assert_int_equal(e.listed, 1U << 0);
+	assert_int_equal(e.nvalues[0], 1);
+	e = entry_of(l, x64, "getpriority");
+	assert_int_equal(e.listed, 0);
+	assert_false(has_entry(l, x64, "mkdir"));
+	/* no text: counts 0 */
+	struct scg_learn *bare = scg_learn_new(0);
+	assert_non_null(bare);
+	assert_int_equal(scg_learn_merge_policy(bare, p, NULL, 0), 0);
+	assert_int_equal(entry_of(bare, x64, "read").calls, 0);
+	scg_learn_free(bare);
+	scg_learn_free(l);
+	scg_policy_free(p);
+}
+
+/* Random recordings: every recorded call is allowed by the written policy,
+ * and the policy reads back into the same recording. */
+static void test_random_recordings(void **state)
+{
+	(void)state;
+	const char *abis[] = { "x86_64", "x86", "x32" };
+	srand(7);
+	for (int round = 0; round < 40; round++) {
+		struct scg_learn *l = scg_learn_new(SCG_LEARN_ARGS);
+		assert_non_null(l);
+		struct scg_seccomp_data seen[64];
+		size_t nseen = 0;
+		for (int i = 0; i < 64; i++) {
+			const struct scg_arch *a = abi(abis[rand() % (round % 3 + 1)]);
+			const char *name;
+			uint32_t nr;
+			scg_syscall_at(a, (size_t)rand() % scg_syscall_count(a), &name, &nr);
+			struct scg_seccomp_data d = { .nr = nr, .arch = scg_arch_audit(a) };
+			for (int k = 0; k < 6; k++)
+				d.args[k] = (uint64_t)(rand() % 4) << (rand() % 2 ? 0 : 36);
+			record_n(l, &d, 1 + rand() % 3);
+			seen[nseen++] = d;
+		}
+		char *text;
+		assert_int_equal(scg_learn_to_text(l, NULL, &text), 0);
+		struct scg_policy *p = parse(text);
+		for (size_t i = 0; i < nseen; i++)
+			assert_int_equal(verdict(p, seen[i]), SCG_RET_ALLOW);
+		struct scg_learn *back = scg_learn_new(0);
+		assert_non_null(back);
+		assert_int_equal(scg_learn_merge_policy(back, p, text, strlen(text)), 0);
+		assert_same_recording(l, back);
+		scg_learn_free(back);
+		scg_policy_free(p);
+		free(text);
+		scg_learn_free(l);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_counts_per_abi),
+		cmocka_unit_test(test_many_syscalls),
+		cmocka_unit_test(test_argument_values),
+		cmocka_unit_test(test_policy_text),
+		cmocka_unit_test(test_whole_group),
+		cmocka_unit_test(test_counts_json),
+		cmocka_unit_test(test_merge_round_trip),
+		cmocka_unit_test(test_merge_widens),
+		cmocka_unit_test(test_merge_hand_written),
+		cmocka_unit_test(test_random_recordings),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
