@@ -1,0 +1,274 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* syscage bench results as aligned tables on the terminal, and as JSON. */
+#include <stdio.h>
+#include <string.h>
+
+#include "bench.h"
+#include "util/strbuf.h"
+
+static const char *const section_about[BENCH_NSECTIONS] = {
+	[BENCH_BASELINE] = "a cheap syscall with no filter, under the classic 6-instruction "
+			   "deny-open filter, and under the policy",
+	[BENCH_CACHE] = "the kernel's action cache (Linux 5.11+) skips filters that always allow "
+			"a syscall; the same filters made uncacheable",
+	[BENCH_STACK] = "copies of deny-open stacked: each runs on every call unless the cache "
+			"skips them all",
+	[BENCH_LENGTH] = "one uncacheable filter of N instructions, every one executed",
+	[BENCH_COMPARE] = "the same policy compiled by syscage and by libseccomp",
+};
+
+static size_t label_width(const struct bench_results *res, enum bench_section s)
+{
+	size_t w = 6;
+	for (size_t i = 0; i < res->nrows; i++)
+		if (res->rows[i].section == s && !res->rows[i].hidden && strlen(res->rows[i].label) > w)
+			w = strlen(res->rows[i].label);
+	return w;
+}
+
+static void print_row(const struct bench_results *res, size_t i, int w, bool compare)
+{
+	const struct bench_row *r = &res->rows[i];
+	const struct bench_timing *t = &r->t;
+	printf("  %-*s", w, r->label);
+	if (compare)
+		printf("  %-11s", r->call_name);
+	printf(" %6zu %6s %8zu", r->insns, r->nprogs ? (r->cached ? "yes" : "no") : "-", r->executed);
+	if (!t->ok) {
+		printf("  %s\n", t->error);
+		return;
+	}
+	printf(" %9.1f %6.1f%% %9.1f %9.1f", t->median_ns, t->mad_pct, t->min_ns, t->max_ns);
+	double pct;
+	if (bench_overhead(res, i, &pct))
+		printf(" %+9.1f%%", pct);
+	else
+		printf(" %10s", "-");
+	if (compare && r->compile_us >= 0)
+		printf(" %10.1f", r->compile_us);
+	printf("\n");
+}
+
+static void print_section(const struct bench_results *res, enum bench_section s)
+{
+	bool compare = s == BENCH_COMPARE;
+	int w = (int)label_width(res, s);
+	printf("\n%s: %s\n", bench_section_name(s), section_about[s]);
+	printf("  %-*s", w, "filter");
+	if (compare)
+		printf("  %-11s", "call");
+	printf(" %6s %6s %8s %9s %7s %9s %9s %10s", "insns", "cached", "executed", "ns/call", "MAD",
+	       "min", "max", "overhead");
+	if (compare)
+		printf(" %10s", "compile us");
+	printf("\n");
+	for (size_t i = 0; i < res->nrows; i++)
+		if (res->rows[i].section == s && !res->rows[i].hidden)
+			print_row(res, i, w, compare);
+}
+
+/* The row of @group compiled by @compiler timing @call_name, or -1. */
+static int find_compare(const struct bench_results *res, const char *group, int compiler,
+			const char *call_name)
+{
+	for (size_t i = 0; i < res->nrows; i++) {
+		const struct bench_row *r = &res->rows[i];
+		if (r->section == BENCH_COMPARE && r->compiler == compiler && !strcmp(r->group, group) &&
+		    !strcmp(r->call_name, call_name))
+			return (int)i;
+	}
+	return -1;
+}
+
+/* True when row @i's call returned something else than with no filter: the filter decided it. */
+static bool answered(const struct bench_results *res, int i)
+{
+	const struct bench_row *r = &res->rows[i];
+	return r->baseline >= 0 && r->t.result != res->rows[r->baseline].t.result;
+}
+
+/* "0.61x" for the filter's own time, or why there is no ratio. */
+static void format_time_ratio(const struct bench_results *res, int ours, int theirs, char *buf,
+			      size_t size)
+{
+	double a, b;
+	if (ours < 0 || theirs < 0 || !bench_filter_ns(res, (size_t)ours, &a) ||
+	    !bench_filter_ns(res, (size_t)theirs, &b))
+		snprintf(buf, size, "not measured");
+	else if (res->rows[ours].cached && res->rows[theirs].cached)
+		snprintf(buf, size, "per call %.2fx (both cached: neither filter runs)",
+			 res->rows[ours].t.median_ns / res->rows[theirs].t.median_ns);
+	else if (answered(res, ours) || answered(res, theirs))
+		snprintf(buf, size, "per call %.2fx (a filter answers instead of the syscall)",
+			 res->rows[ours].t.median_ns / res->rows[theirs].t.median_ns);
+	else if (b < 1 || a < 0)
+		snprintf(buf, size, "per call %.2fx (filter cost within noise)",
+			 res->rows[ours].t.median_ns / res->rows[theirs].t.median_ns);
+	else
+		snprintf(buf, size, "per call %.2fx, filter's own time %.2fx",
+			 res->rows[ours].t.median_ns / res->rows[theirs].t.median_ns, a / b);
+}
+
+/* One line per (policy, libseccomp level): syscage's numbers divided by libseccomp's. */
+static void print_ratios(const struct bench_results *res)
+{
+	for (size_t i = 0; i < res->nrows; i++) {
+		const struct bench_row *ours = &res->rows[i];
+		if (ours->section != BENCH_COMPARE || ours->compiler != 0 ||
+		    strcmp(ours->call_name, res->syscall_name))
+			continue;
+		for (int level = 1; level <= 2; level++) {
+			int theirs = find_compare(res, ours->group, level, ours->call_name);
+			if (theirs < 0)
+				continue;
+			const struct bench_row *t = &res->rows[theirs];
+			char call_ratio[96], arg_ratio[96];
+			format_time_ratio(res, (int)i, theirs, call_ratio, sizeof(call_ratio));
+			printf("  syscage / libseccomp -O%d on %s: length %.2fx (%zu / %zu), compile time %.2fx; %s: %s",
+			       level, ours->group, (double)ours->insns / (double)t->insns, ours->insns, t->insns,
+			       t->compile_us > 0 ? ours->compile_us / t->compile_us : 0, ours->call_name, call_ratio);
+			int a = find_compare(res, ours->group, 0, "personality");
+			int b = find_compare(res, ours->group, level, "personality");
+			if (a >= 0 && b >= 0) {
+				format_time_ratio(res, a, b, arg_ratio, sizeof(arg_ratio));
+				printf("; personality(0xffffffff): %s", arg_ratio);
+			}
+			printf("\n");
+		}
+	}
+}
+
+void bench_report_text(const struct bench_results *res)
+{
+	const struct bench_params *p = &res->params;
+	printf("syscage bench: %s on %s, kernel %s; %u repetitions of ~%.0f ms each, pinned to CPU %d\n",
+	       res->syscall_name, res->sys.machine, res->sys.kernel, p->reps, p->rep_ms, p->cpu);
+	printf("BPF JIT: %s; JIT hardening: %s\n", bench_jit_text(res->sys.jit_enable),
+	       bench_harden_text(res->sys.jit_harden));
+	printf("libseccomp: %s\n", res->scmp_status);
+	printf("(ns/call and overhead are medians; MAD is the median absolute deviation, in percent)\n");
+	for (int s = 0; s < BENCH_NSECTIONS; s++) {
+		if (!res->only[s])
+			continue;
+		print_section(res, (enum bench_section)s);
+		if (s == BENCH_COMPARE)
+			print_ratios(res);
+	}
+	if (res->nnotes)
+		printf("\n");
+	for (size_t i = 0; i < res->nnotes; i++)
+		printf("note: %s\n", res->notes[i]);
+}
+
+/* --- JSON ----------------------------------------------------------------- */
+
+static void json_string(struct scg_strbuf *sb, const char *s)
+{
+	scg_strbuf_append(sb, "\"");
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			scg_strbuf_appendf(sb, "\\%c", c);
+		else if (c < 0x20)
+			scg_strbuf_appendf(sb, "\\u%04x", c);
+		else
+			scg_strbuf_appendn(sb, s, 1);
+	}
+	scg_strbuf_append(sb, "\"");
+}
+
+static void json_int_or_null(struct scg_strbuf *sb, const char *key, int v)
+{
+	if (v < 0)
+		scg_strbuf_appendf(sb, "\"%s\": null", key);
+	else
+		scg_strbuf_appendf(sb, "\"%s\": %d", key, v);
+}
+
+static void json_row(struct scg_strbuf *sb, const struct bench_results *res, size_t i)
+{
+	const struct bench_row *r = &res->rows[i];
+	scg_strbuf_append(sb, "{\"label\": ");
+	json_string(sb, r->label);
+	scg_strbuf_append(sb, ", \"call\": ");
+	json_string(sb, r->call_name);
+	scg_strbuf_appendf(sb, ", \"filters\": %zu, \"instructions\": %zu, \"cached\": %s, "
+			       "\"executed\": %zu, \"ok\": %s",
+			   r->nprogs, r->insns, r->cached ? "true" : "false", r->executed,
+			   r->t.ok ? "true" : "false");
+	if (r->t.ok)
+		scg_strbuf_appendf(sb, ", \"ns_per_call\": %.3f, \"mad_pct\": %.3f, \"min_ns\": %.3f, "
+				       "\"max_ns\": %.3f, \"calls_per_rep\": %llu",
+				   r->t.median_ns, r->t.mad_pct, r->t.min_ns, r->t.max_ns,
+				   (unsigned long long)r->t.calls);
+	else {
+		scg_strbuf_append(sb, ", \"error\": ");
+		json_string(sb, r->t.error);
+	}
+	double pct;
+	if (bench_overhead(res, i, &pct))
+		scg_strbuf_appendf(sb, ", \"overhead_pct\": %.3f", pct);
+	if (r->section == BENCH_COMPARE && r->compiler >= 0) {
+		scg_strbuf_append(sb, ", \"policy\": ");
+		json_string(sb, r->group);
+		scg_strbuf_appendf(sb, ", \"compiler\": \"%s\", \"compile_us\": %.3f",
+				   r->compiler == 0 ? "syscage" : r->compiler == 1 ? "libseccomp-O1" : "libseccomp-O2",
+				   r->compile_us);
+	}
+	scg_strbuf_append(sb, "}");
+}
+
+static void json_header(struct scg_strbuf *sb, const struct bench_results *res)
+{
+	scg_strbuf_appendf(sb, "{\n  \"version\": \"%s\",\n  \"syscall\": ", SYSCAGE_VERSION);
+	json_string(sb, res->syscall_name);
+	scg_strbuf_append(sb, ",\n  \"policy\": ");
+	json_string(sb, res->policy_name);
+	scg_strbuf_append(sb, ",\n  \"kernel\": ");
+	json_string(sb, res->sys.kernel);
+	scg_strbuf_append(sb, ",\n  \"machine\": ");
+	json_string(sb, res->sys.machine);
+	scg_strbuf_appendf(sb, ",\n  \"cpu\": %d, \"reps\": %u, \"rep_ms\": %.3f,\n  \"jit\": {",
+			   res->params.cpu, res->params.reps, res->params.rep_ms);
+	json_int_or_null(sb, "enable", res->sys.jit_enable);
+	scg_strbuf_append(sb, ", ");
+	json_int_or_null(sb, "harden", res->sys.jit_harden);
+	scg_strbuf_append(sb, "},\n  \"libseccomp\": ");
+	if (res->scmp_found)
+		json_string(sb, res->scmp_status);
+	else
+		scg_strbuf_append(sb, "null");
+	scg_strbuf_append(sb, ",\n  \"notes\": [");
+	for (size_t i = 0; i < res->nnotes; i++) {
+		scg_strbuf_append(sb, i ? ", " : "");
+		json_string(sb, res->notes[i]);
+	}
+	scg_strbuf_append(sb, "]");
+}
+
+char *bench_report_json(const struct bench_results *res)
+{
+	struct scg_strbuf sb = SCG_STRBUF_INIT;
+	json_header(&sb, res);
+	scg_strbuf_append(&sb, ",\n  \"sections\": {");
+	bool first_section = true;
+	for (int s = 0; s < BENCH_NSECTIONS; s++) {
+		if (!res->only[s])
+			continue;
+		scg_strbuf_appendf(&sb, "%s\n    \"%s\": [", first_section ? "" : ",",
+				   bench_section_name((enum bench_section)s));
+		first_section = false;
+		bool first = true;
+		for (size_t i = 0; i < res->nrows; i++) {
+			if ((int)res->rows[i].section != s || res->rows[i].hidden)
+				continue;
+			scg_strbuf_append(&sb, first ? "\n      " : ",\n      ");
+			json_row(&sb, res, i);
+			first = false;
+		}
+		scg_strbuf_append(&sb, "\n    ]");
+	}
+	scg_strbuf_append(&sb, "\n  }\n}\n");
+	char *out = NULL;
+	return scg_strbuf_finish(&sb, &out) < 0 ? NULL : out;
+}

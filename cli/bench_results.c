@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The measurements of one syscage bench run, and what follows from them. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+
+static const char *const section_names[BENCH_NSECTIONS] = {
+	[BENCH_BASELINE] = "baseline", [BENCH_CACHE] = "cache",	    [BENCH_STACK] = "stack",
+	[BENCH_LENGTH] = "length",     [BENCH_COMPARE] = "compare",
+};
+
+const char *bench_section_name(enum bench_section s)
+{
+	return (unsigned)s < BENCH_NSECTIONS ? section_names[s] : "?";
+}
+
+int bench_section_lookup(const char *name)
+{
+	for (int i = 0; i < BENCH_NSECTIONS; i++)
+		if (!strcmp(name, section_names[i]))
+			return i;
+	return -1;
+}
+
+void bench_results_free(struct bench_results *res)
+{
+	for (size_t i = 0; i < res->nrows; i++) {
+		for (size_t k = 0; k < res->rows[i].nprogs; k++)
+			scg_prog_release(&res->rows[i].progs[k]);
+		free(res->rows[i].progs);
+	}
+	free(res->rows);
+	res->rows = NULL;
+	res->nrows = res->cap = 0;
+}
+
+int bench_results_add(struct bench_results *res, const struct bench_row *row)
+{
+	if (res->nrows == res->cap) {
+		size_t cap = res->cap ? res->cap * 2 : 32;
+		struct bench_row *bigger = realloc(res->rows, cap * sizeof(*bigger));
+		if (!bigger)
+			return -ENOMEM;
+		res->rows = bigger;
+		res->cap = cap;
+	}
+	res->rows[res->nrows] = *row;
+	return (int)res->nrows++;
+}
+
+bool bench_filter_ns(const struct bench_results *res, size_t i, double *ns)
+{
+	const struct bench_row *r = &res->rows[i];
+	if (r->baseline < 0 || !r->t.ok || !res->rows[r->baseline].t.ok)
+		return false;
+	*ns = r->t.median_ns - res->rows[r->baseline].t.median_ns;
+	return true;
+}
+
+bool bench_overhead(const struct bench_results *res, size_t i, double *pct)
+{
+	double ns;
+	if (!bench_filter_ns(res, i, &ns))
+		return false;
+	double base = res->rows[res->rows[i].baseline].t.median_ns;
+	if (base <= 0)
+		return false;
+	*pct = 100 * ns / base;
+	return true;
+}

@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * syscage bench --plot: a horizontal bar chart, one bar per measurement
+ * (ns per call, the median), grouped by section, with a labelled x axis.
+ * Plain SVG 1.1 that any browser shows; no scripts, no external files.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "bench.h"
+#include "util/strbuf.h"
+
+#define WIDTH 980
+#define LABEL_W 360 /* left column: row labels */
+#define RIGHT_PAD 90 /* room for the value printed after the longest bar */
+#define ROW_H 18
+#define HEAD_H 26
+#define TOP 70
+#define AXIS_H 50
+#define TICKS 5
+
+static void xml_text(struct scg_strbuf *sb, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '&': scg_strbuf_append(sb, "&amp;"); break;
+		case '<': scg_strbuf_append(sb, "&lt;"); break;
+		case '>': scg_strbuf_append(sb, "&gt;"); break;
+		case '"': scg_strbuf_append(sb, "&quot;"); break;
+		default:
+			/* Control characters are not allowed in XML 1.0 text. */
+			if ((unsigned char)*s >= 0x20)
+				scg_strbuf_appendn(sb, s, 1);
+		}
+	}
+}
+
+static bool shown(const struct bench_results *res, size_t i)
+{
+	return !res->rows[i].hidden && res->rows[i].t.ok;
+}
+
+/* A round axis maximum at or above @v: 1, 2 or 5 times a power of ten (no libm needed). */
+static double nice_ceiling(double v)
+{
+	static const double steps[] = { 1, 2, 5 };
+	double p = 1;
+	if (v <= 0)
+		return 1;
+	while (p * 10 <= v)
+		p *= 10;
+	while (p > v && p > 1e-3)
+		p /= 10;
+	for (int i = 0; i < 3; i++)
+		if (steps[i] * p >= v)
+			return steps[i] * p;
+	return 10 * p;
+}
+
+static void axis(struct scg_strbuf *sb, double max, int y)
+{
+	int x0 = LABEL_W, w = WIDTH - LABEL_W - RIGHT_PAD;
+	scg_strbuf_appendf(sb, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#333\"/>\n", x0,
+			   y, x0 + w, y);
+	for (int k = 0; k <= TICKS; k++) {
+		int x = x0 + w * k / TICKS;
+		scg_strbuf_appendf(sb,
+				   "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#ccc\"/>\n"
+				   "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%.0f</text>\n",
+				   x, TOP - 8, x, y, x, y + 16, max * k / TICKS);
+	}
+	scg_strbuf_appendf(sb, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">nanoseconds per call "
+			       "(median)</text>\n",
+			   x0 + w / 2, y + 36);
+}
+
+static void bar(struct scg_strbuf *sb, const struct bench_row *r, double max, int y)
+{
+	int w = WIDTH - LABEL_W - RIGHT_PAD;
+	double len = r->t.median_ns / max * w;
+	scg_strbuf_appendf(sb, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">", LABEL_W - 8, y + 13);
+	xml_text(sb, r->label);
+	if (r->section == BENCH_COMPARE) {
+		scg_strbuf_append(sb, " (");
+		xml_text(sb, r->call_name);
+		scg_strbuf_append(sb, ")");
+	}
+	scg_strbuf_appendf(sb, "</text>\n<rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%d\" "
+			       "fill=\"%s\"/>\n<text x=\"%.1f\" y=\"%d\">%.1f</text>\n",
+			   LABEL_W, y + 2, len, ROW_H - 4, r->cached ? "#7fb17f" : "#4a78b5",
+			   LABEL_W + len + 4, y + 13, r->t.median_ns);
+}
+
+char *bench_report_svg(const struct bench_results *res)
+{
+	double max = 0;
+	int height = TOP + AXIS_H;
+	for (int s = 0; s < BENCH_NSECTIONS; s++) {
+		bool any = false;
+		for (size_t i = 0; i < res->nrows; i++)
+			if ((int)res->rows[i].section == s && shown(res, i)) {
+				any = true;
+				height += ROW_H;
+				if (res->rows[i].t.median_ns > max)
+					max = res->rows[i].t.median_ns;
+			}
+		height += any ? HEAD_H : 0;
+	}
+	max = nice_ceiling(max);
+
+	struct scg_strbuf sb = SCG_STRBUF_INIT;
+	scg_strbuf_appendf(&sb,
+			   "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+			   "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%d\" "
+			   "height=\"%d\" font-family=\"sans-serif\" font-size=\"12\">\n"
+			   "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n"
+			   "<text x=\"10\" y=\"24\" font-size=\"16\">syscage bench: ",
+			   WIDTH, height);
+	xml_text(&sb, res->syscall_name);
+	scg_strbuf_append(&sb, " per call under seccomp filters, kernel ");
+	xml_text(&sb, res->sys.kernel);
+	scg_strbuf_appendf(&sb, "</text>\n<text x=\"10\" y=\"44\">BPF JIT: %s; green: the kernel's "
+				"cache skips the filters, blue: they run</text>\n",
+			   bench_jit_text(res->sys.jit_enable));
+	int y = TOP;
+	for (int s = 0; s < BENCH_NSECTIONS; s++) {
+		bool head = false;
+		for (size_t i = 0; i < res->nrows; i++) {
+			if ((int)res->rows[i].section != s || !shown(res, i))
+				continue;
+			if (!head) {
+				scg_strbuf_appendf(&sb, "<text x=\"10\" y=\"%d\" font-weight=\"bold\">%s</text>\n",
+						   y + 18, bench_section_name((enum bench_section)s));
+				y += HEAD_H;
+				head = true;
+			}
+			bar(&sb, &res->rows[i], max, y);
+			y += ROW_H;
+		}
+	}
+	axis(&sb, max, y + 4);
+	scg_strbuf_append(&sb, "</svg>\n");
+	char *out = NULL;
+	return scg_strbuf_finish(&sb, &out) < 0 ? NULL : out;
+}
