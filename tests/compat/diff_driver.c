@@ -1,0 +1,390 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Differential driver for the libseccomp-compatible library.  Built twice
+ * from this one source: against libseccomp (/usr/include/seccomp.h,
+ * -lseccomp) and against syscage's compat/seccomp.h and libseccomp.so.2.
+ * It prints the return code of every API call it makes and, for each rule
+ * set, the verdict of the exported filter (run in syscage's emulator) on
+ * many calls; tests/test_compat_diff.c requires the two outputs to match.
+ *
+ *   diff-<lib> [RULE_SETS [SEED]]
+ *
+ * Only what libseccomp 2.5 and syscage define alike is exercised: rule sets
+ * where conditional rules for one syscall share an action or test disjoint
+ * values (libseccomp's answer for other overlaps depends on its tree merge
+ * order), no argument conditions on multiplexed socket/IPC calls, probes
+ * only with real syscall numbers (docs/libseccomp.md lists why).
+ */
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+#include <errno.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <seccomp.h>
+#include <syscage/syscage.h>
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+static uint64_t rng_state;
+
+static uint32_t rnd(uint32_t below)
+{
+	rng_state = rng_state * 6364136223846793005ULL + 1442695040888963407ULL;
+	return (uint32_t)((rng_state >> 33) % below);
+}
+
+/* --- hand-written cases: return codes ----------------------------------------- */
+
+#define RC(expr) printf("%-4d %s\n", (int)(expr), #expr)
+
+static void return_codes(void)
+{
+	scmp_filter_ctx c = seccomp_init(SCMP_ACT_ALLOW);
+	uint32_t v = 0;
+	for (int a = SCMP_FLTATR_ACT_DEFAULT; a <= SCMP_FLTATR_API_SYSRAWRC; a++) {
+		int rc = seccomp_attr_get(c, (enum scmp_filter_attr)a, &v);
+		printf("attr %d: %d %#x\n", a, rc, v);
+	}
+	RC(seccomp_attr_get(c, 0, &v));
+	RC(seccomp_attr_set(c, SCMP_FLTATR_ACT_DEFAULT, SCMP_ACT_KILL));
+	RC(seccomp_attr_set(c, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_ALLOW));
+	RC(seccomp_attr_set(c, SCMP_FLTATR_ACT_BADARCH, 0x12345678));
+	RC(seccomp_attr_set(c, SCMP_FLTATR_CTL_OPTIMIZE, 3));
+	RC(seccomp_attr_set(c, SCMP_FLTATR_CTL_OPTIMIZE, 0));
+	RC(seccomp_attr_set(c, SCMP_FLTATR_CTL_OPTIMIZE, 2));
+	RC(seccomp_attr_set(c, SCMP_FLTATR_CTL_NNP, 5));
+	RC(seccomp_attr_get(c, SCMP_FLTATR_CTL_NNP, &v));
+	printf("nnp %u\n", v);
+	RC(seccomp_rule_add(c, SCMP_ACT_ALLOW, SCMP_SYS(read), 0));
+	RC(seccomp_rule_add(c, SCMP_ACT_KILL, SCMP_SYS(read), 0));
+	RC(seccomp_rule_add(c, SCMP_ACT_ERRNO(1), SCMP_SYS(read), 0));
+	RC(seccomp_rule_add(c, SCMP_ACT_ERRNO(1), SCMP_SYS(read), 1, SCMP_A0(SCMP_CMP_EQ, 1)));
+	RC(seccomp_rule_add(c, SCMP_ACT_ERRNO(1), SCMP_SYS(write), 1, SCMP_A0(SCMP_CMP_EQ, 1)));
+	RC(seccomp_rule_add(c, SCMP_ACT_ERRNO(2), SCMP_SYS(write), 1, SCMP_A0(SCMP_CMP_EQ, 1)));
+	RC(seccomp_rule_add(c, SCMP_ACT_ERRNO(3), SCMP_SYS(write), 0));
+	RC(seccomp_rule_add(c, SCMP_ACT_ERRNO(1), SCMP_SYS(dup), 1, SCMP_A0(SCMP_CMP_EQ, 1)));
+	RC(seccomp_rule_add(c, SCMP_ACT_ERRNO(2), SCMP_SYS(dup), 2, SCMP_A0(SCMP_CMP_EQ, 1),
+			    SCMP_A1(SCMP_CMP_EQ, 2)));
+	RC(seccomp_rule_add(c, SCMP_ACT_ERRNO(2), SCMP_SYS(dup2), 2, SCMP_A0(SCMP_CMP_EQ, 1),
+			    SCMP_A1(SCMP_CMP_EQ, 2)));
+	RC(seccomp_rule_add(c, SCMP_ACT_ERRNO(1), SCMP_SYS(dup2), 1, SCMP_A0(SCMP_CMP_EQ, 1)));
+	RC(seccomp_rule_add(c, SCMP_ACT_ERRNO(3), SCMP_SYS(close), 2, SCMP_A0(SCMP_CMP_EQ, 1),
+			    SCMP_A0(SCMP_CMP_EQ, 2)));
+	RC(seccomp_rule_add(c, SCMP_ACT_ERRNO(3), SCMP_SYS(close), 1, SCMP_CMP(6, SCMP_CMP_EQ, 1)));
+	RC(seccomp_rule_add(c, SCMP_ACT_ERRNO(3), SCMP_SYS(close), 1, SCMP_A0(0, 1)));
+	RC(seccomp_rule_add(c, SCMP_ACT_ERRNO(3), SCMP_SYS(close), 1, SCMP_A0(8, 1)));
+	RC(seccomp_rule_add(c, SCMP_ACT_ERRNO(3), SCMP_SYS(close), 7, SCMP_A0(SCMP_CMP_EQ, 1)));
+	RC(seccomp_rule_add(c, SCMP_ACT_ERRNO(3), -1, 0));
+	RC(seccomp_rule_add(c, SCMP_ACT_ERRNO(3), -50, 0));
+	RC(seccomp_rule_add(c, SCMP_ACT_ERRNO(3), -101, 0));
+	RC(seccomp_rule_add(c, SCMP_ACT_ERRNO(3), 1000, 0));
+	RC(seccomp_rule_add(c, 0x12345678, 1, 0));
+	RC(seccomp_rule_add(c, SCMP_ACT_TRACE(5), 1, 0));
+	RC(seccomp_rule_add(c, SCMP_ACT_ERRNO(5000), 3, 0));
+	RC(seccomp_rule_add(NULL, SCMP_ACT_ERRNO(3), 1, 0));
+	RC(seccomp_attr_set(c, SCMP_FLTATR_API_TSKIP, 1));
+	RC(seccomp_rule_add(c, SCMP_ACT_ERRNO(3), -1, 0));
+	RC(seccomp_arch_add(c, SCMP_ARCH_X86_64));
+	RC(seccomp_arch_add(c, SCMP_ARCH_X86));
+	RC(seccomp_arch_add(c, 0x1234));
+	RC(seccomp_arch_exist(c, SCMP_ARCH_X86));
+	RC(seccomp_arch_exist(c, SCMP_ARCH_ARM));
+	RC(seccomp_arch_exist(c, 0x1234));
+	RC(seccomp_arch_remove(c, SCMP_ARCH_ARM));
+	RC(seccomp_rule_add(c, SCMP_ACT_ERRNO(3), SCMP_SYS(socket), 1, SCMP_A0(SCMP_CMP_EQ, 2)));
+	RC(seccomp_rule_add_exact(c, SCMP_ACT_ERRNO(3), SCMP_SYS(socket), 0));
+	RC(seccomp_rule_add(c, SCMP_ACT_ERRNO(3), SCMP_SYS(socketcall), 0));
+	RC(seccomp_rule_add(c, SCMP_ACT_ERRNO(3), SCMP_SYS(arch_prctl), 0));
+	RC(seccomp_rule_add(c, SCMP_ACT_ERRNO(3), 99999, 0));
+	RC(seccomp_syscall_priority(c, SCMP_SYS(read), 200));
+	RC(seccomp_syscall_priority(c, -5, 200));
+	RC(seccomp_syscall_resolve_name("socketcall"));
+	RC(seccomp_syscall_resolve_name("bogus"));
+	RC(seccomp_syscall_resolve_name(NULL));
+	RC(seccomp_syscall_resolve_name_arch(SCMP_ARCH_X86, "socket"));
+	RC(seccomp_syscall_resolve_name_arch(SCMP_ARCH_X86, "semop"));
+	RC(seccomp_syscall_resolve_name_arch(SCMP_ARCH_X86, "socketcall"));
+	RC(seccomp_syscall_resolve_name_arch(SCMP_ARCH_X86_64, "socketcall"));
+	RC(seccomp_syscall_resolve_name_arch(SCMP_ARCH_X32, "read"));
+	RC(seccomp_syscall_resolve_name_arch(SCMP_ARCH_AARCH64, "openat"));
+	RC(seccomp_syscall_resolve_name_arch(SCMP_ARCH_AARCH64, "open"));
+	RC(seccomp_syscall_resolve_name_arch(0x1234, "read"));
+	RC(seccomp_syscall_resolve_name_rewrite(SCMP_ARCH_X86_64, "read"));
+	RC(seccomp_syscall_resolve_name_rewrite(SCMP_ARCH_X86, "read"));
+	RC(seccomp_arch_resolve_name("x86"));
+	RC(seccomp_arch_resolve_name("amd64"));
+	RC(seccomp_arch_resolve_name("aarch64"));
+	RC(seccomp_arch_resolve_name("mipsel64n32"));
+	RC(seccomp_arch_native());
+	RC(seccomp_notify_fd(c));
+	RC(seccomp_notify_id_valid(-1, 1));
+	seccomp_release(c);
+
+	static const struct {
+		uint32_t token;
+		int nr;
+	} nums[] = { { SCMP_ARCH_X86, 102 }, { SCMP_ARCH_X86, -101 }, { SCMP_ARCH_X86_64, 0 },
+		     { SCMP_ARCH_X32, 0x40000000 }, { SCMP_ARCH_AARCH64, 56 },
+		     { SCMP_ARCH_ARM, 281 } };
+	for (size_t i = 0; i < N(nums); i++) {
+		char *name = seccomp_syscall_resolve_num_arch(nums[i].token, nums[i].nr);
+		printf("num %#x %d: %s\n", nums[i].token, nums[i].nr, name ? name : "-");
+		free(name);
+	}
+}
+
+/* --- generated rule sets ------------------------------------------------------- */
+
+/* Syscalls the rules name (none multiplexed on any filter ABI used here). */
+static const char *const pool[] = { "read", "write", "close", "dup", "dup2", "mmap",
+				    "openat", "getppid", "ioctl", "kill", "futex", "prctl",
+				    "mprotect", "lseek", "fcntl", "clone" };
+
+static const uint64_t data_pool[] = { 0, 1, 2, 5, 0x7fffffff, 0x80000000ULL, 0xffffffffULL,
+				      0x100000000ULL, 0x100000001ULL, 0xffffffff00000000ULL,
+				      0x8000000000000000ULL, UINT64_MAX, 0x1234, 0xff };
+
+static const uint32_t actions[] = { SCMP_ACT_ALLOW, SCMP_ACT_ERRNO(1), SCMP_ACT_ERRNO(13),
+				    SCMP_ACT_TRAP, SCMP_ACT_LOG, SCMP_ACT_KILL_PROCESS,
+				    SCMP_ACT_TRACE(7) };
+
+static uint64_t pick_datum(void)
+{
+	uint64_t d = data_pool[rnd(N(data_pool))];
+	if (rnd(4) == 0)
+		d += rnd(3) - 1;
+	return d;
+}
+
+struct gen_rule {
+	int rc;
+	size_t pool_index;
+	int sys;
+	uint32_t action;
+	unsigned n;
+	struct scmp_arg_cmp cmp[3];
+};
+
+static void gen_cmps(struct gen_rule *r)
+{
+	unsigned used = 0;
+	r->n = rnd(4);
+	for (unsigned i = 0; i < r->n; i++) {
+		unsigned arg;
+		do
+			arg = rnd(6);
+		while (used & (1U << arg));
+		used |= 1U << arg;
+		enum scmp_compare op = (enum scmp_compare)(1 + rnd(7));
+		r->cmp[i] = (struct scmp_arg_cmp){ arg, op, pick_datum(), pick_datum() };
+		if (rnd(3) == 0 && op != SCMP_CMP_MASKED_EQ)
+			r->cmp[i] = SCMP_CMP32(arg, op, (uint32_t)pick_datum());
+	}
+}
+
+static const uint32_t arch_sets[][3] = {
+	{ SCMP_ARCH_X86_64 }, { SCMP_ARCH_X86_64, SCMP_ARCH_X86 },
+	{ SCMP_ARCH_X86_64, SCMP_ARCH_X86, SCMP_ARCH_X32 }, { SCMP_ARCH_X86 },
+	{ SCMP_ARCH_AARCH64, SCMP_ARCH_ARM }, { SCMP_ARCH_X86_64, SCMP_ARCH_X32 },
+};
+
+static int setup_arches(scmp_filter_ctx c, const uint32_t *set)
+{
+	int native_kept = 0;
+	for (size_t i = 0; i < 3 && set[i] != 0; i++) {
+		if (set[i] == SCMP_ARCH_X86_64)
+			native_kept = 1;
+		else
+			printf(" add %d", seccomp_arch_add(c, set[i]));
+	}
+	if (!native_kept)
+		printf(" remove %d", seccomp_arch_remove(c, SCMP_ARCH_NATIVE));
+	return 0;
+}
+
+/* --- what the rules mean ---------------------------------------------------------
+ * Computed from the rule list alone, so both builds print the same meaning: a
+ * call from an ABI the filter lacks gets the bad-ABI action; else the first
+ * accepted unconditional rule for the syscall decides; else any matching
+ * conditional rule (all of one syscall share an action here); else the
+ * default.  32-bit ABIs compare low words; MASKED_EQ masks both sides. */
+struct filter_desc {
+	uint32_t def, badarch;
+	const uint32_t *set;
+	const struct gen_rule *rules;
+	size_t nrules;
+};
+
+static bool cmp_holds(const struct scmp_arg_cmp *c, const uint64_t *args, bool narrow)
+{
+	uint64_t width = narrow ? 0xffffffffULL : UINT64_MAX;
+	uint64_t v = args[c->arg] & width, a = c->datum_a & width, b = c->datum_b & width;
+	switch (c->op) {
+	case SCMP_CMP_NE:
+		return v != a;
+	case SCMP_CMP_LT:
+		return v < a;
+	case SCMP_CMP_LE:
+		return v <= a;
+	case SCMP_CMP_EQ:
+		return v == a;
+	case SCMP_CMP_GE:
+		return v >= a;
+	case SCMP_CMP_GT:
+		return v > a;
+	case SCMP_CMP_MASKED_EQ:
+		return (v & a) == (b & a);
+	case _SCMP_CMP_MIN:
+	case _SCMP_CMP_MAX:
+		break;
+	}
+	return false;
+}
+
+static uint32_t meaning(const struct filter_desc *f, uint32_t token, size_t pool_index,
+			const uint64_t *args)
+{
+	bool present = false;
+	for (size_t i = 0; i < 3 && f->set[i] != 0; i++)
+		present |= f->set[i] == token;
+	if (!present)
+		return f->badarch;
+	bool narrow = token == SCMP_ARCH_X86 || token == SCMP_ARCH_ARM || token == SCMP_ARCH_X32;
+	for (size_t i = 0; i < f->nrules; i++) {
+		const struct gen_rule *r = &f->rules[i];
+		if (r->rc == 0 && r->pool_index == pool_index && r->n == 0)
+			return r->action;
+	}
+	for (size_t i = 0; i < f->nrules; i++) {
+		const struct gen_rule *r = &f->rules[i];
+		if (r->rc != 0 || r->pool_index != pool_index)
+			continue;
+		bool all = true;
+		for (unsigned k = 0; k < r->n && all; k++)
+			all = cmp_holds(&r->cmp[k], args, narrow);
+		if (all)
+			return r->action;
+	}
+	return f->def;
+}
+
+static void probe_filter(const struct scg_prog *prog, const struct filter_desc *f)
+{
+	const struct gen_rule *rules = f->rules;
+	size_t nrules = f->nrules;
+	static const uint32_t probe_arches[] = { SCMP_ARCH_X86_64, SCMP_ARCH_X86, SCMP_ARCH_X32,
+						 SCMP_ARCH_AARCH64, SCMP_ARCH_ARM };
+	for (size_t i = 0; i < nrules; i++) {
+		printf("\n  rule %d %#x", rules[i].sys, rules[i].action);
+		for (unsigned k = 0; k < rules[i].n; k++)
+			printf(" a%u/%d/%#" PRIx64 "/%#" PRIx64, rules[i].cmp[k].arg, rules[i].cmp[k].op,
+			       rules[i].cmp[k].datum_a, rules[i].cmp[k].datum_b);
+	}
+	for (size_t a = 0; a < N(probe_arches); a++) {
+		for (size_t s = 0; s < N(pool); s++) {
+			int nr = seccomp_syscall_resolve_name_arch(probe_arches[a], pool[s]);
+			if (nr < 0)
+				continue;
+			struct scg_seccomp_data d = { .nr = (uint32_t)nr };
+			/* x32 calls reach the filter as x86_64 ones with bit 30 set. */
+			d.arch = probe_arches[a] == SCMP_ARCH_X32 ? SCMP_ARCH_X86_64 : probe_arches[a];
+			uint32_t out[6], want[6];
+			for (int k = 0; k < 6; k++) {
+				/* Values near the rules' data, on every argument. */
+				for (unsigned i = 0; i < 6; i++) {
+					const struct gen_rule *r = &rules[rnd((uint32_t)nrules)];
+					d.args[i] = r->n ? r->cmp[rnd(r->n)].datum_a : pick_datum();
+					if (rnd(3) == 0)
+						d.args[i] += rnd(3) - 1;
+					if (rnd(4) == 0)
+						d.args[i] = pick_datum();
+				}
+				if (scg_emu_run(prog, &d, &out[k], NULL, NULL, NULL) < 0)
+					out[k] = 0xdeadbeef;
+				want[k] = meaning(f, probe_arches[a], s, d.args);
+			}
+			printf("\n  %#x %s:", probe_arches[a], pool[s]);
+			for (int k = 0; k < 6; k++)
+				printf(" %x", out[k]);
+			printf(" |");
+			for (int k = 0; k < 6; k++)
+				printf(" %x", want[k]);
+		}
+	}
+	printf("\n");
+}
+
+static void export_and_probe(scmp_filter_ctx c, const struct filter_desc *f)
+{
+	int fd = memfd_create("filter", 0);
+	int rc = seccomp_export_bpf(c, fd);
+	printf(" export %d", rc);
+	off_t size = lseek(fd, 0, SEEK_END);
+	struct scg_prog prog = { 0 };
+	if (rc == 0 && size > 0) {
+		void *buf = malloc((size_t)size);
+		if (buf != NULL && pread(fd, buf, (size_t)size, 0) == size &&
+		    scg_prog_from_raw(buf, (size_t)size, "filter", &prog, NULL) == 0) {
+			probe_filter(&prog, f);
+			scg_prog_release(&prog);
+		} else {
+			printf(" unreadable\n");
+		}
+		free(buf);
+	} else {
+		printf("\n");
+	}
+	close(fd);
+}
+
+static void one_rule_set(unsigned index)
+{
+	uint32_t def = actions[rnd(N(actions))];
+	const uint32_t *set = arch_sets[rnd(N(arch_sets))];
+	scmp_filter_ctx c = seccomp_init(def);
+	printf("set %u:", index);
+	setup_arches(c, set);
+	/* One action per syscall for its conditional rules; unconditional rules any. */
+	uint32_t sys_action[N(pool)];
+	for (size_t i = 0; i < N(pool); i++)
+		sys_action[i] = actions[rnd(N(actions))];
+	struct gen_rule rules[10];
+	size_t nrules = 1 + rnd(10);
+	for (size_t i = 0; i < nrules; i++) {
+		struct gen_rule *r = &rules[i];
+		size_t s = rnd(N(pool));
+		r->sys = seccomp_syscall_resolve_name(pool[s]);
+		gen_cmps(r);
+		r->action = r->n == 0 ? actions[rnd(N(actions))] : sys_action[s];
+		r->pool_index = s;
+		r->rc = seccomp_rule_add_array(c, r->action, r->sys, r->n, r->cmp);
+		printf(" %d", r->rc);
+	}
+	if (rnd(4) == 0)
+		printf(" opt %d", seccomp_attr_set(c, SCMP_FLTATR_CTL_OPTIMIZE, 2));
+	struct filter_desc f = { def, SCMP_ACT_KILL, set, rules, nrules };
+	if (rnd(4) == 0) {
+		int rc = seccomp_attr_set(c, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_ERRNO(99));
+		printf(" badarch %d", rc);
+		if (rc == 0)
+			f.badarch = SCMP_ACT_ERRNO(99);
+	}
+	export_and_probe(c, &f);
+	seccomp_release(c);
+}
+
+int main(int argc, char **argv)
+{
+	unsigned sets = argc > 1 ? (unsigned)strtoul(argv[1], NULL, 0) : 2000;
+	rng_state = argc > 2 ? strtoull(argv[2], NULL, 0) : 0x5eccULL;
+	setvbuf(stdout, NULL, _IOFBF, 1 << 16);
+	return_codes();
+	for (unsigned i = 0; i < sets; i++)
+		one_rule_set(i);
+	return 0;
+}
