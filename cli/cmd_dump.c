@@ -11,6 +11,8 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
+#include <syscage/analysis.h>
+
 #include "cli.h"
 
 static void usage(FILE *out)
@@ -29,11 +31,11 @@ static void usage(FILE *out)
 		"\n"
 		"  -f, --format FORMAT  asm: annotated assembler (default); table: index, code,\n"
 		"                       jt, jf, k and pseudo-C; raw: struct sock_filter records;\n"
-		"                       policy: a readable summary (for now the annotated\n"
-		"                       assembler; decompilation into policy text is planned)\n"
+		"                       policy: an equivalent policy (syscage decompile), or\n"
+		"                       the annotated assembler when no policy can say it\n"
 		"  -a, --arch ARCH      ABI for names in comments (default: native, or the ABI\n"
 		"                       of the captured install)\n"
-		"  -o, --output DIR     write DIR/filter-N.bpf (raw), .s (asm, policy) or .txt\n"
+		"  -o, --output DIR     write DIR/filter-N.bpf (raw), .s (asm), .policy or .txt\n"
 		"                       (table), each atomically; DIR is created if missing\n"
 		"  -t, --timeout SEC    give up after SEC seconds (default 10 for PID, 60 for CMD)\n"
 		"  -h, --help           this text\n"
@@ -148,17 +150,33 @@ static const char *extension(enum dump_format format)
 		return "bpf";
 	case DUMP_TABLE:
 		return "txt";
-	case DUMP_ASM:
 	case DUMP_POLICY:
+		return "policy";
+	case DUMP_ASM:
 		break;
 	}
 	return "s";
+}
+
+/* The policy equivalent to @prog (syscage decompile), or NULL when the language cannot say it. */
+static char *render_policy(const struct scg_prog *prog)
+{
+	struct scg_policy *policy = NULL;
+	char *text = NULL;
+	struct scg_diag *diag = scg_diag_new();
+	if (diag && scg_decompile(prog, 1, &policy, diag) == 0 && scg_policy_to_text(policy, &text) < 0)
+		text = NULL;
+	scg_policy_free(policy);
+	scg_diag_free(diag);
+	return text;
 }
 
 /* The text of one filter in a text format; NULL after an error message. */
 static char *render(const struct scg_prog *prog, const struct scg_arch *arch, enum dump_format f)
 {
 	char *text;
+	if (f == DUMP_POLICY && (text = render_policy(prog)))
+		return text;
 	int r = scg_disasm(prog, arch, f == DUMP_TABLE ? SCG_DISASM_TABLE : SCG_DISASM_ASM, &text);
 	if (r < 0) {
 		cli_error("dump: cannot render a filter: %s", strerror(-r));
@@ -166,8 +184,8 @@ static char *render(const struct scg_prog *prog, const struct scg_arch *arch, en
 	}
 	if (f != DUMP_POLICY)
 		return text;
-	static const char note[] = "; policy summary: decompilation into policy text is planned;\n"
-				   "; until then, the annotated assembler of the filter:\n";
+	static const char note[] = "; this filter tests what the policy language cannot say\n"
+				   "; (see 'syscage decompile'); its annotated assembler instead:\n";
 	char *both = malloc(sizeof(note) + strlen(text));
 	if (both) {
 		memcpy(both, note, sizeof(note) - 1);

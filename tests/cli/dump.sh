@@ -52,7 +52,8 @@ expect_grep "$TMP/out" "j(eq|ne) #39, L3 +; getpid" "dump disassembles the filte
 expect_status 0 "dump --format table" -- "$SYSCAGE" dump --format table "$held"
 expect_grep "$TMP/out" "if \(A == 39\)" "table format"
 expect_status 0 "dump --format policy" -- "$SYSCAGE" dump -f policy "$held"
-expect_grep "$TMP/out" "decompilation into policy text is planned" "policy format says what it is"
+expect_grep "$TMP/out" "tests what the policy language cannot say" \
+	"policy format: a filter without an arch check has no policy, says so"
 expect_status 2 "two filters do not go raw to standard output" -- "$SYSCAGE" dump -f raw "$held"
 expect_status 0 "dump --format raw -o DIR" -- "$SYSCAGE" dump -f raw -o "$TMP/held.d" "$held"
 expect_same "$TMP/held.d/filter-0.bpf" "$TMP/f.bpf" "filter-0.bpf holds the installed bytes"

@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Loading inputs and naming regions for the analysis subcommands. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze.h"
+
+int cli_analysis_load(const char *path, const struct scg_arch *arch, struct scg_prog *prog,
+		      struct scg_policy **policy)
+{
+	if (policy)
+		*policy = NULL;
+	if (!cli_is_policy_ref(path))
+		return cli_load_filter(path, arch, prog);
+	struct scg_policy *p;
+	const struct scg_arch *const targets[1] = { arch };
+	int r = cli_load_policy(path, targets, arch ? 1 : 0, &p);
+	if (r < 0)
+		return r;
+	struct scg_diag *diag = scg_diag_new();
+	if (!diag) {
+		scg_policy_free(p);
+		return -ENOMEM;
+	}
+	r = scg_compile(p, NULL, prog, diag);
+	cli_print_diag(diag);
+	scg_diag_free(diag);
+	if (r == 0 && policy)
+		*policy = p;
+	else
+		scg_policy_free(p);
+	return r;
+}
+
+static bool single_value(const struct scg_region *region, unsigned word, uint32_t *v)
+{
+	struct scg_word_set set;
+	scg_region_word(region, word, &set);
+	if (set.nintervals != 1 || set.intervals[0].lo != set.intervals[0].hi)
+		return false;
+	*v = set.intervals[0].lo;
+	return true;
+}
+
+const struct scg_arch *cli_region_arch(const struct scg_region *region)
+{
+	uint32_t audit, nr;
+	if (!single_value(region, SCG_WORD_ARCH, &audit))
+		return NULL;
+	/* x86_64 and x32 share the AUDIT value: bit 30 of nr decides */
+	if (scg_region_word_next(region, SCG_WORD_NR, 0, &nr) < 0)
+		return NULL;
+	return scg_arch_from_audit(audit, nr);
+}
+
+void cli_region_abi(const struct scg_region *region, char *buf, size_t size)
+{
+	const struct scg_arch *arch = cli_region_arch(region);
+	uint32_t audit;
+	if (arch)
+		snprintf(buf, size, "%s", scg_arch_name(arch));
+	else if (single_value(region, SCG_WORD_ARCH, &audit))
+		snprintf(buf, size, "arch 0x%08x", (unsigned)audit);
+	else
+		snprintf(buf, size, "other ABIs");
+}
+
+/* Names of a small set of numbers ("statmount, listmount"), when every one has a name. */
+static bool small_set_names(const struct scg_region *region, const struct scg_arch *arch,
+			    char *buf, size_t size)
+{
+	uint32_t nr = 0, values[8];
+	size_t n = 0;
+	while (scg_region_word_next(region, SCG_WORD_NR, nr, &nr) == 0) {
+		if (n == 8 || !scg_syscall_name(arch, nr))
+			return false;
+		values[n++] = nr;
+		if (nr == UINT32_MAX)
+			break;
+		nr++;
+	}
+	size_t len = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < n && len < size; i++)
+		len += (size_t)snprintf(buf + len, size - len, "%s%s", i ? ", " : "",
+					scg_syscall_name(arch, values[i]));
+	return n > 0;
+}
+
+void cli_region_syscall(const struct scg_region *region, char *buf, size_t size)
+{
+	const struct scg_arch *arch = cli_region_arch(region);
+	uint32_t nr;
+	if (single_value(region, SCG_WORD_NR, &nr)) {
+		const char *name = arch ? scg_syscall_name(arch, nr) : NULL;
+		if (name)
+			snprintf(buf, size, "%s", name);
+		else
+			snprintf(buf, size, "nr %d", (int)nr);
+		return;
+	}
+	if (arch && small_set_names(region, arch, buf, size))
+		return;
+	char *text = NULL;
+	if (scg_region_word_text(region, SCG_WORD_NR, "nr", &text) == 0 && text[0]) {
+		/* bit 30 of nr is what tells x86_64 from x32: the ABI's name already says it */
+		static const char *const implied[] = { "(nr & 0x40000000) == 0 && ",
+						       "(nr & 0x40000000) == 0x40000000 && " };
+		const char *shown = text;
+		for (size_t i = 0; i < 2; i++)
+			if (arch && !strncmp(shown, implied[i], strlen(implied[i])))
+				shown += strlen(implied[i]);
+		snprintf(buf, size, "%s", shown);
+	} else {
+		snprintf(buf, size, "any nr");
+	}
+	free(text);
+}
+
+void cli_json_string(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			fprintf(out, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(out, "\\u%04x", c);
+		else
+			fputc(c, out);
+	}
+	fputc('"', out);
+}

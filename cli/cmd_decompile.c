@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * syscage decompile: a readable policy equivalent to a filter (or a stack
+ * of filters), in the policy language.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze.h"
+
+#define MAX_FILTERS 64
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: syscage decompile [options] FILTER [FILTER ...]\n"
+		"\n"
+		"Writes a policy that means exactly what the filters mean: its targets are\n"
+		"the ABIs the filters accept, each syscall gets its verdict (argument\n"
+		"conditions rebuilt from the filter's tests), the commonest verdict is the\n"
+		"default.  Several filters are a stack installed in the order given.\n"
+		"Compiling the result gives a filter 'syscage diff' proves equivalent.\n"
+		"\n"
+		"  -a, --arch ARCH    ABI for reading assembler input (default: native)\n"
+		"  -o, --output FILE  write the policy to FILE (default: stdout)\n"
+		"  -h, --help         this text\n"
+		"\n"
+		"Exit status: 0 done, 2 bad usage or input, or a filter the policy\n"
+		"language cannot express (it tests the instruction pointer, ...).\n");
+}
+
+/* Writes the policy for @progs; returns an exit status. */
+static int decompile_to(const struct scg_prog *progs, size_t n, const char *output)
+{
+	struct scg_diag *diag = scg_diag_new();
+	struct scg_policy *policy = NULL;
+	int r = diag ? scg_decompile(progs, n, &policy, diag) : -ENOMEM;
+	char *text = NULL;
+	if (r == 0)
+		r = scg_policy_to_text(policy, &text);
+	cli_print_diag(diag);
+	if (r < 0 && (!diag || !scg_diag_count(diag)))
+		cli_error("decompile: %s", strerror(-r));
+	if (r == 0) {
+		static const char header[] = "# decompiled by syscage\n";
+		size_t hl = strlen(header), tl = strlen(text);
+		char *all = malloc(hl + tl + 1);
+		if (!all) {
+			r = -ENOMEM;
+		} else {
+			memcpy(all, header, hl);
+			memcpy(all + hl, text, tl + 1);
+			r = cli_write_output(output, all, hl + tl, false);
+			free(all);
+		}
+	}
+	free(text);
+	scg_policy_free(policy);
+	scg_diag_free(diag);
+	return r < 0 ? CLI_EXIT_USAGE : CLI_EXIT_OK;
+}
+
+int cmd_decompile(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "arch", required_argument, NULL, 'a' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *arch_name = NULL, *output = NULL;
+	int c;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "a:o:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'a':
+			arch_name = optarg;
+			break;
+		case 'o':
+			output = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			return CLI_EXIT_OK;
+		default:
+			cli_error("decompile: unknown option '%s' ('syscage decompile --help')",
+				  argv[optind - 1]);
+			return CLI_EXIT_USAGE;
+		}
+	}
+	size_t n = (size_t)(argc - optind);
+	if (n == 0 || n > MAX_FILTERS) {
+		cli_error("decompile: give 1 to %d filters ('syscage decompile --help')", MAX_FILTERS);
+		return CLI_EXIT_USAGE;
+	}
+	const struct scg_arch *arch = cli_arch(arch_name);
+	if (!arch)
+		return CLI_EXIT_USAGE;
+	struct scg_prog progs[MAX_FILTERS];
+	memset(progs, 0, sizeof(progs));
+	int status = CLI_EXIT_OK;
+	for (size_t i = 0; i < n && status == CLI_EXIT_OK; i++)
+		if (cli_analysis_load(argv[optind + (int)i], arch, &progs[i], NULL) < 0)
+			status = CLI_EXIT_USAGE;
+	if (status == CLI_EXIT_OK)
+		status = decompile_to(progs, n, output);
+	for (size_t i = 0; i < n; i++)
+		scg_prog_release(&progs[i]);
+	return status;
+}

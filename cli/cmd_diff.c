@@ -1,0 +1,207 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * syscage diff: proves two filters (or policies, compiled first) equivalent
+ * over every possible input, or lists each region where they differ with an
+ * example the emulator confirms.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze.h"
+
+struct diff_opts {
+	const char *arch_name;
+	bool ignore_errno, json;
+	const char *paths[2];
+};
+
+struct diff_out {
+	const struct diff_opts *o;
+	int count;
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: syscage diff [options] A B\n"
+		"\n"
+		"Decides whether A and B give the same verdict for every possible syscall\n"
+		"(a proof over all of seccomp_data, not sampling).  A and B are filters (raw\n"
+		"sock_filter records, or assembler for *.s and *.asm) or policies (policy\n"
+		"files, OCI/Docker JSON, built-in profile names), which are compiled first.\n"
+		"Each differing region is listed with its ABI, syscall, argument conditions,\n"
+		"both verdicts, and an example as 'syscage emu' command lines.\n"
+		"\n"
+		"  -a, --arch ARCH     compare only calls of this ABI (policies are compiled\n"
+		"                      for it alone)\n"
+		"      --ignore-errno  every ERRNO(n) counts as the same verdict\n"
+		"      --json          print the result as JSON\n"
+		"  -h, --help          this text\n"
+		"\n"
+		"Exit status: 0 equivalent, 1 different, 2 bad usage or input.\n");
+}
+
+enum { OPT_IGNORE_ERRNO = 256, OPT_JSON };
+
+static int parse_options(int argc, char **argv, struct diff_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "arch", required_argument, NULL, 'a' },
+		{ "ignore-errno", no_argument, NULL, OPT_IGNORE_ERRNO },
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "a:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'a':
+			o->arch_name = optarg;
+			break;
+		case OPT_IGNORE_ERRNO:
+			o->ignore_errno = true;
+			break;
+		case OPT_JSON:
+			o->json = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return 1;
+		default:
+			cli_error("diff: unknown option '%s' ('syscage diff --help')", argv[optind - 1]);
+			return -1;
+		}
+	}
+	if (argc - optind != 2) {
+		cli_error("diff: give exactly two inputs, A and B ('syscage diff --help')");
+		return -1;
+	}
+	o->paths[0] = argv[optind];
+	o->paths[1] = argv[optind + 1];
+	return 0;
+}
+
+/* "syscage emu -a x86_64 -f PATH openat 0x0 ..." for an example, or "" when emu cannot name the ABI. */
+static void emu_command(const char *path, const struct scg_region *region,
+			const struct scg_seccomp_data *d, char *buf, size_t size)
+{
+	const struct scg_arch *arch = cli_region_arch(region);
+	if (!arch) {
+		buf[0] = '\0';
+		return;
+	}
+	const char *name = scg_syscall_name(arch, d->nr);
+	char nr[32];
+	if (name)
+		snprintf(nr, sizeof(nr), "%s", name);
+	else
+		snprintf(nr, sizeof(nr), "%d", (int)d->nr);
+	char ip[48] = "";
+	if (d->instruction_pointer)
+		snprintf(ip, sizeof(ip), " --ip 0x%llx", (unsigned long long)d->instruction_pointer);
+	int n = snprintf(buf, size, "syscage emu -a %s%s -f %s %s", scg_arch_name(arch), ip, path, nr);
+	for (int i = 0; i < 6 && n > 0 && (size_t)n < size; i++)
+		n += snprintf(buf + n, size - (size_t)n, " 0x%llx", (unsigned long long)d->args[i]);
+}
+
+static void print_text(const struct diff_out *out, const struct scg_region *region,
+		       const char *abi, const char *sc, const char *args, const char *va,
+		       const char *vb, const struct scg_seccomp_data *d)
+{
+	printf("%s %s%s%s: %s in A, %s in B\n", abi, sc, args[0] ? " if " : "", args, va, vb);
+	char cmd[512];
+	for (int side = 0; side < 2; side++) {
+		emu_command(out->o->paths[side], region, d, cmd, sizeof(cmd));
+		if (cmd[0])
+			printf("  %s   # %s\n", cmd, side ? vb : va);
+	}
+	if (!cli_region_arch(region))
+		printf("  example: arch 0x%08x nr %d\n", (unsigned)d->arch, (int)d->nr);
+}
+
+static void print_json(struct diff_out *out, const char *abi, const char *sc, const char *args,
+		       const char *va, const char *vb, const struct scg_seccomp_data *d)
+{
+	printf("%s\n    {\"abi\": ", out->count > 1 ? "," : "");
+	cli_json_string(stdout, abi);
+	printf(", \"syscall\": ");
+	cli_json_string(stdout, sc);
+	printf(", \"args\": ");
+	cli_json_string(stdout, args);
+	printf(", \"a\": \"%s\", \"b\": \"%s\",\n     \"example\": {\"nr\": %u, \"arch\": %u, "
+	       "\"instruction_pointer\": %llu, \"args\": [",
+	       va, vb, (unsigned)d->nr, (unsigned)d->arch,
+	       (unsigned long long)d->instruction_pointer);
+	for (int i = 0; i < 6; i++)
+		printf("%s%llu", i ? ", " : "", (unsigned long long)d->args[i]);
+	printf("]}}");
+}
+
+static int on_difference(void *ctx, const struct scg_region *region, uint32_t ret_a,
+			 uint32_t ret_b)
+{
+	struct diff_out *out = ctx;
+	out->count++;
+	struct scg_seccomp_data d;
+	int r = scg_region_example(region, &d);
+	if (r < 0)
+		return r;
+	char abi[64], sc[256], va[64], vb[64];
+	cli_region_abi(region, abi, sizeof(abi));
+	cli_region_syscall(region, sc, sizeof(sc));
+	scg_ret_format(ret_a, va, sizeof(va));
+	scg_ret_format(ret_b, vb, sizeof(vb));
+	const struct scg_arch *arch = cli_region_arch(region);
+	char *args = NULL;
+	r = scg_region_args_text(region, arch ? arch : scg_arch_lookup("x86_64"), &args);
+	if (r < 0)
+		return r;
+	if (out->o->json)
+		print_json(out, abi, sc, args, va, vb, &d);
+	else
+		print_text(out, region, abi, sc, args, va, vb, &d);
+	free(args);
+	return 0;
+}
+
+int cmd_diff(int argc, char **argv)
+{
+	struct diff_opts o = { 0 };
+	int r = parse_options(argc, argv, &o);
+	if (r != 0)
+		return r > 0 ? CLI_EXIT_OK : CLI_EXIT_USAGE;
+	const struct scg_arch *arch = NULL;
+	if (o.arch_name && !(arch = cli_arch(o.arch_name)))
+		return CLI_EXIT_USAGE;
+	struct scg_prog a = { 0 }, b = { 0 };
+	if (cli_analysis_load(o.paths[0], arch, &a, NULL) < 0 ||
+	    cli_analysis_load(o.paths[1], arch, &b, NULL) < 0) {
+		scg_prog_release(&a);
+		return CLI_EXIT_USAGE;
+	}
+	struct scg_diag *diag = scg_diag_new();
+	struct diff_out out = { &o, 0 };
+	struct scg_diff_options dopts = { .ignore_errno = o.ignore_errno, .arch = arch };
+	if (o.json)
+		printf("{\n  \"differences\": [");
+	r = diag ? scg_analysis_diff(&a, 1, &b, 1, &dopts, on_difference, &out, diag) : -ENOMEM;
+	if (o.json && r >= 0)
+		printf("%s],\n  \"equivalent\": %s\n}\n", out.count ? "\n  " : "",
+		       r == 0 ? "true" : "false");
+	else if (r == 0)
+		printf("equivalent\n");
+	else if (r > 0)
+		printf("%d differing region%s\n", r, r == 1 ? "" : "s");
+	cli_print_diag(diag);
+	if (r < 0 && (!diag || scg_diag_count(diag) == 0))
+		cli_error("diff: %s", strerror(-r));
+	scg_diag_free(diag);
+	scg_prog_release(&a);
+	scg_prog_release(&b);
+	return r < 0 ? CLI_EXIT_USAGE : r > 0 ? CLI_EXIT_NEGATIVE : CLI_EXIT_OK;
+}

@@ -1,0 +1,232 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * syscage explain: why a filter or policy gives the verdict it gives for one
+ * syscall: the deciding rule (policies), the instruction path, and which
+ * argument tests mattered, with the values that keep the same path.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze.h"
+#include "bpf/asm_internal.h"
+#include "util/strbuf.h"
+
+struct explain_opts {
+	const char *arch_name;
+	const char *ip_text;
+	const char *input;
+	char **positional; /* SYSCALL [ARG0 .. ARG5] */
+	int n_positional;
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: syscage explain [options] POLICY|FILTER SYSCALL [ARG0 ... ARG5]\n"
+		"\n"
+		"Shows the verdict for one syscall and why: for a policy (policy file, OCI\n"
+		"JSON, built-in profile) the rule that decided (file:line); for every input\n"
+		"the path through the filter (instruction indexes and disassembly), the\n"
+		"argument tests on that path, and for each tested argument word the values\n"
+		"that keep the same path, hence the same verdict.\n"
+		"\n"
+		"  -a, --arch ARCH    the caller's ABI (default: native)\n"
+		"      --ip N         seccomp_data.instruction_pointer (default 0)\n"
+		"  -h, --help         this text\n"
+		"\n"
+		"Exit status: 0 done, 2 bad usage or input.\n");
+}
+
+enum { OPT_IP = 256 };
+
+static int parse_options(int argc, char **argv, struct explain_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "arch", required_argument, NULL, 'a' },
+		{ "ip", required_argument, NULL, OPT_IP },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+	optind = 1;
+	opterr = 0;
+	/* '+': stop at the first operand, so negative arguments are not options */
+	while ((c = getopt_long(argc, argv, "+a:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'a':
+			o->arch_name = optarg;
+			break;
+		case OPT_IP:
+			o->ip_text = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			return 1;
+		default:
+			cli_error("explain: unknown option '%s' ('syscage explain --help')",
+				  argv[optind - 1]);
+			return -1;
+		}
+	}
+	int n = argc - optind;
+	if (n < 2 || n > 8) {
+		cli_error("explain: give a policy or filter, a syscall and up to six arguments");
+		return -1;
+	}
+	o->input = argv[optind];
+	o->positional = argv + optind + 1;
+	o->n_positional = n - 1;
+	return 0;
+}
+
+static int build_data(const struct explain_opts *o, const struct scg_arch *arch,
+		      struct scg_seccomp_data *d)
+{
+	memset(d, 0, sizeof(*d));
+	d->arch = scg_arch_audit(arch);
+	if (cli_parse_syscall(arch, o->positional[0], &d->nr) < 0)
+		return -EINVAL;
+	for (int i = 1; i < o->n_positional; i++)
+		if (cli_parse_value(arch, o->positional[i], &d->args[i - 1]) < 0)
+			return -EINVAL;
+	if (o->ip_text && cli_parse_value(arch, o->ip_text, &d->instruction_pointer) < 0)
+		return -EINVAL;
+	return 0;
+}
+
+static void print_rule(const struct scg_policy *policy, const struct scg_seccomp_data *d)
+{
+	struct scg_verdict v;
+	scg_policy_eval(policy, d, &v);
+	char action[64];
+	scg_ret_format(v.action, action, sizeof(action));
+	printf("policy verdict: %s\n", action);
+	struct scg_rule rule;
+	switch (v.source) {
+	case SCG_VERDICT_RULE:
+		if (scg_policy_rule_at(policy, v.rule, &rule) == 0 && rule.loc.file && rule.loc.line)
+			printf("  decided by the rule at %s:%u\n", rule.loc.file, rule.loc.line);
+		else
+			printf("  decided by rule %zu\n", v.rule + 1);
+		break;
+	case SCG_VERDICT_DEFAULT:
+		printf("  no rule matched: the 'default' verdict\n");
+		break;
+	case SCG_VERDICT_UNKNOWN:
+		printf("  a number the ABI's table does not know: the 'unknown' verdict\n");
+		break;
+	case SCG_VERDICT_BADARCH:
+		printf("  the ABI is not a target of the policy: the 'badarch' verdict\n");
+		break;
+	}
+}
+
+static void print_path(const struct scg_prog *prog, const struct scg_arch *arch,
+		       const size_t *pcs, size_t n)
+{
+	printf("path through the filter (%zu instructions):\n", n);
+	struct asm_text_opts to = { .arch = arch, .prog_len = prog->len };
+	for (size_t i = 0; i < n; i++) {
+		struct scg_strbuf sb = SCG_STRBUF_INIT;
+		asm_insn_text(&sb, &prog->insns[pcs[i]], pcs[i], &to);
+		char *text = NULL;
+		if (scg_strbuf_finish(&sb, &text) == 0) {
+			printf("  %4zu  %s\n", pcs[i], text);
+			free(text);
+		}
+	}
+}
+
+/* The interval of word @w's set that holds @value: the values that keep the path. */
+static void print_word_range(const struct scg_region *region, unsigned w, uint32_t value,
+			     const char *name)
+{
+	char *text = NULL;
+	if (scg_region_word_text(region, w, name, &text) < 0)
+		return;
+	printf("  %s\n", text);
+	free(text);
+	struct scg_word_set set;
+	scg_region_word(region, w, &set);
+	for (size_t i = 0; i < set.nintervals; i++) {
+		if (value < set.intervals[i].lo || value > set.intervals[i].hi)
+			continue;
+		printf("    %s = 0x%x; the same path for 0x%x..0x%x%s\n", name, (unsigned)value,
+		       (unsigned)set.intervals[i].lo, (unsigned)set.intervals[i].hi,
+		       set.known || set.nexcluded ? " (with the bit tests above)" : "");
+	}
+}
+
+static void print_tests(const struct scg_region *region, const struct scg_arch *arch,
+			const struct scg_seccomp_data *d)
+{
+	bool any = false;
+	for (unsigned arg = 0; arg < 6; arg++) {
+		for (int high = 0; high < 2; high++) {
+			unsigned w = (unsigned)scg_arch_arg_offset(arch, arg, high) / 4;
+			if (scg_region_word_free(region, w))
+				continue;
+			if (!any)
+				printf("argument tests that mattered:\n");
+			any = true;
+			char name[16];
+			snprintf(name, sizeof(name), "arg%u.%s", arg, high ? "hi" : "lo");
+			uint32_t value = (uint32_t)(high ? d->args[arg] >> 32 : d->args[arg]);
+			print_word_range(region, w, value, name);
+		}
+	}
+	if (!any)
+		printf("no argument was tested: the verdict holds for every argument value\n");
+	if (!scg_region_word_free(region, scg_arch_ip_offset(arch, false) / 4) ||
+	    !scg_region_word_free(region, scg_arch_ip_offset(arch, true) / 4))
+		printf("the instruction pointer was tested too\n");
+}
+
+static int explain(const struct explain_opts *o, const struct scg_arch *arch)
+{
+	struct scg_seccomp_data d;
+	if (build_data(o, arch, &d) < 0)
+		return CLI_EXIT_USAGE;
+	struct scg_prog prog = { 0 };
+	struct scg_policy *policy = NULL;
+	if (cli_analysis_load(o->input, NULL, &prog, &policy) < 0)
+		return CLI_EXIT_USAGE;
+	if (policy)
+		print_rule(policy, &d);
+	struct scg_diag *diag = scg_diag_new();
+	size_t *pcs = calloc(prog.len, sizeof(*pcs));
+	struct scg_region *region = NULL;
+	int n = diag && pcs ? scg_analysis_path(&prog, &d, pcs, prog.len, &region, diag) : -ENOMEM;
+	uint32_t ret;
+	if (n >= 0 && scg_emu_run(&prog, &d, &ret, NULL, NULL, NULL) == 0) {
+		char action[64];
+		scg_ret_format(ret, action, sizeof(action));
+		printf("filter verdict: %s\n", action);
+		print_path(&prog, arch, pcs, (size_t)n);
+		print_tests(region, arch, &d);
+	}
+	cli_print_diag(diag);
+	if (n < 0 && (!diag || !scg_diag_count(diag)))
+		cli_error("explain: %s", strerror(-n));
+	scg_region_free(region);
+	scg_diag_free(diag);
+	free(pcs);
+	scg_policy_free(policy);
+	scg_prog_release(&prog);
+	return n < 0 ? CLI_EXIT_USAGE : CLI_EXIT_OK;
+}
+
+int cmd_explain(int argc, char **argv)
+{
+	struct explain_opts o = { 0 };
+	int r = parse_options(argc, argv, &o);
+	if (r != 0)
+		return r > 0 ? CLI_EXIT_OK : CLI_EXIT_USAGE;
+	const struct scg_arch *arch = cli_arch(o.arch_name);
+	if (!arch)
+		return CLI_EXIT_USAGE;
+	return explain(&o, arch);
+}

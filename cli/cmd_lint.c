@@ -1,0 +1,183 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * syscage lint: known weaknesses of a filter or policy, each with a short
+ * explanation and a fix.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze.h"
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: syscage lint [options] POLICY|FILTER\n"
+		"\n"
+		"Reports what weakens the sandbox: no arch check, ABI bypasses (x32, i386\n"
+		"through int 0x80), socketcall/ipc and io_uring around restricted calls,\n"
+		"syscalls that commonly break sandboxes, KILL_THREAD, TRACE, unknown\n"
+		"syscalls denied without ENOSYS, unreachable instructions, and the policy\n"
+		"language's own warnings (shadowed rules, 64-bit tests of negative values).\n"
+		"Findings point at the rule (file:line) or the instruction index.\n"
+		"\n"
+		"  -a, --arch ARCH       compile policies for this ABI alone\n"
+		"      --severity LEVEL  exit 1 when a finding is at or above LEVEL:\n"
+		"                        info, warning (default) or error\n"
+		"      --json            print the findings as JSON\n"
+		"  -h, --help            this text\n"
+		"\n"
+		"Exit status: 0 nothing at or above the severity, 1 something, 2 bad input.\n");
+}
+
+enum { OPT_SEVERITY = 256, OPT_JSON };
+
+static const char *level_name(enum scg_severity s)
+{
+	return s == SCG_SEV_ERROR ? "error" : s == SCG_SEV_WARNING ? "warning" : "info";
+}
+
+static int parse_level(const char *text, enum scg_severity *out)
+{
+	if (!strcmp(text, "info") || !strcmp(text, "note"))
+		*out = SCG_SEV_NOTE;
+	else if (!strcmp(text, "warning"))
+		*out = SCG_SEV_WARNING;
+	else if (!strcmp(text, "error"))
+		*out = SCG_SEV_ERROR;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+static void print_json(const struct scg_diag *diag)
+{
+	printf("{\n  \"findings\": [");
+	for (size_t i = 0; i < scg_diag_count(diag); i++) {
+		const struct scg_diag_entry *e = scg_diag_get(diag, i);
+		printf("%s\n    {\"severity\": \"%s\", \"code\": ", i ? "," : "", level_name(e->severity));
+		cli_json_string(stdout, e->code ? e->code : "");
+		if (e->loc.file && e->loc.line) {
+			printf(", \"file\": ");
+			cli_json_string(stdout, e->loc.file);
+			printf(", \"line\": %u", e->loc.line);
+		} else if (e->loc.insn >= 0) {
+			printf(", \"insn\": %ld", e->loc.insn);
+		}
+		printf(", \"message\": ");
+		cli_json_string(stdout, e->message);
+		printf(", \"fix\": ");
+		cli_json_string(stdout, e->hint ? e->hint : "");
+		printf("}");
+	}
+	printf("%s]\n}\n", scg_diag_count(diag) ? "\n  " : "");
+}
+
+static void print_text(const struct scg_diag *diag)
+{
+	for (size_t i = 0; i < scg_diag_count(diag); i++) {
+		const struct scg_diag_entry *e = scg_diag_get(diag, i);
+		if (e->loc.file && e->loc.line)
+			printf("%s:%u: ", e->loc.file, e->loc.line);
+		else if (e->loc.insn >= 0)
+			printf("insn %ld: ", e->loc.insn);
+		printf("%s: %s [%s]\n", level_name(e->severity), e->message, e->code ? e->code : "");
+		if (e->hint)
+			printf("  fix: %s\n", e->hint);
+	}
+	if (!scg_diag_count(diag))
+		printf("no findings\n");
+}
+
+/* A policy file's own warnings (shadowed rules, ...), parsed again to collect them. */
+static void policy_warnings(const char *path, const struct scg_arch *arch, struct scg_diag *diag)
+{
+	size_t len = strlen(path);
+	if (len < 7 || strcmp(path + len - 7, ".policy"))
+		return;
+	const struct scg_arch *const targets[1] = { arch };
+	struct scg_policy_source_options so = { .arches = arch ? targets : NULL, .narches = arch ? 1 : 0 };
+	struct scg_policy *p = NULL;
+	struct scg_diag *own = scg_diag_new();
+	if (own && scg_policy_parse_file(path, &so, &p, own) == 0) {
+		for (size_t i = 0; i < scg_diag_count(own); i++) {
+			const struct scg_diag_entry *e = scg_diag_get(own, i);
+			scg_diag_add(diag, e->severity, e->loc, e->code, e->hint, "%s", e->message);
+		}
+	}
+	scg_policy_free(p);
+	scg_diag_free(own);
+}
+
+int cmd_lint(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "arch", required_argument, NULL, 'a' },
+		{ "severity", required_argument, NULL, OPT_SEVERITY },
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *arch_name = NULL;
+	enum scg_severity level = SCG_SEV_WARNING;
+	bool json = false;
+	int c;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "a:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'a':
+			arch_name = optarg;
+			break;
+		case OPT_SEVERITY:
+			if (parse_level(optarg, &level) < 0) {
+				cli_error("lint: --severity is info, warning or error, not '%s'", optarg);
+				return CLI_EXIT_USAGE;
+			}
+			break;
+		case OPT_JSON:
+			json = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return CLI_EXIT_OK;
+		default:
+			cli_error("lint: unknown option '%s' ('syscage lint --help')", argv[optind - 1]);
+			return CLI_EXIT_USAGE;
+		}
+	}
+	if (argc - optind != 1) {
+		cli_error("lint: give one policy or filter ('syscage lint --help')");
+		return CLI_EXIT_USAGE;
+	}
+	const char *path = argv[optind];
+	const struct scg_arch *arch = NULL;
+	if (arch_name && !(arch = cli_arch(arch_name)))
+		return CLI_EXIT_USAGE;
+	struct scg_prog prog = { 0 };
+	struct scg_policy *policy = NULL;
+	if (cli_analysis_load(path, arch, &prog, &policy) < 0)
+		return CLI_EXIT_USAGE;
+	struct scg_diag *diag = scg_diag_new();
+	int r = diag ? 0 : -ENOMEM;
+	if (r == 0) {
+		policy_warnings(path, arch, diag);
+		r = scg_lint(&prog, policy, diag);
+	}
+	if (r < 0) {
+		cli_print_diag(diag);
+		cli_error("lint: %s", strerror(-r));
+	} else if (json) {
+		print_json(diag);
+	} else {
+		print_text(diag);
+	}
+	int status = r < 0 ? CLI_EXIT_USAGE
+			   : scg_diag_count_at_least(diag, level) ? CLI_EXIT_NEGATIVE : CLI_EXIT_OK;
+	scg_diag_free(diag);
+	scg_policy_free(policy);
+	scg_prog_release(&prog);
+	return status;
+}

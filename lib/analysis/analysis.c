@@ -1,0 +1,163 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Public entry points of the analysis engine: partitions and paths. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <syscage/arch.h>
+#include <syscage/verify.h>
+
+#include "analysis/symexec.h"
+
+/* Refuses programs the kernel would not load: the engine assumes the kernel's checks. */
+static int check_progs(const struct scg_prog *progs, size_t n, struct scg_diag *diag)
+{
+	if (!progs || n == 0)
+		return -EINVAL;
+	for (size_t i = 0; i < n; i++) {
+		struct scg_verify_result res;
+		int r = scg_verify(&progs[i], NULL, &res, NULL);
+		if (r < 0)
+			return r;
+		if (!res.accepted) {
+			scg_diag_add(diag, SCG_SEV_ERROR, SCG_LOC_INSN(res.error_insn),
+				     "analysis-not-loadable", "run 'syscage verify' for details",
+				     "filter %zu would not load (%s)", i, res.rule ? res.rule : "refused");
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+int analysis_check(const struct scg_prog *progs, size_t n, struct scg_diag *diag)
+{
+	return check_progs(progs, n, diag);
+}
+
+int scg_analysis_regions(const struct scg_prog *progs, size_t n, const struct scg_region *within,
+			 scg_region_fn fn, void *ctx, struct scg_diag *diag)
+{
+	int r = check_progs(progs, n, diag);
+	if (r < 0)
+		return r;
+	return analysis_walk(progs, n, within, fn, ctx, diag);
+}
+
+int analysis_walk(const struct scg_prog *progs, size_t n, const struct scg_region *within,
+		  scg_region_fn fn, void *ctx, struct scg_diag *diag)
+{
+	int r;
+	struct symexec s = { .progs = progs, .n = n, .fn = fn, .ctx = ctx, .diag = diag };
+	s.rets = calloc(n, sizeof(*s.rets));
+	if (!s.rets)
+		return -ENOMEM;
+	r = within ? region_copy(&s.region, within) : region_init(&s.region);
+	if (r == 0) {
+		r = symexec_run(&s);
+		region_release(&s.region);
+	}
+	free(s.rets);
+	return r;
+}
+
+struct path_capture {
+	struct scg_region **out;
+	uint32_t words[SCG_DATA_WORDS]; /* the input whose path is wanted */
+};
+
+/* The sixteen words a filter of @d's ABI loads (bit 30 of arch set: little endian). */
+static void data_words(const struct scg_seccomp_data *d, uint32_t *w)
+{
+	bool le = d->arch & SCG_AUDIT_ARCH_LE;
+	w[0] = d->nr;
+	w[1] = d->arch;
+	for (unsigned i = 0; i < 7; i++) {
+		uint64_t v = i == 0 ? d->instruction_pointer : d->args[i - 1];
+		uint32_t lo = (uint32_t)v, hi = (uint32_t)(v >> 32);
+		w[2 + 2 * i] = le ? lo : hi;
+		w[3 + 2 * i] = le ? hi : lo;
+	}
+}
+
+static int capture_region(void *ctx, const struct scg_region *region, const uint32_t *rets,
+			  uint32_t winner)
+{
+	(void)rets;
+	(void)winner;
+	struct path_capture *pc = ctx;
+	/* a split the path does not decide (RET A, a zero divisor) yields several leaves */
+	if (!pc->out || *pc->out || !scg_region_contains(region, pc->words))
+		return 0;
+	*pc->out = scg_region_clone(region);
+	return *pc->out ? 0 : -ENOMEM;
+}
+
+struct pc_trace {
+	size_t *pcs;
+	size_t n, cap;
+};
+
+static void record_pc(void *ctx, const struct scg_emu_step *step)
+{
+	struct pc_trace *t = ctx;
+	if (t->n < t->cap)
+		t->pcs[t->n] = step->pc;
+	t->n++;
+}
+
+int scg_analysis_path(const struct scg_prog *prog, const struct scg_seccomp_data *data,
+		      size_t *pcs, size_t max, struct scg_region **region, struct scg_diag *diag)
+{
+	int r = check_progs(prog, 1, diag);
+	if (r < 0)
+		return r;
+	if (region)
+		*region = NULL;
+	/* a path visits each instruction at most once */
+	struct pc_trace t = { .pcs = calloc(prog->len, sizeof(size_t)), .cap = prog->len };
+	if (!t.pcs)
+		return -ENOMEM;
+	uint32_t ret;
+	r = scg_emu_run(prog, data, &ret, NULL, record_pc, &t);
+	if (r < 0)
+		goto out;
+	struct path_capture cap = { .out = region };
+	data_words(data, cap.words);
+	struct symexec s = { .progs = prog, .n = 1, .rets = &ret, .fn = capture_region,
+			     .ctx = &cap, .diag = diag, .guide = t.pcs, .nguide = t.n };
+	r = region_init(&s.region);
+	if (r < 0)
+		goto out;
+	r = symexec_run(&s);
+	region_release(&s.region);
+	if (r < 0) {
+		if (region) {
+			scg_region_free(*region);
+			*region = NULL;
+		}
+		goto out;
+	}
+	for (size_t i = 0; i < t.n && i < max; i++)
+		pcs[i] = t.pcs[i];
+	r = (int)t.n;
+out:
+	free(t.pcs);
+	return r;
+}
+
+int scg_analysis_reachable(const struct scg_prog *prog, bool *reached, struct scg_diag *diag)
+{
+	int r = check_progs(prog, 1, diag);
+	if (r < 0)
+		return r;
+	memset(reached, 0, prog->len * sizeof(*reached));
+	struct symexec s = { .progs = prog, .n = 1, .diag = diag, .reached = reached };
+	uint32_t ret;
+	s.rets = &ret;
+	r = region_init(&s.region);
+	if (r < 0)
+		return r;
+	r = symexec_run(&s);
+	region_release(&s.region);
+	return r;
+}

@@ -1,0 +1,562 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Filters -> policy.  Each ABI and each syscall number of its table is
+ * analysed on its own (the region restricted to that arch and nr): one
+ * verdict makes an unconditional rule, several make one conditional rule
+ * per region plus the commonest verdict.  Regions are disjoint, so the
+ * rules' order within a syscall does not matter.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <syscage/policy.h>
+
+#include "analysis/symexec.h"
+
+#define X86_64_AUDIT 0xc000003eU
+/* Verdicts kept per syscall before the commonest one is chosen. */
+#define MAX_VERDICTS 64U
+/* Unknown numbers that may get a verdict of their own (number rules). */
+#define MAX_ODD_NUMBERS 256U
+
+/* Verdicts seen over some inputs, with how many regions (or syscalls) got each. */
+struct tally {
+	uint32_t rets[MAX_VERDICTS];
+	size_t count[MAX_VERDICTS], n;
+	bool overflow;
+};
+
+struct decomp {
+	const struct scg_prog *progs;
+	size_t n;
+	struct scg_diag *diag;
+	struct scg_policy *policy;
+	const struct scg_arch *arch; /* the ABI being rebuilt */
+	size_t arch_index;
+	uint32_t badarch;
+	/* default verdict candidates: how many syscalls got each verdict unconditionally */
+	struct tally common;
+};
+
+/* Effect-level canonical value: the kernel cannot tell these apart. */
+static uint32_t canonical(uint32_t ret)
+{
+	enum scg_action a = scg_action_of(ret);
+	if (a == SCG_ACTION_UNKNOWN)
+		return SCG_RET_KILL_PROCESS;
+	if (!scg_action_has_data(a))
+		return ret & SCG_RET_ACTION_FULL;
+	if (a == SCG_ACTION_ERRNO && (ret & SCG_RET_DATA) > SCG_MAX_ERRNO)
+		return SCG_RET_ERRNO | SCG_MAX_ERRNO;
+	return ret;
+}
+
+static void tally_add(struct tally *t, uint32_t ret, size_t weight)
+{
+	ret = canonical(ret);
+	for (size_t i = 0; i < t->n; i++) {
+		if (t->rets[i] == ret) {
+			t->count[i] += weight;
+			return;
+		}
+	}
+	if (t->n == MAX_VERDICTS) {
+		t->overflow = true;
+		return;
+	}
+	t->rets[t->n] = ret;
+	t->count[t->n++] = weight;
+}
+
+static uint32_t tally_top(const struct tally *t)
+{
+	size_t best = 0;
+	for (size_t i = 1; i < t->n; i++)
+		if (t->count[i] > t->count[best])
+			best = i;
+	return t->rets[best];
+}
+
+/* How many syscall numbers @region spans (bit patterns ignored: only a weight). */
+static size_t nr_weight(const struct scg_region *region)
+{
+	const struct wset *nr = &region->w[SCG_WORD_NR];
+	uint64_t sum = 0;
+	for (size_t i = 0; i < nr->niv; i++)
+		sum += (uint64_t)nr->iv[i].hi - nr->iv[i].lo + 1;
+	return (size_t)(sum > SIZE_MAX ? SIZE_MAX : sum);
+}
+
+/* Weighted by the numbers each region spans, so `unknown` is the verdict of most numbers. */
+static int count_region(void *ctx, const struct scg_region *region, const uint32_t *rets,
+			uint32_t winner)
+{
+	(void)rets;
+	tally_add(ctx, winner, nr_weight(region));
+	return 0;
+}
+
+/* The verdicts over @within, counted per region. */
+static int survey(struct decomp *d, const struct scg_region *within, struct tally *t)
+{
+	memset(t, 0, sizeof(*t));
+	int r = analysis_walk(d->progs, d->n, within, count_region, t, d->diag);
+	if (r == 0 && t->overflow) {
+		scg_diag_add(d->diag, SCG_SEV_ERROR, SCG_LOC_NONE, "decompile-too-many-verdicts", NULL,
+			     "more than %u different verdicts in one place", MAX_VERDICTS);
+		r = -ENOTSUP;
+	}
+	return r;
+}
+
+/* The inputs of ABI @arch (x86_64 and x32 split by bit 30 of nr; -1 stays x86_64). */
+static struct scg_region *abi_region(const struct scg_arch *arch, bool minus_one)
+{
+	struct scg_region *r = scg_region_new();
+	if (!r)
+		return NULL;
+	uint32_t audit = scg_arch_audit(arch);
+	int e = scg_region_restrict_range(r, SCG_WORD_ARCH, audit, audit);
+	if (e == 0 && audit == X86_64_AUDIT) {
+		if (minus_one)
+			e = wset_intersect(&r->w[SCG_WORD_NR], UINT32_MAX, UINT32_MAX);
+		else
+			e = wset_fix_bits(&r->w[SCG_WORD_NR], SCG_X32_SYSCALL_BIT,
+					  scg_arch_nr_flags(arch));
+		if (e == 0 && !minus_one && scg_arch_nr_flags(arch))
+			e = wset_remove(&r->w[SCG_WORD_NR], UINT32_MAX, UINT32_MAX);
+	}
+	if (e < 0) {
+		scg_region_free(r);
+		return NULL;
+	}
+	return r;
+}
+
+
+/* Argument @arg's word @high of @arch is word @w; false for nr, arch and ip. */
+static bool word_arg(const struct scg_arch *arch, unsigned w, unsigned *arg, bool *high)
+{
+	for (unsigned a = 0; a < 6; a++) {
+		for (int h = 0; h < 2; h++) {
+			if ((unsigned)scg_arch_arg_offset(arch, a, h) == w * 4) {
+				*arg = a;
+				*high = h;
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
+static struct scg_expr *both(struct scg_expr *acc, struct scg_expr *e)
+{
+	if (!acc)
+		return e;
+	if (!e) {
+		scg_expr_free(acc);
+		return NULL;
+	}
+	return scg_expr_and(acc, e);
+}
+
+static struct scg_expr *either(struct scg_expr *acc, struct scg_expr *e)
+{
+	if (!acc)
+		return e;
+	if (!e) {
+		scg_expr_free(acc);
+		return NULL;
+	}
+	return scg_expr_or(acc, e);
+}
+
+/* (word & mask) OP value for the low word (32-bit test) or the high word (64-bit test). */
+static struct scg_expr *word_cmp(unsigned arg, bool high, enum scg_cmp_op op, uint32_t mask,
+				 uint32_t value)
+{
+	if (high)
+		return scg_expr_cmp(arg, 64, op, (uint64_t)mask << 32, (uint64_t)value << 32);
+	return scg_expr_cmp(arg, 32, op, mask, value);
+}
+
+static struct scg_expr *interval_expr(const struct scg_interval *iv, unsigned arg, bool high)
+{
+	if (iv->lo == iv->hi)
+		return word_cmp(arg, high, SCG_CMP_EQ, UINT32_MAX, iv->lo);
+	struct scg_expr *e = NULL;
+	bool ok = true;
+	if (iv->lo > 0) {
+		e = word_cmp(arg, high, SCG_CMP_GE, UINT32_MAX, iv->lo);
+		ok = e != NULL;
+	}
+	if (ok && iv->hi < UINT32_MAX) {
+		e = both(e, word_cmp(arg, high, SCG_CMP_LE, UINT32_MAX, iv->hi));
+		ok = e != NULL;
+	}
+	return ok ? e : NULL;
+}
+
+/* The word set as a condition; *@out stays NULL for an unconstrained word. */
+static int word_expr(const struct wset *ws, unsigned arg, bool high, struct scg_expr **out)
+{
+	struct scg_expr *e = NULL, *alt = NULL;
+	bool full_range = ws->niv == 1 && ws->iv[0].lo == 0 && ws->iv[0].hi == UINT32_MAX;
+	for (size_t i = 0; i < ws->niv && !full_range; i++)
+		if (!(alt = either(alt, interval_expr(&ws->iv[i], arg, high))))
+			return -ENOMEM;
+	e = alt;
+	if (ws->known && !(e = both(e, word_cmp(arg, high, SCG_CMP_EQ, ws->known, ws->known_value))))
+		return -ENOMEM;
+	for (size_t i = 0; i < ws->nex; i++)
+		if (!(e = both(e, word_cmp(arg, high, SCG_CMP_NE, ws->ex[i].mask, ws->ex[i].value))))
+			return -ENOMEM;
+	*out = e;
+	return 0;
+}
+
+static int region_expr(struct decomp *d, const struct scg_region *region, struct scg_expr **out)
+{
+	*out = NULL;
+	if (region->nconds) {
+		scg_diag_add(d->diag, SCG_SEV_ERROR, SCG_LOC_NONE, "decompile-computed", NULL,
+			     "on %s the verdict depends on values the filter computes from several "
+			     "words or with arithmetic, which policies cannot test",
+			     scg_arch_name(d->arch));
+		return -ENOTSUP;
+	}
+	for (unsigned w = 2; w < SCG_DATA_WORDS; w++) {
+		if (wset_is_full(&region->w[w]))
+			continue;
+		unsigned arg;
+		bool high;
+		if (!word_arg(d->arch, w, &arg, &high)) {
+			scg_expr_free(*out);
+			*out = NULL;
+			scg_diag_add(d->diag, SCG_SEV_ERROR, SCG_LOC_NONE, "decompile-ip", NULL,
+				     "on %s the verdict depends on the instruction pointer, which "
+				     "policies cannot test", scg_arch_name(d->arch));
+			return -ENOTSUP;
+		}
+		struct scg_expr *e;
+		int r = word_expr(&region->w[w], arg, high, &e);
+		if (r == 0 && e && !(*out = both(*out, e)))
+			r = -ENOMEM;
+		if (r < 0) {
+			scg_expr_free(*out);
+			*out = NULL;
+			return r;
+		}
+	}
+	return 0;
+}
+
+static int add_rule(struct decomp *d, const char *name, uint32_t nr, uint32_t action,
+		    struct scg_expr *cond)
+{
+	struct scg_rule_spec spec = {
+		.action = action,
+		.syscall = name,
+		.has_number = !name,
+		.number = nr,
+		.arch_mask = d->arch_index < 32 ? 1U << d->arch_index : 0,
+		.cond = cond,
+		.loc = SCG_LOC_NONE,
+	};
+	return scg_policy_add_rule(d->policy, &spec);
+}
+
+/* --- one syscall with argument-dependent verdicts ------------------------- */
+
+struct split {
+	struct decomp *d;
+	const char *name;
+	uint32_t nr, skip; /* regions with verdict @skip are left to a later rule */
+};
+
+static int emit_region(void *ctx, const struct scg_region *region, const uint32_t *rets,
+		       uint32_t winner)
+{
+	(void)rets;
+	struct split *sp = ctx;
+	if (canonical(winner) == sp->skip)
+		return 0;
+	struct scg_expr *cond;
+	int r = region_expr(sp->d, region, &cond);
+	if (r < 0)
+		return r;
+	return add_rule(sp->d, sp->name, sp->nr, canonical(winner), cond);
+}
+
+/* Rules for @name (@nr) of the current ABI on @within; @def is the policy default. */
+static int emit_syscall(struct decomp *d, const char *name, uint32_t nr,
+			const struct scg_region *within, const struct tally *t, uint32_t def)
+{
+	/* the default, when it is one of the verdicts, needs no rule: the others get theirs */
+	uint32_t top = tally_top(t);
+	for (size_t i = 0; i < t->n; i++)
+		if (t->rets[i] == def)
+			top = def;
+	if (t->n > 1) {
+		struct split sp = { d, name, nr, top };
+		int r = analysis_walk(d->progs, d->n, within, emit_region, &sp, d->diag);
+		if (r < 0)
+			return r;
+	}
+	return top == def ? 0 : add_rule(d, name, nr, top, NULL);
+}
+
+/* --- unknown numbers ------------------------------------------------------ */
+
+struct odd {
+	struct decomp *d;
+	uint32_t unknown;
+	size_t numbers;
+};
+
+/* A region of unknown numbers whose verdict is not the `unknown` one: number rules. */
+static int emit_odd_numbers(void *ctx, const struct scg_region *region, const uint32_t *rets,
+			    uint32_t winner)
+{
+	(void)rets;
+	struct odd *o = ctx;
+	if (canonical(winner) == o->unknown)
+		return 0;
+	struct scg_expr *cond;
+	int r = region_expr(o->d, region, &cond);
+	uint32_t nr = 0;
+	while (r == 0 && scg_region_word_next(region, SCG_WORD_NR, nr, &nr) == 0) {
+		if (++o->numbers > MAX_ODD_NUMBERS) {
+			scg_diag_add(o->d->diag, SCG_SEV_ERROR, SCG_LOC_NONE, "decompile-unknown-ranges",
+				     NULL, "on %s, numbers no table knows get several verdicts over "
+				     "ranges a policy cannot name", scg_arch_name(o->d->arch));
+			r = -ENOTSUP;
+			break;
+		}
+		struct scg_expr *c = cond ? scg_expr_clone(cond) : NULL;
+		if (cond && !c)
+			r = -ENOMEM;
+		else
+			r = add_rule(o->d, NULL, nr, canonical(winner), c);
+		if (nr == UINT32_MAX)
+			break;
+		nr++;
+	}
+	scg_expr_free(cond);
+	return r;
+}
+
+/* The current ABI's inputs with a number its table does not know (one or two parts). */
+static size_t unknown_parts(const struct scg_arch *arch, struct scg_region **parts)
+{
+	size_t n = 0;
+	bool x86_64 = scg_arch_audit(arch) == X86_64_AUDIT && !scg_arch_nr_flags(arch);
+	for (int minus_one = 0; minus_one <= (int)x86_64; minus_one++) {
+		struct scg_region *r = abi_region(arch, minus_one);
+		if (!r)
+			break;
+		for (size_t i = 0; i < scg_syscall_count(arch); i++) {
+			const char *name;
+			uint32_t nr;
+			if (scg_syscall_at(arch, i, &name, &nr) == 0)
+				wset_remove(&r->w[SCG_WORD_NR], nr, nr);
+		}
+		parts[n++] = r;
+	}
+	return n;
+}
+
+/* --- the driver ----------------------------------------------------------- */
+
+struct abi_plan {
+	const struct scg_arch *arch;
+	size_t index;
+	struct tally *syscalls; /* one per table entry */
+	struct tally unknown;
+};
+
+static int survey_parts(struct decomp *d, struct scg_region **parts, size_t n, struct tally *t)
+{
+	memset(t, 0, sizeof(*t));
+	for (size_t i = 0; i < n; i++) {
+		struct tally one;
+		int r = scg_region_empty(parts[i]) ? 0 : survey(d, parts[i], &one);
+		if (r < 0)
+			return r;
+		for (size_t k = 0; k < one.n; k++)
+			tally_add(t, one.rets[k], one.count[k]);
+	}
+	return 0;
+}
+
+static struct scg_region *syscall_region(const struct scg_arch *arch, uint32_t nr)
+{
+	struct scg_region *r = abi_region(arch, false);
+	if (r && wset_intersect(&r->w[SCG_WORD_NR], nr, nr) < 0) {
+		scg_region_free(r);
+		return NULL;
+	}
+	return r;
+}
+
+/* Pass one for an ABI: is it a target, and the verdicts of each syscall. */
+static int plan_abi(struct decomp *d, struct abi_plan *p, bool *target)
+{
+	struct scg_region *parts[2];
+	size_t nparts = 0;
+	bool x86_64 = scg_arch_audit(p->arch) == X86_64_AUDIT && !scg_arch_nr_flags(p->arch);
+	for (int minus_one = 0; minus_one <= (int)x86_64; minus_one++)
+		if ((parts[nparts] = abi_region(p->arch, minus_one)))
+			nparts++;
+	struct tally all;
+	int r = survey_parts(d, parts, nparts, &all);
+	for (size_t i = 0; i < nparts; i++)
+		scg_region_free(parts[i]);
+	*target = r == 0 && !(all.n == 1 && all.rets[0] == canonical(d->badarch));
+	if (r < 0 || !*target)
+		return r;
+	size_t count = scg_syscall_count(p->arch);
+	p->syscalls = calloc(count ? count : 1, sizeof(*p->syscalls));
+	if (!p->syscalls)
+		return -ENOMEM;
+	for (size_t i = 0; i < count && r == 0; i++) {
+		const char *name;
+		uint32_t nr;
+		scg_syscall_at(p->arch, i, &name, &nr);
+		struct scg_region *within = syscall_region(p->arch, nr);
+		r = within ? survey(d, within, &p->syscalls[i]) : -ENOMEM;
+		scg_region_free(within);
+		if (r == 0 && p->syscalls[i].n == 1)
+			tally_add(&d->common, p->syscalls[i].rets[0], 1);
+	}
+	if (r == 0) {
+		struct scg_region *unk[2];
+		size_t nu = unknown_parts(p->arch, unk);
+		r = survey_parts(d, unk, nu, &p->unknown);
+		for (size_t i = 0; i < nu; i++)
+			scg_region_free(unk[i]);
+	}
+	return r;
+}
+
+/* Pass two: the rules of one target ABI. */
+static int emit_abi(struct decomp *d, struct abi_plan *p, uint32_t def, uint32_t unknown)
+{
+	d->arch = p->arch;
+	d->arch_index = p->index;
+	int r = 0;
+	for (size_t i = 0; i < scg_syscall_count(p->arch) && r == 0; i++) {
+		const char *name;
+		uint32_t nr;
+		scg_syscall_at(p->arch, i, &name, &nr);
+		struct scg_region *within = syscall_region(p->arch, nr);
+		r = within ? emit_syscall(d, name, nr, within, &p->syscalls[i], def) : -ENOMEM;
+		scg_region_free(within);
+	}
+	if (r == 0 && p->unknown.n > 1) {
+		struct scg_region *unk[2];
+		size_t nu = unknown_parts(p->arch, unk);
+		struct odd o = { d, unknown, 0 };
+		for (size_t i = 0; i < nu; i++) {
+			if (r == 0 && !scg_region_empty(unk[i]))
+				r = analysis_walk(d->progs, d->n, unk[i], emit_odd_numbers, &o, d->diag);
+			scg_region_free(unk[i]);
+		}
+	}
+	return r;
+}
+
+/* The verdict of ABIs syscage does not know; it must not depend on anything else. */
+static int find_badarch(struct decomp *d)
+{
+	struct scg_region *r = scg_region_new();
+	if (!r)
+		return -ENOMEM;
+	for (size_t i = 0; i < scg_arch_count(); i++) {
+		uint32_t audit = scg_arch_audit(scg_arch_at(i));
+		wset_remove(&r->w[SCG_WORD_ARCH], audit, audit);
+	}
+	struct tally t;
+	int e = survey(d, r, &t);
+	scg_region_free(r);
+	if (e < 0)
+		return e;
+	if (t.n != 1) {
+		scg_diag_add(d->diag, SCG_SEV_ERROR, SCG_LOC_NONE, "decompile-badarch", NULL,
+			     "calls from unknown ABIs get more than one verdict");
+		return -ENOTSUP;
+	}
+	d->badarch = t.rets[0];
+	return 0;
+}
+
+/* One `unknown` verdict for every target: the commonest one of each must agree. */
+static int pick_unknown(struct decomp *d, const struct abi_plan *plans, size_t n, uint32_t *out)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (!plans[i].unknown.n)
+			continue;
+		uint32_t top = tally_top(&plans[i].unknown);
+		if (i > 0 && plans[0].unknown.n && top != *out) {
+			scg_diag_add(d->diag, SCG_SEV_ERROR, SCG_LOC_NONE, "decompile-unknown", NULL,
+				     "numbers no table knows get %s a different verdict than on %s",
+				     scg_arch_name(plans[i].arch), scg_arch_name(plans[0].arch));
+			return -ENOTSUP;
+		}
+		*out = top;
+	}
+	return 0;
+}
+
+static int build(struct decomp *d, struct abi_plan *plans, size_t *nplans)
+{
+	int r = find_badarch(d);
+	for (size_t i = 0; i < scg_arch_count() && r == 0; i++) {
+		struct abi_plan *p = &plans[*nplans];
+		*p = (struct abi_plan){ .arch = scg_arch_at(i), .index = i };
+		bool target = false;
+		r = plan_abi(d, p, &target);
+		if (target)
+			(*nplans)++;
+		else
+			free(p->syscalls);
+		if (r == 0 && target)
+			r = scg_policy_add_arch(d->policy, p->arch);
+	}
+	if (r < 0)
+		return r;
+	uint32_t def = d->common.n ? tally_top(&d->common) : canonical(d->badarch);
+	uint32_t unknown = def;
+	r = pick_unknown(d, plans, *nplans, &unknown);
+	for (size_t i = 0; i < *nplans && r == 0; i++)
+		r = emit_abi(d, &plans[i], def, unknown);
+	scg_policy_set_default(d->policy, def);
+	scg_policy_set_badarch(d->policy, d->badarch);
+	if (unknown != def)
+		scg_policy_set_unknown(d->policy, unknown);
+	return r;
+}
+
+int scg_decompile(const struct scg_prog *progs, size_t n, struct scg_policy **out,
+		  struct scg_diag *diag)
+{
+	int r = analysis_check(progs, n, diag);
+	if (r < 0)
+		return r;
+	struct decomp d = { .progs = progs, .n = n, .diag = diag };
+	struct abi_plan *plans = calloc(scg_arch_count(), sizeof(*plans));
+	d.policy = scg_policy_new();
+	size_t nplans = 0;
+	r = plans && d.policy ? build(&d, plans, &nplans) : -ENOMEM;
+	for (size_t i = 0; i < nplans; i++)
+		free(plans[i].syscalls);
+	free(plans);
+	if (r < 0) {
+		scg_policy_free(d.policy);
+		return r;
+	}
+	*out = d.policy;
+	return 0;
+}

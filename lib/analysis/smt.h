@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The general tier of the engine: Z3 bit-vector terms for values the word
+ * sets cannot describe (arithmetic on loaded words, comparisons between two
+ * words, RET A of a computed value).  Internal to libsyscage-analysis.
+ */
+#ifndef SCG_LIB_ANALYSIS_SMT_H
+#define SCG_LIB_ANALYSIS_SMT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "analysis/z3_api.h"
+
+struct scg_region;
+
+/* A Z3 context shared (reference counted) by every region built on it. */
+struct smt {
+	Z3_context ctx;
+	Z3_ast words[16]; /* the sixteen 32-bit words of seccomp_data */
+	unsigned refs;
+	bool failed; /* Z3 reported an error */
+};
+
+/* A new context with one reference, or NULL (no memory, or libz3 cannot be loaded). */
+struct smt *smt_new(void);
+struct smt *smt_ref(struct smt *smt);
+void smt_unref(struct smt *smt);
+
+Z3_ast smt_const(struct smt *smt, uint32_t value);
+
+/*
+ * Whether @r (its word sets and general conditions) holds some input:
+ * 1 yes, 0 no, -E2BIG when Z3 gives up.  With @words, a witness.
+ */
+int smt_solve(struct smt *smt, const struct scg_region *r, uint32_t *words);
+/* The value of the 32-bit term @term for the input @words. */
+uint32_t smt_eval(struct smt *smt, Z3_ast term, const uint32_t *words);
+/* True when @cond holds for the input @words. */
+bool smt_holds(struct smt *smt, Z3_ast cond, const uint32_t *words);
+
+#endif

@@ -1,0 +1,286 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Sets of 32-bit values for the analysis engine (see wordset.h).
+ *
+ * Full-word comparisons only ever cut the value line, so they live in the
+ * interval list; masked tests fix or forbid bit patterns.  Emptiness and
+ * examples come from one search: walk the excluded patterns, branching on
+ * which free bit of each differs from the forbidden value, and at the end
+ * take the smallest interval member with the accumulated fixed bits.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/wordset.h"
+
+/* Nodes one wset_next() call may visit before giving up with -E2BIG. */
+#define SEARCH_BUDGET 200000U
+
+int wset_init_full(struct wset *ws)
+{
+	memset(ws, 0, sizeof(*ws));
+	ws->iv = malloc(sizeof(*ws->iv) * 4);
+	if (!ws->iv)
+		return -ENOMEM;
+	ws->civ = 4;
+	ws->niv = 1;
+	ws->iv[0] = (struct scg_interval){ 0, UINT32_MAX };
+	return 0;
+}
+
+int wset_copy(struct wset *dst, const struct wset *src)
+{
+	*dst = *src;
+	dst->iv = NULL;
+	dst->ex = NULL;
+	dst->civ = src->niv ? src->niv : 1;
+	dst->cex = src->nex;
+	dst->iv = malloc(sizeof(*dst->iv) * dst->civ);
+	if (!dst->iv)
+		goto fail;
+	memcpy(dst->iv, src->iv, sizeof(*dst->iv) * src->niv);
+	if (src->nex) {
+		dst->ex = malloc(sizeof(*dst->ex) * src->nex);
+		if (!dst->ex)
+			goto fail;
+		memcpy(dst->ex, src->ex, sizeof(*dst->ex) * src->nex);
+	}
+	return 0;
+fail:
+	free(dst->iv);
+	memset(dst, 0, sizeof(*dst));
+	return -ENOMEM;
+}
+
+void wset_release(struct wset *ws)
+{
+	if (!ws)
+		return;
+	free(ws->iv);
+	free(ws->ex);
+	memset(ws, 0, sizeof(*ws));
+}
+
+bool wset_is_full(const struct wset *ws)
+{
+	return ws->niv == 1 && ws->iv[0].lo == 0 && ws->iv[0].hi == UINT32_MAX && !ws->known &&
+	       !ws->nex;
+}
+
+int wset_intersect(struct wset *ws, uint32_t lo, uint32_t hi)
+{
+	size_t out = 0;
+	for (size_t i = 0; i < ws->niv; i++) {
+		struct scg_interval v = ws->iv[i];
+		if (v.hi < lo || v.lo > hi)
+			continue;
+		if (v.lo < lo)
+			v.lo = lo;
+		if (v.hi > hi)
+			v.hi = hi;
+		ws->iv[out++] = v;
+	}
+	ws->niv = out;
+	return 0;
+}
+
+static int reserve_iv(struct wset *ws, size_t need)
+{
+	if (need <= ws->civ)
+		return 0;
+	size_t cap = ws->civ ? ws->civ * 2 : 4;
+	while (cap < need)
+		cap *= 2;
+	struct scg_interval *iv = realloc(ws->iv, sizeof(*iv) * cap);
+	if (!iv)
+		return -ENOMEM;
+	ws->iv = iv;
+	ws->civ = cap;
+	return 0;
+}
+
+int wset_remove(struct wset *ws, uint32_t lo, uint32_t hi)
+{
+	/* at most one interval splits in two */
+	if (reserve_iv(ws, ws->niv + 1) < 0)
+		return -ENOMEM;
+	size_t n = ws->niv;
+	struct scg_interval *tmp = malloc(sizeof(*tmp) * (n + 1));
+	if (!tmp)
+		return -ENOMEM;
+	size_t out = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct scg_interval v = ws->iv[i];
+		if (v.hi < lo || v.lo > hi) {
+			tmp[out++] = v;
+			continue;
+		}
+		if (v.lo < lo)
+			tmp[out++] = (struct scg_interval){ v.lo, lo - 1 };
+		if (v.hi > hi)
+			tmp[out++] = (struct scg_interval){ hi + 1, v.hi };
+	}
+	memcpy(ws->iv, tmp, sizeof(*tmp) * out);
+	ws->niv = out;
+	free(tmp);
+	return 0;
+}
+
+int wset_fix_bits(struct wset *ws, uint32_t mask, uint32_t value)
+{
+	value &= mask;
+	if ((ws->known_value ^ value) & ws->known & mask) {
+		ws->niv = 0; /* contradicts a known bit */
+		return 0;
+	}
+	ws->known |= mask;
+	ws->known_value |= value;
+	if (ws->known == UINT32_MAX)
+		return wset_intersect(ws, ws->known_value, ws->known_value);
+	return 0;
+}
+
+int wset_exclude(struct wset *ws, uint32_t mask, uint32_t value)
+{
+	if (value & ~mask)
+		return 0; /* (w & mask) can never equal it */
+	if (mask == 0) {
+		ws->niv = 0; /* (w & 0) != 0 never holds */
+		return 0;
+	}
+	if (mask == UINT32_MAX)
+		return wset_remove(ws, value, value);
+	if ((ws->known & mask) == mask) {
+		if ((ws->known_value & mask) == value)
+			ws->niv = 0;
+		return 0;
+	}
+	if ((ws->known_value ^ value) & ws->known & mask)
+		return 0; /* a known bit already differs */
+	if (ws->nex == ws->cex) {
+		size_t cap = ws->cex ? ws->cex * 2 : 4;
+		struct scg_pattern *ex = realloc(ws->ex, sizeof(*ex) * cap);
+		if (!ex)
+			return -ENOMEM;
+		ws->ex = ex;
+		ws->cex = cap;
+	}
+	ws->ex[ws->nex++] = (struct scg_pattern){ mask, value };
+	return 0;
+}
+
+bool wset_min_fixed(uint32_t lo, uint32_t hi, uint32_t known, uint32_t value, uint32_t *out)
+{
+	value &= known;
+	uint32_t x = 0;
+	int bump = -1; /* lowest-so-far free bit where lo has 0: raising it exceeds lo */
+	for (int b = 31; b >= 0; b--) {
+		uint32_t bit = 1U << b;
+		uint32_t lb = lo & bit;
+		if (!(known & bit)) {
+			if (!lb)
+				bump = b;
+			x |= lb;
+			continue;
+		}
+		uint32_t vb = value & bit;
+		if (vb == lb) {
+			x |= vb;
+			continue;
+		}
+		if (vb > lb) {
+			x |= vb | (value & (bit - 1));
+			goto done;
+		}
+		/* the fixed bit is below lo's: raise the last free zero bit above it */
+		if (bump < 0)
+			return false;
+		uint32_t bb = 1U << bump;
+		x = (x & ~(bb | (bb - 1))) | bb | (value & (bb - 1));
+		goto done;
+	}
+done:
+	if (x < lo || x > hi)
+		return false;
+	*out = x;
+	return true;
+}
+
+struct search {
+	const struct wset *ws;
+	uint32_t lo, hi;
+	unsigned budget;
+	bool found;
+	uint32_t best;
+};
+
+static int search_patterns(struct search *s, uint32_t known, uint32_t value, size_t pi)
+{
+	if (s->budget-- == 0)
+		return -E2BIG;
+	uint32_t floor;
+	if (!wset_min_fixed(s->lo, s->hi, known, value, &floor))
+		return 0;
+	if (s->found && floor >= s->best)
+		return 0; /* nothing below what we have */
+	while (pi < s->ws->nex) {
+		uint32_t m = s->ws->ex[pi].mask, v = s->ws->ex[pi].value;
+		if ((value ^ v) & known & m) {
+			pi++;
+			continue;
+		}
+		uint32_t freebits = m & ~known;
+		if (!freebits)
+			return 0;
+		/* disjoint cases: the first free bit (from the top) that differs from v */
+		uint32_t same = 0;
+		for (int b = 31; b >= 0; b--) {
+			uint32_t bit = 1U << b;
+			if (!(freebits & bit))
+				continue;
+			uint32_t k2 = known | same | bit;
+			uint32_t v2 = (value | (v & same)) | (~v & bit);
+			int r = search_patterns(s, k2, v2 & k2, pi + 1);
+			if (r < 0)
+				return r;
+			same |= bit;
+		}
+		return 0;
+	}
+	s->found = true;
+	s->best = floor;
+	return 0;
+}
+
+int wset_next(const struct wset *ws, uint32_t from, uint32_t *out)
+{
+	struct search s = { .ws = ws, .budget = SEARCH_BUDGET };
+	for (size_t i = 0; i < ws->niv; i++) {
+		if (ws->iv[i].hi < from)
+			continue;
+		s.lo = ws->iv[i].lo > from ? ws->iv[i].lo : from;
+		s.hi = ws->iv[i].hi;
+		int r = search_patterns(&s, ws->known, ws->known_value, 0);
+		if (r < 0)
+			return r;
+		if (s.found) {
+			*out = s.best;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+bool wset_contains(const struct wset *ws, uint32_t value)
+{
+	if ((value ^ ws->known_value) & ws->known)
+		return false;
+	for (size_t i = 0; i < ws->nex; i++)
+		if ((value & ws->ex[i].mask) == ws->ex[i].value)
+			return false;
+	for (size_t i = 0; i < ws->niv; i++)
+		if (value >= ws->iv[i].lo && value <= ws->iv[i].hi)
+			return true;
+	return false;
+}

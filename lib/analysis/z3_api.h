@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Z3, loaded when the engine first needs it.
+ *
+ * Only filters with computed values need the solver, and the command-line
+ * tool links this library: linking libz3 directly would load it (tens of
+ * megabytes, and libstdc++) into every `syscage run`.  So the calls go
+ * through a table filled by dlopen() on first use; the names below make
+ * the rest of the engine read like plain Z3.
+ */
+#ifndef SCG_LIB_ANALYSIS_Z3_API_H
+#define SCG_LIB_ANALYSIS_Z3_API_H
+
+#include <z3.h>
+
+/* Every Z3 function the engine calls. */
+#define SCG_Z3_FUNCTIONS(X) \
+	X(Z3_ast_to_string) \
+	X(Z3_del_config) \
+	X(Z3_del_context) \
+	X(Z3_get_bool_value) \
+	X(Z3_get_numeral_uint) \
+	X(Z3_mk_and) \
+	X(Z3_mk_bv_sort) \
+	X(Z3_mk_bvadd) \
+	X(Z3_mk_bvand) \
+	X(Z3_mk_bvlshr) \
+	X(Z3_mk_bvmul) \
+	X(Z3_mk_bvneg) \
+	X(Z3_mk_bvor) \
+	X(Z3_mk_bvshl) \
+	X(Z3_mk_bvsub) \
+	X(Z3_mk_bvudiv) \
+	X(Z3_mk_bvuge) \
+	X(Z3_mk_bvugt) \
+	X(Z3_mk_bvule) \
+	X(Z3_mk_bvxor) \
+	X(Z3_mk_config) \
+	X(Z3_mk_const) \
+	X(Z3_mk_context) \
+	X(Z3_mk_eq) \
+	X(Z3_mk_false) \
+	X(Z3_mk_not) \
+	X(Z3_mk_or) \
+	X(Z3_mk_params) \
+	X(Z3_mk_solver) \
+	X(Z3_mk_string_symbol) \
+	X(Z3_mk_unsigned_int) \
+	X(Z3_model_dec_ref) \
+	X(Z3_model_eval) \
+	X(Z3_model_inc_ref) \
+	X(Z3_params_dec_ref) \
+	X(Z3_params_inc_ref) \
+	X(Z3_params_set_uint) \
+	X(Z3_set_error_handler) \
+	X(Z3_simplify) \
+	X(Z3_solver_assert) \
+	X(Z3_solver_check) \
+	X(Z3_solver_dec_ref) \
+	X(Z3_solver_get_model) \
+	X(Z3_solver_inc_ref) \
+	X(Z3_solver_set_params) \
+	X(Z3_substitute)
+
+struct scg_z3_api {
+#define SCG_Z3_MEMBER(name) __typeof__(&name) name;
+	SCG_Z3_FUNCTIONS(SCG_Z3_MEMBER)
+#undef SCG_Z3_MEMBER
+};
+
+extern struct scg_z3_api scg_z3;
+
+/* Loads libz3 once: 0, or -ENOSYS when it (or one of its functions) is missing. */
+int scg_z3_load(void);
+
+#ifndef SCG_Z3_API_IMPLEMENTATION
+#define Z3_ast_to_string scg_z3.Z3_ast_to_string
+#define Z3_del_config scg_z3.Z3_del_config
+#define Z3_del_context scg_z3.Z3_del_context
+#define Z3_get_bool_value scg_z3.Z3_get_bool_value
+#define Z3_get_numeral_uint scg_z3.Z3_get_numeral_uint
+#define Z3_mk_and scg_z3.Z3_mk_and
+#define Z3_mk_bv_sort scg_z3.Z3_mk_bv_sort
+#define Z3_mk_bvadd scg_z3.Z3_mk_bvadd
+#define Z3_mk_bvand scg_z3.Z3_mk_bvand
+#define Z3_mk_bvlshr scg_z3.Z3_mk_bvlshr
+#define Z3_mk_bvmul scg_z3.Z3_mk_bvmul
+#define Z3_mk_bvneg scg_z3.Z3_mk_bvneg
+#define Z3_mk_bvor scg_z3.Z3_mk_bvor
+#define Z3_mk_bvshl scg_z3.Z3_mk_bvshl
+#define Z3_mk_bvsub scg_z3.Z3_mk_bvsub
+#define Z3_mk_bvudiv scg_z3.Z3_mk_bvudiv
+#define Z3_mk_bvuge scg_z3.Z3_mk_bvuge
+#define Z3_mk_bvugt scg_z3.Z3_mk_bvugt
+#define Z3_mk_bvule scg_z3.Z3_mk_bvule
+#define Z3_mk_bvxor scg_z3.Z3_mk_bvxor
+#define Z3_mk_config scg_z3.Z3_mk_config
+#define Z3_mk_const scg_z3.Z3_mk_const
+#define Z3_mk_context scg_z3.Z3_mk_context
+#define Z3_mk_eq scg_z3.Z3_mk_eq
+#define Z3_mk_false scg_z3.Z3_mk_false
+#define Z3_mk_not scg_z3.Z3_mk_not
+#define Z3_mk_or scg_z3.Z3_mk_or
+#define Z3_mk_params scg_z3.Z3_mk_params
+#define Z3_mk_solver scg_z3.Z3_mk_solver
+#define Z3_mk_string_symbol scg_z3.Z3_mk_string_symbol
+#define Z3_mk_unsigned_int scg_z3.Z3_mk_unsigned_int
+#define Z3_model_dec_ref scg_z3.Z3_model_dec_ref
+#define Z3_model_eval scg_z3.Z3_model_eval
+#define Z3_model_inc_ref scg_z3.Z3_model_inc_ref
+#define Z3_params_dec_ref scg_z3.Z3_params_dec_ref
+#define Z3_params_inc_ref scg_z3.Z3_params_inc_ref
+#define Z3_params_set_uint scg_z3.Z3_params_set_uint
+#define Z3_set_error_handler scg_z3.Z3_set_error_handler
+#define Z3_simplify scg_z3.Z3_simplify
+#define Z3_solver_assert scg_z3.Z3_solver_assert
+#define Z3_solver_check scg_z3.Z3_solver_check
+#define Z3_solver_dec_ref scg_z3.Z3_solver_dec_ref
+#define Z3_solver_get_model scg_z3.Z3_solver_get_model
+#define Z3_solver_inc_ref scg_z3.Z3_solver_inc_ref
+#define Z3_solver_set_params scg_z3.Z3_solver_set_params
+#define Z3_substitute scg_z3.Z3_substitute
+#endif
+
+#endif

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# syscage decompile (and dump --format policy's engine): policies that
+# compile back to equivalent filters, proven with syscage diff.
+. "$(dirname "$0")/../cli_lib.bash"
+
+roundtrip() { # NAME FILTER...: decompile, compile, and prove the result equal
+	local name=$1
+	shift
+	if ! "$SYSCAGE" decompile "$@" >"$TMP/rt.policy" 2>"$TMP/err"; then
+		not_ok "$name: decompiles" "$(head -c 400 "$TMP/err")"
+		return
+	fi
+	if [ $# -eq 1 ] && "$SYSCAGE" diff "$TMP/rt.policy" "$1" >"$TMP/out" 2>&1; then
+		ok "$name: round trip proven equivalent"
+	elif [ $# -gt 1 ]; then
+		ok "$name: a stack decompiles"
+	else
+		not_ok "$name: round trip proven equivalent" "$(head -c 600 "$TMP/out")"
+	fi
+}
+
+for profile in default docker-default; do
+	"$SYSCAGE" compile "$profile" -o "$TMP/$profile.bpf" 2>/dev/null
+	roundtrip "$profile" "$TMP/$profile.bpf"
+done
+
+cat >"$TMP/hand.s" <<'ASM'
+; hand-written: masks, ranges, a 64-bit test, scratch memory
+ld [arch]
+jne #AUDIT_ARCH_X86_64, kill
+ld [nr]
+st M[3]
+jset #0x40000000, kill
+ld M[3]
+jeq #openat, open
+jeq #mmap, mmap
+jgt #400, enosys
+jeq #getpid, allow, deny
+open: ld [arg2.lo]
+and #3
+jeq #0, allow, deny
+mmap: ld [arg2.lo]
+jset #4, deny
+ld [arg1.hi]
+jeq #0, allow, deny
+allow: ret ALLOW
+enosys: ret ERRNO(ENOSYS)
+deny: ret ERRNO(EPERM)
+kill: ret KILL_PROCESS
+ASM
+"$SYSCAGE" asm "$TMP/hand.s" -o "$TMP/hand.bpf" 2>"$TMP/err" || not_ok "assemble the hand-written filter" "$(cat "$TMP/err")"
+roundtrip "hand-written assembler" "$TMP/hand.bpf"
+expect_status 0 "decompile hand-written" -- "$SYSCAGE" decompile "$TMP/hand.bpf"
+expect_grep "$TMP/out" "^arch x86_64$" "one target ABI"
+expect_grep "$TMP/out" "^default errno\(EPERM\)$" "the commonest verdict is the default"
+expect_grep "$TMP/out" "openat if \(arg2\.lo & (0x)?3\) == 0" "the masked test comes back"
+expect_grep "$TMP/out" "arg1 & 0xffffffff00000000" "the high-word test comes back"
+
+for ex in "$(dirname "$0")"/../../examples/*.s; do
+	[ -f "$ex" ] || continue
+	"$SYSCAGE" asm "$ex" -o "$TMP/ex.bpf" 2>/dev/null || continue
+	if "$SYSCAGE" decompile "$TMP/ex.bpf" >"$TMP/ex.policy" 2>"$TMP/err"; then
+		roundtrip "examples/$(basename "$ex")" "$TMP/ex.bpf"
+	else
+		expect_grep "$TMP/err" "error:" "examples/$(basename "$ex"): says why it cannot"
+	fi
+done
+
+roundtrip "a stack of two filters" "$TMP/hand.bpf" "$TMP/default.bpf"
+expect_status 0 "-o writes the file" -- "$SYSCAGE" decompile -o "$TMP/o.policy" "$TMP/hand.bpf"
+expect_grep "$TMP/o.policy" "^arch x86_64$" "-o content"
+
+printf 'ld [nr]\njeq #39, deny\nret ALLOW\ndeny: ret ERRNO(1)\n' >"$TMP/noarch.s"
+"$SYSCAGE" asm "$TMP/noarch.s" -o "$TMP/noarch.bpf" 2>/dev/null
+expect_status 2 "no arch check: no policy can say it" -- "$SYSCAGE" decompile "$TMP/noarch.bpf"
+expect_grep "$TMP/err" "unknown ABIs get more than one verdict" "says why"
+expect_status 2 "a missing file" -- "$SYSCAGE" decompile "$TMP/none.bpf"
+expect_status 0 "--help" -- "$SYSCAGE" decompile --help
+echo "1..$n"

@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# syscage diff: proofs of equivalence, listed differences confirmed by the
+# emulator through the printed command lines, options, JSON, exit statuses.
+. "$(dirname "$0")/../cli_lib.bash"
+
+cat >"$TMP/a.policy" <<'POL'
+arch x86_64
+default errno(EPERM)
+allow read, write, close
+allow openat if (flags & 3) == 0
+POL
+# the same meaning written differently
+cat >"$TMP/b.policy" <<'POL'
+arch x86_64
+default errno(EPERM)
+allow close, write
+allow read
+errno(EPERM) openat if (flags & 3) != 0
+allow openat
+POL
+# one change: write denied with another errno, openat allowed for writing
+cat >"$TMP/c.policy" <<'POL'
+arch x86_64
+default errno(EPERM)
+allow read, close
+errno(EACCES) write
+allow openat if (flags & 3) != 3
+POL
+
+expect_status 0 "equivalent policies" -- "$SYSCAGE" diff "$TMP/a.policy" "$TMP/b.policy"
+expect_grep "$TMP/out" "^equivalent$" "says equivalent"
+"$SYSCAGE" compile "$TMP/a.policy" -o "$TMP/a.bpf" 2>/dev/null
+expect_status 0 "a policy and its compiled filter" -- "$SYSCAGE" diff "$TMP/a.policy" "$TMP/a.bpf"
+expect_status 0 "a profile and itself" -- "$SYSCAGE" diff docker-default docker-default
+
+expect_status 1 "different policies" -- "$SYSCAGE" diff "$TMP/a.policy" "$TMP/c.policy"
+expect_grep "$TMP/out" "^x86_64 write: ALLOW in A, ERRNO\(13\) in B$" "lists write with both verdicts"
+expect_grep "$TMP/out" "^x86_64 openat if .*arg2\.lo.*: ERRNO\(1\) in A, ALLOW in B$" \
+	"lists openat with its argument condition"
+expect_grep "$TMP/out" "^2 differing regions$" "counts the regions"
+
+# every printed emu command line gives the verdict printed next to it
+cmds=$(grep -c '^  syscage emu ' "$TMP/out")
+confirmed=0
+while IFS= read -r line; do
+	cmd=${line%%   #*}
+	want=${line##*# }
+	got=$(eval "${cmd/syscage/$SYSCAGE}" 2>&1)
+	[ "$got" = "$want" ] && confirmed=$((confirmed + 1))
+done < <(grep '^  syscage emu ' "$TMP/out" | sed 's/^  //')
+if [ "$cmds" -eq 4 ] && [ "$confirmed" -eq "$cmds" ]; then ok "the emulator confirms every example"
+else not_ok "the emulator confirms every example" "$confirmed of $cmds confirmed"; fi
+
+sed 's/^default errno(EPERM)/default errno(EACCES)/' "$TMP/a.policy" >"$TMP/d.policy"
+expect_status 1 "another default errno differs" -- "$SYSCAGE" diff "$TMP/a.policy" "$TMP/d.policy"
+expect_status 0 "--ignore-errno: only the errno differs" -- \
+	"$SYSCAGE" diff --ignore-errno "$TMP/a.policy" "$TMP/d.policy"
+"$SYSCAGE" compile "$TMP/c.policy" -o "$TMP/c.bpf" 2>/dev/null
+expect_status 0 "--arch x86: both filters kill x86 alike" -- \
+	"$SYSCAGE" diff --arch x86 "$TMP/a.bpf" "$TMP/c.bpf"
+expect_status 1 "--arch x86_64: they differ there" -- \
+	"$SYSCAGE" diff --arch x86_64 "$TMP/a.bpf" "$TMP/c.bpf"
+
+expect_status 1 "--json" -- "$SYSCAGE" diff --json "$TMP/a.policy" "$TMP/c.policy"
+expect_grep "$TMP/out" '"equivalent": false' "json: not equivalent"
+expect_grep "$TMP/out" '"syscall": "write", "args": "", "a": "ALLOW", "b": "ERRNO\(13\)"' \
+	"json: the write region"
+if command -v python3 >/dev/null; then
+	if python3 -m json.tool "$TMP/out" >/dev/null 2>&1; then ok "json parses"; else not_ok "json parses"; fi
+fi
+
+# hand-written filters: a jump retargeted
+cat >"$TMP/h1.s" <<'ASM'
+ld [arch]
+jne #AUDIT_ARCH_X86_64, kill
+ld [nr]
+jeq #getpid, allow
+jgt #500, enosys, deny
+allow: ret ALLOW
+enosys: ret ERRNO(ENOSYS)
+deny: ret ERRNO(EPERM)
+kill: ret KILL_PROCESS
+ASM
+sed 's/jgt #500, enosys, deny/jgt #400, enosys, deny/' "$TMP/h1.s" >"$TMP/h2.s"
+expect_status 1 "a changed constant in hand-written assembler" -- "$SYSCAGE" diff "$TMP/h1.s" "$TMP/h2.s"
+expect_grep "$TMP/out" "^x86_64 .*nr >= 0x191 && nr <= 0x1f4.*: ERRNO\(1\) in A, ERRNO\(38\) in B$" \
+	"the region is the numbers 401..500"
+
+expect_status 2 "one input only" -- "$SYSCAGE" diff "$TMP/a.policy"
+expect_status 2 "a missing file" -- "$SYSCAGE" diff "$TMP/a.policy" "$TMP/none.bpf"
+expect_status 2 "an unknown ABI" -- "$SYSCAGE" diff --arch nonesuch "$TMP/a.policy" "$TMP/b.policy"
+expect_status 0 "--help" -- "$SYSCAGE" diff --help
+expect_grep "$TMP/out" "^usage: syscage diff" "help text"
+echo "1..$n"
