@@ -65,7 +65,8 @@ static int parse_options(int argc, char **argv, struct asm_cli_opts *o)
 			return 1;
 		case ':':
 		default:
-			return cli_option_error("asm", c, argv);
+			cli_option_error("asm", c, argv);
+			return -1;
 		}
 	}
 	if (argc - optind > 1) {

@@ -193,7 +193,7 @@ static int write_results(const struct learn_opts *o, const struct scg_learn *rec
 		return r;
 	}
 	const char *data = o->oci ? out : text;
-	r = cli_write_output(o->output, data, strlen(data), false);
+	r = data ? cli_write_output(o->output, data, strlen(data), false) : -ENOMEM;
 	free(text);
 	free(out);
 	if (r == 0 && o->counts) {

@@ -184,7 +184,7 @@ int cmd_status(int argc, char **argv)
 		first = false;
 	}
 	for (int i = optind; i < argc; i++) {
-		pid_t pid;
+		pid_t pid = 0; /* parse_pid() succeeded for every argument above */
 		parse_pid(argv[i], &pid);
 		if (show_one(pid, json, first) < 0)
 			status = CLI_EXIT_USAGE;

@@ -75,26 +75,95 @@ static int read_stream(FILE *f, char **data, size_t *len)
 	return 0;
 }
 
+/*
+ * A FIFO opened without blocking: a first read of 0 bytes means nobody has it open for
+ * writing, where a blocking open or read would wait forever; EAGAIN means a writer is
+ * there, so reading goes on blocking.  Pipes from `<(...)` have their writer already.
+ */
+static int read_fifo(int fd, char **data, size_t *len)
+{
+	size_t cap = 4096, used = 0;
+	bool waiting_allowed = false;
+	char *buf = malloc(cap);
+	if (!buf)
+		return -ENOMEM;
+	for (;;) {
+		if (used + 1 >= cap) {
+			char *bigger = cap < SIZE_MAX / 2 ? realloc(buf, cap * 2) : NULL;
+			if (!bigger) {
+				free(buf);
+				return -ENOMEM;
+			}
+			buf = bigger;
+			cap *= 2;
+		}
+		ssize_t n = read(fd, buf + used, cap - used - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == EAGAIN && !waiting_allowed &&
+		    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) == 0) {
+			waiting_allowed = true;
+			continue;
+		}
+		if (n < 0 || (n == 0 && used == 0 && !waiting_allowed)) {
+			int err = n < 0 ? errno : EPIPE;
+			free(buf);
+			return -err;
+		}
+		if (n == 0)
+			break;
+		used += (size_t)n;
+	}
+	buf[used] = '\0';
+	*data = buf;
+	*len = used;
+	return 0;
+}
+
 int cli_read_file(const char *path, char **data, size_t *len)
 {
 	bool is_stdin = !path || !strcmp(path, "-");
-	FILE *f = is_stdin ? stdin : fopen(path, "rb");
-	if (!f) {
+	if (is_stdin) {
+		int r = read_stream(stdin, data, len);
+		if (r < 0)
+			cli_error("cannot read '<stdin>': %s", strerror(-r));
+		return r;
+	}
+	/* Non-blocking only while opening: a FIFO without a writer must not hang open(). */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) < 0) {
 		int err = errno;
+		if (fd >= 0)
+			close(fd);
 		cli_error("cannot open '%s': %s", path, strerror(err));
 		return -err;
 	}
-	struct stat st;
-	if (!is_stdin && fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-		fclose(f);
+	if (S_ISDIR(st.st_mode)) {
+		close(fd);
 		cli_error("cannot read '%s': it is a directory", path);
 		return -EISDIR;
 	}
+	if (S_ISFIFO(st.st_mode)) {
+		int r = read_fifo(fd, data, len);
+		close(fd);
+		if (r == -EPIPE)
+			cli_error("cannot read '%s': a FIFO that nothing writes to", path);
+		else if (r < 0)
+			cli_error("cannot read '%s': %s", path, strerror(-r));
+		return r;
+	}
+	FILE *f = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) == 0 ? fdopen(fd, "rb") : NULL;
+	if (!f) {
+		int err = errno;
+		close(fd);
+		cli_error("cannot read '%s': %s", path, strerror(err));
+		return -err;
+	}
 	int r = read_stream(f, data, len);
-	if (!is_stdin)
-		fclose(f);
+	fclose(f);
 	if (r < 0)
-		cli_error("cannot read '%s': %s", is_stdin ? "<stdin>" : path, strerror(-r));
+		cli_error("cannot read '%s': %s", path, strerror(-r));
 	return r;
 }
 
@@ -127,10 +196,43 @@ static int write_stdout(const void *data, size_t len, bool binary)
 	return r;
 }
 
+/*
+ * -o /dev/null, -o /dev/stdout, a FIFO: write into the node itself.  Renaming a temporary
+ * file over it would replace the device with a regular file (as root, even in /dev).
+ */
+static int write_special(const char *path, const struct stat *st, const void *data, size_t len,
+			 bool binary)
+{
+	if (S_ISDIR(st->st_mode)) {
+		cli_error("cannot write '%s': it is a directory", path);
+		return -EISDIR;
+	}
+	/* Non-blocking only to open: a FIFO nobody reads fails with ENXIO instead of hanging. */
+	int fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd >= 0 && fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) < 0) {
+		close(fd);
+		fd = -1;
+	}
+	if (fd >= 0 && binary && isatty(fd)) {
+		close(fd);
+		cli_error("refusing to write binary output to a terminal ('%s')", path);
+		return -EINVAL;
+	}
+	int r = fd < 0 ? -errno : write_all(fd, data, len);
+	if (fd >= 0 && close(fd) < 0 && r == 0)
+		r = -errno;
+	if (r < 0)
+		cli_error("cannot write '%s': %s", path, strerror(-r));
+	return r;
+}
+
 int cli_write_output(const char *path, const void *data, size_t len, bool binary)
 {
 	if (!path || !strcmp(path, "-"))
 		return write_stdout(data, len, binary);
+	struct stat st;
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+		return write_special(path, &st, data, len, binary);
 
 	/* Write beside the target, then rename: readers never see a partial file. */
 	char *dir_copy = strdup(path);
@@ -145,7 +247,8 @@ int cli_write_output(const char *path, const void *data, size_t len, bool binary
 	int fd = mkstemp(tmp);
 	if (fd < 0) {
 		r = -errno;
-		cli_error("cannot write '%s': %s", path, strerror(-r));
+		cli_error("cannot write '%s': cannot create a file in its directory: %s", path,
+			  strerror(-r));
 		free(tmp);
 		return r;
 	}

@@ -400,8 +400,11 @@ static int concat(struct scg_prog *stub, struct scg_prog *filter, struct scg_pro
 	out->insns = calloc(out->len, sizeof(struct scg_insn));
 	if (!out->insns)
 		return -ENOMEM;
-	memcpy(out->insns, stub->insns, stub->len * sizeof(struct scg_insn));
-	memcpy(out->insns + stub->len, filter->insns, filter->len * sizeof(struct scg_insn));
+	/* An empty stub has no instruction array: memcpy() from NULL is undefined even for 0 bytes. */
+	if (stub->len)
+		memcpy(out->insns, stub->insns, stub->len * sizeof(struct scg_insn));
+	if (filter->len)
+		memcpy(out->insns + stub->len, filter->insns, filter->len * sizeof(struct scg_insn));
 	return 0;
 }
 

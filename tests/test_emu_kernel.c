@@ -36,6 +36,7 @@
 #include "bpf/opcodes.h"
 #include "support/live.h"
 #include "support/progen.h"
+#include "support/scale.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 #define DEFAULT_SEED 0x5ec0e7a1ULL
@@ -292,7 +293,7 @@ static void test_harmless_calls(void **state)
 	if (!live_or_skip())
 		skip();
 	struct progen_opts opts = { .max_len = 48, .allow_ret_a = true, .allow_div_x = true };
-	for (size_t i = 0; i < HARMLESS_CASES && st->failures < MAX_FAILURES; i++) {
+	for (size_t i = 0; i < test_scaled(HARMLESS_CASES) && st->failures < MAX_FAILURES; i++) {
 		const struct harmless_call *h = &harmless[progen_below(&st->rng, N(harmless))];
 		struct live_call call = { .nr = h->nr, .int80 = h->int80 };
 		random_args(&st->rng, call.args);
@@ -337,7 +338,7 @@ static void test_any_syscall_safe_returns(void **state)
 	if (!live_or_skip())
 		skip();
 	struct progen_opts opts = { .max_len = 48, .allow_div_x = true, .only_safe_returns = true };
-	for (size_t i = 0; i < SAFE_CASES && st->failures < MAX_FAILURES; i++) {
+	for (size_t i = 0; i < test_scaled(SAFE_CASES) && st->failures < MAX_FAILURES; i++) {
 		struct live_call call;
 		random_call(&st->rng, &call);
 		size_t n = stack_size(&st->rng);
@@ -458,7 +459,7 @@ static void test_targeted_programs(void **state)
 	struct run_state *st = *state;
 	if (!live_or_skip())
 		skip();
-	for (size_t i = 0; i < TARGETED_CASES && st->failures < MAX_FAILURES; i++) {
+	for (size_t i = 0; i < test_scaled(TARGETED_CASES) && st->failures < MAX_FAILURES; i++) {
 		bool safe = progen_below(&st->rng, 2);
 		struct live_call call;
 		int64_t ran = 0;
@@ -562,14 +563,14 @@ static void test_coverage(void **state)
 		assert_true(c->actions[a] > 0);
 	}
 	assert_true(c->stacks[1] > 0 && c->stacks[2] > 0 && c->stacks[3] > 0);
-	assert_true(c->mixed_stacks > 100);
-	assert_true(c->int80 > 100 && c->x32 > 100);
+	assert_true(c->mixed_stacks > test_scaled(100));
+	assert_true(c->int80 > test_scaled(100) && c->x32 > test_scaled(100));
 	unsigned total = 0;
 	for (size_t n = 1; n <= MAX_STACK; n++)
 		total += c->stacks[n];
 	fprintf(stderr, "seed 0x%llx: %u cases against the kernel (%u x 1, %u x 2, %u x 3 filters)\n",
 		(unsigned long long)st->seed, total, c->stacks[1], c->stacks[2], c->stacks[3]);
-	assert_true(total >= 10000);
+	assert_true(total >= test_scaled(10000));
 }
 
 /* Measures what each harmless call returns when it runs. */

@@ -781,8 +781,8 @@ static void gen_profile(struct gen *g)
 		"\"architectures\": [\"SCMP_ARCH_X86_64\"]",
 		"\"architectures\": [\"SCMP_ARCH_X86_64\", \"SCMP_ARCH_X86\"]",
 		"\"architectures\": [\"SCMP_ARCH_X86\", \"SCMP_ARCH_X32\", \"SCMP_ARCH_X86_64\"]",
-		"\"archMap\": [{\"architecture\": \"SCMP_ARCH_X86_64\", \"subArchitectures\": "
-		"[\"SCMP_ARCH_X86\", \"SCMP_ARCH_X32\"]}]",
+		("\"archMap\": [{\"architecture\": \"SCMP_ARCH_X86_64\", \"subArchitectures\": "
+		 "[\"SCMP_ARCH_X86\", \"SCMP_ARCH_X32\"]}]"),
 		"\"architectures\": []",
 	};
 	static const char *const defaults[] = { "SCMP_ACT_ERRNO", "SCMP_ACT_ERRNO", "SCMP_ACT_KILL_PROCESS",

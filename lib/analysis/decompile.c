@@ -381,7 +381,7 @@ static int survey_parts(struct decomp *d, struct scg_region **parts, size_t n, s
 {
 	memset(t, 0, sizeof(*t));
 	for (size_t i = 0; i < n; i++) {
-		struct tally one;
+		struct tally one = { 0 }; /* an empty part adds nothing */
 		int r = scg_region_empty(parts[i]) ? 0 : survey(d, parts[i], &one);
 		if (r < 0)
 			return r;

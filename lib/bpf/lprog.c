@@ -339,8 +339,9 @@ static bool reaches(uint32_t from, uint32_t to, size_t slack)
 /* Where trampoline @t is; a pending one (PLACE_NEAR) will come right after its jump. */
 static uint32_t tramp_pos(const struct resolver *rs, size_t t)
 {
+	/* t < ntramps, so tramps is allocated (the analyzer cannot tie the two). */
 	const struct tramp *tr = &rs->tramps[t];
-	return t < rs->laid_out ? tr->pos : rs->pos[tr->slot] + 1;
+	return t < rs->laid_out ? tr->pos : rs->pos[tr->slot] + 1; // NOLINT(*NullDereference)
 }
 
 /*
@@ -361,8 +362,9 @@ static uint32_t shared_tramp(const struct resolver *rs, size_t i, lprog_label ta
 			return (uint32_t)t;
 	uint32_t best = NO_TRAMP;
 	for (uint32_t q = from + 1; q < rs->total && reaches(from, q, slack); q++) {
+		/* tramp_at covers every position below total once laid out. */
 		uint32_t t = rs->tramp_at[q];
-		if (t == NO_TRAMP || rs->tramps[t].target != target)
+		if (t == NO_TRAMP || rs->tramps[t].target != target) // NOLINT(*NullDereference)
 			continue;
 		best = t;
 		if (rs->place == PLACE_NEAR)

@@ -212,37 +212,45 @@ static bool check_classic_insn(const struct scg_insn *insn, size_t pc, size_t le
 	char text[48];
 	if (!is_known_code(code))
 		return refuse_unknown_code(insn, pc, why);
-	describe(insn, text, sizeof(text));
+	/* The text is only for a refusal: formatting every instruction made verify slow. */
 	switch (code) {
 	case BPF_ALU | BPF_DIV | BPF_K:
 	case BPF_ALU | BPF_MOD | BPF_K:
-		if (insn->k == 0)
+		if (insn->k == 0) {
+			describe(insn, text, sizeof(text));
 			return refuse(why, (long)pc, "div-by-zero", NULL,
 				      "%s: division by the constant 0", text);
+		}
 		return true;
 	case BPF_ALU | BPF_LSH | BPF_K:
 	case BPF_ALU | BPF_RSH | BPF_K:
-		if (insn->k >= 32)
+		if (insn->k >= 32) {
+			describe(insn, text, sizeof(text));
 			return refuse(why, (long)pc, "shift-too-far", NULL,
 				      "%s: shift counts must be below 32", text);
+		}
 		return true;
 	case BPF_LD | BPF_MEM:
 	case BPF_LDX | BPF_MEM:
 	case BPF_ST:
 	case BPF_STX:
-		if (insn->k >= SCG_BPF_MEMWORDS)
+		if (insn->k >= SCG_BPF_MEMWORDS) {
+			describe(insn, text, sizeof(text));
 			return refuse(why, (long)pc, "scratch-out-of-range", NULL,
 				      "%s: scratch memory has slots M[0] to M[%u]", text,
 				      SCG_BPF_MEMWORDS - 1);
+		}
 		return true;
 	case BPF_LD | BPF_W | BPF_ABS:
 	case BPF_LD | BPF_H | BPF_ABS:
 	case BPF_LD | BPF_B | BPF_ABS:
-		if (insn->k >= SCG_SKF_AD_OFF && !ancillary_name(insn->k))
+		if (insn->k >= SCG_SKF_AD_OFF && !ancillary_name(insn->k)) {
+			describe(insn, text, sizeof(text));
 			return refuse(why, (long)pc, "ancillary-unknown", NULL,
 				      "%s: offset %#x is in the ancillary area (SKF_AD_OFF + %u) "
 				      "but names no ancillary load",
 				      text, insn->k, insn->k - SCG_SKF_AD_OFF);
+		}
 		return true;
 	default:
 		if (BPF_CLASS(code) == BPF_JMP)

@@ -129,9 +129,13 @@ static uint32_t f_atom(struct cond_ctx *c, uint32_t word, uint32_t mask, uint8_t
 	if (fixed >= 0)
 		return fixed ? F_TRUE_ID : F_FALSE_ID;
 	size_t i;
-	for (i = 0; i < c->natoms; i++)
-		if (!memcmp(&c->atoms[i], &at, sizeof(at)))
+	/* Field by field: memcmp() would also compare the padding after op, which is
+	 * indeterminate, and could keep two copies of one atom. */
+	for (i = 0; i < c->natoms; i++) {
+		const struct atom *a = &c->atoms[i];
+		if (a->word == at.word && a->mask == at.mask && a->op == at.op && a->k == at.k)
 			break;
+	}
 	if (i == c->natoms) {
 		if (c->natoms == c->atoms_cap) {
 			size_t cap = c->atoms_cap ? c->atoms_cap * 2 : 32;

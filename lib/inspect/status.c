@@ -170,7 +170,7 @@ static void copy_name(const char *text, char *name, size_t size)
 static int read_task(const char *path, struct scg_task_seccomp *out, char *name, size_t name_size,
 		     struct scg_diag *diag)
 {
-	char buf[8192];
+	char buf[8192] = ""; /* the analyzer cannot tell that -errno is negative */
 	size_t len = 0;
 	int r = read_proc_file(path, buf, sizeof(buf), &len);
 	if (r < 0)

@@ -211,8 +211,9 @@ static int check_notify(struct oci_doc *doc, const struct oci_resolved *res)
 		return -EINVAL;
 	}
 	for (size_t i = 0; i < res->nentries; i++) {
+		/* entries[0..nentries) are all set (resolve()); the analyzer loses nentries here. */
 		const struct oci_entry *e = res->entries[i];
-		for (size_t k = 0; e->action == OCI_ACT_NOTIFY && k < e->nnames; k++) {
+		for (size_t k = 0; e->action == OCI_ACT_NOTIFY && k < e->nnames; k++) { // NOLINT(*NullDereference)
 			if (strcmp(e->names[k], "write"))
 				continue;
 			scg_diag_add(doc->diag, SCG_SEV_ERROR, e->loc, "oci-invalid", NULL,

@@ -136,6 +136,11 @@ static int lex_string(struct lexer *lx)
 	return 0;
 }
 
+/* Far above any real name (syscalls, errnos, constants: < 40 characters) or number. */
+#define MAX_WORD_LENGTH 256
+#define SCG_STRINGIFY_(x) #x
+#define SCG_STRINGIFY(x) SCG_STRINGIFY_(x)
+
 /* Identifiers may contain '-' between letters: kill-thread, docker-default. */
 static size_t ident_length(const char *s, size_t avail)
 {
@@ -165,7 +170,15 @@ static int lex_word(struct lexer *lx, enum tok_kind kind, size_t skip)
 		lang_diag(lx->ctx, SCG_SEV_ERROR, here(lx), "syntax", "for example @basic-io",
 			  "'@' must be followed by a group name");
 	}
-	int r = push(lx, kind, lx->pos + skip, n, lx->col);
+	/* Every later message quotes the token: keep a hostile 100 kB one out of them. */
+	size_t kept = n;
+	if (n > MAX_WORD_LENGTH) {
+		lang_diag(lx->ctx, SCG_SEV_ERROR, here(lx), "too-long",
+			  "names and numbers are at most " SCG_STRINGIFY(MAX_WORD_LENGTH) " characters",
+			  "%s too long: %zu characters", kind == TK_NUMBER ? "number" : "name", n);
+		kept = MAX_WORD_LENGTH;
+	}
+	int r = push(lx, kind, lx->pos + skip, kept, lx->col);
 	lx->pos += skip + n;
 	lx->col += (uint32_t)(skip + n);
 	return r;

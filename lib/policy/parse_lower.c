@@ -393,7 +393,7 @@ static struct scg_expr *build_cmp(struct env *env, const struct ucond *c, const 
 				  enum scg_cmp_op op)
 {
 	struct parse_ctx *ctx = env->st->lw->ctx;
-	struct shape sh;
+	struct shape sh = { .arg = 0 }; /* operand_shape() sets it whenever it returns true */
 	uint64_t mask = ~UINT64_C(0), value;
 	if (!operand_shape(env, &c->operand, &sh))
 		return NULL;

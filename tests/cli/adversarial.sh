@@ -1,0 +1,203 @@
+#!/usr/bin/env bash
+# Hostile inputs: every one gets a clear error and a non-zero exit, never a crash or a hang,
+# and nothing is written to the -o path (no file, no temporary left beside it).
+# Sizes and nesting at and past every limit, numbers at the edges of 64 bits, invalid
+# UTF-8, binary garbage as filters, unreadable inputs and unwritable outputs.
+. "$(dirname "$0")/../cli_lib.bash"
+
+OUT=$TMP/out.d # the only place -o points to; must stay empty after a refusal
+mkdir -p "$OUT"
+LIMIT=${SYSCAGE_ADVERSARIAL_TIMEOUT:-300} # a hang guard, not a performance bound
+
+# expect_refused NAME OUTPUT PATTERN -- CMD...: CMD fails with status 1 or 2 (not a signal,
+# not the hang guard), its stderr matches PATTERN (grep -E), OUTPUT does not exist and no
+# temporary file is left in $OUT.
+expect_refused() {
+	local name=$1 output=$2 pattern=$3
+	shift 4
+	timeout "$LIMIT" "$@" >"$TMP/stdout" 2>"$TMP/stderr" </dev/null
+	local rc=$? problems=()
+	[ "$rc" -eq 1 ] || [ "$rc" -eq 2 ] || problems+=("exit status $rc, wanted 1 or 2")
+	grep -qE -- "$pattern" "$TMP/stderr" || problems+=("stderr does not match /$pattern/")
+	[ -n "$output" ] && [ -e "$output" ] && problems+=("$output was written")
+	local left
+	left=$(ls -A "$OUT")
+	[ -n "$left" ] && problems+=("left in the output directory: $left")
+	if [ "${#problems[@]}" -eq 0 ]; then ok "$name"; else
+		not_ok "$name" "${problems[@]}" "stderr: $(head -c 300 "$TMP/stderr")"
+	fi
+	rm -rf "${OUT:?}"/* "$OUT"/.[!.]* 2>/dev/null
+}
+
+# --- policies --------------------------------------------------------------
+policy() { printf 'default kill\narch x86_64\n%s\n' "$1" >"$TMP/p.policy"; }
+
+# More than 4096 instructions: one 64-bit comparison per rule.
+awk 'BEGIN { print "default kill"; print "arch x86_64";
+	for (i = 0; i < 3000; i++) printf "errno(%d) read if arg0 == %d\n", i % 4000 + 1, i * 7 }' \
+	>"$TMP/big.policy"
+expect_refused "a policy needing more than 4096 instructions is refused" "$OUT/f.bpf" \
+	"needs [0-9]+ instructions; the kernel accepts at most 4096" -- \
+	"$SYSCAGE" compile -o "$OUT/f.bpf" "$TMP/big.policy"
+
+# 100,000 rules: finishes (the hang guard), then compiles or says why not.
+awk 'BEGIN { print "default kill"; print "arch x86_64";
+	for (i = 0; i < 100000; i++) printf "errno(%d) read if arg0 == %d\n", i % 4000 + 1, i }' \
+	>"$TMP/huge.policy"
+expect_refused "100,000 rules: a clear refusal in reasonable time" "$OUT/f.bpf" \
+	"at most 4096" -- "$SYSCAGE" compile -o "$OUT/f.bpf" "$TMP/huge.policy"
+awk 'BEGIN { print "default kill"; print "arch x86_64";
+	for (i = 0; i < 100000; i++) print "allow read, write" }' >"$TMP/same.policy"
+expect_status 0 "100,000 rules that overlap compile" -- \
+	"$SYSCAGE" compile -o "$TMP/same.bpf" "$TMP/same.policy"
+
+# 100,000 nested parentheses: a depth limit, not a stack overflow.
+awk 'BEGIN { s = "allow read if "; for (i = 0; i < 100000; i++) s = s "(";
+	s = s "arg0 == 1"; for (i = 0; i < 100000; i++) s = s ")"; print s }' >"$TMP/nest"
+policy "$(cat "$TMP/nest")"
+expect_refused "100,000 nested parentheses" "$OUT/f.bpf" "nesting deeper than" -- \
+	"$SYSCAGE" compile -o "$OUT/f.bpf" "$TMP/p.policy"
+awk 'BEGIN { s = "allow read if "; for (i = 0; i < 100000; i++) s = s "!"; print s "arg0 == 1" }' \
+	>"$TMP/nots"
+policy "$(cat "$TMP/nots")"
+expect_refused "100,000 nested negations" "$OUT/f.bpf" "nesting deeper than" -- \
+	"$SYSCAGE" compile -o "$OUT/f.bpf" "$TMP/p.policy"
+
+policy "allow read if arg0 == 18446744073709551615"
+expect_status 0 "2^64-1 is a value" -- "$SYSCAGE" compile -o "$TMP/max.bpf" "$TMP/p.policy"
+for bad in 18446744073709551616 0x10000000000000000 99999999999999999999999999999999; do
+	policy "allow read if arg0 == $bad"
+	expect_refused "$bad is out of range" "$OUT/f.bpf" "out of range" -- \
+		"$SYSCAGE" compile -o "$OUT/f.bpf" "$TMP/p.policy"
+done
+for bad in 0x 0b 0x_ 08 1e3; do
+	policy "allow read if arg0 == $bad"
+	expect_refused "'$bad' is not a number" "$OUT/f.bpf" "invalid number" -- \
+		"$SYSCAGE" compile -o "$OUT/f.bpf" "$TMP/p.policy"
+done
+policy "errno(65536) read"
+expect_refused "errno(65536) is out of range" "$OUT/f.bpf" "error" -- \
+	"$SYSCAGE" compile -o "$OUT/f.bpf" "$TMP/p.policy"
+long=$(head -c 100000 /dev/zero | tr '\0' a)
+policy "allow $long"
+expect_refused "a 100,000-character syscall name" "$OUT/f.bpf" "unknown syscall" -- \
+	"$SYSCAGE" compile -o "$OUT/f.bpf" "$TMP/p.policy"
+if [ "$(wc -c <"$TMP/stderr")" -lt 2000 ]; then ok "the error quotes a long name briefly"; else
+	not_ok "the error quotes a long name briefly" "$(wc -c <"$TMP/stderr") bytes of stderr"; fi
+policy "allow read if $long == 1"
+expect_refused "a 100,000-character parameter name" "$OUT/f.bpf" "error" -- \
+	"$SYSCAGE" compile -o "$OUT/f.bpf" "$TMP/p.policy"
+
+printf 'default kill\nallow re\xffad\n' >"$TMP/p.policy"
+expect_refused "invalid UTF-8 in a policy" "$OUT/f.bpf" "invalid UTF-8" -- \
+	"$SYSCAGE" compile -o "$OUT/f.bpf" "$TMP/p.policy"
+printf '# \xc3\x28 in a comment\ndefault kill\n' >"$TMP/p.policy"
+expect_refused "invalid UTF-8 in a comment" "$OUT/f.bpf" "invalid UTF-8" -- \
+	"$SYSCAGE" compile -o "$OUT/f.bpf" "$TMP/p.policy"
+printf 'default kill\nallow read\n\0\n' >"$TMP/p.policy"
+expect_refused "a NUL byte in a policy" "$OUT/f.bpf" "NUL" -- \
+	"$SYSCAGE" compile -o "$OUT/f.bpf" "$TMP/p.policy"
+head -c 65536 /dev/urandom >"$TMP/garbage.policy"
+expect_refused "binary garbage as a policy" "$OUT/f.bpf" "error" -- \
+	"$SYSCAGE" compile -o "$OUT/f.bpf" "$TMP/garbage.policy"
+
+# --- assembler -------------------------------------------------------------
+asm() { printf '%b' "$1" >"$TMP/p.s"; }
+asm 'ld [0]\nret #0x\n'
+expect_refused "asm: 0x with no digits" "$OUT/f.bpf" "not a number" -- \
+	"$SYSCAGE" asm -o "$OUT/f.bpf" "$TMP/p.s"
+for bad in 4294967296 18446744073709551615 18446744073709551616 -2147483649; do
+	asm "ret #$bad\n"
+	expect_refused "asm: $bad does not fit in 32 bits" "$OUT/f.bpf" "does not fit in 32 bits" -- \
+		"$SYSCAGE" asm -o "$OUT/f.bpf" "$TMP/p.s"
+done
+asm 'ld [0]\nr\xe9t #0\n'
+expect_refused "asm: invalid UTF-8" "$OUT/f.bpf" "unexpected byte" -- \
+	"$SYSCAGE" asm -o "$OUT/f.bpf" "$TMP/p.s"
+awk 'BEGIN { for (i = 0; i < 4097; i++) print "ld [0]"; print "ret #0" }' >"$TMP/p.s"
+expect_refused "asm: 4098 instructions" "$OUT/f.bpf" "4096" -- \
+	"$SYSCAGE" asm -o "$OUT/f.bpf" "$TMP/p.s"
+label=$(head -c 100000 /dev/zero | tr '\0' L)
+asm "jmp $label\nret #0\n"
+expect_refused "asm: a 100,000-character undefined label" "$OUT/f.bpf" "error" -- \
+	"$SYSCAGE" asm -o "$OUT/f.bpf" "$TMP/p.s"
+expect_refused "asm: binary garbage" "$OUT/f.bpf" "error" -- \
+	"$SYSCAGE" asm -o "$OUT/f.bpf" "$TMP/garbage.policy"
+
+# --- OCI JSON --------------------------------------------------------------
+json() { printf '%b' "$1" >"$TMP/p.json"; }
+json '{"defaultAction": "SCMP_ACT_ERRNO", "syscalls": [{"names": ["read"'
+expect_refused "truncated JSON" "$OUT/f.bpf" "truncated|end of" -- \
+	"$SYSCAGE" compile -o "$OUT/f.bpf" "$TMP/p.json"
+json ''
+expect_refused "empty JSON" "$OUT/f.bpf" "empty" -- "$SYSCAGE" compile -o "$OUT/f.bpf" "$TMP/p.json"
+json '{"defaultAction": 5}'
+expect_refused "a number where a string belongs" "$OUT/f.bpf" "must be a string" -- \
+	"$SYSCAGE" compile -o "$OUT/f.bpf" "$TMP/p.json"
+json '{"defaultAction": "SCMP_ACT_ERRNO", "syscalls": [{"names": ["re\xffad"], "action": "SCMP_ACT_ALLOW"}]}'
+expect_refused "invalid UTF-8 in JSON" "$OUT/f.bpf" "UTF-8|utf-8" -- \
+	"$SYSCAGE" compile -o "$OUT/f.bpf" "$TMP/p.json"
+awk 'BEGIN { s = ""; for (i = 0; i < 100000; i++) s = s "["; print s }' >"$TMP/p.json"
+expect_refused "100,000 nested JSON arrays" "$OUT/f.bpf" "nesting|deep" -- \
+	"$SYSCAGE" compile -o "$OUT/f.bpf" "$TMP/p.json"
+{ printf '{"defaultAction": "SCMP_ACT_ERRNO", "syscalls": [{"action": "SCMP_ACT_ALLOW", "names": ['
+	head -c 50000000 /dev/zero | tr '\0' ' '
+	printf '"read"]}]}\n'; } >"$TMP/p.json"
+expect_refused "a 50 MB profile" "$OUT/f.bpf" "limit" -- \
+	"$SYSCAGE" compile -o "$OUT/f.bpf" "$TMP/p.json"
+rm -f "$TMP/p.json"
+
+# --- programs: odd sizes and garbage ---------------------------------------
+: >"$TMP/0.bpf"
+head -c 7 /dev/urandom >"$TMP/7.bpf"
+head -c $((4097 * 8)) /dev/zero >"$TMP/4097.bpf"
+head -c $((4096 * 8)) /dev/urandom >"$TMP/garbage.bpf"
+for f in 0 7 4097; do
+	want=error
+	expect_refused "disasm: a $f-byte/instruction file" "$OUT/f.s" "$want" -- \
+		"$SYSCAGE" disasm -o "$OUT/f.s" "$TMP/$f.bpf"
+	expect_refused "verify: a $f-byte/instruction file" "" "$want" -- "$SYSCAGE" verify "$TMP/$f.bpf"
+	expect_refused "emu: a $f-byte/instruction file" "" "$want" -- \
+		"$SYSCAGE" emu -f "$TMP/$f.bpf" --arch x86_64 read
+done
+expect_refused "emu: random instructions the kernel would refuse" "" "refuse" -- \
+	"$SYSCAGE" emu -f "$TMP/garbage.bpf" --arch x86_64 read
+expect_status 1 "verify: random instructions are refused" -- "$SYSCAGE" verify "$TMP/garbage.bpf"
+expect_status 0 "disasm: random instructions still disassemble" -- \
+	"$SYSCAGE" disasm -o "$TMP/garbage.s" "$TMP/garbage.bpf"
+
+# --- unreadable inputs -----------------------------------------------------
+mkdir -p "$TMP/dir.policy" "$TMP/dir.bpf"
+mkfifo "$TMP/fifo.policy" "$TMP/fifo.bpf"
+for input in "$TMP/dir.policy" /proc/self/mem "$TMP/fifo.policy" "$TMP/missing.policy"; do
+	expect_refused "compile: unreadable input $(basename "$input")" "$OUT/f.bpf" "cannot read|error" -- \
+		"$SYSCAGE" compile -o "$OUT/f.bpf" "$input"
+done
+for input in "$TMP/dir.bpf" /proc/self/mem "$TMP/fifo.bpf"; do
+	expect_refused "disasm: unreadable input $(basename "$input")" "$OUT/f.s" "cannot read|error" -- \
+		"$SYSCAGE" disasm -o "$OUT/f.s" "$input"
+	expect_refused "verify: unreadable input $(basename "$input")" "" "cannot read|error" -- \
+		"$SYSCAGE" verify "$input"
+	expect_refused "asm: unreadable input $(basename "$input")" "$OUT/f.bpf" "cannot read|error" -- \
+		"$SYSCAGE" asm -o "$OUT/f.bpf" "$input"
+done
+
+# --- unwritable outputs ----------------------------------------------------
+printf 'default kill\nallow read\n' >"$TMP/ok.policy"
+for output in "$OUT/missing/f.bpf" "$OUT" /proc/version /sys/kernel/syscage-test; do
+	expect_refused "compile -o $output" "" "cannot write" -- \
+		"$SYSCAGE" compile -o "$output" "$TMP/ok.policy"
+done
+if [ -d "$OUT" ] && [ -z "$(ls -A "$OUT")" ]; then ok "-o DIRECTORY leaves it as it was"; else
+	not_ok "-o DIRECTORY leaves it as it was"; fi
+printf 'ret #0\n' >"$TMP/ok.s"
+expect_refused "asm -o /proc/version" "" "cannot write" -- \
+	"$SYSCAGE" asm -o /proc/version "$TMP/ok.s"
+expect_refused "compile -o into a FIFO nobody reads" "" "cannot write" -- \
+	"$SYSCAGE" compile -o "$TMP/fifo.bpf" "$TMP/ok.policy"
+# A device stays a device: the output goes into it, not over it.
+ln -s /dev/null "$TMP/null-link"
+expect_status 0 "compile -o a link to /dev/null" -- \
+	"$SYSCAGE" compile -o "$TMP/null-link" "$TMP/ok.policy"
+if [ -L "$TMP/null-link" ] && [ -c /dev/null ]; then ok "/dev/null and the link to it are intact"; else
+	not_ok "/dev/null and the link to it are intact" "$(ls -l "$TMP/null-link" /dev/null)"; fi
