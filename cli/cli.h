@@ -29,6 +29,13 @@ int cmd_compile(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_status(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
+int cmd_explain(int argc, char **argv);
+int cmd_decompile(int argc, char **argv);
+int cmd_lint(int argc, char **argv);
+int cmd_learn(int argc, char **argv);
+int cmd_inject(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
 
 /* "syscage: <message>" on stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

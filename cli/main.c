@@ -21,6 +21,13 @@ static const struct command commands[] = {
 	{ "run", cmd_run, "run a program under a policy and report what it denies" },
 	{ "status", cmd_status, "seccomp mode, filter count and NO_NEW_PRIVS of running processes" },
 	{ "dump", cmd_dump, "print the filters of a process, or catch the one a program installs" },
+	{ "diff", cmd_diff, "prove two filters or policies equivalent, or list where they differ" },
+	{ "explain", cmd_explain, "why a filter or policy gives its verdict for one syscall" },
+	{ "decompile", cmd_decompile, "turn filters back into an equivalent, readable policy" },
+	{ "lint", cmd_lint, "find the mistakes that weaken a filter or policy, with fixes" },
+	{ "learn", cmd_learn, "run a program and write a policy allowing the syscalls it made" },
+	{ "inject", cmd_inject, "run a program with faults injected into chosen syscalls" },
+	{ "bench", cmd_bench, "measure what seccomp filters cost here, against libseccomp too" },
 };
 
 static void usage(FILE *out)

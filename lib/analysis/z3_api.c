@@ -15,6 +15,7 @@ static const char *const libz3_names[] = { "libz3.so.4", "libz3.so" };
 static int resolve(void *lib)
 {
 	void *sym;
+/* NOLINTBEGIN(bugprone-macro-parentheses): @name is a member and a symbol name. */
 #define SCG_Z3_RESOLVE(name)                        \
 	sym = dlsym(lib, #name);                    \
 	if (!sym)                                   \
@@ -22,6 +23,7 @@ static int resolve(void *lib)
 	*(void **)(void *)&scg_z3.name = sym;
 	SCG_Z3_FUNCTIONS(SCG_Z3_RESOLVE)
 #undef SCG_Z3_RESOLVE
+	/* NOLINTEND(bugprone-macro-parentheses) */
 	return 0;
 }
 

@@ -63,7 +63,8 @@
 	X(Z3_substitute)
 
 struct scg_z3_api {
-#define SCG_Z3_MEMBER(name) __typeof__(&name) name;
+/* @name is a declarator and a function name: parentheses would break both. */
+#define SCG_Z3_MEMBER(name) __typeof__(&name) name; /* NOLINT(bugprone-macro-parentheses) */
 	SCG_Z3_FUNCTIONS(SCG_Z3_MEMBER)
 #undef SCG_Z3_MEMBER
 };
