@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `make check-valgrind`: the CLI tests (tests/cli/*.sh) with every syscage invocation under
 # valgrind memcheck (tools/valgrind-syscage).  Left out, and why (docs/hardening.md):
-#   run, run_programs, dump, learn, inject, compat (runs `dump` on runc): they install
+#   run, run_programs, dump, learn, inject, exhaustion, compat (runs `dump` on runc): they install
 #     filters, trace or supervise children; under valgrind the filters would judge
 #     valgrind's own syscalls, not the CLI's.
 #   bench: measures time.  fuzz_regress: does not run the CLI.
@@ -10,7 +10,7 @@
 # Usage: tools/check-valgrind.sh BUILD_DIR
 set -u
 build=${1:-build}
-skip=" run run_programs dump learn inject compat bench fuzz_regress adversarial "
+skip=" run run_programs dump learn inject compat bench fuzz_regress adversarial exhaustion "
 export SYSCAGE_REAL=$PWD/$build/syscage SYSCAGE=$PWD/tools/valgrind-syscage BUILD=$build
 passed=0 failed=0 failing=()
 for t in tests/cli/*.sh; do

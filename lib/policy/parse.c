@@ -613,8 +613,9 @@ void lang_parse_source(struct parse_ctx *ctx, struct source *src)
 		src->brackets = 0;
 		parse_statement(ctx, src);
 		src->brackets = 0;
-		if (ctx->errors == errors && lang_peek(src)->kind != TK_NEWLINE &&
-		    lang_peek(src)->kind != TK_EOF) {
+		/* A statement cut short by a failed allocation is not a syntax error. */
+		if (!ctx->arena.failed && ctx->errors == errors &&
+		    lang_peek(src)->kind != TK_NEWLINE && lang_peek(src)->kind != TK_EOF) {
 			const struct token *t = lang_peek(src);
 			char buf[64];
 			bool word =
