@@ -14,6 +14,7 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <syscage/bpf.h>
 
@@ -81,6 +82,15 @@ size_t hot_select(struct hot_list *h, size_t nranges)
 		if (c->count == 0 || c->count * (depth - 1) <= rest)
 			break;
 		kept++;
+	}
+	/* Then the argument checks the workload did not rank: a handful in any real
+	 * policy, and cheaper behind one `jeq` each than at the bottom of the tree. */
+	for (size_t i = kept; i < h->n && kept < HOT_MAX; i++) {
+		if (!h->calls[i].checks_args)
+			continue;
+		struct hot_call c = h->calls[i];
+		memmove(&h->calls[kept + 1], &h->calls[kept], (i - kept) * sizeof(c));
+		h->calls[kept++] = c;
 	}
 	return kept;
 }

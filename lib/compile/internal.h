@@ -165,7 +165,8 @@ uint64_t weights_of(const struct weights *w, const char *name);
 struct hot_call {
 	uint32_t nr, node;
 	uint64_t count;
-	size_t range; /* index in the layout's ranges, before merging */
+	size_t range;     /* index in the layout's ranges, before merging */
+	bool checks_args; /* its verdict depends on the arguments */
 };
 
 struct hot_list {
@@ -176,10 +177,11 @@ struct hot_list {
 int hot_add(struct hot_list *h, const struct hot_call *call);
 void hot_release(struct hot_list *h);
 /*
- * Sorts the candidates by count and returns how many are worth a `jeq` of
- * their own ahead of a search tree over @nranges ranges: each one kept
- * saves its calls a walk down the tree and costs every later candidate's
- * calls one instruction.
+ * Sorts the candidates by count and returns how many get a `jeq` of their
+ * own ahead of a search tree over @nranges ranges: the frequent ones while
+ * each saves its calls more (a walk down the tree) than it costs every
+ * later candidate's calls (one instruction), then the syscalls with
+ * argument checks, which no kernel caches, up to HOT_MAX in all.
  */
 size_t hot_select(struct hot_list *h, size_t nranges);
 /*

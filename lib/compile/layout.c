@@ -223,10 +223,16 @@ static int push_range(struct layout *l, uint32_t first, uint32_t last, uint32_t 
 /* Range l->nranges - 1, number @nr of @arch, is not cacheable: a candidate for the chain. */
 static int note_hot(struct layout *l, const struct scg_arch *arch, uint32_t nr, uint32_t node)
 {
+	if (l->weights->n == 0)
+		return 0; /* no workload: the tree alone */
 	uint64_t count = weights_of(l->weights, scg_syscall_name(arch, nr));
-	if (count == 0)
+	/* Argument checks are never cached: they are candidates even when the workload
+	 * never made the call (hot_select() puts them after the frequent ones). */
+	bool checks = l->g->nodes[node].kind == DAG_TEST;
+	if (count == 0 && !checks)
 		return 0;
-	struct hot_call call = { .nr = nr, .node = node, .count = count, .range = l->nranges - 1 };
+	struct hot_call call = { .nr = nr, .node = node, .count = count, .range = l->nranges - 1,
+				 .checks_args = checks };
 	return hot_add(&l->hot, &call);
 }
 
