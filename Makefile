@@ -171,6 +171,7 @@ $(ANALYSIS_TEST_BINS): $(BUILD)/tests/%: $(BUILD)/tests/%.o $(OCI_TEST_ORACLE) $
 FUZZ_REPLAY_BINS := $(patsubst fuzz/%.c,$(BUILD)/tests/replay/%,$(wildcard fuzz/fuzz_*.c))
 tests: $(FUZZ_REPLAY_BINS)
 $(BUILD)/tests/replay/%: fuzz/%.c tests/fuzz_replay.c $(BUILD)/cli/emu_batch.o $(BUILD)/cli/io.o \
+		$(BUILD)/cli/workload.o \
 		$(TEST_SUPPORT_OBJS) $(ANALYSIS_STATIC_LIB) $(OCI_STATIC_LIB) $(STATIC_LIB)
 	@mkdir -p $(@D)
 	$(call say,LD,$@)
@@ -314,6 +315,14 @@ $(FUZZ_BUILD)/tests/support/%.o: tests/support/%.c
 $(FUZZ_BUILD)/fuzz_emu_batch: CPPFLAGS_ALL += -Icli
 $(FUZZ_BUILD)/fuzz_emu_batch: fuzz/fuzz_emu_batch.c $(FUZZ_BUILD)/cli/emu_batch.o \
 	$(FUZZ_BUILD)/cli/io.o $(FUZZ_LIB_OBJS)
+# fuzz_workload drives `compile --workload`'s reader (json-c) and the compiler's weights.
+$(FUZZ_BUILD)/cli/workload.o: CPPFLAGS_ALL += $(JSONC_CFLAGS)
+$(FUZZ_BUILD)/fuzz_workload: CPPFLAGS_ALL += -Icli
+$(FUZZ_BUILD)/fuzz_workload: fuzz/fuzz_workload.c $(FUZZ_BUILD)/cli/workload.o \
+	$(FUZZ_BUILD)/cli/io.o $(FUZZ_LIB_OBJS)
+	@mkdir -p $(@D)
+	clang $(CPPFLAGS_ALL) -std=c11 -fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=undefined -g -O1 -o $@ $^ $(JSONC_LIBS)
 $(FUZZ_BUILD)/fuzz_compile: CPPFLAGS_ALL += -Itests
 $(FUZZ_BUILD)/fuzz_compile: fuzz/fuzz_compile.c $(FUZZ_BUILD)/tests/support/polgen.o \
 	$(FUZZ_BUILD)/tests/support/progen.o $(FUZZ_LIB_OBJS)
