@@ -117,8 +117,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 		case OPT_PLOT: o->plot = optarg; break;
 		case OPT_PROGRESS: o->progress = true; break;
 		case 'h': o->help = true; return 0;
-		case ':': cli_error("bench: option '%s' needs an argument", argv[optind - 1]); return -EINVAL;
-		default: cli_error("bench: unknown option '%s'", argv[optind - 1]); return -EINVAL;
+		case ':':
+		default: return cli_option_error("bench", c, argv);
 		}
 		if (r < 0)
 			return r;

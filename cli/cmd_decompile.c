@@ -75,7 +75,7 @@ int cmd_decompile(int argc, char **argv)
 	int c;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "a:o:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":a:o:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'a':
 			arch_name = optarg;
@@ -86,9 +86,9 @@ int cmd_decompile(int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			return CLI_EXIT_OK;
+		case ':':
 		default:
-			cli_error("decompile: unknown option '%s' ('syscage decompile --help')",
-				  argv[optind - 1]);
+			cli_option_error("decompile", c, argv);
 			return CLI_EXIT_USAGE;
 		}
 	}

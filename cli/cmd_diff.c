@@ -58,7 +58,7 @@ static int parse_options(int argc, char **argv, struct diff_opts *o)
 	int c;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "a:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":a:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'a':
 			o->arch_name = optarg;
@@ -72,9 +72,9 @@ static int parse_options(int argc, char **argv, struct diff_opts *o)
 		case 'h':
 			usage(stdout);
 			return 1;
+		case ':':
 		default:
-			cli_error("diff: unknown option '%s' ('syscage diff --help')", argv[optind - 1]);
-			return -1;
+			return cli_option_error("diff", c, argv);
 		}
 	}
 	if (argc - optind != 2) {

@@ -115,7 +115,7 @@ static int parse_options(int argc, char **argv, struct dump_opts *o)
 	int c;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+f:a:o:t:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:f:a:o:t:h", longopts, NULL)) != -1) {
 		int r = 0;
 		switch (c) {
 		case 'f':
@@ -133,9 +133,9 @@ static int parse_options(int argc, char **argv, struct dump_opts *o)
 		case 'h':
 			usage(stdout);
 			return 1;
+		case ':':
 		default:
-			cli_error("dump: option '%s' is unknown or needs a value", argv[optind - 1]);
-			return -1;
+			return cli_option_error("dump", c, argv);
 		}
 		if (r < 0)
 			return -1;

@@ -54,7 +54,7 @@ static int parse_options(int argc, char **argv, struct explain_opts *o)
 	optind = 1;
 	opterr = 0;
 	/* '+': stop at the first operand, so negative arguments are not options */
-	while ((c = getopt_long(argc, argv, "+a:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:a:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'a':
 			o->arch_name = optarg;
@@ -65,10 +65,9 @@ static int parse_options(int argc, char **argv, struct explain_opts *o)
 		case 'h':
 			usage(stdout);
 			return 1;
+		case ':':
 		default:
-			cli_error("explain: unknown option '%s' ('syscage explain --help')",
-				  argv[optind - 1]);
-			return -1;
+			return cli_option_error("explain", c, argv);
 		}
 	}
 	int n = argc - optind;

@@ -78,7 +78,8 @@ static int parse_args(int argc, char **argv, struct inject_opts *o)
 		dashes++;
 	int c, r = 0;
 	optind = 1;
-	while (r == 0 && (c = getopt_long(dashes, argv, "e:p:qh", longopts, NULL)) != -1) {
+	opterr = 0;
+	while (r == 0 && (c = getopt_long(dashes, argv, ":e:p:qh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'e': r = add_expression(o, optarg); break;
 		case 'i': r = add_rule(o, optarg, false); break;
@@ -87,7 +88,8 @@ static int parse_args(int argc, char **argv, struct inject_opts *o)
 		case 'l': o->log_path = optarg; break;
 		case 'q': o->quiet = true; break;
 		case 'h': usage(stdout); return -1;
-		default: usage(stderr); return CLI_EXIT_USAGE;
+		case ':':
+		default: cli_option_error("inject", c, argv); return CLI_EXIT_USAGE;
 		}
 	}
 	if (r < 0)

@@ -219,7 +219,8 @@ static int parse_args(int argc, char **argv, struct learn_opts *o)
 	};
 	int c;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+o:f:am:h", longopts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:o:f:am:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o': o->output = optarg; break;
 		case 'a': o->args = true; break;
@@ -240,7 +241,8 @@ static int parse_args(int argc, char **argv, struct learn_opts *o)
 			o->eperm = !strcmp(optarg, "eperm");
 			break;
 		case 'h': usage(stdout); return 1;
-		default: usage(stderr); return -1;
+		case ':':
+		default: return cli_option_error("learn", c, argv);
 		}
 	}
 	if (optind >= argc) {

@@ -126,7 +126,7 @@ int cmd_lint(int argc, char **argv)
 	int c;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "a:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":a:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'a':
 			arch_name = optarg;
@@ -143,8 +143,9 @@ int cmd_lint(int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			return CLI_EXIT_OK;
+		case ':':
 		default:
-			cli_error("lint: unknown option '%s' ('syscage lint --help')", argv[optind - 1]);
+			cli_option_error("lint", c, argv);
 			return CLI_EXIT_USAGE;
 		}
 	}

@@ -370,14 +370,16 @@ int cmd_run(int argc, char **argv)
 	struct run_config cfg = { .policy_name = "default", .report = true };
 	int c;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+p:qh", longopts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:p:qh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'p': cfg.policy_name = optarg; break;
 		case 'l': cfg.log_path = optarg; break;
 		case 'n': cfg.report = false; break;
 		case 'q': cfg.quiet = true; break;
 		case 'h': usage(stdout); return CLI_EXIT_OK;
-		default: usage(stderr); return CLI_EXIT_USAGE;
+		case ':':
+		default: cli_option_error("run", c, argv); return CLI_EXIT_USAGE;
 		}
 	}
 	if (optind >= argc) {

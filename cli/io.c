@@ -42,6 +42,20 @@ void cli_print_diag(const struct scg_diag *diag)
 	}
 }
 
+/* Doubles *@buf (*@cap bytes); on failure frees it and returns -ENOMEM. */
+static int grow(char **buf, size_t *cap)
+{
+	char *bigger = *cap < SIZE_MAX / 2 ? realloc(*buf, *cap * 2) : NULL;
+	if (!bigger) {
+		free(*buf);
+		*buf = NULL;
+		return -ENOMEM;
+	}
+	*buf = bigger;
+	*cap *= 2;
+	return 0;
+}
+
 static int read_stream(FILE *f, char **data, size_t *len)
 {
 	size_t cap = 4096, used = 0;
@@ -49,15 +63,8 @@ static int read_stream(FILE *f, char **data, size_t *len)
 	if (!buf)
 		return -ENOMEM;
 	for (;;) {
-		if (used + 1 >= cap) {
-			char *bigger = cap < SIZE_MAX / 2 ? realloc(buf, cap * 2) : NULL;
-			if (!bigger) {
-				free(buf);
-				return -ENOMEM;
-			}
-			buf = bigger;
-			cap *= 2;
-		}
+		if (used + 1 >= cap && grow(&buf, &cap) < 0)
+			return -ENOMEM;
 		size_t n = fread(buf + used, 1, cap - used - 1, f);
 		used += n;
 		if (n == 0) {
@@ -88,15 +95,8 @@ static int read_fifo(int fd, char **data, size_t *len)
 	if (!buf)
 		return -ENOMEM;
 	for (;;) {
-		if (used + 1 >= cap) {
-			char *bigger = cap < SIZE_MAX / 2 ? realloc(buf, cap * 2) : NULL;
-			if (!bigger) {
-				free(buf);
-				return -ENOMEM;
-			}
-			buf = bigger;
-			cap *= 2;
-		}
+		if (used + 1 >= cap && grow(&buf, &cap) < 0)
+			return -ENOMEM;
 		ssize_t n = read(fd, buf + used, cap - used - 1);
 		if (n < 0 && errno == EINTR)
 			continue;

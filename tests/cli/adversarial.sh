@@ -201,3 +201,17 @@ expect_status 0 "compile -o a link to /dev/null" -- \
 	"$SYSCAGE" compile -o "$TMP/null-link" "$TMP/ok.policy"
 if [ -L "$TMP/null-link" ] && [ -c /dev/null ]; then ok "/dev/null and the link to it are intact"; else
 	not_ok "/dev/null and the link to it are intact" "$(ls -l "$TMP/null-link" /dev/null)"; fi
+
+# every command names itself and the bad option, exits 2, and points at its --help
+for cmd in asm disasm verify emu syscalls compile run status dump learn inject bench diff \
+	explain decompile lint; do
+	expect_status 2 "$cmd: an unknown option" -- "$SYSCAGE" "$cmd" --no-such-option -- true
+	expect_grep "$TMP/err" "^syscage: $cmd: unknown option '--no-such-option' \('syscage $cmd --help'\)" \
+		"$cmd: the message names the command and the option"
+done
+for pair in asm:-a emu:-a compile:-a run:-p dump:-a inject:-p bench:-p diff:-a explain:-a \
+	decompile:-a lint:-a; do
+	cmd=${pair%%:*} opt=${pair#*:}
+	expect_status 2 "$cmd: an option without its value" -- "$SYSCAGE" "$cmd" "$opt"
+	expect_grep "$TMP/err" "^syscage: $cmd: option '$opt' needs an argument" "$cmd: says the value is missing"
+done
