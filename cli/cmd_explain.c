@@ -67,7 +67,8 @@ static int parse_options(int argc, char **argv, struct explain_opts *o)
 			return 1;
 		case ':':
 		default:
-			return cli_option_error("explain", c, argv);
+			cli_option_error("explain", c, argv);
+			return -1;
 		}
 	}
 	int n = argc - optind;
