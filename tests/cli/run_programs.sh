@@ -237,11 +237,12 @@ done
 # Ctrl-C on a terminal (script(1) provides one): the kernel sends SIGINT to
 # the foreground process group.  A program in syscage's group gets it from
 # the kernel; one that made itself a session of its own (setsid) only
-# through syscage.
+# through syscage.  `exec`: script(1) starts $SHELL -c, and a shell that
+# stays to wait (dash does) would itself be killed by the Ctrl-C.
 for how in "" setsid; do
 	rm -f "$TMP/ready"
 	( wait_for "$TMP/ready" && printf '\003' ) |
-		$T script -qfec "$S run -p $deny -- $how $W trap $TMP/ready" /dev/null >"$TMP/tty.out" 2>&1
+		$T script -qfec "exec $S run -p $deny -- $how $W trap $TMP/ready" /dev/null >"$TMP/tty.out" 2>&1
 	rc=$?
 	if [ "$rc" -eq 0 ] && grep -q "caught SIGINT" "$TMP/tty.out"; then ok "Ctrl-C reaches the program${how:+ in its own session}"; else
 		not_ok "Ctrl-C reaches the program${how:+ in its own session}" "status $rc" "$(cat "$TMP/tty.out")"
