@@ -316,6 +316,20 @@ struct odd {
 	size_t numbers;
 };
 
+/* Too many numbers with a verdict of their own: names where they start, and the two verdicts. */
+static void report_odd_range(const struct odd *o, uint32_t first, uint32_t seen, uint32_t winner)
+{
+	char odd[64], usual[64];
+	scg_ret_format(winner, odd, sizeof(odd));
+	scg_ret_format(o->unknown, usual, sizeof(usual));
+	scg_diag_add(o->d->diag, SCG_SEV_ERROR, SCG_LOC_NONE, "decompile-unknown-ranges",
+		     "a policy gives unknown numbers one verdict ('unknown') and at most "
+		     "a few hundred numbers a rule each",
+		     "on %s, numbers no table knows from %#x to at least %#x get %s, other "
+		     "unknown numbers %s: more than %u numbers would each need a rule",
+		     scg_arch_name(o->d->arch), first, seen, odd, usual, MAX_ODD_NUMBERS);
+}
+
 /* A region of unknown numbers whose verdict is not the `unknown` one: number rules. */
 static int emit_odd_numbers(void *ctx, const struct scg_region *region, const uint32_t *rets,
 			    uint32_t winner)
@@ -326,12 +340,12 @@ static int emit_odd_numbers(void *ctx, const struct scg_region *region, const ui
 		return 0;
 	struct scg_expr *cond;
 	int r = region_expr(o->d, region, &cond);
-	uint32_t nr = 0;
+	uint32_t nr = 0, first = 0;
+	if (scg_region_word_next(region, SCG_WORD_NR, 0, &first) < 0)
+		first = 0;
 	while (r == 0 && scg_region_word_next(region, SCG_WORD_NR, nr, &nr) == 0) {
 		if (++o->numbers > MAX_ODD_NUMBERS) {
-			scg_diag_add(o->d->diag, SCG_SEV_ERROR, SCG_LOC_NONE, "decompile-unknown-ranges",
-				     NULL, "on %s, numbers no table knows get several verdicts over "
-				     "ranges a policy cannot name", scg_arch_name(o->d->arch));
+			report_odd_range(o, first, nr, winner);
 			r = -ENOTSUP;
 			break;
 		}

@@ -66,6 +66,13 @@ for ex in "$(dirname "$0")"/../../examples/*.s; do
 	fi
 done
 
+# examples/deny-open.s kills x86_64 numbers 0x80000000-0xbfffffff (bit 31 without
+# the x32 bit) and allows the rest: two verdicts over ranges of unknown numbers.
+"$SYSCAGE" asm "$(dirname "$0")/../../examples/deny-open.s" -o "$TMP/do.bpf"
+expect_status 2 "unknown numbers split over ranges" -- "$SYSCAGE" decompile "$TMP/do.bpf"
+expect_grep "$TMP/err" "numbers no table knows from 0x[0-9a-f]+ to at least 0x[0-9a-f]+ get (ALLOW|KILL_PROCESS)" "names the range and verdicts"
+expect_grep "$TMP/err" "hint: a policy gives unknown numbers one verdict" "with a hint"
+
 roundtrip "a stack of two filters" "$TMP/hand.bpf" "$TMP/default.bpf"
 expect_status 0 "-o writes the file" -- "$SYSCAGE" decompile -o "$TMP/o.policy" "$TMP/hand.bpf"
 expect_grep "$TMP/o.policy" "^arch x86_64$" "-o content"
