@@ -31,27 +31,9 @@
 #include <syscage/syscage.h>
 
 #include "oci_oracle.h"
+#include "support/data.h"
 
 #define AUDIT_X86_64 0xc000003eU
-
-static char *slurp(const char *name)
-{
-	static const char *const dirs[] = { "tests/data/", "../tests/data/", "../../tests/data/" };
-	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
-		char path[256];
-		snprintf(path, sizeof(path), "%s%s", dirs[i], name);
-		FILE *f = fopen(path, "rb");
-		if (!f)
-			continue;
-		char *buf = calloc(1, 1 << 20);
-		if (buf)
-			(void)fread(buf, 1, (1 << 20) - 1, f);
-		fclose(f);
-		return buf;
-	}
-	fail_msg("tests/data/%s not found (run from the source tree)", name);
-	return NULL;
-}
 
 /* Keeps only names this libseccomp numbers like syscage does (runc skips the others). */
 static char *comparable_profile(const char *json)
@@ -130,7 +112,8 @@ static void dump(const char *dir, const char *name, const struct scg_prog *p)
 
 static void docker_case(bool stub)
 {
-	char *raw = slurp("docker-default.json");
+	char *raw = test_data_read("docker-default.json", NULL);
+	assert_non_null(raw);
 	char *json = comparable_profile(raw);
 	struct oracle_opts oo = { .kernel = "6.8", .stub = stub };
 	struct oracle_result *o = calloc(1, sizeof(*o));

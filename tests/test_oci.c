@@ -20,6 +20,7 @@
 #include <syscage/oci.h>
 #include <syscage/syscage.h>
 
+#include "support/data.h"
 #include "support/progen.h"
 
 #define AUDIT_X86_64 0xc000003eU
@@ -30,24 +31,6 @@
 #define ENOSYS_RET (SCG_RET_ERRNO | 38U)
 
 /* --- helpers ------------------------------------------------------------------- */
-
-static char *read_data(const char *name, size_t *len)
-{
-	static const char *const dirs[] = { "tests/data/", "../tests/data/", "../../tests/data/" };
-	char path[512];
-	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
-		snprintf(path, sizeof(path), "%s%s", dirs[i], name);
-		FILE *f = fopen(path, "rb");
-		if (!f)
-			continue;
-		char *buf = malloc(1 << 20);
-		*len = buf ? fread(buf, 1, (1 << 20) - 1, f) : 0;
-		fclose(f);
-		return buf;
-	}
-	fail_msg("cannot find tests/data/%s (run from the source tree)", name);
-	return NULL;
-}
 
 static void print_diag(const struct scg_diag *diag)
 {
@@ -89,7 +72,8 @@ static struct scg_policy *import_text(const char *json, size_t len, const struct
 static struct scg_policy *import_docker(const struct import_opts *io)
 {
 	size_t len;
-	char *json = read_data("docker-default.json", &len);
+	char *json = test_data_read("docker-default.json", &len);
+	assert_non_null(json);
 	struct scg_policy *p = import_text(json, len, io);
 	free(json);
 	return p;

@@ -29,6 +29,7 @@
 #include <syscage/syscage.h>
 
 #include "oci_oracle.h"
+#include "support/data.h"
 #include "support/progen.h"
 
 #define AUDIT_X86_64 0xc000003eU
@@ -36,26 +37,6 @@
 #define X32_BIT 0x40000000U
 
 /* --- test data ---------------------------------------------------------------- */
-
-static char *read_data(const char *name, size_t *len)
-{
-	static const char *const dirs[] = { "tests/data/", "../tests/data/", "../../tests/data/" };
-	char path[512];
-	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
-		snprintf(path, sizeof(path), "%s%s", dirs[i], name);
-		FILE *f = fopen(path, "rb");
-		if (!f)
-			continue;
-		char *buf = malloc(1 << 20);
-		*len = buf ? fread(buf, 1, (1 << 20) - 1, f) : 0;
-		fclose(f);
-		if (buf)
-			buf[*len] = '\0';
-		return buf;
-	}
-	fail_msg("cannot find tests/data/%s (run from the source tree)", name);
-	return NULL;
-}
 
 /*
  * The profile without names this libseccomp cannot resolve (runc would
@@ -351,7 +332,8 @@ static void docker_case(const struct case_opts *co, const char *label)
 {
 	size_t len, flen, dropped;
 	struct stats st = { 0 };
-	char *raw = read_data("docker-default.json", &len);
+	char *raw = test_data_read("docker-default.json", &len);
+	assert_non_null(raw);
 	char *json = without_unknown_names(raw, &flen, &dropped);
 	size_t failures = differential(json, flen, co, label, &st);
 	print_message("%s: %zu verdicts compared (%zu explained differences), %zu names left out "
