@@ -18,6 +18,7 @@
 
 #include <syscage/syscage.h>
 
+#include "support/diag_print.h"
 #include "support/progen.h"
 
 #define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
@@ -36,16 +37,6 @@ static int assemble_for(const struct scg_arch *target, const char *text, struct 
 	return scg_asm(text, strlen(text), &opts, out, diag);
 }
 
-/* Prints the diagnostics, for failure messages. */
-static void dump_diag(const struct scg_diag *diag)
-{
-	for (size_t i = 0; i < scg_diag_count(diag); i++) {
-		char buf[512];
-		scg_diag_format(scg_diag_get(diag, i), buf, sizeof(buf));
-		print_message("%s\n", buf);
-	}
-}
-
 /* Assembles @text for @target and checks it gives exactly @want. */
 static void expect_code_for(const struct scg_arch *target, const char *text,
 			    const struct scg_insn *want, size_t n)
@@ -55,7 +46,7 @@ static void expect_code_for(const struct scg_arch *target, const char *text,
 	int r = assemble_for(target, text, &prog, diag);
 	if (r != 0) {
 		print_message("assembling:\n%s\n", text);
-		dump_diag(diag);
+		test_print_diag(diag);
 	}
 	assert_int_equal(r, 0);
 	assert_int_equal(prog.len, n);
@@ -293,7 +284,7 @@ static void check_far_jump(size_t gap)
 	struct scg_diag *diag = scg_diag_new();
 	struct scg_prog prog;
 	int r = assemble_for(arch("x86_64"), text, &prog, diag);
-	dump_diag(diag);
+	test_print_diag(diag);
 	assert_int_equal(r, 0);
 	assert_int_equal(prog.len, gap + 3); /* one trampoline */
 	assert_int_equal(prog.insns[0].code, 0x15);
@@ -446,7 +437,7 @@ static void test_trampoline_random(void **state)
 		struct scg_prog prog;
 		int r = assemble_for(arch("x86_64"), text, &prog, diag);
 		if (r) {
-			dump_diag(diag);
+			test_print_diag(diag);
 			assert_int_equal(r, -EINVAL);
 			/* only acceptable failure: too long after trampolines */
 			assert_string_equal(scg_diag_get(diag, 0)->code, "asm-too-long");
@@ -501,7 +492,7 @@ static const struct scg_diag_entry *expect_error_for(const struct scg_arch *targ
 			e = scg_diag_get(diag, i);
 	if (strcmp(e->code, code) || !strstr(e->message, message) || e->loc.line != line ||
 	    e->loc.column != col || (hint && (!e->hint || !strstr(e->hint, hint)))) {
-		dump_diag(diag);
+		test_print_diag(diag);
 		fail_msg("'%s': wanted %u:%u %s '%s' hint '%s'", text, line, col, code, message,
 			 hint ? hint : "(none)");
 	}
@@ -765,7 +756,7 @@ static void test_docs_examples(void **state)
 		int r = scg_asm(p, (size_t)(end - p), &opts, &prog, diag);
 		if (r != 0) {
 			print_message("the example at docs/asm.md line %u does not assemble:\n", line);
-			dump_diag(diag);
+			test_print_diag(diag);
 		}
 		assert_int_equal(r, 0);
 		assert_int_equal(scg_diag_count(diag), 0);

@@ -18,6 +18,7 @@
 
 #include <syscage/syscage.h>
 
+#include "support/diag_print.h"
 #include "support/progen.h"
 
 static const struct scg_arch *arch(const char *name)
@@ -27,15 +28,6 @@ static const struct scg_arch *arch(const char *name)
 	return a;
 }
 
-static void dump_diag(const struct scg_diag *diag)
-{
-	for (size_t i = 0; i < scg_diag_count(diag); i++) {
-		char buf[512];
-		scg_diag_format(scg_diag_get(diag, i), buf, sizeof(buf));
-		print_message("%s\n", buf);
-	}
-}
-
 static void assemble(const struct scg_arch *target, const char *text, struct scg_prog *out)
 {
 	struct scg_diag *diag = scg_diag_new();
@@ -43,7 +35,7 @@ static void assemble(const struct scg_arch *target, const char *text, struct scg
 	int r = scg_asm(text, strlen(text), &opts, out, diag);
 	if (r) {
 		print_message("%s", text);
-		dump_diag(diag);
+		test_print_diag(diag);
 	}
 	assert_int_equal(r, 0);
 	scg_diag_free(diag);
@@ -70,7 +62,7 @@ static void round_trip(const struct scg_prog *prog, const struct scg_arch *a)
 		    !memcmp(back.insns, prog->insns, prog->len * sizeof(*prog->insns));
 	if (!same || scg_diag_count(diag)) {
 		print_message("round trip failed (%d) for %s:\n%s", r, scg_arch_name(a), text);
-		dump_diag(diag);
+		test_print_diag(diag);
 		for (size_t i = 0; r == 0 && i < prog->len && i < back.len; i++)
 			if (memcmp(&back.insns[i], &prog->insns[i], sizeof(back.insns[i])))
 				print_message("insn %zu: {%#x,%u,%u,%#x} came back {%#x,%u,%u,%#x}\n",
@@ -227,7 +219,7 @@ static void test_round_trip_from_text(void **state)
 		int r = scg_asm(text, strlen(text), &opts, &prog, diag);
 		if (r != 0) {
 			print_message("%s", text);
-			dump_diag(diag);
+			test_print_diag(diag);
 		}
 		assert_int_equal(r, 0);
 		assert_true(prog.len >= n);

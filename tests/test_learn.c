@@ -16,6 +16,8 @@
 
 #include <syscage/syscage.h>
 
+#include "support/diag_print.h"
+
 static const struct scg_arch *abi(const char *name)
 {
 	const struct scg_arch *a = scg_arch_lookup(name);
@@ -217,11 +219,7 @@ static struct scg_policy *parse(const char *text)
 	struct scg_diag *diag = scg_diag_new();
 	int r = scg_policy_parse(text, strlen(text), NULL, &p, diag);
 	if (r != 0) {
-		char buf[512];
-		for (size_t i = 0; i < scg_diag_count(diag); i++) {
-			scg_diag_format(scg_diag_get(diag, i), buf, sizeof(buf));
-			print_error("%s\n", buf);
-		}
+		test_print_diag(diag);
 		print_error("%s", text);
 	}
 	assert_int_equal(r, 0);

@@ -21,6 +21,7 @@
 #include <syscage/syscage.h>
 
 #include "support/data.h"
+#include "support/diag_print.h"
 #include "support/progen.h"
 
 #define AUDIT_X86_64 0xc000003eU
@@ -31,15 +32,6 @@
 #define ENOSYS_RET (SCG_RET_ERRNO | 38U)
 
 /* --- helpers ------------------------------------------------------------------- */
-
-static void print_diag(const struct scg_diag *diag)
-{
-	for (size_t i = 0; i < scg_diag_count(diag); i++) {
-		char buf[1024];
-		scg_diag_format(scg_diag_get(diag, i), buf, sizeof(buf));
-		print_message("%s\n", buf);
-	}
-}
 
 struct import_opts {
 	const char *kernel;
@@ -63,7 +55,7 @@ static struct scg_policy *import_text(const char *json, size_t len, const struct
 	struct scg_policy *p = NULL;
 	int r = scg_oci_import(json, len, &opts, &p, diag);
 	if (r < 0)
-		print_diag(diag);
+		test_print_diag(diag);
 	assert_int_equal(r, 0);
 	scg_diag_free(diag);
 	return p;
@@ -372,7 +364,7 @@ static void check_error(const struct expect *e)
 	    found->loc.column != e->column || (e->hint && (!found->hint || !strstr(found->hint, e->hint)))) {
 		print_message("for %s\nexpected %u:%u '%s' (hint '%s'), got:\n", e->json, e->line,
 			      e->column, e->message, e->hint ? e->hint : "");
-		print_diag(diag);
+		test_print_diag(diag);
 		fail();
 	}
 	assert_string_equal(found->loc.file, "bad.json");
@@ -516,7 +508,7 @@ static char *export_ok(const struct scg_policy *p)
 	char *json = NULL;
 	int r = scg_oci_export(p, &json, diag);
 	if (r < 0)
-		print_diag(diag);
+		test_print_diag(diag);
 	assert_int_equal(r, 0);
 	scg_diag_free(diag);
 	return json;
@@ -778,7 +770,7 @@ static struct scg_policy *builtin(const char *name)
 	struct scg_policy *p = NULL;
 	int r = scg_profile_load(name, &o, &p, diag);
 	if (r < 0)
-		print_diag(diag);
+		test_print_diag(diag);
 	assert_int_equal(r, 0);
 	scg_diag_free(diag);
 	return p;

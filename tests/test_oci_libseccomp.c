@@ -30,6 +30,7 @@
 
 #include "oci_oracle.h"
 #include "support/data.h"
+#include "support/diag_print.h"
 #include "support/progen.h"
 
 #define AUDIT_X86_64 0xc000003eU
@@ -293,13 +294,8 @@ static size_t differential(const char *json, size_t len, const struct case_opts 
 	struct scg_diag *diag = scg_diag_new();
 	struct scg_policy *policy = NULL;
 	int r = scg_oci_import(json, len, &opts, &policy, diag);
-	if (r < 0 && !o->rule_error) {
-		for (size_t i = 0; i < scg_diag_count(diag); i++) {
-			char buf[512];
-			scg_diag_format(scg_diag_get(diag, i), buf, sizeof(buf));
-			print_message("%s\n", buf);
-		}
-	}
+	if (r < 0 && !o->rule_error)
+		test_print_diag(diag);
 	if (o->rule_error) {
 		/* runc fails to start the container; the importer must refuse the profile too */
 		if (r != -EINVAL)

@@ -20,6 +20,7 @@
 
 #include <syscage/syscage.h>
 
+#include "support/diag_print.h"
 #include "support/polgen.h"
 
 #define EPERM_RET (SCG_RET_ERRNO | 1)
@@ -27,15 +28,6 @@
 /* --- helpers ---------------------------------------------------------------- */
 
 static struct scg_diag *last_diag;
-
-static void dump_diag(const struct scg_diag *d)
-{
-	for (size_t i = 0; i < scg_diag_count(d); i++) {
-		char buf[512];
-		scg_diag_format(scg_diag_get(d, i), buf, sizeof(buf));
-		print_message("  %s\n", buf);
-	}
-}
 
 static int parse_with(const char *text, const struct scg_policy_source_options *opts,
 		      struct scg_policy **out)
@@ -52,7 +44,7 @@ static struct scg_policy *parse_ok(const char *text)
 	struct scg_policy *p = NULL;
 	int r = parse_with(text, NULL, &p);
 	if (r != 0)
-		dump_diag(last_diag);
+		test_print_diag(last_diag);
 	assert_int_equal(r, 0);
 	assert_non_null(p);
 	return p;
@@ -63,7 +55,7 @@ static struct scg_policy *parse_clean(const char *text)
 {
 	struct scg_policy *p = parse_ok(text);
 	if (scg_diag_count(last_diag))
-		dump_diag(last_diag);
+		test_print_diag(last_diag);
 	assert_int_equal(scg_diag_count(last_diag), 0);
 	return p;
 }
@@ -77,7 +69,7 @@ static const struct scg_diag_entry *find_diag(enum scg_severity sev, unsigned li
 		    strstr(e->message, msg))
 			return e;
 	}
-	dump_diag(last_diag);
+	test_print_diag(last_diag);
 	fail_msg("no %s at %u:%u containing \"%s\"", scg_severity_name(sev), line, col, msg);
 	return NULL;
 }
@@ -572,7 +564,7 @@ static void test_errors(void **state)
 		scg_diag_free(last_diag);
 		last_diag = scg_diag_new();
 		if (scg_policy_parse(cases[i].text, len, NULL, &p, last_diag) != -EINVAL) {
-			dump_diag(last_diag);
+			test_print_diag(last_diag);
 			fail_msg("case %zu parsed: %s", i, cases[i].text);
 		}
 		assert_null(p);
@@ -699,7 +691,7 @@ static void test_include(void **state)
 	struct scg_policy *p = NULL;
 	int r = parse_in_tmp("main.policy", &p);
 	if (r)
-		dump_diag(last_diag);
+		test_print_diag(last_diag);
 	assert_int_equal(r, 0);
 	/* the outermost file's settings win; the others apply where it is silent */
 	assert_int_equal(scg_policy_default(p), EPERM_RET);
@@ -903,7 +895,7 @@ static void round_trip(const struct scg_policy *p)
 	assert_int_equal(scg_policy_to_text(p, &text), 0);
 	struct scg_policy *back = NULL;
 	if (parse_with(text, NULL, &back) != 0) {
-		dump_diag(last_diag);
+		test_print_diag(last_diag);
 		fail_msg("the text does not parse:\n%s", text);
 	}
 	assert_int_equal(scg_diag_count_at_least(last_diag, SCG_SEV_ERROR), 0);

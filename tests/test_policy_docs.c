@@ -19,6 +19,8 @@
 
 #include <syscage/syscage.h>
 
+#include "support/diag_print.h"
+
 #define DOC "docs/policy.md"
 
 struct block {
@@ -117,15 +119,6 @@ static int teardown(void **state)
 	return system(cmd) == 0 ? 0 : -1;
 }
 
-static void print_diag(const struct scg_diag *d)
-{
-	for (size_t i = 0; i < scg_diag_count(d); i++) {
-		char buf[512];
-		scg_diag_format(scg_diag_get(d, i), buf, sizeof(buf));
-		print_message("  %s\n", buf);
-	}
-}
-
 static void write_named_blocks(void)
 {
 	for (size_t i = 0; i < nblocks; i++) {
@@ -157,13 +150,13 @@ static void check_block(const struct block *b, size_t index)
 	}
 	bool warnings_ok = strstr(b->info, "warning") != NULL;
 	if (r != 0 || (!warnings_ok && scg_diag_count(diag))) {
-		print_diag(diag);
+		test_print_diag(diag);
 		fail_msg("block near line %u:\n%s", b->line, b->text);
 	}
 	struct scg_prog prog;
 	r = scg_compile(p, NULL, &prog, diag);
 	if (r != 0) {
-		print_diag(diag);
+		test_print_diag(diag);
 		fail_msg("block near line %u does not compile (%d):\n%s", b->line, r, b->text);
 	}
 	scg_prog_release(&prog);

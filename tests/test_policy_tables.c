@@ -33,6 +33,8 @@
 
 #include "policy/lang_internal.h"
 
+#include "support/diag_print.h"
+
 /* --- constants -------------------------------------------------------------- */
 
 struct host_value {
@@ -484,11 +486,7 @@ static void check_profile_parses(const char *name)
 	struct scg_diag *diag = scg_diag_new();
 	struct scg_policy *p = NULL;
 	int r = scg_profile_load(name, NULL, &p, diag);
-	for (size_t i = 0; i < scg_diag_count(diag); i++) {
-		char buf[512];
-		scg_diag_format(scg_diag_get(diag, i), buf, sizeof(buf));
-		print_message("  %s\n", buf);
-	}
+	test_print_diag(diag);
 	if (r != 0 || scg_diag_count(diag))
 		fail_msg("profile %s: %d, %zu diagnostics", name, r, scg_diag_count(diag));
 	struct scg_prog prog;
