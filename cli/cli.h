@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <syscage/syscage.h>
 
@@ -97,11 +98,54 @@ int cli_load_workload(const char *path, struct scg_syscall_weight **out, size_t 
 void cli_workload_free(struct scg_syscall_weight *w, size_t n);
 
 /*
- * Reports what getopt_long() (run with opterr = 0 and a leading ':' in its
- * option string) found wrong: @c is ':' for a missing argument, anything
- * else for an unknown option.  Returns -EINVAL.
+ * A subcommand as its option parsing sees it.  @short_options is getopt's
+ * string: an optional '+' (stop at the first operand), then ':' (so that a
+ * missing argument can be told from an unknown option), then the letters,
+ * 'h' among them; @long_options ends with a zeroed entry and maps "help" to
+ * 'h'.  @on_option gets every other option getopt_long() recognises, as its
+ * value @c and its argument @arg (NULL when it takes none); it returns 0, or
+ * a negative number after reporting the problem.
  */
+/* Being replaced by cli_parse_options(). */
 int cli_option_error(const char *cmd, int c, char *const *argv);
+
+struct option;
+struct cli_command {
+	const char *name;
+	const char *short_options;
+	const struct option *long_options;
+	void (*usage)(FILE *out);
+	int (*on_option)(int c, const char *arg, void *ctx);
+};
+
+/* cli_parse_options() after -h or --help: argv[0] is never an operand, so 0 is free. */
+enum { CLI_OPTIONS_HELP = 0 };
+
+/*
+ * Runs getopt_long() over @argc/@argv (argv[0] is the subcommand), handing
+ * each option to @cmd->on_option with @ctx.  -h/--help prints the usage to
+ * stdout and returns CLI_OPTIONS_HELP; an unknown option or a missing
+ * argument is reported as "CMD: unknown option '-x' ('syscage CMD --help')"
+ * and returns -1, as does a failed on_option.  Otherwise returns the index
+ * of the first operand (argc when there is none); getopt's optind agrees.
+ */
+int cli_parse_options(const struct cli_command *cmd, int argc, char **argv, void *ctx);
+
+/*
+ * Accepts @count operands when it lies in [@min, @max] (@max < 0: no upper
+ * limit).  Otherwise reports "CMD: <fmt...> ('syscage CMD --help')" and
+ * returns -1.
+ */
+int cli_check_operands(const struct cli_command *cmd, int count, int min, int max,
+		       const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+/*
+ * scg_features_probe(), less the features the environment variable
+ * SYSCAGE_DISABLE_FEATURES names (comma-separated: tsync, log, spec-allow,
+ * new-listener, tsync-esrch, wait-killable-recv, user-notif): the commands'
+ * view of the kernel, so that the paths for older kernels can be tested.
+ */
+int cli_features_probe(struct scg_features *f);
 
 /*
  * How cli_load_policy() imports *.json profiles: the container's

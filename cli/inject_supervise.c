@@ -70,7 +70,7 @@ struct inject_state *inject_state_new(struct scg_inject_rule *const *rules, size
 	/* WAIT_KILLABLE_RECV (5.19) is what run_child asks for whenever it can: with it,
 	 * a signal sent before the answer waits until the call returns. */
 	struct scg_features f;
-	st->signal_first = scg_features_probe(&f) == 0 &&
+	st->signal_first = cli_features_probe(&f) == 0 &&
 			   (f.flags & SCG_FILTER_FLAG_WAIT_KILLABLE_RECV);
 	return st;
 }

@@ -106,7 +106,7 @@ static unsigned listener_flags(void)
 {
 	struct scg_features f;
 	unsigned flags = SCG_FILTER_FLAG_NEW_LISTENER;
-	if (scg_features_probe(&f) == 0 && (f.flags & SCG_FILTER_FLAG_WAIT_KILLABLE_RECV))
+	if (cli_features_probe(&f) == 0 && (f.flags & SCG_FILTER_FLAG_WAIT_KILLABLE_RECV))
 		flags |= SCG_FILTER_FLAG_WAIT_KILLABLE_RECV;
 	return flags;
 }
