@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <syscage/runtime.h>
 
@@ -165,8 +166,13 @@ COMPAT_API scmp_filter_ctx seccomp_init(uint32_t def_action)
 COMPAT_API int seccomp_reset(scmp_filter_ctx ctx, uint32_t def_action)
 {
 	if (ctx == NULL) {
-		/* Forget the process-wide state, e.g. in a child after fork(). */
+		/* Forget the process-wide state, e.g. in a child after fork().  The
+		 * listener is closed, as libseccomp does: seccomp_reset(3) says the
+		 * global reset covers the notification fd, and forgetting it
+		 * without closing it would leak it. */
 		state_api_level = 0;
+		if (state_notify_fd >= 0)
+			close(state_notify_fd);
 		state_notify_fd = -1;
 		return 0;
 	}

@@ -258,8 +258,8 @@ int seccomp_api_set(unsigned int level);
 
 /* A new filter with @def_action for every call no rule decides; NULL on failure. */
 scmp_filter_ctx seccomp_init(uint32_t def_action);
-/* Empties @ctx as seccomp_init() would; with @ctx NULL, forgets the process-wide
- * state (API level, notification fd), e.g. in a forked child. */
+/* Empties @ctx as seccomp_init() would; with @ctx NULL, resets the process-wide
+ * state (forgets the API level, closes the notification fd), e.g. in a forked child. */
 int seccomp_reset(scmp_filter_ctx ctx, uint32_t def_action);
 void seccomp_release(scmp_filter_ctx ctx);
 /* Moves @ctx_src's ABIs and rules into @ctx_dst and releases @ctx_src. */
