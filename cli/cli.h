@@ -106,9 +106,6 @@ void cli_workload_free(struct scg_syscall_weight *w, size_t n);
  * value @c and its argument @arg (NULL when it takes none); it returns 0, or
  * a negative number after reporting the problem.
  */
-/* Being replaced by cli_parse_options(). */
-int cli_option_error(const char *cmd, int c, char *const *argv);
-
 struct option;
 struct cli_command {
 	const char *name;

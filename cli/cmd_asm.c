@@ -34,7 +34,28 @@ struct asm_cli_opts {
 	bool c_format;
 };
 
-/* Returns 0 to run, 1 after --help, -1 on a usage error (already reported). */
+static int on_option(int c, const char *arg, void *ctx)
+{
+	struct asm_cli_opts *o = ctx;
+	switch (c) {
+	case 'a':
+		o->arch_name = arg;
+		break;
+	case 'f':
+		if (strcmp(arg, "raw") && strcmp(arg, "c")) {
+			cli_error("asm: unknown format '%s' (raw or c)", arg);
+			return -1;
+		}
+		o->c_format = !strcmp(arg, "c");
+		break;
+	case 'o':
+		o->output = arg;
+		break;
+	}
+	return 0;
+}
+
+/* Options, then at most one FILE; returns as cli_parse_options() does. */
 static int parse_options(int argc, char **argv, struct asm_cli_opts *o)
 {
 	static const struct option longopts[] = {
@@ -42,39 +63,14 @@ static int parse_options(int argc, char **argv, struct asm_cli_opts *o)
 		{ "output", required_argument, NULL, 'o' }, { "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int c;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":a:f:o:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'a':
-			o->arch_name = optarg;
-			break;
-		case 'f':
-			if (strcmp(optarg, "raw") && strcmp(optarg, "c")) {
-				cli_error("asm: unknown format '%s' (raw or c)", optarg);
-				return -1;
-			}
-			o->c_format = !strcmp(optarg, "c");
-			break;
-		case 'o':
-			o->output = optarg;
-			break;
-		case 'h':
-			usage(stdout);
-			return 1;
-		case ':':
-		default:
-			cli_option_error("asm", c, argv);
-			return -1;
-		}
-	}
-	if (argc - optind > 1) {
-		cli_error("asm: one input file at most ('syscage asm --help')");
+	static const struct cli_command cmd = { "asm", ":a:f:o:h", longopts, usage, on_option };
+	int first = cli_parse_options(&cmd, argc, argv, o);
+	if (first <= 0)
+		return first;
+	if (cli_check_operands(&cmd, argc - first, 0, 1, "one input file at most") < 0)
 		return -1;
-	}
-	o->input = optind < argc ? argv[optind] : "-";
-	return 0;
+	o->input = first < argc ? argv[first] : "-";
+	return first;
 }
 
 static int assemble(const struct asm_cli_opts *o, const struct scg_arch *arch,
@@ -121,8 +117,8 @@ int cmd_asm(int argc, char **argv)
 {
 	struct asm_cli_opts o = { 0 };
 	int r = parse_options(argc, argv, &o);
-	if (r != 0)
-		return r > 0 ? CLI_EXIT_OK : CLI_EXIT_USAGE;
+	if (r <= 0)
+		return r == CLI_OPTIONS_HELP ? CLI_EXIT_OK : CLI_EXIT_USAGE;
 	const struct scg_arch *arch = cli_arch(o.arch_name);
 	if (!arch)
 		return CLI_EXIT_USAGE;

@@ -20,7 +20,7 @@ struct options {
 	const char *policy;
 	const char *plot;
 	unsigned reps;
-	bool quick, json, progress, help;
+	bool quick, json, progress;
 	bool only[BENCH_NSECTIONS];
 	bool only_given;
 };
@@ -93,6 +93,23 @@ static int parse_reps(const char *text, unsigned *reps)
 
 enum { OPT_ONLY = 256, OPT_PLOT, OPT_PROGRESS };
 
+static int on_option(int c, const char *arg, void *ctx)
+{
+	struct options *o = ctx;
+	switch (c) {
+	case 's': o->syscall = arg; break;
+	case 'p': o->policy = arg; break;
+	case 'r': return parse_reps(arg, &o->reps);
+	case 'q': o->quick = true; break;
+	case 'j': o->json = true; break;
+	case OPT_ONLY: return parse_only(arg, o);
+	case OPT_PLOT: o->plot = arg; break;
+	case OPT_PROGRESS: o->progress = true; break;
+	}
+	return 0;
+}
+
+/* CLI_OPTIONS_HELP, -1 after a reported usage error, or a positive number (no operands) to run. */
 static int parse_options(int argc, char **argv, struct options *o)
 {
 	static const struct option longopts[] = {
@@ -102,32 +119,13 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "plot", required_argument, NULL, OPT_PLOT }, { "progress", no_argument, NULL, OPT_PROGRESS },
 		{ "help", no_argument, NULL, 'h' },          { NULL, 0, NULL, 0 },
 	};
-	int c;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":s:p:r:qjh", longopts, NULL)) != -1) {
-		int r = 0;
-		switch (c) {
-		case 's': o->syscall = optarg; break;
-		case 'p': o->policy = optarg; break;
-		case 'r': r = parse_reps(optarg, &o->reps); break;
-		case 'q': o->quick = true; break;
-		case 'j': o->json = true; break;
-		case OPT_ONLY: r = parse_only(optarg, o); break;
-		case OPT_PLOT: o->plot = optarg; break;
-		case OPT_PROGRESS: o->progress = true; break;
-		case 'h': o->help = true; return 0;
-		case ':':
-		default: return cli_option_error("bench", c, argv);
-		}
-		if (r < 0)
-			return r;
+	static const struct cli_command cmd = { "bench", ":s:p:r:qjh", longopts, usage, on_option };
+	int first = cli_parse_options(&cmd, argc, argv, o);
+	if (first > 0 && first < argc) {
+		cli_error("bench: unexpected argument '%s'", argv[first]);
+		return -1;
 	}
-	if (optind < argc) {
-		cli_error("bench: unexpected argument '%s'", argv[optind]);
-		return -EINVAL;
-	}
-	return 0;
+	return first;
 }
 
 static int resolve_call(const struct scg_arch *arch, const char *name, struct bench_call *call)
@@ -248,13 +246,12 @@ static void settle_options(struct options *o, struct bench_results *res)
 int cmd_bench(int argc, char **argv)
 {
 	struct options o = { .syscall = "getppid", .policy = "default" };
-	if (parse_options(argc, argv, &o) < 0) {
+	int parsed = parse_options(argc, argv, &o);
+	if (parsed == CLI_OPTIONS_HELP)
+		return CLI_EXIT_OK;
+	if (parsed < 0) {
 		fprintf(stderr, "'syscage bench --help' lists the options\n");
 		return CLI_EXIT_USAGE;
-	}
-	if (o.help) {
-		usage(stdout);
-		return CLI_EXIT_OK;
 	}
 	const struct scg_arch *arch = scg_arch_native();
 	struct bench_results res = { 0 };

@@ -30,7 +30,6 @@ struct options {
 	const char *workload; /* learn --counts file */
 	bool no_workload;
 	bool list_profiles;
-	bool help;
 };
 
 static void usage(FILE *out)
@@ -111,6 +110,49 @@ static int parse_format(const char *name, enum format *format)
 	return -EINVAL;
 }
 
+static int on_option(int c, const char *arg, void *ctx)
+{
+	struct options *o = ctx;
+	switch (c) {
+	case 'a':
+		return parse_arches(arg, o);
+	case 'f':
+		return parse_format(arg, &o->format);
+	case 'o':
+		o->output = arg;
+		break;
+	case 'O':
+		if (strcmp(arg, "0") && strcmp(arg, "1")) {
+			cli_error("unknown optimisation level '-O%s' (-O0 or -O1)", arg);
+			return -EINVAL;
+		}
+		o->optimize = arg[0] == '1';
+		break;
+	case 'l':
+		o->list_profiles = true;
+		break;
+	case OPT_CAPS:
+		return cli_oci_set_caps(arg);
+	case OPT_KERNEL:
+		cli_oci_import_options()->kernel = arg;
+		break;
+	case OPT_HOST_ARCH:
+		cli_oci_import_options()->host_arch = arg;
+		break;
+	case OPT_NO_STUB:
+		cli_oci_import_options()->runc_enosys = false;
+		break;
+	case OPT_WORKLOAD:
+		o->workload = arg;
+		break;
+	case OPT_NO_WORKLOAD:
+		o->no_workload = true;
+		break;
+	}
+	return 0;
+}
+
+/* Returns as cli_parse_options() does; cmd_compile() wants one POLICY. */
 static int parse_options(int argc, char **argv, struct options *o)
 {
 	/* clang-format off */
@@ -129,60 +171,9 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ NULL, 0, NULL, 0 },
 	};
 	/* clang-format on */
-	int c;
-	opterr = 0;
-	o->optimize = 1;
-	while ((c = getopt_long(argc, argv, ":a:f:o:O:lh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'a':
-			if (parse_arches(optarg, o) < 0)
-				return -EINVAL;
-			break;
-		case 'f':
-			if (parse_format(optarg, &o->format) < 0)
-				return -EINVAL;
-			break;
-		case 'o':
-			o->output = optarg;
-			break;
-		case 'O':
-			if (strcmp(optarg, "0") && strcmp(optarg, "1")) {
-				cli_error("unknown optimisation level '-O%s' (-O0 or -O1)", optarg);
-				return -EINVAL;
-			}
-			o->optimize = optarg[0] == '1';
-			break;
-		case 'l':
-			o->list_profiles = true;
-			break;
-		case OPT_CAPS:
-			if (cli_oci_set_caps(optarg) < 0)
-				return -EINVAL;
-			break;
-		case OPT_KERNEL:
-			cli_oci_import_options()->kernel = optarg;
-			break;
-		case OPT_HOST_ARCH:
-			cli_oci_import_options()->host_arch = optarg;
-			break;
-		case OPT_NO_STUB:
-			cli_oci_import_options()->runc_enosys = false;
-			break;
-		case OPT_WORKLOAD:
-			o->workload = optarg;
-			break;
-		case OPT_NO_WORKLOAD:
-			o->no_workload = true;
-			break;
-		case 'h':
-			o->help = true;
-			return 0;
-		case ':':
-		default:
-			return cli_option_error("compile", c, argv);
-		}
-	}
-	return 0;
+	static const struct cli_command cmd = { "compile", ":a:f:o:O:lh", longopts, usage,
+						on_option };
+	return cli_parse_options(&cmd, argc, argv, o);
 }
 
 static void list_profiles(void)
@@ -254,24 +245,21 @@ static int convert_to(const struct scg_policy *policy, enum format format, char 
 
 int cmd_compile(int argc, char **argv)
 {
-	struct options o = { 0 };
-	if (parse_options(argc, argv, &o) < 0)
-		return CLI_EXIT_USAGE;
-	if (o.help) {
-		usage(stdout);
-		return CLI_EXIT_OK;
-	}
+	struct options o = { .optimize = 1 };
+	int first = parse_options(argc, argv, &o);
+	if (first <= 0)
+		return first == CLI_OPTIONS_HELP ? CLI_EXIT_OK : CLI_EXIT_USAGE;
 	if (o.list_profiles) {
 		list_profiles();
 		return CLI_EXIT_OK;
 	}
-	if (optind != argc - 1) {
-		cli_error(optind == argc ? "no policy given" : "one policy at a time");
+	if (first != argc - 1) {
+		cli_error(first == argc ? "no policy given" : "one policy at a time");
 		usage(stderr);
 		return CLI_EXIT_USAGE;
 	}
 	struct scg_policy *policy;
-	if (cli_load_policy(argv[optind], o.arches, o.narches, &policy) < 0)
+	if (cli_load_policy(argv[first], o.arches, o.narches, &policy) < 0)
 		return CLI_EXIT_USAGE;
 	char *data = NULL;
 	size_t len = 0;

@@ -63,6 +63,20 @@ static int decompile_to(const struct scg_prog *progs, size_t n, const char *outp
 	return r < 0 ? CLI_EXIT_USAGE : CLI_EXIT_OK;
 }
 
+struct decompile_opts {
+	const char *arch_name, *output;
+};
+
+static int on_option(int c, const char *arg, void *ctx)
+{
+	struct decompile_opts *o = ctx;
+	if (c == 'a')
+		o->arch_name = arg;
+	else if (c == 'o')
+		o->output = arg;
+	return 0;
+}
+
 int cmd_decompile(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -71,43 +85,26 @@ int cmd_decompile(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *arch_name = NULL, *output = NULL;
-	int c;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":a:o:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'a':
-			arch_name = optarg;
-			break;
-		case 'o':
-			output = optarg;
-			break;
-		case 'h':
-			usage(stdout);
-			return CLI_EXIT_OK;
-		case ':':
-		default:
-			cli_option_error("decompile", c, argv);
-			return CLI_EXIT_USAGE;
-		}
-	}
-	size_t n = (size_t)(argc - optind);
-	if (n == 0 || n > MAX_FILTERS) {
-		cli_error("decompile: give 1 to %d filters ('syscage decompile --help')", MAX_FILTERS);
+	static const struct cli_command cmd = { "decompile", ":a:o:h", longopts, usage, on_option };
+	struct decompile_opts o = { 0 };
+	int first = cli_parse_options(&cmd, argc, argv, &o);
+	if (first <= 0)
+		return first == CLI_OPTIONS_HELP ? CLI_EXIT_OK : CLI_EXIT_USAGE;
+	if (cli_check_operands(&cmd, argc - first, 1, MAX_FILTERS, "give 1 to %d filters",
+			       MAX_FILTERS) < 0)
 		return CLI_EXIT_USAGE;
-	}
-	const struct scg_arch *arch = cli_arch(arch_name);
+	size_t n = (size_t)(argc - first);
+	const struct scg_arch *arch = cli_arch(o.arch_name);
 	if (!arch)
 		return CLI_EXIT_USAGE;
 	struct scg_prog progs[MAX_FILTERS];
 	memset(progs, 0, sizeof(progs));
 	int status = CLI_EXIT_OK;
 	for (size_t i = 0; i < n && status == CLI_EXIT_OK; i++)
-		if (cli_analysis_load(argv[optind + (int)i], arch, &progs[i], NULL) < 0)
+		if (cli_analysis_load(argv[first + (int)i], arch, &progs[i], NULL) < 0)
 			status = CLI_EXIT_USAGE;
 	if (status == CLI_EXIT_OK)
-		status = decompile_to(progs, n, output);
+		status = decompile_to(progs, n, o.output);
 	for (size_t i = 0; i < n; i++)
 		scg_prog_release(&progs[i]);
 	return status;

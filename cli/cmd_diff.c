@@ -46,6 +46,24 @@ static void usage(FILE *out)
 
 enum { OPT_IGNORE_ERRNO = 256, OPT_JSON };
 
+static int on_option(int c, const char *arg, void *ctx)
+{
+	struct diff_opts *o = ctx;
+	switch (c) {
+	case 'a':
+		o->arch_name = arg;
+		break;
+	case OPT_IGNORE_ERRNO:
+		o->ignore_errno = true;
+		break;
+	case OPT_JSON:
+		o->json = true;
+		break;
+	}
+	return 0;
+}
+
+/* Options, then exactly A and B; returns as cli_parse_options() does. */
 static int parse_options(int argc, char **argv, struct diff_opts *o)
 {
 	static const struct option longopts[] = {
@@ -55,35 +73,15 @@ static int parse_options(int argc, char **argv, struct diff_opts *o)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int c;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":a:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'a':
-			o->arch_name = optarg;
-			break;
-		case OPT_IGNORE_ERRNO:
-			o->ignore_errno = true;
-			break;
-		case OPT_JSON:
-			o->json = true;
-			break;
-		case 'h':
-			usage(stdout);
-			return 1;
-		case ':':
-		default:
-			return cli_option_error("diff", c, argv);
-		}
-	}
-	if (argc - optind != 2) {
-		cli_error("diff: give exactly two inputs, A and B ('syscage diff --help')");
+	static const struct cli_command cmd = { "diff", ":a:h", longopts, usage, on_option };
+	int first = cli_parse_options(&cmd, argc, argv, o);
+	if (first <= 0)
+		return first;
+	if (cli_check_operands(&cmd, argc - first, 2, 2, "give exactly two inputs, A and B") < 0)
 		return -1;
-	}
-	o->paths[0] = argv[optind];
-	o->paths[1] = argv[optind + 1];
-	return 0;
+	o->paths[0] = argv[first];
+	o->paths[1] = argv[first + 1];
+	return first;
 }
 
 /* "syscage emu -a x86_64 -f PATH openat 0x0 ..." for an example, or "" when emu cannot name the ABI. */
@@ -173,8 +171,8 @@ int cmd_diff(int argc, char **argv)
 {
 	struct diff_opts o = { 0 };
 	int r = parse_options(argc, argv, &o);
-	if (r != 0)
-		return r > 0 ? CLI_EXIT_OK : CLI_EXIT_USAGE;
+	if (r <= 0)
+		return r == CLI_OPTIONS_HELP ? CLI_EXIT_OK : CLI_EXIT_USAGE;
 	const struct scg_arch *arch = NULL;
 	if (o.arch_name && !(arch = cli_arch(o.arch_name)))
 		return CLI_EXIT_USAGE;

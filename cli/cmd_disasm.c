@@ -57,7 +57,23 @@ static int parse_format(const char *name, enum scg_disasm_format *format)
 	return -1;
 }
 
-/* Returns 0 to run, 1 after --help, -1 on a usage error (already reported). */
+static int on_option(int c, const char *arg, void *ctx)
+{
+	struct disasm_cli_opts *o = ctx;
+	switch (c) {
+	case 'a':
+		o->arch_name = arg;
+		break;
+	case 'f':
+		return parse_format(arg, &o->format);
+	case 'o':
+		o->output = arg;
+		break;
+	}
+	return 0;
+}
+
+/* Options, then an optional FILE (stdin without); returns as cli_parse_options() does. */
 static int parse_options(int argc, char **argv, struct disasm_cli_opts *o)
 {
 	static const struct option longopts[] = {
@@ -65,43 +81,22 @@ static int parse_options(int argc, char **argv, struct disasm_cli_opts *o)
 		{ "output", required_argument, NULL, 'o' }, { "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int c;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":a:f:o:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'a':
-			o->arch_name = optarg;
-			break;
-		case 'f':
-			if (parse_format(optarg, &o->format) < 0)
-				return -1;
-			break;
-		case 'o':
-			o->output = optarg;
-			break;
-		case 'h':
-			usage(stdout);
-			return 1;
-		case ':':
-		default:
-			return cli_option_error("disasm", c, argv);
-		}
-	}
-	if (argc - optind > 1) {
-		cli_error("disasm: one input file at most ('syscage disasm --help')");
+	static const struct cli_command cmd = { "disasm", ":a:f:o:h", longopts, usage, on_option };
+	int first = cli_parse_options(&cmd, argc, argv, o);
+	if (first <= 0)
+		return first;
+	if (cli_check_operands(&cmd, argc - first, 0, 1, "one input file at most") < 0)
 		return -1;
-	}
-	o->input = optind < argc ? argv[optind] : "-";
-	return 0;
+	o->input = first < argc ? argv[first] : "-";
+	return first;
 }
 
 int cmd_disasm(int argc, char **argv)
 {
 	struct disasm_cli_opts o = { .format = SCG_DISASM_ASM };
 	int r = parse_options(argc, argv, &o);
-	if (r != 0)
-		return r > 0 ? CLI_EXIT_OK : CLI_EXIT_USAGE;
+	if (r <= 0)
+		return r == CLI_OPTIONS_HELP ? CLI_EXIT_OK : CLI_EXIT_USAGE;
 	const struct scg_arch *arch = cli_arch(o.arch_name);
 	if (!arch)
 		return CLI_EXIT_USAGE;

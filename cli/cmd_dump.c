@@ -81,30 +81,47 @@ static int parse_timeout(const char *text, unsigned *ms)
 	return 0;
 }
 
-/* The operand: one PID, or "--" then a command. */
-static int parse_target(int argc, char **argv, struct dump_opts *o)
+/* The operands from @first on: one PID, or "--" then a command. */
+static int parse_target(const struct cli_command *cmd, int argc, char **argv, int first,
+			struct dump_opts *o)
 {
-	if (optind > 1 && !strcmp(argv[optind - 1], "--") && optind < argc) {
-		o->cmd = argv + optind;
+	if (first > 1 && !strcmp(argv[first - 1], "--") && first < argc) {
+		o->cmd = argv + first;
 		return 0;
 	}
-	if (argc - optind != 1) {
-		cli_error("dump: give one PID, or -- and a command ('syscage dump --help')");
+	if (cli_check_operands(cmd, argc - first, 1, 1, "give one PID, or -- and a command") < 0)
 		return -1;
-	}
 	char *end;
 	errno = 0;
-	long v = strtol(argv[optind], &end, 10);
-	if (errno || end == argv[optind] || *end || v <= 0 || v > 0x3fffffffL) {
+	long v = strtol(argv[first], &end, 10);
+	if (errno || end == argv[first] || *end || v <= 0 || v > 0x3fffffffL) {
 		cli_error("dump: '%s' is not a process id (to run a command: dump -- %s)",
-			  argv[optind], argv[optind]);
+			  argv[first], argv[first]);
 		return -1;
 	}
 	o->pid = (pid_t)v;
 	return 0;
 }
 
-/* Returns 0 to run, 1 after --help, -1 on a usage error (already reported). */
+static int on_option(int c, const char *arg, void *ctx)
+{
+	struct dump_opts *o = ctx;
+	switch (c) {
+	case 'f':
+		return parse_format(arg, &o->format);
+	case 'a':
+		o->arch_name = arg;
+		break;
+	case 'o':
+		o->dir = arg;
+		break;
+	case 't':
+		return parse_timeout(arg, &o->timeout_ms);
+	}
+	return 0;
+}
+
+/* Options, then a PID or -- CMD; returns as cli_parse_options() does. */
 static int parse_options(int argc, char **argv, struct dump_opts *o)
 {
 	static const struct option longopts[] = {
@@ -112,35 +129,11 @@ static int parse_options(int argc, char **argv, struct dump_opts *o)
 		{ "output", required_argument, NULL, 'o' }, { "timeout", required_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },	    { NULL, 0, NULL, 0 },
 	};
-	int c;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:f:a:o:t:h", longopts, NULL)) != -1) {
-		int r = 0;
-		switch (c) {
-		case 'f':
-			r = parse_format(optarg, &o->format);
-			break;
-		case 'a':
-			o->arch_name = optarg;
-			break;
-		case 'o':
-			o->dir = optarg;
-			break;
-		case 't':
-			r = parse_timeout(optarg, &o->timeout_ms);
-			break;
-		case 'h':
-			usage(stdout);
-			return 1;
-		case ':':
-		default:
-			return cli_option_error("dump", c, argv);
-		}
-		if (r < 0)
-			return -1;
-	}
-	return parse_target(argc, argv, o);
+	static const struct cli_command cmd = { "dump", "+:f:a:o:t:h", longopts, usage, on_option };
+	int first = cli_parse_options(&cmd, argc, argv, o);
+	if (first <= 0)
+		return first;
+	return parse_target(&cmd, argc, argv, first, o) < 0 ? -1 : first;
 }
 
 static const char *extension(enum dump_format format)
@@ -343,8 +336,8 @@ int cmd_dump(int argc, char **argv)
 {
 	struct dump_opts o = { .format = DUMP_ASM };
 	int r = parse_options(argc, argv, &o);
-	if (r != 0)
-		return r > 0 ? CLI_EXIT_OK : CLI_EXIT_USAGE;
+	if (r <= 0)
+		return r == CLI_OPTIONS_HELP ? CLI_EXIT_OK : CLI_EXIT_USAGE;
 	const struct scg_arch *arch = cli_arch(o.arch_name);
 	if (!arch)
 		return CLI_EXIT_USAGE;

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze.h"
 #include "bpf/emu_internal.h"
-#include "cli.h"
 #include "emu_batch.h"
 
 #define MAX_FILTERS 64
@@ -55,7 +55,37 @@ static void usage(FILE *out)
 
 enum { OPT_IP = 256, OPT_TRACE, OPT_JSON, OPT_BATCH };
 
-/* Returns 0 to run, 1 after --help, -1 on a usage error (already reported). */
+static int on_option(int c, const char *arg, void *ctx)
+{
+	struct emu_opts *o = ctx;
+	switch (c) {
+	case 'f':
+		if (o->n_files == MAX_FILTERS) {
+			cli_error("at most %d filters", MAX_FILTERS);
+			return -1;
+		}
+		o->files[o->n_files++] = arg;
+		break;
+	case 'a':
+		o->arch_name = arg;
+		break;
+	case OPT_IP:
+		o->ip_text = arg;
+		break;
+	case OPT_TRACE:
+		o->trace = true;
+		break;
+	case OPT_JSON:
+		o->json = true;
+		break;
+	case OPT_BATCH:
+		o->batch = arg;
+		break;
+	}
+	return 0;
+}
+
+/* Options, then SYSCALL [ARG...] into @o->positional; returns as cli_parse_options() does. */
 static int parse_options(int argc, char **argv, struct emu_opts *o)
 {
 	static const struct option longopts[] = {
@@ -64,45 +94,14 @@ static int parse_options(int argc, char **argv, struct emu_opts *o)
 		{ "json", no_argument, NULL, OPT_JSON },    { "batch", required_argument, NULL, OPT_BATCH },
 		{ "help", no_argument, NULL, 'h' },         { NULL, 0, NULL, 0 },
 	};
-	int c;
-	optind = 1;
-	opterr = 0;
 	/* '+': stop at SYSCALL, so negative arguments such as -1 are not options */
-	while ((c = getopt_long(argc, argv, "+:f:a:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'f':
-			if (o->n_files == MAX_FILTERS) {
-				cli_error("at most %d filters", MAX_FILTERS);
-				return -1;
-			}
-			o->files[o->n_files++] = optarg;
-			break;
-		case 'a':
-			o->arch_name = optarg;
-			break;
-		case OPT_IP:
-			o->ip_text = optarg;
-			break;
-		case OPT_TRACE:
-			o->trace = true;
-			break;
-		case OPT_JSON:
-			o->json = true;
-			break;
-		case OPT_BATCH:
-			o->batch = optarg;
-			break;
-		case 'h':
-			usage(stdout);
-			return 1;
-		case ':':
-		default:
-			return cli_option_error("emu", c, argv);
-		}
+	static const struct cli_command cmd = { "emu", "+:f:a:h", longopts, usage, on_option };
+	int first = cli_parse_options(&cmd, argc, argv, o);
+	if (first > 0) {
+		o->positional = argv + first;
+		o->n_positional = argc - first;
 	}
-	o->positional = argv + optind;
-	o->n_positional = argc - optind;
-	return 0;
+	return first;
 }
 
 static int check_usage(const struct emu_opts *o)
@@ -344,26 +343,11 @@ static int print_text(const struct emu_opts *o, const struct scg_arch *arch,
 	return finish_output();
 }
 
-static void json_string(const char *s)
-{
-	putchar('"');
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c < 0x20)
-			printf("\\u%04x", c);
-		else
-			putchar(c);
-	}
-	putchar('"');
-}
-
 static void json_filter(const struct emu_opts *o, const struct scg_arch *arch,
 			const struct run_result *run, const struct scg_prog *progs, size_t f)
 {
 	printf("    {\"file\": ");
-	json_string(o->files[f]);
+	cli_json_string(stdout, o->files[f]);
 	printf(", \"ret\": \"0x%08x\", \"executed\": %zu", run->rets[f], run->executed[f]);
 	if (o->trace) {
 		printf(", \"trace\": [");
@@ -375,7 +359,7 @@ static void json_filter(const struct emu_opts *o, const struct scg_arch *arch,
 			char text[160];
 			insn_text(&progs[f].insns[st->pc], arch, text, sizeof(text));
 			printf("%s\n      {\"pc\": %zu, \"insn\": ", first ? "" : ",", st->pc);
-			json_string(text);
+			cli_json_string(stdout, text);
 			printf(", \"a\": \"0x%08x\", \"x\": \"0x%08x\"}", st->a, st->x);
 			first = false;
 		}
@@ -399,7 +383,7 @@ static int print_json(const struct emu_opts *o, const struct scg_arch *arch,
 	       res->never_filtered ? "true" : "false");
 	printf("  \"arch\": \"%s\",\n  \"nr\": %u,\n  \"syscall\": ", scg_arch_name(arch), data->nr);
 	if (name)
-		json_string(name);
+		cli_json_string(stdout, name);
 	else
 		printf("null");
 	printf(",\n  \"args\": [");
@@ -417,8 +401,8 @@ int cmd_emu(int argc, char **argv)
 {
 	struct emu_opts o = { 0 };
 	int r = parse_options(argc, argv, &o);
-	if (r != 0)
-		return r > 0 ? CLI_EXIT_OK : CLI_EXIT_USAGE;
+	if (r <= 0)
+		return r == CLI_OPTIONS_HELP ? CLI_EXIT_OK : CLI_EXIT_USAGE;
 	if (check_usage(&o) < 0)
 		return CLI_EXIT_USAGE;
 	const struct scg_arch *arch = cli_arch(o.arch_name);

@@ -42,6 +42,21 @@ static void usage(FILE *out)
 
 enum { OPT_IP = 256 };
 
+static int on_option(int c, const char *arg, void *ctx)
+{
+	struct explain_opts *o = ctx;
+	switch (c) {
+	case 'a':
+		o->arch_name = arg;
+		break;
+	case OPT_IP:
+		o->ip_text = arg;
+		break;
+	}
+	return 0;
+}
+
+/* Options, then the input, SYSCALL and its arguments; returns as cli_parse_options() does. */
 static int parse_options(int argc, char **argv, struct explain_opts *o)
 {
 	static const struct option longopts[] = {
@@ -50,36 +65,20 @@ static int parse_options(int argc, char **argv, struct explain_opts *o)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int c;
-	optind = 1;
-	opterr = 0;
 	/* '+': stop at the first operand, so negative arguments are not options */
-	while ((c = getopt_long(argc, argv, "+:a:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'a':
-			o->arch_name = optarg;
-			break;
-		case OPT_IP:
-			o->ip_text = optarg;
-			break;
-		case 'h':
-			usage(stdout);
-			return 1;
-		case ':':
-		default:
-			cli_option_error("explain", c, argv);
-			return -1;
-		}
-	}
-	int n = argc - optind;
+	static const struct cli_command cmd = { "explain", "+:a:h", longopts, usage, on_option };
+	int first = cli_parse_options(&cmd, argc, argv, o);
+	if (first <= 0)
+		return first;
+	int n = argc - first;
 	if (n < 2 || n > 8) {
 		cli_error("explain: give a policy or filter, a syscall and up to six arguments");
 		return -1;
 	}
-	o->input = argv[optind];
-	o->positional = argv + optind + 1;
+	o->input = argv[first];
+	o->positional = argv + first + 1;
 	o->n_positional = n - 1;
-	return 0;
+	return first;
 }
 
 static int build_data(const struct explain_opts *o, const struct scg_arch *arch,
@@ -223,8 +222,8 @@ int cmd_explain(int argc, char **argv)
 {
 	struct explain_opts o = { 0 };
 	int r = parse_options(argc, argv, &o);
-	if (r != 0)
-		return r > 0 ? CLI_EXIT_OK : CLI_EXIT_USAGE;
+	if (r <= 0)
+		return r == CLI_OPTIONS_HELP ? CLI_EXIT_OK : CLI_EXIT_USAGE;
 	const struct scg_arch *arch = cli_arch(o.arch_name);
 	if (!arch)
 		return CLI_EXIT_USAGE;

@@ -64,6 +64,20 @@ static int add_expression(struct inject_opts *o, const char *e)
 	return -EINVAL;
 }
 
+static int on_option(int c, const char *arg, void *ctx)
+{
+	struct inject_opts *o = ctx;
+	switch (c) {
+	case 'e': return add_expression(o, arg);
+	case 'i': return add_rule(o, arg, false);
+	case 'f': return add_rule(o, arg, true);
+	case 'p': o->policy_name = arg; break;
+	case 'l': o->log_path = arg; break;
+	case 'q': o->quiet = true; break;
+	}
+	return 0;
+}
+
 /* Options before "--", then rules, then the program after "--".  0 or an exit status. */
 static int parse_args(int argc, char **argv, struct inject_opts *o)
 {
@@ -73,28 +87,17 @@ static int parse_args(int argc, char **argv, struct inject_opts *o)
 		{ "quiet", no_argument, NULL, 'q' },        { "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	static const struct cli_command cmd = { "inject", ":e:p:qh", longopts, usage, on_option };
 	int dashes = 1;
 	while (dashes < argc && strcmp(argv[dashes], "--") != 0)
 		dashes++;
-	int c, r = 0;
-	optind = 1;
-	opterr = 0;
-	while (r == 0 && (c = getopt_long(dashes, argv, ":e:p:qh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'e': r = add_expression(o, optarg); break;
-		case 'i': r = add_rule(o, optarg, false); break;
-		case 'f': r = add_rule(o, optarg, true); break;
-		case 'p': o->policy_name = optarg; break;
-		case 'l': o->log_path = optarg; break;
-		case 'q': o->quiet = true; break;
-		case 'h': usage(stdout); return -1;
-		case ':':
-		default: cli_option_error("inject", c, argv); return CLI_EXIT_USAGE;
-		}
-	}
-	if (r < 0)
+	/* Only what comes before "--" is ours: the program's own options are not. */
+	int first = cli_parse_options(&cmd, dashes, argv, o);
+	if (first == CLI_OPTIONS_HELP)
+		return -1;
+	if (first < 0)
 		return CLI_EXIT_USAGE;
-	for (int i = optind; i < dashes; i++)
+	for (int i = first; i < dashes; i++)
 		if (add_rule(o, argv[i], false) < 0)
 			return CLI_EXIT_USAGE;
 	if (dashes >= argc - 1) {

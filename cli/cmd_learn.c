@@ -209,6 +209,33 @@ static int write_results(const struct learn_opts *o, const struct scg_learn *rec
 	return r;
 }
 
+static int on_option(int c, const char *arg, void *ctx)
+{
+	struct learn_opts *o = ctx;
+	switch (c) {
+	case 'o': o->output = arg; break;
+	case 'a': o->args = true; break;
+	case 'm': o->merge = arg; break;
+	case 'c': o->counts = arg; break;
+	case 'f':
+		if (strcmp(arg, "policy") && strcmp(arg, "oci")) {
+			cli_error("learn: unknown format '%s' (policy or oci)", arg);
+			return -1;
+		}
+		o->oci = !strcmp(arg, "oci");
+		break;
+	case 'd':
+		if (strcmp(arg, "kill") && strcmp(arg, "eperm")) {
+			cli_error("learn: --deny takes kill or eperm, not '%s'", arg);
+			return -1;
+		}
+		o->eperm = !strcmp(arg, "eperm");
+		break;
+	}
+	return 0;
+}
+
+/* The index of the program in @argv, CLI_OPTIONS_HELP, or -1 after a reported usage error. */
 static int parse_args(int argc, char **argv, struct learn_opts *o)
 {
 	static const struct option longopts[] = {
@@ -217,40 +244,14 @@ static int parse_args(int argc, char **argv, struct learn_opts *o)
 		{ "counts", required_argument, NULL, 'c' }, { "deny", required_argument, NULL, 'd' },
 		{ "help", no_argument, NULL, 'h' },         { NULL, 0, NULL, 0 },
 	};
-	int c;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:o:f:am:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'o': o->output = optarg; break;
-		case 'a': o->args = true; break;
-		case 'm': o->merge = optarg; break;
-		case 'c': o->counts = optarg; break;
-		case 'f':
-			if (strcmp(optarg, "policy") && strcmp(optarg, "oci")) {
-				cli_error("learn: unknown format '%s' (policy or oci)", optarg);
-				return -1;
-			}
-			o->oci = !strcmp(optarg, "oci");
-			break;
-		case 'd':
-			if (strcmp(optarg, "kill") && strcmp(optarg, "eperm")) {
-				cli_error("learn: --deny takes kill or eperm, not '%s'", optarg);
-				return -1;
-			}
-			o->eperm = !strcmp(optarg, "eperm");
-			break;
-		case 'h': usage(stdout); return 1;
-		case ':':
-		default: return cli_option_error("learn", c, argv);
-		}
-	}
-	if (optind >= argc) {
+	static const struct cli_command cmd = { "learn", "+:o:f:am:h", longopts, usage, on_option };
+	int first = cli_parse_options(&cmd, argc, argv, o);
+	if (first > 0 && first >= argc) {
 		cli_error("learn: no program given");
 		usage(stderr);
 		return -1;
 	}
-	return 0;
+	return first;
 }
 
 /* The kernel must know USER_NOTIF (5.0) and CONTINUE (5.5, no probe: 5.5 came with it). */
@@ -293,9 +294,9 @@ static int learn_program(char **argv, struct learner *l)
 int cmd_learn(int argc, char **argv)
 {
 	struct learn_opts o = { 0 };
-	int r = parse_args(argc, argv, &o);
-	if (r != 0)
-		return r > 0 ? CLI_EXIT_OK : CLI_EXIT_USAGE;
+	int program = parse_args(argc, argv, &o);
+	if (program <= 0)
+		return program == CLI_OPTIONS_HELP ? CLI_EXIT_OK : CLI_EXIT_USAGE;
 	if (!kernel_can_learn())
 		return EXIT_SETUP;
 	struct learner l = { .rec = scg_learn_new(o.args ? SCG_LEARN_ARGS : 0) };
@@ -308,7 +309,7 @@ int cmd_learn(int argc, char **argv)
 		return CLI_EXIT_USAGE;
 	}
 	uint64_t before = scg_learn_total(l.rec);
-	int code = learn_program(argv + optind, &l);
+	int code = learn_program(argv + program, &l);
 	if (scg_learn_total(l.rec) == before && code >= 125) {
 		/* The program never ran: there is nothing to write. */
 		scg_learn_free(l.rec);
@@ -319,7 +320,7 @@ int cmd_learn(int argc, char **argv)
 			  l.lost);
 	if (l.foreign)
 		cli_error("warning: %lu calls came from an ABI syscage does not know", l.foreign);
-	if (write_results(&o, l.rec, argv + optind) < 0 || l.lost)
+	if (write_results(&o, l.rec, argv + program) < 0 || l.lost)
 		code = EXIT_SETUP;
 	scg_learn_free(l.rec);
 	return code;

@@ -111,6 +111,32 @@ static void policy_warnings(const char *path, const struct scg_arch *arch, struc
 	scg_diag_free(own);
 }
 
+struct lint_opts {
+	const char *arch_name;
+	enum scg_severity level;
+	bool json;
+};
+
+static int on_option(int c, const char *arg, void *ctx)
+{
+	struct lint_opts *o = ctx;
+	switch (c) {
+	case 'a':
+		o->arch_name = arg;
+		break;
+	case OPT_SEVERITY:
+		if (parse_level(arg, &o->level) < 0) {
+			cli_error("lint: --severity is info, warning or error, not '%s'", arg);
+			return -EINVAL;
+		}
+		break;
+	case OPT_JSON:
+		o->json = true;
+		break;
+	}
+	return 0;
+}
+
 int cmd_lint(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -120,42 +146,16 @@ int cmd_lint(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *arch_name = NULL;
-	enum scg_severity level = SCG_SEV_WARNING;
-	bool json = false;
-	int c;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":a:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'a':
-			arch_name = optarg;
-			break;
-		case OPT_SEVERITY:
-			if (parse_level(optarg, &level) < 0) {
-				cli_error("lint: --severity is info, warning or error, not '%s'", optarg);
-				return CLI_EXIT_USAGE;
-			}
-			break;
-		case OPT_JSON:
-			json = true;
-			break;
-		case 'h':
-			usage(stdout);
-			return CLI_EXIT_OK;
-		case ':':
-		default:
-			cli_option_error("lint", c, argv);
-			return CLI_EXIT_USAGE;
-		}
-	}
-	if (argc - optind != 1) {
-		cli_error("lint: give one policy or filter ('syscage lint --help')");
+	static const struct cli_command cmd = { "lint", ":a:h", longopts, usage, on_option };
+	struct lint_opts o = { .level = SCG_SEV_WARNING };
+	int first = cli_parse_options(&cmd, argc, argv, &o);
+	if (first <= 0)
+		return first == CLI_OPTIONS_HELP ? CLI_EXIT_OK : CLI_EXIT_USAGE;
+	if (cli_check_operands(&cmd, argc - first, 1, 1, "give one policy or filter") < 0)
 		return CLI_EXIT_USAGE;
-	}
-	const char *path = argv[optind];
+	const char *path = argv[first];
 	const struct scg_arch *arch = NULL;
-	if (arch_name && !(arch = cli_arch(arch_name)))
+	if (o.arch_name && !(arch = cli_arch(o.arch_name)))
 		return CLI_EXIT_USAGE;
 	struct scg_prog prog = { 0 };
 	struct scg_policy *policy = NULL;
@@ -170,13 +170,13 @@ int cmd_lint(int argc, char **argv)
 	if (r < 0) {
 		cli_print_diag(diag);
 		cli_error("lint: %s", strerror(-r));
-	} else if (json) {
+	} else if (o.json) {
 		print_json(diag);
 	} else {
 		print_text(diag);
 	}
 	int status = r < 0 ? CLI_EXIT_USAGE
-			   : scg_diag_count_at_least(diag, level) ? CLI_EXIT_NEGATIVE : CLI_EXIT_OK;
+		     : scg_diag_count_at_least(diag, o.level) ? CLI_EXIT_NEGATIVE : CLI_EXIT_OK;
 	scg_diag_free(diag);
 	scg_policy_free(policy);
 	scg_prog_release(&prog);

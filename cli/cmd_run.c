@@ -360,6 +360,18 @@ int run_launch(const struct run_config *cfg)
 	return code;
 }
 
+static int on_option(int c, const char *arg, void *ctx)
+{
+	struct run_config *cfg = ctx;
+	switch (c) {
+	case 'p': cfg->policy_name = arg; break;
+	case 'l': cfg->log_path = arg; break;
+	case 'n': cfg->report = false; break;
+	case 'q': cfg->quiet = true; break;
+	}
+	return 0;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -367,31 +379,21 @@ int cmd_run(int argc, char **argv)
 		{ "no-report", no_argument, NULL, 'n' },    { "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },         { NULL, 0, NULL, 0 },
 	};
+	static const struct cli_command cmd = { "run", "+:p:qh", longopts, usage, on_option };
 	struct run_config cfg = { .policy_name = "default", .report = true };
-	int c;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:p:qh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'p': cfg.policy_name = optarg; break;
-		case 'l': cfg.log_path = optarg; break;
-		case 'n': cfg.report = false; break;
-		case 'q': cfg.quiet = true; break;
-		case 'h': usage(stdout); return CLI_EXIT_OK;
-		case ':':
-		default: cli_option_error("run", c, argv); return CLI_EXIT_USAGE;
-		}
-	}
-	if (optind >= argc) {
+	int first = cli_parse_options(&cmd, argc, argv, &cfg);
+	if (first <= 0)
+		return first == CLI_OPTIONS_HELP ? CLI_EXIT_OK : CLI_EXIT_USAGE;
+	if (first >= argc) {
 		cli_error("run: no program given");
 		usage(stderr);
 		return CLI_EXIT_USAGE;
 	}
-	cfg.argv = argv + optind;
-	char *path = run_resolve_command(argv[optind]);
+	cfg.argv = argv + first;
+	char *path = run_resolve_command(argv[first]);
 	if (!path) {
 		int e = errno;
-		cli_error("%s: %s", argv[optind], e == ENOENT ? "command not found" : strerror(e));
+		cli_error("%s: %s", argv[first], e == ENOENT ? "command not found" : strerror(e));
 		return e == ENOENT ? EXIT_NOTFOUND : EXIT_NOEXEC;
 	}
 	cfg.path = path;

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "analyze.h"
 
 static void usage(FILE *out)
 {
@@ -23,21 +23,6 @@ static void usage(FILE *out)
 		"  -h, --help   this text\n"
 		"\n"
 		"Exit status: 0 done, 2 bad usage, or a PID that does not exist or cannot be read.\n");
-}
-
-static void json_string(const char *s)
-{
-	putchar('"');
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c < 0x20)
-			printf("\\u%04x", c);
-		else
-			putchar(c);
-	}
-	putchar('"');
 }
 
 /* "-1" (not reported by this kernel) becomes null. */
@@ -63,7 +48,7 @@ static void json_task(const struct scg_task_seccomp *t)
 static void print_json(const struct scg_proc_seccomp *st, bool first)
 {
 	printf("%s\n  {\"pid\": %d, \"name\": ", first ? "" : ",", (int)st->pid);
-	json_string(st->name);
+	cli_json_string(stdout, st->name);
 	printf(", ");
 	json_task(&st->process);
 	printf(", \"threads\": [");
@@ -115,7 +100,15 @@ static int parse_pid(const char *text, pid_t *pid)
 	return 0;
 }
 
-/* Returns 0 to run, 1 after --help, -1 on a usage error (already reported). */
+static int on_option(int c, const char *arg, void *ctx)
+{
+	(void)arg;
+	if (c == 'j')
+		*(bool *)ctx = true;
+	return 0;
+}
+
+/* Returns as cli_parse_options() does: the index of the first PID, if any. */
 static int parse_options(int argc, char **argv, bool *json)
 {
 	static const struct option longopts[] = {
@@ -123,23 +116,8 @@ static int parse_options(int argc, char **argv, bool *json)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int c;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:jh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'j':
-			*json = true;
-			break;
-		case 'h':
-			usage(stdout);
-			return 1;
-		case ':':
-		default:
-			return cli_option_error("status", c, argv);
-		}
-	}
-	return 0;
+	static const struct cli_command cmd = { "status", "+:jh", longopts, usage, on_option };
+	return cli_parse_options(&cmd, argc, argv, json);
 }
 
 static int show_one(pid_t pid, bool json, bool first)
@@ -166,10 +144,10 @@ static int show_one(pid_t pid, bool json, bool first)
 int cmd_status(int argc, char **argv)
 {
 	bool json = false;
-	int r = parse_options(argc, argv, &json);
-	if (r != 0)
-		return r > 0 ? CLI_EXIT_OK : CLI_EXIT_USAGE;
-	for (int i = optind; i < argc; i++) {
+	int pids = parse_options(argc, argv, &json);
+	if (pids <= 0)
+		return pids == CLI_OPTIONS_HELP ? CLI_EXIT_OK : CLI_EXIT_USAGE;
+	for (int i = pids; i < argc; i++) {
 		pid_t pid;
 		if (parse_pid(argv[i], &pid) < 0)
 			return CLI_EXIT_USAGE;
@@ -178,12 +156,12 @@ int cmd_status(int argc, char **argv)
 	bool first = true;
 	if (json)
 		printf("[");
-	if (optind == argc) {
+	if (pids == argc) {
 		if (show_one(getppid(), json, true) < 0)
 			status = CLI_EXIT_USAGE;
 		first = false;
 	}
-	for (int i = optind; i < argc; i++) {
+	for (int i = pids; i < argc; i++) {
 		pid_t pid = 0; /* parse_pid() succeeded for every argument above */
 		parse_pid(argv[i], &pid);
 		if (show_one(pid, json, first) < 0)

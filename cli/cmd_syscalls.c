@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "analyze.h"
 #include "util/suggest.h"
 
 /* More than there are ABIs, so repeating every --arch still fits. */
@@ -25,7 +25,6 @@ struct options {
 	bool list_arches;
 	bool groups;
 	bool json;
-	bool help;
 };
 
 static void usage(FILE *out)
@@ -77,6 +76,32 @@ static int add_arch(struct options *o, const char *name)
 	return 0;
 }
 
+static int on_option(int c, const char *arg, void *ctx)
+{
+	struct options *o = ctx;
+	switch (c) {
+	case 'a':
+		return add_arch(o, arg);
+	case 'A':
+		o->all_arches = true;
+		break;
+	case 'l':
+		o->list = true;
+		break;
+	case OPT_ARCHES:
+		o->list_arches = true;
+		break;
+	case OPT_GROUPS:
+		o->groups = true;
+		break;
+	case 'j':
+		o->json = true;
+		break;
+	}
+	return 0;
+}
+
+/* Returns as cli_parse_options() does; check_modes() judges the operands. */
 static int parse_options(int argc, char **argv, struct options *o)
 {
 	/* clang-format off */
@@ -91,38 +116,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ NULL, 0, NULL, 0 },
 	};
 	/* clang-format on */
-	int c;
-	opterr = 0; /* report in syscage's own words */
-	while ((c = getopt_long(argc, argv, ":a:Aljh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'a':
-			if (add_arch(o, optarg) < 0)
-				return -EINVAL;
-			break;
-		case 'A':
-			o->all_arches = true;
-			break;
-		case 'l':
-			o->list = true;
-			break;
-		case OPT_ARCHES:
-			o->list_arches = true;
-			break;
-		case OPT_GROUPS:
-			o->groups = true;
-			break;
-		case 'j':
-			o->json = true;
-			break;
-		case 'h':
-			o->help = true;
-			return 0;
-		case ':':
-		default:
-			return cli_option_error("syscalls", c, argv);
-		}
-	}
-	return 0;
+	static const struct cli_command cmd = { "syscalls", ":a:Aljh", longopts, usage, on_option };
+	return cli_parse_options(&cmd, argc, argv, o);
 }
 
 /* Rejects combinations that have no meaning; @n_args counts the operands. */
@@ -173,25 +168,10 @@ static int select_arches(struct options *o)
 
 /* --- JSON ---------------------------------------------------------------- */
 
-static void json_string(const char *s)
-{
-	putchar('"');
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c < 0x20)
-			printf("\\u%04x", c);
-		else
-			putchar(c);
-	}
-	putchar('"');
-}
-
 static void json_string_or_null(const char *s)
 {
 	if (s)
-		json_string(s);
+		cli_json_string(stdout, s);
 	else
 		fputs("null", stdout);
 }
@@ -344,9 +324,9 @@ static void print_json(const struct scg_arch *arch, const char *query, struct re
 {
 	printf("%s\n  {\"query\": ", *first ? "" : ",");
 	*first = false;
-	json_string(query);
+	cli_json_string(stdout, query);
 	printf(", \"arch\": ");
-	json_string(scg_arch_name(arch));
+	cli_json_string(stdout, scg_arch_name(arch));
 	printf(", \"name\": ");
 	json_string_or_null(r.name);
 	if (r.has_nr)
@@ -355,7 +335,7 @@ static void print_json(const struct scg_arch *arch, const char *query, struct re
 		printf(", \"nr\": null");
 	if (r.error) {
 		printf(", \"error\": ");
-		json_string(error_text(r.error));
+		cli_json_string(stdout, error_text(r.error));
 	}
 	printf("}");
 }
@@ -418,14 +398,14 @@ static void list_text(const struct options *o, const struct scg_arch *arch)
 static void list_json(const struct scg_arch *arch, bool last)
 {
 	printf("  {\"arch\": ");
-	json_string(scg_arch_name(arch));
+	cli_json_string(stdout, scg_arch_name(arch));
 	printf(", \"syscalls\": [");
 	for (size_t i = 0; i < scg_syscall_count(arch); i++) {
 		const char *name;
 		uint32_t nr;
 		scg_syscall_at(arch, i, &name, &nr);
 		printf("%s\n    {\"name\": ", i ? "," : "");
-		json_string(name);
+		cli_json_string(stdout, name);
 		printf(", \"nr\": %u}", (unsigned)nr);
 	}
 	printf("\n  ]}%s\n", last ? "" : ",");
@@ -468,7 +448,7 @@ static void json_names(const char *const *names)
 	for (size_t i = 0; names[i]; i++) {
 		if (i)
 			fputs(", ", stdout);
-		json_string(names[i]);
+		cli_json_string(stdout, names[i]);
 	}
 	putchar(']');
 }
@@ -481,7 +461,7 @@ static void json_companions(const struct scg_arch *arch)
 	for (size_t i = 0; i < n && i < MAX_ARCHES; i++) {
 		if (i)
 			fputs(", ", stdout);
-		json_string(scg_arch_name(comp[i]));
+		cli_json_string(stdout, scg_arch_name(comp[i]));
 	}
 	putchar(']');
 }
@@ -489,7 +469,7 @@ static void json_companions(const struct scg_arch *arch)
 static void arch_json(const struct scg_arch *arch, bool native, bool last)
 {
 	printf("  {\"name\": ");
-	json_string(scg_arch_name(arch));
+	cli_json_string(stdout, scg_arch_name(arch));
 	printf(", \"audit_arch\": %u, \"audit_arch_name\": ", (unsigned)scg_arch_audit(arch));
 	json_string_or_null(scg_audit_arch_name(scg_arch_audit(arch)));
 	printf(", \"bits\": %u, \"endian\": \"%s\", \"nr_flags\": %u, \"aliases\": ",
@@ -551,9 +531,9 @@ static void unknown_group(const char *name)
 static void group_json(size_t i, bool members, bool last)
 {
 	printf("  {\"name\": ");
-	json_string(scg_group_name(i));
+	cli_json_string(stdout, scg_group_name(i));
 	printf(", \"summary\": ");
-	json_string(scg_group_summary(i));
+	cli_json_string(stdout, scg_group_summary(i));
 	if (members) {
 		printf(", \"members\": ");
 		json_names(scg_group_members(i));
@@ -604,13 +584,12 @@ static int finish_output(int status)
 int cmd_syscalls(int argc, char **argv)
 {
 	struct options o = {0};
-	if (parse_options(argc, argv, &o) < 0)
+	int first = parse_options(argc, argv, &o);
+	if (first < 0)
 		return CLI_EXIT_USAGE;
-	if (o.help) {
-		usage(stdout);
+	if (first == CLI_OPTIONS_HELP)
 		return finish_output(CLI_EXIT_OK);
-	}
-	int n_args = argc - optind;
+	int n_args = argc - first;
 	if (check_modes(&o, n_args) < 0 ||
 	    (!o.list_arches && !o.groups && select_arches(&o) < 0)) {
 		fputs("Try 'syscage syscalls --help'.\n", stderr);
@@ -618,12 +597,12 @@ int cmd_syscalls(int argc, char **argv)
 	}
 	int status;
 	if (o.groups)
-		status = run_groups(&o, n_args, argv + optind);
+		status = run_groups(&o, n_args, argv + first);
 	else if (o.list_arches)
 		status = run_arches(&o);
 	else if (o.list)
 		status = run_list(&o);
 	else
-		status = run_resolve(&o, n_args, argv + optind);
+		status = run_resolve(&o, n_args, argv + first);
 	return finish_output(status);
 }

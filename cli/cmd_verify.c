@@ -18,7 +18,6 @@ struct options {
 	const char *arch_name;
 	bool json;
 	bool cache;
-	bool help;
 };
 
 struct file_result {
@@ -84,6 +83,24 @@ static void usage(FILE *out)
 	      out);
 }
 
+static int on_option(int c, const char *arg, void *ctx)
+{
+	struct options *o = ctx;
+	switch (c) {
+	case 'a':
+		o->arch_name = arg;
+		break;
+	case 'c':
+		o->cache = true;
+		break;
+	case 'j':
+		o->json = true;
+		break;
+	}
+	return 0;
+}
+
+/* Returns as cli_parse_options() does; cmd_verify() wants one FILE or more. */
 static int parse_options(int argc, char **argv, struct options *o)
 {
 	/* clang-format off */
@@ -95,28 +112,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ NULL, 0, NULL, 0 },
 	};
 	/* clang-format on */
-	int c;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":a:cjh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'a':
-			o->arch_name = optarg;
-			break;
-		case 'c':
-			o->cache = true;
-			break;
-		case 'j':
-			o->json = true;
-			break;
-		case 'h':
-			o->help = true;
-			return 0;
-		case ':':
-		default:
-			return cli_option_error("verify", c, argv);
-		}
-	}
-	return 0;
+	static const struct cli_command cmd = { "verify", ":a:cjh", longopts, usage, on_option };
+	return cli_parse_options(&cmd, argc, argv, o);
 }
 
 /* --- deciding -------------------------------------------------------------- */
@@ -503,17 +500,14 @@ static int decide(struct run *run, bool want_cache)
 int cmd_verify(int argc, char **argv)
 {
 	struct options o = {0};
-	if (parse_options(argc, argv, &o) < 0)
-		return CLI_EXIT_USAGE;
-	if (o.help) {
-		usage(stdout);
-		return CLI_EXIT_OK;
-	}
-	if (optind >= argc) {
+	int first = parse_options(argc, argv, &o);
+	if (first <= 0)
+		return first == CLI_OPTIONS_HELP ? CLI_EXIT_OK : CLI_EXIT_USAGE;
+	if (first >= argc) {
 		cli_error("no filter to verify: give one or more FILEs ('syscage verify --help')");
 		return CLI_EXIT_USAGE;
 	}
-	struct run run = {.n_files = (size_t)(argc - optind)};
+	struct run run = {.n_files = (size_t)(argc - first)};
 	run.arch = cli_arch(o.arch_name);
 	if (!run.arch)
 		return CLI_EXIT_USAGE;
@@ -523,7 +517,7 @@ int cmd_verify(int argc, char **argv)
 		return CLI_EXIT_USAGE;
 	}
 	int status = CLI_EXIT_USAGE;
-	if (load_files(&run, argv + optind) == 0 && decide(&run, o.cache || o.json) == 0) {
+	if (load_files(&run, argv + first) == 0 && decide(&run, o.cache || o.json) == 0) {
 		if (o.json)
 			print_json(&run);
 		else

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Terminal and file plumbing shared by the subcommands. */
 #include <errno.h>
-#include <getopt.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <libgen.h>
@@ -341,18 +340,5 @@ int cli_parse_value(const struct scg_arch *arch, const char *text, uint64_t *val
 	else
 		cli_error("unknown constant '%s' (numbers, errno names and AUDIT_ARCH_* names are accepted)",
 			  text);
-	return -EINVAL;
-}
-
-int cli_option_error(const char *cmd, int c, char *const *argv)
-{
-	const char *arg = argv[optind - 1];
-	char name[3] = { '-', (char)optopt, 0 };
-	/* Long options are named as typed; a short one from a cluster like -xq by its letter. */
-	const char *shown = !strncmp(arg, "--", 2) || optopt <= 0 || optopt >= 128 ? arg : name;
-	if (c == ':')
-		cli_error("%s: option '%s' needs an argument ('syscage %s --help')", cmd, shown, cmd);
-	else
-		cli_error("%s: unknown option '%s' ('syscage %s --help')", cmd, shown, cmd);
 	return -EINVAL;
 }
