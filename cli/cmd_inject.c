@@ -225,7 +225,7 @@ static int launch(const struct inject_opts *o, struct scg_inject_rule *const *ru
 static bool user_notif_missing(void)
 {
 	struct scg_features f;
-	return scg_features_probe(&f) == 0 && f.filter_mode &&
+	return cli_features_probe(&f) == 0 && f.filter_mode &&
 	       !(f.actions & (1U << SCG_ACTION_USER_NOTIF));
 }
 

@@ -258,7 +258,7 @@ static int parse_args(int argc, char **argv, struct learn_opts *o)
 static bool kernel_can_learn(void)
 {
 	struct scg_features f;
-	if (scg_features_probe(&f) < 0 || !f.filter_mode ||
+	if (cli_features_probe(&f) < 0 || !f.filter_mode ||
 	    !(f.actions & (1U << SCG_ACTION_USER_NOTIF))) {
 		cli_error("learn needs seccomp user notification (Linux 5.5 or later)");
 		return false;

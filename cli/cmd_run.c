@@ -404,7 +404,7 @@ int cmd_run(int argc, char **argv)
 	}
 	cfg.policy = policy;
 	struct scg_features features;
-	if (cfg.report && scg_features_probe(&features) == 0 && features.filter_mode &&
+	if (cfg.report && cli_features_probe(&features) == 0 && features.filter_mode &&
 	    !(features.actions & (1U << SCG_ACTION_USER_NOTIF))) {
 		cli_error("warning: this kernel has no SECCOMP_RET_USER_NOTIF (Linux 5.0); "
 			  "running without reports, as with --no-report");

@@ -37,6 +37,10 @@ static void disable(struct scg_features *f, const char *name, size_t len)
 			return;
 		}
 	}
+	static bool warned; /* several probes in one run: one warning */
+	if (warned)
+		return;
+	warned = true;
 	cli_error("warning: SYSCAGE_DISABLE_FEATURES: unknown feature '%.*s' (tsync, log, "
 		  "spec-allow, new-listener, tsync-esrch, wait-killable-recv, user-notif)",
 		  (int)len, name);

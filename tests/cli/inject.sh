@@ -84,6 +84,13 @@ for feat in "" wait-killable-recv; do
 	expect_status 143 "fatal injected signal: 128 + SIGTERM$k" -- $T "$S" inject 'getppid:signal=TERM' -- "$P" getppid 1
 done
 unset SYSCAGE_DISABLE_FEATURES
+# before Linux 5.0: rules the filter answers alone still work, counted ones cannot
+SYSCAGE_DISABLE_FEATURES=user-notif expect_status 0 "no USER_NOTIF: a filter-only rule" -- \
+	$T "$S" inject 'getppid:error=EPERM' -- "$P" getppid 1
+expect_lines "$TMP/out" "no USER_NOTIF: the kernel answers" "getppid 1: EPERM"
+SYSCAGE_DISABLE_FEATURES=user-notif expect_status 125 "no USER_NOTIF: a counted rule is refused" -- \
+	$T "$S" inject 'getppid:error=EPERM:when=2' -- "$P" getppid 1
+expect_grep "$TMP/err" "need SECCOMP_RET_USER_NOTIF" "no USER_NOTIF: says why"
 
 # several rules: the first that takes the call wins
 expect_status 0 "first matching rule wins" -- $T "$S" inject 'getppid:retval=42:when=2' 'getppid:retval=7' -- "$P" getppid 3

@@ -15,6 +15,8 @@ expect_status 0 "learn --help" -- "$S" learn --help
 expect_grep "$TMP/out" 'usage: syscage learn' "help text"
 expect_status 2 "no program: usage error" -- "$S" learn -o "$TMP/x.policy"
 expect_status 2 "bad --format" -- "$S" learn --format yaml -- true
+SYSCAGE_DISABLE_FEATURES=user-notif expect_status 125 "no USER_NOTIF: cannot learn" -- "$S" learn -- true
+expect_grep "$TMP/err" "learn needs seccomp user notification" "no USER_NOTIF: says what it needs"
 expect_status 127 "missing program: 127" -- "$S" learn -o "$TMP/x.policy" -- no-such-program-here
 if [ ! -e "$TMP/x.policy" ]; then ok "nothing written when the program never ran"; else
 	not_ok "nothing written when the program never ran"; fi

@@ -62,6 +62,17 @@ fi
 expect_status 1 "--no-report installs the real verdict" -- $T "$S" run -p "$TMP/deny.policy" --no-report -- mkdir "$TMP/d"
 if grep -q 'syscage: denied' "$TMP/err"; then not_ok "--no-report: no report"; else ok "--no-report: no report"; fi
 
+# a kernel without user notifications (before 5.0): the verdicts as they are, and a warning
+SYSCAGE_DISABLE_FEATURES=user-notif expect_status 1 "no USER_NOTIF: runs without reports" -- \
+	$T "$S" run -p "$TMP/deny.policy" -- mkdir "$TMP/d"
+expect_grep "$TMP/err" 'no SECCOMP_RET_USER_NOTIF \(Linux 5.0\); running without reports' "no USER_NOTIF: says so"
+expect_grep "$TMP/err" 'mkdir: cannot create directory.*Permission denied' "no USER_NOTIF: the kernel's EACCES"
+if grep -q 'syscage: denied' "$TMP/err"; then not_ok "no USER_NOTIF: no report"; else ok "no USER_NOTIF: no report"; fi
+SYSCAGE_DISABLE_FEATURES=user-notif,no-such-thing expect_status 0 "an unknown feature name is only a warning" -- \
+	$T "$S" run -p "$TMP/deny.policy" -- true
+expect_grep "$TMP/err" "unknown feature 'no-such-thing'" "names the unknown feature"
+[ "$(grep -c "unknown feature" "$TMP/err")" -eq 1 ] && ok "warned once" || not_ok "warned once" "$(cat "$TMP/err")"
+
 printf 'default allow\nerrno(EPERM) write\n' >"$TMP/nowrite.policy"
 expect_status 1 "denied write" -- $T "$S" run -p "$TMP/nowrite.policy" -- printf 'hi\n'
 expect_grep "$TMP/err" 'denied write\(1, "hi\\n", 3\) from pid [0-9]+: ERRNO\(EPERM\)' "write data decoded"
