@@ -334,6 +334,16 @@ if [ "$(cat "$TMP/result" 2>/dev/null)" = 38 ]; then ok "the orphan's denied cal
 	not_ok "the orphan's denied call after syscage exited: ENOSYS" "got '$(cat "$TMP/result" 2>/dev/null)'"
 fi
 
+# --wait: syscage stays for the daemon, whose denied call gets the policy's
+# errno and is reported; the exit status is still the program's.
+rm -f "$TMP/result"
+expect_status 0 "--wait: the program forks and exits at once" -- $T "$REAP" 30 "$S" run -w -p "$deny" -- "$W" daemon "$TMP/result" "$TMP/nope"
+if [ "$(cat "$TMP/result" 2>/dev/null)" = 13 ]; then ok "--wait: the daemon's denied call gets the policy's EACCES"; else
+	not_ok "--wait: the daemon's denied call gets the policy's EACCES" "got '$(cat "$TMP/result" 2>/dev/null)'" "$(cat "$TMP/err")"
+fi
+expect_grep "$TMP/err" "denied mkdir(at)?\\(.* from pid [0-9]+: ERRNO\\(EACCES\\)" "--wait: and reported"
+if ! grep -q '^left' "$TMP/out"; then ok "--wait: nothing left behind"; else not_ok "--wait: nothing left behind" "$(cat "$TMP/out")"; fi
+
 # The program exits while three children wait in a denied call the
 # (stopped) supervisor has not answered yet: syscage still answers them as
 # the policy says and reports them, before it closes the listener.

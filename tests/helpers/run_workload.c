@@ -27,6 +27,8 @@
  *   run_workload fork-exit RESULT PATH forks and exits 0 at once; the child waits until
  *                                      its parent and the supervisor are gone, calls
  *                                      mkdir(PATH) and writes the errno to RESULT
+ *   run_workload daemon RESULT PATH    the same, but the child's call comes 0.3 s after
+ *                                      its parent is gone
  *   run_workload closefds PATH         closes every fd, inherited ones included, then
  *                                      calls mkdir(PATH); exits with its errno
  *   run_workload execloop N PATH       execs itself N times, then calls mkdir(PATH)
@@ -353,7 +355,9 @@ static bool gone(pid_t pid)
 	return state == 'Z' || state == 'X';
 }
 
-static int run_fork_exit(const char *result, const char *path)
+/* @wait_supervisor: the orphan's call comes once syscage is gone too, else
+ * as soon as its parent is (a daemon, for `run --wait`). */
+static int run_fork_exit(const char *result, const char *path, bool wait_supervisor)
 {
 	pid_t parent = getpid(), supervisor = getppid();
 	fflush(stdout);
@@ -362,8 +366,12 @@ static int run_fork_exit(const char *result, const char *path)
 		return 3;
 	if (child > 0)
 		return 0;
-	for (int i = 0; i < 3000 && !(gone(parent) && gone(supervisor)); i++)
+	for (int i = 0; i < 3000 && !(gone(parent) && (!wait_supervisor || gone(supervisor))); i++)
 		sleep_ms(10);
+	/* A daemon's call comes well after the exit, when a supervisor that
+	 * does not wait for it is long gone (what --wait is tested against). */
+	if (!wait_supervisor)
+		sleep_ms(300);
 	char text[32];
 	snprintf(text, sizeof(text), "%d\n", mkdir_errno(path));
 	create_file(result, text);
@@ -521,7 +529,9 @@ int main(int argc, char **argv)
 	if (!strcmp(mode, "storm") && argc == 4)
 		return run_storm(atol(argv[2]), argv[3]);
 	if (!strcmp(mode, "fork-exit") && argc == 4)
-		return run_fork_exit(argv[2], argv[3]);
+		return run_fork_exit(argv[2], argv[3], true);
+	if (!strcmp(mode, "daemon") && argc == 4)
+		return run_fork_exit(argv[2], argv[3], false);
 	if (!strcmp(mode, "closefds") && argc == 3)
 		return run_closefds(argv[2]);
 	if (!strcmp(mode, "execloop") && argc == 4)
