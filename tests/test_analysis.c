@@ -93,6 +93,50 @@ static void test_wset_ops(void **state)
 	wset_release(&ws);
 }
 
+/* Runs of members, against membership value by value, on random small sets. */
+static void test_wset_run_end(void **state)
+{
+	(void)state;
+	uint32_t seed = 12345;
+	for (int round = 0; round < 400; round++) {
+		struct wset ws;
+		assert_int_equal(wset_init_full(&ws), 0);
+		seed = seed * 1103515245U + 12345U;
+		uint32_t lo = (seed >> 8) & 0x3f, hi = lo + ((seed >> 16) & 0xff);
+		assert_int_equal(wset_intersect(&ws, lo, hi), 0);
+		if (round % 3 == 0)
+			assert_int_equal(wset_remove(&ws, lo + 5, lo + 9), 0);
+		seed = seed * 1103515245U + 12345U;
+		if (round % 2)
+			assert_int_equal(wset_fix_bits(&ws, (seed >> 4) & 0x30, (seed >> 12) & 0x30), 0);
+		for (int e = 0; e < round % 4; e++) {
+			seed = seed * 1103515245U + 12345U;
+			assert_int_equal(wset_exclude(&ws, (seed >> 3) & 0xcc, (seed >> 11) & 0xcc), 0);
+		}
+		for (uint32_t x = 0; x < 0x200; x++) {
+			if (!wset_contains(&ws, x))
+				continue;
+			uint32_t end = wset_run_end(&ws, x);
+			assert_true(end >= x);
+			for (uint32_t v = x; v <= end; v++)
+				assert_true(wset_contains(&ws, v));
+			/* and it is the whole run (these sets have no adjacent intervals) */
+			assert_false(wset_contains(&ws, end + 1));
+		}
+		wset_release(&ws);
+	}
+	/* long runs cost nothing: bit 30 fixed, x86_64's numbers */
+	struct wset ws;
+	assert_int_equal(wset_init_full(&ws), 0);
+	assert_int_equal(wset_fix_bits(&ws, 0x40000000, 0), 0);
+	assert_int_equal(wset_run_end(&ws, 0), 0x3fffffff);
+	assert_int_equal(wset_run_end(&ws, 0x80000000), 0xbfffffff);
+	assert_int_equal(wset_remove(&ws, 100, 100), 0);
+	assert_int_equal(wset_run_end(&ws, 0), 99);
+	assert_int_equal(wset_run_end(&ws, 101), 0x3fffffff);
+	wset_release(&ws);
+}
+
 /* --- partitions checked against the emulator and the policy evaluator ----- */
 
 struct check_ctx {
@@ -579,6 +623,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_min_fixed),
 		cmocka_unit_test(test_wset_ops),
+		cmocka_unit_test(test_wset_run_end),
 		cmocka_unit_test(test_policy_partition),
 		cmocka_unit_test(test_mutations_confirmed),
 		cmocka_unit_test(test_ignore_errno_and_arch),

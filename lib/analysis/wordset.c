@@ -284,3 +284,28 @@ bool wset_contains(const struct wset *ws, uint32_t value)
 			return true;
 	return false;
 }
+
+uint32_t wset_run_end(const struct wset *ws, uint32_t x)
+{
+	uint32_t end = x;
+	for (size_t i = 0; i < ws->niv; i++) {
+		if (x >= ws->iv[i].lo && x <= ws->iv[i].hi) {
+			end = ws->iv[i].hi;
+			break;
+		}
+	}
+	if (ws->known) {
+		/* Counting up from x, the lowest known bit is the first to flip. */
+		uint32_t lowest = ws->known & (~ws->known + 1U);
+		uint32_t same = x | (lowest - 1U);
+		if (same < end)
+			end = same;
+	}
+	for (size_t i = 0; i < ws->nex; i++) {
+		uint32_t hit;
+		/* x itself is a member, so the first match (if any) lies beyond it. */
+		if (wset_min_fixed(x, end, ws->ex[i].mask, ws->ex[i].value, &hit) && hit > x)
+			end = hit - 1U;
+	}
+	return end;
+}

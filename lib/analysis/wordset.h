@@ -42,6 +42,13 @@ int wset_exclude(struct wset *ws, uint32_t mask, uint32_t value);
  */
 int wset_next(const struct wset *ws, uint32_t from, uint32_t *out);
 bool wset_contains(const struct wset *ws, uint32_t value);
+/*
+ * The last value of the run of members that starts at member @x: every value
+ * in [@x, result] is a member, the one after it (if any) may not be.  Cheap
+ * whatever the run's length: runs end only at an interval's end, where a
+ * known bit changes, or at an excluded pattern's first match.
+ */
+uint32_t wset_run_end(const struct wset *ws, uint32_t x);
 
 /* The smallest x in [lo, hi] with (x & known) == value, if any. */
 bool wset_min_fixed(uint32_t lo, uint32_t hi, uint32_t known, uint32_t value, uint32_t *out);
