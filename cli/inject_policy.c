@@ -17,6 +17,7 @@ static int append_rule(struct scg_policy *p, const struct scg_rule *rule, uint32
 		.syscall = rule->syscall,
 		.has_number = rule->has_number,
 		.number = rule->number,
+		.number_last = rule->number_last,
 		.arch_mask = rule->arch_mask,
 		.cond = NULL,
 		.loc = rule->loc,

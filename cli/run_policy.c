@@ -95,6 +95,7 @@ static int copy_rules(struct scg_policy *p, const struct scg_policy *policy, boo
 			.syscall = rule.syscall,
 			.has_number = rule.has_number,
 			.number = rule.number,
+			.number_last = rule.number_last,
 			.arch_mask = rule.arch_mask,
 			.cond = NULL,
 			.loc = rule.loc,

@@ -99,12 +99,13 @@ static void probe_all(const struct scg_policy *p, const struct scg_prog progs[2]
 	for (size_t ai = 0; ai < scg_policy_arch_count(p); ai++) {
 		const struct scg_arch *arch = scg_policy_arch_at(p, ai);
 		for (size_t i = 0; i < scg_policy_rule_count(p); i++) {
-			uint32_t nr;
-			if (scg_policy_rule_nr(p, i, arch, &nr) < 0)
+			uint32_t nr, last;
+			if (scg_policy_rule_range(p, i, arch, &nr, &last) < 0)
 				continue;
 			for (unsigned k = 0; k < PROBES_PER_NR; k++) {
 				struct scg_seccomp_data d = { .arch = scg_arch_audit(arch) };
-				d.nr = nr + (k % 3) - 1; /* nr - 1, nr, nr + 1 */
+				/* nr - 1, nr, nr + 1, then the same around a range's last number */
+				d.nr = (k % 6 < 3 ? nr : last) + (k % 3) - 1;
 				for (unsigned a = 0; a < 6; a++)
 					d.args[a] = values[a][progen_below(rng, (uint32_t)nvalues[a])];
 				probe(p, progs, &d);

@@ -28,10 +28,12 @@ static void same_verdicts(const struct scg_policy *a, const struct scg_policy *b
 	static const uint64_t values[] = {0, 1, 2, 0xffffffff, 0x100000000ULL, ~0ULL};
 	for (size_t ai = 0; ai < scg_policy_arch_count(a); ai++) {
 		const struct scg_arch *arch = scg_policy_arch_at(a, ai);
-		for (size_t i = 0; i < scg_policy_rule_count(a) && i < 64; i++) {
+		for (size_t i = 0; i < 2 * scg_policy_rule_count(a) && i < 128; i++) {
 			struct scg_seccomp_data d = {.arch = scg_arch_audit(arch)};
-			if (scg_policy_rule_nr(a, i, arch, &d.nr) < 0)
+			uint32_t first, last;
+			if (scg_policy_rule_range(a, i / 2, arch, &first, &last) < 0)
 				continue;
+			d.nr = i % 2 ? last : first; /* both ends of a range */
 			for (size_t v = 0; v < sizeof(values) / sizeof(values[0]); v++) {
 				for (int k = 0; k < 6; k++)
 					d.args[k] = values[(v + (size_t)k) % 6];

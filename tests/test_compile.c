@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,6 +24,7 @@
 
 #include "bpf/emu_internal.h"
 #include "bpf/opcodes.h"
+#include "support/live.h"
 #include "support/polgen.h"
 #include "support/progen.h"
 
@@ -52,8 +54,8 @@ static void dump_policy(const struct scg_policy *p)
 	for (size_t i = 0; i < scg_policy_rule_count(p); i++) {
 		struct scg_rule r;
 		scg_policy_rule_at(p, i, &r);
-		fprintf(stderr, "  rule %zu: %s/%u mask %#x action %#x cond %s\n", i,
-			r.syscall ? r.syscall : "#", r.number, r.arch_mask, r.action,
+		fprintf(stderr, "  rule %zu: %s/%#x..%#x mask %#x action %#x cond %s\n", i,
+			r.syscall ? r.syscall : "#", r.number, r.number_last, r.arch_mask, r.action,
 			r.cond ? "yes" : "no");
 	}
 }
@@ -157,11 +159,16 @@ static size_t interesting_nrs(const struct scg_policy *p, const struct scg_arch 
 		out[n++] = top + d;
 	out[n++] = flags;
 	for (size_t i = 0; i < scg_policy_rule_count(p) && n + 3 < max; i++) {
-		uint32_t nr;
-		if (scg_policy_rule_nr(p, i, arch, &nr) == 0) {
+		uint32_t nr, last;
+		if (scg_policy_rule_range(p, i, arch, &nr, &last) == 0) {
 			out[n++] = nr - 1;
 			out[n++] = nr;
 			out[n++] = nr + 1;
+			if (last != nr && n + 3 < max) {
+				out[n++] = last - 1;
+				out[n++] = last;
+				out[n++] = last + 1;
+			}
 		}
 	}
 	size_t count = scg_syscall_count(arch);
@@ -178,8 +185,8 @@ static void check_cache(const struct scg_policy *p, const struct compiled *c,
 		return;
 	/* Argument-independent: the first rule that applies (if any) has no condition. */
 	for (size_t i = 0; i < scg_policy_rule_count(p); i++) {
-		uint32_t rnr;
-		if (scg_policy_rule_nr(p, i, arch, &rnr) < 0 || rnr != nr)
+		uint32_t first, last;
+		if (scg_policy_rule_range(p, i, arch, &first, &last) < 0 || nr < first || nr > last)
 			continue;
 		struct scg_rule r;
 		scg_policy_rule_at(p, i, &r);
@@ -673,6 +680,194 @@ static void test_hot_syscalls_first(void **state)
 	scg_policy_free(p);
 }
 
+/* --- number ranges ---------------------------------------------------------- */
+
+/*
+ * examples/deny-open.s as a policy.  Its `jlt #0x40000000, native; jne #-1,
+ * kill` kills the x86_64 numbers with bit 31 set and bit 30 clear, which no
+ * table knows and only a range can name; x32 numbers are a foreign ABI.
+ */
+static const char deny_open_policy[] = "arch x86_64\n"
+				       "badarch kill\n"
+				       "default allow\n"
+				       "kill 0x80000000..0xbfffffff\n"
+				       "errno(EACCES) open, openat\n";
+
+static const uint32_t deny_open_probes[] = {
+	0, 1, 2, 257, 258, 0x3fffffff, 0x40000000, 0x40000002, 0x7fffffff, 0x80000000,
+	0x80000002, 0x9abcdef0, 0xbfffffff, 0xc0000000, 0xfffffffe, 0xffffffff,
+};
+
+static char *read_source_file(const char *name)
+{
+	const char *dir = getenv("SYSCAGE_SRCDIR");
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/%s", dir ? dir : ".", name);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		fail_msg("cannot read %s (run from the source tree or set SYSCAGE_SRCDIR)", path);
+	char *buf = calloc(1, 1 << 16);
+	assert_non_null(buf);
+	size_t len = fread(buf, 1, (1 << 16) - 1, f);
+	fclose(f);
+	assert_true(len > 0);
+	return buf;
+}
+
+/* The filter examples/deny-open.s assembles to. */
+static void assemble_deny_open(struct scg_prog *prog)
+{
+	char *text = read_source_file("examples/deny-open.s");
+	struct scg_asm_options opts = { scg_arch_lookup("x86_64"), "examples/deny-open.s" };
+	assert_int_equal(scg_asm(text, strlen(text), &opts, prog, NULL), 0);
+	free(text);
+}
+
+static struct scg_policy *parse_policy_text(const char *text)
+{
+	struct scg_policy *p = NULL;
+	struct scg_diag *diag = scg_diag_new();
+	assert_int_equal(scg_policy_parse(text, strlen(text), NULL, &p, diag), 0);
+	assert_int_equal(scg_diag_count(diag), 0);
+	scg_diag_free(diag);
+	return p;
+}
+
+/* The policy compiles (both ways) to the hand-written filter's verdicts, on x86_64 and x86. */
+static void test_range_deny_open(void **state)
+{
+	(void)state;
+	struct scg_policy *p = parse_policy_text(deny_open_policy);
+	struct scg_prog classic;
+	struct compiled c;
+	assemble_deny_open(&classic);
+	compile_both(p, &c);
+	const uint32_t audits[] = { scg_arch_audit(scg_arch_lookup("x86_64")),
+				    scg_arch_audit(scg_arch_lookup("x86")) };
+	size_t killed = 0;
+	for (size_t a = 0; a < N(audits); a++) {
+		for (size_t i = 0; i < N(deny_open_probes); i++) {
+			struct scg_seccomp_data d = { .nr = deny_open_probes[i],
+						      .arch = audits[a] };
+			uint32_t want, got;
+			assert_int_equal(scg_emu_run(&classic, &d, &want, NULL, NULL, NULL), 0);
+			for (unsigned o = 0; o < 2; o++) {
+				assert_int_equal(
+					scg_emu_run(&c.prog[o], &d, &got, NULL, NULL, NULL), 0);
+				if (got != want)
+					fail_msg("O%u arch %#x nr %#x: %#x, deny-open.s %#x", o,
+						 d.arch, d.nr, got, want);
+			}
+			probe(p, &c, &d);
+			killed += want == SCG_RET_KILL_PROCESS;
+		}
+	}
+	/* The range is what kills 0x80000000 and 0xbfffffff: without it they would be allowed. */
+	struct scg_seccomp_data top = { .nr = 0xbfffffff, .arch = audits[0] };
+	struct scg_verdict v;
+	scg_policy_eval(p, &top, &v);
+	assert_int_equal(v.source, SCG_VERDICT_RULE);
+	assert_int_equal(v.rule, 0);
+	/* on x86_64: the 4 numbers of the range and 5 of x32; every number on x86 */
+	assert_int_equal(killed, 4 + 5 + N(deny_open_probes));
+	scg_prog_release(&classic);
+	release_both(&c);
+	scg_policy_free(p);
+}
+
+/* The same, in the kernel: a few numbers through both filters in forked children. */
+static void test_range_deny_open_live(void **state)
+{
+	(void)state;
+	int live = live_require();
+	assert_true(live >= 0);
+	if (!live)
+		skip();
+	static const struct {
+		uint32_t nr;
+		enum live_kind kind;
+		int64_t retval;
+	} calls[] = {
+		{ 2, LIVE_RETURNED, -EACCES },	      /* open: never runs */
+		{ 0x3fffffff, LIVE_RETURNED, -ENOSYS }, /* allowed, no such syscall */
+		{ 0xffffffff, LIVE_RETURNED, -ENOSYS }, /* -1 stays x86_64: allowed */
+		{ 0x80000000, LIVE_PROCESS_KILLED, 0 },
+		{ 0xbfffffff, LIVE_PROCESS_KILLED, 0 },
+		{ 0xc0000000, LIVE_PROCESS_KILLED, 0 }, /* x32: a foreign ABI */
+	};
+	struct scg_policy *p = parse_policy_text(deny_open_policy);
+	struct scg_prog progs[2];
+	assemble_deny_open(&progs[0]);
+	assert_int_equal(scg_compile(p, NULL, &progs[1], NULL), 0);
+	for (size_t i = 0; i < N(calls); i++) {
+		struct live_call call = { .nr = calls[i].nr };
+		for (unsigned k = 0; k < 2; k++) {
+			struct live_outcome got;
+			assert_int_equal(live_run(&progs[k], 1, &call, &got), 0);
+			char buf[128];
+			live_outcome_format(&got, buf, sizeof(buf));
+			if (got.kind != calls[i].kind ||
+			    (got.kind == LIVE_RETURNED && got.retval != calls[i].retval) ||
+			    (got.kind == LIVE_PROCESS_KILLED && got.signo != SIGSYS))
+				fail_msg("%s nr %#x: %s", k ? "policy" : "deny-open.s", call.nr,
+					 buf);
+		}
+	}
+	scg_prog_release(&progs[0]);
+	scg_prog_release(&progs[1]);
+	scg_policy_free(p);
+}
+
+/*
+ * Ranges over known syscalls and over 2^30 unknown numbers, overlapping
+ * each other and number rules, with conditions: each number decided by the
+ * first rule that covers it, in both compilations, and the ALLOWs cached.
+ */
+static void test_range_overlaps(void **state)
+{
+	(void)state;
+	static const char *const arches[] = { "x86_64", "x32", "x86", NULL };
+	struct scg_policy *p = policy_on(arches, SCG_RET_ALLOW);
+	scg_policy_set_unknown(p, ERRNO_(38));
+	struct scg_rule_spec specs[] = {
+		{ .action = ERRNO_(5), .has_number = true, .number = 3, .number_last = 3 },
+		{ .action = SCG_RET_TRAP, .has_number = true, .number = 0, .number_last = 9,
+		  .cond = scg_expr_cmp(0, 64, SCG_CMP_EQ, ~0ULL, 1) },
+		{ .action = ERRNO_(1), .has_number = true, .number = 2, .number_last = 6 },
+		{ .action = SCG_RET_KILL_THREAD, .has_number = true, .number = 0x80000000,
+		  .number_last = 0xbfffffff },
+		{ .action = SCG_RET_LOG, .has_number = true, .number = 0x7ffffff0,
+		  .number_last = 0xffffffff },
+		{ .action = SCG_RET_ALLOW, .has_number = true, .number = 1000,
+		  .number_last = 0x3fffffff, .cond = scg_expr_cmp(1, 32, SCG_CMP_LT, ~0ULL, 7) },
+	};
+	for (size_t i = 0; i < N(specs); i++)
+		assert_int_equal(scg_policy_add_rule(p, &specs[i]), 0);
+	add_rule(p, "read", ERRNO_(9), NULL); /* x86_64's 0: after the conditional 0..9 */
+	assert_int_equal(run_one(p, "x86_64", 3, 0), ERRNO_(5));
+	assert_int_equal(run_one(p, "x86_64", 3, 1), ERRNO_(5));
+	assert_int_equal(run_one(p, "x86_64", 0, 1), SCG_RET_TRAP);
+	assert_int_equal(run_one(p, "x86_64", 0, 0), ERRNO_(9));
+	assert_int_equal(run_one(p, "x86_64", 6, 0), ERRNO_(1));
+	assert_int_equal(run_one(p, "x86_64", 7, 0), SCG_RET_ALLOW);
+	assert_int_equal(run_one(p, "x86_64", 0x80000000, 0), SCG_RET_KILL_THREAD);
+	assert_int_equal(run_one(p, "x86_64", 0xbfffffff, 0), SCG_RET_KILL_THREAD);
+	assert_int_equal(run_one(p, "x86_64", 0xffffffff, 0), SCG_RET_LOG);
+	assert_int_equal(run_one(p, "x86_64", 0xfffffffe, 0), SCG_RET_LOG); /* x32's */
+	assert_int_equal(run_one(p, "x86_64", 0x7fffffef, 0), ERRNO_(38));
+	assert_int_equal(run_one(p, "x86_64", 0x3fffffff, 0), SCG_RET_ALLOW);
+	assert_int_equal(run_one(p, "x86", 0xc0000000, 0), SCG_RET_LOG);
+	/* A range of 2^30 numbers costs a handful of instructions, not one per number. */
+	struct scg_prog prog;
+	assert_int_equal(scg_compile(p, NULL, &prog, NULL), 0);
+	assert_true(prog.len < 200);
+	scg_prog_release(&prog);
+	struct progen_rng rng;
+	progen_seed(&rng, 13);
+	check_policy(p, &rng, 8);
+	scg_policy_free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -688,6 +883,9 @@ int main(void)
 		cmocka_unit_test(test_dense_conditions),
 		cmocka_unit_test(test_random_policies),
 		cmocka_unit_test(test_large_random_policies),
+		cmocka_unit_test(test_range_deny_open),
+		cmocka_unit_test(test_range_deny_open_live),
+		cmocka_unit_test(test_range_overlaps),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

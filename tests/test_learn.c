@@ -473,6 +473,36 @@ static void test_merge_hand_written(void **state)
 	scg_policy_free(p);
 }
 
+/* Ranges: a short one adds each of its numbers, a huge one only the syscalls the table has. */
+static void test_merge_ranges(void **state)
+{
+	(void)state;
+	const struct scg_arch *x64 = abi("x86_64");
+	const char *text = "arch x86_64\n"
+			   "allow 1000..1003\n"
+			   "allow 0..0xffffffff\n";
+	struct scg_policy *p = parse(text);
+	struct scg_learn *l = scg_learn_new(0);
+	assert_non_null(l);
+	assert_int_equal(scg_learn_merge_policy(l, p, text, strlen(text)), 0);
+	size_t unnamed = 0, named = 0;
+	for (size_t i = 0; i < scg_learn_count(l); i++) {
+		struct scg_learn_entry e;
+		assert_int_equal(scg_learn_entry_at(l, i, &e), 0);
+		assert_ptr_equal(e.arch, x64);
+		if (e.name) {
+			named++;
+		} else {
+			assert_true(e.nr >= 1000 && e.nr <= 1003);
+			unnamed++;
+		}
+	}
+	assert_int_equal(unnamed, 4);
+	assert_int_equal(named, scg_syscall_count(x64));
+	scg_learn_free(l);
+	scg_policy_free(p);
+}
+
 /* Random recordings: every recorded call is allowed by the written policy,
  * and the policy reads back into the same recording. */
 static void test_random_recordings(void **state)
@@ -524,6 +554,7 @@ int main(void)
 		cmocka_unit_test(test_merge_round_trip),
 		cmocka_unit_test(test_merge_widens),
 		cmocka_unit_test(test_merge_hand_written),
+		cmocka_unit_test(test_merge_ranges),
 		cmocka_unit_test(test_random_recordings),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

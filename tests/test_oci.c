@@ -629,6 +629,25 @@ static void test_export_errors(void **state)
 	assert_non_null(strstr(first_error(diag), "only the low 32 bits"));
 	scg_policy_free(p);
 
+	/* a range of numbers, even one over known syscalls: OCI names syscalls one by one */
+	static const uint32_t range_ends[][2] = { { 0x80000000, 0xbfffffff }, { 0, 2 } };
+	static const char *const range_msgs[] = { "numbers 0x80000000..0xbfffffff on x86_64",
+						  "numbers 0..2 on x86_64" };
+	for (size_t i = 0; i < 2; i++) {
+		p = scg_policy_new();
+		scg_policy_add_arch(p, scg_arch_lookup("x86_64"));
+		scg_policy_set_default(p, SCG_RET_ALLOW);
+		struct scg_rule_spec range = { .action = SCG_RET_KILL_PROCESS, .has_number = true,
+					       .number = range_ends[i][0],
+					       .number_last = range_ends[i][1] };
+		assert_int_equal(scg_policy_add_rule(p, &range), 0);
+		scg_diag_clear(diag);
+		assert_int_equal(scg_oci_export(p, &json, diag), -EINVAL);
+		assert_non_null(strstr(first_error(diag), range_msgs[i]));
+		assert_non_null(strstr(first_error(diag), "OCI cannot name a range"));
+		scg_policy_free(p);
+	}
+
 	/* a rule for one ABI of a syscall several ABIs have */
 	p = scg_policy_new();
 	scg_policy_add_arch(p, scg_arch_lookup("x86_64"));

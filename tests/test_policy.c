@@ -428,6 +428,155 @@ static void test_groups_and_numbers(void **state)
 	scg_policy_free(p);
 }
 
+/* --- number ranges ------------------------------------------------------------------ */
+
+static void round_trip(const struct scg_policy *p);
+
+static const char ranges_source[] = "arch x86_64, x86, x32\n"
+				    "default allow\n"
+				    "unknown errno(ENOSYS)\n"
+				    "kill 0x80000000..0xbfffffff on x86_64\n"
+				    "allow 1000..1010 if arg0 == 1\n"
+				    "errno(E2BIG) 451..1023\n"
+				    "errno(EPERM) 0..2, 0x40000001..0x40000002 on x32\n";
+
+static void test_number_ranges(void **state)
+{
+	(void)state;
+	struct scg_policy *p = parse_clean(ranges_source);
+	uint64_t zero[6] = {0}, one[6] = {1};
+	/* x86_64 numbers with bit 31 set (x32's have bit 30) */
+	assert_int_equal(eval6(p, "x86_64", 0x80000000, zero), SCG_RET_KILL_PROCESS);
+	assert_int_equal(eval6(p, "x86_64", 0xbfffffff, zero), SCG_RET_KILL_PROCESS);
+	assert_int_equal(eval6(p, "x86_64", 0xc0000000, zero), SCG_RET_ERRNO | 38);
+	assert_int_equal(eval6(p, "x86", 0x80000000, zero), SCG_RET_ERRNO | 38);
+	/* a condition, then the next range; known syscalls in a range are covered too */
+	assert_int_equal(eval6(p, "x86_64", 1000, one), SCG_RET_ALLOW);
+	assert_int_equal(eval6(p, "x86_64", 1010, one), SCG_RET_ALLOW);
+	assert_int_equal(eval6(p, "x86_64", 1000, zero), SCG_RET_ERRNO | 7);
+	assert_int_equal(eval6(p, "x86_64", 1011, one), SCG_RET_ERRNO | 7);
+	assert_int_equal(eval6(p, "x86_64", 451, zero), SCG_RET_ERRNO | 7);
+	assert_int_equal(eval6(p, "x86_64", 1023, zero), SCG_RET_ERRNO | 7);
+	assert_int_equal(eval6(p, "x86_64", 1024, zero), SCG_RET_ERRNO | 38);
+	assert_int_equal(eval6(p, "x86_64", 450, zero), SCG_RET_ALLOW);
+	assert_int_equal(eval6(p, "x86", 999, one), SCG_RET_ERRNO | 7);
+	/* `on` restricts every item of the rule */
+	assert_int_equal(eval6(p, "x86_64", 0x40000001, zero), EPERM_RET);
+	assert_int_equal(eval6(p, "x86_64", 0x40000002, zero), EPERM_RET);
+	assert_int_equal(eval6(p, "x86_64", 0x40000003, zero), SCG_RET_ALLOW);
+	assert_int_equal(verdict(p, "x86_64", "read", 0, 0, 0), SCG_RET_ALLOW);
+	assert_int_equal(verdict(p, "x86", "restart_syscall", 0, 0, 0), SCG_RET_ALLOW);
+	struct scg_rule r;
+	assert_int_equal(scg_policy_rule_at(p, 0, &r), 0);
+	assert_true(r.has_number);
+	assert_null(r.syscall);
+	assert_int_equal(r.number, 0x80000000);
+	assert_int_equal(r.number_last, 0xbfffffff);
+	uint32_t first = 0, last = 0;
+	assert_int_equal(scg_policy_rule_range(p, 0, scg_arch_lookup("x86_64"), &first, &last), 0);
+	assert_int_equal(first, 0x80000000);
+	assert_int_equal(last, 0xbfffffff);
+	assert_int_equal(scg_policy_rule_nr(p, 0, scg_arch_lookup("x86_64"), &first), 0);
+	assert_int_equal(first, 0x80000000);
+	assert_int_equal(scg_policy_rule_range(p, 0, scg_arch_lookup("x86"), &first, &last),
+			 -ENOSYS);
+	scg_policy_free(p);
+}
+
+/* Through the C API: a number_last below number (or left 0) is one number. */
+static void test_number_range_model(void **state)
+{
+	(void)state;
+	struct scg_policy *p = scg_policy_new();
+	assert_non_null(p);
+	assert_int_equal(scg_policy_add_arch(p, scg_arch_lookup("x86_64")), 0);
+	scg_policy_set_default(p, SCG_RET_ALLOW);
+	struct scg_rule_spec specs[] = {
+	    {.action = EPERM_RET, .has_number = true, .number = 7},
+	    {.action = EPERM_RET, .has_number = true, .number = 900, .number_last = 3},
+	    {.action = SCG_RET_TRAP, .has_number = true, .number = 20, .number_last = 30},
+	    {.action = SCG_RET_LOG, .syscall = "read", .number = 5, .number_last = 9},
+	};
+	for (size_t i = 0; i < sizeof(specs) / sizeof(specs[0]); i++)
+		assert_int_equal(scg_policy_add_rule(p, &specs[i]), 0);
+	static const uint32_t lasts[] = {7, 900, 30, 0};
+	struct scg_policy *copy = scg_policy_clone(p);
+	assert_non_null(copy);
+	for (size_t i = 0; i < 4; i++) {
+		struct scg_rule r;
+		assert_int_equal(scg_policy_rule_at(copy, i, &r), 0);
+		assert_int_equal(r.number_last, lasts[i]);
+	}
+	uint64_t zero[6] = {0};
+	assert_int_equal(eval6(copy, "x86_64", 7, zero), EPERM_RET);
+	assert_int_equal(eval6(copy, "x86_64", 8, zero), SCG_RET_ALLOW);
+	assert_int_equal(eval6(copy, "x86_64", 3, zero), SCG_RET_ALLOW);
+	assert_int_equal(eval6(copy, "x86_64", 19, zero), SCG_RET_ALLOW);
+	assert_int_equal(eval6(copy, "x86_64", 20, zero), SCG_RET_TRAP);
+	assert_int_equal(eval6(copy, "x86_64", 30, zero), SCG_RET_TRAP);
+	assert_int_equal(eval6(copy, "x86_64", 31, zero), SCG_RET_ALLOW);
+	assert_int_equal(eval6(copy, "x86_64", 0, zero), SCG_RET_LOG); /* read: a name, not 5..9 */
+	assert_int_equal(eval6(copy, "x86_64", 5, zero), SCG_RET_ALLOW);
+	scg_policy_free(copy);
+	scg_policy_free(p);
+}
+
+static void test_number_range_errors(void **state)
+{
+	(void)state;
+	expect_error("kill 10..5\n", 1, 6, "empty syscall number range: 10 is above 5",
+		     "write the lower number first: 5..10");
+	expect_error("allow read\nkill 0x20..0x10 on x86_64\n", 2, 6, "0x20 is above 0x10",
+		     "0x10..0x20");
+	expect_error("kill 5..\n", 1, 9, "expected a syscall number, found end of line", NULL);
+	expect_error("kill 5..open\n", 1, 9, "expected a syscall number, found 'open'", NULL);
+	expect_error("kill 1..0x100000000\n", 1, 9, "invalid syscall number '0x100000000'",
+		     "32-bit");
+	expect_error("allow read if arg0..lo == 1\n", 1, 19, "found '..'", NULL);
+	expect_error("allow 1000..1010 if fd == 1\n", 1, 21, "has no parameter names", NULL);
+}
+
+static void test_number_range_warnings(void **state)
+{
+	(void)state;
+	expect_warning("arch x86_64\nkill 0..1000\nallow read\n", 3, 7,
+		       "never matches: line 2 already decides 'read'");
+	expect_warning("allow 5..10\nkill 5..10\n", 2, 6,
+		       "never matches: line 1 already decides 'this range'");
+	expect_warning("kill 0..100\nallow 7\n", 2, 7,
+		       "never matches: line 1 already decides 'this number'");
+	expect_warning("kill 0..100\nallow 50..60 if arg0 == 1\n", 2, 7, "never matches: line 1");
+	expect_warning("kill 0..100, 0..100\n", 1, 14, "listed twice");
+	/* no false alarms: partial overlaps, conditions, other ABIs, other ranges */
+	struct scg_policy *p = parse_clean("arch x86_64, x86\n"
+					   "allow 5\nkill 5..10\n"
+					   "allow 0..10 if arg0 == 1\nkill 3\n"
+					   "kill 0..400 on x86_64\nallow read\n"
+					   "kill 0..1 on x86\nallow 0..2 on x86\n"
+					   "allow 300..500, 450..600\n");
+	scg_policy_free(p);
+}
+
+static void test_number_range_text(void **state)
+{
+	(void)state;
+	struct scg_policy *p = parse_clean(ranges_source);
+	char *text = NULL;
+	assert_int_equal(scg_policy_to_text(p, &text), 0);
+	static const char *const lines[] = {
+	    "\nkill 0x80000000..0xbfffffff on x86_64\n",
+	    "\nallow 1000..1010 if arg0 == 1\n",
+	    "\nerrno(E2BIG) 451..1023\n",
+	    "\nerrno(EPERM) 0..2, 0x40000001..0x40000002 on x32\n",
+	};
+	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
+		if (!strstr(text, lines[i]))
+			fail_msg("no \"%s\" in:\n%s", lines[i] + 1, text);
+	free(text);
+	round_trip(p);
+	scg_policy_free(p);
+}
+
 static void test_arch_settings(void **state)
 {
 	(void)state;
@@ -863,10 +1012,12 @@ static void compare_policies(const struct scg_policy *a, const struct scg_policy
 		nrs[nnr++] = 0;
 		nrs[nnr++] = 0xffffffff;
 		nrs[nnr++] = scg_syscall_max(arch) + 1;
-		for (size_t i = 0; i < scg_policy_rule_count(a) && nnr < 80; i++) {
-			uint32_t nr;
-			if (scg_policy_rule_nr(a, i, arch, &nr) == 0)
-				nrs[nnr++] = nr;
+		for (size_t i = 0; i < scg_policy_rule_count(a) && nnr + 1 < 80; i++) {
+			uint32_t first, last;
+			if (scg_policy_rule_range(a, i, arch, &first, &last) == 0) {
+				nrs[nnr++] = first;
+				nrs[nnr++] = last; /* both ends of a range */
+			}
 		}
 		for (size_t n = 0; n < nnr; n++) {
 			for (unsigned arg = 0; arg < 6; arg++) {
@@ -994,6 +1145,11 @@ int main(void)
 	    cmocka_unit_test(test_parameter_names),
 	    cmocka_unit_test(test_constants_per_abi),
 	    cmocka_unit_test(test_groups_and_numbers),
+	    cmocka_unit_test(test_number_ranges),
+	    cmocka_unit_test(test_number_range_model),
+	    cmocka_unit_test(test_number_range_errors),
+	    cmocka_unit_test(test_number_range_warnings),
+	    cmocka_unit_test(test_number_range_text),
 	    cmocka_unit_test(test_arch_settings),
 	    cmocka_unit_test(test_unknown_and_badarch),
 	    cmocka_unit_test(test_continuation),

@@ -93,8 +93,9 @@ SCG_API uint64_t scg_learn_total(const struct scg_learn *learn);
  * target ABI, with the argument values their conditions list (a condition
  * that is not an AND of `argN in {...}` tests allows any value of the
  * arguments it tests).  Counts are taken from the "# N calls" comments of
- * @text (the policy's source, may be NULL: counts 0).  Rules with other
- * verdicts are ignored.  Atomic: on failure @learn is unchanged.
+ * @text (the policy's source, may be NULL: counts 0).  A rule over a range
+ * of more than 4096 numbers adds only the syscalls the ABI's table has in
+ * it.  Rules with other verdicts are ignored.  Atomic: on failure @learn is unchanged.
  * Returns 0 or -ENOMEM.
  */
 SCG_API int scg_learn_merge_policy(struct scg_learn *learn, const struct scg_policy *policy,

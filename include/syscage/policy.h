@@ -83,12 +83,21 @@ SCG_API bool scg_expr_eval(const struct scg_expr *expr, const uint64_t args[6]);
 
 struct scg_policy; /* opaque */
 
-/* A rule as handed to scg_policy_add_rule(). */
+/*
+ * A rule as handed to scg_policy_add_rule().
+ *
+ * With has_number the rule covers the syscall numbers number..number_last
+ * (inclusive), the same numbers on every target ABI.  A number_last below
+ * number -- 0 from an initializer that does not set it, in particular --
+ * means the single number `number`; scg_policy_add_rule() stores it as
+ * number_last == number.
+ */
 struct scg_rule_spec {
 	uint32_t action;        /* seccomp return value */
 	const char *syscall;    /* a syscall name, or NULL with has_number */
-	bool has_number;        /* the rule names a raw syscall number */
-	uint32_t number;        /* with has_number: the same number on every target ABI */
+	bool has_number;        /* the rule names raw syscall numbers */
+	uint32_t number;        /* with has_number: the first number it covers */
+	uint32_t number_last;   /* with has_number: the last number it covers (see above) */
 	uint32_t arch_mask;     /* bit i = scg_arch_at(i); 0 = every target ABI */
 	struct scg_expr *cond;  /* NULL = unconditional; ownership passes to the policy */
 	struct scg_loc loc;     /* for diagnostics and explanations; file copied */
@@ -97,9 +106,10 @@ struct scg_rule_spec {
 /* A read-only view of a stored rule. */
 struct scg_rule {
 	uint32_t action;
-	const char *syscall;    /* NULL when the rule names a number */
+	const char *syscall;    /* NULL when the rule names numbers */
 	bool has_number;
-	uint32_t number;
+	uint32_t number;        /* with has_number: number..number_last, number_last >= number */
+	uint32_t number_last;   /* (0 for a rule that names a syscall) */
 	uint32_t arch_mask;
 	const struct scg_expr *cond;
 	struct scg_loc loc;
@@ -141,9 +151,17 @@ SCG_API int scg_policy_rule_at(const struct scg_policy *policy, size_t index,
 /*
  * Resolves rule @index's syscall on @arch: 0 and *@nr, or -ENOSYS when the
  * rule does not apply there (name absent on that ABI, or arch_mask excludes it).
+ * For a rule over a range of numbers, *@nr is the first of them: use
+ * scg_policy_rule_range() wherever every number counts.
  */
 SCG_API int scg_policy_rule_nr(const struct scg_policy *policy, size_t index,
 			       const struct scg_arch *arch, uint32_t *nr);
+/*
+ * The same for every number the rule covers on @arch: 0 and
+ * *@first..*@last (equal for a name or a single number), or -ENOSYS.
+ */
+SCG_API int scg_policy_rule_range(const struct scg_policy *policy, size_t index,
+				  const struct scg_arch *arch, uint32_t *first, uint32_t *last);
 
 /* --- the reference evaluator ---------------------------------------------- */
 

@@ -71,8 +71,9 @@ static struct scg_loc rule_of(const struct lint *l, const struct scg_arch *arch,
 {
 	for (size_t i = 0; l->policy && i < scg_policy_rule_count(l->policy); i++) {
 		struct scg_rule rule;
-		uint32_t rnr;
-		if (scg_policy_rule_nr(l->policy, i, arch, &rnr) == 0 && rnr == nr &&
+		uint32_t first, last;
+		if (scg_policy_rule_range(l->policy, i, arch, &first, &last) == 0 && first <= nr &&
+		    nr <= last &&
 		    scg_policy_rule_at(l->policy, i, &rule) == 0 && rule.cond && rule.loc.line)
 			return rule.loc;
 	}

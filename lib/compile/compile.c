@@ -48,7 +48,7 @@ static size_t expr_size(const struct scg_expr *e)
 /* Per syscall: how many rules name it and how many comparisons they hold. */
 struct syscall_load {
 	const char *name; /* NULL: a raw number */
-	uint32_t number;
+	uint32_t number, number_last;
 	size_t rules, comparisons;
 	struct scg_loc first;
 };
@@ -57,9 +57,11 @@ static struct syscall_load *load_of(struct syscall_load *loads, size_t *n, const
 {
 	for (size_t i = 0; i < *n; i++)
 		if (r->syscall ? loads[i].name && !strcmp(loads[i].name, r->syscall)
-			       : !loads[i].name && loads[i].number == r->number)
+			       : !loads[i].name && loads[i].number == r->number &&
+					 loads[i].number_last == r->number_last)
 			return &loads[i];
-	loads[*n] = (struct syscall_load){ .name = r->syscall, .number = r->number, .first = r->loc };
+	loads[*n] = (struct syscall_load){ .name = r->syscall, .number = r->number,
+					   .number_last = r->number_last, .first = r->loc };
 	return &loads[(*n)++];
 }
 
@@ -88,6 +90,8 @@ static void name_big_syscalls(const struct scg_policy *policy, struct scg_strbuf
 		scg_strbuf_append(sb, k ? ", " : "; most condition code: ");
 		if (l->name)
 			scg_strbuf_append(sb, l->name);
+		else if (l->number_last > l->number)
+			scg_strbuf_appendf(sb, "syscalls %u..%u", l->number, l->number_last);
 		else
 			scg_strbuf_appendf(sb, "syscall %u", l->number);
 		scg_strbuf_appendf(sb, " (%zu rule%s, %zu comparisons", l->rules, l->rules == 1 ? "" : "s",

@@ -11,11 +11,14 @@
  * belongs to x86_64 -- exactly scg_arch_from_audit()'s rule.  A half whose
  * ABI is not a target is one range with the badarch verdict.
  *
- * Numbers are cut into ranges with one decision each: known syscalls and
- * numbers some rule names are single points; the gaps between them are
- * numbers the ABI's table does not know (the unknown verdict, or the
- * default).  Neighbouring ranges whose decisions compile to the same node
- * merge.
+ * Numbers are cut into ranges with one decision each.  Every rule covers an
+ * interval of numbers on an ABI (a name or a single number: one point; a
+ * rule such as `kill 0x80000000..0xbfffffff`: all of them), so the cuts are
+ * at each known syscall, on both sides, and at each end of each rule's
+ * interval.  Between two cuts the rules that apply and the fallback verdict
+ * (default for a known syscall, unknown for the other numbers) do not
+ * change, so a range of 2^30 numbers costs one decision, not 2^30.
+ * Neighbouring ranges whose decisions compile to the same node merge.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -57,9 +60,9 @@ uint32_t compile_action(uint32_t action)
 	return action;
 }
 
-/* A rule that can match number @nr on an ABI. */
-struct rule_at {
-	uint32_t nr, rule;
+/* A rule that can match numbers @first..@last on an ABI. */
+struct rule_span {
+	uint32_t first, last, rule;
 };
 
 /* Decision memo: the entries of one decision, flattened, and the node built for it. */
@@ -89,28 +92,28 @@ struct layout {
 	int err;
 };
 
-static int cmp_rule_at(const void *a, const void *b)
+static int cmp_rule_span(const void *a, const void *b)
 {
-	const struct rule_at *x = a, *y = b;
-	if (x->nr != y->nr)
-		return x->nr < y->nr ? -1 : 1;
+	const struct rule_span *x = a, *y = b;
+	if (x->first != y->first)
+		return x->first < y->first ? -1 : 1;
 	return x->rule < y->rule ? -1 : x->rule > y->rule;
 }
 
-/* Every (number, rule) pair of rules that apply on @arch, by number then rule order. */
+/* The interval of every rule that applies on @arch, by first number then rule order. */
 static int rules_on(const struct scg_policy *policy, const struct scg_arch *arch,
-		    struct rule_at **out, size_t *n)
+		    struct rule_span **out, size_t *n)
 {
 	size_t count = scg_policy_rule_count(policy), k = 0;
-	struct rule_at *list = malloc((count ? count : 1) * sizeof(*list));
+	struct rule_span *list = malloc((count ? count : 1) * sizeof(*list));
 	if (!list)
 		return -ENOMEM;
 	for (size_t i = 0; i < count; i++) {
-		uint32_t nr;
-		if (scg_policy_rule_nr(policy, i, arch, &nr) == 0)
-			list[k++] = (struct rule_at){ nr, (uint32_t)i };
+		uint32_t first, last;
+		if (scg_policy_rule_range(policy, i, arch, &first, &last) == 0)
+			list[k++] = (struct rule_span){ first, last, (uint32_t)i };
 	}
-	qsort(list, k, sizeof(*list), cmp_rule_at);
+	qsort(list, k, sizeof(*list), cmp_rule_span);
 	*out = list;
 	*n = k;
 	return 0;
@@ -182,17 +185,17 @@ static uint32_t decision_node(struct layout *l, size_t n, uint32_t final)
 	return node;
 }
 
-/* The node deciding number @nr on @arch, given the rules that name it. */
-static uint32_t point_node(struct layout *l, const struct scg_arch *arch, bool known,
-			   const struct rule_at *rules, size_t nrules)
+/* The node deciding numbers of @arch that rules @rules (in policy order) cover. */
+static uint32_t rules_node(struct layout *l, const struct scg_arch *arch, bool known,
+			   const uint32_t *rules, size_t nrules)
 {
 	uint32_t final = known ? l->default_action : l->unknown_action;
 	bool big = scg_arch_big_endian(arch);
 	size_t n = 0;
 	for (size_t i = 0; i < nrules; i++) {
 		struct scg_rule r;
-		scg_policy_rule_at(l->policy, rules[i].rule, &r);
-		uint32_t f = rule_formula(l, rules[i].rule, big);
+		scg_policy_rule_at(l->policy, rules[i], &r);
+		uint32_t f = rule_formula(l, rules[i], big);
 		int fixed = cond_constant(l->c, f);
 		if (fixed == 0)
 			continue;
@@ -236,42 +239,128 @@ static int note_hot(struct layout *l, const struct scg_arch *arch, uint32_t nr, 
 	return hot_add(&l->hot, &call);
 }
 
-/* Cuts [first, last] of a target ABI into point and gap ranges. */
-static int cut_interval(struct layout *l, const struct scg_arch *arch, uint32_t first,
-			uint32_t last, const struct rule_at *rules, size_t nrules)
+static int cmp_u64(const void *a, const void *b)
 {
-	uint32_t gap = dag_ret(l->g, l->unknown_action), plain = dag_ret(l->g, l->default_action);
-	size_t nsys = scg_syscall_count(arch), si = 0, ri = 0;
-	uint64_t cursor = first;
-	while (si < nsys || ri < nrules) {
-		uint32_t sys_nr = UINT32_MAX, rule_nr = UINT32_MAX;
-		if (si < nsys && scg_syscall_at(arch, si, NULL, &sys_nr) < 0)
-			si = nsys; /* cannot happen: the table has nsys entries */
-		bool has_sys = si < nsys;
-		bool has_rule = ri < nrules;
-		if (has_rule)
-			rule_nr = rules[ri].nr;
-		uint32_t p = !has_rule || (has_sys && sys_nr < rule_nr) ? sys_nr : rule_nr;
-		size_t rstart = ri;
-		while (ri < nrules && rules[ri].nr == p)
-			ri++;
-		bool known = has_sys && sys_nr == p;
-		if (known)
-			si++;
-		if (p < first || p > last)
-			continue;
-		if (p > cursor && push_range(l, (uint32_t)cursor, p - 1, gap, 1) < 0)
-			return -ENOMEM;
-		uint32_t node = ri == rstart ? (known ? plain : gap)
-					     : point_node(l, arch, known, rules + rstart, ri - rstart);
-		if (push_range(l, p, p, node, known && node != l->allow ? UNCACHED_WEIGHT : 1) < 0 ||
-		    (known && node != l->allow && note_hot(l, arch, p, node) < 0))
-			return -ENOMEM;
-		cursor = (uint64_t)p + 1;
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+static void add_bound(uint64_t *bounds, size_t *n, uint64_t lo, uint64_t hi, uint64_t b)
+{
+	if (b >= lo && b <= hi)
+		bounds[(*n)++] = b;
+}
+
+/*
+ * Where decisions in [lo, hi] can change, sorted and distinct, from lo to
+ * hi + 1: each known syscall and the number after it, the first number of
+ * each rule's interval and the number after its last.  NULL on ENOMEM.
+ */
+static uint64_t *cut_points(const struct scg_arch *arch, uint32_t lo, uint32_t hi,
+			    const struct rule_span *rules, size_t nrules, size_t *count)
+{
+	size_t nsys = scg_syscall_count(arch), n = 0;
+	uint64_t end = (uint64_t)hi + 1;
+	uint64_t *b = malloc((2 * nsys + 2 * nrules + 2) * sizeof(*b));
+	if (!b)
+		return NULL;
+	b[n++] = lo;
+	b[n++] = end;
+	for (size_t i = 0; i < nsys; i++) {
+		uint32_t nr;
+		if (scg_syscall_at(arch, i, NULL, &nr) == 0) {
+			add_bound(b, &n, lo, hi, nr);
+			add_bound(b, &n, lo, hi, (uint64_t)nr + 1);
+		}
 	}
-	if (cursor <= last && push_range(l, (uint32_t)cursor, last, gap, 1) < 0)
+	for (size_t i = 0; i < nrules; i++) {
+		add_bound(b, &n, lo, hi, rules[i].first);
+		add_bound(b, &n, lo, hi, (uint64_t)rules[i].last + 1);
+	}
+	qsort(b, n, sizeof(*b), cmp_u64);
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (k == 0 || b[i] != b[k - 1])
+			b[k++] = b[i];
+	*count = k;
+	return b;
+}
+
+/*
+ * The rules covering the piece that starts at @at, in policy order:
+ * @active (*@nactive entries) gains the intervals that start by @at (from
+ * *@next on; @rules is sorted by first number) and loses those that ended.
+ */
+static void update_active(const struct rule_span *rules, size_t nrules, size_t *next,
+			  uint64_t at, struct rule_span *active, size_t *nactive)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < *nactive; i++)
+		if (active[i].last >= at)
+			active[k++] = active[i];
+	for (; *next < nrules && rules[*next].first <= at; ++*next) {
+		if (rules[*next].last < at)
+			continue;
+		size_t j = k++;
+		for (; j > 0 && active[j - 1].rule > rules[*next].rule; j--)
+			active[j] = active[j - 1];
+		active[j] = rules[*next];
+	}
+	*nactive = k;
+}
+
+/* The next known syscall of @arch at or above @at, from table index *@si on; UINT64_MAX if none. */
+static uint64_t next_syscall(const struct scg_arch *arch, size_t *si, uint64_t at)
+{
+	size_t nsys = scg_syscall_count(arch);
+	for (; *si < nsys; ++*si) {
+		uint32_t nr;
+		if (scg_syscall_at(arch, *si, NULL, &nr) == 0 && nr >= at)
+			return nr;
+	}
+	return UINT64_MAX;
+}
+
+/* The decision of one piece [at, last] and its range (and its place in the hot chain). */
+static int push_piece(struct layout *l, const struct scg_arch *arch, uint32_t at, uint32_t last,
+		      bool known, const struct rule_span *active, size_t nactive, uint32_t *ids)
+{
+	uint32_t node;
+	if (nactive == 0) {
+		node = dag_ret(l->g, known ? l->default_action : l->unknown_action);
+	} else {
+		for (size_t i = 0; i < nactive; i++)
+			ids[i] = active[i].rule;
+		node = rules_node(l, arch, known, ids, nactive);
+	}
+	bool uncached = known && node != l->allow;
+	if (push_range(l, at, last, node, uncached ? UNCACHED_WEIGHT : 1) < 0 ||
+	    (uncached && note_hot(l, arch, at, node) < 0))
 		return -ENOMEM;
-	return l->err;
+	return 0;
+}
+
+/* Cuts [first, last] of a target ABI into ranges of one decision each. */
+static int cut_interval(struct layout *l, const struct scg_arch *arch, uint32_t first,
+			uint32_t last, const struct rule_span *rules, size_t nrules)
+{
+	size_t ncuts = 0, next = 0, nactive = 0, si = 0;
+	uint64_t *cuts = cut_points(arch, first, last, rules, nrules, &ncuts);
+	struct rule_span *active = malloc((nrules ? nrules : 1) * sizeof(*active));
+	uint32_t *ids = malloc((nrules ? nrules : 1) * sizeof(*ids));
+	int err = cuts && active && ids ? 0 : -ENOMEM;
+	for (size_t k = 0; !err && k + 1 < ncuts; k++) {
+		uint64_t at = cuts[k];
+		/* A known syscall is a cut on both sides: a piece holds one or none. */
+		bool known = next_syscall(arch, &si, at) == at;
+		update_active(rules, nrules, &next, at, active, &nactive);
+		err = push_piece(l, arch, (uint32_t)at, (uint32_t)(cuts[k + 1] - 1), known, active,
+				 nactive, ids);
+	}
+	free(cuts);
+	free(active);
+	free(ids);
+	return err ? err : l->err;
 }
 
 /* Intervals on which scg_arch_from_audit() cannot change its answer. */
@@ -284,7 +373,7 @@ static const uint32_t abi_intervals[][2] = {
 
 /* Ranges of one AUDIT_ARCH value over [first, last] of the number space, appended to l->ranges. */
 static int cut_audit(struct layout *l, uint32_t audit, uint32_t first, uint32_t last,
-		     struct rule_at **rules, size_t *nrules)
+		     struct rule_span **rules, size_t *nrules)
 {
 	uint32_t badarch = dag_ret(l->g, l->badarch_action);
 	for (size_t i = 0; i < N_INTERVALS; i++) {
@@ -333,7 +422,7 @@ static void unlink_hot(struct layout *l, size_t nhot)
  * syscalls (private copies @copy), then the search tree over its ranges.
  */
 static uint32_t abi_tree(struct layout *l, uint32_t audit, uint32_t first, uint32_t last,
-			 uint8_t copy, struct rule_at **rules, size_t *nrules, size_t *nranges,
+			 uint8_t copy, struct rule_span **rules, size_t *nrules, size_t *nranges,
 			 int *err)
 {
 	l->nranges = 0;
@@ -357,7 +446,7 @@ static uint32_t abi_tree(struct layout *l, uint32_t audit, uint32_t first, uint3
  * chain of hot syscalls behind the split, so x32's never cost x86_64's
  * calls anything, and every number test sits behind the x32 check.
  */
-static uint32_t audit_tree(struct layout *l, uint32_t audit, uint8_t copy, struct rule_at **rules,
+static uint32_t audit_tree(struct layout *l, uint32_t audit, uint8_t copy, struct rule_span **rules,
 			   size_t *nrules, size_t *nranges, int *err)
 {
 	*nranges = 0;
@@ -422,7 +511,7 @@ static size_t audit_values(const struct scg_policy *policy, uint32_t *out)
 	return n;
 }
 
-static int build_dispatch(struct layout *l, struct rule_at **rules, size_t *nrules,
+static int build_dispatch(struct layout *l, struct rule_span **rules, size_t *nrules,
 			  uint32_t *root, struct abi_stats *stats, size_t *nstats)
 {
 	size_t narch = scg_policy_arch_count(l->policy);
@@ -456,7 +545,7 @@ int layout_build(const struct scg_policy *policy, const struct weights *w, struc
 {
 	size_t narch = scg_policy_arch_count(policy);
 	struct layout l;
-	struct rule_at *rules[MAX_TARGETS] = { 0 };
+	struct rule_span *rules[MAX_TARGETS] = { 0 };
 	size_t nrules[MAX_TARGETS] = { 0 };
 	if (narch > MAX_TARGETS)
 		return -E2BIG;

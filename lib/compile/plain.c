@@ -6,7 +6,8 @@
  * It shares nothing with the optimiser but the jump resolver: the arch
  * check is a chain of `jeq`; x32 is split off with `jset #0x40000000` and
  * `jeq #-1` (the -1 exception stays with x86_64); each ABI then tests its
- * rules one after the other in policy order, each condition written out as
+ * rules one after the other in policy order (a number with `jeq`, a range
+ * with `jge` on its first and `jgt` on its last), each condition written out as
  * plain short-circuit code with both words of every 64-bit argument; after
  * the rules, numbers the table does not know are told apart by one range
  * test per run of consecutive known numbers.
@@ -182,16 +183,23 @@ static void emit_section(struct plain *p, const struct scg_arch *arch)
 	bool a_is_nr = false;
 	bool big = scg_arch_big_endian(arch);
 	for (size_t i = 0; i < scg_policy_rule_count(p->policy); i++) {
-		uint32_t nr;
+		uint32_t first, last;
 		struct scg_rule r;
-		if (scg_policy_rule_nr(p->policy, i, arch, &nr) < 0)
+		if (scg_policy_rule_range(p->policy, i, arch, &first, &last) < 0)
 			continue;
 		scg_policy_rule_at(p->policy, i, &r);
 		lprog_set_tag(p->lp, (long)i);
 		lprog_label body = lprog_label_new(p->lp), next = lprog_label_new(p->lp);
 		if (!a_is_nr)
 			ld(p, SCG_DATA_NR);
-		jump(p, BPF_JEQ, nr, body, next);
+		if (first == last) {
+			jump(p, BPF_JEQ, first, body, next);
+		} else {
+			lprog_label from = lprog_label_new(p->lp);
+			jump(p, BPF_JGE, first, from, next);
+			lprog_bind(p->lp, from);
+			jump(p, BPF_JGT, last, next, body);
+		}
 		lprog_bind(p->lp, body);
 		if (r.cond) {
 			lprog_label match = lprog_label_new(p->lp);

@@ -148,6 +148,21 @@ static uint64_t line_count(const char *text, size_t len, unsigned line, const ch
 	return 0;
 }
 
+/* A rule over more numbers than this adds only those the ABI's table knows. */
+#define MAX_RANGE_NUMBERS 4096
+
+/* The number before the next known syscall of @arch above @nr (@last if none). */
+static uint64_t next_known(const struct scg_arch *arch, uint32_t nr, uint32_t last)
+{
+	uint64_t before = last;
+	for (size_t i = 0; i < scg_syscall_count(arch); i++) {
+		uint32_t known;
+		if (scg_syscall_at(arch, i, NULL, &known) == 0 && known > nr && known <= before)
+			before = (uint64_t)known - 1;
+	}
+	return before;
+}
+
 /* Adds rule @index of @policy on every target ABI it applies to. */
 static int merge_rule(struct scg_learn *tmp, const struct scg_policy *policy, size_t index,
 		      const char *text, size_t len)
@@ -166,15 +181,27 @@ static int merge_rule(struct scg_learn *tmp, const struct scg_policy *policy, si
 		values[i] = av.v[i];
 	for (size_t a = 0; a < scg_policy_arch_count(policy); a++) {
 		const struct scg_arch *arch = scg_policy_arch_at(policy, a);
-		uint32_t nr;
-		if (scg_policy_rule_nr(policy, index, arch, &nr) < 0)
+		uint32_t first, last;
+		if (scg_policy_rule_range(policy, index, arch, &first, &last) < 0)
 			continue;
-		const char *name = rule.syscall ? rule.syscall : scg_syscall_name(arch, nr);
-		uint64_t calls = name ? line_count(text, len, rule.loc.line, name) : 0;
-		r = listed ? scg_learn_add_values(tmp, arch, nr, calls, listed, av.n, values)
-			   : scg_learn_add_calls(tmp, arch, nr, calls);
-		if (r < 0)
-			return r;
+		/* A huge range (every number above the table) is no list of calls. */
+		bool every = last - first < MAX_RANGE_NUMBERS;
+		for (uint64_t at = first; at <= last; at++) {
+			uint32_t nr = (uint32_t)at;
+			const char *name = rule.syscall ? rule.syscall : scg_syscall_name(arch, nr);
+			if (!every && !name) {
+				at = next_known(arch, nr, last);
+				continue;
+			}
+			uint64_t calls = name ? line_count(text, len, rule.loc.line, name) : 0;
+			if (listed)
+				r = scg_learn_add_values(tmp, arch, nr, calls, listed, av.n,
+							 values);
+			else
+				r = scg_learn_add_calls(tmp, arch, nr, calls);
+			if (r < 0)
+				return r;
+		}
 	}
 	return 0;
 }

@@ -254,9 +254,12 @@ static size_t unknown_gaps(const struct oci_export *x, const struct scg_arch *ar
 		return 0;
 	for (size_t i = 0; i < scg_policy_rule_count(x->policy); i++) {
 		struct scg_rule r;
-		uint32_t nr;
-		if (scg_policy_rule_at(x->policy, i, &r) == 0 && r.has_number &&
-		    scg_policy_rule_nr(x->policy, i, arch, &nr) == 0 && nr >= first && nr <= mark)
+		uint32_t lo, hi;
+		if (scg_policy_rule_at(x->policy, i, &r) < 0 || !r.has_number ||
+		    scg_policy_rule_range(x->policy, i, arch, &lo, &hi) < 0 || hi < first ||
+		    lo > mark)
+			continue;
+		for (uint64_t nr = lo < first ? first : lo; nr <= hi && nr <= mark; nr++)
 			named[(nr - first) / 8] |= (uint8_t)(1U << ((nr - first) % 8));
 	}
 	for (uint32_t nr = first; nr <= mark && nr >= first; nr++)

@@ -114,10 +114,25 @@ static bool region_low_only(const struct oci_region *r)
 static int plan_rule(struct oci_export *x, struct oci_abi_plan *abi, size_t i)
 {
 	struct scg_rule rule;
-	uint32_t nr;
-	if (scg_policy_rule_nr(x->policy, i, abi->arch, &nr) < 0 ||
+	uint32_t nr, last;
+	if (scg_policy_rule_range(x->policy, i, abi->arch, &nr, &last) < 0 ||
 	    scg_policy_rule_at(x->policy, i, &rule) < 0)
 		return 0;
+	if (last != nr) {
+		const char *hint = "OCI profiles name syscalls one by one; "
+				   "keep this rule in the policy language";
+		if (last >= 0x10000)
+			oci_export_error(x, rule.loc, hint,
+					 "rule %zu decides syscall numbers %#x..%#x on %s: "
+					 "OCI cannot name a range",
+					 i, nr, last, scg_arch_name(abi->arch));
+		else
+			oci_export_error(x, rule.loc, hint,
+					 "rule %zu decides syscall numbers %u..%u on %s: "
+					 "OCI cannot name a range",
+					 i, nr, last, scg_arch_name(abi->arch));
+		return x->error;
+	}
 	const char *name = scg_syscall_name(abi->arch, nr);
 	if (!name) {
 		/* a number no syscall has: with the default action it only means "not unknown" */

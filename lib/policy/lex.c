@@ -193,7 +193,7 @@ struct punct {
 static const struct punct puncts[] = {
     {"==", TK_EQ},   {"!=", TK_NE},    {"<=", TK_LE},	 {">=", TK_GE},	   {"&&", TK_ANDAND},
     {"||", TK_OROR}, {"(", TK_LPAREN}, {")", TK_RPAREN}, {"{", TK_LBRACE}, {"}", TK_RBRACE},
-    {",", TK_COMMA}, {".", TK_DOT},    {"<", TK_LT},	 {">", TK_GT},	   {"&", TK_AMP},
+    {",", TK_COMMA}, {"..", TK_DOTDOT}, {".", TK_DOT}, {"<", TK_LT}, {">", TK_GT}, {"&", TK_AMP},
     {"|", TK_PIPE},  {"!", TK_BANG},   {"~", TK_TILDE},	 {"-", TK_MINUS},  {"?", TK_QUESTION},
 };
 

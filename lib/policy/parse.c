@@ -177,6 +177,7 @@ const char *lang_token_describe(const struct source *src, const struct token *t,
 	case TK_RBRACE:
 	case TK_COMMA:
 	case TK_DOT:
+	case TK_DOTDOT:
 	case TK_EQ:
 	case TK_NE:
 	case TK_LT:
@@ -334,17 +335,47 @@ static bool check_group_name(struct parse_ctx *ctx, struct scg_loc loc, const ch
 	return false;
 }
 
+static bool syscall_number_token(struct parse_ctx *ctx, struct source *src, const struct token *t,
+				 uint32_t *nr)
+{
+	if (t->kind == TK_NUMBER && scg_parse_u32(src->text + t->off, t->len, nr) == 0)
+		return true;
+	if (t->kind != TK_NUMBER)
+		lang_syntax_error(ctx, src, t, "a syscall number");
+	else
+		lang_diag(ctx, SCG_SEV_ERROR, lang_token_loc(src, t), "syntax",
+			  "syscall numbers are 32-bit", "invalid syscall number '%.*s'",
+			  (int)t->len, src->text + t->off);
+	return false;
+}
+
+/* NUMBER [ ".." NUMBER ]: one number, or every number from the first to the second. */
 static bool parse_syscall_number(struct parse_ctx *ctx, struct source *src, const struct token *t,
 				 struct usyscall *item)
 {
-	uint32_t nr;
-	if (scg_parse_u32(src->text + t->off, t->len, &nr) < 0) {
-		lang_diag(ctx, SCG_SEV_ERROR, item->loc, "syntax", "syscall numbers are 32-bit",
-			  "invalid syscall number '%.*s'", (int)t->len, src->text + t->off);
+	uint32_t first, last;
+	if (!syscall_number_token(ctx, src, t, &first))
+		return false;
+	last = first;
+	const struct token *end = t;
+	if (lang_accept(src, TK_DOTDOT) &&
+	    !syscall_number_token(ctx, src, end = lang_next(src), &last))
+		return false;
+	if (last < first) {
+		/* quoted as written (0x.. stays hex); the lexer caps tokens, 40 keeps it short */
+		int lo_len = (int)(t->len < 40 ? t->len : 40);
+		int hi_len = (int)(end->len < 40 ? end->len : 40);
+		const char *lo = src->text + t->off, *hi = src->text + end->off;
+		char hint[128];
+		snprintf(hint, sizeof(hint), "write the lower number first: %.*s..%.*s", hi_len, hi,
+			 lo_len, lo);
+		lang_diag(ctx, SCG_SEV_ERROR, item->loc, "syntax", hint,
+			  "empty syscall number range: %.*s is above %.*s", lo_len, lo, hi_len, hi);
 		return false;
 	}
 	item->kind = US_NUMBER;
-	item->number = nr;
+	item->number = first;
+	item->number_last = last;
 	return true;
 }
 
@@ -360,7 +391,7 @@ static bool parse_syscall_item(struct parse_ctx *ctx, struct source *src, struct
 		return item->name && check_group_name(ctx, item->loc, item->name);
 	}
 	if (t->kind != TK_IDENT || lang_ident_is(src, t, "if") || lang_ident_is(src, t, "on")) {
-		lang_syntax_error(ctx, src, t, "a syscall name, @group or number");
+		lang_syntax_error(ctx, src, t, "a syscall name, @group, number or LO..HI");
 		return false;
 	}
 	item->kind = US_NAME;

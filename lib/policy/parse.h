@@ -45,6 +45,7 @@ enum tok_kind {
 	TK_RBRACE,
 	TK_COMMA,
 	TK_DOT,
+	TK_DOTDOT, /* between the ends of a syscall number range */
 	TK_EQ,
 	TK_NE,
 	TK_LT,
@@ -150,7 +151,8 @@ enum usys_kind { US_NAME, US_GROUP, US_NUMBER };
 struct usyscall {
 	enum usys_kind kind;
 	const char *name; /* US_NAME, US_GROUP (without '@') */
-	uint32_t number;  /* US_NUMBER */
+	uint32_t number;  /* US_NUMBER: the first number */
+	uint32_t number_last; /* US_NUMBER: the last (== number unless LO..HI) */
 	bool optional;	  /* US_NAME written "name?" */
 	struct scg_loc loc;
 };

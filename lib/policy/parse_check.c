@@ -8,6 +8,12 @@
  * `kill ptrace` followed by `use docker-default` overrides the profile's
  * ptrace rule on purpose.  The index is hashed so that 100,000 rules check
  * in linear time.
+ *
+ * Number ranges (`kill 0x80000000..0xbfffffff`) are keyed like any syscall,
+ * so an identical range is found in the index; on top of that, an
+ * unconditional range decides every later rule whose numbers it covers on
+ * each of that rule's ABIs -- names resolved per ABI -- and such ranges are
+ * kept in a short list that each rule is checked against.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -19,17 +25,34 @@
 struct shadow_entry {
 	struct shadow_entry *next;
 	uint64_t hash;	     /* of the syscall, and of the condition when there is one */
-	const char *syscall; /* NULL for a number */
-	uint32_t number;
+	const char *syscall; /* NULL for numbers */
+	uint32_t number, number_last;
 	const struct scg_expr *cond; /* NULL: the union of the unconditional rules */
 	uint32_t abis;
 	struct scg_loc loc; /* of the latest rule that contributed */
 	unsigned depth;
 };
 
+/* An unconditional rule over a range of numbers. */
+struct shadow_span {
+	uint32_t first, last;
+	uint32_t abis;
+	struct scg_loc loc;
+	unsigned depth;
+};
+
+/*
+ * Policies hold a handful of ranges; past this many, later ones are not
+ * remembered, so that a pathological policy still checks in linear time
+ * (a missed warning, never a wrong one).
+ */
+#define MAX_SPANS 256
+
 struct shadow_index {
 	struct shadow_entry **buckets;
 	size_t nbuckets, count;
+	struct shadow_span *spans;
+	size_t nspans;
 };
 
 static uint64_t mix(uint64_t h, uint64_t v)
@@ -99,6 +122,7 @@ void shadow_index_free(struct shadow_index *sx)
 		}
 	}
 	free(sx->buckets);
+	free(sx->spans);
 	free(sx);
 }
 
@@ -126,7 +150,7 @@ static uint64_t syscall_hash(const struct scg_rule *r)
 {
 	uint64_t h = r->syscall ? 0x5a : 0xa5;
 	if (!r->syscall)
-		return mix(h, r->number);
+		return mix(mix(h, r->number), r->number_last);
 	for (const char *p = r->syscall; *p; p++)
 		h = mix(h, (unsigned char)*p);
 	return h;
@@ -135,7 +159,8 @@ static uint64_t syscall_hash(const struct scg_rule *r)
 static bool same_syscall(const struct shadow_entry *e, const struct scg_rule *r)
 {
 	if (!e->syscall || !r->syscall)
-		return !e->syscall && !r->syscall && e->number == r->number;
+		return !e->syscall && !r->syscall && e->number == r->number &&
+		       e->number_last == r->number_last;
 	return !strcmp(e->syscall, r->syscall);
 }
 
@@ -174,6 +199,7 @@ static int insert(struct shadow_index *sx, uint64_t hash, const struct scg_rule 
 	    .hash = hash,
 	    .syscall = r->syscall,
 	    .number = r->number,
+	    .number_last = r->number_last,
 	    .cond = r->cond,
 	    .abis = abis,
 	    .loc = r->loc,
@@ -182,6 +208,55 @@ static int insert(struct shadow_index *sx, uint64_t hash, const struct scg_rule 
 	e->next = sx->buckets[hash & (sx->nbuckets - 1)];
 	sx->buckets[hash & (sx->nbuckets - 1)] = e;
 	sx->count++;
+	return 0;
+}
+
+/* An earlier unconditional range covering rule @index's numbers on ABI @abi, or NULL. */
+static const struct shadow_span *span_covering(const struct shadow_index *sx,
+					       const struct scg_policy *policy, size_t index,
+					       unsigned abi, unsigned depth)
+{
+	const struct scg_arch *arch = scg_policy_arch_at(policy, abi);
+	uint32_t first, last;
+	if (!arch || scg_policy_rule_range(policy, index, arch, &first, &last) < 0)
+		return NULL;
+	for (size_t i = 0; i < sx->nspans; i++) {
+		const struct shadow_span *s = &sx->spans[i];
+		if ((s->abis & (1u << abi)) && s->first <= first && last <= s->last &&
+		    depth <= s->depth)
+			return s;
+	}
+	return NULL;
+}
+
+/* Do earlier ranges decide rule @index on every ABI of @abis? */
+static bool covered_by_spans(const struct shadow_index *sx, const struct scg_policy *policy,
+			     size_t index, uint32_t abis, unsigned depth,
+			     struct scg_loc *decided_by)
+{
+	const struct shadow_span *first_hit = NULL;
+	for (unsigned abi = 0; abi < 32 && sx->nspans; abi++) {
+		if (!(abis & (1u << abi)))
+			continue;
+		const struct shadow_span *s = span_covering(sx, policy, index, abi, depth);
+		if (!s)
+			return false;
+		first_hit = first_hit ? first_hit : s;
+	}
+	if (first_hit)
+		*decided_by = first_hit->loc;
+	return first_hit != NULL;
+}
+
+static int remember_span(struct shadow_index *sx, const struct scg_rule *r, uint32_t abis,
+			 unsigned depth)
+{
+	if (sx->nspans == MAX_SPANS)
+		return 0;
+	if (!sx->spans && !(sx->spans = malloc(MAX_SPANS * sizeof(*sx->spans))))
+		return -ENOMEM;
+	sx->spans[sx->nspans++] =
+	    (struct shadow_span){r->number, r->number_last, abis, r->loc, depth};
 	return 0;
 }
 
@@ -200,6 +275,8 @@ int shadow_check(struct shadow_index *sx, const struct scg_policy *policy, size_
 	int shadowed = hit && depth <= hit->depth;
 	if (shadowed)
 		*decided_by = hit->loc;
+	else
+		shadowed = covered_by_spans(sx, policy, index, abis, depth, decided_by);
 	int err = 0;
 	if (r.cond)
 		err = insert(sx, chash, &r, abis, depth);
@@ -210,5 +287,7 @@ int shadow_check(struct shadow_index *sx, const struct scg_policy *policy, size_
 		uncond->loc = r.loc;
 		uncond->depth = depth;
 	}
+	if (!err && !r.cond && r.has_number && r.number_last > r.number)
+		err = remember_span(sx, &r, abis, depth);
 	return err < 0 ? err : shadowed;
 }

@@ -498,12 +498,18 @@ static struct scg_expr *build_cond(struct env *env, const struct ucond *c)
 /* --- rules ------------------------------------------------------------------------ */
 
 struct item {
-	const char *name; /* NULL for a number */
-	uint32_t number;
+	const char *name; /* NULL for numbers */
+	uint32_t number, number_last; /* without a name: number..number_last */
 	bool explicit; /* named in the statement (not through a group, not "name?") */
 	struct scg_loc loc;
 	int group; /* index of the @group in the rule that brought it, or -1 */
 };
+
+/* How a message names an item without a name. */
+static const char *numbers_of(const struct item *it)
+{
+	return it->number_last > it->number ? "this range" : "this number";
+}
 
 struct variant {
 	uint32_t action;
@@ -573,7 +579,7 @@ static void note_shadow(struct stmt *st, const struct item *it, bool dead, const
 	lang_diag(st->lw->ctx, SCG_SEV_WARNING, it->loc, "never-matches",
 		  "remove it, or move it before the other rule",
 		  "never matches: %s already decides '%s'", where,
-		  it->name ? it->name : "this number");
+		  it->name ? it->name : numbers_of(it));
 }
 
 static void report_group_notes(struct stmt *st)
@@ -604,6 +610,7 @@ static void emit_variants(struct stmt *st, const struct item *it, struct variant
 		    .syscall = it->name,
 		    .has_number = !it->name,
 		    .number = it->number,
+		    .number_last = it->number_last,
 		    .arch_mask =
 			nvars > 1 ? vars[i].arch_mask : (st->rule->has_on ? st->rule->on_mask : 0),
 		    .cond = vars[i].expr,
@@ -664,12 +671,13 @@ static bool add_item(struct parse_ctx *ctx, struct item **items, size_t *n, size
 	for (size_t i = 0; i < *n; i++) {
 		struct item *o = &(*items)[i];
 		bool same = it.name ? (o->name && !strcmp(o->name, it.name))
-				    : (!o->name && o->number == it.number);
+				    : (!o->name && o->number == it.number &&
+				       o->number_last == it.number_last);
 		if (!same)
 			continue;
 		if (it.explicit && o->explicit)
 			lang_diag(ctx, SCG_SEV_WARNING, it.loc, "duplicate", NULL,
-				  "'%s' is listed twice", it.name ? it.name : "this number");
+				  "'%s' is listed twice", it.name ? it.name : numbers_of(&it));
 		return true;
 	}
 	if (*n == *cap) {
@@ -694,14 +702,14 @@ static struct item *expand_items(struct parse_ctx *ctx, const struct urule *rule
 		const struct usyscall *u = &rule->items[i];
 		if (u->kind != US_GROUP) {
 			struct item it = {u->kind == US_NAME ? u->name : NULL, u->number,
-					  !u->optional, u->loc, -1};
+					  u->number_last, !u->optional, u->loc, -1};
 			ok = add_item(ctx, &items, &n, &cap, it);
 			continue;
 		}
 		const struct scg_group_entry *g = scg_group_find(u->name);
 		for (size_t j = 0; ok && g && g->members[j]; j++)
 			ok = add_item(ctx, &items, &n, &cap,
-				      (struct item){g->members[j], 0, false, u->loc, (int)i});
+				      (struct item){g->members[j], 0, 0, false, u->loc, (int)i});
 	}
 	if (!ok) {
 		free(items);

@@ -13,7 +13,7 @@ struct stored_rule {
 	uint32_t action;
 	char *syscall;
 	bool has_number;
-	uint32_t number;
+	uint32_t number, number_last; /* number_last >= number with has_number, else 0 */
 	uint32_t arch_mask;
 	struct scg_expr *cond;
 	struct scg_loc loc; /* loc.file points into policy->files */
@@ -115,6 +115,9 @@ int scg_policy_add_rule(struct scg_policy *policy, struct scg_rule_spec *spec)
 		.arch_mask = spec->arch_mask,
 		.loc = spec->loc,
 	};
+	/* Callers that predate ranges leave number_last 0: one number. */
+	if (r.has_number)
+		r.number_last = spec->number_last < spec->number ? spec->number : spec->number_last;
 	if ((!spec->syscall && !spec->has_number) || !expr_valid(spec->cond))
 		err = -EINVAL;
 	if (!err && spec->syscall && !(r.syscall = strdup(spec->syscall)))
@@ -159,6 +162,7 @@ int scg_policy_rule_at(const struct scg_policy *policy, size_t index, struct scg
 		.syscall = r->syscall,
 		.has_number = r->has_number,
 		.number = r->number,
+		.number_last = r->number_last,
 		.arch_mask = r->arch_mask,
 		.cond = r->cond,
 		.loc = r->loc,
@@ -174,8 +178,8 @@ static size_t arch_index(const struct scg_arch *arch)
 	return (size_t)-1;
 }
 
-int scg_policy_rule_nr(const struct scg_policy *policy, size_t index, const struct scg_arch *arch,
-		       uint32_t *nr)
+int scg_policy_rule_range(const struct scg_policy *policy, size_t index,
+			  const struct scg_arch *arch, uint32_t *first, uint32_t *last)
 {
 	if (index >= policy->nrules)
 		return -EINVAL;
@@ -184,10 +188,21 @@ int scg_policy_rule_nr(const struct scg_policy *policy, size_t index, const stru
 	if (r->arch_mask && (ai >= 32 || !(r->arch_mask & (1U << ai))))
 		return -ENOSYS;
 	if (r->has_number) {
-		*nr = r->number;
+		*first = r->number;
+		*last = r->number_last;
 		return 0;
 	}
-	return scg_syscall_lookup(arch, r->syscall, nr) == 0 ? 0 : -ENOSYS;
+	if (scg_syscall_lookup(arch, r->syscall, first) < 0)
+		return -ENOSYS;
+	*last = *first;
+	return 0;
+}
+
+int scg_policy_rule_nr(const struct scg_policy *policy, size_t index, const struct scg_arch *arch,
+		       uint32_t *nr)
+{
+	uint32_t last;
+	return scg_policy_rule_range(policy, index, arch, nr, &last);
 }
 
 /* --- targets and fallback verdicts -------------------------------------- */
@@ -293,6 +308,7 @@ struct scg_policy *scg_policy_clone(const struct scg_policy *policy)
 			.syscall = r->syscall,
 			.has_number = r->has_number,
 			.number = r->number,
+			.number_last = r->number_last,
 			.arch_mask = r->arch_mask,
 			.cond = scg_expr_clone(r->cond),
 			.loc = r->loc,
@@ -336,8 +352,9 @@ void scg_policy_eval(const struct scg_policy *policy, const struct scg_seccomp_d
 		return;
 	}
 	for (size_t i = 0; i < policy->nrules; i++) {
-		uint32_t nr;
-		if (scg_policy_rule_nr(policy, i, arch, &nr) < 0 || nr != data->nr)
+		uint32_t first, last;
+		if (scg_policy_rule_range(policy, i, arch, &first, &last) < 0 || data->nr < first ||
+		    data->nr > last)
 			continue;
 		if (policy->rules[i].cond && !scg_expr_eval(policy->rules[i].cond, data->args))
 			continue;

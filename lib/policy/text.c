@@ -127,6 +127,12 @@ static void put_arches(struct scg_strbuf *sb, const char *keyword, uint32_t mask
 /* "name?" when a target ABI in the rule's scope lacks it, so parsing back does not warn. */
 static void put_syscall(struct scg_strbuf *sb, const struct scg_policy *p, const struct scg_rule *r)
 {
+	if (!r->syscall && r->number_last > r->number) {
+		/* hexadecimal where the bits tell more than the digits (0x80000000..0xbfffffff) */
+		bool hex = r->number_last >= 0x10000;
+		scg_strbuf_appendf(sb, hex ? "%#x..%#x" : "%u..%u", r->number, r->number_last);
+		return;
+	}
 	if (!r->syscall) {
 		scg_strbuf_appendf(sb, "%u", r->number);
 		return;

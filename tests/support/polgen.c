@@ -58,7 +58,36 @@ static uint32_t pick_action(struct progen_rng *rng, const struct polgen_opts *op
 	return progen_ret(rng, false);
 }
 
-/* A syscall for a rule: a name of a target ABI's table, or (sometimes) a raw number. */
+/*
+ * Numbers first..last for a range rule: a few numbers around a known
+ * syscall of @arch (so that ranges and name rules overlap), or a huge
+ * range of numbers no table knows, up to the ends of the number space.
+ */
+static void pick_range(struct progen_rng *rng, const struct scg_arch *arch,
+		       struct scg_rule_spec *spec)
+{
+	static const uint32_t huge[][2] = {
+		{ 0x80000000, 0xbfffffff }, /* x86_64 with bit 31: the classic filters' KILL */
+		{ 0xc0000000, 0xffffffff }, { 0xfffffff0, 0xffffffff }, { 0x3ffffff0, 0x40000010 },
+		{ 0x40000200, 0x7fffffff }, { 1000, 0x3fffffff },	   { 0, 0xffffffff },
+		{ 0x7fffffff, 0x80000001 }, { 0xffffffff, 0xffffffff },
+	};
+	spec->has_number = true;
+	if (progen_below(rng, 2)) {
+		uint32_t k = progen_below(rng, (uint32_t)(sizeof(huge) / sizeof(huge[0])));
+		spec->number = huge[k][0];
+		spec->number_last = huge[k][1];
+		return;
+	}
+	uint32_t nr = 0;
+	size_t n = scg_syscall_count(arch);
+	scg_syscall_at(arch, progen_below(rng, n < 12 ? (uint32_t)n : 12), NULL, &nr);
+	uint32_t before = progen_below(rng, 4), after = progen_below(rng, 6);
+	spec->number = nr >= before ? nr - before : 0;
+	spec->number_last = nr + after;
+}
+
+/* A syscall for a rule: a name of a target ABI's table, or (sometimes) raw numbers. */
 static void pick_syscall(struct progen_rng *rng, const struct scg_policy *p,
 			 const struct polgen_opts *opts, struct scg_rule_spec *spec)
 {
@@ -68,6 +97,10 @@ static void pick_syscall(struct progen_rng *rng, const struct scg_policy *p,
 	}
 	const struct scg_arch *arch =
 		scg_policy_arch_at(p, progen_below(rng, (uint32_t)scg_policy_arch_count(p)));
+	if (progen_below(rng, 10) == 0) {
+		pick_range(rng, arch, spec);
+		return;
+	}
 	if (progen_below(rng, 8) == 0) {
 		static const uint32_t odd[] = { 0, 1, 1000, 0x40000005, 0xffffffff, 0x3fffffff,
 						0x40000000, 4001, 6010, 0x80000000 };

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Random policies for differential tests of the compiler: random rules over
- * random syscalls of random ABIs (big- and little-endian, x32, MIPS), with
+ * random syscalls of random ABIs (big- and little-endian, x32, MIPS), raw
+ * numbers and number ranges (small ones over known syscalls, huge ones over
+ * unknown numbers up to 0xffffffff), with
  * conditions using every operator, both widths, masks and nesting, and
  * every kind of action; plus the argument values that matter for a policy
  * (at and around each constant, in both halves).  Deterministic per seed.
