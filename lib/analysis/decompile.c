@@ -18,8 +18,8 @@
 #define X86_64_AUDIT 0xc000003eU
 /* Verdicts kept per syscall before the commonest one is chosen. */
 #define MAX_VERDICTS 64U
-/* Unknown numbers that may get a verdict of their own (number rules). */
-#define MAX_ODD_NUMBERS 256U
+/* Rules (numbers or ranges) for unknown numbers whose verdict is not `unknown`'s. */
+#define MAX_ODD_RULES 512U
 
 /* Verdicts seen over some inputs, with how many regions (or syscalls) got each. */
 struct tally {
@@ -99,16 +99,22 @@ static int count_region(void *ctx, const struct scg_region *region, const uint32
 }
 
 /* The verdicts over @within, counted per region. */
-static int survey(struct decomp *d, const struct scg_region *within, struct tally *t)
+static int survey_by(struct decomp *d, const struct scg_region *within, struct tally *t,
+		     scg_region_fn count)
 {
 	memset(t, 0, sizeof(*t));
-	int r = analysis_walk(d->progs, d->n, within, count_region, t, d->diag);
+	int r = analysis_walk(d->progs, d->n, within, count, t, d->diag);
 	if (r == 0 && t->overflow) {
 		scg_diag_add(d->diag, SCG_SEV_ERROR, SCG_LOC_NONE, "decompile-too-many-verdicts", NULL,
 			     "more than %u different verdicts in one place", MAX_VERDICTS);
 		r = -ENOTSUP;
 	}
 	return r;
+}
+
+static int survey(struct decomp *d, const struct scg_region *within, struct tally *t)
+{
+	return survey_by(d, within, t, count_region);
 }
 
 /* The inputs of ABI @arch (x86_64 and x32 split by bit 30 of nr; -1 stays x86_64). */
@@ -253,14 +259,16 @@ static int region_expr(struct decomp *d, const struct scg_region *region, struct
 	return 0;
 }
 
-static int add_rule(struct decomp *d, const char *name, uint32_t nr, uint32_t action,
-		    struct scg_expr *cond)
+/* A rule for @name, or (@name NULL) for the numbers @nr..@last. */
+static int add_rule(struct decomp *d, const char *name, uint32_t nr, uint32_t last,
+		    uint32_t action, struct scg_expr *cond)
 {
 	struct scg_rule_spec spec = {
 		.action = action,
 		.syscall = name,
 		.has_number = !name,
 		.number = nr,
+		.number_last = last,
 		.arch_mask = d->arch_index < 32 ? 1U << d->arch_index : 0,
 		.cond = cond,
 		.loc = SCG_LOC_NONE,
@@ -287,7 +295,7 @@ static int emit_region(void *ctx, const struct scg_region *region, const uint32_
 	int r = region_expr(sp->d, region, &cond);
 	if (r < 0)
 		return r;
-	return add_rule(sp->d, sp->name, sp->nr, canonical(winner), cond);
+	return add_rule(sp->d, sp->name, sp->nr, sp->nr, canonical(winner), cond);
 }
 
 /* Rules for @name (@nr) of the current ABI on @within; @def is the policy default. */
@@ -305,32 +313,86 @@ static int emit_syscall(struct decomp *d, const char *name, uint32_t nr,
 		if (r < 0)
 			return r;
 	}
-	return top == def ? 0 : add_rule(d, name, nr, top, NULL);
+	return top == def ? 0 : add_rule(d, name, nr, nr, top, NULL);
 }
 
 /* --- unknown numbers ------------------------------------------------------ */
 
-struct odd {
-	struct decomp *d;
-	uint32_t unknown;
-	size_t numbers;
-};
-
-/* Too many numbers with a verdict of their own: names where they start, and the two verdicts. */
-static void report_odd_range(const struct odd *o, uint32_t first, uint32_t seen, uint32_t winner)
+/*
+ * Calls @fn (unless NULL) on each run of consecutive numbers of @region, in
+ * order; returns how many there are, or -E2BIG past @max runs.  A run may
+ * span 2^30 numbers (x86_64's numbers with bit 31 set, say): one range rule.
+ */
+static int for_each_run(const struct scg_region *region, size_t max,
+			int (*fn)(void *ctx, uint32_t first, uint32_t last), void *ctx)
 {
-	char odd[64], usual[64];
-	scg_ret_format(winner, odd, sizeof(odd));
-	scg_ret_format(o->unknown, usual, sizeof(usual));
-	scg_diag_add(o->d->diag, SCG_SEV_ERROR, SCG_LOC_NONE, "decompile-unknown-ranges",
-		     "a policy gives unknown numbers one verdict ('unknown') and at most "
-		     "a few hundred numbers a rule each",
-		     "on %s, numbers no table knows from %#x to at least %#x get %s, other "
-		     "unknown numbers %s: more than %u numbers would each need a rule",
-		     scg_arch_name(o->d->arch), first, seen, odd, usual, MAX_ODD_NUMBERS);
+	const struct wset *ws = &region->w[SCG_WORD_NR];
+	uint32_t x = 0;
+	for (size_t n = 0;; n++) {
+		int r = wset_next(ws, x, &x);
+		if (r <= 0)
+			return r < 0 ? r : (int)n;
+		uint32_t end = wset_run_end(ws, x);
+		while (end < UINT32_MAX && wset_contains(ws, end + 1))
+			end = wset_run_end(ws, end + 1);
+		if (n == max)
+			return -E2BIG;
+		if (fn && (r = fn(ctx, x, end)) < 0)
+			return r;
+		if (end == UINT32_MAX)
+			return (int)n + 1;
+		x = end + 1;
+	}
 }
 
-/* A region of unknown numbers whose verdict is not the `unknown` one: number rules. */
+/* Runs per verdict over the unknown numbers: how many rules each verdict would need. */
+static int count_runs(void *ctx, const struct scg_region *region, const uint32_t *rets,
+		      uint32_t winner)
+{
+	(void)rets;
+	int n = for_each_run(region, MAX_ODD_RULES, NULL, NULL);
+	if (n < 0 && n != -E2BIG)
+		return n;
+	/* Past the limit a verdict can never be written as rules: any count above it will do. */
+	tally_add(ctx, canonical(winner), n < 0 ? MAX_ODD_RULES + 1 : (size_t)n);
+	return 0;
+}
+
+struct odd {
+	struct decomp *d;
+	uint32_t unknown, action;
+	struct scg_expr *cond;
+	size_t rules;
+};
+
+/* Too many runs with a verdict of their own: names where they start, and the two verdicts. */
+static void report_odd_runs(const struct odd *o, uint32_t first)
+{
+	char odd[64], usual[64];
+	scg_ret_format(o->action, odd, sizeof(odd));
+	scg_ret_format(o->unknown, usual, sizeof(usual));
+	scg_diag_add(o->d->diag, SCG_SEV_ERROR, SCG_LOC_NONE, "decompile-unknown-ranges",
+		     "a policy gives unknown numbers one verdict ('unknown') and others a "
+		     "number or range rule each",
+		     "on %s, numbers no table knows get %s from %#x on, other unknown numbers %s, "
+		     "over more than %u separate runs of numbers",
+		     scg_arch_name(o->d->arch), odd, first, usual, MAX_ODD_RULES);
+}
+
+static int emit_run(void *ctx, uint32_t first, uint32_t last)
+{
+	struct odd *o = ctx;
+	if (++o->rules > MAX_ODD_RULES) {
+		report_odd_runs(o, first);
+		return -ENOTSUP;
+	}
+	struct scg_expr *c = o->cond ? scg_expr_clone(o->cond) : NULL;
+	if (o->cond && !c)
+		return -ENOMEM;
+	return add_rule(o->d, NULL, first, last, o->action, c);
+}
+
+/* A region of unknown numbers whose verdict is not the `unknown` one: number or range rules. */
 static int emit_odd_numbers(void *ctx, const struct scg_region *region, const uint32_t *rets,
 			    uint32_t winner)
 {
@@ -338,28 +400,13 @@ static int emit_odd_numbers(void *ctx, const struct scg_region *region, const ui
 	struct odd *o = ctx;
 	if (canonical(winner) == o->unknown)
 		return 0;
-	struct scg_expr *cond;
-	int r = region_expr(o->d, region, &cond);
-	uint32_t nr = 0, first = 0;
-	if (scg_region_word_next(region, SCG_WORD_NR, 0, &first) < 0)
-		first = 0;
-	while (r == 0 && scg_region_word_next(region, SCG_WORD_NR, nr, &nr) == 0) {
-		if (++o->numbers > MAX_ODD_NUMBERS) {
-			report_odd_range(o, first, nr, winner);
-			r = -ENOTSUP;
-			break;
-		}
-		struct scg_expr *c = cond ? scg_expr_clone(cond) : NULL;
-		if (cond && !c)
-			r = -ENOMEM;
-		else
-			r = add_rule(o->d, NULL, nr, canonical(winner), c);
-		if (nr == UINT32_MAX)
-			break;
-		nr++;
-	}
-	scg_expr_free(cond);
-	return r;
+	o->action = canonical(winner);
+	int r = region_expr(o->d, region, &o->cond);
+	if (r == 0)
+		r = for_each_run(region, SIZE_MAX, emit_run, o);
+	scg_expr_free(o->cond);
+	o->cond = NULL;
+	return r < 0 ? r : 0;
 }
 
 /* The current ABI's inputs with a number its table does not know (one or two parts). */
@@ -388,21 +435,28 @@ struct abi_plan {
 	const struct scg_arch *arch;
 	size_t index;
 	struct tally *syscalls; /* one per table entry */
-	struct tally unknown;
+	struct tally unknown;      /* numbers no table knows: numbers per verdict */
+	struct tally unknown_runs; /* ... and runs of consecutive numbers per verdict */
 };
 
-static int survey_parts(struct decomp *d, struct scg_region **parts, size_t n, struct tally *t)
+static int survey_parts_by(struct decomp *d, struct scg_region **parts, size_t n,
+			   struct tally *t, scg_region_fn count)
 {
 	memset(t, 0, sizeof(*t));
 	for (size_t i = 0; i < n; i++) {
 		struct tally one = { 0 }; /* an empty part adds nothing */
-		int r = scg_region_empty(parts[i]) ? 0 : survey(d, parts[i], &one);
+		int r = scg_region_empty(parts[i]) ? 0 : survey_by(d, parts[i], &one, count);
 		if (r < 0)
 			return r;
 		for (size_t k = 0; k < one.n; k++)
 			tally_add(t, one.rets[k], one.count[k]);
 	}
 	return 0;
+}
+
+static int survey_parts(struct decomp *d, struct scg_region **parts, size_t n, struct tally *t)
+{
+	return survey_parts_by(d, parts, n, t, count_region);
 }
 
 static struct scg_region *syscall_region(const struct scg_arch *arch, uint32_t nr)
@@ -449,6 +503,8 @@ static int plan_abi(struct decomp *d, struct abi_plan *p, bool *target)
 		struct scg_region *unk[2];
 		size_t nu = unknown_parts(p->arch, unk);
 		r = survey_parts(d, unk, nu, &p->unknown);
+		if (r == 0 && p->unknown.n > 0)
+			r = survey_parts_by(d, unk, nu, &p->unknown_runs, count_runs);
 		for (size_t i = 0; i < nu; i++)
 			scg_region_free(unk[i]);
 	}
@@ -469,10 +525,11 @@ static int emit_abi(struct decomp *d, struct abi_plan *p, uint32_t def, uint32_t
 		r = within ? emit_syscall(d, name, nr, within, &p->syscalls[i], def) : -ENOMEM;
 		scg_region_free(within);
 	}
-	if (r == 0 && p->unknown.n > 1) {
+	bool odd = p->unknown.n > 1 || (p->unknown.n == 1 && p->unknown.rets[0] != unknown);
+	if (r == 0 && odd) {
 		struct scg_region *unk[2];
 		size_t nu = unknown_parts(p->arch, unk);
-		struct odd o = { d, unknown, 0 };
+		struct odd o = { .d = d, .unknown = unknown };
 		for (size_t i = 0; i < nu; i++) {
 			if (r == 0 && !scg_region_empty(unk[i]))
 				r = analysis_walk(d->progs, d->n, unk[i], emit_odd_numbers, &o, d->diag);
@@ -506,22 +563,49 @@ static int find_badarch(struct decomp *d)
 	return 0;
 }
 
-/* One `unknown` verdict for every target: the commonest one of each must agree. */
-static int pick_unknown(struct decomp *d, const struct abi_plan *plans, size_t n, uint32_t *out)
+/* How many runs of @plan's unknown numbers do not get @v: the rules @v as `unknown` leaves. */
+static size_t runs_besides(const struct abi_plan *plan, uint32_t v)
 {
-	for (size_t i = 0; i < n; i++) {
-		if (!plans[i].unknown.n)
-			continue;
-		uint32_t top = tally_top(&plans[i].unknown);
-		if (i > 0 && plans[0].unknown.n && top != *out) {
-			scg_diag_add(d->diag, SCG_SEV_ERROR, SCG_LOC_NONE, "decompile-unknown", NULL,
-				     "numbers no table knows get %s a different verdict than on %s",
-				     scg_arch_name(plans[i].arch), scg_arch_name(plans[0].arch));
-			return -ENOTSUP;
-		}
-		*out = top;
-	}
+	size_t sum = 0;
+	for (size_t i = 0; i < plan->unknown_runs.n; i++)
+		if (plan->unknown_runs.rets[i] != v)
+			sum += plan->unknown_runs.count[i];
+	return sum;
+}
+
+static size_t numbers_with(const struct abi_plan *plan, uint32_t v)
+{
+	for (size_t i = 0; i < plan->unknown.n; i++)
+		if (plan->unknown.rets[i] == v)
+			return plan->unknown.count[i];
 	return 0;
+}
+
+/*
+ * One `unknown` verdict for every target: the one that leaves the fewest
+ * number and range rules for the others, then the one of the most numbers.
+ * On x86_64, a filter that kills numbers with bit 31 set and allows the
+ * other unknown numbers gets `unknown` ALLOW (the default, then) and one
+ * range rule, though the killed numbers are about as many.
+ */
+static void pick_unknown(const struct abi_plan *plans, size_t n, uint32_t *out)
+{
+	size_t best_rules = SIZE_MAX, best_numbers = 0;
+	for (size_t i = 0; i < n; i++) {
+		for (size_t k = 0; k < plans[i].unknown.n; k++) {
+			uint32_t v = plans[i].unknown.rets[k];
+			size_t rules = 0, numbers = 0;
+			for (size_t j = 0; j < n; j++) {
+				rules += runs_besides(&plans[j], v);
+				numbers += numbers_with(&plans[j], v);
+			}
+			if (rules < best_rules || (rules == best_rules && numbers > best_numbers)) {
+				best_rules = rules;
+				best_numbers = numbers;
+				*out = v;
+			}
+		}
+	}
 }
 
 static int build(struct decomp *d, struct abi_plan *plans, size_t *nplans)
@@ -543,7 +627,7 @@ static int build(struct decomp *d, struct abi_plan *plans, size_t *nplans)
 		return r;
 	uint32_t def = d->common.n ? tally_top(&d->common) : canonical(d->badarch);
 	uint32_t unknown = def;
-	r = pick_unknown(d, plans, *nplans, &unknown);
+	pick_unknown(plans, *nplans, &unknown);
 	for (size_t i = 0; i < *nplans && r == 0; i++)
 		r = emit_abi(d, &plans[i], def, unknown);
 	scg_policy_set_default(d->policy, def);

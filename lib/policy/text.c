@@ -134,7 +134,7 @@ static void put_syscall(struct scg_strbuf *sb, const struct scg_policy *p, const
 		return;
 	}
 	if (!r->syscall) {
-		scg_strbuf_appendf(sb, "%u", r->number);
+		scg_strbuf_appendf(sb, r->number >= 0x10000 ? "%#x" : "%u", r->number);
 		return;
 	}
 	bool absent = false;

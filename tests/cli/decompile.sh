@@ -67,10 +67,26 @@ for ex in "$(dirname "$0")"/../../examples/*.s; do
 done
 
 # examples/deny-open.s kills x86_64 numbers 0x80000000-0xbfffffff (bit 31 without
-# the x32 bit) and allows the rest: two verdicts over ranges of unknown numbers.
+# the x32 bit) and allows the rest: one range rule says it.
 "$SYSCAGE" asm "$(dirname "$0")/../../examples/deny-open.s" -o "$TMP/do.bpf"
-expect_status 2 "unknown numbers split over ranges" -- "$SYSCAGE" decompile "$TMP/do.bpf"
-expect_grep "$TMP/err" "numbers no table knows from 0x[0-9a-f]+ to at least 0x[0-9a-f]+ get (ALLOW|KILL_PROCESS)" "names the range and verdicts"
+expect_status 0 "unknown numbers split over two ranges" -- "$SYSCAGE" decompile "$TMP/do.bpf"
+expect_grep "$TMP/out" "^kill 0x80000000\.\.0xbfffffff on x86_64$" "one range rule for bit 31"
+expect_grep "$TMP/out" "^default allow$" "the other unknown numbers take the default"
+roundtrip "examples/deny-open.s" "$TMP/do.bpf"
+
+# Odd numbers denied, even ones allowed: no policy of sensible size says it.
+cat >"$TMP/parity.s" <<'ASM'
+	ld [arch]
+	jne #AUDIT_ARCH_X86_64, kill
+	ld [nr]
+	jset #1, odd
+	ret ALLOW
+odd:	ret ERRNO(1)
+kill:	ret KILL_PROCESS
+ASM
+"$SYSCAGE" asm "$TMP/parity.s" -o "$TMP/parity.bpf"
+expect_status 2 "unknown numbers in too many runs" -- "$SYSCAGE" decompile "$TMP/parity.bpf"
+expect_grep "$TMP/err" "numbers no table knows get (ALLOW|ERRNO\(1\)) from 0x[0-9a-f]+ on, other unknown numbers (ALLOW|ERRNO\(1\)), over more than [0-9]+ separate runs" "names the verdicts and the limit"
 expect_grep "$TMP/err" "hint: a policy gives unknown numbers one verdict" "with a hint"
 
 roundtrip "a stack of two filters" "$TMP/hand.bpf" "$TMP/default.bpf"
