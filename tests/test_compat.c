@@ -466,6 +466,50 @@ static void test_exports_and_transactions(void **state)
 	seccomp_release(c);
 }
 
+/*
+ * x86_64 numbers above the x32 range: libseccomp 2.5.4 gives 0x80000000 ..
+ * 0xbfffffff the bad-architecture action when x32 is not in the filter (as
+ * every number from 0x40000000 up but -1), the default when it is.
+ */
+static uint32_t high_number_verdict(bool with_x32, uint32_t nr)
+{
+	scmp_filter_ctx c = seccomp_init(SCMP_ACT_ERRNO(1));
+	assert_non_null(c);
+	assert_int_equal(seccomp_attr_set(c, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_TRAP), 0);
+	if (with_x32)
+		assert_int_equal(seccomp_arch_add(c, SCMP_ARCH_X32), 0);
+	assert_int_equal(seccomp_rule_add(c, SCMP_ACT_ALLOW, SCMP_SYS(read), 0), 0);
+	struct scg_prog prog = { 0 };
+	export_prog(c, &prog);
+	struct scg_seccomp_data d = { .arch = SCMP_ARCH_X86_64, .nr = nr };
+	uint32_t ret;
+	assert_int_equal(scg_emu_run(&prog, &d, &ret, NULL, NULL, NULL), 0);
+	scg_prog_release(&prog);
+	seccomp_release(c);
+	return ret;
+}
+
+static void test_x86_64_high_numbers(void **state)
+{
+	(void)state;
+	static const struct {
+		uint32_t nr, alone, with_x32;
+	} expect[] = {
+		{ 0, SCMP_ACT_ALLOW, SCMP_ACT_ALLOW },
+		{ 1000, SCMP_ACT_ERRNO(1), SCMP_ACT_ERRNO(1) },
+		{ 0x40000000, SCMP_ACT_TRAP, SCMP_ACT_ALLOW },
+		{ 0x7fffffff, SCMP_ACT_TRAP, SCMP_ACT_ERRNO(1) },
+		{ 0x80000000, SCMP_ACT_TRAP, SCMP_ACT_ERRNO(1) },
+		{ 0xbfffffff, SCMP_ACT_TRAP, SCMP_ACT_ERRNO(1) },
+		{ 0xc0000000, SCMP_ACT_TRAP, SCMP_ACT_ERRNO(1) },
+		{ 0xffffffff, SCMP_ACT_ERRNO(1), SCMP_ACT_ERRNO(1) },
+	};
+	for (size_t i = 0; i < N(expect); i++) {
+		assert_int_equal(high_number_verdict(false, expect[i].nr), expect[i].alone);
+		assert_int_equal(high_number_verdict(true, expect[i].nr), expect[i].with_x32);
+	}
+}
+
 static void test_api_levels(void **state)
 {
 	(void)state;
@@ -520,6 +564,7 @@ int main(void)
 		cmocka_unit_test(test_attributes),
 		cmocka_unit_test(test_arches_and_names),
 		cmocka_unit_test(test_exports_and_transactions),
+		cmocka_unit_test(test_x86_64_high_numbers),
 		cmocka_unit_test(test_api_levels),
 		cmocka_unit_test(test_notify_api),
 	};
