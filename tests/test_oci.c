@@ -637,7 +637,7 @@ static void test_export_errors(void **state)
 		p = scg_policy_new();
 		scg_policy_add_arch(p, scg_arch_lookup("x86_64"));
 		scg_policy_set_default(p, SCG_RET_ALLOW);
-		struct scg_rule_spec range = { .action = SCG_RET_KILL_PROCESS, .has_number = true,
+		struct scg_rule_spec range = { .action = SCG_RET_ERRNO | 1U, .has_number = true,
 					       .number = range_ends[i][0],
 					       .number_last = range_ends[i][1] };
 		assert_int_equal(scg_policy_add_rule(p, &range), 0);
@@ -645,6 +645,22 @@ static void test_export_errors(void **state)
 		assert_int_equal(scg_oci_export(p, &json, diag), -EINVAL);
 		assert_non_null(strstr(first_error(diag), range_msgs[i]));
 		assert_non_null(strstr(first_error(diag), "OCI cannot name a range"));
+		scg_policy_free(p);
+	}
+	/* ... except the one libseccomp gives without x32: the bad-architecture action */
+	for (int with_x32 = 0; with_x32 < 2; with_x32++) {
+		p = scg_policy_new();
+		scg_policy_add_arch(p, scg_arch_lookup("x86_64"));
+		if (with_x32)
+			scg_policy_add_arch(p, scg_arch_lookup("x32"));
+		scg_policy_set_default(p, SCG_RET_ALLOW);
+		struct scg_rule_spec high = { .action = scg_policy_badarch(p), .has_number = true,
+					      .number = 0x80000000, .number_last = 0xbfffffff };
+		assert_int_equal(scg_policy_add_rule(p, &high), 0);
+		scg_diag_clear(diag);
+		json = NULL;
+		assert_int_equal(scg_oci_export(p, &json, diag), with_x32 ? -EINVAL : 0);
+		free(json);
 		scg_policy_free(p);
 	}
 

@@ -101,21 +101,8 @@ struct compare {
 };
 
 /*
- * The one difference the policy model cannot avoid (docs/oci.md): without
- * x32 in the filter, libseccomp sends every x86_64 number from 0x40000000
- * up (except -1) to the bad-architecture action; the model counts numbers
- * with bit 31 but not bit 30 as x86_64 numbers no table knows.  The kernel
- * has no syscall there either way.
- */
-static bool explained_badarch(const struct scg_seccomp_data *d, uint32_t oracle,
-			      const struct scg_verdict *v, const struct scg_policy *p)
-{
-	return d->arch == AUDIT_X86_64 && (d->nr & 0xc0000000U) == 0x80000000U &&
-	       oracle == scg_policy_badarch(p) && v->source != SCG_VERDICT_RULE;
-}
-
-/*
- * The other (reported with a warning, docs/oci.md): when runc's stub covers
+ * The one difference the policy model cannot avoid (reported with a warning,
+ * docs/oci.md): when runc's stub covers
  * some ABIs but not others, the policy's single `unknown` verdict gives the
  * others' unknown numbers ENOSYS too.
  */
@@ -182,8 +169,7 @@ static void check_one(struct compare *c, const struct scg_seccomp_data *d)
 	c->checked++;
 	if (res.ret == v.action)
 		return;
-	if (explained_badarch(d, res.ret, &v, c->policy) ||
-	    explained_partial_stub(d, res.ret, &v, c->policy, c->diag)) {
+	if (explained_partial_stub(d, res.ret, &v, c->policy, c->diag)) {
 		c->explained++;
 		return;
 	}

@@ -312,6 +312,38 @@ static int build_rules(struct oci_doc *doc, const struct oci_resolved *res, stru
 	return r;
 }
 
+/*
+ * libseccomp's filter for x86_64 without x32 sends every number from
+ * 0x40000000 up (but -1) to the bad-architecture action.  Numbers
+ * 0x80000000..0xbfffffff carry no x32 bit, so to the policy model they are
+ * x86_64 numbers no table knows: a range rule gives them libseccomp's
+ * verdict.  runc's stub, when it covers x86_64, answers them ENOSYS before
+ * libseccomp's filter sees them, as the `unknown` verdict already does.
+ */
+static int add_high_numbers(const struct oci_resolved *res, const struct oci_stub_plan *plan,
+			    struct scg_policy *p)
+{
+	size_t x86_64 = res->ntargets;
+	for (size_t t = 0; t < res->ntargets; t++) {
+		const char *name = scg_arch_name(res->targets[t]);
+		if (!strcmp(name, "x32"))
+			return 0;
+		if (!strcmp(name, "x86_64"))
+			x86_64 = t;
+	}
+	if (x86_64 == res->ntargets || plan->on[x86_64])
+		return 0;
+	struct scg_rule_spec spec = {
+		.action = scg_policy_badarch(p),
+		.has_number = true,
+		.number = 0x80000000U,
+		.number_last = 0xbfffffffU,
+		.arch_mask = 1U << oci_arch_index(res->targets[x86_64]),
+		.loc = SCG_LOC_NONE,
+	};
+	return scg_policy_add_rule(p, &spec);
+}
+
 int oci_build(struct oci_doc *doc, const struct oci_resolved *res,
 	      const struct scg_oci_options *opts, struct scg_policy **out)
 {
@@ -340,6 +372,8 @@ int oci_build(struct oci_doc *doc, const struct oci_resolved *res,
 		r = build_rules(doc, res, p);
 	if (r == 0)
 		r = oci_stub_back(doc, res, &plan, p);
+	if (r == 0)
+		r = add_high_numbers(res, &plan, p);
 	if (r < 0) {
 		scg_policy_free(p);
 		return r;
