@@ -453,7 +453,7 @@ static int collect_entries(struct oci_export *x, const struct stub_names *sn, st
 {
 	bool listed_mux[2] = { false, false };
 	for (size_t i = 0; i < x->nnames; i++) {
-		struct oci_xlist l;
+		struct oci_xlist l = { 0 };
 		bool ipc;
 		int r = oci_export_entries(x, x->names[i], &l);
 		for (size_t k = 0; r == 0 && k < l.n; k++)

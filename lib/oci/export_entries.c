@@ -271,6 +271,7 @@ int oci_export_entries(struct oci_export *x, const char *name, struct oci_xlist 
 	struct candidate wide = { 0 }, narrow = { 0 }, patterns = { 0 };
 	const struct scg_arch *other = NULL, *bad = NULL;
 	int r = 0;
+	*out = (struct oci_xlist){ 0 }; /* released by the caller whatever the outcome */
 	for (size_t t = 0; r == 0 && !bad && t < x->nabis; t++) {
 		struct oci_abi_plan *abi = &x->abis[t];
 		uint32_t nr;
