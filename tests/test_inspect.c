@@ -467,7 +467,8 @@ static void test_capture_seccomp(void **state)
 		skip();
 	capture_mode("seccomp", SCG_CAPTURE_SECCOMP);
 	capture_mode("prctl", SCG_CAPTURE_PRCTL);
-	/* a seccomp() with a NULL program installs nothing and is let through */
+	/* libseccomp's probes (strict mode with a flag, a NULL program) install
+	 * nothing and are let through */
 	capture_mode("probe", SCG_CAPTURE_SECCOMP);
 }
 

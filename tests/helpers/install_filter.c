@@ -6,8 +6,9 @@
  *   install_filter MODE FILE MARKER
  *
  * MODE: seccomp (seccomp(SECCOMP_SET_MODE_FILTER)), prctl
- * (prctl(PR_SET_SECCOMP)), probe (first a seccomp() call with a NULL
- * program, as libseccomp does to probe flags, then a real install), fork
+ * (prctl(PR_SET_SECCOMP)), probe (first the calls libseccomp probes the
+ * kernel with: strict mode with a flag, and a filter with a NULL program;
+ * then a real install), fork
  * (a child process installs; the parent waits), thread (a second thread
  * installs), int80 (x86_64 only: through the i386 ABI, int $0x80 with a
  * 32-bit struct sock_fprog below 4 GiB), hold (installs it twice, creates MARKER, then sleeps up to
@@ -63,6 +64,9 @@ static int install(const char *mode)
 		return install_int80();
 	if (!strcmp(mode, "prctl"))
 		return prctl(PR_SET_SECCOMP, 2L, &prog, 0L, 0L);
+	/* libseccomp's probes: strict mode with a flag (EINVAL), a NULL program (EFAULT) */
+	if (!strcmp(mode, "probe") && (syscall(SYS_seccomp, 0L, 1L, NULL) == 0 || errno != EINVAL))
+		return -1;
 	if (!strcmp(mode, "probe") && (syscall(SYS_seccomp, 1L, 0L, NULL) == 0 || errno != EFAULT))
 		return -1;
 	return (int)syscall(SYS_seccomp, 1L, 0L, &prog);
