@@ -151,16 +151,44 @@ static uint64_t line_count(const char *text, size_t len, unsigned line, const ch
 /* A rule over more numbers than this adds only those the ABI's table knows. */
 #define MAX_RANGE_NUMBERS 4096
 
-/* The number before the next known syscall of @arch above @nr (@last if none). */
-static uint64_t next_known(const struct scg_arch *arch, uint32_t nr, uint32_t last)
+/* What merge_rule() adds for one rule, number by number. */
+struct merge_item {
+	struct scg_learn *tmp;
+	const struct scg_rule *rule;
+	const char *text;
+	size_t len;
+	unsigned listed;
+	const size_t *nvalues; /* per argument */
+	const uint64_t *values[6];
+};
+
+static int merge_number(const struct merge_item *m, const struct scg_arch *arch, uint32_t nr)
 {
-	uint64_t before = last;
-	for (size_t i = 0; i < scg_syscall_count(arch); i++) {
-		uint32_t known;
-		if (scg_syscall_at(arch, i, NULL, &known) == 0 && known > nr && known <= before)
-			before = (uint64_t)known - 1;
+	const char *name = m->rule->syscall ? m->rule->syscall : scg_syscall_name(arch, nr);
+	uint64_t calls = name ? line_count(m->text, m->len, m->rule->loc.line, name) : 0;
+	if (m->listed)
+		return scg_learn_add_values(m->tmp, arch, nr, calls, m->listed, m->nvalues,
+					    m->values);
+	return scg_learn_add_calls(m->tmp, arch, nr, calls);
+}
+
+/* Numbers @first..@last of @arch; a huge range (every number above the table) is
+ * no list of calls: only the syscalls the table knows in it count. */
+static int merge_range(const struct merge_item *m, const struct scg_arch *arch, uint32_t first,
+		       uint32_t last)
+{
+	int r = 0;
+	if (last - first < MAX_RANGE_NUMBERS) {
+		for (uint64_t nr = first; r == 0 && nr <= last; nr++)
+			r = merge_number(m, arch, (uint32_t)nr);
+		return r;
 	}
-	return before;
+	for (size_t i = 0; r == 0 && i < scg_syscall_count(arch); i++) {
+		uint32_t nr;
+		if (scg_syscall_at(arch, i, NULL, &nr) == 0 && nr >= first && nr <= last)
+			r = merge_number(m, arch, nr);
+	}
+	return r;
 }
 
 /* Adds rule @index of @policy on every target ABI it applies to. */
@@ -175,35 +203,17 @@ static int merge_rule(struct scg_learn *tmp, const struct scg_policy *policy, si
 	memset(&av, 0, sizeof(av));
 	if (rule.cond)
 		collect_and(rule.cond, &av);
-	unsigned listed = av.listed & ~av.refused;
-	const uint64_t *values[6];
+	struct merge_item m = { .tmp = tmp, .rule = &rule, .text = text, .len = len,
+				.listed = av.listed & ~av.refused, .nvalues = av.n };
 	for (unsigned i = 0; i < 6; i++)
-		values[i] = av.v[i];
-	for (size_t a = 0; a < scg_policy_arch_count(policy); a++) {
+		m.values[i] = av.v[i];
+	for (size_t a = 0; r == 0 && a < scg_policy_arch_count(policy); a++) {
 		const struct scg_arch *arch = scg_policy_arch_at(policy, a);
 		uint32_t first, last;
-		if (scg_policy_rule_range(policy, index, arch, &first, &last) < 0)
-			continue;
-		/* A huge range (every number above the table) is no list of calls. */
-		bool every = last - first < MAX_RANGE_NUMBERS;
-		for (uint64_t at = first; at <= last; at++) {
-			uint32_t nr = (uint32_t)at;
-			const char *name = rule.syscall ? rule.syscall : scg_syscall_name(arch, nr);
-			if (!every && !name) {
-				at = next_known(arch, nr, last);
-				continue;
-			}
-			uint64_t calls = name ? line_count(text, len, rule.loc.line, name) : 0;
-			if (listed)
-				r = scg_learn_add_values(tmp, arch, nr, calls, listed, av.n,
-							 values);
-			else
-				r = scg_learn_add_calls(tmp, arch, nr, calls);
-			if (r < 0)
-				return r;
-		}
+		if (scg_policy_rule_range(policy, index, arch, &first, &last) == 0)
+			r = merge_range(&m, arch, first, last);
 	}
-	return 0;
+	return r;
 }
 
 /* Adds every entry of @from to @to; cannot fail once room is reserved. */

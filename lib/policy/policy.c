@@ -115,7 +115,7 @@ int scg_policy_add_rule(struct scg_policy *policy, struct scg_rule_spec *spec)
 		.arch_mask = spec->arch_mask,
 		.loc = spec->loc,
 	};
-	/* Callers that predate ranges leave number_last 0: one number. */
+	/* A number_last below number (0 from an initializer that leaves it out): one number. */
 	if (r.has_number)
 		r.number_last = spec->number_last < spec->number ? spec->number : spec->number_last;
 	if ((!spec->syscall && !spec->has_number) || !expr_valid(spec->cond))
