@@ -70,36 +70,6 @@ static uint32_t arch_bit(const struct scg_arch *arch)
 	return 0;
 }
 
-static bool has_arch(const struct compat_filter *f, const char *name)
-{
-	const struct scg_arch *arch = scg_arch_lookup(name);
-	for (size_t i = 0; arch && i < f->narch; i++)
-		if (f->arches[i] == arch)
-			return true;
-	return false;
-}
-
-/*
- * libseccomp's filter for x86_64 without x32 sends every number from
- * 0x40000000 up, -1 aside, to the bad-architecture action.  Numbers
- * 0x80000000..0xbfffffff carry no x32 bit: to syscage they are x86_64
- * numbers no table knows.  A range rule keeps libseccomp's verdict for them.
- */
-static int add_high_numbers_rule(struct scg_policy *p, const struct compat_filter *f)
-{
-	if (!has_arch(f, "x86_64") || has_arch(f, "x32"))
-		return 0;
-	struct scg_rule_spec spec = {
-		.action = f->attr.act_badarch,
-		.has_number = true,
-		.number = 0x80000000U,
-		.number_last = 0xbfffffffU,
-		.arch_mask = arch_bit(scg_arch_lookup("x86_64")),
-		.loc = SCG_LOC_NONE,
-	};
-	return scg_policy_add_rule(p, &spec);
-}
-
 struct scg_policy *compat_policy_build(const struct compat_filter *f)
 {
 	struct scg_policy *p = scg_policy_new();
@@ -126,8 +96,9 @@ struct scg_policy *compat_policy_build(const struct compat_filter *f)
 		else
 			rc = scg_policy_add_rule(p, &spec);
 	}
+	/* libseccomp's verdict for x86_64 numbers with bit 31 set, without x32 */
 	if (rc == 0)
-		rc = add_high_numbers_rule(p, f);
+		rc = scg_policy_add_libseccomp_high_numbers(p);
 	if (rc < 0) {
 		scg_policy_free(p);
 		errno = -rc;

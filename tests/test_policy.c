@@ -557,6 +557,44 @@ static void test_number_range_warnings(void **state)
 	scg_policy_free(p);
 }
 
+/* libseccomp's verdict for x86_64 numbers with bit 31 set: only without x32. */
+static void test_libseccomp_high_numbers(void **state)
+{
+	(void)state;
+	for (int with_x32 = 0; with_x32 < 2; with_x32++) {
+		struct scg_policy *p = scg_policy_new();
+		assert_non_null(p);
+		assert_int_equal(scg_policy_add_arch(p, scg_arch_lookup("x86_64")), 0);
+		if (with_x32)
+			assert_int_equal(scg_policy_add_arch(p, scg_arch_lookup("x32")), 0);
+		scg_policy_set_default(p, SCG_RET_ALLOW);
+		scg_policy_set_badarch(p, SCG_RET_KILL_THREAD);
+		assert_int_equal(scg_policy_add_libseccomp_high_numbers(p), 0);
+		assert_int_equal(scg_policy_rule_count(p), with_x32 ? 0 : 1);
+		struct scg_seccomp_data d = { .arch = scg_arch_audit(scg_arch_lookup("x86_64")) };
+		static const uint32_t probes[][2] = { { 0x7fffffff, 0 }, { 0x80000000, 1 },
+						      { 0xbfffffff, 1 }, { 0xc0000000, 0 },
+						      { 0xffffffff, 0 }, { 1000, 0 } };
+		for (size_t i = 0; i < sizeof(probes) / sizeof(probes[0]); i++) {
+			d.nr = probes[i][0];
+			struct scg_verdict v;
+			scg_policy_eval(p, &d, &v);
+			if (probes[i][1] && !with_x32)
+				assert_int_equal(v.action, SCG_RET_KILL_THREAD);
+			else
+				assert_int_not_equal(v.source, SCG_VERDICT_RULE);
+		}
+		if (!with_x32)
+			assert_true(scg_policy_rule_is_libseccomp_high_numbers(p, 0));
+		/* a rule of another action over the same numbers is the policy's own */
+		struct scg_rule_spec other = { .action = SCG_RET_ERRNO | 1U, .has_number = true,
+					       .number = 0x80000000, .number_last = 0xbfffffff };
+		assert_int_equal(scg_policy_add_rule(p, &other), 0);
+		assert_false(scg_policy_rule_is_libseccomp_high_numbers(p, with_x32 ? 0 : 1));
+		scg_policy_free(p);
+	}
+}
+
 static void test_number_range_text(void **state)
 {
 	(void)state;
@@ -1150,6 +1188,7 @@ int main(void)
 	    cmocka_unit_test(test_number_range_errors),
 	    cmocka_unit_test(test_number_range_warnings),
 	    cmocka_unit_test(test_number_range_text),
+	    cmocka_unit_test(test_libseccomp_high_numbers),
 	    cmocka_unit_test(test_arch_settings),
 	    cmocka_unit_test(test_unknown_and_badarch),
 	    cmocka_unit_test(test_continuation),

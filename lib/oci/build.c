@@ -313,35 +313,18 @@ static int build_rules(struct oci_doc *doc, const struct oci_resolved *res, stru
 }
 
 /*
- * libseccomp's filter for x86_64 without x32 sends every number from
- * 0x40000000 up (but -1) to the bad-architecture action.  Numbers
- * 0x80000000..0xbfffffff carry no x32 bit, so to the policy model they are
- * x86_64 numbers no table knows: a range rule gives them libseccomp's
- * verdict.  runc's stub, when it covers x86_64, answers them ENOSYS before
- * libseccomp's filter sees them, as the `unknown` verdict already does.
+ * libseccomp's verdict for x86_64 numbers with bit 31 set, in a filter
+ * without x32 (<syscage/policy.h>).  runc's stub, when it covers x86_64,
+ * answers them ENOSYS before libseccomp's filter sees them, as the
+ * `unknown` verdict already does.
  */
 static int add_high_numbers(const struct oci_resolved *res, const struct oci_stub_plan *plan,
 			    struct scg_policy *p)
 {
-	size_t x86_64 = res->ntargets;
-	for (size_t t = 0; t < res->ntargets; t++) {
-		const char *name = scg_arch_name(res->targets[t]);
-		if (!strcmp(name, "x32"))
+	for (size_t t = 0; t < res->ntargets; t++)
+		if (!strcmp(scg_arch_name(res->targets[t]), "x86_64") && plan->on[t])
 			return 0;
-		if (!strcmp(name, "x86_64"))
-			x86_64 = t;
-	}
-	if (x86_64 == res->ntargets || plan->on[x86_64])
-		return 0;
-	struct scg_rule_spec spec = {
-		.action = scg_policy_badarch(p),
-		.has_number = true,
-		.number = 0x80000000U,
-		.number_last = 0xbfffffffU,
-		.arch_mask = 1U << oci_arch_index(res->targets[x86_64]),
-		.loc = SCG_LOC_NONE,
-	};
-	return scg_policy_add_rule(p, &spec);
+	return scg_policy_add_libseccomp_high_numbers(p);
 }
 
 int oci_build(struct oci_doc *doc, const struct oci_resolved *res,

@@ -110,23 +110,6 @@ static bool region_low_only(const struct oci_region *r)
 	return true;
 }
 
-/*
- * The one range runc gives by itself: libseccomp's filter for x86_64 without
- * x32 sends numbers 0x80000000..0xbfffffff to the bad-architecture action
- * (the import writes that rule), so the profile needs nothing for it.
- */
-static bool implied_by_libseccomp(const struct oci_export *x, const struct scg_arch *arch,
-				  const struct scg_rule *rule, uint32_t first, uint32_t last)
-{
-	if (strcmp(scg_arch_name(arch), "x86_64") || first != 0x80000000U || last != 0xbfffffffU ||
-	    rule->cond || rule->action != scg_policy_badarch(x->policy))
-		return false;
-	for (size_t t = 0; t < scg_policy_arch_count(x->policy); t++)
-		if (!strcmp(scg_arch_name(scg_policy_arch_at(x->policy, t)), "x32"))
-			return false;
-	return true;
-}
-
 /* What is left of rule @i on ABI @abi after the rules before it. */
 static int plan_rule(struct oci_export *x, struct oci_abi_plan *abi, size_t i)
 {
@@ -135,7 +118,9 @@ static int plan_rule(struct oci_export *x, struct oci_abi_plan *abi, size_t i)
 	if (scg_policy_rule_range(x->policy, i, abi->arch, &nr, &last) < 0 ||
 	    scg_policy_rule_at(x->policy, i, &rule) < 0)
 		return 0;
-	if (last != nr && implied_by_libseccomp(x, abi->arch, &rule, nr, last))
+	/* the one range runc gives by itself: libseccomp's layout decides it */
+	if (last != nr && !strcmp(scg_arch_name(abi->arch), "x86_64") &&
+	    scg_policy_rule_is_libseccomp_high_numbers(x->policy, i))
 		return 0;
 	if (last != nr) {
 		const char *hint = "OCI profiles name syscalls one by one; "

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The one place where libseccomp's filter layout decides a verdict the
+ * policy model would not: x86_64 numbers with bit 31 set and bit 30 clear,
+ * in a filter without x32.  See <syscage/policy.h>.
+ */
+#include <string.h>
+
+#include <syscage/policy.h>
+
+#define HIGH_FIRST 0x80000000U
+#define HIGH_LAST 0xbfffffffU
+
+static bool targets(const struct scg_policy *policy, const char *name)
+{
+	for (size_t i = 0; i < scg_policy_arch_count(policy); i++)
+		if (!strcmp(scg_arch_name(scg_policy_arch_at(policy, i)), name))
+			return true;
+	return false;
+}
+
+/* Where libseccomp would give those numbers its bad-architecture action. */
+static bool applies(const struct scg_policy *policy)
+{
+	return targets(policy, "x86_64") && !targets(policy, "x32");
+}
+
+static uint32_t x86_64_mask(void)
+{
+	for (size_t i = 0; i < scg_arch_count() && i < 32; i++)
+		if (!strcmp(scg_arch_name(scg_arch_at(i)), "x86_64"))
+			return 1U << i;
+	return 0;
+}
+
+int scg_policy_add_libseccomp_high_numbers(struct scg_policy *policy)
+{
+	if (!applies(policy))
+		return 0;
+	struct scg_rule_spec spec = {
+		.action = scg_policy_badarch(policy),
+		.has_number = true,
+		.number = HIGH_FIRST,
+		.number_last = HIGH_LAST,
+		.arch_mask = x86_64_mask(),
+		.loc = SCG_LOC_NONE,
+	};
+	return scg_policy_add_rule(policy, &spec);
+}
+
+bool scg_policy_rule_is_libseccomp_high_numbers(const struct scg_policy *policy, size_t index)
+{
+	struct scg_rule rule;
+	if (scg_policy_rule_at(policy, index, &rule) < 0 || !applies(policy))
+		return false;
+	return rule.has_number && rule.number == HIGH_FIRST && rule.number_last == HIGH_LAST &&
+	       !rule.cond && rule.action == scg_policy_badarch(policy) &&
+	       (rule.arch_mask == 0 || (rule.arch_mask & x86_64_mask()));
+}
