@@ -51,13 +51,39 @@ struct scg_features {
 	uint16_t notif_size;    /* SECCOMP_GET_NOTIF_SIZES; all 0 when unsupported */
 	uint16_t notif_resp_size;
 	uint16_t data_size;
+	/*
+	 * The machine around seccomp, which kernels are built or booted without.
+	 * ia32_emulation: int $0x80 (the i386 ABI) runs in a 64-bit process
+	 * (off with CONFIG_IA32_EMULATION=n or ia32_emulation=off: it then dies
+	 * by SIGSEGV).  x32: syscall numbers with SCG_X32_SYSCALL_BIT run
+	 * (CONFIG_X86_X32_ABI; without it they fail with ENOSYS once the
+	 * filters have seen them).  Both are false on builds for other
+	 * architectures.
+	 */
+	bool ia32_emulation;
+	bool x32;
+	/*
+	 * PTRACE_SECCOMP_GET_FILTER copies another task's filters for this
+	 * process.  When not, ptrace_get_filter_error says why: EACCES (this
+	 * process lacks CAP_SYS_ADMIN or runs under seccomp itself), EIO (not
+	 * in this kernel: CONFIG_CHECKPOINT_RESTORE), EPERM (ptrace is
+	 * refused), or another errno.  0 when it works.
+	 */
+	bool ptrace_get_filter;
+	int ptrace_get_filter_error;
 };
 
 /*
- * Asks the kernel, without installing anything: actions through
- * SECCOMP_GET_ACTION_AVAIL, flags through the NULL-program probe (EFAULT
- * means the flag is known, EINVAL that it is not), notification sizes
- * through SECCOMP_GET_NOTIF_SIZES.  Returns 0 (also when seccomp is absent:
+ * Asks the kernel: actions through SECCOMP_GET_ACTION_AVAIL, flags through
+ * the NULL-program probe (EFAULT means the flag is known, EINVAL that it is
+ * not), notification sizes through SECCOMP_GET_NOTIF_SIZES; nothing is
+ * installed in the caller.  The machine fields are answered by short-lived
+ * children, each reaped before the return (about a millisecond in all): one
+ * makes getpid through int $0x80 (a child killed by any signal means no
+ * 32-bit emulation), one through the x32 number, and one installs a filter
+ * that allows everything and stops so that its filter can be asked for.
+ * The calls are only waited for by their pid, so the caller's other
+ * children are left alone.  Returns 0 (also when seccomp is absent:
  * everything is then false/0) or a negative errno for an unexpected answer.
  */
 SCG_API int scg_features_probe(struct scg_features *out);

@@ -27,5 +27,7 @@ int scg_filter_install_ops(const struct scg_runtime_ops *ops, const struct scg_p
 			   unsigned flags, struct scg_install_result *res);
 int scg_strict_enter_ops(const struct scg_runtime_ops *ops);
 int scg_features_probe_ops(const struct scg_runtime_ops *ops, struct scg_features *out);
+/* The fields about the machine (compat ABIs, reading filters back): children, never @ops. */
+void scg_features_probe_machine(struct scg_features *out);
 
 #endif

@@ -105,5 +105,8 @@ int scg_features_probe_ops(const struct scg_runtime_ops *ops, struct scg_feature
 
 int scg_features_probe(struct scg_features *out)
 {
-	return scg_features_probe_ops(&scg_runtime_kernel_ops, out);
+	int r = scg_features_probe_ops(&scg_runtime_kernel_ops, out);
+	if (r == 0)
+		scg_features_probe_machine(out);
+	return r;
 }
