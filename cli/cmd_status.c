@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* syscage status: seccomp mode, filter count and NO_NEW_PRIVS of running processes. */
+/*
+ * syscage status: seccomp mode, filter count and NO_NEW_PRIVS of running
+ * processes, and what this machine's kernel offers seccomp.
+ */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -8,6 +11,7 @@
 #include <unistd.h>
 
 #include "analyze.h"
+#include "features.h"
 
 static void usage(FILE *out)
 {
@@ -19,7 +23,13 @@ static void usage(FILE *out)
 		"whose state differs from its process's.  Without PID: the process that ran\n"
 		"syscage (its parent, usually your shell).\n"
 		"\n"
-		"  -j, --json   one JSON array, an object per PID with all its threads\n"
+		"Then what the kernel offers, as syscage's probes find it: seccomp(2), the\n"
+		"actions and filter flags it knows, user notification, 32-bit emulation\n"
+		"(int $0x80), x32, PTRACE_SECCOMP_GET_FILTER, and the names of the missing\n"
+		"features (those SYSCAGE_DISABLE_FEATURES names count as missing).\n"
+		"\n"
+		"  -j, --json   one JSON object: \"processes\" (an object per PID with all its\n"
+		"               threads) and \"kernel\"\n"
 		"  -h, --help   this text\n"
 		"\n"
 		"Exit status: 0 done, 2 bad usage, or a PID that does not exist or cannot be read.\n");
@@ -85,6 +95,116 @@ static void print_text(const struct scg_proc_seccomp *st)
 		printf("  thread %d: ", (int)st->threads[i].tid);
 		print_task_text(&st->threads[i]);
 	}
+}
+
+/* --- the kernel ----------------------------------------------------------- */
+
+static const char *const flag_names[] = {
+	"tsync", "log", "spec-allow", "new-listener", "tsync-esrch", "wait-killable-recv",
+};
+
+#define NFLAGS (sizeof(flag_names) / sizeof(flag_names[0]))
+
+/* Why PTRACE_SECCOMP_GET_FILTER cannot be used, in words. */
+static const char *get_filter_reason(int err)
+{
+	switch (err) {
+	case EACCES:
+		return "needs CAP_SYS_ADMIN and no seccomp filter of its own";
+	case EIO:
+		return "not in this kernel";
+	case EPERM:
+		return "ptrace refused";
+	case ECANCELED:
+		return "disabled by SYSCAGE_DISABLE_FEATURES";
+	default:
+		return strerror(err);
+	}
+}
+
+/* Prints the names of @f's actions, then flags, each preceded by @sep after the first. */
+static void print_actions(const struct scg_features *f, const char *sep, const char *quote)
+{
+	bool first = true;
+	for (int a = SCG_ACTION_KILL_PROCESS; a <= SCG_ACTION_ALLOW; a++) {
+		if (!(f->actions & (1U << a)))
+			continue;
+		printf("%s%s%s%s", first ? "" : sep, quote, scg_action_name((enum scg_action)a), quote);
+		first = false;
+	}
+}
+
+static void print_flags(const struct scg_features *f, const char *sep, const char *quote)
+{
+	bool first = true;
+	for (size_t i = 0; i < NFLAGS; i++) {
+		if (!(f->flags & (1U << i)))
+			continue;
+		printf("%s%s%s%s", first ? "" : sep, quote, flag_names[i], quote);
+		first = false;
+	}
+}
+
+static void print_kernel_text(const struct scg_features *f)
+{
+	printf("kernel:\n  seccomp(2): %s, filters: %s\n", f->seccomp_syscall ? "yes" : "no",
+	       f->filter_mode ? "yes" : "no");
+	printf("  actions: ");
+	print_actions(f, " ", "");
+	printf("\n  filter flags: ");
+	print_flags(f, " ", "");
+	if (f->actions & (1U << SCG_ACTION_USER_NOTIF))
+		printf("\n  user notification: yes (sizes: notif %u, resp %u, data %u)\n",
+		       f->notif_size, f->notif_resp_size, f->data_size);
+	else
+		printf("\n  user notification: no\n");
+	printf("  32-bit emulation (int $0x80): %s\n", f->ia32_emulation ? "on" : "off");
+	printf("  x32: %s\n", f->x32 ? "on" : "off");
+	if (f->ptrace_get_filter)
+		printf("  PTRACE_SECCOMP_GET_FILTER: yes\n");
+	else
+		printf("  PTRACE_SECCOMP_GET_FILTER: no (%s)\n",
+		       get_filter_reason(f->ptrace_get_filter_error));
+	printf("  missing:");
+	bool any = false;
+	for (size_t i = 0; i < cli_feature_count(); i++) {
+		if (cli_feature_present(f, i))
+			continue;
+		printf(" %s", cli_feature_name(i));
+		any = true;
+	}
+	printf("%s\n", any ? "" : " nothing");
+}
+
+static const char *json_bool(bool b)
+{
+	return b ? "true" : "false";
+}
+
+static void print_kernel_json(const struct scg_features *f)
+{
+	printf("{\"seccomp_syscall\": %s, \"filter_mode\": %s, \"actions\": [",
+	       json_bool(f->seccomp_syscall), json_bool(f->filter_mode));
+	print_actions(f, ", ", "\"");
+	printf("], \"filter_flags\": [");
+	print_flags(f, ", ", "\"");
+	printf("],\n  \"notif_sizes\": ");
+	if (f->notif_size)
+		printf("{\"notif\": %u, \"resp\": %u, \"data\": %u}", f->notif_size,
+		       f->notif_resp_size, f->data_size);
+	else
+		printf("null");
+	printf(", \"ptrace_get_filter_error\": ");
+	if (f->ptrace_get_filter)
+		printf("null");
+	else
+		cli_json_string(stdout, get_filter_reason(f->ptrace_get_filter_error));
+	/* One feature a line, so that a shell can grep for '"NAME": true'. */
+	printf(",\n  \"features\": {");
+	for (size_t i = 0; i < cli_feature_count(); i++)
+		printf("%s\n   \"%s\": %s", i ? "," : "", cli_feature_name(i),
+		       json_bool(cli_feature_present(f, i)));
+	printf("\n  }}");
 }
 
 static int parse_pid(const char *text, pid_t *pid)
@@ -155,7 +275,7 @@ int cmd_status(int argc, char **argv)
 	int status = CLI_EXIT_OK;
 	bool first = true;
 	if (json)
-		printf("[");
+		printf("{\"processes\": [");
 	if (pids == argc) {
 		if (show_one(getppid(), json, true) < 0)
 			status = CLI_EXIT_USAGE;
@@ -169,7 +289,15 @@ int cmd_status(int argc, char **argv)
 		else
 			first = false;
 	}
-	if (json)
-		printf("\n]\n");
+	struct scg_features f;
+	if (cli_features_probe(&f) < 0)
+		memset(&f, 0, sizeof(f)); /* an unexpected answer: nothing is known to work */
+	if (json) {
+		printf("\n ],\n \"kernel\": ");
+		print_kernel_json(&f);
+		printf("\n}\n");
+	} else {
+		print_kernel_text(&f);
+	}
 	return status;
 }

@@ -31,3 +31,31 @@ expect_grep() {
 expect_same() {
 	if cmp -s "$1" "$2"; then ok "$3"; else not_ok "$3" "$1 and $2 differ"; fi
 }
+
+# skip_feature FEATURE NAME: check NAME cannot run here because the kernel or the
+# machine lacks FEATURE (a name have_feature knows); counted as a skip, never a pass.
+skip_feature() { n=$((n + 1)); echo "ok $n - $2 # SKIP $1"; }
+
+# have_feature FEATURE: whether this machine has FEATURE, as the built syscage's
+# probes see it (`syscage status --json`, less SYSCAGE_DISABLE_FEATURES): tsync, log,
+# spec-allow, new-listener, tsync-esrch, wait-killable-recv, user-notif,
+# i386-emulation, x32, ptrace-get-filter.  Also runc (installed, and mount
+# namespaces work) and no-inherited-filter (this shell runs under no seccomp filter).
+# An unknown name is a failed check, so a typo cannot turn checks into skips.
+_features_for=$'\001' # a value nobody sets: the first call asks
+have_feature() {
+	case $1 in
+	runc) command -v runc >/dev/null && unshare -m true 2>/dev/null; return ;;
+	no-inherited-filter) grep -qE '^Seccomp:[[:space:]]+0$' /proc/self/status; return ;;
+	esac
+	if [ "$_features_for" != "${SYSCAGE_DISABLE_FEATURES-}" ]; then
+		_features=$("$SYSCAGE" status --json 2>/dev/null)
+		_features_for=${SYSCAGE_DISABLE_FEATURES-}
+	fi
+	case $_features in
+	*"\"$1\": true"*) return 0 ;;
+	*"\"$1\": false"*) return 1 ;;
+	esac
+	not_ok "have_feature $1" "syscage status --json does not name this feature"
+	return 1
+}
