@@ -34,8 +34,8 @@ LIB_CFLAGS := -fPIC -fvisibility=hidden -DSCG_BUILDING_LIBRARY
 LIB_SRCS := $(sort $(filter-out lib/oci/% lib/analysis/%,$(wildcard lib/*/*.c)))
 # lib/analysis (the semantic engine behind diff/explain/decompile/lint) is libsyscage-analysis.
 ANALYSIS_SRCS := $(sort $(wildcard lib/analysis/*.c))
-OCI_SRCS := $(sort $(wildcard lib/oci/*.c))
-CLI_SRCS := $(sort $(wildcard cli/*.c))
+OCI_SRCS := $(sort $(filter-out lib/oci/unavailable.c,$(wildcard lib/oci/*.c)))
+CLI_SRCS := $(sort $(filter-out cli/workload_unavailable.c,$(wildcard cli/*.c)))
 TEST_SUPPORT_SRCS := $(sort $(wildcard tests/support/*.c))
 TEST_SRCS := $(sort $(wildcard tests/test_*.c))
 

@@ -13,6 +13,11 @@
 
 #include <syscage/syscage.h>
 
+/* 0 when the build left out the semantic engine (diff, explain, decompile, lint). */
+#ifndef SYSCAGE_WITH_ANALYSIS
+#define SYSCAGE_WITH_ANALYSIS 1
+#endif
+
 /* Exit statuses shared by every subcommand. */
 enum {
 	CLI_EXIT_OK = 0,

@@ -157,8 +157,12 @@ static char *render_policy(const struct scg_prog *prog)
 	struct scg_policy *policy = NULL;
 	char *text = NULL;
 	struct scg_diag *diag = scg_diag_new();
+#if SYSCAGE_WITH_ANALYSIS
 	if (diag && scg_decompile(prog, 1, &policy, diag) == 0 && scg_policy_to_text(policy, &text) < 0)
 		text = NULL;
+#else
+	(void)prog; /* no decompiler in this build: the caller falls back to assembler */
+#endif
 	scg_policy_free(policy);
 	scg_diag_free(diag);
 	return text;

@@ -11,6 +11,21 @@ struct command {
 	const char *summary;
 };
 
+#if !SYSCAGE_WITH_ANALYSIS
+/* Built without the semantic engine (meson -Danalysis=disabled): the commands say so. */
+static int cmd_without_analysis(int argc, char **argv)
+{
+	(void)argc;
+	cli_error("%s: this syscage was built without the analysis engine "
+		  "(meson setup -Danalysis=enabled)", argv[0]);
+	return CLI_EXIT_USAGE;
+}
+#define cmd_diff cmd_without_analysis
+#define cmd_explain cmd_without_analysis
+#define cmd_decompile cmd_without_analysis
+#define cmd_lint cmd_without_analysis
+#endif
+
 static const struct command commands[] = {
 	{ "asm", cmd_asm, "assemble seccomp BPF (bpf_asm syntax plus seccomp names)" },
 	{ "disasm", cmd_disasm, "disassemble a filter: annotated asm, table, C or Graphviz" },

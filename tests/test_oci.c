@@ -20,6 +20,7 @@
 #include <syscage/oci.h>
 #include <syscage/syscage.h>
 
+#include "support/scale.h"
 #include "support/data.h"
 #include "support/diag_print.h"
 #include "support/progen.h"
@@ -763,7 +764,7 @@ static void test_export_random_round_trip(void **state)
 	struct progen_rng rng;
 	size_t refused = 0, done = 0;
 	progen_seed(&rng, 0xe4907);
-	for (size_t i = 0; i < 300; i++) {
+	for (size_t i = 0; i < test_scaled(300); i++) {
 		bool with_x86;
 		struct scg_policy *p = random_policy(&rng, &with_x86);
 		struct scg_diag *diag = scg_diag_new();
@@ -789,7 +790,7 @@ static void test_export_random_round_trip(void **state)
 		scg_policy_free(p);
 	}
 	print_message("%zu random policies exported and imported back, %zu too big\n", done, refused);
-	assert_true(done > 250);
+	assert_true(done > test_scaled(250));
 }
 
 /* --- the built-in profiles ---------------------------------------------------------- */

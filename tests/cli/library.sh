@@ -5,13 +5,32 @@
 BUILD=${BUILD:-build}
 LIB=$BUILD/libsyscage.so.0
 
-if nm -D --defined-only "$LIB" | awk '{print $3}' | grep -v '^scg_' >"$TMP/foreign"; then
+# Symbols carry the version node of lib/libsyscage.map; the node itself is an absolute symbol.
+if nm -D --defined-only "$LIB" | awk '$2 != "A" {print $3}' | grep -v '^scg_' >"$TMP/foreign"; then
 	not_ok "only scg_* symbols are exported" "$(head "$TMP/foreign")"
 else
 	ok "only scg_* symbols are exported"
 fi
+if nm -D --defined-only --with-symbol-versions "$LIB" | awk '$2 != "A" {print $3}' |
+	grep -v '@@SYSCAGE_0$' >"$TMP/unversioned"; then
+	not_ok "every symbol is versioned SYSCAGE_0" "$(head "$TMP/unversioned")"
+else
+	ok "every symbol is versioned SYSCAGE_0"
+fi
+real=$(readlink -f "$LIB")
+if [ "${real##*/}" = "libsyscage.so.$(sed -n "s/^  version: '\(.*\)',/\1/p" meson.build)" ]; then
+	ok "the file name carries the full version"
+else
+	not_ok "the file name carries the full version" "$real"
+fi
+pc=$BUILD/meson-private/libsyscage.pc
+if [ -f "$pc" ] && PKG_CONFIG_PATH=$BUILD/meson-private pkg-config --libs libsyscage | grep -q -- -lsyscage; then
+	ok "pkg-config file"
+else
+	not_ok "pkg-config file" "$pc"
+fi
 
-# Under `make check-asan` (SYSCAGE_SAN_FLAGS set) the sanitizer runtimes come along, and the
+# In the sanitizer build (SYSCAGE_SAN_FLAGS set) the sanitizer runtimes come along, and the
 # program below must be built with the same flags.
 san=${SYSCAGE_SAN_FLAGS:-}
 # The core library needs libc and nothing else.
