@@ -152,13 +152,36 @@ int cli_features_probe(struct scg_features *f);
 /*
  * How cli_load_policy() imports *.json profiles: the container's
  * capabilities, the kernel and host Docker would select for, runc's ENOSYS
- * stub.  Starts as scg_oci_options_init() leaves it; commands with
- * --caps/--kernel/--host-arch/--no-enosys-stub change it before loading.
+ * stub, 32-bit comparisons of int arguments.  Starts as
+ * scg_oci_options_init() leaves it; commands with the OCI options (below)
+ * change it before loading.
  */
 struct scg_oci_options;
 struct scg_oci_options *cli_oci_import_options(void);
 /* Sets the capabilities from a comma-separated list ("CAP_NET_ADMIN,SYS_PTRACE", "ALL"). */
 int cli_oci_set_caps(const char *list);
+/*
+ * The OCI import options, shared by the commands that take them (compile,
+ * lint): their getopt values, entries for a long option table (the file
+ * using it includes <getopt.h>), their help text, and cli_oci_option(),
+ * which applies option @c: 0, negative after an error was printed, or 1
+ * when @c is not one of them.
+ */
+enum {
+	CLI_OPT_OCI_CAPS = 0x4000,
+	CLI_OPT_OCI_KERNEL,
+	CLI_OPT_OCI_HOST_ARCH,
+	CLI_OPT_OCI_NO_STUB,
+	CLI_OPT_OCI_INT_ARGS_32,
+};
+#define CLI_OCI_LONG_OPTIONS                                                      \
+	{ "caps", required_argument, NULL, CLI_OPT_OCI_CAPS },                   \
+	{ "kernel", required_argument, NULL, CLI_OPT_OCI_KERNEL },               \
+	{ "host-arch", required_argument, NULL, CLI_OPT_OCI_HOST_ARCH },         \
+	{ "no-enosys-stub", no_argument, NULL, CLI_OPT_OCI_NO_STUB },            \
+	{ "int-args-32", no_argument, NULL, CLI_OPT_OCI_INT_ARGS_32 }
+extern const char cli_oci_usage[];
+int cli_oci_option(int c, const char *arg);
 /* True when cli_load_filter() compiles @path: *.policy, *.json, or a built-in profile name. */
 bool cli_is_policy_ref(const char *path);
 

@@ -17,7 +17,7 @@
 #define MAX_ARCHES 32
 
 /* Long options without a short form. */
-enum { OPT_CAPS = 256, OPT_KERNEL, OPT_HOST_ARCH, OPT_NO_STUB, OPT_WORKLOAD, OPT_NO_WORKLOAD };
+enum { OPT_WORKLOAD = 256, OPT_NO_WORKLOAD };
 
 enum format { FORMAT_RAW, FORMAT_C, FORMAT_ASM, FORMAT_OCI, FORMAT_POLICY };
 
@@ -57,18 +57,11 @@ static void usage(FILE *out)
 	      "  -o, --output FILE     write there (atomically) instead of standard output;\n"
 	      "                        raw output is never written to a terminal\n"
 	      "  -l, --list-profiles   list the built-in profiles\n"
-	      "\n"
-	      "OCI options (for *.json profiles: what Docker and runc would select):\n"
-	      "  --caps CAP,...        the container's capabilities (default: Docker's\n"
-	      "                        default set; ALL for every one; '' for none)\n"
-	      "  --kernel VERSION      the host kernel for minKernel, e.g. 5.10 (default:\n"
-	      "                        the running one)\n"
-	      "  --host-arch ARCH      the host architecture for archMap (amd64, arm64, ...;\n"
-	      "                        default: native)\n"
-	      "  --no-enosys-stub      leave out runc's ENOSYS answer for syscalls newer\n"
-	      "                        than the profile\n"
 	      "  -h, --help            print this help\n"
-	      "\n"
+	      "\n",
+	      out);
+	fputs(cli_oci_usage, out);
+	fputs("\n"
 	      "Exit status: 0 on success, 2 on bad usage, a bad policy, or a filter the\n"
 	      "kernel would refuse (over 4096 instructions).\n",
 	      out);
@@ -131,23 +124,14 @@ static int on_option(int c, const char *arg, void *ctx)
 	case 'l':
 		o->list_profiles = true;
 		break;
-	case OPT_CAPS:
-		return cli_oci_set_caps(arg);
-	case OPT_KERNEL:
-		cli_oci_import_options()->kernel = arg;
-		break;
-	case OPT_HOST_ARCH:
-		cli_oci_import_options()->host_arch = arg;
-		break;
-	case OPT_NO_STUB:
-		cli_oci_import_options()->runc_enosys = false;
-		break;
 	case OPT_WORKLOAD:
 		o->workload = arg;
 		break;
 	case OPT_NO_WORKLOAD:
 		o->no_workload = true;
 		break;
+	default:
+		return cli_oci_option(c, arg) < 0 ? -EINVAL : 0;
 	}
 	return 0;
 }
@@ -161,10 +145,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "format", required_argument, NULL, 'f' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "list-profiles", no_argument, NULL, 'l' },
-		{ "caps", required_argument, NULL, OPT_CAPS },
-		{ "kernel", required_argument, NULL, OPT_KERNEL },
-		{ "host-arch", required_argument, NULL, OPT_HOST_ARCH },
-		{ "no-enosys-stub", no_argument, NULL, OPT_NO_STUB },
+		CLI_OCI_LONG_OPTIONS,
 		{ "workload", required_argument, NULL, OPT_WORKLOAD },
 		{ "no-workload", no_argument, NULL, OPT_NO_WORKLOAD },
 		{ "help", no_argument, NULL, 'h' },

@@ -100,6 +100,49 @@ int cli_oci_set_caps(const char *list)
 	return 0;
 }
 
+const char cli_oci_usage[] =
+	"OCI options (for *.json profiles: what Docker and runc would select):\n"
+	"  --caps CAP,...        the container's capabilities (default: Docker's\n"
+	"                        default set; ALL for every one; '' for none)\n"
+	"  --kernel VERSION      the host kernel for minKernel, e.g. 5.10 (default:\n"
+	"                        the running one)\n"
+	"  --host-arch ARCH      the host architecture for archMap (amd64, arm64, ...;\n"
+	"                        default: native)\n"
+	"  --no-enosys-stub      leave out runc's ENOSYS answer for syscalls newer\n"
+	"                        than the profile\n"
+	"  --int-args-32         compare int arguments (socket's domain, ...) over\n"
+	"                        their low 32 bits, as the kernel reads them, not\n"
+	"                        over the whole register as libseccomp does; closes\n"
+	"                        holes such as socket(AF_VSOCK | 1<<32, ...) under\n"
+	"                        Docker's profile, so verdicts differ from runc's\n";
+
+int cli_oci_option(int c, const char *arg)
+{
+	struct scg_oci_options *opts = cli_oci_import_options();
+	switch (c) {
+	case CLI_OPT_OCI_CAPS: {
+		int r = cli_oci_set_caps(arg);
+		if (r == -ENOMEM)
+			cli_error("--caps: %s", strerror(-r));
+		return r;
+	}
+	case CLI_OPT_OCI_KERNEL:
+		opts->kernel = arg;
+		return 0;
+	case CLI_OPT_OCI_HOST_ARCH:
+		opts->host_arch = arg;
+		return 0;
+	case CLI_OPT_OCI_NO_STUB:
+		opts->runc_enosys = false;
+		return 0;
+	case CLI_OPT_OCI_INT_ARGS_32:
+		opts->int_args_32 = true;
+		return 0;
+	default:
+		return 1;
+	}
+}
+
 static int load_json(const char *path, struct scg_policy **out, struct scg_diag *diag)
 {
 	char *data;

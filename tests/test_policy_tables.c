@@ -457,6 +457,30 @@ static void test_params(void **state)
 	assert_null(scg_syscall_params_find("no_such_syscall"));
 }
 
+/* scg_syscall_arg_width(): the width a parameter name compares, for the OCI import too. */
+static void test_arg_width(void **state)
+{
+	(void)state;
+	const struct scg_arch *x86_64 = scg_arch_lookup("x86_64"), *x86 = scg_arch_lookup("x86");
+	const struct scg_arch *x32 = scg_arch_lookup("x32"), *s390 = scg_arch_lookup("s390");
+	assert_int_equal(scg_syscall_arg_width(x86_64, "socket", 0), 32);    /* int domain */
+	assert_int_equal(scg_syscall_arg_width(x86_64, "socket", 2), 32);    /* int protocol */
+	assert_int_equal(scg_syscall_arg_width(x86_64, "personality", 0), 32);
+	assert_int_equal(scg_syscall_arg_width(x86_64, "ioctl", 1), 32);     /* the kernel's unsigned int */
+	assert_int_equal(scg_syscall_arg_width(x86_64, "clone", 0), 64);     /* unsigned long flags */
+	assert_int_equal(scg_syscall_arg_width(x86_64, "mmap", 1), 64);      /* size_t */
+	assert_int_equal(scg_syscall_arg_width(x32, "mmap", 1), 64);         /* 64-bit registers */
+	assert_int_equal(scg_syscall_arg_width(x86_64, "pread64", 3), 64);   /* off_t */
+	assert_int_equal(scg_syscall_arg_width(x86, "pread64", 3), 0);       /* two registers there */
+	assert_int_equal(scg_syscall_arg_width(x86, "pread64", 0), 32);
+	assert_int_equal(scg_syscall_arg_width(x86, "mmap", 1), 0);          /* old_mmap */
+	assert_int_equal(scg_syscall_arg_width(s390, "clone", 0), 0);        /* s390 swaps them */
+	assert_int_equal(scg_syscall_arg_width(x86_64, "socket", 3), 0);     /* three parameters */
+	assert_int_equal(scg_syscall_arg_width(x86_64, "no_such_syscall", 0), 0);
+	assert_int_equal(scg_syscall_arg_width(NULL, "socket", 0), 0);
+	assert_int_equal(scg_syscall_arg_width(x86_64, NULL, 0), 0);
+}
+
 /* --- built-in profiles ------------------------------------------------------------ */
 
 static char *read_all(const char *path)
@@ -538,7 +562,7 @@ int main(void)
 	    cmocka_unit_test(test_constants_match_host), cmocka_unit_test(test_constants_per_abi),
 	    cmocka_unit_test(test_constants_everywhere), cmocka_unit_test(test_groups),
 	    cmocka_unit_test(test_group_contents),	 cmocka_unit_test(test_params),
-	    cmocka_unit_test(test_profiles_match_files),
+	    cmocka_unit_test(test_arg_width),		 cmocka_unit_test(test_profiles_match_files),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -45,11 +45,20 @@ struct scg_oci_options {
 	/* Reproduce runc's stub that returns ENOSYS for syscall numbers above
 	 * the highest one the profile names (per ABI).  Default true. */
 	bool runc_enosys;
+	/* Compare the arguments the kernel reads as int (int, unsigned int,
+	 * pid_t, ...: scg_syscall_arg_width() says 32) over their low 32 bits
+	 * on 64-bit ABIs too, as policy parameter names do, instead of over the
+	 * whole register as libseccomp does there.  The upper half of such a
+	 * register is the caller's to fill, so a 64-bit comparison can be
+	 * steered past: Docker's `socket` rule `arg0 > 40` lets
+	 * socket(AF_VSOCK | 1ULL << 32, ...) make an AF_VSOCK socket.  Default
+	 * false: the verdicts of runc + libseccomp, holes included. */
+	bool int_args_32; /* in runc_enosys's padding: the layout is unchanged */
 	/* Name used in diagnostics and rule locations; NULL: "<oci>". */
 	const char *filename;
 };
 
-/* Fills @opts with the defaults (all NULL, runc_enosys true). */
+/* Fills @opts with the defaults (all NULL and false, runc_enosys true). */
 SCG_API void scg_oci_options_init(struct scg_oci_options *opts);
 
 /*

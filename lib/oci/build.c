@@ -11,6 +11,9 @@
  * on 32-bit ABIs, and on ABIs with socketcall(2)/ipc(2) also adds the rule
  * to the multiplexer with argument 0 replaced by the sub-call number.
  * merge.c then orders the rules of each syscall as libseccomp decides.
+ * With int_args_32, int parameters are compared over 32 bits on 64-bit
+ * ABIs too (struct scg_oci_options): the one place the import leaves
+ * libseccomp's verdicts, on request.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -37,6 +40,24 @@ static int inst_push(struct inst_list *l, const struct oci_inst *in)
 	return 0;
 }
 
+/*
+ * The arguments of syscall @nr compared over their low 32 bits: all of them
+ * on 32-bit ABIs (libseccomp), and with @int_args_32 those the kernel reads
+ * as int on 64-bit ABIs.  A multiplexer rule is judged by the multiplexer's
+ * own parameters (socketcall's call is an int).
+ */
+static unsigned low32_args(const struct scg_arch *arch, uint32_t nr, bool int_args_32)
+{
+	if (scg_arch_bits(arch) == 32)
+		return 0x3f;
+	const char *name = int_args_32 ? scg_syscall_name(arch, nr) : NULL;
+	unsigned mask = 0;
+	for (unsigned arg = 0; name && arg < 6; arg++)
+		if (scg_syscall_arg_width(arch, name, arg) == 32)
+			mask |= 1U << arg;
+	return mask;
+}
+
 /* libseccomp keeps one comparison per argument, in argument order. */
 static void set_cmps(struct oci_inst *in, const struct oci_cmp *cmps, size_t n)
 {
@@ -49,7 +70,7 @@ static void set_cmps(struct oci_inst *in, const struct oci_cmp *cmps, size_t n)
 
 /* The rule libseccomp adds to socketcall(2) or ipc(2) for a multiplexed call. */
 static int add_mux(struct inst_list *l, const struct scg_arch *arch, const struct oci_inst *base,
-		   const struct oci_cmp *cmps, size_t n)
+		   const struct oci_cmp *cmps, size_t n, bool int_args_32)
 {
 	bool ipc = false;
 	unsigned call = oci_mux_call(base->name, &ipc);
@@ -65,20 +86,22 @@ static int add_mux(struct inst_list *l, const struct scg_arch *arch, const struc
 			rewritten[k++] = cmps[i];
 	struct oci_inst in = *base;
 	in.nr = nr;
+	in.low32 = low32_args(arch, nr, int_args_32);
 	set_cmps(&in, rewritten, k);
 	return inst_push(l, &in);
 }
 
 /* One libseccomp rule (one seccomp_rule_add() call) on one ABI. */
 static int add_rule(struct inst_list *l, const struct scg_arch *arch, const struct oci_inst *base,
-		    const struct oci_cmp *cmps, size_t n)
+		    const struct oci_cmp *cmps, size_t n, bool int_args_32)
 {
-	int r = add_mux(l, arch, base, cmps, n);
+	int r = add_mux(l, arch, base, cmps, n, int_args_32);
 	uint32_t nr;
 	if (r < 0 || scg_syscall_lookup(arch, base->name, &nr) < 0)
 		return r;
 	struct oci_inst in = *base;
 	in.nr = nr;
+	in.low32 = low32_args(arch, nr, int_args_32);
 	set_cmps(&in, cmps, n);
 	return inst_push(l, &in);
 }
@@ -95,7 +118,7 @@ static bool index_repeated(const struct oci_entry *e)
 }
 
 static int collect(const struct oci_resolved *res, const struct scg_arch *arch,
-		   struct inst_list *l)
+		   bool int_args_32, struct inst_list *l)
 {
 	size_t seq = 0;
 	for (size_t i = 0; i < res->nentries; i++) {
@@ -112,11 +135,11 @@ static int collect(const struct oci_resolved *res, const struct scg_arch *arch,
 			int r = 0;
 			if (!split) {
 				base.seq = seq++;
-				r = add_rule(l, arch, &base, e->args, e->nargs);
+				r = add_rule(l, arch, &base, e->args, e->nargs, int_args_32);
 			}
 			for (size_t a = 0; split && r == 0 && a < e->nargs; a++) {
 				base.seq = seq++;
-				r = add_rule(l, arch, &base, &e->args[a], 1);
+				r = add_rule(l, arch, &base, &e->args[a], 1, int_args_32);
 			}
 			if (r < 0)
 				return r;
@@ -135,13 +158,14 @@ static int by_nr_then_seq(const void *pa, const void *pb)
 
 /* The first-match rules of one ABI, grouped by syscall number. */
 static int abi_rules(struct oci_doc *doc, const struct oci_resolved *res,
-		     const struct scg_arch *arch, struct oci_outrule **out, size_t *nout)
+		     const struct scg_arch *arch, bool int_args_32, struct oci_outrule **out,
+		     size_t *nout)
 {
 	struct inst_list l = { 0 };
 	size_t cap = 0;
 	*out = NULL;
 	*nout = 0;
-	int r = collect(res, arch, &l);
+	int r = collect(res, arch, int_args_32, &l);
 	if (r == 0 && l.n)
 		qsort(l.v, l.n, sizeof(*l.v), by_nr_then_seq);
 	for (size_t i = 0; r == 0 && i < l.n;) {
@@ -296,13 +320,14 @@ static void release_outs(struct abi_out *outs, size_t n)
 	}
 }
 
-static int build_rules(struct oci_doc *doc, const struct oci_resolved *res, struct scg_policy *p)
+static int build_rules(struct oci_doc *doc, const struct oci_resolved *res, bool int_args_32,
+		       struct scg_policy *p)
 {
 	struct abi_out outs[OCI_MAX_TARGETS] = { 0 };
 	int r = 0;
 	for (size_t a = 0; r == 0 && a < res->ntargets; a++) {
 		outs[a].arch = res->targets[a];
-		r = abi_rules(doc, res, outs[a].arch, &outs[a].rules, &outs[a].n);
+		r = abi_rules(doc, res, outs[a].arch, int_args_32, &outs[a].rules, &outs[a].n);
 		if (r == 0 && !(outs[a].done = calloc(outs[a].n ? outs[a].n : 1, sizeof(bool))))
 			r = -ENOMEM;
 	}
@@ -352,7 +377,7 @@ int oci_build(struct oci_doc *doc, const struct oci_resolved *res,
 		r = oci_stub_front(res, &plan, p);
 	}
 	if (r == 0)
-		r = build_rules(doc, res, p);
+		r = build_rules(doc, res, opts->int_args_32, p);
 	if (r == 0)
 		r = oci_stub_back(doc, res, &plan, p);
 	if (r == 0)

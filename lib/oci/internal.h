@@ -19,6 +19,7 @@
 #include <syscage/arch.h>
 #include <syscage/bpf.h>
 #include <syscage/diag.h>
+#include <syscage/lang.h>
 #include <syscage/oci.h>
 #include <syscage/policy.h>
 
@@ -227,6 +228,7 @@ struct oci_inst {
 	uint32_t action;
 	struct oci_cmp cmps[6];
 	size_t ncmps;       /* sorted by argument */
+	unsigned low32;     /* bit n: argument n is compared over its low 32 bits only */
 	const struct oci_entry *entry;
 	const char *name;   /* the name the entry gave */
 	size_t seq;         /* libseccomp insertion order */
@@ -270,8 +272,8 @@ int oci_stub_back(struct oci_doc *doc, const struct oci_resolved *res,
 
 /* --- shared helpers -------------------------------------------------------- */
 
-/* The comparison as an expression for @arch (32-bit ABIs compare the low half). */
-struct scg_expr *oci_cmp_expr(const struct oci_cmp *cmp, const struct scg_arch *arch);
+/* The comparison as an expression, over the argument's low 32 bits when @low32. */
+struct scg_expr *oci_cmp_expr(const struct oci_cmp *cmp, bool low32);
 size_t oci_arch_index(const struct scg_arch *arch);
 
 #endif

@@ -24,14 +24,15 @@
 #include "internal.h"
 #include "set.h"
 
-static bool is_32bit(const struct scg_arch *arch)
+/* Is @cmp of rule @in a comparison of the argument's low 32 bits (struct oci_inst)? */
+static bool low32(const struct oci_inst *in, const struct oci_cmp *cmp)
 {
-	return scg_arch_bits(arch) == 32;
+	return (in->low32 >> cmp->index) & 1;
 }
 
-struct scg_expr *oci_cmp_expr(const struct oci_cmp *cmp, const struct scg_arch *arch)
+struct scg_expr *oci_cmp_expr(const struct oci_cmp *cmp, bool low32)
 {
-	unsigned width = is_32bit(arch) ? 32 : 64;
+	unsigned width = low32 ? 32 : 64;
 	enum scg_cmp_op op = SCG_CMP_EQ;
 	uint64_t mask = ~0ULL, value = cmp->value;
 	switch (cmp->op) {
@@ -62,29 +63,28 @@ struct scg_expr *oci_cmp_expr(const struct oci_cmp *cmp, const struct scg_arch *
 }
 
 /* libseccomp drops a MASKED_EQ whose mask has no bit it would compare. */
-static bool cmp_is_noop(const struct oci_cmp *cmp, const struct scg_arch *arch)
+static bool cmp_is_noop(const struct oci_inst *in, const struct oci_cmp *cmp)
 {
-	uint64_t mask = is_32bit(arch) ? (uint32_t)cmp->value : cmp->value;
+	uint64_t mask = low32(in, cmp) ? (uint32_t)cmp->value : cmp->value;
 	return cmp->op == OCI_OP_MASKED_EQ && mask == 0;
 }
 
-static size_t effective_cmps(const struct oci_inst *in, const struct scg_arch *arch,
-			     struct oci_cmp *out)
+static size_t effective_cmps(const struct oci_inst *in, struct oci_cmp *out)
 {
 	size_t n = 0;
 	for (size_t i = 0; i < in->ncmps; i++)
-		if (!cmp_is_noop(&in->cmps[i], arch))
+		if (!cmp_is_noop(in, &in->cmps[i]))
 			out[n++] = in->cmps[i];
 	return n;
 }
 
-static struct scg_expr *inst_cond(const struct oci_inst *in, const struct scg_arch *arch)
+static struct scg_expr *inst_cond(const struct oci_inst *in)
 {
 	struct oci_cmp cmps[6];
-	size_t n = effective_cmps(in, arch, cmps);
+	size_t n = effective_cmps(in, cmps);
 	struct scg_expr *cond = NULL;
 	for (size_t i = 0; i < n; i++) {
-		struct scg_expr *e = oci_cmp_expr(&cmps[i], arch);
+		struct scg_expr *e = oci_cmp_expr(&cmps[i], low32(in, &cmps[i]));
 		cond = cond ? scg_expr_and(cond, e) : e;
 		if (!cond)
 			return NULL;
@@ -93,9 +93,9 @@ static struct scg_expr *inst_cond(const struct oci_inst *in, const struct scg_ar
 }
 
 /* Equal as libseccomp compares a rule's nodes: same argument, op and (truncated) value. */
-static bool same_cmp(const struct oci_cmp *a, const struct oci_cmp *b, const struct scg_arch *arch)
+static bool same_cmp(const struct oci_cmp *a, const struct oci_cmp *b, bool low32)
 {
-	uint64_t keep = is_32bit(arch) ? 0xffffffffULL : ~0ULL;
+	uint64_t keep = low32 ? 0xffffffffULL : ~0ULL;
 	uint64_t ma = a->op == OCI_OP_MASKED_EQ ? a->value : ~0ULL;
 	uint64_t mb = b->op == OCI_OP_MASKED_EQ ? b->value : ~0ULL;
 	uint64_t va = a->op == OCI_OP_MASKED_EQ ? a->value_two & ma : a->value;
@@ -104,22 +104,23 @@ static bool same_cmp(const struct oci_cmp *a, const struct oci_cmp *b, const str
 }
 
 /* Are @a's comparisons the first ones of @b's (all of them when @a and @b are equal)? */
-static bool is_prefix(const struct oci_inst *a, const struct oci_inst *b, const struct scg_arch *arch)
+static bool is_prefix(const struct oci_inst *a, const struct oci_inst *b)
 {
 	struct oci_cmp ca[6], cb[6];
-	size_t na = effective_cmps(a, arch, ca), nb = effective_cmps(b, arch, cb);
+	size_t na = effective_cmps(a, ca), nb = effective_cmps(b, cb);
 	if (na > nb)
 		return false;
+	/* one syscall on one ABI: both rules compare each argument as wide */
 	for (size_t i = 0; i < na; i++)
-		if (!same_cmp(&ca[i], &cb[i], arch))
+		if (!same_cmp(&ca[i], &cb[i], low32(a, &ca[i])))
 			return false;
 	return true;
 }
 
-static size_t ncmps(const struct oci_inst *in, const struct scg_arch *arch)
+static size_t ncmps(const struct oci_inst *in)
 {
 	struct oci_cmp c[6];
-	return effective_cmps(in, arch, c);
+	return effective_cmps(in, c);
 }
 
 /* The rank of a rule's first tree node; a level lists higher ranks first. */
@@ -146,18 +147,19 @@ static unsigned op_priority(enum oci_op op)
 	return 0;
 }
 
-static struct node_rank first_node(const struct oci_inst *in, const struct scg_arch *arch)
+static struct node_rank first_node(const struct oci_inst *in)
 {
 	struct oci_cmp c[6];
-	size_t n = effective_cmps(in, arch, c);
+	size_t n = effective_cmps(in, c);
 	struct node_rank r = { 0, 0, 0 };
 	if (!n)
 		return r;
 	uint64_t mask = c[0].op == OCI_OP_MASKED_EQ ? c[0].value : ~0ULL;
 	uint64_t datum = (c[0].op == OCI_OP_MASKED_EQ ? c[0].value_two : c[0].value) & mask;
-	/* 64-bit ABIs test the high word first */
-	r.arg = c[0].index * 2 + (is_32bit(arch) ? 0 : 1);
-	r.datum = is_32bit(arch) ? (uint32_t)datum : datum >> 32;
+	/* 64-bit comparisons test the high word first */
+	bool low = low32(in, &c[0]);
+	r.arg = c[0].index * 2 + (low ? 0 : 1);
+	r.datum = low ? (uint32_t)datum : datum >> 32;
 	r.op = op_priority(c[0].op);
 	if (c[0].op == OCI_OP_LT || c[0].op == OCI_OP_LE)
 		r.datum = ~r.datum; /* smaller values first */
@@ -176,14 +178,14 @@ static int rank_cmp(const struct node_rank *a, const struct node_rank *b)
 }
 
 /* Stable insertion sort by descending rank (rule sets per syscall are small). */
-static void sort_by_tree_order(struct oci_inst *insts, size_t n, const struct scg_arch *arch)
+static void sort_by_tree_order(struct oci_inst *insts, size_t n)
 {
 	for (size_t i = 1; i < n; i++) {
 		struct oci_inst cur = insts[i];
-		struct node_rank rc = first_node(&cur, arch);
+		struct node_rank rc = first_node(&cur);
 		size_t j = i;
 		while (j > 0) {
-			struct node_rank rp = first_node(&insts[j - 1], arch);
+			struct node_rank rp = first_node(&insts[j - 1]);
 			if (rank_cmp(&rp, &rc) <= 0)
 				break;
 			insts[j] = insts[j - 1];
@@ -223,10 +225,9 @@ static void warn_overlap(struct oci_doc *doc, const struct scg_arch *arch,
 		     scg_arch_name(arch), b->name, ra, rb);
 }
 
-static int overlapping(const struct scg_arch *arch, const struct oci_inst *a,
-		       const struct oci_inst *b, bool *overlap)
+static int overlapping(const struct oci_inst *a, const struct oci_inst *b, bool *overlap)
 {
-	struct scg_expr *ca = inst_cond(a, arch), *cb = inst_cond(b, arch);
+	struct scg_expr *ca = inst_cond(a), *cb = inst_cond(b);
 	size_t budget = OCI_SET_BUDGET; /* conjunctions of comparisons: far below it */
 	int r = ca && cb ? oci_expr_overlap(ca, cb, overlap, &budget) : -ENOMEM;
 	scg_expr_free(ca);
@@ -262,13 +263,11 @@ static int absorb(struct oci_doc *doc, const struct scg_arch *arch, struct oci_i
 	for (size_t i = 0; i < n; i++) {
 		bool absorbed = false;
 		for (size_t j = 0; j < k && !absorbed; j++) {
-			if (is_prefix(&insts[j], &insts[i], arch) &&
-			    ncmps(&insts[j], arch) < ncmps(&insts[i], arch))
+			if (is_prefix(&insts[j], &insts[i]) && ncmps(&insts[j]) < ncmps(&insts[i]))
 				absorbed = true;
-			else if (insts[i].action != insts[j].action &&
-				 is_prefix(&insts[i], &insts[j], arch))
+			else if (insts[i].action != insts[j].action && is_prefix(&insts[i], &insts[j]))
 				return refuse_conflict(doc, arch, &insts[i],
-						       ncmps(&insts[i], arch) == ncmps(&insts[j], arch));
+						       ncmps(&insts[i]) == ncmps(&insts[j]));
 		}
 		if (!absorbed)
 			insts[k++] = insts[i];
@@ -281,7 +280,7 @@ int oci_merge_syscall(struct oci_doc *doc, const struct scg_arch *arch, struct o
 		      size_t n, struct oci_outrule **out, size_t *nout, size_t *cap)
 {
 	for (size_t i = 0; i < n; i++) {
-		if (ncmps(&insts[i], arch) == 0)
+		if (ncmps(&insts[i]) == 0)
 			return push(out, nout, cap, &insts[i], NULL);
 	}
 	int r = absorb(doc, arch, insts, n, &n);
@@ -291,14 +290,14 @@ int oci_merge_syscall(struct oci_doc *doc, const struct scg_arch *arch, struct o
 	for (size_t i = 1; i < n && !mixed && r == 0; i++)
 		for (size_t k = 0; k < i && !mixed && r == 0; k++)
 			if (insts[i].action != insts[k].action &&
-			    (r = overlapping(arch, &insts[k], &insts[i], &mixed)) == 0 && mixed)
+			    (r = overlapping(&insts[k], &insts[i], &mixed)) == 0 && mixed)
 				warn_overlap(doc, arch, &insts[k], &insts[i]);
 	if (r < 0)
 		return r;
 	if (mixed)
-		sort_by_tree_order(insts, n, arch);
+		sort_by_tree_order(insts, n);
 	for (size_t i = 0; i < n; i++) {
-		struct scg_expr *cond = inst_cond(&insts[i], arch);
+		struct scg_expr *cond = inst_cond(&insts[i]);
 		if (!cond)
 			return -ENOMEM;
 		r = push(out, nout, cap, &insts[i], cond);

@@ -307,6 +307,25 @@ static bool split_by_64bit(const struct scg_syscall_params *p, unsigned index,
 	return false;
 }
 
+unsigned scg_syscall_arg_width(const struct scg_arch *arch, const char *syscall, unsigned index)
+{
+	const struct scg_syscall_params *p = syscall ? scg_syscall_params_find(syscall) : NULL;
+	if (!arch || !p || index >= p->count || index >= 6 || abi_unsupported(p, arch) ||
+	    split_by_64bit(p, index, arch))
+		return 0;
+	switch (p->params[index].kind) {
+	case SCG_PARAM_32:
+		return 32;
+	case SCG_PARAM_LONG:
+		return scg_lang_arch_has_64bit_regs(arch) ? 64 : 32;
+	case SCG_PARAM_64:
+		return 64;
+	case SCG_PARAM_UNKNOWN:
+		break;
+	}
+	return 0;
+}
+
 static bool param_position(struct env *env, const struct uoperand *op, struct shape *sh)
 {
 	char msg[192];

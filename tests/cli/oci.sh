@@ -125,3 +125,26 @@ expect_status 2 "a bad kernel version" -- "$SYSCAGE" compile --kernel five "$DOC
 expect_grep "$TMP/err" "invalid kernel version 'five'" "the version is named"
 expect_status 2 "an unknown host architecture" -- "$SYSCAGE" compile --host-arch amd46 "$DOCKER"
 expect_grep "$TMP/err" "did you mean 'amd64'" "with a hint for the host"
+
+# --int-args-32: int arguments compared over the 32 bits the kernel reads.  As libseccomp
+# does, the import compares socket's family over 64 bits on x86_64, and Docker's
+# `arg0 > 40` lets AF_VSOCK (40) through with bit 32 set; the option closes that.
+expect_emu "as runc: AF_VSOCK | 1<<32 passes Docker's socket rule" "ALLOW" -- \
+	-a x86_64 -f "$TMP/dflt.bpf" socket 0x100000028 1 0
+compile_docker "$TMP/int32.bpf" --int-args-32 && ok "--int-args-32" || not_ok "--int-args-32"
+expect_emu "--int-args-32: AF_VSOCK | 1<<32 is AF_VSOCK, denied" "ERRNO(1)" -- \
+	-a x86_64 -f "$TMP/int32.bpf" socket 0x100000028 1 0
+expect_emu "--int-args-32: AF_VSOCK denied" "ERRNO(1)" -- -a x86_64 -f "$TMP/int32.bpf" socket 40 1 0
+expect_emu "--int-args-32: AF_UNIX | 1<<32 is AF_UNIX, allowed" "ALLOW" -- \
+	-a x86_64 -f "$TMP/int32.bpf" socket 0x100000001 1 0
+expect_emu "--int-args-32: personality(PER_LINUX | 1<<32) is personality(0)" "ALLOW" -- \
+	-a x86_64 -f "$TMP/int32.bpf" personality 0x100000000
+expect_emu "--int-args-32: clone's flags (unsigned long) stay 64 bits" "ERRNO(1)" -- \
+	-a x86_64 -f "$TMP/int32.bpf" clone 0x10000000
+expect_status 0 "--int-args-32 --format policy" -- "$SYSCAGE" compile --arch x86_64 --int-args-32 \
+	--format policy "$DOCKER"
+expect_grep "$TMP/out" "^allow socket if arg0\.lo > 0x28$" "the socket rule compares arg0.lo"
+"$SYSCAGE" diff --arch x86_64 "$TMP/dflt.bpf" "$TMP/int32.bpf" >"$TMP/diff.out" 2>&1
+expect_grep "$TMP/diff.out" "^x86_64 socket if arg0\.lo in \{0x26, 0x28\} && arg0\.hi >= 1: ALLOW in A, ERRNO\(1\) in B$" \
+	"diff: the option denies what the high word let through"
+expect_grep "$TMP/diff.out" "^6 differing regions$" "diff: socket and five personalities, nothing else"
