@@ -51,6 +51,19 @@ const struct scg_profile_entry scg_profile_table[] = {
 		"# i386 (and other 32-bit) multiplexers: C libraries use the direct syscalls\n"
 		"errno(ENOSYS) socketcall\?, ipc\?\n"
 		"\n"
+		"# socket and personality as docker-default allows them, but comparing the\n"
+		"# 32 bits the kernel reads (int domain, unsigned int persona) where\n"
+		"# docker-default tests the whole register: under it socket(AF_VSOCK |\n"
+		"# 1 << 32, ...) passes `arg0 > 0x28` and makes an AF_VSOCK socket.  These\n"
+		"# rules decide both calls before docker-default's, on the ABIs it allows\n"
+		"# them on.  Personalities: PER_LINUX, PER_LINUX32, each with UNAME26, and\n"
+		"# the query 0xffffffff.\n"
+		"allow socket if domain < AF_ALG || domain == AF_NFC || domain > AF_VSOCK on x86_64, x86, x32,\n"
+		"      aarch64, arm, riscv64, loongarch64, ppc64le, s390x, s390\n"
+		"allow personality if persona in {0, 8, 0x20000, 0x20008, 0xffffffff} on x86_64, x86, x32,\n"
+		"      aarch64, arm, riscv64, loongarch64, ppc64le, s390x, s390\n"
+		"errno(EPERM) socket, personality\n"
+		"\n"
 		"use docker-default\n",
 	},
 	{
