@@ -28,8 +28,10 @@ void inject_summary(const struct inject_state *st);
 
 /*
  * The policy the child installs, before run_build_policy() adds the exec
- * cookie: each rule's calls first, as ERRNO when the kernel can carry the
- * rule alone and USER_NOTIF otherwise, then @base.  *@out is new.
+ * cookie: @base, with each rule's calls ahead of @base's verdict for them,
+ * as ERRNO when the kernel can carry the rule alone and USER_NOTIF
+ * otherwise, except where @base kills or traps: the kernel does that first
+ * (inject_policy.c).  *@out is new.
  */
 int inject_build_policy(struct scg_inject_rule *const *rules, size_t nrules,
 			const struct scg_policy *base, struct scg_policy **out);

@@ -7,7 +7,8 @@
  * per tracee, and every thread is a tracee); a call counts for a rule when
  * it is in the rule's set and meets its if= condition, whether or not an
  * earlier rule takes it, so "when=2" always means the second such call.
- * A call no rule takes gets the base policy's verdict.
+ * A call no rule takes gets the base policy's verdict; calls the base
+ * policy kills or traps never come here (inject_policy.c).
  */
 #include <errno.h>
 #include <signal.h>
@@ -209,7 +210,7 @@ static void send_signal(int listener, const struct scg_notif *n, pid_t tgid, int
 }
 
 /* The base policy's verdict for a call no rule took. */
-static void answer_base(struct inject_state *st, const struct scg_notif *n,
+static void answer_base(struct inject_state *st, int listener, const struct scg_notif *n,
 			struct scg_notif_resp *resp)
 {
 	struct scg_verdict v;
@@ -228,8 +229,13 @@ static void answer_base(struct inject_state *st, const struct scg_notif *n,
 	case SCG_ACTION_KILL_THREAD:
 	case SCG_ACTION_TRAP:
 	case SCG_ACTION_UNKNOWN:
-		/* A supervisor cannot run a kill verdict: SIGSYS ends the caller the same way. */
-		syscall(SYS_tgkill, tgid_of((pid_t)n->pid), (pid_t)n->pid, SIGSYS);
+		/*
+		 * Not reached: inject_build_policy() leaves these verdicts to the
+		 * kernel, ahead of every rule.  Should one come here all the same,
+		 * the call must not run and its caller must not live on, as a
+		 * catchable signal would let it: SIGKILL, before the answer.
+		 */
+		send_signal(listener, n, tgid_of((pid_t)n->pid), SIGKILL);
 		resp->error = -ENOSYS;
 		return;
 	case SCG_ACTION_USER_NOTIF:
@@ -284,7 +290,7 @@ static int decide(int listener, const struct scg_notif *n, struct scg_notif_resp
 		taken = true;
 	}
 	if (!taken)
-		answer_base(st, n, resp);
+		answer_base(st, listener, n, resp);
 	return 0;
 }
 

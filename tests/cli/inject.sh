@@ -135,6 +135,29 @@ printf 'default allow\nerrno(EACCES) mkdir, mkdirat\n' >"$TMP/deny.policy"
 expect_status 1 "-p: the policy still applies" -- $T "$S" inject -p "$TMP/deny.policy" 'getppid:retval=42' -- mkdir "$TMP/d"
 expect_grep "$TMP/err" "Permission denied" "-p: mkdir denied by the policy"
 
+# A kill verdict of -p's policy kills as the kernel does, under inject as under run, even a
+# program that ignores SIGSYS (-s): the kernel carries it out, ahead of every rule.  A rule's
+# counted calls that the policy kills therefore never reach it.
+printf 'default allow\nkill unshare\n' >"$TMP/kill.policy"
+expect_status 159 "run: a policy's kill ends a program that ignores SIGSYS" -- \
+	$T "$S" run -p "$TMP/kill.policy" -- "$P" -s unshare 5
+expect_status 159 "inject: the same kill ends it (128 + SIGSYS)" -- \
+	$T "$S" inject -p "$TMP/kill.policy" 'unshare:retval=0:when=5' -- "$P" -s unshare 5
+if grep -q '^unshare' "$TMP/out"; then not_ok "inject: no killed call returns" "$(cat "$TMP/out")"
+else ok "inject: no killed call returns"; fi
+expect_status 159 "inject: a static rule does not undo a kill" -- \
+	$T "$S" inject -p "$TMP/kill.policy" 'unshare:error=EPERM' -- "$P" -s unshare 2
+printf 'default allow\nkill-thread unshare\n' >"$TMP/kill-thread.policy"
+expect_status 159 "inject: kill-thread kills the calling thread, then the last one" -- \
+	$T "$S" inject -p "$TMP/kill-thread.policy" 'unshare:retval=0:when=5' -- "$P" -s -t unshare 5
+expect_lines "$TMP/out" "inject: kill-thread: the other thread lives on" "thread joined"
+if grep -q 'unshare' "$TMP/out"; then not_ok "inject: kill-thread: no killed call returns" "$(cat "$TMP/out")"
+else ok "inject: kill-thread: no killed call returns"; fi
+printf 'default allow\nkill unshare if (flags & CLONE_NEWUSER) != 0\n' >"$TMP/kill-some.policy"
+expect_status 0 "inject: calls the policy lets run still get the rule" -- \
+	$T "$S" inject -p "$TMP/kill-some.policy" 'unshare:error=EPERM:when=2' -- "$P" -s unshare 3
+expect_lines "$TMP/out" "inject: a kill for some arguments only" "unshare 1: 0" "unshare 2: EPERM" "unshare 3: 0"
+
 # parity with strace on the same rules
 if command -v strace >/dev/null; then
 	for rule in 'getppid:retval=42:when=2+3' 'getppid:error=EACCES:when=2..4'; do

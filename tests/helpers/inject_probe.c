@@ -6,12 +6,15 @@
  *   inject_probe [-f] open PATH N   openat(PATH) N times
  *   inject_probe [-f] getppid N     getppid() N times
  *   inject_probe [-f] sync N        sync() N times
+ *   inject_probe [-f] unshare N     unshare(0) N times
  *   inject_probe loop N PATH        N getppid() calls, then one openat(PATH)
  *
  * Lines read "open 3: ENOENT", "getppid 2: 42" or "getppid 1: ppid"
  * (the real parent); -f forks first and runs
  * the calls in the child, then in the parent, with "child"/"parent" in front;
- * -t does the same with a second thread ("thread"/"main").
+ * -t does the same with a second thread ("thread"/"main"), and prints
+ * "thread joined" once it has ended.  -s (first) ignores SIGSYS, so that
+ * only a real seccomp kill ends the program, never a catchable SIGSYS.
  * SIGUSR1 is counted, and the count printed at the end ("SIGUSR1: 2").
  */
 #include <errno.h>
@@ -73,6 +76,8 @@ static void calls(const char *who, const char *what, const char *path, long n)
 			}
 		} else if (!strcmp(what, "sync")) {
 			r = syscall(SYS_sync);
+		} else if (!strcmp(what, "unshare")) {
+			r = syscall(SYS_unshare, 0L);
 		} else {
 			r = syscall(SYS_getppid);
 		}
@@ -106,6 +111,11 @@ static void *thread_calls(void *arg)
 int main(int argc, char **argv)
 {
 	signal(SIGUSR1, on_usr1);
+	if (argc > 1 && !strcmp(argv[1], "-s")) {
+		signal(SIGSYS, SIG_IGN);
+		argv++;
+		argc--;
+	}
 	bool fork_first = argc > 1 && !strcmp(argv[1], "-f");
 	bool thread_first = argc > 1 && !strcmp(argv[1], "-t");
 	argv += fork_first || thread_first;
@@ -113,10 +123,11 @@ int main(int argc, char **argv)
 	if (argc == 4 && !strcmp(argv[1], "loop"))
 		return loop(atol(argv[2]), argv[3]);
 	bool open_call = argc == 4 && !strcmp(argv[1], "open");
-	bool other = argc == 3 && (!strcmp(argv[1], "getppid") || !strcmp(argv[1], "sync"));
+	bool other = argc == 3 && (!strcmp(argv[1], "getppid") || !strcmp(argv[1], "sync") ||
+				   !strcmp(argv[1], "unshare"));
 	if (!open_call && !other) {
-		fprintf(stderr, "usage: inject_probe [-f|-t] open PATH N | [-f|-t] getppid|sync N | "
-				"loop N PATH\n");
+		fprintf(stderr, "usage: inject_probe [-s] [-f|-t] open PATH N | [-s] [-f|-t] "
+				"getppid|sync|unshare N | loop N PATH\n");
 		return 2;
 	}
 	const char *path = open_call ? argv[2] : NULL;
@@ -135,6 +146,8 @@ int main(int argc, char **argv)
 		if (pthread_create(&t, NULL, thread_calls, &j) != 0)
 			return 1;
 		pthread_join(t, NULL);
+		printf("thread joined\n");
+		fflush(stdout);
 	}
 	calls(fork_first ? "parent " : thread_first ? "main " : "", argv[1], path, n);
 	printf("SIGUSR1: %d\n", (int)usr1_seen);
