@@ -35,8 +35,19 @@ struct compat_pnr {
 	const char *name;
 	int nr;
 };
+/* syscage's own pseudo numbers start here and go down (tools/gen-compat-syscalls.py). */
+#define COMPAT_PNR_OWN (-30001)
 extern const struct compat_pnr compat_pnr_table[];
 extern const size_t compat_pnr_count;
+
+/* Numbers libseccomp names where the kernel's tables do not (generated: compat/legacy_table.c). */
+struct compat_legacy {
+	const char *arch; /* libseccomp's ABI name */
+	const char *name;
+	int nr;
+};
+extern const struct compat_legacy compat_legacy_table[];
+extern const size_t compat_legacy_count;
 
 struct compat_cmp {
 	unsigned arg;
@@ -110,6 +121,16 @@ int compat_state_notify_fd(void);
 /* The ABI of a token (0 = native), or NULL. */
 const struct scg_arch *compat_arch_of_token(uint32_t token);
 uint32_t compat_token_of_arch(const struct scg_arch *arch);
+/* @name's number on @arch: syscage's tables, then libseccomp's legacy names. 0 or -ENOENT. */
+int compat_syscall_lookup(const struct scg_arch *arch, const char *name, uint32_t *nr);
+/* The name of @nr on @arch (same sources), or NULL. */
+const char *compat_syscall_name(const struct scg_arch *arch, uint32_t nr);
+/*
+ * The name libseccomp gives @num on @arch: a number (with the ABI's base or
+ * x32 bit, as the kernel reports it) or a pseudo number that @arch resolves
+ * its name to; NULL otherwise.
+ */
+const char *compat_name_of_num(const struct scg_arch *arch, int num);
 /* Pseudo number of a name, or 0 when libseccomp has none. */
 int compat_pnr_of_name(const char *name);
 const char *compat_name_of_pnr(int nr);

@@ -28,6 +28,29 @@ const struct scg_arch *compat_arch_of_token(uint32_t token)
 	return NULL;
 }
 
+int compat_syscall_lookup(const struct scg_arch *arch, const char *name, uint32_t *nr)
+{
+	if (scg_syscall_lookup(arch, name, nr) == 0)
+		return 0;
+	for (size_t i = 0; i < compat_legacy_count; i++)
+		if (strcmp(compat_legacy_table[i].name, name) == 0 &&
+		    strcmp(compat_legacy_table[i].arch, scg_arch_name(arch)) == 0) {
+			*nr = (uint32_t)compat_legacy_table[i].nr;
+			return 0;
+		}
+	return -ENOENT;
+}
+
+const char *compat_syscall_name(const struct scg_arch *arch, uint32_t nr)
+{
+	const char *name = scg_syscall_name(arch, nr);
+	for (size_t i = 0; name == NULL && i < compat_legacy_count; i++)
+		if ((uint32_t)compat_legacy_table[i].nr == nr &&
+		    strcmp(compat_legacy_table[i].arch, scg_arch_name(arch)) == 0)
+			name = compat_legacy_table[i].name;
+	return name;
+}
+
 int compat_pnr_of_name(const char *name)
 {
 	for (size_t i = 0; i < compat_pnr_count; i++)
@@ -64,7 +87,7 @@ bool compat_multiplexed(const struct scg_arch *arch, const char *name, uint32_t 
 	} else {
 		return false;
 	}
-	if (scg_syscall_lookup(arch, mux, mux_nr) != 0)
+	if (compat_syscall_lookup(arch, mux, mux_nr) != 0)
 		return false;
 	*subcall = (uint32_t)(base - pnr);
 	return true;
@@ -77,10 +100,26 @@ int compat_resolve_name(const struct scg_arch *arch, const char *name)
 	 * even when the ABI also has the direct syscall; rules then cover both. */
 	if (compat_multiplexed(arch, name, &mux, &sub))
 		return compat_pnr_of_name(name);
-	if (scg_syscall_lookup(arch, name, &nr) == 0)
+	if (compat_syscall_lookup(arch, name, &nr) == 0)
 		return (int)nr;
 	int pnr = compat_pnr_of_name(name);
 	return pnr != 0 ? pnr : __NR_SCMP_ERROR;
+}
+
+const char *compat_name_of_num(const struct scg_arch *arch, int num)
+{
+	if (arch == NULL)
+		return NULL;
+	if (num >= 0)
+		return compat_syscall_name(arch, (uint32_t)num);
+	/* A pseudo number of libseccomp's names a syscall only on ABIs that resolve the
+	 * name to it.  syscage's own (COMPAT_PNR_OWN and below, for syscalls newer than
+	 * libseccomp 2.5's header) name theirs everywhere: a program whose headers
+	 * predate the syscall still means it on an ABI that has it. */
+	const char *name = compat_name_of_pnr(num);
+	if (name != NULL && num <= COMPAT_PNR_OWN)
+		return name;
+	return name != NULL && compat_resolve_name(arch, name) == num ? name : NULL;
 }
 
 /* --- public API ----------------------------------------------------------- */
@@ -104,18 +143,9 @@ COMPAT_API uint32_t seccomp_arch_native(void)
 
 COMPAT_API char *seccomp_syscall_resolve_num_arch(uint32_t arch_token, int num)
 {
-	const struct scg_arch *arch = compat_arch_of_token(arch_token);
-	const char *name;
-	if (arch == NULL)
-		return NULL;
-	if (num >= 0) {
-		name = scg_syscall_name(arch, (uint32_t)num);
-	} else {
-		/* A pseudo number names a syscall only on ABIs that resolve the name to it. */
-		name = compat_name_of_pnr(num);
-		if (name != NULL && compat_resolve_name(arch, name) != num)
-			name = NULL;
-	}
+	/* Numbers count with the ABI's base and x32 bit, as the kernel reports them:
+	 * MIPS o32 2 or x32 2 name nothing (libseccomp strips the base first). */
+	const char *name = compat_name_of_num(compat_arch_of_token(arch_token), num);
 	return name != NULL ? strdup(name) : NULL;
 }
 

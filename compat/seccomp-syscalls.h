@@ -251,6 +251,81 @@
 #define __PNR_riscv_flush_icache -10243
 #define __PNR_memfd_secret -10244
 #define __PNR_map_shadow_stack -10245
+#define __PNR_arc_gettls -30001
+#define __PNR_arc_settls -30002
+#define __PNR_arc_usr_cmpxchg -30003
+#define __PNR_atomic_barrier -30004
+#define __PNR_atomic_cmpxchg_32 -30005
+#define __PNR_dipc -30006
+#define __PNR_exec_with_loader -30007
+#define __PNR_execv -30008
+#define __PNR_file_getattr -30009
+#define __PNR_file_setattr -30010
+#define __PNR_getdomainname -30011
+#define __PNR_getdtablesize -30012
+#define __PNR_gethostname -30013
+#define __PNR_getpagesize -30014
+#define __PNR_getxattrat -30015
+#define __PNR_getxgid -30016
+#define __PNR_getxpid -30017
+#define __PNR_getxuid -30018
+#define __PNR_kern_features -30019
+#define __PNR_listmount -30020
+#define __PNR_listns -30021
+#define __PNR_listxattrat -30022
+#define __PNR_llseek -30023
+#define __PNR_lsm_get_self_attr -30024
+#define __PNR_lsm_list_modules -30025
+#define __PNR_lsm_set_self_attr -30026
+#define __PNR_memory_ordering -30027
+#define __PNR_mseal -30028
+#define __PNR_old_adjtimex -30029
+#define __PNR_oldumount -30030
+#define __PNR_open_tree_attr -30031
+#define __PNR_or1k_atomic -30032
+#define __PNR_osf_fstat -30033
+#define __PNR_osf_fstatfs -30034
+#define __PNR_osf_fstatfs64 -30035
+#define __PNR_osf_getdirentries -30036
+#define __PNR_osf_getdomainname -30037
+#define __PNR_osf_getitimer -30038
+#define __PNR_osf_getrusage -30039
+#define __PNR_osf_getsysinfo -30040
+#define __PNR_osf_gettimeofday -30041
+#define __PNR_osf_lstat -30042
+#define __PNR_osf_mount -30043
+#define __PNR_osf_proplist_syscall -30044
+#define __PNR_osf_select -30045
+#define __PNR_osf_set_program_attributes -30046
+#define __PNR_osf_setitimer -30047
+#define __PNR_osf_setsysinfo -30048
+#define __PNR_osf_settimeofday -30049
+#define __PNR_osf_shmat -30050
+#define __PNR_osf_sigprocmask -30051
+#define __PNR_osf_sigstack -30052
+#define __PNR_osf_stat -30053
+#define __PNR_osf_statfs -30054
+#define __PNR_osf_statfs64 -30055
+#define __PNR_osf_swapon -30056
+#define __PNR_osf_syscall -30057
+#define __PNR_osf_sysinfo -30058
+#define __PNR_osf_usleep_thread -30059
+#define __PNR_osf_utimes -30060
+#define __PNR_osf_utsname -30061
+#define __PNR_osf_wait4 -30062
+#define __PNR_perfctr -30063
+#define __PNR_removexattrat -30064
+#define __PNR_riscv_hwprobe -30065
+#define __PNR_rseq_slice_yield -30066
+#define __PNR_sched_get_affinity -30067
+#define __PNR_sched_set_affinity -30068
+#define __PNR_sethae -30069
+#define __PNR_setpgrp -30070
+#define __PNR_setxattrat -30071
+#define __PNR_statmount -30072
+#define __PNR_uprobe -30073
+#define __PNR_uretprobe -30074
+#define __PNR_utrap_install -30075
 
 #ifdef __NR__llseek
 #define __SNR__llseek __NR__llseek
@@ -1708,3 +1783,380 @@
 #endif
 #define __SNR_write __NR_write
 #define __SNR_writev __NR_writev
+
+/* Newer than the libseccomp header this file was generated from. */
+#ifdef __NR_arc_gettls
+#define __SNR_arc_gettls __NR_arc_gettls
+#else
+#define __SNR_arc_gettls __PNR_arc_gettls
+#endif
+#ifdef __NR_arc_settls
+#define __SNR_arc_settls __NR_arc_settls
+#else
+#define __SNR_arc_settls __PNR_arc_settls
+#endif
+#ifdef __NR_arc_usr_cmpxchg
+#define __SNR_arc_usr_cmpxchg __NR_arc_usr_cmpxchg
+#else
+#define __SNR_arc_usr_cmpxchg __PNR_arc_usr_cmpxchg
+#endif
+#ifdef __NR_atomic_barrier
+#define __SNR_atomic_barrier __NR_atomic_barrier
+#else
+#define __SNR_atomic_barrier __PNR_atomic_barrier
+#endif
+#ifdef __NR_atomic_cmpxchg_32
+#define __SNR_atomic_cmpxchg_32 __NR_atomic_cmpxchg_32
+#else
+#define __SNR_atomic_cmpxchg_32 __PNR_atomic_cmpxchg_32
+#endif
+#ifdef __NR_dipc
+#define __SNR_dipc __NR_dipc
+#else
+#define __SNR_dipc __PNR_dipc
+#endif
+#ifdef __NR_exec_with_loader
+#define __SNR_exec_with_loader __NR_exec_with_loader
+#else
+#define __SNR_exec_with_loader __PNR_exec_with_loader
+#endif
+#ifdef __NR_execv
+#define __SNR_execv __NR_execv
+#else
+#define __SNR_execv __PNR_execv
+#endif
+#ifdef __NR_file_getattr
+#define __SNR_file_getattr __NR_file_getattr
+#else
+#define __SNR_file_getattr __PNR_file_getattr
+#endif
+#ifdef __NR_file_setattr
+#define __SNR_file_setattr __NR_file_setattr
+#else
+#define __SNR_file_setattr __PNR_file_setattr
+#endif
+#ifdef __NR_getdomainname
+#define __SNR_getdomainname __NR_getdomainname
+#else
+#define __SNR_getdomainname __PNR_getdomainname
+#endif
+#ifdef __NR_getdtablesize
+#define __SNR_getdtablesize __NR_getdtablesize
+#else
+#define __SNR_getdtablesize __PNR_getdtablesize
+#endif
+#ifdef __NR_gethostname
+#define __SNR_gethostname __NR_gethostname
+#else
+#define __SNR_gethostname __PNR_gethostname
+#endif
+#ifdef __NR_getpagesize
+#define __SNR_getpagesize __NR_getpagesize
+#else
+#define __SNR_getpagesize __PNR_getpagesize
+#endif
+#ifdef __NR_getxattrat
+#define __SNR_getxattrat __NR_getxattrat
+#else
+#define __SNR_getxattrat __PNR_getxattrat
+#endif
+#ifdef __NR_getxgid
+#define __SNR_getxgid __NR_getxgid
+#else
+#define __SNR_getxgid __PNR_getxgid
+#endif
+#ifdef __NR_getxpid
+#define __SNR_getxpid __NR_getxpid
+#else
+#define __SNR_getxpid __PNR_getxpid
+#endif
+#ifdef __NR_getxuid
+#define __SNR_getxuid __NR_getxuid
+#else
+#define __SNR_getxuid __PNR_getxuid
+#endif
+#ifdef __NR_kern_features
+#define __SNR_kern_features __NR_kern_features
+#else
+#define __SNR_kern_features __PNR_kern_features
+#endif
+#ifdef __NR_listmount
+#define __SNR_listmount __NR_listmount
+#else
+#define __SNR_listmount __PNR_listmount
+#endif
+#ifdef __NR_listns
+#define __SNR_listns __NR_listns
+#else
+#define __SNR_listns __PNR_listns
+#endif
+#ifdef __NR_listxattrat
+#define __SNR_listxattrat __NR_listxattrat
+#else
+#define __SNR_listxattrat __PNR_listxattrat
+#endif
+#ifdef __NR_llseek
+#define __SNR_llseek __NR_llseek
+#else
+#define __SNR_llseek __PNR_llseek
+#endif
+#ifdef __NR_lsm_get_self_attr
+#define __SNR_lsm_get_self_attr __NR_lsm_get_self_attr
+#else
+#define __SNR_lsm_get_self_attr __PNR_lsm_get_self_attr
+#endif
+#ifdef __NR_lsm_list_modules
+#define __SNR_lsm_list_modules __NR_lsm_list_modules
+#else
+#define __SNR_lsm_list_modules __PNR_lsm_list_modules
+#endif
+#ifdef __NR_lsm_set_self_attr
+#define __SNR_lsm_set_self_attr __NR_lsm_set_self_attr
+#else
+#define __SNR_lsm_set_self_attr __PNR_lsm_set_self_attr
+#endif
+#ifdef __NR_memory_ordering
+#define __SNR_memory_ordering __NR_memory_ordering
+#else
+#define __SNR_memory_ordering __PNR_memory_ordering
+#endif
+#ifdef __NR_mseal
+#define __SNR_mseal __NR_mseal
+#else
+#define __SNR_mseal __PNR_mseal
+#endif
+#ifdef __NR_old_adjtimex
+#define __SNR_old_adjtimex __NR_old_adjtimex
+#else
+#define __SNR_old_adjtimex __PNR_old_adjtimex
+#endif
+#ifdef __NR_oldumount
+#define __SNR_oldumount __NR_oldumount
+#else
+#define __SNR_oldumount __PNR_oldumount
+#endif
+#ifdef __NR_open_tree_attr
+#define __SNR_open_tree_attr __NR_open_tree_attr
+#else
+#define __SNR_open_tree_attr __PNR_open_tree_attr
+#endif
+#ifdef __NR_or1k_atomic
+#define __SNR_or1k_atomic __NR_or1k_atomic
+#else
+#define __SNR_or1k_atomic __PNR_or1k_atomic
+#endif
+#ifdef __NR_osf_fstat
+#define __SNR_osf_fstat __NR_osf_fstat
+#else
+#define __SNR_osf_fstat __PNR_osf_fstat
+#endif
+#ifdef __NR_osf_fstatfs
+#define __SNR_osf_fstatfs __NR_osf_fstatfs
+#else
+#define __SNR_osf_fstatfs __PNR_osf_fstatfs
+#endif
+#ifdef __NR_osf_fstatfs64
+#define __SNR_osf_fstatfs64 __NR_osf_fstatfs64
+#else
+#define __SNR_osf_fstatfs64 __PNR_osf_fstatfs64
+#endif
+#ifdef __NR_osf_getdirentries
+#define __SNR_osf_getdirentries __NR_osf_getdirentries
+#else
+#define __SNR_osf_getdirentries __PNR_osf_getdirentries
+#endif
+#ifdef __NR_osf_getdomainname
+#define __SNR_osf_getdomainname __NR_osf_getdomainname
+#else
+#define __SNR_osf_getdomainname __PNR_osf_getdomainname
+#endif
+#ifdef __NR_osf_getitimer
+#define __SNR_osf_getitimer __NR_osf_getitimer
+#else
+#define __SNR_osf_getitimer __PNR_osf_getitimer
+#endif
+#ifdef __NR_osf_getrusage
+#define __SNR_osf_getrusage __NR_osf_getrusage
+#else
+#define __SNR_osf_getrusage __PNR_osf_getrusage
+#endif
+#ifdef __NR_osf_getsysinfo
+#define __SNR_osf_getsysinfo __NR_osf_getsysinfo
+#else
+#define __SNR_osf_getsysinfo __PNR_osf_getsysinfo
+#endif
+#ifdef __NR_osf_gettimeofday
+#define __SNR_osf_gettimeofday __NR_osf_gettimeofday
+#else
+#define __SNR_osf_gettimeofday __PNR_osf_gettimeofday
+#endif
+#ifdef __NR_osf_lstat
+#define __SNR_osf_lstat __NR_osf_lstat
+#else
+#define __SNR_osf_lstat __PNR_osf_lstat
+#endif
+#ifdef __NR_osf_mount
+#define __SNR_osf_mount __NR_osf_mount
+#else
+#define __SNR_osf_mount __PNR_osf_mount
+#endif
+#ifdef __NR_osf_proplist_syscall
+#define __SNR_osf_proplist_syscall __NR_osf_proplist_syscall
+#else
+#define __SNR_osf_proplist_syscall __PNR_osf_proplist_syscall
+#endif
+#ifdef __NR_osf_select
+#define __SNR_osf_select __NR_osf_select
+#else
+#define __SNR_osf_select __PNR_osf_select
+#endif
+#ifdef __NR_osf_set_program_attributes
+#define __SNR_osf_set_program_attributes __NR_osf_set_program_attributes
+#else
+#define __SNR_osf_set_program_attributes __PNR_osf_set_program_attributes
+#endif
+#ifdef __NR_osf_setitimer
+#define __SNR_osf_setitimer __NR_osf_setitimer
+#else
+#define __SNR_osf_setitimer __PNR_osf_setitimer
+#endif
+#ifdef __NR_osf_setsysinfo
+#define __SNR_osf_setsysinfo __NR_osf_setsysinfo
+#else
+#define __SNR_osf_setsysinfo __PNR_osf_setsysinfo
+#endif
+#ifdef __NR_osf_settimeofday
+#define __SNR_osf_settimeofday __NR_osf_settimeofday
+#else
+#define __SNR_osf_settimeofday __PNR_osf_settimeofday
+#endif
+#ifdef __NR_osf_shmat
+#define __SNR_osf_shmat __NR_osf_shmat
+#else
+#define __SNR_osf_shmat __PNR_osf_shmat
+#endif
+#ifdef __NR_osf_sigprocmask
+#define __SNR_osf_sigprocmask __NR_osf_sigprocmask
+#else
+#define __SNR_osf_sigprocmask __PNR_osf_sigprocmask
+#endif
+#ifdef __NR_osf_sigstack
+#define __SNR_osf_sigstack __NR_osf_sigstack
+#else
+#define __SNR_osf_sigstack __PNR_osf_sigstack
+#endif
+#ifdef __NR_osf_stat
+#define __SNR_osf_stat __NR_osf_stat
+#else
+#define __SNR_osf_stat __PNR_osf_stat
+#endif
+#ifdef __NR_osf_statfs
+#define __SNR_osf_statfs __NR_osf_statfs
+#else
+#define __SNR_osf_statfs __PNR_osf_statfs
+#endif
+#ifdef __NR_osf_statfs64
+#define __SNR_osf_statfs64 __NR_osf_statfs64
+#else
+#define __SNR_osf_statfs64 __PNR_osf_statfs64
+#endif
+#ifdef __NR_osf_swapon
+#define __SNR_osf_swapon __NR_osf_swapon
+#else
+#define __SNR_osf_swapon __PNR_osf_swapon
+#endif
+#ifdef __NR_osf_syscall
+#define __SNR_osf_syscall __NR_osf_syscall
+#else
+#define __SNR_osf_syscall __PNR_osf_syscall
+#endif
+#ifdef __NR_osf_sysinfo
+#define __SNR_osf_sysinfo __NR_osf_sysinfo
+#else
+#define __SNR_osf_sysinfo __PNR_osf_sysinfo
+#endif
+#ifdef __NR_osf_usleep_thread
+#define __SNR_osf_usleep_thread __NR_osf_usleep_thread
+#else
+#define __SNR_osf_usleep_thread __PNR_osf_usleep_thread
+#endif
+#ifdef __NR_osf_utimes
+#define __SNR_osf_utimes __NR_osf_utimes
+#else
+#define __SNR_osf_utimes __PNR_osf_utimes
+#endif
+#ifdef __NR_osf_utsname
+#define __SNR_osf_utsname __NR_osf_utsname
+#else
+#define __SNR_osf_utsname __PNR_osf_utsname
+#endif
+#ifdef __NR_osf_wait4
+#define __SNR_osf_wait4 __NR_osf_wait4
+#else
+#define __SNR_osf_wait4 __PNR_osf_wait4
+#endif
+#ifdef __NR_perfctr
+#define __SNR_perfctr __NR_perfctr
+#else
+#define __SNR_perfctr __PNR_perfctr
+#endif
+#ifdef __NR_removexattrat
+#define __SNR_removexattrat __NR_removexattrat
+#else
+#define __SNR_removexattrat __PNR_removexattrat
+#endif
+#ifdef __NR_riscv_hwprobe
+#define __SNR_riscv_hwprobe __NR_riscv_hwprobe
+#else
+#define __SNR_riscv_hwprobe __PNR_riscv_hwprobe
+#endif
+#ifdef __NR_rseq_slice_yield
+#define __SNR_rseq_slice_yield __NR_rseq_slice_yield
+#else
+#define __SNR_rseq_slice_yield __PNR_rseq_slice_yield
+#endif
+#ifdef __NR_sched_get_affinity
+#define __SNR_sched_get_affinity __NR_sched_get_affinity
+#else
+#define __SNR_sched_get_affinity __PNR_sched_get_affinity
+#endif
+#ifdef __NR_sched_set_affinity
+#define __SNR_sched_set_affinity __NR_sched_set_affinity
+#else
+#define __SNR_sched_set_affinity __PNR_sched_set_affinity
+#endif
+#ifdef __NR_sethae
+#define __SNR_sethae __NR_sethae
+#else
+#define __SNR_sethae __PNR_sethae
+#endif
+#ifdef __NR_setpgrp
+#define __SNR_setpgrp __NR_setpgrp
+#else
+#define __SNR_setpgrp __PNR_setpgrp
+#endif
+#ifdef __NR_setxattrat
+#define __SNR_setxattrat __NR_setxattrat
+#else
+#define __SNR_setxattrat __PNR_setxattrat
+#endif
+#ifdef __NR_statmount
+#define __SNR_statmount __NR_statmount
+#else
+#define __SNR_statmount __PNR_statmount
+#endif
+#ifdef __NR_uprobe
+#define __SNR_uprobe __NR_uprobe
+#else
+#define __SNR_uprobe __PNR_uprobe
+#endif
+#ifdef __NR_uretprobe
+#define __SNR_uretprobe __NR_uretprobe
+#else
+#define __SNR_uretprobe __PNR_uretprobe
+#endif
+#ifdef __NR_utrap_install
+#define __SNR_utrap_install __NR_utrap_install
+#else
+#define __SNR_utrap_install __PNR_utrap_install
+#endif
