@@ -82,15 +82,12 @@ int compat_action_valid(uint32_t action)
 		return (action & SCG_RET_DATA) <= SCG_MAX_ERRNO ? 0 : -EINVAL;
 	case SCG_ACTION_TRACE:
 		return 0;
+	/* An action above the API level is as invalid as an unknown one (libseccomp). */
 	case SCG_ACTION_KILL_PROCESS:
 	case SCG_ACTION_LOG:
-		if (action & SCG_RET_DATA)
-			return -EINVAL;
-		return compat_api_level() >= 3 ? 0 : -EOPNOTSUPP;
+		return (action & SCG_RET_DATA) == 0 && compat_api_level() >= 3 ? 0 : -EINVAL;
 	case SCG_ACTION_USER_NOTIF:
-		if (action & SCG_RET_DATA)
-			return -EINVAL;
-		return compat_api_level() >= 5 ? 0 : -EOPNOTSUPP;
+		return (action & SCG_RET_DATA) == 0 && compat_api_level() >= 5 ? 0 : -EINVAL;
 	case SCG_ACTION_UNKNOWN:
 		return -EINVAL;
 	}
@@ -215,6 +212,9 @@ COMPAT_API int seccomp_merge(scmp_filter_ctx ctx_dst, scmp_filter_ctx ctx_src)
 	for (size_t i = 0; i < src->narch; i++)
 		if (filter_has_arch(dst, src->arches[i]))
 			return -EEXIST;
+	if (dst->narch > 0 && src->narch > 0 &&
+	    scg_arch_big_endian(dst->arches[0]) != scg_arch_big_endian(src->arches[0]))
+		return -EDOM;
 	/* Build the merged rule list first so a failure leaves both untouched. */
 	struct compat_rules merged = { 0 };
 	int rc = compat_rules_copy(&merged, &dst->rules);
@@ -250,6 +250,9 @@ COMPAT_API int seccomp_arch_add(scmp_filter_ctx ctx, uint32_t arch_token)
 		return -EINVAL;
 	if (filter_has_arch(f, arch))
 		return -EEXIST;
+	/* One filter, one byte order (libseccomp: -EDOM). */
+	if (f->narch > 0 && scg_arch_big_endian(f->arches[0]) != scg_arch_big_endian(arch))
+		return -EDOM;
 	if (f->narch == COMPAT_MAX_ARCHES)
 		return -ENOMEM;
 	f->arches[f->narch++] = arch;
@@ -318,7 +321,12 @@ COMPAT_API int seccomp_attr_get(const scmp_filter_ctx ctx, enum scmp_filter_attr
 	return 0;
 }
 
-/* The API level a flag attribute needs (the kernel must support it). */
+/*
+ * The API level a flag attribute needs (the kernel must support the flag).
+ * Below it the attribute cannot be set at all, not even to 0.  WAITKILL is
+ * taken at any level, as libseccomp 2.6 does, and used only where the kernel
+ * has the flag (generate.c).
+ */
 static unsigned attr_api_level(enum scmp_filter_attr attr)
 {
 	if (attr == SCMP_FLTATR_CTL_TSYNC)
@@ -327,9 +335,17 @@ static unsigned attr_api_level(enum scmp_filter_attr attr)
 		return 3;
 	if (attr == SCMP_FLTATR_CTL_SSB)
 		return 4;
-	if (attr == SCMP_FLTATR_CTL_WAITKILL)
-		return 7;
 	return 1;
+}
+
+static bool filter_uses_notify(const struct compat_filter *f)
+{
+	if (scg_action_of(f->attr.act_default) == SCG_ACTION_USER_NOTIF)
+		return true;
+	for (size_t i = 0; i < f->rules.n; i++)
+		if (scg_action_of(f->rules.v[i].action) == SCG_ACTION_USER_NOTIF)
+			return true;
+	return false;
 }
 
 COMPAT_API int seccomp_attr_set(scmp_filter_ctx ctx, enum scmp_filter_attr attr, uint32_t value)
@@ -349,8 +365,12 @@ COMPAT_API int seccomp_attr_set(scmp_filter_ctx ctx, enum scmp_filter_attr attr,
 			return -EOPNOTSUPP;
 		*slot = value;
 	} else {
-		if (value != 0 && compat_api_level() < attr_api_level(attr))
+		if (compat_api_level() < attr_api_level(attr))
 			return -EOPNOTSUPP;
+		/* TSYNC and a listener exclude each other before TSYNC_ESRCH (level 6). */
+		if (attr == SCMP_FLTATR_CTL_TSYNC && value != 0 && compat_api_level() < 6 &&
+		    filter_uses_notify(f))
+			return -EINVAL;
 		*slot = value != 0;
 	}
 	compat_filter_changed(f);

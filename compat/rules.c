@@ -185,6 +185,15 @@ static int add_multiplexed(struct compat_rules *rules, const struct compat_filte
 	return rules_insert(rules, &r);
 }
 
+/*
+ * One rule on one ABI, as libseccomp adds it: the number is translated by
+ * name from the native ABI (a number no name is known for is taken as is
+ * there and refused with -EFAULT on any other ABI); a socket or IPC call
+ * also goes to its multiplexer where the ABI has one.  An exact rule that
+ * cannot be kept as it is fails: -EINVAL for argument conditions on a
+ * multiplexed call (the multiplexer's arguments sit behind a pointer),
+ * -EDOM for a syscall the ABI does not have.
+ */
 static int add_on_arch(struct compat_rules *rules, const struct compat_filter *f,
 		       const struct add_request *req, const struct scg_arch *arch)
 {
@@ -195,29 +204,31 @@ static int add_on_arch(struct compat_rules *rules, const struct compat_filter *f
 		return rules_insert(rules, &r);
 	}
 	if (req->name == NULL) {
-		/* A number no table names: taken as is on the native ABI only. */
-		if (req->syscall < 0)
-			return 0;
 		if (arch != scg_arch_native())
 			return -EFAULT;
+		/* A negative number never reaches a filter (docs/libseccomp.md). */
+		if (req->syscall < 0)
+			return req->exact ? -EDOM : 0;
 		r.nr = (uint32_t)req->syscall;
 		return rules_insert(rules, &r);
 	}
 	uint32_t mux, sub, nr;
-	bool direct = scg_syscall_lookup(arch, req->name, &nr) == 0;
+	bool direct = compat_syscall_lookup(arch, req->name, &nr) == 0;
 	if (req->syscall >= 0 && arch == scg_arch_native()) {
 		direct = true;
 		nr = (uint32_t)req->syscall;
 	}
 	bool multiplexed = compat_multiplexed(arch, req->name, &mux, &sub);
-	if (req->exact && multiplexed && !direct && req->ncmp > 0)
+	if (!direct && !multiplexed)
+		return req->exact ? -EDOM : 0;
+	if (req->exact && multiplexed && req->ncmp > 0)
 		return -EINVAL;
 	int rc = 0;
 	if (direct) {
 		r.nr = nr;
 		rc = rules_insert(rules, &r);
 	}
-	if (rc == 0 && multiplexed && !(req->exact && direct))
+	if (rc == 0 && multiplexed)
 		rc = add_multiplexed(rules, f, req, arch, mux, sub);
 	return rc;
 }
@@ -242,11 +253,8 @@ static int rule_add(scmp_filter_ctx ctx, uint32_t action, int syscall, unsigned 
 		return -EINVAL;
 	if (exact && f->narch > 1)
 		return -EOPNOTSUPP;
-	if (syscall >= 0)
-		req.name = scg_arch_native() ? scg_syscall_name(scg_arch_native(), (uint32_t)syscall) :
-					       NULL;
-	else if (syscall != -1)
-		req.name = compat_name_of_pnr(syscall);
+	if (syscall != -1)
+		req.name = compat_name_of_num(scg_arch_native(), syscall);
 
 	/* All ABIs or none: work on a copy. */
 	struct compat_rules work;
@@ -313,8 +321,13 @@ COMPAT_API int seccomp_rule_add_exact(scmp_filter_ctx ctx, uint32_t action, int 
 COMPAT_API int seccomp_syscall_priority(scmp_filter_ctx ctx, int syscall, uint8_t priority)
 {
 	struct compat_filter *f = compat_filter_of(ctx);
-	if (f == NULL || (syscall <= -1 && syscall >= -99))
+	if (f == NULL || (syscall <= -2 && syscall >= -99) || (syscall == -1 && !f->attr.tskip))
 		return -EINVAL;
+	/* As for rules: a number without a name cannot be translated to another ABI. */
+	const char *name = syscall != -1 ? compat_name_of_num(scg_arch_native(), syscall) : "";
+	for (size_t i = 0; name == NULL && i < f->narch; i++)
+		if (f->arches[i] != scg_arch_native())
+			return -EFAULT;
 	for (size_t i = 0; i < f->nprio; i++)
 		if (f->prio[i].syscall == syscall) {
 			f->prio[i].priority = priority;
