@@ -3,6 +3,7 @@
  * From a context to BPF: the rules become a syscage policy, syscage's
  * compiler makes the program; exporting and loading it.
  */
+#include <endian.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,6 +63,200 @@ static struct scg_expr *rule_condition(const struct compat_rule *r)
 	return all;
 }
 
+/* --- which of overlapping rules decides ------------------------------------- */
+
+/* The values one comparison accepts, within @w (the register width's mask). */
+struct value_set {
+	enum { SET_EMPTY, SET_RANGE, SET_ALL_BUT, SET_MASKED } kind;
+	uint64_t lo, hi;   /* SET_RANGE */
+	uint64_t point;    /* SET_ALL_BUT */
+	uint64_t mask, v;  /* SET_MASKED: x & mask == v, mask neither 0 nor @w */
+};
+
+static struct value_set value_set_of(const struct compat_cmp *c, uint64_t w)
+{
+	uint64_t a = c->a & w;
+	struct value_set s = { .kind = SET_RANGE, .lo = 0, .hi = w };
+	switch (c->op) {
+	case SCMP_CMP_EQ:
+		s.lo = s.hi = a;
+		break;
+	case SCMP_CMP_NE:
+		s.kind = SET_ALL_BUT;
+		s.point = a;
+		break;
+	case SCMP_CMP_LT:
+		if (a == 0)
+			s.kind = SET_EMPTY;
+		s.hi = a - 1;
+		break;
+	case SCMP_CMP_LE:
+		s.hi = a;
+		break;
+	case SCMP_CMP_GT:
+		if (a == w)
+			s.kind = SET_EMPTY;
+		s.lo = a + 1;
+		break;
+	case SCMP_CMP_GE:
+		s.lo = a;
+		break;
+	case SCMP_CMP_MASKED_EQ:
+		if (a == w) {
+			s.lo = s.hi = c->b & a;
+		} else if (a != 0) {
+			s.kind = SET_MASKED;
+			s.mask = a;
+			s.v = c->b & a;
+		}
+		break;
+	case _SCMP_CMP_MIN:
+	case _SCMP_CMP_MAX:
+		break;
+	}
+	return s;
+}
+
+/* Bits that vary between @lo and @hi: every bit up to the highest that differs. */
+static uint64_t varying_bits(uint64_t lo, uint64_t hi)
+{
+	uint64_t x = lo ^ hi, m = 0;
+	while (x != 0) {
+		m = (m << 1) | 1;
+		x >>= 1;
+	}
+	return m;
+}
+
+/* Every value of @x is one of @y. */
+static bool value_subset(const struct value_set *x, const struct value_set *y, uint64_t w)
+{
+	if (x->kind == SET_EMPTY || (y->kind == SET_RANGE && y->lo == 0 && y->hi == w))
+		return true;
+	if (y->kind == SET_EMPTY)
+		return false;
+	switch (x->kind) {
+	case SET_RANGE:
+		if (y->kind == SET_RANGE)
+			return x->lo >= y->lo && x->hi <= y->hi;
+		if (y->kind == SET_ALL_BUT)
+			return y->point < x->lo || y->point > x->hi;
+		return (x->lo & y->mask) == y->v && (varying_bits(x->lo, x->hi) & y->mask) == 0;
+	case SET_ALL_BUT:
+		if (y->kind == SET_ALL_BUT)
+			return x->point == y->point;
+		if (y->kind == SET_RANGE)
+			return (y->lo == 0 || (y->lo == 1 && x->point == 0)) &&
+			       (y->hi == w || (y->hi == w - 1 && x->point == w));
+		return false;
+	case SET_MASKED: {
+		uint64_t min = x->v, max = x->v | (w & ~x->mask);
+		if (y->kind == SET_RANGE)
+			return min >= y->lo && max <= y->hi;
+		if (y->kind == SET_ALL_BUT)
+			return (y->point & x->mask) != x->v;
+		return (y->mask & ~x->mask) == 0 && (x->v & y->mask) == y->v;
+	}
+	case SET_EMPTY:
+		break;
+	}
+	return true;
+}
+
+/* Every call rule @a matches, rule @b (same syscall, same ABI) matches too. */
+static bool rule_subset(const struct compat_rule *a, const struct compat_rule *b)
+{
+	uint64_t w = scg_arch_bits(a->arch) == 32 ? UINT32_MAX : UINT64_MAX;
+	const struct value_set all = { .kind = SET_RANGE, .lo = 0, .hi = w };
+	for (unsigned i = 0; i < a->ncmp; i++) {
+		struct value_set x = value_set_of(&a->cmp[i], w);
+		if (x.kind == SET_EMPTY)
+			return true;
+	}
+	for (unsigned j = 0; j < b->ncmp; j++) {
+		struct value_set y = value_set_of(&b->cmp[j], w);
+		const struct compat_cmp *own = NULL;
+		for (unsigned i = 0; i < a->ncmp && own == NULL; i++)
+			if (a->cmp[i].arg == b->cmp[j].arg)
+				own = &a->cmp[i];
+		struct value_set x = own != NULL ? value_set_of(own, w) : all;
+		if (!value_subset(&x, &y, w))
+			return false;
+	}
+	return true;
+}
+
+/* @a decides before @b: it is strictly narrower and of another action. */
+static bool decides_first(const struct compat_rule *a, const struct compat_rule *b)
+{
+	return a->action != b->action && rule_subset(a, b) && !rule_subset(b, a);
+}
+
+/*
+ * The order the policy lists the rules in (its first match decides): newest
+ * first, except that of overlapping conditional rules of one syscall with
+ * different actions, a narrower one comes before every rule that contains
+ * it, so the narrowest range decides, as in libseccomp (write with a2 < 128
+ * ERRNO(5) and a2 < 256 ERRNO(6): write(.., .., 65) fails with EIO, in
+ * either order of adding).  Each syscall keeps the places its rules had.
+ * The caller frees; NULL when out of memory.
+ */
+static size_t *rule_order(const struct compat_filter *f)
+{
+	size_t n = f->rules.n;
+	size_t *seq = malloc((n ? n : 1) * sizeof(*seq));
+	size_t *pos = malloc((n ? n : 1) * sizeof(*pos));
+	size_t *member = malloc((n ? n : 1) * sizeof(*member));
+	bool *grouped = calloc(n ? n : 1, sizeof(*grouped));
+	if (seq == NULL || pos == NULL || member == NULL || grouped == NULL) {
+		free(seq);
+		free(pos);
+		free(member);
+		free(grouped);
+		return NULL;
+	}
+	for (size_t i = 0; i < n; i++)
+		seq[i] = n - 1 - i;
+	for (size_t start = 0; start < n; start++) {
+		if (grouped[start])
+			continue;
+		const struct compat_rule *head = &f->rules.v[seq[start]];
+		size_t m = 0;
+		for (size_t p = start; p < n; p++) {
+			const struct compat_rule *r = &f->rules.v[seq[p]];
+			if (!grouped[p] && r->arch == head->arch && r->nr == head->nr) {
+				grouped[p] = true;
+				pos[m++] = p;
+			}
+		}
+		/* Members in newest-first order; pick, each time, the newest one that no
+		 * remaining member must decide before. */
+		for (size_t k = 0; k < m; k++)
+			member[k] = seq[pos[k]];
+		for (size_t k = 0; k < m; k++) {
+			size_t pick = k;
+			for (size_t c = k; c < m; c++) {
+				bool blocked = false;
+				for (size_t o = k; o < m && !blocked; o++)
+					blocked = o != c && decides_first(&f->rules.v[member[o]],
+									  &f->rules.v[member[c]]);
+				if (!blocked) {
+					pick = c;
+					break;
+				}
+			}
+			size_t chosen = member[pick];
+			memmove(&member[k + 1], &member[k], (pick - k) * sizeof(member[0]));
+			member[k] = chosen;
+			seq[pos[k]] = chosen;
+		}
+	}
+	free(pos);
+	free(member);
+	free(grouped);
+	return seq;
+}
+
 static uint32_t arch_bit(const struct scg_arch *arch)
 {
 	for (size_t i = 0; i < scg_arch_count(); i++)
@@ -80,10 +275,11 @@ struct scg_policy *compat_policy_build(const struct compat_filter *f)
 		rc = scg_policy_add_arch(p, f->arches[i]);
 	scg_policy_set_default(p, f->attr.act_default);
 	scg_policy_set_badarch(p, f->attr.act_badarch);
-	/* Newest first: where conditional rules of different actions overlap, the
-	 * policy's first match must be the rule added last. */
-	for (size_t i = f->rules.n; rc == 0 && i-- > 0;) {
-		const struct compat_rule *r = &f->rules.v[i];
+	size_t *order = rule_order(f);
+	if (order == NULL)
+		rc = -ENOMEM;
+	for (size_t i = 0; rc == 0 && i < f->rules.n; i++) {
+		const struct compat_rule *r = &f->rules.v[order[i]];
 		struct scg_rule_spec spec = {
 			.action = r->action,
 			.has_number = true,
@@ -96,6 +292,7 @@ struct scg_policy *compat_policy_build(const struct compat_filter *f)
 		else
 			rc = scg_policy_add_rule(p, &spec);
 	}
+	free(order);
 	/* libseccomp's verdict for x86_64 numbers with bit 31 set, without x32 */
 	if (rc == 0)
 		rc = scg_policy_add_libseccomp_high_numbers(p);
@@ -186,6 +383,26 @@ static int system_rc(const struct compat_filter *f, int rc)
 	return -ECANCELED;
 }
 
+/*
+ * The program in the byte order of the filter's ABIs (all of them share one,
+ * seccomp_arch_add() sees to it), as libseccomp writes it: a filter for
+ * s390x or MIPS has code and k big-endian.  The caller frees.
+ */
+static struct scg_insn *program_for_export(const struct compat_filter *f, size_t *size)
+{
+	*size = f->program.len * sizeof(f->program.insns[0]);
+	struct scg_insn *out = malloc(*size ? *size : 1);
+	if (out == NULL)
+		return NULL;
+	memcpy(out, f->program.insns, *size);
+	bool big = f->narch > 0 && scg_arch_big_endian(f->arches[0]);
+	for (size_t i = 0; i < f->program.len; i++) {
+		out[i].code = big ? htobe16(out[i].code) : htole16(out[i].code);
+		out[i].k = big ? htobe32(out[i].k) : htole32(out[i].k);
+	}
+	return out;
+}
+
 COMPAT_API int seccomp_export_bpf(const scmp_filter_ctx ctx, int fd)
 {
 	struct compat_filter *f = compat_filter_of(ctx);
@@ -194,8 +411,13 @@ COMPAT_API int seccomp_export_bpf(const scmp_filter_ctx ctx, int fd)
 	int rc = compat_program(f);
 	if (rc < 0)
 		return rc;
-	return system_rc(f, write_all(fd, f->program.insns,
-				      f->program.len * sizeof(f->program.insns[0])));
+	size_t size;
+	struct scg_insn *prog = program_for_export(f, &size);
+	if (prog == NULL)
+		return -ENOMEM;
+	rc = system_rc(f, write_all(fd, prog, size));
+	free(prog);
+	return rc;
 }
 
 COMPAT_API int seccomp_export_bpf_mem(const scmp_filter_ctx ctx, void *buf, size_t *len)
@@ -206,15 +428,17 @@ COMPAT_API int seccomp_export_bpf_mem(const scmp_filter_ctx ctx, void *buf, size
 	int rc = compat_program(f);
 	if (rc < 0)
 		return rc;
-	size_t size = f->program.len * sizeof(f->program.insns[0]);
-	if (buf != NULL && *len < size) {
-		*len = size;
-		return -ERANGE;
-	}
-	if (buf != NULL)
-		memcpy(buf, f->program.insns, size);
+	size_t size;
+	struct scg_insn *prog = program_for_export(f, &size);
+	if (prog == NULL)
+		return -ENOMEM;
+	if (buf != NULL && *len < size)
+		rc = -ERANGE;
+	else if (buf != NULL)
+		memcpy(buf, prog, size);
+	free(prog);
 	*len = size;
-	return 0;
+	return rc;
 }
 
 COMPAT_API int seccomp_export_pfc(const scmp_filter_ctx ctx, int fd)
@@ -230,7 +454,8 @@ COMPAT_API int seccomp_export_pfc(const scmp_filter_ctx ctx, int fd)
 	scg_policy_free(policy);
 	if (rc < 0)
 		return rc == -ENOMEM ? -ENOMEM : -EFAULT;
-	static const char head[] = "# seccomp filter (syscage policy language; rules newest first)\n";
+	static const char head[] =
+		"# seccomp filter (syscage policy language; the first matching rule decides)\n";
 	rc = write_all(fd, head, sizeof(head) - 1);
 	if (rc == 0)
 		rc = write_all(fd, text, strlen(text));
@@ -261,7 +486,7 @@ static unsigned load_flags(const struct compat_filter *f, bool notify)
 		flags |= SCG_FILTER_FLAG_NEW_LISTENER;
 		if (f->attr.tsync)
 			flags |= SCG_FILTER_FLAG_TSYNC_ESRCH;
-		if (f->attr.waitkill)
+		if (f->attr.waitkill && compat_api_level() >= 7)
 			flags |= SCG_FILTER_FLAG_WAIT_KILLABLE_RECV;
 	}
 	return flags;
