@@ -9,13 +9,15 @@
  *
  *   diff-<lib> [RULE_SETS [SEED]]
  *
- * Only what libseccomp 2.5 and syscage define alike is exercised: rule sets
- * where conditional rules for one syscall share an action or test disjoint
- * values (libseccomp's answer for other overlaps depends on its tree merge
- * order), no argument conditions on multiplexed socket/IPC calls, probes
- * only with real syscall numbers (docs/libseccomp.md lists why).
+ * Only what libseccomp 2.5 and syscage define alike is exercised: generated
+ * rule sets where conditional rules for one syscall share an action or test
+ * disjoint values, hand-written overlaps where one range holds the other
+ * (the narrower decides in both), no argument conditions on multiplexed
+ * socket/IPC calls, probes only with real syscall numbers
+ * (docs/libseccomp.md lists why).
  */
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+#include <endian.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdbool.h>
@@ -136,6 +138,238 @@ static void return_codes(void)
 		printf("num %#x %d: %s\n", nums[i].token, nums[i].nr, name ? name : "-");
 		free(name);
 	}
+}
+
+/* --- hand-written cases: verdicts ---------------------------------------------- */
+
+/* The exported filter, in the byte order of @big_endian ABIs, as a native program. */
+static int exported(scmp_filter_ctx c, bool big_endian, struct scg_prog *prog)
+{
+	int fd = memfd_create("filter", 0);
+	int rc = seccomp_export_bpf(c, fd);
+	off_t size = lseek(fd, 0, SEEK_END);
+	struct scg_insn *insns = rc == 0 && size > 0 ? malloc((size_t)size) : NULL;
+	if (insns == NULL || pread(fd, insns, (size_t)size, 0) != size)
+		rc = rc < 0 ? rc : -EIO;
+	for (size_t i = 0; rc == 0 && i < (size_t)size / sizeof(*insns); i++) {
+		insns[i].code = big_endian ? be16toh(insns[i].code) : le16toh(insns[i].code);
+		insns[i].k = big_endian ? be32toh(insns[i].k) : le32toh(insns[i].k);
+	}
+	if (rc == 0)
+		rc = scg_prog_from_raw(insns, (size_t)size, "filter", prog, NULL);
+	free(insns);
+	close(fd);
+	return rc;
+}
+
+/* One line per call: "verdict <what>: <action>"; both builds must print the same. */
+static void verdicts(scmp_filter_ctx c, const char *what, uint32_t arch, bool big_endian,
+		     const int *nrs, const uint64_t *a0s, const uint64_t *a2s, size_t n)
+{
+	struct scg_prog prog = { 0 };
+	if (exported(c, big_endian, &prog) < 0) {
+		printf("verdict %s: no filter\n", what);
+		return;
+	}
+	printf("verdict %s:", what);
+	for (size_t i = 0; i < n; i++) {
+		struct scg_seccomp_data d = { .nr = (uint32_t)nrs[i], .arch = arch };
+		d.args[0] = a0s != NULL ? a0s[i] : 0;
+		d.args[2] = a2s != NULL ? a2s[i] : 0;
+		uint32_t out = 0xdeadbeef;
+		if (scg_emu_run(&prog, &d, &out, NULL, NULL, NULL) < 0)
+			out = 0xdeadbeef;
+		printf(" %#x", out);
+	}
+	printf("\n");
+	scg_prog_release(&prog);
+}
+
+static scmp_filter_ctx x86_only(uint32_t def)
+{
+	scmp_filter_ctx c = seccomp_init(def);
+	printf("x86 only: %d %d\n", seccomp_arch_add(c, SCMP_ARCH_X86),
+	       seccomp_arch_remove(c, SCMP_ARCH_NATIVE));
+	return c;
+}
+
+/* x86's socket(2) and socketcall(2) numbers, ipc(2) and the direct semget(2). */
+enum { X86_SOCKET = 359, X86_SOCKETCALL = 102, X86_IPC = 117, X86_SEMGET = 393 };
+
+/* An exact rule for a socket or IPC call covers its multiplexed form too. */
+static void multiplexed_calls(void)
+{
+	static const int nrs[] = { X86_SOCKET, X86_SOCKETCALL, X86_SOCKETCALL, X86_IPC, X86_IPC,
+				   X86_SEMGET };
+	static const uint64_t a0s[] = { 2, 1 /* SYS_SOCKET */, 2 /* SYS_BIND */, 2 /* SEMGET */,
+					1 /* SEMOP */, 0 };
+	scmp_filter_ctx c = x86_only(SCMP_ACT_ALLOW);
+	RC(seccomp_rule_add_exact(c, SCMP_ACT_KILL, SCMP_SYS(socket), 0));
+	RC(seccomp_rule_add_exact(c, SCMP_ACT_KILL, SCMP_SYS(socket), 1, SCMP_A0(SCMP_CMP_EQ, 2)));
+	RC(seccomp_rule_add_exact(c, SCMP_ACT_ERRNO(1), SCMP_SYS(semget), 0));
+	RC(seccomp_rule_add_exact(c, SCMP_ACT_ERRNO(1), SCMP_SYS(shmget), 1,
+				  SCMP_A0(SCMP_CMP_EQ, 2)));
+	verdicts(c, "exact socket, semget on x86", SCMP_ARCH_X86, false, nrs, a0s, NULL, N(nrs));
+	seccomp_release(c);
+	c = x86_only(SCMP_ACT_KILL);
+	RC(seccomp_rule_add_exact(c, SCMP_ACT_ALLOW, SCMP_SYS(socket), 0));
+	RC(seccomp_rule_add_exact(c, SCMP_ACT_ALLOW, SCMP_SYS(semget), 0));
+	verdicts(c, "exact allow socket, semget on x86", SCMP_ARCH_X86, false, nrs, a0s, NULL,
+		 N(nrs));
+	seccomp_release(c);
+}
+
+/* Numbers without a name, pseudo numbers, legacy names, -1. */
+static void numbers(void)
+{
+	scmp_filter_ctx c = x86_only(SCMP_ACT_ERRNO(9));
+	RC(seccomp_rule_add(c, SCMP_ACT_ALLOW, 184 /* tuxcall */, 0));
+	RC(seccomp_rule_add(c, SCMP_ACT_ALLOW, 174 /* create_module: x86 127 */, 0));
+	RC(seccomp_rule_add_exact(c, SCMP_ACT_KILL, -100001, 0));
+	RC(seccomp_rule_add(c, SCMP_ACT_KILL, -100001, 0));
+	RC(seccomp_rule_add_exact(c, SCMP_ACT_KILL, -10001, 0));
+	RC(seccomp_rule_add(c, SCMP_ACT_KILL, 100000, 0));
+	static const int x86_nrs[] = { 127, 3, 0 };
+	verdicts(c, "legacy numbers on x86", SCMP_ARCH_X86, false, x86_nrs, NULL, NULL,
+		 N(x86_nrs));
+	RC(seccomp_syscall_priority(c, -100001, 10));
+	RC(seccomp_syscall_priority(c, 100000, 10));
+	RC(seccomp_syscall_priority(c, SCMP_SYS(read), 10));
+	seccomp_release(c);
+
+	c = seccomp_init(SCMP_ACT_ALLOW);
+	RC(seccomp_rule_add_exact(c, SCMP_ACT_KILL, -10001 /* __PNR_arch_prctl */, 0));
+	RC(seccomp_rule_add(c, SCMP_ACT_KILL, -10001, 0));
+	RC(seccomp_rule_add_exact(c, SCMP_ACT_KILL, -100001, 0));
+	RC(seccomp_rule_add_exact(c, SCMP_ACT_KILL, -101 /* __PNR_socket */, 0));
+	RC(seccomp_rule_add_exact(c, SCMP_ACT_KILL, SCMP_SYS(socketcall), 0));
+	RC(seccomp_rule_add(c, SCMP_ACT_ERRNO(2), 184, 0));
+	RC(seccomp_rule_add(c, SCMP_ACT_ERRNO(3), 236, 0));
+	RC(seccomp_syscall_priority(c, -1, 100));
+	RC(seccomp_attr_set(c, SCMP_FLTATR_API_TSKIP, 1));
+	RC(seccomp_syscall_priority(c, -1, 100));
+	RC(seccomp_syscall_priority(c, -2, 100));
+	RC(seccomp_syscall_priority(c, -100001, 100));
+	static const int nrs[] = { 158 /* arch_prctl */, 41 /* socket */, 184, 236 };
+	verdicts(c, "pseudo and legacy numbers on x86_64", SCMP_ARCH_X86_64, false, nrs, NULL, NULL,
+		 N(nrs));
+	seccomp_release(c);
+
+	static const struct {
+		uint32_t token;
+		int nr;
+	} nums[] = { { SCMP_ARCH_X86_64, 174 }, { SCMP_ARCH_X86_64, 177 }, { SCMP_ARCH_X86_64, 178 },
+		     { SCMP_ARCH_X86_64, 180 }, { SCMP_ARCH_X86_64, 181 }, { SCMP_ARCH_X86_64, 182 },
+		     { SCMP_ARCH_X86_64, 183 }, { SCMP_ARCH_X86_64, 184 }, { SCMP_ARCH_X86_64, 185 },
+		     { SCMP_ARCH_X86_64, 236 }, { SCMP_ARCH_X86, 17 },      { SCMP_ARCH_X86, 273 },
+		     { SCMP_ARCH_X32, 0x40000000 + 184 }, { SCMP_ARCH_MIPS, 4137 },
+		     { SCMP_ARCH_PPC64, 225 },  { SCMP_ARCH_S390X, 127 } };
+	for (size_t i = 0; i < N(nums); i++) {
+		char *name = seccomp_syscall_resolve_num_arch(nums[i].token, nums[i].nr);
+		printf("num %#x %d: %s\n", nums[i].token, nums[i].nr, name ? name : "-");
+		free(name);
+	}
+	static const char *const names[] = { "tuxcall", "vserver", "create_module", "break",
+					     "afs_syscall", "nfsservctl" };
+	static const uint32_t tokens[] = { SCMP_ARCH_X86_64, SCMP_ARCH_X86, SCMP_ARCH_X32,
+					   SCMP_ARCH_AARCH64, SCMP_ARCH_PPC64LE, SCMP_ARCH_MIPSEL };
+	for (size_t i = 0; i < N(names); i++)
+		for (size_t k = 0; k < N(tokens); k++)
+			printf("name %#x %s: %d\n", tokens[k], names[i],
+			       seccomp_syscall_resolve_name_arch(tokens[k], names[i]));
+}
+
+/* What an API level allows: actions, flag attributes, TSYNC with a listener. */
+static void api_levels(void)
+{
+	unsigned level = seccomp_api_get();
+	for (unsigned l = 1; l <= 6 && l <= level; l++) {
+		printf("level %u: %d\n", l, seccomp_api_set(l));
+		scmp_filter_ctx c = seccomp_init(SCMP_ACT_ALLOW);
+		RC(seccomp_rule_add(c, SCMP_ACT_NOTIFY, 1, 0));
+		RC(seccomp_rule_add(c, SCMP_ACT_LOG, 2, 0));
+		RC(seccomp_rule_add(c, SCMP_ACT_KILL_PROCESS, 3, 0));
+		RC(seccomp_attr_set(c, SCMP_FLTATR_CTL_TSYNC, 0));
+		RC(seccomp_attr_set(c, SCMP_FLTATR_CTL_TSYNC, 1));
+		RC(seccomp_attr_set(c, SCMP_FLTATR_CTL_LOG, 0));
+		RC(seccomp_attr_set(c, SCMP_FLTATR_CTL_SSB, 0));
+		RC(seccomp_attr_set(c, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_NOTIFY));
+		RC(seccomp_reset(c, SCMP_ACT_LOG));
+		seccomp_release(c);
+	}
+	printf("level back: %d\n", seccomp_api_set(level));
+}
+
+/* Filters for a big-endian ABI are exported in its byte order; ABIs of both orders do not mix. */
+static void byte_order(void)
+{
+	scmp_filter_ctx c = seccomp_init(SCMP_ACT_ALLOW);
+	RC(seccomp_arch_add(c, SCMP_ARCH_S390X));
+	RC(seccomp_arch_remove(c, SCMP_ARCH_NATIVE));
+	RC(seccomp_arch_add(c, SCMP_ARCH_S390X));
+	RC(seccomp_arch_add(c, SCMP_ARCH_X86));
+	RC(seccomp_rule_add(c, SCMP_ACT_ERRNO(1), SCMP_SYS(getpid), 0));
+	RC(seccomp_rule_add(c, SCMP_ACT_ERRNO(2), SCMP_SYS(write), 1, SCMP_A2(SCMP_CMP_GT, 0x10000)));
+	static const int nrs[] = { 20 /* getpid */, 4 /* write */, 4, 3 };
+	static const uint64_t a2s[] = { 0, 0x10001, 1, 0 };
+	verdicts(c, "s390x, big-endian", SCMP_ARCH_S390X, true, nrs, NULL, a2s, N(nrs));
+	scmp_filter_ctx m = seccomp_init(SCMP_ACT_ALLOW);
+	RC(seccomp_merge(c, m));
+	seccomp_release(m);
+	seccomp_release(c);
+	c = seccomp_init(SCMP_ACT_ALLOW);
+	RC(seccomp_arch_remove(c, SCMP_ARCH_NATIVE));
+	RC(seccomp_arch_add(c, SCMP_ARCH_MIPS));
+	RC(seccomp_arch_add(c, SCMP_ARCH_MIPSEL));
+	RC(seccomp_rule_add(c, SCMP_ACT_KILL, SCMP_SYS(getppid), 0));
+	static const int mips[] = { 4064 /* getppid */, 4020 };
+	verdicts(c, "mips, big-endian", SCMP_ARCH_MIPS, true, mips, NULL, NULL, N(mips));
+	seccomp_release(c);
+}
+
+/* Nested ranges on one argument with different actions: the narrowest decides. */
+static void nested_ranges(void)
+{
+	static const struct {
+		enum scmp_compare op;
+		uint64_t data[4];
+	} chains[] = {
+		{ SCMP_CMP_LT, { 128, 256, 512, 1024 } }, { SCMP_CMP_LE, { 64, 128, 256, 512 } },
+		{ SCMP_CMP_GT, { 128, 256, 512, 1024 } }, { SCMP_CMP_GE, { 64, 128, 256, 512 } },
+	};
+	static const int nrs[] = { 1, 1, 1, 1, 1, 1, 1, 1, 1, 1 };
+	static const uint64_t a2s[] = { 0, 64, 65, 127, 128, 200, 256, 300, 600, 2000 };
+	for (size_t k = 0; k < N(chains); k++)
+		for (int reverse = 0; reverse < 2; reverse++) {
+			scmp_filter_ctx c = seccomp_init(SCMP_ACT_ALLOW);
+			for (int i = 0; i < 4; i++) {
+				int j = reverse ? 3 - i : i;
+				int rc = seccomp_rule_add(c, SCMP_ACT_ERRNO(5 + j), SCMP_SYS(write), 1,
+							  SCMP_A2(chains[k].op, chains[k].data[j]));
+				printf("nested %d %d %d: %d\n", chains[k].op, reverse, j, rc);
+			}
+			char what[64];
+			snprintf(what, sizeof(what), "nested op %d%s", chains[k].op,
+				 reverse ? " reversed" : "");
+			verdicts(c, what, SCMP_ARCH_X86_64, false, nrs, NULL, a2s, N(nrs));
+			seccomp_release(c);
+		}
+	/* libseccomp's own example: a2 < 128 EIO, a2 < 256 ENOMEM ..., write(.., .., 65) */
+	scmp_filter_ctx c = seccomp_init(SCMP_ACT_KILL);
+	RC(seccomp_rule_add(c, SCMP_ACT_ALLOW, SCMP_SYS(write), 1, SCMP_A2(SCMP_CMP_GE, 32768)));
+	RC(seccomp_rule_add(c, SCMP_ACT_ERRNO(5), SCMP_SYS(write), 1, SCMP_A2(SCMP_CMP_LT, 128)));
+	RC(seccomp_rule_add(c, SCMP_ACT_ERRNO(6), SCMP_SYS(write), 1, SCMP_A2(SCMP_CMP_LT, 256)));
+	RC(seccomp_rule_add(c, SCMP_ACT_ERRNO(12), SCMP_SYS(write), 1,
+			    SCMP_A2(SCMP_CMP_LT, 16384)));
+	RC(seccomp_rule_add(c, SCMP_ACT_ERRNO(7), SCMP_SYS(read), 2, SCMP_A0(SCMP_CMP_EQ, 3),
+			    SCMP_A2(SCMP_CMP_LT, 100)));
+	RC(seccomp_rule_add(c, SCMP_ACT_ERRNO(8), SCMP_SYS(read), 2, SCMP_A0(SCMP_CMP_EQ, 3),
+			    SCMP_A2(SCMP_CMP_LT, 1000)));
+	static const int w[] = { 1, 1, 1, 1, 1, 0, 0, 0, 0 };
+	static const uint64_t w0[] = { 1, 1, 1, 1, 1, 3, 4, 3, 3 };
+	static const uint64_t w2[] = { 65, 128, 300, 20000, 40000, 50, 50, 100, 1000 };
+	verdicts(c, "write a2 < 128, < 256, < 16384", SCMP_ARCH_X86_64, false, w, w0, w2, N(w));
+	seccomp_release(c);
 }
 
 /* --- generated rule sets ------------------------------------------------------- */
@@ -384,6 +618,11 @@ int main(int argc, char **argv)
 	rng_state = argc > 2 ? strtoull(argv[2], NULL, 0) : 0x5eccULL;
 	setvbuf(stdout, NULL, _IOFBF, 1 << 16);
 	return_codes();
+	multiplexed_calls();
+	numbers();
+	api_levels();
+	byte_order();
+	nested_ranges();
 	for (unsigned i = 0; i < sets; i++)
 		one_rule_set(i);
 	return 0;
