@@ -25,6 +25,7 @@
 
 #include "bpf/opcodes.h"
 #include "runtime/internal.h"
+#include "support/features.h"
 #include "support/live.h"
 
 #define LIVE_OR_SKIP()                                                                             \
@@ -193,6 +194,45 @@ static void test_probe_live(void **state)
 		assert_true(f.notif_resp_size >= sizeof(struct scg_notif_resp));
 		assert_int_equal(f.data_size, 64);
 	}
+	assert_int_equal(f.ptrace_get_filter, f.ptrace_get_filter_error == 0);
+	/* a filtered process is never allowed to read filters */
+	if (prctl(PR_GET_SECCOMP, 0L, 0L, 0L, 0L) != 0)
+		assert_int_equal(f.ptrace_get_filter_error, EACCES);
+#ifdef __x86_64__
+	/* without x32 the x32 getpid fails with ENOSYS, and the caller lives on */
+	errno = 0;
+	long r = syscall((long)SCG_X32_SYSCALL_BIT | SYS_getpid);
+	assert_int_equal(f.x32, r == getpid());
+	if (!f.x32)
+		assert_int_equal(errno, ENOSYS);
+#else
+	assert_false(f.ia32_emulation);
+	assert_false(f.x32);
+#endif
+}
+
+/* The probe's 32-bit answer is the one a child of the caller gets. */
+static int child_int80_getpid(void *arg)
+{
+	(void)arg;
+#ifdef __x86_64__
+	signal(SIGSEGV, SIG_DFL);
+	long ret;
+	__asm__ volatile("int $0x80" : "=a"(ret) : "0"(20L) : "r8", "r9", "r10", "r11", "memory");
+	return ret == getpid() ? 0 : 1;
+#else
+	return 1;
+#endif
+}
+
+static void test_probe_ia32_live(void **state)
+{
+	(void)state;
+	struct scg_features f;
+	assert_int_equal(scg_features_probe(&f), 0);
+	int status = in_child(child_int80_getpid, NULL);
+	bool works = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+	assert_int_equal(f.ia32_emulation, works);
 }
 
 static int child_install_errno(void *arg)
@@ -315,6 +355,9 @@ static void test_strict_mode(void **state)
 {
 	(void)state;
 	LIVE_OR_SKIP();
+	/* the kernel refuses strict mode to a process that has filters */
+	if (!feature_require("no-inherited-filter", "%s", __func__))
+		skip();
 	int p[2];
 	assert_int_equal(pipe(p), 0);
 	int status = in_child(child_strict, &p[1]);
@@ -461,9 +504,8 @@ static void test_notify_end_to_end(void **state)
 {
 	(void)state;
 	LIVE_OR_SKIP();
-	struct scg_features f;
-	assert_int_equal(scg_features_probe(&f), 0);
-	assert_true(f.actions & (1U << SCG_ACTION_USER_NOTIF));
+	if (!feature_require("user-notif", "%s", __func__))
+		skip();
 	int sv[2];
 	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv), 0);
 	alarm(30); /* a bug must not hang the suite */
@@ -517,6 +559,8 @@ static void test_notify_without_listener(void **state)
 {
 	(void)state;
 	LIVE_OR_SKIP();
+	if (!feature_require("user-notif", "%s", __func__))
+		skip();
 	int status = in_child(child_orphaned, NULL);
 	assert_true(WIFEXITED(status));
 	assert_int_equal(WEXITSTATUS(status), 0);
@@ -530,6 +574,7 @@ int main(void)
 		cmocka_unit_test(test_install_rejects_bad_arguments),
 		cmocka_unit_test(test_probe_simulated),
 		cmocka_unit_test(test_probe_live),
+		cmocka_unit_test(test_probe_ia32_live),
 		cmocka_unit_test(test_install_live_flags),
 		cmocka_unit_test(test_tsync_failure_live),
 		cmocka_unit_test(test_strict_mode),

@@ -24,6 +24,7 @@
 #include <syscage/syscage.h>
 
 #include "bpf/opcodes.h"
+#include "support/features.h"
 #include "support/live.h"
 #include "support/progen.h"
 
@@ -122,18 +123,23 @@ static void check_wrapped(struct scg_prog *prog, const char *what)
 	scg_prog_release(prog);
 }
 
-static bool live_ok(void)
+/*
+ * The limit is per path: a filter this process inherited from its
+ * environment (a container's) takes an unknown share of it, which nothing
+ * can read back from inside that filter.
+ */
+static bool live_ok(const char *test)
 {
 	int live = live_require();
 	assert_true(live >= 0);
-	return live == 1;
+	return live == 1 && feature_require("no-inherited-filter", "%s", test);
 }
 
 /* The rows of the table in kernel-semantics.md C1, with ALLOW so no wrapping is needed. */
 static void test_documented_shapes(void **state)
 {
 	(void)state;
-	if (!live_ok())
+	if (!live_ok(__func__))
 		skip();
 	struct scg_prog prog = rets(1, SCG_RET_ALLOW);
 	assert_int_equal(scg_stack_capacity(&prog), 3641);
@@ -166,7 +172,7 @@ static void test_documented_shapes(void **state)
 static void test_wrapped_shapes(void **state)
 {
 	(void)state;
-	if (!live_ok())
+	if (!live_ok(__func__))
 		skip();
 	struct scg_prog prog = rets(1, SCG_RET_KILL_PROCESS);
 	check_wrapped(&prog, "guard + 1 x ret kill");
@@ -186,7 +192,7 @@ static void test_wrapped_shapes(void **state)
 static void test_mixed_stack(void **state)
 {
 	(void)state;
-	if (!live_ok())
+	if (!live_ok(__func__))
 		skip();
 	struct progen_rng rng;
 	progen_seed(&rng, 0x57ac);

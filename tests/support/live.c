@@ -365,10 +365,17 @@ int live_require(void)
 	const char *ci = getenv("CI");
 	const char *must = getenv("SYSCAGE_LIVE");
 	bool required = (ci && *ci) || (must && !strcmp(must, "1"));
-	fprintf(stderr, "%s: this kernel refused a trivial seccomp filter; live tests %s\n",
-		required ? "FAIL" : "SKIP", required ? "are required here (CI or SYSCAGE_LIVE=1)" :
-						       "skipped (set SYSCAGE_LIVE=1 to make this fatal)");
-	return required ? -1 : 0;
+	if (required) {
+		fprintf(stderr, "FAIL: this kernel refused a trivial seccomp filter; live tests "
+				"are required here (CI or SYSCAGE_LIVE=1)\n");
+		return -1;
+	}
+	/* the line the test summary counts, naming what is missing */
+	fflush(stderr);
+	printf("SKIP: seccomp: live tests (this kernel refused a trivial filter; "
+	       "SYSCAGE_LIVE=1 makes this fatal)\n");
+	fflush(stdout);
+	return 0;
 }
 
 void live_expect(const struct scg_emu_result *res, int64_t ran_retval, struct live_outcome *out)
