@@ -238,34 +238,51 @@ static int drop_covered(struct oci_export *x, const struct stub_names *sn)
 	return 0;
 }
 
+struct span {
+	uint32_t lo, hi;
+};
+
+static int span_cmp(const void *a, const void *b)
+{
+	const struct span *x = a, *y = b;
+	return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
 /*
  * Numbers no syscall has, up to @mark, that the policy leaves to its
  * unknown verdict (ENOSYS) instead of naming them with a numbered rule.
+ * Counted by ranges, not number by number: on arm the mark can be near
+ * 0xf0000 (the private syscalls).
  */
 static size_t unknown_gaps(const struct oci_export *x, const struct scg_arch *arch, uint32_t mark)
 {
-	const char *first_name;
 	uint32_t first = 0;
-	size_t gaps = 0;
-	if (scg_syscall_at(arch, 0, &first_name, &first) < 0 || mark < first)
+	size_t nrules = scg_policy_rule_count(x->policy), n = 0;
+	if (scg_syscall_at(arch, 0, NULL, &first) < 0 || mark < first)
 		return 0;
-	uint8_t *named = calloc((size_t)(mark - first) / 8 + 1, 1);
-	if (!named)
+	struct span *spans = calloc(nrules ? nrules : 1, sizeof(*spans));
+	if (!spans)
 		return 0;
-	for (size_t i = 0; i < scg_policy_rule_count(x->policy); i++) {
+	for (size_t i = 0; i < nrules; i++) {
 		struct scg_rule r;
 		uint32_t lo, hi;
 		if (scg_policy_rule_at(x->policy, i, &r) < 0 || !r.has_number ||
 		    scg_policy_rule_range(x->policy, i, arch, &lo, &hi) < 0 || hi < first ||
 		    lo > mark)
 			continue;
-		for (uint64_t nr = lo < first ? first : lo; nr <= hi && nr <= mark; nr++)
-			named[(nr - first) / 8] |= (uint8_t)(1U << ((nr - first) % 8));
+		spans[n++] = (struct span){ lo < first ? first : lo, hi > mark ? mark : hi };
 	}
-	for (uint32_t nr = first; nr <= mark && nr >= first; nr++)
-		gaps += !scg_syscall_name(arch, nr) && !(named[(nr - first) / 8] & (1U << ((nr - first) % 8)));
-	free(named);
-	return gaps;
+	qsort(spans, n, sizeof(*spans), span_cmp);
+	/* every unknown number up to the mark, less those the rules' merged spans name */
+	uint64_t gaps = (uint64_t)mark - first + 1 - oci_syscalls_between(arch, first, mark);
+	for (size_t i = 0; i < n;) {
+		uint32_t lo = spans[i].lo, hi = spans[i].hi;
+		for (i++; i < n && spans[i].lo <= (uint64_t)hi + 1; i++)
+			hi = spans[i].hi > hi ? spans[i].hi : hi;
+		gaps -= (uint64_t)hi - lo + 1 - oci_syscalls_between(arch, lo, hi);
+	}
+	free(spans);
+	return (size_t)gaps;
 }
 
 static void warn_stub_gaps(struct oci_export *x, const struct stub_names *sn, bool enosys_unknown)

@@ -56,6 +56,9 @@ int oci_export_plan(struct oci_export *x);
 void oci_export_release(struct oci_export *x);
 struct oci_decision *oci_export_find(struct oci_abi_plan *abi, uint32_t nr);
 
+/* How many syscalls of @arch have a number in @first..@last (a binary search, not a walk). */
+size_t oci_syscalls_between(const struct scg_arch *arch, uint32_t first, uint32_t last);
+
 /* Is the decision "ENOSYS for every argument"? */
 bool oci_decision_is_enosys(const struct oci_decision *d);
 

@@ -110,6 +110,28 @@ static bool region_low_only(const struct oci_region *r)
 	return true;
 }
 
+/* Position of the first syscall of @arch numbered @nr or above (the count when none is). */
+static size_t syscall_position(const struct scg_arch *arch, uint64_t nr)
+{
+	size_t lo = 0, hi = scg_syscall_count(arch);
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		uint32_t at;
+		if (scg_syscall_at(arch, mid, NULL, &at) == 0 && at < nr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+size_t oci_syscalls_between(const struct scg_arch *arch, uint32_t first, uint32_t last)
+{
+	if (last < first)
+		return 0;
+	return syscall_position(arch, (uint64_t)last + 1) - syscall_position(arch, first);
+}
+
 /* What is left of rule @i on ABI @abi after the rules before it. */
 static int plan_rule(struct oci_export *x, struct oci_abi_plan *abi, size_t i)
 {
@@ -121,6 +143,10 @@ static int plan_rule(struct oci_export *x, struct oci_abi_plan *abi, size_t i)
 	/* the one range runc gives by itself: libseccomp's layout decides it */
 	if (last != nr && !strcmp(scg_arch_name(abi->arch), "x86_64") &&
 	    scg_policy_rule_is_libseccomp_high_numbers(x->policy, i))
+		return 0;
+	/* numbers no syscall has: with the default action they only mean "not unknown" */
+	if (rule.action == scg_policy_default(x->policy) &&
+	    !oci_syscalls_between(abi->arch, nr, last))
 		return 0;
 	if (last != nr) {
 		const char *hint = "OCI profiles name syscalls one by one; "
@@ -139,11 +165,9 @@ static int plan_rule(struct oci_export *x, struct oci_abi_plan *abi, size_t i)
 	}
 	const char *name = scg_syscall_name(abi->arch, nr);
 	if (!name) {
-		/* a number no syscall has: with the default action it only means "not unknown" */
-		if (rule.action != scg_policy_default(x->policy))
-			oci_export_error(x, rule.loc, "OCI profiles name syscalls",
-					 "rule %zu decides syscall number %u on %s, which has no name", i,
-					 nr, scg_arch_name(abi->arch));
+		oci_export_error(x, rule.loc, "OCI profiles name syscalls",
+				 "rule %zu decides syscall number %u on %s, which has no name", i, nr,
+				 scg_arch_name(abi->arch));
 		return x->error;
 	}
 	int err = add_name(x, name);

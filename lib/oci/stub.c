@@ -69,17 +69,25 @@ static bool stub_wanted(const struct oci_resolved *res)
 	return !(p->has_default_errno && p->default_errno == res->enosys_ret);
 }
 
-static int add_numbered(struct scg_policy *p, const struct scg_arch *arch, uint32_t nr,
-			uint32_t action)
+/* Numbers @first..@last on @arch alone: one rule. */
+static int add_numbers(struct scg_policy *p, const struct scg_arch *arch, uint32_t first,
+		       uint32_t last, uint32_t action)
 {
 	struct scg_rule_spec spec = {
 		.action = action,
 		.has_number = true,
-		.number = nr,
+		.number = first,
+		.number_last = last,
 		.arch_mask = 1U << oci_arch_index(arch),
 		.loc = SCG_LOC_NONE,
 	};
 	return scg_policy_add_rule(p, &spec);
+}
+
+static int add_numbered(struct scg_policy *p, const struct scg_arch *arch, uint32_t nr,
+			uint32_t action)
+{
+	return add_numbers(p, arch, nr, nr, action);
 }
 
 /* Known numbers above the highest named one: ENOSYS. */
@@ -100,28 +108,32 @@ static int add_above(struct scg_policy *p, const struct scg_arch *arch, uint32_t
 
 /*
  * Numbers the table does not know, at or below the highest named one: the
- * default action.  Below the ABI's first syscall (MIPS starts at 4000,
- * 5000 or 6000) this is not done, to keep thousands of rules out of the
- * policy: those numbers get ENOSYS here and the default action under runc.
+ * default action, one range rule per run of them (ARM's private syscalls
+ * sit near 0xf0000, so one rule per number would make a million rules).
+ * Below the ABI's first syscall (MIPS starts at 4000, 5000 or 6000) this is
+ * not done, to keep those numbers out of the policy: they get ENOSYS here
+ * and the default action under runc.  Every run starts above a known
+ * number, so s390's syscall 0, the stub's own ENOSYS, is never in one.
  */
 static int add_gaps(struct scg_policy *p, const struct scg_arch *arch, uint32_t max)
 {
-	const char *name;
-	uint32_t first;
-	if (scg_syscall_at(arch, 0, &name, &first) < 0)
+	size_t count = scg_syscall_count(arch);
+	uint32_t known;
+	if (scg_syscall_at(arch, 0, NULL, &known) < 0)
 		return 0;
-	(void)name;
-	bool s390 = is_arch(arch, "s390") || is_arch(arch, "s390x");
-	for (uint32_t nr = first; nr <= max; nr++) {
-		if (scg_syscall_name(arch, nr))
-			continue;
-		if (s390 && nr == 0)
-			continue; /* the stub's own ENOSYS for the multiplexer */
-		int r = add_numbered(p, arch, nr, scg_policy_default(p));
-		if (r < 0)
-			return r;
-		if (nr == UINT32_MAX)
+	for (size_t i = 1; known < max; i++) {
+		uint32_t next = max;
+		/* past the table's end (@max is a known number: defensive) the run ends at @max */
+		bool end = i >= count || scg_syscall_at(arch, i, NULL, &next) < 0 || next > max;
+		uint32_t last = end ? max : next - 1;
+		if (last > known) {
+			int r = add_numbers(p, arch, known + 1, last, scg_policy_default(p));
+			if (r < 0)
+				return r;
+		}
+		if (end)
 			break;
+		known = next;
 	}
 	return 0;
 }
