@@ -19,8 +19,10 @@ static void usage(FILE *out)
 		"Reports what weakens the sandbox: no arch check, ABI bypasses (x32, i386\n"
 		"through int 0x80), socketcall/ipc and io_uring around restricted calls,\n"
 		"syscalls that commonly break sandboxes, KILL_THREAD, TRACE, unknown\n"
-		"syscalls denied without ENOSYS, unreachable instructions, and the policy\n"
-		"language's own warnings (shadowed rules, 64-bit tests of negative values).\n"
+		"syscalls denied without ENOSYS, unreachable instructions, 64-bit tests of\n"
+		"int arguments (an error where the upper half lets a denied call through),\n"
+		"and the policy language's own warnings (shadowed rules, 64-bit tests of\n"
+		"negative values).\n"
 		"Findings point at the rule (file:line) or the instruction index.\n"
 		"\n"
 		"  -a, --arch ARCH       compile policies for this ABI alone\n"
@@ -28,8 +30,11 @@ static void usage(FILE *out)
 		"                        info, warning (default) or error\n"
 		"      --json            print the findings as JSON\n"
 		"  -h, --help            this text\n"
-		"\n"
-		"Exit status: 0 nothing at or above the severity, 1 something, 2 bad input.\n");
+		"\n");
+	fputs(cli_oci_usage, out);
+	fputs("\n"
+	      "Exit status: 0 nothing at or above the severity, 1 something, 2 bad input.\n",
+	      out);
 }
 
 enum { OPT_SEVERITY = 256, OPT_JSON };
@@ -133,6 +138,8 @@ static int on_option(int c, const char *arg, void *ctx)
 	case OPT_JSON:
 		o->json = true;
 		break;
+	default:
+		return cli_oci_option(c, arg) < 0 ? -EINVAL : 0;
 	}
 	return 0;
 }
@@ -143,6 +150,7 @@ int cmd_lint(int argc, char **argv)
 		{ "arch", required_argument, NULL, 'a' },
 		{ "severity", required_argument, NULL, OPT_SEVERITY },
 		{ "json", no_argument, NULL, OPT_JSON },
+		CLI_OCI_LONG_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};

@@ -211,10 +211,13 @@ SCG_API int scg_decompile(const struct scg_prog *progs, size_t n, struct scg_pol
  * they multiplex are restricted, io_uring allowed while file or network
  * calls are restricted, syscalls that commonly break sandboxes allowed
  * (ptrace, bpf, mount, unshare/clone with namespace flags, ...), int
- * parameters tested over 64 bits, KILL_THREAD, TRACE, unknown syscalls denied with something other than
- * ENOSYS, unreachable instructions.  Errors are holes, warnings risks,
- * notes advice.  When @policy (the source of @prog) is given, findings
- * point at the deciding rule (file:line); otherwise at the instruction.
+ * parameters tested over 64 bits (an error, naming the call, where the
+ * register's upper half lets a denied call through), KILL_THREAD, TRACE,
+ * unknown syscalls denied with something other than ENOSYS, unreachable
+ * instructions.  Errors are holes, warnings risks, notes advice.  When
+ * @policy (the source of @prog) is given, findings point at the deciding
+ * rule, or the rule that makes the mistake (file:line); otherwise at the
+ * instruction.
  * Returns 0 or a negative errno as scg_analysis_regions().
  */
 SCG_API int scg_lint(const struct scg_prog *prog, const struct scg_policy *policy,

@@ -88,6 +88,15 @@ SCG_API int scg_policy_to_text(const struct scg_policy *policy, char **text);
 SCG_API unsigned scg_syscall_arg_width(const struct scg_arch *arch, const char *syscall,
 				       unsigned index);
 
+/*
+ * The name of a constant of the policy language (docs/policy.md,
+ * "Constants") that starts with @prefix ("AF_") and has @value on @arch,
+ * or NULL: to write a value the way a policy would.  When several have
+ * it, the first by name.  Static storage.
+ */
+SCG_API const char *scg_constant_name(const struct scg_arch *arch, const char *prefix,
+				      uint64_t value);
+
 /* --- built-in profiles (profiles/NAME.policy, embedded at build time) ----- */
 
 SCG_API size_t scg_profile_count(void);

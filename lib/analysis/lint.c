@@ -11,9 +11,12 @@
 
 #include <syscage/policy.h>
 
+#include <syscage/lang.h>
+
 #include "analysis/symexec.h"
 #include "bpf/opcodes.h"
 #include "policy/lang_internal.h"
+#include "util/strbuf.h"
 
 #define AUDIT_X86_64 0xc000003eU
 #define AUDIT_I386 0x40000003U
@@ -63,21 +66,6 @@ static struct scg_loc where(const struct lint *l, uint32_t audit, uint32_t nr, u
 			return rule.loc;
 	}
 	return SCG_LOC_INSN(ret_pc);
-}
-
-/* The first conditional rule of the policy for @nr on @arch, or the instruction. */
-static struct scg_loc rule_of(const struct lint *l, const struct scg_arch *arch, uint32_t nr,
-			      size_t pc)
-{
-	for (size_t i = 0; l->policy && i < scg_policy_rule_count(l->policy); i++) {
-		struct scg_rule rule;
-		uint32_t first, last;
-		if (scg_policy_rule_range(l->policy, i, arch, &first, &last) == 0 && first <= nr &&
-		    nr <= last &&
-		    scg_policy_rule_at(l->policy, i, &rule) == 0 && rule.cond && rule.loc.line)
-			return rule.loc;
-	}
-	return SCG_LOC_INSN(pc);
 }
 
 /* --- whole-filter checks --------------------------------------------------- */
@@ -363,10 +351,260 @@ static const struct scg_syscall_params *params_of(const char *name)
 	return NULL;
 }
 
+/* Does @e test argument @arg's upper half (a 64-bit comparison whose mask reaches it)? */
+static bool tests_high_word(const struct scg_expr *e, unsigned arg)
+{
+	if (!e)
+		return false;
+	if (e->kind == SCG_EXPR_CMP)
+		return e->arg == arg && e->width == 64 && (e->mask >> 32) != 0;
+	return tests_high_word(e->left, arg) || tests_high_word(e->right, arg);
+}
+
+/* The rule of the policy deciding @d, when it tests argument @arg's upper half. */
+static bool decided_by_high_test(const struct lint *l, const struct scg_seccomp_data *d,
+				 unsigned arg, struct scg_loc *loc)
+{
+	struct scg_verdict v;
+	struct scg_rule rule;
+	if (!l->policy)
+		return false;
+	scg_policy_eval(l->policy, d, &v);
+	if (v.source != SCG_VERDICT_RULE || scg_policy_rule_at(l->policy, v.rule, &rule) < 0 ||
+	    !rule.loc.line || !tests_high_word(rule.cond, arg))
+		return false;
+	*loc = rule.loc;
+	return true;
+}
+
+/* The first rule for @nr on @arch that tests argument @arg's upper half, or instruction @pc. */
+static struct scg_loc rule_testing(const struct lint *l, const struct scg_arch *arch, uint32_t nr,
+				   unsigned arg, size_t pc)
+{
+	for (size_t i = 0; l->policy && i < scg_policy_rule_count(l->policy); i++) {
+		struct scg_rule rule;
+		uint32_t first, last;
+		if (scg_policy_rule_range(l->policy, i, arch, &first, &last) == 0 && first <= nr &&
+		    nr <= last && scg_policy_rule_at(l->policy, i, &rule) == 0 &&
+		    tests_high_word(rule.cond, arg) && rule.loc.line)
+			return rule.loc;
+	}
+	return SCG_LOC_INSN(pc);
+}
+
+/*
+ * A bypass through an int parameter's upper half: a call the filter lets
+ * through whose low half, the value the kernel reads, is denied when passed
+ * as callers pass an int (zero-extended, or sign-extended when negative).
+ * Found by walking the denied regions with that upper half 0, each again
+ * with the upper half free, and checked on the emulator.
+ */
+struct bypass {
+	struct lint *l;
+	unsigned arg, hi_word;
+	unsigned denied_left, through_left; /* how many regions to look at */
+	bool found;
+	struct scg_seccomp_data through; /* let through */
+	size_t through_pc;
+	uint32_t canonical_ret; /* what the same call gets with a clean upper half */
+	int err;
+};
+
+static uint32_t verdict_of(const struct lint *l, const struct scg_seccomp_data *d, size_t *ret_pc)
+{
+	uint32_t ret = 0;
+	size_t pc = 0;
+	scg_emu_run(l->prog, d, &ret, NULL, last_pc, &pc);
+	if (ret_pc)
+		*ret_pc = pc;
+	return ret;
+}
+
+static uint64_t with_upper(uint64_t v, uint32_t upper)
+{
+	return (v & 0xffffffffULL) | (uint64_t)upper << 32;
+}
+
+/* Is the call @d denied with argument @arg zero-extended, and sign-extended when negative? */
+static bool denied_as_int(const struct bypass *b, const struct scg_seccomp_data *d, uint32_t *ret)
+{
+	struct scg_seccomp_data c = *d;
+	c.args[b->arg] = with_upper(d->args[b->arg], 0);
+	*ret = verdict_of(b->l, &c, NULL);
+	if (lets_through(*ret))
+		return false;
+	if (!(c.args[b->arg] & 0x80000000U))
+		return true;
+	c.args[b->arg] = with_upper(d->args[b->arg], UINT32_MAX);
+	return !lets_through(verdict_of(b->l, &c, NULL));
+}
+
+static int note_let_through(void *ctx, const struct scg_region *region, const uint32_t *rets,
+			    uint32_t winner)
+{
+	(void)rets;
+	struct bypass *b = ctx;
+	if (!lets_through(winner))
+		return 0;
+	if (!b->through_left)
+		return 1;
+	b->through_left--;
+	struct scg_seccomp_data d;
+	size_t pc;
+	if (scg_region_example(region, &d) < 0 || !lets_through(verdict_of(b->l, &d, &pc)) ||
+	    !denied_as_int(b, &d, &b->canonical_ret))
+		return 0;
+	b->found = true;
+	b->through = d;
+	b->through_pc = pc;
+	return 1;
+}
+
+static int note_denied_int(void *ctx, const struct scg_region *region, const uint32_t *rets,
+			   uint32_t winner)
+{
+	(void)rets;
+	struct bypass *b = ctx;
+	if (lets_through(winner))
+		return 0;
+	if (!b->denied_left)
+		return 1;
+	b->denied_left--;
+	/* the same words, but any upper half (general conditions left out: the emulator checks) */
+	struct scg_region wide;
+	int e = region_init(&wide);
+	if (e < 0) {
+		b->err = e;
+		return 1;
+	}
+	for (unsigned w = 0; e == 0 && w < SCG_DATA_WORDS; w++) {
+		if (w == b->hi_word)
+			continue;
+		wset_release(&wide.w[w]);
+		e = wset_copy(&wide.w[w], &region->w[w]);
+	}
+	if (e == 0)
+		e = analysis_walk(b->l->prog, 1, &wide, note_let_through, b, NULL);
+	region_release(&wide);
+	if (e < 0 && e != -E2BIG)
+		b->err = e;
+	return b->found || b->err || !b->through_left ? 1 : 0;
+}
+
+static int find_bypass(struct lint *l, const struct scg_arch *arch, uint32_t nr, unsigned arg,
+		       struct bypass *b)
+{
+	uint32_t audit = scg_arch_audit(arch);
+	*b = (struct bypass){ .l = l, .arg = arg, .denied_left = 64, .through_left = 256 };
+	b->hi_word = (unsigned)scg_arch_arg_offset(arch, arg, true) / 4;
+	struct scg_region *r = scg_region_new();
+	int e = r ? 0 : -ENOMEM;
+	if (e == 0)
+		e = scg_region_restrict_range(r, SCG_WORD_ARCH, audit, audit);
+	if (e == 0)
+		e = scg_region_restrict_range(r, SCG_WORD_NR, nr, nr);
+	if (e == 0)
+		e = scg_region_restrict_range(r, b->hi_word, 0, 0);
+	if (e == 0)
+		e = analysis_walk(l->prog, 1, r, note_denied_int, b, NULL);
+	scg_region_free(r);
+	if (b->err)
+		return b->err;
+	return e < 0 && e != -E2BIG ? e : 0;
+}
+
+/* Constant prefixes that name the values of some int parameters. */
+static const char *value_prefix(const char *syscall, const char *param)
+{
+	static const struct {
+		const char *syscall, *param, *prefix;
+	} names[] = {
+		{ "socket", "domain", "AF_" }, { "socketpair", "domain", "AF_" },
+		{ "fcntl", "cmd", "F_" },      { "prctl", "option", "PR_" },
+		{ "kill", "sig", "SIG" },      { "tgkill", "sig", "SIG" },
+	};
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(names[i].syscall, syscall) && !strcmp(names[i].param, param))
+			return names[i].prefix;
+	return NULL;
+}
+
+static void put_int(struct scg_strbuf *sb, const struct scg_arch *arch, const char *syscall,
+		    const struct scg_syscall_param *p, uint32_t v)
+{
+	const char *prefix = p->name[0] ? value_prefix(syscall, p->name) : NULL;
+	const char *name = prefix ? scg_constant_name(arch, prefix, v) : NULL;
+	if (name)
+		scg_strbuf_appendf(sb, "%s", name);
+	else if (v < 10)
+		scg_strbuf_appendf(sb, "%u", (unsigned)v);
+	else if (v >= 0xfffff000U)
+		scg_strbuf_appendf(sb, "%d", (int)v);
+	else
+		scg_strbuf_appendf(sb, "%#x", (unsigned)v);
+}
+
+/*
+ * "socket(AF_VSOCK | 1 << 32, ...)": the arguments up to @arg, each as the
+ * kernel reads it, @arg with the upper half the call carries (@upper) when
+ * @with_upper.
+ */
+static void put_call(struct scg_strbuf *sb, const struct scg_arch *arch, const char *syscall,
+		     const struct scg_syscall_params *params, const struct scg_seccomp_data *d,
+		     unsigned arg, bool show_upper)
+{
+	scg_strbuf_appendf(sb, "%s(", syscall);
+	for (unsigned i = 0; i <= arg; i++) {
+		const struct scg_syscall_param *p = &params->params[i];
+		if (i)
+			scg_strbuf_appendf(sb, ", ");
+		if (p->kind != SCG_PARAM_32) {
+			scg_strbuf_appendf(sb, "%#llx", (unsigned long long)d->args[i]);
+			continue;
+		}
+		put_int(sb, arch, syscall, p, (uint32_t)d->args[i]);
+		uint32_t upper = (uint32_t)(d->args[i] >> 32);
+		if (i == arg && show_upper && upper == 1)
+			scg_strbuf_appendf(sb, " | 1 << 32");
+		else if (i == arg && show_upper && upper)
+			scg_strbuf_appendf(sb, " | %#llx", (unsigned long long)upper << 32);
+	}
+	scg_strbuf_appendf(sb, "%s)", arg + 1 < params->count ? ", ..." : "");
+}
+
+static void report_bypass(struct lint *l, const struct scg_arch *arch, const char *name,
+			  const struct scg_syscall_params *params, const struct bypass *b)
+{
+	const struct scg_syscall_param *p = &params->params[b->arg];
+	struct scg_seccomp_data clean = b->through;
+	clean.args[b->arg] = with_upper(clean.args[b->arg], 0);
+	struct scg_loc loc;
+	if (!decided_by_high_test(l, &b->through, b->arg, &loc) &&
+	    !decided_by_high_test(l, &clean, b->arg, &loc))
+		loc = rule_testing(l, arch, b->through.nr, b->arg, b->through_pc);
+	struct scg_strbuf through = { 0 }, denied = { 0 };
+	put_call(&through, arch, name, params, &b->through, b->arg, true);
+	put_call(&denied, arch, name, params, &clean, b->arg, false);
+	char ret[48];
+	scg_ret_format(b->canonical_ret, ret, sizeof(ret));
+	const char *pname = p->name[0] ? p->name : "";
+	scg_diag_add(l->diag, SCG_SEV_ERROR, loc, "int-compared-64",
+		     "compare only the low 32 bits: in a policy the parameter's name or argN.lo; "
+		     "import OCI profiles with --int-args-32",
+		     "on %s, %s is allowed, but the kernel reads %s's argument %u (%s %s) as its low "
+		     "32 bits: that is %s, which gets %s",
+		     scg_arch_name(arch), through.failed ? name : through.data, name, b->arg,
+		     p->type, pname, denied.failed ? name : denied.data, ret);
+	scg_strbuf_release(&through);
+	scg_strbuf_release(&denied);
+}
+
 /*
  * The kernel does not clear the upper half of an int parameter's register:
  * a filter that looks at it (a 64-bit comparison) can be steered by the
- * caller, e.g. -1 as 0x00000000ffffffff instead of the sign-extended value.
+ * caller.  Where that lets a denied call through it is an error, with the
+ * call that does it; otherwise (a call denied that the kernel would run
+ * the same as an allowed one) a warning.
  */
 static int check_int_width(struct lint *l, const struct scg_arch *arch)
 {
@@ -394,12 +632,24 @@ static int check_int_width(struct lint *l, const struct scg_arch *arch)
 			const struct scg_syscall_param *p = &h.params->params[a];
 			if (!(h.tested & (1U << a)) || p->kind != SCG_PARAM_32)
 				continue;
+			struct bypass b;
+			e = find_bypass(l, arch, nr, a, &b);
+			if (e < 0)
+				return e;
+			if (b.found) {
+				report_bypass(l, arch, name, h.params, &b);
+				continue;
+			}
 			size_t pc;
 			verdict(l, audit, nr, 0, &pc);
-			scg_diag_add(l->diag, SCG_SEV_WARNING, rule_of(l, arch, nr, pc), "int-compared-64",
-				     "compare only the low 32 bits (argN.lo, or the parameter's name in a policy)",
+			scg_diag_add(l->diag, SCG_SEV_WARNING, rule_testing(l, arch, nr, a, pc),
+				     "int-compared-64",
+				     "compare only the low 32 bits: in a policy the parameter's name or "
+				     "argN.lo; import OCI profiles with --int-args-32",
 				     "on %s, %s's argument %u (%s %s) is tested over 64 bits, but the "
-				     "kernel leaves the upper half of an int's register to the caller",
+				     "kernel reads only its low 32 bits: calls are judged by an upper "
+				     "half their callers fill at will (here it can only deny calls the "
+				     "kernel would run as allowed ones)",
 				     scg_arch_name(arch), name, a, p->type, p->name[0] ? p->name : "");
 		}
 	}

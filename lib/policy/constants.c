@@ -19,6 +19,8 @@
 #include <errno.h>
 #include <string.h>
 
+#include <syscage/lang.h>
+
 #include "policy/lang_internal.h"
 #include "util/suggest.h"
 
@@ -482,6 +484,20 @@ int scg_constant_value(const char *name, const struct scg_arch *arch, uint64_t *
 		return -ENODATA;
 	*value = c->value[v];
 	return 0;
+}
+
+const char *scg_constant_name(const struct scg_arch *arch, const char *prefix, uint64_t value)
+{
+	size_t len = prefix ? strlen(prefix) : 0;
+	for (size_t i = 0; arch && len && i < FAMILY_COUNT; i++)
+		for (size_t j = 0; j < families[i].count; j++) {
+			const char *name = families[i].items[j].name;
+			uint64_t v;
+			if (!strncmp(name, prefix, len) && scg_constant_value(name, arch, &v) == 0 &&
+			    v == value)
+				return name;
+		}
+	return NULL;
 }
 
 const char *scg_constant_suggest(const char *name)

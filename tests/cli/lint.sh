@@ -53,6 +53,88 @@ expect_grep "$TMP/out" "wide\.policy:5: warning: on x86_64, kill's argument 1 \(
 printf 'arch x86_64\ndefault kill-process\nunknown errno(ENOSYS)\nallow kill if sig == -1\n' >"$TMP/narrow.policy"
 expect_status 0 "the parameter's name compares 32 bits" -- "$SYSCAGE" lint "$TMP/narrow.policy"
 
+# A 64-bit test of an int argument that lets a denied call through is an error, naming the
+# call; each finding at the rule that tests that argument.
+DATA=$(dirname "$0")/../data
+cat >"$TMP/two.policy" <<'POL'
+arch x86_64
+default allow
+errno(EPERM) socket if arg0 == 40
+errno(EINVAL) socket if arg2 == 9
+POL
+expect_status 1 "int arguments that decide a denial over 64 bits" -- "$SYSCAGE" lint --severity error "$TMP/two.policy"
+expect_grep "$TMP/out" "^.*two\.policy:3: error: on x86_64, socket\(AF_VSOCK \| 1 << 32, \.\.\.\) is allowed, but the kernel reads socket's argument 0 \(int domain\) as its low 32 bits: that is socket\(AF_VSOCK, \.\.\.\), which gets ERRNO\(1\) \[int-compared-64\]$" \
+	"argument 0: an error naming the call, at the rule testing it"
+expect_grep "$TMP/out" "^.*two\.policy:4: error: on x86_64, socket\(AF_UNSPEC, 0, 9 \| 1 << 32\) is allowed.*argument 2 \(int protocol\).*ERRNO\(22\) \[int-compared-64\]$" \
+	"argument 2: at its own rule, not the first rule for socket"
+expect_grep "$TMP/out" "^  fix: compare only the low 32 bits.*--int-args-32$" "the fix"
+expect_status 1 "Docker's profile as runc reads it" -- "$SYSCAGE" lint --severity error "$DATA/docker-default.json"
+expect_grep "$TMP/out" "docker-default\.json:465: error: on x86_64, socket\(AF_(ALG|VSOCK) \| 1 << 32, \.\.\.\) is allowed.*\[int-compared-64\]$" \
+	"Docker's JSON: the socket bypass, at the rule that lets it through"
+expect_grep "$TMP/out" "docker-default\.json:478: warning: on x86_64, personality's argument 0 .*\[int-compared-64\]$" \
+	"Docker's JSON: personality's 64-bit tests only deny, a warning"
+expect_status 1 "the built-in docker-default keeps the hole" -- "$SYSCAGE" lint --severity error docker-default
+expect_status 0 "--int-args-32 closes it" -- "$SYSCAGE" lint --severity error --int-args-32 "$DATA/docker-default.json"
+if grep -q "int-compared-64" "$TMP/out"; then not_ok "--int-args-32: no 64-bit test of an int left" "$(grep int-compared "$TMP/out")"
+else ok "--int-args-32: no 64-bit test of an int left"; fi
+# syscage's own profiles (docker-default is Docker's, verbatim) test no int argument over 64 bits
+for profile in $("$SYSCAGE" compile --list-profiles | awk '{print $1}'); do
+	[ "$profile" = docker-default ] && continue
+	"$SYSCAGE" lint "$profile" >"$TMP/out" 2>&1
+	if grep -q "int-compared-64" "$TMP/out"; then not_ok "profile $profile: no int argument over 64 bits" "$(grep int-compared "$TMP/out")"
+	else ok "profile $profile: no int argument over 64 bits"; fi
+done
+expect_status 0 "default: nothing at error level" -- "$SYSCAGE" lint --severity error default
+
+# lint takes compile's OCI options: with Podman's default capabilities (no CAP_AUDIT_WRITE),
+# Podman's profile denies NETLINK_AUDIT sockets (EINVAL), and 64-bit tests on arguments 0
+# and 2 let them through
+cat >"$TMP/podman.json" <<'JSON'
+{
+	"defaultAction": "SCMP_ACT_ERRNO",
+	"defaultErrnoRet": 38,
+	"archMap": [
+		{ "architecture": "SCMP_ARCH_X86_64", "subArchitectures": ["SCMP_ARCH_X86", "SCMP_ARCH_X32"] }
+	],
+	"syscalls": [
+		{ "names": ["read", "write", "close", "exit_group", "socketcall"], "action": "SCMP_ACT_ALLOW" },
+		{
+			"names": ["socket"],
+			"action": "SCMP_ACT_ERRNO",
+			"errnoRet": 22,
+			"args": [
+				{ "index": 0, "value": 16, "op": "SCMP_CMP_EQ" },
+				{ "index": 2, "value": 9, "op": "SCMP_CMP_EQ" }
+			],
+			"excludes": { "caps": ["CAP_AUDIT_WRITE"] }
+		},
+		{
+			"names": ["socket"],
+			"action": "SCMP_ACT_ALLOW",
+			"args": [{ "index": 2, "value": 9, "op": "SCMP_CMP_NE" }],
+			"excludes": { "caps": ["CAP_AUDIT_WRITE"] }
+		},
+		{
+			"names": ["socket"],
+			"action": "SCMP_ACT_ALLOW",
+			"args": [{ "index": 0, "value": 16, "op": "SCMP_CMP_NE" }],
+			"excludes": { "caps": ["CAP_AUDIT_WRITE"] }
+		},
+		{ "names": ["socket"], "action": "SCMP_ACT_ALLOW", "includes": { "caps": ["CAP_AUDIT_WRITE"] } }
+	]
+}
+JSON
+podman_caps=CHOWN,DAC_OVERRIDE,FOWNER,FSETID,KILL,NET_BIND_SERVICE,SETFCAP,SETGID,SETPCAP,SETUID,SYS_CHROOT
+expect_status 0 "Podman's profile with Docker's capabilities: socket is allowed outright" -- \
+	"$SYSCAGE" lint --severity error "$TMP/podman.json"
+expect_status 1 "--caps: Podman's capabilities" -- "$SYSCAGE" lint --severity error --caps "$podman_caps" "$TMP/podman.json"
+expect_grep "$TMP/out" "podman\.json:19: error: on x86_64, socket\(AF_NETLINK, 0, 9 \| 1 << 32\) is allowed.*argument 2 \(int protocol\).*socket\(AF_NETLINK, 0, 9\), which gets ERRNO\(22\) \[int-compared-64\]$" \
+	"--caps: the NETLINK_AUDIT protocol test on argument 2, at its rule"
+expect_grep "$TMP/out" "podman\.json:25: error: on x86_64, socket\(AF_NETLINK \| 1 << 32, \.\.\.\) is allowed.*\[int-compared-64\]$" \
+	"--caps: and the family test on argument 0"
+expect_status 2 "--caps: an unknown capability" -- "$SYSCAGE" lint --caps CAP_AUDIT_WRITTE "$TMP/podman.json"
+expect_status 0 "--caps with --int-args-32" -- "$SYSCAGE" lint --severity error --caps "$podman_caps" --int-args-32 "$TMP/podman.json"
+
 cat >"$TMP/good.policy" <<'POL'
 arch x86_64
 default kill-process
