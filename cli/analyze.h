@@ -26,7 +26,4 @@ void cli_region_syscall(const struct scg_region *region, char *buf, size_t size)
 /* The ABI of a region whose arch word is one value, or NULL. */
 const struct scg_arch *cli_region_arch(const struct scg_region *region);
 
-/* Prints @s as a JSON string (quotes included). */
-void cli_json_string(FILE *out, const char *s);
-
 #endif

@@ -43,10 +43,25 @@ int cmd_learn(int argc, char **argv);
 int cmd_inject(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 
-/* "syscage: <message>" on stderr. */
+/* Prints @s as a JSON string (quotes included). */
+void cli_json_string(FILE *out, const char *s);
+
+/*
+ * "syscage: <message>" on stderr.  Control characters in the message are
+ * escaped (\x01), since messages echo names users gave: commands, files,
+ * rules, profiles.
+ */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* Prints every diagnostic in @diag to stderr. */
+/* Prints every diagnostic in @diag to stderr, control characters escaped. */
 void cli_print_diag(const struct scg_diag *diag);
+/*
+ * @s with control characters written as \xNN: bytes below 0x20, DEL, and
+ * the C1 controls of UTF-8 (0xc2 0x80..0x9f), which terminals run.  Other
+ * bytes, backslashes included, as they are.
+ */
+void cli_fputs_escaped(const char *s, FILE *out);
+/* vfprintf() of @fmt, then the result as cli_fputs_escaped() writes it. */
+void cli_vfprintf_escaped(FILE *out, const char *fmt, va_list ap);
 
 /*
  * Reads a whole file ("-" or NULL: stdin) into a NUL-terminated buffer the

@@ -13,32 +13,67 @@
 
 #include "cli.h"
 
+void cli_fputs_escaped(const char *s, FILE *out)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p < 0x20 || *p == 0x7f) {
+			fprintf(out, "\\x%02x", *p);
+		} else if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) {
+			fprintf(out, "\\xc2\\x%02x", p[1]); /* a C1 control, such as CSI, in UTF-8 */
+			p++;
+		} else {
+			fputc(*p, out);
+		}
+	}
+}
+
+void cli_vfprintf_escaped(FILE *out, const char *fmt, va_list ap)
+{
+	char small[512];
+	va_list again;
+	va_copy(again, ap);
+	int n = vsnprintf(small, sizeof(small), fmt, ap);
+	char *text = n >= (int)sizeof(small) ? malloc((size_t)n + 1) : NULL;
+	if (text)
+		vsnprintf(text, (size_t)n + 1, fmt, again);
+	va_end(again);
+	if (n >= 0)
+		cli_fputs_escaped(text ? text : small, out); /* cut short without memory */
+	free(text);
+}
+
 void cli_error(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
 	fputs("syscage: ", stderr);
-	vfprintf(stderr, fmt, ap);
+	cli_vfprintf_escaped(stderr, fmt, ap);
 	fputc('\n', stderr);
 	va_end(ap);
 }
 
+/* One diagnostic: its line escaped as a whole, the hint on a line of its own. */
+static void print_diag_entry(const struct scg_diag_entry *e)
+{
+	struct scg_diag_entry line = *e;
+	line.hint = NULL;
+	int need = scg_diag_format(&line, NULL, 0);
+	char *text = need < 0 ? NULL : malloc((size_t)need + 1);
+	if (text)
+		scg_diag_format(&line, text, (size_t)need + 1);
+	cli_fputs_escaped(text ? text : e->message, stderr);
+	free(text);
+	if (e->hint) {
+		fputs("\n  hint: ", stderr);
+		cli_fputs_escaped(e->hint, stderr);
+	}
+	fputc('\n', stderr);
+}
+
 void cli_print_diag(const struct scg_diag *diag)
 {
-	for (size_t i = 0; i < scg_diag_count(diag); i++) {
-		const struct scg_diag_entry *e = scg_diag_get(diag, i);
-		int need = scg_diag_format(e, NULL, 0);
-		if (need < 0)
-			continue;
-		char *text = malloc((size_t)need + 1);
-		if (!text) {
-			fprintf(stderr, "%s\n", e->message);
-			continue;
-		}
-		scg_diag_format(e, text, (size_t)need + 1);
-		fprintf(stderr, "%s\n", text);
-		free(text);
-	}
+	for (size_t i = 0; i < scg_diag_count(diag); i++)
+		print_diag_entry(scg_diag_get(diag, i));
 }
 
 /* Doubles *@buf (*@cap bytes); on failure frees it and returns -ENOMEM. */
@@ -341,4 +376,19 @@ int cli_parse_value(const struct scg_arch *arch, const char *text, uint64_t *val
 		cli_error("unknown constant '%s' (numbers, errno names and AUDIT_ARCH_* names are accepted)",
 			  text);
 	return -EINVAL;
+}
+
+void cli_json_string(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			fprintf(out, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(out, "\\u%04x", c);
+		else
+			fputc(c, out);
+	}
+	fputc('"', out);
 }

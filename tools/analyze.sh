@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# `make analyze`: cppcheck and clang-tidy over lib/ and cli/ (docs/hardening.md).
+# cppcheck and clang-tidy over lib/ and cli/ (docs/hardening.md); part of ./bootstrap check.
 # Any finding fails the run.  Checks live in .clang-tidy and tools/cppcheck.supp,
 # each exclusion with its reason.
 set -u
 cd "$(dirname "$0")/.."
 jobs=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 tidy=${CLANG_TIDY:-$(command -v clang-tidy-14 || command -v clang-tidy)}
-flags=(-std=c11 -D_GNU_SOURCE -DSCG_BUILDING_LIBRARY -Iinclude -Ilib -Icli
+# cli/ is searched for "..." includes only: its headers must not shadow the system's.
+flags=(-std=c11 -D_GNU_SOURCE -DSCG_BUILDING_LIBRARY -Iinclude -Ilib -iquote cli
 	$(pkg-config --cflags json-c 2>/dev/null))
 status=0
 
