@@ -59,3 +59,17 @@ have_feature() {
 	not_ok "have_feature $1" "syscage status --json does not name this feature"
 	return 1
 }
+
+# with_feature FEATURE CHECK ARG...: runs the check (expect_status, expect_grep,
+# expect_same, or a script's own check that takes FILE NAME first) when the machine
+# has FEATURE; otherwise skips it under its own name.
+with_feature() {
+	local feature=$1
+	shift
+	if have_feature "$feature"; then "$@"; return; fi
+	case $1 in
+	expect_status) skip_feature "$feature" "$3" ;;
+	expect_grep | expect_same) skip_feature "$feature" "$4" ;;
+	*) skip_feature "$feature" "$3" ;;
+	esac
+}

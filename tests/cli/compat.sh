@@ -83,7 +83,8 @@ if command -v man >/dev/null && [ -e /usr/share/man/man1/ls.1.gz ]; then
 	if command -v strace >/dev/null; then
 		env -u MAN_DISABLE_SECCOMP LD_LIBRARY_PATH="$LIBDIR" strace -f -e trace=seccomp \
 			-o "$TMP/strace" man -P cat ls >/dev/null 2>&1
-		expect_grep "$TMP/strace" 'SET_MODE_FILTER, [^,]*, \{len=[0-9]+' \
+		# man-db leaves its sandbox out when it already runs under a filter
+		with_feature no-inherited-filter expect_grep "$TMP/strace" 'SET_MODE_FILTER, [^,]*, \{len=[0-9]+' \
 			"man's child processes installed filters made by our library"
 	fi
 else
@@ -107,11 +108,29 @@ runc_case() { # NAME BIND(0|1): runs the container, leaves its output and filter
 		sleep 0.5; '$SYSCAGE_ABS' dump --format raw -o '$TMP/$name.dump' \$pid >/dev/null 2>&1
 		sleep 3"
 }
-if ! command -v runc >/dev/null; then
-	not_ok "runc installed (Debian package runc)"
-elif ! unshare -m true 2>/dev/null || ! "$CC" -static -O2 tests/compat/container_probe.c \
-	-o "$TMP/probe" 2>"$TMP/err"; then
-	not_ok "containers possible here (mount namespaces, static linking)" "$(head -3 "$TMP/err")"
+runc_checks=(
+	"runc + our library: Docker's profile denies personality(ADDR_COMPAT_LAYOUT)"
+	"and allows personality(0)" "the container behaves as with libseccomp"
+	"runc installed a different (our) filter"
+	"the filters differ only on syscalls libseccomp 2.5.4 does not know"
+)
+# runc_starts: a container without a seccomp profile runs the probe here
+runc_starts() {
+	python3 - "$TMP/bundle/config.json" "$TMP/plain.json" <<'PY'
+import json, sys
+config = json.load(open(sys.argv[1]))
+config["linux"].pop("seccomp", None)
+json.dump(config, open(sys.argv[2], "w"))
+PY
+	mkdir -p "$TMP/plain" && cp "$TMP/plain.json" "$TMP/plain/config.json" &&
+		cp -a "$TMP/bundle/rootfs" "$TMP/plain/" &&
+		(cd "$TMP/plain" && timeout 30 runc run "scg-compat-p$$" >"$TMP/plain.out" 2>&1) &&
+		grep -q 'personality(0): allowed' "$TMP/plain.out"
+}
+if ! have_feature runc; then
+	for check in "${runc_checks[@]}"; do skip_feature runc "$check"; done
+elif ! "$CC" -static -O2 tests/compat/container_probe.c -o "$TMP/probe" 2>"$TMP/err"; then
+	not_ok "containers possible here (static linking)" "$(head -3 "$TMP/err")"
 else
 	mkdir -p "$TMP/bundle/rootfs/bin" && cp "$TMP/probe" "$TMP/bundle/rootfs/bin/probe"
 	(cd "$TMP/bundle" && runc spec)
@@ -126,6 +145,10 @@ config["root"]["readonly"] = True
 config["linux"]["seccomp"] = profile.get("linux", {}).get("seccomp", profile)
 json.dump(config, open(sys.argv[1], "w"))
 PY
+	if ! runc_starts; then
+		for check in "${runc_checks[@]}"; do skip_feature runc "$check"; done
+		exit 0
+	fi
 	name_t=scg-compat-t$$ name_o=scg-compat-o$$
 	runc_case "$name_t" 0
 	runc_case "$name_o" 1
@@ -133,6 +156,12 @@ PY
 		"runc + our library: Docker's profile denies personality(ADDR_COMPAT_LAYOUT)"
 	expect_grep "$TMP/$name_o.out" 'personality\(0\): allowed' "and allows personality(0)"
 	expect_same "$TMP/$name_t.out" "$TMP/$name_o.out" "the container behaves as with libseccomp"
+	# the filters are read back with syscage dump PID
+	if ! have_feature ptrace-get-filter; then
+		skip_feature ptrace-get-filter "${runc_checks[3]}"
+		skip_feature ptrace-get-filter "${runc_checks[4]}"
+		exit 0
+	fi
 	ft=$(ls "$TMP/$name_t.dump"/*.bpf 2>/dev/null | head -1)
 	fo=$(ls "$TMP/$name_o.dump"/*.bpf 2>/dev/null | head -1)
 	if [ -n "$ft" ] && [ -n "$fo" ] && ! cmp -s "$ft" "$fo"; then
