@@ -6,6 +6,7 @@
 #ifndef SCG_CLI_H
 #define SCG_CLI_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>

@@ -143,8 +143,11 @@ static void print_refusal(const struct scg_diag *diag)
 	for (size_t j = 0; j < scg_diag_count(diag); j++) {
 		const struct scg_diag_entry *e = scg_diag_get(diag, j);
 		char line[512];
-		if (e->severity == SCG_SEV_ERROR && scg_diag_format(e, line, sizeof(line)) >= 0)
-			fprintf(stderr, "  %s\n", line);
+		if (e->severity != SCG_SEV_ERROR || scg_diag_format(e, line, sizeof(line)) < 0)
+			continue;
+		fputs("  ", stderr);
+		cli_fputs_escaped(line, stderr); /* the file's name, as given */
+		fputc('\n', stderr);
 	}
 }
 

@@ -42,14 +42,18 @@ batch_error(struct batch *b, unsigned column, const char *hint, const char *fmt,
 {
 	if (b->errors++ >= MAX_REPORTED_ERRORS)
 		return;
-	fprintf(stderr, "%s:%lu:%u: error: ", b->name, b->line, column);
+	cli_fputs_escaped(b->name, stderr);
+	fprintf(stderr, ":%lu:%u: error: ", b->line, column);
 	va_list ap;
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	cli_vfprintf_escaped(stderr, fmt, ap); /* it quotes words of the batch */
 	va_end(ap);
 	fputc('\n', stderr);
-	if (hint)
-		fprintf(stderr, "  hint: %s\n", hint);
+	if (hint) {
+		fputs("  hint: ", stderr);
+		cli_fputs_escaped(hint, stderr);
+		fputc('\n', stderr);
+	}
 }
 
 /* Hints cost a search over every name: only for errors that are printed. */

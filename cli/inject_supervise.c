@@ -308,12 +308,13 @@ static void print_rule_summary(const struct inject_state *st, size_t i)
 {
 	const struct scg_inject_rule *r = st->rules[i];
 	const struct rule_stats *s = &st->stats[i];
+	fprintf(stderr, "  rule %zu  ", i + 1);
+	cli_fputs_escaped(r->text, stderr); /* as the user wrote it */
 	if (scg_inject_rule_is_static(r)) {
-		fprintf(stderr, "  rule %zu  %s: in the filter; the kernel answers, uncounted\n", i + 1,
-			r->text);
+		fprintf(stderr, ": in the filter; the kernel answers, uncounted\n");
 		return;
 	}
-	fprintf(stderr, "  rule %zu  %s: %llu", i + 1, r->text, (unsigned long long)s->injected);
+	fprintf(stderr, ": %llu", (unsigned long long)s->injected);
 	for (size_t k = 0; k < s->nnames; k++)
 		fprintf(stderr, "%s%s %llu", k ? ", " : " (", s->per_syscall[k].name,
 			(unsigned long long)s->per_syscall[k].count);

@@ -215,3 +215,26 @@ for pair in asm:-a emu:-a compile:-a run:-p dump:-a inject:-p bench:-p diff:-a e
 	expect_status 2 "$cmd: an option without its value" -- "$SYSCAGE" "$cmd" "$opt"
 	expect_grep "$TMP/err" "^syscage: $cmd: option '$opt' needs an argument" "$cmd: says the value is missing"
 done
+
+# Names echoed in messages carry their control characters escaped (\x01), never raw: a name
+# must not drive the terminal (escape sequences, C1 controls) or fake a line of its own.
+expect_escaped() { # NAME TEXT: stderr holds TEXT (grep -F) and no raw control character
+	if grep -qF -- "$2" "$TMP/err" && ! LC_ALL=C grep -q $'[\x01-\x09\x0b-\x1f\x7f]\|\xc2[\x80-\x9f]' "$TMP/err"
+	then ok "$1"; else not_ok "$1" "stderr: $(od -c "$TMP/err" | head -5)"; fi
+}
+expect_status 2 "an unknown command with a control character" -- "$SYSCAGE" $'fo\x01o'
+expect_escaped "unknown command: the name escaped" "syscage: unknown command 'fo\x01o'"
+expect_status 127 "run: a missing program named with an escape sequence" -- "$SYSCAGE" run -- $'no\x1b[2Jcmd'
+expect_escaped "run: the name escaped" 'syscage: no\x1b[2Jcmd: command not found'
+expect_status 127 "inject: a missing program named with a bell" -- "$SYSCAGE" inject 'getpid:error=EPERM' -- $'a\x07b'
+expect_escaped "inject: the name escaped" 'syscage: a\x07b: command not found'
+expect_status 2 "compile: a profile name with a C1 control (CSI)" -- "$SYSCAGE" compile $'p\xc2\x9b2J'
+expect_escaped "compile: the name escaped" "syscage: 'p\xc2\x9b2J' is neither a file nor a built-in profile"
+expect_status 2 "compile: a policy file named with a control character" -- "$SYSCAGE" compile $'x\x01y.policy'
+expect_escaped "compile: the diagnostic escapes the file name" "cannot read 'x\x01y.policy'"
+printf 'x86_64 get\001pid\n' >"$TMP/batch"
+printf 'ret ALLOW\n' >"$TMP/allow.s"
+expect_status 2 "emu --batch: a word with a control character" -- "$SYSCAGE" emu -f "$TMP/allow.s" --batch "$TMP/batch"
+expect_escaped "emu --batch: the word escaped" "unknown syscall 'get\x01pid'"
+expect_status 2 "inject: a rule with a control character" -- "$SYSCAGE" inject $'getpid:error=E\x01' -- true
+expect_escaped "inject: the rule's word escaped" "unknown errno 'E\x01'"
