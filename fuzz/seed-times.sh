@@ -60,7 +60,7 @@ for bin in "$@"; do
 		sed -n 's/^Executed \(.*\) in \([0-9]*\) ms$/\2 \1/p' "$tmp/log" >>"$tmp/times"
 	done
 	# per file: best and worst of the passes, slowest best first
-	awk '{ f = $2; if (!(f in best) || $1 < best[f]) best[f] = $1; if ($1 > worst[f]) worst[f] = $1 }
+	awk '{ f = $2; if (!(f in best) || $1 < best[f]) best[f] = $1; if (!(f in worst) || $1 > worst[f]) worst[f] = $1 }
 	     END { for (f in best) print best[f], worst[f], f }' "$tmp/times" |
 		sort -k1,1nr -k2,2nr >"$tmp/sorted"
 	echo "$name ($(wc -l <"$tmp/sorted") seeds; best / worst of $repeat, ms):"
