@@ -84,13 +84,21 @@ static void print_text(const struct scg_diag *diag)
 {
 	for (size_t i = 0; i < scg_diag_count(diag); i++) {
 		const struct scg_diag_entry *e = scg_diag_get(diag, i);
-		if (e->loc.file && e->loc.line)
-			printf("%s:%u: ", e->loc.file, e->loc.line);
-		else if (e->loc.insn >= 0)
+		/* file names and the words of messages as given: control characters escaped */
+		if (e->loc.file && e->loc.line) {
+			cli_fputs_escaped(e->loc.file, stdout);
+			printf(":%u: ", e->loc.line);
+		} else if (e->loc.insn >= 0) {
 			printf("insn %ld: ", e->loc.insn);
-		printf("%s: %s [%s]\n", level_name(e->severity), e->message, e->code ? e->code : "");
-		if (e->hint)
-			printf("  fix: %s\n", e->hint);
+		}
+		printf("%s: ", level_name(e->severity));
+		cli_fputs_escaped(e->message, stdout);
+		printf(" [%s]\n", e->code ? e->code : "");
+		if (e->hint) {
+			fputs("  fix: ", stdout);
+			cli_fputs_escaped(e->hint, stdout);
+			putchar('\n');
+		}
 	}
 	if (!scg_diag_count(diag))
 		printf("no findings\n");

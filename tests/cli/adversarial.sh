@@ -238,3 +238,6 @@ expect_status 2 "emu --batch: a word with a control character" -- "$SYSCAGE" emu
 expect_escaped "emu --batch: the word escaped" "unknown syscall 'get\x01pid'"
 expect_status 2 "inject: a rule with a control character" -- "$SYSCAGE" inject $'getpid:error=E\x01' -- true
 expect_escaped "inject: the rule's word escaped" "unknown errno 'E\x01'"
+cp "$(dirname "$0")/../data/docker-default.json" "$TMP/"$'d\x1b[2J.json'
+"$SYSCAGE" lint "$TMP/"$'d\x1b[2J.json' >"$TMP/err" 2>&1
+expect_escaped "lint: the file name escaped in findings" 'd\x1b[2J.json:465: error: '
