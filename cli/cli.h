@@ -160,8 +160,10 @@ int cli_check_operands(const struct cli_command *cmd, int count, int min, int ma
 /*
  * scg_features_probe(), less the features the environment variable
  * SYSCAGE_DISABLE_FEATURES names (comma-separated: tsync, log, spec-allow,
- * new-listener, tsync-esrch, wait-killable-recv, user-notif): the commands'
- * view of the kernel, so that the paths for older kernels can be tested.
+ * new-listener, tsync-esrch, wait-killable-recv, user-notif, ia32-emulation
+ * or i386-emulation, x32, ptrace-get-filter; cli/features.h lists them): the
+ * commands' view of the kernel, so that the paths for other kernels can be
+ * tested.
  */
 int cli_features_probe(struct scg_features *f);
 
