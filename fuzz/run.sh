@@ -5,7 +5,8 @@
 #
 # Each target runs for $FUZZ_SECONDS seconds (default 10), or with --forever
 # until stopped (Ctrl-C), with fuzz/<target>.dict as its dictionary when
-# there is one.  Seeds come from fuzz/corpus/<target>/ and are never
+# there is one; directories among the arguments are skipped (Meson puts
+# fuzz_asm.p/ beside fuzz_asm, so a glob fuzz_* will do).  Seeds come from fuzz/corpus/<target>/ and are never
 # modified; what the fuzzer learns goes to $FUZZ_WORK/<target>/ (default:
 # work/ beside the first binary, build/fuzz/work for build/fuzz/fuzz_asm),
 # crashing inputs to $FUZZ_WORK/<target>-crash-* (or leak-, timeout-, oom-).
@@ -46,25 +47,10 @@ number() {
 		;;
 	esac
 }
-seconds=${FUZZ_SECONDS:-10}
-number FUZZ_SECONDS "$seconds"
-cores=$(nproc 2>/dev/null || echo 1)
-jobs=${FUZZ_JOBS:-$cores}
-number FUZZ_JOBS "$jobs"
-[ "$jobs" -ge 1 ] || jobs=1
-[ "$jobs" -le $# ] || jobs=$#
-if [ -n "${FUZZ_TIMEOUT:-}" ]; then
-	timeout=$FUZZ_TIMEOUT
-	number FUZZ_TIMEOUT "$timeout"
-else
-	load=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo 0)
-	timeout=$(awk -v l="$load" -v j="$jobs" -v c="$cores" \
-		'BEGIN { f = (l + j) / c; n = int(f); if (n < f) n++; if (n < 1) n = 1; print 25 * n }')
-fi
-work=${FUZZ_WORK:-$(dirname "$1")/work}
 
 names=() bins=()
 for bin in "$@"; do
+	[ -d "$bin" ] && continue # Meson's fuzz_asm.p/ beside fuzz_asm: fuzz_* can stay a glob
 	name=$(basename "$bin")
 	if [ ! -x "$bin" ] || [ ! -d "$here/corpus/$name" ]; then
 		echo "fuzz/run.sh: $bin is not built or $here/corpus/$name is missing" >&2
@@ -79,6 +65,27 @@ for bin in "$@"; do
 	names+=("$name")
 	bins+=("$bin")
 done
+if [ ${#names[@]} -eq 0 ]; then
+	echo "fuzz/run.sh: no fuzz binary among the arguments" >&2
+	exit 2
+fi
+
+seconds=${FUZZ_SECONDS:-10}
+number FUZZ_SECONDS "$seconds"
+cores=$(nproc 2>/dev/null || echo 1)
+jobs=${FUZZ_JOBS:-$cores}
+number FUZZ_JOBS "$jobs"
+[ "$jobs" -ge 1 ] || jobs=1
+[ "$jobs" -le "${#names[@]}" ] || jobs=${#names[@]}
+if [ -n "${FUZZ_TIMEOUT:-}" ]; then
+	timeout=$FUZZ_TIMEOUT
+	number FUZZ_TIMEOUT "$timeout"
+else
+	load=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo 0)
+	timeout=$(awk -v l="$load" -v j="$jobs" -v c="$cores" \
+		'BEGIN { f = (l + j) / c; n = int(f); if (n < f) n++; if (n < 1) n = 1; print 25 * n }')
+fi
+work=${FUZZ_WORK:-$(dirname "${bins[0]}")/work}
 mkdir -p "$work" || exit 2
 
 budget="${seconds}s"
