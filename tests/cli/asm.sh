@@ -71,8 +71,8 @@ if command -v script >/dev/null 2>&1; then
 	if grep -q 'BPF_STMT' "$TMP/tty"; then ok "asm --format c may go to a terminal"; else
 		not_ok "asm --format c may go to a terminal" "$(head -c 300 "$TMP/tty")"; fi
 else
-	n=$((n + 1)); echo "ok $n - # SKIP asm refuses raw output to a terminal (no script(1))"
-	n=$((n + 1)); echo "ok $n - # SKIP asm --format c may go to a terminal (no script(1))"
+	skip_feature script "asm refuses raw output to a terminal"
+	skip_feature script "asm --format c may go to a terminal"
 fi
 
 # big-endian ABI: [arg0.lo] is the second word
@@ -134,7 +134,7 @@ EOF
 	"$CC" -Wall -Werror -o "$TMP/dump" "$TMP/dump.c" -I"$TMP" && "$TMP/dump" "$TMP/from_c.bpf"
 	expect_same "$TMP/deny.bpf" "$TMP/from_c.bpf" "asm --format c holds the same bytes"
 else
-	n=$((n + 1)); echo "ok $n - # SKIP the C format compiles (no $CC)"
+	skip_feature cc "the C format compiles"
 fi
 
 # --- Graphviz ----------------------------------------------------------------
@@ -145,7 +145,7 @@ if command -v dot >/dev/null 2>&1; then
 	expect_grep "$TMP/deny.svg" '<svg' "dot draws an svg"
 	expect_status 0 "dot accepts the graph of random bytes" -- dot -Tsvg -o "$TMP/g.svg" "$TMP/garbage.dot"
 else
-	n=$((n + 1)); echo "ok $n - # SKIP dot accepts the graph (no dot)"
+	skip_feature dot "dot accepts the graph"
 fi
 expect_grep "$TMP/deny.dot" 'label="true"' "dot: true edges are labelled"
 expect_grep "$TMP/deny.dot" 'label="false"' "dot: false edges are labelled"

@@ -95,7 +95,7 @@ if [ -r "$DOCKER" ]; then
 	if [ "$len" -lt 1237 ]; then ok "Docker's profile: $len instructions, below libseccomp's 1237"; else
 		not_ok "Docker's profile below libseccomp's 1237 instructions" "$len"; fi
 else
-	n=$((n + 1)); echo "ok $n - # SKIP no $DOCKER"
+	skip_feature shared-profiles "Docker's profile below libseccomp's instructions ($DOCKER)"
 fi
 
 # formats that convert the policy instead of compiling it
@@ -114,7 +114,7 @@ if command -v script >/dev/null 2>&1; then
 	script -qec "$SYSCAGE compile $TMP/small.policy" /dev/null >"$TMP/tty" 2>&1
 	expect_grep "$TMP/tty" "refusing to write binary output to a terminal" "raw output never goes to a terminal"
 else
-	n=$((n + 1)); echo "ok $n - # SKIP raw output to a terminal (no script(1))"
+	skip_feature script "raw output never goes to a terminal"
 fi
 
 # errors
