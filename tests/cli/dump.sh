@@ -18,7 +18,7 @@ ASM
 "$SYSCAGE" asm "$TMP/f.s" -o "$TMP/f.bpf" || not_ok "assemble the test filter"
 
 # waits (at most 10 s) for a file to appear
-wait_for() { for _ in $(seq 100); do [ -e "$1" ] && return 0; sleep 0.1; done; return 1; }
+wait_for() { for _ in $(seq 300); do [ -e "$1" ] && return 0; sleep 0.1; done; return 1; }
 
 # --- status ------------------------------------------------------------
 # The suite may run under a filter of its environment (a container's): counts are

@@ -9,10 +9,10 @@ printf 'default allow\n' >"$TMP/allow.policy"
 printf 'default allow\nerrno(EACCES) mkdir, mkdirat\nkill-process rmdir\n' >"$TMP/deny.policy"
 printf 'default allow\nerrno(EPERM) execve, execveat\n' >"$TMP/noexec.policy"
 
-# waits (at most ~10 s) until process $1 has a child; prints its pid
+# waits (at most ~30 s, for loaded machines) until process $1 has a child; prints its pid
 child_of() {
 	local i c
-	for i in $(seq 100); do
+	for i in $(seq 300); do
 		c=$(pgrep -P "$1" | head -n 1)
 		if [ -n "$c" ]; then echo "$c"; return 0; fi
 		sleep 0.1
@@ -128,7 +128,7 @@ if c=$(child_of "$sv"); then
 	kill -KILL "$sv"
 	wait "$sv" 2>/dev/null
 	gone=no
-	for i in $(seq 100); do
+	for i in $(seq 300); do
 		if ! kill -0 "$c" 2>/dev/null; then gone=yes; break; fi
 		sleep 0.1
 	done

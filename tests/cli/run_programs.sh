@@ -38,7 +38,7 @@ for tool in python3 bash tar find sed grep sort cmp timeout script setsid; do
 done
 
 # waits (at most 10 s) for a file to appear
-wait_for() { for _ in $(seq 200); do [ -s "$1" ] && return 0; sleep 0.05; done; return 1; }
+wait_for() { for _ in $(seq 600); do [ -s "$1" ] && return 0; sleep 0.05; done; return 1; }
 
 # --- the default profile: same output, status and stderr as without syscage ---
 
@@ -273,12 +273,12 @@ cat >"$TMP/killsv.sh" <<'EOF'
 S=$1 W=$2 deny=$3 dir=$4
 "$S" run -p "$deny" -- "$W" block "$dir/ks.ready" "$dir/ks.go" "$dir/nope" 2>"$dir/killsv.err" &
 sv=$!
-for _ in $(seq 200); do [ -s "$dir/ks.ready" ] && break; sleep 0.05; done
+for _ in $(seq 600); do [ -s "$dir/ks.ready" ] && break; sleep 0.05; done
 read -r prog grandchild nr <"$dir/ks.ready" || exit 3
 kill -STOP "$sv"
 touch "$dir/ks.go"
 # both wait in the denied call (the kernel shows its number first in /proc/PID/syscall)
-for _ in $(seq 200); do
+for _ in $(seq 600); do
 	a=$(cut -d' ' -f1 "/proc/$prog/syscall") b=$(cut -d' ' -f1 "/proc/$grandchild/syscall")
 	[ "$a" = "$nr" ] && [ "$b" = "$nr" ] && break
 	sleep 0.05
@@ -308,7 +308,7 @@ if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
 S=$1 policy=$2
 "$S" run -p "$policy" -- setpriv --reuid=65534 --regid=65534 --clear-groups sleep 30 &
 sv=$!
-for _ in $(seq 200); do
+for _ in $(seq 600); do
 	prog=$(pgrep -P "$sv" | head -n 1)
 	[ -n "$prog" ] && grep -q '^Uid:[[:space:]]*65534' "/proc/$prog/status" &&
 		[ "$(cat "/proc/$prog/comm")" = sleep ] && break
@@ -361,7 +361,7 @@ sv=$!
 wait_for "$TMP/ready" && read -r prog _ children <"$TMP/ready"
 kill -STOP "$sv"
 touch "$TMP/go"
-for _ in $(seq 200); do
+for _ in $(seq 600); do
 	[ "$(cut -d' ' -f3 "/proc/${prog:-0}/stat" 2>/dev/null)" = Z ] && break
 	sleep 0.05
 done
