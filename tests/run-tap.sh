@@ -3,6 +3,9 @@
 # fails when any check failed or the script itself did.  Skips ("ok N - name # SKIP feature")
 # pass; tests/summarize.py counts them by feature.
 set -u
+# Meson points LD_LIBRARY_PATH at the build's shared libraries, the drop-in libseccomp.so.2
+# among them; programs the scripts run must load it only where a script asks for it.
+unset LD_LIBRARY_PATH
 out=$(bash "$@" 2>&1)
 rc=$?
 printf '%s\n' "$out"
