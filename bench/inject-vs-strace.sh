@@ -6,7 +6,7 @@
 #   bench/inject-vs-strace.sh [N] [RUNS]     (defaults: 200000 calls, 5 runs)
 #
 # Prints the median wall time of each tool and the ratio.  Needs strace and
-# `make all tests` (build/syscage, build/tests/helpers/inject_probe).
+# `ninja -C build` with the tests (build/syscage, build/tests/helpers/inject_probe).
 set -u
 N=${1:-200000}
 RUNS=${2:-5}
@@ -15,7 +15,7 @@ S=${SYSCAGE:-$BUILD/syscage}
 P=$BUILD/tests/helpers/inject_probe
 RULE='openat:error=ENOENT:when=3'
 for f in "$S" "$P"; do
-	[ -x "$f" ] || { echo "missing $f: run 'make all tests'" >&2; exit 2; }
+	[ -x "$f" ] || { echo "missing $f: run 'ninja -C $BUILD'" >&2; exit 2; }
 done
 command -v strace >/dev/null || { echo "strace is not installed" >&2; exit 2; }
 export LC_ALL=C

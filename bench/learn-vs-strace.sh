@@ -12,7 +12,7 @@ COUNT=${COUNT:-200000}
 WORKLOAD=(dd if=/dev/zero of=/dev/null bs=1 "count=$COUNT")
 
 command -v strace >/dev/null || { echo "strace is not installed" >&2; exit 2; }
-[ -x "$SYSCAGE" ] || { echo "no $SYSCAGE: run make first" >&2; exit 2; }
+[ -x "$SYSCAGE" ] || { echo "no $SYSCAGE: run ninja -C build first" >&2; exit 2; }
 
 # seconds (with nanoseconds) one run of "$@" takes
 seconds() {

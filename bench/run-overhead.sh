@@ -18,8 +18,8 @@
 #     median of the median rounds, and the fastest round (the least disturbed
 #     on a busy machine).
 #
-# Needs the CLI and two helpers: make build/syscage
-# build/tests/helpers/spawn_median build/tests/helpers/syscall_loop
+# Needs the CLI and two helpers (the helpers come with the tests, which need cmocka):
+# ninja -C build syscage tests/helpers/spawn_median tests/helpers/syscall_loop
 set -eu
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
