@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Linked into every tests/helpers program by `make check-asan` only.  The
+ * Linked into every tests/helpers program only in a sanitizer build
+ * (tests/helpers/meson.build, when b_sanitize is set).  The
  * helpers are the programs the tests run traced (syscage dump, inject) or
  * filtered (run, learn), and LeakSanitizer's exit-time scan needs ptrace
  * and clone of its own: under a tracer it fails the exit status the tests

@@ -1,5 +1,6 @@
 # Shared by tests/cli/*.sh: tiny TAP-style assertions around the syscage CLI.
-# Each check prints "ok N - name" or "not ok N - name"; run-tests.sh counts them.
+# Each check prints "ok N - name" or "not ok N - name"; tests/run-tap.sh fails the script on
+# any "not ok", and tests/summarize.py counts them.
 set -u
 SYSCAGE=${SYSCAGE:-build/syscage}
 TMP=$(mktemp -d)

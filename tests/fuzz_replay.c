@@ -2,7 +2,8 @@
 /*
  * Replays inputs through a fuzz target's entry point without libFuzzer, so
  * the regression inputs in fuzz/regress/<target>/ (and the seed corpora) run
- * in every `make check`, under the sanitizers too in `make check-asan`.
+ * in every `meson test` (suite fuzz-replay), under the sanitizers too in a
+ * build with -Db_sanitize=address,undefined.
  *
  *   replay/fuzz_asm FILE|DIR...
  *

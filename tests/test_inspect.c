@@ -400,7 +400,7 @@ static int setup_capture(void **state)
 	*slash = '\0';
 	snprintf(helper, sizeof(helper), "%s/helpers/install_filter", self);
 	if (access(helper, X_OK) < 0) {
-		fprintf(stderr, "missing %s (make builds it with the tests)\n", helper);
+		fprintf(stderr, "missing %s (ninja builds it with the tests)\n", helper);
 		return -1;
 	}
 	if (!mkdtemp(workdir))

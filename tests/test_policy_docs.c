@@ -4,7 +4,8 @@
  * (without any diagnostic) and compiles; blocks marked "error" must fail;
  * blocks marked "file=NAME" are written to a scratch directory first, so
  * others can include them.  The page must also list every group, and
- * profiles/README.md every built-in profile.  Run from the top of the source tree (make check does).
+ * profiles/README.md every built-in profile.  Run from the top of the source
+ * tree (meson test does).
  */
 #include <errno.h>
 #include <setjmp.h>

@@ -538,10 +538,12 @@ static void test_profiles_match_files(void **state)
 		snprintf(path, sizeof(path), "profiles/%s", e->d_name);
 		const char *embedded = scg_profile_source(name);
 		if (!embedded)
-			fail_msg("profiles/%s is not built in: run `make profiles`", e->d_name);
+			fail_msg("profiles/%s is not built in: run `ninja -C build profiles`",
+				 e->d_name);
 		char *text = read_all(path);
 		if (strcmp(text, embedded))
-			fail_msg("profiles/%s differs from the built-in copy: run `make profiles`",
+			fail_msg("profiles/%s differs from the built-in copy: "
+				 "run `ninja -C build profiles`",
 				 e->d_name);
 		free(text);
 		check_profile_parses(name);

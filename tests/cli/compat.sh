@@ -13,7 +13,7 @@ SYSLIB=$(ldconfig -p | sed -n 's/.*libseccomp.so.2 (libc6,x86-64) => //p' | head
 if readelf -d "$LIB" | grep -q 'SONAME.*\[libseccomp.so.2\]'; then ok "soname libseccomp.so.2"; else
 	not_ok "soname libseccomp.so.2"; fi
 deps=$(readelf -d "$LIB" | sed -n 's/.*NEEDED.*\[\(.*\)\]/\1/p' | tr '\n' ' ')
-# A sanitizer build (make check-asan) adds its runtimes; unchanged binaries cannot load
+# A sanitizer build (-Db_sanitize=...) adds its runtimes; unchanged binaries cannot load
 # such a library (the runtime must come first), so that build checks only the library.
 sanitized=0
 case "$deps" in *libasan* | *libubsan*) sanitized=1 ;; esac

@@ -9,7 +9,7 @@ for src in "$root"/fuzz/fuzz_*.c; do
 	target=$(basename "$src" .c)
 	bin=$build/tests/replay/$target
 	if [ ! -x "$bin" ]; then
-		not_ok "$target: replay program built" "$bin is missing (make tests)"
+		not_ok "$target: replay program built" "$bin is missing (ninja -C $build with the tests)"
 		continue
 	fi
 	for kind in corpus regress; do

@@ -17,7 +17,7 @@ if ! have_feature user-notif; then
 	exit 0
 fi
 
-# the path of helper program $1, built here when `make tests` has not
+# the path of helper program $1, built here when the build has not (no tests part)
 helper() {
 	local h=${BUILD:-build}/tests/helpers/$1
 	if [ ! -x "$h" ]; then
