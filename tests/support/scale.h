@@ -3,9 +3,9 @@
  * Iteration counts for the slow randomized tests.  The default run keeps a
  * quarter of each sweep; SYSCAGE_TEST_DEPTH=nightly (meson test --setup
  * nightly) runs the full counts.  SYSCAGE_TEST_SCALE=N divides further by N
- * (the sanitizer build sets it: every case forks a child, and a sanitized
- * fork and exec cost several times more), so a sanitizer run covers the same
- * kinds of cases, only fewer of each.
+ * (./bootstrap check sets 4 for the sanitizer build's tests: every case forks
+ * a child, and a sanitized fork and exec cost several times more), so a
+ * sanitizer run covers the same kinds of cases, only fewer of each.
  */
 #ifndef SCG_TESTS_SCALE_H
 #define SCG_TESTS_SCALE_H
