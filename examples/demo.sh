@@ -2,7 +2,8 @@
 # A short tour of syscage on examples/deny-open.s: assemble it, read the
 # bytes back, ask whether the kernel would load it, and run it on two
 # syscalls without loading it anywhere; then run real programs under
-# policies with syscage run.  Run by `make demo`.
+# policies with syscage run.  Run by `./bootstrap demo`; by hand,
+# `SYSCAGE=build/syscage examples/demo.sh` after `ninja -C build`.
 set -euo pipefail
 
 SYSCAGE=${SYSCAGE:-build/syscage}
