@@ -6,10 +6,13 @@
 # Each target runs for $FUZZ_SECONDS seconds (default 10), or with --forever
 # until stopped (Ctrl-C), with fuzz/<target>.dict as its dictionary when
 # there is one; directories among the arguments are skipped (Meson puts
-# fuzz_asm.p/ beside fuzz_asm, so a glob fuzz_* will do).  Seeds come from fuzz/corpus/<target>/ and are never
-# modified; what the fuzzer learns goes to $FUZZ_WORK/<target>/ (default:
-# work/ beside the first binary, build/fuzz/work for build/fuzz/fuzz_asm),
-# crashing inputs to $FUZZ_WORK/<target>-crash-* (or leak-, timeout-, oom-).
+# fuzz_asm.p/ beside fuzz_asm, so a glob fuzz_* will do).  The targets are
+# built by `CC=clang meson setup build-clang -Dfuzzing=enabled && ninja -C
+# build-clang` (docs/fuzzing.md).  Seeds come from fuzz/corpus/<target>/ and
+# are never modified; what the fuzzer learns goes to $FUZZ_WORK/<target>/
+# (default: work/ beside the first binary, build-clang/fuzz/work for
+# build-clang/fuzz/fuzz_asm), crashing inputs to $FUZZ_WORK/<target>-crash-*
+# (or leak-, timeout-, oom-).
 #
 # $FUZZ_JOBS targets run at a time (default: nproc).  Each one's output goes
 # to $FUZZ_WORK/<target>.log and is printed whole, in the order the targets
