@@ -28,7 +28,7 @@ CALLS=${2:-500000}
 S=$BUILD/syscage
 SPAWN=$BUILD/tests/helpers/spawn_median
 LOOP=$BUILD/tests/helpers/syscall_loop
-make -s "$S" "$SPAWN" "$LOOP" >/dev/null 2>&1 || make "$S" "$SPAWN" "$LOOP"
+ninja -C "$BUILD" syscage tests/helpers/spawn_median tests/helpers/syscall_loop >/dev/null
 
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT

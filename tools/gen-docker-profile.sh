@@ -9,7 +9,7 @@
 set -eu
 cd "$(dirname "$0")/.."
 build=${1:-build}
-make -s BUILD="$build" "$build/libsyscage.a" "$build/libsyscage-oci.a"
+ninja -C "$build" libsyscage.a libsyscage-oci.a >/dev/null
 ${CC:-cc} -std=c11 -D_GNU_SOURCE -Iinclude -O2 -o "$build/gen-docker-profile" \
 	tools/gen-docker-profile.c "$build/libsyscage-oci.a" "$build/libsyscage.a" \
 	$(pkg-config --libs json-c 2>/dev/null || echo -ljson-c)
