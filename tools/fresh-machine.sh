@@ -65,6 +65,10 @@ cp /etc/resolv.conf "$root/etc/resolv.conf"
 
 mount -t proc proc "$root/proc" && mounted+=("$root/proc")
 mount -t sysfs sysfs "$root/sys" && mounted+=("$root/sys")
+# runc, which the check's tests start, needs the cgroup hierarchy
+if [ -d "$root/sys/fs/cgroup" ] && grep -q ' /sys/fs/cgroup cgroup2 ' /proc/mounts; then
+	mount -t cgroup2 cgroup2 "$root/sys/fs/cgroup" && mounted+=("$root/sys/fs/cgroup")
+fi
 mount --rbind /dev "$root/dev" && mount --make-rslave "$root/dev" && mounted+=("$root/dev")
 mount -t tmpfs tmpfs "$root/tmp" && mounted+=("$root/tmp")
 
