@@ -29,6 +29,8 @@
 /* decide() steps per compilation before falling back to plain jumping code. */
 #define DECIDE_BUDGET 400000U
 #define MAX_FACTS 128
+/* Entries single_outcome() looks at before it answers "not known to be one". */
+#define SINGLE_SCAN 256
 #define MAX_EXCLUDED 16
 
 int cond_init(struct cond_ctx *c, struct dag *dag)
@@ -49,6 +51,7 @@ int cond_init(struct cond_ctx *c, struct dag *dag)
 void cond_release(struct cond_ctx *c)
 {
 	free(c->atoms);
+	free(c->atom_slots);
 	free(c->f);
 	memset(c, 0, sizeof(*c));
 }
@@ -122,34 +125,80 @@ static int atom_static(const struct atom *at)
 	}
 }
 
+static uint32_t atom_hash(const struct atom *at)
+{
+	uint64_t h = ((uint64_t)at->word << 40 ^ (uint64_t)at->op << 32 ^ at->mask) *
+		     0x9e3779b97f4a7c15ULL;
+	h = (h ^ at->k ^ h >> 29) * 0xff51afd7ed558ccdULL;
+	return (uint32_t)(h ^ h >> 32);
+}
+
+/* Field by field: memcmp() would also compare the padding after op, which is
+ * indeterminate, and could keep two copies of one atom. */
+static bool atom_equal(const struct atom *a, const struct atom *b)
+{
+	return a->word == b->word && a->mask == b->mask && a->op == b->op && a->k == b->k;
+}
+
+static int atom_rehash(struct cond_ctx *c)
+{
+	size_t nslots = c->atom_nslots ? c->atom_nslots * 2 : 64;
+	uint32_t *slots = malloc(nslots * sizeof(*slots));
+	if (!slots)
+		return -ENOMEM;
+	memset(slots, 0xff, nslots * sizeof(*slots));
+	for (size_t i = 0; i < c->natoms; i++) {
+		size_t s = atom_hash(&c->atoms[i]) & (nslots - 1);
+		while (slots[s] != UINT32_MAX)
+			s = (s + 1) & (nslots - 1);
+		slots[s] = (uint32_t)i;
+	}
+	free(c->atom_slots);
+	c->atom_slots = slots;
+	c->atom_nslots = nslots;
+	return 0;
+}
+
+/* The index of atom @at, added when new: atoms are numbered in order of first use. */
+static int atom_intern(struct cond_ctx *c, const struct atom *at, uint32_t *index)
+{
+	if ((c->natoms + 1) * 2 > c->atom_nslots && atom_rehash(c) < 0)
+		return -ENOMEM;
+	size_t s = atom_hash(at) & (c->atom_nslots - 1);
+	for (; c->atom_slots[s] != UINT32_MAX; s = (s + 1) & (c->atom_nslots - 1)) {
+		if (atom_equal(&c->atoms[c->atom_slots[s]], at)) {
+			*index = c->atom_slots[s];
+			return 0;
+		}
+	}
+	if (c->natoms == c->atoms_cap) {
+		size_t cap = c->atoms_cap ? c->atoms_cap * 2 : 32;
+		struct atom *atoms = realloc(c->atoms, cap * sizeof(*atoms));
+		if (!atoms)
+			return -ENOMEM;
+		c->atoms = atoms;
+		c->atoms_cap = cap;
+	}
+	c->atoms[c->natoms] = *at;
+	c->atom_slots[s] = (uint32_t)c->natoms;
+	*index = (uint32_t)c->natoms++;
+	return 0;
+}
+
 static uint32_t f_atom(struct cond_ctx *c, uint32_t word, uint32_t mask, uint8_t op, uint32_t k)
 {
 	struct atom at = { word, mask, op, k };
 	int fixed = atom_static(&at);
 	if (fixed >= 0)
 		return fixed ? F_TRUE_ID : F_FALSE_ID;
-	size_t i;
-	/* Field by field: memcmp() would also compare the padding after op, which is
-	 * indeterminate, and could keep two copies of one atom. */
-	for (i = 0; i < c->natoms; i++) {
-		const struct atom *a = &c->atoms[i];
-		if (a->word == at.word && a->mask == at.mask && a->op == at.op && a->k == at.k)
-			break;
+	uint32_t i;
+	if (c->err)
+		return F_FALSE_ID;
+	if (atom_intern(c, &at, &i) < 0) {
+		c->err = -ENOMEM;
+		return F_FALSE_ID;
 	}
-	if (i == c->natoms) {
-		if (c->natoms == c->atoms_cap) {
-			size_t cap = c->atoms_cap ? c->atoms_cap * 2 : 32;
-			struct atom *atoms = realloc(c->atoms, cap * sizeof(*atoms));
-			if (!atoms) {
-				c->err = -ENOMEM;
-				return F_FALSE_ID;
-			}
-			c->atoms = atoms;
-			c->atoms_cap = cap;
-		}
-		c->atoms[c->natoms++] = at;
-	}
-	return f_push(c, (struct fnode){ .kind = F_ATOM, .a = (uint32_t)i });
+	return f_push(c, (struct fnode){ .kind = F_ATOM, .a = i });
 }
 
 /* One half of an argument: where it is and what the comparison masks and compares. */
@@ -560,13 +609,19 @@ static void memo_add(struct decider *d, uint64_t hash, size_t first, const struc
 
 /*
  * The one action every remaining outcome from entry @first on would give,
- * or false when two differ.
+ * or false when two differ -- or when the first SINGLE_SCAN entries do not
+ * settle it.  A wrong "no" only costs a split whose two branches come out
+ * as the same node (dag_test() folds it), so the graph is the same unless
+ * those extra steps run into DECIDE_BUDGET or MAX_FACTS; decisions of up
+ * to SINGLE_SCAN entries are answered exactly.  The bound keeps a decision
+ * of 100,000 entries from rescanning all of them at every step.
  */
 static bool single_outcome(const struct decider *d, size_t first, uint32_t *action)
 {
 	bool have = false;
 	uint32_t seen = 0, dummy;
-	for (size_t i = first; i < d->n; i++) {
+	size_t end = d->n - first > SINGLE_SCAN ? first + SINGLE_SCAN : d->n;
+	for (size_t i = first; i < end; i++) {
 		int v = eval3(d->c, &d->facts, d->e[i].formula, &dummy);
 		if (v == V_FALSE)
 			continue;
@@ -579,7 +634,7 @@ static bool single_outcome(const struct decider *d, size_t first, uint32_t *acti
 			return true;
 		}
 	}
-	if (have && d->final != seen)
+	if (end < d->n || (have && d->final != seen))
 		return false;
 	*action = d->final;
 	return true;

@@ -94,6 +94,8 @@ struct cond_ctx {
 	struct dag *dag;
 	struct atom *atoms;
 	size_t natoms, atoms_cap;
+	uint32_t *atom_slots; /* hash table of atom indices, UINT32_MAX = empty */
+	size_t atom_nslots;
 	struct fnode *f;
 	size_t nf, f_cap;
 	size_t budget; /* decide() steps left before falling back to plain jumping code */
