@@ -365,7 +365,10 @@ static void check_names(struct reader *rd, const struct oci_path *path, const st
 		const struct scg_arch *native = scg_arch_native() ? scg_arch_native() : scg_arch_at(0);
 		if (scg_syscall_lookup(native, e->names[i], &nr) != -ENOENT)
 			continue;
-		const char *s = scg_syscall_suggest(native, e->names[i]);
+		/* a suggestion weighs every name of the table: only for warnings that are shown */
+		const char *s = rd->doc->warnings < OCI_MAX_REPORTS
+					? scg_syscall_suggest(native, e->names[i])
+					: NULL;
 		char hint[96];
 		snprintf(hint, sizeof(hint), "did you mean '%s'?", s ? s : "");
 		oci_warn(rd->doc, at, false, s ? hint : NULL,
