@@ -183,9 +183,11 @@ static int abi_rules(struct oci_doc *doc, const struct oci_resolved *res,
 
 struct abi_out {
 	const struct scg_arch *arch;
-	struct oci_outrule *rules;
+	struct oci_outrule *rules; /* sorted by number, each syscall's in merged order */
 	size_t n;
 	bool *done;
+	size_t *rank; /* position of each rule among the rules of its syscall */
+	size_t *next; /* at a syscall's first rule: its first rule not yet out, or past it */
 };
 
 static bool expr_equal(const struct scg_expr *a, const struct scg_expr *b)
@@ -200,13 +202,45 @@ static bool expr_equal(const struct scg_expr *a, const struct scg_expr *b)
 	return expr_equal(a->left, b->left) && expr_equal(a->right, b->right);
 }
 
-/* Position of rule @i among the rules of its syscall on that ABI. */
-static size_t rank_in_syscall(const struct abi_out *o, size_t i)
+/* Numbers the rules and points each syscall's cursor at its first rule. */
+static int index_out(struct abi_out *o)
 {
-	size_t k = 0;
-	while (k < i && o->rules[i - 1 - k].nr == o->rules[i].nr)
-		k++;
-	return k;
+	size_t n = o->n ? o->n : 1;
+	o->done = calloc(n, sizeof(*o->done));
+	o->rank = calloc(n, sizeof(*o->rank));
+	o->next = calloc(n, sizeof(*o->next));
+	if (!o->done || !o->rank || !o->next)
+		return -ENOMEM;
+	for (size_t i = 0; i < o->n; i++) {
+		o->rank[i] = i && o->rules[i - 1].nr == o->rules[i].nr ? o->rank[i - 1] + 1 : 0;
+		if (!o->rank[i])
+			o->next[i] = i;
+	}
+	return 0;
+}
+
+/*
+ * The rule of ABI @o that could be the same as another ABI's rule of
+ * syscall @name at position @rank among that syscall's rules: the syscall
+ * has one run of rules here (they are sorted by number), and the rule at
+ * that position of the run is the only candidate.  o->n when there is none.
+ */
+static size_t counterpart(const struct abi_out *o, const char *name, size_t rank)
+{
+	uint32_t nr;
+	if (scg_syscall_lookup(o->arch, name, &nr) < 0)
+		return o->n;
+	size_t lo = 0, hi = o->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (o->rules[mid].nr < nr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo + rank >= o->n || o->rules[lo + rank].nr != nr)
+		return o->n;
+	return lo + rank;
 }
 
 static bool same_rule(const struct abi_out *a, size_t i, const struct abi_out *b, size_t j)
@@ -214,7 +248,7 @@ static bool same_rule(const struct abi_out *a, size_t i, const struct abi_out *b
 	const struct oci_outrule *x = &a->rules[i], *y = &b->rules[j];
 	const char *nx = scg_syscall_name(a->arch, x->nr), *ny = scg_syscall_name(b->arch, y->nr);
 	return nx && ny && !strcmp(nx, ny) && x->action == y->action && x->entry == y->entry &&
-	       rank_in_syscall(a, i) == rank_in_syscall(b, j) && expr_equal(x->cond, y->cond);
+	       a->rank[i] == b->rank[j] && expr_equal(x->cond, y->cond);
 }
 
 /* Does @name resolve on every target in @mask's complement?  Then @mask can be 0. */
@@ -232,10 +266,10 @@ static uint32_t arch_mask_for(struct scg_policy *p, const char *name, uint32_t m
 /* Have the rules before @i of the same syscall gone out?  Only then may @i join a group. */
 static bool earlier_done(const struct abi_out *o, size_t i)
 {
-	for (size_t k = i; k > 0 && o->rules[k - 1].nr == o->rules[i].nr; k--)
-		if (!o->done[k - 1])
-			return false;
-	return true;
+	size_t *next = &o->next[i - o->rank[i]];
+	while (*next < i && o->done[*next])
+		++*next;
+	return *next >= i;
 }
 
 /* Emits ABI @ai's rule @i together with the same rule on every other ABI. */
@@ -243,18 +277,16 @@ static int emit_group(struct scg_policy *p, struct abi_out *outs, size_t nouts, 
 		      size_t i)
 {
 	struct oci_outrule *r = &outs[ai].rules[i];
-	uint32_t mask = 0;
-	for (size_t b = 0; b < nouts; b++) {
-		for (size_t j = 0; j < outs[b].n; j++) {
-			if (outs[b].done[j] || !same_rule(&outs[ai], i, &outs[b], j) ||
-			    !earlier_done(&outs[b], j))
-				continue;
-			outs[b].done[j] = true;
-			mask |= 1U << oci_arch_index(outs[b].arch);
-			break;
-		}
-	}
 	const char *name = scg_syscall_name(outs[ai].arch, r->nr);
+	uint32_t mask = 0;
+	for (size_t b = 0; name && b < nouts; b++) {
+		size_t j = counterpart(&outs[b], name, outs[ai].rank[i]);
+		if (j == outs[b].n || outs[b].done[j] || !same_rule(&outs[ai], i, &outs[b], j) ||
+		    !earlier_done(&outs[b], j))
+			continue;
+		outs[b].done[j] = true;
+		mask |= 1U << oci_arch_index(outs[b].arch);
+	}
 	struct scg_rule_spec spec = {
 		.action = r->action,
 		.syscall = name,
@@ -295,7 +327,7 @@ static int emit(struct scg_policy *p, struct abi_out *outs, size_t nouts)
 		return -ENOMEM;
 	for (size_t a = 0; a < nouts; a++)
 		for (size_t i = 0; i < outs[a].n; i++)
-			if (!rank_in_syscall(&outs[a], i))
+			if (!outs[a].rank[i])
 				order[n++] = (struct first_rule){ a, i, outs[a].rules[i].seq };
 	qsort(order, n, sizeof(*order), by_seq);
 	int r = 0;
@@ -317,6 +349,8 @@ static void release_outs(struct abi_out *outs, size_t n)
 			scg_expr_free(outs[a].rules[i].cond);
 		free(outs[a].rules);
 		free(outs[a].done);
+		free(outs[a].rank);
+		free(outs[a].next);
 	}
 }
 
@@ -328,8 +362,8 @@ static int build_rules(struct oci_doc *doc, const struct oci_resolved *res, bool
 	for (size_t a = 0; r == 0 && a < res->ntargets; a++) {
 		outs[a].arch = res->targets[a];
 		r = abi_rules(doc, res, outs[a].arch, int_args_32, &outs[a].rules, &outs[a].n);
-		if (r == 0 && !(outs[a].done = calloc(outs[a].n ? outs[a].n : 1, sizeof(bool))))
-			r = -ENOMEM;
+		if (r == 0)
+			r = index_out(&outs[a]);
 	}
 	if (r == 0)
 		r = emit(p, outs, res->ntargets);
