@@ -92,31 +92,6 @@ static struct scg_expr *inst_cond(const struct oci_inst *in)
 	return cond;
 }
 
-/* Equal as libseccomp compares a rule's nodes: same argument, op and (truncated) value. */
-static bool same_cmp(const struct oci_cmp *a, const struct oci_cmp *b, bool low32)
-{
-	uint64_t keep = low32 ? 0xffffffffULL : ~0ULL;
-	uint64_t ma = a->op == OCI_OP_MASKED_EQ ? a->value : ~0ULL;
-	uint64_t mb = b->op == OCI_OP_MASKED_EQ ? b->value : ~0ULL;
-	uint64_t va = a->op == OCI_OP_MASKED_EQ ? a->value_two & ma : a->value;
-	uint64_t vb = b->op == OCI_OP_MASKED_EQ ? b->value_two & mb : b->value;
-	return a->index == b->index && a->op == b->op && !((ma ^ mb) & keep) && !((va ^ vb) & keep);
-}
-
-/* Are @a's comparisons the first ones of @b's (all of them when @a and @b are equal)? */
-static bool is_prefix(const struct oci_inst *a, const struct oci_inst *b)
-{
-	struct oci_cmp ca[6], cb[6];
-	size_t na = effective_cmps(a, ca), nb = effective_cmps(b, cb);
-	if (na > nb)
-		return false;
-	/* one syscall on one ABI: both rules compare each argument as wide */
-	for (size_t i = 0; i < na; i++)
-		if (!same_cmp(&ca[i], &cb[i], low32(a, &ca[i])))
-			return false;
-	return true;
-}
-
 static size_t ncmps(const struct oci_inst *in)
 {
 	struct oci_cmp c[6];
@@ -177,22 +152,37 @@ static int rank_cmp(const struct node_rank *a, const struct node_rank *b)
 	return 0;
 }
 
-/* Stable insertion sort by descending rank (rule sets per syscall are small). */
-static void sort_by_tree_order(struct oci_inst *insts, size_t n)
+struct ranked {
+	struct node_rank rank;
+	size_t at; /* position before sorting: ties keep it */
+};
+
+static int by_tree_order(const void *pa, const void *pb)
 {
-	for (size_t i = 1; i < n; i++) {
-		struct oci_inst cur = insts[i];
-		struct node_rank rc = first_node(&cur);
-		size_t j = i;
-		while (j > 0) {
-			struct node_rank rp = first_node(&insts[j - 1]);
-			if (rank_cmp(&rp, &rc) <= 0)
-				break;
-			insts[j] = insts[j - 1];
-			j--;
-		}
-		insts[j] = cur;
+	const struct ranked *a = pa, *b = pb;
+	int c = rank_cmp(&a->rank, &b->rank);
+	return c ? c : a->at < b->at ? -1 : a->at > b->at;
+}
+
+/* Stable sort by descending rank. */
+static int sort_by_tree_order(struct oci_inst *insts, size_t n)
+{
+	struct ranked *order = malloc(n * sizeof(*order));
+	struct oci_inst *sorted = malloc(n * sizeof(*sorted));
+	if (!order || !sorted) {
+		free(order);
+		free(sorted);
+		return -ENOMEM;
 	}
+	for (size_t i = 0; i < n; i++)
+		order[i] = (struct ranked){ first_node(&insts[i]), i };
+	qsort(order, n, sizeof(*order), by_tree_order);
+	for (size_t i = 0; i < n; i++)
+		sorted[i] = insts[order[i].at];
+	memcpy(insts, sorted, n * sizeof(*insts));
+	free(order);
+	free(sorted);
+	return 0;
 }
 
 static int push(struct oci_outrule **out, size_t *nout, size_t *cap, const struct oci_inst *in,
@@ -249,31 +239,268 @@ static int refuse_conflict(struct oci_doc *doc, const struct scg_arch *arch,
 	return -EINVAL;
 }
 
+/* --- libseccomp's tree merge, indexed ---------------------------------------- */
+
+/*
+ * A comparison as libseccomp's tree tells its nodes apart: argument, op,
+ * and mask and value as far as the argument is compared (its low half on
+ * 32-bit ABIs).  One syscall on one ABI compares each argument as wide in
+ * every rule.
+ */
+struct norm_cmp {
+	uint64_t mask, value;
+	uint8_t index, op;
+};
+
+#define NONE SIZE_MAX
+
+/*
+ * The comparisons that some kept rule starts with: the first kept rule
+ * (position in the kept order) with exactly these comparisons, the first
+ * that starts with them, and the first of those whose action differs from
+ * that one's.
+ */
+struct prefix_entry {
+	uint64_t hash;
+	size_t owner; /* a rule (index before absorbing) whose first len comparisons they are */
+	size_t len;
+	size_t exact, first, other;
+	uint32_t first_action;
+};
+
+struct prefix_index {
+	struct norm_cmp (*norm)[6]; /* per rule, before absorbing */
+	uint8_t *count;
+	size_t *kept; /* kept position -> rule */
+	struct prefix_entry *entries;
+	size_t nentries;
+	size_t *slots; /* open addressing over entries, NONE = empty */
+	size_t nslots;
+};
+
+static bool norm_equal(const struct norm_cmp *a, const struct norm_cmp *b, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (a[i].index != b[i].index || a[i].op != b[i].op || a[i].mask != b[i].mask ||
+		    a[i].value != b[i].value)
+			return false;
+	return true;
+}
+
+/* hash[p - 1]: the hash of the first p comparisons of rule @i. */
+static void prefix_hashes(const struct prefix_index *px, size_t i, uint64_t *hash)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ULL;
+	for (size_t p = 0; p < px->count[i]; p++) {
+		const struct norm_cmp *c = &px->norm[i][p];
+		h = (h ^ (c->index | (uint64_t)c->op << 8)) * 0xff51afd7ed558ccdULL;
+		h = (h ^ c->mask) * 0xc4ceb9fe1a85ec53ULL;
+		h = (h ^ c->value) * 0xff51afd7ed558ccdULL;
+		hash[p] = h ^ h >> 29;
+	}
+}
+
+static int prefix_index_init(struct prefix_index *px, const struct oci_inst *insts, size_t n)
+{
+	*px = (struct prefix_index){ 0 };
+	px->norm = malloc((n ? n : 1) * sizeof(*px->norm));
+	px->count = malloc(n ? n : 1);
+	px->kept = malloc((n ? n : 1) * sizeof(*px->kept));
+	if (!px->norm || !px->count || !px->kept)
+		return -ENOMEM;
+	size_t total = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct oci_cmp c[6];
+		size_t m = effective_cmps(&insts[i], c);
+		for (size_t k = 0; k < m; k++) {
+			uint64_t keep = low32(&insts[i], &c[k]) ? 0xffffffffULL : ~0ULL;
+			uint64_t mask = c[k].op == OCI_OP_MASKED_EQ ? c[k].value : ~0ULL;
+			uint64_t value = c[k].op == OCI_OP_MASKED_EQ ? c[k].value_two & mask : c[k].value;
+			px->norm[i][k] = (struct norm_cmp){ mask & keep, value & keep, c[k].index,
+							     (uint8_t)c[k].op };
+		}
+		px->count[i] = (uint8_t)m;
+		total += m;
+	}
+	for (px->nslots = 16; px->nslots < 2 * total; px->nslots *= 2)
+		;
+	px->entries = malloc((total ? total : 1) * sizeof(*px->entries));
+	px->slots = malloc(px->nslots * sizeof(*px->slots));
+	if (!px->entries || !px->slots)
+		return -ENOMEM;
+	memset(px->slots, 0xff, px->nslots * sizeof(*px->slots));
+	return 0;
+}
+
+static void prefix_index_release(struct prefix_index *px)
+{
+	free(px->norm);
+	free(px->count);
+	free(px->kept);
+	free(px->entries);
+	free(px->slots);
+}
+
+/* The slot of the first @len comparisons of rule @i: its entry, or the empty slot for it. */
+static size_t *prefix_slot(struct prefix_index *px, size_t i, size_t len, uint64_t hash)
+{
+	size_t s = hash & (px->nslots - 1);
+	for (; px->slots[s] != NONE; s = (s + 1) & (px->nslots - 1)) {
+		const struct prefix_entry *e = &px->entries[px->slots[s]];
+		if (e->hash == hash && e->len == len &&
+		    norm_equal(px->norm[e->owner], px->norm[i], len))
+			break;
+	}
+	return &px->slots[s];
+}
+
+/* Records rule @i, kept at position @k, under each of its prefixes. */
+static void prefix_insert(struct prefix_index *px, size_t i, size_t k, uint32_t action,
+			  const uint64_t *hash)
+{
+	size_t m = px->count[i];
+	for (size_t p = 1; p <= m; p++) {
+		size_t *slot = prefix_slot(px, i, p, hash[p - 1]);
+		if (*slot == NONE) {
+			*slot = px->nentries;
+			px->entries[px->nentries++] = (struct prefix_entry){
+				hash[p - 1], i, p, NONE, k, NONE, action,
+			};
+		}
+		struct prefix_entry *e = &px->entries[*slot];
+		if (p == m && e->exact == NONE)
+			e->exact = k;
+		if (e->other == NONE && action != e->first_action)
+			e->other = k;
+	}
+	px->kept[k] = i;
+}
+
 /*
  * What libseccomp's tree merge does with a conditional rule against the
  * rules already kept: a rule whose comparisons begin (or equal) a kept
  * rule's with another action is refused; a rule that continues a kept
  * rule's comparisons is absorbed by it (the shorter rule wins, whatever
- * the actions).  Keeps the survivors in @insts, in order; returns how many.
+ * the actions).  The first kept rule in either relation decides.  Keeps
+ * the survivors in @insts, in order; returns how many.  The kept rules'
+ * prefixes are hashed, so that thousands of rules for one syscall merge in
+ * linear time.
  */
 static int absorb(struct oci_doc *doc, const struct scg_arch *arch, struct oci_inst *insts,
 		  size_t n, size_t *kept)
 {
+	struct prefix_index px;
+	int r = prefix_index_init(&px, insts, n);
 	size_t k = 0;
-	for (size_t i = 0; i < n; i++) {
-		bool absorbed = false;
-		for (size_t j = 0; j < k && !absorbed; j++) {
-			if (is_prefix(&insts[j], &insts[i]) && ncmps(&insts[j]) < ncmps(&insts[i]))
-				absorbed = true;
-			else if (insts[i].action != insts[j].action && is_prefix(&insts[i], &insts[j]))
-				return refuse_conflict(doc, arch, &insts[i],
-						       ncmps(&insts[i]) == ncmps(&insts[j]));
+	for (size_t i = 0; r == 0 && i < n; i++) {
+		size_t m = px.count[i], absorbed_by = NONE, conflict = NONE;
+		uint64_t hash[6];
+		prefix_hashes(&px, i, hash);
+		for (size_t p = 1; p < m; p++) {
+			size_t slot = *prefix_slot(&px, i, p, hash[p - 1]);
+			if (slot != NONE && px.entries[slot].exact < absorbed_by)
+				absorbed_by = px.entries[slot].exact;
 		}
-		if (!absorbed)
+		size_t slot = m ? *prefix_slot(&px, i, m, hash[m - 1]) : NONE;
+		if (slot != NONE) {
+			const struct prefix_entry *e = &px.entries[slot];
+			conflict = e->first_action != insts[i].action ? e->first : e->other;
+		}
+		if (conflict < absorbed_by)
+			r = refuse_conflict(doc, arch, &insts[i], m == px.count[px.kept[conflict]]);
+		else if (absorbed_by == NONE) {
+			prefix_insert(&px, i, k, insts[i].action, hash);
 			insts[k++] = insts[i];
+		}
 	}
+	prefix_index_release(&px);
 	*kept = k;
-	return 0;
+	return r;
+}
+
+/*
+ * The value every rule's condition pins argument @arg to, when it pins one:
+ * rules with different values there cannot overlap.
+ */
+static bool point_value(const struct oci_inst *in, unsigned arg, uint64_t *value)
+{
+	struct oci_cmp c[6];
+	size_t n = effective_cmps(in, c);
+	for (size_t i = 0; i < n; i++) {
+		uint64_t keep = low32(in, &c[i]) ? 0xffffffffULL : ~0ULL;
+		if (c[i].index != arg)
+			continue;
+		if (c[i].op == OCI_OP_EQ) {
+			*value = c[i].value & keep;
+			return true;
+		}
+		if (c[i].op == OCI_OP_MASKED_EQ && (c[i].value & keep) == keep) {
+			*value = c[i].value_two & keep;
+			return true;
+		}
+	}
+	return false;
+}
+
+struct pinned {
+	uint64_t values[6]; /* of the arguments every rule pins */
+	size_t at;
+};
+
+static int by_pinned(const void *pa, const void *pb)
+{
+	const struct pinned *a = pa, *b = pb;
+	for (size_t i = 0; i < 6; i++)
+		if (a->values[i] != b->values[i])
+			return a->values[i] < b->values[i] ? -1 : 1;
+	return a->at < b->at ? -1 : a->at > b->at;
+}
+
+/*
+ * The first rule (*@later) overlapping an earlier one (*@earlier, the
+ * first of those) with another action, as a scan of all pairs in order
+ * finds them; *@later = n when none does.  The arguments every rule pins
+ * to one value cut the rules into classes that cannot overlap each other,
+ * so only pairs within a class are compared: an ioctl request list or a
+ * socket family list costs one sort, not every pair.
+ */
+static int first_overlap(struct oci_inst *insts, size_t n, size_t *earlier, size_t *later)
+{
+	unsigned pinned_args = 0x3f;
+	uint64_t v;
+	*later = n;
+	for (size_t i = 0; i < n && pinned_args; i++)
+		for (unsigned a = 0; a < 6; a++)
+			if ((pinned_args >> a & 1) && !point_value(&insts[i], a, &v))
+				pinned_args &= ~(1U << a);
+	struct pinned *order = calloc(n ? n : 1, sizeof(*order));
+	if (!order)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		order[i].at = i;
+		for (unsigned a = 0; a < 6; a++)
+			if (pinned_args >> a & 1)
+				point_value(&insts[i], a, &order[i].values[a]);
+	}
+	qsort(order, n, sizeof(*order), by_pinned);
+	int r = 0;
+	for (size_t s = 0, e; r == 0 && s < n; s = e) {
+		for (e = s + 1; e < n && !memcmp(order[e].values, order[s].values, sizeof(order[s].values)); e++)
+			;
+		bool found = false;
+		for (size_t x = s + 1; r == 0 && !found && x < e && order[x].at < *later; x++) {
+			const struct oci_inst *b = &insts[order[x].at];
+			for (size_t y = s; r == 0 && !found && y < x; y++) {
+				const struct oci_inst *a = &insts[order[y].at];
+				if (a->action == b->action || (r = overlapping(a, b, &found)) < 0 || !found)
+					continue;
+				*earlier = order[y].at;
+				*later = order[x].at;
+			}
+		}
+	}
+	free(order);
+	return r;
 }
 
 int oci_merge_syscall(struct oci_doc *doc, const struct scg_arch *arch, struct oci_inst *insts,
@@ -286,16 +513,17 @@ int oci_merge_syscall(struct oci_doc *doc, const struct scg_arch *arch, struct o
 	int r = absorb(doc, arch, insts, n, &n);
 	if (r < 0)
 		return r;
-	bool mixed = false;
-	for (size_t i = 1; i < n && !mixed && r == 0; i++)
-		for (size_t k = 0; k < i && !mixed && r == 0; k++)
-			if (insts[i].action != insts[k].action &&
-			    (r = overlapping(&insts[k], &insts[i], &mixed)) == 0 && mixed)
-				warn_overlap(doc, arch, &insts[k], &insts[i]);
-	if (r < 0)
+	size_t earlier = 0, later = n;
+	bool one_action = true;
+	for (size_t i = 1; i < n && one_action; i++)
+		one_action = insts[i].action == insts[0].action;
+	if (!one_action && (r = first_overlap(insts, n, &earlier, &later)) < 0)
 		return r;
-	if (mixed)
-		sort_by_tree_order(insts, n);
+	if (later < n) {
+		warn_overlap(doc, arch, &insts[earlier], &insts[later]);
+		if ((r = sort_by_tree_order(insts, n)) < 0)
+			return r;
+	}
 	for (size_t i = 0; i < n; i++) {
 		struct scg_expr *cond = inst_cond(&insts[i]);
 		if (!cond)
