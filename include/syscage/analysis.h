@@ -3,11 +3,13 @@
  * The analysis engine (libsyscage-analysis): an exact symbolic model of a
  * seccomp filter, or of a stack of filters.
  *
- * The engine walks every path of the (loop-free) programs symbolically and
- * partitions the space of struct seccomp_data, viewed as its sixteen 32-bit
- * words (word i is what "ld [4*i]" loads), into regions.  Every input of a
- * region makes the stack return the same value.  Regions are disjoint and
- * together cover every possible input: the answers are proofs, not samples.
+ * The engine walks the (loop-free) programs symbolically and partitions the
+ * space of struct seccomp_data, viewed as its sixteen 32-bit words (word i
+ * is what "ld [4*i]" loads), into regions.  Every input of a region makes
+ * the stack return the same value.  Regions are disjoint and together cover
+ * every possible input: the answers are proofs, not samples.  Paths that
+ * meet again at an instruction in the same state are walked on as one, so
+ * the work follows the program's shape, not its number of paths.
  *
  * A region constrains each word independently (struct scg_word_set): a
  * union of intervals, bits with known values, and masked patterns the word
@@ -108,8 +110,51 @@ SCG_API int scg_region_example(const struct scg_region *region, struct scg_secco
 SCG_API int scg_region_word_next(const struct scg_region *region, unsigned word, uint32_t from,
 				 uint32_t *out);
 
+/* --- budgets and work counters ---------------------------------------------- */
+
 /*
- * Called once per region of the partition, in program order.  @rets holds
+ * What the engine did, added to by every call given it (so one struct can sum
+ * several calls).  Counts, not times: tests bound them.
+ */
+struct scg_analysis_stats {
+	uint64_t walks;        /* partitions started (one per filter stack and starting region) */
+	uint64_t states;       /* states the engine took off its work list and executed */
+	uint64_t merges;       /* states folded into another that reached the same instruction */
+	uint64_t leaves;       /* leaves reached (regions times filters) */
+	uint64_t solver_calls; /* satisfiability questions asked of Z3 */
+};
+
+/*
+ * Called, when a call stops for its budget, once for each region of inputs
+ * whose answer was not decided; with the regions already reported they cover
+ * the inputs asked about.  The region is borrowed for the duration of the call.
+ */
+typedef int (*scg_undecided_fn)(void *ctx, const struct scg_region *region);
+
+/*
+ * Limits of one call.  @size is sizeof(struct scg_analysis_options), so the
+ * struct can grow; zero-initialised fields mean "no limit" and "not wanted".
+ * When the budget runs out the call stops at the next check (the engine's
+ * loops, each solver question, whose own timeout never passes the
+ * deadline) and returns -ETIMEDOUT (@timeout_ms passed) or -ECANCELED
+ * (@cancel said so), after reporting what it left undecided: regions to
+ * @undecided, and for decompile and lint the ABIs, syscalls and checks not
+ * done as an "analysis-budget" diagnostic.
+ */
+struct scg_analysis_options {
+	size_t size;
+	uint64_t timeout_ms;         /* wall-clock budget of the whole call; 0: none */
+	bool (*cancel)(void *ctx);   /* polled with the clock: true stops the call */
+	void *cancel_ctx;
+	scg_undecided_fn undecided;  /* optional */
+	void *undecided_ctx;
+	struct scg_analysis_stats *stats; /* optional: added to */
+};
+
+/*
+ * Called once per region of the partition, ordered by the return
+ * instruction that ends the region's path (a region is every input that
+ * reaches it with one state, so paths that meet again are one region).  @rets holds
  * the value each filter returns there (indexed like the stack); @winner is
  * the stack's combined value (kernel precedence).  The region is borrowed
  * for the duration of the call.  A nonzero return stops the walk and is
@@ -125,11 +170,16 @@ typedef int (*scg_region_fn)(void *ctx, const struct scg_region *region, const u
  * the callback's nonzero value, -E2BIG when the partition exceeds the
  * engine's limits (RET A of a value with too many possible values, more
  * than 2^24 regions, a solver timeout; the diagnostic names the
- * instruction), or -ENOMEM.
+ * instruction), -ENOMEM, or (with options) -ETIMEDOUT or -ECANCELED.
  */
 SCG_API int scg_analysis_regions(const struct scg_prog *progs, size_t n,
 				 const struct scg_region *within, scg_region_fn fn, void *ctx,
 				 struct scg_diag *diag);
+/* The same within the limits of @opts (NULL: none); -ETIMEDOUT or -ECANCELED as above. */
+SCG_API int scg_analysis_regions_opts(const struct scg_prog *progs, size_t n,
+				      const struct scg_region *within,
+				      const struct scg_analysis_options *opts, scg_region_fn fn,
+				      void *ctx, struct scg_diag *diag);
 
 /*
  * The path one input takes through one filter: @pcs receives the executed
@@ -140,6 +190,10 @@ SCG_API int scg_analysis_regions(const struct scg_prog *progs, size_t n,
 SCG_API int scg_analysis_path(const struct scg_prog *prog, const struct scg_seccomp_data *data,
 			      size_t *pcs, size_t max, struct scg_region **region,
 			      struct scg_diag *diag);
+SCG_API int scg_analysis_path_opts(const struct scg_prog *prog,
+				   const struct scg_seccomp_data *data,
+				   const struct scg_analysis_options *opts, size_t *pcs, size_t max,
+				   struct scg_region **region, struct scg_diag *diag);
 
 /* --- verdicts and differences ----------------------------------------- */
 
@@ -153,6 +207,7 @@ SCG_API bool scg_verdict_same(uint32_t a, uint32_t b, bool ignore_errno);
 struct scg_diff_options {
 	bool ignore_errno;           /* all ERRNO values alike */
 	const struct scg_arch *arch; /* compare only inputs of this ABI; NULL: all */
+	const struct scg_analysis_options *limits; /* NULL: no budget */
 };
 
 /*
@@ -166,7 +221,10 @@ typedef int (*scg_diff_fn)(void *ctx, const struct scg_region *region, uint32_t 
  * Compares two stacks over every possible input.  Syscalls the kernel never
  * filters (x86_64 uretprobe, uprobe) are not compared.  Returns the number
  * of differing regions (0: equivalent, a proof), or a negative errno as
- * scg_analysis_regions().  @opts may be NULL; @fn may be NULL.
+ * scg_analysis_regions().  @opts may be NULL; @fn may be NULL.  When the
+ * budget of opts->limits runs out, the differences reported so far stand,
+ * the inputs not compared go to its undecided callback, and the call
+ * returns -ETIMEDOUT or -ECANCELED.
  */
 SCG_API int scg_analysis_diff(const struct scg_prog *a, size_t na, const struct scg_prog *b,
 			      size_t nb, const struct scg_diff_options *opts, scg_diff_fn fn,
@@ -197,9 +255,15 @@ struct scg_policy;
  * cannot say (the instruction pointer, verdicts that vary with arguments
  * for a bad architecture, ranges of unknown numbers with different
  * verdicts), or an error of scg_analysis_regions().  Caller frees *@out.
+ * When the budget of @opts runs out there is no policy: an
+ * "analysis-budget" error names the ABIs and syscalls not decided, and the
+ * call returns -ETIMEDOUT or -ECANCELED.
  */
 SCG_API int scg_decompile(const struct scg_prog *progs, size_t n, struct scg_policy **out,
 			  struct scg_diag *diag);
+SCG_API int scg_decompile_opts(const struct scg_prog *progs, size_t n,
+			       const struct scg_analysis_options *opts, struct scg_policy **out,
+			       struct scg_diag *diag);
 
 /* --- lint ------------------------------------------------------------------ */
 
@@ -222,6 +286,14 @@ SCG_API int scg_decompile(const struct scg_prog *progs, size_t n, struct scg_pol
  */
 SCG_API int scg_lint(const struct scg_prog *prog, const struct scg_policy *policy,
 		     struct scg_diag *diag);
+/*
+ * The same within the limits of @opts.  When the budget runs out, the
+ * findings already in @diag stand (each is decided), an "analysis-budget"
+ * error names the checks and ABIs not done, and the call returns
+ * -ETIMEDOUT or -ECANCELED.
+ */
+SCG_API int scg_lint_opts(const struct scg_prog *prog, const struct scg_policy *policy,
+			  const struct scg_analysis_options *opts, struct scg_diag *diag);
 
 /*
  * Marks in @reached (prog->len flags) the instructions some input reaches.
@@ -229,6 +301,9 @@ SCG_API int scg_lint(const struct scg_prog *prog, const struct scg_policy *polic
  */
 SCG_API int scg_analysis_reachable(const struct scg_prog *prog, bool *reached,
 				   struct scg_diag *diag);
+SCG_API int scg_analysis_reachable_opts(const struct scg_prog *prog,
+					const struct scg_analysis_options *opts, bool *reached,
+					struct scg_diag *diag);
 
 /*
  * The constraint on word @word alone, with the word called @name

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <syscage/arch.h>
 #include <syscage/verify.h>
@@ -34,28 +35,120 @@ int analysis_check(const struct scg_prog *progs, size_t n, struct scg_diag *diag
 	return check_progs(progs, n, diag);
 }
 
-int scg_analysis_regions(const struct scg_prog *progs, size_t n, const struct scg_region *within,
-			 scg_region_fn fn, void *ctx, struct scg_diag *diag)
+/* --- budgets ----------------------------------------------------------------- */
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000U + (uint64_t)ts.tv_nsec;
+}
+
+/* The fields of @opts its caller knows of (older callers pass a smaller struct). */
+#define OPT(opts, field)                                                                  \
+	((opts) && (opts)->size >= offsetof(struct scg_analysis_options, field) +           \
+					   sizeof((opts)->field)                            \
+		 ? (opts)->field                                                           \
+		 : 0)
+
+void run_init(struct analysis_run *run, const struct scg_analysis_options *opts)
+{
+	memset(run, 0, sizeof(*run));
+	uint64_t ms = OPT(opts, timeout_ms);
+	if (ms)
+		run->deadline_ns = now_ns() + (ms > UINT64_MAX / 2000000U ? UINT64_MAX / 2 : ms * 1000000U);
+	run->cancel = OPT(opts, cancel);
+	run->cancel_ctx = OPT(opts, cancel_ctx);
+	run->undecided = OPT(opts, undecided);
+	run->undecided_ctx = OPT(opts, undecided_ctx);
+}
+
+void run_finish(struct analysis_run *run, const struct scg_analysis_options *opts)
+{
+	struct scg_analysis_stats *st = OPT(opts, stats);
+	if (st) {
+		st->walks += run->stats.walks;
+		st->states += run->stats.states;
+		st->merges += run->stats.merges;
+		st->leaves += run->stats.leaves;
+		st->solver_calls += run->stats.solver_calls;
+	}
+	smt_unref(run->smt);
+	run->smt = NULL;
+}
+
+int run_check(struct analysis_run *run)
+{
+	if (run->stop)
+		return run->stop;
+	if (run->deadline_ns && now_ns() >= run->deadline_ns)
+		run->stop = -ETIMEDOUT;
+	else if (run->cancel && run->cancel(run->cancel_ctx))
+		run->stop = -ECANCELED;
+	return run->stop;
+}
+
+unsigned run_ms_left(const struct analysis_run *run, unsigned cap)
+{
+	if (!run->deadline_ns)
+		return cap;
+	uint64_t now = now_ns();
+	uint64_t left = run->deadline_ns > now ? (run->deadline_ns - now) / 1000000U : 0;
+	return left >= cap ? cap : left ? (unsigned)left : 1;
+}
+
+int run_undecided(struct analysis_run *run, const struct scg_region *region)
+{
+	return run->undecided ? run->undecided(run->undecided_ctx, region) : 0;
+}
+
+struct smt *run_smt(struct analysis_run *run)
+{
+	if (!run->smt)
+		run->smt = smt_new();
+	return smt_ref(run->smt);
+}
+
+/* --- partitions ---------------------------------------------------------------- */
+
+int scg_analysis_regions_opts(const struct scg_prog *progs, size_t n,
+			      const struct scg_region *within,
+			      const struct scg_analysis_options *opts, scg_region_fn fn, void *ctx,
+			      struct scg_diag *diag)
 {
 	int r = check_progs(progs, n, diag);
 	if (r < 0)
 		return r;
-	return analysis_walk(progs, n, within, fn, ctx, diag);
+	struct analysis_run run;
+	run_init(&run, opts);
+	r = analysis_walk(&run, progs, n, within, fn, ctx, diag);
+	run_finish(&run, opts);
+	return r;
 }
 
-int analysis_walk(const struct scg_prog *progs, size_t n, const struct scg_region *within,
-		  scg_region_fn fn, void *ctx, struct scg_diag *diag)
+int scg_analysis_regions(const struct scg_prog *progs, size_t n, const struct scg_region *within,
+			 scg_region_fn fn, void *ctx, struct scg_diag *diag)
 {
-	int r;
-	struct symexec s = { .progs = progs, .n = n, .fn = fn, .ctx = ctx, .diag = diag };
-	s.rets = calloc(n, sizeof(*s.rets));
-	if (!s.rets)
-		return -ENOMEM;
-	r = within ? region_copy(&s.region, within) : region_init(&s.region);
-	if (r == 0) {
-		r = symexec_run(&s);
+	return scg_analysis_regions_opts(progs, n, within, NULL, fn, ctx, diag);
+}
+
+int analysis_walk(struct analysis_run *run, const struct scg_prog *progs, size_t n,
+		  const struct scg_region *within, scg_region_fn fn, void *ctx,
+		  struct scg_diag *diag)
+{
+	struct symexec s = { .run = run, .progs = progs, .n = n, .fn = fn, .ctx = ctx, .diag = diag };
+	int r = within ? region_copy(&s.region, within) : region_init(&s.region);
+	if (r < 0)
+		return r;
+	if (run_check(run) < 0) {
+		/* nothing of it was decided */
+		run_undecided(run, &s.region);
 		region_release(&s.region);
+		return run->stop;
 	}
+	s.rets = calloc(n, sizeof(*s.rets));
+	r = s.rets ? symexec_run(&s) : -ENOMEM;
+	region_release(&s.region);
 	free(s.rets);
 	return r;
 }
@@ -108,6 +201,13 @@ static void record_pc(void *ctx, const struct scg_emu_step *step)
 int scg_analysis_path(const struct scg_prog *prog, const struct scg_seccomp_data *data,
 		      size_t *pcs, size_t max, struct scg_region **region, struct scg_diag *diag)
 {
+	return scg_analysis_path_opts(prog, data, NULL, pcs, max, region, diag);
+}
+
+int scg_analysis_path_opts(const struct scg_prog *prog, const struct scg_seccomp_data *data,
+			   const struct scg_analysis_options *opts, size_t *pcs, size_t max,
+			   struct scg_region **region, struct scg_diag *diag)
+{
 	int r = check_progs(prog, 1, diag);
 	if (r < 0)
 		return r;
@@ -123,13 +223,17 @@ int scg_analysis_path(const struct scg_prog *prog, const struct scg_seccomp_data
 		goto out;
 	struct path_capture cap = { .out = region };
 	data_words(data, cap.words);
-	struct symexec s = { .progs = prog, .n = 1, .rets = &ret, .fn = capture_region,
-			     .ctx = &cap, .diag = diag, .guide = t.pcs, .nguide = t.n };
+	struct analysis_run run;
+	run_init(&run, opts);
+	struct symexec s = { .run = &run, .progs = prog, .n = 1, .rets = &ret,
+			     .fn = capture_region, .ctx = &cap, .diag = diag, .guide = t.pcs,
+			     .nguide = t.n };
 	r = region_init(&s.region);
-	if (r < 0)
-		goto out;
-	r = symexec_run(&s);
-	region_release(&s.region);
+	if (r == 0) {
+		r = symexec_run(&s);
+		region_release(&s.region);
+	}
+	run_finish(&run, opts);
 	if (r < 0) {
 		if (region) {
 			scg_region_free(*region);
@@ -147,17 +251,34 @@ out:
 
 int scg_analysis_reachable(const struct scg_prog *prog, bool *reached, struct scg_diag *diag)
 {
-	int r = check_progs(prog, 1, diag);
-	if (r < 0)
-		return r;
+	return scg_analysis_reachable_opts(prog, NULL, reached, diag);
+}
+
+int analysis_reachable(struct analysis_run *run, const struct scg_prog *prog, bool *reached,
+		       struct scg_diag *diag)
+{
 	memset(reached, 0, prog->len * sizeof(*reached));
-	struct symexec s = { .progs = prog, .n = 1, .diag = diag, .reached = reached };
 	uint32_t ret;
-	s.rets = &ret;
-	r = region_init(&s.region);
+	struct symexec s = { .run = run, .progs = prog, .n = 1, .rets = &ret, .diag = diag,
+			     .reached = reached };
+	int r = region_init(&s.region);
 	if (r < 0)
 		return r;
 	r = symexec_run(&s);
 	region_release(&s.region);
+	return r;
+}
+
+int scg_analysis_reachable_opts(const struct scg_prog *prog,
+				const struct scg_analysis_options *opts, bool *reached,
+				struct scg_diag *diag)
+{
+	int r = check_progs(prog, 1, diag);
+	if (r < 0)
+		return r;
+	struct analysis_run run;
+	run_init(&run, opts);
+	r = analysis_reachable(&run, prog, reached, diag);
+	run_finish(&run, opts);
 	return r;
 }

@@ -14,6 +14,7 @@
 #include <syscage/policy.h>
 
 #include "analysis/symexec.h"
+#include "util/strbuf.h"
 
 #define X86_64_AUDIT 0xc000003eU
 /* Verdicts kept per syscall before the commonest one is chosen. */
@@ -28,7 +29,14 @@ struct tally {
 	bool overflow;
 };
 
+/* How far the decompiler got, for the report when its budget runs out. */
+enum decomp_phase { PHASE_BADARCH, PHASE_SURVEY, PHASE_RULES };
+
 struct decomp {
+	struct analysis_run *run;
+	enum decomp_phase phase;
+	size_t at_arch;    /* the ABI (table index) being surveyed or written */
+	size_t at_syscall; /* its syscall (table index); its count when at its unknown numbers */
 	const struct scg_prog *progs;
 	size_t n;
 	struct scg_diag *diag;
@@ -103,7 +111,7 @@ static int survey_by(struct decomp *d, const struct scg_region *within, struct t
 		     scg_region_fn count)
 {
 	memset(t, 0, sizeof(*t));
-	int r = analysis_walk(d->progs, d->n, within, count, t, d->diag);
+	int r = analysis_walk(d->run, d->progs, d->n, within, count, t, d->diag);
 	if (r == 0 && t->overflow) {
 		scg_diag_add(d->diag, SCG_SEV_ERROR, SCG_LOC_NONE, "decompile-too-many-verdicts", NULL,
 			     "more than %u different verdicts in one place", MAX_VERDICTS);
@@ -309,7 +317,7 @@ static int emit_syscall(struct decomp *d, const char *name, uint32_t nr,
 			top = def;
 	if (t->n > 1) {
 		struct split sp = { d, name, nr, top };
-		int r = analysis_walk(d->progs, d->n, within, emit_region, &sp, d->diag);
+		int r = analysis_walk(d->run, d->progs, d->n, within, emit_region, &sp, d->diag);
 		if (r < 0)
 			return r;
 	}
@@ -493,6 +501,7 @@ static int plan_abi(struct decomp *d, struct abi_plan *p, bool *target)
 		const char *name;
 		uint32_t nr;
 		scg_syscall_at(p->arch, i, &name, &nr);
+		d->at_syscall = i;
 		struct scg_region *within = syscall_region(p->arch, nr);
 		r = within ? survey(d, within, &p->syscalls[i]) : -ENOMEM;
 		scg_region_free(within);
@@ -502,6 +511,7 @@ static int plan_abi(struct decomp *d, struct abi_plan *p, bool *target)
 	if (r == 0) {
 		struct scg_region *unk[2];
 		size_t nu = unknown_parts(p->arch, unk);
+		d->at_syscall = count;
 		r = survey_parts(d, unk, nu, &p->unknown);
 		if (r == 0 && p->unknown.n > 0)
 			r = survey_parts_by(d, unk, nu, &p->unknown_runs, count_runs);
@@ -521,10 +531,12 @@ static int emit_abi(struct decomp *d, struct abi_plan *p, uint32_t def, uint32_t
 		const char *name;
 		uint32_t nr;
 		scg_syscall_at(p->arch, i, &name, &nr);
+		d->at_syscall = i;
 		struct scg_region *within = syscall_region(p->arch, nr);
 		r = within ? emit_syscall(d, name, nr, within, &p->syscalls[i], def) : -ENOMEM;
 		scg_region_free(within);
 	}
+	d->at_syscall = scg_syscall_count(p->arch);
 	bool odd = p->unknown.n > 1 || (p->unknown.n == 1 && p->unknown.rets[0] != unknown);
 	if (r == 0 && odd) {
 		struct scg_region *unk[2];
@@ -532,7 +544,8 @@ static int emit_abi(struct decomp *d, struct abi_plan *p, uint32_t def, uint32_t
 		struct odd o = { .d = d, .unknown = unknown };
 		for (size_t i = 0; i < nu; i++) {
 			if (r == 0 && !scg_region_empty(unk[i]))
-				r = analysis_walk(d->progs, d->n, unk[i], emit_odd_numbers, &o, d->diag);
+				r = analysis_walk(d->run, d->progs, d->n, unk[i], emit_odd_numbers,
+						  &o, d->diag);
 			scg_region_free(unk[i]);
 		}
 	}
@@ -610,10 +623,14 @@ static void pick_unknown(const struct abi_plan *plans, size_t n, uint32_t *out)
 
 static int build(struct decomp *d, struct abi_plan *plans, size_t *nplans)
 {
+	d->phase = PHASE_BADARCH;
 	int r = find_badarch(d);
+	d->phase = PHASE_SURVEY;
 	for (size_t i = 0; i < scg_arch_count() && r == 0; i++) {
 		struct abi_plan *p = &plans[*nplans];
 		*p = (struct abi_plan){ .arch = scg_arch_at(i), .index = i };
+		d->at_arch = i;
+		d->at_syscall = 0;
 		bool target = false;
 		r = plan_abi(d, p, &target);
 		if (target)
@@ -628,8 +645,12 @@ static int build(struct decomp *d, struct abi_plan *plans, size_t *nplans)
 	uint32_t def = d->common.n ? tally_top(&d->common) : canonical(d->badarch);
 	uint32_t unknown = def;
 	pick_unknown(plans, *nplans, &unknown);
-	for (size_t i = 0; i < *nplans && r == 0; i++)
+	d->phase = PHASE_RULES;
+	for (size_t i = 0; i < *nplans && r == 0; i++) {
+		d->at_arch = plans[i].index;
+		d->at_syscall = 0;
 		r = emit_abi(d, &plans[i], def, unknown);
+	}
 	scg_policy_set_default(d->policy, def);
 	scg_policy_set_badarch(d->policy, d->badarch);
 	if (unknown != def)
@@ -637,17 +658,111 @@ static int build(struct decomp *d, struct abi_plan *plans, size_t *nplans)
 	return r;
 }
 
+/* The ABIs from table index @from on, by name, after @sb's text. */
+static void put_arches_from(struct scg_strbuf *sb, size_t from)
+{
+	for (size_t i = from; i < scg_arch_count(); i++)
+		scg_strbuf_appendf(sb, "%s%s", i > from ? ", " : "", scg_arch_name(scg_arch_at(i)));
+}
+
+/* Syscalls @from.. of @arch's table: "syscalls 120 (clone) to 372 (of 373)". */
+static void put_syscalls_from(struct scg_strbuf *sb, const struct scg_arch *arch, size_t from)
+{
+	size_t count = scg_syscall_count(arch);
+	const char *name = NULL;
+	uint32_t nr = 0;
+	if (from < count) {
+		scg_syscall_at(arch, from, &name, &nr);
+		scg_strbuf_appendf(sb, "%zu of its %zu syscalls (table entries %zu, %s, to %zu) and ",
+				   count - from, count, from, name, count - 1);
+	}
+	scg_strbuf_appendf(sb, "the numbers no table knows");
+}
+
+/*
+ * What the decompiler had not decided when the budget ran out, as one
+ * diagnostic: the unknown ABIs' verdict, then ABI by ABI, syscall by
+ * syscall, in the order it works.
+ */
+static void report_budget(const struct decomp *d, size_t nplans, const struct abi_plan *plans)
+{
+	struct scg_strbuf sb = SCG_STRBUF_INIT;
+	size_t narch = scg_arch_count();
+	const struct scg_arch *arch = scg_arch_at(d->at_arch);
+	switch (d->phase) {
+	case PHASE_BADARCH:
+		scg_strbuf_appendf(&sb, "the verdict of ABIs syscage does not know, and all %zu "
+				   "known ABIs (", narch);
+		put_arches_from(&sb, 0);
+		scg_strbuf_append(&sb, ")");
+		break;
+	case PHASE_SURVEY:
+		scg_strbuf_appendf(&sb, "on %s, ", scg_arch_name(arch));
+		put_syscalls_from(&sb, arch, d->at_syscall);
+		if (d->at_arch + 1 < narch) {
+			scg_strbuf_appendf(&sb, "; %zu ABIs not examined (", narch - d->at_arch - 1);
+			put_arches_from(&sb, d->at_arch + 1);
+			scg_strbuf_append(&sb, ")");
+		}
+		break;
+	case PHASE_RULES: {
+		/* every verdict is known; the rules of syscalls with several are not all written */
+		size_t left = 0, first = SIZE_MAX;
+		scg_strbuf_appendf(&sb, "the argument conditions of ");
+		for (size_t i = 0; i < nplans; i++) {
+			if (plans[i].index < d->at_arch)
+				continue;
+			size_t count = scg_syscall_count(plans[i].arch);
+			size_t from = plans[i].index == d->at_arch ? d->at_syscall : 0;
+			for (size_t k = from; k < count; k++) {
+				if (plans[i].syscalls[k].n <= 1)
+					continue;
+				if (first == SIZE_MAX)
+					first = i;
+				left++;
+			}
+		}
+		scg_strbuf_appendf(&sb, "%zu syscall%s whose verdict depends on them (from %s on), "
+				   "and the numbers no table knows of the ABIs from %s on",
+				   left, left == 1 ? "" : "s",
+				   first == SIZE_MAX ? scg_arch_name(arch) : scg_arch_name(plans[first].arch),
+				   scg_arch_name(arch));
+		break;
+	}
+	}
+	char *what = NULL;
+	if (scg_strbuf_finish(&sb, &what) < 0)
+		what = NULL;
+	scg_diag_add(d->diag, SCG_SEV_ERROR, SCG_LOC_NONE, "analysis-budget",
+		     "give it more time (--timeout SECONDS, 0 for no limit)",
+		     "the time budget ran out before the policy was complete, so none is written; "
+		     "not decided: %s", what ? what : "(no memory to say)");
+	free(what);
+}
+
 int scg_decompile(const struct scg_prog *progs, size_t n, struct scg_policy **out,
 		  struct scg_diag *diag)
+{
+	return scg_decompile_opts(progs, n, NULL, out, diag);
+}
+
+int scg_decompile_opts(const struct scg_prog *progs, size_t n,
+		       const struct scg_analysis_options *opts, struct scg_policy **out,
+		       struct scg_diag *diag)
 {
 	int r = analysis_check(progs, n, diag);
 	if (r < 0)
 		return r;
-	struct decomp d = { .progs = progs, .n = n, .diag = diag };
+	struct analysis_run run;
+	run_init(&run, opts);
+	struct decomp d = { .run = &run, .progs = progs, .n = n, .diag = diag };
 	struct abi_plan *plans = calloc(scg_arch_count(), sizeof(*plans));
 	d.policy = scg_policy_new();
 	size_t nplans = 0;
 	r = plans && d.policy ? build(&d, plans, &nplans) : -ENOMEM;
+	if (analysis_stopped(r))
+		report_budget(&d, nplans, plans);
+	run_finish(&run, opts);
 	for (size_t i = 0; i < nplans; i++)
 		free(plans[i].syscalls);
 	free(plans);

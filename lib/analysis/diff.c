@@ -49,6 +49,7 @@ bool scg_verdict_same(uint32_t a, uint32_t b, bool ignore_errno)
 }
 
 struct diff_walk {
+	struct analysis_run *run;
 	const struct scg_prog *b;
 	size_t nb;
 	const struct scg_diff_options *opts;
@@ -78,7 +79,7 @@ static int on_a_region(void *ctx, const struct scg_region *region, const uint32_
 	(void)rets;
 	struct diff_walk *d = ctx;
 	d->ret_a = winner;
-	return analysis_walk(d->b, d->nb, region, on_b_region, d, d->diag);
+	return analysis_walk(d->run, d->b, d->nb, region, on_b_region, d, d->diag);
 }
 
 /*
@@ -131,19 +132,24 @@ int scg_analysis_diff(const struct scg_prog *a, size_t na, const struct scg_prog
 		      struct scg_diag *diag)
 {
 	static const struct scg_diff_options defaults;
-	struct diff_walk d = { b, nb, opts ? opts : &defaults, fn, ctx, diag, 0, 0 };
+	struct analysis_run run;
+	struct diff_walk d = { &run, b, nb, opts ? opts : &defaults, fn, ctx, diag, 0, 0 };
 	int r = analysis_check(a, na, diag);
 	if (r == 0)
 		r = analysis_check(b, nb, diag);
 	if (r < 0)
 		return r;
+	run_init(&run, d.opts->limits);
 	struct scg_region *parts[3] = { NULL, NULL, NULL };
 	size_t nparts = 0;
 	r = build_parts(d.opts->arch, parts, &nparts);
 	for (size_t i = 0; i < nparts; i++) {
 		if (r == 0 && !scg_region_empty(parts[i]))
-			r = analysis_walk(a, na, parts[i], on_a_region, &d, diag);
+			r = analysis_walk(&run, a, na, parts[i], on_a_region, &d, diag);
+		else if (r != 0 && r == run.stop && !scg_region_empty(parts[i]))
+			run_undecided(&run, parts[i]); /* not started */
 		scg_region_free(parts[i]);
 	}
+	run_finish(&run, d.opts->limits);
 	return r < 0 ? r : d.count;
 }

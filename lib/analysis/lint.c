@@ -22,10 +22,34 @@
 #define AUDIT_I386 0x40000003U
 #define ENOSYS_GENERIC 38U
 
+/* The checks, in the order lint runs them: two on the whole filter, then per ABI. */
+enum lint_step {
+	STEP_ARCH,
+	STEP_REACHABLE,
+	STEP_TARGET,
+	STEP_ABI_BYPASS,
+	STEP_MULTIPLEXER,
+	STEP_IO_URING,
+	STEP_RISKY,
+	STEP_UNKNOWN,
+	STEP_INT_WIDTH,
+	STEP_DONE,
+};
+
+static const char *const step_codes[] = {
+	"no-arch-check",     "unreachable",   "target ABIs",	"abi-bypass",	   "multiplexer-bypass",
+	"io-uring-bypass",   "risky-syscall", "unknown-not-enosys", "int-compared-64",
+};
+
 struct lint {
 	const struct scg_prog *prog;
 	const struct scg_policy *policy;
 	struct scg_diag *diag;
+	struct analysis_run *run;
+	/* how far it got, for the report when the budget runs out */
+	enum lint_step step;
+	size_t at_arch, at_syscall;
+	bool arch_checked;
 };
 
 static void last_pc(void *ctx, const struct scg_emu_step *step)
@@ -84,7 +108,7 @@ static int note_arch_word(void *ctx, const struct scg_region *region, const uint
 static int check_arch(struct lint *l, bool *checked_out)
 {
 	bool checked = false;
-	int r = analysis_walk(l->prog, 1, NULL, note_arch_word, &checked, l->diag);
+	int r = analysis_walk(l->run, l->prog, 1, NULL, note_arch_word, &checked, l->diag);
 	if (r == 0 && !checked)
 		scg_diag_add(l->diag, SCG_SEV_ERROR, SCG_LOC_INSN(0), "no-arch-check",
 			     "load seccomp_data.arch first and kill every ABI you did not write the "
@@ -121,7 +145,7 @@ static int check_reachable(struct lint *l)
 	bool *reached = calloc(l->prog->len, sizeof(*reached));
 	if (!reached)
 		return -ENOMEM;
-	int r = scg_analysis_reachable(l->prog, reached, l->diag);
+	int r = analysis_reachable(l->run, l->prog, reached, l->diag);
 	for (size_t pc = 0; r == 0 && pc < l->prog->len; pc++) {
 		if (reached[pc])
 			continue;
@@ -183,19 +207,23 @@ static int note_denial(void *ctx, const struct scg_region *region, const uint32_
 	return 0;
 }
 
-/* True when @name on @arch is denied for some argument values, or always (a proof). */
-static bool restricted(struct lint *l, const struct scg_arch *arch, const char *name)
+/*
+ * 1 when @name on @arch is denied for some argument values, or always (a
+ * proof), else 0; or the budget's stop error.
+ */
+static int restricted(struct lint *l, const struct scg_arch *arch, const char *name)
 {
 	uint32_t nr, audit = scg_arch_audit(arch);
 	if (!nr_of(arch, name, &nr))
-		return false;
+		return 0;
 	struct scg_region *r = scg_region_new();
 	bool denied = false;
+	int e = 0;
 	if (r && scg_region_restrict_range(r, SCG_WORD_ARCH, audit, audit) == 0 &&
 	    scg_region_restrict_range(r, SCG_WORD_NR, nr, nr) == 0)
-		analysis_walk(l->prog, 1, r, note_denial, &denied, NULL);
+		e = analysis_walk(l->run, l->prog, 1, r, note_denial, &denied, NULL);
 	scg_region_free(r);
-	return denied;
+	return analysis_stopped(e) ? e : denied;
 }
 
 static bool allowed(struct lint *l, const struct scg_arch *arch, const char *name, uint64_t arg0,
@@ -205,7 +233,7 @@ static bool allowed(struct lint *l, const struct scg_arch *arch, const char *nam
 	return nr_of(arch, name, &nr) && lets_through(verdict(l, scg_arch_audit(arch), nr, arg0, pc));
 }
 
-static void check_multiplexers(struct lint *l, const struct scg_arch *arch)
+static int check_multiplexers(struct lint *l, const struct scg_arch *arch)
 {
 	static const char *const net[] = { "socket", "connect", "bind", "accept", "sendto", "setsockopt", NULL };
 	static const char *const ipc[] = { "shmget", "shmat", "msgget", "semget", NULL };
@@ -215,7 +243,10 @@ static void check_multiplexers(struct lint *l, const struct scg_arch *arch)
 		if (!allowed(l, arch, muxes[m].mux, 1, &pc))
 			continue;
 		for (const char *const *c = muxes[m].calls; *c; c++) {
-			if (!restricted(l, arch, *c))
+			int e = restricted(l, arch, *c);
+			if (e < 0)
+				return e;
+			if (!e)
 				continue;
 			uint32_t nr = 0;
 			nr_of(arch, muxes[m].mux, &nr);
@@ -229,25 +260,30 @@ static void check_multiplexers(struct lint *l, const struct scg_arch *arch)
 			break;
 		}
 	}
+	return 0;
 }
 
-static void check_io_uring(struct lint *l, const struct scg_arch *arch)
+static int check_io_uring(struct lint *l, const struct scg_arch *arch)
 {
 	static const char *const io[] = { "openat", "open", "connect", "socket", "read", "write", NULL };
 	size_t pc;
 	uint32_t nr = 0;
 	if (!allowed(l, arch, "io_uring_setup", 0, &pc) || !nr_of(arch, "io_uring_setup", &nr))
-		return;
+		return 0;
 	for (const char *const *c = io; *c; c++) {
-		if (!restricted(l, arch, *c))
+		int e = restricted(l, arch, *c);
+		if (e < 0)
+			return e;
+		if (!e)
 			continue;
 		scg_diag_add(l->diag, SCG_SEV_WARNING, where(l, scg_arch_audit(arch), nr, 0, pc),
 			     "io-uring-bypass", "deny io_uring_setup, io_uring_enter and io_uring_register",
 			     "on %s, io_uring is allowed while %s is restricted: io_uring performs "
 			     "file and network operations without those syscalls",
 			     scg_arch_name(arch), *c);
-		return;
+		return 0;
 	}
+	return 0;
 }
 
 struct risky {
@@ -484,7 +520,7 @@ static int note_denied_int(void *ctx, const struct scg_region *region, const uin
 		e = wset_copy(&wide.w[w], &region->w[w]);
 	}
 	if (e == 0)
-		e = analysis_walk(b->l->prog, 1, &wide, note_let_through, b, NULL);
+		e = analysis_walk(b->l->run, b->l->prog, 1, &wide, note_let_through, b, NULL);
 	region_release(&wide);
 	if (e < 0 && e != -E2BIG)
 		b->err = e;
@@ -506,7 +542,7 @@ static int find_bypass(struct lint *l, const struct scg_arch *arch, uint32_t nr,
 	if (e == 0)
 		e = scg_region_restrict_range(r, b->hi_word, 0, 0);
 	if (e == 0)
-		e = analysis_walk(l->prog, 1, r, note_denied_int, b, NULL);
+		e = analysis_walk(l->run, l->prog, 1, r, note_denied_int, b, NULL);
 	scg_region_free(r);
 	if (b->err)
 		return b->err;
@@ -614,6 +650,7 @@ static int check_int_width(struct lint *l, const struct scg_arch *arch)
 		const char *name;
 		uint32_t nr, audit = scg_arch_audit(arch);
 		scg_syscall_at(arch, i, &name, &nr);
+		l->at_syscall = i;
 		struct high_words h = { arch, params_of(name), 0 };
 		if (!h.params)
 			continue;
@@ -624,7 +661,7 @@ static int check_int_width(struct lint *l, const struct scg_arch *arch)
 		if (e == 0)
 			e = scg_region_restrict_range(r, SCG_WORD_NR, nr, nr);
 		if (e == 0)
-			e = analysis_walk(l->prog, 1, r, note_high_words, &h, NULL);
+			e = analysis_walk(l->run, l->prog, 1, r, note_high_words, &h, NULL);
 		scg_region_free(r);
 		if (e < 0)
 			return e;
@@ -674,9 +711,10 @@ static int note_non_badarch(void *ctx, const struct scg_region *region, const ui
 
 /*
  * ABIs the filter was written for: some call of theirs gets another verdict
- * than an ABI nobody knows (AUDIT_ARCH 0) gets.
+ * than an ABI nobody knows (AUDIT_ARCH 0) gets.  1 or 0, or the budget's
+ * stop error.
  */
-static bool is_target(struct lint *l, const struct scg_arch *arch)
+static int is_target(struct lint *l, const struct scg_arch *arch)
 {
 	uint32_t audit = scg_arch_audit(arch);
 	struct target_probe t = { verdict(l, 0, 0, 0, NULL), false };
@@ -689,42 +727,132 @@ static bool is_target(struct lint *l, const struct scg_arch *arch)
 	if (e == 0 && audit == AUDIT_X86_64 && scg_arch_nr_flags(arch))
 		e = wset_remove(&r->w[SCG_WORD_NR], UINT32_MAX, UINT32_MAX);
 	if (e == 0)
-		analysis_walk(l->prog, 1, r, note_non_badarch, &t, NULL);
+		e = analysis_walk(l->run, l->prog, 1, r, note_non_badarch, &t, NULL);
 	scg_region_free(r);
-	return t.differs;
+	return analysis_stopped(e) ? e : t.differs;
+}
+
+/* Whether lint judges @arch at all (without an arch check, only the native ABI). */
+static bool judged(const struct lint *l, const struct scg_arch *arch)
+{
+	return l->arch_checked || arch == scg_arch_native();
+}
+
+/*
+ * What lint had not checked when the budget ran out, as one diagnostic: the
+ * check it was in, the checks after it on that ABI, and the ABIs after it.
+ */
+static void report_budget(const struct lint *l)
+{
+	struct scg_strbuf sb = SCG_STRBUF_INIT;
+	scg_strbuf_append(&sb, "");
+	if (l->step <= STEP_REACHABLE) {
+		scg_strbuf_appendf(&sb, "%s%s, and every ABI's checks",
+				   l->step == STEP_ARCH ? "no-arch-check, " : "", "unreachable");
+	} else {
+		const struct scg_arch *arch = scg_arch_at(l->at_arch);
+		scg_strbuf_appendf(&sb, "on %s, ", scg_arch_name(arch));
+		if (l->step == STEP_INT_WIDTH)
+			scg_strbuf_appendf(&sb, "int-compared-64 for %zu of %zu syscalls (from table "
+					   "entry %zu on)",
+					   scg_syscall_count(arch) - l->at_syscall,
+					   scg_syscall_count(arch), l->at_syscall);
+		for (enum lint_step st = l->step; st < STEP_INT_WIDTH; st++)
+			scg_strbuf_appendf(&sb, "%s%s", st > l->step ? ", " : "", step_codes[st]);
+		size_t left = 0;
+		for (size_t i = l->at_arch + 1; i < scg_arch_count(); i++)
+			left += judged(l, scg_arch_at(i));
+		if (left) {
+			scg_strbuf_appendf(&sb, "; every check of %zu more ABI%s (", left,
+					   left == 1 ? "" : "s");
+			size_t k = 0;
+			for (size_t i = l->at_arch + 1; i < scg_arch_count(); i++)
+				if (judged(l, scg_arch_at(i)))
+					scg_strbuf_appendf(&sb, "%s%s", k++ ? ", " : "",
+							   scg_arch_name(scg_arch_at(i)));
+			scg_strbuf_append(&sb, ")");
+		}
+	}
+	char *what = NULL;
+	if (scg_strbuf_finish(&sb, &what) < 0)
+		what = NULL;
+	scg_diag_add(l->diag, SCG_SEV_ERROR, SCG_LOC_NONE, "analysis-budget",
+		     "give it more time (--timeout SECONDS, 0 for no limit)",
+		     "the time budget ran out: the findings above are decided, but these were not "
+		     "checked: %s", what ? what : "(no memory to say)");
+	free(what);
+}
+
+/* The checks of one ABI the filter was written for. */
+static int lint_abi(struct lint *l, const struct scg_arch *arch)
+{
+	const struct scg_arch *comp[8];
+	size_t nc = scg_arch_companions(arch, comp, 8);
+	l->step = STEP_ABI_BYPASS;
+	for (size_t k = 0; k < nc && k < 8; k++)
+		check_abi_bypass(l, arch, comp[k]);
+	l->step = STEP_MULTIPLEXER;
+	int r = check_multiplexers(l, arch);
+	if (r == 0) {
+		l->step = STEP_IO_URING;
+		r = check_io_uring(l, arch);
+	}
+	if (r < 0)
+		return r;
+	l->step = STEP_RISKY;
+	check_risky(l, arch);
+	l->step = STEP_UNKNOWN;
+	check_unknown(l, arch);
+	l->step = STEP_INT_WIDTH;
+	l->at_syscall = 0;
+	return check_int_width(l, arch);
+}
+
+static int lint_all(struct lint *l)
+{
+	l->step = STEP_ARCH;
+	int r = check_arch(l, &l->arch_checked);
+	if (r == 0) {
+		l->step = STEP_REACHABLE;
+		r = check_reachable(l);
+	}
+	if (r < 0)
+		return r;
+	check_returns(l);
+	for (size_t i = 0; i < scg_arch_count(); i++) {
+		const struct scg_arch *arch = scg_arch_at(i);
+		/* without an arch check every ABI looks like a target: judge the native one */
+		if (!judged(l, arch))
+			continue;
+		l->at_arch = i;
+		l->step = STEP_TARGET;
+		r = is_target(l, arch);
+		if (r > 0)
+			r = lint_abi(l, arch);
+		if (r < 0)
+			return r;
+	}
+	l->step = STEP_DONE;
+	return 0;
 }
 
 int scg_lint(const struct scg_prog *prog, const struct scg_policy *policy, struct scg_diag *diag)
 {
+	return scg_lint_opts(prog, policy, NULL, diag);
+}
+
+int scg_lint_opts(const struct scg_prog *prog, const struct scg_policy *policy,
+		  const struct scg_analysis_options *opts, struct scg_diag *diag)
+{
 	int r = analysis_check(prog, 1, diag);
 	if (r < 0)
 		return r;
-	struct lint l = { prog, policy, diag };
-	bool arch_checked = false;
-	r = check_arch(&l, &arch_checked);
-	if (r == 0)
-		r = check_reachable(&l);
-	if (r < 0)
-		return r;
-	check_returns(&l);
-	for (size_t i = 0; i < scg_arch_count(); i++) {
-		const struct scg_arch *arch = scg_arch_at(i);
-		/* without an arch check every ABI looks like a target: judge the native one */
-		if (!arch_checked && arch != scg_arch_native())
-			continue;
-		if (!is_target(&l, arch))
-			continue;
-		const struct scg_arch *comp[8];
-		size_t nc = scg_arch_companions(arch, comp, 8);
-		for (size_t k = 0; k < nc && k < 8; k++)
-			check_abi_bypass(&l, arch, comp[k]);
-		check_multiplexers(&l, arch);
-		check_io_uring(&l, arch);
-		check_risky(&l, arch);
-		check_unknown(&l, arch);
-		r = check_int_width(&l, arch);
-		if (r < 0)
-			return r;
-	}
-	return 0;
+	struct analysis_run run;
+	run_init(&run, opts);
+	struct lint l = { .prog = prog, .policy = policy, .diag = diag, .run = &run };
+	r = lint_all(&l);
+	if (analysis_stopped(r))
+		report_budget(&l);
+	run_finish(&run, opts);
+	return r;
 }

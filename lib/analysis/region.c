@@ -77,7 +77,7 @@ int region_add_cond(struct scg_region *r, struct smt *smt, Z3_ast cond)
 int region_feasible(const struct scg_region *r)
 {
 	if (r->nconds)
-		return smt_solve(r->smt, r, NULL);
+		return smt_solve(r->smt, r, NULL, NULL);
 	for (unsigned i = 0; i < SCG_DATA_WORDS; i++) {
 		uint32_t v;
 		int ok = wset_next(&r->w[i], 0, &v);
@@ -170,7 +170,7 @@ int scg_region_word_next(const struct scg_region *region, unsigned word, uint32_
 int scg_region_example_words(const struct scg_region *region, uint32_t *words)
 {
 	if (region->nconds) {
-		int r = smt_solve(region->smt, region, words);
+		int r = smt_solve(region->smt, region, words, NULL);
 		return r < 0 ? r : r ? 0 : -ENOENT;
 	}
 	for (unsigned i = 0; i < SCG_DATA_WORDS; i++) {

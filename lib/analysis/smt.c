@@ -10,6 +10,7 @@
 
 #include "analysis/region.h"
 #include "analysis/smt.h"
+#include "analysis/symexec.h"
 
 /* Milliseconds one satisfiability question may take. */
 #define SOLVER_TIMEOUT_MS 5000U
@@ -102,14 +103,22 @@ static Z3_ast word_formula(struct smt *smt, const struct wset *ws, unsigned i)
 	return f;
 }
 
-int smt_solve(struct smt *smt, const struct scg_region *r, uint32_t *words)
+int smt_solve(struct smt *smt, const struct scg_region *r, uint32_t *words,
+	      struct analysis_run *run)
 {
+	if (run) {
+		int stop = run_check(run);
+		if (stop < 0)
+			return stop;
+		run->stats.solver_calls++;
+	}
+	unsigned timeout = run ? run_ms_left(run, SOLVER_TIMEOUT_MS) : SOLVER_TIMEOUT_MS;
 	Z3_context c = smt->ctx;
 	Z3_solver s = Z3_mk_solver(c);
 	Z3_solver_inc_ref(c, s);
 	Z3_params p = Z3_mk_params(c);
 	Z3_params_inc_ref(c, p);
-	Z3_params_set_uint(c, p, Z3_mk_string_symbol(c, "timeout"), SOLVER_TIMEOUT_MS);
+	Z3_params_set_uint(c, p, Z3_mk_string_symbol(c, "timeout"), timeout);
 	Z3_solver_set_params(c, s, p);
 	for (size_t i = 0; i < r->nconds; i++)
 		Z3_solver_assert(c, s, r->conds[i]);
@@ -120,6 +129,9 @@ int smt_solve(struct smt *smt, const struct scg_region *r, uint32_t *words)
 	}
 	Z3_lbool res = Z3_solver_check(c, s);
 	int ret = res == Z3_L_TRUE ? 1 : res == Z3_L_FALSE ? 0 : -E2BIG;
+	/* Z3 gave up because the run's deadline came, not because the question is hard */
+	if (ret == -E2BIG && run && run_check(run) < 0)
+		ret = run->stop;
 	if (ret == 1 && words) {
 		Z3_model m = Z3_solver_get_model(c, s);
 		Z3_model_inc_ref(c, m);

@@ -13,6 +13,7 @@
 #include "analysis/z3_api.h"
 
 struct scg_region;
+struct analysis_run;
 
 /* A Z3 context shared (reference counted) by every region built on it. */
 struct smt {
@@ -31,9 +32,12 @@ Z3_ast smt_const(struct smt *smt, uint32_t value);
 
 /*
  * Whether @r (its word sets and general conditions) holds some input:
- * 1 yes, 0 no, -E2BIG when Z3 gives up.  With @words, a witness.
+ * 1 yes, 0 no, -E2BIG when Z3 gives up.  With @words, a witness.  With
+ * @run, the question is asked only while the run has budget (else its stop
+ * error), and Z3's own timeout ends at the run's deadline.
  */
-int smt_solve(struct smt *smt, const struct scg_region *r, uint32_t *words);
+int smt_solve(struct smt *smt, const struct scg_region *r, uint32_t *words,
+	      struct analysis_run *run);
 /* The value of the 32-bit term @term for the input @words. */
 uint32_t smt_eval(struct smt *smt, Z3_ast term, const uint32_t *words);
 /* True when @cond holds for the input @words. */

@@ -309,3 +309,107 @@ uint32_t wset_run_end(const struct wset *ws, uint32_t x)
 	}
 	return end;
 }
+
+static bool same_intervals(const struct wset *a, const struct wset *b)
+{
+	return a->niv == b->niv && !memcmp(a->iv, b->iv, sizeof(*a->iv) * a->niv);
+}
+
+static bool same_patterns(const struct scg_pattern *a, size_t na, const struct scg_pattern *b,
+			  size_t nb)
+{
+	return na == nb && !memcmp(a, b, sizeof(*a) * na);
+}
+
+bool wset_equal(const struct wset *a, const struct wset *b)
+{
+	return a->known == b->known && a->known_value == b->known_value && same_intervals(a, b) &&
+	       same_patterns(a->ex, a->nex, b->ex, b->nex);
+}
+
+/* @a's intervals joined with @b's (sorted, disjoint, adjacent ones coalesced). */
+static int union_intervals(struct wset *a, const struct wset *b)
+{
+	size_t n = a->niv + b->niv, out = 0, i = 0, k = 0;
+	struct scg_interval *iv = malloc(sizeof(*iv) * (n ? n : 1));
+	if (!iv)
+		return -ENOMEM;
+	while (i < a->niv || k < b->niv) {
+		struct scg_interval v;
+		if (k == b->niv || (i < a->niv && a->iv[i].lo <= b->iv[k].lo))
+			v = a->iv[i++];
+		else
+			v = b->iv[k++];
+		if (out && (iv[out - 1].hi == UINT32_MAX || v.lo <= iv[out - 1].hi + 1)) {
+			if (v.hi > iv[out - 1].hi)
+				iv[out - 1].hi = v.hi;
+			continue;
+		}
+		iv[out++] = v;
+	}
+	free(a->iv);
+	a->iv = iv;
+	a->niv = out;
+	a->civ = n ? n : 1;
+	return 0;
+}
+
+/*
+ * @fixed is @free plus (w & m) == v as known bits, @excluded is @free plus
+ * the pattern (m, v) at index @at: is the pattern exactly the known bits
+ * @fixed has beyond @excluded's?
+ */
+static bool fixes_the_excluded(const struct wset *fixed, const struct wset *excluded, size_t at)
+{
+	uint32_t m = excluded->ex[at].mask, v = excluded->ex[at].value;
+	uint32_t base = excluded->known, extra = fixed->known & ~base;
+	if ((fixed->known & base) != base || ((fixed->known_value ^ excluded->known_value) & base))
+		return false;
+	if (!extra || (m & ~base) != extra || ((v ^ fixed->known_value) & extra))
+		return false;
+	/* the pattern's bits already known agree with them (else it could not be there) */
+	if ((v ^ excluded->known_value) & m & base)
+		return false;
+	/* and the other patterns are the same */
+	return same_patterns(fixed->ex, at, excluded->ex, at) &&
+	       same_patterns(fixed->ex + at, fixed->nex - at, excluded->ex + at + 1,
+			     excluded->nex - at - 1);
+}
+
+int wset_union(struct wset *a, const struct wset *b)
+{
+	bool same_known = a->known == b->known && a->known_value == b->known_value;
+	bool same_ex = same_patterns(a->ex, a->nex, b->ex, b->nex);
+	if (same_known && same_ex)
+		return same_intervals(a, b) ? 1 : union_intervals(a, b) < 0 ? -ENOMEM : 1;
+	if (!same_intervals(a, b))
+		return 0;
+	if (same_ex && a->known == b->known) {
+		uint32_t diff = a->known_value ^ b->known_value;
+		if (diff & (diff - 1))
+			return 0;
+		/* one known bit differs: it is free in the union */
+		a->known &= ~diff;
+		a->known_value &= ~diff;
+		return 1;
+	}
+	if (a->nex + 1 == b->nex) {
+		/* b excludes what a fixes: b without that pattern */
+		for (size_t at = 0; at < b->nex; at++) {
+			if (!fixes_the_excluded(a, b, at))
+				continue;
+			a->known = b->known;
+			a->known_value = b->known_value;
+			return 1;
+		}
+	} else if (b->nex + 1 == a->nex) {
+		for (size_t at = 0; at < a->nex; at++) {
+			if (!fixes_the_excluded(b, a, at))
+				continue;
+			memmove(a->ex + at, a->ex + at + 1, sizeof(*a->ex) * (a->nex - at - 1));
+			a->nex--;
+			return 1;
+		}
+	}
+	return 0;
+}

@@ -50,6 +50,16 @@ bool wset_contains(const struct wset *ws, uint32_t value);
  */
 uint32_t wset_run_end(const struct wset *ws, uint32_t x);
 
+/* True when @a and @b hold the same constraints (so the same values). */
+bool wset_equal(const struct wset *a, const struct wset *b);
+/*
+ * Makes @a the union of @a and @b when a word set can say it exactly: the
+ * two differ only in their intervals, in one known bit, or in one pattern
+ * that one fixes and the other excludes (the two sides of a test).
+ * 1 when done, 0 when not (then @a is unchanged), or -ENOMEM.
+ */
+int wset_union(struct wset *a, const struct wset *b);
+
 /* The smallest x in [lo, hi] with (x & known) == value, if any. */
 bool wset_min_fixed(uint32_t lo, uint32_t hi, uint32_t known, uint32_t value, uint32_t *out);
 
