@@ -117,3 +117,117 @@ void cli_region_syscall(const struct scg_region *region, char *buf, size_t size)
 	}
 	free(text);
 }
+
+/* --- time budgets ----------------------------------------------------------- */
+
+const char cli_timeout_usage[] =
+	"      --timeout SECONDS  give the analysis at most this long (default 10;\n"
+	"                        0: no limit); past it, say what is not decided\n";
+
+int cli_parse_timeout(const char *cmd, const char *text, uint64_t *ms)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(text, &end);
+	/* a week at most: a number, not a mistyped date */
+	if (errno || end == text || *end || !(v >= 0) || v > 604800) {
+		cli_error("%s: --timeout wants seconds (0 for no limit), not '%s'", cmd, text);
+		return -EINVAL;
+	}
+	*ms = (uint64_t)(v * 1000 + 0.999); /* a fraction of a millisecond rounds up */
+	return 0;
+}
+
+struct scg_analysis_options cli_analysis_options(uint64_t ms)
+{
+	return (struct scg_analysis_options){ .size = sizeof(struct scg_analysis_options),
+					      .timeout_ms = ms };
+}
+
+void cli_budget_error(const char *cmd, uint64_t ms, int err, const char *what)
+{
+	if (err == -ETIMEDOUT)
+		cli_error("%s: the time budget of %.3g s ran out before %s (--timeout SECONDS; 0 "
+			  "for no limit)", cmd, (double)ms / 1000, what);
+	else
+		cli_error("%s: cancelled before %s", cmd, what);
+}
+
+/* At most this many groups are named; the rest are counted together. */
+#define UNDECIDED_GROUPS 64U
+
+struct cli_undecided {
+	struct {
+		char *name; /* "x86_64 openat" */
+		size_t regions;
+	} group[UNDECIDED_GROUPS];
+	size_t ngroups, regions, others;
+};
+
+struct cli_undecided *cli_undecided_new(void)
+{
+	return calloc(1, sizeof(struct cli_undecided));
+}
+
+void cli_undecided_free(struct cli_undecided *u)
+{
+	if (!u)
+		return;
+	for (size_t i = 0; i < u->ngroups; i++)
+		free(u->group[i].name);
+	free(u);
+}
+
+int cli_undecided_add(void *ctx, const struct scg_region *region)
+{
+	struct cli_undecided *u = ctx;
+	char abi[64], sc[256], name[330];
+	cli_region_abi(region, abi, sizeof(abi));
+	cli_region_syscall(region, sc, sizeof(sc));
+	snprintf(name, sizeof(name), "%s %s", abi, sc);
+	u->regions++;
+	for (size_t i = 0; i < u->ngroups; i++) {
+		if (!strcmp(u->group[i].name, name)) {
+			u->group[i].regions++;
+			return 0;
+		}
+	}
+	if (u->ngroups == UNDECIDED_GROUPS || !(u->group[u->ngroups].name = strdup(name))) {
+		u->others++;
+		return 0;
+	}
+	u->group[u->ngroups++].regions = 1;
+	return 0;
+}
+
+size_t cli_undecided_count(const struct cli_undecided *u)
+{
+	return u->regions;
+}
+
+void cli_undecided_print(const struct cli_undecided *u, FILE *out, const char *prefix)
+{
+	for (size_t i = 0; i < u->ngroups; i++) {
+		fputs(prefix, out);
+		cli_fputs_escaped(u->group[i].name, out);
+		fprintf(out, ": %zu region%s\n", u->group[i].regions,
+			u->group[i].regions == 1 ? "" : "s");
+	}
+	if (u->others)
+		fprintf(out, "%sother ABIs and syscalls: %zu region%s\n", prefix, u->others,
+			u->others == 1 ? "" : "s");
+}
+
+void cli_undecided_json(const struct cli_undecided *u, FILE *out)
+{
+	fputs("[", out);
+	for (size_t i = 0; i < u->ngroups; i++) {
+		fprintf(out, "%s{\"inputs\": ", i ? ", " : "");
+		cli_json_string(out, u->group[i].name);
+		fprintf(out, ", \"regions\": %zu}", u->group[i].regions);
+	}
+	if (u->others)
+		fprintf(out, "%s{\"inputs\": \"other ABIs and syscalls\", \"regions\": %zu}",
+			u->ngroups ? ", " : "", u->others);
+	fputs("]", out);
+}

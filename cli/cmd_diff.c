@@ -15,6 +15,7 @@
 struct diff_opts {
 	const char *arch_name;
 	bool ignore_errno, json;
+	uint64_t timeout_ms;
 	const char *paths[2];
 };
 
@@ -38,13 +39,17 @@ static void usage(FILE *out)
 		"  -a, --arch ARCH     compare only calls of this ABI (policies are compiled\n"
 		"                      for it alone)\n"
 		"      --ignore-errno  every ERRNO(n) counts as the same verdict\n"
-		"      --json          print the result as JSON\n"
+		"      --json          print the result as JSON\n");
+	fputs(cli_timeout_usage, out);
+	fprintf(out,
 		"  -h, --help          this text\n"
 		"\n"
-		"Exit status: 0 equivalent, 1 different, 2 bad usage or input.\n");
+		"Exit status: 0 equivalent, 1 different, 2 bad usage or input, 3 the time\n"
+		"budget ran out: the differences listed stand, the inputs not compared are\n"
+		"listed as undecided, and equivalence is not decided.\n");
 }
 
-enum { OPT_IGNORE_ERRNO = 256, OPT_JSON };
+enum { OPT_IGNORE_ERRNO = 256, OPT_JSON, OPT_TIMEOUT };
 
 static int on_option(int c, const char *arg, void *ctx)
 {
@@ -59,6 +64,8 @@ static int on_option(int c, const char *arg, void *ctx)
 	case OPT_JSON:
 		o->json = true;
 		break;
+	case OPT_TIMEOUT:
+		return cli_parse_timeout("diff", arg, &o->timeout_ms);
 	}
 	return 0;
 }
@@ -70,6 +77,7 @@ static int parse_options(int argc, char **argv, struct diff_opts *o)
 		{ "arch", required_argument, NULL, 'a' },
 		{ "ignore-errno", no_argument, NULL, OPT_IGNORE_ERRNO },
 		{ "json", no_argument, NULL, OPT_JSON },
+		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -167,9 +175,25 @@ static int on_difference(void *ctx, const struct scg_region *region, uint32_t re
 	return 0;
 }
 
+/* The end of the answer when the budget ran out: what was found, and what was not compared. */
+static void print_unfinished(const struct diff_out *out, const struct cli_undecided *u)
+{
+	size_t n = cli_undecided_count(u);
+	if (out->o->json) {
+		printf("%s],\n  \"equivalent\": null,\n  \"undecided\": ", out->count ? "\n  " : "");
+		cli_undecided_json(u, stdout);
+		printf("\n}\n");
+		return;
+	}
+	cli_undecided_print(u, stdout, "undecided: ");
+	printf("not decided: %zu region%s of inputs not compared; %d differing region%s found "
+	       "before that\n",
+	       n, n == 1 ? "" : "s", out->count, out->count == 1 ? "" : "s");
+}
+
 int cmd_diff(int argc, char **argv)
 {
-	struct diff_opts o = { 0 };
+	struct diff_opts o = { .timeout_ms = CLI_ANALYSIS_TIMEOUT_S * 1000 };
 	int r = parse_options(argc, argv, &o);
 	if (r <= 0)
 		return r == CLI_OPTIONS_HELP ? CLI_EXIT_OK : CLI_EXIT_USAGE;
@@ -183,12 +207,21 @@ int cmd_diff(int argc, char **argv)
 		return CLI_EXIT_USAGE;
 	}
 	struct scg_diag *diag = scg_diag_new();
+	struct cli_undecided *undecided = cli_undecided_new();
 	struct diff_out out = { &o, 0 };
-	struct scg_diff_options dopts = { .ignore_errno = o.ignore_errno, .arch = arch };
+	struct scg_analysis_options ao = cli_analysis_options(o.timeout_ms);
+	ao.undecided = cli_undecided_add;
+	ao.undecided_ctx = undecided;
+	struct scg_diff_options dopts = { .ignore_errno = o.ignore_errno, .arch = arch,
+					  .limits = &ao };
 	if (o.json)
 		printf("{\n  \"differences\": [");
-	r = diag ? scg_analysis_diff(&a, 1, &b, 1, &dopts, on_difference, &out, diag) : -ENOMEM;
-	if (o.json && r >= 0)
+	r = diag && undecided ? scg_analysis_diff(&a, 1, &b, 1, &dopts, on_difference, &out, diag)
+			      : -ENOMEM;
+	bool budget = r == -ETIMEDOUT || r == -ECANCELED;
+	if (budget)
+		print_unfinished(&out, undecided);
+	else if (o.json && r >= 0)
 		printf("%s],\n  \"equivalent\": %s\n}\n", out.count ? "\n  " : "",
 		       r == 0 ? "true" : "false");
 	else if (r == 0)
@@ -196,10 +229,13 @@ int cmd_diff(int argc, char **argv)
 	else if (r > 0)
 		printf("%d differing region%s\n", r, r == 1 ? "" : "s");
 	cli_print_diag(diag);
-	if (r < 0 && (!diag || scg_diag_count(diag) == 0))
+	if (budget)
+		cli_budget_error("diff", o.timeout_ms, r, "every input was compared");
+	else if (r < 0 && (!diag || scg_diag_count(diag) == 0))
 		cli_error("diff: %s", strerror(-r));
+	cli_undecided_free(undecided);
 	scg_diag_free(diag);
 	scg_prog_release(&a);
 	scg_prog_release(&b);
-	return r < 0 ? CLI_EXIT_USAGE : r > 0 ? CLI_EXIT_NEGATIVE : CLI_EXIT_OK;
+	return budget ? CLI_EXIT_BUDGET : r < 0 ? CLI_EXIT_USAGE : r > 0 ? CLI_EXIT_NEGATIVE : CLI_EXIT_OK;
 }

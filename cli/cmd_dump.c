@@ -10,10 +10,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 
-#include <syscage/analysis.h>
-
-#include "cli.h"
+#include "analyze.h"
 
 static void usage(FILE *out)
 {
@@ -32,19 +31,28 @@ static void usage(FILE *out)
 		"  -f, --format FORMAT  asm: annotated assembler (default); table: index, code,\n"
 		"                       jt, jf, k and pseudo-C; raw: struct sock_filter records;\n"
 		"                       policy: an equivalent policy (syscage decompile), or\n"
-		"                       the annotated assembler when no policy can say it\n"
+		"                       the annotated assembler when no policy can say it or\n"
+		"                       the decompiler's time budget runs out\n"
 		"  -a, --arch ARCH      ABI for names in comments (default: native, or the ABI\n"
 		"                       of the captured install)\n"
 		"  -o, --output DIR     write DIR/filter-N.bpf (raw), .s (asm), .policy or .txt\n"
 		"                       (table), each atomically; DIR is created if missing\n"
-		"  -t, --timeout SEC    give up after SEC seconds (default 10 for PID, 60 for CMD)\n"
+		"  -t, --timeout SEC    give up after SEC seconds (default 10 for PID, 60 for CMD);\n"
+		"                       --format policy: the decompiler's budget (default 10)\n"
 		"  -h, --help           this text\n"
 		"\n"
 		"Exit status: 0 filters printed; 1 the process has no filter, or CMD ended\n"
-		"without installing one (or asked for strict mode); 2 bad usage or an error.\n");
+		"without installing one (or asked for strict mode); 2 bad usage or an error;\n"
+		"3 the decompiler's time ran out (the assembler is printed instead).\n");
 }
 
 enum dump_format { DUMP_ASM, DUMP_TABLE, DUMP_RAW, DUMP_POLICY };
+
+/* --format policy: the decompiler's time, shared by every filter of the dump. */
+struct policy_budget {
+	uint64_t ms, used_ms;
+	bool ran_out;
+};
 
 struct dump_opts {
 	enum dump_format format;
@@ -53,6 +61,7 @@ struct dump_opts {
 	unsigned timeout_ms;
 	pid_t pid;        /* 0 in CMD mode */
 	char **cmd;       /* NULL in PID mode */
+	struct policy_budget *budget;
 };
 
 static int parse_format(const char *name, enum dump_format *format)
@@ -151,17 +160,38 @@ static const char *extension(enum dump_format format)
 	return "s";
 }
 
-/* The policy equivalent to @prog (syscage decompile), or NULL when the language cannot say it. */
-static char *render_policy(const struct scg_prog *prog)
+static uint64_t clock_ms(void)
 {
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000U + (uint64_t)ts.tv_nsec / 1000000U;
+}
+
+/*
+ * The policy equivalent to @prog (syscage decompile), or NULL when the
+ * language cannot say it or @budget runs out (then *@out_of_time).
+ */
+static char *render_policy(const struct scg_prog *prog, struct policy_budget *budget,
+			   bool *out_of_time)
+{
+	*out_of_time = false;
 	struct scg_policy *policy = NULL;
 	char *text = NULL;
 	struct scg_diag *diag = scg_diag_new();
 #if SYSCAGE_WITH_ANALYSIS
-	if (diag && scg_decompile(prog, 1, &policy, diag) == 0 && scg_policy_to_text(policy, &text) < 0)
+	uint64_t start = clock_ms();
+	struct scg_analysis_options ao = { .size = sizeof(ao) };
+	if (budget->ms) /* what the earlier filters left of it, 1 ms at least */
+		ao.timeout_ms = budget->used_ms < budget->ms ? budget->ms - budget->used_ms : 1;
+	int r = diag ? scg_decompile_opts(prog, 1, &ao, &policy, diag) : -ENOMEM;
+	budget->used_ms += clock_ms() - start;
+	if (r == -ETIMEDOUT)
+		budget->ran_out = *out_of_time = true;
+	if (r == 0 && scg_policy_to_text(policy, &text) < 0)
 		text = NULL;
 #else
 	(void)prog; /* no decompiler in this build: the caller falls back to assembler */
+	(void)budget;
 #endif
 	scg_policy_free(policy);
 	scg_diag_free(diag);
@@ -169,10 +199,13 @@ static char *render_policy(const struct scg_prog *prog)
 }
 
 /* The text of one filter in a text format; NULL after an error message. */
-static char *render(const struct scg_prog *prog, const struct scg_arch *arch, enum dump_format f)
+static char *render(const struct scg_prog *prog, const struct scg_arch *arch,
+		    const struct dump_opts *o)
 {
+	enum dump_format f = o->format;
 	char *text;
-	if (f == DUMP_POLICY && (text = render_policy(prog)))
+	bool out_of_time = false;
+	if (f == DUMP_POLICY && (text = render_policy(prog, o->budget, &out_of_time)))
 		return text;
 	int r = scg_disasm(prog, arch, f == DUMP_TABLE ? SCG_DISASM_TABLE : SCG_DISASM_ASM, &text);
 	if (r < 0) {
@@ -181,12 +214,16 @@ static char *render(const struct scg_prog *prog, const struct scg_arch *arch, en
 	}
 	if (f != DUMP_POLICY)
 		return text;
-	static const char note[] = "; this filter tests what the policy language cannot say\n"
-				   "; (see 'syscage decompile'); its annotated assembler instead:\n";
-	char *both = malloc(sizeof(note) + strlen(text));
+	static const char cannot[] = "; this filter tests what the policy language cannot say\n"
+				     "; (see 'syscage decompile'); its annotated assembler instead:\n";
+	static const char no_time[] = "; the decompiler's time budget ran out before the policy\n"
+				      "; was complete (--timeout SEC); the annotated assembler:\n";
+	const char *note = out_of_time ? no_time : cannot;
+	size_t nl = strlen(note);
+	char *both = malloc(nl + strlen(text) + 1);
 	if (both) {
-		memcpy(both, note, sizeof(note) - 1);
-		strcpy(both + sizeof(note) - 1, text);
+		memcpy(both, note, nl);
+		strcpy(both + nl, text);
 	}
 	free(text);
 	if (!both)
@@ -217,7 +254,7 @@ static int write_dir(const struct scg_prog *progs, size_t n, const struct scg_ar
 			r = cli_write_output(path, progs[i].insns, progs[i].len * sizeof(struct scg_insn),
 					     true);
 		} else {
-			char *text = render(&progs[i], arch, o->format);
+			char *text = render(&progs[i], arch, o);
 			if (!text)
 				return -1;
 			r = cli_write_output(path, text, strlen(text), false);
@@ -247,7 +284,7 @@ static int write_stdout(const struct scg_prog *progs, size_t n, const struct scg
 		       "; result wins\n",
 		       n);
 	for (size_t i = 0; i < n; i++) {
-		char *text = render(&progs[i], arch, o->format);
+		char *text = render(&progs[i], arch, o);
 		if (!text)
 			return -1;
 		printf("%s; --- filter %zu (%s) ---\n%s", i ? "\n" : "", i, age(i, n), text);
@@ -262,6 +299,12 @@ static int emit(const struct scg_prog *progs, size_t n, const struct scg_arch *a
 	int r = o->dir ? write_dir(progs, n, arch, o) : write_stdout(progs, n, arch, o);
 	if (fflush(stdout) != 0)
 		r = -1;
+	if (r == 0 && o->budget->ran_out) {
+		cli_error("dump: the decompiler's time budget of %llu s ran out; the assembler is "
+			  "printed instead of a policy (--timeout SEC)",
+			  (unsigned long long)o->budget->ms / 1000);
+		return CLI_EXIT_BUDGET;
+	}
 	return r < 0 ? CLI_EXIT_USAGE : CLI_EXIT_OK;
 }
 
@@ -338,10 +381,12 @@ static int dump_cmd(const struct dump_opts *o, const struct scg_arch *arch)
 
 int cmd_dump(int argc, char **argv)
 {
-	struct dump_opts o = { .format = DUMP_ASM };
+	struct policy_budget budget = { 0 };
+	struct dump_opts o = { .format = DUMP_ASM, .budget = &budget };
 	int r = parse_options(argc, argv, &o);
 	if (r <= 0)
 		return r == CLI_OPTIONS_HELP ? CLI_EXIT_OK : CLI_EXIT_USAGE;
+	budget.ms = o.timeout_ms ? o.timeout_ms : 10000U;
 	const struct scg_arch *arch = cli_arch(o.arch_name);
 	if (!arch)
 		return CLI_EXIT_USAGE;

@@ -20,6 +20,7 @@ struct explain_opts {
 	const char *input;
 	char **positional; /* SYSCALL [ARG0 .. ARG5] */
 	int n_positional;
+	uint64_t timeout_ms;
 };
 
 static void usage(FILE *out)
@@ -34,13 +35,17 @@ static void usage(FILE *out)
 		"that keep the same path, hence the same verdict.\n"
 		"\n"
 		"  -a, --arch ARCH    the caller's ABI (default: native)\n"
-		"      --ip N         seccomp_data.instruction_pointer (default 0)\n"
+		"      --ip N         seccomp_data.instruction_pointer (default 0)\n");
+	fputs(cli_timeout_usage, out);
+	fprintf(out,
 		"  -h, --help         this text\n"
 		"\n"
-		"Exit status: 0 done, 2 bad usage or input.\n");
+		"Exit status: 0 done, 2 bad usage or input, 3 the time budget ran out before\n"
+		"the values that keep the path were decided (the verdict and the path, from\n"
+		"the emulator, are printed all the same).\n");
 }
 
-enum { OPT_IP = 256 };
+enum { OPT_IP = 256, OPT_TIMEOUT };
 
 static int on_option(int c, const char *arg, void *ctx)
 {
@@ -52,6 +57,8 @@ static int on_option(int c, const char *arg, void *ctx)
 	case OPT_IP:
 		o->ip_text = arg;
 		break;
+	case OPT_TIMEOUT:
+		return cli_parse_timeout("explain", arg, &o->timeout_ms);
 	}
 	return 0;
 }
@@ -62,6 +69,7 @@ static int parse_options(int argc, char **argv, struct explain_opts *o)
 	static const struct option longopts[] = {
 		{ "arch", required_argument, NULL, 'a' },
 		{ "ip", required_argument, NULL, OPT_IP },
+		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -121,6 +129,29 @@ static void print_rule(const struct scg_policy *policy, const struct scg_seccomp
 		printf("  the ABI is not a target of the policy: the 'badarch' verdict\n");
 		break;
 	}
+}
+
+struct pc_list {
+	size_t *pcs;
+	size_t n, cap;
+};
+
+static void note_pc(void *ctx, const struct scg_emu_step *step)
+{
+	struct pc_list *l = ctx;
+	if (l->n < l->cap)
+		l->pcs[l->n++] = step->pc;
+}
+
+/* The instructions the emulator runs for @d, into @pcs (up to @max); their count in *@n. */
+static int path_of(const struct scg_prog *prog, const struct scg_seccomp_data *d, size_t *pcs,
+		   size_t max, size_t *n)
+{
+	struct pc_list l = { pcs, 0, max };
+	uint32_t ret;
+	int r = scg_emu_run(prog, d, &ret, NULL, note_pc, &l);
+	*n = l.n;
+	return r;
 }
 
 static void print_path(const struct scg_prog *prog, const struct scg_arch *arch,
@@ -198,29 +229,44 @@ static int explain(const struct explain_opts *o, const struct scg_arch *arch)
 	struct scg_diag *diag = scg_diag_new();
 	size_t *pcs = calloc(prog.len, sizeof(*pcs));
 	struct scg_region *region = NULL;
-	int n = diag && pcs ? scg_analysis_path(&prog, &d, pcs, prog.len, &region, diag) : -ENOMEM;
+	struct scg_analysis_options ao = cli_analysis_options(o->timeout_ms);
+	int n = diag && pcs ? scg_analysis_path_opts(&prog, &d, &ao, pcs, prog.len, &region, diag)
+			    : -ENOMEM;
+	int err = n;
+	bool budget = err == -ETIMEDOUT || err == -ECANCELED;
 	uint32_t ret;
-	if (n >= 0 && scg_emu_run(&prog, &d, &ret, NULL, NULL, NULL) == 0) {
+	size_t steps = 0;
+	/* out of time: the emulator still gives the verdict and the path, exactly */
+	if (budget)
+		n = path_of(&prog, &d, pcs, prog.len, &steps) < 0 ? n : (int)steps;
+	if ((n >= 0 || budget) && scg_emu_run(&prog, &d, &ret, NULL, NULL, NULL) == 0) {
 		char action[64];
 		scg_ret_format(ret, action, sizeof(action));
 		printf("filter verdict: %s\n", action);
-		print_path(&prog, arch, pcs, (size_t)n);
-		print_tests(region, arch, &d);
+		if (n >= 0)
+			print_path(&prog, arch, pcs, (size_t)n);
+		if (budget)
+			printf("argument tests that mattered: not decided (the time budget ran out)\n");
+		else
+			print_tests(region, arch, &d);
 	}
 	cli_print_diag(diag);
-	if (n < 0 && (!diag || !scg_diag_count(diag)))
+	if (budget)
+		cli_budget_error("explain", o->timeout_ms, err,
+				 "the values that keep this path were decided");
+	else if (n < 0 && (!diag || !scg_diag_count(diag)))
 		cli_error("explain: %s", strerror(-n));
 	scg_region_free(region);
 	scg_diag_free(diag);
 	free(pcs);
 	scg_policy_free(policy);
 	scg_prog_release(&prog);
-	return n < 0 ? CLI_EXIT_USAGE : CLI_EXIT_OK;
+	return budget ? CLI_EXIT_BUDGET : n < 0 ? CLI_EXIT_USAGE : CLI_EXIT_OK;
 }
 
 int cmd_explain(int argc, char **argv)
 {
-	struct explain_opts o = { 0 };
+	struct explain_opts o = { .timeout_ms = CLI_ANALYSIS_TIMEOUT_S * 1000 };
 	int r = parse_options(argc, argv, &o);
 	if (r <= 0)
 		return r == CLI_OPTIONS_HELP ? CLI_EXIT_OK : CLI_EXIT_USAGE;

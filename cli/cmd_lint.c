@@ -28,16 +28,19 @@ static void usage(FILE *out)
 		"  -a, --arch ARCH       compile policies for this ABI alone\n"
 		"      --severity LEVEL  exit 1 when a finding is at or above LEVEL:\n"
 		"                        info, warning (default) or error\n"
-		"      --json            print the findings as JSON\n"
-		"  -h, --help            this text\n"
-		"\n");
+		"      --json            print the findings as JSON\n");
+	fputs(cli_timeout_usage, out);
+	fprintf(out, "  -h, --help            this text\n"
+		     "\n");
 	fputs(cli_oci_usage, out);
 	fputs("\n"
-	      "Exit status: 0 nothing at or above the severity, 1 something, 2 bad input.\n",
+	      "Exit status: 0 nothing at or above the severity, 1 something, 2 bad input,\n"
+	      "3 the time budget ran out (the findings printed stand; an analysis-budget\n"
+	      "error names the checks not done).\n",
 	      out);
 }
 
-enum { OPT_SEVERITY = 256, OPT_JSON };
+enum { OPT_SEVERITY = 256, OPT_JSON, OPT_TIMEOUT };
 
 static const char *level_name(enum scg_severity s)
 {
@@ -128,6 +131,7 @@ struct lint_opts {
 	const char *arch_name;
 	enum scg_severity level;
 	bool json;
+	uint64_t timeout_ms;
 };
 
 static int on_option(int c, const char *arg, void *ctx)
@@ -146,6 +150,8 @@ static int on_option(int c, const char *arg, void *ctx)
 	case OPT_JSON:
 		o->json = true;
 		break;
+	case OPT_TIMEOUT:
+		return cli_parse_timeout("lint", arg, &o->timeout_ms);
 	default:
 		return cli_oci_option(c, arg) < 0 ? -EINVAL : 0;
 	}
@@ -158,12 +164,13 @@ int cmd_lint(int argc, char **argv)
 		{ "arch", required_argument, NULL, 'a' },
 		{ "severity", required_argument, NULL, OPT_SEVERITY },
 		{ "json", no_argument, NULL, OPT_JSON },
+		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 		CLI_OCI_LONG_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	static const struct cli_command cmd = { "lint", ":a:h", longopts, usage, on_option };
-	struct lint_opts o = { .level = SCG_SEV_WARNING };
+	struct lint_opts o = { .level = SCG_SEV_WARNING, .timeout_ms = CLI_ANALYSIS_TIMEOUT_S * 1000 };
 	int first = cli_parse_options(&cmd, argc, argv, &o);
 	if (first <= 0)
 		return first == CLI_OPTIONS_HELP ? CLI_EXIT_OK : CLI_EXIT_USAGE;
@@ -181,9 +188,12 @@ int cmd_lint(int argc, char **argv)
 	int r = diag ? 0 : -ENOMEM;
 	if (r == 0) {
 		policy_warnings(path, arch, diag);
-		r = scg_lint(&prog, policy, diag);
+		struct scg_analysis_options ao = cli_analysis_options(o.timeout_ms);
+		r = scg_lint_opts(&prog, policy, &ao, diag);
 	}
-	if (r < 0) {
+	/* out of time: what was found stands, and the analysis-budget finding says what was not done */
+	bool budget = r == -ETIMEDOUT || r == -ECANCELED;
+	if (r < 0 && !budget) {
 		cli_print_diag(diag);
 		cli_error("lint: %s", strerror(-r));
 	} else if (o.json) {
@@ -191,7 +201,10 @@ int cmd_lint(int argc, char **argv)
 	} else {
 		print_text(diag);
 	}
-	int status = r < 0 ? CLI_EXIT_USAGE
+	if (budget)
+		cli_budget_error("lint", o.timeout_ms, r, "every check was done");
+	int status = budget   ? CLI_EXIT_BUDGET
+		     : r < 0 ? CLI_EXIT_USAGE
 		     : scg_diag_count_at_least(diag, o.level) ? CLI_EXIT_NEGATIVE : CLI_EXIT_OK;
 	scg_diag_free(diag);
 	scg_policy_free(policy);
