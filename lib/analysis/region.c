@@ -13,6 +13,8 @@ int region_init(struct scg_region *r)
 	r->smt = NULL;
 	r->conds = NULL;
 	r->nconds = r->cconds = 0;
+	r->cond_words = 0;
+	r->has_hint = false;
 	for (unsigned i = 0; i < SCG_DATA_WORDS; i++) {
 		if (wset_init_full(&r->w[i]) < 0) {
 			while (i-- > 0)
@@ -28,6 +30,9 @@ int region_copy(struct scg_region *dst, const struct scg_region *src)
 	dst->conds = NULL;
 	dst->nconds = dst->cconds = 0;
 	dst->smt = NULL;
+	dst->cond_words = src->cond_words;
+	dst->has_hint = src->has_hint;
+	memcpy(dst->hint, src->hint, sizeof(dst->hint));
 	if (src->nconds) {
 		dst->conds = malloc(sizeof(*dst->conds) * src->nconds);
 		if (!dst->conds)
@@ -56,9 +61,10 @@ void region_release(struct scg_region *r)
 	r->conds = NULL;
 	r->smt = NULL;
 	r->nconds = r->cconds = 0;
+	r->cond_words = 0;
 }
 
-int region_add_cond(struct scg_region *r, struct smt *smt, Z3_ast cond)
+int region_add_cond(struct scg_region *r, struct smt *smt, Z3_ast cond, uint32_t words)
 {
 	if (r->nconds == r->cconds) {
 		size_t cap = r->cconds ? r->cconds * 2 : 8;
@@ -71,6 +77,7 @@ int region_add_cond(struct scg_region *r, struct smt *smt, Z3_ast cond)
 	if (!r->smt)
 		r->smt = smt_ref(smt);
 	r->conds[r->nconds++] = cond;
+	r->cond_words |= words;
 	return 0;
 }
 
@@ -169,6 +176,10 @@ int scg_region_word_next(const struct scg_region *region, unsigned word, uint32_
 
 int scg_region_example_words(const struct scg_region *region, uint32_t *words)
 {
+	if (region->nconds && region->has_hint && scg_region_contains(region, region->hint)) {
+		memcpy(words, region->hint, sizeof(region->hint));
+		return 0;
+	}
 	if (region->nconds) {
 		int r = smt_solve(region->smt, region, words, NULL);
 		return r < 0 ? r : r ? 0 : -ENOENT;

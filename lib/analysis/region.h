@@ -14,10 +14,17 @@ struct scg_region {
 	struct smt *smt;
 	Z3_ast *conds;
 	size_t nconds, cconds;
+	uint32_t cond_words; /* bit i: some condition involves word i */
+	/* an input the solver found in the region (a cheap example, checked before use) */
+	bool has_hint;
+	uint32_t hint[SCG_DATA_WORDS];
 };
 
-/* Appends a general condition (taking a reference to @smt the first time).  0 or -ENOMEM. */
-int region_add_cond(struct scg_region *r, struct smt *smt, Z3_ast cond);
+/*
+ * Appends a general condition over the words in the bit mask @words (taking
+ * a reference to @smt the first time).  0 or -ENOMEM.
+ */
+int region_add_cond(struct scg_region *r, struct smt *smt, Z3_ast cond, uint32_t words);
 
 /* Every input, in place.  0 or -ENOMEM (then @r holds nothing to release). */
 int region_init(struct scg_region *r);

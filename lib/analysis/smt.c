@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "analysis/region.h"
 #include "analysis/smt.h"
@@ -14,6 +15,17 @@
 
 /* Milliseconds one satisfiability question may take. */
 #define SOLVER_TIMEOUT_MS 5000U
+/* Answers remembered per context (a power of two); the table starts over when 3/4 full. */
+#define MEMO_SLOTS 4096U
+
+/* One remembered answer: the question as bytes, 1 (sat, with a model) or 0 (unsat). */
+struct smt_memo {
+	uint64_t hash;
+	unsigned char *key;
+	size_t len;
+	int answer;
+	uint32_t model[16];
+};
 
 /* The library never prints or exits: Z3 errors only mark the context failed. */
 static void on_error(Z3_context ctx, Z3_error_code code)
@@ -58,12 +70,105 @@ struct smt *smt_ref(struct smt *smt)
 	return smt;
 }
 
+static void memo_clear(struct smt *smt)
+{
+	for (size_t i = 0; smt->memo && i < MEMO_SLOTS; i++) {
+		free(smt->memo[i].key);
+		smt->memo[i] = (struct smt_memo){ 0 };
+	}
+	smt->nmemo = 0;
+}
+
 void smt_unref(struct smt *smt)
 {
 	if (!smt || --smt->refs)
 		return;
+	memo_clear(smt);
+	free(smt->memo);
 	Z3_del_context(smt->ctx);
 	free(smt);
+}
+
+static int ask(struct smt *smt, const struct scg_region *r, uint32_t need, const uint32_t *own,
+	       uint32_t *words, struct analysis_run *run);
+static int split_words(const struct scg_region *r, uint32_t *need, uint32_t *own);
+
+/* The question "@r's conditions and the sets of the words in @need" as bytes. */
+struct key {
+	unsigned char *buf;
+	size_t len, cap;
+	bool failed;
+};
+
+static void key_put(struct key *k, const void *data, size_t n)
+{
+	if (k->failed)
+		return;
+	if (k->len + n > k->cap) {
+		size_t cap = k->cap ? k->cap * 2 : 256;
+		while (cap < k->len + n)
+			cap *= 2;
+		unsigned char *b = realloc(k->buf, cap);
+		if (!b) {
+			k->failed = true;
+			return;
+		}
+		k->buf = b;
+		k->cap = cap;
+	}
+	memcpy(k->buf + k->len, data, n);
+	k->len += n;
+}
+
+static void question_key(struct key *k, const struct scg_region *r, uint32_t need)
+{
+	/* Z3 shares equal expressions, so a condition is known by its address */
+	key_put(k, &need, sizeof(need));
+	key_put(k, &r->nconds, sizeof(r->nconds));
+	key_put(k, r->conds, sizeof(*r->conds) * r->nconds);
+	for (unsigned i = 0; i < 16; i++) {
+		if (!(need & (1U << i)))
+			continue;
+		const struct wset *ws = &r->w[i];
+		key_put(k, &ws->niv, sizeof(ws->niv));
+		key_put(k, ws->iv, sizeof(*ws->iv) * ws->niv);
+		key_put(k, &ws->known, sizeof(ws->known));
+		key_put(k, &ws->known_value, sizeof(ws->known_value));
+		key_put(k, &ws->nex, sizeof(ws->nex));
+		key_put(k, ws->ex, sizeof(*ws->ex) * ws->nex);
+	}
+}
+
+static uint64_t key_hash(const struct key *k)
+{
+	uint64_t h = 1469598103934665603ULL; /* FNV-1a */
+	for (size_t i = 0; i < k->len; i++)
+		h = (h ^ k->buf[i]) * 1099511628211ULL;
+	return h;
+}
+
+/* The slot of @k: where it is, or the empty one where it would go. */
+static struct smt_memo *memo_slot(struct smt *smt, const struct key *k, uint64_t h)
+{
+	for (size_t i = h & (MEMO_SLOTS - 1);; i = (i + 1) & (MEMO_SLOTS - 1)) {
+		struct smt_memo *m = &smt->memo[i];
+		if (!m->key || (m->hash == h && m->len == k->len && !memcmp(m->key, k->buf, k->len)))
+			return m;
+	}
+}
+
+static void memo_store(struct smt *smt, struct key *k, uint64_t h, int answer,
+		       const uint32_t *model)
+{
+	if (smt->nmemo >= MEMO_SLOTS / 4 * 3)
+		memo_clear(smt);
+	struct smt_memo *m = memo_slot(smt, k, h);
+	if (m->key)
+		return;
+	*m = (struct smt_memo){ h, k->buf, k->len, answer, { 0 } };
+	memcpy(m->model, model, sizeof(m->model));
+	k->buf = NULL; /* the table has it */
+	smt->nmemo++;
 }
 
 Z3_ast smt_const(struct smt *smt, uint32_t value)
@@ -106,6 +211,77 @@ static Z3_ast word_formula(struct smt *smt, const struct wset *ws, unsigned i)
 int smt_solve(struct smt *smt, const struct scg_region *r, uint32_t *words,
 	      struct analysis_run *run)
 {
+	uint32_t need, own[16];
+	if (!split_words(r, &need, own))
+		return 0;
+	struct key k = { 0 };
+	uint64_t h = 0;
+	uint32_t model[16] = { 0 };
+	if (!smt->memo)
+		smt->memo = calloc(MEMO_SLOTS, sizeof(*smt->memo));
+	question_key(&k, r, need);
+	int ret = -ENOMEM;
+	struct smt_memo *m = NULL;
+	if (smt->memo && !k.failed) {
+		h = key_hash(&k);
+		m = memo_slot(smt, &k, h);
+	}
+	if (m && m->key) {
+		ret = m->answer;
+		memcpy(model, m->model, sizeof(model));
+	} else {
+		ret = ask(smt, r, need, own, model, run);
+		if (ret >= 0 && m && !k.failed)
+			memo_store(smt, &k, h, ret, model);
+	}
+	free(k.buf);
+	for (unsigned i = 0; ret == 1 && words && i < 16; i++)
+		words[i] = need & (1U << i) ? model[i] : own[i];
+	return ret;
+}
+
+/* Words no condition of @r involves: each on its own, into @own.  0 when one is empty. */
+static int split_words(const struct scg_region *r, uint32_t *need, uint32_t *own)
+{
+	*need = r->nconds && r->cond_words ? r->cond_words : 0xffffU;
+	for (unsigned i = 0; i < 16; i++) {
+		if (*need & (1U << i))
+			continue;
+		int ok = wset_next(&r->w[i], 0, &own[i]);
+		if (ok == 0)
+			return 0;
+		if (ok < 0)
+			*need |= 1U << i; /* too hard to search: the solver */
+	}
+	return 1;
+}
+
+/*
+ * A solver holding @r's conditions and the sets of the words in @need:
+ * for one question the bit-vector tactic (fastest from scratch), for a
+ * series the general solver, which keeps what it learns between them.
+ */
+static Z3_solver solver_for(struct smt *smt, const struct scg_region *r, uint32_t need,
+			    bool series)
+{
+	Z3_context c = smt->ctx;
+	Z3_solver s = series ? Z3_mk_solver(c)
+			     : Z3_mk_solver_for_logic(c, Z3_mk_string_symbol(c, "QF_BV"));
+	Z3_solver_inc_ref(c, s);
+	for (size_t i = 0; i < r->nconds; i++)
+		Z3_solver_assert(c, s, r->conds[i]);
+	for (unsigned i = 0; i < 16; i++) {
+		Z3_ast f = need & (1U << i) ? word_formula(smt, &r->w[i], i) : NULL;
+		if (f)
+			Z3_solver_assert(c, s, f);
+	}
+	return s;
+}
+
+/* One check of @s within the run's budget; with @words, the model (the rest from @own). */
+static int check(struct smt *smt, Z3_solver s, uint32_t need, const uint32_t *own,
+		 uint32_t *words, struct analysis_run *run)
+{
 	if (run) {
 		int stop = run_check(run);
 		if (stop < 0)
@@ -114,19 +290,11 @@ int smt_solve(struct smt *smt, const struct scg_region *r, uint32_t *words,
 	}
 	unsigned timeout = run ? run_ms_left(run, SOLVER_TIMEOUT_MS) : SOLVER_TIMEOUT_MS;
 	Z3_context c = smt->ctx;
-	Z3_solver s = Z3_mk_solver(c);
-	Z3_solver_inc_ref(c, s);
 	Z3_params p = Z3_mk_params(c);
 	Z3_params_inc_ref(c, p);
 	Z3_params_set_uint(c, p, Z3_mk_string_symbol(c, "timeout"), timeout);
 	Z3_solver_set_params(c, s, p);
-	for (size_t i = 0; i < r->nconds; i++)
-		Z3_solver_assert(c, s, r->conds[i]);
-	for (unsigned i = 0; i < 16; i++) {
-		Z3_ast f = word_formula(smt, &r->w[i], i);
-		if (f)
-			Z3_solver_assert(c, s, f);
-	}
+	Z3_params_dec_ref(c, p);
 	Z3_lbool res = Z3_solver_check(c, s);
 	int ret = res == Z3_L_TRUE ? 1 : res == Z3_L_FALSE ? 0 : -E2BIG;
 	/* Z3 gave up because the run's deadline came, not because the question is hard */
@@ -138,15 +306,53 @@ int smt_solve(struct smt *smt, const struct scg_region *r, uint32_t *words,
 		for (unsigned i = 0; i < 16; i++) {
 			Z3_ast v;
 			unsigned u = 0;
-			if (Z3_model_eval(c, m, smt->words[i], true, &v))
+			if (!(need & (1U << i)))
+				u = own[i];
+			else if (Z3_model_eval(c, m, smt->words[i], true, &v))
 				Z3_get_numeral_uint(c, v, &u);
 			words[i] = u;
 		}
 		Z3_model_dec_ref(c, m);
 	}
-	Z3_params_dec_ref(c, p);
-	Z3_solver_dec_ref(c, s);
 	return ret;
+}
+
+/* The question to Z3: the conditions and the sets of the words in @need. */
+static int ask(struct smt *smt, const struct scg_region *r, uint32_t need, const uint32_t *own,
+	       uint32_t *words, struct analysis_run *run)
+{
+	Z3_solver s = solver_for(smt, r, need, false);
+	int ret = check(smt, s, need, own, words, run);
+	Z3_solver_dec_ref(smt->ctx, s);
+	return ret;
+}
+
+int smt_enum_open(struct smt_enum *e, struct smt *smt, const struct scg_region *r)
+{
+	e->smt = smt;
+	e->solver = NULL;
+	if (!split_words(r, &e->need, e->own))
+		return 0;
+	e->solver = solver_for(smt, r, e->need, true);
+	return 1;
+}
+
+int smt_enum_next(struct smt_enum *e, uint32_t *words, struct analysis_run *run)
+{
+	return e->solver ? check(e->smt, e->solver, e->need, e->own, words, run) : 0;
+}
+
+void smt_enum_exclude(struct smt_enum *e, Z3_ast cond)
+{
+	if (e->solver)
+		Z3_solver_assert(e->smt->ctx, e->solver, Z3_mk_not(e->smt->ctx, cond));
+}
+
+void smt_enum_close(struct smt_enum *e)
+{
+	if (e->solver)
+		Z3_solver_dec_ref(e->smt->ctx, e->solver);
+	e->solver = NULL;
 }
 
 uint32_t smt_eval(struct smt *smt, Z3_ast term, const uint32_t *words)

@@ -16,11 +16,16 @@ struct scg_region;
 struct analysis_run;
 
 /* A Z3 context shared (reference counted) by every region built on it. */
+struct smt_memo;
+
 struct smt {
 	Z3_context ctx;
 	Z3_ast words[16]; /* the sixteen 32-bit words of seccomp_data */
 	unsigned refs;
 	bool failed; /* Z3 reported an error */
+	/* answers already given, by question (see smt_solve()) */
+	struct smt_memo *memo;
+	size_t nmemo;
 };
 
 /* A new context with one reference, or NULL (no memory, or libz3 cannot be loaded). */
@@ -32,12 +37,31 @@ Z3_ast smt_const(struct smt *smt, uint32_t value);
 
 /*
  * Whether @r (its word sets and general conditions) holds some input:
- * 1 yes, 0 no, -E2BIG when Z3 gives up.  With @words, a witness.  With
+ * 1 yes, 0 no, -E2BIG when Z3 gives up.  With @words, a witness.  Words
+ * no condition involves are decided by their own sets; the question about
+ * the others goes to Z3 once, and its answer is remembered.  With
  * @run, the question is asked only while the run has budget (else its stop
  * error), and Z3's own timeout ends at the run's deadline.
  */
 int smt_solve(struct smt *smt, const struct scg_region *r, uint32_t *words,
 	      struct analysis_run *run);
+/*
+ * One solver kept over a series of questions about one region, each
+ * excluding what the last answer found (the values of RET A): the solver
+ * keeps what it learnt.  open: 1, or 0 when the words no condition involves
+ * leave nothing; next: as smt_solve() with @words; close always.
+ */
+struct smt_enum {
+	struct smt *smt;
+	Z3_solver solver;
+	uint32_t need, own[16];
+};
+int smt_enum_open(struct smt_enum *e, struct smt *smt, const struct scg_region *r);
+int smt_enum_next(struct smt_enum *e, uint32_t *words, struct analysis_run *run);
+/* From now on, @cond does not hold. */
+void smt_enum_exclude(struct smt_enum *e, Z3_ast cond);
+void smt_enum_close(struct smt_enum *e);
+
 /* The value of the 32-bit term @term for the input @words. */
 uint32_t smt_eval(struct smt *smt, Z3_ast term, const uint32_t *words);
 /* True when @cond holds for the input @words. */

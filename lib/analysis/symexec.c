@@ -43,7 +43,7 @@ enum sval_kind { SV_CONST, SV_WORD, SV_TERM };
 struct sval {
 	enum sval_kind kind;
 	unsigned word;  /* SV_WORD */
-	uint32_t value; /* SV_CONST: the value; SV_WORD: the mask */
+	uint32_t value; /* SV_CONST: the value; SV_WORD: the mask; SV_TERM: the words in it */
 	Z3_ast term;    /* SV_TERM: a Z3 bit-vector over the words */
 };
 
@@ -92,9 +92,24 @@ static struct sval sv_word(unsigned word, uint32_t mask)
 	return mask ? (struct sval){ SV_WORD, word, mask, NULL } : sv_const(0);
 }
 
-static struct sval sv_term(Z3_ast term)
+/* A term over the words in the bit mask @words. */
+static struct sval sv_term(Z3_ast term, uint32_t words)
 {
-	return (struct sval){ SV_TERM, 0, 0, term };
+	return (struct sval){ SV_TERM, 0, words, term };
+}
+
+/* The words @v depends on, as a bit mask. */
+static uint32_t words_of(struct sval v)
+{
+	switch (v.kind) {
+	case SV_CONST:
+		return 0;
+	case SV_WORD:
+		return 1U << v.word;
+	case SV_TERM:
+		break;
+	}
+	return v.value;
 }
 
 /* Equal terms are one node: Z3 shares the structure of its expressions. */
@@ -316,6 +331,7 @@ static int merge_conds(struct scg_region *a, const struct scg_region *b)
 {
 	if (a->smt != b->smt)
 		return 0;
+	a->cond_words |= b->cond_words;
 	size_t k = 0;
 	while (k < a->nconds && k < b->nconds && a->conds[k] == b->conds[k])
 		k++;
@@ -434,10 +450,12 @@ static Z3_ast term_of(struct symexec *s, struct sval v)
 	return v.term;
 }
 
-/* Both tiers of @region together: 1 non-empty, 0 empty, or an error. */
-static int region_solve(struct symexec *s, const struct scg_region *region)
+/* Both tiers of @region together: 1 non-empty (an input kept as its hint), 0 empty, or an error. */
+static int region_solve(struct symexec *s, struct scg_region *region)
 {
-	return smt_solve(region->smt, region, NULL, s->run);
+	int r = smt_solve(region->smt, region, region->hint, s->run);
+	region->has_hint = r > 0;
+	return r;
 }
 
 uint32_t symexec_winner(const uint32_t *rets, size_t n)
@@ -469,7 +487,7 @@ static void solver_gave_up(struct symexec *s, size_t fi, size_t pc, int r)
  * first when the word sets changed since its conditions were last asked
  * about; an empty one is no leaf.
  */
-static int leaf(struct symexec *s, size_t fi, size_t pc, const struct scg_region *region,
+static int leaf(struct symexec *s, size_t fi, size_t pc, struct scg_region *region,
 		bool unchecked, uint32_t ret)
 {
 	if (unchecked && region->nconds) {
@@ -503,9 +521,9 @@ static int leaf(struct symexec *s, size_t fi, size_t pc, const struct scg_region
  * Adds @cond to @st's region: 1 when some input is left (asked now), 0
  * when none, or an error; the condition stays either way.
  */
-static int add_cond(struct symexec *s, struct state *st, Z3_ast cond)
+static int add_cond(struct symexec *s, struct state *st, Z3_ast cond, uint32_t words)
 {
-	int r = region_add_cond(&st->region, s->smt, cond);
+	int r = region_add_cond(&st->region, s->smt, cond, words);
 	if (r < 0)
 		return r;
 	st->unchecked = false;
@@ -513,13 +531,15 @@ static int add_cond(struct symexec *s, struct state *st, Z3_ast cond)
 }
 
 /* The value set of RET A over a computed value: one leaf per value it can take. */
-static int run_ret_term(struct symexec *s, size_t fi, struct state *st, Z3_ast term)
+static int run_ret_term(struct symexec *s, size_t fi, struct state *st, Z3_ast term,
+			uint32_t term_words)
 {
 	Z3_context c = s->smt->ctx;
-	int r;
-	for (unsigned count = 0;; count++) {
+	struct smt_enum values;
+	int r = smt_enum_open(&values, s->smt, &st->region);
+	for (unsigned count = 0; r > 0; count++) {
 		uint32_t words[SCG_DATA_WORDS];
-		r = smt_solve(s->smt, &st->region, words, s->run);
+		r = smt_enum_next(&values, words, s->run);
 		if (r <= 0) {
 			solver_gave_up(s, fi, st->pc, r);
 			if (analysis_stopped(r))
@@ -535,12 +555,14 @@ static int run_ret_term(struct symexec *s, size_t fi, struct state *st, Z3_ast t
 		}
 		uint32_t v = smt_eval(s->smt, term, words);
 		Z3_ast is_v = Z3_mk_eq(c, term, smt_const(s->smt, v));
-		r = region_add_cond(&st->region, s->smt, is_v);
+		memcpy(st->region.hint, words, sizeof(words));
+		st->region.has_hint = true;
+		r = region_add_cond(&st->region, s->smt, is_v, term_words);
 		if (r == 0)
 			r = leaf(s, fi, st->pc, &st->region, false, v);
 		st->region.nconds--;
 		if (r == 0 || analysis_stopped(r)) {
-			int e = region_add_cond(&st->region, s->smt, Z3_mk_not(c, is_v));
+			int e = region_add_cond(&st->region, s->smt, Z3_mk_not(c, is_v), term_words);
 			/* what the other values would have decided */
 			if (r != 0 && e == 0 && r == s->run->stop)
 				run_undecided(s->run, &st->region);
@@ -549,7 +571,10 @@ static int run_ret_term(struct symexec *s, size_t fi, struct state *st, Z3_ast t
 		}
 		if (r != 0)
 			break;
+		smt_enum_exclude(&values, is_v);
+		r = 1;
 	}
+	smt_enum_close(&values);
 	return r;
 }
 
@@ -560,11 +585,12 @@ static int run_div_split(struct symexec *s, size_t fi, struct state *st)
 		return no_smt();
 	Z3_context c = s->smt->ctx;
 	Z3_ast x = term_of(s, st->f.x);
+	uint32_t words = words_of(st->f.x);
 	Z3_ast zero = Z3_mk_eq(c, x, smt_const(s->smt, 0));
 	struct state *z = state_new(s, st->pc, &st->f, &st->region, st->unchecked);
 	if (!z)
 		return -ENOMEM;
-	int r = add_cond(s, z, zero);
+	int r = add_cond(s, z, zero, words);
 	if (r > 0)
 		r = leaf(s, fi, st->pc, &z->region, false, SCG_RET_KILL_THREAD);
 	else if (analysis_stopped(r))
@@ -573,17 +599,18 @@ static int run_div_split(struct symexec *s, size_t fi, struct state *st)
 	state_free(z);
 	if (r < 0) {
 		/* the other side was not looked at */
-		if (r == s->run->stop && region_add_cond(&st->region, s->smt, Z3_mk_not(c, zero)) == 0)
+		if (r == s->run->stop &&
+		    region_add_cond(&st->region, s->smt, Z3_mk_not(c, zero), words) == 0)
 			run_undecided(s->run, &st->region);
 		return r;
 	}
-	r = add_cond(s, st, Z3_mk_not(c, zero));
+	r = add_cond(s, st, Z3_mk_not(c, zero), words);
 	if (analysis_stopped(r))
 		run_undecided(s->run, &st->region);
 	solver_gave_up(s, fi, st->pc, r);
 	if (r <= 0)
 		return r;
-	st->f.a = sv_term(Z3_mk_bvudiv(c, term_of(s, st->f.a), x));
+	st->f.a = sv_term(Z3_mk_bvudiv(c, term_of(s, st->f.a), x), words | words_of(st->f.a));
 	return 1;
 }
 
@@ -841,6 +868,7 @@ static int run_jump_general(struct symexec *s, size_t fi, struct worklist *wl, s
 		return no_smt();
 	Z3_context c = s->smt->ctx;
 	Z3_ast x = term_of(s, a), y = term_of(s, b), cond;
+	uint32_t words = words_of(a) | words_of(b);
 	switch (BPF_OP(in->code)) {
 	case BPF_JEQ:
 		cond = Z3_mk_eq(c, x, y);
@@ -863,7 +891,7 @@ static int run_jump_general(struct symexec *s, size_t fi, struct worklist *wl, s
 		taken = state_new(s, tpc, &st->f, &st->region, false);
 		if (!taken)
 			return -ENOMEM;
-		r = add_cond(s, taken, cond);
+		r = add_cond(s, taken, cond, words);
 		if (r <= 0) {
 			if (analysis_stopped(r))
 				run_undecided(s->run, &st->region); /* neither side decided */
@@ -876,7 +904,7 @@ static int run_jump_general(struct symexec *s, size_t fi, struct worklist *wl, s
 	}
 	int other = 0;
 	if (side != 1) {
-		other = add_cond(s, st, Z3_mk_not(c, cond));
+		other = add_cond(s, st, Z3_mk_not(c, cond), words);
 		if (analysis_stopped(other))
 			run_undecided(s->run, &st->region);
 		solver_gave_up(s, fi, fpc, other);
@@ -1074,7 +1102,7 @@ static int run_alu_general(struct symexec *s, size_t fi, size_t pc, struct frame
 	default:
 		return unsupported(s, fi, pc, "an ALU operation seccomp does not allow");
 	}
-	f->a = sv_term(r);
+	f->a = sv_term(r, words_of(f->a) | words_of(b));
 	return 0;
 }
 
@@ -1128,7 +1156,7 @@ static int run_ret(struct symexec *s, size_t fi, struct state *st)
 	if (st->f.a.kind == SV_CONST)
 		return leaf(s, fi, st->pc, &st->region, st->unchecked, st->f.a.value);
 	if (st->f.a.kind == SV_TERM)
-		return run_ret_term(s, fi, st, st->f.a.term);
+		return run_ret_term(s, fi, st, st->f.a.term, st->f.a.value);
 	return run_ret_word(s, fi, st, st->f.a);
 }
 

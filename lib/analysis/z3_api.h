@@ -44,6 +44,7 @@
 	X(Z3_mk_or) \
 	X(Z3_mk_params) \
 	X(Z3_mk_solver) \
+	X(Z3_mk_solver_for_logic) \
 	X(Z3_mk_string_symbol) \
 	X(Z3_mk_unsigned_int) \
 	X(Z3_model_dec_ref) \
@@ -104,6 +105,7 @@ int scg_z3_load(void);
 #define Z3_mk_or scg_z3.Z3_mk_or
 #define Z3_mk_params scg_z3.Z3_mk_params
 #define Z3_mk_solver scg_z3.Z3_mk_solver
+#define Z3_mk_solver_for_logic scg_z3.Z3_mk_solver_for_logic
 #define Z3_mk_string_symbol scg_z3.Z3_mk_string_symbol
 #define Z3_mk_unsigned_int scg_z3.Z3_mk_unsigned_int
 #define Z3_model_dec_ref scg_z3.Z3_model_dec_ref
