@@ -33,6 +33,9 @@
 #define SINGLE_SCAN 256
 #define MAX_EXCLUDED 16
 
+struct cond_scratch;
+static void scratch_free(struct cond_scratch *s);
+
 int cond_init(struct cond_ctx *c, struct dag *dag)
 {
 	memset(c, 0, sizeof(*c));
@@ -52,6 +55,7 @@ void cond_release(struct cond_ctx *c)
 {
 	free(c->atoms);
 	free(c->atom_slots);
+	scratch_free(c->scratch);
 	free(c->f);
 	memset(c, 0, sizeof(*c));
 }
@@ -352,36 +356,181 @@ static void tighten(struct range_knowledge *r)
 	r->empty |= r->lo > r->hi;
 }
 
-static int atom_eval(const struct cond_ctx *c, const struct facts *fs, uint32_t ai)
+/* What the facts of the current path say about one (word, mask) pair of atoms. */
+struct pair_state {
+	uint32_t word, mask;
+	struct range_knowledge raw;   /* the pair's facts, learned in path order */
+	struct range_knowledge tight; /* raw, tightened: what atom_eval() reads */
+};
+
+/*
+ * cond_decide()'s state per atom and per pair.  It lives as long as the
+ * atoms (the compilation) and each decision leaves it clean: facts popped,
+ * memo bits cleared.  Keeping what the path knows per pair, updated as
+ * facts come and go, makes an atom's value a lookup instead of a pass over
+ * every fact of the path.
+ */
+struct cond_scratch {
+	uint32_t *pair;	    /* per atom: index in pairs, UINT32_MAX until needed */
+	int8_t *fact;	    /* per atom: its value on the current path, -1 when not a fact */
+	uint64_t *word_bit; /* per atom: its pair's bit in the memo's word sets */
+	size_t cap;
+	struct pair_state *pairs;
+	size_t npairs, pairs_cap;
+	uint32_t *slots; /* hash table of pair indices, UINT32_MAX = empty */
+	size_t nslots;
+	struct range_knowledge saved[MAX_FACTS][2]; /* a pair's raw and tight before each fact */
+};
+
+static void scratch_free(struct cond_scratch *s)
 {
-	const struct atom *at = &c->atoms[ai];
-	struct range_knowledge r = { .lo = 0, .hi = at->mask };
-	for (size_t i = 0; i < fs->n; i++) {
-		const struct atom *f = &c->atoms[fs->list[i].atom];
-		if (fs->list[i].atom == ai)
-			return fs->list[i].value;
-		if (f->word == at->word && f->mask == at->mask)
-			learn(&r, f, fs->list[i].value);
+	if (!s)
+		return;
+	free(s->pair);
+	free(s->fact);
+	free(s->word_bit);
+	free(s->pairs);
+	free(s->slots);
+	free(s);
+}
+
+/* Room for every atom so far; 0 or -ENOMEM. */
+static int scratch_reserve(struct cond_ctx *c)
+{
+	if (!c->scratch && !(c->scratch = calloc(1, sizeof(*c->scratch))))
+		return -ENOMEM;
+	struct cond_scratch *s = c->scratch;
+	if (s->cap >= c->natoms)
+		return 0;
+	size_t cap = c->atoms_cap;
+	uint32_t *pair = realloc(s->pair, cap * sizeof(*pair));
+	if (pair)
+		s->pair = pair;
+	int8_t *fact = realloc(s->fact, cap * sizeof(*fact));
+	if (fact)
+		s->fact = fact;
+	uint64_t *word_bit = realloc(s->word_bit, cap * sizeof(*word_bit));
+	if (word_bit)
+		s->word_bit = word_bit;
+	if (!pair || !fact || !word_bit)
+		return -ENOMEM;
+	memset(s->pair + s->cap, 0xff, (cap - s->cap) * sizeof(*pair));
+	memset(s->fact + s->cap, 0xff, (cap - s->cap) * sizeof(*fact));
+	memset(s->word_bit + s->cap, 0, (cap - s->cap) * sizeof(*word_bit));
+	s->cap = cap;
+	return 0;
+}
+
+static uint32_t pair_hash(uint32_t word, uint32_t mask)
+{
+	uint64_t h = ((uint64_t)word << 32 | mask) * 0x9e3779b97f4a7c15ULL;
+	return (uint32_t)(h ^ h >> 32);
+}
+
+static int pair_rehash(struct cond_scratch *s)
+{
+	size_t nslots = s->nslots ? s->nslots * 2 : 64;
+	uint32_t *slots = malloc(nslots * sizeof(*slots));
+	if (!slots)
+		return -ENOMEM;
+	memset(slots, 0xff, nslots * sizeof(*slots));
+	for (size_t i = 0; i < s->npairs; i++) {
+		size_t k = pair_hash(s->pairs[i].word, s->pairs[i].mask) & (nslots - 1);
+		while (slots[k] != UINT32_MAX)
+			k = (k + 1) & (nslots - 1);
+		slots[k] = (uint32_t)i;
 	}
-	tighten(&r);
-	if (r.empty)
+	free(s->slots);
+	s->slots = slots;
+	s->nslots = nslots;
+	return 0;
+}
+
+/* Gives atom @ai its pair (nothing known yet); 0 or -ENOMEM. */
+static int pair_assign(struct cond_ctx *c, uint32_t ai)
+{
+	struct cond_scratch *s = c->scratch;
+	const struct atom *at = &c->atoms[ai];
+	if (s->pair[ai] != UINT32_MAX)
+		return 0;
+	if ((s->npairs + 1) * 2 > s->nslots && pair_rehash(s) < 0)
+		return -ENOMEM;
+	size_t k = pair_hash(at->word, at->mask) & (s->nslots - 1);
+	for (; s->slots[k] != UINT32_MAX; k = (k + 1) & (s->nslots - 1)) {
+		const struct pair_state *p = &s->pairs[s->slots[k]];
+		if (p->word == at->word && p->mask == at->mask) {
+			s->pair[ai] = s->slots[k];
+			return 0;
+		}
+	}
+	if (s->npairs == s->pairs_cap) {
+		size_t cap = s->pairs_cap ? s->pairs_cap * 2 : 16;
+		struct pair_state *pairs = realloc(s->pairs, cap * sizeof(*pairs));
+		if (!pairs)
+			return -ENOMEM;
+		s->pairs = pairs;
+		s->pairs_cap = cap;
+	}
+	struct range_knowledge none = { .lo = 0, .hi = at->mask };
+	s->pairs[s->npairs] = (struct pair_state){ at->word, at->mask, none, none };
+	s->slots[k] = (uint32_t)s->npairs;
+	s->pair[ai] = (uint32_t)s->npairs++;
+	return 0;
+}
+
+/* Atom @ai is @value from here down the path. */
+static void fact_push(struct cond_ctx *c, struct facts *fs, uint32_t ai, bool value)
+{
+	struct cond_scratch *s = c->scratch;
+	struct pair_state *p = &s->pairs[s->pair[ai]];
+	s->saved[fs->n][0] = p->raw;
+	s->saved[fs->n][1] = p->tight;
+	learn(&p->raw, &c->atoms[ai], value);
+	p->tight = p->raw;
+	tighten(&p->tight);
+	s->fact[ai] = value;
+	fs->list[fs->n++] = (struct fact){ ai, value };
+}
+
+static void fact_pop(struct cond_ctx *c, struct facts *fs)
+{
+	struct cond_scratch *s = c->scratch;
+	uint32_t ai = fs->list[--fs->n].atom;
+	struct pair_state *p = &s->pairs[s->pair[ai]];
+	p->raw = s->saved[fs->n][0];
+	p->tight = s->saved[fs->n][1];
+	s->fact[ai] = -1;
+}
+
+/*
+ * Atom @ai under the facts of the path: its own value when it is one, else
+ * what the facts on its pair, learned in path order and tightened, decide.
+ */
+static int atom_eval(const struct cond_ctx *c, uint32_t ai)
+{
+	const struct cond_scratch *s = c->scratch;
+	const struct atom *at = &c->atoms[ai];
+	if (s->fact[ai] >= 0)
+		return s->fact[ai];
+	const struct range_knowledge *r = &s->pairs[s->pair[ai]].tight;
+	if (r->empty)
 		return V_FALSE; /* no value reaches here: any answer is right */
 	switch (at->op) {
 	case BPF_JEQ:
-		if (r.lo == r.hi)
-			return at->k == r.lo;
-		return at->k < r.lo || at->k > r.hi || is_excluded(&r, at->k) ? V_FALSE : V_UNKNOWN;
+		if (r->lo == r->hi)
+			return at->k == r->lo;
+		return at->k < r->lo || at->k > r->hi || is_excluded(r, at->k) ? V_FALSE : V_UNKNOWN;
 	case BPF_JGT:
-		return r.lo > at->k ? V_TRUE : r.hi <= at->k ? V_FALSE : V_UNKNOWN;
+		return r->lo > at->k ? V_TRUE : r->hi <= at->k ? V_FALSE : V_UNKNOWN;
 	case BPF_JGE:
-		return r.lo >= at->k ? V_TRUE : r.hi < at->k ? V_FALSE : V_UNKNOWN;
+		return r->lo >= at->k ? V_TRUE : r->hi < at->k ? V_FALSE : V_UNKNOWN;
 	default:
 		return V_UNKNOWN;
 	}
 }
 
 /* Three-valued value of formula @fi; with V_UNKNOWN, *@first is the atom evaluated first. */
-static int eval3(const struct cond_ctx *c, const struct facts *fs, uint32_t fi, uint32_t *first)
+static int eval3(const struct cond_ctx *c, uint32_t fi, uint32_t *first)
 {
 	const struct fnode *n = &c->f[fi];
 	uint32_t fa = 0, fb = 0;
@@ -392,19 +541,19 @@ static int eval3(const struct cond_ctx *c, const struct facts *fs, uint32_t fi, 
 	case F_TRUE:
 		return V_TRUE;
 	case F_ATOM:
-		va = atom_eval(c, fs, n->a);
+		va = atom_eval(c, n->a);
 		*first = n->a;
 		return va;
 	case F_NOT:
-		va = eval3(c, fs, n->a, first);
+		va = eval3(c, n->a, first);
 		return va == V_UNKNOWN ? V_UNKNOWN : !va;
 	case F_AND:
 	case F_OR: {
 		int absorbing = n->kind == F_AND ? V_FALSE : V_TRUE;
-		va = eval3(c, fs, n->a, &fa);
+		va = eval3(c, n->a, &fa);
 		if (va == absorbing)
 			return va;
-		vb = eval3(c, fs, n->b, &fb);
+		vb = eval3(c, n->b, &fb);
 		if (va != V_UNKNOWN) {
 			*first = fb;
 			return vb;
@@ -500,7 +649,6 @@ struct decider {
 	uint32_t final;
 	struct facts facts;
 	uint64_t *suffix_words; /* per entry: bit set of the words entries i.. test (0: no memo) */
-	uint64_t *atom_word;    /* per atom: its word's bit */
 	struct memo memo;
 };
 
@@ -524,7 +672,7 @@ static size_t memo_key(const struct decider *d, size_t first, struct fact *out, 
 	size_t k = 0;
 	uint64_t words = d->suffix_words[first];
 	for (size_t i = 0; i < d->facts.n; i++)
-		if (d->atom_word[d->facts.list[i].atom] & words)
+		if (d->c->scratch->word_bit[d->facts.list[i].atom] & words)
 			out[k++] = d->facts.list[i];
 	for (size_t i = 1; i < k; i++) /* insertion sort: a handful of facts */
 		for (size_t j = i; j > 0 && out[j - 1].atom > out[j].atom; j--) {
@@ -622,7 +770,7 @@ static bool single_outcome(const struct decider *d, size_t first, uint32_t *acti
 	uint32_t seen = 0, dummy;
 	size_t end = d->n - first > SINGLE_SCAN ? first + SINGLE_SCAN : d->n;
 	for (size_t i = first; i < end; i++) {
-		int v = eval3(d->c, &d->facts, d->e[i].formula, &dummy);
+		int v = eval3(d->c, d->e[i].formula, &dummy);
 		if (v == V_FALSE)
 			continue;
 		if (have && d->e[i].action != seen)
@@ -647,11 +795,12 @@ static uint32_t split(struct decider *d, size_t first, uint32_t ai)
 {
 	if (d->facts.n == MAX_FACTS)
 		return plain_chain(d->c, d->e + first, d->n - first, d->final);
-	d->facts.list[d->facts.n++] = (struct fact){ ai, true };
+	fact_push(d->c, &d->facts, ai, true);
 	uint32_t yes = decide(d, first);
-	d->facts.list[d->facts.n - 1].value = false;
+	fact_pop(d->c, &d->facts);
+	fact_push(d->c, &d->facts, ai, false);
 	uint32_t no = decide(d, first);
-	d->facts.n--;
+	fact_pop(d->c, &d->facts);
 	return atom_node(d->c, ai, yes, no);
 }
 
@@ -663,7 +812,7 @@ static uint32_t decide(struct decider *d, size_t first)
 	c->budget--;
 	for (size_t i = first; i < d->n; i++) {
 		uint32_t ai = 0;
-		int v = eval3(c, &d->facts, d->e[i].formula, &ai);
+		int v = eval3(c, d->e[i].formula, &ai);
 		if (v == V_FALSE)
 			continue;
 		if (v == V_TRUE)
@@ -709,8 +858,28 @@ static bool index_formula(struct decider *d, uint32_t fi, uint32_t (*seen)[2], s
 		seen[i][1] = at->mask;
 		(*nseen)++;
 	}
-	d->atom_word[n->a] = 1ULL << i;
+	c->scratch->word_bit[n->a] = 1ULL << i;
 	return true;
+}
+
+/* Gives every atom under @fi its pair (before a decision), or with @done
+ * clears its memo bit (after it). */
+static int prepare_atoms(struct cond_ctx *c, uint32_t fi, bool done)
+{
+	const struct fnode *n = &c->f[fi];
+	if (n->kind == F_NOT)
+		return prepare_atoms(c, n->a, done);
+	if (n->kind == F_AND || n->kind == F_OR) {
+		int r = prepare_atoms(c, n->a, done);
+		return r < 0 ? r : prepare_atoms(c, n->b, done);
+	}
+	if (n->kind != F_ATOM)
+		return 0;
+	if (done) {
+		c->scratch->word_bit[n->a] = 0;
+		return 0;
+	}
+	return pair_assign(c, n->a);
 }
 
 /* Prepares the memo: which words each suffix of the entries depends on. */
@@ -719,16 +888,15 @@ static bool index_words(struct decider *d)
 	const struct cond_ctx *c = d->c;
 	uint32_t seen[64][2];
 	size_t nseen = 0;
-	d->atom_word = calloc(c->natoms ? c->natoms : 1, sizeof(*d->atom_word));
 	d->suffix_words = calloc(d->n + 1, sizeof(*d->suffix_words));
-	if (!d->atom_word || !d->suffix_words)
+	if (!d->suffix_words)
 		return false;
 	for (size_t i = 0; i < d->n; i++)
 		if (!index_formula(d, d->e[i].formula, seen, &nseen))
 			return false;
 	for (size_t i = d->n; i-- > 0;) {
 		d->suffix_words[i] = d->suffix_words[i + 1];
-		collect_atoms(c, d->e[i].formula, &d->suffix_words[i], d->atom_word);
+		collect_atoms(c, d->e[i].formula, &d->suffix_words[i], c->scratch->word_bit);
 	}
 	return true;
 }
@@ -736,13 +904,21 @@ static bool index_words(struct decider *d)
 uint32_t cond_decide(struct cond_ctx *c, const struct entry *entries, size_t n, uint32_t final)
 {
 	struct decider d = { .c = c, .e = entries, .n = n, .final = final };
+	int r = scratch_reserve(c);
+	for (size_t i = 0; r == 0 && i < n; i++)
+		r = prepare_atoms(c, entries[i].formula, false);
+	if (r < 0) {
+		c->err = r;
+		return plain_chain(c, entries, n, final);
+	}
 	if (!index_words(&d)) {
 		free(d.suffix_words);
 		d.suffix_words = NULL;
 	}
 	uint32_t node = decide(&d, 0);
+	for (size_t i = 0; i < n; i++)
+		prepare_atoms(c, entries[i].formula, true);
 	free(d.suffix_words);
-	free(d.atom_word);
 	free(d.memo.entries);
 	free(d.memo.slots);
 	free(d.memo.pool);

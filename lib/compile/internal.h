@@ -99,6 +99,7 @@ struct cond_ctx {
 	struct fnode *f;
 	size_t nf, f_cap;
 	size_t budget; /* decide() steps left before falling back to plain jumping code */
+	struct cond_scratch *scratch; /* cond_decide()'s per-atom state (cond.c) */
 	int err;
 };
 
