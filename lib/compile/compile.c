@@ -53,13 +53,30 @@ struct syscall_load {
 	struct scg_loc first;
 };
 
-static struct syscall_load *load_of(struct syscall_load *loads, size_t *n, const struct scg_rule *r)
+static bool same_load(const struct syscall_load *l, const struct scg_rule *r)
 {
-	for (size_t i = 0; i < *n; i++)
-		if (r->syscall ? loads[i].name && !strcmp(loads[i].name, r->syscall)
-			       : !loads[i].name && loads[i].number == r->number &&
-					 loads[i].number_last == r->number_last)
-			return &loads[i];
+	return r->syscall ? l->name && !strcmp(l->name, r->syscall)
+			  : !l->name && l->number == r->number && l->number_last == r->number_last;
+}
+
+static uint64_t load_hash(const struct scg_rule *r)
+{
+	uint64_t h = r->syscall ? 0x5a : ((uint64_t)r->number << 32 | r->number_last);
+	for (const char *p = r->syscall; p && *p; p++)
+		h = (h ^ (unsigned char)*p) * 0x100000001b3ULL;
+	h *= 0x9e3779b97f4a7c15ULL;
+	return h ^ h >> 32;
+}
+
+/* The load of @r's syscall, added (in order of first appearance) when new. */
+static struct syscall_load *load_of(struct syscall_load *loads, size_t *n, size_t *slots,
+				    size_t nslots, const struct scg_rule *r)
+{
+	size_t s = load_hash(r) & (nslots - 1);
+	for (; slots[s] != SIZE_MAX; s = (s + 1) & (nslots - 1))
+		if (same_load(&loads[slots[s]], r))
+			return &loads[slots[s]];
+	slots[s] = *n;
 	loads[*n] = (struct syscall_load){ .name = r->syscall, .number = r->number,
 					   .number_last = r->number_last, .first = r->loc };
 	return &loads[(*n)++];
@@ -68,17 +85,25 @@ static struct syscall_load *load_of(struct syscall_load *loads, size_t *n, const
 /* "; most condition code: read (1500 rules, 1500 comparisons, first at f:3), ..." */
 static void name_big_syscalls(const struct scg_policy *policy, struct scg_strbuf *sb)
 {
-	size_t count = scg_policy_rule_count(policy), n = 0;
+	size_t count = scg_policy_rule_count(policy), n = 0, nslots = 16;
+	while (nslots < 2 * count)
+		nslots *= 2;
 	struct syscall_load *loads = malloc((count ? count : 1) * sizeof(*loads));
-	if (!loads)
+	size_t *slots = malloc(nslots * sizeof(*slots));
+	if (!loads || !slots) {
+		free(loads);
+		free(slots);
 		return;
+	}
+	memset(slots, 0xff, nslots * sizeof(*slots));
 	for (size_t i = 0; i < count; i++) {
 		struct scg_rule r;
 		scg_policy_rule_at(policy, i, &r);
-		struct syscall_load *l = load_of(loads, &n, &r);
+		struct syscall_load *l = load_of(loads, &n, slots, nslots, &r);
 		l->rules++;
 		l->comparisons += expr_size(r.cond);
 	}
+	free(slots);
 	for (size_t k = 0; k < SYSCALLS_NAMED; k++) {
 		size_t best = n;
 		for (size_t i = 0; i < n; i++)

@@ -82,6 +82,8 @@ struct layout {
 	struct entry *scratch; /* entries of the decision being built */
 	struct known_decision *decisions;
 	size_t ndecisions, decisions_cap;
+	size_t *decision_slots; /* hash table of decision indices, SIZE_MAX = empty */
+	size_t decision_nslots;
 	struct entry *keys;
 	size_t nkeys, keys_cap;
 	struct nr_range *ranges;
@@ -140,8 +142,42 @@ static uint64_t entries_hash(const struct entry *e, size_t n, uint32_t final)
 	return h;
 }
 
+static int rehash_decisions(struct layout *l)
+{
+	size_t nslots = l->decision_nslots ? l->decision_nslots * 2 : 64;
+	size_t *slots = malloc(nslots * sizeof(*slots));
+	if (!slots)
+		return -ENOMEM;
+	memset(slots, 0xff, nslots * sizeof(*slots));
+	for (size_t i = 0; i < l->ndecisions; i++) {
+		size_t s = l->decisions[i].hash & (nslots - 1);
+		while (slots[s] != SIZE_MAX)
+			s = (s + 1) & (nslots - 1);
+		slots[s] = i;
+	}
+	free(l->decision_slots);
+	l->decision_slots = slots;
+	l->decision_nslots = nslots;
+	return 0;
+}
+
+/* The slot of the decision in l->scratch[0, n) with @final: its index, or an empty one. */
+static size_t *decision_slot(struct layout *l, uint64_t hash, size_t n, uint32_t final)
+{
+	size_t s = hash & (l->decision_nslots - 1);
+	for (; l->decision_slots[s] != SIZE_MAX; s = (s + 1) & (l->decision_nslots - 1)) {
+		const struct known_decision *d = &l->decisions[l->decision_slots[s]];
+		if (d->hash == hash && d->n == n && d->final == final &&
+		    !memcmp(&l->keys[d->at], l->scratch, n * sizeof(*l->scratch)))
+			break;
+	}
+	return &l->decision_slots[s];
+}
+
 static int remember(struct layout *l, uint64_t hash, size_t n, uint32_t final, uint32_t node)
 {
+	if ((l->ndecisions + 1) * 2 > l->decision_nslots && rehash_decisions(l) < 0)
+		return -ENOMEM;
 	if (l->ndecisions == l->decisions_cap) {
 		size_t cap = l->decisions_cap ? l->decisions_cap * 2 : 64;
 		struct known_decision *d = realloc(l->decisions, cap * sizeof(*d));
@@ -159,6 +195,7 @@ static int remember(struct layout *l, uint64_t hash, size_t n, uint32_t final, u
 		l->keys_cap = cap;
 	}
 	memcpy(&l->keys[l->nkeys], l->scratch, n * sizeof(*l->scratch));
+	*decision_slot(l, hash, n, final) = l->ndecisions;
 	l->decisions[l->ndecisions++] = (struct known_decision){ hash, l->nkeys, n, final, node };
 	l->nkeys += n;
 	return 0;
@@ -173,11 +210,10 @@ static uint32_t decision_node(struct layout *l, size_t n, uint32_t final)
 	if (n == 0)
 		return dag_ret(l->g, final);
 	uint64_t hash = entries_hash(l->scratch, n, final);
-	for (size_t i = 0; i < l->ndecisions; i++) {
-		const struct known_decision *d = &l->decisions[i];
-		if (d->hash == hash && d->n == n && d->final == final &&
-		    !memcmp(&l->keys[d->at], l->scratch, n * sizeof(*l->scratch)))
-			return d->node;
+	if (l->decision_nslots) {
+		size_t known = *decision_slot(l, hash, n, final);
+		if (known != SIZE_MAX)
+			return l->decisions[known].node;
 	}
 	uint32_t node = cond_decide(l->c, l->scratch, n, final);
 	if (remember(l, hash, n, final, node) < 0)
@@ -491,6 +527,7 @@ static void layout_release(struct layout *l)
 	free(l->formula[1]);
 	free(l->scratch);
 	free(l->decisions);
+	free(l->decision_slots);
 	free(l->keys);
 	free(l->ranges);
 	hot_release(&l->hot);
