@@ -312,13 +312,14 @@ uint32_t wset_run_end(const struct wset *ws, uint32_t x)
 
 static bool same_intervals(const struct wset *a, const struct wset *b)
 {
-	return a->niv == b->niv && !memcmp(a->iv, b->iv, sizeof(*a->iv) * a->niv);
+	/* memcmp() must not see NULL, even for 0 bytes */
+	return a->niv == b->niv && (a->niv == 0 || !memcmp(a->iv, b->iv, sizeof(*a->iv) * a->niv));
 }
 
 static bool same_patterns(const struct scg_pattern *a, size_t na, const struct scg_pattern *b,
 			  size_t nb)
 {
-	return na == nb && !memcmp(a, b, sizeof(*a) * na);
+	return na == nb && (na == 0 || !memcmp(a, b, sizeof(*a) * na));
 }
 
 bool wset_equal(const struct wset *a, const struct wset *b)
