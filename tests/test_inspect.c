@@ -2,11 +2,14 @@
 /*
  * lib/inspect: /proc status parsing, and against the running kernel:
  * status and filters of a live process that installed two filters (and a
- * thread with a third), and capturing the filter a program is about to
+ * thread with a third), thread by thread; a scan of every process that
+ * skips those gone; what an unprivileged reader is told; the holder of a
+ * user-notification listener; and capturing the filter a program is about to
  * install (tests/helpers/install_filter) without letting the install happen.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <limits.h>
 #include <pthread.h>
 #include <setjmp.h>
@@ -339,6 +342,243 @@ static void test_live_status_and_dump(void **state)
 	scg_prog_release(&thread_filter);
 }
 
+/* Thread by thread: the leader's two filters and the thread's three are two groups. */
+static void check_thread_groups(pid_t pid, long base)
+{
+	struct scg_proc_seccomp st;
+	assert_int_equal(scg_proc_seccomp_read(pid, &st, NULL), 0);
+	assert_int_equal(st.nthreads, 2);
+	pid_t tid = st.threads[1].tid;
+	scg_proc_seccomp_release(&st);
+	struct scg_process_filters pf;
+	assert_int_equal(scg_inspect_process_filters(pid, TIMEOUT_MS, &pf, NULL), 0);
+	assert_int_equal(pf.pid, pid);
+	assert_int_equal(pf.nthreads, 2);
+	assert_int_equal(pf.ngroups, 2);
+	assert_int_equal(pf.groups[0].ntids, 1);
+	assert_int_equal(pf.groups[0].tids[0], pid);
+	assert_int_equal(pf.groups[0].nprogs, base + 2);
+	assert_int_equal(pf.groups[1].tids[0], tid);
+	assert_int_equal(pf.groups[1].nprogs, base + 3);
+	assert_same_prog(&pf.groups[1].progs[base + 2], &thread_filter);
+	scg_process_filters_release(&pf);
+	scg_process_filters_release(NULL);
+	/* a thread named by its own id: that thread alone */
+	assert_int_equal(scg_inspect_process_filters(tid, TIMEOUT_MS, &pf, NULL), 0);
+	assert_int_equal(pf.pid, pid);
+	assert_int_equal(pf.nthreads, 1);
+	assert_int_equal(pf.ngroups, 1);
+	assert_int_equal(pf.groups[0].tids[0], tid);
+	assert_int_equal(pf.groups[0].nprogs, base + 3);
+	scg_process_filters_release(&pf);
+}
+
+static void test_thread_filters(void **state)
+{
+	(void)state;
+	int live = live_require();
+	assert_true(live >= 0);
+	if (!live || !feature_require("ptrace-get-filter", "%s", __func__))
+		skip();
+	long base = inherited_filters();
+	pid_t pid = start_filtered_child();
+	check_thread_groups(pid, base);
+	assert_int_equal(finish_child(pid), 42);
+	scg_prog_release(&first_filter);
+	scg_prog_release(&second_filter);
+	scg_prog_release(&thread_filter);
+}
+
+/* A child under one filter of its own, waiting to be killed. */
+static pid_t start_paused_filtered(void)
+{
+	struct scg_prog p = deny_one(SYS_getppid, 7);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		alarm(TIMEOUT_MS / 1000);
+		if (prctl(PR_SET_NO_NEW_PRIVS, 1L, 0L, 0L, 0L) < 0 || install(&p) < 0)
+			_exit(1);
+		for (;;)
+			pause();
+	}
+	scg_prog_release(&p);
+	/* wait until the filter is there: /proc says so */
+	for (unsigned i = 0; i < 10000; i++) {
+		struct scg_proc_seccomp st;
+		int r = scg_proc_seccomp_read(pid, &st, NULL);
+		bool filtered = r == 0 && st.process.mode == SCG_SECCOMP_FILTER;
+		if (r == 0)
+			scg_proc_seccomp_release(&st);
+		if (filtered)
+			return pid;
+		usleep(1000);
+	}
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	fail_msg("the child did not install its filter");
+	return -1;
+}
+
+static bool scanned(const struct scg_proc_scan *scan, pid_t pid)
+{
+	for (size_t i = 0; i < scan->n; i++)
+		if (scan->procs[i].pid == pid)
+			return true;
+	return false;
+}
+
+static void test_scan(void **state)
+{
+	(void)state;
+	int live = live_require();
+	assert_true(live >= 0);
+	if (!live)
+		skip();
+	pid_t filtered = start_paused_filtered();
+	bool self_filtered = prctl(PR_GET_SECCOMP, 0L, 0L, 0L, 0L) != 0;
+	/* a pid listed and gone before it is read: left out, counted, no error */
+	pid_t pids[] = { getpid(), dead_pid(), filtered };
+	struct scg_proc_scan scan;
+	assert_int_equal(scg_inspect_scan_pids(pids, 3, 0, &scan), 0);
+	assert_int_equal(scan.vanished, 1);
+	assert_int_equal(scan.unreadable, 0);
+	assert_true(scanned(&scan, filtered));
+	assert_int_equal(scanned(&scan, getpid()), self_filtered);
+	scg_proc_scan_release(&scan);
+	assert_int_equal(scg_inspect_scan_pids(pids, 3, SCG_SCAN_EVERY_PROCESS, &scan), 0);
+	assert_int_equal(scan.n, 2);
+	assert_int_equal(scan.procs[0].pid, getpid());
+	scg_proc_scan_release(&scan);
+	/* the whole of /proc */
+	assert_int_equal(scg_proc_seccomp_scan(0, &scan, NULL), 0);
+	assert_true(scanned(&scan, filtered));
+	for (size_t i = 1; i < scan.n; i++)
+		assert_true(scan.procs[i - 1].pid < scan.procs[i].pid);
+	scg_proc_scan_release(&scan);
+	scg_proc_scan_release(NULL);
+	kill(filtered, SIGKILL);
+	waitpid(filtered, NULL, 0);
+}
+
+/*
+ * In a child that gave up root: the diagnostic for @pid contains @want
+ * (the privilege it lacks).  Exits 0 when it does.
+ */
+static _Noreturn void expect_refusal(pid_t pid, int want_err, const char *want)
+{
+	struct scg_diag *diag = scg_diag_new();
+	struct scg_prog *progs = NULL;
+	size_t n = 0;
+	int r = scg_inspect_filters(pid, TIMEOUT_MS, &progs, &n, diag);
+	const struct scg_diag_entry *e = scg_diag_get(diag, 0);
+	bool ok = r == -want_err && e && (strstr(e->message, want) ||
+					   (e->hint && strstr(e->hint, want)));
+	if (!ok)
+		fprintf(stderr, "got %d: %s\n", r, e ? e->message : "no diagnostic");
+	_exit(ok ? 0 : 1);
+}
+
+static void run_unprivileged(pid_t target, bool own_child)
+{
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		alarm(TIMEOUT_MS / 1000);
+		if (setgroups(0, NULL) < 0 || setresgid(65534, 65534, 65534) < 0 ||
+		    setresuid(65534, 65534, 65534) < 0 || prctl(PR_SET_DUMPABLE, 1L, 0L, 0L, 0L) < 0)
+			_exit(2);
+		if (!own_child)
+			expect_refusal(target, EPERM, "CAP_SYS_PTRACE");
+		pid_t mine = fork(); /* same user: attaching works, reading filters does not */
+		if (mine == 0) {
+			pause();
+			_exit(0);
+		}
+		int r = 1;
+		pid_t waiter = fork();
+		if (waiter == 0)
+			expect_refusal(mine, EACCES, "CAP_SYS_ADMIN");
+		waitpid(waiter, &r, 0);
+		kill(mine, SIGKILL);
+		_exit(WIFEXITED(r) ? WEXITSTATUS(r) : 1);
+	}
+	int status;
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+}
+
+static void test_unprivileged_messages(void **state)
+{
+	(void)state;
+	int live = live_require();
+	assert_true(live >= 0);
+	if (!live || geteuid() != 0 || !feature_require("ptrace-get-filter", "%s", __func__))
+		skip(); /* giving up root needs root */
+	pid_t filtered = start_paused_filtered();
+	run_unprivileged(filtered, false); /* another user's process: CAP_SYS_PTRACE */
+	run_unprivileged(filtered, true);  /* its own process: CAP_SYS_ADMIN */
+	kill(filtered, SIGKILL);
+	waitpid(filtered, NULL, 0);
+}
+
+/* ld nr; jeq getppid -> USER_NOTIF; ALLOW */
+static struct scg_prog notify_getppid(void)
+{
+	struct scg_prog p = deny_one(SYS_getppid, 0);
+	p.insns[2].k = SCG_RET_USER_NOTIF;
+	return p;
+}
+
+static void test_notify_holder(void **state)
+{
+	(void)state;
+	int live = live_require();
+	assert_true(live >= 0);
+	if (!live || !feature_require("user-notif", "%s", __func__))
+		skip();
+	int ready[2];
+	assert_int_equal(pipe(ready), 0);
+	pid_t holder = fork();
+	assert_true(holder >= 0);
+	if (holder == 0) { /* holds a listener, and starts the program it would supervise */
+		alarm(TIMEOUT_MS / 1000);
+		struct scg_prog p = notify_getppid();
+		struct fprog fp = { (unsigned short)p.len, p.insns };
+		if (prctl(PR_SET_NO_NEW_PRIVS, 1L, 0L, 0L, 0L) < 0 ||
+		    syscall(SYS_seccomp, 1L, 8L /* NEW_LISTENER */, &fp) < 0)
+			_exit(1);
+		pid_t program = fork();
+		if (program == 0) {
+			for (;;)
+				pause();
+		}
+		if (write(ready[1], &program, sizeof(program)) != (ssize_t)sizeof(program))
+			_exit(1);
+		for (;;)
+			pause();
+	}
+	close(ready[1]);
+	pid_t program = 0;
+	assert_int_equal(read(ready[0], &program, sizeof(program)), (ssize_t)sizeof(program));
+	close(ready[0]);
+	struct scg_notify_holder h;
+	int r = scg_inspect_notify_holder(program, &h);
+	kill(program, SIGKILL);
+	kill(holder, SIGKILL);
+	waitpid(holder, NULL, 0);
+	assert_int_equal(r, 0);
+	assert_int_equal(h.pid, holder);
+	assert_string_equal(h.name, "test_inspect");
+	assert_non_null(h.argv);
+	assert_non_null(strstr(h.argv[0], "test_inspect"));
+	assert_null(h.argv[1]);
+	scg_notify_holder_release(&h);
+	scg_notify_holder_release(NULL);
+	assert_int_equal(scg_inspect_notify_holder(dead_pid(), &h), -ESRCH);
+}
+
 static void test_dump_unfiltered(void **state)
 {
 	(void)state;
@@ -495,6 +735,32 @@ static void test_capture_seccomp(void **state)
 	capture_mode("probe", SCG_CAPTURE_SECCOMP);
 }
 
+/*
+ * The tracing filter is hidden: a program that installs its sandbox only
+ * when prctl(PR_GET_SECCOMP) says 0, as man-db does, is still caught.
+ */
+static void test_capture_hides_tracing(void **state)
+{
+	(void)state;
+	int live = live_require();
+	assert_true(live >= 0);
+	if (!live)
+		skip();
+	if (prctl(PR_GET_SECCOMP, 0L, 0L, 0L, 0L) != 0) {
+		/* filtered already: the program is told so, and installs nothing */
+		char *argv[] = { helper, (char *)"unfiltered-only", filter_path, marker_path, NULL };
+		struct scg_capture c;
+		assert_int_equal(scg_inspect_capture(argv, TIMEOUT_MS, &c, NULL), 0);
+		assert_int_equal(c.outcome, SCG_CAPTURE_EXITED);
+		assert_int_equal(WEXITSTATUS(c.exit_status), 5);
+		return;
+	}
+	run_untraced("unfiltered-only", 0, true);
+#ifdef __x86_64__
+	capture_mode("unfiltered-only", SCG_CAPTURE_SECCOMP);
+#endif
+}
+
 static void test_capture_fork_and_thread(void **state)
 {
 	(void)state;
@@ -571,9 +837,14 @@ int main(void)
 		cmocka_unit_test(test_missing_process),
 		cmocka_unit_test(test_read_self),
 		cmocka_unit_test(test_live_status_and_dump),
+		cmocka_unit_test(test_thread_filters),
+		cmocka_unit_test(test_scan),
+		cmocka_unit_test(test_unprivileged_messages),
+		cmocka_unit_test(test_notify_holder),
 		cmocka_unit_test(test_dump_unfiltered),
 		cmocka_unit_test(test_capture_control),
 		cmocka_unit_test(test_capture_seccomp),
+		cmocka_unit_test(test_capture_hides_tracing),
 		cmocka_unit_test(test_capture_fork_and_thread),
 #ifdef __x86_64__
 		cmocka_unit_test(test_capture_compat),

@@ -74,6 +74,31 @@ SCG_API int scg_proc_seccomp_read(pid_t pid, struct scg_proc_seccomp *out, struc
 /* Frees @st->threads and zeroes it.  NULL is a no-op. */
 SCG_API void scg_proc_seccomp_release(struct scg_proc_seccomp *st);
 
+/* Every process under seccomp, as one pass over /proc found them. */
+struct scg_proc_scan {
+	struct scg_proc_seccomp *procs; /* ascending pid */
+	size_t n;
+	size_t vanished;   /* listed in /proc, gone before their files could be read */
+	size_t unreadable; /* /proc refused their files (hidepid=1) */
+};
+
+/* scg_proc_seccomp_scan() flags */
+#define SCG_SCAN_EVERY_PROCESS 1U /* keep processes without seccomp too */
+
+/*
+ * Reads every process /proc lists, as scg_proc_seccomp_read() does, and
+ * keeps those with a thread in filter or strict mode (every one with
+ * SCG_SCAN_EVERY_PROCESS).  A process that exits during the scan is counted
+ * in @out->vanished and left out, one whose files /proc refuses in
+ * @out->unreadable; neither is an error.  Returns 0, -ENOMEM, or -errno
+ * when /proc itself cannot be listed (with a diagnostic).  Release with
+ * scg_proc_scan_release().
+ */
+SCG_API int scg_proc_seccomp_scan(unsigned flags, struct scg_proc_scan *out,
+				  struct scg_diag *diag);
+/* Frees every process of @scan and zeroes it.  NULL is a no-op. */
+SCG_API void scg_proc_scan_release(struct scg_proc_scan *scan);
+
 /*
  * Copies the filters installed in task @pid in the kernel's own numbering
  * for PTRACE_SECCOMP_GET_FILTER: index 0 is the oldest (installed first),
@@ -89,6 +114,60 @@ SCG_API int scg_inspect_filters(pid_t pid, unsigned timeout_ms, struct scg_prog 
 				size_t *n, struct scg_diag *diag);
 /* Releases @n programs and the array.  NULL is a no-op. */
 SCG_API void scg_progs_free(struct scg_prog *progs, size_t n);
+
+/* Threads of one process that hold the same filters. */
+struct scg_thread_filters {
+	pid_t *tids;             /* ascending */
+	size_t ntids;
+	struct scg_prog *progs;  /* oldest first, as scg_inspect_filters() numbers them */
+	size_t nprogs;
+};
+
+/* The filters of a process, thread by thread. */
+struct scg_process_filters {
+	pid_t pid;                          /* the thread-group leader */
+	size_t nthreads;                    /* threads read, filtered or not */
+	struct scg_thread_filters *groups;  /* the first holds the lowest tid */
+	size_t ngroups;                     /* 0: no thread has a filter */
+};
+
+/*
+ * Copies the filters of every thread of the process @pid that
+ * /proc/PID/task shows in filter mode (scg_inspect_filters() on each),
+ * grouping threads whose filters are the same.  Seccomp state is per
+ * thread: a thread that installs a filter without TSYNC holds more than
+ * its siblings, and the leader may hold none while another thread does.
+ * When @pid is a thread id other than its leader's, only that thread is
+ * read.  Threads that exit meanwhile are left out.  Returns 0 (ngroups 0
+ * when no thread has a filter) or what scg_proc_seccomp_read() and
+ * scg_inspect_filters() return.  Release with scg_process_filters_release().
+ */
+SCG_API int scg_inspect_process_filters(pid_t pid, unsigned timeout_ms,
+					struct scg_process_filters *out, struct scg_diag *diag);
+/* Frees every group and zeroes @pf.  NULL is a no-op. */
+SCG_API void scg_process_filters_release(struct scg_process_filters *pf);
+
+/* A process that holds a seccomp user-notification listener. */
+struct scg_notify_holder {
+	pid_t pid;
+	char name[64];  /* "Name:" of its /proc/PID/status */
+	char **argv;    /* its command line, NULL-terminated; NULL when unreadable */
+	char cwd[4096]; /* its working directory, "" when unreadable */
+};
+
+/*
+ * A filter that returns SECCOMP_RET_USER_NOTIF hands those calls to
+ * whoever holds the listener the install returned.  The kernel does not
+ * say who that is; this looks at the ancestors of @pid, nearest first, for
+ * one with an open "seccomp notify" descriptor (how a supervisor that
+ * started the program holds it).  Returns 0 with *@out filled, -ENOENT when
+ * no ancestor has one (or /proc refuses to show their descriptors: that
+ * needs ptrace rights over them), -ESRCH, -ENOMEM.  Release @out->argv
+ * with scg_notify_holder_release().
+ */
+SCG_API int scg_inspect_notify_holder(pid_t pid, struct scg_notify_holder *out);
+/* Frees @h->argv.  NULL is a no-op. */
+SCG_API void scg_notify_holder_release(struct scg_notify_holder *h);
 
 /* How a captured program asked for its filter. */
 enum scg_capture_call {
@@ -120,6 +199,10 @@ struct scg_capture {
  * turns seccomp() and prctl(PR_SET_SECCOMP) into ptrace stops, so nothing
  * else is slowed down; CAP_SYS_ADMIN lets it do so without NO_NEW_PRIVS,
  * otherwise NO_NEW_PRIVS is set (setuid programs then run unprivileged).
+ * The program does not see that filter: prctl(PR_GET_SECCOMP), which the
+ * filter hands to the tracer too, is answered with the mode the caller of
+ * this function is in (what the program would get without the tracing), so
+ * programs that install a sandbox only when not yet filtered still do.
  * At the stop the struct sock_fprog is read from the program's memory
  * (32-bit tracees included), every traced process is killed with SIGKILL
  * before the syscall can run, and the instructions land in @out.  Calls

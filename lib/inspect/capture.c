@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@
 #include <sys/ptrace.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
+#include <sys/user.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -28,6 +30,7 @@
 
 #define SECCOMP_OP_STRICT 0UL
 #define SECCOMP_OP_FILTER 1UL
+#define PRCTL_GET_SECCOMP 21UL
 #define PRCTL_SET_SECCOMP 22UL
 #define MAX_TRACE_NRS 16
 
@@ -132,6 +135,7 @@ struct tracer {
 	pid_t first;
 	int first_status;
 	uint64_t deadline;
+	long own_mode; /* PR_GET_SECCOMP of the caller: what the program is told */
 	struct scg_diag *diag;
 };
 
@@ -277,10 +281,34 @@ static bool is_syscall(const struct scg_arch *arch, const char *name, uint64_t n
 }
 
 /*
+ * Makes the syscall @pid is stopped in return @value without running: at a
+ * seccomp stop a syscall number of -1 skips the call, and the return
+ * register keeps what the tracer wrote (seccomp(2), SECCOMP_RET_TRACE).
+ * -ENOTSUP where this file does not know the registers: the call then runs.
+ */
+static int answer_syscall(pid_t pid, long value)
+{
+#if defined(__x86_64__)
+	/* the same registers for x86_64, x32 and int $0x80 calls */
+	if (ptrace(PTRACE_POKEUSER, pid, (void *)offsetof(struct user, regs.orig_rax),
+		   (void *)-1L) < 0 ||
+	    ptrace(PTRACE_POKEUSER, pid, (void *)offsetof(struct user, regs.rax), (void *)value) < 0)
+		return -errno;
+	return 0;
+#else
+	(void)pid;
+	(void)value;
+	return -ENOTSUP;
+#endif
+}
+
+/*
  * Decides what a seccomp stop is: 1 with @out filled (a filter or strict
  * mode, so the program is to be killed), 0 to let the call run, -errno.
+ * prctl(PR_GET_SECCOMP) is answered with @own_mode, the mode the program
+ * would be in without the tracing filter (the tracer's, which it inherits).
  */
-static int examine_stop(pid_t pid, struct scg_capture *out)
+static int examine_stop(pid_t pid, long own_mode, struct scg_capture *out)
 {
 	struct scg_syscall_info info;
 	memset(&info, 0, sizeof(info));
@@ -293,6 +321,10 @@ static int examine_stop(pid_t pid, struct scg_capture *out)
 	if (!arch)
 		return 0;
 	uint64_t mode, addr;
+	if (is_syscall(arch, "prctl", info.nr) && (uint32_t)info.args[0] == PRCTL_GET_SECCOMP) {
+		int r = answer_syscall(pid, own_mode);
+		return r == -ESRCH || r == -ENOTSUP ? 0 : r;
+	}
 	if (is_syscall(arch, "seccomp", info.nr)) {
 		out->call = SCG_CAPTURE_SECCOMP;
 		out->flags = (unsigned long)info.args[1];
@@ -377,7 +409,7 @@ static int step(struct tracer *t, pid_t pid, int status, struct scg_capture *out
 		return 0;
 	int event = status >> 16;
 	if (event == SCG_PTRACE_EVENT_SECCOMP) {
-		int r = examine_stop(pid, out);
+		int r = examine_stop(pid, t->own_mode, out);
 		if (r != 0)
 			return r;
 		ptrace(PTRACE_CONT, pid, NULL, NULL);
@@ -471,7 +503,10 @@ int scg_inspect_capture(char *const argv[], unsigned timeout_ms, struct scg_capt
 	int pipefd[2];
 	if (pipe2(pipefd, O_CLOEXEC) < 0)
 		return -errno;
-	struct tracer t = { .deadline = scg_inspect_now_ms() + timeout_ms, .diag = diag };
+	long own_mode = prctl(PR_GET_SECCOMP, 0L, 0L, 0L, 0L);
+	struct tracer t = { .deadline = scg_inspect_now_ms() + timeout_ms,
+			    .own_mode = own_mode > 0 ? own_mode : 0,
+			    .diag = diag };
 	pid_t pid = fork();
 	if (pid == 0) {
 		close(pipefd[0]);

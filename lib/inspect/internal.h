@@ -3,6 +3,7 @@
 #ifndef SCG_LIB_INSPECT_INTERNAL_H
 #define SCG_LIB_INSPECT_INTERNAL_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -45,5 +46,19 @@ struct scg_syscall_info {
  */
 pid_t scg_inspect_wait(pid_t pid, int *status, uint64_t deadline_ms);
 uint64_t scg_inspect_now_ms(void);
+
+struct scg_proc_scan;
+/*
+ * scg_proc_seccomp_scan() over the @n processes @pids instead of /proc's
+ * listing (the tests give it pids that are gone).  0 or -ENOMEM.
+ */
+int scg_inspect_scan_pids(const pid_t *pids, size_t n, unsigned flags, struct scg_proc_scan *out);
+
+/*
+ * Reads the first line of /proc/@pid/status that starts with @key (with its
+ * colon) into @value (the text after the blanks).  0, -ENOENT when there is
+ * no such line, or -errno (ESRCH for a process that is gone).
+ */
+int scg_inspect_status_field(pid_t pid, const char *key, char *value, size_t size);
 
 #endif

@@ -3,12 +3,15 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include <syscage/inspect.h>
+
+#include "inspect/internal.h"
 
 const char *scg_seccomp_mode_name(enum scg_seccomp_mode mode)
 {
@@ -146,6 +149,33 @@ static int read_proc_file(const char *path, char *buf, size_t size, size_t *len)
 	return 0;
 }
 
+int scg_inspect_status_field(pid_t pid, const char *key, char *value, size_t size)
+{
+	char path[64], buf[8192];
+	size_t len;
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	int r = read_proc_file(path, buf, sizeof(buf), &len);
+	if (r < 0)
+		return r;
+	size_t klen = strlen(key);
+	for (const char *p = buf; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		if (strncmp(p, key, klen))
+			continue;
+		p += klen;
+		while (*p == '\t' || *p == ' ')
+			p++;
+		size_t n = strcspn(p, "\n");
+		if (size == 0)
+			return -ERANGE;
+		if (n >= size)
+			n = size - 1;
+		memcpy(value, p, n);
+		value[n] = '\0';
+		return 0;
+	}
+	return -ENOENT;
+}
+
 /* Copies the "Name:" value (already escaped by the kernel) into @name. */
 static void copy_name(const char *text, char *name, size_t size)
 {
@@ -239,6 +269,30 @@ static int read_threads(pid_t pid, struct scg_proc_seccomp *st, struct scg_diag 
 	return r;
 }
 
+/* Why /proc answered @r for @pid's @path, and which privilege would do. */
+static void report_read(pid_t pid, const char *path, int r, struct scg_diag *diag)
+{
+	if (r == -ESRCH && kill(pid, 0) < 0 && errno == ESRCH) {
+		scg_diag_add(diag, SCG_SEV_ERROR, SCG_LOC_NONE, "no-such-process", NULL,
+			     "no process %d", (int)pid);
+	} else if (r == -ESRCH) {
+		/* kill() sees it, /proc does not: hidepid=invisible (2) hides it */
+		scg_diag_add(diag, SCG_SEV_ERROR, SCG_LOC_NONE, "proc-hidden",
+			     "/proc is mounted with hidepid=invisible; other users' processes "
+			     "need CAP_SYS_PTRACE, or the group the mount's gid= names",
+			     "process %d exists but /proc hides it from this user", (int)pid);
+	} else if (r == -EACCES || r == -EPERM) {
+		scg_diag_add(diag, SCG_SEV_ERROR, SCG_LOC_NONE, "proc-unreadable",
+			     "/proc is mounted with hidepid=noaccess (1) or similar; other users' "
+			     "processes need CAP_SYS_PTRACE, or the group the mount's gid= names",
+			     "%s: %s: another user's process, and this user may not read it",
+			     path, strerror(-r));
+	} else if (r != -EINVAL) {
+		scg_diag_add(diag, SCG_SEV_ERROR, SCG_LOC_NONE, "proc-unreadable", NULL, "%s: %s",
+			     path, strerror(-r));
+	}
+}
+
 int scg_proc_seccomp_read(pid_t pid, struct scg_proc_seccomp *out, struct scg_diag *diag)
 {
 	if (!out || pid <= 0)
@@ -250,12 +304,7 @@ int scg_proc_seccomp_read(pid_t pid, struct scg_proc_seccomp *out, struct scg_di
 	if (r == 0)
 		r = read_threads(pid, &st, diag);
 	if (r < 0) {
-		if (r == -ESRCH)
-			scg_diag_add(diag, SCG_SEV_ERROR, SCG_LOC_NONE, "no-such-process", NULL,
-				     "no process %d", (int)pid);
-		else if (r != -EINVAL)
-			scg_diag_add(diag, SCG_SEV_ERROR, SCG_LOC_NONE, "proc-unreadable", NULL,
-				     "%s: %s", path, strerror(-r));
+		report_read(pid, path, r, diag);
 		scg_proc_seccomp_release(&st);
 		return r;
 	}
@@ -269,4 +318,130 @@ void scg_proc_seccomp_release(struct scg_proc_seccomp *st)
 		return;
 	free(st->threads);
 	memset(st, 0, sizeof(*st));
+}
+
+/* --- every process ------------------------------------------------------ */
+
+static bool under_seccomp(const struct scg_proc_seccomp *st)
+{
+	if (st->process.mode == SCG_SECCOMP_FILTER || st->process.mode == SCG_SECCOMP_STRICT)
+		return true;
+	for (size_t i = 0; i < st->nthreads; i++)
+		if (st->threads[i].mode == SCG_SECCOMP_FILTER ||
+		    st->threads[i].mode == SCG_SECCOMP_STRICT)
+			return true;
+	return false;
+}
+
+int scg_inspect_scan_pids(const pid_t *pids, size_t n, unsigned flags, struct scg_proc_scan *out)
+{
+	struct scg_proc_scan scan = { 0 };
+	size_t cap = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct scg_proc_seccomp st;
+		int r = scg_proc_seccomp_read(pids[i], &st, NULL);
+		if (r == -ENOMEM) {
+			scg_proc_scan_release(&scan);
+			return r;
+		}
+		if (r == -ESRCH) { /* exited after the listing */
+			scan.vanished++;
+			continue;
+		}
+		if (r < 0) { /* refused, or a file that changed under the reader */
+			scan.unreadable++;
+			continue;
+		}
+		if (!(flags & SCG_SCAN_EVERY_PROCESS) && !under_seccomp(&st)) {
+			scg_proc_seccomp_release(&st);
+			continue;
+		}
+		if (scan.n == cap) {
+			size_t ncap = cap ? cap * 2 : 64;
+			void *p = realloc(scan.procs, ncap * sizeof(*scan.procs));
+			if (!p) {
+				scg_proc_seccomp_release(&st);
+				scg_proc_scan_release(&scan);
+				return -ENOMEM;
+			}
+			scan.procs = p;
+			cap = ncap;
+		}
+		scan.procs[scan.n++] = st;
+	}
+	*out = scan;
+	return 0;
+}
+
+static int cmp_pid(const void *a, const void *b)
+{
+	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* The numeric entries of /proc, ascending. */
+static int list_pids(pid_t **pids, size_t *n, struct scg_diag *diag)
+{
+	DIR *dir = opendir("/proc");
+	if (!dir) {
+		int r = -errno;
+		scg_diag_add(diag, SCG_SEV_ERROR, SCG_LOC_NONE, "proc-unreadable", NULL,
+			     "/proc: %s", strerror(-r));
+		return r;
+	}
+	pid_t *list = NULL;
+	size_t count = 0, cap = 0;
+	int r = 0;
+	struct dirent *de;
+	while ((de = readdir(dir))) {
+		char *end;
+		long v = strtol(de->d_name, &end, 10);
+		if (de->d_name[0] < '1' || de->d_name[0] > '9' || *end || v <= 0 || v > 0x3fffffffL)
+			continue;
+		if (count == cap) {
+			size_t ncap = cap ? cap * 2 : 256;
+			pid_t *p = realloc(list, ncap * sizeof(*list));
+			if (!p) {
+				r = -ENOMEM;
+				break;
+			}
+			list = p;
+			cap = ncap;
+		}
+		list[count++] = (pid_t)v;
+	}
+	closedir(dir);
+	if (r < 0) {
+		free(list);
+		return r;
+	}
+	if (count)
+		qsort(list, count, sizeof(*list), cmp_pid);
+	*pids = list;
+	*n = count;
+	return 0;
+}
+
+int scg_proc_seccomp_scan(unsigned flags, struct scg_proc_scan *out, struct scg_diag *diag)
+{
+	if (!out)
+		return -EINVAL;
+	memset(out, 0, sizeof(*out));
+	pid_t *pids = NULL;
+	size_t n = 0;
+	int r = list_pids(&pids, &n, diag);
+	if (r == 0)
+		r = scg_inspect_scan_pids(pids, n, flags, out);
+	free(pids);
+	return r;
+}
+
+void scg_proc_scan_release(struct scg_proc_scan *scan)
+{
+	if (!scan)
+		return;
+	for (size_t i = 0; i < scan->n; i++)
+		scg_proc_seccomp_release(&scan->procs[i]);
+	free(scan->procs);
+	memset(scan, 0, sizeof(*scan));
 }

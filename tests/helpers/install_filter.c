@@ -12,8 +12,12 @@
  * (a child process installs; the parent waits), thread (a second thread
  * installs), int80 (x86_64 only: through the i386 ABI, int $0x80 with a
  * 32-bit struct sock_fprog below 4 GiB), hold (installs it twice, creates MARKER, then sleeps up to
- * 60 s so it can be inspected), none (exits 3 without installing).  Exit 0 after an install,
- * 3 for none, 4 when the install failed, 2 on bad usage.
+ * 60 s so it can be inspected), hold1 (the same with one install), thread-hold (a second
+ * thread installs it and creates MARKER; both threads then sleep up to 60 s, so that only
+ * a thread other than the leader holds a filter), unfiltered-only (installs only when
+ * prctl(PR_GET_SECCOMP) says the process is not filtered yet, as man-db does; exits 5
+ * otherwise), none (exits 3 without installing).  Exit 0 after an install, 3 for none, 4
+ * when the install failed, 5 when unfiltered-only saw a filter, 2 on bad usage.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -88,6 +92,25 @@ static void *thread_main(void *arg)
 	return (void *)(long)install_and_mark("seccomp");
 }
 
+static void *holding_thread_main(void *arg)
+{
+	(void)arg;
+	long r = install_and_mark("seccomp");
+	if (r == 0)
+		sleep(60);
+	return (void *)r;
+}
+
+/* A second thread holds the filter; the leader stays unfiltered. */
+static int thread_holds(void)
+{
+	pthread_t th;
+	void *ret;
+	if (pthread_create(&th, NULL, holding_thread_main, NULL) || pthread_join(th, &ret))
+		return 4;
+	return (int)(long)ret;
+}
+
 static int in_child(void)
 {
 	pid_t pid = fork();
@@ -128,6 +151,16 @@ int main(int argc, char **argv)
 		return in_child();
 	if (!strcmp(argv[1], "thread"))
 		return in_thread();
+	if (!strcmp(argv[1], "thread-hold"))
+		return thread_holds();
+	if (!strcmp(argv[1], "unfiltered-only"))
+		return prctl(PR_GET_SECCOMP, 0L, 0L, 0L, 0L) == 0 ? install_and_mark("seccomp") : 5;
+	if (!strcmp(argv[1], "hold1")) {
+		int r = install_and_mark("seccomp");
+		if (r == 0)
+			sleep(60);
+		return r;
+	}
 	if (!strcmp(argv[1], "hold")) {
 		if (install("seccomp") < 0)
 			return 4;
