@@ -100,6 +100,9 @@ struct run_denial {
 	uint32_t nr;
 	uint32_t action;    /* the policy's verdict */
 	char where[320];    /* "policy.txt:7" or "default verdict" */
+	/* @call shows memory read from the program after it made the call (a
+	 * string, written data), which it may have changed in between. */
+	bool read_after_call;
 };
 
 /* Describes notification @notif as the policy decides it (reads strings via the listener). */

@@ -23,6 +23,7 @@ struct run_report {
 	const struct scg_policy *policy;
 	FILE *log;
 	bool quiet;
+	bool marker_explained; /* the note on READ_AFTER_MARKER has been printed */
 	struct run_count *counts;
 	size_t ncounts;
 };
@@ -130,7 +131,8 @@ static bool is_string(const struct scg_syscall_param *p)
 struct decode_ctx {
 	int listener;
 	const struct scg_notif *notif;
-	int mem_fd; /* -1: not opened yet; -2: unavailable */
+	int mem_fd;     /* -1: not opened yet; -2: unavailable */
+	bool read_mem;  /* the text shows memory read from the program */
 };
 
 static void open_mem(struct decode_ctx *ctx)
@@ -166,6 +168,7 @@ static void format_string_arg(struct decode_ctx *ctx, uint64_t addr, char *buf, 
 		snprintf(buf, size, "%#" PRIx64, addr);
 		return;
 	}
+	ctx->read_mem = true;
 	format_quoted(buf, size, text, strlen(text), n == -ENAMETOOLONG);
 }
 
@@ -187,6 +190,7 @@ static void format_data_arg(struct decode_ctx *ctx, uint64_t addr, uint64_t coun
 		snprintf(buf, size, addr ? "%#" PRIx64 : "NULL", addr);
 	else
 		format_quoted(buf, size, data, (size_t)n, (uint64_t)n < count);
+	ctx->read_mem |= n > 0;
 }
 
 static void format_arg(struct decode_ctx *ctx, const char *syscall,
@@ -263,6 +267,7 @@ void run_describe(const struct run_report *rep, int listener, const struct scg_n
 	out->name = arch ? scg_syscall_name(arch, notif->data.nr) : NULL;
 	struct decode_ctx ctx = { .listener = listener, .notif = notif, .mem_fd = -1 };
 	decode_call(&ctx, out->name, notif->data.args, out->call, sizeof(out->call));
+	out->read_after_call = ctx.read_mem;
 	if (ctx.mem_fd >= 0)
 		close(ctx.mem_fd);
 	describe_where(rep->policy, verdict, out->where, sizeof(out->where));
@@ -289,6 +294,7 @@ static void log_denial(FILE *f, const struct run_denial *d, const char *action)
 	log_json_string(f, d->name ? d->name : "");
 	fprintf(f, ",\"nr\":%" PRIu32 ",\"call\":", d->nr);
 	log_json_string(f, d->call);
+	fprintf(f, ",\"read_after_call\":%s", d->read_after_call ? "true" : "false");
 	fprintf(f, ",\"verdict\":");
 	log_json_string(f, action);
 	fprintf(f, ",\"by\":");
@@ -317,12 +323,27 @@ static void count(struct run_report *rep, const struct run_denial *d)
 	c->count = 1;
 }
 
+/*
+ * Ends a report line whose call shows memory read from the program: the
+ * kernel hands the supervisor pointers, and the program may rewrite what
+ * they point to between the call and the read (docs/run.md).
+ */
+#define READ_AFTER_MARKER " [*]"
+
 void run_report_denial(struct run_report *rep, const struct run_denial *d)
 {
 	char action[64];
 	format_action(d->action, scg_arch_native(), action, sizeof(action));
-	if (!rep->quiet)
-		cli_error("denied %s from pid %d: %s by %s", d->call, (int)d->pid, action, d->where);
+	if (!rep->quiet) {
+		cli_error("denied %s from pid %d: %s by %s%s", d->call, (int)d->pid, action, d->where,
+			  d->read_after_call ? READ_AFTER_MARKER : "");
+		if (d->read_after_call && !rep->marker_explained) {
+			cli_error("[*] strings and data in a report are read from the program's "
+				  "memory after the call; it may have changed them since (verdicts "
+				  "never depend on them)");
+			rep->marker_explained = true;
+		}
+	}
 	if (rep->log)
 		log_denial(rep->log, d, action);
 	count(rep, d);

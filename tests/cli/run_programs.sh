@@ -5,7 +5,8 @@
 # once each with the rule that decided them; signals; a supervisor killed
 # while the program waits in a denied call; programs that fork and exit,
 # close every fd, exec in a loop or try to forge the exec cookie; stdio
-# passes through byte for byte and exit statuses 0..255 unchanged.
+# passes through byte for byte and exit statuses 0..255 unchanged; reports
+# of memory a racing thread rewrites are marked as such.
 . "$(dirname "$0")/../cli_lib.bash"
 S=$(realpath "$SYSCAGE") # the checks below run in other directories
 T="timeout -k 5 60"
@@ -157,8 +158,10 @@ EOF
 deny=$TMP/deny.policy
 
 expect_status 1 "coreutils mkdir denied" -- $T "$S" run -p "$deny" --log "$TMP/mk.log" -- mkdir "$TMP/nope"
-expect_grep "$TMP/err" "^syscage: denied mkdir(at)?\\((AT_FDCWD, )?\"$TMP/nope\", 0777\\) from pid [0-9]+: ERRNO\\(EACCES\\) by rule $deny:4\$" \
-	"stderr names the call, the verdict and the rule's file:line"
+expect_grep "$TMP/err" "^syscage: denied mkdir(at)?\\((AT_FDCWD, )?\"$TMP/nope\", 0777\\) from pid [0-9]+: ERRNO\\(EACCES\\) by rule $deny:4 \\[\\*\\]\$" \
+	"stderr names the call, the verdict and the rule's file:line, marks the path as read after the call"
+expect_grep "$TMP/err" "^syscage: \\[\\*\\] strings and data in a report are read from the program's memory after the call" \
+	"the marker is explained"
 expect_grep "$TMP/err" "cannot create directory.*Permission denied" "mkdir saw EACCES"
 expect_grep "$TMP/err" '^ +1  mkdir(at)? +ERRNO\(EACCES\)$' "summary counts one denial"
 if [ ! -e "$TMP/nope" ]; then ok "nothing created"; else not_ok "nothing created"; fi
@@ -166,7 +169,7 @@ if [ ! -e "$TMP/nope" ]; then ok "nothing created"; else not_ok "nothing created
 expect_status 0 "grandchild's denial" -- $T "$S" run -p "$deny" --log "$TMP/tree.log" -- "$W" forktree "$TMP/nope"
 gc=$(sed -n 's/^grandchild //p' "$TMP/out")
 expect_grep "$TMP/out" '^errno 13$' "grandchild saw EACCES"
-expect_grep "$TMP/err" "^syscage: denied mkdirat\\(AT_FDCWD, \"$TMP/nope\", 0755\\) from pid ${gc:-none}: ERRNO\\(EACCES\\) by rule $deny:4\$" \
+expect_grep "$TMP/err" "^syscage: denied mkdirat\\(AT_FDCWD, \"$TMP/nope\", 0755\\) from pid ${gc:-none}: ERRNO\\(EACCES\\) by rule $deny:4 \\[\\*\\]\$" \
 	"grandchild's denial reported with its pid"
 if python3 - "$TMP/tree.log" "${gc:-0}" "$deny" "$TMP/nope" <<'EOF' 2>"$TMP/py.err"
 import json, sys
@@ -177,12 +180,13 @@ d = lines[0]
 assert d["pid"] == pid, d
 assert d["syscall"] == "mkdirat", d
 assert d["call"] == 'mkdirat(AT_FDCWD, "%s", 0755)' % path, d
+assert d["read_after_call"] is True, d
 assert d["verdict"] == "ERRNO(EACCES)", d
 assert d["by"] == "rule %s:4" % policy, d
 assert isinstance(d["nr"], int), d
 EOF
-then ok "--log: one JSON line with pid, syscall, call, verdict and rule"; else
-	not_ok "--log: one JSON line with pid, syscall, call, verdict and rule" "$(cat "$TMP/py.err")"
+then ok "--log: one JSON line with pid, syscall, call, read_after_call, verdict and rule"; else
+	not_ok "--log: one JSON line with pid, syscall, call, read_after_call, verdict and rule" "$(cat "$TMP/py.err")"
 fi
 
 # --- threads ---------------------------------------------------------------
@@ -329,6 +333,28 @@ EOF
 else
 	ok "a program that changed its user dies with its supervisor too # SKIP needs root and setpriv"
 fi
+
+# --- reports show memory the program may have changed after the call --------
+
+# One thread makes 300 denied mkdir calls on a buffer another thread keeps
+# rewriting: the reports may show either path, or a torn one, so each is
+# marked as read after the call; every call is denied all the same.
+expect_status 0 "a racing thread rewrites the path of 300 denied calls" -- $T "$S" run -p "$deny" \
+	--log "$TMP/race.log" -- "$W" race 300 "$TMP/shadow-REAL" "$TMP/INNOCENT"
+expect_grep "$TMP/out" '^denied 300 of 300$' "race: every call saw EACCES"
+if [ "$(grep -c '"read_after_call":true,"verdict":"ERRNO(EACCES)"' "$TMP/race.log")" -eq 300 ]; then
+	ok "race: 300 log lines, each marked read_after_call, each ERRNO(EACCES)"; else
+	not_ok "race: 300 log lines, each marked read_after_call, each ERRNO(EACCES)" "$(head -n 3 "$TMP/race.log")"
+fi
+if [ "$(grep -c '^syscage: denied mkdirat(.*) from pid [0-9]*: ERRNO(EACCES) by rule .* \[\*\]$' "$TMP/err")" -eq 300 ] &&
+	[ "$(grep -c '^syscage: \[\*\] ' "$TMP/err")" -eq 1 ]; then
+	ok "race: 300 stderr lines marked [*], the marker explained once"; else
+	not_ok "race: 300 stderr lines marked [*], the marker explained once" "$(head -n 3 "$TMP/err")"
+fi
+if [ ! -e "$TMP/shadow-REAL" ] && [ ! -e "$TMP/INNOCENT" ]; then ok "race: neither directory exists"; else
+	not_ok "race: neither directory exists"
+fi
+echo "# race: $(grep -c INNOCENT "$TMP/race.log") of 300 reports showed the rewritten path"
 
 # --- programs that fork and exit, close every fd, exec in a loop ------------
 

@@ -37,6 +37,9 @@
  *                                      guessed sixth arguments; prints "denied D of T"
  *   run_workload stress T P C PATH     T threads and P processes each call mkdir(PATH)
  *                                      C times at once; prints "calls N failed-as-denied M"
+ *   run_workload race N PATH DECOY     one thread calls mkdir on a buffer holding PATH
+ *                                      N times while another keeps rewriting the
+ *                                      buffer to DECOY and back; prints "denied D of N"
  *   run_workload exit N                exits with status N
  *
  * Modes that check an errno exit 0 when every denied call failed with
@@ -46,6 +49,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -347,6 +351,44 @@ static int run_storm(long n, const char *path)
 	return denied == n ? 0 : 1;
 }
 
+struct race_arg {
+	char *buf;
+	const char *path, *decoy;
+	atomic_int done;
+};
+
+/* Rewrites the buffer under the caller's feet, as fast as it can, until told to stop. */
+static void *race_writer(void *p)
+{
+	struct race_arg *a = p;
+	while (!atomic_load(&a->done)) {
+		memcpy(a->buf, a->decoy, strlen(a->decoy) + 1);
+		memcpy(a->buf, a->path, strlen(a->path) + 1);
+	}
+	return NULL;
+}
+
+/* A report may show DECOY, yet each call is denied: verdicts never read memory. */
+static int run_race(long n, const char *path, const char *decoy)
+{
+	char buf[4096];
+	if (strlen(path) >= sizeof(buf) || strlen(decoy) >= sizeof(buf))
+		return 2;
+	struct race_arg arg = { .buf = buf, .path = path, .decoy = decoy };
+	memcpy(buf, path, strlen(path) + 1);
+	pthread_t writer;
+	if (pthread_create(&writer, NULL, race_writer, &arg))
+		return 3;
+	long denied = 0;
+	for (long i = 0; i < n; i++)
+		if (syscall(SYS_mkdirat, AT_FDCWD, buf, 0755) < 0 && errno == EACCES)
+			denied++;
+	atomic_store(&arg.done, 1);
+	pthread_join(writer, NULL);
+	printf("denied %ld of %ld\n", denied, n);
+	return denied == n ? 0 : 1;
+}
+
 /* True once @pid has exited (a zombie counts: it no longer holds the listener). */
 static bool gone(pid_t pid)
 {
@@ -546,6 +588,8 @@ int main(int argc, char **argv)
 		return run_forge(atol(argv[2]));
 	if (!strcmp(mode, "stress") && argc == 6)
 		return run_stress(atoi(argv[2]), atoi(argv[3]), atol(argv[4]), argv[5]);
+	if (!strcmp(mode, "race") && argc == 5)
+		return run_race(atol(argv[2]), argv[3], argv[4]);
 	if (!strcmp(mode, "exit") && argc == 3)
 		return atoi(argv[2]);
 	fprintf(stderr, "usage: run_workload MODE ARGS (see the comment at the top)\n");
