@@ -3,7 +3,9 @@
  * The analysis engine: word sets, the partition of random policies' filters
  * checked point by point against the reference evaluator and the emulator,
  * equivalence proofs (-O0 against -O1), and differences of mutated filters
- * confirmed by the emulator.
+ * confirmed by the emulator; merging where paths meet, bounded by the
+ * engine's work counters, and budgets that stop a walk with the undecided
+ * inputs reported.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -618,6 +620,269 @@ static void test_lint(void **state)
 	scg_policy_free(policy);
 }
 
+/* --- joins, budgets and work counters ----------------------------------------- */
+
+/* Word-set unions are exact, and refused where a word set could not say them. */
+static void test_wset_union(void **state)
+{
+	(void)state;
+	struct wset a, b, want;
+	/* the two sides of each test, from a few bases: the union is the base again */
+	for (int base = 0; base < 3; base++) {
+		for (int test = 0; test < 5; test++) {
+			assert_int_equal(wset_init_full(&want), 0);
+			if (base == 1)
+				assert_int_equal(wset_intersect(&want, 3, 200), 0);
+			if (base == 2)
+				assert_int_equal(wset_exclude(&want, 0x30, 0x10), 0);
+			assert_int_equal(wset_copy(&a, &want), 0);
+			assert_int_equal(wset_copy(&b, &want), 0);
+			switch (test) {
+			case 0: /* jset #0x4 */
+				assert_int_equal(wset_fix_bits(&a, 0x4, 0x4), 0);
+				assert_int_equal(wset_fix_bits(&b, 0x4, 0), 0);
+				break;
+			case 1: /* jset #0x6 */
+				assert_int_equal(wset_exclude(&a, 0x6, 0), 0);
+				assert_int_equal(wset_fix_bits(&b, 0x6, 0), 0);
+				break;
+			case 2: /* jeq #9 */
+				assert_int_equal(wset_intersect(&a, 9, 9), 0);
+				assert_int_equal(wset_remove(&b, 9, 9), 0);
+				break;
+			case 3: /* jgt #50 */
+				assert_int_equal(wset_intersect(&a, 51, UINT32_MAX), 0);
+				assert_int_equal(wset_intersect(&b, 0, 50), 0);
+				break;
+			default: /* and #0xc0; jeq #0x40 */
+				assert_int_equal(wset_fix_bits(&a, 0xc0, 0x40), 0);
+				assert_int_equal(wset_exclude(&b, 0xc0, 0x40), 0);
+				break;
+			}
+			assert_int_equal(wset_union(&a, &b), 1);
+			for (uint32_t v = 0; v < 512; v++)
+				assert_int_equal(wset_contains(&a, v), wset_contains(&want, v));
+			assert_true(wset_contains(&a, UINT32_MAX) == wset_contains(&want, UINT32_MAX));
+			wset_release(&a);
+			wset_release(&b);
+			wset_release(&want);
+		}
+	}
+	/* a different bit in each of two words' worth of constraints: no single word set says it */
+	assert_int_equal(wset_init_full(&a), 0);
+	assert_int_equal(wset_init_full(&b), 0);
+	assert_int_equal(wset_fix_bits(&a, 0x3, 0x1), 0);
+	assert_int_equal(wset_fix_bits(&b, 0x3, 0x2), 0);
+	assert_int_equal(wset_union(&a, &b), 0);
+	assert_true(wset_contains(&a, 1));
+	assert_false(wset_contains(&a, 2));
+	wset_release(&a);
+	wset_release(&b);
+}
+
+/*
+ * @forks JSET forks on bits of the six arguments after an arch check; the
+ * not-taken side of each loads a register nothing reads (A, or X with @x),
+ * so the two sides meet again in the same live state.  Returns the length.
+ */
+static size_t jset_chain(struct scg_insn *insns, unsigned forks, bool x)
+{
+	size_t n = 0;
+	insns[n++] = I(BPF_LD | BPF_W | BPF_ABS, 0, 0, 4);
+	insns[n++] = I(BPF_JMP | BPF_JEQ | BPF_K, 0, (uint8_t)(3 * forks + 1), 0xc000003e);
+	for (unsigned i = 0; i < forks; i++) {
+		unsigned arg = i % 6;
+		insns[n++] = I(BPF_LD | BPF_W | BPF_ABS, 0, 0, 16 + 8 * arg);
+		insns[n++] = I(BPF_JMP | BPF_JSET | BPF_K, 1, 0, 1U << (i + 3));
+		insns[n++] = x ? I(BPF_LDX | BPF_W | BPF_IMM, 0, 0, i)
+			       : I(BPF_LD | BPF_W | BPF_ABS, 0, 0, 20 + 8 * arg);
+	}
+	insns[n++] = I(BPF_RET | BPF_K, 0, 0, SCG_RET_ALLOW);
+	insns[n++] = I(BPF_RET | BPF_K, 0, 0, SCG_RET_KILL_PROCESS);
+	return n;
+}
+
+/* 2^20 paths meet again after every fork: one state per instruction, two regions. */
+static void test_join_merging(void **state)
+{
+	(void)state;
+	struct scg_insn insns[80];
+	for (int x = 0; x < 2; x++) {
+		struct scg_prog p = { insns, jset_chain(insns, 20, x) };
+		struct scg_analysis_stats st = { 0 };
+		struct scg_analysis_options o = { .size = sizeof(o), .stats = &st };
+		struct check_ctx c = { .prog = &p };
+		assert_int_equal(scg_analysis_regions_opts(&p, 1, NULL, &o, check_region, &c, NULL), 0);
+		assert_int_equal(c.regions, 2);
+		assert_int_equal(st.walks, 1);
+		assert_true(st.merges >= 20);
+		/* a path-by-path walk takes 2^21 states; merging, a few per fork */
+		assert_true(st.states <= 4 * 20 + 8);
+
+		/* so do lint's and decompile's hundreds of walks: linear each */
+		memset(&st, 0, sizeof(st));
+		struct scg_diag *diag = scg_diag_new();
+		assert_int_equal(scg_lint_opts(&p, NULL, &o, diag), 0);
+		scg_diag_free(diag);
+		assert_true(st.walks > 100);
+		assert_true(st.states <= st.walks * (4 * 20 + 8));
+		memset(&st, 0, sizeof(st));
+		struct scg_policy *back = NULL;
+		assert_int_equal(scg_decompile_opts(&p, 1, &o, &back, NULL), 0);
+		assert_true(st.states <= st.walks * (4 * 20 + 8));
+		char *text;
+		assert_int_equal(scg_policy_to_text(back, &text), 0);
+		assert_non_null(strstr(text, "default allow"));
+		free(text);
+		scg_policy_free(back);
+	}
+}
+
+/* The solver is asked once about arg0 == arg1, not once per syscall of each walk. */
+static void test_solver_questions(void **state)
+{
+	(void)state;
+	struct scg_insn eq[] = {
+		I(BPF_LD | BPF_W | BPF_ABS, 0, 0, 16),
+		I(BPF_MISC | BPF_TAX, 0, 0, 0),
+		I(BPF_LD | BPF_W | BPF_ABS, 0, 0, 24),
+		I(BPF_JMP | BPF_JEQ | BPF_X, 0, 1, 0),
+		I(BPF_RET | BPF_K, 0, 0, SCG_RET_ALLOW),
+		I(BPF_RET | BPF_K, 0, 0, SCG_RET_ERRNO | 1),
+	};
+	struct scg_prog p = { eq, 6 };
+	struct scg_analysis_stats st = { 0 };
+	struct scg_analysis_options o = { .size = sizeof(o), .stats = &st };
+	struct scg_diag *diag = scg_diag_new();
+	assert_int_equal(scg_lint_opts(&p, NULL, &o, diag), 0);
+	scg_diag_free(diag);
+	assert_true(st.walks > 100);
+	assert_true(st.solver_calls <= 8);
+}
+
+/* @forks forks whose sides store different values in scratch words read at the end. */
+static size_t scratch_chain(struct scg_insn *insns, unsigned forks)
+{
+	size_t n = 0;
+	for (unsigned i = 0; i < forks; i++) {
+		insns[n++] = I(BPF_LD | BPF_W | BPF_ABS, 0, 0, 16 + 8 * (i % 6));
+		insns[n++] = I(BPF_JMP | BPF_JSET | BPF_K, 1, 0, 1U << i);
+		insns[n++] = I(BPF_LD | BPF_W | BPF_IMM, 0, 0, 0);
+		insns[n++] = I(BPF_ST, 0, 0, i);
+	}
+	for (unsigned i = 0; i < forks; i++)
+		insns[n++] = I(BPF_LD | BPF_W | BPF_MEM, 0, 0, i);
+	insns[n++] = I(BPF_RET | BPF_K, 0, 0, SCG_RET_ALLOW);
+	return n;
+}
+
+struct collect {
+	struct scg_region *regions[8192];
+	size_t n;
+	unsigned polls, stop_after;
+};
+
+static bool cancel_after(void *ctx)
+{
+	struct collect *c = ctx;
+	return c->polls++ >= c->stop_after;
+}
+
+static int keep_region(void *ctx, const struct scg_region *region)
+{
+	struct collect *c = ctx;
+	assert_true(c->n < 8192);
+	c->regions[c->n++] = scg_region_clone(region);
+	return 0;
+}
+
+static int keep_decided(void *ctx, const struct scg_region *region, const uint32_t *rets,
+			uint32_t winner)
+{
+	(void)rets;
+	(void)winner;
+	return keep_region(ctx, region);
+}
+
+/*
+ * Stopped by its budget, a walk has reported regions it decided and
+ * regions it did not: together they hold every input, each once.
+ */
+static void test_budget_undecided(void **state)
+{
+	(void)state;
+	struct scg_insn insns[64];
+	struct scg_prog p = { insns, scratch_chain(insns, 12) };
+	struct progen_rng rng;
+	progen_seed(&rng, 0x5eed0006);
+	static const unsigned stops[] = { 0, 1, 5, 40, 300 };
+	for (size_t k = 0; k < sizeof(stops) / sizeof(stops[0]); k++) {
+		struct collect decided = { .n = 0 }, undecided = { .n = 0 };
+		struct collect *polls = &decided;
+		polls->stop_after = stops[k];
+		struct scg_analysis_options o = { .size = sizeof(o), .cancel = cancel_after,
+						  .cancel_ctx = polls, .undecided = keep_region,
+						  .undecided_ctx = &undecided };
+		int r = scg_analysis_regions_opts(&p, 1, NULL, &o, keep_decided, &decided, NULL);
+		assert_int_equal(r, -ECANCELED);
+		assert_true(undecided.n > 0);
+		for (int i = 0; i < 2000; i++) {
+			uint32_t w[SCG_DATA_WORDS];
+			for (unsigned j = 0; j < SCG_DATA_WORDS; j++)
+				w[j] = (uint32_t)progen_next(&rng) & 0xfff;
+			size_t in = 0;
+			for (size_t j = 0; j < decided.n; j++)
+				in += scg_region_contains(decided.regions[j], w);
+			for (size_t j = 0; j < undecided.n; j++)
+				in += scg_region_contains(undecided.regions[j], w);
+			assert_int_equal(in, 1);
+		}
+		for (size_t j = 0; j < decided.n; j++)
+			scg_region_free(decided.regions[j]);
+		for (size_t j = 0; j < undecided.n; j++)
+			scg_region_free(undecided.regions[j]);
+	}
+}
+
+/* Out of budget, lint keeps its findings and decompile writes nothing; both say what is left. */
+static void test_budget_commands(void **state)
+{
+	(void)state;
+	struct scg_insn insns[80];
+	struct scg_prog p = { insns, jset_chain(insns, 20, false) };
+	for (unsigned stop = 0; stop < 400; stop += 37) {
+		struct collect polls = { .stop_after = stop };
+		struct scg_analysis_options o = { .size = sizeof(o), .cancel = cancel_after,
+						  .cancel_ctx = &polls };
+		struct scg_diag *diag = scg_diag_new();
+		int r = scg_lint_opts(&p, NULL, &o, diag);
+		assert_true(r == 0 || r == -ECANCELED);
+		assert_true((r == -ECANCELED) == has_code(diag, "analysis-budget"));
+		scg_diag_free(diag);
+
+		polls.polls = 0;
+		diag = scg_diag_new();
+		struct scg_policy *back = NULL;
+		r = scg_decompile_opts(&p, 1, &o, &back, diag);
+		assert_true(r == 0 || r == -ECANCELED);
+		assert_true((r == -ECANCELED) == has_code(diag, "analysis-budget"));
+		assert_true((r == 0) == (back != NULL));
+		scg_policy_free(back);
+		scg_diag_free(diag);
+
+		polls.polls = 0;
+		struct collect undecided = { .n = 0 };
+		o.undecided = keep_region;
+		o.undecided_ctx = &undecided;
+		struct scg_diff_options d = { .limits = &o };
+		r = scg_analysis_diff(&p, 1, &p, 1, &d, NULL, NULL, NULL);
+		assert_true(r == 0 || r == -ECANCELED);
+		assert_true((r == -ECANCELED) == (undecided.n > 0));
+		for (size_t j = 0; j < undecided.n; j++)
+			scg_region_free(undecided.regions[j]);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -634,6 +899,11 @@ int main(void)
 		cmocka_unit_test(test_decompile_roundtrip),
 		cmocka_unit_test(test_decompile_hand_written),
 		cmocka_unit_test(test_lint),
+		cmocka_unit_test(test_wset_union),
+		cmocka_unit_test(test_join_merging),
+		cmocka_unit_test(test_solver_questions),
+		cmocka_unit_test(test_budget_undecided),
+		cmocka_unit_test(test_budget_commands),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -99,4 +99,35 @@ expect_status 2 "no arch check: no policy can say it" -- "$SYSCAGE" decompile "$
 expect_grep "$TMP/err" "unknown ABIs get more than one verdict" "says why"
 expect_status 2 "a missing file" -- "$SYSCAGE" decompile "$TMP/none.bpf"
 expect_status 0 "--help" -- "$SYSCAGE" decompile --help
+# Filters that stall a path-by-path engine (tests/data/analysis): under a 1 s budget a
+# policy proven equal, a reason none can be written, or exit 3, nothing written and
+# what was not decided named.  No timing is asserted.
+CRAFT=$(dirname "$0")/../data/analysis
+for f in jset-chain-64 jset-chain-76 arg-eq mul-shift div-x; do
+	"$SYSCAGE" decompile --timeout 1 "$CRAFT/$f.s" >"$TMP/out" 2>"$TMP/err"
+	st=$?
+	if [ $st -eq 0 ]; then
+		cp "$TMP/out" "$TMP/craft.policy"
+		if "$SYSCAGE" diff "$TMP/craft.policy" "$CRAFT/$f.s" >/dev/null 2>&1; then
+			ok "$f: decompiled, proven"
+		else not_ok "$f: decompiled, proven"; fi
+	elif [ $st -eq 2 ] && grep -q 'error:' "$TMP/err"; then ok "$f: says why no policy can say it"
+	elif [ $st -eq 3 ] && [ ! -s "$TMP/out" ] && grep -q 'not decided: ' "$TMP/err"; then
+		ok "$f: out of time, says so"
+	else not_ok "$f: a policy, a reason, or exit 3" "exit $st" "$(head -c 300 "$TMP/err")"; fi
+done
+"$SYSCAGE" decompile --timeout 0.001 "$CRAFT/scratch-chain.s" >"$TMP/out" 2>"$TMP/err"
+st=$?
+if [ $st -eq 3 ]; then
+	ok "a tiny budget: exit 3"
+	if [ -s "$TMP/out" ]; then not_ok "no partial policy"; else ok "no partial policy"; fi
+	expect_grep "$TMP/err" "error: the time budget ran out before the policy was complete, so none is written; not decided: " \
+		"names what was not decided"
+	expect_grep "$TMP/err" "time budget of 0.001 s ran out" "stderr says why"
+elif [ $st -eq 0 ] || [ $st -eq 2 ]; then
+	ok "a tiny budget: a definite answer all the same"
+else
+	not_ok "a tiny budget: exit 3" "exit $st"
+fi
+
 echo "1..$n"

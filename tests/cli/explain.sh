@@ -39,4 +39,18 @@ expect_status 2 "an unknown syscall" -- "$SYSCAGE" explain -a x86_64 "$TMP/p.pol
 expect_grep "$TMP/err" "socket" "suggests a name"
 expect_status 2 "no syscall" -- "$SYSCAGE" explain "$TMP/p.policy"
 expect_status 0 "--help" -- "$SYSCAGE" explain --help
+# Filters that stall a path-by-path engine (tests/data/analysis): the path and its
+# values under a 1 s budget, or exit 3 with the verdict and path and the values not
+# decided.  No timing is asserted.
+CRAFT=$(dirname "$0")/../data/analysis
+for f in jset-chain-64 jset-chain-76 arg-eq mul-shift div-x scratch-chain; do
+	"$SYSCAGE" explain -a x86_64 --timeout 1 "$CRAFT/$f.s" openat 5 2 >"$TMP/out" 2>"$TMP/err"
+	st=$?
+	if [ $st -eq 0 ] && grep -q '^filter verdict: ' "$TMP/out"; then ok "$f: explained"
+	elif [ $st -eq 3 ] && grep -q '^filter verdict: ' "$TMP/out" &&
+		grep -q 'not decided (the time budget ran out)' "$TMP/out"; then ok "$f: out of time, says so"
+	else not_ok "$f: explained, or exit 3" "exit $st" "$(head -c 300 "$TMP/out" "$TMP/err")"; fi
+done
+expect_status 2 "--timeout of a word" -- "$SYSCAGE" explain --timeout soon "$CRAFT/arg-eq.s" openat
+
 echo "1..$n"

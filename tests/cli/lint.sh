@@ -151,4 +151,30 @@ if command -v python3 >/dev/null; then
 fi
 expect_status 2 "a missing file" -- "$SYSCAGE" lint "$TMP/none.bpf"
 expect_status 0 "--help" -- "$SYSCAGE" lint --help
+# Filters that stall a path-by-path engine (tests/data/analysis): findings under a 1 s
+# budget, or exit 3 with the checks not done named.  No timing is asserted.
+CRAFT=$(dirname "$0")/../data/analysis
+for f in jset-chain-64 jset-chain-76 arg-eq mul-shift div-x; do
+	"$SYSCAGE" lint --timeout 1 "$CRAFT/$f.s" >"$TMP/out" 2>"$TMP/err"
+	st=$?
+	if [ $st -le 1 ] && ! grep -q 'analysis-budget' "$TMP/out"; then ok "$f: linted"
+	elif [ $st -eq 3 ] && grep -q '\[analysis-budget\]$' "$TMP/out"; then ok "$f: out of time, says so"
+	else not_ok "$f: findings or exit 3" "exit $st" "$(head -c 300 "$TMP/out" "$TMP/err")"; fi
+done
+"$SYSCAGE" lint --timeout 0.001 "$CRAFT/scratch-chain.s" >"$TMP/out" 2>"$TMP/err"
+st=$?
+if [ $st -eq 3 ]; then
+	ok "a tiny budget: exit 3"
+	expect_grep "$TMP/out" "^error: the time budget ran out: the findings above are decided, but these were not checked: .*\[analysis-budget\]$" \
+		"names the checks not done"
+	expect_grep "$TMP/err" "time budget of 0.001 s ran out" "stderr says why"
+	"$SYSCAGE" lint --json --timeout 0.001 "$CRAFT/scratch-chain.s" >"$TMP/out" 2>/dev/null
+	expect_grep "$TMP/out" '"code": "analysis-budget"' "json: the budget finding"
+elif [ $st -le 1 ]; then
+	ok "a tiny budget: a definite answer all the same"
+else
+	not_ok "a tiny budget: exit 3" "exit $st"
+fi
+expect_status 2 "--timeout of a word" -- "$SYSCAGE" lint --timeout soon "$CRAFT/arg-eq.s"
+
 echo "1..$n"
