@@ -684,59 +684,98 @@ static void lower_item(struct stmt *st, const struct item *it)
 
 /* --- statements --------------------------------------------------------------------- */
 
-static bool add_item(struct parse_ctx *ctx, struct item **items, size_t *n, size_t *cap,
-		     struct item it)
+/* The statement's syscalls so far, hashed by name or numbers so that each is listed once. */
+struct item_list {
+	struct item *items;
+	size_t n, cap;
+	size_t *slots; /* indices into items, SIZE_MAX = empty */
+	size_t nslots;
+};
+
+static uint64_t item_hash(const struct item *it)
 {
-	for (size_t i = 0; i < *n; i++) {
-		struct item *o = &(*items)[i];
-		bool same = it.name ? (o->name && !strcmp(o->name, it.name))
-				    : (!o->name && o->number == it.number &&
-				       o->number_last == it.number_last);
-		if (!same)
-			continue;
-		if (it.explicit && o->explicit)
+	uint64_t h = it->name ? 0x5a : ((uint64_t)it->number << 32 | it->number_last);
+	for (const char *p = it->name; p && *p; p++)
+		h = (h ^ (unsigned char)*p) * 0x100000001b3ULL;
+	h *= 0x9e3779b97f4a7c15ULL;
+	return h ^ h >> 32;
+}
+
+static bool same_item(const struct item *a, const struct item *b)
+{
+	return a->name ? b->name && !strcmp(a->name, b->name)
+		       : !b->name && a->number == b->number && a->number_last == b->number_last;
+}
+
+static size_t *item_slot(const struct item_list *l, const struct item *it)
+{
+	size_t s = item_hash(it) & (l->nslots - 1);
+	while (l->slots[s] != SIZE_MAX && !same_item(&l->items[l->slots[s]], it))
+		s = (s + 1) & (l->nslots - 1);
+	return &l->slots[s];
+}
+
+static bool grow_items(struct item_list *l)
+{
+	size_t cap = l->cap ? l->cap * 2 : 16, nslots = 2 * cap;
+	struct item *items = realloc(l->items, cap * sizeof(*items));
+	if (!items)
+		return false;
+	l->items = items;
+	l->cap = cap;
+	size_t *slots = malloc(nslots * sizeof(*slots));
+	if (!slots)
+		return false;
+	memset(slots, 0xff, nslots * sizeof(*slots));
+	free(l->slots);
+	l->slots = slots;
+	l->nslots = nslots;
+	for (size_t i = 0; i < l->n; i++)
+		*item_slot(l, &l->items[i]) = i;
+	return true;
+}
+
+static bool add_item(struct parse_ctx *ctx, struct item_list *l, struct item it)
+{
+	if (l->n == l->cap && !grow_items(l))
+		return false;
+	size_t *slot = item_slot(l, &it);
+	if (*slot != SIZE_MAX) {
+		if (it.explicit && l->items[*slot].explicit)
 			lang_diag(ctx, SCG_SEV_WARNING, it.loc, "duplicate", NULL,
 				  "'%s' is listed twice", it.name ? it.name : numbers_of(&it));
 		return true;
 	}
-	if (*n == *cap) {
-		size_t grown = *cap ? *cap * 2 : 16;
-		struct item *p = realloc(*items, grown * sizeof(*p));
-		if (!p)
-			return false;
-		*items = p;
-		*cap = grown;
-	}
-	(*items)[(*n)++] = it;
+	*slot = l->n;
+	l->items[l->n++] = it;
 	return true;
 }
 
 /* The statement's syscalls, groups expanded, each once. */
 static struct item *expand_items(struct parse_ctx *ctx, const struct urule *rule, size_t *count)
 {
-	struct item *items = NULL;
-	size_t n = 0, cap = 0;
+	struct item_list l = { 0 };
 	bool ok = true;
 	for (size_t i = 0; ok && i < rule->nitems; i++) {
 		const struct usyscall *u = &rule->items[i];
 		if (u->kind != US_GROUP) {
 			struct item it = {u->kind == US_NAME ? u->name : NULL, u->number,
 					  u->number_last, !u->optional, u->loc, -1};
-			ok = add_item(ctx, &items, &n, &cap, it);
+			ok = add_item(ctx, &l, it);
 			continue;
 		}
 		const struct scg_group_entry *g = scg_group_find(u->name);
 		for (size_t j = 0; ok && g && g->members[j]; j++)
-			ok = add_item(ctx, &items, &n, &cap,
-				      (struct item){g->members[j], 0, 0, false, u->loc, (int)i});
+			ok = add_item(ctx, &l, (struct item){g->members[j], 0, 0, false, u->loc, (int)i});
 	}
+	free(l.slots);
 	if (!ok) {
-		free(items);
+		free(l.items);
 		ctx->arena.failed = true;
 		return NULL;
 	}
-	*count = n;
-	return items;
+	*count = l.n;
+	return l.items;
 }
 
 static void lower_rule(struct lowering *lw, const struct urule *rule)
