@@ -1257,9 +1257,6 @@ static int walk_filter(struct symexec *s, size_t fi, struct state *init)
 	size_t nbatch = 0, cbatch = 0, next = 0;
 	int r = wl_push(&wl, init);
 	while (r == 0 && wl.n) {
-		r = run_check(s->run);
-		if (r < 0)
-			break;
 		/* every state at the lowest instruction: all that will ever reach it */
 		size_t pc = wl.heap[0]->pc;
 		nbatch = next = 0;
@@ -1278,7 +1275,7 @@ static int walk_filter(struct symexec *s, size_t fi, struct state *init)
 		}
 		if (r == 0)
 			r = merge_batch(s, fi, batch, &nbatch);
-		while (r == 0 && next < nbatch)
+		while (r == 0 && next < nbatch && (r = run_check(s->run)) == 0)
 			r = exec(s, fi, &wl, batch[next++]);
 		if (r != 0)
 			break;
