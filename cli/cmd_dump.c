@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "analyze.h"
 
@@ -23,14 +24,17 @@ static void usage(FILE *out)
 		"With PID: copies the filters installed in that process (ptrace; needs\n"
 		"CAP_SYS_ADMIN), which is stopped only for the copy.  Filters are numbered as\n"
 		"the kernel numbers them: filter 0 is the oldest (installed first), the last\n"
-		"one the newest.\n"
+		"one the newest.  Every thread is read: threads holding other filters than\n"
+		"the process's are named and dumped one after the other (-o DIR: a directory\n"
+		"per thread).  A thread id (TID) dumps that thread alone.\n"
 		"With -- CMD: runs CMD traced and stops it at its first attempt to install a\n"
 		"filter, in any process or thread it creates; the filter is read from its\n"
 		"memory and the program is killed before the install can happen.\n"
 		"\n"
 		"  -f, --format FORMAT  asm: annotated assembler (default); table: index, code,\n"
 		"                       jt, jf, k and pseudo-C; raw: struct sock_filter records;\n"
-		"                       policy: an equivalent policy (syscage decompile), or\n"
+		"                       policy: one policy meaning what the whole stack means\n"
+		"                       (syscage decompile), which syscage compile reads, or\n"
 		"                       the annotated assembler when no policy can say it or\n"
 		"                       the decompiler's time budget runs out\n"
 		"  -a, --arch ARCH      ABI for names in comments (default: native, or the ABI\n"
@@ -40,6 +44,10 @@ static void usage(FILE *out)
 		"  -t, --timeout SEC    give up after SEC seconds (default 10 for PID, 60 for CMD);\n"
 		"                       --format policy: the decompiler's budget (default 10)\n"
 		"  -h, --help           this text\n"
+		"\n"
+		"A filter that returns USER_NOTIF (notify) hands those calls to a supervisor,\n"
+		"whose answer the program sees; dump says so and names the supervisor when\n"
+		"one of the process's ancestors holds the listener.\n"
 		"\n"
 		"Exit status: 0 filters printed; 1 the process has no filter, or CMD ended\n"
 		"without installing one (or asked for strict mode); 2 bad usage or an error;\n"
@@ -160,6 +168,19 @@ static const char *extension(enum dump_format format)
 	return "s";
 }
 
+/* "syscage: dump: MESSAGE" for each diagnostic of the library, hints beneath. */
+static void print_errors(const struct scg_diag *diag)
+{
+	for (size_t i = 0; i < scg_diag_count(diag); i++) {
+		const struct scg_diag_entry *e = scg_diag_get(diag, i);
+		cli_error("dump: %s", e->message);
+		if (e->hint)
+			cli_error("dump: hint: %s", e->hint);
+	}
+}
+
+/* --- policy text ------------------------------------------------------- */
+
 static uint64_t clock_ms(void)
 {
 	struct timespec ts;
@@ -167,15 +188,127 @@ static uint64_t clock_ms(void)
 	return (uint64_t)ts.tv_sec * 1000U + (uint64_t)ts.tv_nsec / 1000000U;
 }
 
+static bool expr_equal(const struct scg_expr *a, const struct scg_expr *b)
+{
+	if (!a || !b)
+		return a == b;
+	if (a->kind != b->kind)
+		return false;
+	if (a->kind == SCG_EXPR_CMP)
+		return a->arg == b->arg && a->width == b->width && a->op == b->op &&
+		       a->mask == b->mask && a->value == b->value;
+	return expr_equal(a->left, b->left) && expr_equal(a->right, b->right);
+}
+
+static struct scg_expr *fold_expr(const struct scg_expr *e);
+
+/* Folds the @kind (AND or OR) chain under @e into @acc, leaving out operands already in it. */
+static struct scg_expr *fold_chain(const struct scg_expr *e, enum scg_expr_kind kind,
+				   struct scg_expr *acc, bool *fail)
+{
+	if (*fail)
+		return acc;
+	if (e->kind == kind) {
+		acc = fold_chain(e->left, kind, acc, fail);
+		return fold_chain(e->right, kind, acc, fail);
+	}
+	struct scg_expr *f = fold_expr(e);
+	if (!f) {
+		*fail = true;
+		return acc;
+	}
+	/* acc is a left-leaning chain: its operands are the right sides, then the last left */
+	for (const struct scg_expr *c = acc; c; c = c->kind == kind ? c->left : NULL) {
+		const struct scg_expr *operand = c->kind == kind ? c->right : c;
+		if (expr_equal(operand, f)) {
+			scg_expr_free(f);
+			return acc;
+		}
+	}
+	if (!acc)
+		return f;
+	acc = kind == SCG_EXPR_AND ? scg_expr_and(acc, f) : scg_expr_or(acc, f);
+	if (!acc)
+		*fail = true;
+	return acc;
+}
+
 /*
- * The policy equivalent to @prog (syscage decompile), or NULL when the
- * language cannot say it or @budget runs out (then *@out_of_time).
+ * A copy of @e with repeated operands of && and || chains left out:
+ * "(a & m) != 0 && (a & m) != 0" becomes "(a & m) != 0".  NULL on ENOMEM.
  */
-static char *render_policy(const struct scg_prog *prog, struct policy_budget *budget,
+static struct scg_expr *fold_expr(const struct scg_expr *e)
+{
+	switch (e->kind) {
+	case SCG_EXPR_AND:
+	case SCG_EXPR_OR: {
+		bool fail = false;
+		struct scg_expr *r = fold_chain(e, e->kind, NULL, &fail);
+		if (fail) {
+			scg_expr_free(r);
+			return NULL;
+		}
+		return r;
+	}
+	case SCG_EXPR_NOT: {
+		struct scg_expr *inner = fold_expr(e->left);
+		return inner ? scg_expr_not(inner) : NULL;
+	}
+	case SCG_EXPR_CMP:
+		break;
+	}
+	return scg_expr_clone(e);
+}
+
+/*
+ * @policy with every rule's condition folded (fold_expr()).  The decompiler
+ * rebuilds a condition from every test on the path to a verdict, so a filter
+ * that tests the same bits twice would read twice.  NULL on ENOMEM.
+ */
+static struct scg_policy *fold_policy(const struct scg_policy *policy)
+{
+	struct scg_policy *out = scg_policy_new();
+	int r = out ? 0 : -ENOMEM;
+	for (size_t i = 0; r == 0 && i < scg_policy_arch_count(policy); i++)
+		r = scg_policy_add_arch(out, scg_policy_arch_at(policy, i));
+	if (r == 0) {
+		uint32_t unknown;
+		scg_policy_set_default(out, scg_policy_default(policy));
+		scg_policy_set_badarch(out, scg_policy_badarch(policy));
+		if (scg_policy_unknown(policy, &unknown))
+			scg_policy_set_unknown(out, unknown);
+	}
+	for (size_t i = 0; r == 0 && i < scg_policy_rule_count(policy); i++) {
+		struct scg_rule rule;
+		r = scg_policy_rule_at(policy, i, &rule);
+		struct scg_expr *cond = r == 0 && rule.cond ? fold_expr(rule.cond) : NULL;
+		if (r == 0 && rule.cond && !cond)
+			r = -ENOMEM;
+		struct scg_rule_spec spec = {
+			.action = rule.action, .syscall = rule.syscall, .has_number = rule.has_number,
+			.number = rule.number, .number_last = rule.number_last,
+			.arch_mask = rule.arch_mask, .cond = cond, .loc = rule.loc,
+		};
+		if (r == 0)
+			r = scg_policy_add_rule(out, &spec);
+	}
+	if (r < 0) {
+		scg_policy_free(out);
+		return NULL;
+	}
+	return out;
+}
+
+/*
+ * The policy equivalent to the stack @progs (syscage decompile), duplicate
+ * conditions folded, or NULL when the language cannot say it or @budget
+ * runs out (then *@out_of_time).
+ */
+static char *render_policy(const struct scg_prog *progs, size_t n, struct policy_budget *budget,
 			   bool *out_of_time)
 {
 	*out_of_time = false;
-	struct scg_policy *policy = NULL;
+	struct scg_policy *policy = NULL, *folded = NULL;
 	char *text = NULL;
 	struct scg_diag *diag = scg_diag_new();
 #if SYSCAGE_WITH_ANALYSIS
@@ -183,42 +316,26 @@ static char *render_policy(const struct scg_prog *prog, struct policy_budget *bu
 	struct scg_analysis_options ao = { .size = sizeof(ao) };
 	if (budget->ms) /* what the earlier filters left of it, 1 ms at least */
 		ao.timeout_ms = budget->used_ms < budget->ms ? budget->ms - budget->used_ms : 1;
-	int r = diag ? scg_decompile_opts(prog, 1, &ao, &policy, diag) : -ENOMEM;
+	int r = diag ? scg_decompile_opts(progs, n, &ao, &policy, diag) : -ENOMEM;
 	budget->used_ms += clock_ms() - start;
 	if (r == -ETIMEDOUT)
 		budget->ran_out = *out_of_time = true;
-	if (r == 0 && scg_policy_to_text(policy, &text) < 0)
+	if (r == 0 && (folded = fold_policy(policy)) && scg_policy_to_text(folded, &text) < 0)
 		text = NULL;
 #else
-	(void)prog; /* no decompiler in this build: the caller falls back to assembler */
+	(void)progs; /* no decompiler in this build: the caller falls back to assembler */
+	(void)n;
 	(void)budget;
 #endif
+	scg_policy_free(folded);
 	scg_policy_free(policy);
 	scg_diag_free(diag);
 	return text;
 }
 
-/* The text of one filter in a text format; NULL after an error message. */
-static char *render(const struct scg_prog *prog, const struct scg_arch *arch,
-		    const struct dump_opts *o)
+/* @text behind @note; frees @text.  NULL after an error message. */
+static char *prepend(const char *note, char *text)
 {
-	enum dump_format f = o->format;
-	char *text;
-	bool out_of_time = false;
-	if (f == DUMP_POLICY && (text = render_policy(prog, o->budget, &out_of_time)))
-		return text;
-	int r = scg_disasm(prog, arch, f == DUMP_TABLE ? SCG_DISASM_TABLE : SCG_DISASM_ASM, &text);
-	if (r < 0) {
-		cli_error("dump: cannot render a filter: %s", strerror(-r));
-		return NULL;
-	}
-	if (f != DUMP_POLICY)
-		return text;
-	static const char cannot[] = "; this filter tests what the policy language cannot say\n"
-				     "; (see 'syscage decompile'); its annotated assembler instead:\n";
-	static const char no_time[] = "; the decompiler's time budget ran out before the policy\n"
-				      "; was complete (--timeout SEC); the annotated assembler:\n";
-	const char *note = out_of_time ? no_time : cannot;
 	size_t nl = strlen(note);
 	char *both = malloc(nl + strlen(text) + 1);
 	if (both) {
@@ -231,6 +348,189 @@ static char *render(const struct scg_prog *prog, const struct scg_arch *arch,
 	return both;
 }
 
+/* The assembler of a filter --format policy could not say, with a note on why. */
+static char *policy_fallback(const struct scg_prog *prog, const struct scg_arch *arch,
+			     bool out_of_time)
+{
+	char *text;
+	int r = scg_disasm(prog, arch, SCG_DISASM_ASM, &text);
+	if (r < 0) {
+		cli_error("dump: cannot render a filter: %s", strerror(-r));
+		return NULL;
+	}
+	static const char cannot[] = "; this filter tests what the policy language cannot say\n"
+				     "; (see 'syscage decompile'); its annotated assembler instead:\n";
+	static const char no_time[] = "; the decompiler's time budget ran out before the policy\n"
+				      "; was complete (--timeout SEC); the annotated assembler:\n";
+	return prepend(out_of_time ? no_time : cannot, text);
+}
+
+/*
+ * The text of one filter in a text format; NULL after an error message.
+ * *@is_policy says whether --format policy got a policy.
+ */
+static char *render(const struct scg_prog *prog, const struct scg_arch *arch,
+		    const struct dump_opts *o, bool *is_policy)
+{
+	char *text;
+	bool out_of_time = false;
+	*is_policy = false;
+	if (o->format == DUMP_POLICY) {
+		if ((text = render_policy(prog, 1, o->budget, &out_of_time))) {
+			*is_policy = true;
+			return text;
+		}
+		return policy_fallback(prog, arch, out_of_time);
+	}
+	int r = scg_disasm(prog, arch, o->format == DUMP_TABLE ? SCG_DISASM_TABLE : SCG_DISASM_ASM,
+			   &text);
+	if (r < 0) {
+		cli_error("dump: cannot render a filter: %s", strerror(-r));
+		return NULL;
+	}
+	return text;
+}
+
+/* --- notes: threads, supervisors ----------------------------------------- */
+
+/* Lines a dump explains itself with, each ending in '\n', printed as comments or on stderr. */
+struct notes {
+	char *text;
+	size_t len;
+	FILE *f;
+};
+
+static bool notes_open(struct notes *nt)
+{
+	*nt = (struct notes){ 0 };
+	nt->f = open_memstream(&nt->text, &nt->len);
+	return nt->f != NULL;
+}
+
+static void notes_close(struct notes *nt)
+{
+	if (nt->f)
+		fclose(nt->f);
+	nt->f = NULL;
+	if (!nt->text)
+		nt->text = strdup("");
+}
+
+/* Prints every line of @text behind @prefix to @out. */
+static void print_lines(FILE *out, const char *prefix, const char *text)
+{
+	while (text && *text) {
+		size_t n = strcspn(text, "\n");
+		fprintf(out, "%s%.*s\n", prefix, (int)n, text);
+		text += n + (text[n] == '\n');
+	}
+}
+
+static bool returns_notify(const struct scg_prog *progs, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; k < progs[i].len; k++)
+			if (progs[i].insns[k].code == 0x06 /* BPF_RET | BPF_K */ &&
+			    (progs[i].insns[k].k & SCG_RET_ACTION_FULL) == SCG_RET_USER_NOTIF)
+				return true;
+	return false;
+}
+
+/* The policy a `syscage run` command line names, as given: -p P, --policy P, --policy=P. */
+static const char *run_policy(char **argv)
+{
+	for (size_t i = 2; argv[i] && strcmp(argv[i], "--"); i++) {
+		if ((!strcmp(argv[i], "-p") || !strcmp(argv[i], "--policy")) && argv[i + 1])
+			return argv[i + 1];
+		if (!strncmp(argv[i], "--policy=", 9))
+			return argv[i] + 9;
+		if (!strncmp(argv[i], "-p", 2) && argv[i][2] && argv[i][1] != '-')
+			return argv[i] + 2;
+	}
+	return NULL;
+}
+
+/* Which syscage subcommand @h runs, or NULL when it is not syscage. */
+static const char *syscage_subcommand(const struct scg_notify_holder *h)
+{
+	if (!h->argv || !h->argv[0] || !h->argv[1])
+		return NULL;
+	const char *base = strrchr(h->argv[0], '/');
+	base = base ? base + 1 : h->argv[0];
+	if (strcmp(base, "syscage") && strcmp(h->name, "syscage"))
+		return NULL;
+	return h->argv[1];
+}
+
+/* Says how `syscage run` @h answers, and where its policy's own verdicts are. */
+static void note_run(FILE *f, const struct scg_notify_holder *h)
+{
+	const char *policy = run_policy(h->argv);
+	char abs[8192];
+	if (policy && policy[0] != '/' && h->cwd[0]) {
+		snprintf(abs, sizeof(abs), "%s/%s", h->cwd, policy);
+		if (access(abs, F_OK) == 0)
+			policy = abs;
+	}
+	fprintf(f,
+		"process %d is `syscage run`, which holds the listener: it installs its policy\n"
+		"with every denying verdict (errno, kill) turned into notify, so that it can\n"
+		"report each denied call, and answers each one with the policy's verdict.\n",
+		(int)h->pid);
+	if (policy)
+		fprintf(f, "Its policy's own verdicts: syscage compile -f policy %s\n", policy);
+	else
+		fprintf(f, "Its policy is the built-in profile 'default': "
+			   "syscage compile -f policy default\n");
+}
+
+/* Who answers the USER_NOTIF verdicts of @progs, the filters of process @pid. */
+static void note_notify(FILE *f, pid_t pid, const struct scg_prog *progs, size_t n)
+{
+	if (!returns_notify(progs, n))
+		return;
+	fprintf(f, "This filter returns USER_NOTIF (notify) for some calls: a supervisor holding\n"
+		   "the filter's listener answers them, and the program sees that answer (an\n"
+		   "errno, a kill, or the call let through), not notify.\n");
+	struct scg_notify_holder h;
+	int r = pid > 0 ? scg_inspect_notify_holder(pid, &h) : -ENOENT;
+	if (r < 0) {
+		fprintf(f, "No ancestor of process %d holds a seccomp listener syscage can see\n"
+			   "(seeing another user's descriptors needs CAP_SYS_PTRACE).\n", (int)pid);
+		return;
+	}
+	const char *sub = syscage_subcommand(&h);
+	if (sub && !strcmp(sub, "run"))
+		note_run(f, &h);
+	else if (sub)
+		fprintf(f, "process %d (`syscage %s`) holds the listener and answers them as its\n"
+			   "options say.\n", (int)h.pid, sub);
+	else
+		fprintf(f, "process %d (%s), an ancestor, holds a seccomp listener (probably this\n"
+			   "filter's) and answers them.\n", (int)h.pid, h.name);
+	scg_notify_holder_release(&h);
+}
+
+/* Which threads hold a group's filters, when not every thread of the process does. */
+static void note_threads(FILE *f, const struct scg_process_filters *pf,
+			 const struct scg_thread_filters *g, pid_t asked)
+{
+	if (asked != pf->pid) {
+		fprintf(f, "thread %d of process %d alone\n", (int)asked, (int)pf->pid);
+		return;
+	}
+	if (g->ntids == pf->nthreads)
+		return;
+	fprintf(f, "thread%s", g->ntids == 1 ? "" : "s");
+	for (size_t i = 0; i < g->ntids; i++)
+		fprintf(f, "%s %d", i ? "," : "", (int)g->tids[i]);
+	fprintf(f, " of process %d (%zu thread%s) hold%s these filters%s\n", (int)pf->pid,
+		pf->nthreads, pf->nthreads == 1 ? "" : "s", g->ntids == 1 ? "s" : "",
+		pf->ngroups == 1 ? "; the other threads hold none" : "");
+}
+
+/* --- output ------------------------------------------------------------ */
+
 static const char *age(size_t i, size_t n)
 {
 	if (n == 1)
@@ -239,64 +539,132 @@ static const char *age(size_t i, size_t n)
 						      : "installed in between";
 }
 
-static int write_dir(const struct scg_prog *progs, size_t n, const struct scg_arch *arch,
+/* What to write: the filters of one thread group, or of one capture. */
+struct target {
+	const struct scg_prog *progs;
+	size_t n;
+	const char *dir; /* -o: where the files go */
+	const char *notes;
+};
+
+static int write_file(const char *dir, size_t i, const char *ext, const void *data, size_t len,
+		      bool binary)
+{
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/filter-%zu.%s", dir, i, ext);
+	if (cli_write_output(path, data, len, binary) < 0)
+		return -1;
+	printf("%s: ", path);
+	return 0;
+}
+
+static int write_dir(const struct target *t, const struct scg_arch *arch,
 		     const struct dump_opts *o)
 {
-	if (mkdir(o->dir, 0777) < 0 && errno != EEXIST) {
-		cli_error("dump: cannot create %s: %s", o->dir, strerror(errno));
+	if (mkdir(t->dir, 0777) < 0 && errno != EEXIST) {
+		cli_error("dump: cannot create %s: %s", t->dir, strerror(errno));
 		return -1;
 	}
-	for (size_t i = 0; i < n; i++) {
-		char path[4096];
-		snprintf(path, sizeof(path), "%s/filter-%zu.%s", o->dir, i, extension(o->format));
+	for (size_t i = 0; i < t->n; i++) {
+		const struct scg_prog *p = &t->progs[i];
 		int r;
 		if (o->format == DUMP_RAW) {
-			r = cli_write_output(path, progs[i].insns, progs[i].len * sizeof(struct scg_insn),
-					     true);
+			r = write_file(t->dir, i, "bpf", p->insns, p->len * sizeof(struct scg_insn), true);
 		} else {
-			char *text = render(&progs[i], arch, o);
+			bool is_policy;
+			char *text = render(p, arch, o, &is_policy);
 			if (!text)
 				return -1;
-			r = cli_write_output(path, text, strlen(text), false);
+			/* a filter no policy can say goes to .s: its text is assembler */
+			const char *ext = o->format == DUMP_POLICY && !is_policy ? "s"
+										  : extension(o->format);
+			r = write_file(t->dir, i, ext, text, strlen(text), false);
 			free(text);
 		}
 		if (r < 0)
 			return -1;
-		printf("%s: filter %zu (%s), %zu instructions\n", path, i, age(i, n), progs[i].len);
+		printf("filter %zu (%s), %zu instructions\n", i, age(i, t->n), p->len);
 	}
 	return 0;
 }
 
-static int write_stdout(const struct scg_prog *progs, size_t n, const struct scg_arch *arch,
+/* --format policy to standard output: one policy for the whole stack, else the assembler. */
+static int write_policy(const struct target *t, const struct scg_arch *arch,
+			const struct dump_opts *o)
+{
+	bool out_of_time = false;
+	char *text = render_policy(t->progs, t->n, o->budget, &out_of_time);
+	if (text) {
+		print_lines(stdout, "# ", t->notes);
+		if (t->n > 1)
+			printf("# one policy meaning what the stack of %zu filters means: the kernel runs\n"
+			       "# every one on each syscall, newest first, and the most restrictive\n"
+			       "# result wins; 'syscage compile' reads it\n",
+			       t->n);
+		fputs(text, stdout);
+		free(text);
+		return 0;
+	}
+	cli_error("dump: %s; the annotated assembler is printed instead (syscage asm reads "
+		  "one filter of it)",
+		  out_of_time ? "the decompiler's time ran out"
+			      : "the policy language cannot say what these filters test");
+	print_lines(stdout, "; ", t->notes);
+	for (size_t i = 0; i < t->n; i++) {
+		char *asm_text = policy_fallback(&t->progs[i], arch, out_of_time);
+		if (!asm_text)
+			return -1;
+		if (t->n > 1)
+			printf("%s; --- filter %zu (%s) ---\n", i ? "\n" : "", i, age(i, t->n));
+		fputs(asm_text, stdout);
+		free(asm_text);
+	}
+	return 0;
+}
+
+static int write_stdout(const struct target *t, const struct scg_arch *arch,
 			const struct dump_opts *o)
 {
 	if (o->format == DUMP_RAW) {
-		if (n != 1) {
-			cli_error("dump: %zu filters do not fit one raw stream; use -o DIR", n);
+		if (t->n != 1) {
+			cli_error("dump: %zu filters do not fit one raw stream; use -o DIR", t->n);
 			return -1;
 		}
-		return cli_write_output(NULL, progs[0].insns, progs[0].len * sizeof(struct scg_insn),
-					true) < 0 ? -1 : 0;
+		print_lines(stderr, "syscage: dump: note: ", t->notes);
+		return cli_write_output(NULL, t->progs[0].insns,
+					t->progs[0].len * sizeof(struct scg_insn), true) < 0 ? -1 : 0;
 	}
-	if (n > 1)
+	if (o->format == DUMP_POLICY)
+		return write_policy(t, arch, o);
+	print_lines(stdout, "; ", t->notes);
+	if (t->n > 1)
 		printf("; %zu filters, oldest first (the kernel's numbering); the kernel runs\n"
 		       "; every one on each syscall, newest first, and the most restrictive\n"
 		       "; result wins\n",
-		       n);
-	for (size_t i = 0; i < n; i++) {
-		char *text = render(&progs[i], arch, o);
+		       t->n);
+	for (size_t i = 0; i < t->n; i++) {
+		bool is_policy;
+		char *text = render(&t->progs[i], arch, o, &is_policy);
 		if (!text)
 			return -1;
-		printf("%s; --- filter %zu (%s) ---\n%s", i ? "\n" : "", i, age(i, n), text);
+		printf("%s; --- filter %zu (%s) ---\n%s", i ? "\n" : "", i, age(i, t->n), text);
 		free(text);
 	}
 	return 0;
 }
 
-static int emit(const struct scg_prog *progs, size_t n, const struct scg_arch *arch,
-		const struct dump_opts *o)
+static int emit_one(const struct target *t, const struct scg_arch *arch,
+		    const struct dump_opts *o)
 {
-	int r = o->dir ? write_dir(progs, n, arch, o) : write_stdout(progs, n, arch, o);
+	if (!t->dir)
+		return write_stdout(t, arch, o);
+	print_lines(stderr, "syscage: dump: note: ", t->notes);
+	return write_dir(t, arch, o);
+}
+
+/* The exit status once everything is written (@r < 0: something failed). */
+static int finish(int r, const struct dump_opts *o)
+{
 	if (fflush(stdout) != 0)
 		r = -1;
 	if (r == 0 && o->budget->ran_out) {
@@ -308,24 +676,87 @@ static int emit(const struct scg_prog *progs, size_t n, const struct scg_arch *a
 	return r < 0 ? CLI_EXIT_USAGE : CLI_EXIT_OK;
 }
 
+/* --- dump PID ----------------------------------------------------------- */
+
+/* The notes for group @g of @pf: threads, then supervisors.  NULL on ENOMEM. */
+static char *group_notes(const struct scg_process_filters *pf, const struct scg_thread_filters *g,
+			 pid_t asked)
+{
+	struct notes nt;
+	if (!notes_open(&nt))
+		return NULL;
+	note_threads(nt.f, pf, g, asked);
+	note_notify(nt.f, g->tids[0], g->progs, g->nprogs);
+	notes_close(&nt);
+	return nt.text;
+}
+
+/* Several groups of threads with different filters, one after the other. */
+static int emit_groups(const struct scg_process_filters *pf, const struct scg_arch *arch,
+		       const struct dump_opts *o)
+{
+	if (!o->dir && (o->format == DUMP_RAW || o->format == DUMP_POLICY)) {
+		cli_error("dump: the threads of process %d hold different filters, which do not "
+			  "fit one %s; use -o DIR (a directory per thread), or dump one thread: "
+			  "syscage dump TID", (int)pf->pid,
+			  o->format == DUMP_RAW ? "raw stream" : "policy");
+		for (size_t i = 0; i < pf->ngroups; i++)
+			cli_error("dump: thread %d%s: %zu filters", (int)pf->groups[i].tids[0],
+				  pf->groups[i].ntids > 1 ? " and others" : "",
+				  pf->groups[i].nprogs);
+		return -1;
+	}
+	if (o->dir && mkdir(o->dir, 0777) < 0 && errno != EEXIST) {
+		cli_error("dump: cannot create %s: %s", o->dir, strerror(errno));
+		return -1;
+	}
+	int r = 0;
+	for (size_t i = 0; r == 0 && i < pf->ngroups; i++) {
+		const struct scg_thread_filters *g = &pf->groups[i];
+		char *notes = group_notes(pf, g, pf->pid);
+		char dir[4096];
+		if (o->dir)
+			snprintf(dir, sizeof(dir), "%s/thread-%d", o->dir, (int)g->tids[0]);
+		else
+			printf("%s; ===== threads of process %d holding other filters: group %zu of "
+			       "%zu =====\n", i ? "\n" : "", (int)pf->pid, i + 1, pf->ngroups);
+		struct target t = { g->progs, g->nprogs, o->dir ? dir : NULL, notes ? notes : "" };
+		r = emit_one(&t, arch, o);
+		free(notes);
+	}
+	return r;
+}
+
 static int dump_pid(const struct dump_opts *o, const struct scg_arch *arch)
 {
 	struct scg_diag *diag = scg_diag_new();
-	struct scg_prog *progs;
-	size_t n;
-	int r = scg_inspect_filters(o->pid, o->timeout_ms ? o->timeout_ms : 10000U, &progs, &n, diag);
-	cli_print_diag(diag);
+	struct scg_process_filters pf;
+	int r = scg_inspect_process_filters(o->pid, o->timeout_ms ? o->timeout_ms : 10000U, &pf,
+					    diag);
+	print_errors(diag);
 	scg_diag_free(diag);
 	if (r < 0)
 		return CLI_EXIT_USAGE;
-	if (n == 0) {
-		cli_error("dump: process %d has no seccomp filter", (int)o->pid);
+	if (pf.ngroups == 0) {
+		cli_error("dump: %s %d has no seccomp filter%s", pf.pid == o->pid ? "process" : "thread",
+			  (int)o->pid, pf.nthreads > 1 ? " in any of its threads" : "");
+		scg_process_filters_release(&pf);
 		return CLI_EXIT_NEGATIVE;
 	}
-	int status = emit(progs, n, arch, o);
-	scg_progs_free(progs, n);
-	return status;
+	if (pf.ngroups > 1) {
+		r = emit_groups(&pf, arch, o);
+	} else {
+		char *notes = group_notes(&pf, &pf.groups[0], o->pid);
+		struct target t = { pf.groups[0].progs, pf.groups[0].nprogs, o->dir,
+				    notes ? notes : "" };
+		r = emit_one(&t, arch, o);
+		free(notes);
+	}
+	scg_process_filters_release(&pf);
+	return finish(r, o);
 }
+
+/* --- dump -- CMD --------------------------------------------------------- */
 
 static void describe_capture(const struct scg_capture *c)
 {
@@ -362,7 +793,7 @@ static int dump_cmd(const struct dump_opts *o, const struct scg_arch *arch)
 	struct scg_diag *diag = scg_diag_new();
 	struct scg_capture c;
 	int r = scg_inspect_capture(o->cmd, o->timeout_ms ? o->timeout_ms : 60000U, &c, diag);
-	cli_print_diag(diag);
+	print_errors(diag);
 	scg_diag_free(diag);
 	if (r < 0)
 		return CLI_EXIT_USAGE;
@@ -374,9 +805,11 @@ static int dump_cmd(const struct dump_opts *o, const struct scg_arch *arch)
 		if (seen)
 			arch = seen;
 	}
-	int status = emit(&c.prog, 1, arch, o);
+	/* the program is dead: no supervisor answers this filter's notify verdicts yet */
+	struct target t = { &c.prog, 1, o->dir, "" };
+	r = emit_one(&t, arch, o);
 	scg_prog_release(&c.prog);
-	return status;
+	return finish(r, o);
 }
 
 int cmd_dump(int argc, char **argv)

@@ -16,20 +16,24 @@
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: syscage status [--json] [PID...]\n"
+		"usage: syscage status [--json] [PID... | --all]\n"
 		"\n"
 		"Shows the seccomp mode (none, strict, filter), the number of filters and\n"
 		"NO_NEW_PRIVS of each PID, as /proc/PID/status reports them, and every thread\n"
 		"whose state differs from its process's.  Without PID: the process that ran\n"
-		"syscage (its parent, usually your shell).\n"
+		"syscage (its parent, usually your shell).  With --all: every process under\n"
+		"seccomp (a thread in filter or strict mode).\n"
 		"\n"
 		"Then what the kernel offers, as syscage's probes find it: seccomp(2), the\n"
 		"actions and filter flags it knows, user notification, 32-bit emulation\n"
 		"(int $0x80), x32, PTRACE_SECCOMP_GET_FILTER, and the names of the missing\n"
 		"features (those SYSCAGE_DISABLE_FEATURES names count as missing).\n"
 		"\n"
+		"  -a, --all    every process /proc lists that is under seccomp; processes that\n"
+		"               exit during the scan are left out, those /proc will not show\n"
+		"               (hidepid) are counted on stderr; neither is an error\n"
 		"  -j, --json   one JSON object: \"processes\" (an object per PID with all its\n"
-		"               threads) and \"kernel\"\n"
+		"               threads) and \"kernel\"; with --all also \"skipped\"\n"
 		"  -h, --help   this text\n"
 		"\n"
 		"Exit status: 0 done, 2 bad usage, or a PID that does not exist or cannot be read.\n");
@@ -220,24 +224,51 @@ static int parse_pid(const char *text, pid_t *pid)
 	return 0;
 }
 
+struct status_opts {
+	bool json, all;
+};
+
 static int on_option(int c, const char *arg, void *ctx)
 {
 	(void)arg;
+	struct status_opts *o = ctx;
 	if (c == 'j')
-		*(bool *)ctx = true;
+		o->json = true;
+	else if (c == 'a')
+		o->all = true;
 	return 0;
 }
 
 /* Returns as cli_parse_options() does: the index of the first PID, if any. */
-static int parse_options(int argc, char **argv, bool *json)
+static int parse_options(int argc, char **argv, struct status_opts *o)
 {
 	static const struct option longopts[] = {
+		{ "all", no_argument, NULL, 'a' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	static const struct cli_command cmd = { "status", "+:jh", longopts, usage, on_option };
-	return cli_parse_options(&cmd, argc, argv, json);
+	static const struct cli_command cmd = { "status", "+:ajh", longopts, usage, on_option };
+	return cli_parse_options(&cmd, argc, argv, o);
+}
+
+/* "syscage: status: MESSAGE" for each diagnostic of the library, hints beneath. */
+static void print_errors(const struct scg_diag *diag)
+{
+	for (size_t i = 0; i < scg_diag_count(diag); i++) {
+		const struct scg_diag_entry *e = scg_diag_get(diag, i);
+		cli_error("status: %s", e->message);
+		if (e->hint)
+			cli_error("status: hint: %s", e->hint);
+	}
+}
+
+static void show(const struct scg_proc_seccomp *st, bool json, bool first)
+{
+	if (json)
+		print_json(st, first);
+	else
+		print_text(st);
 }
 
 static int show_one(pid_t pid, bool json, bool first)
@@ -246,58 +277,97 @@ static int show_one(pid_t pid, bool json, bool first)
 	struct scg_proc_seccomp st;
 	int r = scg_proc_seccomp_read(pid, &st, diag);
 	if (r < 0) {
-		cli_print_diag(diag);
+		print_errors(diag);
 		if (scg_diag_count(diag) == 0)
 			cli_error("status: process %d: %s", (int)pid, strerror(-r));
 		scg_diag_free(diag);
 		return -1;
 	}
 	scg_diag_free(diag);
-	if (json)
-		print_json(&st, first);
-	else
-		print_text(&st);
+	show(&st, json, first);
 	scg_proc_seccomp_release(&st);
 	return 0;
 }
 
-int cmd_status(int argc, char **argv)
+/* --all: every process under seccomp.  Returns an exit status. */
+static int show_all(bool json)
 {
-	bool json = false;
-	int pids = parse_options(argc, argv, &json);
-	if (pids <= 0)
-		return pids == CLI_OPTIONS_HELP ? CLI_EXIT_OK : CLI_EXIT_USAGE;
-	for (int i = pids; i < argc; i++) {
-		pid_t pid;
-		if (parse_pid(argv[i], &pid) < 0)
-			return CLI_EXIT_USAGE;
+	struct scg_diag *diag = scg_diag_new();
+	struct scg_proc_scan scan;
+	int r = scg_proc_seccomp_scan(0, &scan, diag);
+	print_errors(diag);
+	scg_diag_free(diag);
+	if (r < 0) {
+		if (r == -ENOMEM)
+			cli_error("status: out of memory");
+		return CLI_EXIT_USAGE;
 	}
+	for (size_t i = 0; i < scan.n; i++)
+		show(&scan.procs[i], json, i == 0);
+	if (!json && scan.n == 0)
+		printf("no process is under seccomp\n");
+	if (json)
+		printf("\n ],\n \"skipped\": {\"vanished\": %zu, \"unreadable\": %zu", scan.vanished,
+		       scan.unreadable);
+	if (scan.unreadable)
+		cli_error("status: %zu process%s could not be read: /proc hides other users' "
+			  "processes (hidepid); seeing them needs CAP_SYS_PTRACE",
+			  scan.unreadable, scan.unreadable == 1 ? "" : "es");
+	scg_proc_scan_release(&scan);
+	return CLI_EXIT_OK;
+}
+
+/* The PIDs from argv[@first] on, or the parent.  Returns an exit status. */
+static int show_pids(int argc, char **argv, int first_pid, bool json)
+{
 	int status = CLI_EXIT_OK;
 	bool first = true;
-	if (json)
-		printf("{\"processes\": [");
-	if (pids == argc) {
-		if (show_one(getppid(), json, true) < 0)
-			status = CLI_EXIT_USAGE;
+	if (first_pid == argc && show_one(getppid(), json, true) < 0)
+		status = CLI_EXIT_USAGE;
+	if (first_pid == argc)
 		first = false;
-	}
-	for (int i = pids; i < argc; i++) {
-		pid_t pid = 0; /* parse_pid() succeeded for every argument above */
+	for (int i = first_pid; i < argc; i++) {
+		pid_t pid = 0; /* parse_pid() succeeded for every argument before */
 		parse_pid(argv[i], &pid);
 		if (show_one(pid, json, first) < 0)
 			status = CLI_EXIT_USAGE;
 		else
 			first = false;
 	}
+	if (json)
+		printf("\n ]");
+	return status;
+}
+
+int cmd_status(int argc, char **argv)
+{
+	struct status_opts o = { 0 };
+	int pids = parse_options(argc, argv, &o);
+	if (pids <= 0)
+		return pids == CLI_OPTIONS_HELP ? CLI_EXIT_OK : CLI_EXIT_USAGE;
+	if (o.all && pids < argc) {
+		cli_error("status: --all or PIDs, not both ('syscage status --help')");
+		return CLI_EXIT_USAGE;
+	}
+	for (int i = pids; i < argc; i++) {
+		pid_t pid;
+		if (parse_pid(argv[i], &pid) < 0)
+			return CLI_EXIT_USAGE;
+	}
+	if (o.json)
+		printf("{\"processes\": [");
+	int status = o.all ? show_all(o.json) : show_pids(argc, argv, pids, o.json);
 	struct scg_features f;
 	if (cli_features_probe(&f) < 0)
 		memset(&f, 0, sizeof(f)); /* an unexpected answer: nothing is known to work */
-	if (json) {
-		printf("\n ],\n \"kernel\": ");
+	if (o.json) {
+		printf(o.all ? "},\n \"kernel\": " : ",\n \"kernel\": ");
 		print_kernel_json(&f);
 		printf("\n}\n");
 	} else {
 		print_kernel_text(&f);
 	}
+	if (fflush(stdout) != 0)
+		status = CLI_EXIT_USAGE;
 	return status;
 }

@@ -127,6 +127,209 @@ if have_feature ptrace-get-filter; then
 	wait "$plain" 2>/dev/null
 fi
 
+# --- status --all ------------------------------------------------------
+"$HELPER" hold "$TMP/f.bpf" "$TMP/held2" &
+held=$!
+wait_for "$TMP/held2" || not_ok "helper installed two filters for status --all"
+sleep 30 &
+plain=$!
+expect_status 0 "status --all" -- "$SYSCAGE" status --all
+expect_grep "$TMP/out" "^$held \(install_filter\): seccomp filter" "status --all lists a filtered process"
+if grep -q "^$plain " "$TMP/out" && [ "$mode" = none ]; then
+	not_ok "status --all leaves out processes without seccomp" "$(grep "^$plain " "$TMP/out")"
+else
+	ok "status --all leaves out processes without seccomp"
+fi
+expect_status 0 "status --all --json" -- "$SYSCAGE" status --all --json
+if python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+pids = [p["pid"] for p in d["processes"]]
+assert int(sys.argv[2]) in pids, pids
+assert pids == sorted(pids)
+for p in d["processes"]:
+    assert p["seccomp"] != "none" or any(t["seccomp"] != "none" for t in p["threads"]), p
+assert sorted(d["skipped"]) == ["unreadable", "vanished"], d["skipped"]
+assert "kernel" in d
+' "$TMP/out" "$held" 2>"$TMP/err"; then
+	ok "status --all --json: only processes under seccomp, and what was skipped"
+else
+	not_ok "status --all --json: only processes under seccomp, and what was skipped" "$(cat "$TMP/err")"
+fi
+expect_status 2 "status --all with a PID is bad usage" -- "$SYSCAGE" status --all "$held"
+# processes that end while the scan runs are left out, never an error
+( for _ in $(seq 200); do /bin/true; done ) &
+churn=$!
+churn_ok=yes
+for _ in 1 2 3; do "$SYSCAGE" status --all >/dev/null 2>"$TMP/err" || churn_ok=$(cat "$TMP/err"); done
+wait "$churn"
+if [ "$churn_ok" = yes ]; then ok "status --all while processes come and go"; else
+	not_ok "status --all while processes come and go" "$churn_ok"; fi
+kill "$plain" 2>/dev/null
+
+# --- dump --format policy: text that compiles ----------------------------
+cat >"$TMP/pol.policy" <<'POL'
+default allow
+errno(EPERM) mkdir
+errno(EACCES) socket if domain == AF_INET
+POL
+"$SYSCAGE" compile "$TMP/pol.policy" -o "$TMP/pol.bpf" || not_ok "compile the test policy"
+"$HELPER" hold "$TMP/pol.bpf" "$TMP/held3" &
+polheld=$!
+wait_for "$TMP/held3" || not_ok "helper installed the compiled policy"
+policy_checks=("dump --format policy of a stack" "the policy text starts with a policy comment"
+	"the dumped policy compiles" "the recompiled policy is equivalent to the dumped filters")
+if have_feature ptrace-get-filter && [ "$base" -eq 0 ]; then
+	expect_status 0 "dump --format policy of a stack" -- "$SYSCAGE" dump -f policy "$polheld"
+	cp "$TMP/out" "$TMP/dumped.policy"
+	if head -1 "$TMP/dumped.policy" | grep -q '^#'; then ok "the policy text starts with a policy comment"
+	else not_ok "the policy text starts with a policy comment" "$(head -1 "$TMP/dumped.policy")"; fi
+	expect_status 0 "the dumped policy compiles" -- "$SYSCAGE" compile "$TMP/dumped.policy" -o "$TMP/re.bpf"
+	# the stack holds the same filter twice, which means what it means once
+	expect_status 0 "the recompiled policy is equivalent to the dumped filters" -- \
+		"$SYSCAGE" diff "$TMP/re.bpf" "$TMP/pol.bpf"
+else
+	for check in "${policy_checks[@]}"; do skip_feature ptrace-get-filter "$check"; done
+fi
+kill "$polheld" "$held" 2>/dev/null
+wait "$polheld" "$held" 2>/dev/null
+
+# a filter that tests the same bits twice on one path: the condition reads once
+fold_checks=("dump --format policy of a filter testing bits twice" "repeated conditions are folded"
+	"the folded policy compiles" "the folded policy is equivalent to the filter")
+if [ "$(uname -m)" = x86_64 ] && have_feature ptrace-get-filter && [ "$base" -eq 0 ]; then
+	cat >"$TMP/twice.s" <<'ASM'
+ld [arch]
+jne #AUDIT_ARCH_X86_64, kill
+ld [nr]
+jne #56, allow
+ld [arg0.lo]
+jset #0x30000000, a, allow
+a: ld [arg1.lo]
+jeq #5, deny1, b
+b: ld [arg0.lo]
+jset #0x30000000, deny2, allow
+deny1: ret ERRNO(1)
+deny2: ret ERRNO(13)
+allow: ret ALLOW
+kill: ret KILL_PROCESS
+ASM
+	"$SYSCAGE" asm "$TMP/twice.s" -o "$TMP/twice.bpf" || not_ok "assemble the twice filter"
+	"$HELPER" hold1 "$TMP/twice.bpf" "$TMP/held4" &
+	twice=$!
+	wait_for "$TMP/held4" || not_ok "helper installed the twice filter"
+	expect_status 0 "dump --format policy of a filter testing bits twice" -- "$SYSCAGE" dump -f policy "$twice"
+	cp "$TMP/out" "$TMP/twice.policy"
+	if grep -q '0x30000000) != 0 && (arg0.lo & 0x30000000) != 0' "$TMP/twice.policy"; then
+		not_ok "repeated conditions are folded" "$(grep clone "$TMP/twice.policy")"
+	else
+		expect_grep "$TMP/twice.policy" '^errno\(EACCES\) clone if \(arg0.lo & 0x30000000\) != 0 && ' \
+			"repeated conditions are folded"
+	fi
+	expect_status 0 "the folded policy compiles" -- "$SYSCAGE" compile "$TMP/twice.policy" -o "$TMP/twice-re.bpf"
+	expect_status 0 "the folded policy is equivalent to the filter" -- "$SYSCAGE" diff "$TMP/twice-re.bpf" "$TMP/twice.bpf"
+	kill "$twice" 2>/dev/null
+	wait "$twice" 2>/dev/null
+else
+	for check in "${fold_checks[@]}"; do skip_feature ptrace-get-filter "$check (x86_64, no inherited filter)"; done
+fi
+
+# --- threads ---------------------------------------------------------------
+"$HELPER" thread-hold "$TMP/f.bpf" "$TMP/held5" &
+thr=$!
+wait_for "$TMP/held5" || not_ok "a thread of the helper installed a filter"
+tid=$(ls "/proc/$thr/task" | grep -vx "$thr" | head -1)
+expect_status 0 "status of a process whose other thread holds a filter" -- "$SYSCAGE" status "$thr"
+expect_grep "$TMP/out" "^  thread $tid: seccomp filter, $((base + 1)) filter" "status names the filtered thread"
+thread_checks=("dump PID when only another thread holds a filter" "dump names the thread that holds it"
+	"dump shows that thread's filter" "dump TID" "dump TID says it is that thread alone"
+	"dump of a process whose threads differ" "dump names each group of threads"
+	"dump -f policy refuses threads that differ" "and says how to dump them"
+	"dump -o DIR: a directory per thread" "each thread's files")
+if have_feature ptrace-get-filter; then
+	expect_status 0 "dump PID when only another thread holds a filter" -- "$SYSCAGE" dump "$thr"
+	expect_grep "$TMP/out" "^; thread $tid of process $thr \(2 threads\) holds these filters" \
+		"dump names the thread that holds it"
+	expect_grep "$TMP/out" "j(eq|ne) #39, L3 +; getpid" "dump shows that thread's filter"
+	expect_status 0 "dump TID" -- "$SYSCAGE" dump -f policy "$tid"
+	expect_grep "$TMP/out" "thread $tid of process $thr alone" "dump TID says it is that thread alone"
+	kill "$thr" 2>/dev/null
+	wait "$thr" 2>/dev/null
+	"$HELPER" thread-more "$TMP/f.bpf" "$TMP/held6" &
+	thr=$!
+	wait_for "$TMP/held6" || not_ok "the helper's threads installed their filters"
+	tid=$(ls "/proc/$thr/task" | grep -vx "$thr" | head -1)
+	expect_status 0 "dump of a process whose threads differ" -- "$SYSCAGE" dump "$thr"
+	expect_grep "$TMP/out" "^; thread $tid of process $thr \(2 threads\) holds these filters" \
+		"dump names each group of threads"
+	expect_status 2 "dump -f policy refuses threads that differ" -- "$SYSCAGE" dump -f policy "$thr"
+	expect_grep "$TMP/err" "^syscage: dump: .*syscage dump TID" "and says how to dump them"
+	expect_status 0 "dump -o DIR: a directory per thread" -- "$SYSCAGE" dump -f raw -o "$TMP/thr.d" "$thr"
+	if [ -e "$TMP/thr.d/thread-$thr/filter-$base.bpf" ] && [ -e "$TMP/thr.d/thread-$tid/filter-$((base + 1)).bpf" ]; then
+		ok "each thread's files"
+	else
+		not_ok "each thread's files" "$(cd "$TMP/thr.d" && find . | tr '\n' ' ')"
+	fi
+else
+	for check in "${thread_checks[@]}"; do skip_feature ptrace-get-filter "$check"; done
+fi
+kill "$thr" 2>/dev/null
+wait "$thr" 2>/dev/null
+
+# --- a supervisor's filter: notify explained --------------------------------
+printf 'default allow\nerrno(EPERM) mkdir\n' >"$TMP/run.policy"
+notify_checks=("dump of a program under syscage run" "dump says notify is answered by a supervisor"
+	"dump names syscage run and its policy")
+if have_feature ptrace-get-filter && have_feature user-notif; then
+	"$SYSCAGE" run -q -p "$TMP/run.policy" -- sleep 30 2>/dev/null &
+	runner=$!
+	prog=
+	for _ in $(seq 300); do
+		prog=$(cat "/proc/$runner/task/$runner/children" 2>/dev/null | tr ' ' '\n' | while read -r c; do
+			[ "$(cat "/proc/$c/comm" 2>/dev/null)" = sleep ] && echo "$c"; done | head -1)
+		[ -n "$prog" ] && [ "$(sed -n 's/^Seccomp:[[:space:]]*//p' "/proc/$prog/status")" = 2 ] && break
+		sleep 0.1
+	done
+	expect_status 0 "dump of a program under syscage run" -- "$SYSCAGE" dump -f policy "$prog"
+	expect_grep "$TMP/out" "^# This filter returns USER_NOTIF \(notify\)" "dump says notify is answered by a supervisor"
+	expect_grep "$TMP/out" "^# process $runner is .syscage run.*|^# Its policy's own verdicts: syscage compile -f policy $TMP/run.policy" \
+		"dump names syscage run and its policy"
+	kill "$runner" 2>/dev/null
+	wait "$runner" 2>/dev/null
+else
+	for check in "${notify_checks[@]}"; do skip_feature user-notif "$check"; done
+fi
+
+# --- without privileges: the message says which one is missing ----------------
+priv_checks=("dump of root's process as nobody" "names CAP_SYS_PTRACE" "dump of one's own process as nobody"
+	"names CAP_SYS_ADMIN" "status under hidepid as nobody" "status names CAP_SYS_PTRACE")
+NOBODY="setpriv --reuid=65534 --regid=65534 --clear-groups"
+mkdir -p "$TMP/nobody" && chmod 777 "$TMP/nobody" && chmod 755 "$TMP"
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && $NOBODY test -x "$SYSCAGE" &&
+	$NOBODY test -x "$HELPER" && $NOBODY test -r "$TMP/f.bpf" && have_feature ptrace-get-filter; then
+	"$HELPER" hold1 "$TMP/f.bpf" "$TMP/held7" &
+	rooted=$!
+	wait_for "$TMP/held7" || not_ok "helper installed a filter as root"
+	expect_status 2 "dump of root's process as nobody" -- $NOBODY "$SYSCAGE" dump "$rooted"
+	expect_grep "$TMP/err" "^syscage: dump: process $rooted: .*CAP_SYS_PTRACE" "names CAP_SYS_PTRACE"
+	kill "$rooted" 2>/dev/null
+	wait "$rooted" 2>/dev/null
+	expect_status 2 "dump of one's own process as nobody" -- $NOBODY sh -c \
+		"\"\$0\" hold1 \"\$1\" \"\$2\" & while [ ! -e \"\$2\" ]; do sleep 0.1; done; \"\$3\" dump \$!; r=\$?; kill \$!; exit \$r" \
+		"$HELPER" "$TMP/f.bpf" "$TMP/nobody/held" "$SYSCAGE"
+	expect_grep "$TMP/err" "^syscage: dump: process [0-9]+: reading its filters needs CAP_SYS_ADMIN" "names CAP_SYS_ADMIN"
+	if unshare -m --propagation private true 2>/dev/null; then
+		expect_status 2 "status under hidepid as nobody" -- unshare -m --propagation private sh -c \
+			"mount -t proc -o hidepid=1 proc /proc && exec $NOBODY \"\$0\" status 1" "$SYSCAGE"
+		expect_grep "$TMP/err" "^syscage: status: .*CAP_SYS_PTRACE" "status names CAP_SYS_PTRACE"
+	else
+		skip_feature mount-namespace "status under hidepid as nobody"
+		skip_feature mount-namespace "status names CAP_SYS_PTRACE"
+	fi
+else
+	for check in "${priv_checks[@]}"; do skip_feature root-and-setpriv "$check"; done
+fi
+
 # --- catching a program at its install ----------------------------------
 expect_status 0 "dump -- CMD catches the filter" -- "$SYSCAGE" dump -- "$HELPER" seccomp "$TMP/f.bpf" "$TMP/m1"
 expect_grep "$TMP/out" "j(eq|ne) #39, L3 +; getpid" "the caught filter is disassembled"
@@ -139,6 +342,16 @@ expect_status 0 "a filter installed by a forked child is caught" -- "$SYSCAGE" d
 expect_same "$TMP/out" "$TMP/f.bpf" "one caught filter goes raw to standard output"
 if [ ! -e "$TMP/m2" ] && [ ! -e "$TMP/m3" ]; then ok "no install went through"; else
 	not_ok "no install went through"; fi
+# the tracing filter is hidden from prctl(PR_GET_SECCOMP): a program that sandboxes itself
+# only when it is not filtered yet (man-db) still installs
+if [ "$(uname -m)" = x86_64 ] && [ "$mode" = none ]; then
+	expect_status 0 "dump -- CMD that installs only when unfiltered" -- \
+		"$SYSCAGE" dump -f raw -- "$HELPER" unfiltered-only "$TMP/f.bpf" "$TMP/m5"
+	expect_same "$TMP/out" "$TMP/f.bpf" "its filter is caught"
+else
+	skip_feature x86_64-unfiltered "dump -- CMD that installs only when unfiltered"
+	skip_feature x86_64-unfiltered "its filter is caught"
+fi
 expect_status 1 "dump -- CMD that installs nothing" -- "$SYSCAGE" dump -- "$HELPER" none "$TMP/f.bpf" "$TMP/m4"
 expect_grep "$TMP/err" "exited with status 3 without installing a filter" "says the program exited"
 expect_status 2 "dump -- a command that does not exist" -- "$SYSCAGE" dump -- "$TMP/no-such-program"

@@ -14,7 +14,8 @@
  * 32-bit struct sock_fprog below 4 GiB), hold (installs it twice, creates MARKER, then sleeps up to
  * 60 s so it can be inspected), hold1 (the same with one install), thread-hold (a second
  * thread installs it and creates MARKER; both threads then sleep up to 60 s, so that only
- * a thread other than the leader holds a filter), unfiltered-only (installs only when
+ * a thread other than the leader holds a filter), thread-more (the leader installs it, then
+ * a second thread installs it again: the threads hold 1 and 2 filters), unfiltered-only (installs only when
  * prctl(PR_GET_SECCOMP) says the process is not filtered yet, as man-db does; exits 5
  * otherwise), none (exits 3 without installing).  Exit 0 after an install, 3 for none, 4
  * when the install failed, 5 when unfiltered-only saw a filter, 2 on bad usage.
@@ -153,6 +154,8 @@ int main(int argc, char **argv)
 		return in_thread();
 	if (!strcmp(argv[1], "thread-hold"))
 		return thread_holds();
+	if (!strcmp(argv[1], "thread-more"))
+		return install("seccomp") < 0 ? 4 : thread_holds();
 	if (!strcmp(argv[1], "unfiltered-only"))
 		return prctl(PR_GET_SECCOMP, 0L, 0L, 0L, 0L) == 0 ? install_and_mark("seccomp") : 5;
 	if (!strcmp(argv[1], "hold1")) {
