@@ -27,6 +27,7 @@
 #include "support/live.h"
 #include "support/polgen.h"
 #include "support/progen.h"
+#include "support/scale.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 #define X32 0x40000000U
@@ -208,7 +209,8 @@ static void test_random_policies_live(void **state)
 	progen_seed(&rng, 0x11fe);
 	cases_run = 0;
 	size_t policies = 0;
-	while (cases_run < 3000) {
+	size_t want = test_scaled(3000);
+	while (cases_run < want) {
 		const struct scg_arch *targets[4];
 		pick_targets(&rng, targets);
 		struct polgen_opts opts = { .max_rules = 10, .max_depth = 2, .arches = targets,

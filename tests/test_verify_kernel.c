@@ -24,6 +24,7 @@
 #include "bpf/opcodes.h"
 #include "support/live.h"
 #include "support/progen.h"
+#include "support/scale.h"
 
 #define DEFAULT_SEED 0x5ec0a9e5eedULL
 #define MAX_REPORTED 5
@@ -199,7 +200,7 @@ static void test_valid_programs(void **state)
 		skip();
 	struct progen_rng rng;
 	progen_seed(&rng, seed);
-	for (size_t i = 0; i < N_VALID && disagreements < MAX_REPORTED; i++) {
+	for (size_t i = 0; i < test_scaled(N_VALID) && disagreements < MAX_REPORTED; i++) {
 		struct progen_opts opts = random_opts(&rng);
 		struct scg_prog prog;
 		assert_int_equal(progen_valid(&rng, &opts, &prog), 0);
@@ -216,7 +217,7 @@ static void test_mutated_programs(void **state)
 		skip();
 	struct progen_rng rng;
 	progen_seed(&rng, seed + 1);
-	for (size_t i = 0; i < N_MUTATED && disagreements < MAX_REPORTED; i++) {
+	for (size_t i = 0; i < test_scaled(N_MUTATED) && disagreements < MAX_REPORTED; i++) {
 		struct progen_opts opts = random_opts(&rng);
 		opts.max_len = opts.max_len > 300 ? 300 : opts.max_len;
 		struct scg_prog prog;
@@ -237,7 +238,7 @@ static void test_garbage(void **state)
 		skip();
 	struct progen_rng rng;
 	progen_seed(&rng, seed + 2);
-	for (size_t i = 0; i < N_GARBAGE && disagreements < MAX_REPORTED; i++) {
+	for (size_t i = 0; i < test_scaled(N_GARBAGE) && disagreements < MAX_REPORTED; i++) {
 		size_t len =
 		    progen_below(&rng, 8) ? 1 + progen_below(&rng, 6) : 1 + progen_below(&rng, 200);
 		struct scg_prog prog;
@@ -399,7 +400,7 @@ static void test_targeted(void **state)
 	struct progen_rng rng;
 	progen_seed(&rng, seed + 3);
 	for (size_t rule = 0; rule < N_RULES; rule++) {
-		size_t count = !strcmp(refusal_rules[rule], "length") ? 8 : N_TARGETED_PER_RULE;
+		size_t count = !strcmp(refusal_rules[rule], "length") ? 8 : test_scaled(N_TARGETED_PER_RULE);
 		for (size_t i = 0; i < count && disagreements < MAX_REPORTED; i++) {
 			struct scg_prog prog;
 			if (!strcmp(refusal_rules[rule], "length")) {
@@ -444,7 +445,7 @@ static void test_coverage(void **state)
 	if (!live_ok())
 		skip();
 	fprintf(stderr, "%zu programs compared with the kernel\n", programs_run);
-	assert_true(programs_run >= 10000);
+	assert_true(programs_run >= test_scaled(10000));
 	bool missing = false;
 	for (size_t r = 0; r < N_RULES; r++) {
 		if (!rule_hits[r]) {
