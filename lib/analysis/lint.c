@@ -37,8 +37,9 @@ enum lint_step {
 };
 
 static const char *const step_codes[] = {
-	"no-arch-check",     "unreachable",   "target ABIs",	"abi-bypass",	   "multiplexer-bypass",
-	"io-uring-bypass",   "risky-syscall", "unknown-not-enosys", "int-compared-64",
+	"no-arch-check",   "unreachable",   "whether it is a target", "abi-bypass",
+	"multiplexer-bypass", "io-uring-bypass", "risky-syscall", "unknown-not-enosys",
+	"int-compared-64",
 };
 
 struct lint {
@@ -757,7 +758,8 @@ static void report_budget(const struct lint *l)
 					   "entry %zu on)",
 					   scg_syscall_count(arch) - l->at_syscall,
 					   scg_syscall_count(arch), l->at_syscall);
-		for (enum lint_step st = l->step; st < STEP_INT_WIDTH; st++)
+		for (enum lint_step st = l->step; st <= STEP_INT_WIDTH && l->step != STEP_INT_WIDTH;
+		     st++)
 			scg_strbuf_appendf(&sb, "%s%s", st > l->step ? ", " : "", step_codes[st]);
 		size_t left = 0;
 		for (size_t i = l->at_arch + 1; i < scg_arch_count(); i++)
