@@ -81,65 +81,24 @@ struct supervisor {
 	char killed_call[64];
 };
 
-static void kill_target(struct supervisor *sv, int listener, const struct scg_notif *n)
-{
-	/* The thread's process: a pidfd pins it, ID_VALID proves it is still the caller. */
-	pid_t tgid = (pid_t)n->pid;
-	char path[64], line[128];
-	snprintf(path, sizeof(path), "/proc/%u/status", n->pid);
-	FILE *f = fopen(path, "re");
-	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "Tgid: %d", &tgid) == 1)
-			break;
-	if (f)
-		fclose(f);
-	int pidfd = (int)syscall(SYS_pidfd_open, tgid, 0);
-	if (scg_notif_id_valid(listener, n->id) == 0) {
-		if (pidfd >= 0)
-			syscall(SYS_pidfd_send_signal, pidfd, SIGKILL, NULL, 0);
-		else
-			kill(tgid, SIGKILL);
-		if (tgid == sv->child)
-			sv->killed_child = true;
-	}
-	if (pidfd >= 0)
-		close(pidfd);
-}
-
 static int decide(int listener, const struct scg_notif *n, struct scg_notif_resp *resp, void *ctx)
 {
 	struct supervisor *sv = ctx;
+	/* The verdict comes from the call's number and argument values, which the
+	 * kernel took as the call was made; memory the report reads later (paths)
+	 * never enters it. */
 	struct scg_verdict v;
 	scg_policy_eval(sv->cfg->policy, &n->data, &v);
-	struct run_denial d;
-	run_describe(sv->rep, listener, n, &v, &d);
-	switch (scg_action_of(v.action)) {
-	case SCG_ACTION_ERRNO: {
-		uint32_t e = v.action & SCG_RET_DATA;
-		resp->error = -(int32_t)(e > SCG_MAX_ERRNO ? SCG_MAX_ERRNO : e);
-		break;
-	}
-	case SCG_ACTION_ALLOW:
-	case SCG_ACTION_LOG:
-		/* Not installed as USER_NOTIF, so only an older filter of the program's
-		 * own can send it here: let it run, nothing was denied. */
-		resp->flags = SCG_NOTIF_FLAG_CONTINUE;
-		return 0;
-	case SCG_ACTION_USER_NOTIF:
-	case SCG_ACTION_TRACE:
-		resp->error = -ENOSYS; /* what the kernel answers when nobody listens */
-		break;
-	case SCG_ACTION_KILL_PROCESS:
-	case SCG_ACTION_KILL_THREAD:
-	case SCG_ACTION_TRAP:
-	case SCG_ACTION_UNKNOWN:
+	enum scg_action a = scg_action_of(v.action);
+	struct run_denial d = { .name = NULL };
+	if (a != SCG_ACTION_ALLOW && a != SCG_ACTION_LOG) {
+		run_describe(sv->rep, listener, n, &v, &d);
 		run_report_denial(sv->rep, &d);
-		snprintf(sv->killed_call, sizeof(sv->killed_call), "%s", d.name ? d.name : "?");
-		kill_target(sv, listener, n);
-		resp->error = -ENOSYS; /* unseen: the caller is dead */
-		return 0;
 	}
-	run_report_denial(sv->rep, &d);
+	if (run_answer_verdict(listener, n, v.action, resp) == sv->child) {
+		sv->killed_child = true;
+		snprintf(sv->killed_call, sizeof(sv->killed_call), "%s", d.name ? d.name : "?");
+	}
 	return 0;
 }
 

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "inject.h"
+#include "run.h"
 
 /* One counter: how many calls of syscall @nr thread @tid made that rule @rule saw. */
 struct counter {
@@ -209,40 +210,18 @@ static void send_signal(int listener, const struct scg_notif *n, pid_t tgid, int
 		syscall(SYS_tgkill, tgid, (pid_t)n->pid, sig);
 }
 
-/* The base policy's verdict for a call no rule took. */
+/*
+ * The base policy's verdict for a call no rule took.  Its kill and trap
+ * verdicts do not come here: inject_build_policy() leaves them to the
+ * kernel, ahead of every rule.  Should one come all the same,
+ * run_answer_verdict() kills the caller before the answer.
+ */
 static void answer_base(struct inject_state *st, int listener, const struct scg_notif *n,
 			struct scg_notif_resp *resp)
 {
 	struct scg_verdict v;
 	scg_policy_eval(st->base, &n->data, &v);
-	switch (scg_action_of(v.action)) {
-	case SCG_ACTION_ALLOW:
-	case SCG_ACTION_LOG:
-		resp->flags = SCG_NOTIF_FLAG_CONTINUE;
-		return;
-	case SCG_ACTION_ERRNO: {
-		uint32_t e = v.action & SCG_RET_DATA;
-		resp->error = -(int32_t)(e > SCG_MAX_ERRNO ? SCG_MAX_ERRNO : e);
-		return;
-	}
-	case SCG_ACTION_KILL_PROCESS:
-	case SCG_ACTION_KILL_THREAD:
-	case SCG_ACTION_TRAP:
-	case SCG_ACTION_UNKNOWN:
-		/*
-		 * Not reached: inject_build_policy() leaves these verdicts to the
-		 * kernel, ahead of every rule.  Should one come here all the same,
-		 * the call must not run and its caller must not live on, as a
-		 * catchable signal would let it: SIGKILL, before the answer.
-		 */
-		send_signal(listener, n, tgid_of((pid_t)n->pid), SIGKILL);
-		resp->error = -ENOSYS;
-		return;
-	case SCG_ACTION_USER_NOTIF:
-	case SCG_ACTION_TRACE:
-		resp->error = -ENOSYS; /* nobody else listens or traces */
-		return;
-	}
+	run_answer_verdict(listener, n, v.action, resp);
 }
 
 /* Applies rule @i to the call: the answer, the signal, the bookkeeping. */

@@ -84,6 +84,18 @@ int run_watchdog_start(pid_t program, struct run_watchdog *out);
 /* Ends it once the program has ended, without waiting for it.  No-op when none was started. */
 void run_watchdog_stop(struct run_watchdog *dog);
 
+/* --- answering notifications (run_notify.c) ------------------------------ */
+
+/*
+ * Fills @resp to answer @n with verdict @action as the kernel would have:
+ * the errno, CONTINUE for ALLOW and LOG, ENOSYS for USER_NOTIF and TRACE.
+ * Kill verdicts (and TRAP, and actions the kernel does not know) kill the
+ * caller's whole process with SIGKILL before the answer; the return value
+ * is then that process's id, else 0.
+ */
+pid_t run_answer_verdict(int listener, const struct scg_notif *n, uint32_t action,
+			 struct scg_notif_resp *resp);
+
 /* --- reporting denials --------------------------------------------------- */
 
 struct run_report;
