@@ -8,7 +8,6 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 
 #include "inject.h"
 #include "run.h"
@@ -207,10 +206,8 @@ static int launch(const struct inject_opts *o, struct scg_inject_rule *const *ru
 			.policy_name = "inject rules", .policy = installed,
 			.report = needs_supervisor(rules, o->nrules), .quiet = true,
 			.argv = o->argv, .path = path, .serve = inject_serve, .serve_ctx = st,
-			.verdicts_as_is = true,
+			.fallback = base, .verdicts_as_is = true,
 		};
-		/* Keep the program (same user) from reading our memory or taking the listener. */
-		prctl(PR_SET_DUMPABLE, 0L, 0L, 0L, 0L);
 		code = run_launch(&cfg);
 		if (!o->quiet)
 			inject_summary(st);

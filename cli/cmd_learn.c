@@ -15,7 +15,6 @@
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 
 #include <syscage/oci.h>
 
@@ -48,21 +47,20 @@ struct learner {
 };
 
 /* Answers one notification CONTINUE and records it once the kernel took the answer. */
-static int serve_one(int listener, struct learner *l)
+static int serve_one(int listener, struct scg_notif *slot, struct learner *l)
 {
-	struct scg_notif n;
-	int r = scg_notif_receive(listener, &n);
+	int r = scg_notif_receive(listener, slot);
 	if (r == -ENOENT)
 		return 0; /* the caller went away first; a restarted call comes again */
 	if (r < 0)
 		return r;
-	struct scg_notif_resp resp = { .id = n.id, .flags = SCG_NOTIF_FLAG_CONTINUE };
+	struct scg_notif_resp resp = { .id = slot->id, .flags = SCG_NOTIF_FLAG_CONTINUE };
 	r = scg_notif_respond(listener, &resp);
 	if (r == -ENOENT)
 		return 0; /* interrupted before it ran: not a call (yet) */
 	if (r < 0)
 		return r;
-	r = scg_learn_record(l->rec, &n.data);
+	r = scg_learn_record(l->rec, &slot->data);
 	if (r == -EAFNOSUPPORT)
 		l->foreign++;
 	else if (r < 0)
@@ -75,11 +73,11 @@ static int serve_one(int listener, struct learner *l)
  * program keeps the queue full, and checking it alone is cheaper than the
  * launcher's full round (child status, signals, listener) after each call.
  */
-static int serve(int listener, void *ctx)
+static int serve(int listener, struct scg_notif *slot, void *ctx)
 {
 	struct pollfd pfd = { .fd = listener, .events = POLLIN };
 	for (int batch = 0; batch < 256; batch++) {
-		int r = serve_one(listener, ctx);
+		int r = serve_one(listener, slot, ctx);
 		if (r < 0)
 			return r;
 		if (poll(&pfd, 1, 0) != 1 || !(pfd.revents & POLLIN))
@@ -88,8 +86,8 @@ static int serve(int listener, void *ctx)
 	return 0;
 }
 
-/* The filter learn installs: every call of every ABI goes to the supervisor. */
-static int build_learn_policy(struct scg_policy **out)
+/* A policy with the same verdict @action for every call of every ABI. */
+static int build_uniform_policy(uint32_t action, struct scg_policy **out)
 {
 	struct scg_policy *p = scg_policy_new();
 	if (!p)
@@ -99,8 +97,8 @@ static int build_learn_policy(struct scg_policy **out)
 		scg_policy_free(p);
 		return r;
 	}
-	scg_policy_set_default(p, SCG_RET_USER_NOTIF);
-	scg_policy_set_badarch(p, SCG_RET_USER_NOTIF);
+	scg_policy_set_default(p, action);
+	scg_policy_set_badarch(p, action);
 	*out = p;
 	return 0;
 }
@@ -274,18 +272,22 @@ static int learn_program(char **argv, struct learner *l)
 		cli_error("%s: %s", argv[0], e == ENOENT ? "command not found" : strerror(e));
 		return e == ENOENT ? 127 : 126;
 	}
-	struct scg_policy *policy = NULL;
-	if (build_learn_policy(&policy) < 0) {
+	/* The filter learn installs sends every call to the supervisor.  Should
+	 * the supervisor be gone, nothing is recorded any more, and the
+	 * watchdog ends each process of the program at its next call. */
+	struct scg_policy *policy = NULL, *fallback = NULL;
+	if (build_uniform_policy(SCG_RET_USER_NOTIF, &policy) < 0 ||
+	    build_uniform_policy(SCG_RET_KILL_PROCESS, &fallback) < 0) {
+		scg_policy_free(policy);
 		free(path);
 		cli_error("cannot set up: %s", strerror(ENOMEM));
 		return EXIT_SETUP;
 	}
 	struct run_config cfg = { .policy_name = "learn", .policy = policy, .report = true,
 				  .quiet = true, .argv = argv, .path = path, .serve = serve,
-				  .serve_ctx = l, .drain = true };
-	/* Keep the program (same user) from reading our memory or taking the listener. */
-	prctl(PR_SET_DUMPABLE, 0L, 0L, 0L, 0L);
+				  .serve_ctx = l, .fallback = fallback, .drain = true };
 	int code = run_launch(&cfg);
+	scg_policy_free(fallback);
 	scg_policy_free(policy);
 	free(path);
 	return code;

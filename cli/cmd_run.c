@@ -76,6 +76,7 @@ char *run_resolve_command(const char *cmd)
 struct supervisor {
 	const struct run_config *cfg;
 	struct run_report *rep;
+	struct run_watchdog dog;
 	pid_t child;
 	bool killed_child; /* a KILL verdict ended the program */
 	char killed_call[64];
@@ -102,14 +103,26 @@ static int decide(int listener, const struct scg_notif *n, struct scg_notif_resp
 	return 0;
 }
 
+/*
+ * Blocks every signal but those that stop (SIGKILL and SIGSTOP cannot be
+ * blocked): a signal the program sends its whole process group, which
+ * syscage shares, must not end the supervisor (the guard refuses SIGKILL,
+ * see run_guard.c).  The ones passed on, and SIGCHLD, are read from a
+ * signalfd; the others stay pending.  The stop signals keep their default,
+ * so Ctrl-Z stops syscage with the program.
+ */
 static int setup_signals(sigset_t *orig, int *sfd)
 {
-	sigset_t set;
+	sigset_t set, blocked;
 	sigemptyset(&set);
 	sigaddset(&set, SIGCHLD);
 	for (size_t i = 0; i < sizeof(forwarded_signals) / sizeof(forwarded_signals[0]); i++)
 		sigaddset(&set, forwarded_signals[i]);
-	if (sigprocmask(SIG_BLOCK, &set, orig) < 0)
+	sigfillset(&blocked);
+	sigdelset(&blocked, SIGTSTP);
+	sigdelset(&blocked, SIGTTIN);
+	sigdelset(&blocked, SIGTTOU);
+	if (sigprocmask(SIG_BLOCK, &blocked, orig) < 0)
 		return -errno;
 	*sfd = signalfd(-1, &set, SFD_CLOEXEC);
 	return *sfd < 0 ? -errno : 0;
@@ -150,6 +163,10 @@ static int await_exec(const struct run_config *cfg, int sock, int *listener)
 		cli_error("cannot run '%s': %s", cfg->path, strerror(m.err));
 		return m.err == ENOENT ? EXIT_NOTFOUND : EXIT_NOEXEC;
 	}
+	if (m.kind == RUN_MSG_GUARD_FAILED) {
+		cli_error("cannot install the guard filter: %s", strerror(m.err));
+		return EXIT_SETUP;
+	}
 	if (m.err)
 		cli_error("cannot start '%s': %s", cfg->argv[0], strerror(m.err));
 	return EXIT_SETUP;
@@ -178,8 +195,8 @@ static void on_signal(struct supervisor *sv, const struct signalfd_siginfo *si)
 
 static int serve_one(struct supervisor *sv, int listener)
 {
-	return sv->cfg->serve ? sv->cfg->serve(listener, sv->cfg->serve_ctx)
-			      : scg_notif_handle_one(listener, decide, sv);
+	return sv->cfg->serve ? sv->cfg->serve(listener, sv->dog.slot, sv->cfg->serve_ctx)
+			      : run_notif_handle(listener, sv->dog.slot, decide, sv);
 }
 
 /*
@@ -221,11 +238,13 @@ static int supervise(struct supervisor *sv, int sfd, int *listenerp, int *status
 		if (listening && (pfd[1].revents & POLLIN)) {
 			int r = serve_one(sv, listener);
 			if (r < 0 && r != -EINTR) {
-				/* Give up supervising rather than spin: closing the listener
-				 * answers every pending and later denied call with ENOSYS. */
-				cli_error("cannot handle a denied call (%s); denied calls now fail "
-					  "with ENOSYS, unreported",
+				/* Give up supervising rather than spin: the watchdog answers
+				 * from now on, with the policy's verdicts. */
+				cli_error("cannot handle a denied call (%s); denied calls now get "
+					  "the policy's verdicts, unreported",
 					  strerror(-r));
+				if (run_watchdog_take_over(&sv->dog) < 0)
+					return r; /* the program is killed */
 				close(listener);
 				*listenerp = listener = -1;
 				listening = false;
@@ -280,28 +299,44 @@ int run_launch(const struct run_config *cfg)
 	sv.rep = run_report_new(cfg->policy, cfg->log_path, cfg->quiet);
 	if (!sv.rep)
 		return EXIT_SETUP;
-	pid_t parent = getpid();
+	/* Keep the program (same user) from reading our memory, taking the
+	 * listener, or writing our /proc files; the watchdog inherits this. */
+	prctl(PR_SET_DUMPABLE, 0L, 0L, 0L, 0L);
 	fflush(NULL);
+	/* Before the program, which must know its pid (the guard) and never run without it. */
+	int r = run_watchdog_start(cfg, &sv.dog);
+	if (r < 0) {
+		cli_error("cannot start the watchdog: %s", strerror(-r));
+		run_report_free(sv.rep);
+		return EXIT_SETUP;
+	}
+	struct run_guard guard = { .supervisor = getpid(), .watchdog = sv.dog.pid,
+				   .group = getpgrp() };
 	sv.child = fork();
 	if (sv.child < 0) {
 		cli_error("cannot fork: %s", strerror(errno));
+		run_watchdog_stop(&sv.dog);
 		run_report_free(sv.rep);
 		return EXIT_SETUP;
 	}
 	if (sv.child == 0) {
 		close(sock[0]);
 		close(sfd);
-		run_child(cfg, parent, sock[1], &orig);
+		close(sv.dog.fd);
+		run_child(cfg, &guard, sock[1], &orig);
 	}
 	close(sock[1]);
 	/* A report to a closed pipe must not kill the supervisor (and, with it, the
 	 * program); the child kept the disposition it inherited. */
 	signal(SIGPIPE, SIG_IGN);
-	struct run_watchdog dog;
-	run_watchdog_start(sv.child, &dog); /* without it, the parent-death signal alone */
+	run_watchdog_give_program(&sv.dog, sv.child); /* without it, the parent-death signal alone */
 	int listener = -1, status = 0;
 	int code = await_exec(cfg, sock[0], &listener);
 	close(sock[0]);
+	if (code == 0 && listener >= 0 && (r = run_watchdog_give_listener(&sv.dog, listener)) < 0) {
+		cli_error("cannot hand the listener to the watchdog: %s", strerror(-r));
+		code = EXIT_SETUP;
+	}
 	if (code == 0 && supervise(&sv, sfd, &listener, &status) < 0)
 		code = EXIT_SETUP;
 	if (code != 0) {
@@ -311,8 +346,8 @@ int run_launch(const struct run_config *cfg)
 	} else {
 		code = exit_status(&sv, status);
 	}
-	run_watchdog_stop(&dog);
-	/* Closing the listener answers whatever is still pending (descendants) with ENOSYS. */
+	/* The watchdog answers what is still pending (descendants), and later calls. */
+	run_watchdog_stop(&sv.dog);
 	if (listener >= 0)
 		close(listener);
 	run_report_summary(sv.rep);
@@ -373,8 +408,6 @@ int cmd_run(int argc, char **argv)
 			  "running without reports, as with --no-report");
 		cfg.report = false;
 	}
-	/* Keep the program (same user) from reading our memory or taking the listener. */
-	prctl(PR_SET_DUMPABLE, 0L, 0L, 0L, 0L);
 	int code = run_launch(&cfg);
 	scg_policy_free(policy);
 	free(path);

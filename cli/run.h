@@ -16,6 +16,7 @@ enum run_msg_kind {
 	RUN_MSG_LISTENER = 1, /* carries the listener fd (SCM_RIGHTS) */
 	RUN_MSG_SETUP_FAILED, /* err: why the filter could not be set up */
 	RUN_MSG_EXEC_FAILED,  /* err: execve's errno */
+	RUN_MSG_GUARD_FAILED, /* err: why the guard filter could not be installed */
 };
 
 struct run_msg {
@@ -32,9 +33,13 @@ struct run_config {
 	char *const *argv; /* the program and its arguments */
 	const char *path;  /* resolved executable */
 	/* Set by commands other than run: serves one notification from the
-	 * listener instead of judging it by @policy; returns 0 or -errno. */
-	int (*serve)(int listener, void *ctx);
+	 * listener instead of judging it by @policy, receiving it into @slot
+	 * (see run_notif_handle()); returns 0 or -errno. */
+	int (*serve)(int listener, struct scg_notif *slot, void *ctx);
 	void *serve_ctx;
+	/* The verdicts the watchdog gives once the supervisor is gone, unreported
+	 * (NULL: @policy's); see run_watchdog.c. */
+	const struct scg_policy *fallback;
 	/* Keep serving after the program ends, until no task uses the filter
 	 * any more (or a signal arrives): its descendants are still supervised. */
 	bool drain;
@@ -52,17 +57,32 @@ int run_launch(const struct run_config *cfg);
 /* Finds @cmd on $PATH like execvp would: a new string, or NULL with errno when it cannot. */
 char *run_resolve_command(const char *cmd);
 
+/* The processes of syscage that a supervised program must not reach (run_guard.c). */
+struct run_guard {
+	pid_t supervisor;
+	pid_t watchdog;
+	pid_t group; /* the supervisor's process group */
+};
+
 /*
- * The child between fork and exec: sets up, installs the filter, passes the
- * listener over @sock and execs.  Never returns.
+ * Compiles the guard filter for @g: on every native ABI it refuses the
+ * calls that would kill, stop, trace or limit @g's processes.  *@out is new
+ * (scg_prog_release()).  0 or -errno.
  */
-_Noreturn void run_child(const struct run_config *cfg, pid_t parent, int sock,
+int run_guard_compile(const struct run_guard *g, struct scg_prog *out);
+
+/*
+ * The child between fork and exec: sets up, installs the policy's filter
+ * and (when supervised) the guard for @guard, passes the listener over
+ * @sock and execs.  Never returns.
+ */
+_Noreturn void run_child(const struct run_config *cfg, const struct run_guard *guard, int sock,
 			 const sigset_t *orig_mask);
 
 /*
  * Builds the policy the child installs: a rule letting execve/execveat (and
- * the sendmsg/exit_group the child itself needs) through when argument 5
- * equals @cookie, then @policy with every verdict that reports rewritten to
+ * the seccomp/sendmsg/exit_group the child itself needs) through when
+ * argument 5 equals @cookie, then @policy with every verdict that reports rewritten to
  * USER_NOTIF when @report.  *@out is new.
  */
 int run_build_policy(const struct scg_policy *policy, uint64_t cookie, bool report,
@@ -73,18 +93,33 @@ bool run_action_reported(uint32_t action);
 /*
  * A process that kills the program (SIGKILL) when the supervisor dies, even
  * after the program changed credentials, which clears its parent-death
- * signal (see run_watchdog.c).
+ * signal, and that then answers the calls of whatever still uses the filter
+ * with @cfg->fallback's verdicts, unreported (see run_watchdog.c).
  */
 struct run_watchdog {
-	pid_t pid; /* -1: none */
-	int fd;    /* the supervisor's end of the pipe */
+	pid_t pid;              /* -1: none */
+	int fd;                 /* the supervisor's end of the socket pair */
+	struct scg_notif *slot; /* shared with the watchdog: the notification being served */
 };
-/* Starts one for @program (the supervisor's child); 0 or -errno (*@out then says none). */
-int run_watchdog_start(pid_t program, struct run_watchdog *out);
-/* Ends it once the program has ended, without waiting for it.  No-op when none was started. */
+/* Starts one; 0 or -errno (*@out then says none). */
+int run_watchdog_start(const struct run_config *cfg, struct run_watchdog *out);
+/* Hands it a pidfd of @program (the supervisor's child); 0 or -errno. */
+int run_watchdog_give_program(struct run_watchdog *dog, pid_t program);
+/* Hands it (a copy of) @listener; 0 or -errno. */
+int run_watchdog_give_listener(struct run_watchdog *dog, int listener);
+/* Lets it answer from now on while the supervisor lives on (it gave up); 0 or -errno. */
+int run_watchdog_take_over(struct run_watchdog *dog);
+/* Tells it the supervisor is done, without waiting for it.  No-op when none was started. */
 void run_watchdog_stop(struct run_watchdog *dog);
 
 /* --- answering notifications (run_notify.c) ------------------------------ */
+
+/*
+ * scg_notif_handle_one(), but the notification is received into @slot:
+ * memory the watchdog shares, so that one the supervisor received just
+ * before it died is still answered.  Returns what scg_notif_handle_one() does.
+ */
+int run_notif_handle(int listener, struct scg_notif *slot, scg_notif_decide_fn decide, void *ctx);
 
 /*
  * Fills @resp to answer @n with verdict @action as the kernel would have:

@@ -4,8 +4,9 @@
  *
  * Until the filter is installed the child may use libc freely.  After it,
  * every syscall goes through the program's policy, so the child only makes
- * raw syscalls carrying the exec cookie (see run_policy.c): sendmsg to hand
- * over the listener, execve, and exit_group if the exec fails.
+ * raw syscalls carrying the exec cookie (see run_policy.c): seccomp to add
+ * the guard filter, sendmsg to hand over the listener, execve, and
+ * exit_group if the exec fails.
  */
 #include <errno.h>
 #include <signal.h>
@@ -111,6 +112,29 @@ static unsigned listener_flags(void)
 	return flags;
 }
 
+/* struct sock_fprog: the kernel reads exactly this layout. */
+struct kernel_fprog {
+	unsigned short len;
+	const struct scg_insn *filter;
+};
+
+enum { SECCOMP_OP_SET_MODE_FILTER = 1 };
+
+/*
+ * Installs the guard (run_guard.c) on top of the policy's filter, as a raw
+ * seccomp(2) carrying the cookie, one of the calls that filter lets
+ * through.  Last rather than first, so that `syscage dump -- syscage run
+ * ...`, which stops at the first install, shows the policy's filter.
+ * Returns 0 or -errno.
+ */
+static int install_guard(const struct scg_prog *guard, uint64_t cookie)
+{
+	struct kernel_fprog f = { .len = (unsigned short)guard->len, .filter = guard->insns };
+	if (syscall(SYS_seccomp, (long)SECCOMP_OP_SET_MODE_FILTER, 0L, &f, 0L, 0L, cookie) < 0)
+		return -errno;
+	return 0;
+}
+
 static int install(const struct run_config *cfg, uint64_t cookie, int *listener)
 {
 	struct scg_prog prog = { 0 };
@@ -141,22 +165,32 @@ static int install(const struct run_config *cfg, uint64_t cookie, int *listener)
 	return r;
 }
 
-_Noreturn void run_child(const struct run_config *cfg, pid_t parent, int sock,
+_Noreturn void run_child(const struct run_config *cfg, const struct run_guard *guard, int sock,
 			 const sigset_t *orig_mask)
 {
-	int r = bind_to_parent(parent);
+	int r = bind_to_parent(guard->supervisor);
 	if (r < 0)
 		_exit(125);
 	if (sigprocmask(SIG_SETMASK, orig_mask, NULL) < 0)
 		fail_early(sock, errno);
 	uint64_t cookie = make_cookie();
+	/* Unsupervised, every verdict is the kernel's: nothing to guard. */
+	struct scg_prog guard_prog = { 0 };
+	if (cfg->report && (r = run_guard_compile(guard, &guard_prog)) < 0) {
+		cli_error("cannot compile the guard filter: %s", strerror(-r));
+		fail_early(sock, 0);
+	}
 	int listener = -1;
 	r = install(cfg, cookie, &listener);
 	if (r < 0)
 		fail_early(sock, 0); /* install() has said why */
-	/* From here on: only raw syscalls carrying the cookie. */
+	/* From here on: only raw syscalls carrying the cookie (and the guard's
+	 * instructions are left to exec, like the policy's). */
 	struct run_msg m = { .kind = RUN_MSG_LISTENER, .err = 0 };
-	if (cfg->report && send_msg(sock, &m, listener, cookie) < 0) {
+	if (cfg->report && (r = install_guard(&guard_prog, cookie)) < 0) {
+		m.kind = RUN_MSG_GUARD_FAILED;
+		m.err = -r;
+	} else if (cfg->report && send_msg(sock, &m, listener, cookie) < 0) {
 		m.kind = RUN_MSG_SETUP_FAILED;
 		m.err = errno;
 	} else {

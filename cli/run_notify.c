@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Answering a notification for run and inject with a policy's verdict, as
- * the kernel would have given it.
+ * Serving notifications for run, learn and inject: received into memory the
+ * watchdog shares, answered with a policy's verdict as the kernel would
+ * have given it.
  */
 #include <errno.h>
 #include <signal.h>
@@ -10,6 +11,24 @@
 #include <unistd.h>
 
 #include "run.h"
+
+int run_notif_handle(int listener, struct scg_notif *slot, scg_notif_decide_fn decide, void *ctx)
+{
+	int r = scg_notif_receive(listener, slot);
+	if (r == -ENOENT)
+		return 0; /* the target was killed before we got to it */
+	if (r < 0)
+		return r;
+	struct scg_notif_resp resp = { .id = slot->id };
+	int verdict = decide(listener, slot, &resp, ctx);
+	if (verdict < 0)
+		return verdict;
+	resp.id = slot->id;
+	r = scg_notif_respond(listener, &resp);
+	if (r < 0 && r != -ENOENT)
+		return r;
+	return verdict > 0 ? 1 : 0;
+}
 
 /* The thread group of thread @tid, from /proc (the notification has only the thread). */
 static pid_t tgid_of(pid_t tid)

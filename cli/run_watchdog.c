@@ -1,29 +1,49 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * `syscage run`: a watchdog that kills the program when the supervisor
- * dies, however it dies.
+ * `syscage run`, `learn` and `inject`: a watchdog that kills the program
+ * when the supervisor dies, however it dies, and then keeps answering the
+ * filter for whatever still uses it.
  *
  * The child asks for SIGKILL on its parent's death (PR_SET_PDEATHSIG), but
- * the kernel clears that request whenever the process changes credentials:
- * a program started as root that drops to another user (servers do, so
- * does `setpriv`) would outlive a killed supervisor and run on under a
- * filter nobody answers, where denied calls fail with ENOSYS and KILL
- * verdicts no longer kill.  The watchdog is a second child of the
- * supervisor that never changes credentials: it holds a pidfd of the
- * program and the read end of a pipe whose only write end the supervisor
- * holds.  When the supervisor dies the pipe reports end-of-file and the
- * watchdog kills the program.  When the supervisor ends normally the
- * program is already gone, and the pidfd makes the signal harmless.
+ * the kernel clears that request whenever the process changes credentials,
+ * and a program may clear it itself.  The watchdog is a second child of the
+ * supervisor, started before the program, that never changes credentials:
+ * the supervisor hands it a pidfd of the program and a copy of the
+ * listener over a socket pair whose other end only the supervisor holds.
+ * When the supervisor dies the socket reports end-of-file and the watchdog
+ * kills the program.  When the supervisor ends normally the program is
+ * already gone, and the pidfd makes the signal harmless.
+ *
+ * Either way the program's descendants may still use the filter.  Were the
+ * listener closed, the kernel would fail their calls meant for the
+ * supervisor with ENOSYS and KILL verdicts would no longer kill; the
+ * watchdog's copy keeps it open, and the watchdog answers each call with
+ * run_config.fallback's verdict (the policy's own), unreported, until no
+ * task uses the filter.  A call the supervisor had received but not yet
+ * answered when it died is in the shared slot, and answered the same way.
+ * Only the watchdog's own death closes the listener; the guard filter
+ * (run_guard.c) keeps the program from killing either process.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
+#include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "run.h"
+
+/* What the supervisor tells the watchdog. */
+enum dog_msg {
+	DOG_PROGRAM = 1, /* carries a pidfd of the program */
+	DOG_LISTENER,    /* carries the listener */
+	DOG_TAKE_OVER,   /* answer from now on: the supervisor gave up */
+};
 
 static void close_between(unsigned first, unsigned last)
 {
@@ -37,77 +57,216 @@ static void close_between(unsigned first, unsigned last)
 		close((int)fd);
 }
 
-/* Closes every descriptor but @a and @b: the watchdog must not keep the
- * listener, the socket or the log open, nor stdout and stderr, or a reader
- * waiting for their end-of-file would wait for the watchdog too. */
-static void close_others(int a, int b)
+/* Closes every descriptor but @keep: the watchdog must not keep the socket
+ * to the child, or the log open, nor stdout and stderr, or a reader waiting
+ * for their end-of-file would wait for the watchdog too. */
+static void close_others(int keep)
 {
-	const unsigned keep[2] = { (unsigned)(a < b ? a : b), (unsigned)(a < b ? b : a) };
-	unsigned first = 0;
-	for (int i = 0; i < 2; i++) {
-		if (keep[i] > first)
-			close_between(first, keep[i] - 1);
-		first = keep[i] + 1;
-	}
-	close_between(first, ~0U);
+	if (keep > 0)
+		close_between(0, (unsigned)keep - 1);
+	close_between((unsigned)keep + 1, ~0U);
 }
 
-static _Noreturn void watch(int rd, int pidfd)
+static int send_msg(int sock, enum dog_msg kind, int fd)
 {
-	close_others(rd, pidfd);
+	int m = kind;
+	struct iovec iov = { .iov_base = &m, .iov_len = sizeof(m) };
+	union {
+		char buf[CMSG_SPACE(sizeof(int))];
+		struct cmsghdr align;
+	} control;
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
+	if (fd >= 0) {
+		memset(&control, 0, sizeof(control));
+		msg.msg_control = control.buf;
+		msg.msg_controllen = sizeof(control.buf);
+		struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+		c->cmsg_level = SOL_SOCKET;
+		c->cmsg_type = SCM_RIGHTS;
+		c->cmsg_len = CMSG_LEN(sizeof(int));
+		memcpy(CMSG_DATA(c), &fd, sizeof(int));
+	}
+	ssize_t n;
+	do
+		n = sendmsg(sock, &msg, MSG_NOSIGNAL);
+	while (n < 0 && errno == EINTR);
+	return n == (ssize_t)sizeof(m) ? 0 : n < 0 ? -errno : -EIO;
+}
+
+/* One message and the descriptor it carries (or -1); 0 at end-of-file or on error. */
+static int recv_msg(int sock, int *fd)
+{
+	int m = 0;
+	struct iovec iov = { .iov_base = &m, .iov_len = sizeof(m) };
+	union {
+		char buf[CMSG_SPACE(sizeof(int))];
+		struct cmsghdr align;
+	} control;
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = control.buf,
+			      .msg_controllen = sizeof(control.buf) };
+	*fd = -1;
+	ssize_t n;
+	do
+		n = recvmsg(sock, &msg, MSG_CMSG_CLOEXEC);
+	while (n < 0 && errno == EINTR);
+	struct cmsghdr *c = n > 0 ? CMSG_FIRSTHDR(&msg) : NULL;
+	if (c && c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS)
+		memcpy(fd, CMSG_DATA(c), sizeof(int));
+	return n == (ssize_t)sizeof(m) ? m : 0;
+}
+
+/* The fallback's verdict for @n, as the kernel would have carried it out. */
+static void answer(const struct run_config *cfg, int listener, const struct scg_notif *n)
+{
+	const struct scg_policy *policy = cfg->fallback ? cfg->fallback : cfg->policy;
+	struct scg_verdict v;
+	scg_policy_eval(policy, &n->data, &v);
+	struct scg_notif_resp resp = { .id = n->id };
+	run_answer_verdict(listener, n, v.action, &resp);
+	scg_notif_respond(listener, &resp);
+}
+
+struct dog {
+	const struct run_config *cfg;
+	const struct scg_notif *slot;
+	int sock, pidfd, listener;
+	bool serving;
+};
+
+/* Starts answering: first the call the supervisor received and left unanswered, if any. */
+static void take_over(struct dog *d)
+{
+	d->serving = true;
+	if (d->listener < 0)
+		return;
+	struct scg_notif n = *d->slot;
+	if (scg_notif_id_valid(d->listener, n.id) == 0)
+		answer(d->cfg, d->listener, &n);
+}
+
+/* A message from the supervisor, or its end. */
+static void on_message(struct dog *d)
+{
+	int fd;
+	switch (recv_msg(d->sock, &fd)) {
+	case DOG_PROGRAM:
+		d->pidfd = fd;
+		return;
+	case DOG_LISTENER:
+		d->listener = fd;
+		return;
+	case DOG_TAKE_OVER:
+		if (fd >= 0)
+			close(fd);
+		take_over(d);
+		return;
+	default:
+		break;
+	}
+	if (fd >= 0)
+		close(fd);
+	/* End-of-file: the supervisor is gone, or done. */
+	if (d->pidfd >= 0)
+		syscall(SYS_pidfd_send_signal, d->pidfd, SIGKILL, NULL, 0);
+	close(d->sock);
+	d->sock = -1;
+	if (!d->serving)
+		take_over(d);
+}
+
+static _Noreturn void watch(const struct run_config *cfg, int sock, const struct scg_notif *slot)
+{
+	close_others(sock);
 	prctl(PR_SET_NAME, "syscage-watch", 0L, 0L, 0L); /* tells it apart in ps */
 	/* Signals for the supervisor are none of the watchdog's business. */
 	sigset_t all;
 	sigfillset(&all);
 	sigprocmask(SIG_BLOCK, &all, NULL);
-	char c;
-	ssize_t n;
-	do
-		n = read(rd, &c, 1);
-	while (n < 0 && errno == EINTR);
-	syscall(SYS_pidfd_send_signal, pidfd, SIGKILL, NULL, 0);
-	_exit(0);
+	struct dog d = { .cfg = cfg, .slot = slot, .sock = sock, .pidfd = -1, .listener = -1 };
+	for (;;) {
+		if (d.sock < 0 && (d.listener < 0 || !d.serving))
+			_exit(0);
+		struct pollfd pfd[2] = { { .fd = d.sock, .events = POLLIN },
+					 { .fd = d.serving ? d.listener : -1, .events = POLLIN } };
+		if (poll(pfd, 2, -1) < 0)
+			continue;
+		if (pfd[0].revents)
+			on_message(&d);
+		if (pfd[1].revents & POLLIN) {
+			struct scg_notif n;
+			if (scg_notif_receive(d.listener, &n) == 0)
+				answer(cfg, d.listener, &n);
+		} else if (pfd[1].revents & (POLLHUP | POLLERR | POLLNVAL)) {
+			_exit(0); /* no task uses the filter any more */
+		}
+	}
 }
 
-int run_watchdog_start(pid_t program, struct run_watchdog *out)
+int run_watchdog_start(const struct run_config *cfg, struct run_watchdog *out)
 {
 	out->pid = -1;
 	out->fd = -1;
-	int pidfd = (int)syscall(SYS_pidfd_open, program, 0);
-	if (pidfd < 0)
-		return -errno; /* before Linux 5.3: the parent-death signal alone */
-	int p[2];
-	if (pipe2(p, O_CLOEXEC) < 0) {
+	out->slot = NULL;
+	struct scg_notif *slot = mmap(NULL, sizeof(*slot), PROT_READ | PROT_WRITE,
+				      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (slot == MAP_FAILED)
+		return -errno;
+	int sv[2];
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0) {
 		int e = errno;
-		close(pidfd);
+		munmap(slot, sizeof(*slot));
 		return -e;
 	}
 	pid_t pid = fork();
 	if (pid == 0) {
-		close(p[1]);
-		watch(p[0], pidfd);
+		close(sv[0]);
+		watch(cfg, sv[1], slot);
 	}
 	int e = errno;
-	close(p[0]);
-	close(pidfd);
+	close(sv[1]);
 	if (pid < 0) {
-		close(p[1]);
+		close(sv[0]);
+		munmap(slot, sizeof(*slot));
 		return -e;
 	}
 	out->pid = pid;
-	out->fd = p[1];
+	out->fd = sv[0];
+	out->slot = slot;
 	return 0;
+}
+
+int run_watchdog_give_program(struct run_watchdog *dog, pid_t program)
+{
+	int pidfd = (int)syscall(SYS_pidfd_open, program, 0);
+	if (pidfd < 0)
+		return -errno; /* before Linux 5.3: the parent-death signal alone */
+	int r = send_msg(dog->fd, DOG_PROGRAM, pidfd);
+	close(pidfd);
+	return r;
+}
+
+int run_watchdog_give_listener(struct run_watchdog *dog, int listener)
+{
+	return send_msg(dog->fd, DOG_LISTENER, listener);
+}
+
+int run_watchdog_take_over(struct run_watchdog *dog)
+{
+	return send_msg(dog->fd, DOG_TAKE_OVER, -1);
 }
 
 void run_watchdog_stop(struct run_watchdog *dog)
 {
 	if (dog->pid <= 0)
 		return;
-	close(dog->fd); /* end-of-file: the watchdog signals the (gone) program and exits */
-	/* Reaped if it is already done; otherwise not waited for, since on a busy
-	 * machine waiting for it to be scheduled would add to every run's time:
-	 * it ends on its own, and whoever inherits it reaps it. */
+	close(dog->fd); /* end-of-file: the watchdog signals the (gone) program and takes over */
+	/* Reaped if it is already done; otherwise not waited for: it ends on its
+	 * own once no task uses the filter (at once when none is left), and
+	 * whoever inherits it reaps it.  Waiting for it to be scheduled would
+	 * add to every run's time on a busy machine. */
 	waitpid(dog->pid, NULL, WNOHANG);
+	munmap(dog->slot, sizeof(*dog->slot));
 	dog->pid = -1;
 	dog->fd = -1;
+	dog->slot = NULL;
 }

@@ -5,8 +5,10 @@
 # once each with the rule that decided them; signals; a supervisor killed
 # while the program waits in a denied call; programs that fork and exit,
 # close every fd, exec in a loop or try to forge the exec cookie; stdio
-# passes through byte for byte and exit statuses 0..255 unchanged; reports
-# of memory a racing thread rewrites are marked as such.
+# passes through byte for byte and exit statuses 0..255 unchanged; a
+# program that tries to kill syscage and its watchdog (as a grandchild,
+# without its parent-death signal, as root) under run, inject and learn;
+# reports of memory a racing thread rewrites.
 . "$(dirname "$0")/../cli_lib.bash"
 S=$(realpath "$SYSCAGE") # the checks below run in other directories
 T="timeout -k 5 60"
@@ -302,7 +304,8 @@ if grep -q '^left' "$TMP/reap.out"; then not_ok "nothing hangs or stays behind" 
 	ok "nothing hangs or stays behind"
 fi
 expect_grep "$TMP/reap.out" "^reaped ${prog:-none} signal 9\$" "the program dies with its supervisor (parent-death SIGKILL)"
-expect_grep "$TMP/reap.out" "^reaped ${grandchild:-none} exit 38\$" "the grandchild's pending call fails with ENOSYS, it goes on"
+expect_grep "$TMP/reap.out" "^reaped ${grandchild:-none} exit 13\$" \
+	"the grandchild's pending call gets the policy's EACCES from the watchdog, it goes on"
 if [ ! -e "$TMP/nope" ]; then ok "the denied call never ran"; else not_ok "the denied call never ran"; fi
 
 # The same after the program changed its user (root only): the kernel then
@@ -313,7 +316,7 @@ S=$1 policy=$2
 "$S" run -p "$policy" -- setpriv --reuid=65534 --regid=65534 --clear-groups sleep 30 &
 sv=$!
 for _ in $(seq 600); do
-	prog=$(pgrep -P "$sv" | head -n 1)
+	prog=$(pgrep -P "$sv" -x sleep) # not the watchdog, syscage's other child
 	[ -n "$prog" ] && grep -q '^Uid:[[:space:]]*65534' "/proc/$prog/status" &&
 		[ "$(cat "/proc/$prog/comm")" = sleep ] && break
 	sleep 0.05
@@ -332,6 +335,145 @@ EOF
 	fi
 else
 	ok "a program that changed its user dies with its supervisor too # SKIP needs root and setpriv"
+fi
+
+# The supervisor killed while it answers a call: it has received the
+# child's denied call and is blocked writing the report (its stderr is a
+# full pipe nobody reads).  The watchdog answers that call from the slot
+# they share, and every later one, with the policy's EACCES: the child
+# makes all 3000 calls, none fails with ENOSYS, none hangs.
+rm -f "$TMP/cl.ready" "$TMP/cl.result"
+mkfifo "$TMP/full"
+cat >"$TMP/slot.sh" <<'SCRIPT'
+S=$1 W=$2 deny=$3 dir=$4
+exec 9<>"$dir/full" # a reader that never reads
+"$S" run -p "$deny" -- "$W" child-loop 3000 "$dir/nope" "$dir/cl.ready" "$dir/cl.result" 2>"$dir/full" &
+sv=$!
+for _ in $(seq 600); do [ -s "$dir/cl.ready" ] && break; sleep 0.05; done
+read -r child nr <"$dir/cl.ready" || exit 3
+write=$("$S" syscalls write | cut -d' ' -f2)
+for _ in $(seq 600); do
+	a=$(cut -d' ' -f1 "/proc/$sv/syscall") b=$(cut -d' ' -f1 "/proc/$child/syscall")
+	[ "$a" = "$write" ] && [ "$b" = "$nr" ] && break
+	sleep 0.05
+done
+[ "$a" = "$write" ] && [ "$b" = "$nr" ] || exit 4
+kill -KILL "$sv"
+wait "$sv"
+echo "supervisor $?"
+SCRIPT
+$T "$REAP" 30 bash "$TMP/slot.sh" "$S" "$W" "$deny" "$TMP" >"$TMP/reap.out" 2>&1
+rc=$?
+if [ "$rc" -eq 0 ] && grep -qx 'supervisor 137' "$TMP/reap.out" && ! grep -q '^left' "$TMP/reap.out"; then
+	ok "supervisor killed while it reports a call: nothing hangs or stays behind"; else
+	not_ok "supervisor killed while it reports a call: nothing hangs or stays behind" "status $rc" "$(cat "$TMP/reap.out")"
+fi
+if [ "$(cat "$TMP/cl.result" 2>/dev/null)" = "denied 3000 of 3000" ]; then
+	ok "the call it had received, and every later one, get the policy's EACCES"; else
+	not_ok "the call it had received, and every later one, get the policy's EACCES" "got '$(cat "$TMP/cl.result" 2>/dev/null)'"
+fi
+
+# --- a program that tries to end its own supervision -------------------------
+
+# supervisor_attack kills syscage's watchdog and syscage (or tries), then
+# calls unshare(0), which these policies kill or refuse; it writes each
+# step to its result file, so an "unshare" line there means it ran on past
+# a call its policy kills.  Each run is in a session of its own (setsid), so
+# a group kill that got through would reach nothing else.
+A=$(helper supervisor_attack)
+printf 'default allow\nkill-process unshare\n' >"$TMP/unshare.policy"
+printf 'default allow\nerrno(EACCES) unshare\n' >"$TMP/eacces.policy"
+
+# attacked NAME RESULT: the two kills were refused, and nothing ran past the KILL verdict
+attacked() {
+	local name=$1 result=$2
+	if grep -qx 'kill syscage-watch EPERM' "$result" && grep -qx 'kill syscage EPERM' "$result" &&
+		! grep -q '^unshare' "$result"; then
+		ok "$name: the kills are refused, unshare still kills"; else
+		not_ok "$name: the kills are refused, unshare still kills" "$(cat "$result" 2>/dev/null)"
+	fi
+}
+
+# Unprivileged (uid 65534 when we are root): a grandchild, which has no
+# parent-death signal, kills both and would run on.  The programs are
+# copied where that user can reach them.
+att=$TMP/att
+mkdir -p "$att" && chmod 711 "$TMP" && chmod 1777 "$att" &&
+	cp "$S" "$A" "$TMP/unshare.policy" "$att/" &&
+	chmod a+rx "$att/syscage" "$att/supervisor_attack" && chmod a+r "$att/unshare.policy"
+as_user=()
+[ "$(id -u)" -eq 0 ] && as_user=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+rm -f "$att/r.grandchild"
+expect_status 0 "attack: an unprivileged grandchild kills syscage and its watchdog" -- $T \
+	"${as_user[@]}" setsid "$att/syscage" run -p "$att/unshare.policy" -- \
+	"$att/supervisor_attack" grandchild "$att/r.grandchild"
+attacked "attack: an unprivileged grandchild" "$att/r.grandchild"
+expect_grep "$TMP/out" '^attacker signal 9$' "attack: the grandchild dies at unshare"
+expect_grep "$TMP/err" '^syscage: denied unshare\(0\) from pid [0-9]+: KILL_PROCESS by rule .*:2$' \
+	"attack: and its unshare is reported"
+
+# The program itself, after clearing its parent-death signal.
+rm -f "$att/r.pdeathsig"
+expect_status 159 "attack: the program clears PR_SET_PDEATHSIG and kills both" -- $T \
+	"${as_user[@]}" setsid "$att/syscage" run -p "$att/unshare.policy" -- \
+	"$att/supervisor_attack" pdeathsig "$att/r.pdeathsig"
+attacked "attack: the program without its parent-death signal" "$att/r.pdeathsig"
+expect_grep "$TMP/err" 'KILL verdict for unshare' "attack: the program dies by the policy's KILL"
+
+# Root, after setegid(1) (a credential change clears the parent-death signal);
+# root may signal anything, so only the guard stands in the way.
+if [ "$(id -u)" -eq 0 ]; then
+	rm -f "$TMP/r.setegid"
+	expect_status 159 "attack: a root program changes its group and kills both" -- $T \
+		setsid "$S" run -p "$TMP/unshare.policy" -- "$A" setegid "$TMP/r.setegid"
+	expect_grep "$TMP/r.setegid" '^pdeathsig 9 then 0$' "attack: setegid cleared the parent-death signal"
+	attacked "attack: a root program after setegid" "$TMP/r.setegid"
+else
+	ok "attack: a root program changes its group and kills both # SKIP needs root"
+fi
+
+# inject: a call the base policy refuses and a counted rule covers goes to
+# the supervisor; after the attack it still gets the base policy's EACCES.
+for mode in grandchild pdeathsig; do
+	rm -f "$TMP/r.inject"
+	expect_status 0 "attack on inject: $mode" -- $T setsid "$S" inject -q -p "$TMP/eacces.policy" \
+		'unshare:error=EPERM:when=5' -- "$A" $mode "$TMP/r.inject"
+	if grep -qx 'kill syscage-watch EPERM' "$TMP/r.inject" && grep -qx 'kill syscage EPERM' "$TMP/r.inject" &&
+		grep -qx 'unshare -1 EACCES' "$TMP/r.inject"; then
+		ok "attack on inject: $mode: the kills are refused, unshare still gets EACCES"; else
+		not_ok "attack on inject: $mode: the kills are refused, unshare still gets EACCES" "$(cat "$TMP/r.inject")"
+	fi
+done
+
+# learn denies nothing, but a killed supervisor would write no policy.
+rm -f "$TMP/r.learn" "$TMP/learned.policy"
+expect_status 0 "attack on learn: a grandchild kills both" -- $T setsid "$S" learn -o "$TMP/learned.policy" -- \
+	"$A" grandchild "$TMP/r.learn"
+if grep -qx 'kill syscage-watch EPERM' "$TMP/r.learn" && grep -qx 'kill syscage EPERM' "$TMP/r.learn" &&
+	grep -qw 'unshare' "$TMP/learned.policy" 2>/dev/null; then
+	ok "attack on learn: the kills are refused, the policy is written and has unshare"; else
+	not_ok "attack on learn: the kills are refused, the policy is written and has unshare" \
+		"$(cat "$TMP/r.learn" "$TMP/learned.policy" 2>/dev/null | head -n 20)"
+fi
+
+# Every other way to signal, trace or limit syscage and its watchdog.
+rm -f "$TMP/r.vectors"
+expect_status 0 "attack: every other way in" -- $T setsid "$S" run -p "$TMP/unshare.policy" -- \
+	"$A" vectors "$TMP/r.vectors"
+if grep -qx 'vectors done' "$TMP/r.vectors" &&
+	! grep -v -e ' EPERM$' -e '^pidfd_send_signal .* ENOSYS$' -e '^vectors done$' "$TMP/r.vectors" | grep -q .; then
+	ok "attack: each refused (pidfd_send_signal with ENOSYS)"; else
+	not_ok "attack: each refused (pidfd_send_signal with ENOSYS)" "$(cat "$TMP/r.vectors" 2>/dev/null)"
+fi
+# kill(-1) reaches every process the caller may signal: only ever tried in a
+# pid namespace of its own, with a shell as its init.
+if [ "$(id -u)" -eq 0 ] && unshare --pid --fork --mount-proc true 2>/dev/null; then
+	rm -f "$TMP/r.all"
+	expect_status 0 "attack: kill(-1, SIGKILL), in a pid namespace" -- $T unshare --pid --fork --mount-proc \
+		sh -c '"$1" run -p "$2" -- "$3" vectors "$4" broadcast' sh "$S" "$TMP/unshare.policy" "$A" "$TMP/r.all"
+	expect_grep "$TMP/r.all" '^kill -1 all EPERM$' "attack: kill(-1, SIGKILL) refused"
+else
+	ok "attack: kill(-1, SIGKILL), in a pid namespace # SKIP needs root and unshare --pid"
 fi
 
 # --- reports show memory the program may have changed after the call --------
@@ -363,8 +505,8 @@ expect_status 0 "program forks and exits at once" -- $T "$REAP" 30 "$S" run -p "
 if [ "$(grep -c '^reaped .* exit 0$' "$TMP/out")" -ge 2 ] && ! grep -q -v '^reaped .* exit 0$' "$TMP/out"; then
 	ok "the orphan ends on its own"; else not_ok "the orphan ends on its own" "$(cat "$TMP/out")"
 fi
-if [ "$(cat "$TMP/result" 2>/dev/null)" = 38 ]; then ok "the orphan's denied call after syscage exited: ENOSYS"; else
-	not_ok "the orphan's denied call after syscage exited: ENOSYS" "got '$(cat "$TMP/result" 2>/dev/null)'"
+if [ "$(cat "$TMP/result" 2>/dev/null)" = 13 ]; then ok "the orphan's denied call after syscage exited: the watchdog gives the policy's EACCES"; else
+	not_ok "the orphan's denied call after syscage exited: the watchdog gives the policy's EACCES" "got '$(cat "$TMP/result" 2>/dev/null)'"
 fi
 
 # --wait: syscage stays for the daemon, whose denied call gets the policy's

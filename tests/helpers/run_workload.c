@@ -37,6 +37,10 @@
  *                                      guessed sixth arguments; prints "denied D of T"
  *   run_workload stress T P C PATH     T threads and P processes each call mkdir(PATH)
  *                                      C times at once; prints "calls N failed-as-denied M"
+ *   run_workload child-loop N PATH READY RESULT
+ *                                      forks a child that writes "PID NR" to READY,
+ *                                      calls mkdir(PATH) N times and writes "denied D
+ *                                      of N" to RESULT; the program waits for it
  *   run_workload race N PATH DECOY     one thread calls mkdir on a buffer holding PATH
  *                                      N times while another keeps rewriting the
  *                                      buffer to DECOY and back; prints "denied D of N"
@@ -351,6 +355,27 @@ static int run_storm(long n, const char *path)
 	return denied == n ? 0 : 1;
 }
 
+static int run_child_loop(long n, const char *path, const char *ready, const char *result)
+{
+	fflush(stdout);
+	pid_t child = fork();
+	if (child < 0)
+		return 3;
+	if (child == 0) {
+		char line[64];
+		snprintf(line, sizeof(line), "%d %d\n", (int)getpid(), (int)SYS_mkdirat);
+		create_file(ready, line);
+		long denied = deny_loop(path, n);
+		snprintf(line, sizeof(line), "denied %ld of %ld\n", denied, n);
+		create_file(result, line);
+		_exit(denied == n ? 0 : 1);
+	}
+	int status;
+	while (waitpid(child, &status, 0) < 0 && errno == EINTR)
+		;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+}
+
 struct race_arg {
 	char *buf;
 	const char *path, *decoy;
@@ -588,6 +613,8 @@ int main(int argc, char **argv)
 		return run_forge(atol(argv[2]));
 	if (!strcmp(mode, "stress") && argc == 6)
 		return run_stress(atoi(argv[2]), atoi(argv[3]), atol(argv[4]), argv[5]);
+	if (!strcmp(mode, "child-loop") && argc == 6)
+		return run_child_loop(atol(argv[2]), argv[3], argv[4], argv[5]);
 	if (!strcmp(mode, "race") && argc == 5)
 		return run_race(atol(argv[2]), argv[3], argv[4]);
 	if (!strcmp(mode, "exit") && argc == 3)
