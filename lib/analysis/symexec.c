@@ -64,7 +64,8 @@ struct prog_info {
 
 struct state {
 	size_t pc;
-	uint64_t seq; /* creation order: ties at one instruction keep it */
+	uint64_t seq;  /* creation order: ties at one instruction keep it */
+	uint64_t hash; /* of the live registers, while its join is merged */
 	struct frame f;
 	struct scg_region region;
 	/* the word sets changed since the general conditions were last decided with them */
@@ -381,20 +382,70 @@ static int region_merge(struct scg_region *a, const struct scg_region *b)
 	return wset_union(&a->w[differ], &b->w[differ]);
 }
 
-/* Merges the states of one join where it can; *@n shrinks.  0 or -ENOMEM. */
+static uint64_t hash_sval(uint64_t h, const struct sval *v)
+{
+	uint64_t parts[3] = { (uint64_t)v->kind, (uint64_t)v->word << 32 | v->value,
+			      (uint64_t)(uintptr_t)v->term };
+	if (v->kind != SV_TERM)
+		parts[2] = 0;
+	if (v->kind == SV_CONST)
+		parts[1] = v->value;
+	for (size_t i = 0; i < 3; i++)
+		h = (h ^ parts[i]) * 1099511628211ULL;
+	return h;
+}
+
+/* A hash of the live registers: states that can merge have the same. */
+static uint64_t frame_hash(const struct frame *f, uint32_t live)
+{
+	uint64_t h = 1469598103934665603ULL;
+	if (live & LIVE_A)
+		h = hash_sval(h, &f->a);
+	if (live & LIVE_X)
+		h = hash_sval(h, &f->x);
+	for (unsigned i = 0; i < SCG_BPF_MEMWORDS; i++)
+		if (live & LIVE_MEM(i))
+			h = hash_sval(h, &f->mem[i]);
+	return h;
+}
+
+static int by_frame_then_seq(const void *a, const void *b)
+{
+	const struct state *x = *(struct state *const *)a, *y = *(struct state *const *)b;
+	if (x->hash != y->hash)
+		return x->hash < y->hash ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static int by_seq(const void *a, const void *b)
+{
+	const struct state *x = *(struct state *const *)a, *y = *(struct state *const *)b;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/*
+ * Merges the states of one join where it can; *@n shrinks.  States are
+ * grouped by the hash of their live registers, so only those that may
+ * agree are compared.  0 or -ENOMEM.
+ */
 static int merge_batch(struct symexec *s, size_t fi, struct state **batch, size_t *n)
 {
 	if (*n < 2)
 		return 0;
 	uint32_t live = s->info[fi].live[batch[0]->pc];
+	for (size_t i = 0; i < *n; i++)
+		batch[i]->hash = frame_hash(&batch[i]->f, live);
+	qsort(batch, *n, sizeof(*batch), by_frame_then_seq);
 	bool again = true;
 	while (again) {
 		again = false;
-		size_t kept = 0;
+		size_t kept = 0, group = 0; /* batch[group..kept) share the current hash */
 		for (size_t i = 0; i < *n; i++) {
 			struct state *st = batch[i];
 			bool merged = false;
-			size_t from = kept > MERGE_TRIES ? kept - MERGE_TRIES : 0;
+			if (kept > group && batch[kept - 1]->hash != st->hash)
+				group = kept;
+			size_t from = kept - group > MERGE_TRIES ? kept - MERGE_TRIES : group;
 			for (size_t j = from; j < kept && !merged; j++) {
 				if (!frame_equal(&batch[j]->f, &st->f, live))
 					continue;
@@ -417,6 +468,7 @@ static int merge_batch(struct symexec *s, size_t fi, struct state **batch, size_
 		}
 		*n = kept;
 	}
+	qsort(batch, *n, sizeof(*batch), by_seq); /* back in the order they came */
 	return 0;
 }
 
@@ -801,8 +853,8 @@ static int guided_side(struct symexec *s, size_t tpc, size_t fpc)
 }
 
 /*
- * Sends @st on along @sd: in place when one way is left, else as one state
- * per way (@st itself for the last).  With general conditions the solver
+ * Sends @st on along @sd: itself along the last way, a new state along
+ * each other.  With general conditions the solver
  * decides each way with them, now in path and reachability modes (a step
  * into nothing is no step there), else at the next question or the leaf.
  * 1: @st goes on at st->pc; 0: done; or an error.  Consumes @st unless 1.
@@ -852,11 +904,17 @@ static int take_sides(struct symexec *s, struct worklist *wl, struct state *st, 
 		state_free(st);
 		return r;
 	}
-	if (kept == 1 && out[0] == st)
-		return 1;
-	for (size_t k = 0; k < kept && r == 0; k++)
-		r = wl_push(wl, out[k]);
-	return r;
+	/* @st goes on in place (when it still has a way), the others wait in the list */
+	bool goes_on = kept && out[kept - 1] == st;
+	for (size_t k = 0; k + goes_on < kept; k++) {
+		if (r == 0)
+			r = wl_push(wl, out[k]);
+		else
+			state_free(out[k]);
+	}
+	if (r < 0 && goes_on)
+		state_free(st);
+	return r < 0 ? r : goes_on;
 }
 
 /* A jump on computed values or two words: Z3 decides each side. */

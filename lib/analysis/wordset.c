@@ -17,15 +17,25 @@
 /* Nodes one wset_next() call may visit before giving up with -E2BIG. */
 #define SEARCH_BUDGET 200000U
 
+/*
+ * The interval list of a word no comparison narrowed, shared by every such
+ * set (civ 0: not owned) and never written: a set gets its own list before
+ * its first change.  Most words of most regions are like that, so copying a
+ * region costs little.
+ */
+static const struct scg_interval every_value = { 0, UINT32_MAX };
+
+static void share_every_value(struct wset *ws)
+{
+	ws->iv = (struct scg_interval *)&every_value; /* read only: see reserve_iv() */
+	ws->niv = 1;
+	ws->civ = 0;
+}
+
 int wset_init_full(struct wset *ws)
 {
 	memset(ws, 0, sizeof(*ws));
-	ws->iv = malloc(sizeof(*ws->iv) * 4);
-	if (!ws->iv)
-		return -ENOMEM;
-	ws->civ = 4;
-	ws->niv = 1;
-	ws->iv[0] = (struct scg_interval){ 0, UINT32_MAX };
+	share_every_value(ws);
 	return 0;
 }
 
@@ -34,12 +44,16 @@ int wset_copy(struct wset *dst, const struct wset *src)
 	*dst = *src;
 	dst->iv = NULL;
 	dst->ex = NULL;
-	dst->civ = src->niv ? src->niv : 1;
 	dst->cex = src->nex;
-	dst->iv = malloc(sizeof(*dst->iv) * dst->civ);
-	if (!dst->iv)
-		goto fail;
-	memcpy(dst->iv, src->iv, sizeof(*dst->iv) * src->niv);
+	if (src->niv == 1 && src->iv[0].lo == 0 && src->iv[0].hi == UINT32_MAX) {
+		share_every_value(dst);
+	} else {
+		dst->civ = src->niv ? src->niv : 1;
+		dst->iv = malloc(sizeof(*dst->iv) * dst->civ);
+		if (!dst->iv)
+			goto fail;
+		memcpy(dst->iv, src->iv, sizeof(*dst->iv) * src->niv);
+	}
 	if (src->nex) {
 		dst->ex = malloc(sizeof(*dst->ex) * src->nex);
 		if (!dst->ex)
@@ -48,7 +62,8 @@ int wset_copy(struct wset *dst, const struct wset *src)
 	}
 	return 0;
 fail:
-	free(dst->iv);
+	if (dst->civ)
+		free(dst->iv);
 	memset(dst, 0, sizeof(*dst));
 	return -ENOMEM;
 }
@@ -57,7 +72,8 @@ void wset_release(struct wset *ws)
 {
 	if (!ws)
 		return;
-	free(ws->iv);
+	if (ws->civ)
+		free(ws->iv);
 	free(ws->ex);
 	memset(ws, 0, sizeof(*ws));
 }
@@ -68,8 +84,14 @@ bool wset_is_full(const struct wset *ws)
 	       !ws->nex;
 }
 
+static int reserve_iv(struct wset *ws, size_t need);
+
 int wset_intersect(struct wset *ws, uint32_t lo, uint32_t hi)
 {
+	if (lo == 0 && hi == UINT32_MAX)
+		return 0;
+	if (reserve_iv(ws, ws->niv) < 0)
+		return -ENOMEM;
 	size_t out = 0;
 	for (size_t i = 0; i < ws->niv; i++) {
 		struct scg_interval v = ws->iv[i];
@@ -85,16 +107,20 @@ int wset_intersect(struct wset *ws, uint32_t lo, uint32_t hi)
 	return 0;
 }
 
+/* Room for @need intervals in a list of @ws's own (the shared one is copied first). */
 static int reserve_iv(struct wset *ws, size_t need)
 {
-	if (need <= ws->civ)
+	if (ws->civ && need <= ws->civ)
 		return 0;
 	size_t cap = ws->civ ? ws->civ * 2 : 4;
 	while (cap < need)
 		cap *= 2;
-	struct scg_interval *iv = realloc(ws->iv, sizeof(*iv) * cap);
+	struct scg_interval *iv = ws->civ ? realloc(ws->iv, sizeof(*iv) * cap)
+					 : malloc(sizeof(*iv) * cap);
 	if (!iv)
 		return -ENOMEM;
+	if (!ws->civ)
+		memcpy(iv, ws->iv, sizeof(*iv) * ws->niv);
 	ws->iv = iv;
 	ws->civ = cap;
 	return 0;
@@ -348,7 +374,8 @@ static int union_intervals(struct wset *a, const struct wset *b)
 		}
 		iv[out++] = v;
 	}
-	free(a->iv);
+	if (a->civ)
+		free(a->iv);
 	a->iv = iv;
 	a->niv = out;
 	a->civ = n ? n : 1;

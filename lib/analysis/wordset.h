@@ -16,7 +16,7 @@
 
 struct wset {
 	struct scg_interval *iv;
-	size_t niv, civ;
+	size_t niv, civ; /* civ 0: iv is the shared list of every value, read only */
 	uint32_t known, known_value;
 	struct scg_pattern *ex;
 	size_t nex, cex;
