@@ -147,6 +147,42 @@ expect_refused "a 50 MB profile" "$OUT/f.bpf" "limit" -- \
 	"$SYSCAGE" compile -o "$OUT/f.bpf" "$TMP/p.json"
 rm -f "$TMP/p.json"
 
+# --- size: work per rule stays flat ----------------------------------------
+# Shapes that once took time quadratic in their size (bench/scaling.sh,
+# docs/PERFORMANCE.md), each refused as too big after the whole compilation,
+# under a limit on CPU time: the process's own work, not the wall clock, so a
+# loaded machine cannot fail it.  The limit is about ten times what the
+# compilation needs, and several times below what the quadratic code took.
+CPU_LIMIT=$((10 * ${SYSCAGE_TEST_SCALE:-1}))
+# expect_linear NAME FILE: refused as too big within CPU_LIMIT seconds of CPU time
+# (SIGXCPU past it: exit status 152).
+expect_linear() {
+	expect_refused "$1 (CPU time under ${CPU_LIMIT} s)" "$OUT/f.bpf" "at most 4096" -- \
+		bash -c 'ulimit -c 0 && ulimit -S -t "$1" && shift && exec "$@"' limit "$CPU_LIMIT" \
+		"$SYSCAGE" compile -o "$OUT/f.bpf" "$2"
+	rm -f "$2"
+}
+awk 'BEGIN { print "default allow"; print "arch x86_64, x86, x32"
+	for (i = 0; i < 100000; i++)
+		printf "errno(%s) write if count >= %d && count <= %d\n", i % 2 ? "EACCES" : "EPERM", i, i + 64 }' \
+	>"$TMP/overlap.policy"
+expect_linear "100,000 overlapping ranges on one syscall, two actions" "$TMP/overlap.policy"
+awk 'BEGIN { print "default allow"; print "arch x86_64"
+	for (i = 0; i < 200000; i++) printf "errno(EPERM) %d if arg0 == %d\n", 100000 + 2 * i, i }' \
+	>"$TMP/numbers.policy"
+expect_linear "200,000 numbered syscalls, each with its own check" "$TMP/numbers.policy"
+awk 'BEGIN { printf "default allow\narch x86_64\nerrno(EPERM) "
+	for (i = 0; i < 200000; i++) printf "%d%s", 100000 + 2 * i, i + 1 < 200000 ? ", " : "\n" }' \
+	>"$TMP/statement.policy"
+expect_linear "200,000 syscall numbers in one statement" "$TMP/statement.policy"
+awk 'BEGIN { print "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"architectures\": [\"SCMP_ARCH_X86_64\"],"
+	print "\"syscalls\": ["
+	for (i = 0; i < 100000; i++)
+		printf "{\"names\": [\"write\"], \"action\": \"%s\", \"args\": [{\"index\": 0, \"value\": %d, \"op\": \"SCMP_CMP_EQ\"}]}%s\n",
+			i % 2 ? "SCMP_ACT_LOG" : "SCMP_ACT_ERRNO", i, i + 1 < 100000 ? "," : ""
+	print "]}" }' >"$TMP/entries.json"
+expect_linear "100,000 OCI entries on one syscall, two actions" "$TMP/entries.json"
+
 # --- programs: odd sizes and garbage ---------------------------------------
 : >"$TMP/0.bpf"
 head -c 7 /dev/urandom >"$TMP/7.bpf"
