@@ -75,6 +75,7 @@ void run_finish(struct analysis_run *run, const struct scg_analysis_options *opt
 	}
 	smt_unref(run->smt);
 	run->smt = NULL;
+	symexec_release_infos(run);
 }
 
 int run_check(struct analysis_run *run)

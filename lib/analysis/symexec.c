@@ -8,14 +8,18 @@
  * other jumps split the region by a general condition.  A state is an
  * instruction, the registers, and the region of inputs that reach it so.
  *
- * Programs only jump forward, so the states are kept in a work list
- * ordered by instruction: when the walk takes up an instruction where
- * paths meet (a join), every state that will ever reach it is there.
- * States there whose live registers agree and whose regions have a union
- * the region type says exactly are merged into one, so a chain of tests
- * whose two sides meet again costs one state per instruction instead of
- * one per path.  The leaves still partition the input: regions only ever
- * split at a fork and join again at a merge.
+ * The walk is depth first: at a fork the state narrows its region to one
+ * way, goes on, and is restored for the next.  Programs only jump forward,
+ * so at an instruction where paths meet (a join) a copy of the state waits
+ * in a list ordered by instruction: when the walk takes that instruction up,
+ * every state that will ever reach it is there.  A state arriving at a
+ * join is merged with one waiting there whose live registers agree, when
+ * the union of their regions is a region, so a chain of tests whose two
+ * sides meet again costs a few states per test instead of one walk per
+ * path.  The leaves still partition the input: regions only split at a
+ * fork and join again at a merge.  A join where many states arrived and
+ * none merged is walked through from then on (paths that never meet in
+ * one state cost no copies).
  *
  * A stack is handled by starting the next (older) filter at each leaf of
  * the newer one on the leaf's region.
@@ -37,6 +41,8 @@
 #define RET_TERM_LIMIT 64U
 /* States of one join a new arrival is compared with for a merge. */
 #define MERGE_TRIES 256U
+/* Arrivals at a join without a merge after which it is walked through. */
+#define DEAD_JOIN 64U
 
 enum sval_kind { SV_CONST, SV_WORD, SV_TERM };
 
@@ -56,12 +62,6 @@ struct frame {
 #define LIVE_X 2U
 #define LIVE_MEM(i) (4U << (i))
 
-/* What the walk needs to know of one filter's shape. */
-struct prog_info {
-	bool *join;     /* more than one edge leads here */
-	uint32_t *live; /* registers read before written from here on */
-};
-
 struct state {
 	size_t pc;
 	uint64_t seq;  /* creation order: ties at one instruction keep it */
@@ -72,16 +72,28 @@ struct state {
 	bool unchecked;
 };
 
-/* A binary heap of states by (pc, seq). */
-struct worklist {
-	struct state **heap;
+/* The states waiting at one join. */
+struct bucket {
+	size_t pc;
+	struct state **v;
 	size_t n, cap;
+	size_t arrivals, merges;
+};
+
+/* One filter's walk: the joins where states wait, by instruction. */
+struct walk {
+	size_t fi;
+	const struct prog_info *info;
+	struct bucket **at; /* per instruction: its bucket while states wait there */
+	struct bucket **heap;
+	size_t nheap, cheap;
 };
 
 /* Relations of (word & mask) to a constant. */
 enum rel { REL_EQ, REL_NE, REL_GT, REL_GE, REL_LT, REL_LE, REL_SET, REL_CLEAR };
 
 static int walk_filter(struct symexec *s, size_t fi, struct state *init);
+static int run_from(struct symexec *s, struct walk *w, struct state *st, bool first);
 
 static struct sval sv_const(uint32_t v)
 {
@@ -208,13 +220,17 @@ static int info_init(struct prog_info *info, const struct scg_prog *p)
 {
 	size_t len = p->len;
 	unsigned char *edges = calloc(len ? len : 1, 1);
+	info->insns = p->insns;
+	info->len = len;
 	info->join = calloc(len ? len : 1, sizeof(*info->join));
+	info->dead = calloc(len ? len : 1, sizeof(*info->dead));
 	info->live = calloc(len ? len : 1, sizeof(*info->live));
-	if (!edges || !info->join || !info->live) {
+	if (!edges || !info->join || !info->dead || !info->live) {
 		free(edges);
 		free(info->join);
+		free(info->dead);
 		free(info->live);
-		info->join = NULL;
+		info->join = info->dead = NULL;
 		info->live = NULL;
 		return -ENOMEM;
 	}
@@ -243,7 +259,38 @@ static int info_init(struct prog_info *info, const struct scg_prog *p)
 static void info_release(struct prog_info *info)
 {
 	free(info->join);
+	free(info->dead);
 	free(info->live);
+}
+
+/* The shape of @p, worked out once per run (the run's walks learn which joins are dead). */
+static const struct prog_info *run_info(struct analysis_run *run, const struct scg_prog *p)
+{
+	for (size_t i = 0; i < run->ninfos; i++)
+		if (run->infos[i]->insns == p->insns && run->infos[i]->len == p->len)
+			return run->infos[i];
+	/* each apart: walks under way hold pointers to the others */
+	struct prog_info **v = realloc(run->infos, sizeof(*v) * (run->ninfos + 1));
+	if (!v)
+		return NULL;
+	run->infos = v;
+	struct prog_info *info = malloc(sizeof(*info));
+	if (!info || info_init(info, p) < 0) {
+		free(info);
+		return NULL;
+	}
+	return v[run->ninfos++] = info;
+}
+
+void symexec_release_infos(struct analysis_run *run)
+{
+	for (size_t i = 0; i < run->ninfos; i++) {
+		info_release(run->infos[i]);
+		free(run->infos[i]);
+	}
+	free(run->infos);
+	run->infos = NULL;
+	run->ninfos = 0;
 }
 
 /* --- states and the work list -------------------------------------------------- */
@@ -274,51 +321,65 @@ static struct state *state_new(struct symexec *s, size_t pc, const struct frame 
 	return st;
 }
 
-static bool before(const struct state *a, const struct state *b)
+/* The bucket of @pc, made (and queued by instruction) on first use.  NULL: no memory. */
+static struct bucket *bucket_at(struct walk *w, size_t pc)
 {
-	return a->pc < b->pc || (a->pc == b->pc && a->seq < b->seq);
-}
-
-/* Takes @st; on failure frees it. */
-static int wl_push(struct worklist *wl, struct state *st)
-{
-	if (wl->n == wl->cap) {
-		size_t cap = wl->cap ? wl->cap * 2 : 16;
-		struct state **h = realloc(wl->heap, sizeof(*h) * cap);
-		if (!h) {
-			state_free(st);
-			return -ENOMEM;
-		}
-		wl->heap = h;
-		wl->cap = cap;
+	if (w->at[pc])
+		return w->at[pc];
+	if (w->nheap == w->cheap) {
+		size_t cap = w->cheap ? w->cheap * 2 : 16;
+		struct bucket **h = realloc(w->heap, sizeof(*h) * cap);
+		if (!h)
+			return NULL;
+		w->heap = h;
+		w->cheap = cap;
 	}
-	size_t i = wl->n++;
-	while (i > 0 && before(st, wl->heap[(i - 1) / 2])) {
-		wl->heap[i] = wl->heap[(i - 1) / 2];
+	struct bucket *b = calloc(1, sizeof(*b));
+	if (!b)
+		return NULL;
+	b->pc = pc;
+	size_t i = w->nheap++;
+	while (i > 0 && pc < w->heap[(i - 1) / 2]->pc) {
+		w->heap[i] = w->heap[(i - 1) / 2];
 		i = (i - 1) / 2;
 	}
-	wl->heap[i] = st;
-	return 0;
+	w->heap[i] = b;
+	w->at[pc] = b;
+	return b;
 }
 
-static struct state *wl_pop(struct worklist *wl)
+/* The bucket of the lowest instruction, out of the queue. */
+static struct bucket *bucket_pop(struct walk *w)
 {
-	struct state *top = wl->heap[0], *last = wl->heap[--wl->n];
+	struct bucket *top = w->heap[0], *last = w->heap[--w->nheap];
 	size_t i = 0;
 	for (;;) {
 		size_t c = 2 * i + 1;
-		if (c >= wl->n)
+		if (c >= w->nheap)
 			break;
-		if (c + 1 < wl->n && before(wl->heap[c + 1], wl->heap[c]))
+		if (c + 1 < w->nheap && w->heap[c + 1]->pc < w->heap[c]->pc)
 			c++;
-		if (!before(wl->heap[c], last))
+		if (w->heap[c]->pc >= last->pc)
 			break;
-		wl->heap[i] = wl->heap[c];
+		w->heap[i] = w->heap[c];
 		i = c;
 	}
-	if (wl->n)
-		wl->heap[i] = last;
+	if (w->nheap)
+		w->heap[i] = last;
+	w->at[top->pc] = NULL;
 	return top;
+}
+
+/* Frees @b and its states, reporting those from @from on as undecided when @report. */
+static void bucket_drop(struct symexec *s, struct bucket *b, size_t from, bool report)
+{
+	for (size_t i = 0; i < b->n; i++) {
+		if (report && i >= from)
+			run_undecided(s->run, &b->v[i]->region);
+		state_free(b->v[i]);
+	}
+	free(b->v);
+	free(b);
 }
 
 /* --- merging --------------------------------------------------------------------- */
@@ -409,66 +470,59 @@ static uint64_t frame_hash(const struct frame *f, uint32_t live)
 	return h;
 }
 
-static int by_frame_then_seq(const void *a, const void *b)
-{
-	const struct state *x = *(struct state *const *)a, *y = *(struct state *const *)b;
-	if (x->hash != y->hash)
-		return x->hash < y->hash ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
-static int by_seq(const void *a, const void *b)
-{
-	const struct state *x = *(struct state *const *)a, *y = *(struct state *const *)b;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
 /*
- * Merges the states of one join where it can; *@n shrinks.  States are
- * grouped by the hash of their live registers, so only those that may
- * agree are compared.  0 or -ENOMEM.
+ * A copy of @cur waits at its join: merged into a state already there when
+ * they can be one (and the result again, while it merges), else added.
+ * 0 or -ENOMEM.
  */
-static int merge_batch(struct symexec *s, size_t fi, struct state **batch, size_t *n)
+static int park(struct symexec *s, struct walk *w, const struct state *cur)
 {
-	if (*n < 2)
-		return 0;
-	uint32_t live = s->info[fi].live[batch[0]->pc];
-	for (size_t i = 0; i < *n; i++)
-		batch[i]->hash = frame_hash(&batch[i]->f, live);
-	qsort(batch, *n, sizeof(*batch), by_frame_then_seq);
-	bool again = true;
-	while (again) {
-		again = false;
-		size_t kept = 0, group = 0; /* batch[group..kept) share the current hash */
-		for (size_t i = 0; i < *n; i++) {
-			struct state *st = batch[i];
-			bool merged = false;
-			if (kept > group && batch[kept - 1]->hash != st->hash)
-				group = kept;
-			size_t from = kept - group > MERGE_TRIES ? kept - MERGE_TRIES : group;
-			for (size_t j = from; j < kept && !merged; j++) {
-				if (!frame_equal(&batch[j]->f, &st->f, live))
-					continue;
-				int r = region_merge(&batch[j]->region, &st->region);
-				if (r < 0)
-					return r;
-				if (r > 0) {
-					/* the union is non-empty when either part is known to be */
-					batch[j]->unchecked = batch[j]->unchecked && st->unchecked;
-					merged = true;
-				}
-			}
-			if (merged) {
+	struct bucket *b = bucket_at(w, cur->pc);
+	struct state *st = b ? state_new(s, cur->pc, &cur->f, &cur->region, cur->unchecked) : NULL;
+	if (!st)
+		return -ENOMEM;
+	uint32_t live = w->info->live[cur->pc];
+	st->hash = frame_hash(&st->f, live);
+	b->arrivals++;
+	for (bool merged = true; merged;) {
+		merged = false;
+		size_t from = b->n > MERGE_TRIES ? b->n - MERGE_TRIES : 0;
+		for (size_t j = b->n; j-- > from && !merged;) {
+			struct state *o = b->v[j];
+			if (o->hash != st->hash || !frame_equal(&o->f, &st->f, live))
+				continue;
+			int r = region_merge(&o->region, &st->region);
+			if (r < 0) {
 				state_free(st);
-				s->run->stats.merges++;
-				again = true;
-			} else {
-				batch[kept++] = st;
+				return r;
 			}
+			if (r == 0)
+				continue;
+			/* the union is non-empty when either part is known to be */
+			o->unchecked = o->unchecked && st->unchecked;
+			state_free(st);
+			st = o;
+			memmove(b->v + j, b->v + j + 1, sizeof(*b->v) * (b->n - j - 1));
+			b->n--;
+			b->merges++;
+			s->run->stats.merges++;
+			merged = true;
 		}
-		*n = kept;
 	}
-	qsort(batch, *n, sizeof(*batch), by_seq); /* back in the order they came */
+	if (b->n == b->cap) {
+		size_t cap = b->cap ? b->cap * 2 : 4;
+		struct state **v = realloc(b->v, sizeof(*v) * cap);
+		if (!v) {
+			state_free(st);
+			return -ENOMEM;
+		}
+		b->v = v;
+		b->cap = cap;
+	}
+	b->v[b->n++] = st;
+	/* paths that do not meet in one state here: later ones walk through */
+	if (!b->merges && b->arrivals >= DEAD_JOIN)
+		w->info->dead[cur->pc] = true;
 	return 0;
 }
 
@@ -582,12 +636,70 @@ static int add_cond(struct symexec *s, struct state *st, Z3_ast cond, uint32_t w
 	return region_solve(s, &st->region);
 }
 
+/* What a fork restores after each way: all a way may change of the state. */
+struct saved {
+	size_t pc;
+	struct frame f;
+	bool unchecked, has_hint;
+	size_t nconds;
+	uint32_t cond_words, hint[SCG_DATA_WORDS];
+	int word; /* the word the ways narrow (its set below), or -1 */
+	struct wset ws;
+};
+
+/* Saves @st (and word @word's set, when >= 0).  NULL on allocation failure. */
+static struct saved *save_state(const struct state *st, int word)
+{
+	struct saved *sv = malloc(sizeof(*sv));
+	if (!sv)
+		return NULL;
+	sv->pc = st->pc;
+	sv->f = st->f;
+	sv->unchecked = st->unchecked;
+	sv->has_hint = st->region.has_hint;
+	sv->nconds = st->region.nconds;
+	sv->cond_words = st->region.cond_words;
+	memcpy(sv->hint, st->region.hint, sizeof(sv->hint));
+	sv->word = word;
+	if (word >= 0 && wset_copy(&sv->ws, &st->region.w[word]) < 0) {
+		free(sv);
+		return NULL;
+	}
+	return sv;
+}
+
+/* Puts @st back as saved; with @last the saved set moves back (then @sv is freed). */
+static int restore_state(struct state *st, struct saved *sv, bool last)
+{
+	int r = 0;
+	st->pc = sv->pc;
+	st->f = sv->f;
+	st->unchecked = sv->unchecked;
+	st->region.has_hint = sv->has_hint;
+	st->region.nconds = sv->nconds;
+	st->region.cond_words = sv->cond_words;
+	memcpy(st->region.hint, sv->hint, sizeof(sv->hint));
+	if (sv->word >= 0) {
+		struct wset *ws = &st->region.w[sv->word];
+		wset_release(ws);
+		if (last)
+			*ws = sv->ws;
+		else
+			r = wset_copy(ws, &sv->ws);
+	}
+	if (last)
+		free(sv);
+	return r;
+}
+
 /* The value set of RET A over a computed value: one leaf per value it can take. */
 static int run_ret_term(struct symexec *s, size_t fi, struct state *st, Z3_ast term,
 			uint32_t term_words)
 {
 	Z3_context c = s->smt->ctx;
 	struct smt_enum values;
+	size_t nconds = st->region.nconds;
+	uint32_t cond_words = st->region.cond_words;
 	int r = smt_enum_open(&values, s->smt, &st->region);
 	for (unsigned count = 0; r > 0; count++) {
 		uint32_t words[SCG_DATA_WORDS];
@@ -627,11 +739,16 @@ static int run_ret_term(struct symexec *s, size_t fi, struct state *st, Z3_ast t
 		r = 1;
 	}
 	smt_enum_close(&values);
+	st->region.nconds = nconds;
+	st->region.cond_words = cond_words;
 	return r;
 }
 
-/* DIV by an X that may be 0: the kernel then returns 0 (KILL_THREAD) at once. */
-static int run_div_split(struct symexec *s, size_t fi, struct state *st)
+/*
+ * DIV by an X that may be 0: the kernel then returns 0 (KILL_THREAD) at
+ * once; the other inputs go on with A divided.  Walks both; 0 or an error.
+ */
+static int run_div_split(struct symexec *s, struct walk *w, struct state *st)
 {
 	if (!need_smt(s))
 		return no_smt();
@@ -639,31 +756,35 @@ static int run_div_split(struct symexec *s, size_t fi, struct state *st)
 	Z3_ast x = term_of(s, st->f.x);
 	uint32_t words = words_of(st->f.x);
 	Z3_ast zero = Z3_mk_eq(c, x, smt_const(s->smt, 0));
-	struct state *z = state_new(s, st->pc, &st->f, &st->region, st->unchecked);
-	if (!z)
+	struct saved *sv = save_state(st, -1);
+	if (!sv)
 		return -ENOMEM;
-	int r = add_cond(s, z, zero, words);
+	int r = add_cond(s, st, zero, words);
 	if (r > 0)
-		r = leaf(s, fi, st->pc, &z->region, false, SCG_RET_KILL_THREAD);
+		r = leaf(s, w->fi, st->pc, &st->region, false, SCG_RET_KILL_THREAD);
 	else if (analysis_stopped(r))
-		run_undecided(s->run, &z->region);
-	solver_gave_up(s, fi, st->pc, r);
-	state_free(z);
+		run_undecided(s->run, &st->region);
+	solver_gave_up(s, w->fi, st->pc, r);
+	restore_state(st, sv, false);
 	if (r < 0) {
 		/* the other side was not looked at */
 		if (r == s->run->stop &&
 		    region_add_cond(&st->region, s->smt, Z3_mk_not(c, zero), words) == 0)
 			run_undecided(s->run, &st->region);
+		restore_state(st, sv, true);
 		return r;
 	}
 	r = add_cond(s, st, Z3_mk_not(c, zero), words);
 	if (analysis_stopped(r))
 		run_undecided(s->run, &st->region);
-	solver_gave_up(s, fi, st->pc, r);
-	if (r <= 0)
-		return r;
-	st->f.a = sv_term(Z3_mk_bvudiv(c, term_of(s, st->f.a), x), words | words_of(st->f.a));
-	return 1;
+	solver_gave_up(s, w->fi, st->pc, r);
+	if (r > 0) {
+		st->f.a = sv_term(Z3_mk_bvudiv(c, term_of(s, st->f.a), x), words | words_of(st->f.a));
+		st->pc++;
+		r = run_from(s, w, st, false);
+	}
+	restore_state(st, sv, true);
+	return r;
 }
 
 /* --- jumps on masked words --------------------------------------------------------- */
@@ -719,16 +840,18 @@ struct side {
 	struct wset ws;
 };
 
-/* The ways out of one jump, each with its own copy of the word's set. */
+/* The ways out of one jump (two relations of up to 33 patterns each), each with its set. */
 struct sides {
-	struct side v[70]; /* two relations of up to 33 patterns each */
-	size_t n;
+	struct side *v, two[2];
+	size_t n, cap;
 };
 
 static void sides_release(struct sides *sd)
 {
 	for (size_t i = 0; i < sd->n; i++)
 		wset_release(&sd->v[i].ws);
+	if (sd->v != sd->two)
+		free(sd->v);
 	sd->n = 0;
 }
 
@@ -740,6 +863,17 @@ static int add_side(struct symexec *s, size_t fi, struct sides *sd, size_t targe
 		    const struct wset *ws, bool pattern, uint32_t pmask, uint32_t pvalue,
 		    uint32_t mask, enum rel rel, uint32_t k, unsigned word)
 {
+	if (sd->n == sd->cap) {
+		size_t cap = sd->cap * 2;
+		struct side *v = sd->v == sd->two ? malloc(sizeof(*v) * cap)
+						  : realloc(sd->v, sizeof(*v) * cap);
+		if (!v)
+			return -ENOMEM;
+		if (sd->v == sd->two)
+			memcpy(v, sd->two, sizeof(sd->two));
+		sd->v = v;
+		sd->cap = cap;
+	}
 	struct side *side = &sd->v[sd->n];
 	int r = wset_copy(&side->ws, ws);
 	if (r < 0)
@@ -853,75 +987,61 @@ static int guided_side(struct symexec *s, size_t tpc, size_t fpc)
 }
 
 /*
- * Sends @st on along @sd: itself along the last way, a new state along
- * each other.  With general conditions the solver
- * decides each way with them, now in path and reachability modes (a step
- * into nothing is no step there), else at the next question or the leaf.
- * 1: @st goes on at st->pc; 0: done; or an error.  Consumes @st unless 1.
+ * Walks @st along each of @sd in turn, its word @word narrowed to the way's
+ * set, and restores it after each.  With general conditions the solver
+ * decides each way with them, at once in path and reachability modes (a
+ * step into nothing is no step there), else at the next question or the
+ * leaf.  0 or an error; out of budget, the ways not walked are reported.
  */
-static int take_sides(struct symexec *s, struct worklist *wl, struct state *st, unsigned word,
+static int fork_sides(struct symexec *s, struct walk *w, struct state *st, unsigned word,
 		      struct sides *sd)
 {
 	bool ask = st->region.nconds && (s->reached || s->guide);
 	bool lazy = st->region.nconds && !ask;
-	size_t n = sd->n, kept = 0;
-	struct state *out[sizeof(sd->v) / sizeof(sd->v[0])];
+	struct saved *sv = save_state(st, (int)word);
+	if (!sv) {
+		sides_release(sd);
+		return -ENOMEM;
+	}
 	int r = 0;
-	for (size_t i = 0; i < n && r == 0; i++) {
-		struct state *t = i + 1 < n ? state_new(s, 0, &st->f, &st->region, false) : st;
-		if (!t) {
-			r = -ENOMEM;
-			break;
-		}
-		t->pc = sd->v[i].target;
-		t->unchecked = st->unchecked || lazy;
-		wset_release(&t->region.w[word]);
-		t->region.w[word] = sd->v[i].ws;
+	for (size_t i = 0; i < sd->n; i++) {
+		bool last = i + 1 == sd->n;
+		if (r == 0)
+			r = run_check(s->run);
+		wset_release(&st->region.w[word]);
+		st->region.w[word] = sd->v[i].ws;
 		sd->v[i].ws = (struct wset){ 0 };
-		int ok = ask ? region_solve(s, &t->region) : 1;
-		if (ok > 0) {
-			t->unchecked = t->unchecked && !ask;
-			out[kept++] = t;
-			continue;
+		st->pc = sd->v[i].target;
+		st->unchecked = st->unchecked || lazy;
+		if (r == 0 && ask) {
+			int ok = region_solve(s, &st->region);
+			st->unchecked = false;
+			if (ok <= 0)
+				r = ok;
+			if (ok == 0) {
+				int e = restore_state(st, sv, last);
+				if (e < 0)
+					r = e;
+				continue;
+			}
 		}
-		r = ok;
-		if (analysis_stopped(r)) {
-			/* before the last way, @st still holds every way: it is what is left */
-			for (size_t k = 0; k < kept; k++)
-				if (t == st)
-					run_undecided(s->run, &out[k]->region);
-			run_undecided(s->run, &st->region);
-		}
-		state_free(t);
-		if (t == st)
-			st = NULL;
+		if (r == 0)
+			r = run_from(s, w, st, false);
+		else if (r == s->run->stop)
+			run_undecided(s->run, &st->region); /* a way not walked */
+		int e = restore_state(st, sv, last);
+		if (r == 0 && e < 0)
+			r = e;
 	}
 	sides_release(sd);
-	if (r < 0) {
-		for (size_t k = 0; k < kept; k++)
-			if (out[k] != st)
-				state_free(out[k]);
-		state_free(st);
-		return r;
-	}
-	/* @st goes on in place (when it still has a way), the others wait in the list */
-	bool goes_on = kept && out[kept - 1] == st;
-	for (size_t k = 0; k + goes_on < kept; k++) {
-		if (r == 0)
-			r = wl_push(wl, out[k]);
-		else
-			state_free(out[k]);
-	}
-	if (r < 0 && goes_on)
-		state_free(st);
-	return r < 0 ? r : goes_on;
+	return r;
 }
 
 /* A jump on computed values or two words: Z3 decides each side. */
-static int run_jump_general(struct symexec *s, size_t fi, struct worklist *wl, struct state *st,
-			    struct sval a, struct sval b)
+static int run_jump_general(struct symexec *s, struct walk *w, struct state *st, struct sval a,
+			    struct sval b)
 {
-	const struct scg_insn *in = &s->progs[fi].insns[st->pc];
+	const struct scg_insn *in = &s->progs[w->fi].insns[st->pc];
 	if (!need_smt(s))
 		return no_smt();
 	Z3_context c = s->smt->ctx;
@@ -943,52 +1063,43 @@ static int run_jump_general(struct symexec *s, size_t fi, struct worklist *wl, s
 	}
 	size_t pc = st->pc, tpc = pc + 1 + in->jt, fpc = pc + 1 + in->jf;
 	int side = guided_side(s, tpc, fpc);
-	struct state *taken = NULL;
+	struct saved *sv = save_state(st, -1);
+	if (!sv)
+		return -ENOMEM;
 	int r = 0;
-	if (side != 0) {
-		taken = state_new(s, tpc, &st->f, &st->region, false);
-		if (!taken)
-			return -ENOMEM;
-		r = add_cond(s, taken, cond, words);
-		if (r <= 0) {
-			if (analysis_stopped(r))
-				run_undecided(s->run, &st->region); /* neither side decided */
-			solver_gave_up(s, fi, tpc, r);
-			state_free(taken);
-			taken = NULL;
-			if (r < 0)
-				return r;
+	for (int taken = 1; taken >= 0; taken--) {
+		if (side == !taken)
+			continue;
+		if (r == 0)
+			r = run_check(s->run);
+		int ok = 1;
+		if (r == 0) {
+			ok = add_cond(s, st, taken ? cond : Z3_mk_not(c, cond), words);
+			solver_gave_up(s, w->fi, taken ? tpc : fpc, ok);
+			if (ok < 0)
+				r = ok;
+		} else if (r == s->run->stop) {
+			/* a side not walked */
+			if (region_add_cond(&st->region, s->smt, taken ? cond : Z3_mk_not(c, cond),
+					    words) == 0)
+				run_undecided(s->run, &st->region);
 		}
-	}
-	int other = 0;
-	if (side != 1) {
-		other = add_cond(s, st, Z3_mk_not(c, cond), words);
-		if (analysis_stopped(other))
+		if (r == 0 && ok > 0) {
+			st->pc = taken ? tpc : fpc;
+			r = run_from(s, w, st, false);
+		} else if (r != 0 && analysis_stopped(ok)) {
 			run_undecided(s->run, &st->region);
-		solver_gave_up(s, fi, fpc, other);
+		}
+		restore_state(st, sv, false);
 	}
-	if (taken && (r = wl_push(wl, taken)) < 0)
-		return r;
-	if (other <= 0)
-		return other;
-	st->pc = fpc;
-	return 1;
-}
-
-/* The same, consuming @st unless it goes on (1). */
-static int run_jump_general_take(struct symexec *s, size_t fi, struct worklist *wl,
-				 struct state *st, struct sval a, struct sval b)
-{
-	int r = run_jump_general(s, fi, wl, st, a, b);
-	if (r != 1)
-		state_free(st);
+	restore_state(st, sv, true);
 	return r;
 }
 
-/* 1: @st goes on at st->pc; else (0 or an error) @st is consumed. */
-static int run_jump(struct symexec *s, size_t fi, struct worklist *wl, struct state *st)
+/* 1: @st goes on at st->pc; else the jump forked: 0 when walked, or an error. */
+static int run_jump(struct symexec *s, struct walk *w, struct state *st)
 {
-	const struct scg_insn *in = &s->progs[fi].insns[st->pc];
+	const struct scg_insn *in = &s->progs[w->fi].insns[st->pc];
 	uint16_t op = BPF_OP(in->code);
 	size_t tpc = st->pc + 1 + in->jt, fpc = st->pc + 1 + in->jf;
 	struct sval a = st->f.a;
@@ -1006,7 +1117,7 @@ static int run_jump(struct symexec *s, size_t fi, struct worklist *wl, struct st
 	enum rel t, nt;
 	if (a.kind == SV_TERM || b.kind == SV_TERM ||
 	    (other.kind != SV_CONST && (other.word != subj.word || other.value != subj.value)))
-		return run_jump_general_take(s, fi, wl, st, a, b);
+		return run_jump_general(s, w, st, a, b);
 	if (other.kind != SV_CONST) {
 		/* the same masked word on both sides: y == y, y >= y always; y > y never */
 		if (op != BPF_JSET) {
@@ -1018,27 +1129,29 @@ static int run_jump(struct symexec *s, size_t fi, struct worklist *wl, struct st
 		jump_relations(op, swapped, &t, &nt);
 	}
 	int side = guided_side(s, tpc, fpc);
-	struct sides *sd = s->sides;
+	struct sides sd = { .n = 0, .cap = 2 };
+	sd.v = sd.two;
 	const struct wset *ws = &st->region.w[subj.word];
 	int r = 0;
-	sd->n = 0;
 	if (side != 0)
-		r = rel_sides(s, fi, sd, tpc, ws, subj.word, subj.value, t, other.value);
+		r = rel_sides(s, w->fi, &sd, tpc, ws, subj.word, subj.value, t, other.value);
 	if (r == 0 && side != 1)
-		r = rel_sides(s, fi, sd, fpc, ws, subj.word, subj.value, nt, other.value);
+		r = rel_sides(s, w->fi, &sd, fpc, ws, subj.word, subj.value, nt, other.value);
 	if (r < 0) {
-		sides_release(sd);
-		state_free(st);
+		sides_release(&sd);
 		return r;
 	}
-	return take_sides(s, wl, st, subj.word, sd);
+	/* one way too: the word's set is narrowed for the walk below, then put back */
+	return fork_sides(s, w, st, subj.word, &sd);
 }
 
 /* The value set of RET A over a masked word: one leaf per distinct value. */
 static int run_ret_word(struct symexec *s, size_t fi, struct state *st, struct sval a)
 {
-	struct wset *ws = &st->region.w[a.word];
-	int r;
+	struct wset *ws = &st->region.w[a.word], saved;
+	int r = wset_copy(&saved, ws);
+	if (r < 0)
+		return r;
 	for (unsigned count = 0;; count++) {
 		uint32_t x;
 		r = wset_next(ws, 0, &x);
@@ -1071,6 +1184,8 @@ static int run_ret_word(struct symexec *s, size_t fi, struct state *st, struct s
 		if (r != 0)
 			break;
 	}
+	wset_release(ws);
+	*ws = saved; /* the state is walked on along other ways */
 	return r;
 }
 
@@ -1205,7 +1320,7 @@ static void run_load(const struct scg_insn *in, struct frame *f)
 
 /* --- the walk ----------------------------------------------------------------------- */
 
-/* RET: the leaves of @st.  Consumes nothing; 0 or an error. */
+/* RET: the leaves of @st; 0 or an error. */
 static int run_ret(struct symexec *s, size_t fi, struct state *st)
 {
 	const struct scg_insn *in = &s->progs[fi].insns[st->pc];
@@ -1219,22 +1334,23 @@ static int run_ret(struct symexec *s, size_t fi, struct state *st)
 }
 
 /*
- * Runs @st from its instruction until it returns, forks, or reaches a join
- * (where it waits in @wl for the other paths).  Consumes @st.
+ * Walks @st from its instruction: on to the returns, through every fork
+ * (each way in turn, @st restored after each), up to the joins, where a
+ * copy waits for the other paths (unless @first: @st was taken up there).
+ * Changes @st (its caller puts it back or frees it).  0 or an error; out of
+ * budget, what it did not decide has been reported.
  */
-static int exec(struct symexec *s, size_t fi, struct worklist *wl, struct state *st)
+static int run_from(struct symexec *s, struct walk *w, struct state *st, bool first)
 {
-	const struct scg_prog *p = &s->progs[fi];
-	const bool *join = s->info[fi].join;
+	const struct scg_prog *p = &s->progs[w->fi];
+	size_t fi = w->fi;
 	s->run->stats.states++;
-	for (bool first = true;; first = false) {
+	for (;; first = false) {
 		size_t pc = st->pc;
-		if (pc >= p->len) {
-			state_free(st);
+		if (pc >= p->len)
 			return -EINVAL; /* unreachable for a verified program */
-		}
-		if (!first && join[pc])
-			return wl_push(wl, st);
+		if (!first && w->info->join[pc] && !w->info->dead[pc])
+			return park(s, w, st);
 		const struct scg_insn *in = &p->insns[pc];
 		if (s->reached && fi == 0)
 			s->reached[pc] = true;
@@ -1256,36 +1372,25 @@ static int exec(struct symexec *s, size_t fi, struct worklist *wl, struct state 
 			break;
 		case BPF_ALU:
 			if (BPF_OP(in->code) == BPF_DIV && BPF_SRC(in->code) == BPF_X &&
-			    st->f.x.kind != SV_CONST) {
-				r = run_div_split(s, fi, st);
-				if (r <= 0) {
-					state_free(st);
-					return r;
-				}
-				break;
-			}
+			    st->f.x.kind != SV_CONST)
+				return run_div_split(s, w, st);
 			r = run_alu(s, fi, pc, &st->f);
-			if (r != 0) {
-				if (r == 1)
-					r = leaf(s, fi, pc, &st->region, st->unchecked,
-						 SCG_RET_KILL_THREAD);
-				state_free(st);
+			if (r == 1)
+				return leaf(s, fi, pc, &st->region, st->unchecked, SCG_RET_KILL_THREAD);
+			if (r < 0)
 				return r;
-			}
 			break;
 		case BPF_JMP:
 			if (BPF_OP(in->code) == BPF_JA) {
 				st->pc = pc + 1 + in->k;
 				continue;
 			}
-			r = run_jump(s, fi, wl, st);
+			r = run_jump(s, w, st);
 			if (r == 1)
 				continue;
 			return r;
 		case BPF_RET:
-			r = run_ret(s, fi, st);
-			state_free(st);
-			return r;
+			return run_ret(s, fi, st);
 		default: /* BPF_MISC */
 			if (BPF_MISCOP(in->code) == BPF_TAX)
 				st->f.x = st->f.a;
@@ -1297,53 +1402,27 @@ static int exec(struct symexec *s, size_t fi, struct worklist *wl, struct state 
 	}
 }
 
-/* Reports every state left as undecided and frees them. */
-static void drop_states(struct symexec *s, struct state **v, size_t n, bool report)
-{
-	for (size_t i = 0; i < n; i++) {
-		if (report)
-			run_undecided(s->run, &v[i]->region);
-		state_free(v[i]);
-	}
-}
-
-/* Walks filter @fi from @init (consumed) to every leaf. */
+/* Walks filter @fi from @init (consumed) to every leaf, joins in the order of their instructions. */
 static int walk_filter(struct symexec *s, size_t fi, struct state *init)
 {
-	struct worklist wl = { 0 };
-	struct state **batch = NULL;
-	size_t nbatch = 0, cbatch = 0, next = 0;
-	int r = wl_push(&wl, init);
-	while (r == 0 && wl.n) {
-		/* every state at the lowest instruction: all that will ever reach it */
-		size_t pc = wl.heap[0]->pc;
-		nbatch = next = 0;
-		while (r == 0 && wl.n && wl.heap[0]->pc == pc) {
-			if (nbatch == cbatch) {
-				size_t cap = cbatch ? cbatch * 2 : 8;
-				struct state **b = realloc(batch, sizeof(*b) * cap);
-				if (!b) {
-					r = -ENOMEM;
-					break;
-				}
-				batch = b;
-				cbatch = cap;
-			}
-			batch[nbatch++] = wl_pop(&wl);
+	struct walk w = { .fi = fi, .info = s->info[fi] };
+	w.at = calloc(s->progs[fi].len ? s->progs[fi].len : 1, sizeof(*w.at));
+	int r = w.at ? run_from(s, &w, init, true) : -ENOMEM;
+	state_free(init);
+	while (w.nheap) {
+		struct bucket *b = bucket_pop(&w);
+		size_t i = 0;
+		for (; r == 0 && i < b->n; i++) {
+			r = run_check(s->run);
+			if (r == 0)
+				r = run_from(s, &w, b->v[i], true);
+			else
+				i--; /* not walked: reported with the rest */
 		}
-		if (r == 0)
-			r = merge_batch(s, fi, batch, &nbatch);
-		while (r == 0 && next < nbatch && (r = run_check(s->run)) == 0)
-			r = exec(s, fi, &wl, batch[next++]);
-		if (r != 0)
-			break;
-		nbatch = next = 0;
+		bucket_drop(s, b, i, r != 0 && r == s->run->stop);
 	}
-	bool report = r != 0 && r == s->run->stop;
-	drop_states(s, batch + next, nbatch - next, report);
-	drop_states(s, wl.heap, wl.n, report);
-	free(batch);
-	free(wl.heap);
+	free(w.heap);
+	free(w.at);
 	return r;
 }
 
@@ -1355,20 +1434,16 @@ int symexec_run(struct symexec *s)
 	s->run->stats.walks++;
 	s->smt = s->region.smt ? smt_ref(s->region.smt) : NULL;
 	s->info = calloc(s->n, sizeof(*s->info));
-	s->sides = malloc(sizeof(*s->sides));
-	int r = s->info && s->sides ? 0 : -ENOMEM;
+	int r = s->info ? 0 : -ENOMEM;
 	for (size_t i = 0; i < s->n && r == 0; i++)
-		r = info_init(&s->info[i], &s->progs[i]);
+		if (!(s->info[i] = run_info(s->run, &s->progs[i])))
+			r = -ENOMEM;
 	if (r == 0) {
 		struct state *st = state_new(s, 0, &f, &s->region, false);
 		r = st ? walk_filter(s, s->n - 1, st) : -ENOMEM;
 	}
-	for (size_t i = 0; s->info && i < s->n; i++)
-		info_release(&s->info[i]);
 	free(s->info);
 	s->info = NULL;
-	free(s->sides);
-	s->sides = NULL;
 	smt_unref(s->smt);
 	s->smt = NULL;
 	return r;

@@ -9,6 +9,15 @@
 
 #include "analysis/region.h"
 
+/* What the walk knows of one filter's shape, worked out once per run. */
+struct prog_info {
+	const struct scg_insn *insns; /* which filter */
+	size_t len;
+	bool *join;     /* more than one edge leads here */
+	bool *dead;     /* a join where states arrived and none merged: walked through */
+	uint32_t *live; /* registers read before written from here on */
+};
+
 /*
  * One public call's budget, counters and solver context, shared by every
  * walk the call makes.
@@ -21,6 +30,8 @@ struct analysis_run {
 	void *undecided_ctx;
 	struct scg_analysis_stats stats;
 	struct smt *smt; /* created on first need, kept for the call's other walks */
+	struct prog_info **infos; /* one per filter walked */
+	size_t ninfos;
 	int stop;        /* 0, or -ETIMEDOUT / -ECANCELED once the budget is gone (sticky) */
 };
 
@@ -47,9 +58,8 @@ struct symexec {
 	void *ctx;
 	struct scg_diag *diag;
 	size_t leaves;
-	uint64_t seq;           /* states created */
-	struct prog_info *info; /* per filter: joins and live registers */
-	struct sides *sides;    /* scratch for one jump's ways out */
+	uint64_t seq;                  /* states created */
+	const struct prog_info **info; /* per filter: joins and live registers */
 	/* path mode (one filter): the pcs a concrete run took, followed, and recorded */
 	const size_t *guide;
 	size_t nguide, step;
@@ -61,6 +71,8 @@ struct symexec {
 
 /* Runs the stack over s->region (initialised by the caller).  See scg_analysis_regions(). */
 int symexec_run(struct symexec *s);
+/* Frees what the run's walks worked out about the filters' shapes. */
+void symexec_release_infos(struct analysis_run *run);
 
 /*
  * scg_analysis_regions() on programs already checked with analysis_check(),
