@@ -118,8 +118,8 @@ SCG_API int scg_region_word_next(const struct scg_region *region, unsigned word,
  */
 struct scg_analysis_stats {
 	uint64_t walks;        /* partitions started (one per filter stack and starting region) */
-	uint64_t states;       /* states the engine took off its work list and executed */
-	uint64_t merges;       /* states folded into another that reached the same instruction */
+	uint64_t states;       /* steps of the walk: each way of each fork, each state at a join */
+	uint64_t merges;       /* states folded into another that reached the same join */
 	uint64_t leaves;       /* leaves reached (regions times filters) */
 	uint64_t solver_calls; /* satisfiability questions asked of Z3 */
 };
@@ -152,9 +152,9 @@ struct scg_analysis_options {
 };
 
 /*
- * Called once per region of the partition, ordered by the return
- * instruction that ends the region's path (a region is every input that
- * reaches it with one state, so paths that meet again are one region).  @rets holds
+ * Called once per region of the partition, in the order of the walk (depth
+ * first, taken jumps first; paths that meet again at an instruction in one
+ * state go on as one, so their inputs are one region).  @rets holds
  * the value each filter returns there (indexed like the stack); @winner is
  * the stack's combined value (kernel precedence).  The region is borrowed
  * for the duration of the call.  A nonzero return stops the walk and is
