@@ -46,15 +46,22 @@ struct learner {
 	unsigned long foreign;  /* calls from an ABI syscage does not know */
 };
 
-/* Answers one notification CONTINUE and records it once the kernel took the answer. */
-static int serve_one(int listener, struct scg_notif *slot, struct learner *l)
+/*
+ * Answers one notification CONTINUE, or with the guard's errno for a call
+ * the guard refuses (run_guard.c), and records it once the kernel took the
+ * answer: refused or not, the program made the call, and under `syscage
+ * run` the guard gives the same answer whatever the learned policy says.
+ */
+static int serve_one(int listener, const struct run_serve *s, struct learner *l)
 {
+	struct scg_notif *slot = s->slot;
 	int r = scg_notif_receive(listener, slot);
 	if (r == -ENOENT)
 		return 0; /* the caller went away first; a restarted call comes again */
 	if (r < 0)
 		return r;
 	struct scg_notif_resp resp = { .id = slot->id, .flags = SCG_NOTIF_FLAG_CONTINUE };
+	run_guard_refuses(s->guard, slot, &resp);
 	r = scg_notif_respond(listener, &resp);
 	if (r == -ENOENT)
 		return 0; /* interrupted before it ran: not a call (yet) */
@@ -73,11 +80,11 @@ static int serve_one(int listener, struct scg_notif *slot, struct learner *l)
  * program keeps the queue full, and checking it alone is cheaper than the
  * launcher's full round (child status, signals, listener) after each call.
  */
-static int serve(int listener, struct scg_notif *slot, void *ctx)
+static int serve(int listener, const struct run_serve *s, void *ctx)
 {
 	struct pollfd pfd = { .fd = listener, .events = POLLIN };
 	for (int batch = 0; batch < 256; batch++) {
-		int r = serve_one(listener, slot, ctx);
+		int r = serve_one(listener, s, ctx);
 		if (r < 0)
 			return r;
 		if (poll(&pfd, 1, 0) != 1 || !(pfd.revents & POLLIN))

@@ -77,6 +77,7 @@ struct supervisor {
 	const struct run_config *cfg;
 	struct run_report *rep;
 	struct run_watchdog dog;
+	struct run_serve serve; /* for cfg->serve */
 	pid_t child;
 	bool killed_child; /* a KILL verdict ended the program */
 	char killed_call[64];
@@ -163,10 +164,6 @@ static int await_exec(const struct run_config *cfg, int sock, int *listener)
 		cli_error("cannot run '%s': %s", cfg->path, strerror(m.err));
 		return m.err == ENOENT ? EXIT_NOTFOUND : EXIT_NOEXEC;
 	}
-	if (m.kind == RUN_MSG_GUARD_FAILED) {
-		cli_error("cannot install the guard filter: %s", strerror(m.err));
-		return EXIT_SETUP;
-	}
 	if (m.err)
 		cli_error("cannot start '%s': %s", cfg->argv[0], strerror(m.err));
 	return EXIT_SETUP;
@@ -195,8 +192,8 @@ static void on_signal(struct supervisor *sv, const struct signalfd_siginfo *si)
 
 static int serve_one(struct supervisor *sv, int listener)
 {
-	return sv->cfg->serve ? sv->cfg->serve(listener, sv->dog.slot, sv->cfg->serve_ctx)
-			      : run_notif_handle(listener, sv->dog.slot, decide, sv);
+	return sv->cfg->serve ? sv->cfg->serve(listener, &sv->serve, sv->cfg->serve_ctx)
+			      : run_notif_handle(listener, &sv->serve, decide, sv);
 }
 
 /*
@@ -312,9 +309,18 @@ int run_launch(const struct run_config *cfg)
 	}
 	struct run_guard guard = { .supervisor = getpid(), .watchdog = sv.dog.pid,
 				   .group = getpgrp() };
+	struct scg_policy *guard_policy = NULL;
+	if (cfg->report && (r = run_guard_policy(&guard, SCG_RET_ALLOW, &guard_policy)) < 0) {
+		cli_error("cannot set up: %s", strerror(-r));
+		run_watchdog_stop(&sv.dog);
+		run_report_free(sv.rep);
+		return EXIT_SETUP;
+	}
+	sv.serve = (struct run_serve){ .slot = sv.dog.slot, .guard = guard_policy };
 	sv.child = fork();
 	if (sv.child < 0) {
 		cli_error("cannot fork: %s", strerror(errno));
+		scg_policy_free(guard_policy);
 		run_watchdog_stop(&sv.dog);
 		run_report_free(sv.rep);
 		return EXIT_SETUP;
@@ -352,6 +358,7 @@ int run_launch(const struct run_config *cfg)
 		close(listener);
 	run_report_summary(sv.rep);
 	run_report_free(sv.rep);
+	scg_policy_free(guard_policy);
 	close(sfd);
 	return code;
 }

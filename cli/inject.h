@@ -20,8 +20,9 @@ struct inject_state *inject_state_new(struct scg_inject_rule *const *rules, size
 				      const struct scg_policy *base, FILE *log);
 void inject_state_free(struct inject_state *st);
 
-/* run_config.serve: receives (into @slot), decides and answers one notification. */
-int inject_serve(int listener, struct scg_notif *slot, void *ctx);
+struct run_serve;
+/* run_config.serve: receives, decides and answers one notification. */
+int inject_serve(int listener, const struct run_serve *s, void *ctx);
 
 /* Prints, on stderr, how many faults each rule injected, into which syscalls and processes. */
 void inject_summary(const struct inject_state *st);

@@ -273,11 +273,11 @@ static int decide(int listener, const struct scg_notif *n, struct scg_notif_resp
 	return 0;
 }
 
-int inject_serve(int listener, struct scg_notif *slot, void *ctx)
+int inject_serve(int listener, const struct run_serve *s, void *ctx)
 {
 	struct inject_state *st = ctx;
 	st->pending_sig = 0;
-	int r = run_notif_handle(listener, slot, decide, st);
+	int r = run_notif_handle(listener, s, decide, st);
 	if (st->pending_sig) /* older kernels: after the answer, or the call would restart */
 		syscall(SYS_tgkill, st->pending_tgid, st->pending_tid, st->pending_sig);
 	return r < 0 && r != -EINTR ? r : 0;

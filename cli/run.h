@@ -16,12 +16,19 @@ enum run_msg_kind {
 	RUN_MSG_LISTENER = 1, /* carries the listener fd (SCM_RIGHTS) */
 	RUN_MSG_SETUP_FAILED, /* err: why the filter could not be set up */
 	RUN_MSG_EXEC_FAILED,  /* err: execve's errno */
-	RUN_MSG_GUARD_FAILED, /* err: why the guard filter could not be installed */
 };
 
 struct run_msg {
 	int kind;
 	int err;
+};
+
+/* What run_launch() gives a serve callback along with the listener. */
+struct run_serve {
+	/* Receive into this, which the watchdog shares (run_notif_handle()). */
+	struct scg_notif *slot;
+	/* The guard (run_guard.c), for run_guard_refuses(): NULL when unsupervised. */
+	const struct scg_policy *guard;
 };
 
 struct run_config {
@@ -33,9 +40,9 @@ struct run_config {
 	char *const *argv; /* the program and its arguments */
 	const char *path;  /* resolved executable */
 	/* Set by commands other than run: serves one notification from the
-	 * listener instead of judging it by @policy, receiving it into @slot
-	 * (see run_notif_handle()); returns 0 or -errno. */
-	int (*serve)(int listener, struct scg_notif *slot, void *ctx);
+	 * listener instead of judging it by @policy (see struct run_serve);
+	 * returns 0 or -errno. */
+	int (*serve)(int listener, const struct run_serve *s, void *ctx);
 	void *serve_ctx;
 	/* The verdicts the watchdog gives once the supervisor is gone, unreported
 	 * (NULL: @policy's); see run_watchdog.c. */
@@ -65,15 +72,29 @@ struct run_guard {
 };
 
 /*
- * Compiles the guard filter for @g: on every native ABI it refuses the
- * calls that would kill, stop, trace or limit @g's processes.  *@out is new
- * (scg_prog_release()).  0 or -errno.
+ * The guard for @g as a policy: on every native ABI it refuses the calls
+ * that would kill, stop, trace or limit @g's processes (EPERM; ENOSYS for
+ * pidfd_send_signal) and gives every other call @allow.  *@out is new.
+ * 0 or -errno.
  */
-int run_guard_compile(const struct run_guard *g, struct scg_prog *out);
+int run_guard_policy(const struct run_guard *g, uint32_t allow, struct scg_policy **out);
+/*
+ * Puts the guard for @g into compiled policy @prog: each of its returns that
+ * lets a call run becomes a jump into a copy of the guard that gives the
+ * call that return unless it refuses it.  0, or -E2BIG when the result would
+ * pass the kernel's 4096 instructions (@prog is then unchanged), or -errno.
+ */
+int run_guard_attach(const struct run_guard *g, struct scg_prog *prog);
+/*
+ * When @resp lets @n run (CONTINUE) and @guard refuses it, makes @resp the
+ * guard's refusal and returns true.  @guard NULL: false.
+ */
+bool run_guard_refuses(const struct scg_policy *guard, const struct scg_notif *n,
+		       struct scg_notif_resp *resp);
 
 /*
  * The child between fork and exec: sets up, installs the policy's filter
- * and (when supervised) the guard for @guard, passes the listener over
+ * (with the guard for @guard when supervised), passes the listener over
  * @sock and execs.  Never returns.
  */
 _Noreturn void run_child(const struct run_config *cfg, const struct run_guard *guard, int sock,
@@ -81,8 +102,8 @@ _Noreturn void run_child(const struct run_config *cfg, const struct run_guard *g
 
 /*
  * Builds the policy the child installs: a rule letting execve/execveat (and
- * the seccomp/sendmsg/exit_group the child itself needs) through when
- * argument 5 equals @cookie, then @policy with every verdict that reports rewritten to
+ * the sendmsg/exit_group the child itself needs) through when argument 5
+ * equals @cookie, then @policy with every verdict that reports rewritten to
  * USER_NOTIF when @report.  *@out is new.
  */
 int run_build_policy(const struct scg_policy *policy, uint64_t cookie, bool report,
@@ -115,11 +136,13 @@ void run_watchdog_stop(struct run_watchdog *dog);
 /* --- answering notifications (run_notify.c) ------------------------------ */
 
 /*
- * scg_notif_handle_one(), but the notification is received into @slot:
+ * scg_notif_handle_one(), but the notification is received into @s->slot,
  * memory the watchdog shares, so that one the supervisor received just
- * before it died is still answered.  Returns what scg_notif_handle_one() does.
+ * before it died is still answered, and an answer that lets the call run
+ * passes @s->guard first.  Returns what scg_notif_handle_one() does.
  */
-int run_notif_handle(int listener, struct scg_notif *slot, scg_notif_decide_fn decide, void *ctx);
+int run_notif_handle(int listener, const struct run_serve *s, scg_notif_decide_fn decide,
+		     void *ctx);
 
 /*
  * Fills @resp to answer @n with verdict @action as the kernel would have:

@@ -4,9 +4,8 @@
  *
  * Until the filter is installed the child may use libc freely.  After it,
  * every syscall goes through the program's policy, so the child only makes
- * raw syscalls carrying the exec cookie (see run_policy.c): seccomp to add
- * the guard filter, sendmsg to hand over the listener, execve, and
- * exit_group if the exec fails.
+ * raw syscalls carrying the exec cookie (see run_policy.c): sendmsg to hand
+ * over the listener, execve, and exit_group if the exec fails.
  */
 #include <errno.h>
 #include <signal.h>
@@ -63,8 +62,12 @@ static _Noreturn void fail_early(int sock, int err)
 	_exit(125);
 }
 
-/* Compiles the installed policy; prints diagnostics (the child may still print). */
-static int compile_filter(const struct run_config *cfg, uint64_t cookie, struct scg_prog *prog)
+/*
+ * Compiles the installed policy, with the guard for @guard (run_guard.c)
+ * when supervised; prints diagnostics (the child may still print).
+ */
+static int compile_filter(const struct run_config *cfg, const struct run_guard *guard,
+			  uint64_t cookie, struct scg_prog *prog)
 {
 	struct scg_policy *p;
 	int r = run_build_policy(cfg->policy, cookie, cfg->report && !cfg->verdicts_as_is, &p);
@@ -83,6 +86,13 @@ static int compile_filter(const struct run_config *cfg, uint64_t cookie, struct 
 		cli_print_diag(diag);
 	if (r < 0)
 		cli_error("cannot compile policy '%s': %s", cfg->policy_name, strerror(-r));
+	/* Unsupervised, every verdict is the kernel's: nothing to guard. */
+	if (r == 0 && cfg->report && (r = run_guard_attach(guard, prog)) < 0) {
+		cli_error("cannot add the guard to policy '%s': %s", cfg->policy_name,
+			  r == -E2BIG ? "together they pass the kernel's 4096 instructions"
+				      : strerror(-r));
+		scg_prog_release(prog);
+	}
 	scg_diag_free(diag);
 	scg_policy_free(p);
 	return r;
@@ -112,33 +122,11 @@ static unsigned listener_flags(void)
 	return flags;
 }
 
-/* struct sock_fprog: the kernel reads exactly this layout. */
-struct kernel_fprog {
-	unsigned short len;
-	const struct scg_insn *filter;
-};
-
-enum { SECCOMP_OP_SET_MODE_FILTER = 1 };
-
-/*
- * Installs the guard (run_guard.c) on top of the policy's filter, as a raw
- * seccomp(2) carrying the cookie, one of the calls that filter lets
- * through.  Last rather than first, so that `syscage dump -- syscage run
- * ...`, which stops at the first install, shows the policy's filter.
- * Returns 0 or -errno.
- */
-static int install_guard(const struct scg_prog *guard, uint64_t cookie)
-{
-	struct kernel_fprog f = { .len = (unsigned short)guard->len, .filter = guard->insns };
-	if (syscall(SYS_seccomp, (long)SECCOMP_OP_SET_MODE_FILTER, 0L, &f, 0L, 0L, cookie) < 0)
-		return -errno;
-	return 0;
-}
-
-static int install(const struct run_config *cfg, uint64_t cookie, int *listener)
+static int install(const struct run_config *cfg, const struct run_guard *guard, uint64_t cookie,
+		   int *listener)
 {
 	struct scg_prog prog = { 0 };
-	int r = compile_filter(cfg, cookie, &prog);
+	int r = compile_filter(cfg, guard, cookie, &prog);
 	if (r < 0)
 		return r;
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1L, 0L, 0L, 0L) < 0) {
@@ -174,23 +162,13 @@ _Noreturn void run_child(const struct run_config *cfg, const struct run_guard *g
 	if (sigprocmask(SIG_SETMASK, orig_mask, NULL) < 0)
 		fail_early(sock, errno);
 	uint64_t cookie = make_cookie();
-	/* Unsupervised, every verdict is the kernel's: nothing to guard. */
-	struct scg_prog guard_prog = { 0 };
-	if (cfg->report && (r = run_guard_compile(guard, &guard_prog)) < 0) {
-		cli_error("cannot compile the guard filter: %s", strerror(-r));
-		fail_early(sock, 0);
-	}
 	int listener = -1;
-	r = install(cfg, cookie, &listener);
+	r = install(cfg, guard, cookie, &listener);
 	if (r < 0)
 		fail_early(sock, 0); /* install() has said why */
-	/* From here on: only raw syscalls carrying the cookie (and the guard's
-	 * instructions are left to exec, like the policy's). */
+	/* From here on: only raw syscalls carrying the cookie. */
 	struct run_msg m = { .kind = RUN_MSG_LISTENER, .err = 0 };
-	if (cfg->report && (r = install_guard(&guard_prog, cookie)) < 0) {
-		m.kind = RUN_MSG_GUARD_FAILED;
-		m.err = -r;
-	} else if (cfg->report && send_msg(sock, &m, listener, cookie) < 0) {
+	if (cfg->report && send_msg(sock, &m, listener, cookie) < 0) {
 		m.kind = RUN_MSG_SETUP_FAILED;
 		m.err = errno;
 	} else {

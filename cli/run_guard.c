@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * The guard: a filter of its own, installed before the policy's, that keeps
- * a supervised program and its descendants away from syscage's processes.
+ * The guard: what keeps a supervised program and its descendants away from
+ * syscage's processes.
  *
  * A supervised program could otherwise end its supervision: kill the
  * watchdog and the supervisor (same user, or root), and go on under a
@@ -25,16 +25,22 @@
  * filter cannot see.  Programs that probe for it (Go's runtime does) fall
  * back to kill(), which the guard can judge.
  *
- * A separate filter, rather than rules in the policy's: where both decide
- * a call the kernel takes the stricter verdict, so the guard can only add
- * refusals, never soften a KILL of the policy's, and its EPERM (an ERRNO)
- * wins over the policy's USER_NOTIF, so no supervisor is asked to allow
- * these calls.  Its refusals are not reported.  Allowed calls it never
- * decides by argument are allowed from the kernel's per-filter cache.
+ * The guard decides only what the policy lets run.  It goes into the
+ * policy's own filter: every return of the compiled policy that lets a call
+ * run (ALLOW, LOG, TRACE) becomes a jump into a copy of the guard whose
+ * other calls get that same return (run_guard_attach()).  Calls the policy
+ * refuses keep its verdict, reported: a separate filter would not do, since
+ * the kernel ranks an ERRNO above USER_NOTIF and the guard's EPERM would
+ * then replace the supervised verdicts of the policy, a KILL among them.
+ * Whatever a supervisor would let run (a notification answered CONTINUE)
+ * passes the same guard first (run_guard_refuses()).  The guard's own
+ * refusals are not reported.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "run.h"
 
@@ -97,18 +103,129 @@ static int add_rules(struct scg_policy *p, const struct run_guard *g)
 	return r;
 }
 
-int run_guard_compile(const struct run_guard *g, struct scg_prog *out)
+int run_guard_policy(const struct run_guard *g, uint32_t allow, struct scg_policy **out)
 {
+	*out = NULL;
 	struct scg_policy *p = scg_policy_new();
 	if (!p)
 		return -ENOMEM;
 	int r = scg_policy_add_native_arches(p);
-	scg_policy_set_default(p, SCG_RET_ALLOW);
-	scg_policy_set_badarch(p, SCG_RET_ALLOW);
+	scg_policy_set_default(p, allow);
+	scg_policy_set_badarch(p, allow);
 	if (r == 0)
 		r = add_rules(p, g);
-	if (r == 0)
-		r = scg_compile(p, NULL, out, NULL);
-	scg_policy_free(p);
+	if (r < 0) {
+		scg_policy_free(p);
+		return r;
+	}
+	*out = p;
+	return 0;
+}
+
+bool run_guard_refuses(const struct scg_policy *guard, const struct scg_notif *n,
+		       struct scg_notif_resp *resp)
+{
+	if (!guard || !(resp->flags & SCG_NOTIF_FLAG_CONTINUE))
+		return false;
+	struct scg_verdict v;
+	scg_policy_eval(guard, &n->data, &v);
+	if (scg_action_of(v.action) != SCG_ACTION_ERRNO)
+		return false;
+	resp->flags = 0;
+	resp->val = 0;
+	resp->error = -(int32_t)(v.action & SCG_RET_DATA);
+	return true;
+}
+
+/* classic BPF opcodes (linux/filter.h) */
+enum { OP_RET_K = 0x06, OP_JA = 0x05 };
+
+/* A return that lets the call run, which the guard must see first. */
+static bool lets_run(uint32_t ret)
+{
+	switch (scg_action_of(ret)) {
+	case SCG_ACTION_ALLOW:
+	case SCG_ACTION_LOG:
+	case SCG_ACTION_TRACE: /* the program's own tracer may let it run */
+		return true;
+	case SCG_ACTION_KILL_PROCESS:
+	case SCG_ACTION_KILL_THREAD:
+	case SCG_ACTION_TRAP:
+	case SCG_ACTION_ERRNO:
+	case SCG_ACTION_USER_NOTIF:
+	case SCG_ACTION_UNKNOWN:
+		return false;
+	}
+	return false;
+}
+
+enum { MAX_COPIES = 8 };
+
+/* The distinct returns of @prog that let a call run, in @rets (at most MAX_COPIES). */
+static int collect_rets(const struct scg_prog *prog, uint32_t *rets, size_t *n)
+{
+	*n = 0;
+	for (size_t i = 0; i < prog->len; i++) {
+		const struct scg_insn *in = &prog->insns[i];
+		if (SCG_BPF_CLASS(in->code) != SCG_BPF_CLASS(OP_RET_K))
+			continue;
+		if (in->code != OP_RET_K)
+			return -EINVAL; /* ret A: which verdict, only the run tells */
+		if (!lets_run(in->k))
+			continue;
+		size_t k = 0;
+		while (k < *n && rets[k] != in->k)
+			k++;
+		if (k == *n) {
+			if (*n == MAX_COPIES)
+				return -E2BIG;
+			rets[(*n)++] = in->k;
+		}
+	}
+	return 0;
+}
+
+int run_guard_attach(const struct run_guard *g, struct scg_prog *prog)
+{
+	uint32_t rets[MAX_COPIES];
+	size_t nrets, len = prog->len;
+	struct scg_prog copies[MAX_COPIES] = { { 0 } };
+	int r = collect_rets(prog, rets, &nrets);
+	for (size_t i = 0; r == 0 && i < nrets; i++) {
+		struct scg_policy *p;
+		r = run_guard_policy(g, rets[i], &p);
+		if (r == 0)
+			r = scg_compile(p, NULL, &copies[i], NULL);
+		scg_policy_free(p);
+		len += copies[i].len;
+	}
+	if (r == 0 && len > SCG_BPF_MAXINSNS)
+		r = -E2BIG;
+	struct scg_insn *insns = r == 0 ? realloc(prog->insns, len * sizeof(*insns)) : NULL;
+	if (r == 0 && !insns)
+		r = -ENOMEM;
+	if (r == 0) {
+		/* Each copy after the policy; the policy's returns that let a call
+		 * run jump (forward, with a 32-bit reach) to the copy for theirs. */
+		size_t at[MAX_COPIES], end = prog->len;
+		for (size_t i = 0; i < nrets; i++) {
+			at[i] = end;
+			memcpy(&insns[end], copies[i].insns, copies[i].len * sizeof(*insns));
+			end += copies[i].len;
+		}
+		for (size_t pc = 0; pc < prog->len; pc++) {
+			for (size_t i = 0; i < nrets; i++) {
+				if (insns[pc].code == OP_RET_K && insns[pc].k == rets[i]) {
+					insns[pc] = (struct scg_insn){ .code = OP_JA,
+								       .k = (uint32_t)(at[i] - pc - 1) };
+					break;
+				}
+			}
+		}
+		prog->insns = insns;
+		prog->len = len;
+	}
+	for (size_t i = 0; i < nrets; i++)
+		scg_prog_release(&copies[i]);
 	return r;
 }

@@ -12,8 +12,10 @@
 
 #include "run.h"
 
-int run_notif_handle(int listener, struct scg_notif *slot, scg_notif_decide_fn decide, void *ctx)
+int run_notif_handle(int listener, const struct run_serve *s, scg_notif_decide_fn decide,
+		     void *ctx)
 {
+	struct scg_notif *slot = s->slot;
 	int r = scg_notif_receive(listener, slot);
 	if (r == -ENOENT)
 		return 0; /* the target was killed before we got to it */
@@ -24,6 +26,7 @@ int run_notif_handle(int listener, struct scg_notif *slot, scg_notif_decide_fn d
 	if (verdict < 0)
 		return verdict;
 	resp.id = slot->id;
+	run_guard_refuses(s->guard, slot, &resp);
 	r = scg_notif_respond(listener, &resp);
 	if (r < 0 && r != -ENOENT)
 		return r;

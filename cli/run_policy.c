@@ -10,16 +10,14 @@
  * filter; the successful exec replaces that memory, the filter cannot be
  * read back without CAP_SYS_ADMIN, and the launcher is not dumpable, so the
  * program has no way to learn it and no later exec can use the rule.  The
- * child also needs seccomp (to add the guard filter, run_guard.c), sendmsg
- * (to hand the listener to the supervisor) and exit_group (when exec fails)
- * before exec, so they get the same cookie rule.
+ * child also needs sendmsg (to hand the listener to the supervisor) and
+ * exit_group (when exec fails) before exec, so they get the same cookie rule.
  */
 #include <errno.h>
 
 #include "run.h"
 
-static const char *const cookie_syscalls[] = { "execve", "execveat", "seccomp", "sendmsg",
-					       "exit_group" };
+static const char *const cookie_syscalls[] = { "execve", "execveat", "sendmsg", "exit_group" };
 
 bool run_action_reported(uint32_t action)
 {

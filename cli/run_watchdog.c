@@ -115,23 +115,27 @@ static int recv_msg(int sock, int *fd)
 	return n == (ssize_t)sizeof(m) ? m : 0;
 }
 
-/* The fallback's verdict for @n, as the kernel would have carried it out. */
-static void answer(const struct run_config *cfg, int listener, const struct scg_notif *n)
-{
-	const struct scg_policy *policy = cfg->fallback ? cfg->fallback : cfg->policy;
-	struct scg_verdict v;
-	scg_policy_eval(policy, &n->data, &v);
-	struct scg_notif_resp resp = { .id = n->id };
-	run_answer_verdict(listener, n, v.action, &resp);
-	scg_notif_respond(listener, &resp);
-}
-
 struct dog {
 	const struct run_config *cfg;
 	const struct scg_notif *slot;
+	const struct scg_policy *guard; /* NULL: none could be built, so nothing runs */
 	int sock, pidfd, listener;
 	bool serving;
 };
+
+/* The fallback's verdict for @n, as the kernel would have carried it out. */
+static void answer(const struct dog *d, const struct scg_notif *n)
+{
+	const struct scg_policy *policy = d->cfg->fallback ? d->cfg->fallback : d->cfg->policy;
+	struct scg_verdict v;
+	scg_policy_eval(policy, &n->data, &v);
+	struct scg_notif_resp resp = { .id = n->id };
+	run_answer_verdict(d->listener, n, v.action, &resp);
+	if (!d->guard && (resp.flags & SCG_NOTIF_FLAG_CONTINUE))
+		resp = (struct scg_notif_resp){ .id = n->id, .error = -ENOMEM };
+	run_guard_refuses(d->guard, n, &resp);
+	scg_notif_respond(d->listener, &resp);
+}
 
 /* Starts answering: first the call the supervisor received and left unanswered, if any. */
 static void take_over(struct dog *d)
@@ -141,7 +145,7 @@ static void take_over(struct dog *d)
 		return;
 	struct scg_notif n = *d->slot;
 	if (scg_notif_id_valid(d->listener, n.id) == 0)
-		answer(d->cfg, d->listener, &n);
+		answer(d, &n);
 }
 
 /* A message from the supervisor, or its end. */
@@ -182,7 +186,12 @@ static _Noreturn void watch(const struct run_config *cfg, int sock, const struct
 	sigset_t all;
 	sigfillset(&all);
 	sigprocmask(SIG_BLOCK, &all, NULL);
-	struct dog d = { .cfg = cfg, .slot = slot, .sock = sock, .pidfd = -1, .listener = -1 };
+	/* What the program must not reach: the supervisor (our parent), us, our group. */
+	struct run_guard g = { .supervisor = getppid(), .watchdog = getpid(), .group = getpgrp() };
+	struct scg_policy *guard = NULL;
+	run_guard_policy(&g, SCG_RET_ALLOW, &guard);
+	struct dog d = { .cfg = cfg, .slot = slot, .guard = guard, .sock = sock, .pidfd = -1,
+			 .listener = -1 };
 	for (;;) {
 		if (d.sock < 0 && (d.listener < 0 || !d.serving))
 			_exit(0);
@@ -195,7 +204,7 @@ static _Noreturn void watch(const struct run_config *cfg, int sock, const struct
 		if (pfd[1].revents & POLLIN) {
 			struct scg_notif n;
 			if (scg_notif_receive(d.listener, &n) == 0)
-				answer(cfg, d.listener, &n);
+				answer(&d, &n);
 		} else if (pfd[1].revents & (POLLHUP | POLLERR | POLLNVAL)) {
 			_exit(0); /* no task uses the filter any more */
 		}

@@ -432,6 +432,25 @@ else
 	ok "attack: a root program changes its group and kills both # SKIP needs root"
 fi
 
+# The guard decides only calls the policy lets run: where the policy itself
+# refuses kill, its verdict holds and is reported, a KILL as an errno.
+printf 'default allow\nkill-process kill\n' >"$TMP/killkill.policy"
+expect_status 159 "attack under a policy that kills kill(): killed by that verdict" -- $T \
+	setsid "$S" run -p "$TMP/killkill.policy" -- "$A" pdeathsig "$TMP/r.killkill"
+expect_grep "$TMP/err" '^syscage: denied kill\([0-9]+, 9\) from pid [0-9]+: KILL_PROCESS by rule .*:2$' \
+	"attack under a policy that kills kill(): reported"
+printf 'default allow\nerrno(EACCES) kill\nkill-process unshare\n' >"$TMP/eacceskill.policy"
+rm -f "$TMP/r.eacceskill"
+expect_status 159 "attack under a policy that refuses kill() with EACCES" -- $T \
+	setsid "$S" run -p "$TMP/eacceskill.policy" -- "$A" pdeathsig "$TMP/r.eacceskill"
+if grep -qx 'kill syscage-watch EACCES' "$TMP/r.eacceskill" && grep -qx 'kill syscage EACCES' "$TMP/r.eacceskill"; then
+	ok "attack under a policy that refuses kill() with EACCES: the policy's errno, not the guard's"; else
+	not_ok "attack under a policy that refuses kill() with EACCES: the policy's errno, not the guard's" \
+		"$(cat "$TMP/r.eacceskill" 2>/dev/null)"
+fi
+expect_grep "$TMP/err" '^syscage: denied kill\([0-9]+, 9\) from pid [0-9]+: ERRNO\(EACCES\) by rule .*:2$' \
+	"attack under a policy that refuses kill() with EACCES: reported"
+
 # inject: a call the base policy refuses and a counted rule covers goes to
 # the supervisor; after the attack it still gets the base policy's EACCES.
 for mode in grandchild pdeathsig; do
@@ -455,6 +474,18 @@ if grep -qx 'kill syscage-watch EPERM' "$TMP/r.learn" && grep -qx 'kill syscage 
 	not_ok "attack on learn: the kills are refused, the policy is written and has unshare" \
 		"$(cat "$TMP/r.learn" "$TMP/learned.policy" 2>/dev/null | head -n 20)"
 fi
+
+# Under learn every call comes to the supervisor, which answers those calls
+# as the guard would and records them, so the policy it writes runs the same
+# program under run, where the guard refuses them and the policy allows them.
+rm -f "$TMP/r.lv" "$TMP/r.rv"
+expect_status 0 "learn a program the guard refuses" -- $T setsid "$S" learn -o "$TMP/vectors.policy" -- \
+	"$A" vectors "$TMP/r.lv"
+expect_status 0 "run it under the learned policy" -- $T setsid "$S" run -p "$TMP/vectors.policy" -- \
+	"$A" vectors "$TMP/r.rv"
+expect_same "$TMP/r.lv" "$TMP/r.rv" "the same refusals, learning and running"
+if grep -q 'denied' "$TMP/err"; then not_ok "and nothing denied" "$(cat "$TMP/err")"; else
+	ok "and nothing denied"; fi
 
 # Every other way to signal, trace or limit syscage and its watchdog.
 rm -f "$TMP/r.vectors"

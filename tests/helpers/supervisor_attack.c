@@ -80,7 +80,7 @@ static const char *outcome(long r)
 }
 
 /* The state letter and parent of @pid from /proc; 0 when it is gone. */
-static char proc_state(pid_t pid, pid_t *ppid, char *comm, size_t size)
+static char proc_state(pid_t pid, pid_t *ppid)
 {
 	char path[64], buf[512];
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
@@ -90,33 +90,29 @@ static char proc_state(pid_t pid, pid_t *ppid, char *comm, size_t size)
 	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
 	fclose(f);
 	buf[n] = '\0';
-	char *open_paren = strchr(buf, '('), *close_paren = strrchr(buf, ')');
-	if (!open_paren || !close_paren || close_paren[1] == '\0')
-		return 0;
-	if (comm) {
-		size_t len = (size_t)(close_paren - open_paren - 1);
-		snprintf(comm, size, "%.*s", (int)len, open_paren + 1);
-	}
+	char *close_paren = strrchr(buf, ')'); /* the name may hold anything */
 	char state = 0;
 	int parent = 0;
-	if (sscanf(close_paren + 2, "%c %d", &state, &parent) != 2)
+	if (!close_paren || sscanf(close_paren + 1, " %c %d", &state, &parent) != 2)
 		return 0;
 	if (ppid)
 		*ppid = parent;
 	return state;
 }
 
-/* syscage's watchdog: its child named syscage-watch; 0 when there is none. */
-static pid_t find_watchdog(pid_t supervisor)
+/*
+ * syscage's watchdog: its child other than @program; 0 when there is none.
+ * (By name it would be syscage-watch, but the watchdog may not have named
+ * itself yet when the program starts.)
+ */
+static pid_t find_watchdog(pid_t supervisor, pid_t program)
 {
 	DIR *d = opendir("/proc");
 	struct dirent *e;
 	pid_t found = 0;
 	while (d && !found && (e = readdir(d))) {
 		pid_t pid = atoi(e->d_name), ppid = 0;
-		char comm[64];
-		if (pid > 0 && proc_state(pid, &ppid, comm, sizeof(comm)) && ppid == supervisor &&
-		    !strcmp(comm, "syscage-watch"))
+		if (pid > 0 && pid != program && proc_state(pid, &ppid) && ppid == supervisor)
 			found = pid;
 	}
 	if (d)
@@ -135,7 +131,7 @@ static void sleep_ms(long ms)
 static int wait_dead(pid_t pid)
 {
 	for (int i = 0; i < 600; i++) {
-		char s = proc_state(pid, NULL, NULL, 0);
+		char s = proc_state(pid, NULL);
 		if (s == 0 || s == 'Z' || s == 'X')
 			return 0;
 		sleep_ms(50);
@@ -143,10 +139,10 @@ static int wait_dead(pid_t pid)
 	return -1;
 }
 
-/* Kills the watchdog, then @supervisor; once both are dead, unshare(0). */
-static int attack(pid_t supervisor)
+/* Kills the watchdog, then @supervisor (@program's parent); once both are dead, unshare(0). */
+static int attack(pid_t supervisor, pid_t program)
 {
-	pid_t watchdog = find_watchdog(supervisor);
+	pid_t watchdog = find_watchdog(supervisor, program);
 	long a = watchdog ? kill(watchdog, SIGKILL) : (errno = ESRCH, -1);
 	note("kill syscage-watch %s", outcome(a));
 	long b = kill(supervisor, SIGKILL);
@@ -160,12 +156,12 @@ static int attack(pid_t supervisor)
 
 static int run_grandchild(void)
 {
-	pid_t supervisor = getppid();
+	pid_t supervisor = getppid(), program = getpid();
 	pid_t child = fork();
 	if (child < 0)
 		return 1;
 	if (child == 0)
-		_exit(attack(supervisor));
+		_exit(attack(supervisor, program));
 	int status;
 	while (waitpid(child, &status, 0) < 0 && errno == EINTR)
 		;
@@ -180,7 +176,7 @@ static int run_pdeathsig(void)
 {
 	pid_t supervisor = getppid();
 	prctl(PR_SET_PDEATHSIG, 0L, 0L, 0L, 0L);
-	return attack(supervisor);
+	return attack(supervisor, getpid());
 }
 
 static int run_setegid(void)
@@ -194,7 +190,7 @@ static int run_setegid(void)
 	}
 	prctl(PR_GET_PDEATHSIG, &after, 0L, 0L, 0L);
 	note("pdeathsig %d then %d", before, after);
-	return attack(supervisor);
+	return attack(supervisor, getpid());
 }
 
 /* Every other way in, each at @pid (named @name). */
@@ -236,7 +232,7 @@ static void try_target(pid_t pid, const char *name)
 
 static int run_vectors(bool broadcast)
 {
-	pid_t supervisor = getppid(), watchdog = find_watchdog(supervisor);
+	pid_t supervisor = getppid(), watchdog = find_watchdog(supervisor, getpid());
 	note("kill syscage-watch %s", outcome(watchdog ? kill(watchdog, SIGKILL) : -1));
 	note("kill syscage %s", outcome(kill(supervisor, SIGKILL)));
 	if (watchdog)
