@@ -776,6 +776,32 @@ static size_t scratch_chain(struct scg_insn *insns, unsigned forks)
 	return n;
 }
 
+static int stop_at_third(void *ctx, const struct scg_region *region, const uint32_t *rets,
+			 uint32_t winner)
+{
+	(void)region;
+	(void)rets;
+	(void)winner;
+	return ++*(int *)ctx == 3 ? 1 : 0; /* 1, as a "go on" of the engine would read it */
+}
+
+/* A callback's nonzero value stops the walk at once, from deep in its forks too. */
+static void test_callback_stops(void **state)
+{
+	(void)state;
+	struct scg_insn insns[64];
+	struct scg_prog p = { insns, scratch_chain(insns, 12) };
+	int calls = 0;
+	assert_int_equal(scg_analysis_regions(&p, 1, NULL, stop_at_third, &calls, NULL), 1);
+	assert_int_equal(calls, 3);
+	calls = 0;
+	struct scg_insn chain[80];
+	struct scg_prog c = { chain, jset_chain(chain, 20, true) };
+	assert_int_equal(scg_analysis_diff(&c, 1, &p, 1, NULL, NULL, NULL, NULL) > 0, 1);
+	assert_int_equal(scg_analysis_regions(&c, 1, NULL, stop_at_third, &calls, NULL), 0);
+	assert_int_equal(calls, 2);
+}
+
 struct collect {
 	struct scg_region *regions[8192];
 	size_t n;
@@ -904,6 +930,7 @@ int main(void)
 		cmocka_unit_test(test_solver_questions),
 		cmocka_unit_test(test_budget_undecided),
 		cmocka_unit_test(test_budget_commands),
+		cmocka_unit_test(test_callback_stops),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

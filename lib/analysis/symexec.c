@@ -759,14 +759,14 @@ static int run_div_split(struct symexec *s, struct walk *w, struct state *st)
 	struct saved *sv = save_state(st, -1);
 	if (!sv)
 		return -ENOMEM;
-	int r = add_cond(s, st, zero, words);
-	if (r > 0)
+	int r = 0, ok = add_cond(s, st, zero, words);
+	if (ok > 0)
 		r = leaf(s, w->fi, st->pc, &st->region, false, SCG_RET_KILL_THREAD);
-	else if (analysis_stopped(r))
+	else if (ok < 0 && (r = ok) == s->run->stop)
 		run_undecided(s->run, &st->region);
-	solver_gave_up(s, w->fi, st->pc, r);
+	solver_gave_up(s, w->fi, st->pc, ok);
 	restore_state(st, sv, false);
-	if (r < 0) {
+	if (r != 0) {
 		/* the other side was not looked at */
 		if (r == s->run->stop &&
 		    region_add_cond(&st->region, s->smt, Z3_mk_not(c, zero), words) == 0)
@@ -774,11 +774,11 @@ static int run_div_split(struct symexec *s, struct walk *w, struct state *st)
 		restore_state(st, sv, true);
 		return r;
 	}
-	r = add_cond(s, st, Z3_mk_not(c, zero), words);
-	if (analysis_stopped(r))
+	ok = add_cond(s, st, Z3_mk_not(c, zero), words);
+	if (ok < 0 && (r = ok) == s->run->stop)
 		run_undecided(s->run, &st->region);
-	solver_gave_up(s, w->fi, st->pc, r);
-	if (r > 0) {
+	solver_gave_up(s, w->fi, st->pc, ok);
+	if (ok > 0) {
 		st->f.a = sv_term(Z3_mk_bvudiv(c, term_of(s, st->f.a), x), words | words_of(st->f.a));
 		st->pc++;
 		r = run_from(s, w, st, false);
@@ -1096,9 +1096,13 @@ static int run_jump_general(struct symexec *s, struct walk *w, struct state *st,
 	return r;
 }
 
-/* 1: @st goes on at st->pc; else the jump forked: 0 when walked, or an error. */
-static int run_jump(struct symexec *s, struct walk *w, struct state *st)
+/*
+ * A conditional jump.  *@go_on when it did not fork: @st goes on at st->pc.
+ * Else the ways were walked: 0, or an error or a callback's value.
+ */
+static int run_jump(struct symexec *s, struct walk *w, struct state *st, bool *go_on)
 {
+	*go_on = true;
 	const struct scg_insn *in = &s->progs[w->fi].insns[st->pc];
 	uint16_t op = BPF_OP(in->code);
 	size_t tpc = st->pc + 1 + in->jt, fpc = st->pc + 1 + in->jf;
@@ -1106,15 +1110,16 @@ static int run_jump(struct symexec *s, struct walk *w, struct state *st)
 	struct sval b = BPF_SRC(in->code) == BPF_X ? st->f.x : sv_const(in->k);
 	if (tpc == fpc) {
 		st->pc = tpc;
-		return 1;
+		return 0;
 	}
 	if (a.kind == SV_CONST && b.kind == SV_CONST) {
 		st->pc = eval_jump(op, a.value, b.value) ? tpc : fpc;
-		return 1;
+		return 0;
 	}
 	bool swapped = a.kind == SV_CONST;
 	struct sval subj = swapped ? b : a, other = swapped ? a : b;
 	enum rel t, nt;
+	*go_on = false;
 	if (a.kind == SV_TERM || b.kind == SV_TERM ||
 	    (other.kind != SV_CONST && (other.word != subj.word || other.value != subj.value)))
 		return run_jump_general(s, w, st, a, b);
@@ -1122,7 +1127,8 @@ static int run_jump(struct symexec *s, struct walk *w, struct state *st)
 		/* the same masked word on both sides: y == y, y >= y always; y > y never */
 		if (op != BPF_JSET) {
 			st->pc = op == BPF_JGT ? fpc : tpc;
-			return 1;
+			*go_on = true;
+			return 0;
 		}
 		t = REL_NE, nt = REL_EQ, other.value = 0;
 	} else {
@@ -1385,8 +1391,9 @@ static int run_from(struct symexec *s, struct walk *w, struct state *st, bool fi
 				st->pc = pc + 1 + in->k;
 				continue;
 			}
-			r = run_jump(s, w, st);
-			if (r == 1)
+			bool go_on;
+			r = run_jump(s, w, st, &go_on);
+			if (go_on)
 				continue;
 			return r;
 		case BPF_RET:
