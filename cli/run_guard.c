@@ -82,9 +82,9 @@ static int refuse_if(struct scg_policy *p, const char *syscall, struct scg_expr 
 
 static int add_rules(struct scg_policy *p, const struct run_guard *g)
 {
-	static const char *const by_first_arg[] = { "tkill",	     "rt_sigqueueinfo",
-						    "pidfd_open",	     "process_vm_readv",
-						    "process_vm_writev", "prlimit64" };
+	static const char *const by_first_arg[] = { "tkill", "rt_sigqueueinfo", "pidfd_open",
+						    "process_vm_readv", "process_vm_writev",
+						    "prlimit64" };
 	int r = refuse_if(p, "kill", kill_cond(g));
 	for (size_t i = 0; r == 0 && i < sizeof(by_first_arg) / sizeof(by_first_arg[0]); i++)
 		r = refuse_if(p, by_first_arg[i], names_ours(g, 0));
