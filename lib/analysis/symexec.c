@@ -975,6 +975,24 @@ static void jump_relations(uint16_t op, bool swapped, enum rel *t, enum rel *nt)
 	}
 }
 
+/*
+ * Where @pc is on the guided run (its instructions only go forward), or
+ * past its end: the walk comes back to earlier instructions after each
+ * way of a fork, so it is looked up, not followed.
+ */
+static size_t guide_index(const struct symexec *s, size_t pc)
+{
+	size_t lo = 0, hi = s->nguide;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (s->guide[mid] < pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < s->nguide && s->guide[lo] == pc ? lo : s->nguide;
+}
+
 /* Which way the guided run went at this jump: 1 taken, 0 not, -1 not guided. */
 static int guided_side(struct symexec *s, size_t tpc, size_t fpc)
 {
@@ -1360,10 +1378,8 @@ static int run_from(struct symexec *s, struct walk *w, struct state *st, bool fi
 		const struct scg_insn *in = &p->insns[pc];
 		if (s->reached && fi == 0)
 			s->reached[pc] = true;
-		if (s->guide) {
-			while (s->step < s->nguide && s->guide[s->step] != pc)
-				s->step++;
-		}
+		if (s->guide)
+			s->step = guide_index(s, pc);
 		int r;
 		switch (BPF_CLASS(in->code)) {
 		case BPF_LD:
