@@ -102,7 +102,7 @@ struct key {
 
 static void key_put(struct key *k, const void *data, size_t n)
 {
-	if (k->failed)
+	if (k->failed || !n) /* an empty list may be NULL: memcpy() must not see it */
 		return;
 	if (k->len + n > k->cap) {
 		size_t cap = k->cap ? k->cap * 2 : 256;
