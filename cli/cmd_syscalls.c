@@ -47,6 +47,7 @@ static void usage(FILE *out)
 	      "                     aliases; the native one is marked\n"
 	      "      --groups       list the syscall groups of the policy language\n"
 	      "                     (@basic-io, ...), or the members of each GROUP\n"
+	      "                     (under a heading @GROUP: when there are several)\n"
 	      "  -j, --json         print JSON instead of text\n"
 	      "  -h, --help         print this help\n"
 	      "\n"
@@ -541,10 +542,14 @@ static void group_json(size_t i, bool members, bool last)
 	printf("}%s\n", last ? "" : ",");
 }
 
-/* Without names: every group and its summary; with names: their members. */
+/*
+ * Without names: every group and its summary; with names: their members,
+ * under a heading "@NAME:" per group when there are several.
+ */
 static int run_groups(const struct options *o, int argc, char **argv)
 {
 	int status = CLI_EXIT_OK;
+	unsigned headed = 0;
 	size_t n = argc ? (size_t)argc : scg_group_count();
 	if (o->json)
 		printf("[\n");
@@ -560,6 +565,9 @@ static int run_groups(const struct options *o, int argc, char **argv)
 		} else if (!argc) {
 			printf("@%-16s %s\n", scg_group_name((size_t)i), scg_group_summary((size_t)i));
 		} else {
+			/* several groups: each under its own heading, as ls does with directories */
+			if (argc > 1)
+				printf("%s@%s:\n", headed++ ? "\n" : "", scg_group_name((size_t)i));
 			for (const char *const *m = scg_group_members((size_t)i); *m; m++)
 				printf("%s\n", *m);
 		}

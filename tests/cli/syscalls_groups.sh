@@ -23,3 +23,14 @@ expect_status 0 "--groups --json" -- "$SYSCAGE" syscalls --groups --json @swap
 expect_grep "$TMP/out" '"members": \["swapoff", "swapon"\]' "JSON members"
 
 expect_status 2 "--groups excludes --list" -- "$SYSCAGE" syscalls --groups --list
+
+expect_status 0 "several groups" -- "$SYSCAGE" syscalls --groups @sync swap
+if [ "$(grep -c '^@sync:$' "$TMP/out")" = 1 ] && [ "$(grep -c '^@swap:$' "$TMP/out")" = 1 ] &&
+	[ "$(grep -c '^@' "$TMP/out")" = 2 ] && [ "$(head -n1 "$TMP/out")" = "@sync:" ]; then
+	ok "one heading per group"
+else
+	not_ok "one heading per group" "$(cat "$TMP/out")"
+fi
+expect_status 0 "one group" -- "$SYSCAGE" syscalls --groups @swap
+if grep -q '^@' "$TMP/out"; then not_ok "one group: its members only" "$(cat "$TMP/out")"; else
+	ok "one group: its members only"; fi
