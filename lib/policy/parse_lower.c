@@ -155,8 +155,16 @@ static bool action_data(struct parse_ctx *ctx, const struct uaction *a, const st
 	if (r < 0)
 		return false;
 	if (v > max) {
-		lang_diag(ctx, SCG_SEV_ERROR, a->data->loc, "value-range", NULL,
-			  "%#llx is out of range (at most %#llx)", (unsigned long long)v,
+		/* decimal, as errno values are written; the field and its range named */
+		const char *word = a->kind == UA_ERRNO ? "errno"
+				   : a->kind == UA_TRAP	 ? "trap"
+				   : a->kind == UA_TRACE ? "trace"
+							 : "action";
+		lang_diag(ctx, SCG_SEV_ERROR, a->data->loc, "value-range",
+			  a->kind == UA_ERRNO ? "errno values above 4095 reach the program as 4095"
+					      : NULL,
+			  "%s %llu is out of range: %s holds 0..%llu", word, (unsigned long long)v,
+			  a->kind == UA_RAW ? "a seccomp return value" : "SECCOMP_RET_DATA",
 			  (unsigned long long)max);
 		return false;
 	}
