@@ -81,6 +81,10 @@ struct supervisor {
 	pid_t child;
 	bool killed_child; /* a KILL verdict ended the program */
 	char killed_call[64];
+	/* Other processes (descendants) a KILL verdict ended: how many, the first. */
+	unsigned long killed_others;
+	pid_t killed_other_pid;
+	char killed_other_call[64];
 };
 
 static int decide(int listener, const struct scg_notif *n, struct scg_notif_resp *resp, void *ctx)
@@ -97,9 +101,14 @@ static int decide(int listener, const struct scg_notif *n, struct scg_notif_resp
 		run_describe(sv->rep, listener, n, &v, &d);
 		run_report_denial(sv->rep, &d);
 	}
-	if (run_answer_verdict(listener, n, v.action, resp) == sv->child) {
+	pid_t killed = run_answer_verdict(listener, n, v.action, resp);
+	if (killed > 0 && killed == sv->child) {
 		sv->killed_child = true;
 		snprintf(sv->killed_call, sizeof(sv->killed_call), "%s", d.name ? d.name : "?");
+	} else if (killed > 0 && sv->killed_others++ == 0) {
+		sv->killed_other_pid = killed;
+		snprintf(sv->killed_other_call, sizeof(sv->killed_other_call), "%s",
+			 d.name ? d.name : "?");
 	}
 	return 0;
 }
@@ -261,10 +270,29 @@ static int supervise(struct supervisor *sv, int sfd, int *listenerp, int *status
 	}
 }
 
+/*
+ * With --wait the run covers the program's descendants too, daemons that
+ * outlive it included: when the program itself exited 0 but a KILL verdict
+ * ended one of them, the run failed all the same.  Says so; returns the
+ * status to exit with.
+ */
+static int with_descendants(const struct supervisor *sv, int code)
+{
+	if (!sv->cfg->drain || !sv->killed_others)
+		return code;
+	cli_error("%lu descendant process%s killed: the policy's KILL verdict for %s in pid %d%s",
+		  sv->killed_others, sv->killed_others == 1 ? "" : "es", sv->killed_other_call,
+		  (int)sv->killed_other_pid, sv->killed_others == 1 ? "" : " (the first)");
+	if (code != 0)
+		return code;
+	cli_error("exit status %d = 128 + SIGSYS, although the program exited 0", 128 + SIGSYS);
+	return 128 + SIGSYS;
+}
+
 static int exit_status(const struct supervisor *sv, int status)
 {
 	if (WIFEXITED(status))
-		return WEXITSTATUS(status);
+		return with_descendants(sv, WEXITSTATUS(status));
 	if (!WIFSIGNALED(status))
 		return EXIT_SETUP;
 	int sig = WTERMSIG(status);

@@ -12,6 +12,9 @@
  *   learn_workload uname      one uname call
  *   learn_workload signals N  N getppid calls while another thread keeps
  *                             interrupting this one with SIGUSR1 (SA_RESTART)
+ *   learn_workload daemon uname|getppid
+ *       forks a child and exits 0; the child waits until the parent's end of
+ *       a pipe is closed (the parent is exiting) and then makes that call
  *
  * Exits 0 when everything went as planned, 1 otherwise, 2 on bad usage.
  */
@@ -115,6 +118,30 @@ static long getpid_int80(void)
 }
 #endif
 
+/* A descendant that makes @call once the program (this process) is gone. */
+static int daemon_call(const char *call)
+{
+	int p[2];
+	if (pipe(p) < 0)
+		return 1;
+	pid_t pid = fork();
+	if (pid < 0)
+		return 1;
+	if (pid > 0)
+		return 0; /* exit: the child's read sees the end of the pipe */
+	close(p[1]);
+	char c;
+	while (read(p[0], &c, 1) > 0)
+		;
+	if (!strcmp(call, "uname")) {
+		struct utsname u;
+		uname(&u);
+	} else {
+		syscall(SYS_getppid);
+	}
+	_exit(0);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc >= 5 && !strcmp(argv[1], "getppid"))
@@ -145,6 +172,8 @@ int main(int argc, char **argv)
 		struct utsname u;
 		return uname(&u) == 0 ? 0 : 1;
 	}
-	fprintf(stderr, "usage: learn_workload getppid|int80|x32|prio|uname|signals ...\n");
+	if (argc == 3 && !strcmp(argv[1], "daemon"))
+		return daemon_call(argv[2]);
+	fprintf(stderr, "usage: learn_workload getppid|int80|x32|prio|uname|signals|daemon ...\n");
 	return 2;
 }
