@@ -11,10 +11,12 @@
  * docs/learn.md explains why user notification rather than ptrace.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <syscage/oci.h>
 
@@ -27,7 +29,8 @@ static void usage(FILE *out)
 	fprintf(out,
 		"usage: syscage learn [-o FILE] [--format policy|oci] [--args] [--merge FILE]\n"
 		"                     [--counts FILE] [--deny kill|eperm] -- CMD [ARG...]\n"
-		"  -o, --output FILE   write the policy to FILE (default: stdout)\n"
+		"  -o, --output FILE   write the policy to FILE (default: stdout, and the\n"
+		"                      program's standard output goes to stderr)\n"
 		"  -f, --format F      policy (policy language, default) or oci (OCI JSON)\n"
 		"  -a, --args          also record the values of flag-like arguments\n"
 		"  -m, --merge FILE    start from the policy in FILE (written by learn), widen it\n"
@@ -300,6 +303,45 @@ static int learn_program(char **argv, struct learner *l)
 	return code;
 }
 
+static bool to_stdout(const char *path)
+{
+	return !path || !strcmp(path, "-");
+}
+
+/*
+ * When the policy (or the counts) goes to standard output, the program must
+ * not write there too: `syscage learn -- CMD > x.policy` would mix its
+ * output into the policy.  Its standard output becomes syscage's standard
+ * error for the run, so it is still seen.  Returns a copy of the real
+ * standard output to restore with restore_stdout(), or -1 when there is
+ * nothing to restore.
+ */
+static int divert_stdout(void)
+{
+	fflush(stdout);
+	int saved = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+	if (saved < 0)
+		return -1; /* no standard output: nothing to mix with */
+	if (dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
+		/* No standard error either: the program writes to nothing. */
+		int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+		if (null < 0 || dup2(null, STDOUT_FILENO) < 0)
+			close(STDOUT_FILENO);
+		if (null >= 0)
+			close(null);
+	}
+	return saved;
+}
+
+static void restore_stdout(int saved)
+{
+	if (saved < 0)
+		return;
+	fflush(stdout);
+	dup2(saved, STDOUT_FILENO);
+	close(saved);
+}
+
 int cmd_learn(int argc, char **argv)
 {
 	struct learn_opts o = { 0 };
@@ -318,7 +360,9 @@ int cmd_learn(int argc, char **argv)
 		return CLI_EXIT_USAGE;
 	}
 	uint64_t before = scg_learn_total(l.rec);
+	int saved = to_stdout(o.output) || (o.counts && to_stdout(o.counts)) ? divert_stdout() : -1;
 	int code = learn_program(argv + program, &l);
+	restore_stdout(saved);
 	if (scg_learn_total(l.rec) == before && code >= 125) {
 		/* The program never ran: there is nothing to write. */
 		scg_learn_free(l.rec);

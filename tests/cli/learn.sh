@@ -50,6 +50,20 @@ expect_grep "$TMP/out" '^out$' "program output on stdout"
 expect_grep "$TMP/e.policy" '^allow exit_group ' "policy written although the program failed"
 expect_status 0 "policy on stdout without -o" -- $T "$S" learn -- "$H" uname
 expect_grep "$TMP/out" '^allow uname +# 1 call$' "stdout holds the policy"
+# without -o the policy alone goes to stdout: the program's output goes to stderr
+expect_status 0 "learn without -o, a program that writes" -- \
+	$T "$S" learn -- sh -c 'echo program-output-line; echo to-stderr >&2'
+cp "$TMP/out" "$TMP/stdout.policy"
+if grep -qx 'program-output-line' "$TMP/stdout.policy"; then
+	not_ok "the program's output is not in the policy" "$(head -c 400 "$TMP/stdout.policy")"
+else ok "the program's output is not in the policy"; fi
+expect_grep "$TMP/err" '^program-output-line$' "the program's stdout goes to stderr"
+expect_grep "$TMP/err" '^to-stderr$' "the program's stderr stays stderr"
+expect_status 0 "the policy written to stdout compiles" -- \
+	"$S" compile -o "$TMP/stdout.bpf" "$TMP/stdout.policy"
+expect_status 0 "learn -o -: the same" -- $T "$S" learn -o - -- sh -c 'echo program-output-line'
+if grep -qx 'program-output-line' "$TMP/out"; then not_ok "-o -: the output is not in the policy"
+else ok "-o -: the output is not in the policy"; fi
 
 # a workload that needs a syscall the learned one did not make is stopped
 expect_status 0 "learn: prio" -- $T "$S" learn -o "$TMP/prio.policy" -- "$H" prio 0
@@ -92,6 +106,16 @@ expect_grep "$TMP/s.policy" '^allow rt_sigreturn ' "the signals were delivered"
 expect_status 0 "learn: a background child outliving the shell" -- \
 	$T "$S" learn -o "$TMP/bg.policy" -- sh -c "(sleep 0.3; $H uname) & exit 0"
 expect_grep "$TMP/bg.policy" '^allow uname ' "the late child's uname recorded"
+
+# run -w: a daemon the learned policy kills after the program exited 0 fails the run
+expect_status 0 "learn: a daemon calling getppid after the program exits" -- \
+	$T "$S" learn -o "$TMP/d.policy" -- "$H" daemon getppid
+expect_status 0 "run -w: the same daemon runs" -- $T "$S" run -w -p "$TMP/d.policy" -- "$H" daemon getppid
+expect_status 159 "run -w: a daemon killed by the policy makes the run fail" -- \
+	$T "$S" run -w -p "$TMP/d.policy" -- "$H" daemon uname
+expect_grep "$TMP/err" 'descendant process killed: the policy.s KILL verdict for uname in pid [0-9]+' \
+	"run -w: says which descendant was killed, and why"
+expect_grep "$TMP/err" 'although the program exited 0' "run -w: says the program itself exited 0"
 
 # per ABI: int 0x80 is the x86 ABI, bit 30 is x32
 if ! have_feature i386-emulation; then
