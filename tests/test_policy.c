@@ -778,6 +778,22 @@ static void test_several_errors(void **state)
 	find_diag(SCG_SEV_ERROR, 2, 7, "unknown syscall");
 	find_diag(SCG_SEV_ERROR, 3, 15, "arg9 does not exist");
 	assert_int_equal(scg_diag_count_at_least(last_diag, SCG_SEV_ERROR), 3);
+	/* every bad name of one rule, syscalls and constants alike */
+	expect_error("allow foo, bar, read, baz\n", 1, 7, "unknown syscall 'foo'", NULL);
+	find_diag(SCG_SEV_ERROR, 1, 12, "unknown syscall 'bar'");
+	find_diag(SCG_SEV_ERROR, 1, 23, "unknown syscall 'baz'");
+	assert_int_equal(scg_diag_count_at_least(last_diag, SCG_SEV_ERROR), 3);
+	expect_error("allow openat if flags == BAD1 || mode in {BAD2, 3}\n", 1, 26, "'BAD1'", NULL);
+	find_diag(SCG_SEV_ERROR, 1, 43, "unknown constant 'BAD2'");
+	expect_error("allow foo, bar if arg0 == 1\n", 1, 12, "unknown syscall 'bar'", NULL);
+	/* in line order, though constants are resolved after the whole text is read */
+	expect_error("default errno(99999)\nallow openat if flags == BADC\nallow qux\n"
+		     "allow read if arg0 == BADD\n",
+		     2, 26, "unknown constant 'BADC'", NULL);
+	static const unsigned lines[] = {1, 2, 3, 4};
+	assert_int_equal(scg_diag_count(last_diag), 4);
+	for (size_t i = 0; i < 4; i++)
+		assert_int_equal(scg_diag_get(last_diag, i)->loc.line, lines[i]);
 	/* errors stop after a limit */
 	char text[4096] = "";
 	for (int i = 0; i < 60; i++)

@@ -6,6 +6,7 @@
  * line, so one run reports several problems.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,19 +69,90 @@ void arena_release(struct arena *a)
 
 /* --- diagnostics ------------------------------------------------------------ */
 
+int lang_ctx_init(struct parse_ctx *ctx, struct scg_diag *diag,
+		  const struct scg_policy_source_options *opts)
+{
+	*ctx = (struct parse_ctx){.diag = diag, .opts = opts};
+	if (diag && !(ctx->pending = scg_diag_new()))
+		return -ENOMEM;
+	return 0;
+}
+
+/* Remembers that the newest pending diagnostic belongs to statement @stmt. */
+static void add_key(struct parse_ctx *ctx, unsigned stmt)
+{
+	if (ctx->nkeys == ctx->keys_cap) {
+		size_t cap = ctx->keys_cap ? ctx->keys_cap * 2 : 16;
+		struct pending_key *keys = realloc(ctx->keys, cap * sizeof(*keys));
+		if (!keys) {
+			ctx->arena.failed = true;
+			return;
+		}
+		ctx->keys = keys;
+		ctx->keys_cap = cap;
+	}
+	ctx->keys[ctx->nkeys] = (struct pending_key){stmt, ctx->nkeys};
+	ctx->nkeys++;
+}
+
+static const struct scg_diag *sort_diag; /* qsort() has no context argument */
+
+static int compare_keys(const void *a, const void *b)
+{
+	const struct pending_key *x = a, *y = b;
+	if (x->stmt != y->stmt)
+		return x->stmt < y->stmt ? -1 : 1;
+	const struct scg_loc *lx = &scg_diag_get(sort_diag, x->index)->loc;
+	const struct scg_loc *ly = &scg_diag_get(sort_diag, y->index)->loc;
+	if (lx->line != ly->line)
+		return lx->line < ly->line ? -1 : 1;
+	if (lx->column != ly->column)
+		return lx->column < ly->column ? -1 : 1;
+	return x->index < y->index ? -1 : x->index > y->index; /* stable */
+}
+
+void lang_flush_diags(struct parse_ctx *ctx)
+{
+	size_t n = scg_diag_count(ctx->pending);
+	if (n && ctx->nkeys == n) {
+		sort_diag = ctx->pending;
+		qsort(ctx->keys, n, sizeof(*ctx->keys), compare_keys);
+		sort_diag = NULL;
+	}
+	for (size_t i = 0; i < n; i++) {
+		/* without the keys (out of memory), in the order they came */
+		size_t at = ctx->nkeys == n ? ctx->keys[i].index : i;
+		const struct scg_diag_entry *e = scg_diag_get(ctx->pending, at);
+		if (scg_diag_add(ctx->diag, e->severity, e->loc, e->code, e->hint, "%s",
+				 e->message) < 0)
+			ctx->arena.failed = true;
+	}
+	scg_diag_free(ctx->pending);
+	ctx->pending = NULL;
+	free(ctx->keys);
+	ctx->keys = NULL;
+	ctx->nkeys = ctx->keys_cap = 0;
+}
+
 void lang_diag(struct parse_ctx *ctx, enum scg_severity sev, struct scg_loc loc, const char *code,
 	       const char *hint, const char *fmt, ...)
 {
-	if (ctx->stopped)
+	if (ctx->stopped || !ctx->pending)
 		return;
 	va_list ap;
 	va_start(ap, fmt);
-	if (scg_diag_vadd(ctx->diag, sev, loc, code, hint, fmt, ap) < 0)
+	if (scg_diag_vadd(ctx->pending, sev, loc, code, hint, fmt, ap) < 0)
 		ctx->arena.failed = true;
+	else
+		add_key(ctx, ctx->stmt);
 	va_end(ap);
 	if (sev == SCG_SEV_ERROR && ++ctx->errors >= LANG_MAX_ERRORS) {
-		scg_diag_add(ctx->diag, SCG_SEV_NOTE, loc, "too-many-errors", NULL,
-			     "too many errors; stopping here");
+		/* last, wherever the lowering stopped */
+		if (scg_diag_add(ctx->pending, SCG_SEV_NOTE, loc, "too-many-errors", NULL,
+				 "too many errors; stopping here") < 0)
+			ctx->arena.failed = true;
+		else
+			add_key(ctx, UINT_MAX);
 		ctx->stopped = true;
 	}
 }
@@ -379,28 +451,41 @@ static bool parse_syscall_number(struct parse_ctx *ctx, struct source *src, cons
 	return true;
 }
 
-static bool parse_syscall_item(struct parse_ctx *ctx, struct source *src, struct usyscall *item)
+/* An item read: ITEM_OK, ITEM_UNKNOWN (a name no table has: reported, the list goes on), or ITEM_BAD. */
+enum item_result { ITEM_OK, ITEM_UNKNOWN, ITEM_BAD };
+
+static enum item_result parse_syscall_item(struct parse_ctx *ctx, struct source *src,
+					   struct usyscall *item)
 {
 	const struct token *t = lang_next(src);
 	item->loc = lang_token_loc(src, t);
 	if (t->kind == TK_NUMBER)
-		return parse_syscall_number(ctx, src, t, item);
+		return parse_syscall_number(ctx, src, t, item) ? ITEM_OK : ITEM_BAD;
 	if (t->kind == TK_GROUP) {
 		item->kind = US_GROUP;
 		item->name = lang_token_text(ctx, src, t);
-		return item->name && check_group_name(ctx, item->loc, item->name);
+		if (!item->name)
+			return ITEM_BAD;
+		return check_group_name(ctx, item->loc, item->name) ? ITEM_OK : ITEM_UNKNOWN;
 	}
 	if (t->kind != TK_IDENT || lang_ident_is(src, t, "if") || lang_ident_is(src, t, "on")) {
 		lang_syntax_error(ctx, src, t, "a syscall name, @group, number or LO..HI");
-		return false;
+		return ITEM_BAD;
 	}
 	item->kind = US_NAME;
 	item->name = lang_token_text(ctx, src, t);
 	item->optional = lang_accept(src, TK_QUESTION);
-	return item->name && check_syscall_name(ctx, item->loc, item->name);
+	if (!item->name)
+		return ITEM_BAD;
+	return check_syscall_name(ctx, item->loc, item->name) ? ITEM_OK : ITEM_UNKNOWN;
 }
 
-/* syscalls := item { ',' item } */
+/*
+ * syscalls := item { ',' item }.  An unknown name is reported and left out,
+ * and the list read on, so that every bad name of the rule is reported;
+ * the rule then keeps its other items (the parse fails anyway), which lets
+ * the lowering check its condition too.  False after a syntax error.
+ */
 static bool parse_syscalls(struct parse_ctx *ctx, struct source *src, struct urule *rule)
 {
 	size_t cap = 4;
@@ -408,9 +493,11 @@ static bool parse_syscalls(struct parse_ctx *ctx, struct source *src, struct uru
 	for (;;) {
 		if (!rule->items)
 			return false;
-		if (!parse_syscall_item(ctx, src, &rule->items[rule->nitems]))
+		enum item_result r = parse_syscall_item(ctx, src, &rule->items[rule->nitems]);
+		if (r == ITEM_BAD)
 			return false;
-		rule->nitems++;
+		if (r == ITEM_OK)
+			rule->nitems++;
 		if (!lang_accept(src, TK_COMMA))
 			return true;
 		lang_continue_line(src);
@@ -499,7 +586,8 @@ static bool add_target_arch(struct parse_ctx *ctx, void *state, const struct scg
 
 static void parse_rule(struct parse_ctx *ctx, struct source *src)
 {
-	struct urule rule = {.loc = lang_token_loc(src, lang_peek(src)), .depth = src->depth};
+	struct urule rule = {
+	    .loc = lang_token_loc(src, lang_peek(src)), .depth = src->depth, .stmt = ctx->stmt};
 	if (!parse_action(ctx, src, &rule.action) || !parse_syscalls(ctx, src, &rule))
 		return;
 	/* "if" and "on" may come in either order, each once */
@@ -519,6 +607,8 @@ static void parse_rule(struct parse_ctx *ctx, struct source *src)
 			break;
 		}
 	}
+	if (rule.nitems == 0) /* every name was unknown, each reported */
+		return;
 	if (ctx->nrules == ctx->rules_cap) {
 		size_t cap = ctx->rules_cap ? ctx->rules_cap * 2 : 64;
 		struct urule *rules = realloc(ctx->rules, cap * sizeof(*rules));
@@ -542,7 +632,7 @@ static void apply_setting(struct parse_ctx *ctx, struct usetting *s, const char 
 		lang_diag(ctx, SCG_SEV_WARNING, action->loc, "repeated-setting", NULL,
 			  "'%s' was already set on line %u; this one replaces it", what,
 			  s->loc.line);
-	*s = (struct usetting){true, depth, *action, action->loc};
+	*s = (struct usetting){true, depth, *action, action->loc, ctx->stmt};
 }
 
 static void parse_setting(struct parse_ctx *ctx, struct source *src, struct usetting *s,
@@ -642,6 +732,7 @@ void lang_parse_source(struct parse_ctx *ctx, struct source *src)
 			return;
 		unsigned errors = ctx->errors;
 		src->brackets = 0;
+		ctx->stmt++;
 		parse_statement(ctx, src);
 		src->brackets = 0;
 		/* A statement cut short by a failed allocation is not a syntax error. */

@@ -166,6 +166,7 @@ struct urule {
 	bool has_on;
 	struct scg_loc loc;
 	unsigned depth; /* 0 = the outermost file */
+	unsigned stmt;	/* its place in reading order (parse_ctx.stmt) */
 };
 
 /* default / badarch / unknown: the shallowest file's statement wins. */
@@ -174,6 +175,7 @@ struct usetting {
 	unsigned depth;
 	struct uaction action;
 	struct scg_loc loc;
+	unsigned stmt;
 };
 
 struct uarch_setting {
@@ -207,8 +209,23 @@ struct source {
 
 /* --- state shared by every stage --------------------------------------------- */
 
+/* A diagnostic waiting in parse_ctx.pending, with the statement it belongs to. */
+struct pending_key {
+	unsigned stmt;
+	size_t index;
+};
+
 struct parse_ctx {
-	struct scg_diag *diag;
+	struct scg_diag *diag; /* the caller's: gets the pending ones in reading order */
+	/*
+	 * The lowering reports after the whole text is read, so diagnostics wait
+	 * here, each keyed by its statement, and reach @diag sorted by statement,
+	 * line and column (lang_flush_diags()).
+	 */
+	struct scg_diag *pending;
+	struct pending_key *keys;
+	size_t nkeys, keys_cap;
+	unsigned stmt; /* the statement being read or lowered: statements begun so far */
 	unsigned errors;
 	bool stopped; /* too many errors: unwind */
 	struct arena arena;
@@ -222,6 +239,12 @@ struct parse_ctx {
 	const char *stack[LANG_MAX_INCLUDE_DEPTH + 2]; /* ids of the sources being read */
 	unsigned stack_depth;
 };
+
+/* Sets up @ctx for a parse reporting to @diag (may be NULL).  0 or -ENOMEM. */
+int lang_ctx_init(struct parse_ctx *ctx, struct scg_diag *diag,
+		  const struct scg_policy_source_options *opts);
+/* Hands the pending diagnostics to the caller's list in reading order. */
+void lang_flush_diags(struct parse_ctx *ctx);
 
 /* Reports a problem; errors count toward LANG_MAX_ERRORS. */
 void lang_diag(struct parse_ctx *ctx, enum scg_severity sev, struct scg_loc loc, const char *code,

@@ -475,23 +475,24 @@ static struct scg_expr *build_many(struct env *env, const struct ucond *c, size_
 		env->st->lw->ctx->arena.failed = true;
 		return NULL;
 	}
+	/* after a reported error the other operands are still checked, so that each
+	 * bad name of the condition is reported */
+	struct parse_ctx *ctx = env->st->lw->ctx;
 	size_t built = 0;
-	for (; built < n; built++) {
+	for (size_t i = 0; i < n && !ctx->arena.failed && !ctx->stopped; i++) {
 		if (c->kind == UC_IN)
-			list[built] =
-			    build_cmp(env, c, c->set[built], c->not_in ? SCG_CMP_NE : SCG_CMP_EQ);
+			list[i] = build_cmp(env, c, c->set[i], c->not_in ? SCG_CMP_NE : SCG_CMP_EQ);
 		else
-			list[built] = build_cond(env, c->kids[built]);
-		if (!list[built])
-			break;
+			list[i] = build_cond(env, c->kids[i]);
+		built += list[i] != NULL;
 	}
 	struct scg_expr *e = NULL;
 	if (built == n) {
 		e = balanced(list, n, kind);
 		if (!e)
-			env->st->lw->ctx->arena.failed = true;
+			ctx->arena.failed = true;
 	} else {
-		for (size_t i = 0; i < built; i++)
+		for (size_t i = 0; i < n; i++)
 			scg_expr_free(list[i]);
 	}
 	free(list);
@@ -862,14 +863,24 @@ static bool setting_action(struct lowering *lw, const struct usetting *s, const 
 	return true;
 }
 
+/* A setting's value, its diagnostics placed at its statement; false when unset or wrong. */
+static bool setting_value(struct lowering *lw, const struct usetting *s, const char *what,
+			  uint32_t *ret)
+{
+	if (!s->set)
+		return false;
+	lw->ctx->stmt = s->stmt;
+	return setting_action(lw, s, what, ret);
+}
+
 static void apply_settings(struct lowering *lw)
 {
 	uint32_t v;
-	if (lw->ctx->def.set && setting_action(lw, &lw->ctx->def, "default", &v))
+	if (setting_value(lw, &lw->ctx->def, "default", &v))
 		scg_policy_set_default(lw->policy, v);
-	if (lw->ctx->badarch.set && setting_action(lw, &lw->ctx->badarch, "badarch", &v))
+	if (setting_value(lw, &lw->ctx->badarch, "badarch", &v))
 		scg_policy_set_badarch(lw->policy, v);
-	if (lw->ctx->unknown.set && setting_action(lw, &lw->ctx->unknown, "unknown", &v))
+	if (setting_value(lw, &lw->ctx->unknown, "unknown", &v))
 		scg_policy_set_unknown(lw->policy, v);
 }
 
@@ -882,8 +893,10 @@ int lang_lower(struct parse_ctx *ctx, struct scg_policy *policy)
 	if (!(lw.shadow = shadow_index_new()))
 		return -ENOMEM;
 	apply_settings(&lw);
-	for (size_t i = 0; i < ctx->nrules && !ctx->stopped && !ctx->arena.failed; i++)
+	for (size_t i = 0; i < ctx->nrules && !ctx->stopped && !ctx->arena.failed; i++) {
+		ctx->stmt = ctx->rules[i].stmt; /* its diagnostics go with its parse's */
 		lower_rule(&lw, &ctx->rules[i]);
+	}
 	shadow_index_free(lw.shadow);
 	if (ctx->arena.failed)
 		return -ENOMEM;

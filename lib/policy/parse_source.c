@@ -205,6 +205,7 @@ void lang_use_profile(struct parse_ctx *ctx, struct source *from, const char *na
 
 static void ctx_release(struct parse_ctx *ctx)
 {
+	lang_flush_diags(ctx);
 	free(ctx->rules);
 	arena_release(&ctx->arena);
 }
@@ -221,6 +222,7 @@ static int finish(struct parse_ctx *ctx, struct scg_policy **out)
 		policy = scg_policy_new();
 		r = policy ? lang_lower(ctx, policy) : -ENOMEM;
 	}
+	lang_flush_diags(ctx);
 	if (r == 0 && ctx->arena.failed)
 		r = -ENOMEM;
 	if (r == 0 && (ctx->errors || ctx->stopped))
@@ -237,8 +239,10 @@ static int parse_text(const char *text, size_t len, const char *name, const char
 		      const struct scg_policy_source_options *opts, struct scg_policy **out,
 		      struct scg_diag *diag)
 {
-	struct parse_ctx ctx = {.diag = diag, .opts = opts};
+	struct parse_ctx ctx;
 	*out = NULL;
+	if (lang_ctx_init(&ctx, diag, opts) < 0)
+		return -ENOMEM;
 	struct source src = {.text = text, .len = len};
 	src.name = arena_strndup(&ctx.arena, name, strlen(name));
 	src.dir = base ? dir_of(&ctx, base) : NULL;
@@ -284,8 +288,10 @@ int scg_policy_parse_file(const char *path, const struct scg_policy_source_optio
 int scg_profile_load(const char *name, const struct scg_policy_source_options *opts,
 		     struct scg_policy **out, struct scg_diag *diag)
 {
-	struct parse_ctx ctx = {.diag = diag, .opts = opts};
+	struct parse_ctx ctx;
 	*out = NULL;
+	if (lang_ctx_init(&ctx, diag, opts) < 0)
+		return -ENOMEM;
 	if (!name || !scg_profile_source(name)) {
 		unknown_profile(&ctx, name ? name : "", (struct scg_loc){"<profile>", 0, 0, -1});
 		ctx_release(&ctx);
