@@ -454,9 +454,26 @@ static size_t selected_calls(struct oracle_state *st, struct json_object *root,
 	return k;
 }
 
+/*
+ * The oracle is worthless if the loader handed this program another libseccomp than the
+ * one its header came from (LD_LIBRARY_PATH pointing at syscage's drop-in, say): the
+ * comparison would then be syscage against itself.  Stop loudly instead.
+ */
+static void require_real_libseccomp(void)
+{
+	const struct scmp_version *v = seccomp_version();
+	if (v->major == SCMP_VER_MAJOR && v->minor == SCMP_VER_MINOR && v->micro == SCMP_VER_MICRO)
+		return;
+	fprintf(stderr, "oracle: loaded libseccomp %u.%u.%u, built against %d.%d.%d: not the oracle "
+		"(is LD_LIBRARY_PATH pointing at the drop-in?)\n", v->major, v->minor, v->micro,
+		SCMP_VER_MAJOR, SCMP_VER_MINOR, SCMP_VER_MICRO);
+	abort();
+}
+
 int oracle_build(const char *json, size_t len, const struct oracle_opts *opts,
 		 struct oracle_result *out)
 {
+	require_real_libseccomp();
 	struct oracle_state st = { .opts = opts, .out = out };
 	memset(out, 0, sizeof(*out));
 	struct json_tokener *tok = json_tokener_new();

@@ -612,8 +612,20 @@ static void one_rule_set(unsigned index)
 	seccomp_release(c);
 }
 
+/* Built twice, each time against one library's header: the loaded one must be that library. */
+static void require_own_library(void)
+{
+	const struct scmp_version *v = seccomp_version();
+	if (v->major == SCMP_VER_MAJOR && v->minor == SCMP_VER_MINOR && v->micro == SCMP_VER_MICRO)
+		return;
+	fprintf(stderr, "diff_driver: loaded libseccomp %u.%u.%u, built against %d.%d.%d\n",
+		v->major, v->minor, v->micro, SCMP_VER_MAJOR, SCMP_VER_MINOR, SCMP_VER_MICRO);
+	exit(2);
+}
+
 int main(int argc, char **argv)
 {
+	require_own_library();
 	unsigned sets = argc > 1 ? (unsigned)strtoul(argv[1], NULL, 0) : 2000;
 	rng_state = argc > 2 ? strtoull(argv[2], NULL, 0) : 0x5eccULL;
 	setvbuf(stdout, NULL, _IOFBF, 1 << 16);
