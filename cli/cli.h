@@ -55,6 +55,8 @@ void cli_json_string(FILE *out, const char *s);
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prints every diagnostic in @diag to stderr, control characters escaped. */
 void cli_print_diag(const struct scg_diag *diag);
+/* Prints one diagnostic as cli_print_diag() does. */
+void cli_print_diag_entry(const struct scg_diag_entry *e);
 /*
  * @s with control characters written as \xNN: bytes below 0x20, DEL, and
  * the C1 controls of UTF-8 (0xc2 0x80..0x9f), which terminals run.  Other
@@ -101,6 +103,21 @@ int cli_parse_value(const struct scg_arch *arch, const char *text, uint64_t *val
  */
 int cli_load_filter(const char *path, const struct scg_arch *arch, struct scg_prog *prog);
 bool cli_is_asm_path(const char *path);
+
+/*
+ * Which of the parser's warnings cli_load_policy() prints.  That a syscall
+ * is absent on one of the target ABIs ([absent-syscall]) is the same news on
+ * every load of the policy: compile prints it; run, emu and the commands
+ * that only use a policy leave it out unless -v asks for it.  Lint's report
+ * carries the warnings of *.policy files itself, so the loader prints only
+ * their errors.  main() sets it for each command; commands with -v raise it.
+ */
+enum cli_policy_warnings {
+	CLI_POLICY_WARN_QUIET_ABI, /* every warning but [absent-syscall] (the default) */
+	CLI_POLICY_WARN_ALL,
+	CLI_POLICY_WARN_LINT, /* *.policy files: errors only; other inputs: all */
+};
+void cli_set_policy_warnings(enum cli_policy_warnings which);
 
 /*
  * Loads a policy named on the command line: a built-in profile name, an

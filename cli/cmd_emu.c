@@ -46,6 +46,8 @@ static void usage(FILE *out)
 		"      --json         print the result as JSON\n"
 		"      --batch FILE   one case per line: ARCH SYSCALL [ARG0 .. ARG5] [IP];\n"
 		"                     prints one action per case (- reads stdin)\n"
+		"  -v, --verbose      also a policy's warnings about syscalls a target ABI\n"
+		"                     lacks ('syscage compile' always shows them)\n"
 		"  -h, --help         this text\n"
 		"\n"
 		"SYSCALL is a name or a number; arguments are numbers (0x hex, negative =\n"
@@ -81,6 +83,9 @@ static int on_option(int c, const char *arg, void *ctx)
 	case OPT_BATCH:
 		o->batch = arg;
 		break;
+	case 'v':
+		cli_set_policy_warnings(CLI_POLICY_WARN_ALL);
+		break;
 	}
 	return 0;
 }
@@ -92,10 +97,11 @@ static int parse_options(int argc, char **argv, struct emu_opts *o)
 		{ "filter", required_argument, NULL, 'f' }, { "arch", required_argument, NULL, 'a' },
 		{ "ip", required_argument, NULL, OPT_IP },  { "trace", no_argument, NULL, OPT_TRACE },
 		{ "json", no_argument, NULL, OPT_JSON },    { "batch", required_argument, NULL, OPT_BATCH },
-		{ "help", no_argument, NULL, 'h' },         { NULL, 0, NULL, 0 },
+		{ "verbose", no_argument, NULL, 'v' },      { "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
 	};
 	/* '+': stop at SYSCALL, so negative arguments such as -1 are not options */
-	static const struct cli_command cmd = { "emu", "+:f:a:h", longopts, usage, on_option };
+	static const struct cli_command cmd = { "emu", "+:f:a:vh", longopts, usage, on_option };
 	int first = cli_parse_options(&cmd, argc, argv, o);
 	if (first > 0) {
 		o->positional = argv + first;

@@ -33,14 +33,16 @@ enum { EXIT_SETUP = 125, EXIT_NOEXEC = 126, EXIT_NOTFOUND = 127 };
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: syscage run [-p POLICY] [--log FILE] [--no-report] [-w] [-q] -- CMD [ARG...]\n"
+		"usage: syscage run [-p POLICY] [--log FILE] [--no-report] [-w] [-q] [-v] -- CMD [ARG...]\n"
 		"  -p, --policy POLICY  policy file, OCI profile (*.json) or built-in profile\n"
 		"                       (default: the built-in profile 'default')\n"
 		"      --log FILE       write every denial to FILE as a JSON line\n"
 		"      --no-report      install the policy's verdicts as they are, no supervisor\n"
 		"  -w, --wait           when the program exits, go on supervising its descendants\n"
 		"                       (daemons) until none is left\n"
-		"  -q, --quiet          no denial lines or summary on stderr\n");
+		"  -q, --quiet          no denial lines or summary on stderr\n"
+		"  -v, --verbose        also the policy's warnings about syscalls a target ABI\n"
+		"                       lacks ('syscage compile' always shows them)\n");
 }
 
 char *run_resolve_command(const char *cmd)
@@ -400,6 +402,7 @@ static int on_option(int c, const char *arg, void *ctx)
 	case 'n': cfg->report = false; break;
 	case 'q': cfg->quiet = true; break;
 	case 'w': cfg->drain = true; break;
+	case 'v': cli_set_policy_warnings(CLI_POLICY_WARN_ALL); break;
 	}
 	return 0;
 }
@@ -409,10 +412,10 @@ int cmd_run(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "policy", required_argument, NULL, 'p' }, { "log", required_argument, NULL, 'l' },
 		{ "no-report", no_argument, NULL, 'n' },    { "quiet", no_argument, NULL, 'q' },
-		{ "wait", no_argument, NULL, 'w' },         { "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		{ "wait", no_argument, NULL, 'w' },         { "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },         { NULL, 0, NULL, 0 },
 	};
-	static const struct cli_command cmd = { "run", "+:p:qwh", longopts, usage, on_option };
+	static const struct cli_command cmd = { "run", "+:p:qvwh", longopts, usage, on_option };
 	struct run_config cfg = { .policy_name = "default", .report = true };
 	int first = cli_parse_options(&cmd, argc, argv, &cfg);
 	if (first <= 0)

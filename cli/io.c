@@ -53,7 +53,7 @@ void cli_error(const char *fmt, ...)
 }
 
 /* One diagnostic: its line escaped as a whole, the hint on a line of its own. */
-static void print_diag_entry(const struct scg_diag_entry *e)
+void cli_print_diag_entry(const struct scg_diag_entry *e)
 {
 	struct scg_diag_entry line = *e;
 	line.hint = NULL;
@@ -73,7 +73,7 @@ static void print_diag_entry(const struct scg_diag_entry *e)
 void cli_print_diag(const struct scg_diag *diag)
 {
 	for (size_t i = 0; i < scg_diag_count(diag); i++)
-		print_diag_entry(scg_diag_get(diag, i));
+		cli_print_diag_entry(scg_diag_get(diag, i));
 }
 
 /* Doubles *@buf (*@cap bytes); on failure frees it and returns -ENOMEM. */

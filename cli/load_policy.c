@@ -173,6 +173,28 @@ static void unknown_profile(const char *name)
 			  name);
 }
 
+static enum cli_policy_warnings policy_warnings = CLI_POLICY_WARN_QUIET_ABI;
+
+void cli_set_policy_warnings(enum cli_policy_warnings which)
+{
+	policy_warnings = which;
+}
+
+static bool shown(const struct scg_diag_entry *e, const char *name_or_path)
+{
+	if (e->severity != SCG_SEV_WARNING)
+		return true;
+	switch (policy_warnings) {
+	case CLI_POLICY_WARN_ALL:
+		return true;
+	case CLI_POLICY_WARN_QUIET_ABI:
+		return !e->code || strcmp(e->code, "absent-syscall");
+	case CLI_POLICY_WARN_LINT:
+		return !has_suffix(name_or_path, ".policy");
+	}
+	return true;
+}
+
 int cli_load_policy(const char *name_or_path, const struct scg_arch *const *arches,
 		    size_t narches, struct scg_policy **out)
 {
@@ -207,7 +229,9 @@ int cli_load_policy(const char *name_or_path, const struct scg_arch *const *arch
 		unknown_profile(name_or_path);
 		r = -ENOENT;
 	}
-	cli_print_diag(diag);
+	for (size_t i = 0; i < scg_diag_count(diag); i++)
+		if (shown(scg_diag_get(diag, i), name_or_path))
+			cli_print_diag_entry(scg_diag_get(diag, i));
 	if (r == -ENOMEM)
 		cli_error("cannot load policy '%s': %s", name_or_path, strerror(-r));
 	if (r < 0) {

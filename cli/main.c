@@ -45,6 +45,16 @@ static const struct command commands[] = {
 	{ "bench", cmd_bench, "measure what seccomp filters cost here, against libseccomp too" },
 };
 
+/* Which warnings the policies a command loads show (cli.h): compile authors them. */
+static enum cli_policy_warnings policy_warnings_of(const char *command)
+{
+	if (!strcmp(command, "compile"))
+		return CLI_POLICY_WARN_ALL;
+	if (!strcmp(command, "lint"))
+		return CLI_POLICY_WARN_LINT;
+	return CLI_POLICY_WARN_QUIET_ABI;
+}
+
 static void usage(FILE *out)
 {
 	fprintf(out, "usage: syscage <command> [options] [args]\n\ncommands:\n");
@@ -69,8 +79,10 @@ int main(int argc, char **argv)
 		return CLI_EXIT_OK;
 	}
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		if (!strcmp(name, commands[i].name))
+		if (!strcmp(name, commands[i].name)) {
+			cli_set_policy_warnings(policy_warnings_of(name));
 			return commands[i].run(argc - 1, argv + 1);
+		}
 
 	cli_error("unknown command '%s'", name);
 	usage(stderr);

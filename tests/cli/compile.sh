@@ -178,3 +178,14 @@ expect_grep "$TMP/err" "invalid JSON" "the workload error says why"
 printf '{"abis": {"x86_64": {"read": -1}}}' >"$TMP/neg.json"
 expect_status 2 "a negative count" -- "$SYSCAGE" compile --workload "$TMP/neg.json" "$TMP/hot.policy"
 expect_grep "$TMP/err" "count of 'read'" "the bad count is named"
+
+# A syscall one target ABI lacks: compile says so, every time; lint once
+printf 'arch x86_64, x86\nallow newfstatat, read\n' >"$TMP/absent.policy"
+expect_status 0 "a syscall x86 lacks compiles" -- "$SYSCAGE" compile -o "$TMP/absent.bpf" "$TMP/absent.policy"
+expect_grep "$TMP/err" "absent\.policy:2:7: warning: 'newfstatat' does not exist on x86" "compile shows the warning"
+if "$SYSCAGE" lint --help >/dev/null 2>&1; then
+	"$SYSCAGE" lint "$TMP/absent.policy" >"$TMP/out" 2>"$TMP/err"
+	c=$(cat "$TMP/out" "$TMP/err" | grep -c "'newfstatat' does not exist on x86")
+	if [ "$c" = 1 ]; then ok "lint shows it once"; else
+		not_ok "lint shows it once" "shown $c times" "$(cat "$TMP/out" "$TMP/err")"; fi
+fi

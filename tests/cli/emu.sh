@@ -165,3 +165,11 @@ expect_grep "$TMP/err" "the kernel would refuse this stack" "says the stack is r
 expect_status 2 "--batch with a syscall" -- "$SYSCAGE" emu -f "$D" --batch "$TMP/cases.txt" getpid
 expect_status 0 "--help" -- "$SYSCAGE" emu --help
 expect_grep "$TMP/out" '^usage: syscage emu' "--help prints usage"
+
+# Warnings about a syscall one target ABI lacks are compile's business; -v shows them
+printf 'arch x86_64, x86\nallow newfstatat, read\n' >"$TMP/absent.policy"
+expect_first "a policy naming a syscall x86 lacks" "ALLOW" -- "$SYSCAGE" emu -f "$TMP/absent.policy" read
+if [ -s "$TMP/err" ]; then not_ok "emu stays quiet about it" "$(cat "$TMP/err")"; else
+	ok "emu stays quiet about it"; fi
+expect_status 0 "emu -v" -- "$SYSCAGE" emu -v -f "$TMP/absent.policy" read
+expect_grep "$TMP/err" "'newfstatat' does not exist on x86" "-v shows the warning"

@@ -140,3 +140,11 @@ else
 	kill -KILL "$sv" 2>/dev/null
 	not_ok "program dies with the supervisor" "no child appeared"
 fi
+
+# Warnings about a syscall one target ABI lacks are compile's business; -v shows them
+printf 'arch x86_64, x86\ndefault allow\nallow newfstatat\n' >"$TMP/absent.policy"
+expect_status 0 "a policy naming a syscall x86 lacks" -- $T "$S" run -p "$TMP/absent.policy" -- true
+if grep -q "newfstatat" "$TMP/err"; then not_ok "run stays quiet about it" "$(cat "$TMP/err")"; else
+	ok "run stays quiet about it"; fi
+expect_status 0 "run -v" -- $T "$S" run -v -p "$TMP/absent.policy" -- true
+expect_grep "$TMP/err" "'newfstatat' does not exist on x86" "-v shows the warning"
