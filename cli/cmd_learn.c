@@ -27,12 +27,13 @@ enum { EXIT_SETUP = 125 };
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: syscage learn [-o FILE] [--format policy|oci] [--args] [--merge FILE]\n"
+		"usage: syscage learn [-o FILE] [--format policy|oci] [--args[=fd]] [--merge FILE]\n"
 		"                     [--counts FILE] [--deny kill|eperm] -- CMD [ARG...]\n"
 		"  -o, --output FILE   write the policy to FILE (default: stdout, and the\n"
 		"                      program's standard output goes to stderr)\n"
 		"  -f, --format F      policy (policy language, default) or oci (OCI JSON)\n"
-		"  -a, --args          also record the values of flag-like arguments\n"
+		"  -a, --args[=fd]     also record the values of flag-like arguments (=fd: and\n"
+		"                      of descriptor numbers)\n"
 		"  -m, --merge FILE    start from the policy in FILE (written by learn), widen it\n"
 		"      --counts FILE   write the calls per syscall as JSON to FILE\n"
 		"      --deny V        verdict for calls not seen: kill (default) or eperm\n");
@@ -40,7 +41,7 @@ static void usage(FILE *out)
 
 struct learn_opts {
 	const char *output, *merge, *counts;
-	bool oci, args, eperm;
+	bool oci, args, args_fd, eperm;
 };
 
 struct learner {
@@ -222,7 +223,14 @@ static int on_option(int c, const char *arg, void *ctx)
 	struct learn_opts *o = ctx;
 	switch (c) {
 	case 'o': o->output = arg; break;
-	case 'a': o->args = true; break;
+	case 'a':
+		if (arg && strcmp(arg, "fd")) {
+			cli_error("learn: --args takes nothing or =fd, not '%s'", arg);
+			return -1;
+		}
+		o->args = true;
+		o->args_fd = arg != NULL;
+		break;
 	case 'm': o->merge = arg; break;
 	case 'c': o->counts = arg; break;
 	case 'f':
@@ -248,7 +256,7 @@ static int parse_args(int argc, char **argv, struct learn_opts *o)
 {
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' }, { "format", required_argument, NULL, 'f' },
-		{ "args", no_argument, NULL, 'a' },         { "merge", required_argument, NULL, 'm' },
+		{ "args", optional_argument, NULL, 'a' },   { "merge", required_argument, NULL, 'm' },
 		{ "counts", required_argument, NULL, 'c' }, { "deny", required_argument, NULL, 'd' },
 		{ "help", no_argument, NULL, 'h' },         { NULL, 0, NULL, 0 },
 	};
@@ -350,7 +358,8 @@ int cmd_learn(int argc, char **argv)
 		return program == CLI_OPTIONS_HELP ? CLI_EXIT_OK : CLI_EXIT_USAGE;
 	if (!kernel_can_learn())
 		return EXIT_SETUP;
-	struct learner l = { .rec = scg_learn_new(o.args ? SCG_LEARN_ARGS : 0) };
+	struct learner l = { .rec = scg_learn_new((o.args ? SCG_LEARN_ARGS : 0) |
+						(o.args_fd ? SCG_LEARN_ARGS_FD : 0)) };
 	if (!l.rec) {
 		cli_error("cannot set up: %s", strerror(ENOMEM));
 		return EXIT_SETUP;

@@ -194,6 +194,19 @@ static void test_argument_values(void **state)
 	record_n(l, &d, 1);
 	assert_int_equal(entry_of(l, x64, "mmap").listed, (1U << 2) | (1U << 3));
 
+	/* prctl(option, unsigned long x4): the table names only option, and the
+	 * others hold addresses (PR_SET_NAME's string, here): only option */
+	d = call(x64, "prctl", 15 /* PR_SET_NAME */, 0x7fcec3bccbc8ULL, 0);
+	record_n(l, &d, 1);
+	assert_int_equal(entry_of(l, x64, "prctl").listed, 1U << 0);
+	/* an unsigned long named flags is a choice (clone), one named arg is not (fcntl) */
+	d = call(x64, "clone", 0x1200011, 0x7ffc00001000ULL, 0x7ffc00002000ULL);
+	record_n(l, &d, 1);
+	assert_int_equal(entry_of(l, x64, "clone").listed, 1U << 0);
+	d = call(x64, "fcntl", 3, 4 /* F_SETFL */, 0x7fcec3bccbc8ULL);
+	record_n(l, &d, 1);
+	assert_int_equal(entry_of(l, x64, "fcntl").listed, 1U << 1);
+
 	/* on a 32-bit ABI every argument counts as 32 bits */
 	d = call(x86, "getpriority", 0xdead00000002ULL, 0, 0);
 	record_n(l, &d, 1);
@@ -211,6 +224,35 @@ static void test_argument_values(void **state)
 	assert_int_equal(e.listed, 0);
 	assert_int_equal(e.calls, SCG_LEARN_MAX_VALUES + 1);
 	scg_learn_free(l);
+}
+
+/* SCG_LEARN_ARGS_FD adds descriptor numbers (int parameters named *fd), nothing else. */
+static void test_argument_descriptors(void **state)
+{
+	(void)state;
+	const struct scg_arch *x64 = abi("x86_64");
+	struct scg_learn *l = scg_learn_new(SCG_LEARN_ARGS | SCG_LEARN_ARGS_FD);
+	assert_non_null(l);
+	struct scg_seccomp_data d = call(x64, "read", 3, 0x7fff0000, 4096);
+	record_n(l, &d, 1);
+	struct scg_learn_entry e = entry_of(l, x64, "read");
+	assert_int_equal(e.listed, 1U << 0);
+	assert_int_equal(e.values[0][0], 3);
+	/* openat(AT_FDCWD, path, flags, mode): dirfd as the kernel reads it (32 bits) */
+	d = call(x64, "openat", (uint64_t)-100, 0x7fff0000, 0x80000);
+	record_n(l, &d, 1);
+	e = entry_of(l, x64, "openat");
+	assert_int_equal(e.listed, (1U << 0) | (1U << 2) | (1U << 3));
+	assert_int_equal(e.values[0][0], 0xffffff9cULL);
+	/* poll(fds, nfds, timeout): a pointer and a count, not descriptors */
+	d = call(x64, "poll", 0x7fff0000, 2, 100);
+	record_n(l, &d, 1);
+	assert_int_equal(entry_of(l, x64, "poll").listed, 0);
+	char *text;
+	assert_int_equal(scg_learn_to_text(l, NULL, &text), 0);
+	assert_non_null(strstr(text, "allow read if fd == 3 "));
+	scg_learn_free(l);
+	free(text);
 }
 
 static struct scg_policy *parse(const char *text)
@@ -548,6 +590,7 @@ int main(void)
 		cmocka_unit_test(test_counts_per_abi),
 		cmocka_unit_test(test_many_syscalls),
 		cmocka_unit_test(test_argument_values),
+		cmocka_unit_test(test_argument_descriptors),
 		cmocka_unit_test(test_policy_text),
 		cmocka_unit_test(test_whole_group),
 		cmocka_unit_test(test_counts_json),

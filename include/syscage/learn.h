@@ -5,7 +5,8 @@
  * A recording counts syscalls per ABI (as seccomp tells them apart:
  * seccomp_data.arch, plus bit 30 of nr for x32) and, when asked, the
  * distinct values of each scalar argument (flags, modes, commands; never
- * pointers, lengths, offsets or descriptor numbers).  An argument that takes
+ * pointers, lengths, offsets, parameters the table does not name, and
+ * descriptor numbers only with SCG_LEARN_ARGS_FD).  An argument that takes
  * more than SCG_LEARN_MAX_VALUES distinct values is given up on: any value
  * is then allowed for it.  The recording is written as policy text that
  * allows what was seen and nothing else, and as a JSON frequency profile.
@@ -32,6 +33,10 @@ extern "C" {
 
 /* Record the values of scalar arguments, not only the calls. */
 #define SCG_LEARN_ARGS (1U << 0)
+/* With SCG_LEARN_ARGS: also the descriptor numbers (fd, dirfd, sockfd, ...
+ * of int type), which are stable only for programs that open their files
+ * in a fixed order. */
+#define SCG_LEARN_ARGS_FD (1U << 1)
 /* Distinct values kept per argument before it is given up on. */
 #define SCG_LEARN_MAX_VALUES 16U
 

@@ -69,6 +69,30 @@ static bool name_varies(const char *name)
 	return false;
 }
 
+/*
+ * A parameter of a register-wide integer type (`unsigned long`, `long`)
+ * holds an address or a quantity as often as a choice (prctl's, ioctl's and
+ * fcntl's arguments, madvise's start): only one named as flags or a mask is
+ * kept.
+ */
+static bool wide_integer_is_choice(const struct scg_syscall_param *param)
+{
+	const char *t = param->type;
+	if (strcmp(t, "unsigned long") && strcmp(t, "long") && strcmp(t, "unsigned long long") &&
+	    strcmp(t, "long long"))
+		return true;
+	return strstr(param->name, "flags") || strstr(param->name, "mask");
+}
+
+/* A descriptor number: an int (or unsigned int) named fd, dirfd, sockfd, ... */
+static bool is_descriptor(const struct scg_syscall_param *param)
+{
+	size_t n = strlen(param->name);
+	const char *t = param->type;
+	return n >= 2 && !strcmp(param->name + n - 2, "fd") &&
+	       (!strcmp(t, "int") || !strcmp(t, "unsigned int"));
+}
+
 static bool has_64bit_regs(const struct scg_arch *arch)
 {
 	return (scg_arch_audit(arch) & SCG_AUDIT_ARCH_64BIT) != 0;
@@ -89,7 +113,8 @@ static bool layout_differs(const struct scg_syscall_params *p, const struct scg_
 	return false;
 }
 
-unsigned scg_learn_scalar_args(const struct scg_arch *arch, const char *name, unsigned *narrow)
+unsigned scg_learn_scalar_args(const struct scg_arch *arch, const char *name, unsigned flags,
+			       unsigned *narrow)
 {
 	*narrow = 0;
 	const struct scg_syscall_params *p = scg_syscall_params_find(name);
@@ -105,8 +130,16 @@ unsigned scg_learn_scalar_args(const struct scg_arch *arch, const char *name, un
 			break;
 		if (!wide_regs || param->kind == SCG_PARAM_32)
 			*narrow |= 1U << i;
-		if (param->kind == SCG_PARAM_UNKNOWN || type_varies(param->type) ||
-		    name_varies(param->name))
+		/* A parameter the table does not name (prctl's four unsigned
+		 * longs) says nothing about what its value means. */
+		if (param->kind == SCG_PARAM_UNKNOWN || !param->name[0])
+			continue;
+		if ((flags & SCG_LEARN_ARGS_FD) && is_descriptor(param)) {
+			mask |= 1U << i;
+			continue;
+		}
+		if (type_varies(param->type) || name_varies(param->name) ||
+		    !wide_integer_is_choice(param))
 			continue;
 		mask |= 1U << i;
 	}

@@ -11,11 +11,13 @@
 /*
  * Which arguments of @name on @arch are worth recording (bit i: argument i)
  * and which of those the kernel reads as 32 bits (bit i of *@narrow): flag,
- * mode and command words, not pointers, lengths, offsets, ids or
- * descriptor numbers, which change from run to run without the program
- * doing anything different.  0 when the parameter table has no entry.
+ * mode and command words, not pointers, lengths, offsets, ids, unnamed
+ * parameters or (unless @flags has SCG_LEARN_ARGS_FD) descriptor numbers,
+ * which change from run to run without the program doing anything
+ * different.  0 when the parameter table has no entry.
  */
-unsigned scg_learn_scalar_args(const struct scg_arch *arch, const char *name, unsigned *narrow);
+unsigned scg_learn_scalar_args(const struct scg_arch *arch, const char *name, unsigned flags,
+			       unsigned *narrow);
 
 /* The name policy text uses for argument @arg of @name on @arch: a
  * parameter name, or NULL when only argN will do. */

@@ -132,7 +132,7 @@ static void init_entry(const struct scg_learn *l, struct learn_entry *e, uint32_
 	e->nr = nr;
 	const struct scg_arch *a = scg_arch_at(arch);
 	const char *name = scg_syscall_name(a, nr);
-	unsigned narrow = 0, scalar = name ? scg_learn_scalar_args(a, name, &narrow) : 0;
+	unsigned narrow = 0, scalar = name ? scg_learn_scalar_args(a, name, l->flags, &narrow) : 0;
 	/* Widths are needed even without SCG_LEARN_ARGS: merged values are masked too. */
 	e->narrow = (uint8_t)narrow;
 	if (l->flags & SCG_LEARN_ARGS)

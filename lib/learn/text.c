@@ -108,7 +108,7 @@ static void append_condition(struct scg_strbuf *sb, const struct scg_learn_entry
 {
 	const char *join = " if ";
 	unsigned narrow = 0;
-	scg_learn_scalar_args(e->arch, e->name, &narrow);
+	scg_learn_scalar_args(e->arch, e->name, 0, &narrow);
 	for (unsigned i = 0; i < 6; i++) {
 		if (!(e->listed & (1U << i)) || !e->nvalues[i])
 			continue;

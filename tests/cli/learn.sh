@@ -147,6 +147,44 @@ expect_grep "$TMP/a0.policy" '^allow getpriority if which == 0 +# 1 call$' "--ar
 expect_status 159 "other value denied" -- $T "$S" run -p "$TMP/a0.policy" -- "$H" prio 1
 expect_status 0 "same value allowed" -- $T "$S" run -p "$TMP/a0.policy" -- "$H" prio 0
 
+# only arguments whose values mean something: never an address (prctl's unnamed
+# unsigned longs), which changes from run to run
+expect_status 0 "learn --args: prctl(PR_SET_NAME, address)" -- \
+	$T "$S" learn --args -o "$TMP/pr.policy" -- "$H" prctl-name
+expect_grep "$TMP/pr.policy" '^allow prctl if option == 0xf +# 1 call$' "prctl: the option, not the address"
+for i in 1 2 3; do
+	expect_status 0 "prctl with a new address runs under the policy ($i)" -- \
+		$T "$S" run -p "$TMP/pr.policy" -- "$H" prctl-name
+done
+expect_status 2 "--args takes nothing or =fd" -- "$S" learn --args=pointers -- true
+expect_status 0 "learn --args=fd" -- $T "$S" learn --args=fd -o "$TMP/fd.policy" -- "$H" uname
+expect_grep "$TMP/fd.policy" '^allow close if fd ' "--args=fd: descriptor numbers recorded"
+expect_status 0 "learn --args: no descriptor numbers" -- $T "$S" learn --args -o "$TMP/nofd.policy" -- "$H" uname
+if grep -qE '\bfd (==|in)' "$TMP/nofd.policy"; then
+	not_ok "--args alone: no descriptor numbers" "$(grep -E '\bfd (==|in)' "$TMP/nofd.policy")"
+else ok "--args alone: no descriptor numbers"; fi
+
+# a policy learned with --args from real programs replays the same workload
+args_replay() {
+	local name=$1
+	shift
+	expect_status 0 "learn --args: $name" -- $T "$S" learn --args -o "$TMP/r.policy" -- "$@"
+	expect_status 0 "replay under the --args policy: $name" -- $T "$S" run -p "$TMP/r.policy" -- "$@"
+	if grep -q 'denied' "$TMP/err"; then not_ok "--args $name: nothing denied" "$(head -c 600 "$TMP/err")"
+	else ok "--args $name: nothing denied"; fi
+}
+args_replay "sh -c 'ls; cat'" sh -c 'ls / >/dev/null; cat </dev/null'
+for prog in python3 git curl; do
+	if ! command -v $prog >/dev/null; then
+		ok "--args $prog # SKIP $prog not installed"
+		continue
+	fi
+	case $prog in
+	python3) args_replay "python3 -c" python3 -c 'import os, json; print(json.dumps(os.listdir("/")))' ;;
+	*) args_replay "$prog --version" $prog --version ;;
+	esac
+done
+
 # --merge widens
 expect_status 0 "learn --merge" -- \
 	$T "$S" learn --args --merge "$TMP/a0.policy" -o "$TMP/a01.policy" -- "$H" prio 1

@@ -12,6 +12,8 @@
  *   learn_workload uname      one uname call
  *   learn_workload signals N  N getppid calls while another thread keeps
  *                             interrupting this one with SIGUSR1 (SA_RESTART)
+ *   learn_workload prctl-name  prctl(PR_SET_NAME) with a name in freshly
+ *                             allocated memory: an address that changes from run to run
  *   learn_workload daemon uname|getppid
  *       forks a child and exits 0; the child waits until the parent's end of
  *       a pipe is closed (the parent is exiting) and then makes that call
@@ -25,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
@@ -171,6 +174,10 @@ int main(int argc, char **argv)
 	if (argc == 2 && !strcmp(argv[1], "uname")) {
 		struct utsname u;
 		return uname(&u) == 0 ? 0 : 1;
+	}
+	if (argc == 2 && !strcmp(argv[1], "prctl-name")) {
+		char *name = strdup("learned");
+		return name && prctl(PR_SET_NAME, (unsigned long)name, 0UL, 0UL, 0UL) == 0 ? 0 : 1;
 	}
 	if (argc == 3 && !strcmp(argv[1], "daemon"))
 		return daemon_call(argv[2]);
