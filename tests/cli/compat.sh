@@ -36,7 +36,7 @@ expect_status 0 "pkg-config reads libseccomp.pc" -- env PKG_CONFIG_PATH="$TMP" \
 expect_grep "$TMP/out" '^2\.6\.0$' "libseccomp.pc says 2.6.0"
 
 if [ "$sanitized" = 1 ]; then
-	ok "# SKIP programs and Debian binaries on a sanitizer-instrumented libseccomp.so.2"
+	skip_feature sanitizer "programs and Debian binaries on a sanitizer-instrumented libseccomp.so.2"
 	exit 0
 fi
 
