@@ -357,6 +357,37 @@ static bool known_somewhere(const char *name)
 	return scg_syscall_lookup(scg_arch_native(), name, &nr) != -ENOENT;
 }
 
+/* Parameters with a constant family: its example is one of its members, known on x86_64. */
+static void test_constant_families(void **state)
+{
+	(void)state;
+	const struct scg_arch *x86_64 = scg_arch_lookup("x86_64");
+	size_t found = 0;
+	for (size_t i = 0; i < scg_syscall_params_count; i++) {
+		const struct scg_syscall_params *p = &scg_syscall_params[i];
+		for (unsigned j = 0; j < p->count && j < 6; j++) {
+			const char *example = NULL;
+			const char *prefix = scg_constant_family(p->syscall, p->params[j].name, &example);
+			uint64_t v;
+			if (!prefix)
+				continue;
+			found++;
+			assert_non_null(example);
+			if (strncmp(example, prefix, strlen(prefix)) ||
+			    scg_constant_value(example, x86_64, &v) < 0)
+				fail_msg("%s %s: example %s is not a known %s*", p->syscall,
+					 p->params[j].name, example, prefix);
+		}
+	}
+	assert_true(found >= 40);
+	assert_string_equal(scg_constant_family("openat", "flags", NULL), "O_");
+	assert_string_equal(scg_constant_family("fchownat", "dirfd", NULL), "AT_");
+	assert_null(scg_constant_family("read", "fd", NULL));
+	assert_string_equal(scg_constant_suggest_in("CREAT", "O_"), "O_CREAT");
+	assert_string_equal(scg_constant_suggest_in("PROT_EXC", "PROT_"), "PROT_EXEC");
+	assert_string_equal(scg_constant_suggest_in("AF_UNX", NULL), "AF_UNIX");
+}
+
 static void test_groups(void **state)
 {
 	(void)state;
@@ -562,7 +593,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_constants_match_host), cmocka_unit_test(test_constants_per_abi),
-	    cmocka_unit_test(test_constants_everywhere), cmocka_unit_test(test_groups),
+	    cmocka_unit_test(test_constants_everywhere), cmocka_unit_test(test_constant_families),
+	    cmocka_unit_test(test_groups),
 	    cmocka_unit_test(test_group_contents),	 cmocka_unit_test(test_params),
 	    cmocka_unit_test(test_arg_width),		 cmocka_unit_test(test_profiles_match_files),
 	};

@@ -17,6 +17,7 @@
  * check that, and compare the asm-generic column with the host's headers.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <syscage/lang.h>
@@ -527,4 +528,107 @@ const char *scg_constant_name_at(size_t index)
 		index -= families[i].count;
 	}
 	return NULL;
+}
+
+/*
+ * The family of constants some parameters take, by syscall and parameter
+ * name ("*": any syscall), with one member to show in hints.  Only
+ * parameters whose values have one clear family are here.
+ */
+static const struct param_family {
+	const char *syscall, *param, *prefix, *example;
+} param_families[] = {
+    {"*", "dirfd", "AT_", "AT_FDCWD"},
+    {"clock_gettime", "clockid", "CLOCK_", "CLOCK_MONOTONIC"},
+    {"clock_nanosleep", "clockid", "CLOCK_", "CLOCK_MONOTONIC"},
+    {"clone", "flags", "CLONE_", "CLONE_NEWUSER"},
+    {"epoll_create1", "flags", "EPOLL_", "EPOLL_CLOEXEC"},
+    {"eventfd2", "flags", "EFD_", "EFD_CLOEXEC"},
+    {"fcntl", "cmd", "F_", "F_SETFL"},
+    {"fcntl64", "cmd", "F_", "F_SETFL"},
+    {"futex", "futex_op", "FUTEX_", "FUTEX_WAIT"},
+    {"getrandom", "flags", "GRND_", "GRND_NONBLOCK"},
+    {"inotify_init1", "flags", "IN_", "IN_CLOEXEC"},
+    {"kill", "sig", "SIG", "SIGKILL"},
+    {"lseek", "whence", "SEEK_", "SEEK_SET"},
+    {"madvise", "advice", "MADV_", "MADV_DONTNEED"},
+    {"memfd_create", "flags", "MFD_", "MFD_CLOEXEC"},
+    {"mlockall", "flags", "MCL_", "MCL_CURRENT"},
+    {"mmap", "flags", "MAP_", "MAP_SHARED"},
+    {"mmap", "prot", "PROT_", "PROT_EXEC"},
+    {"mmap2", "flags", "MAP_", "MAP_SHARED"},
+    {"mmap2", "prot", "PROT_", "PROT_EXEC"},
+    {"mprotect", "prot", "PROT_", "PROT_EXEC"},
+    {"mremap", "flags", "MREMAP_", "MREMAP_MAYMOVE"},
+    {"msync", "flags", "MS_", "MS_SYNC"},
+    {"open", "flags", "O_", "O_CREAT"},
+    {"openat", "flags", "O_", "O_CREAT"},
+    {"pidfd_open", "flags", "PIDFD_", "PIDFD_NONBLOCK"},
+    {"pkey_mprotect", "prot", "PROT_", "PROT_EXEC"},
+    {"prctl", "option", "PR_", "PR_SET_NO_NEW_PRIVS"},
+    {"ptrace", "request", "PTRACE_", "PTRACE_ATTACH"},
+    {"recv", "flags", "MSG_", "MSG_PEEK"},
+    {"recvfrom", "flags", "MSG_", "MSG_PEEK"},
+    {"recvmmsg", "flags", "MSG_", "MSG_PEEK"},
+    {"recvmsg", "flags", "MSG_", "MSG_PEEK"},
+    {"renameat2", "flags", "RENAME_", "RENAME_NOREPLACE"},
+    {"rt_sigprocmask", "how", "SIG_", "SIG_BLOCK"},
+    {"rt_tgsigqueueinfo", "sig", "SIG", "SIGKILL"},
+    {"seccomp", "operation", "SECCOMP_", "SECCOMP_SET_MODE_FILTER"},
+    {"send", "flags", "MSG_", "MSG_DONTWAIT"},
+    {"sendmmsg", "flags", "MSG_", "MSG_DONTWAIT"},
+    {"sendmsg", "flags", "MSG_", "MSG_DONTWAIT"},
+    {"sendto", "flags", "MSG_", "MSG_DONTWAIT"},
+    {"setns", "nstype", "CLONE_", "CLONE_NEWNET"},
+    {"shutdown", "how", "SHUT_", "SHUT_RDWR"},
+    {"signalfd4", "flags", "SFD_", "SFD_CLOEXEC"},
+    {"socket", "domain", "AF_", "AF_INET"},
+    {"socket", "type", "SOCK_", "SOCK_STREAM"},
+    {"socketpair", "domain", "AF_", "AF_UNIX"},
+    {"socketpair", "type", "SOCK_", "SOCK_STREAM"},
+    {"tgkill", "sig", "SIG", "SIGKILL"},
+    {"timerfd_create", "clockid", "CLOCK_", "CLOCK_MONOTONIC"},
+    {"timerfd_create", "flags", "TFD_", "TFD_CLOEXEC"},
+    {"tkill", "sig", "SIG", "SIGKILL"},
+    {"unshare", "flags", "CLONE_", "CLONE_NEWUSER"},
+    {"waitid", "idtype", "P_", "P_PID"},
+};
+
+const char *scg_constant_family(const char *syscall, const char *param, const char **example)
+{
+	for (size_t i = 0; syscall && param && i < sizeof(param_families) / sizeof(param_families[0]);
+	     i++) {
+		const struct param_family *f = &param_families[i];
+		if ((!strcmp(f->syscall, "*") || !strcmp(f->syscall, syscall)) &&
+		    !strcmp(f->param, param)) {
+			if (example)
+				*example = f->example;
+			return f->prefix;
+		}
+	}
+	return NULL;
+}
+
+const char *scg_constant_suggest_in(const char *name, const char *prefix)
+{
+	size_t plen = prefix ? strlen(prefix) : 0;
+	if (!plen)
+		return scg_constant_suggest(name);
+	/* the family's prefix left out: CREAT for O_CREAT */
+	char full[80];
+	if (strncmp(name, prefix, plen) && snprintf(full, sizeof(full), "%s%s", prefix, name) <
+					       (int)sizeof(full)) {
+		const struct constant *c = find_constant(full);
+		if (c)
+			return c->name;
+	}
+	/* a typo of a member of the family, before the others */
+	struct scg_suggest s;
+	scg_suggest_init(&s, name);
+	for (size_t i = 0; i < FAMILY_COUNT; i++)
+		for (size_t j = 0; j < families[i].count; j++)
+			if (!strncmp(families[i].items[j].name, prefix, plen))
+				scg_suggest_consider(&s, families[i].items[j].name);
+	const char *best = scg_suggest_result(&s);
+	return best ? best : scg_constant_suggest(name);
 }

@@ -24,6 +24,18 @@
 int scg_constant_value(const char *name, const struct scg_arch *arch, uint64_t *value);
 /* The closest constant name to a misspelled one, or NULL. */
 const char *scg_constant_suggest(const char *name);
+/*
+ * The prefix of the constants parameter @param of @syscall takes ("O_" for
+ * openat's flags, "AT_" for any dirfd), and in *@example (may be NULL) one of
+ * them to show in hints; NULL when the parameter has no one family.
+ */
+const char *scg_constant_family(const char *syscall, const char *param, const char **example);
+/*
+ * scg_constant_suggest(), for a value going where constants starting with
+ * @prefix (NULL: anywhere) belong: the name with the prefix put in front
+ * (CREAT: O_CREAT), else the closest of the family, else the closest of all.
+ */
+const char *scg_constant_suggest_in(const char *name, const char *prefix);
 /* Every constant of the table (errno names are not in it), for listings and tests. */
 size_t scg_constant_count(void);
 const char *scg_constant_name_at(size_t index);

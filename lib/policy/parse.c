@@ -596,7 +596,10 @@ static void parse_rule(struct parse_ctx *ctx, struct source *src)
 		if (!rule.cond && lang_ident_is(src, t, "if")) {
 			lang_next(src);
 			lang_continue_line(src);
-			if (!(rule.cond = lang_parse_condition(ctx, src)))
+			ctx->rule = &rule;
+			rule.cond = lang_parse_condition(ctx, src);
+			ctx->rule = NULL;
+			if (!rule.cond)
 				return;
 		} else if (!rule.has_on && lang_ident_is(src, t, "on")) {
 			lang_next(src);

@@ -226,6 +226,10 @@ struct parse_ctx {
 	struct pending_key *keys;
 	size_t nkeys, keys_cap;
 	unsigned stmt; /* the statement being read or lowered: statements begun so far */
+	/* For hints that fit where they point: the rule whose condition is being
+	 * read, the constant family a value being resolved belongs to (NULL: none). */
+	const struct urule *rule;
+	const char *family;
 	unsigned errors;
 	bool stopped; /* too many errors: unwind */
 	struct arena arena;

@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "policy/lang_internal.h"
 #include "policy/parse.h"
 #include "util/number.h"
 
@@ -283,6 +284,53 @@ static bool parse_set(struct parse_ctx *ctx, struct source *src, struct ucond *c
 	return c->nset > 0;
 }
 
+/* The name of parameter @op of syscall @name ("" when it has none). */
+static const char *param_name(const char *name, const struct uoperand *op)
+{
+	if (op->arg < 0)
+		return op->param;
+	const struct scg_syscall_params *p = scg_syscall_params_find(name);
+	return p && op->arg < p->count ? p->params[op->arg].name : "";
+}
+
+/* A member of the constant family @op takes in the rule being read, or NULL. */
+static const char *family_example(const struct parse_ctx *ctx, const struct uoperand *op)
+{
+	const char *example = NULL;
+	for (size_t i = 0; ctx->rule && i < ctx->rule->nitems; i++) {
+		const struct usyscall *u = &ctx->rule->items[i];
+		if (u->kind == US_NAME && scg_constant_family(u->name, param_name(u->name, op), &example))
+			return example;
+	}
+	return NULL;
+}
+
+/*
+ * "arg0 & MASK" written without parentheses: the fix, in the rule's own
+ * terms, "(flags & O_CREAT) != 0": the operand as written, the mask as
+ * written when it is one word, else a constant of the operand's family.
+ */
+static const char *mask_hint(struct parse_ctx *ctx, struct source *src, const struct uoperand *op,
+			     char *buf, size_t size)
+{
+	char operand[64];
+	if (op->arg >= 0)
+		snprintf(operand, sizeof(operand), "arg%d", op->arg);
+	else
+		snprintf(operand, sizeof(operand), "%.40s", op->param);
+	if (op->part != PART_FULL)
+		strcat(operand, op->part == PART_LO ? ".lo" : ".hi");
+	const struct token *m = lang_token_at(src, src->pos + 1); /* after the '&' */
+	const char *example = family_example(ctx, op);
+	if ((m->kind == TK_IDENT || m->kind == TK_NUMBER) && m->len <= 40)
+		snprintf(buf, size, "put the mask in parentheses: (%s & %.*s) != 0", operand,
+			 (int)m->len, src->text + m->off);
+	else
+		snprintf(buf, size, "put the mask in parentheses: (%s & %s) != 0", operand,
+			 example ? example : "0x4");
+	return buf;
+}
+
 static struct ucond *parse_compare_rest(struct parse_ctx *ctx, struct source *src,
 					const struct uoperand *op)
 {
@@ -314,9 +362,9 @@ static struct ucond *parse_compare_rest(struct parse_ctx *ctx, struct source *sr
 		c->value = lang_parse_value(ctx, src, 0);
 		return c->value ? c : NULL;
 	}
-	char buf[64];
+	char buf[64], hint[160];
 	lang_diag(ctx, SCG_SEV_ERROR, lang_token_loc(src, t), "syntax",
-		  t->kind == TK_AMP ? "put the mask in parentheses: (arg2 & PROT_EXEC) == 0"
+		  t->kind == TK_AMP ? mask_hint(ctx, src, op, hint, sizeof(hint))
 				    : "a condition compares: arg0 == 1, (arg0 & 4) != 0",
 		  "expected a comparison (==, !=, <, <=, >, >=, in), found %s",
 		  lang_token_describe(src, t, buf, sizeof(buf)));

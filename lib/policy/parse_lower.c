@@ -85,7 +85,7 @@ static void constant_error(struct parse_ctx *ctx, const struct uval *v, const st
 			  arch ? scg_arch_name(arch) : "this ABI");
 		return;
 	}
-	const char *best = scg_constant_suggest(v->name);
+	const char *best = scg_constant_suggest_in(v->name, ctx->family);
 	char hint[96];
 	if (best)
 		snprintf(hint, sizeof(hint), "did you mean '%s'?", best);
@@ -416,6 +416,19 @@ static void warn_cmp(struct env *env, const struct ucond *c, const struct shape 
 	}
 }
 
+/* The constant family the compared parameter takes (lang_internal.h), or NULL. */
+static const char *operand_family(const struct env *env, const struct uoperand *op)
+{
+	const char *param = op->param;
+	if (!env->syscall)
+		return NULL;
+	if (op->arg >= 0) {
+		const struct scg_syscall_params *p = scg_syscall_params_find(env->syscall);
+		param = p && op->arg < p->count ? p->params[op->arg].name : NULL;
+	}
+	return scg_constant_family(env->syscall, param, NULL);
+}
+
 static struct scg_expr *build_cmp(struct env *env, const struct ucond *c, const struct uval *vsrc,
 				  enum scg_cmp_op op)
 {
@@ -424,9 +437,13 @@ static struct scg_expr *build_cmp(struct env *env, const struct ucond *c, const 
 	uint64_t mask = ~UINT64_C(0), value;
 	if (!operand_shape(env, &c->operand, &sh))
 		return NULL;
-	if (c->operand.mask && lang_eval_value(ctx, c->operand.mask, env->arch, &mask) < 0)
-		goto fail;
-	if (lang_eval_value(ctx, vsrc, env->arch, &value) < 0)
+	/* a misspelt constant is matched against the parameter's own family first */
+	ctx->family = operand_family(env, &c->operand);
+	int r = c->operand.mask ? lang_eval_value(ctx, c->operand.mask, env->arch, &mask) : 0;
+	if (r == 0)
+		r = lang_eval_value(ctx, vsrc, env->arch, &value);
+	ctx->family = NULL;
+	if (r < 0)
 		goto fail;
 	if (sh.width == 32 || sh.hi) {
 		if ((c->operand.mask && !narrow(env, c->operand.mask, &sh, &mask)) ||
