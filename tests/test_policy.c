@@ -806,6 +806,12 @@ static void test_several_errors(void **state)
 	assert_int_equal(scg_diag_count(last_diag), 4);
 	for (size_t i = 0; i < 4; i++)
 		assert_int_equal(scg_diag_get(last_diag, i)->loc.line, lines[i]);
+	/* without a diagnostics list, errors fail the parse all the same */
+	struct scg_policy *none = (struct scg_policy *)1;
+	assert_int_equal(scg_policy_parse("allow foo\n", 10, NULL, &none, NULL), -EINVAL);
+	assert_null(none);
+	assert_int_equal(scg_policy_parse("allow read if arg0 == NOPE\n", 27, NULL, &none, NULL),
+			 -EINVAL);
 	/* errors stop after a limit */
 	char text[4096] = "";
 	for (int i = 0; i < 60; i++)

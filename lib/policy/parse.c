@@ -137,21 +137,22 @@ void lang_flush_diags(struct parse_ctx *ctx)
 void lang_diag(struct parse_ctx *ctx, enum scg_severity sev, struct scg_loc loc, const char *code,
 	       const char *hint, const char *fmt, ...)
 {
-	if (ctx->stopped || !ctx->pending)
+	if (ctx->stopped)
 		return;
 	va_list ap;
 	va_start(ap, fmt);
-	if (scg_diag_vadd(ctx->pending, sev, loc, code, hint, fmt, ap) < 0)
+	/* without a list (the caller gave none) errors still count */
+	if (ctx->pending && scg_diag_vadd(ctx->pending, sev, loc, code, hint, fmt, ap) < 0)
 		ctx->arena.failed = true;
-	else
+	else if (ctx->pending)
 		add_key(ctx, ctx->stmt);
 	va_end(ap);
 	if (sev == SCG_SEV_ERROR && ++ctx->errors >= LANG_MAX_ERRORS) {
 		/* last, wherever the lowering stopped */
-		if (scg_diag_add(ctx->pending, SCG_SEV_NOTE, loc, "too-many-errors", NULL,
-				 "too many errors; stopping here") < 0)
+		if (ctx->pending && scg_diag_add(ctx->pending, SCG_SEV_NOTE, loc, "too-many-errors",
+						 NULL, "too many errors; stopping here") < 0)
 			ctx->arena.failed = true;
-		else
+		else if (ctx->pending)
 			add_key(ctx, UINT_MAX);
 		ctx->stopped = true;
 	}
