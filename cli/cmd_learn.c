@@ -178,9 +178,44 @@ static int to_oci(const char *text, size_t len, char **json)
 	return r;
 }
 
+/*
+ * The calls an OCI runtime makes under the container's filter before the
+ * program's first instruction, which learning never sees: runc and crun
+ * install the filter as one of the last steps of the container's setup and
+ * then exec the program, so the exec must be allowed or the container
+ * cannot start.  runc (1.1, with noNewPrivileges) also signals the exec
+ * FIFO, closes its descriptors (reading /proc/self/fd) and runs Go's
+ * runtime in between.  Added to the OCI export only, on the native ABI, as
+ * seen 0 times, without argument restrictions (the filter cannot tell the
+ * runtime's calls from the program's); a policy for `syscage run` needs none
+ * of them (its launcher's exec passes with the exec cookie).  docs/learn.md.
+ */
+static const char *const runtime_start_calls[] = {
+	/* the exec itself */
+	"execve", "execveat",
+	/* runc: the exec FIFO, then closing every descriptor above stderr */
+	"openat", "write", "close", "fstatfs", "getdents64", "getpid", "fcntl", "epoll_ctl",
+	/* Go's runtime: scheduling, preemption signals, memory */
+	"futex", "nanosleep", "sched_yield", "rt_sigreturn", "rt_sigprocmask", "sigaltstack",
+	"tgkill", "gettid", "mmap", "munmap", "madvise", "epoll_pwait", "exit_group",
+};
+
+static int add_runtime_start_calls(struct scg_learn *rec)
+{
+	const struct scg_arch *native = scg_arch_native();
+	for (size_t i = 0; i < sizeof(runtime_start_calls) / sizeof(runtime_start_calls[0]); i++) {
+		uint32_t nr;
+		if (scg_syscall_lookup(native, runtime_start_calls[i], &nr) < 0)
+			continue;
+		int r = scg_learn_add_calls(rec, native, nr, 0);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
 /* Writes the policy (and the counts); 0 or -errno, errors printed. */
-static int write_results(const struct learn_opts *o, const struct scg_learn *rec,
-			 char *const *argv)
+static int write_results(const struct learn_opts *o, struct scg_learn *rec, char *const *argv)
 {
 	char *origin = command_line(argv);
 	if (origin && o->merge) {
@@ -191,30 +226,29 @@ static int write_results(const struct learn_opts *o, const struct scg_learn *rec
 		origin = merged;
 	}
 	struct scg_learn_text_options to = { .origin = origin, .deny_with_eperm = o->eperm };
-	char *text = NULL, *out = NULL;
-	int r = scg_learn_to_text(rec, &to, &text);
+	char *text = NULL, *out = NULL, *json = NULL;
+	/* The counts are what the program did: taken before the runtime's calls are added. */
+	int r = o->counts ? scg_learn_counts_json(rec, &json) : 0;
+	if (r == 0 && o->oci)
+		r = add_runtime_start_calls(rec);
+	if (r == 0)
+		r = scg_learn_to_text(rec, &to, &text);
 	free(origin);
 	if (r == 0 && o->oci)
 		r = to_oci(text, strlen(text), &out);
 	if (r < 0) {
 		cli_error("cannot write the learned policy: %s", strerror(-r));
 		free(text);
+		free(json);
 		return r;
 	}
 	const char *data = o->oci ? out : text;
 	r = data ? cli_write_output(o->output, data, strlen(data), false) : -ENOMEM;
 	free(text);
 	free(out);
-	if (r == 0 && o->counts) {
-		char *json;
-		r = scg_learn_counts_json(rec, &json);
-		if (r == 0) {
-			r = cli_write_output(o->counts, json, strlen(json), false);
-			free(json);
-		} else {
-			cli_error("cannot write the counts: %s", strerror(-r));
-		}
-	}
+	if (r == 0 && json)
+		r = cli_write_output(o->counts, json, strlen(json), false);
+	free(json);
 	return r;
 }
 

@@ -206,6 +206,49 @@ expect_status 0 "learn --format oci" -- \
 expect_grep "$TMP/l.json" '"defaultAction": *"SCMP_ACT_KILL_PROCESS"' "OCI default action"
 expect_status 0 "syscage compile accepts the OCI output" -- "$S" compile -o "$TMP/l.bpf" "$TMP/l.json"
 expect_status 0 "run under the OCI policy" -- $T "$S" run -p "$TMP/l.json" -- "$H" prio 0 1
+expect_grep "$TMP/l.json" '"execve"' "OCI: the runtime's exec of the program is allowed"
+# the policy text says what the export holds: the same verdicts for the learned calls
+expect_status 0 "learn the same as policy text" -- \
+	$T "$S" learn --args -o "$TMP/l.policy" -- "$H" prio 0 1
+expect_status 0 "compile the policy text" -- "$S" compile -o "$TMP/lp.bpf" "$TMP/l.policy"
+expect_status 0 "compile the OCI export" -- "$S" compile -o "$TMP/lj.bpf" "$TMP/l.json"
+for c in "getpriority 0" "getpriority 1" "getpriority 2" "uname"; do
+	"$S" emu -f "$TMP/lp.bpf" $c >"$TMP/emu.policy" 2>&1
+	"$S" emu -f "$TMP/lj.bpf" $c >"$TMP/emu.json" 2>&1
+	expect_same "$TMP/emu.policy" "$TMP/emu.json" "OCI export and policy text agree: $c"
+done
+"$S" emu -f "$TMP/lp.bpf" execve >"$TMP/emu.policy" 2>&1
+"$S" emu -f "$TMP/lj.bpf" execve >"$TMP/emu.json" 2>&1
+expect_grep "$TMP/emu.policy" 'KILL_PROCESS' "execve: killed by the policy text (syscage run's exec passes with its cookie)"
+expect_grep "$TMP/emu.json" 'ALLOW' "execve: allowed by the OCI export (the runtime's exec)"
+# an OCI runtime starts the program under the exported profile
+oci_checks=("runc starts a container under the learned OCI profile" "runc does not report the container process dead")
+if ! have_feature runc; then
+	for check in "${oci_checks[@]}"; do skip_feature runc "$check"; done
+elif ! cc -static -O2 -D_GNU_SOURCE -o "$TMP/static_workload" \
+	"$(dirname "$0")/../helpers/learn_workload.c" -lpthread 2>"$TMP/err"; then
+	not_ok "containers possible here (static linking)" "$(head -3 "$TMP/err")"
+else
+	mkdir -p "$TMP/bundle/rootfs/bin" && cp "$TMP/static_workload" "$TMP/bundle/rootfs/bin/workload"
+	expect_status 0 "learn --format oci: the static workload" -- \
+		$T "$S" learn --format oci -o "$TMP/c.json" -- "$TMP/bundle/rootfs/bin/workload" prio 0
+	(cd "$TMP/bundle" && runc spec)
+	python3 - "$TMP/bundle/config.json" "$TMP/c.json" <<'PY'
+import json, sys
+config = json.load(open(sys.argv[1]))
+profile = json.load(open(sys.argv[2]))
+config["process"]["args"] = ["/bin/workload", "prio", "0"]
+config["process"]["terminal"] = False
+config["root"]["readonly"] = True
+config["linux"]["seccomp"] = profile.get("linux", {}).get("seccomp", profile)
+json.dump(config, open(sys.argv[1], "w"))
+PY
+	expect_status 0 "${oci_checks[0]}" -- $T unshare -m sh -c \
+		"mount --make-rprivate / && cd '$TMP/bundle' && runc run scg-learn-$$"
+	if grep -q 'already dead\|bad system call' "$TMP/err"; then
+		not_ok "${oci_checks[1]}" "$(head -c 400 "$TMP/err")"
+	else ok "${oci_checks[1]}"; fi
+fi
 
 # an ordinary user
 if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
