@@ -90,10 +90,19 @@ const struct scg_arch *cli_arch(const char *name);
 int cli_parse_syscall(const struct scg_arch *arch, const char *text, uint32_t *nr);
 
 /*
- * Parses a 64-bit argument value: C-style number (negative = two's
- * complement) or a named constant (errno names, AUDIT_ARCH_* names).
+ * Parses a 64-bit argument value: a C-style number (negative = two's
+ * complement), an AUDIT_ARCH_* name, or a value as the policy language
+ * writes it (scg_constant_eval(): AF_INET, AT_FDCWD, EPERM, O_WRONLY|O_CREAT).
+ * Prints an error, with the language's "did you mean" hint, on failure.
  */
 int cli_parse_value(const struct scg_arch *arch, const char *text, uint64_t *value);
+/*
+ * An AUDIT_ARCH_* name or scg_constant_eval() of @text, for callers that
+ * report errors their own way: on failure, the first error's message and
+ * hint ("" when none) in @msg and @hint.  0 or -errno.
+ */
+int cli_constant_eval(const struct scg_arch *arch, const char *text, uint64_t *value,
+		      char *msg, size_t msg_size, char *hint, size_t hint_size);
 
 /*
  * Loads a filter named on the command line: assembler text for *.s and

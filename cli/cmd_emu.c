@@ -51,8 +51,10 @@ static void usage(FILE *out)
 		"  -h, --help         this text\n"
 		"\n"
 		"SYSCALL is a name or a number; arguments are numbers (0x hex, negative =\n"
-		"two's complement), errno names or AUDIT_ARCH_* names.  Exit status: 0 done,\n"
-		"2 bad usage or input (including a filter the kernel would refuse).\n");
+		"two's complement), AUDIT_ARCH_* names, or values as policies write them:\n"
+		"constants and errno names (AF_INET, AT_FDCWD, EPERM), combined with | and ~\n"
+		"('O_WRONLY|O_CREAT').  Exit status: 0 done, 2 bad usage or input\n"
+		"(including a filter the kernel would refuse).\n");
 }
 
 enum { OPT_IP = 256, OPT_TRACE, OPT_JSON, OPT_BATCH };

@@ -88,7 +88,7 @@ static size_t tokenize(char *line, struct token *tok, size_t max)
 static bool looks_numeric(const struct token *t)
 {
 	char c = t->text[0];
-	return (c >= '0' && c <= '9') || c == '-' || c == '+';
+	return ((c >= '0' && c <= '9') || c == '-' || c == '+') && !strpbrk(t->text, "|~()");
 }
 
 static const struct scg_arch *resolve_arch(struct batch *b, const struct token *t)
@@ -148,18 +148,11 @@ static int resolve_value(struct batch *b, const struct scg_arch *arch, const str
 		batch_error(b, t->column, NULL, "'%s' is not a number that fits in 64 bits", t->text);
 		return -1;
 	}
-	uint32_t v32;
-	if (scg_errno_lookup(arch, t->text, &v32) == 0 || scg_audit_arch_lookup(t->text, &v32) == 0) {
-		*value = v32;
+	/* the policy language's values: AF_INET, AT_FDCWD, O_WRONLY|O_CREAT, EPERM */
+	char msg[256], hint[128];
+	if (cli_constant_eval(arch, t->text, value, msg, sizeof(msg), hint, sizeof(hint)) == 0)
 		return 0;
-	}
-	const char *hint = want_hint(b) ? scg_errno_suggest(t->text) : NULL;
-	char buf[96];
-	if (hint)
-		snprintf(buf, sizeof(buf), "did you mean '%s'?", hint);
-	batch_error(b, t->column, hint ? buf : NULL,
-		    "unknown constant '%s' (numbers, errno names and AUDIT_ARCH_* names are accepted)",
-		    t->text);
+	batch_error(b, t->column, want_hint(b) && hint[0] ? hint : NULL, "%s", msg);
 	return -1;
 }
 

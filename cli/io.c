@@ -350,9 +350,40 @@ int cli_parse_syscall(const struct scg_arch *arch, const char *text, uint32_t *n
 	return r;
 }
 
+/* A plain number: digits after an optional sign (no '|', '~' or names). */
+static bool plain_number(const char *text)
+{
+	if (text[0] != '-' && text[0] != '+' && (text[0] < '0' || text[0] > '9'))
+		return false;
+	return !strpbrk(text, "|~()");
+}
+
+int cli_constant_eval(const struct scg_arch *arch, const char *text, uint64_t *value,
+		      char *msg, size_t msg_size, char *hint, size_t hint_size)
+{
+	uint32_t v32;
+	msg[0] = hint[0] = '\0';
+	if (scg_audit_arch_lookup(text, &v32) == 0) {
+		*value = v32;
+		return 0;
+	}
+	struct scg_diag *diag = scg_diag_new();
+	int r = diag ? scg_constant_eval(text, arch, value, diag) : -ENOMEM;
+	const struct scg_diag_entry *e = NULL;
+	for (size_t i = 0; !e && i < scg_diag_count(diag); i++)
+		if (scg_diag_get(diag, i)->severity == SCG_SEV_ERROR)
+			e = scg_diag_get(diag, i);
+	if (r < 0)
+		snprintf(msg, msg_size, "%s", e ? e->message : strerror(-r));
+	if (r < 0 && e && e->hint)
+		snprintf(hint, hint_size, "%s", e->hint);
+	scg_diag_free(diag);
+	return r;
+}
+
 int cli_parse_value(const struct scg_arch *arch, const char *text, uint64_t *value)
 {
-	if (text[0] == '-' || text[0] == '+' || (text[0] >= '0' && text[0] <= '9')) {
+	if (plain_number(text)) {
 		errno = 0;
 		char *end;
 		bool negative = text[0] == '-';
@@ -364,18 +395,19 @@ int cli_parse_value(const struct scg_arch *arch, const char *text, uint64_t *val
 		*value = negative ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
 		return 0;
 	}
-	uint32_t v32;
-	if (scg_errno_lookup(arch, text, &v32) == 0 || scg_audit_arch_lookup(text, &v32) == 0) {
-		*value = v32;
+	char msg[256], hint[128];
+	int r = cli_constant_eval(arch, text, value, msg, sizeof(msg), hint, sizeof(hint));
+	if (r == 0)
 		return 0;
-	}
-	const char *hint = scg_errno_suggest(text);
-	if (hint)
-		cli_error("unknown constant '%s'; did you mean '%s'?", text, hint);
+	if (hint[0])
+		cli_error("%s; %s", msg, hint);
+	else if (strstr(msg, "unknown constant"))
+		cli_error("%s (numbers, the policy language's constants, errno names and "
+			  "AUDIT_ARCH_* names are accepted)",
+			  msg);
 	else
-		cli_error("unknown constant '%s' (numbers, errno names and AUDIT_ARCH_* names are accepted)",
-			  text);
-	return -EINVAL;
+		cli_error("'%s': %s", text, msg);
+	return r;
 }
 
 void cli_json_string(FILE *out, const char *s)

@@ -782,6 +782,39 @@ static void test_errors(void **state)
 	}
 }
 
+static void test_constant_eval(void **state)
+{
+	(void)state;
+	const struct scg_arch *x86_64 = scg_arch_lookup("x86_64");
+	const struct scg_arch *mips = scg_arch_lookup("mips");
+	uint64_t v = 0;
+	assert_int_equal(scg_constant_eval("AF_INET", x86_64, &v, NULL), 0);
+	assert_int_equal(v, 2);
+	assert_int_equal(scg_constant_eval("O_WRONLY|O_CREAT", x86_64, &v, NULL), 0);
+	assert_int_equal(v, 0x41);
+	assert_int_equal(scg_constant_eval("O_WRONLY | O_CREAT", mips, &v, NULL), 0);
+	assert_int_equal(v, 0x101); /* per ABI, as in policies */
+	assert_int_equal(scg_constant_eval("AT_FDCWD", x86_64, &v, NULL), 0);
+	assert_int_equal(v, (uint64_t)-100);
+	assert_int_equal(scg_constant_eval("-1", x86_64, &v, NULL), 0);
+	assert_int_equal(v, UINT64_MAX);
+	assert_int_equal(scg_constant_eval("~(PROT_READ|PROT_WRITE)", x86_64, &v, NULL), 0);
+	assert_int_equal(v, ~(uint64_t)3);
+	assert_int_equal(scg_constant_eval("EPERM", x86_64, &v, NULL), 0);
+	assert_int_equal(v, 1);
+	scg_diag_free(last_diag);
+	last_diag = scg_diag_new();
+	assert_int_equal(scg_constant_eval("AF_INTE", x86_64, &v, last_diag), -EINVAL);
+	const struct scg_diag_entry *e = find_diag(SCG_SEV_ERROR, 1, 1, "unknown constant 'AF_INTE'");
+	assert_string_equal(e->hint, "did you mean 'AF_INET'?");
+	assert_string_equal(e->loc.file, "AF_INTE");
+	scg_diag_clear(last_diag);
+	assert_int_equal(scg_constant_eval("1 2", x86_64, &v, last_diag), -EINVAL);
+	find_diag(SCG_SEV_ERROR, 1, 3, "expected the end of the value, found '2'");
+	assert_int_equal(scg_constant_eval("", x86_64, &v, NULL), -EINVAL);
+	assert_int_equal(scg_constant_eval("1\n2", x86_64, &v, NULL), -EINVAL);
+}
+
 static void test_several_errors(void **state)
 {
 	(void)state;
@@ -1233,7 +1266,7 @@ int main(void)
 	    cmocka_unit_test(test_unknown_and_badarch),
 	    cmocka_unit_test(test_continuation),
 	    cmocka_unit_test(test_errors),
-	    cmocka_unit_test(test_several_errors),
+	    cmocka_unit_test(test_constant_eval), cmocka_unit_test(test_several_errors),
 	    cmocka_unit_test(test_warnings),
 	    cmocka_unit_test_setup_teardown(test_include, setup_tmpdir, teardown_tmpdir),
 	    cmocka_unit_test_setup_teardown(test_include_errors, setup_tmpdir, teardown_tmpdir),

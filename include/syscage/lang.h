@@ -97,6 +97,19 @@ SCG_API unsigned scg_syscall_arg_width(const struct scg_arch *arch, const char *
 SCG_API const char *scg_constant_name(const struct scg_arch *arch, const char *prefix,
 				      uint64_t value);
 
+/*
+ * The value of @text, a value as the policy language writes it, on @arch:
+ * a number (42, 0x2a, -1 as two's complement), a constant or errno name
+ * (AF_INET, AT_FDCWD, EPERM), or constants combined with '|', '~' and
+ * parentheses (O_WRONLY|O_CREAT): what a condition compares with, for the
+ * commands that take argument values.  Problems go to @diag as the parser
+ * reports them (an unknown name with its "did you mean" hint); their
+ * location names @text as the file.  Returns 0, -EINVAL (reported), or
+ * -ENOMEM.
+ */
+SCG_API int scg_constant_eval(const char *text, const struct scg_arch *arch, uint64_t *value,
+			      struct scg_diag *diag);
+
 /* --- built-in profiles (profiles/NAME.policy, embedded at build time) ----- */
 
 SCG_API size_t scg_profile_count(void);

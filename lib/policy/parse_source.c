@@ -285,6 +285,46 @@ int scg_policy_parse_file(const char *path, const struct scg_policy_source_optio
 	return r;
 }
 
+int scg_constant_eval(const char *text, const struct scg_arch *arch, uint64_t *value,
+		      struct scg_diag *diag)
+{
+	struct parse_ctx ctx;
+	if (!text || !arch || !value)
+		return -EINVAL;
+	if (lang_ctx_init(&ctx, diag, NULL) < 0)
+		return -ENOMEM;
+	struct source src = {.ctx = &ctx, .name = text, .id = text, .text = text, .len = strlen(text)};
+	struct scg_loc whole = {text, 1, 1, -1};
+	int r = -EINVAL;
+	if (strchr(text, '\n')) {
+		lang_diag(&ctx, SCG_SEV_ERROR, whole, "syntax", NULL, "a value is one line");
+	} else if (!*text) {
+		lang_diag(&ctx, SCG_SEV_ERROR, whole, "syntax", "a number or a constant: 0x40, AF_INET",
+			  "empty value");
+	} else {
+		struct uval *v = lang_parse_value(&ctx, &src, 0);
+		uint64_t out;
+		if (v)
+			lang_accept(&src, TK_NEWLINE); /* the lexer ends the text with one */
+		const struct token *rest = lang_peek(&src);
+		if (v && rest->kind != TK_EOF) {
+			char buf[64];
+			lang_diag(&ctx, SCG_SEV_ERROR, lang_token_loc(&src, rest), "syntax",
+				  "combine constants with '|': O_WRONLY|O_CREAT",
+				  "expected the end of the value, found %s",
+				  lang_token_describe(&src, rest, buf, sizeof(buf)));
+		} else if (v && lang_eval_value(&ctx, v, arch, &out) == 0) {
+			*value = out;
+			r = 0;
+		}
+	}
+	free(src.toks.items);
+	if (ctx.arena.failed)
+		r = -ENOMEM;
+	ctx_release(&ctx);
+	return r;
+}
+
 int scg_profile_load(const char *name, const struct scg_policy_source_options *opts,
 		     struct scg_policy **out, struct scg_diag *diag)
 {

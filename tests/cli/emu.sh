@@ -173,3 +173,25 @@ if [ -s "$TMP/err" ]; then not_ok "emu stays quiet about it" "$(cat "$TMP/err")"
 	ok "emu stays quiet about it"; fi
 expect_status 0 "emu -v" -- "$SYSCAGE" emu -v -f "$TMP/absent.policy" read
 expect_grep "$TMP/err" "'newfstatat' does not exist on x86" "-v shows the warning"
+
+# Argument values as the policy language writes them, with its hints
+cat >"$TMP/args.policy" <<'POL'
+arch x86_64
+default errno(EPERM)
+allow socket if domain == AF_INET
+allow openat if dirfd == AT_FDCWD && (flags & O_CREAT) == 0
+POL
+expect_first "a constant argument" "ALLOW" -- "$SYSCAGE" emu -f "$TMP/args.policy" socket AF_INET 1 0
+expect_first "another constant" "ERRNO(1)" -- "$SYSCAGE" emu -f "$TMP/args.policy" socket AF_INET6
+expect_first "AT_FDCWD, O_WRONLY" "ALLOW" -- "$SYSCAGE" emu -f "$TMP/args.policy" openat AT_FDCWD 0 O_WRONLY
+expect_first "O_WRONLY|O_CREAT" "ERRNO(1)" -- "$SYSCAGE" emu -f "$TMP/args.policy" openat AT_FDCWD 0 'O_WRONLY|O_CREAT'
+expect_first "~0 is all ones" "ERRNO(1)" -- "$SYSCAGE" emu -f "$TMP/args.policy" openat '~0'
+expect_status 2 "a misspelt constant" -- "$SYSCAGE" emu -f "$TMP/args.policy" socket AF_INTE
+expect_grep "$TMP/err" "unknown constant 'AF_INTE'; did you mean 'AF_INET'\?" "the language's hint"
+expect_status 2 "two values in one argument" -- "$SYSCAGE" emu -f "$TMP/args.policy" socket 'AF_INET AF_UNIX'
+expect_grep "$TMP/err" "combine constants with '\|'" "says how to combine them"
+printf 'x86_64 openat AT_FDCWD 0 O_WRONLY|O_CREAT\nx86_64 socket AF_INET\nx86_64 socket AF_INTE\n' >"$TMP/constcases.txt"
+expect_status 2 "--batch takes them too" -- "$SYSCAGE" emu -f "$TMP/args.policy" --batch "$TMP/constcases.txt"
+if [ "$(tr '\n' ' ' <"$TMP/out")" = "ERRNO(1) ALLOW ERROR " ]; then ok "--batch verdicts with constants"; else
+	not_ok "--batch verdicts with constants" "$(cat "$TMP/out")"; fi
+expect_grep "$TMP/err" "constcases.txt:3:15: error: unknown constant 'AF_INTE'" "--batch: the bad one at its column"
