@@ -78,8 +78,8 @@ int lang_ctx_init(struct parse_ctx *ctx, struct scg_diag *diag,
 	return 0;
 }
 
-/* Remembers that the newest pending diagnostic belongs to statement @stmt. */
-static void add_key(struct parse_ctx *ctx, unsigned stmt)
+/* Remembers that the newest pending diagnostic, at @loc, belongs to statement @stmt. */
+static void add_key(struct parse_ctx *ctx, unsigned stmt, struct scg_loc loc)
 {
 	if (ctx->nkeys == ctx->keys_cap) {
 		size_t cap = ctx->keys_cap ? ctx->keys_cap * 2 : 16;
@@ -91,34 +91,27 @@ static void add_key(struct parse_ctx *ctx, unsigned stmt)
 		ctx->keys = keys;
 		ctx->keys_cap = cap;
 	}
-	ctx->keys[ctx->nkeys] = (struct pending_key){stmt, ctx->nkeys};
+	ctx->keys[ctx->nkeys] = (struct pending_key){stmt, loc.line, loc.column, ctx->nkeys};
 	ctx->nkeys++;
 }
-
-static const struct scg_diag *sort_diag; /* qsort() has no context argument */
 
 static int compare_keys(const void *a, const void *b)
 {
 	const struct pending_key *x = a, *y = b;
 	if (x->stmt != y->stmt)
 		return x->stmt < y->stmt ? -1 : 1;
-	const struct scg_loc *lx = &scg_diag_get(sort_diag, x->index)->loc;
-	const struct scg_loc *ly = &scg_diag_get(sort_diag, y->index)->loc;
-	if (lx->line != ly->line)
-		return lx->line < ly->line ? -1 : 1;
-	if (lx->column != ly->column)
-		return lx->column < ly->column ? -1 : 1;
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	if (x->column != y->column)
+		return x->column < y->column ? -1 : 1;
 	return x->index < y->index ? -1 : x->index > y->index; /* stable */
 }
 
 void lang_flush_diags(struct parse_ctx *ctx)
 {
 	size_t n = scg_diag_count(ctx->pending);
-	if (n && ctx->nkeys == n) {
-		sort_diag = ctx->pending;
+	if (n && ctx->nkeys == n)
 		qsort(ctx->keys, n, sizeof(*ctx->keys), compare_keys);
-		sort_diag = NULL;
-	}
 	for (size_t i = 0; i < n; i++) {
 		/* without the keys (out of memory), in the order they came */
 		size_t at = ctx->nkeys == n ? ctx->keys[i].index : i;
@@ -145,7 +138,7 @@ void lang_diag(struct parse_ctx *ctx, enum scg_severity sev, struct scg_loc loc,
 	if (ctx->pending && scg_diag_vadd(ctx->pending, sev, loc, code, hint, fmt, ap) < 0)
 		ctx->arena.failed = true;
 	else if (ctx->pending)
-		add_key(ctx, ctx->stmt);
+		add_key(ctx, ctx->stmt, loc);
 	va_end(ap);
 	if (sev == SCG_SEV_ERROR && ++ctx->errors >= LANG_MAX_ERRORS) {
 		/* last, wherever the lowering stopped */
@@ -153,7 +146,7 @@ void lang_diag(struct parse_ctx *ctx, enum scg_severity sev, struct scg_loc loc,
 						 NULL, "too many errors; stopping here") < 0)
 			ctx->arena.failed = true;
 		else if (ctx->pending)
-			add_key(ctx, UINT_MAX);
+			add_key(ctx, UINT_MAX, loc);
 		ctx->stopped = true;
 	}
 }

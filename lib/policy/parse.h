@@ -211,7 +211,7 @@ struct source {
 
 /* A diagnostic waiting in parse_ctx.pending, with the statement it belongs to. */
 struct pending_key {
-	unsigned stmt;
+	unsigned stmt, line, column;
 	size_t index;
 };
 
