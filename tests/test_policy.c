@@ -830,6 +830,8 @@ static void test_several_errors(void **state)
 	assert_int_equal(scg_diag_count_at_least(last_diag, SCG_SEV_ERROR), 3);
 	expect_error("allow openat if flags == BAD1 || mode in {BAD2, 3}\n", 1, 26, "'BAD1'", NULL);
 	find_diag(SCG_SEV_ERROR, 1, 43, "unknown constant 'BAD2'");
+	expect_error("allow read if (arg0 & BAD1) == BAD2\n", 1, 23, "'BAD1'", NULL);
+	find_diag(SCG_SEV_ERROR, 1, 32, "unknown constant 'BAD2'");
 	expect_error("allow foo, bar if arg0 == 1\n", 1, 12, "unknown syscall 'bar'", NULL);
 	/* in line order, though constants are resolved after the whole text is read */
 	expect_error("default errno(99999)\nallow openat if flags == BADC\nallow qux\n"

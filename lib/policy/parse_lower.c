@@ -440,10 +440,9 @@ static struct scg_expr *build_cmp(struct env *env, const struct ucond *c, const 
 	/* a misspelt constant is matched against the parameter's own family first */
 	ctx->family = operand_family(env, &c->operand);
 	int r = c->operand.mask ? lang_eval_value(ctx, c->operand.mask, env->arch, &mask) : 0;
-	if (r == 0)
-		r = lang_eval_value(ctx, vsrc, env->arch, &value);
+	int rv = lang_eval_value(ctx, vsrc, env->arch, &value); /* reported even after the mask's */
 	ctx->family = NULL;
-	if (r < 0)
+	if (r < 0 || rv < 0)
 		goto fail;
 	if (sh.width == 32 || sh.hi) {
 		if ((c->operand.mask && !narrow(env, c->operand.mask, &sh, &mask)) ||
