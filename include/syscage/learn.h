@@ -119,7 +119,9 @@ struct scg_learn_text_options {
  * Writes @learn as policy text (docs/learn.md): the ABIs seen (and the
  * native one) as targets, one section per ABI when several were seen, the
  * syscalls grouped by category (a whole @group when every member was used
- * without restrictions), each rule commented with its count.  @opts may be
+ * without restrictions), argument values written with the policy
+ * language's constants where they say exactly the value on the rule's ABI
+ * (O_RDONLY|O_CLOEXEC), each rule commented with its count.  @opts may be
  * NULL.  *@text is NUL-terminated, the caller frees it.  Returns 0 or
  * -ENOMEM.
  */

@@ -24,6 +24,16 @@ unsigned scg_learn_scalar_args(const struct scg_arch *arch, const char *name, un
 const char *scg_learn_param_name(const struct scg_arch *arch, const char *name, unsigned arg);
 
 /*
+ * Appends @v, a value of parameter @param (NULL: unnamed) of @syscall on
+ * @arch, as policy text: with the constants of the policy language where
+ * they say exactly @v on @arch (O_RDONLY|O_CLOEXEC), else as a number
+ * (names.c).
+ */
+struct scg_strbuf;
+void scg_learn_append_value(struct scg_strbuf *sb, const struct scg_arch *arch,
+			    const char *syscall, const char *param, uint64_t v);
+
+/*
  * Makes room for @extra more entries, so that adding them cannot fail:
  * what an atomic merge needs.  0 or -ENOMEM.
  */

@@ -95,14 +95,6 @@ static void append_count(struct scg_strbuf *sb, uint64_t calls)
 	scg_strbuf_appendf(sb, "# %" PRIu64 " call%s", calls, calls == 1 ? "" : "s");
 }
 
-static void append_value(struct scg_strbuf *sb, uint64_t v)
-{
-	if (v < 10)
-		scg_strbuf_appendf(sb, "%" PRIu64, v);
-	else
-		scg_strbuf_appendf(sb, "0x%" PRIx64, v);
-}
-
 /* " if prot in {1, 3} && flags == 0x22" for the restricted arguments of @e. */
 static void append_condition(struct scg_strbuf *sb, const struct scg_learn_entry *e)
 {
@@ -120,13 +112,14 @@ static void append_condition(struct scg_strbuf *sb, const struct scg_learn_entry
 			scg_strbuf_appendf(sb, "arg%u%s", i, (narrow & (1U << i)) ? ".lo" : "");
 		if (e->nvalues[i] == 1) {
 			scg_strbuf_append(sb, " == ");
-			append_value(sb, e->values[i][0]);
+			scg_learn_append_value(sb, e->arch, e->name, param, e->values[i][0]);
 		} else {
 			scg_strbuf_append(sb, " in {");
 			for (size_t k = 0; k < e->nvalues[i]; k++) {
 				if (k)
 					scg_strbuf_append(sb, ", ");
-				append_value(sb, e->values[i][k]);
+				scg_learn_append_value(sb, e->arch, e->name, param,
+						       e->values[i][k]);
 			}
 			scg_strbuf_append(sb, "}");
 		}

@@ -151,7 +151,7 @@ expect_status 0 "same value allowed" -- $T "$S" run -p "$TMP/a0.policy" -- "$H" 
 # unsigned longs), which changes from run to run
 expect_status 0 "learn --args: prctl(PR_SET_NAME, address)" -- \
 	$T "$S" learn --args -o "$TMP/pr.policy" -- "$H" prctl-name
-expect_grep "$TMP/pr.policy" '^allow prctl if option == 0xf +# 1 call$' "prctl: the option, not the address"
+expect_grep "$TMP/pr.policy" '^allow prctl if option == PR_SET_NAME +# 1 call$' "prctl: the option, not the address"
 for i in 1 2 3; do
 	expect_status 0 "prctl with a new address runs under the policy ($i)" -- \
 		$T "$S" run -p "$TMP/pr.policy" -- "$H" prctl-name

@@ -1,0 +1,176 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Argument values as a policy writes them: `O_RDONLY|O_CLOEXEC` rather
+ * than 0x80000, where the policy language has constants for the parameter.
+ *
+ * Each value is written only with constants that have, on the entry's ABI,
+ * exactly the value they stand for there (the parser resolves them on the
+ * same ABI: a rule of another ABI's section carries `on ABI`), and a name
+ * is used only when the parts it is made of add up to the value; anything
+ * else stays a number.  So the text means the same numbers as before, and
+ * scg_learn_merge_policy() reads back the recording it came from.
+ */
+#include <inttypes.h>
+#include <string.h>
+
+#include "learn/internal.h"
+#include "policy/lang_internal.h"
+#include "util/strbuf.h"
+
+/*
+ * How one parameter's values are named: @low_mask bits form one value
+ * named whole with @low_prefix (the access mode of open, the base type of
+ * socket, the command of futex, the exit signal of clone); the other bits
+ * are named one by one with @prefix when @bits, or the whole value is one
+ * name when not.
+ */
+struct naming {
+	const char *syscalls; /* comma-separated; NULL: any syscall */
+	const char *param;
+	const char *prefix;
+	bool bits;
+	uint64_t low_mask;
+	const char *low_prefix; /* NULL: @prefix */
+	const char *zero;       /* with @bits: the name of 0, or NULL to write 0 */
+	const char *skip;       /* names (prefixes) of other uses of @prefix, never written */
+};
+
+static const struct naming namings[] = {
+	{ "open,openat,openat2,creat", "flags", "O_", true, 3, NULL, "O_RDONLY", NULL },
+	{ "pipe2,dup3", "flags", "O_", true, 0, NULL, NULL, NULL },
+	{ NULL, "prot", "PROT_", true, 0, NULL, "PROT_NONE", NULL },
+	{ "mmap,mmap2", "flags", "MAP_", true, 3, NULL, NULL, NULL },
+	{ "socket,socketpair", "domain", "AF_", false, 0, NULL, NULL, NULL },
+	{ "socket,socketpair", "type", "SOCK_", true, 0xf, NULL, NULL, NULL },
+	{ "accept4", "flags", "SOCK_", true, 0, NULL, NULL, NULL },
+	{ "fcntl,fcntl64", "cmd", "F_", false, 0, NULL, NULL, "F_SEAL_,F_RDLCK,F_WRLCK,F_UNLCK" },
+	{ "prctl", "option", "PR_", false, 0, NULL, NULL, NULL },
+	{ "futex,futex_time64", "futex_op", "FUTEX_", true, 0x7f, NULL, NULL, NULL },
+	{ "rt_sigprocmask,sigprocmask", "how", "SIG_", false, 0, NULL, NULL, NULL },
+	{ "lseek,_llseek", "whence", "SEEK_", false, 0, NULL, NULL, NULL },
+	{ "madvise", "advice", "MADV_", false, 0, NULL, NULL, NULL },
+	{ "getrandom", "flags", "GRND_", true, 0, NULL, NULL, NULL },
+	{ "ioctl", "request", "TC,TIOC,FIO", false, 0, NULL, NULL, NULL },
+	{ "clone", "flags", "CLONE_", true, 0xff, "SIG", NULL, "SIG_" },
+	{ "unshare,setns", "flags", "CLONE_", true, 0, NULL, NULL, NULL },
+	{ "unlinkat", "flags", "AT_REMOVEDIR", true, 0, NULL, NULL, NULL },
+	{ "faccessat,faccessat2", "flags", "AT_EACCESS,AT_SYMLINK_NOFOLLOW,AT_EMPTY_PATH", true, 0,
+	  NULL, NULL, NULL },
+	{ "newfstatat,fstatat64,statx,fchownat,linkat,utimensat,execveat,name_to_handle_at,"
+	  "open_tree,fchmodat2",
+	  "flags", "AT_SYMLINK_,AT_NO_AUTOMOUNT,AT_EMPTY_PATH,AT_STATX_,AT_RECURSIVE", true, 0,
+	  NULL, NULL, NULL },
+};
+
+/* @name is in the comma-separated @list: equal to an item, or when @prefixes starting with one. */
+static bool in_list(const char *list, const char *name, bool prefixes)
+{
+	size_t n = strlen(name);
+	for (const char *s = list; *s;) {
+		size_t len = strcspn(s, ",");
+		if (prefixes ? !strncmp(name, s, len) : (len == n && !strncmp(s, name, n)))
+			return true;
+		s += len + (s[len] == ',');
+	}
+	return false;
+}
+
+static const struct naming *naming_of(const char *syscall, const char *param)
+{
+	if (!syscall || !param)
+		return NULL;
+	for (size_t i = 0; i < sizeof(namings) / sizeof(namings[0]); i++) {
+		const struct naming *n = &namings[i];
+		if (!strcmp(n->param, param) && (!n->syscalls || in_list(n->syscalls, syscall, false)))
+			return n;
+	}
+	return NULL;
+}
+
+/* Aliases never written: another name of the same value reads better. */
+static const char *const aliases[] = { "O_NDELAY", "O_ACCMODE", "MAP_ANON", "MAP_FILE",
+				       "FUTEX_WAIT_PRIVATE", "FUTEX_WAKE_PRIVATE" };
+
+/*
+ * The first constant starting with one of @prefixes, and not in @skip,
+ * whose value on @arch is @value; NULL if none.
+ */
+static const char *find_name(const struct scg_arch *arch, const char *prefixes, const char *skip,
+			     uint64_t value)
+{
+	size_t count = scg_constant_count();
+	for (size_t i = 0; i < count; i++) {
+		const char *name = scg_constant_name_at(i);
+		uint64_t v;
+		if (!name || !in_list(prefixes, name, true) || (skip && in_list(skip, name, true)))
+			continue;
+		bool alias = false;
+		for (size_t k = 0; k < sizeof(aliases) / sizeof(aliases[0]); k++)
+			alias |= !strcmp(name, aliases[k]);
+		if (!alias && scg_constant_value(name, arch, &v) == 0 && v == value)
+			return name;
+	}
+	return NULL;
+}
+
+/* Writes @v with @n's constants into @sb when it can; false (nothing written) otherwise. */
+static bool append_named(struct scg_strbuf *sb, const struct scg_arch *arch,
+			 const struct naming *n, uint64_t v)
+{
+	if (!n->bits) {
+		const char *name = find_name(arch, n->prefix, n->skip, v);
+		if (name)
+			scg_strbuf_append(sb, name);
+		return name != NULL;
+	}
+	if (v == 0) {
+		if (!n->zero)
+			return false;
+		uint64_t z;
+		if (scg_constant_value(n->zero, arch, &z) < 0 || z != 0)
+			return false;
+		scg_strbuf_append(sb, n->zero);
+		return true;
+	}
+	const char *parts[65];
+	size_t nparts = 0;
+	uint64_t low = v & n->low_mask, rest = v & ~n->low_mask, unnamed = 0;
+	if (n->low_mask) {
+		/* O_RDONLY|O_CLOEXEC: the base value is written even when 0, if it has a name */
+		const char *name = find_name(arch, n->low_prefix ? n->low_prefix : n->prefix, n->skip,
+					     low);
+		if (name)
+			parts[nparts++] = name;
+		else if (low)
+			return false; /* a base value without a name: the bits alone would mislead */
+	}
+	for (unsigned b = 0; b < 64; b++) {
+		uint64_t bit = UINT64_C(1) << b;
+		if (!(rest & bit))
+			continue;
+		const char *name = find_name(arch, n->prefix, n->skip, bit);
+		if (name)
+			parts[nparts++] = name;
+		else
+			unnamed |= bit;
+	}
+	if (nparts == 0)
+		return false;
+	for (size_t i = 0; i < nparts; i++)
+		scg_strbuf_appendf(sb, "%s%s", i ? "|" : "", parts[i]);
+	if (unnamed)
+		scg_strbuf_appendf(sb, "|0x%" PRIx64, unnamed);
+	return true;
+}
+
+void scg_learn_append_value(struct scg_strbuf *sb, const struct scg_arch *arch,
+			    const char *syscall, const char *param, uint64_t v)
+{
+	const struct naming *n = naming_of(syscall, param);
+	if (n && append_named(sb, arch, n, v))
+		return;
+	if (v < 10)
+		scg_strbuf_appendf(sb, "%" PRIu64, v);
+	else
+		scg_strbuf_appendf(sb, "0x%" PRIx64, v);
+}
