@@ -605,6 +605,59 @@ static void test_value_names(void **state)
 	scg_learn_free(l);
 }
 
+/* Past SCG_LEARN_MAX_VALUES values, flags become a mask test and small numbers a range. */
+static void test_generalised(void **state)
+{
+	(void)state;
+	const struct scg_arch *x64 = abi("x86_64");
+	struct scg_learn *l = scg_learn_new(SCG_LEARN_ARGS);
+	assert_non_null(l);
+	/* 32 combinations of 5 open flags, mode 0 */
+	const uint64_t bits[] = { 0x80000 /* O_CLOEXEC */, 0x800 /* O_NONBLOCK */,
+				  0x10000 /* O_DIRECTORY */, 0x40 /* O_CREAT */, 1 /* O_WRONLY */ };
+	for (unsigned m = 0; m < 32; m++) {
+		uint64_t flags = 0;
+		for (unsigned b = 0; b < 5; b++)
+			flags |= (m & (1U << b)) ? bits[b] : 0;
+		struct scg_seccomp_data d = call(x64, "openat", (uint64_t)-100, 0x1000, flags);
+		record_n(l, &d, 1);
+	}
+	/* 20 numbers of a parameter that is no set of bits */
+	for (uint64_t v = 0; v < 20; v++) {
+		struct scg_seccomp_data d = call(x64, "getpriority", v, 0, 0);
+		record_n(l, &d, 1);
+	}
+	struct scg_learn_entry e = entry_of(l, x64, "openat");
+	assert_int_equal(e.general, 1U << 2);
+	assert_int_equal(e.bits[2], 0x90841);
+	char *text;
+	assert_int_equal(scg_learn_to_text(l, NULL, &text), 0);
+	assert_non_null(strstr(text, "allow openat if (flags & ~(O_WRONLY|O_CREAT|O_NONBLOCK|"
+				     "O_DIRECTORY|O_CLOEXEC)) == 0 && mode == 0 "));
+	assert_non_null(strstr(text, "allow getpriority if which <= 19 "));
+	struct scg_policy *p = parse(text);
+	/* a combination never seen, but of bits seen: allowed */
+	assert_int_equal(verdict(p, call(x64, "openat", 3, 0, 0x40 | 0x80000 | 0x10000)),
+			 SCG_RET_ALLOW);
+	/* the kernel reads flags as an int: upper bits do not matter */
+	assert_int_equal(verdict(p, call(x64, "openat", 3, 0, 0xffffffff00000040ULL)),
+			 SCG_RET_ALLOW);
+	/* a bit never seen (O_TRUNC): killed */
+	assert_int_equal(verdict(p, call(x64, "openat", 3, 0, 0x200)), SCG_RET_KILL_PROCESS);
+	assert_int_equal(verdict(p, call(x64, "getpriority", 19, 0, 0)), SCG_RET_ALLOW);
+	assert_int_equal(verdict(p, call(x64, "getpriority", 20, 0, 0)), SCG_RET_KILL_PROCESS);
+	/* merged back, a summarised argument is free: wider, never narrower */
+	struct scg_learn *back = scg_learn_new(0);
+	assert_non_null(back);
+	assert_int_equal(scg_learn_merge_policy(back, p, text, strlen(text)), 0);
+	assert_int_equal(entry_of(back, x64, "openat").calls, 32);
+	assert_false(entry_of(back, x64, "getpriority").listed & 1U);
+	scg_learn_free(back);
+	scg_policy_free(p);
+	free(text);
+	scg_learn_free(l);
+}
+
 /* Random recordings: every recorded call is allowed by the written policy,
  * and the policy reads back into the same recording. */
 static void test_random_recordings(void **state)
@@ -659,6 +712,7 @@ int main(void)
 		cmocka_unit_test(test_merge_hand_written),
 		cmocka_unit_test(test_merge_ranges),
 		cmocka_unit_test(test_value_names),
+		cmocka_unit_test(test_generalised),
 		cmocka_unit_test(test_random_recordings),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -7,9 +7,10 @@
  * distinct values of each scalar argument (flags, modes, commands; never
  * pointers, lengths, offsets, parameters the table does not name, and
  * descriptor numbers only with SCG_LEARN_ARGS_FD).  An argument that takes
- * more than SCG_LEARN_MAX_VALUES distinct values is given up on: any value
- * is then allowed for it.  The recording is written as policy text that
- * allows what was seen and nothing else, and as a JSON frequency profile.
+ * more than SCG_LEARN_MAX_VALUES distinct values is summarised instead (the
+ * bits seen, the largest value) and written as a mask test (flags) or a
+ * range (small numbers), or allows any value.  The recording is written as
+ * policy text that allows what was seen, and as a JSON frequency profile.
  * docs/learn.md describes both formats.
  *
  * Nothing here talks to the kernel: the caller feeds struct seccomp_data
@@ -83,6 +84,13 @@ struct scg_learn_entry {
 	unsigned listed;
 	size_t nvalues[6];
 	const uint64_t *values[6];
+	/* Bit i: argument i took more than SCG_LEARN_MAX_VALUES values, so it
+	 * is summarised rather than listed: bits[i] is the OR of every value,
+	 * max[i] the largest.  The writer makes a mask test of it for flags, a
+	 * range for small numbers, or allows anything.  Arguments in neither
+	 * @listed nor @general allow anything. */
+	unsigned general;
+	uint64_t bits[6], max[6];
 };
 
 /* Recorded syscalls, sorted by ABI (scg_arch_at() order) and then by number. */

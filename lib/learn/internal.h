@@ -30,6 +30,8 @@ const char *scg_learn_param_name(const struct scg_arch *arch, const char *name, 
  * (names.c).
  */
 struct scg_strbuf;
+/* Whether the values of @param of @syscall are sets of bits (flags, masks, protections). */
+bool scg_learn_param_is_flags(const char *syscall, const char *param);
 void scg_learn_append_value(struct scg_strbuf *sb, const struct scg_arch *arch,
 			    const char *syscall, const char *param, uint64_t v);
 

@@ -163,6 +163,16 @@ static bool append_named(struct scg_strbuf *sb, const struct scg_arch *arch,
 	return true;
 }
 
+bool scg_learn_param_is_flags(const char *syscall, const char *param)
+{
+	if (!param)
+		return false;
+	const struct naming *n = naming_of(syscall, param);
+	if (n)
+		return n->bits;
+	return strstr(param, "flags") || strstr(param, "mask") || !strcmp(param, "prot");
+}
+
 void scg_learn_append_value(struct scg_strbuf *sb, const struct scg_arch *arch,
 			    const char *syscall, const char *param, uint64_t v)
 {

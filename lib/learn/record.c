@@ -19,8 +19,10 @@ struct learn_entry {
 	uint64_t calls;
 	uint8_t tracked; /* arguments whose values are still collected */
 	uint8_t narrow;  /* arguments compared as 32 bits */
+	uint8_t general; /* arguments past SCG_LEARN_MAX_VALUES values: bits and max */
 	uint8_t nvalues[6];
 	uint64_t values[6][SCG_LEARN_MAX_VALUES]; /* sorted */
+	uint64_t bits[6], max[6]; /* of every value, for the arguments in general */
 };
 
 /* The last few (seccomp_data.arch, x32 bit) pairs seen, to skip the ABI lookup. */
@@ -169,7 +171,20 @@ static struct learn_entry *find_or_add(struct scg_learn *l, uint32_t arch, uint3
 	return &l->entries[pos];
 }
 
-/* Adds @value to argument @arg's sorted set; gives up on the argument past the cap. */
+/* Folds @value into the summary of argument @arg, whose list was given up on. */
+static void add_general(struct learn_entry *e, unsigned arg, uint64_t value)
+{
+	if (e->narrow & (1U << arg))
+		value &= 0xffffffffULL;
+	e->bits[arg] |= value;
+	if (value > e->max[arg])
+		e->max[arg] = value;
+}
+
+/*
+ * Adds @value to argument @arg's sorted set; past the cap the list is given
+ * up on for a summary of the values (the bits set in any, the largest).
+ */
 static void add_value(struct learn_entry *e, unsigned arg, uint64_t value)
 {
 	if (e->narrow & (1U << arg))
@@ -183,6 +198,12 @@ static void add_value(struct learn_entry *e, unsigned arg, uint64_t value)
 		return;
 	if (n == SCG_LEARN_MAX_VALUES) {
 		e->tracked &= (uint8_t) ~(1U << arg);
+		e->general |= (uint8_t)(1U << arg);
+		e->bits[arg] = 0;
+		e->max[arg] = 0;
+		for (size_t k = 0; k < n; k++)
+			add_general(e, arg, v[k]);
+		add_general(e, arg, value);
 		e->nvalues[arg] = 0;
 		return;
 	}
@@ -231,9 +252,12 @@ int scg_learn_record(struct scg_learn *learn, const struct scg_seccomp_data *dat
 		return -ENOMEM;
 	e->calls++;
 	learn->total++;
-	for (unsigned i = 0; e->tracked && i < 6; i++)
+	for (unsigned i = 0; (e->tracked | e->general) && i < 6; i++) {
 		if (e->tracked & (1U << i))
 			add_value(e, i, data->args[i]);
+		else if (e->general & (1U << i))
+			add_general(e, i, data->args[i]);
+	}
 	return 0;
 }
 
@@ -260,6 +284,7 @@ int scg_learn_add_calls(struct scg_learn *learn, const struct scg_arch *arch, ui
 	e->calls += calls;
 	learn->total += calls;
 	e->tracked = 0;
+	e->general = 0;
 	memset(e->nvalues, 0, sizeof(e->nvalues));
 	return 0;
 }
@@ -282,7 +307,11 @@ int scg_learn_add_values(struct scg_learn *learn, const struct scg_arch *arch, u
 		e->tracked = (uint8_t)(listed & nonempty);
 	else
 		e->tracked &= (uint8_t)(listed & nonempty);
+	/* An argument summarised here and listed there stays summarised, widened. */
+	e->general &= (uint8_t)(listed & nonempty);
 	for (unsigned i = 0; i < 6; i++) {
+		for (size_t k = 0; k < nvalues[i] && (e->general & (1U << i)); k++)
+			add_general(e, i, values[i][k]);
 		if (!(e->tracked & (1U << i)))
 			e->nvalues[i] = 0;
 		for (size_t k = 0; k < nvalues[i] && (e->tracked & (1U << i)); k++)
@@ -314,7 +343,12 @@ int scg_learn_entry_at(const struct scg_learn *learn, size_t index, struct scg_l
 	out->name = scg_syscall_name(out->arch, e->nr);
 	out->calls = e->calls;
 	out->listed = e->tracked;
+	out->general = e->general;
 	for (unsigned i = 0; i < 6; i++) {
+		if (e->general & (1U << i)) {
+			out->bits[i] = e->bits[i];
+			out->max[i] = e->max[i];
+		}
 		if (e->tracked & (1U << i)) {
 			out->nvalues[i] = e->nvalues[i];
 			out->values[i] = e->values[i];

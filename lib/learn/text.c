@@ -76,7 +76,7 @@ static bool find_entry(const struct abi_view *v, const char *name, struct scg_le
 static bool entry_restricted(const struct scg_learn_entry *e)
 {
 	for (unsigned i = 0; i < 6; i++)
-		if ((e->listed & (1U << i)) && e->nvalues[i])
+		if (((e->listed & (1U << i)) && e->nvalues[i]) || (e->general & (1U << i)))
 			return true;
 	return false;
 }
@@ -96,20 +96,52 @@ static void append_count(struct scg_strbuf *sb, uint64_t calls)
 }
 
 /* " if prot in {1, 3} && flags == 0x22" for the restricted arguments of @e. */
+/* Largest value of a summarised number written as a range (`arg <= MAX`); larger: free. */
+#define RANGE_LIMIT UINT64_C(0xffff)
+
+/* What a summarised argument becomes: a mask test, a range, or nothing (any value). */
+enum summary { SUMMARY_NONE, SUMMARY_MASK, SUMMARY_RANGE };
+
+static enum summary summary_of(const struct scg_learn_entry *e, unsigned i)
+{
+	if (!(e->general & (1U << i)))
+		return SUMMARY_NONE;
+	const char *param = scg_learn_param_name(e->arch, e->name, i);
+	if (scg_learn_param_is_flags(e->name, param))
+		return SUMMARY_MASK;
+	return e->max[i] <= RANGE_LIMIT ? SUMMARY_RANGE : SUMMARY_NONE;
+}
+
+/*
+ * " if prot in {PROT_READ, PROT_READ|PROT_WRITE} && flags == MAP_PRIVATE"
+ * for the restricted arguments of @e; a summarised one gives
+ * "(flags & ~(O_CREAT|O_CLOEXEC)) == 0" (no bit never seen) or "cmd <= 1030".
+ */
 static void append_condition(struct scg_strbuf *sb, const struct scg_learn_entry *e)
 {
 	const char *join = " if ";
 	unsigned narrow = 0;
 	scg_learn_scalar_args(e->arch, e->name, 0, &narrow);
 	for (unsigned i = 0; i < 6; i++) {
-		if (!(e->listed & (1U << i)) || !e->nvalues[i])
+		enum summary s = summary_of(e, i);
+		if ((!(e->listed & (1U << i)) || !e->nvalues[i]) && s == SUMMARY_NONE)
 			continue;
 		scg_strbuf_append(sb, join);
+		join = " && ";
 		const char *param = scg_learn_param_name(e->arch, e->name, i);
-		if (param)
-			scg_strbuf_append(sb, param);
-		else
-			scg_strbuf_appendf(sb, "arg%u%s", i, (narrow & (1U << i)) ? ".lo" : "");
+		char arg[16];
+		snprintf(arg, sizeof(arg), "arg%u%s", i, (narrow & (1U << i)) ? ".lo" : "");
+		if (s == SUMMARY_MASK) {
+			scg_strbuf_appendf(sb, "(%s & ~(", param ? param : arg);
+			scg_learn_append_value(sb, e->arch, e->name, param, e->bits[i]);
+			scg_strbuf_append(sb, ")) == 0");
+			continue;
+		}
+		scg_strbuf_append(sb, param ? param : arg);
+		if (s == SUMMARY_RANGE) {
+			scg_strbuf_appendf(sb, " <= %" PRIu64, e->max[i]);
+			continue;
+		}
 		if (e->nvalues[i] == 1) {
 			scg_strbuf_append(sb, " == ");
 			scg_learn_append_value(sb, e->arch, e->name, param, e->values[i][0]);
@@ -123,7 +155,6 @@ static void append_condition(struct scg_strbuf *sb, const struct scg_learn_entry
 			}
 			scg_strbuf_append(sb, "}");
 		}
-		join = " && ";
 	}
 }
 
