@@ -38,16 +38,17 @@ static void expect_policy_refused(const char *text, const char *code)
 	assert_int_equal(scg_policy_parse(text, strlen(text), NULL, &p, diag), -EINVAL);
 	assert_null(p);
 	assert_true(scg_diag_count_at_least(diag, SCG_SEV_ERROR) >= 1);
-	const struct scg_diag_entry *first = NULL;
+	/* Errors come in text order, so the one expected may follow another on the same line
+	 * (a name holding a bad byte is also an unknown syscall): it must be among them. */
+	const struct scg_diag_entry *found = NULL;
 	for (size_t i = 0; i < scg_diag_count(diag); i++) {
 		const struct scg_diag_entry *e = scg_diag_get(diag, i);
-		if (!first && e->severity == SCG_SEV_ERROR)
-			first = e;
+		if (!found && e->severity == SCG_SEV_ERROR && e->code && !strcmp(e->code, code))
+			found = e;
 		assert_true(strlen(e->message) < 1024); /* no 100 kB token quoted back */
 	}
-	assert_non_null(first);
-	assert_non_null(first->code);
-	assert_string_equal(first->code, code);
+	if (!found)
+		fail_msg("no error with code %s", code);
 	scg_diag_free(diag);
 }
 

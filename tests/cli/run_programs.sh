@@ -334,7 +334,7 @@ EOF
 		not_ok "a program that changed its user dies with its supervisor too" "$(cat "$TMP/reap.out")"
 	fi
 else
-	ok "a program that changed its user dies with its supervisor too # SKIP needs root and setpriv"
+	skip_feature root-setpriv "a program that changed its user dies with its supervisor too"
 fi
 
 # The supervisor killed while it answers a call: it has received the
@@ -429,7 +429,7 @@ if [ "$(id -u)" -eq 0 ]; then
 	expect_grep "$TMP/r.setegid" '^pdeathsig 9 then 0$' "attack: setegid cleared the parent-death signal"
 	attacked "attack: a root program after setegid" "$TMP/r.setegid"
 else
-	ok "attack: a root program changes its group and kills both # SKIP needs root"
+	skip_feature root "attack: a root program changes its group and kills both"
 fi
 
 # The guard decides only calls the policy lets run: where the policy itself
@@ -504,7 +504,7 @@ if [ "$(id -u)" -eq 0 ] && unshare --pid --fork --mount-proc true 2>/dev/null; t
 		sh -c '"$1" run -p "$2" -- "$3" vectors "$4" broadcast' sh "$S" "$TMP/unshare.policy" "$A" "$TMP/r.all"
 	expect_grep "$TMP/r.all" '^kill -1 all EPERM$' "attack: kill(-1, SIGKILL) refused"
 else
-	ok "attack: kill(-1, SIGKILL), in a pid namespace # SKIP needs root and unshare --pid"
+	skip_feature pid-namespace "attack: kill(-1, SIGKILL), in a pid namespace"
 fi
 
 # --- reports show memory the program may have changed after the call --------
