@@ -16,6 +16,7 @@
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <syscage/oci.h>
@@ -178,6 +179,16 @@ static int to_oci(const char *text, size_t len, char **json)
 	return r;
 }
 
+/* Whether @path (NULL: the default) is standard output: "-", or the same file (/dev/stdout). */
+static bool to_stdout(const char *path)
+{
+	if (!path || !strcmp(path, "-"))
+		return true;
+	struct stat out, st;
+	return fstat(STDOUT_FILENO, &out) == 0 && stat(path, &st) == 0 &&
+	       out.st_dev == st.st_dev && out.st_ino == st.st_ino;
+}
+
 /*
  * The calls an OCI runtime makes under the container's filter before the
  * program's first instruction, which learning never sees: runc and crun
@@ -243,11 +254,15 @@ static int write_results(const struct learn_opts *o, struct scg_learn *rec, char
 		return r;
 	}
 	const char *data = o->oci ? out : text;
-	r = data ? cli_write_output(o->output, data, strlen(data), false) : -ENOMEM;
+	/* Standard output by another name (/dev/stdout) is written as such, not
+	 * replaced by a new file. */
+	const char *dest = to_stdout(o->output) ? NULL : o->output;
+	r = data ? cli_write_output(dest, data, strlen(data), false) : -ENOMEM;
 	free(text);
 	free(out);
 	if (r == 0 && json)
-		r = cli_write_output(o->counts, json, strlen(json), false);
+		r = cli_write_output(to_stdout(o->counts) ? NULL : o->counts, json, strlen(json),
+				     false);
 	free(json);
 	return r;
 }
@@ -345,10 +360,6 @@ static int learn_program(char **argv, struct learner *l)
 	return code;
 }
 
-static bool to_stdout(const char *path)
-{
-	return !path || !strcmp(path, "-");
-}
 
 /*
  * When the policy (or the counts) goes to standard output, the program must

@@ -64,6 +64,12 @@ expect_status 0 "the policy written to stdout compiles" -- \
 expect_status 0 "learn -o -: the same" -- $T "$S" learn -o - -- sh -c 'echo program-output-line'
 if grep -qx 'program-output-line' "$TMP/out"; then not_ok "-o -: the output is not in the policy"
 else ok "-o -: the output is not in the policy"; fi
+# standard output by another name (a path that cannot be replaced: /proc/self/fd/1)
+expect_status 0 "learn -o /proc/self/fd/1: the same" -- \
+	$T "$S" learn -o /proc/self/fd/1 -- sh -c 'echo program-output-line'
+if grep -qx 'program-output-line' "$TMP/out"; then not_ok "-o /proc/self/fd/1: the output is not in the policy"
+else ok "-o /proc/self/fd/1: the output is not in the policy"; fi
+expect_grep "$TMP/out" '^default kill$' "-o /proc/self/fd/1: the policy is there"
 
 # a workload that needs a syscall the learned one did not make is stopped
 expect_status 0 "learn: prio" -- $T "$S" learn -o "$TMP/prio.policy" -- "$H" prio 0
