@@ -260,6 +260,8 @@ static int write_special(const char *path, const struct stat *st, const void *da
 	return r;
 }
 
+static int write_replacing(const char *target, const char *shown, const void *data, size_t len);
+
 int cli_write_output(const char *path, const void *data, size_t len, bool binary)
 {
 	if (!path || !strcmp(path, "-"))
@@ -267,9 +269,24 @@ int cli_write_output(const char *path, const void *data, size_t len, bool binary
 	struct stat st;
 	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
 		return write_special(path, &st, data, len, binary);
+	/* A symbolic link is written through, never replaced (-o /dev/stdout must not turn
+	 * /dev/stdout into a file): the new file goes beside the link's target. */
+	char *resolved = NULL;
+	struct stat lst;
+	if (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode) && (resolved = realpath(path, NULL))) {
+		int r = write_replacing(resolved, path, data, len);
+		free(resolved);
+		return r;
+	}
+	return write_replacing(path, path, data, len);
+}
 
-	/* Write beside the target, then rename: readers never see a partial file. */
-	char *dir_copy = strdup(path);
+/* Writes @data to a new file beside @target, then renames it over @target: readers never
+ * see a partial file.  @shown is the name errors give. */
+static int write_replacing(const char *target, const char *shown, const void *data, size_t len)
+{
+	const char *path = shown;
+	char *dir_copy = strdup(target);
 	if (!dir_copy)
 		return -ENOMEM;
 	char *tmp = NULL;
@@ -291,7 +308,7 @@ int cli_write_output(const char *path, const void *data, size_t len, bool binary
 		r = -errno;
 	if (close(fd) < 0 && r == 0)
 		r = -errno;
-	if (r == 0 && rename(tmp, path) < 0)
+	if (r == 0 && rename(tmp, target) < 0)
 		r = -errno;
 	if (r < 0) {
 		unlink(tmp);

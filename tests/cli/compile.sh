@@ -189,3 +189,12 @@ if "$SYSCAGE" lint --help >/dev/null 2>&1; then
 	if [ "$c" = 1 ]; then ok "lint shows it once"; else
 		not_ok "lint shows it once" "shown $c times" "$(cat "$TMP/out" "$TMP/err")"; fi
 fi
+
+# -o through a symbolic link writes the link's target and leaves the link (as /dev/stdout is)
+ln -s target.policy "$TMP/link.policy"
+expect_status 0 "-o through a symbolic link" -- "$SYSCAGE" compile -f policy -o "$TMP/link.policy" default
+if [ -L "$TMP/link.policy" ] && grep -q '^arch ' "$TMP/target.policy"; then
+	ok "-o through a symbolic link: the link stays, its target holds the policy"
+else
+	not_ok "-o through a symbolic link: the link stays, its target holds the policy" "$(ls -l "$TMP")"
+fi
