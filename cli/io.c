@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Terminal and file plumbing shared by the subcommands. */
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <libgen.h>
@@ -261,6 +262,7 @@ static int write_special(const char *path, const struct stat *st, const void *da
 }
 
 static int write_replacing(const char *target, const char *shown, const void *data, size_t len);
+static char *link_target(const char *path);
 
 int cli_write_output(const char *path, const void *data, size_t len, bool binary)
 {
@@ -271,14 +273,37 @@ int cli_write_output(const char *path, const void *data, size_t len, bool binary
 		return write_special(path, &st, data, len, binary);
 	/* A symbolic link is written through, never replaced (-o /dev/stdout must not turn
 	 * /dev/stdout into a file): the new file goes beside the link's target. */
-	char *resolved = NULL;
 	struct stat lst;
-	if (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode) && (resolved = realpath(path, NULL))) {
-		int r = write_replacing(resolved, path, data, len);
-		free(resolved);
+	if (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode)) {
+		char *target = link_target(path);
+		if (!target)
+			return -ENOMEM;
+		int r = write_replacing(target, path, data, len);
+		free(target);
 		return r;
 	}
 	return write_replacing(path, path, data, len);
+}
+
+/* Where the symbolic link @path leads, the file itself not necessarily existing yet. */
+static char *link_target(const char *path)
+{
+	char *resolved = realpath(path, NULL);
+	if (resolved)
+		return resolved;
+	char buf[PATH_MAX];
+	ssize_t n = readlink(path, buf, sizeof(buf) - 1);
+	if (n < 0)
+		return strdup(path);
+	buf[n] = '\0';
+	if (buf[0] == '/')
+		return strdup(buf);
+	char *dir_copy = strdup(path);
+	char *joined = NULL;
+	if (dir_copy && asprintf(&joined, "%s/%s", dirname(dir_copy), buf) < 0)
+		joined = NULL;
+	free(dir_copy);
+	return joined;
 }
 
 /* Writes @data to a new file beside @target, then renames it over @target: readers never
