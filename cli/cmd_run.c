@@ -22,6 +22,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "fd_passing.h"
 #include "run.h"
 
 /* Signals passed on to the program when someone sends them to syscage. */
@@ -144,20 +145,9 @@ static int setup_signals(sigset_t *orig, int *sfd)
 static ssize_t recv_msg(int sock, struct run_msg *m, int *fd)
 {
 	struct iovec iov = { .iov_base = m, .iov_len = sizeof(*m) };
-	union {
-		char buf[CMSG_SPACE(sizeof(int))];
-		struct cmsghdr align;
-	} control;
-	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = control.buf,
-			      .msg_controllen = sizeof(control.buf) };
-	ssize_t n;
-	do
-		n = recvmsg(sock, &msg, MSG_CMSG_CLOEXEC);
-	while (n < 0 && errno == EINTR);
-	struct cmsghdr *c = n > 0 ? CMSG_FIRSTHDR(&msg) : NULL;
-	if (c && c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS)
-		memcpy(fd, CMSG_DATA(c), sizeof(int));
-	return n;
+	union fd_control control;
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
+	return fd_receive(sock, &msg, &control, fd);
 }
 
 /* Waits until the program runs: 0, or the exit status for a failed start. */

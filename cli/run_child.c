@@ -17,6 +17,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "fd_passing.h"
 #include "run.h"
 
 extern char **environ;
@@ -37,21 +38,9 @@ static uint64_t make_cookie(void)
 static long send_msg(int sock, const struct run_msg *m, int fd, uint64_t cookie)
 {
 	struct iovec iov = { .iov_base = (void *)m, .iov_len = sizeof(*m) };
-	union {
-		char buf[CMSG_SPACE(sizeof(int))];
-		struct cmsghdr align;
-	} control;
+	union fd_control control;
 	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
-	if (fd >= 0) {
-		memset(&control, 0, sizeof(control));
-		msg.msg_control = control.buf;
-		msg.msg_controllen = sizeof(control.buf);
-		struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
-		c->cmsg_level = SOL_SOCKET;
-		c->cmsg_type = SCM_RIGHTS;
-		c->cmsg_len = CMSG_LEN(sizeof(int));
-		memcpy(CMSG_DATA(c), &fd, sizeof(int));
-	}
+	fd_attach(&msg, &control, fd);
 	return syscall(SYS_sendmsg, sock, &msg, MSG_NOSIGNAL, 0L, 0L, cookie);
 }
 

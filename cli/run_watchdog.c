@@ -36,6 +36,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "fd_passing.h"
 #include "run.h"
 
 /* What the supervisor tells the watchdog. */
@@ -71,21 +72,9 @@ static int send_msg(int sock, enum dog_msg kind, int fd)
 {
 	int m = kind;
 	struct iovec iov = { .iov_base = &m, .iov_len = sizeof(m) };
-	union {
-		char buf[CMSG_SPACE(sizeof(int))];
-		struct cmsghdr align;
-	} control;
+	union fd_control control;
 	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
-	if (fd >= 0) {
-		memset(&control, 0, sizeof(control));
-		msg.msg_control = control.buf;
-		msg.msg_controllen = sizeof(control.buf);
-		struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
-		c->cmsg_level = SOL_SOCKET;
-		c->cmsg_type = SCM_RIGHTS;
-		c->cmsg_len = CMSG_LEN(sizeof(int));
-		memcpy(CMSG_DATA(c), &fd, sizeof(int));
-	}
+	fd_attach(&msg, &control, fd);
 	ssize_t n;
 	do
 		n = sendmsg(sock, &msg, MSG_NOSIGNAL);
@@ -98,20 +87,10 @@ static int recv_msg(int sock, int *fd)
 {
 	int m = 0;
 	struct iovec iov = { .iov_base = &m, .iov_len = sizeof(m) };
-	union {
-		char buf[CMSG_SPACE(sizeof(int))];
-		struct cmsghdr align;
-	} control;
-	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = control.buf,
-			      .msg_controllen = sizeof(control.buf) };
+	union fd_control control;
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
 	*fd = -1;
-	ssize_t n;
-	do
-		n = recvmsg(sock, &msg, MSG_CMSG_CLOEXEC);
-	while (n < 0 && errno == EINTR);
-	struct cmsghdr *c = n > 0 ? CMSG_FIRSTHDR(&msg) : NULL;
-	if (c && c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS)
-		memcpy(fd, CMSG_DATA(c), sizeof(int));
+	ssize_t n = fd_receive(sock, &msg, &control, fd);
 	return n == (ssize_t)sizeof(m) ? m : 0;
 }
 
