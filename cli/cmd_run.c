@@ -294,6 +294,9 @@ static int exit_status(const struct supervisor *sv, int status)
 			  sv->killed_call, 128 + SIGSYS);
 		return 128 + SIGSYS;
 	}
+	/* A reader that went away ends a pipeline's writer this way; shells say nothing. */
+	if (sig == SIGPIPE)
+		return 128 + sig;
 	const char *abbrev = sigabbrev_np(sig);
 	if (sig == SIGSYS)
 		cli_error("program killed by SIGSYS (a seccomp KILL verdict or a bad system call)");

@@ -148,3 +148,8 @@ if grep -q "newfstatat" "$TMP/err"; then not_ok "run stays quiet about it" "$(ca
 	ok "run stays quiet about it"; fi
 expect_status 0 "run -v" -- $T "$S" run -v -p "$TMP/absent.policy" -- true
 expect_grep "$TMP/err" "'newfstatat' does not exist on x86" "-v shows the warning"
+
+# A writer whose reader went away dies of SIGPIPE: normal in a pipeline, so nothing is said.
+"$S" run -- yes 2>"$TMP/pipe.err" | head -n 1 >/dev/null
+if [ -s "$TMP/pipe.err" ]; then not_ok "SIGPIPE in a pipeline: nothing said" "$(head -c 300 "$TMP/pipe.err")"; else
+	ok "SIGPIPE in a pipeline: nothing said"; fi
