@@ -184,14 +184,17 @@ int cli_check_operands(const struct cli_command *cmd, int count, int min, int ma
 		       const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
 /*
- * scg_features_probe(), less the features the environment variable
+ * scg_features_probe_seccomp(), less the features the environment variable
  * SYSCAGE_DISABLE_FEATURES names (comma-separated: tsync, log, spec-allow,
  * new-listener, tsync-esrch, wait-killable-recv, user-notif, ia32-emulation
  * or i386-emulation, x32, ptrace-get-filter; cli/features.h lists them): the
  * commands' view of the kernel, so that the paths for other kernels can be
- * tested.
+ * tested.  No child process is started: run, learn and inject call it on
+ * every start.
  */
 int cli_features_probe(struct scg_features *f);
+/* The same with the machine's probes too (scg_features_probe()): for status. */
+int cli_features_probe_machine(struct scg_features *f);
 
 /*
  * How cli_load_policy() imports *.json profiles: the container's

@@ -358,7 +358,7 @@ int cmd_status(int argc, char **argv)
 		printf("{\"processes\": [");
 	int status = o.all ? show_all(o.json) : show_pids(argc, argv, pids, o.json);
 	struct scg_features f;
-	if (cli_features_probe(&f) < 0)
+	if (cli_features_probe_machine(&f) < 0)
 		memset(&f, 0, sizeof(f)); /* an unexpected answer: nothing is known to work */
 	if (o.json) {
 		printf(o.all ? "},\n \"kernel\": " : ",\n \"kernel\": ");

@@ -121,9 +121,9 @@ static void disable(struct scg_features *f, const char *name, size_t len)
 		  (int)len, name);
 }
 
-int cli_features_probe(struct scg_features *f)
+static int probe(struct scg_features *f, bool machine)
 {
-	int r = scg_features_probe(f);
+	int r = machine ? scg_features_probe(f) : scg_features_probe_seccomp(f);
 	const char *list = getenv("SYSCAGE_DISABLE_FEATURES");
 	if (r < 0 || !list)
 		return r;
@@ -135,4 +135,14 @@ int cli_features_probe(struct scg_features *f)
 		p += strspn(p, ", ");
 	}
 	return 0;
+}
+
+int cli_features_probe(struct scg_features *f)
+{
+	return probe(f, false);
+}
+
+int cli_features_probe_machine(struct scg_features *f)
+{
+	return probe(f, true);
 }

@@ -126,9 +126,13 @@ static int install(const struct run_config *cfg, const struct run_guard *guard, 
 		struct scg_install_result res;
 		unsigned flags = cfg->report ? listener_flags() : 0;
 		r = scg_filter_install(&prog, flags, &res);
-		if (r == -EBUSY)
+		if (r == -EBUSY && !cfg->serve)
 			cli_error("cannot install the filter: a supervised filter is already in place "
 				  "(one listener per process); use --no-report");
+		else if (r == -EBUSY) /* learn and inject: their supervisor is the whole point */
+			cli_error("cannot install the filter: this process is already supervised "
+				  "(one listener per process); run the command outside the other "
+				  "syscage run, learn or inject");
 		else if (r < 0)
 			cli_error("cannot install the filter: %s", strerror(-r));
 		*listener = res.listener;

@@ -87,6 +87,13 @@ struct scg_features {
  * everything is then false/0) or a negative errno for an unexpected answer.
  */
 SCG_API int scg_features_probe(struct scg_features *out);
+/*
+ * The seccomp part of scg_features_probe() alone: no child process, the
+ * machine fields (ia32_emulation, x32, ptrace_get_filter) left false.  For
+ * callers that only choose filter flags and actions, such as a launcher on
+ * every start.
+ */
+SCG_API int scg_features_probe_seccomp(struct scg_features *out);
 
 /* --- installing ----------------------------------------------------------- */
 

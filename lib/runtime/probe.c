@@ -103,6 +103,11 @@ int scg_features_probe_ops(const struct scg_runtime_ops *ops, struct scg_feature
 	return 0;
 }
 
+int scg_features_probe_seccomp(struct scg_features *out)
+{
+	return scg_features_probe_ops(&scg_runtime_kernel_ops, out);
+}
+
 int scg_features_probe(struct scg_features *out)
 {
 	int r = scg_features_probe_ops(&scg_runtime_kernel_ops, out);
