@@ -188,18 +188,6 @@ static uint64_t clock_ms(void)
 	return (uint64_t)ts.tv_sec * 1000U + (uint64_t)ts.tv_nsec / 1000000U;
 }
 
-static bool expr_equal(const struct scg_expr *a, const struct scg_expr *b)
-{
-	if (!a || !b)
-		return a == b;
-	if (a->kind != b->kind)
-		return false;
-	if (a->kind == SCG_EXPR_CMP)
-		return a->arg == b->arg && a->width == b->width && a->op == b->op &&
-		       a->mask == b->mask && a->value == b->value;
-	return expr_equal(a->left, b->left) && expr_equal(a->right, b->right);
-}
-
 static struct scg_expr *fold_expr(const struct scg_expr *e);
 
 /* Folds the @kind (AND or OR) chain under @e into @acc, leaving out operands already in it. */
@@ -220,7 +208,7 @@ static struct scg_expr *fold_chain(const struct scg_expr *e, enum scg_expr_kind 
 	/* acc is a left-leaning chain: its operands are the right sides, then the last left */
 	for (const struct scg_expr *c = acc; c; c = c->kind == kind ? c->left : NULL) {
 		const struct scg_expr *operand = c->kind == kind ? c->right : c;
-		if (expr_equal(operand, f)) {
+		if (scg_expr_equal(operand, f)) {
 			scg_expr_free(f);
 			return acc;
 		}

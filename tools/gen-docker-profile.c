@@ -55,18 +55,6 @@ static size_t arch_bit(const struct scg_arch *arch)
 	return 0;
 }
 
-static bool expr_equal(const struct scg_expr *a, const struct scg_expr *b)
-{
-	if (!a || !b)
-		return a == b;
-	if (a->kind != b->kind)
-		return false;
-	if (a->kind == SCG_EXPR_CMP)
-		return a->arg == b->arg && a->width == b->width && a->op == b->op &&
-		       a->mask == b->mask && a->value == b->value;
-	return expr_equal(a->left, b->left) && expr_equal(a->right, b->right);
-}
-
 /*
  * Rules for one syscall with the same action and condition become one rule
  * over all their ABIs, even when they come from different entries (Docker
@@ -79,7 +67,7 @@ static void add(const struct scg_rule *r, const char *name, uint32_t mask)
 	for (size_t i = 0; i < nrules; i++) {
 		struct merged *m = &rules[i];
 		if (!strcmp(m->spec.syscall, name) && m->spec.action == r->action &&
-		    expr_equal(m->spec.cond, r->cond)) {
+		    scg_expr_equal(m->spec.cond, r->cond)) {
 			m->mask |= mask;
 			return;
 		}

@@ -76,6 +76,8 @@ SCG_API struct scg_expr *scg_expr_or(struct scg_expr *left, struct scg_expr *rig
 SCG_API struct scg_expr *scg_expr_not(struct scg_expr *operand);
 SCG_API struct scg_expr *scg_expr_clone(const struct scg_expr *expr);
 SCG_API void scg_expr_free(struct scg_expr *expr);
+/* Whether @a and @b are the same tree (same comparisons, same shape); NULL equals NULL only. */
+SCG_API bool scg_expr_equal(const struct scg_expr *a, const struct scg_expr *b);
 /* Evaluates @expr on six argument values. */
 SCG_API bool scg_expr_eval(const struct scg_expr *expr, const uint64_t args[6]);
 

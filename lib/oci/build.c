@@ -190,18 +190,6 @@ struct abi_out {
 	size_t *next; /* at a syscall's first rule: its first rule not yet out, or past it */
 };
 
-static bool expr_equal(const struct scg_expr *a, const struct scg_expr *b)
-{
-	if (!a || !b)
-		return a == b;
-	if (a->kind != b->kind)
-		return false;
-	if (a->kind == SCG_EXPR_CMP)
-		return a->arg == b->arg && a->width == b->width && a->op == b->op &&
-		       a->mask == b->mask && a->value == b->value;
-	return expr_equal(a->left, b->left) && expr_equal(a->right, b->right);
-}
-
 /* Numbers the rules and points each syscall's cursor at its first rule. */
 static int index_out(struct abi_out *o)
 {
@@ -248,7 +236,7 @@ static bool same_rule(const struct abi_out *a, size_t i, const struct abi_out *b
 	const struct oci_outrule *x = &a->rules[i], *y = &b->rules[j];
 	const char *nx = scg_syscall_name(a->arch, x->nr), *ny = scg_syscall_name(b->arch, y->nr);
 	return nx && ny && !strcmp(nx, ny) && x->action == y->action && x->entry == y->entry &&
-	       a->rank[i] == b->rank[j] && expr_equal(x->cond, y->cond);
+	       a->rank[i] == b->rank[j] && scg_expr_equal(x->cond, y->cond);
 }
 
 /* Does @name resolve on every target in @mask's complement?  Then @mask can be 0. */

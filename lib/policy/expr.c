@@ -88,6 +88,18 @@ struct scg_expr *scg_expr_clone(const struct scg_expr *expr)
 	return copy;
 }
 
+bool scg_expr_equal(const struct scg_expr *a, const struct scg_expr *b)
+{
+	if (!a || !b)
+		return a == b;
+	if (a->kind != b->kind)
+		return false;
+	if (a->kind == SCG_EXPR_CMP)
+		return a->arg == b->arg && a->width == b->width && a->op == b->op &&
+		       a->mask == b->mask && a->value == b->value;
+	return scg_expr_equal(a->left, b->left) && scg_expr_equal(a->right, b->right);
+}
+
 static bool compare(enum scg_cmp_op op, uint64_t a, uint64_t b)
 {
 	switch (op) {

@@ -311,8 +311,7 @@ int shadow_check(struct shadow_index *sx, const struct scg_policy *policy, size_
 /* "line 3" when @by is in @file, else "other.policy:3", into @buf. */
 const char *shadow_where(const struct scg_loc *by, const char *file, char *buf, size_t size);
 
-/* Structural equality and hashing of conditions (also used by the lowering). */
-bool lang_expr_equal(const struct scg_expr *a, const struct scg_expr *b);
+/* Hashing of conditions, beside scg_expr_equal() (also used by the lowering). */
 uint64_t lang_expr_hash(const struct scg_expr *e);
 
 #endif

@@ -79,23 +79,6 @@ uint64_t lang_expr_hash(const struct scg_expr *e)
 	return h;
 }
 
-bool lang_expr_equal(const struct scg_expr *a, const struct scg_expr *b)
-{
-	if (a->kind != b->kind)
-		return false;
-	switch (a->kind) {
-	case SCG_EXPR_CMP:
-		return a->arg == b->arg && a->width == b->width && a->op == b->op &&
-		       a->mask == b->mask && a->value == b->value;
-	case SCG_EXPR_NOT:
-		return lang_expr_equal(a->left, b->left);
-	case SCG_EXPR_AND:
-	case SCG_EXPR_OR:
-		return lang_expr_equal(a->left, b->left) && lang_expr_equal(a->right, b->right);
-	}
-	return false;
-}
-
 struct shadow_index *shadow_index_new(void)
 {
 	struct shadow_index *sx = calloc(1, sizeof(*sx));
@@ -170,7 +153,7 @@ static struct shadow_entry *find(struct shadow_index *sx, uint64_t hash, const s
 	for (struct shadow_entry *e = sx->buckets[hash & (sx->nbuckets - 1)]; e; e = e->next) {
 		if (e->hash != hash || !same_syscall(e, r) || (!e->cond) != (!cond))
 			continue;
-		if (cond && !lang_expr_equal(e->cond, cond))
+		if (cond && !scg_expr_equal(e->cond, cond))
 			continue;
 		if ((abis & ~e->abis) == 0 || !cond)
 			return e; /* the unconditional entry is returned even when it covers less */

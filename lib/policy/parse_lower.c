@@ -579,7 +579,7 @@ static bool lower_on_abi(struct env *env, size_t ti, struct variant *vars, size_
 	for (size_t i = 0; i < *nvars; i++) {
 		if (vars[i].action == action &&
 		    ((!e && !vars[i].expr) ||
-		     (e && vars[i].expr && lang_expr_equal(e, vars[i].expr)))) {
+		     (e && vars[i].expr && scg_expr_equal(e, vars[i].expr)))) {
 			vars[i].abis |= 1u << ti;
 			vars[i].arch_mask |= arch_bit;
 			scg_expr_free(e);

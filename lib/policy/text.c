@@ -160,7 +160,7 @@ static bool same_line(const struct scg_rule *a, const struct scg_rule *b)
 {
 	if (a->action != b->action || a->arch_mask != b->arch_mask || !a->cond != !b->cond)
 		return false;
-	return !a->cond || lang_expr_equal(a->cond, b->cond);
+	return !a->cond || scg_expr_equal(a->cond, b->cond);
 }
 
 static bool known_name(const char *name)
