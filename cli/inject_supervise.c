@@ -133,21 +133,6 @@ static uint64_t count_call(struct inject_state *st, size_t rule, const struct sc
 	return ++c->count;
 }
 
-/* The thread group of thread @tid, from /proc (the notification has only the thread). */
-static pid_t tgid_of(pid_t tid)
-{
-	char path[64], line[128];
-	pid_t tgid = tid;
-	snprintf(path, sizeof(path), "/proc/%d/status", tid);
-	FILE *f = fopen(path, "re");
-	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "Tgid: %d", &tgid) == 1)
-			break;
-	if (f)
-		fclose(f);
-	return tgid;
-}
-
 static const char *syscall_name(const struct scg_notif *n, char *buf, size_t size)
 {
 	const struct scg_arch *arch = scg_arch_from_audit(n->data.arch, n->data.nr);
@@ -231,7 +216,7 @@ static void inject(struct inject_state *st, size_t i, int listener, const struct
 	const struct scg_inject_rule *r = st->rules[i];
 	char buf[32];
 	const char *name = syscall_name(n, buf, sizeof(buf));
-	pid_t tgid = tgid_of((pid_t)n->pid);
+	pid_t tgid = run_tgid_of((pid_t)n->pid);
 	record(st, i, name == buf ? "other" : name, tgid);
 	log_injection(st, i, n, name, tgid, count);
 	if (r->has_error)

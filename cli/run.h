@@ -153,6 +153,8 @@ int run_notif_handle(int listener, const struct run_serve *s, scg_notif_decide_f
  */
 pid_t run_answer_verdict(int listener, const struct scg_notif *n, uint32_t action,
 			 struct scg_notif_resp *resp);
+/* The thread group of thread @tid, from /proc (a notification names only the thread). */
+pid_t run_tgid_of(pid_t tid);
 
 /* --- reporting denials --------------------------------------------------- */
 

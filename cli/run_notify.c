@@ -33,8 +33,7 @@ int run_notif_handle(int listener, const struct run_serve *s, scg_notif_decide_f
 	return verdict > 0 ? 1 : 0;
 }
 
-/* The thread group of thread @tid, from /proc (the notification has only the thread). */
-static pid_t tgid_of(pid_t tid)
+pid_t run_tgid_of(pid_t tid)
 {
 	char path[64], line[128];
 	pid_t tgid = tid;
@@ -51,7 +50,7 @@ static pid_t tgid_of(pid_t tid)
 /* SIGKILL to the caller's process: a pidfd pins it, ID_VALID proves it is still the caller. */
 static pid_t kill_caller(int listener, const struct scg_notif *n)
 {
-	pid_t tgid = tgid_of((pid_t)n->pid);
+	pid_t tgid = run_tgid_of((pid_t)n->pid);
 	int pidfd = (int)syscall(SYS_pidfd_open, tgid, 0);
 	pid_t killed = 0;
 	if (scg_notif_id_valid(listener, n->id) == 0) {
