@@ -338,16 +338,6 @@ static unsigned attr_api_level(enum scmp_filter_attr attr)
 	return 1;
 }
 
-static bool filter_uses_notify(const struct compat_filter *f)
-{
-	if (scg_action_of(f->attr.act_default) == SCG_ACTION_USER_NOTIF)
-		return true;
-	for (size_t i = 0; i < f->rules.n; i++)
-		if (scg_action_of(f->rules.v[i].action) == SCG_ACTION_USER_NOTIF)
-			return true;
-	return false;
-}
-
 COMPAT_API int seccomp_attr_set(scmp_filter_ctx ctx, enum scmp_filter_attr attr, uint32_t value)
 {
 	struct compat_filter *f = compat_filter_of(ctx);
@@ -369,7 +359,7 @@ COMPAT_API int seccomp_attr_set(scmp_filter_ctx ctx, enum scmp_filter_attr attr,
 			return -EOPNOTSUPP;
 		/* TSYNC and a listener exclude each other before TSYNC_ESRCH (level 6). */
 		if (attr == SCMP_FLTATR_CTL_TSYNC && value != 0 && compat_api_level() < 6 &&
-		    filter_uses_notify(f))
+		    compat_uses_notify(f))
 			return -EINVAL;
 		*slot = value != 0;
 	}

@@ -463,7 +463,7 @@ COMPAT_API int seccomp_export_pfc(const scmp_filter_ctx ctx, int fd)
 	return system_rc(f, rc);
 }
 
-static bool uses_notify(const struct compat_filter *f)
+bool compat_uses_notify(const struct compat_filter *f)
 {
 	if (scg_action_of(f->attr.act_default) == SCG_ACTION_USER_NOTIF)
 		return true;
@@ -500,7 +500,7 @@ COMPAT_API int seccomp_load(const scmp_filter_ctx ctx)
 	int rc = compat_program(f);
 	if (rc < 0)
 		return rc;
-	bool notify = uses_notify(f);
+	bool notify = compat_uses_notify(f);
 	/* One listener per filter chain: a second NOTIFY filter cannot get its own. */
 	if (notify && compat_state_notify_fd() >= 0)
 		return -EEXIST;

@@ -113,6 +113,8 @@ void compat_filter_changed(struct compat_filter *f);
 unsigned compat_api_level(void);
 /* 0 when @action is a valid action at the current API level, else -EINVAL / -EOPNOTSUPP. */
 int compat_action_valid(uint32_t action);
+/* Whether @f returns USER_NOTIF anywhere (its default or a rule). */
+bool compat_uses_notify(const struct compat_filter *f);
 void compat_state_notify_set(int fd);
 int compat_state_notify_fd(void);
 
