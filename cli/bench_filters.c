@@ -4,8 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Classic BPF opcodes: kernel ABI since the first seccomp filters, in every kernel's headers. */
+#include <linux/filter.h>
+
 #include "bench.h"
-#include "bpf/opcodes.h"
 
 /* Offsets in struct seccomp_data. */
 #define OFF_NR 0U

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "bench.h"
-#include "util/strbuf.h"
+#include "textbuf.h"
 
 static const char *const section_about[BENCH_NSECTIONS] = {
 	[BENCH_BASELINE] = "a cheap syscall with no filter, under the classic 6-instruction "
@@ -162,113 +162,113 @@ void bench_report_text(const struct bench_results *res)
 
 /* --- JSON ----------------------------------------------------------------- */
 
-static void json_string(struct scg_strbuf *sb, const char *s)
+static void json_string(struct textbuf *sb, const char *s)
 {
-	scg_strbuf_append(sb, "\"");
+	textbuf_append(sb, "\"");
 	for (; *s; s++) {
 		unsigned char c = (unsigned char)*s;
 		if (c == '"' || c == '\\')
-			scg_strbuf_appendf(sb, "\\%c", c);
+			textbuf_appendf(sb, "\\%c", c);
 		else if (c < 0x20)
-			scg_strbuf_appendf(sb, "\\u%04x", c);
+			textbuf_appendf(sb, "\\u%04x", c);
 		else
-			scg_strbuf_appendn(sb, s, 1);
+			textbuf_appendn(sb, s, 1);
 	}
-	scg_strbuf_append(sb, "\"");
+	textbuf_append(sb, "\"");
 }
 
-static void json_int_or_null(struct scg_strbuf *sb, const char *key, int v)
+static void json_int_or_null(struct textbuf *sb, const char *key, int v)
 {
 	if (v < 0)
-		scg_strbuf_appendf(sb, "\"%s\": null", key);
+		textbuf_appendf(sb, "\"%s\": null", key);
 	else
-		scg_strbuf_appendf(sb, "\"%s\": %d", key, v);
+		textbuf_appendf(sb, "\"%s\": %d", key, v);
 }
 
-static void json_row(struct scg_strbuf *sb, const struct bench_results *res, size_t i)
+static void json_row(struct textbuf *sb, const struct bench_results *res, size_t i)
 {
 	const struct bench_row *r = &res->rows[i];
-	scg_strbuf_append(sb, "{\"label\": ");
+	textbuf_append(sb, "{\"label\": ");
 	json_string(sb, r->label);
-	scg_strbuf_append(sb, ", \"call\": ");
+	textbuf_append(sb, ", \"call\": ");
 	json_string(sb, r->call_name);
-	scg_strbuf_appendf(sb, ", \"filters\": %zu, \"instructions\": %zu, \"cached\": %s, "
+	textbuf_appendf(sb, ", \"filters\": %zu, \"instructions\": %zu, \"cached\": %s, "
 			       "\"executed\": %zu, \"ok\": %s",
 			   r->nprogs, r->insns, r->cached ? "true" : "false", r->executed,
 			   r->t.ok ? "true" : "false");
 	if (r->t.ok)
-		scg_strbuf_appendf(sb, ", \"ns_per_call\": %.3f, \"mad_pct\": %.3f, \"min_ns\": %.3f, "
+		textbuf_appendf(sb, ", \"ns_per_call\": %.3f, \"mad_pct\": %.3f, \"min_ns\": %.3f, "
 				       "\"max_ns\": %.3f, \"calls_per_rep\": %llu",
 				   r->t.median_ns, r->t.mad_pct, r->t.min_ns, r->t.max_ns,
 				   (unsigned long long)r->t.calls);
 	else {
-		scg_strbuf_append(sb, ", \"error\": ");
+		textbuf_append(sb, ", \"error\": ");
 		json_string(sb, r->t.error);
 	}
 	double pct;
 	if (bench_overhead(res, i, &pct))
-		scg_strbuf_appendf(sb, ", \"overhead_pct\": %.3f", pct);
+		textbuf_appendf(sb, ", \"overhead_pct\": %.3f", pct);
 	if (r->section == BENCH_COMPARE && r->compiler >= 0) {
-		scg_strbuf_append(sb, ", \"policy\": ");
+		textbuf_append(sb, ", \"policy\": ");
 		json_string(sb, r->group);
-		scg_strbuf_appendf(sb, ", \"compiler\": \"%s\", \"compile_us\": %.3f",
+		textbuf_appendf(sb, ", \"compiler\": \"%s\", \"compile_us\": %.3f",
 				   r->compiler == 0 ? "syscage" : r->compiler == 1 ? "libseccomp-O1" : "libseccomp-O2",
 				   r->compile_us);
 	}
-	scg_strbuf_append(sb, "}");
+	textbuf_append(sb, "}");
 }
 
-static void json_header(struct scg_strbuf *sb, const struct bench_results *res)
+static void json_header(struct textbuf *sb, const struct bench_results *res)
 {
-	scg_strbuf_appendf(sb, "{\n  \"version\": \"%s\",\n  \"syscall\": ", SYSCAGE_VERSION);
+	textbuf_appendf(sb, "{\n  \"version\": \"%s\",\n  \"syscall\": ", SYSCAGE_VERSION);
 	json_string(sb, res->syscall_name);
-	scg_strbuf_append(sb, ",\n  \"policy\": ");
+	textbuf_append(sb, ",\n  \"policy\": ");
 	json_string(sb, res->policy_name);
-	scg_strbuf_append(sb, ",\n  \"kernel\": ");
+	textbuf_append(sb, ",\n  \"kernel\": ");
 	json_string(sb, res->sys.kernel);
-	scg_strbuf_append(sb, ",\n  \"machine\": ");
+	textbuf_append(sb, ",\n  \"machine\": ");
 	json_string(sb, res->sys.machine);
-	scg_strbuf_appendf(sb, ",\n  \"cpu\": %d, \"reps\": %u, \"rep_ms\": %.3f,\n  \"jit\": {",
+	textbuf_appendf(sb, ",\n  \"cpu\": %d, \"reps\": %u, \"rep_ms\": %.3f,\n  \"jit\": {",
 			   res->params.cpu, res->params.reps, res->params.rep_ms);
 	json_int_or_null(sb, "enable", res->sys.jit_enable);
-	scg_strbuf_append(sb, ", ");
+	textbuf_append(sb, ", ");
 	json_int_or_null(sb, "harden", res->sys.jit_harden);
-	scg_strbuf_append(sb, "},\n  \"libseccomp\": ");
+	textbuf_append(sb, "},\n  \"libseccomp\": ");
 	if (res->scmp_found)
 		json_string(sb, res->scmp_status);
 	else
-		scg_strbuf_append(sb, "null");
-	scg_strbuf_append(sb, ",\n  \"notes\": [");
+		textbuf_append(sb, "null");
+	textbuf_append(sb, ",\n  \"notes\": [");
 	for (size_t i = 0; i < res->nnotes; i++) {
-		scg_strbuf_append(sb, i ? ", " : "");
+		textbuf_append(sb, i ? ", " : "");
 		json_string(sb, res->notes[i]);
 	}
-	scg_strbuf_append(sb, "]");
+	textbuf_append(sb, "]");
 }
 
 char *bench_report_json(const struct bench_results *res)
 {
-	struct scg_strbuf sb = SCG_STRBUF_INIT;
+	struct textbuf sb = TEXTBUF_INIT;
 	json_header(&sb, res);
-	scg_strbuf_append(&sb, ",\n  \"sections\": {");
+	textbuf_append(&sb, ",\n  \"sections\": {");
 	bool first_section = true;
 	for (int s = 0; s < BENCH_NSECTIONS; s++) {
 		if (!res->only[s])
 			continue;
-		scg_strbuf_appendf(&sb, "%s\n    \"%s\": [", first_section ? "" : ",",
+		textbuf_appendf(&sb, "%s\n    \"%s\": [", first_section ? "" : ",",
 				   bench_section_name((enum bench_section)s));
 		first_section = false;
 		bool first = true;
 		for (size_t i = 0; i < res->nrows; i++) {
 			if ((int)res->rows[i].section != s || res->rows[i].hidden)
 				continue;
-			scg_strbuf_append(&sb, first ? "\n      " : ",\n      ");
+			textbuf_append(&sb, first ? "\n      " : ",\n      ");
 			json_row(&sb, res, i);
 			first = false;
 		}
-		scg_strbuf_append(&sb, "\n    ]");
+		textbuf_append(&sb, "\n    ]");
 	}
-	scg_strbuf_append(&sb, "\n  }\n}\n");
+	textbuf_append(&sb, "\n  }\n}\n");
 	char *out = NULL;
-	return scg_strbuf_finish(&sb, &out) < 0 ? NULL : out;
+	return textbuf_finish(&sb, &out) < 0 ? NULL : out;
 }

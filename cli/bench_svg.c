@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "bench.h"
-#include "util/strbuf.h"
+#include "textbuf.h"
 
 #define WIDTH 980
 #define LABEL_W 360 /* left column: row labels */
@@ -19,18 +19,18 @@
 #define AXIS_H 50
 #define TICKS 5
 
-static void xml_text(struct scg_strbuf *sb, const char *s)
+static void xml_text(struct textbuf *sb, const char *s)
 {
 	for (; *s; s++) {
 		switch (*s) {
-		case '&': scg_strbuf_append(sb, "&amp;"); break;
-		case '<': scg_strbuf_append(sb, "&lt;"); break;
-		case '>': scg_strbuf_append(sb, "&gt;"); break;
-		case '"': scg_strbuf_append(sb, "&quot;"); break;
+		case '&': textbuf_append(sb, "&amp;"); break;
+		case '<': textbuf_append(sb, "&lt;"); break;
+		case '>': textbuf_append(sb, "&gt;"); break;
+		case '"': textbuf_append(sb, "&quot;"); break;
 		default:
 			/* Control characters are not allowed in XML 1.0 text. */
 			if ((unsigned char)*s >= 0x20)
-				scg_strbuf_appendn(sb, s, 1);
+				textbuf_appendn(sb, s, 1);
 		}
 	}
 }
@@ -57,35 +57,35 @@ static double nice_ceiling(double v)
 	return 10 * p;
 }
 
-static void axis(struct scg_strbuf *sb, double max, int y)
+static void axis(struct textbuf *sb, double max, int y)
 {
 	int x0 = LABEL_W, w = WIDTH - LABEL_W - RIGHT_PAD;
-	scg_strbuf_appendf(sb, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#333\"/>\n", x0,
+	textbuf_appendf(sb, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#333\"/>\n", x0,
 			   y, x0 + w, y);
 	for (int k = 0; k <= TICKS; k++) {
 		int x = x0 + w * k / TICKS;
-		scg_strbuf_appendf(sb,
+		textbuf_appendf(sb,
 				   "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#ccc\"/>\n"
 				   "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%.0f</text>\n",
 				   x, TOP - 8, x, y, x, y + 16, max * k / TICKS);
 	}
-	scg_strbuf_appendf(sb, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">nanoseconds per call "
+	textbuf_appendf(sb, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">nanoseconds per call "
 			       "(median)</text>\n",
 			   x0 + w / 2, y + 36);
 }
 
-static void bar(struct scg_strbuf *sb, const struct bench_row *r, double max, int y)
+static void bar(struct textbuf *sb, const struct bench_row *r, double max, int y)
 {
 	int w = WIDTH - LABEL_W - RIGHT_PAD;
 	double len = r->t.median_ns / max * w;
-	scg_strbuf_appendf(sb, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">", LABEL_W - 8, y + 13);
+	textbuf_appendf(sb, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">", LABEL_W - 8, y + 13);
 	xml_text(sb, r->label);
 	if (r->section == BENCH_COMPARE) {
-		scg_strbuf_append(sb, " (");
+		textbuf_append(sb, " (");
 		xml_text(sb, r->call_name);
-		scg_strbuf_append(sb, ")");
+		textbuf_append(sb, ")");
 	}
-	scg_strbuf_appendf(sb, "</text>\n<rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%d\" "
+	textbuf_appendf(sb, "</text>\n<rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%d\" "
 			       "fill=\"%s\"/>\n<text x=\"%.1f\" y=\"%d\">%.1f</text>\n",
 			   LABEL_W, y + 2, len, ROW_H - 4, r->cached ? "#7fb17f" : "#4a78b5",
 			   LABEL_W + len + 4, y + 13, r->t.median_ns);
@@ -108,8 +108,8 @@ char *bench_report_svg(const struct bench_results *res)
 	}
 	max = nice_ceiling(max);
 
-	struct scg_strbuf sb = SCG_STRBUF_INIT;
-	scg_strbuf_appendf(&sb,
+	struct textbuf sb = TEXTBUF_INIT;
+	textbuf_appendf(&sb,
 			   "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 			   "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%d\" "
 			   "height=\"%d\" font-family=\"sans-serif\" font-size=\"12\">\n"
@@ -117,9 +117,9 @@ char *bench_report_svg(const struct bench_results *res)
 			   "<text x=\"10\" y=\"24\" font-size=\"16\">syscage bench: ",
 			   WIDTH, height);
 	xml_text(&sb, res->syscall_name);
-	scg_strbuf_append(&sb, " per call under seccomp filters, kernel ");
+	textbuf_append(&sb, " per call under seccomp filters, kernel ");
 	xml_text(&sb, res->sys.kernel);
-	scg_strbuf_appendf(&sb, "</text>\n<text x=\"10\" y=\"44\">BPF JIT: %s; green: the kernel's "
+	textbuf_appendf(&sb, "</text>\n<text x=\"10\" y=\"44\">BPF JIT: %s; green: the kernel's "
 				"cache skips the filters, blue: they run</text>\n",
 			   bench_jit_text(res->sys.jit_enable));
 	int y = TOP;
@@ -129,7 +129,7 @@ char *bench_report_svg(const struct bench_results *res)
 			if ((int)res->rows[i].section != s || !shown(res, i))
 				continue;
 			if (!head) {
-				scg_strbuf_appendf(&sb, "<text x=\"10\" y=\"%d\" font-weight=\"bold\">%s</text>\n",
+				textbuf_appendf(&sb, "<text x=\"10\" y=\"%d\" font-weight=\"bold\">%s</text>\n",
 						   y + 18, bench_section_name((enum bench_section)s));
 				y += HEAD_H;
 				head = true;
@@ -139,7 +139,7 @@ char *bench_report_svg(const struct bench_results *res)
 		}
 	}
 	axis(&sb, max, y + 4);
-	scg_strbuf_append(&sb, "</svg>\n");
+	textbuf_append(&sb, "</svg>\n");
 	char *out = NULL;
-	return scg_strbuf_finish(&sb, &out) < 0 ? NULL : out;
+	return textbuf_finish(&sb, &out) < 0 ? NULL : out;
 }

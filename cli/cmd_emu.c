@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "analyze.h"
-#include "bpf/emu_internal.h"
 #include "emu_batch.h"
 
 #define MAX_FILTERS 64

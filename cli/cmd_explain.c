@@ -11,8 +11,6 @@
 #include <string.h>
 
 #include "analyze.h"
-#include "bpf/asm_internal.h"
-#include "util/strbuf.h"
 
 struct explain_opts {
 	const char *arch_name;
@@ -158,12 +156,9 @@ static void print_path(const struct scg_prog *prog, const struct scg_arch *arch,
 		       const size_t *pcs, size_t n)
 {
 	printf("path through the filter (%zu instructions):\n", n);
-	struct asm_text_opts to = { .arch = arch, .prog_len = prog->len };
 	for (size_t i = 0; i < n; i++) {
-		struct scg_strbuf sb = SCG_STRBUF_INIT;
-		asm_insn_text(&sb, &prog->insns[pcs[i]], pcs[i], &to);
 		char *text = NULL;
-		if (scg_strbuf_finish(&sb, &text) == 0) {
+		if (scg_insn_text(&prog->insns[pcs[i]], pcs[i], prog->len, arch, &text) == 0) {
 			printf("  %4zu  %s\n", pcs[i], text);
 			free(text);
 		}

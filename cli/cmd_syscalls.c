@@ -12,7 +12,6 @@
 #include <string.h>
 
 #include "analyze.h"
-#include "util/suggest.h"
 
 /* More than there are ABIs, so repeating every --arch still fits. */
 #define MAX_ARCHES 64
@@ -518,11 +517,7 @@ static int group_index(const char *name)
 
 static void unknown_group(const char *name)
 {
-	struct scg_suggest s;
-	scg_suggest_init(&s, name[0] == '@' ? name + 1 : name);
-	for (size_t i = 0; i < scg_group_count(); i++)
-		scg_suggest_consider(&s, scg_group_name(i));
-	const char *hint = scg_suggest_result(&s);
+	const char *hint = scg_group_suggest(name);
 	if (hint)
 		cli_error("unknown group '%s'; did you mean '@%s'?", name, hint);
 	else

@@ -11,10 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bpf/emu_internal.h"
 #include "cli.h"
 #include "emu_batch.h"
-#include "util/number.h"
 
 /* Past this many, errors are counted but not printed (and no hint is searched for). */
 #define MAX_REPORTED_ERRORS 100UL

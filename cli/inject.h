@@ -7,7 +7,7 @@
 #include <stdio.h>
 
 #include "cli.h"
-#include "inject/rule.h"
+#include <syscage/inject.h>
 
 struct inject_state;
 

@@ -14,7 +14,6 @@
 #include <syscage/oci.h>
 
 #include "cli.h"
-#include "util/suggest.h"
 
 static bool has_suffix(const char *s, const char *suffix)
 {
@@ -159,11 +158,7 @@ static int load_json(const char *path, struct scg_policy **out, struct scg_diag 
 
 static void unknown_profile(const char *name)
 {
-	struct scg_suggest s;
-	scg_suggest_init(&s, name);
-	for (size_t i = 0; i < scg_profile_count(); i++)
-		scg_suggest_consider(&s, scg_profile_name(i));
-	const char *hint = scg_suggest_result(&s);
+	const char *hint = scg_profile_suggest(name);
 	if (hint)
 		cli_error("'%s' is neither a file nor a built-in profile; did you mean '%s'?", name,
 			  hint);

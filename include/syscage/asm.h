@@ -50,6 +50,16 @@ enum scg_disasm_format {
 SCG_API int scg_disasm(const struct scg_prog *prog, const struct scg_arch *arch,
 		       enum scg_disasm_format format, char **text);
 
+/*
+ * Renders one instruction, @insn at index @pc of a program of @prog_len
+ * instructions, as the disassembler writes it: jump targets inside the
+ * program as labels "L<index>", others as "+N"; argument words and return
+ * values named for @arch (NULL: numbers only).  On success *@text is a
+ * malloc()ed string the caller frees.  Returns 0, -EINVAL or -ENOMEM.
+ */
+SCG_API int scg_insn_text(const struct scg_insn *insn, size_t pc, size_t prog_len,
+			  const struct scg_arch *arch, char **text);
+
 #ifdef __cplusplus
 }
 #endif

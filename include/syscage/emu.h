@@ -70,6 +70,20 @@ SCG_API int scg_emu_stack(const struct scg_prog *progs, size_t n,
 			  const struct scg_seccomp_data *data, struct scg_emu_result *res,
 			  size_t *executed, scg_emu_trace_fn trace, void *ctx);
 
+/*
+ * scg_emu_stack() without checking the programs first, for callers that run
+ * the same stack on many inputs and have had each program accepted by
+ * scg_verify() once.  Any program is safe to run (every load is bounds
+ * checked and jumps only go forward), but the answer is the kernel's only
+ * for programs the kernel would load.  @rets, when not NULL, receives each
+ * filter's own return value (@n entries, indexed like @progs).  Returns 0,
+ * or -EINVAL for an empty stack.
+ */
+SCG_API int scg_emu_stack_unchecked(const struct scg_prog *progs, size_t n,
+				    const struct scg_seccomp_data *data,
+				    struct scg_emu_result *res, size_t *executed, uint32_t *rets,
+				    scg_emu_trace_fn trace, void *ctx);
+
 /* Canonical form of the effective action: "ERRNO(4095)", "KILL_PROCESS", ... */
 SCG_API int scg_emu_result_format(const struct scg_emu_result *res, char *buf, size_t size);
 

@@ -20,6 +20,7 @@
 #define SYSCAGE_LANG_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include <syscage/arch.h>
 #include <syscage/diag.h>
@@ -110,6 +111,17 @@ SCG_API const char *scg_constant_name(const struct scg_arch *arch, const char *p
 SCG_API int scg_constant_eval(const char *text, const struct scg_arch *arch, uint64_t *value,
 			      struct scg_diag *diag);
 
+/*
+ * The whole of @s[0..@len) as an integer literal the way the language and
+ * the assembler write them: decimal, 0x hex, 0o or leading-0 octal, 0b
+ * binary, with an optional '-' that yields the two's complement ("-1" is
+ * 0xffffffffffffffff).  Returns 0, -EINVAL (not a number) or -ERANGE (does
+ * not fit in 64 bits).
+ */
+SCG_API int scg_parse_u64(const char *s, size_t len, uint64_t *out);
+/* Same, for values that fit in 32 bits: 0..0xffffffff or -0x80000000..-1. */
+SCG_API int scg_parse_u32(const char *s, size_t len, uint32_t *out);
+
 /* --- built-in profiles (profiles/NAME.policy, embedded at build time) ----- */
 
 SCG_API size_t scg_profile_count(void);
@@ -118,6 +130,8 @@ SCG_API const char *scg_profile_name(size_t i);
 SCG_API const char *scg_profile_summary(size_t i);
 /* The policy text of profile @name (static storage), or NULL. */
 SCG_API const char *scg_profile_source(const char *name);
+/* The built-in profile name closest to @name when it looks like a typo of one; else NULL. */
+SCG_API const char *scg_profile_suggest(const char *name);
 /*
  * Parses built-in profile @name as scg_policy_parse() would.  Returns
  * -ENOENT (with a "did you mean" diagnostic) for an unknown name.
@@ -131,6 +145,11 @@ SCG_API size_t scg_group_count(void);
 /* Name without '@' ("basic-io") and one-line summary of group @i; NULL past the end. */
 SCG_API const char *scg_group_name(size_t i);
 SCG_API const char *scg_group_summary(size_t i);
+/*
+ * The group name (without '@') closest to @name (with or without '@') when
+ * it looks like a typo of one; else NULL.
+ */
+SCG_API const char *scg_group_suggest(const char *name);
 /*
  * Members of group @i: syscall names (groups made of other groups are
  * flattened), sorted, without duplicates, NULL-terminated, static storage.

@@ -9,6 +9,7 @@
 #include <syscage/compile.h>
 #include <syscage/diag.h>
 #include <syscage/emu.h>
+#include <syscage/inject.h>
 #include <syscage/inspect.h>
 #include <syscage/lang.h>
 #include <syscage/learn.h>

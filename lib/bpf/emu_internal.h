@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Emulator internals shared by emu.c, emu_stack.c and the CLI (which links
- * the static library).  Not exported from libsyscage.so.
+ * Emulator internals shared by emu.c and emu_stack.c.  Not exported from
+ * libsyscage.so.
  *
  * The public entry points check every program before running it.  Callers
  * that run the same programs many times (syscage emu --batch) check them
- * once with scg_emu_check() and then use the *_unchecked variants.
+ * once and then use scg_emu_stack_unchecked() (include/syscage/emu.h).
  */
 #ifndef SCG_LIB_BPF_EMU_INTERNAL_H
 #define SCG_LIB_BPF_EMU_INTERNAL_H
@@ -42,14 +42,5 @@ int scg_emu_check(const struct scg_prog *prog);
  */
 uint32_t scg_emu_exec(const struct scg_prog *prog, const uint32_t words[SCG_EMU_WORDS],
 		      size_t filter, size_t *executed, scg_emu_trace_fn trace, void *ctx);
-
-/*
- * scg_emu_stack() without the per-program check.  @rets (optional, @n
- * entries) receives each filter's own return value, indexed like @progs.
- * Returns 0, or -EINVAL for an empty stack.
- */
-int scg_emu_stack_unchecked(const struct scg_prog *progs, size_t n,
-			    const struct scg_seccomp_data *data, struct scg_emu_result *res,
-			    size_t *executed, uint32_t *rets, scg_emu_trace_fn trace, void *ctx);
 
 #endif

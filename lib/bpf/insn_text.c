@@ -6,6 +6,7 @@
  * instruction no mnemonic form can reproduce bit for bit is printed as
  * ".insn CODE, JT, JF, K".
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -183,4 +184,16 @@ bool asm_insn_text(struct scg_strbuf *sb, const struct scg_insn *insn, size_t pc
 		scg_strbuf_append(sb, " ");
 	append_operand(sb, form, insn, pc, opts);
 	return true;
+}
+
+int scg_insn_text(const struct scg_insn *insn, size_t pc, size_t prog_len,
+		  const struct scg_arch *arch, char **text)
+{
+	if (!insn || !text)
+		return -EINVAL;
+	*text = NULL;
+	struct asm_text_opts opts = { .arch = arch, .prog_len = prog_len };
+	struct scg_strbuf sb = SCG_STRBUF_INIT;
+	asm_insn_text(&sb, insn, pc, &opts);
+	return scg_strbuf_finish(&sb, text);
 }

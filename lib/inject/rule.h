@@ -1,16 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Fault-injection rules, written the way strace's --inject value is:
- *
- *   SET:error=ERRNO | SET:retval=N   [:signal=SIG] [:when=EXPR] [:if=COND]
- *
- * SET is a comma-separated list of syscall names, policy groups (@name),
- * strace's "all", "/regex", "?name" and the statfs classes, optionally
- * negated as a whole with a leading '!'.  COND is a condition in the policy
- * language ("flags & O_CREAT").  docs/inject.md is the reference.
- *
- * This module only turns text into data: it never prints, and reports
- * problems through struct scg_diag with the column in the rule.
+ * Internals of the fault-injection rules (<syscage/inject.h>): the
+ * when-expression parser and the syscall set.
  */
 #ifndef SCG_LIB_INJECT_RULE_H
 #define SCG_LIB_INJECT_RULE_H
@@ -19,56 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <syscage/inject.h>
 #include <syscage/syscage.h>
-
-/* Which invocations of a syscall (counted from 1) a rule takes. */
-struct scg_inject_when {
-	uint32_t first;
-	uint32_t last; /* UINT32_MAX: no end */
-	uint32_t step; /* >= 1 */
-};
-
-struct scg_inject_rule {
-	char *text;               /* the rule as written */
-	struct scg_policy *match; /* "allow SET [if COND]": a call is in the rule when a rule of
-				   * this policy decides it */
-	const char **syscalls;    /* the set, expanded: static names, sorted */
-	size_t nsyscalls;
-	bool has_error;
-	uint32_t error; /* 1..4095 */
-	bool has_retval;
-	int64_t retval;
-	int signal;   /* 0: none */
-	bool has_when;
-	struct scg_inject_when when;
-	bool has_cond; /* an :if= condition */
-};
-
-struct scg_inject_options {
-	/* Target ABIs; NULL: the native ABI and its companions. */
-	const struct scg_arch *const *arches;
-	size_t narches;
-	/* strace's -e fault=: error defaults to ENOSYS. */
-	bool fault;
-};
-
-/*
- * Parses one rule into *@out (caller frees with scg_inject_rule_free()).
- * @opts may be NULL.  Problems go to @diag: line 1, the column in @text.
- * Returns 0, -EINVAL for a bad rule (*@out NULL), or -ENOMEM.
- */
-int scg_inject_rule_parse(const char *text, const struct scg_inject_options *opts,
-			  struct scg_inject_rule **out, struct scg_diag *diag);
-void scg_inject_rule_free(struct scg_inject_rule *rule);
-
-/*
- * True when the kernel can carry the rule alone (SECCOMP_RET_ERRNO): an
- * error for every matching call, no count, no signal.
- */
-bool scg_inject_rule_is_static(const struct scg_inject_rule *rule);
-
-/* True when invocation number @count (from 1) is one @when takes. */
-bool scg_inject_when_takes(const struct scg_inject_when *when, uint64_t count);
 
 /*
  * Parses a when-expression, first[..last][+[step]].  Returns 0, or -EINVAL

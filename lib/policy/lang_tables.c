@@ -5,6 +5,7 @@
 #include <syscage/lang.h>
 
 #include "policy/lang_internal.h"
+#include "util/suggest.h"
 
 size_t scg_profile_count(void)
 {
@@ -29,6 +30,15 @@ const char *scg_profile_source(const char *name)
 	return NULL;
 }
 
+const char *scg_profile_suggest(const char *name)
+{
+	struct scg_suggest s;
+	scg_suggest_init(&s, name ? name : "");
+	for (size_t i = 0; i < scg_profile_table_count; i++)
+		scg_suggest_consider(&s, scg_profile_table[i].name);
+	return scg_suggest_result(&s);
+}
+
 size_t scg_group_count(void)
 {
 	return scg_group_table_count;
@@ -47,6 +57,17 @@ const char *scg_group_summary(size_t i)
 const char *const *scg_group_members(size_t i)
 {
 	return i < scg_group_table_count ? scg_group_table[i].members : NULL;
+}
+
+const char *scg_group_suggest(const char *name)
+{
+	if (name && name[0] == '@')
+		name++;
+	struct scg_suggest s;
+	scg_suggest_init(&s, name ? name : "");
+	for (size_t i = 0; i < scg_group_table_count; i++)
+		scg_suggest_consider(&s, scg_group_table[i].name);
+	return scg_suggest_result(&s);
 }
 
 const struct scg_group_entry *scg_group_find(const char *name)

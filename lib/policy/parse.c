@@ -387,11 +387,7 @@ static bool check_group_name(struct parse_ctx *ctx, struct scg_loc loc, const ch
 {
 	if (scg_group_find(name))
 		return true;
-	struct scg_suggest s;
-	scg_suggest_init(&s, name);
-	for (size_t i = 0; i < scg_group_table_count; i++)
-		scg_suggest_consider(&s, scg_group_table[i].name);
-	const char *best = scg_suggest_result(&s);
+	const char *best = scg_group_suggest(name);
 	char hint[96];
 	if (best)
 		snprintf(hint, sizeof(hint), "did you mean '@%s'?", best);

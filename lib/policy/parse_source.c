@@ -20,7 +20,6 @@
 #include "policy/lang_internal.h"
 #include "policy/parse.h"
 #include "util/strbuf.h"
-#include "util/suggest.h"
 
 /* Reads all of @path (at most LANG_MAX_SOURCE bytes) into *@data (caller frees). */
 static int read_file(const char *path, char **data, size_t *len)
@@ -158,11 +157,7 @@ void lang_include_file(struct parse_ctx *ctx, struct source *from, const char *p
 
 static void unknown_profile(struct parse_ctx *ctx, const char *name, struct scg_loc loc)
 {
-	struct scg_suggest s;
-	scg_suggest_init(&s, name);
-	for (size_t i = 0; i < scg_profile_table_count; i++)
-		scg_suggest_consider(&s, scg_profile_table[i].name);
-	const char *best = scg_suggest_result(&s);
+	const char *best = scg_profile_suggest(name);
 	char hint[128];
 	if (best)
 		snprintf(hint, sizeof(hint), "did you mean '%s'?", best);

@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Fault-injection rules, written the way strace's --inject value is:
+ *
+ *   SET:error=ERRNO | SET:retval=N   [:signal=SIG] [:when=EXPR] [:if=COND]
+ *
+ * SET is a comma-separated list of syscall names, policy groups (@name),
+ * strace's "all", "/regex", "?name" and the statfs classes, optionally
+ * negated as a whole with a leading '!'.  COND is a condition in the policy
+ * language ("flags & O_CREAT").  docs/inject.md is the reference.
+ *
+ * The library only turns text into data: it never prints, and reports
+ * problems through struct scg_diag with the column in the rule.
+ */
+#ifndef SYSCAGE_INJECT_H
+#define SYSCAGE_INJECT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <syscage/arch.h>
+#include <syscage/diag.h>
+#include <syscage/export.h>
+#include <syscage/policy.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Which invocations of a syscall (counted from 1) a rule takes. */
+struct scg_inject_when {
+	uint32_t first;
+	uint32_t last; /* UINT32_MAX: no end */
+	uint32_t step; /* >= 1 */
+};
+
+struct scg_inject_rule {
+	char *text;               /* the rule as written */
+	struct scg_policy *match; /* "allow SET [if COND]": a call is in the rule when a rule of
+				   * this policy decides it */
+	const char **syscalls;    /* the set, expanded: static names, sorted */
+	size_t nsyscalls;
+	bool has_error;
+	uint32_t error; /* 1..4095 */
+	bool has_retval;
+	int64_t retval;
+	int signal;   /* 0: none */
+	bool has_when;
+	struct scg_inject_when when;
+	bool has_cond; /* an :if= condition */
+};
+
+struct scg_inject_options {
+	/* Target ABIs; NULL: the native ABI and its companions. */
+	const struct scg_arch *const *arches;
+	size_t narches;
+	/* strace's -e fault=: error defaults to ENOSYS. */
+	bool fault;
+};
+
+/*
+ * Parses one rule into *@out (caller frees with scg_inject_rule_free()).
+ * @opts may be NULL.  Problems go to @diag: line 1, the column in @text.
+ * Returns 0, -EINVAL for a bad rule (*@out NULL), or -ENOMEM.
+ */
+SCG_API int scg_inject_rule_parse(const char *text, const struct scg_inject_options *opts,
+				  struct scg_inject_rule **out, struct scg_diag *diag);
+SCG_API void scg_inject_rule_free(struct scg_inject_rule *rule);
+
+/*
+ * True when the kernel can carry the rule alone (SECCOMP_RET_ERRNO): an
+ * error for every matching call, no count, no signal.
+ */
+SCG_API bool scg_inject_rule_is_static(const struct scg_inject_rule *rule);
+
+/* True when invocation number @count (from 1) is one @when takes. */
+SCG_API bool scg_inject_when_takes(const struct scg_inject_when *when, uint64_t count);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SYSCAGE_INJECT_H */

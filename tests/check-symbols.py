@@ -1,0 +1,153 @@
+#!/usr/bin/env python3
+"""The front ends use the libraries' public API only, and the installed archives expose it alone.
+
+  check-symbols.py --cli ARCHIVE --compat ARCHIVE --internal ARCHIVE... --shared LIB...
+                   [--installed ARCHIVE...]
+
+cli/ and compat/ may include, of the library's headers, only <syscage/*.h> (their own headers
+beside them are theirs), and every library symbol their objects use must be one the shared
+libraries export.  The compat library links libsyscage's objects in, so nothing stops it at
+link time from calling an internal function; this holds it to the same rule as a program
+linked against libsyscage.so: only functions declared SCG_API in the public headers.
+Each installed static archive must define no global symbol without the scg_ prefix.
+TAP output, like tests/cli/*.sh."""
+import argparse
+import glob
+import os
+import re
+import subprocess
+import sys
+
+SRC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+
+# What the front ends still use of the internals, and why.  Each entry is a debt: remove it
+# when the use goes away (the test fails on a stale entry, so the list cannot rot).
+ALLOWED_INCLUDES = {
+    # The decoder of syscall arguments for run's report is moving into the library.
+    ("cli/run_report.c", "policy/lang_internal.h"),
+}
+ALLOWED_SYMBOLS = {
+    ("cli", "scg_syscall_params_find"),  # the same decoder (run_report.c)
+}
+
+
+def nm(path, *flags):
+    out = subprocess.run(["nm", *flags, path], check=True, capture_output=True, text=True)
+    return out.stdout.splitlines()
+
+
+def defined_globals(path):
+    """Global symbols an archive or shared object defines (nm -g --defined-only)."""
+    names = set()
+    for line in nm(path, "-g", "--defined-only"):
+        parts = line.split()
+        if len(parts) == 3:
+            names.add(parts[2].split("@")[0])
+    return names
+
+
+def exported(path):
+    """Dynamic symbols a shared library exports."""
+    names = set()
+    for line in nm(path, "-D", "--defined-only"):
+        parts = line.split()
+        if len(parts) == 3 and parts[1] != "A":
+            names.add(parts[2].split("@")[0])
+    return names
+
+
+def undefined_by_member(path):
+    """{member object: undefined symbols} of an archive."""
+    uses, member = {}, None
+    for line in nm(path, "-u", "-A"):
+        # "archive.a[member.o]: symbol" or "archive.a:member.o: U symbol" depending on nm
+        m = re.match(r"^.*?[\[:]([^\[\]:]+\.o)\]?:\s+(?:U\s+)?(\S+)$", line)
+        if m:
+            member = os.path.basename(m.group(1))
+            uses.setdefault(member, set()).add(m.group(2))
+    return uses
+
+
+def source_of(member):
+    """cli_cmd_emu.c.o -> cmd_emu.c; context.c.o -> context.c."""
+    name = member[:-2] if member.endswith(".o") else member
+    return re.sub(r"^(cli|compat)_", "", name)
+
+
+def quoted_includes(front):
+    """(file, header) for every #include "..." in @front that is not a header of its own."""
+    found = []
+    for path in sorted(glob.glob(os.path.join(SRC, front, "*.[ch]"))):
+        rel = os.path.relpath(path, SRC)
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                m = re.match(r'\s*#\s*include\s+"([^"]+)"', line)
+                if not m:
+                    continue
+                header = m.group(1)
+                own = os.path.exists(os.path.join(SRC, front, header))
+                public = header.startswith("syscage/")
+                if not own and not public:
+                    found.append((rel, header))
+    return found
+
+
+class Tap:
+    def __init__(self):
+        self.n = 0
+        self.failed = False
+
+    def check(self, ok, name, detail=()):
+        self.n += 1
+        print(f"{'ok' if ok else 'not ok'} {self.n} - {name}")
+        for d in detail:
+            print(f"# {d}")
+        self.failed |= not ok
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--cli", required=True)
+    ap.add_argument("--compat")
+    ap.add_argument("--internal", nargs="+", action="extend", required=True)
+    ap.add_argument("--shared", nargs="+", action="extend", required=True)
+    ap.add_argument("--installed", nargs="+", action="extend", default=[])
+    a = ap.parse_args()
+
+    tap = Tap()
+    library = set().union(*(defined_globals(p) for p in a.internal))
+    public = set().union(*(exported(p) for p in a.shared))
+
+    fronts = [("cli", a.cli)] + ([("compat", a.compat)] if a.compat else [])
+    for front, archive in fronts:
+        includes = quoted_includes(front)
+        bad = [f"{f} includes \"{h}\"" for f, h in includes if (f, h) not in ALLOWED_INCLUDES]
+        tap.check(not bad, f"{front}/ includes only <syscage/*.h> of the library's headers", bad)
+
+        used = {}
+        for member, names in undefined_by_member(archive).items():
+            for name in names & library:
+                used.setdefault(name, set()).add(source_of(member))
+        internal = sorted(n for n in used if n not in public)
+        bad = [f"{n} (used by {', '.join(sorted(used[n]))}) is not exported"
+               for n in internal if (front, n) not in ALLOWED_SYMBOLS]
+        tap.check(not bad, f"{front}/ uses only symbols the shared libraries export", bad)
+        stale = [f"{n} is allowed but no longer used" for f, n in ALLOWED_SYMBOLS
+                 if f == front and n not in internal]
+        stale += [f"{f} is allowed to include \"{h}\" but does not" for f, h in ALLOWED_INCLUDES
+                  if f.startswith(front + "/") and (f, h) not in includes]
+        tap.check(not stale, f"{front}/: every allowance is still needed", stale)
+
+    for archive in a.installed:
+        names = defined_globals(archive)
+        bad = sorted(n for n in names if not n.startswith("scg_"))
+        shown = bad[:20] + ([f"... {len(bad) - 20} more"] if len(bad) > 20 else [])
+        tap.check(not bad and names, f"{os.path.basename(archive)} defines only scg_* globals",
+                  shown)
+
+    print(f"1..{tap.n}")
+    return 1 if tap.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
