@@ -25,6 +25,7 @@ struct inject_opts {
 	const char *policy_name; /* NULL: allow everything else */
 	const char *log_path;
 	bool quiet;
+	bool count_all; /* --count: the supervisor answers every rule's calls */
 	char **argv; /* the program */
 };
 
@@ -39,6 +40,9 @@ static void usage(FILE *out)
 		"  -e fault=RULE, --fault=RULE     error defaults to ENOSYS\n"
 		"  -p, --policy POLICY  inject on top of a sandbox policy (default: allow all)\n"
 		"      --log FILE       write every supervised injection to FILE as a JSON line\n"
+		"      --count          supervise every rule, so that every fault is counted\n"
+		"                       (without it, the kernel answers error rules with no when=\n"
+		"                       or signal= alone, and their faults are not counted)\n"
 		"  -q, --quiet          no summary on stderr\n");
 }
 
@@ -73,6 +77,7 @@ static int on_option(int c, const char *arg, void *ctx)
 	case 'p': o->policy_name = arg; break;
 	case 'l': o->log_path = arg; break;
 	case 'q': o->quiet = true; break;
+	case 'c': o->count_all = true; break;
 	}
 	return 0;
 }
@@ -84,6 +89,7 @@ static int parse_args(int argc, char **argv, struct inject_opts *o)
 		{ "inject", required_argument, NULL, 'i' }, { "fault", required_argument, NULL, 'f' },
 		{ "policy", required_argument, NULL, 'p' }, { "log", required_argument, NULL, 'l' },
 		{ "quiet", no_argument, NULL, 'q' },        { "help", no_argument, NULL, 'h' },
+		{ "count", no_argument, NULL, 'c' },
 		{ NULL, 0, NULL, 0 },
 	};
 	static const struct cli_command cmd = { "inject", ":e:p:qh", longopts, usage, on_option };
@@ -112,18 +118,20 @@ static int parse_args(int argc, char **argv, struct inject_opts *o)
 	return 0;
 }
 
-/* "syscage: inject: rule 1, column 14: unknown errno 'ENOENTT' (did you mean ENOENT?)" */
+/* "syscage: inject: rule 1, column 14: unknown errno 'ENOENTT' (did you mean ENOENT?)";
+ * warnings say "warning: " before "rule". */
 static void print_rule_diag(size_t index, const struct scg_diag *diag)
 {
 	for (size_t i = 0; i < scg_diag_count(diag); i++) {
 		const struct scg_diag_entry *e = scg_diag_get(diag, i);
-		if (e->severity < SCG_SEV_ERROR)
+		if (e->severity < SCG_SEV_WARNING)
 			continue;
+		const char *kind = e->severity == SCG_SEV_WARNING ? "warning: " : "";
 		if (e->hint)
-			cli_error("inject: rule %zu, column %u: %s (%s)", index + 1, e->loc.column,
-				  e->message, e->hint);
+			cli_error("inject: %srule %zu, column %u: %s (%s)", kind, index + 1,
+				  e->loc.column, e->message, e->hint);
 		else
-			cli_error("inject: rule %zu, column %u: %s", index + 1, e->loc.column,
+			cli_error("inject: %srule %zu, column %u: %s", kind, index + 1, e->loc.column,
 				  e->message);
 	}
 }
@@ -176,10 +184,10 @@ static int load_base(const struct inject_opts *o, struct scg_policy **out)
 	return 0;
 }
 
-static bool needs_supervisor(struct scg_inject_rule *const *rules, size_t n)
+static bool needs_supervisor(struct scg_inject_rule *const *rules, size_t n, bool count_all)
 {
 	for (size_t i = 0; i < n; i++)
-		if (!scg_inject_rule_is_static(rules[i]))
+		if (!inject_in_filter(rules[i], count_all))
 			return true;
 	return false;
 }
@@ -189,7 +197,7 @@ static int launch(const struct inject_opts *o, struct scg_inject_rule *const *ru
 		  const struct scg_policy *base, const char *path)
 {
 	struct scg_policy *installed;
-	if (inject_build_policy(rules, o->nrules, base, &installed) < 0) {
+	if (inject_build_policy(rules, o->nrules, base, o->count_all, &installed) < 0) {
 		cli_error("inject: out of memory");
 		return EXIT_SETUP;
 	}
@@ -199,17 +207,18 @@ static int launch(const struct inject_opts *o, struct scg_inject_rule *const *ru
 		scg_policy_free(installed);
 		return CLI_EXIT_USAGE;
 	}
-	struct inject_state *st = inject_state_new(rules, o->nrules, base, log);
+	struct inject_state *st = inject_state_new(rules, o->nrules, base, o->count_all, log);
 	int code = EXIT_SETUP;
+	bool started = false;
 	if (st) {
 		struct run_config cfg = {
 			.policy_name = "inject rules", .policy = installed,
-			.report = needs_supervisor(rules, o->nrules), .quiet = true,
+			.report = needs_supervisor(rules, o->nrules, o->count_all), .quiet = true,
 			.argv = o->argv, .path = path, .serve = inject_serve, .serve_ctx = st,
-			.fallback = base, .verdicts_as_is = true,
+			.fallback = base, .verdicts_as_is = true, .started = &started,
 		};
 		code = run_launch(&cfg);
-		if (!o->quiet)
+		if (!o->quiet && started) /* no summary of a program that never ran */
 			inject_summary(st);
 	}
 	inject_state_free(st);
@@ -237,7 +246,7 @@ static int inject_program(const struct inject_opts *o, struct scg_inject_rule **
 		cli_error("inject: out of memory");
 	if (r < 0)
 		goto out;
-	if (needs_supervisor(rules, o->nrules) && user_notif_missing()) {
+	if (needs_supervisor(rules, o->nrules, o->count_all) && user_notif_missing()) {
 		cli_error("inject: counted, retval and signal rules need SECCOMP_RET_USER_NOTIF "
 			  "(Linux 5.0)");
 		code = EXIT_SETUP;

@@ -366,6 +366,8 @@ int run_launch(const struct run_config *cfg)
 		cli_error("cannot hand the listener to the watchdog: %s", strerror(-r));
 		code = EXIT_SETUP;
 	}
+	if (cfg->started)
+		*cfg->started = code == 0;
 	if (code == 0 && supervise(&sv, sfd, &listener, &status) < 0)
 		code = EXIT_SETUP;
 	if (code != 0) {

@@ -17,7 +17,7 @@ struct inject_state;
  * an open JSON-lines stream or NULL (borrowed).  NULL on allocation failure.
  */
 struct inject_state *inject_state_new(struct scg_inject_rule *const *rules, size_t nrules,
-				      const struct scg_policy *base, FILE *log);
+				      const struct scg_policy *base, bool count_all, FILE *log);
 void inject_state_free(struct inject_state *st);
 
 struct run_serve;
@@ -30,11 +30,17 @@ void inject_summary(const struct inject_state *st);
 /*
  * The policy the child installs, before run_build_policy() adds the exec
  * cookie: @base, with each rule's calls ahead of @base's verdict for them,
- * as ERRNO when the kernel can carry the rule alone and USER_NOTIF
- * otherwise, except where @base kills or traps: the kernel does that first
+ * as ERRNO when inject_in_filter() and USER_NOTIF otherwise, except where @base kills or traps: the kernel does that first
  * (inject_policy.c).  *@out is new.
  */
 int inject_build_policy(struct scg_inject_rule *const *rules, size_t nrules,
-			const struct scg_policy *base, struct scg_policy **out);
+			const struct scg_policy *base, bool count_all, struct scg_policy **out);
+
+/*
+ * True when @rule is compiled into the filter as SECCOMP_RET_ERRNO and the
+ * kernel answers its calls alone, uncounted: scg_inject_rule_is_static(),
+ * unless @count_all (--count) sends every rule's calls to the supervisor.
+ */
+bool inject_in_filter(const struct scg_inject_rule *rule, bool count_all);
 
 #endif

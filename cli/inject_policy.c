@@ -41,9 +41,14 @@ static bool kernel_only(uint32_t action)
 	return true;
 }
 
-static uint32_t installed_action(const struct scg_inject_rule *rule)
+bool inject_in_filter(const struct scg_inject_rule *rule, bool count_all)
 {
-	if (scg_inject_rule_is_static(rule))
+	return !count_all && scg_inject_rule_is_static(rule);
+}
+
+static uint32_t installed_action(const struct scg_inject_rule *rule, bool count_all)
+{
+	if (inject_in_filter(rule, count_all))
 		return SCG_RET_ERRNO | (rule->error & SCG_RET_DATA);
 	return SCG_RET_USER_NOTIF;
 }
@@ -114,6 +119,7 @@ struct matches {
 	struct match_rule *v;
 	size_t n;
 	struct span *spans;
+	bool count_all; /* --count: no rule in the filter */
 };
 
 static void matches_free(struct matches *m)
@@ -163,7 +169,7 @@ static int add_narrowed(struct scg_policy *p, const struct matches *m, const str
 		struct scg_rule rule;
 		int r = scg_policy_rule_at(mr->owner->match, mr->index, &rule);
 		if (r == 0)
-			r = add_copy(p, &rule, installed_action(mr->owner), mask, b->cond);
+			r = add_copy(p, &rule, installed_action(mr->owner, m->count_all), mask, b->cond);
 		if (r < 0)
 			return r;
 	}
@@ -192,13 +198,13 @@ static int add_rules(struct scg_policy *p, const struct scg_policy *base, const 
 		struct scg_rule rule;
 		r = scg_policy_rule_at(m->v[i].owner->match, m->v[i].index, &rule);
 		if (r == 0)
-			r = add_copy(p, &rule, installed_action(m->v[i].owner), rule.arch_mask, NULL);
+			r = add_copy(p, &rule, installed_action(m->v[i].owner, m->count_all), rule.arch_mask, NULL);
 	}
 	return r;
 }
 
 int inject_build_policy(struct scg_inject_rule *const *rules, size_t nrules,
-			const struct scg_policy *base, struct scg_policy **out)
+			const struct scg_policy *base, bool count_all, struct scg_policy **out)
 {
 	*out = NULL;
 	struct scg_policy *p = scg_policy_new();
@@ -212,7 +218,7 @@ int inject_build_policy(struct scg_inject_rule *const *rules, size_t nrules,
 	uint32_t unknown;
 	if (scg_policy_unknown(base, &unknown))
 		scg_policy_set_unknown(p, unknown);
-	struct matches m = { 0 };
+	struct matches m = { .count_all = count_all };
 	if (r == 0)
 		r = matches_collect(rules, nrules, p, &m);
 	if (r == 0)

@@ -44,6 +44,7 @@ struct inject_state {
 	struct scg_inject_rule *const *rules;
 	size_t nrules;
 	const struct scg_policy *base;
+	bool count_all;
 	FILE *log;
 	struct counter *counters;
 	size_t cap, used;
@@ -55,7 +56,7 @@ struct inject_state {
 };
 
 struct inject_state *inject_state_new(struct scg_inject_rule *const *rules, size_t nrules,
-				      const struct scg_policy *base, FILE *log)
+				      const struct scg_policy *base, bool count_all, FILE *log)
 {
 	struct inject_state *st = calloc(1, sizeof(*st));
 	if (!st)
@@ -63,6 +64,7 @@ struct inject_state *inject_state_new(struct scg_inject_rule *const *rules, size
 	st->rules = rules;
 	st->nrules = nrules;
 	st->base = base;
+	st->count_all = count_all;
 	st->log = log;
 	st->stats = calloc(nrules ? nrules : 1, sizeof(*st->stats));
 	if (!st->stats) {
@@ -274,7 +276,7 @@ static void print_rule_summary(const struct inject_state *st, size_t i)
 	const struct rule_stats *s = &st->stats[i];
 	fprintf(stderr, "  rule %zu  ", i + 1);
 	cli_fputs_escaped(r->text, stderr); /* as the user wrote it */
-	if (scg_inject_rule_is_static(r)) {
+	if (inject_in_filter(r, st->count_all)) {
 		fprintf(stderr, ": in the filter; the kernel answers, uncounted\n");
 		return;
 	}
@@ -292,10 +294,17 @@ static void print_rule_summary(const struct inject_state *st, size_t i)
 void inject_summary(const struct inject_state *st)
 {
 	uint64_t total = 0;
-	for (size_t i = 0; i < st->nrules; i++)
+	size_t in_filter = 0;
+	for (size_t i = 0; i < st->nrules; i++) {
 		total += st->stats[i].injected;
-	fprintf(stderr, "syscage: inject: %llu fault%s injected by the supervisor\n",
+		in_filter += inject_in_filter(st->rules[i], st->count_all);
+	}
+	fprintf(stderr, "syscage: inject: %llu fault%s injected by the supervisor",
 		(unsigned long long)total, total == 1 ? "" : "s");
+	if (in_filter) /* SECCOMP_RET_ERRNO leaves no trace a supervisor could count */
+		fprintf(stderr, "; the kernel injects the faults of %zu rule%s in the filter, "
+			"uncounted (--count counts them)", in_filter, in_filter == 1 ? "" : "s");
+	fprintf(stderr, "\n");
 	for (size_t i = 0; i < st->nrules; i++)
 		print_rule_summary(st, i);
 }

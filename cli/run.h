@@ -53,6 +53,9 @@ struct run_config {
 	/* Install @policy's verdicts unchanged even with a listener (report):
 	 * only its own USER_NOTIF verdicts reach the supervisor (inject). */
 	bool verdicts_as_is;
+	/* When set, told whether the program started under the filter (false:
+	 * run_launch() failed before exec, e.g. the filter could not be installed). */
+	bool *started;
 };
 
 /*

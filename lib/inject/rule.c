@@ -74,6 +74,33 @@ static int parse_errno(struct rule_ctx *c, const char *v, size_t len)
 	return 0;
 }
 
+/*
+ * A return value from -4095 to -1 is how the kernel reports an error: the C
+ * library turns it into -1 and errno, so retval=-1 arrives as EPERM.  A
+ * value past 32 bits is cut to its low half on a 32-bit ABI.
+ */
+static void warn_retval(struct rule_ctx *c, const char *at, int64_t v)
+{
+	unsigned column = column_of(c, at);
+	if (v < 0 && v >= -(int64_t)SCG_MAX_ERRNO) {
+		const char *name = scg_errno_name(c->arches[0], (uint32_t)-v);
+		char hint[96];
+		snprintf(hint, sizeof(hint), "write error=%s if the error is meant", name ? name : "N");
+		scg_diag_add(c->diag, SCG_SEV_WARNING, col(column), "inject-retval-errno", hint,
+			     "retval=%lld is ambiguous: the program sees it as a failure with errno %s "
+			     "(the kernel's return values -4095..-1 are errors)",
+			     (long long)v, name ? name : "?");
+		return;
+	}
+	bool narrow = false;
+	for (size_t i = 0; i < c->narches; i++)
+		narrow |= scg_arch_bits(c->arches[i]) == 32;
+	if (narrow && (v > (int64_t)UINT32_MAX || v < INT32_MIN))
+		scg_diag_add(c->diag, SCG_SEV_WARNING, col(column), "inject-retval-width", NULL,
+			     "retval=%lld does not fit 32 bits: 32-bit programs see only its low half",
+			     (long long)v);
+}
+
 static int parse_retval(struct rule_ctx *c, const char *v, size_t len)
 {
 	uint64_t n;
@@ -85,6 +112,7 @@ static int parse_retval(struct rule_ctx *c, const char *v, size_t len)
 	}
 	c->rule->has_retval = true;
 	c->rule->retval = (int64_t)n;
+	warn_retval(c, v, (int64_t)n);
 	return 0;
 }
 

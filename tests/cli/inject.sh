@@ -11,6 +11,9 @@ if [ ! -x "$P" ]; then
 fi
 echo hello >"$TMP/file"
 
+# strace, for the parity checks: installed by ./bootstrap, and able to trace here.
+have_strace() { command -v strace >/dev/null && strace -qq -o /dev/null true 2>/dev/null; }
+
 # expect_lines FILE NAME LINE...: FILE contains each LINE exactly (as a whole line).
 expect_lines() {
 	local file=$1 name=$2 missing=()
@@ -167,12 +170,54 @@ expect_status 0 "inject: calls the policy lets run still get the rule" -- \
 expect_lines "$TMP/out" "inject: a kill for some arguments only" "unshare 1: 0" "unshare 2: EPERM" "unshare 3: 0"
 
 # parity with strace on the same rules
-if command -v strace >/dev/null; then
-	for rule in 'getppid:retval=42:when=2+3' 'getppid:error=EACCES:when=2..4'; do
+for rule in 'getppid:retval=42:when=2+3' 'getppid:error=EACCES:when=2..4'; do
+	if have_strace; then
 		$T strace -f -qq -o /dev/null -e inject="$rule" "$P" getppid 7 >"$TMP/strace.out" 2>/dev/null
 		$T "$S" inject -q "$rule" -- "$P" getppid 7 >"$TMP/inject.out" 2>/dev/null
 		expect_same "$TMP/strace.out" "$TMP/inject.out" "same results as strace for $rule"
-	done
+	else
+		skip_feature strace "same results as strace for $rule"
+	fi
+done
+
+# retval=-1 is ambiguous: the program sees EPERM.  Warned about, as strace does, and injected.
+expect_status 0 "retval=-1: injected" -- $T "$S" inject 'getppid:retval=-1' -- "$P" getppid 1
+expect_lines "$TMP/out" "retval=-1: the program sees EPERM" "getppid 1: EPERM"
+cp "$TMP/out" "$TMP/minus1.out"
+expect_grep "$TMP/err" "inject: warning: rule 1, column 16: retval=-1 is ambiguous: .*errno EPERM.*\(write error=EPERM" \
+	"retval=-1: a warning with the column and error=EPERM"
+expect_status 0 "retval=42: no warning" -- $T "$S" inject 'getppid:retval=42' -- "$P" getppid 1
+if grep -q warning "$TMP/err"; then not_ok "retval=42: no warning" "$(cat "$TMP/err")"; else ok "retval=42: no warning"; fi
+if have_strace; then
+	$T strace -f -qq -o /dev/null -e inject=getppid:retval=-1 "$P" getppid 1 >"$TMP/strace.out" 2>"$TMP/strace.err"
+	expect_same "$TMP/strace.out" "$TMP/minus1.out" "retval=-1: strace's result is the same"
+	expect_grep "$TMP/strace.err" "error 1 is possible" "retval=-1: strace warns too"
 else
-	not_ok "strace is installed (./bootstrap installs it)"
+	skip_feature strace "retval=-1: strace's result is the same"
+	skip_feature strace "retval=-1: strace warns too"
 fi
+
+# Rules in the filter: the summary says their faults go uncounted; --count counts them.
+expect_status 0 "filter rule: summary" -- $T "$S" inject 'getppid:error=EPERM' 'getpid:retval=1:when=1' -- "$P" getppid 2
+expect_grep "$TMP/err" "^syscage: inject: 0 faults injected by the supervisor; the kernel injects the faults of 1 rule in the filter, uncounted \(--count counts them\)$" \
+	"filter rule: the summary says it is not counted"
+expect_status 0 "--count: the supervisor answers a filter rule" -- $T "$S" inject --count 'getppid:error=EPERM' -- "$P" getppid 2
+expect_lines "$TMP/out" "--count: the same faults" "getppid 1: EPERM" "getppid 2: EPERM"
+expect_grep "$TMP/err" "^syscage: inject: 2 faults injected by the supervisor$" "--count: counted"
+# the filter's EPERM returns, less the guard's: the rule's is gone with --count
+expect_status 0 "dump without --count" -- $T "$S" dump --format asm -- "$S" inject 'getpid:error=EPERM' 'getppid:retval=1:when=1' -- true
+without=$(grep -c 'ret ERRNO(1) ' "$TMP/out")
+expect_status 0 "dump with --count" -- $T "$S" dump --format asm -- "$S" inject --count 'getpid:error=EPERM' 'getppid:retval=1:when=1' -- true
+with=$(grep -c 'ret ERRNO(1) ' "$TMP/out")
+if [ "$with" -lt "$without" ]; then ok "--count: the rule's ERRNO is not in the filter"
+else not_ok "--count: the rule's ERRNO is not in the filter" "ERRNO(1) returns: $with with --count, $without without"; fi
+
+# A supervised program cannot start another supervisor (one listener per filter chain): the
+# inner command fails with 125, says why, and prints no summary of a program that never ran.
+expect_status 0 "nested inject" -- $T "$S" inject -q 'getppid:retval=1:when=9' -- sh -c \
+	"$S inject 'getppid:retval=1:when=2' -- true; echo inner=\$?; $S learn -o $TMP/nested.policy -- true; echo learn=\$?"
+expect_lines "$TMP/out" "nested: both inner commands fail to set up" "inner=125" "learn=125"
+expect_grep "$TMP/err" "already supervised .*run the command outside" "nested: says why"
+if grep -qE "faults? injected|--no-report" "$TMP/err"; then
+	not_ok "nested: no summary, no --no-report hint" "$(cat "$TMP/err")"
+else ok "nested: no summary, no --no-report hint"; fi
