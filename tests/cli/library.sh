@@ -79,3 +79,23 @@ if cc -std=c11 -Wall -Werror $san -Iinclude -o "$TMP/user" "$TMP/user.c" -L"$BUI
 else
 	not_ok "a program using only public headers builds against the shared library" "$(head -5 "$TMP/cc.err")"
 fi
+
+# The installed archive is one prelinked object with the internals made local: a program
+# linking it statically sees the public API only, so a function of its own that shares an
+# internal's name (tree_build, arena_alloc) is no duplicate definition.
+cat >"$TMP/names.c" <<'C'
+int tree_build(void);
+int arena_alloc(void);
+int tree_build(void) { return 0; }
+int arena_alloc(void) { return 0; }
+C
+# shellcheck disable=SC2086 # $san is a list of flags
+if cc -std=c11 -Wall -Werror $san -Iinclude -o "$TMP/user-static" "$TMP/user.c" "$TMP/names.c" \
+	"$BUILD/libsyscage.a" 2>"$TMP/cc-static.err"; then
+	ok "a program with functions named like the library's internals links libsyscage.a"
+	out=$("$TMP/user-static")
+	if [ "$out" = "ERRNO(1)" ]; then ok "and runs"; else not_ok "and runs" "got: $out"; fi
+else
+	not_ok "a program with functions named like the library's internals links libsyscage.a" \
+		"$(head -5 "$TMP/cc-static.err")"
+fi
