@@ -9,7 +9,13 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/bpf.h>
+#include <linux/fs.h>
 #include <linux/futex.h>
+#include <linux/keyctl.h>
+#include <linux/sockios.h>
+#include <linux/stat.h>
+#include <sys/personality.h>
 #include <netinet/in.h>
 #include <sched.h>
 #include <setjmp.h>
@@ -262,6 +268,39 @@ static const struct host_value host_values[] = {
     H(P_ALL),
     H(P_PID),
     H(P_PGID),
+    H(BLKSSZGET),
+    H(BLKGETSIZE),
+    H(BLKRRPART),
+    H(BLKDISCARD),
+    H(BLKZEROOUT),
+    H(BLKROTATIONAL),
+    H(SIOCGIFFLAGS),
+    H(SIOCSIFFLAGS),
+    H(SIOCGIFINDEX),
+    H(SIOCETHTOOL),
+    H(SIOCBRADDBR),
+    H(SIOCGIFHWADDR),
+    H(MS_RDONLY),
+    H(MS_NOSUID),
+    H(MS_REC),
+    H(MS_BIND),
+    H(MS_PRIVATE),
+    H(MS_LAZYTIME),
+    H(MS_MGC_VAL),
+    H(STATX_BASIC_STATS),
+    H(STATX_BTIME),
+    H(STATX_MNT_ID),
+    H(STATX_SIZE),
+    H(KEYCTL_JOIN_SESSION_KEYRING),
+    H(KEYCTL_PKEY_VERIFY),
+    H(KEYCTL_MOVE),
+    H(BPF_PROG_LOAD),
+    H(BPF_MAP_CREATE),
+    H(BPF_LINK_CREATE),
+    H(UNAME26),
+    H(ADDR_NO_RANDOMIZE),
+    H(READ_IMPLIES_EXEC),
+    H(PER_LINUX32),
 };
 
 static void test_constants_match_host(void **state)
@@ -400,9 +439,9 @@ static void test_groups(void **state)
 	    "sync",	 "system-service", "timer",
 	};
 	for (size_t i = 0; i < sizeof(required) / sizeof(required[0]); i++)
-		assert_non_null(scg_group_find(required[i]));
-	assert_ptr_equal(scg_group_find("@sync"), scg_group_find("sync"));
-	assert_null(scg_group_find("nope"));
+		assert_non_null(group_find(required[i]));
+	assert_ptr_equal(group_find("@sync"), group_find("sync"));
+	assert_null(group_find("nope"));
 	for (size_t g = 0; g < scg_group_count(); g++) {
 		const char *const *m = scg_group_members(g);
 		assert_non_null(m[0]);
@@ -423,7 +462,7 @@ static void test_groups(void **state)
 
 static bool group_has(const char *group, const char *name)
 {
-	for (const char *const *m = scg_group_find(group)->members; *m; m++)
+	for (const char *const *m = group_find(group)->members; *m; m++)
 		if (!strcmp(*m, name))
 			return true;
 	return false;

@@ -150,9 +150,9 @@ TROFF_FONT_MACROS = {"B", "I", "R", "BI", "BR", "IB", "IR", "RB", "RI", "SM", "S
 def read_syscall_names(tables_c):
     with open(tables_c, encoding="utf-8") as f:
         text = f.read()
-    m = re.search(r"scg_syscall_all_names\[\]\s*=\s*\{(.*?)\};", text, re.S)
+    m = re.search(r"syscall_all_names\[\]\s*=\s*\{(.*?)\};", text, re.S)
     if not m:
-        sys.exit("gen-syscall-params: no scg_syscall_all_names in " + tables_c)
+        sys.exit("gen-syscall-params: no syscall_all_names in " + tables_c)
     return set(re.findall(r'"([^"]+)"', m.group(1)))
 
 
@@ -267,6 +267,8 @@ def prototypes(text):
         if not before or not re.search(r"[\w\*]$", before):
             continue  # a call or a macro, not a declaration
         params = split_params(text[start : i - 1])
+        if params == ["void"]:
+            params = []  # no parameters, which is worth knowing too
         if name == "syscall" and params and params[0].startswith("SYS_"):
             name, params = params[0][4:], params[1:]
         if any("(" in p for p in params):
@@ -350,6 +352,8 @@ def render(found, unsupported):
             cells.append("{ %s, %s, %s }" % (c_string(pname), c_string(ctype), kind_of(ctype)))
         head = "\t{ %s, %s, %d, {" % (c_string(name), c_string(unsupported.get(name, "")),
                                       len(params))
+        if not cells:
+            cells = ["{ 0 }"]
         one_line = head + " " + ", ".join(cells) + " } },"
         if len(one_line.expandtabs(8)) <= 100:
             out.append(one_line)

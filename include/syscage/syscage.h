@@ -7,6 +7,7 @@
 #include <syscage/asm.h>
 #include <syscage/bpf.h>
 #include <syscage/compile.h>
+#include <syscage/decode.h>
 #include <syscage/diag.h>
 #include <syscage/emu.h>
 #include <syscage/inject.h>

@@ -11,7 +11,8 @@
  * changed over time); a rule using it on that ABI is refused, not guessed.
  *
  * Sources: include/uapi/asm-generic/{fcntl,mman-common,mman,ioctls,signal}.h,
- * include/uapi/linux/{fcntl,sched,prctl,socket,ptrace,futex}.h and the
+ * include/uapi/linux/{fcntl,sched,prctl,socket,ptrace,futex,fs,mount,sockios,
+ * stat,keyctl,bpf,personality}.h and the
  * arch/{arm,arm64,m68k,powerpc,mips,parisc,sh}/include/uapi/asm/ overrides.
  * Every family table is sorted by name (strcmp) for binary search; the tests
  * check that, and compare the asm-generic column with the host's headers.
@@ -405,6 +406,109 @@ static const struct constant misc[] = {
 	R("TFD_CLOEXEC", ROW_O_CLOEXEC),
 	R("TFD_NONBLOCK", ROW_O_NONBLOCK),
 };
+
+/* Block-device requests: _IO(0x12, n), whose "no data" direction bit is 1 << 29 on PowerPC and MIPS. */
+#define BLK(n, v) C(n, v, v, v, 0x20000000 | (v), 0x20000000 | (v), v, v)
+static const struct constant block_ioctls[] = {
+	BLK("BLKALIGNOFF", 0x127a), BLK("BLKDISCARD", 0x1277), BLK("BLKDISCARDZEROES", 0x127c),
+	BLK("BLKFLSBUF", 0x1261), BLK("BLKFRAGET", 0x1265), BLK("BLKFRASET", 0x1264),
+	BLK("BLKGETSIZE", 0x1260), BLK("BLKIOMIN", 0x1278), BLK("BLKIOOPT", 0x1279),
+	BLK("BLKPBSZGET", 0x127b), BLK("BLKRAGET", 0x1263), BLK("BLKRASET", 0x1262),
+	BLK("BLKROGET", 0x125e), BLK("BLKROSET", 0x125d), BLK("BLKROTATIONAL", 0x127e),
+	BLK("BLKRRPART", 0x125f), BLK("BLKSECDISCARD", 0x127d), BLK("BLKSECTGET", 0x1267),
+	BLK("BLKSECTSET", 0x1266), BLK("BLKSSZGET", 0x1268), BLK("BLKZEROOUT", 0x127f),
+};
+
+/* Socket requests of include/uapi/linux/sockios.h (plain numbers, the same everywhere). */
+static const struct constant socket_ioctls[] = {
+	U("SIOCADDMULTI", 0x8931), U("SIOCADDRT", 0x890b), U("SIOCBRADDBR", 0x89a0),
+	U("SIOCBRADDIF", 0x89a2), U("SIOCBRDELBR", 0x89a1), U("SIOCBRDELIF", 0x89a3),
+	U("SIOCDARP", 0x8953), U("SIOCDELMULTI", 0x8932), U("SIOCDELRT", 0x890c),
+	U("SIOCDIFADDR", 0x8936), U("SIOCETHTOOL", 0x8946), U("SIOCGARP", 0x8954),
+	U("SIOCGIFADDR", 0x8915), U("SIOCGIFBR", 0x8940), U("SIOCGIFBRDADDR", 0x8919),
+	U("SIOCGIFCONF", 0x8912), U("SIOCGIFCOUNT", 0x8938), U("SIOCGIFDSTADDR", 0x8917),
+	U("SIOCGIFENCAP", 0x8925), U("SIOCGIFFLAGS", 0x8913), U("SIOCGIFHWADDR", 0x8927),
+	U("SIOCGIFINDEX", 0x8933), U("SIOCGIFMAP", 0x8970), U("SIOCGIFMEM", 0x891f),
+	U("SIOCGIFMETRIC", 0x891d), U("SIOCGIFMTU", 0x8921), U("SIOCGIFNAME", 0x8910),
+	U("SIOCGIFNETMASK", 0x891b), U("SIOCGIFPFLAGS", 0x8935), U("SIOCGIFSLAVE", 0x8929),
+	U("SIOCGIFTXQLEN", 0x8942), U("SIOCGIFVLAN", 0x8982), U("SIOCGMIIPHY", 0x8947),
+	U("SIOCGMIIREG", 0x8948), U("SIOCGSKNS", 0x894c), U("SIOCOUTQNSD", 0x894b),
+	U("SIOCRTMSG", 0x890d), U("SIOCSARP", 0x8955), U("SIOCSIFADDR", 0x8916),
+	U("SIOCSIFBR", 0x8941), U("SIOCSIFBRDADDR", 0x891a), U("SIOCSIFDSTADDR", 0x8918),
+	U("SIOCSIFENCAP", 0x8926), U("SIOCSIFFLAGS", 0x8914), U("SIOCSIFHWADDR", 0x8924),
+	U("SIOCSIFHWBROADCAST", 0x8937), U("SIOCSIFLINK", 0x8911), U("SIOCSIFMAP", 0x8971),
+	U("SIOCSIFMEM", 0x8920), U("SIOCSIFMETRIC", 0x891e), U("SIOCSIFMTU", 0x8922),
+	U("SIOCSIFNAME", 0x8923), U("SIOCSIFNETMASK", 0x891c), U("SIOCSIFPFLAGS", 0x8934),
+	U("SIOCSIFSLAVE", 0x8930), U("SIOCSIFTXQLEN", 0x8943), U("SIOCSIFVLAN", 0x8983),
+	U("SIOCSMIIREG", 0x8949), U("SIOCWANDEV", 0x894a),
+};
+
+/* mount(2) and umount2(2) flags (include/uapi/linux/mount.h, fs.h). */
+static const struct constant mount_flags[] = {
+	U("MNT_DETACH", 2), U("MNT_EXPIRE", 4), U("MNT_FORCE", 1),
+	U("MS_BIND", 0x1000), U("MS_DIRSYNC", 0x80), U("MS_I_VERSION", 0x800000),
+	U("MS_KERNMOUNT", 0x400000), U("MS_LAZYTIME", 0x2000000), U("MS_MANDLOCK", 0x40),
+	U("MS_MGC_VAL", 0xc0ed0000), U("MS_MOVE", 0x2000), U("MS_NOATIME", 0x400),
+	U("MS_NODEV", 0x4), U("MS_NODIRATIME", 0x800), U("MS_NOEXEC", 0x8), U("MS_NOSUID", 0x2),
+	U("MS_NOSYMFOLLOW", 0x100), U("MS_POSIXACL", 0x10000), U("MS_PRIVATE", 0x40000),
+	U("MS_RDONLY", 0x1), U("MS_REC", 0x4000), U("MS_RELATIME", 0x200000),
+	U("MS_REMOUNT", 0x20), U("MS_SHARED", 0x100000), U("MS_SILENT", 0x8000),
+	U("MS_SLAVE", 0x80000), U("MS_STRICTATIME", 0x1000000), U("MS_SYNCHRONOUS", 0x10),
+	U("MS_UNBINDABLE", 0x20000), U("UMOUNT_NOFOLLOW", 8),
+};
+
+/* statx(2) masks (include/uapi/linux/stat.h). */
+static const struct constant statx_masks[] = {
+	U("STATX_ALL", 0xfff), U("STATX_ATIME", 0x20), U("STATX_BASIC_STATS", 0x7ff),
+	U("STATX_BLOCKS", 0x400), U("STATX_BTIME", 0x800), U("STATX_CTIME", 0x80),
+	U("STATX_DIOALIGN", 0x2000), U("STATX_DIO_READ_ALIGN", 0x20000), U("STATX_GID", 0x10),
+	U("STATX_INO", 0x100), U("STATX_MNT_ID", 0x1000), U("STATX_MNT_ID_UNIQUE", 0x4000),
+	U("STATX_MODE", 0x2), U("STATX_MTIME", 0x40), U("STATX_NLINK", 0x4),
+	U("STATX_SIZE", 0x200), U("STATX_SUBVOL", 0x8000), U("STATX_TYPE", 0x1),
+	U("STATX_UID", 0x8), U("STATX_WRITE_ATOMIC", 0x10000),
+};
+
+/* keyctl(2) operations (include/uapi/linux/keyctl.h). */
+static const struct constant keyctl_operations[] = {
+	U("KEYCTL_ASSUME_AUTHORITY", 16), U("KEYCTL_CAPABILITIES", 31), U("KEYCTL_CHOWN", 4),
+	U("KEYCTL_CLEAR", 7), U("KEYCTL_DESCRIBE", 6), U("KEYCTL_DH_COMPUTE", 23),
+	U("KEYCTL_GET_KEYRING_ID", 0), U("KEYCTL_GET_PERSISTENT", 22), U("KEYCTL_GET_SECURITY", 17),
+	U("KEYCTL_INSTANTIATE", 12), U("KEYCTL_INSTANTIATE_IOV", 20), U("KEYCTL_INVALIDATE", 21),
+	U("KEYCTL_JOIN_SESSION_KEYRING", 1), U("KEYCTL_LINK", 8), U("KEYCTL_MOVE", 30),
+	U("KEYCTL_NEGATE", 13), U("KEYCTL_PKEY_DECRYPT", 26), U("KEYCTL_PKEY_ENCRYPT", 25),
+	U("KEYCTL_PKEY_QUERY", 24), U("KEYCTL_PKEY_SIGN", 27), U("KEYCTL_PKEY_VERIFY", 28),
+	U("KEYCTL_READ", 11), U("KEYCTL_REJECT", 19), U("KEYCTL_RESTRICT_KEYRING", 29),
+	U("KEYCTL_REVOKE", 3), U("KEYCTL_SEARCH", 10), U("KEYCTL_SESSION_TO_PARENT", 18),
+	U("KEYCTL_SETPERM", 5), U("KEYCTL_SET_REQKEY_KEYRING", 14), U("KEYCTL_SET_TIMEOUT", 15),
+	U("KEYCTL_UNLINK", 9), U("KEYCTL_UPDATE", 2), U("KEYCTL_WATCH_KEY", 32),
+};
+
+/* bpf(2) commands (enum bpf_cmd, include/uapi/linux/bpf.h). */
+static const struct constant bpf_commands[] = {
+	U("BPF_BTF_GET_FD_BY_ID", 19), U("BPF_BTF_GET_NEXT_ID", 23), U("BPF_BTF_LOAD", 18),
+	U("BPF_ENABLE_STATS", 32), U("BPF_ITER_CREATE", 33), U("BPF_LINK_CREATE", 28),
+	U("BPF_LINK_DETACH", 34), U("BPF_LINK_GET_FD_BY_ID", 30), U("BPF_LINK_GET_NEXT_ID", 31),
+	U("BPF_LINK_UPDATE", 29), U("BPF_MAP_CREATE", 0), U("BPF_MAP_DELETE_BATCH", 27),
+	U("BPF_MAP_DELETE_ELEM", 3), U("BPF_MAP_FREEZE", 22), U("BPF_MAP_GET_FD_BY_ID", 14),
+	U("BPF_MAP_GET_NEXT_ID", 12), U("BPF_MAP_GET_NEXT_KEY", 4),
+	U("BPF_MAP_LOOKUP_AND_DELETE_BATCH", 25), U("BPF_MAP_LOOKUP_AND_DELETE_ELEM", 21),
+	U("BPF_MAP_LOOKUP_BATCH", 24), U("BPF_MAP_LOOKUP_ELEM", 1), U("BPF_MAP_UPDATE_BATCH", 26),
+	U("BPF_MAP_UPDATE_ELEM", 2), U("BPF_OBJ_GET", 7), U("BPF_OBJ_GET_INFO_BY_FD", 15),
+	U("BPF_OBJ_PIN", 6), U("BPF_PROG_ATTACH", 8), U("BPF_PROG_BIND_MAP", 35),
+	U("BPF_PROG_DETACH", 9), U("BPF_PROG_GET_FD_BY_ID", 13), U("BPF_PROG_GET_NEXT_ID", 11),
+	U("BPF_PROG_LOAD", 5), U("BPF_PROG_QUERY", 16), U("BPF_PROG_TEST_RUN", 10),
+	U("BPF_RAW_TRACEPOINT_OPEN", 17), U("BPF_TASK_FD_QUERY", 20), U("BPF_TOKEN_CREATE", 36),
+};
+
+/* personality(2): execution domains and flags (include/uapi/linux/personality.h). */
+static const struct constant personalities[] = {
+	U("ADDR_COMPAT_LAYOUT", 0x200000), U("ADDR_LIMIT_32BIT", 0x800000),
+	U("ADDR_LIMIT_3GB", 0x8000000), U("ADDR_NO_RANDOMIZE", 0x40000),
+	U("FDPIC_FUNCPTRS", 0x80000), U("MMAP_PAGE_ZERO", 0x100000), U("PER_BSD", 6),
+	U("PER_LINUX", 0), U("PER_LINUX32", 8), U("READ_IMPLIES_EXEC", 0x400000),
+	U("SHORT_INODE", 0x1000000), U("STICKY_TIMEOUTS", 0x4000000), U("UNAME26", 0x20000),
+	U("WHOLE_SECONDS", 0x2000000),
+};
 /* clang-format on */
 
 #define FAMILY(t)                                                                                  \
@@ -416,6 +520,8 @@ static const struct family families[] = {
     FAMILY(address_families), FAMILY(socket_types),   FAMILY(socket_misc), FAMILY(open_flags),
     FAMILY(fcntl_commands),   FAMILY(at_flags),	      FAMILY(memory),	   FAMILY(clone_flags),
     FAMILY(prctl_options),    FAMILY(ioctl_requests), FAMILY(signals),	   FAMILY(misc),
+    FAMILY(block_ioctls),     FAMILY(socket_ioctls),  FAMILY(mount_flags), FAMILY(statx_masks),
+    FAMILY(keyctl_operations), FAMILY(bpf_commands),  FAMILY(personalities),
 };
 
 #define FAMILY_COUNT (sizeof(families) / sizeof(families[0]))

@@ -316,6 +316,7 @@ const struct scg_syscall_params scg_syscall_params[] = {
 		{ "size", "size_t", SCG_PARAM_LONG },
 	} },
 	{ "flock", "", 2, { { "fd", "int", SCG_PARAM_32 }, { "operation", "int", SCG_PARAM_32 } } },
+	{ "fork", "", 0, { { 0 } } },
 	{ "fremovexattr", "", 2, {
 		{ "fd", "int", SCG_PARAM_32 },
 		{ "name", "const char *", SCG_PARAM_LONG },
@@ -410,6 +411,9 @@ const struct scg_syscall_params scg_syscall_params[] = {
 		{ "name", "char *", SCG_PARAM_LONG },
 		{ "len", "size_t", SCG_PARAM_LONG },
 	} },
+	{ "getegid", "", 0, { { 0 } } },
+	{ "geteuid", "", 0, { { 0 } } },
+	{ "getgid", "", 0, { { 0 } } },
 	{ "getgroups", "", 2, {
 		{ "size", "int", SCG_PARAM_32 },
 		{ "list", "gid_t *", SCG_PARAM_LONG },
@@ -426,6 +430,7 @@ const struct scg_syscall_params scg_syscall_params[] = {
 		{ "which", "int", SCG_PARAM_32 },
 		{ "curr_value", "struct itimerval *", SCG_PARAM_LONG },
 	} },
+	{ "getpagesize", "", 0, { { 0 } } },
 	{ "getpeername", "", 3, {
 		{ "sockfd", "int", SCG_PARAM_32 },
 		{ "addr", "struct sockaddr *", SCG_PARAM_LONG },
@@ -433,6 +438,8 @@ const struct scg_syscall_params scg_syscall_params[] = {
 	} },
 	{ "getpgid", "", 1, { { "pid", "pid_t", SCG_PARAM_32 } } },
 	{ "getpgrp", "", 1, { { "pid", "pid_t", SCG_PARAM_32 } } },
+	{ "getpid", "", 0, { { 0 } } },
+	{ "getppid", "", 0, { { 0 } } },
 	{ "getpriority", "", 2, {
 		{ "which", "int", SCG_PARAM_32 },
 		{ "who", "id_t", SCG_PARAM_32 },
@@ -483,10 +490,12 @@ const struct scg_syscall_params scg_syscall_params[] = {
 		{ "optval", "void *", SCG_PARAM_LONG },
 		{ "optlen", "socklen_t *", SCG_PARAM_LONG },
 	} },
+	{ "gettid", "", 0, { { 0 } } },
 	{ "gettimeofday", "", 2, {
 		{ "tv", "struct timeval *", SCG_PARAM_LONG },
 		{ "tz", "struct timezone *", SCG_PARAM_LONG },
 	} },
+	{ "getuid", "", 0, { { 0 } } },
 	{ "getxattr", "", 4, {
 		{ "path", "const char *", SCG_PARAM_LONG },
 		{ "name", "const char *", SCG_PARAM_LONG },
@@ -503,6 +512,7 @@ const struct scg_syscall_params scg_syscall_params[] = {
 		{ "pathname", "const char *", SCG_PARAM_LONG },
 		{ "mask", "uint32_t", SCG_PARAM_32 },
 	} },
+	{ "inotify_init", "", 0, { { 0 } } },
 	{ "inotify_init1", "", 1, { { "flags", "int", SCG_PARAM_32 } } },
 	{ "inotify_rm_watch", "", 2, {
 		{ "fd", "int", SCG_PARAM_32 },
@@ -865,6 +875,7 @@ const struct scg_syscall_params scg_syscall_params[] = {
 		{ "addr", "const void *", SCG_PARAM_LONG },
 		{ "len", "size_t", SCG_PARAM_LONG },
 	} },
+	{ "munlockall", "", 0, { { 0 } } },
 	{ "munmap", "", 2, {
 		{ "addr", "void *", SCG_PARAM_LONG },
 		{ "length", "size_t", SCG_PARAM_LONG },
@@ -909,6 +920,7 @@ const struct scg_syscall_params scg_syscall_params[] = {
 		{ "how", "const struct open_how *", SCG_PARAM_LONG },
 		{ "size", "size_t", SCG_PARAM_LONG },
 	} },
+	{ "pause", "", 0, { { 0 } } },
 	{ "pciconfig_iobase", "", 3, {
 		{ "which", "int", SCG_PARAM_32 },
 		{ "bus", "unsigned long", SCG_PARAM_LONG },
@@ -1194,6 +1206,7 @@ const struct scg_syscall_params scg_syscall_params[] = {
 		{ "callout_info", "const char *", SCG_PARAM_LONG },
 		{ "dest_keyring", "key_serial_t", SCG_PARAM_32 },
 	} },
+	{ "restart_syscall", "", 0, { { 0 } } },
 	{ "rmdir", "", 1, { { "pathname", "const char *", SCG_PARAM_LONG } } },
 	{ "rt_sigaction", "", 4, {
 		{ "signum", "int", SCG_PARAM_32 },
@@ -1305,6 +1318,7 @@ const struct scg_syscall_params scg_syscall_params[] = {
 		{ "policy", "int", SCG_PARAM_32 },
 		{ "param", "const struct sched_param *", SCG_PARAM_LONG },
 	} },
+	{ "sched_yield", "", 0, { { 0 } } },
 	{ "seccomp", "", 3, {
 		{ "operation", "unsigned int", SCG_PARAM_32 },
 		{ "flags", "unsigned int", SCG_PARAM_32 },
@@ -1473,6 +1487,7 @@ const struct scg_syscall_params scg_syscall_params[] = {
 		{ "resource", "int", SCG_PARAM_32 },
 		{ "rlim", "const struct rlimit *", SCG_PARAM_LONG },
 	} },
+	{ "setsid", "", 0, { { 0 } } },
 	{ "setsockopt", "", 5, {
 		{ "sockfd", "int", SCG_PARAM_32 },
 		{ "level", "int", SCG_PARAM_32 },
@@ -1543,7 +1558,7 @@ const struct scg_syscall_params scg_syscall_params[] = {
 		{ "set", "const sigset_t *", SCG_PARAM_LONG },
 		{ "oldset", "sigset_t *", SCG_PARAM_LONG },
 	} },
-	{ "sigreturn", "", 0, {  } },
+	{ "sigreturn", "", 0, { { 0 } } },
 	{ "sigsuspend", "", 1, { { "mask", "const sigset_t *", SCG_PARAM_LONG } } },
 	{ "socket", "", 3, {
 		{ "domain", "int", SCG_PARAM_32 },
@@ -1619,6 +1634,7 @@ const struct scg_syscall_params scg_syscall_params[] = {
 		{ "newdirfd", "int", SCG_PARAM_32 },
 		{ "linkpath", "const char *", SCG_PARAM_LONG },
 	} },
+	{ "sync", "", 0, { { 0 } } },
 	{ "sync_file_range", "", 4, {
 		{ "fd", "int", SCG_PARAM_32 },
 		{ "offset", "off64_t", SCG_PARAM_64 },
@@ -1754,6 +1770,8 @@ const struct scg_syscall_params scg_syscall_params[] = {
 		{ "filename", "const char *", SCG_PARAM_LONG },
 		{ "times", "const struct timeval *", SCG_PARAM_LONG },
 	} },
+	{ "vfork", "", 0, { { 0 } } },
+	{ "vhangup", "", 0, { { 0 } } },
 	{ "vm86", "", 2, {
 		{ "fn", "unsigned long", SCG_PARAM_LONG },
 		{ "v86", "struct vm86plus_struct *", SCG_PARAM_LONG },

@@ -1,0 +1,244 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The syscall decoder: calls print as strace prints them, and every
+ * decoded value reads back through the policy language to the value
+ * passed, on every ABI the parameter table applies to.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include <syscage/decode.h>
+#include <syscage/syscage.h>
+
+static const struct scg_arch *abi(const char *name)
+{
+	const struct scg_arch *a = scg_arch_lookup(name);
+	assert_non_null(a);
+	return a;
+}
+
+static void expect_call(const char *arch, const char *syscall, const uint64_t args[6],
+			const char *want)
+{
+	const struct scg_arch *a = abi(arch);
+	uint32_t nr;
+	assert_int_equal(scg_syscall_lookup(a, syscall, &nr), 0);
+	char buf[512];
+	int n = scg_call_format(a, nr, args, NULL, buf, sizeof(buf), NULL);
+	if (strcmp(buf, want))
+		fail_msg("%s on %s:\n  got  %s\n  want %s", syscall, arch, buf, want);
+	assert_int_equal(n, (int)strlen(want));
+}
+
+#define ARGS(...) ((const uint64_t[6]){ __VA_ARGS__ })
+
+static void test_common_denials(void **state)
+{
+	(void)state;
+	expect_call("x86_64", "unshare", ARGS(0x10000000), "unshare(CLONE_NEWUSER)");
+	expect_call("x86_64", "unshare", ARGS(0x20004), "unshare(CLONE_NEWNS|0x4)");
+	expect_call("x86_64", "socket", ARGS(2, 1, 6), "socket(AF_INET, SOCK_STREAM, IPPROTO_TCP)");
+	expect_call("x86_64", "socket", ARGS(10, 0x80802, 17),
+		    "socket(AF_INET6, SOCK_DGRAM|SOCK_NONBLOCK|SOCK_CLOEXEC, IPPROTO_UDP)");
+	/* a protocol is an IPPROTO_* only for the internet families */
+	expect_call("x86_64", "socket", ARGS(16, 3, 0), "socket(AF_NETLINK, SOCK_RAW, 0)");
+	expect_call("x86_64", "ioctl", ARGS(0, 21505, 0x7ffd0000), "ioctl(0, TCGETS, 0x7ffd0000)");
+	expect_call("x86_64", "ioctl", ARGS(3, 0x1268, 0), "ioctl(3, BLKSSZGET, 0)");
+	expect_call("x86_64", "ioctl", ARGS(4, 0x8913, 0), "ioctl(4, SIOCGIFFLAGS, 0)");
+	expect_call("x86_64", "ptrace", ARGS(16902, 1, 0, 0),
+		    "ptrace(PTRACE_SEIZE, 1, NULL, NULL)");
+	expect_call("x86_64", "statx", ARGS((uint64_t)-100, 0, 2304, 606, 0x1000),
+		    "statx(AT_FDCWD, NULL, AT_STATX_SYNC_AS_STAT|AT_SYMLINK_NOFOLLOW|"
+		    "AT_NO_AUTOMOUNT, STATX_MODE|STATX_NLINK|STATX_UID|STATX_GID|STATX_MTIME|"
+		    "STATX_SIZE, 0x1000)");
+	expect_call("x86_64", "clone", ARGS(0x1200011, 0, 0),
+		    "clone(CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, NULL, NULL)");
+	expect_call("x86_64", "mount", ARGS(0, 0, 0, 0xc0ed4003, 0),
+		    "mount(NULL, NULL, NULL, MS_RDONLY|MS_NOSUID|MS_REC|MS_MGC_VAL, NULL)");
+	expect_call("x86_64", "mmap", ARGS(0, 4096, 5, 0x812, 3, 0),
+		    "mmap(NULL, 4096, PROT_READ|PROT_EXEC, MAP_PRIVATE|MAP_FIXED|MAP_DENYWRITE, 3, 0)");
+	expect_call("x86_64", "mprotect", ARGS(0x1000, 4096, 0), "mprotect(0x1000, 4096, PROT_NONE)");
+	expect_call("x86_64", "prctl", ARGS(38, 1, 0, 0, 0),
+		    "prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)");
+	expect_call("x86_64", "fcntl", ARGS(3, 1030, 0), "fcntl(3, F_DUPFD_CLOEXEC, 0)");
+	expect_call("x86_64", "keyctl", ARGS(1, 0, 0, 0, 0),
+		    "keyctl(KEYCTL_JOIN_SESSION_KEYRING, 0, 0, 0, 0)");
+	expect_call("x86_64", "bpf", ARGS(5, 0x5000, 144), "bpf(BPF_PROG_LOAD, 0x5000, 144)");
+	expect_call("x86_64", "personality", ARGS(0x20008), "personality(PER_LINUX32|UNAME26)");
+	expect_call("x86_64", "personality", ARGS(0xffffffff), "personality(0xffffffff)");
+	expect_call("x86_64", "setns", ARGS(3, 0x40000000), "setns(3, CLONE_NEWNET)");
+	expect_call("x86_64", "openat", ARGS((uint64_t)-100, 0, 0x80241, 0644),
+		    "openat(AT_FDCWD, NULL, O_WRONLY|O_CREAT|O_TRUNC|O_CLOEXEC, 0644)");
+	expect_call("x86_64", "openat", ARGS(5, 0, 0x101000, 0),
+		    "openat(5, NULL, O_RDONLY|O_SYNC, 0)");
+	expect_call("x86_64", "futex", ARGS(0x1000, 128, 1, 0, 0, 0),
+		    "futex(0x1000, FUTEX_WAIT|FUTEX_PRIVATE_FLAG, 1, NULL, NULL, 0)");
+	expect_call("x86_64", "kill", ARGS(1, 9), "kill(1, SIGKILL)");
+	expect_call("x86_64", "unlinkat", ARGS(3, 0, 0x200), "unlinkat(3, NULL, AT_REMOVEDIR)");
+}
+
+/* A parameter named mode that is a pointer is a pointer: never octal, never cut. */
+static void test_types_not_names(void **state)
+{
+	(void)state;
+	expect_call("x86_64", "get_mempolicy", ARGS(0x7ffd12345678, 0, 0, 0, 0),
+		    "get_mempolicy(0x7ffd12345678, NULL, 0, NULL, 0)");
+	expect_call("x86_64", "read", ARGS(3, 0x7ffd12345678, 0x123456789a),
+		    "read(3, 0x7ffd12345678, 0x123456789a)");
+	expect_call("x86_64", "lseek", ARGS(3, (uint64_t)-2, 2), "lseek(3, -2, SEEK_END)");
+	expect_call("x86_64", "chmod", ARGS(0, 04755), "chmod(NULL, 04755)");
+	expect_call("x86_64", "kill", ARGS(UINT64_C(0xffffffff00000001), 0), "kill(1, 0)");
+	/* 32-bit ABIs: registers are 32 bits wide */
+	expect_call("x86", "socket", ARGS(1, 0x80001, 0), "socket(AF_UNIX, SOCK_STREAM|SOCK_CLOEXEC, 0)");
+}
+
+/* Values per ABI come from the language's tables: MIPS swaps STREAM and DGRAM. */
+static void test_per_abi(void **state)
+{
+	(void)state;
+	expect_call("mips", "socket", ARGS(2, 2, 6), "socket(AF_INET, SOCK_STREAM, IPPROTO_TCP)");
+	expect_call("ppc64le", "ioctl", ARGS(0, 0x402c7413, 0), "ioctl(0, TCGETS, 0)");
+	expect_call("mipsel", "ioctl", ARGS(0, 0x20001268, 0), "ioctl(0, BLKSSZGET, 0)");
+}
+
+static void test_unknown_and_cut(void **state)
+{
+	(void)state;
+	char buf[16];
+	const uint64_t args[6] = { 1, 2, 3, 4, 5, 6 };
+	int n = scg_call_format(abi("x86_64"), 0x3fff, args, NULL, buf, sizeof(buf), NULL);
+	assert_string_equal(buf, "syscall_0x3fff(");
+	assert_true(n > (int)sizeof(buf));
+	char full[128];
+	assert_int_equal(scg_call_format(abi("x86_64"), 0x3fff, args, NULL, full, sizeof(full), NULL),
+			 n);
+	assert_string_equal(full, "syscall_0x3fff(0x1, 0x2, 0x3, 0x4, 0x5, 0x6)");
+}
+
+/* Fake program memory: one string and a struct clone_args at fixed addresses. */
+#define STRING_AT 0x1000
+#define CLONE_ARGS_AT 0x2000
+
+static ssize_t fake_read(void *ctx, uint64_t addr, void *buf, size_t len)
+{
+	(void)ctx;
+	if (addr != CLONE_ARGS_AT || len < 8)
+		return -EFAULT;
+	uint64_t flags = 0x10020000; /* CLONE_NEWUSER|CLONE_NEWNS */
+	memcpy(buf, &flags, sizeof(flags));
+	return 8;
+}
+
+static ssize_t fake_read_string(void *ctx, uint64_t addr, char *buf, size_t size)
+{
+	(void)ctx;
+	if (addr != STRING_AT)
+		return -EFAULT;
+	snprintf(buf, size, "/etc/\"x\"\n");
+	return (ssize_t)strlen(buf);
+}
+
+static uint32_t nr_of(const struct scg_arch *a, const char *name)
+{
+	uint32_t nr = 0;
+	assert_int_equal(scg_syscall_lookup(a, name, &nr), 0);
+	return nr;
+}
+
+static void test_memory(void **state)
+{
+	(void)state;
+	const struct scg_call_memory mem = { fake_read, fake_read_string, NULL };
+	const struct scg_arch *a = abi("x86_64");
+	char buf[256];
+	unsigned flags = 0;
+	const uint64_t open_args[6] = { (uint64_t)-100, STRING_AT, 0, 0 };
+	scg_call_format(a, nr_of(a, "openat"), open_args, &mem, buf,
+			sizeof(buf), &flags);
+	assert_string_equal(buf, "openat(AT_FDCWD, \"/etc/\\\"x\\\"\\n\", O_RDONLY, 0)");
+	assert_int_equal(flags, SCG_CALL_READ_MEMORY);
+	const uint64_t clone3_args[6] = { CLONE_ARGS_AT, 88 };
+	scg_call_format(a, nr_of(a, "clone3"), clone3_args, &mem, buf,
+			sizeof(buf), &flags);
+	assert_string_equal(buf, "clone3({flags=CLONE_NEWNS|CLONE_NEWUSER, ...}, 88)");
+	/* unreadable memory: the address, and no claim to have read it */
+	const uint64_t bad_args[6] = { (uint64_t)-100, 0x9000, 0, 0 };
+	scg_call_format(a, nr_of(a, "openat"), bad_args, &mem, buf,
+			sizeof(buf), &flags);
+	assert_string_equal(buf, "openat(AT_FDCWD, 0x9000, O_RDONLY, 0)");
+	assert_int_equal(flags, 0);
+}
+
+/* Decoded text parses back, as a policy value, to the value decoded. */
+static void check_reads_back(const struct scg_arch *a, const char *syscall, unsigned index,
+			     uint64_t value)
+{
+	unsigned bits = scg_syscall_arg_width(a, syscall, index);
+	if (!bits)
+		return;
+	uint64_t mask = bits == 64 ? UINT64_MAX : (UINT64_C(1) << bits) - 1;
+	char text[512];
+	scg_arg_format(a, syscall, index, value, text, sizeof(text));
+	if (!strcmp(text, "NULL"))
+		return;
+	uint64_t back = 0;
+	struct scg_diag *diag = scg_diag_new();
+	assert_non_null(diag);
+	int r = scg_constant_eval(text, a, &back, diag);
+	scg_diag_free(diag);
+	if (r != 0 || (back & mask) != (value & mask))
+		fail_msg("%s arg %u = %#llx on %s printed as '%s', which reads back as %#llx (%d)",
+			 syscall, index, (unsigned long long)value, scg_arch_name(a), text,
+			 (unsigned long long)back, r);
+}
+
+static void test_reads_back(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *syscall;
+		unsigned index;
+	} params[] = {
+		{ "socket", 0 },   { "socket", 1 },    { "socket", 2 },	   { "ioctl", 1 },
+		{ "clone", 0 },	   { "unshare", 0 },   { "ptrace", 0 },	   { "mount", 3 },
+		{ "mmap", 2 },	   { "mmap", 3 },      { "mprotect", 2 },  { "prctl", 0 },
+		{ "fcntl", 1 },	   { "statx", 2 },     { "statx", 3 },	   { "keyctl", 0 },
+		{ "bpf", 0 },	   { "personality", 0 }, { "setns", 1 },   { "openat", 2 },
+		{ "openat", 3 },   { "futex", 1 },     { "kill", 1 },	   { "lseek", 1 },
+		{ "openat", 0 },   { "umount2", 1 },   { "sendto", 3 },	   { "madvise", 2 },
+	};
+	static const char *const arches[] = { "x86_64", "x86", "aarch64", "arm", "mips", "ppc64le",
+					      "parisc", "s390x" };
+	uint64_t seed = 0x9e3779b97f4a7c15;
+	for (size_t a = 0; a < sizeof(arches) / sizeof(arches[0]); a++) {
+		const struct scg_arch *arch = scg_arch_lookup(arches[a]);
+		if (!arch)
+			continue;
+		for (size_t p = 0; p < sizeof(params) / sizeof(params[0]); p++) {
+			for (int i = 0; i < 200; i++) {
+				seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
+				/* small numbers, single bits, and random words */
+				uint64_t v = i < 64 ? (uint64_t)i : i < 128 ? UINT64_C(1) << (i - 64) : seed;
+				check_reads_back(arch, params[p].syscall, params[p].index, v);
+			}
+		}
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_common_denials), cmocka_unit_test(test_types_not_names),
+		cmocka_unit_test(test_per_abi),	       cmocka_unit_test(test_unknown_and_cut),
+		cmocka_unit_test(test_memory),	       cmocka_unit_test(test_reads_back),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
