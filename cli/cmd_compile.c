@@ -17,7 +17,7 @@
 #define MAX_ARCHES 32
 
 /* Long options without a short form. */
-enum { OPT_WORKLOAD = 256, OPT_NO_WORKLOAD };
+enum { OPT_WORKLOAD = 256, OPT_NO_WORKLOAD, OPT_SHOW_PROFILE };
 
 enum format { FORMAT_RAW, FORMAT_C, FORMAT_ASM, FORMAT_OCI, FORMAT_POLICY };
 
@@ -30,6 +30,7 @@ struct options {
 	const char *workload; /* learn --counts file */
 	bool no_workload;
 	bool list_profiles;
+	const char *show_profile; /* built-in profile whose source to print */
 };
 
 static void usage(FILE *out)
@@ -37,6 +38,7 @@ static void usage(FILE *out)
 	fputs("usage: syscage compile [--arch ARCH,...] [--format FORMAT] [-O0|-O1] [-o OUT]\n"
 	      "                       [--workload FILE] [OCI OPTIONS] POLICY\n"
 	      "       syscage compile --list-profiles\n"
+	      "       syscage compile --show-profile NAME\n"
 	      "\n"
 	      "Compiles a policy into a seccomp filter.  POLICY is a policy file ('-' reads\n"
 	      "policy text from standard input), an OCI or Docker JSON profile (*.json), or\n"
@@ -57,6 +59,8 @@ static void usage(FILE *out)
 	      "  -o, --output FILE     write there (atomically) instead of standard output;\n"
 	      "                        raw output is never written to a terminal\n"
 	      "  -l, --list-profiles   list the built-in profiles\n"
+	      "  --show-profile NAME   print built-in profile NAME's source with the line\n"
+	      "                        numbers reports name its rules by (<NAME>:LINE)\n"
 	      "  -h, --help            print this help\n"
 	      "\n",
 	      out);
@@ -130,6 +134,9 @@ static int on_option(int c, const char *arg, void *ctx)
 	case OPT_NO_WORKLOAD:
 		o->no_workload = true;
 		break;
+	case OPT_SHOW_PROFILE:
+		o->show_profile = arg;
+		break;
 	default:
 		return cli_oci_option(c, arg) < 0 ? -EINVAL : 0;
 	}
@@ -145,6 +152,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "format", required_argument, NULL, 'f' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "list-profiles", no_argument, NULL, 'l' },
+		{ "show-profile", required_argument, NULL, OPT_SHOW_PROFILE },
 		CLI_OCI_LONG_OPTIONS,
 		{ "workload", required_argument, NULL, OPT_WORKLOAD },
 		{ "no-workload", no_argument, NULL, OPT_NO_WORKLOAD },
@@ -161,6 +169,28 @@ static void list_profiles(void)
 {
 	for (size_t i = 0; i < scg_profile_count(); i++)
 		printf("%-20s %s\n", scg_profile_name(i), scg_profile_summary(i));
+}
+
+/*
+ * The source of built-in profile @name, each line numbered as diagnostics
+ * and `syscage run` reports number it (<default>:18).
+ */
+static int show_profile(const char *name)
+{
+	const char *text = scg_profile_source(name);
+	if (!text) {
+		cli_error("unknown profile '%s'; the built-in profiles are:", name);
+		for (size_t i = 0; i < scg_profile_count(); i++)
+			fprintf(stderr, "  %s\n", scg_profile_name(i));
+		return -ENOENT;
+	}
+	unsigned line = 1;
+	for (const char *p = text; *p; line++) {
+		size_t len = strcspn(p, "\n");
+		printf("%4u  %.*s\n", line, (int)len, p);
+		p += len + (p[len] == '\n');
+	}
+	return 0;
 }
 
 /* The filter as bytes or text, ready to write. */
@@ -234,6 +264,8 @@ int cmd_compile(int argc, char **argv)
 		list_profiles();
 		return CLI_EXIT_OK;
 	}
+	if (o.show_profile)
+		return show_profile(o.show_profile) < 0 ? CLI_EXIT_USAGE : CLI_EXIT_OK;
 	if (first != argc - 1) {
 		cli_error(first == argc ? "no policy given" : "one policy at a time");
 		usage(stderr);

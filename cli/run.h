@@ -165,8 +165,9 @@ struct run_report;
 struct run_report *run_report_new(const struct scg_policy *policy, const char *log_path,
 				  bool quiet);
 void run_report_free(struct run_report *rep);
-/* Prints the counts per syscall and verdict, if there were denials. */
-void run_report_summary(const struct run_report *rep);
+/* Says how many repeats of the last line went unprinted, then prints the
+ * counts per syscall and verdict, if there were denials. */
+void run_report_summary(struct run_report *rep);
 
 struct run_denial {
 	pid_t pid;

@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# syscage run's denial reports: arguments decoded as strace decodes them and as a
+# policy reads them back, repeats collapsed on the terminal but all in the log, and
+# the built-in profile's rule a report names, shown by `compile --show-profile`.
+. "$(dirname "$0")/../cli_lib.bash"
+S=$SYSCAGE
+T="timeout -k 5 60"
+
+# the path of helper program $1, built here when the build has not (no tests part)
+helper() {
+	local h=${BUILD:-build}/tests/helpers/$1
+	if [ ! -x "$h" ]; then
+		h=$TMP/$1
+		cc -D_GNU_SOURCE -o "$h" "$(dirname "$0")/../helpers/$1.c" -lpthread >&2
+	fi
+	realpath "$h"
+}
+LOOP=$(helper syscall_loop)
+
+# The default profile denies unshare: the flags print as names, not 268435456
+if command -v unshare >/dev/null; then
+	$T "$S" run -- unshare -U true >"$TMP/out" 2>"$TMP/err"
+	with_feature user-notif expect_grep "$TMP/err" \
+		'denied unshare\(CLONE_NEWUSER\) from pid [0-9]+: ERRNO\(EPERM\) by rule <default>:[0-9]+$' \
+		"unshare's flags decoded"
+	$T "$S" run -- unshare -m -U true >"$TMP/out" 2>"$TMP/err"
+	with_feature user-notif expect_grep "$TMP/err" 'denied unshare\(CLONE_NEWNS\|CLONE_NEWUSER\)' \
+		"several flags joined with |"
+else
+	ok "unshare's flags decoded # SKIP unshare (util-linux) not installed"
+fi
+
+# Values a policy denies print as the constants that policy would name; each one reads
+# back: the decoded call's arguments make the same rule match again.
+printf 'default allow\nerrno(EPERM) socket if domain == AF_INET6\nerrno(EPERM) ioctl if fd == 99\n' \
+	>"$TMP/net.policy"
+if command -v python3 >/dev/null; then
+	cat >"$TMP/calls.py" <<'PY'
+import ctypes, socket
+libc = ctypes.CDLL(None, use_errno=True)
+try:
+    socket.socket(socket.AF_INET6, socket.SOCK_STREAM | socket.SOCK_CLOEXEC, socket.IPPROTO_TCP)
+except OSError:
+    pass
+libc.ioctl(99, 0x5401, 0)
+PY
+	$T "$S" run -p "$TMP/net.policy" -- python3 "$TMP/calls.py" >"$TMP/out" 2>"$TMP/err"
+	with_feature user-notif expect_grep "$TMP/err" \
+		'denied socket\(AF_INET6, SOCK_STREAM\|SOCK_CLOEXEC, IPPROTO_TCP\)' "socket decoded"
+	with_feature user-notif expect_grep "$TMP/err" 'denied ioctl\(99, TCGETS, (0|NULL)\)' \
+		"ioctl request decoded"
+	# the decoded values, given back to the policy language, are the values denied
+	if have_feature user-notif; then
+		call=$(grep -oE 'socket\([^)]*\)' "$TMP/err" | head -n 1)
+		args=${call#socket(}
+		args=${args%)}
+		IFS=, read -r dom typ proto <<<"$args"
+		printf 'default allow\nerrno(EPERM) socket if domain == %s && type == %s && protocol == %s\n' \
+			"$dom" "$typ" "$proto" >"$TMP/back.policy"
+		$T "$S" run -p "$TMP/back.policy" -- python3 "$TMP/calls.py" >"$TMP/out" 2>"$TMP/err2"
+		expect_grep "$TMP/err2" 'denied socket\(AF_INET6' "the printed values read back as a rule"
+	else
+		skip_feature user-notif "the printed values read back as a rule"
+	fi
+else
+	ok "socket decoded # SKIP python3 not installed"
+fi
+
+# A pointer parameter named mode is a pointer: hexadecimal, never octal, never cut to 32 bits
+printf 'default allow\nerrno(EPERM) get_mempolicy\n' >"$TMP/mempolicy.policy"
+if command -v python3 >/dev/null; then
+	$T "$S" run -p "$TMP/mempolicy.policy" -- python3 -c '
+import ctypes
+libc = ctypes.CDLL(None)
+libc.syscall.restype = ctypes.c_long
+libc.syscall(ctypes.c_long(239), ctypes.c_long(0x7ffd12345678), ctypes.c_long(0), ctypes.c_long(0), ctypes.c_long(0), ctypes.c_long(0))
+' >"$TMP/out" 2>"$TMP/err"
+	with_feature user-notif expect_grep "$TMP/err" 'denied get_mempolicy\(0x7ffd12345678, NULL, 0, NULL, 0\)' \
+		"a pointer named mode prints whole, in hexadecimal"
+fi
+
+# A loop of one denied call: one line and a count on the terminal, every call in the log
+printf 'default allow\nerrno(EPERM) getppid\n' >"$TMP/loop.policy"
+expect_status 0 "a program denied 300 times" -- $T "$S" run -p "$TMP/loop.policy" --log "$TMP/loop.json" -- "$LOOP" -r 1 300
+if have_feature user-notif; then
+	lines=$(grep -c 'denied getppid()' "$TMP/err")
+	if [ "$lines" -eq 1 ]; then ok "repeats collapse to one line"; else
+		not_ok "repeats collapse to one line" "$lines lines"; fi
+	# the helper makes a few calls of its own before the 300
+	logged=$(grep -c '"syscall":"getppid"' "$TMP/loop.json")
+	if [ "$logged" -ge 300 ]; then ok "--log keeps every denial"; else
+		not_ok "--log keeps every denial" "$logged lines"; fi
+	expect_grep "$TMP/err" "^syscage: \.\.\. $((logged - 1)) more like this\$" "the count of the rest"
+	expect_grep "$TMP/err" "^ +$logged  getppid +ERRNO\(EPERM\)\$" "the summary counts them all"
+else
+	skip_feature user-notif "repeats collapse to one line"
+fi
+
+# A different line ends the run of repeats: the count comes before it
+printf 'default allow\nerrno(EPERM) getppid, mkdir, mkdirat\n' >"$TMP/two.policy"
+$T "$S" run -p "$TMP/two.policy" -- sh -c "\"$LOOP\" -r 1 5; mkdir \"$TMP/x\"" >"$TMP/out" 2>"$TMP/err"
+if have_feature user-notif; then
+	# (the shell asks for its parent too, from another pid: a line of its own)
+	order=$(grep -oE 'denied (getppid|mkdir)|[0-9]+ more like this' "$TMP/err" | tr '\n' ,)
+	case $order in
+	*'denied getppid,'[0-9]*' more like this,denied mkdir,') ok "the count comes when another line does" ;;
+	*) not_ok "the count comes when another line does" "$order" ;;
+	esac
+else
+	skip_feature user-notif "the count comes when another line does"
+fi
+
+# The rule a report names (<default>:LINE) can be looked up
+expect_status 0 "compile --show-profile default" -- "$S" compile --show-profile default
+if have_feature user-notif && command -v unshare >/dev/null; then
+	$T "$S" run -- unshare -U true >/dev/null 2>"$TMP/err"
+	line=$(grep -oE 'by rule <default>:[0-9]+' "$TMP/err" | head -n 1 | cut -d: -f2)
+	"$S" compile --show-profile default >"$TMP/src"
+	expect_grep "$TMP/src" "^ *$line  .*unshare" "line $line of the shown profile is the unshare rule"
+	expect_grep "$TMP/err" "compile --show-profile default" "the report says how to see the rule"
+fi
+expect_status 2 "--show-profile of an unknown profile" -- "$S" compile --show-profile defualt
+expect_grep "$TMP/err" '^  docker-default$' "the error lists the built-in profiles"
+
+echo "1..$n"
