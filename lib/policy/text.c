@@ -4,7 +4,10 @@
  * (actions, errno names that mean the same number on every target ABI,
  * ABIs) and writes numbers for the rest, so that parsing it back gives the
  * same verdict for every call.  Consecutive rules that differ only in
- * their syscall share a line.
+ * their syscall share a line.  Rules that can never match (an earlier rule
+ * without a condition decides their syscall on each of their ABIs, as when
+ * a profile overrides part of one it uses) are left out: they change no
+ * verdict, and read back they would only be warned about.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -140,7 +143,7 @@ static void put_syscall(struct scg_strbuf *sb, const struct scg_policy *p, const
 	bool absent = false;
 	for (size_t i = 0; i < scg_policy_arch_count(p); i++) {
 		const struct scg_arch *a = scg_policy_arch_at(p, i);
-		int bit = scg_lang_arch_bit(a);
+		int bit = lang_arch_bit(a);
 		uint32_t nr;
 		bool in_scope =
 		    !r->arch_mask || (bit >= 0 && bit < 32 && (r->arch_mask & (1u << bit)));
@@ -169,17 +172,17 @@ static bool known_name(const char *name)
 	return scg_syscall_lookup(scg_arch_native(), name, &nr) != -ENOENT;
 }
 
-/* Writes rules [first, last) that share everything but the syscall. */
-static void put_rule_line(struct scg_strbuf *sb, const struct scg_policy *p, size_t first,
-			  size_t last)
+/* Writes rules @idx[0..@count) that share everything but the syscall. */
+static void put_rule_line(struct scg_strbuf *sb, const struct scg_policy *p, const size_t *idx,
+			  size_t count)
 {
 	struct scg_rule r;
-	scg_policy_rule_at(p, first, &r);
+	scg_policy_rule_at(p, idx[0], &r);
 	put_action(sb, p, r.action);
-	for (size_t i = first; i < last; i++) {
+	for (size_t i = 0; i < count; i++) {
 		struct scg_rule each;
-		scg_policy_rule_at(p, i, &each);
-		scg_strbuf_append(sb, i == first ? " " : ", ");
+		scg_policy_rule_at(p, idx[i], &each);
+		scg_strbuf_append(sb, i == 0 ? " " : ", ");
 		put_syscall(sb, p, &each);
 	}
 	if (r.cond) {
@@ -189,6 +192,84 @@ static void put_rule_line(struct scg_strbuf *sb, const struct scg_policy *p, siz
 	if (r.arch_mask)
 		put_arches(sb, " on ", r.arch_mask);
 	scg_strbuf_append(sb, "\n");
+}
+
+/* The policy's ABIs as arch_mask bits. */
+static uint32_t policy_arches(const struct scg_policy *p)
+{
+	uint32_t all = 0;
+	for (size_t i = 0; i < scg_policy_arch_count(p); i++) {
+		int bit = lang_arch_bit(scg_policy_arch_at(p, i));
+		if (bit >= 0 && bit < 32)
+			all |= 1u << bit;
+	}
+	return all;
+}
+
+/* The policy's ABIs rule @r applies to (a rule's 0 means all of them). */
+static uint32_t rule_arches(const struct scg_rule *r, uint32_t all)
+{
+	return r->arch_mask ? r->arch_mask & all : all;
+}
+
+/* Whether @a and @b name the same calls: the same name, or @a's numbers include @b's. */
+static bool covers_calls(const struct scg_rule *a, const struct scg_rule *b)
+{
+	if (a->syscall || b->syscall)
+		return a->syscall && b->syscall && !strcmp(a->syscall, b->syscall);
+	return a->number <= b->number && b->number_last <= a->number_last;
+}
+
+/* Marks in @dead the rules that earlier rules without conditions always decide first. */
+static void find_dead(const struct scg_policy *p, bool *dead, size_t n)
+{
+	uint32_t all = policy_arches(p);
+	for (size_t i = 0; i < n; i++) {
+		struct scg_rule r;
+		scg_policy_rule_at(p, i, &r);
+		uint32_t want = rule_arches(&r, all), decided = 0;
+		for (size_t j = 0; j < i && (want & ~decided); j++) {
+			struct scg_rule e;
+			scg_policy_rule_at(p, j, &e);
+			if (!e.cond && covers_calls(&e, &r))
+				decided |= rule_arches(&e, all);
+		}
+		dead[i] = want && !(want & ~decided);
+	}
+}
+
+/* Writes the live rules, consecutive ones that differ only in their syscall on one line. */
+static int put_rules(struct scg_strbuf *sb, const struct scg_policy *p, size_t n)
+{
+	bool *dead = calloc(n ? n : 1, sizeof(*dead));
+	size_t *line = calloc(n ? n : 1, sizeof(*line));
+	if (!dead || !line) {
+		free(dead);
+		free(line);
+		return -ENOMEM;
+	}
+	find_dead(p, dead, n);
+	size_t count = 0;
+	struct scg_rule a, b;
+	for (size_t i = 0; i <= n; i++) {
+		if (i < n && dead[i])
+			continue;
+		bool joins = i < n && count && scg_policy_rule_at(p, i, &b) == 0 && same_line(&a, &b);
+		if (count && !joins) {
+			if (!a.arch_mask || (a.arch_mask & known_arch_bits()))
+				put_rule_line(sb, p, line, count);
+			/* else the rule applies to no ABI the library knows: nothing to say */
+			count = 0;
+		}
+		if (i == n)
+			break;
+		if (!count)
+			scg_policy_rule_at(p, i, &a);
+		line[count++] = i;
+	}
+	free(dead);
+	free(line);
+	return 0;
 }
 
 static void put_settings(struct scg_strbuf *sb, const struct scg_policy *p)
@@ -224,16 +305,10 @@ int scg_policy_to_text(const struct scg_policy *policy, char **text)
 	put_settings(&sb, policy);
 	if (n)
 		scg_strbuf_append(&sb, "\n");
-	for (size_t first = 0; first < n;) {
-		struct scg_rule a, b;
-		size_t last = first + 1;
-		scg_policy_rule_at(policy, first, &a);
-		while (last < n && scg_policy_rule_at(policy, last, &b) == 0 && same_line(&a, &b))
-			last++;
-		if (!a.arch_mask || (a.arch_mask & known_arch_bits()))
-			put_rule_line(&sb, policy, first, last);
-		/* else the rule applies to no ABI the library knows: nothing to say */
-		first = last;
+	int r = put_rules(&sb, policy, n);
+	if (r < 0) {
+		scg_strbuf_release(&sb);
+		return r;
 	}
 	return scg_strbuf_finish(&sb, text);
 }
