@@ -85,6 +85,9 @@ for profile in $("$SYSCAGE" compile --list-profiles | awk '{print $1}'); do
 	else ok "profile $profile: no int argument over 64 bits"; fi
 done
 expect_status 0 "default: nothing at error level" -- "$SYSCAGE" lint --severity error default
+# the profile syscage recommends passes lint outright: no warning and no note either
+expect_status 0 "lint default passes" -- "$SYSCAGE" lint --severity info default
+expect_grep "$TMP/out" '^no findings$' "lint default: no findings at any severity"
 
 # lint takes compile's OCI options: with Podman's default capabilities (no CAP_AUDIT_WRITE),
 # Podman's profile denies NETLINK_AUDIT sockets (EINVAL), and 64-bit tests on arguments 0
