@@ -75,8 +75,8 @@ static void measure(const struct scg_policy *policy, const struct scg_prog *prog
 			scg_syscall_at(arch, i, NULL, &d.nr);
 			uint32_t words[SCG_EMU_WORDS];
 			size_t executed = 0;
-			scg_emu_layout(&d, words);
-			scg_emu_exec(prog, words, 0, &executed, NULL, NULL);
+			emu_layout(&d, words);
+			emu_exec(prog, words, 0, &executed, NULL, NULL);
 			sum += (double)executed;
 			count++;
 			if (executed > r->max)
@@ -113,8 +113,8 @@ static double weighted_uncached(const struct scg_policy *policy, const struct re
 				continue;
 			uint32_t words[SCG_EMU_WORDS];
 			size_t executed = 0;
-			scg_emu_layout(&d, words);
-			scg_emu_exec(&r[which].prog, words, 0, &executed, NULL, NULL);
+			emu_layout(&d, words);
+			emu_exec(&r[which].prog, words, 0, &executed, NULL, NULL);
 			sum += (double)executed * (double)w[i].count;
 			calls += (double)w[i].count;
 		}

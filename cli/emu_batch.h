@@ -11,7 +11,7 @@
 /*
  * Reads cases "ARCH SYSCALL [ARG0 .. ARG5] [IP]" from @path ("-": stdin)
  * and prints one canonical action per case.  @progs must have passed
- * scg_emu_check().  A case without IP uses @default_ip.  Bad lines are
+ * scg_verify().  A case without IP uses @default_ip.  Bad lines are
  * reported as file:line:column on stderr and print "ERROR", so the output
  * keeps one line per case.  Returns an exit status (CLI_EXIT_*).
  */

@@ -79,10 +79,10 @@ static void probe(const struct scg_policy *p, const struct scg_prog progs[2],
 	struct scg_verdict v;
 	scg_policy_eval(p, d, &v);
 	uint32_t words[SCG_EMU_WORDS];
-	scg_emu_layout(d, words);
+	emu_layout(d, words);
 	/* Both programs passed scg_verify() once in compile_level(): no check per run. */
 	for (unsigned o = 0; o < 2; o++) {
-		uint32_t ret = scg_emu_exec(&progs[o], words, 0, NULL, NULL, NULL);
+		uint32_t ret = emu_exec(&progs[o], words, 0, NULL, NULL, NULL);
 		if (!polgen_same_effect(v.action, ret))
 			mismatch(p, d, v.action, ret, o);
 	}

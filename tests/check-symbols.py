@@ -9,7 +9,8 @@ beside them are theirs), and every library symbol their objects use must be one 
 libraries export.  The compat library links libsyscage's objects in, so nothing stops it at
 link time from calling an internal function; this holds it to the same rule as a program
 linked against libsyscage.so: only functions declared SCG_API in the public headers.
-Each installed static archive must define no global symbol without the scg_ prefix.
+Each installed static archive must define no global symbol without the scg_ prefix, and the
+prefix is the public API's alone: an internal function or table has none.
 TAP output, like tests/cli/*.sh."""
 import argparse
 import glob
@@ -22,12 +23,21 @@ SRC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 
 # What the front ends still use of the internals, and why.  Each entry is a debt: remove it
 # when the use goes away (the test fails on a stale entry, so the list cannot rot).
-ALLOWED_INCLUDES = {
-    # The decoder of syscall arguments for run's report is moving into the library.
-    ("cli/run_report.c", "policy/lang_internal.h"),
-}
-ALLOWED_SYMBOLS = {
-    ("cli", "scg_syscall_params_find"),  # the same decoder (run_report.c)
+ALLOWED_INCLUDES = set()
+ALLOWED_SYMBOLS = set()
+
+# Internal symbols still carrying the public prefix, in files being reworked at the time the
+# rule was written; rename them (and drop them here) when those files are next touched.
+PREFIXED_INTERNALS = {
+    "scg_constant_count", "scg_constant_family", "scg_constant_name_at",  # policy/constants.c
+    "scg_constant_suggest", "scg_constant_suggest_in", "scg_constant_value",
+    "scg_decode_is_alias", "scg_decode_param_find",  # policy/decode_table.c
+    "scg_inject_when_parse",  # inject/rule.c
+    "scg_strbuf_append", "scg_strbuf_appendf", "scg_strbuf_appendn",  # util/strbuf.c
+    "scg_strbuf_finish", "scg_strbuf_release",
+    "scg_suggest_consider", "scg_suggest_init", "scg_suggest_result",  # util/suggest.c
+    "scg_syscall_params", "scg_syscall_params_count",  # policy/syscall_params.c
+    "scg_syscall_params_find",  # policy/lang_tables.c
 }
 
 
@@ -137,6 +147,11 @@ def main():
         stale += [f"{f} is allowed to include \"{h}\" but does not" for f, h in ALLOWED_INCLUDES
                   if f.startswith(front + "/") and (f, h) not in includes]
         tap.check(not stale, f"{front}/: every allowance is still needed", stale)
+
+    prefixed = sorted(n for n in library if n.startswith("scg_") and n not in public)
+    bad = [f"{n} is internal: drop the scg_ prefix" for n in prefixed
+           if n not in PREFIXED_INTERNALS]
+    tap.check(not bad, "no internal symbol carries the public scg_ prefix", bad)
 
     for archive in a.installed:
         names = defined_globals(archive)

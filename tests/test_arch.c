@@ -339,8 +339,8 @@ static void assert_strictly_sorted(const char *const *names, size_t count)
 static void test_generated_indexes(void **state)
 {
 	(void)state;
-	assert_strictly_sorted(scg_syscall_all_names, scg_syscall_all_count);
-	const struct scg_syscall_table *t = &scg_syscall_table_x86_64;
+	assert_strictly_sorted(syscall_all_names, syscall_all_count);
+	const struct scg_syscall_table *t = &syscall_table_x86_64;
 	const char *names[1024];
 	assert_true(t->count <= COUNT_OF(names));
 	for (size_t i = 0; i < t->count; i++)

@@ -108,10 +108,10 @@ static void probe(const struct scg_policy *p, const struct compiled *c,
 	struct scg_verdict v;
 	scg_policy_eval(p, d, &v);
 	uint32_t words[SCG_EMU_WORDS];
-	scg_emu_layout(d, words);
+	emu_layout(d, words);
 	uint32_t ret[2];
 	for (unsigned o = 0; o < 2; o++)
-		ret[o] = scg_emu_exec(&c->prog[o], words, 0, NULL, NULL, NULL);
+		ret[o] = emu_exec(&c->prog[o], words, 0, NULL, NULL, NULL);
 	probes_run++;
 	for (unsigned o = 0; o < 2; o++) {
 		if (polgen_same_effect(v.action, ret[o]) && ret[0] == ret[1])

@@ -649,7 +649,7 @@ static void test_garbage_is_safe(void **state)
 	progen_seed(&rng, 42);
 	struct scg_seccomp_data d = x86_data(1);
 	uint32_t words[SCG_EMU_WORDS];
-	scg_emu_layout(&d, words);
+	emu_layout(&d, words);
 	for (int i = 0; i < 20000; i++) {
 		struct scg_prog p;
 		assert_int_equal(progen_garbage(&rng, 1 + progen_below(&rng, 64), &p), 0);
@@ -658,7 +658,7 @@ static void test_garbage_is_safe(void **state)
 			if (progen_below(&rng, 2))
 				p.insns[j].code &= 0xff;
 		size_t executed = 0;
-		(void)scg_emu_exec(&p, words, 0, &executed, NULL, NULL);
+		(void)emu_exec(&p, words, 0, &executed, NULL, NULL);
 		assert_true(executed >= 1 && executed <= p.len);
 		uint32_t ret;
 		int r = scg_emu_run(&p, &d, &ret, NULL, NULL, NULL);

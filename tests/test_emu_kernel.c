@@ -236,7 +236,7 @@ static bool check_case(struct run_state *st, const char *kind, size_t index,
 	if (!kernel_can_run(st, progs, n, call, &d))
 		return true;
 	uint32_t words[SCG_EMU_WORDS];
-	scg_emu_layout(&d, words);
+	emu_layout(&d, words);
 	st->cov.words = words;
 	struct scg_emu_result res;
 	assert_int_equal(scg_emu_stack(progs, n, &d, &res, NULL, cover_step, &st->cov), 0);
@@ -514,7 +514,7 @@ static void test_targeted_programs(void **state)
 		}
 		struct scg_seccomp_data d = data_for(&call);
 		uint32_t words[SCG_EMU_WORDS];
-		scg_emu_layout(&d, words);
+		emu_layout(&d, words);
 		size_t n = stack_size(&st->rng);
 		struct scg_prog raw[MAX_STACK], progs[MAX_STACK];
 		for (size_t f = 0; f < n; f++)

@@ -265,7 +265,7 @@ static int finish_child(pid_t pid)
 	assert_int_equal(write(go_pipe[1], &c, 1), 1);
 	close(go_pipe[1]);
 	int status = 0;
-	pid_t r = scg_inspect_wait(pid, &status, scg_inspect_now_ms() + TIMEOUT_MS);
+	pid_t r = inspect_wait(pid, &status, inspect_now_ms() + TIMEOUT_MS);
 	if (r != pid)
 		kill(pid, SIGKILL), waitpid(pid, &status, 0);
 	assert_int_equal(r, pid);
@@ -440,13 +440,13 @@ static void test_scan(void **state)
 	/* a pid listed and gone before it is read: left out, counted, no error */
 	pid_t pids[] = { getpid(), dead_pid(), filtered };
 	struct scg_proc_scan scan;
-	assert_int_equal(scg_inspect_scan_pids(pids, 3, 0, &scan), 0);
+	assert_int_equal(inspect_scan_pids(pids, 3, 0, &scan), 0);
 	assert_int_equal(scan.vanished, 1);
 	assert_int_equal(scan.unreadable, 0);
 	assert_true(scanned(&scan, filtered));
 	assert_int_equal(scanned(&scan, getpid()), self_filtered);
 	scg_proc_scan_release(&scan);
-	assert_int_equal(scg_inspect_scan_pids(pids, 3, SCG_SCAN_EVERY_PROCESS, &scan), 0);
+	assert_int_equal(inspect_scan_pids(pids, 3, SCG_SCAN_EVERY_PROCESS, &scan), 0);
 	assert_int_equal(scan.n, 2);
 	assert_int_equal(scan.procs[0].pid, getpid());
 	scg_proc_scan_release(&scan);
@@ -699,7 +699,7 @@ static void run_untraced(const char *mode, int want_status, bool want_marker)
 		_exit(127);
 	}
 	int status = 0;
-	pid_t r = scg_inspect_wait(pid, &status, scg_inspect_now_ms() + TIMEOUT_MS);
+	pid_t r = inspect_wait(pid, &status, inspect_now_ms() + TIMEOUT_MS);
 	if (r != pid)
 		kill(pid, SIGKILL), waitpid(pid, &status, 0);
 	assert_int_equal(r, pid);

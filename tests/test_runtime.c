@@ -111,16 +111,16 @@ static void test_install_falls_back_to_prctl(void **state)
 	memset(&sim, 0, sizeof(sim));
 	sim.seccomp_ret = -1;
 	sim.seccomp_errno = ENOSYS;
-	assert_int_equal(scg_filter_install_ops(&sim_ops, &prog, 0, NULL), 0);
+	assert_int_equal(filter_install_ops(&sim_ops, &prog, 0, NULL), 0);
 	assert_int_equal(sim.prctl_calls, 1);
 	assert_int_equal(sim.prctl_mode, SCG_MODE_FILTER);
 	/* flags need seccomp(2): no silent downgrade */
 	sim.prctl_calls = 0;
-	assert_int_equal(scg_filter_install_ops(&sim_ops, &prog, SCG_FILTER_FLAG_LOG, NULL),
+	assert_int_equal(filter_install_ops(&sim_ops, &prog, SCG_FILTER_FLAG_LOG, NULL),
 			 -ENOSYS);
 	assert_int_equal(sim.prctl_calls, 0);
 	/* strict mode too */
-	assert_int_equal(scg_strict_enter_ops(&sim_ops), 0);
+	assert_int_equal(strict_enter_ops(&sim_ops), 0);
 	assert_int_equal(sim.prctl_mode, SCG_MODE_STRICT);
 }
 
@@ -131,14 +131,14 @@ static void test_install_tsync_tid_is_failure(void **state)
 	memset(&sim, 0, sizeof(sim));
 	sim.seccomp_ret = 4321;
 	struct scg_install_result res;
-	assert_int_equal(scg_filter_install_ops(&sim_ops, &prog, SCG_FILTER_FLAG_TSYNC, &res),
+	assert_int_equal(filter_install_ops(&sim_ops, &prog, SCG_FILTER_FLAG_TSYNC, &res),
 			 -ESRCH);
 	assert_int_equal(res.tsync_tid, 4321);
 	assert_int_equal(res.listener, -1);
 	/* with NEW_LISTENER (and TSYNC_ESRCH) a positive value is the listener */
 	unsigned flags = SCG_FILTER_FLAG_TSYNC | SCG_FILTER_FLAG_TSYNC_ESRCH |
 			 SCG_FILTER_FLAG_NEW_LISTENER;
-	assert_int_equal(scg_filter_install_ops(&sim_ops, &prog, flags, &res), 0);
+	assert_int_equal(filter_install_ops(&sim_ops, &prog, flags, &res), 0);
 	assert_int_equal(res.listener, 4321);
 	assert_int_equal(sim.last_flags, flags);
 }
@@ -161,13 +161,13 @@ static void test_probe_simulated(void **state)
 	memset(&sim, 0, sizeof(sim));
 	sim.seccomp_ret = -1;
 	sim.seccomp_errno = ENOSYS;
-	assert_int_equal(scg_features_probe_ops(&sim_ops, &f), 0);
+	assert_int_equal(features_probe_ops(&sim_ops, &f), 0);
 	assert_false(f.seccomp_syscall);
 	assert_int_equal(f.flags, 0);
 	/* a 5.0-like kernel: flags up to NEW_LISTENER */
 	memset(&sim, 0, sizeof(sim));
 	sim.reject_flags_from = SCG_FILTER_FLAG_TSYNC_ESRCH;
-	assert_int_equal(scg_features_probe_ops(&sim_ops, &f), 0);
+	assert_int_equal(features_probe_ops(&sim_ops, &f), 0);
 	assert_true(f.seccomp_syscall);
 	assert_int_equal(f.flags, 0xfU);
 }

@@ -55,7 +55,7 @@ names = sorted(set(native) | set(pseudo))
 
 # syscage's own tables: every name, and per table its (name, number) pairs.
 tables_text = open(tables_c, encoding="utf-8").read()
-all_names = re.search(r"scg_syscall_all_names\[\] = \{(.*?)\};", tables_text, re.S).group(1)
+all_names = re.search(r"syscall_all_names\[\] = \{(.*?)\};", tables_text, re.S).group(1)
 newer = sorted(set(re.findall(r'"(\w+)"', all_names)) - set(names))
 PRIVATE_FIRST = -30001
 private = {}

@@ -143,9 +143,9 @@ GROUPS = [
 def read_syscall_names(tables_c):
     with open(tables_c, encoding="utf-8") as f:
         text = f.read()
-    m = re.search(r"scg_syscall_all_names\[\]\s*=\s*\{(.*?)\};", text, re.S)
+    m = re.search(r"syscall_all_names\[\]\s*=\s*\{(.*?)\};", text, re.S)
     if not m:
-        sys.exit("gen-groups: no scg_syscall_all_names in " + tables_c)
+        sys.exit("gen-groups: no syscall_all_names in " + tables_c)
     return set(re.findall(r'"([^"]+)"', m.group(1)))
 
 
@@ -193,14 +193,14 @@ def render(groups, known):
         out.append(line + "NULL,")
         out.append("};")
         out.append("")
-    out.append("const struct scg_group_entry scg_group_table[] = {")
+    out.append("const struct scg_group_entry group_table[] = {")
     for name, summary, _ in groups:
         out.append('\t{ "%s", "%s", %s },' % (name, summary, c_identifier(name)))
     out += [
         "};",
         "/* clang-format on */",
         "",
-        "const size_t scg_group_table_count = sizeof(scg_group_table) / sizeof(scg_group_table[0]);",
+        "const size_t group_table_count = sizeof(group_table) / sizeof(group_table[0]);",
         "",
     ]
     return "\n".join(out), dropped

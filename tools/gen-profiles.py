@@ -69,7 +69,7 @@ def main(argv):
         '#include "policy/lang_internal.h"',
         "",
         "/* clang-format off */",
-        "const struct scg_profile_entry scg_profile_table[] = {",
+        "const struct scg_profile_entry profile_table[] = {",
     ]
     for fname in files:
         name = fname[: -len(".policy")]
@@ -91,7 +91,7 @@ def main(argv):
         "};",
         "/* clang-format on */",
         "",
-        "const size_t scg_profile_table_count = %d;" % len(files),
+        "const size_t profile_table_count = %d;" % len(files),
         "",
     ]
     tmp = output + ".tmp"

@@ -105,7 +105,7 @@ def emit_table(out, stem, present):
     out.extend(wrap(str(position[name]) for name in by_name))
     out.append("};")
     out.append("")
-    out.append("const struct scg_syscall_table scg_syscall_table_%s = {" % ident)
+    out.append("const struct scg_syscall_table syscall_table_%s = {" % ident)
     out.append('\t.name = "%s",' % stem)
     out.append("\t.by_nr = %s_by_nr," % ident)
     out.append("\t.by_name = %s_by_name," % ident)

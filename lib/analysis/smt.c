@@ -36,7 +36,7 @@ static void on_error(Z3_context ctx, Z3_error_code code)
 
 struct smt *smt_new(void)
 {
-	if (scg_z3_load() < 0)
+	if (z3_load() < 0)
 		return NULL;
 	struct smt *smt = calloc(1, sizeof(*smt));
 	if (!smt)

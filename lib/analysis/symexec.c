@@ -537,7 +537,7 @@ static struct smt *need_smt(struct symexec *s)
 
 static int no_smt(void)
 {
-	return scg_z3_load() < 0 ? -ENOSYS : -ENOMEM;
+	return z3_load() < 0 ? -ENOSYS : -ENOMEM;
 }
 
 static Z3_ast term_of(struct symexec *s, struct sval v)

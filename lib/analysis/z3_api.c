@@ -7,7 +7,7 @@
 
 #include "analysis/z3_api.h"
 
-struct scg_z3_api scg_z3;
+struct scg_z3_api z3_fns;
 
 /* Debian's soname first, then the development link. */
 static const char *const libz3_names[] = { "libz3.so.4", "libz3.so" };
@@ -20,14 +20,14 @@ static int resolve(void *lib)
 	sym = dlsym(lib, #name);                    \
 	if (!sym)                                   \
 		return -ENOSYS;                     \
-	*(void **)(void *)&scg_z3.name = sym;
+	*(void **)(void *)&z3_fns.name = sym;
 	SCG_Z3_FUNCTIONS(SCG_Z3_RESOLVE)
 #undef SCG_Z3_RESOLVE
 	/* NOLINTEND(bugprone-macro-parentheses) */
 	return 0;
 }
 
-int scg_z3_load(void)
+int z3_load(void)
 {
 	static int state = 1; /* 1: not tried yet; then 0 or -ENOSYS */
 	if (state <= 0)

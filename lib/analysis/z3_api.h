@@ -70,59 +70,59 @@ struct scg_z3_api {
 #undef SCG_Z3_MEMBER
 };
 
-extern struct scg_z3_api scg_z3;
+extern struct scg_z3_api z3_fns;
 
 /* Loads libz3 once: 0, or -ENOSYS when it (or one of its functions) is missing. */
-int scg_z3_load(void);
+int z3_load(void);
 
 #ifndef SCG_Z3_API_IMPLEMENTATION
-#define Z3_ast_to_string scg_z3.Z3_ast_to_string
-#define Z3_del_config scg_z3.Z3_del_config
-#define Z3_del_context scg_z3.Z3_del_context
-#define Z3_get_bool_value scg_z3.Z3_get_bool_value
-#define Z3_get_numeral_uint scg_z3.Z3_get_numeral_uint
-#define Z3_mk_and scg_z3.Z3_mk_and
-#define Z3_mk_bv_sort scg_z3.Z3_mk_bv_sort
-#define Z3_mk_bvadd scg_z3.Z3_mk_bvadd
-#define Z3_mk_bvand scg_z3.Z3_mk_bvand
-#define Z3_mk_bvlshr scg_z3.Z3_mk_bvlshr
-#define Z3_mk_bvmul scg_z3.Z3_mk_bvmul
-#define Z3_mk_bvneg scg_z3.Z3_mk_bvneg
-#define Z3_mk_bvor scg_z3.Z3_mk_bvor
-#define Z3_mk_bvshl scg_z3.Z3_mk_bvshl
-#define Z3_mk_bvsub scg_z3.Z3_mk_bvsub
-#define Z3_mk_bvudiv scg_z3.Z3_mk_bvudiv
-#define Z3_mk_bvuge scg_z3.Z3_mk_bvuge
-#define Z3_mk_bvugt scg_z3.Z3_mk_bvugt
-#define Z3_mk_bvule scg_z3.Z3_mk_bvule
-#define Z3_mk_bvxor scg_z3.Z3_mk_bvxor
-#define Z3_mk_config scg_z3.Z3_mk_config
-#define Z3_mk_const scg_z3.Z3_mk_const
-#define Z3_mk_context scg_z3.Z3_mk_context
-#define Z3_mk_eq scg_z3.Z3_mk_eq
-#define Z3_mk_false scg_z3.Z3_mk_false
-#define Z3_mk_not scg_z3.Z3_mk_not
-#define Z3_mk_or scg_z3.Z3_mk_or
-#define Z3_mk_params scg_z3.Z3_mk_params
-#define Z3_mk_solver scg_z3.Z3_mk_solver
-#define Z3_mk_solver_for_logic scg_z3.Z3_mk_solver_for_logic
-#define Z3_mk_string_symbol scg_z3.Z3_mk_string_symbol
-#define Z3_mk_unsigned_int scg_z3.Z3_mk_unsigned_int
-#define Z3_model_dec_ref scg_z3.Z3_model_dec_ref
-#define Z3_model_eval scg_z3.Z3_model_eval
-#define Z3_model_inc_ref scg_z3.Z3_model_inc_ref
-#define Z3_params_dec_ref scg_z3.Z3_params_dec_ref
-#define Z3_params_inc_ref scg_z3.Z3_params_inc_ref
-#define Z3_params_set_uint scg_z3.Z3_params_set_uint
-#define Z3_set_error_handler scg_z3.Z3_set_error_handler
-#define Z3_simplify scg_z3.Z3_simplify
-#define Z3_solver_assert scg_z3.Z3_solver_assert
-#define Z3_solver_check scg_z3.Z3_solver_check
-#define Z3_solver_dec_ref scg_z3.Z3_solver_dec_ref
-#define Z3_solver_get_model scg_z3.Z3_solver_get_model
-#define Z3_solver_inc_ref scg_z3.Z3_solver_inc_ref
-#define Z3_solver_set_params scg_z3.Z3_solver_set_params
-#define Z3_substitute scg_z3.Z3_substitute
+#define Z3_ast_to_string z3_fns.Z3_ast_to_string
+#define Z3_del_config z3_fns.Z3_del_config
+#define Z3_del_context z3_fns.Z3_del_context
+#define Z3_get_bool_value z3_fns.Z3_get_bool_value
+#define Z3_get_numeral_uint z3_fns.Z3_get_numeral_uint
+#define Z3_mk_and z3_fns.Z3_mk_and
+#define Z3_mk_bv_sort z3_fns.Z3_mk_bv_sort
+#define Z3_mk_bvadd z3_fns.Z3_mk_bvadd
+#define Z3_mk_bvand z3_fns.Z3_mk_bvand
+#define Z3_mk_bvlshr z3_fns.Z3_mk_bvlshr
+#define Z3_mk_bvmul z3_fns.Z3_mk_bvmul
+#define Z3_mk_bvneg z3_fns.Z3_mk_bvneg
+#define Z3_mk_bvor z3_fns.Z3_mk_bvor
+#define Z3_mk_bvshl z3_fns.Z3_mk_bvshl
+#define Z3_mk_bvsub z3_fns.Z3_mk_bvsub
+#define Z3_mk_bvudiv z3_fns.Z3_mk_bvudiv
+#define Z3_mk_bvuge z3_fns.Z3_mk_bvuge
+#define Z3_mk_bvugt z3_fns.Z3_mk_bvugt
+#define Z3_mk_bvule z3_fns.Z3_mk_bvule
+#define Z3_mk_bvxor z3_fns.Z3_mk_bvxor
+#define Z3_mk_config z3_fns.Z3_mk_config
+#define Z3_mk_const z3_fns.Z3_mk_const
+#define Z3_mk_context z3_fns.Z3_mk_context
+#define Z3_mk_eq z3_fns.Z3_mk_eq
+#define Z3_mk_false z3_fns.Z3_mk_false
+#define Z3_mk_not z3_fns.Z3_mk_not
+#define Z3_mk_or z3_fns.Z3_mk_or
+#define Z3_mk_params z3_fns.Z3_mk_params
+#define Z3_mk_solver z3_fns.Z3_mk_solver
+#define Z3_mk_solver_for_logic z3_fns.Z3_mk_solver_for_logic
+#define Z3_mk_string_symbol z3_fns.Z3_mk_string_symbol
+#define Z3_mk_unsigned_int z3_fns.Z3_mk_unsigned_int
+#define Z3_model_dec_ref z3_fns.Z3_model_dec_ref
+#define Z3_model_eval z3_fns.Z3_model_eval
+#define Z3_model_inc_ref z3_fns.Z3_model_inc_ref
+#define Z3_params_dec_ref z3_fns.Z3_params_dec_ref
+#define Z3_params_inc_ref z3_fns.Z3_params_inc_ref
+#define Z3_params_set_uint z3_fns.Z3_params_set_uint
+#define Z3_set_error_handler z3_fns.Z3_set_error_handler
+#define Z3_simplify z3_fns.Z3_simplify
+#define Z3_solver_assert z3_fns.Z3_solver_assert
+#define Z3_solver_check z3_fns.Z3_solver_check
+#define Z3_solver_dec_ref z3_fns.Z3_solver_dec_ref
+#define Z3_solver_get_model z3_fns.Z3_solver_get_model
+#define Z3_solver_inc_ref z3_fns.Z3_solver_inc_ref
+#define Z3_solver_set_params z3_fns.Z3_solver_set_params
+#define Z3_substitute z3_fns.Z3_substitute
 #endif
 
 #endif

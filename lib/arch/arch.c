@@ -71,130 +71,130 @@ static const struct scg_arch arches[ARCH_COUNT] = {
 	[ARCH_X86_64] = {
 		.name = "x86_64", .aliases = ALIASES("amd64", "x86-64", "x64"),
 		.audit = EM_X86_64 | AUDIT_64 | AUDIT_LE, .bits = 64,
-		.table = &scg_syscall_table_x86_64,
+		.table = &syscall_table_x86_64,
 		.companions = { ARCH_X86, ARCH_X32 }, .n_companions = 2,
 	},
 	[ARCH_X86] = {
 		.name = "x86", .aliases = ALIASES("i386", "i486", "i586", "i686", "ia32", "x86_32"),
 		.audit = EM_386 | AUDIT_LE, .bits = 32,
-		.table = &scg_syscall_table_i386,
+		.table = &syscall_table_i386,
 	},
 	/* x32 reports AUDIT_ARCH_X86_64; only bit 30 of nr tells it apart. */
 	[ARCH_X32] = {
 		.name = "x32", .aliases = ALIASES("x86_x32", "x86-x32"),
 		.audit = EM_X86_64 | AUDIT_64 | AUDIT_LE, .bits = 32,
 		.nr_flags = SCG_X32_SYSCALL_BIT,
-		.table = &scg_syscall_table_x32,
+		.table = &syscall_table_x32,
 	},
 	[ARCH_AARCH64] = {
 		.name = "aarch64", .aliases = ALIASES("arm64"),
 		.audit = EM_AARCH64 | AUDIT_64 | AUDIT_LE, .bits = 64,
-		.table = &scg_syscall_table_arm64,
+		.table = &syscall_table_arm64,
 		.companions = { ARCH_ARM }, .n_companions = 1,
 	},
 	[ARCH_ARM] = {
 		.name = "arm",
 		.aliases = ALIASES("armhf", "armel", "armv6l", "armv7l", "arm-eabi", "aarch32"),
 		.audit = EM_ARM | AUDIT_LE, .bits = 32,
-		.table = &scg_syscall_table_arm,
+		.table = &syscall_table_arm,
 	},
 	[ARCH_RISCV64] = {
 		.name = "riscv64", .aliases = ALIASES("riscv", "rv64"),
 		.audit = EM_RISCV | AUDIT_64 | AUDIT_LE, .bits = 64,
-		.table = &scg_syscall_table_riscv64,
+		.table = &syscall_table_riscv64,
 	},
 	[ARCH_LOONGARCH64] = {
 		.name = "loongarch64", .aliases = ALIASES("loong64", "loongarch"),
 		.audit = EM_LOONGARCH | AUDIT_64 | AUDIT_LE, .bits = 64,
-		.table = &scg_syscall_table_loongarch64,
+		.table = &syscall_table_loongarch64,
 	},
 	/* The MIPS variants of one ABI share numbers; only the byte order differs. */
 	[ARCH_MIPS] = {
 		.name = "mips", .aliases = ALIASES("mipso32", "mipsbe", "mipseb"),
 		.audit = EM_MIPS, .bits = 32, .big_endian = true,
-		.table = &scg_syscall_table_mipso32, .errno_family = SCG_ERRNO_MIPS,
+		.table = &syscall_table_mipso32, .errno_family = SCG_ERRNO_MIPS,
 	},
 	[ARCH_MIPSEL] = {
 		.name = "mipsel", .aliases = ALIASES("mipselo32", "mipso32el", "mipsle"),
 		.audit = EM_MIPS | AUDIT_LE, .bits = 32,
-		.table = &scg_syscall_table_mipso32, .errno_family = SCG_ERRNO_MIPS,
+		.table = &syscall_table_mipso32, .errno_family = SCG_ERRNO_MIPS,
 	},
 	[ARCH_MIPS64] = {
 		.name = "mips64", .aliases = ALIASES("mips64n64", "mipsn64"),
 		.audit = EM_MIPS | AUDIT_64, .bits = 64, .big_endian = true,
-		.table = &scg_syscall_table_mips64, .errno_family = SCG_ERRNO_MIPS,
+		.table = &syscall_table_mips64, .errno_family = SCG_ERRNO_MIPS,
 		.companions = { ARCH_MIPS, ARCH_MIPS64N32 }, .n_companions = 2,
 	},
 	[ARCH_MIPSEL64] = {
 		.name = "mipsel64", .aliases = ALIASES("mips64el", "mipsel64n64", "mips64eln64"),
 		.audit = EM_MIPS | AUDIT_64 | AUDIT_LE, .bits = 64,
-		.table = &scg_syscall_table_mips64, .errno_family = SCG_ERRNO_MIPS,
+		.table = &syscall_table_mips64, .errno_family = SCG_ERRNO_MIPS,
 		.companions = { ARCH_MIPSEL, ARCH_MIPSEL64N32 }, .n_companions = 2,
 	},
 	/* n32: 32-bit pointers on a 64-bit kernel, so AUDIT_ARCH has the 64-bit bit. */
 	[ARCH_MIPS64N32] = {
 		.name = "mips64n32", .aliases = ALIASES("mipsn32"),
 		.audit = EM_MIPS | AUDIT_64 | AUDIT_N32, .bits = 32, .big_endian = true,
-		.table = &scg_syscall_table_mips64n32, .errno_family = SCG_ERRNO_MIPS,
+		.table = &syscall_table_mips64n32, .errno_family = SCG_ERRNO_MIPS,
 	},
 	[ARCH_MIPSEL64N32] = {
 		.name = "mipsel64n32", .aliases = ALIASES("mipsn32el", "mips64eln32"),
 		.audit = EM_MIPS | AUDIT_64 | AUDIT_LE | AUDIT_N32, .bits = 32,
-		.table = &scg_syscall_table_mips64n32, .errno_family = SCG_ERRNO_MIPS,
+		.table = &syscall_table_mips64n32, .errno_family = SCG_ERRNO_MIPS,
 	},
 	[ARCH_PPC] = {
 		.name = "ppc", .aliases = ALIASES("powerpc"),
 		.audit = EM_PPC, .bits = 32, .big_endian = true,
-		.table = &scg_syscall_table_powerpc, .errno_family = SCG_ERRNO_POWERPC,
+		.table = &syscall_table_powerpc, .errno_family = SCG_ERRNO_POWERPC,
 	},
 	[ARCH_PPC64] = {
 		.name = "ppc64", .aliases = ALIASES("powerpc64"),
 		.audit = EM_PPC64 | AUDIT_64, .bits = 64, .big_endian = true,
-		.table = &scg_syscall_table_powerpc64, .errno_family = SCG_ERRNO_POWERPC,
+		.table = &syscall_table_powerpc64, .errno_family = SCG_ERRNO_POWERPC,
 		.companions = { ARCH_PPC }, .n_companions = 1,
 	},
 	[ARCH_PPC64LE] = {
 		.name = "ppc64le", .aliases = ALIASES("powerpc64le"),
 		.audit = EM_PPC64 | AUDIT_64 | AUDIT_LE, .bits = 64,
-		.table = &scg_syscall_table_powerpc64, .errno_family = SCG_ERRNO_POWERPC,
+		.table = &syscall_table_powerpc64, .errno_family = SCG_ERRNO_POWERPC,
 	},
 	[ARCH_S390] = {
 		.name = "s390", .aliases = NO_ALIASES,
 		.audit = EM_S390, .bits = 32, .big_endian = true,
-		.table = &scg_syscall_table_s390,
+		.table = &syscall_table_s390,
 	},
 	[ARCH_S390X] = {
 		.name = "s390x", .aliases = ALIASES("s390-64"),
 		.audit = EM_S390 | AUDIT_64, .bits = 64, .big_endian = true,
-		.table = &scg_syscall_table_s390x,
+		.table = &syscall_table_s390x,
 		.companions = { ARCH_S390 }, .n_companions = 1,
 	},
 	[ARCH_PARISC] = {
 		.name = "parisc", .aliases = ALIASES("hppa", "parisc32"),
 		.audit = EM_PARISC, .bits = 32, .big_endian = true,
-		.table = &scg_syscall_table_parisc, .errno_family = SCG_ERRNO_PARISC,
+		.table = &syscall_table_parisc, .errno_family = SCG_ERRNO_PARISC,
 	},
 	[ARCH_PARISC64] = {
 		.name = "parisc64", .aliases = ALIASES("hppa64"),
 		.audit = EM_PARISC | AUDIT_64, .bits = 64, .big_endian = true,
-		.table = &scg_syscall_table_parisc64, .errno_family = SCG_ERRNO_PARISC,
+		.table = &syscall_table_parisc64, .errno_family = SCG_ERRNO_PARISC,
 		.companions = { ARCH_PARISC }, .n_companions = 1,
 	},
 	[ARCH_M68K] = {
 		.name = "m68k", .aliases = NO_ALIASES,
 		.audit = EM_M68K, .bits = 32, .big_endian = true,
-		.table = &scg_syscall_table_m68k,
+		.table = &syscall_table_m68k,
 	},
 	/* SuperH: plain AUDIT_ARCH_SH is the big-endian one. */
 	[ARCH_SH] = {
 		.name = "sh", .aliases = ALIASES("sh4", "shel", "superh"),
 		.audit = EM_SH | AUDIT_LE, .bits = 32,
-		.table = &scg_syscall_table_sh,
+		.table = &syscall_table_sh,
 	},
 	[ARCH_SHEB] = {
 		.name = "sheb", .aliases = ALIASES("sh4eb", "shbe"),
 		.audit = EM_SH, .bits = 32, .big_endian = true,
-		.table = &scg_syscall_table_sh,
+		.table = &syscall_table_sh,
 	},
 };
 /* clang-format on */
@@ -273,7 +273,7 @@ uint32_t scg_arch_nr_flags(const struct scg_arch *arch)
 	return arch ? arch->nr_flags : 0;
 }
 
-enum scg_errno_family scg_arch_errno_family(const struct scg_arch *arch)
+enum scg_errno_family arch_errno_family(const struct scg_arch *arch)
 {
 	return arch ? arch->errno_family : SCG_ERRNO_GENERIC;
 }

@@ -202,7 +202,7 @@ static const struct named_value *find_value(const struct value_list *list, uint3
 
 static const struct errno_numbering *numbering_of(const struct scg_arch *arch)
 {
-	return &numberings[scg_arch_errno_family(arch)];
+	return &numberings[arch_errno_family(arch)];
 }
 
 int scg_errno_lookup(const struct scg_arch *arch, const char *name, uint32_t *value)

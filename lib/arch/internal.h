@@ -36,6 +36,6 @@ struct scg_arch {
 };
 
 /* The errno numbering of @arch; NULL means generic. */
-enum scg_errno_family scg_arch_errno_family(const struct scg_arch *arch);
+enum scg_errno_family arch_errno_family(const struct scg_arch *arch);
 
 #endif

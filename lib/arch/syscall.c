@@ -43,10 +43,10 @@ static const struct scg_syscall_entry *entry_by_nr(const struct scg_syscall_tabl
 
 static bool is_known_anywhere(const char *name)
 {
-	size_t lo = 0, hi = scg_syscall_all_count;
+	size_t lo = 0, hi = syscall_all_count;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		int cmp = strcmp(name, scg_syscall_all_names[mid]);
+		int cmp = strcmp(name, syscall_all_names[mid]);
 		if (cmp == 0)
 			return true;
 		if (cmp < 0)

@@ -466,7 +466,7 @@ static const uint16_t arm_by_name[] = {
 	231, 4, 107,
 };
 
-const struct scg_syscall_table scg_syscall_table_arm = {
+const struct scg_syscall_table syscall_table_arm = {
 	.name = "arm",
 	.by_nr = arm_by_nr,
 	.by_name = arm_by_name,
@@ -824,7 +824,7 @@ static const uint16_t arm64_by_name[] = {
 	35, 96, 265, 87, 57, 74, 243, 94, 63, 65,
 };
 
-const struct scg_syscall_table scg_syscall_table_arm64 = {
+const struct scg_syscall_table syscall_table_arm64 = {
 	.name = "arm64",
 	.by_nr = arm64_by_nr,
 	.by_name = arm64_by_name,
@@ -1302,7 +1302,7 @@ static const uint16_t i386_by_name[] = {
 	276, 285, 349, 54, 29, 295, 381, 248, 170, 101, 150, 102, 291, 103, 260, 7, 4, 131,
 };
 
-const struct scg_syscall_table scg_syscall_table_i386 = {
+const struct scg_syscall_table syscall_table_i386 = {
 	.name = "i386",
 	.by_nr = i386_by_nr,
 	.by_name = i386_by_name,
@@ -1657,7 +1657,7 @@ static const uint16_t loongarch64_by_name[] = {
 	86, 56, 73, 240, 93, 62, 64,
 };
 
-const struct scg_syscall_table scg_syscall_table_loongarch64 = {
+const struct scg_syscall_table syscall_table_loongarch64 = {
 	.name = "loongarch64",
 	.by_nr = loongarch64_by_nr,
 	.by_name = loongarch64_by_name,
@@ -2129,7 +2129,7 @@ static const uint16_t m68k_by_name[] = {
 	53, 29, 288, 376, 239, 165, 97, 281, 98, 250, 7, 4, 126,
 };
 
-const struct scg_syscall_table scg_syscall_table_m68k = {
+const struct scg_syscall_table syscall_table_m68k = {
 	.name = "m68k",
 	.by_nr = m68k_by_nr,
 	.by_name = m68k_by_name,
@@ -2527,7 +2527,7 @@ static const uint16_t mips64_by_name[] = {
 	241, 250, 305, 133, 130, 263, 216, 150, 254, 59, 226, 1, 19,
 };
 
-const struct scg_syscall_table scg_syscall_table_mips64 = {
+const struct scg_syscall_table syscall_table_mips64 = {
 	.name = "mips64",
 	.by_nr = mips64_by_nr,
 	.by_name = mips64_by_name,
@@ -2951,7 +2951,7 @@ static const uint16_t mips64n32_by_name[] = {
 	19,
 };
 
-const struct scg_syscall_table scg_syscall_table_mips64n32 = {
+const struct scg_syscall_table syscall_table_mips64n32 = {
 	.name = "mips64n32",
 	.by_nr = mips64n32_by_nr,
 	.by_name = mips64n32_by_name,
@@ -3404,7 +3404,7 @@ static const uint16_t mipso32_by_name[] = {
 	27, 286, 358, 239, 95, 96, 277, 97, 249, 7, 4, 125,
 };
 
-const struct scg_syscall_table scg_syscall_table_mipso32 = {
+const struct scg_syscall_table syscall_table_mipso32 = {
 	.name = "mipso32",
 	.by_nr = mipso32_by_nr,
 	.by_name = mipso32_by_name,
@@ -3844,7 +3844,7 @@ static const uint16_t parisc_by_name[] = {
 	262, 269, 324, 62, 30, 282, 346, 316, 111, 109, 275, 112, 217, 7, 4, 140,
 };
 
-const struct scg_syscall_table scg_syscall_table_parisc = {
+const struct scg_syscall_table syscall_table_parisc = {
 	.name = "parisc",
 	.by_nr = parisc_by_nr,
 	.by_name = parisc_by_name,
@@ -4262,7 +4262,7 @@ static const uint16_t parisc64_by_name[] = {
 	62, 30, 281, 315, 111, 109, 274, 112, 216, 7, 4, 139,
 };
 
-const struct scg_syscall_table scg_syscall_table_parisc64 = {
+const struct scg_syscall_table syscall_table_parisc64 = {
 	.name = "parisc64",
 	.by_nr = parisc64_by_nr,
 	.by_name = parisc64_by_name,
@@ -4731,7 +4731,7 @@ static const uint16_t powerpc_by_name[] = {
 	169, 101, 102, 262, 103, 249, 7, 4, 131,
 };
 
-const struct scg_syscall_table scg_syscall_table_powerpc = {
+const struct scg_syscall_table syscall_table_powerpc = {
 	.name = "powerpc",
 	.by_nr = powerpc_by_nr,
 	.by_name = powerpc_by_name,
@@ -5170,7 +5170,7 @@ static const uint16_t powerpc64_by_name[] = {
 	260, 250, 332, 54, 29, 272, 221, 169, 101, 102, 253, 103, 240, 7, 4, 131,
 };
 
-const struct scg_syscall_table scg_syscall_table_powerpc64 = {
+const struct scg_syscall_table syscall_table_powerpc64 = {
 	.name = "powerpc64",
 	.by_nr = powerpc64_by_nr,
 	.by_name = powerpc64_by_name,
@@ -5529,7 +5529,7 @@ static const uint16_t riscv64_by_name[] = {
 	38, 158, 35, 95, 266, 86, 56, 73, 244, 93, 62, 64,
 };
 
-const struct scg_syscall_table scg_syscall_table_riscv64 = {
+const struct scg_syscall_table syscall_table_riscv64 = {
 	.name = "riscv64",
 	.by_nr = riscv64_by_nr,
 	.by_name = riscv64_by_name,
@@ -5996,7 +5996,7 @@ static const uint16_t s390_by_name[] = {
 	279, 158, 92, 275, 93, 247, 3, 120,
 };
 
-const struct scg_syscall_table scg_syscall_table_s390 = {
+const struct scg_syscall_table syscall_table_s390 = {
 	.name = "s390",
 	.by_nr = s390_by_nr,
 	.by_name = s390_by_name,
@@ -6410,7 +6410,7 @@ static const uint16_t s390x_by_name[] = {
 	248, 246, 134, 76, 242, 77, 214, 3, 101,
 };
 
-const struct scg_syscall_table scg_syscall_table_s390x = {
+const struct scg_syscall_table syscall_table_s390x = {
 	.name = "s390x",
 	.by_nr = s390x_by_nr,
 	.by_name = s390x_by_name,
@@ -6880,7 +6880,7 @@ static const uint16_t sh_by_name[] = {
 	53, 29, 287, 375, 240, 164, 97, 283, 98, 252, 7, 4, 126,
 };
 
-const struct scg_syscall_table scg_syscall_table_sh = {
+const struct scg_syscall_table syscall_table_sh = {
 	.name = "sh",
 	.by_nr = sh_by_nr,
 	.by_name = sh_by_name,
@@ -7283,7 +7283,7 @@ static const uint16_t x32_by_name[] = {
 	76, 225, 234, 284, 283, 273, 119, 116, 238, 201, 48, 136, 353, 50, 350, 1, 337,
 };
 
-const struct scg_syscall_table scg_syscall_table_x32 = {
+const struct scg_syscall_table syscall_table_x32 = {
 	.name = "x32",
 	.by_nr = x32_by_nr,
 	.by_name = x32_by_name,
@@ -7691,7 +7691,7 @@ static const uint16_t x86_64_by_name[] = {
 	266, 61, 235, 1, 20,
 };
 
-const struct scg_syscall_table scg_syscall_table_x86_64 = {
+const struct scg_syscall_table syscall_table_x86_64 = {
 	.name = "x86_64",
 	.by_nr = x86_64_by_nr,
 	.by_name = x86_64_by_name,
@@ -7699,7 +7699,7 @@ const struct scg_syscall_table scg_syscall_table_x86_64 = {
 };
 
 /* Every name any table lists, with or without a number. */
-const char *const scg_syscall_all_names[] = {
+const char *const syscall_all_names[] = {
 	"_llseek",
 	"_newselect",
 	"accept",
@@ -8240,4 +8240,4 @@ const char *const scg_syscall_all_names[] = {
 	"writev",
 };
 
-const size_t scg_syscall_all_count = 538;
+const size_t syscall_all_count = 538;

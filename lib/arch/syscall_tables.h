@@ -23,31 +23,31 @@ struct scg_syscall_table {
 };
 
 /* One table per reference file, named after it. */
-extern const struct scg_syscall_table scg_syscall_table_arm;
-extern const struct scg_syscall_table scg_syscall_table_arm64;
-extern const struct scg_syscall_table scg_syscall_table_i386;
-extern const struct scg_syscall_table scg_syscall_table_loongarch64;
-extern const struct scg_syscall_table scg_syscall_table_m68k;
-extern const struct scg_syscall_table scg_syscall_table_mips64;
-extern const struct scg_syscall_table scg_syscall_table_mips64n32;
-extern const struct scg_syscall_table scg_syscall_table_mipso32;
-extern const struct scg_syscall_table scg_syscall_table_parisc;
-extern const struct scg_syscall_table scg_syscall_table_parisc64;
-extern const struct scg_syscall_table scg_syscall_table_powerpc;
-extern const struct scg_syscall_table scg_syscall_table_powerpc64;
-extern const struct scg_syscall_table scg_syscall_table_riscv64;
-extern const struct scg_syscall_table scg_syscall_table_s390;
-extern const struct scg_syscall_table scg_syscall_table_s390x;
-extern const struct scg_syscall_table scg_syscall_table_sh;
-extern const struct scg_syscall_table scg_syscall_table_x32;
-extern const struct scg_syscall_table scg_syscall_table_x86_64;
+extern const struct scg_syscall_table syscall_table_arm;
+extern const struct scg_syscall_table syscall_table_arm64;
+extern const struct scg_syscall_table syscall_table_i386;
+extern const struct scg_syscall_table syscall_table_loongarch64;
+extern const struct scg_syscall_table syscall_table_m68k;
+extern const struct scg_syscall_table syscall_table_mips64;
+extern const struct scg_syscall_table syscall_table_mips64n32;
+extern const struct scg_syscall_table syscall_table_mipso32;
+extern const struct scg_syscall_table syscall_table_parisc;
+extern const struct scg_syscall_table syscall_table_parisc64;
+extern const struct scg_syscall_table syscall_table_powerpc;
+extern const struct scg_syscall_table syscall_table_powerpc64;
+extern const struct scg_syscall_table syscall_table_riscv64;
+extern const struct scg_syscall_table syscall_table_s390;
+extern const struct scg_syscall_table syscall_table_s390x;
+extern const struct scg_syscall_table syscall_table_sh;
+extern const struct scg_syscall_table syscall_table_x32;
+extern const struct scg_syscall_table syscall_table_x86_64;
 
 /*
  * Every syscall name any reference table lists, numbered or not, in strcmp
  * order: a name here but not in an ABI's table is a real syscall that ABI
  * lacks, not a typo.
  */
-extern const char *const scg_syscall_all_names[];
-extern const size_t scg_syscall_all_count;
+extern const char *const syscall_all_names[];
+extern const size_t syscall_all_count;
 
 #endif

@@ -134,7 +134,7 @@ static const struct asm_label *closest_label(const struct asm_ctx *ctx, const st
 			continue;
 		memcpy(candidate, l->name, l->len);
 		candidate[l->len] = '\0';
-		size_t d = scg_edit_distance(word, candidate, cap);
+		size_t d = edit_distance(word, candidate, cap);
 		if (d < best_distance) {
 			best = l;
 			best_distance = d;

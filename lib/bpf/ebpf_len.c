@@ -27,7 +27,7 @@ static size_t cond_jump_len(const struct scg_insn *insn)
 	return imm_move + 2; /* the jump plus a ja for the false branch */
 }
 
-size_t scg_insn_ebpf_len(const struct scg_insn *insn)
+size_t insn_ebpf_len(const struct scg_insn *insn)
 {
 	switch (insn->code) {
 	case BPF_RET | BPF_K:
@@ -53,13 +53,13 @@ size_t scg_prog_ebpf_len(const struct scg_prog *prog)
 {
 	size_t len = EBPF_PROLOGUE_LEN;
 	for (size_t i = 0; i < prog->len; i++)
-		len += scg_insn_ebpf_len(&prog->insns[i]);
+		len += insn_ebpf_len(&prog->insns[i]);
 	return len;
 }
 
 size_t scg_stack_capacity(const struct scg_prog *prog)
 {
-	if (!prog || (prog->len && !prog->insns) || !scg_verify_decide(prog, NULL))
+	if (!prog || (prog->len && !prog->insns) || !verify_decide(prog, NULL))
 		return 0;
 	/* n copies need n * len + (n - 1) * 4 <= limit. */
 	size_t len = scg_prog_ebpf_len(prog);

@@ -27,7 +27,7 @@ static void put_u64(uint32_t *at, uint64_t v, bool big_endian)
 	at[big_endian ? 0 : 1] = (uint32_t)(v >> 32);
 }
 
-void scg_emu_layout(const struct scg_seccomp_data *data, uint32_t words[SCG_EMU_WORDS])
+void emu_layout(const struct scg_seccomp_data *data, uint32_t words[SCG_EMU_WORDS])
 {
 	/* the ABI's byte order, not the host's, decides where each half sits */
 	bool big_endian = !(data->arch & SCG_AUDIT_ARCH_LE);
@@ -38,7 +38,7 @@ void scg_emu_layout(const struct scg_seccomp_data *data, uint32_t words[SCG_EMU_
 		put_u64(&words[SCG_DATA_ARGS / 4 + 2 * i], data->args[i], big_endian);
 }
 
-int scg_emu_check(const struct scg_prog *prog)
+int emu_check(const struct scg_prog *prog)
 {
 	if (!prog || !prog->insns || prog->len == 0)
 		return -EINVAL;
@@ -207,7 +207,7 @@ interpret(const struct scg_insn *insns, size_t len, const uint32_t *words, size_
 	return ret;
 }
 
-uint32_t scg_emu_exec(const struct scg_prog *prog, const uint32_t words[SCG_EMU_WORDS],
+uint32_t emu_exec(const struct scg_prog *prog, const uint32_t words[SCG_EMU_WORDS],
 		      size_t filter, size_t *executed, scg_emu_trace_fn trace, void *ctx)
 {
 	if (trace)
@@ -220,11 +220,11 @@ int scg_emu_run(const struct scg_prog *prog, const struct scg_seccomp_data *data
 {
 	if (!data || !ret)
 		return -EINVAL;
-	int r = scg_emu_check(prog);
+	int r = emu_check(prog);
 	if (r < 0)
 		return r;
 	uint32_t words[SCG_EMU_WORDS];
-	scg_emu_layout(data, words);
-	*ret = scg_emu_exec(prog, words, 0, executed, trace, ctx);
+	emu_layout(data, words);
+	*ret = emu_exec(prog, words, 0, executed, trace, ctx);
 	return 0;
 }

@@ -24,23 +24,23 @@
  * little endian: low word of each u64 first; clear = big endian: high word
  * first), never from the host.
  */
-void scg_emu_layout(const struct scg_seccomp_data *data, uint32_t words[SCG_EMU_WORDS]);
+void emu_layout(const struct scg_seccomp_data *data, uint32_t words[SCG_EMU_WORDS]);
 
 /*
  * 0 when the kernel would load @prog, -EINVAL otherwise.  This is the only
  * check the emulator needs; after it the unchecked runners give the
  * kernel's answer.
  */
-int scg_emu_check(const struct scg_prog *prog);
+int emu_check(const struct scg_prog *prog);
 
 /*
  * Runs one filter on laid-out data and returns its value.  @filter is only
  * passed on to @trace.  @executed (optional) receives the number of
  * instructions run.  Any @prog is safe to run (no out-of-bounds access, no
  * endless loop), but the result is the kernel's only for programs that
- * scg_emu_check() accepts.
+ * emu_check() accepts.
  */
-uint32_t scg_emu_exec(const struct scg_prog *prog, const uint32_t words[SCG_EMU_WORDS],
+uint32_t emu_exec(const struct scg_prog *prog, const uint32_t words[SCG_EMU_WORDS],
 		      size_t filter, size_t *executed, scg_emu_trace_fn trace, void *ctx);
 
 #endif

@@ -71,13 +71,13 @@ int scg_emu_stack_unchecked(const struct scg_prog *progs, size_t n,
 	if (!progs || n == 0 || !data || !res)
 		return -EINVAL;
 	uint32_t words[SCG_EMU_WORDS];
-	scg_emu_layout(data, words);
+	emu_layout(data, words);
 
 	uint32_t best = 0;
 	size_t winner = n - 1, total = 0;
 	for (size_t i = n; i-- > 0;) {
 		size_t count;
-		uint32_t ret = scg_emu_exec(&progs[i], words, i, &count, trace, ctx);
+		uint32_t ret = emu_exec(&progs[i], words, i, &count, trace, ctx);
 		total += count;
 		if (executed)
 			executed[i] = count;
@@ -107,7 +107,7 @@ int scg_emu_stack(const struct scg_prog *progs, size_t n, const struct scg_secco
 	if (!progs || n == 0 || !data || !res)
 		return -EINVAL;
 	for (size_t i = 0; i < n; i++) {
-		int r = scg_emu_check(&progs[i]);
+		int r = emu_check(&progs[i]);
 		if (r < 0)
 			return r;
 	}

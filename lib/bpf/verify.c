@@ -93,7 +93,7 @@ static bool is_known_code(uint16_t code)
 	return code < CLASSIC_TABLE_SIZE && (classic_codes[code] & CLASSIC);
 }
 
-const char *scg_verify_mnemonic(uint16_t code)
+const char *verify_mnemonic(uint16_t code)
 {
 	const struct asm_form *form = is_known_code(code) ? asm_form_by_code(code) : NULL;
 	return form ? form->mnemonic : NULL;
@@ -174,7 +174,7 @@ static bool refuse_unknown_code(const struct scg_insn *insn, size_t pc, struct s
 static bool check_jump_targets(const struct scg_insn *insn, size_t pc, size_t len,
 			       struct scg_refusal *why)
 {
-	const char *m = scg_verify_mnemonic(insn->code);
+	const char *m = verify_mnemonic(insn->code);
 	if (BPF_OP(insn->code) == BPF_JA) {
 		/* The kernel's test is k >= len - pc - 1 on unsigned values. */
 		if (insn->k < len - pc - 1)
@@ -385,7 +385,7 @@ static bool check_seccomp(const struct scg_prog *prog, struct scg_refusal *why)
 	return true;
 }
 
-bool scg_verify_decide(const struct scg_prog *prog, struct scg_refusal *why)
+bool verify_decide(const struct scg_prog *prog, struct scg_refusal *why)
 {
 	struct scg_refusal ignored;
 	if (!why)
@@ -407,7 +407,7 @@ int scg_verify(const struct scg_prog *prog, const struct scg_arch *arch,
 		return -EINVAL;
 	*res = (struct scg_verify_result){.error_insn = -1};
 	struct scg_refusal why;
-	if (!scg_verify_decide(prog, &why)) {
+	if (!verify_decide(prog, &why)) {
 		res->kernel_errno = why.kernel_errno;
 		res->error_insn = why.insn;
 		res->rule = why.rule;
@@ -415,7 +415,7 @@ int scg_verify(const struct scg_prog *prog, const struct scg_arch *arch,
 	}
 	res->accepted = true;
 	res->ebpf_len = scg_prog_ebpf_len(prog);
-	return scg_verify_warn(prog, arch, diag);
+	return verify_warn(prog, arch, diag);
 }
 
 static int refuse_stack_member(size_t i, size_t n, const struct scg_refusal *why,
@@ -441,7 +441,7 @@ int scg_verify_stack(const struct scg_prog *progs, size_t n, const struct scg_ar
 		if (progs[i].len && !progs[i].insns)
 			return -EINVAL;
 		struct scg_refusal why;
-		if (!scg_verify_decide(&progs[i], &why))
+		if (!verify_decide(&progs[i], &why))
 			return refuse_stack_member(i, n, &why, res, diag);
 		size_t len = scg_prog_ebpf_len(&progs[i]);
 		if (len + older > SCG_MAX_INSNS_PER_PATH) {

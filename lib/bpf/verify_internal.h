@@ -12,7 +12,7 @@
 
 #include <syscage/verify.h>
 
-/* Why the kernel refuses a program: filled by scg_verify_decide(). */
+/* Why the kernel refuses a program: filled by verify_decide(). */
 struct scg_refusal {
 	int kernel_errno;  /* EINVAL */
 	long insn;	   /* offending instruction, -1 for the length rule */
@@ -26,19 +26,19 @@ struct scg_refusal {
  * check_load_and_stores, seccomp_check_filter).  Returns true when the
  * program loads; otherwise fills @why (which may be NULL) and returns false.
  */
-bool scg_verify_decide(const struct scg_prog *prog, struct scg_refusal *why);
+bool verify_decide(const struct scg_prog *prog, struct scg_refusal *why);
 
 /*
  * Appends the warnings for an accepted @prog to @diag (SCG_SEV_WARNING).
  * @arch (NULL: native) shapes the hints.  Returns 0 or -ENOMEM.
  */
-int scg_verify_warn(const struct scg_prog *prog, const struct scg_arch *arch,
+int verify_warn(const struct scg_prog *prog, const struct scg_arch *arch,
 		    struct scg_diag *diag);
 
 /* Translated length of one instruction (the 3-instruction prologue not included). */
-size_t scg_insn_ebpf_len(const struct scg_insn *insn);
+size_t insn_ebpf_len(const struct scg_insn *insn);
 
 /* Lower-case mnemonic of a code the kernel knows ("jeq", "ld", "div"...), or NULL. */
-const char *scg_verify_mnemonic(uint16_t code);
+const char *verify_mnemonic(uint16_t code);
 
 #endif

@@ -415,7 +415,7 @@ static int emit_unreachable(struct warn_ctx *ctx)
 		     "no path from the start reaches them; remove them or fix the jumps", message);
 }
 
-int scg_verify_warn(const struct scg_prog *prog, const struct scg_arch *arch, struct scg_diag *diag)
+int verify_warn(const struct scg_prog *prog, const struct scg_arch *arch, struct scg_diag *diag)
 {
 	if (!diag)
 		return 0;

@@ -184,7 +184,7 @@ static pid_t wait_any(struct tracer *t, int *status)
 		}
 		if (t->n == 0)
 			return -ECHILD;
-		if (scg_inspect_now_ms() >= t->deadline)
+		if (inspect_now_ms() >= t->deadline)
 			return -ETIMEDOUT;
 		struct timespec nap = { 0, spins < 200 ? 50000L : 1000000L };
 		nanosleep(&nap, NULL);
@@ -199,7 +199,7 @@ static void kill_all(struct tracer *t)
 {
 	for (size_t i = 0; i < t->n; i++)
 		kill(t->list[i].pid, SIGKILL);
-	t->deadline = scg_inspect_now_ms() + 5000;
+	t->deadline = inspect_now_ms() + 5000;
 	while (t->n > 0) {
 		int status;
 		pid_t pid = wait_any(t, &status);
@@ -424,7 +424,7 @@ static int step(struct tracer *t, pid_t pid, int status, struct scg_capture *out
 static int start_tracing(struct tracer *t)
 {
 	int status;
-	pid_t r = scg_inspect_wait(t->first, &status, t->deadline);
+	pid_t r = inspect_wait(t->first, &status, t->deadline);
 	if (r < 0)
 		return (int)r;
 	if (!WIFSTOPPED(status)) {
@@ -504,7 +504,7 @@ int scg_inspect_capture(char *const argv[], unsigned timeout_ms, struct scg_capt
 	if (pipe2(pipefd, O_CLOEXEC) < 0)
 		return -errno;
 	long own_mode = prctl(PR_GET_SECCOMP, 0L, 0L, 0L, 0L);
-	struct tracer t = { .deadline = scg_inspect_now_ms() + timeout_ms,
+	struct tracer t = { .deadline = inspect_now_ms() + timeout_ms,
 			    .own_mode = own_mode > 0 ? own_mode : 0,
 			    .diag = diag };
 	pid_t pid = fork();

@@ -15,14 +15,14 @@
 
 #include "inspect/internal.h"
 
-uint64_t scg_inspect_now_ms(void)
+uint64_t inspect_now_ms(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000U + (uint64_t)ts.tv_nsec / 1000000U;
 }
 
-pid_t scg_inspect_wait(pid_t pid, int *status, uint64_t deadline_ms)
+pid_t inspect_wait(pid_t pid, int *status, uint64_t deadline_ms)
 {
 	/* Polling keeps the wait bounded without signals or timers in a library. */
 	for (unsigned spins = 0;; spins++) {
@@ -31,7 +31,7 @@ pid_t scg_inspect_wait(pid_t pid, int *status, uint64_t deadline_ms)
 			return r;
 		if (r < 0 && errno != EINTR)
 			return -errno;
-		if (scg_inspect_now_ms() >= deadline_ms)
+		if (inspect_now_ms() >= deadline_ms)
 			return -ETIMEDOUT;
 		struct timespec nap = { 0, spins < 100 ? 100000L : 2000000L };
 		nanosleep(&nap, NULL);
@@ -54,9 +54,9 @@ void scg_progs_free(struct scg_prog *progs, size_t n)
  */
 static int wait_for_stop(pid_t pid, unsigned timeout_ms, int *pending)
 {
-	uint64_t deadline = scg_inspect_now_ms() + timeout_ms;
+	uint64_t deadline = inspect_now_ms() + timeout_ms;
 	int status;
-	pid_t r = scg_inspect_wait(pid, &status, deadline);
+	pid_t r = inspect_wait(pid, &status, deadline);
 	if (r < 0)
 		return r;
 	if (WIFEXITED(status) || WIFSIGNALED(status))
@@ -133,7 +133,7 @@ static int copy_all(pid_t pid, struct scg_prog **progs, size_t *n)
 static bool self_has_cap(unsigned cap)
 {
 	char hex[32];
-	if (scg_inspect_status_field(getpid(), "CapEff:", hex, sizeof(hex)) < 0)
+	if (inspect_status_field(getpid(), "CapEff:", hex, sizeof(hex)) < 0)
 		return geteuid() == 0;
 	unsigned long long eff = strtoull(hex, NULL, 16);
 	return cap < 64 && (eff >> cap) & 1ULL;
@@ -143,7 +143,7 @@ static bool self_has_cap(unsigned cap)
 static long owner_uid(pid_t pid)
 {
 	char uids[64];
-	if (scg_inspect_status_field(pid, "Uid:", uids, sizeof(uids)) < 0)
+	if (inspect_status_field(pid, "Uid:", uids, sizeof(uids)) < 0)
 		return -1;
 	return strtol(uids, NULL, 10);
 }
@@ -156,7 +156,7 @@ static void report_attach(struct scg_diag *diag, pid_t pid)
 {
 	char tracer[32] = "0";
 	long uid = owner_uid(pid);
-	scg_inspect_status_field(pid, "TracerPid:", tracer, sizeof(tracer));
+	inspect_status_field(pid, "TracerPid:", tracer, sizeof(tracer));
 	if (strcmp(tracer, "0") != 0) {
 		scg_diag_add(diag, SCG_SEV_ERROR, SCG_LOC_NONE, "inspect-traced",
 			     "a process has one tracer at a time: read its filters once that one "
@@ -183,7 +183,7 @@ static void report_attach(struct scg_diag *diag, pid_t pid)
 static void report_get_filter(struct scg_diag *diag, pid_t pid)
 {
 	char mode[16] = "0";
-	scg_inspect_status_field(getpid(), "Seccomp:", mode, sizeof(mode));
+	inspect_status_field(getpid(), "Seccomp:", mode, sizeof(mode));
 	if (!self_has_cap(CAP_SYS_ADMIN_BIT))
 		scg_diag_add(diag, SCG_SEV_ERROR, SCG_LOC_NONE, "inspect-filters",
 			     "run syscage as root, or give it CAP_SYS_ADMIN",
@@ -320,7 +320,7 @@ int scg_inspect_process_filters(pid_t pid, unsigned timeout_ms, struct scg_proce
 		return r;
 	struct scg_process_filters pf = { .pid = pid };
 	char tgid[32];
-	if (scg_inspect_status_field(pid, "Tgid:", tgid, sizeof(tgid)) == 0 && atol(tgid) > 0)
+	if (inspect_status_field(pid, "Tgid:", tgid, sizeof(tgid)) == 0 && atol(tgid) > 0)
 		pf.pid = (pid_t)atol(tgid);
 	if (pf.pid != pid) { /* a thread named by its own id: that one alone */
 		pf.nthreads = 1;

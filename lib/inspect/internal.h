@@ -41,24 +41,24 @@ struct scg_syscall_info {
 
 /*
  * waitpid(@pid, @status, __WALL) that gives up at @deadline_ms (a
- * CLOCK_MONOTONIC time from scg_inspect_now_ms()).  Returns the pid,
+ * CLOCK_MONOTONIC time from inspect_now_ms()).  Returns the pid,
  * -ETIMEDOUT, or -errno.
  */
-pid_t scg_inspect_wait(pid_t pid, int *status, uint64_t deadline_ms);
-uint64_t scg_inspect_now_ms(void);
+pid_t inspect_wait(pid_t pid, int *status, uint64_t deadline_ms);
+uint64_t inspect_now_ms(void);
 
 struct scg_proc_scan;
 /*
  * scg_proc_seccomp_scan() over the @n processes @pids instead of /proc's
  * listing (the tests give it pids that are gone).  0 or -ENOMEM.
  */
-int scg_inspect_scan_pids(const pid_t *pids, size_t n, unsigned flags, struct scg_proc_scan *out);
+int inspect_scan_pids(const pid_t *pids, size_t n, unsigned flags, struct scg_proc_scan *out);
 
 /*
  * Reads the first line of /proc/@pid/status that starts with @key (with its
  * colon) into @value (the text after the blanks).  0, -ENOENT when there is
  * no such line, or -errno (ESRCH for a process that is gone).
  */
-int scg_inspect_status_field(pid_t pid, const char *key, char *value, size_t size);
+int inspect_status_field(pid_t pid, const char *key, char *value, size_t size);
 
 #endif

@@ -149,7 +149,7 @@ static int read_proc_file(const char *path, char *buf, size_t size, size_t *len)
 	return 0;
 }
 
-int scg_inspect_status_field(pid_t pid, const char *key, char *value, size_t size)
+int inspect_status_field(pid_t pid, const char *key, char *value, size_t size)
 {
 	char path[64], buf[8192];
 	size_t len;
@@ -333,7 +333,7 @@ static bool under_seccomp(const struct scg_proc_seccomp *st)
 	return false;
 }
 
-int scg_inspect_scan_pids(const pid_t *pids, size_t n, unsigned flags, struct scg_proc_scan *out)
+int inspect_scan_pids(const pid_t *pids, size_t n, unsigned flags, struct scg_proc_scan *out)
 {
 	struct scg_proc_scan scan = { 0 };
 	size_t cap = 0;
@@ -431,7 +431,7 @@ int scg_proc_seccomp_scan(unsigned flags, struct scg_proc_scan *out, struct scg_
 	size_t n = 0;
 	int r = list_pids(&pids, &n, diag);
 	if (r == 0)
-		r = scg_inspect_scan_pids(pids, n, flags, out);
+		r = inspect_scan_pids(pids, n, flags, out);
 	free(pids);
 	return r;
 }

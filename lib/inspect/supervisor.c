@@ -49,7 +49,7 @@ static bool holds_listener(pid_t pid)
 static pid_t parent_of(pid_t pid)
 {
 	char ppid[32];
-	if (scg_inspect_status_field(pid, "PPid:", ppid, sizeof(ppid)) < 0)
+	if (inspect_status_field(pid, "PPid:", ppid, sizeof(ppid)) < 0)
 		return -1;
 	return (pid_t)atol(ppid);
 }
@@ -87,7 +87,7 @@ static char **read_argv(pid_t pid)
 static void fill_holder(pid_t pid, struct scg_notify_holder *out)
 {
 	out->pid = pid;
-	if (scg_inspect_status_field(pid, "Name:", out->name, sizeof(out->name)) < 0)
+	if (inspect_status_field(pid, "Name:", out->name, sizeof(out->name)) < 0)
 		out->name[0] = '\0';
 	out->argv = read_argv(pid);
 	char path[64];

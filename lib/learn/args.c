@@ -113,7 +113,7 @@ static bool layout_differs(const struct scg_syscall_params *p, const struct scg_
 	return false;
 }
 
-unsigned scg_learn_scalar_args(const struct scg_arch *arch, const char *name, unsigned flags,
+unsigned learn_scalar_args(const struct scg_arch *arch, const char *name, unsigned flags,
 			       unsigned *narrow)
 {
 	*narrow = 0;
@@ -146,7 +146,7 @@ unsigned scg_learn_scalar_args(const struct scg_arch *arch, const char *name, un
 	return mask;
 }
 
-const char *scg_learn_param_name(const struct scg_arch *arch, const char *name, unsigned arg)
+const char *learn_param_name(const struct scg_arch *arch, const char *name, unsigned arg)
 {
 	const struct scg_syscall_params *p = scg_syscall_params_find(name);
 	if (!p || layout_differs(p, arch) || arg >= p->count || !p->params[arg].name[0])

@@ -16,12 +16,12 @@
  * which change from run to run without the program doing anything
  * different.  0 when the parameter table has no entry.
  */
-unsigned scg_learn_scalar_args(const struct scg_arch *arch, const char *name, unsigned flags,
+unsigned learn_scalar_args(const struct scg_arch *arch, const char *name, unsigned flags,
 			       unsigned *narrow);
 
 /* The name policy text uses for argument @arg of @name on @arch: a
  * parameter name, or NULL when only argN will do. */
-const char *scg_learn_param_name(const struct scg_arch *arch, const char *name, unsigned arg);
+const char *learn_param_name(const struct scg_arch *arch, const char *name, unsigned arg);
 
 /*
  * Appends @v, a value of parameter @param (NULL: unnamed) of @syscall on
@@ -31,14 +31,14 @@ const char *scg_learn_param_name(const struct scg_arch *arch, const char *name, 
  */
 struct scg_strbuf;
 /* Whether the values of @param of @syscall are sets of bits (flags, masks, protections). */
-bool scg_learn_param_is_flags(const char *syscall, const char *param);
-void scg_learn_append_value(struct scg_strbuf *sb, const struct scg_arch *arch,
+bool learn_param_is_flags(const char *syscall, const char *param);
+void learn_append_value(struct scg_strbuf *sb, const struct scg_arch *arch,
 			    const char *syscall, const char *param, uint64_t v);
 
 /*
  * Makes room for @extra more entries, so that adding them cannot fail:
  * what an atomic merge needs.  0 or -ENOMEM.
  */
-int scg_learn_reserve(struct scg_learn *learn, size_t extra);
+int learn_reserve(struct scg_learn *learn, size_t extra);
 
 #endif

@@ -240,7 +240,7 @@ int scg_learn_merge_policy(struct scg_learn *learn, const struct scg_policy *pol
 	for (size_t i = 0; i < scg_policy_rule_count(policy) && r == 0; i++)
 		r = merge_rule(tmp, policy, i, text, len);
 	if (r == 0)
-		r = scg_learn_reserve(learn, scg_learn_count(tmp));
+		r = learn_reserve(learn, scg_learn_count(tmp));
 	if (r == 0)
 		absorb(learn, tmp);
 	scg_learn_free(tmp);

@@ -163,7 +163,7 @@ static bool append_named(struct scg_strbuf *sb, const struct scg_arch *arch,
 	return true;
 }
 
-bool scg_learn_param_is_flags(const char *syscall, const char *param)
+bool learn_param_is_flags(const char *syscall, const char *param)
 {
 	if (!param)
 		return false;
@@ -173,7 +173,7 @@ bool scg_learn_param_is_flags(const char *syscall, const char *param)
 	return strstr(param, "flags") || strstr(param, "mask") || !strcmp(param, "prot");
 }
 
-void scg_learn_append_value(struct scg_strbuf *sb, const struct scg_arch *arch,
+void learn_append_value(struct scg_strbuf *sb, const struct scg_arch *arch,
 			    const char *syscall, const char *param, uint64_t v)
 {
 	const struct naming *n = naming_of(syscall, param);

@@ -98,7 +98,7 @@ static int rebuild_index(struct scg_learn *l)
 	return rebuild_index_for(l, 0);
 }
 
-int scg_learn_reserve(struct scg_learn *learn, size_t extra)
+int learn_reserve(struct scg_learn *learn, size_t extra)
 {
 	if (learn->count + extra > learn->cap) {
 		size_t cap = learn->cap ? learn->cap : 64;
@@ -134,7 +134,7 @@ static void init_entry(const struct scg_learn *l, struct learn_entry *e, uint32_
 	e->nr = nr;
 	const struct scg_arch *a = scg_arch_at(arch);
 	const char *name = scg_syscall_name(a, nr);
-	unsigned narrow = 0, scalar = name ? scg_learn_scalar_args(a, name, l->flags, &narrow) : 0;
+	unsigned narrow = 0, scalar = name ? learn_scalar_args(a, name, l->flags, &narrow) : 0;
 	/* Widths are needed even without SCG_LEARN_ARGS: merged values are masked too. */
 	e->narrow = (uint8_t)narrow;
 	if (l->flags & SCG_LEARN_ARGS)

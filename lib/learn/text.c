@@ -106,8 +106,8 @@ static enum summary summary_of(const struct scg_learn_entry *e, unsigned i)
 {
 	if (!(e->general & (1U << i)))
 		return SUMMARY_NONE;
-	const char *param = scg_learn_param_name(e->arch, e->name, i);
-	if (scg_learn_param_is_flags(e->name, param))
+	const char *param = learn_param_name(e->arch, e->name, i);
+	if (learn_param_is_flags(e->name, param))
 		return SUMMARY_MASK;
 	return e->max[i] <= RANGE_LIMIT ? SUMMARY_RANGE : SUMMARY_NONE;
 }
@@ -121,19 +121,19 @@ static void append_condition(struct scg_strbuf *sb, const struct scg_learn_entry
 {
 	const char *join = " if ";
 	unsigned narrow = 0;
-	scg_learn_scalar_args(e->arch, e->name, 0, &narrow);
+	learn_scalar_args(e->arch, e->name, 0, &narrow);
 	for (unsigned i = 0; i < 6; i++) {
 		enum summary s = summary_of(e, i);
 		if ((!(e->listed & (1U << i)) || !e->nvalues[i]) && s == SUMMARY_NONE)
 			continue;
 		scg_strbuf_append(sb, join);
 		join = " && ";
-		const char *param = scg_learn_param_name(e->arch, e->name, i);
+		const char *param = learn_param_name(e->arch, e->name, i);
 		char arg[16];
 		snprintf(arg, sizeof(arg), "arg%u%s", i, (narrow & (1U << i)) ? ".lo" : "");
 		if (s == SUMMARY_MASK) {
 			scg_strbuf_appendf(sb, "(%s & ~(", param ? param : arg);
-			scg_learn_append_value(sb, e->arch, e->name, param, e->bits[i]);
+			learn_append_value(sb, e->arch, e->name, param, e->bits[i]);
 			scg_strbuf_append(sb, ")) == 0");
 			continue;
 		}
@@ -144,13 +144,13 @@ static void append_condition(struct scg_strbuf *sb, const struct scg_learn_entry
 		}
 		if (e->nvalues[i] == 1) {
 			scg_strbuf_append(sb, " == ");
-			scg_learn_append_value(sb, e->arch, e->name, param, e->values[i][0]);
+			learn_append_value(sb, e->arch, e->name, param, e->values[i][0]);
 		} else {
 			scg_strbuf_append(sb, " in {");
 			for (size_t k = 0; k < e->nvalues[i]; k++) {
 				if (k)
 					scg_strbuf_append(sb, ", ");
-				scg_learn_append_value(sb, e->arch, e->name, param,
+				learn_append_value(sb, e->arch, e->name, param,
 						       e->values[i][k]);
 			}
 			scg_strbuf_append(sb, "}");

@@ -79,11 +79,11 @@ struct scg_group_entry {
 	const char *const *members; /* sorted, no duplicates, NULL-terminated */
 };
 
-extern const struct scg_group_entry scg_group_table[];
-extern const size_t scg_group_table_count;
+extern const struct scg_group_entry group_table[];
+extern const size_t group_table_count;
 
 /* The group called @name (with or without '@'), or NULL. */
-const struct scg_group_entry *scg_group_find(const char *name);
+const struct scg_group_entry *group_find(const char *name);
 
 /* --- built-in profiles (profiles.c, generated) ---------------------------- */
 
@@ -93,14 +93,14 @@ struct scg_profile_entry {
 	const char *source;
 };
 
-extern const struct scg_profile_entry scg_profile_table[];
-extern const size_t scg_profile_table_count;
+extern const struct scg_profile_entry profile_table[];
+extern const size_t profile_table_count;
 
 /* --- ABI helpers shared by the parser and the text writer ------------------ */
 
 /* Position of @arch in scg_arch_at() order (the bit of a rule's arch_mask), or -1. */
-int scg_lang_arch_bit(const struct scg_arch *arch);
+int lang_arch_bit(const struct scg_arch *arch);
 /* True when the ABI passes each argument in one 64-bit register. */
-bool scg_lang_arch_has_64bit_regs(const struct scg_arch *arch);
+bool lang_arch_has_64bit_regs(const struct scg_arch *arch);
 
 #endif

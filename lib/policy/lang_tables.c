@@ -9,24 +9,24 @@
 
 size_t scg_profile_count(void)
 {
-	return scg_profile_table_count;
+	return profile_table_count;
 }
 
 const char *scg_profile_name(size_t i)
 {
-	return i < scg_profile_table_count ? scg_profile_table[i].name : NULL;
+	return i < profile_table_count ? profile_table[i].name : NULL;
 }
 
 const char *scg_profile_summary(size_t i)
 {
-	return i < scg_profile_table_count ? scg_profile_table[i].summary : NULL;
+	return i < profile_table_count ? profile_table[i].summary : NULL;
 }
 
 const char *scg_profile_source(const char *name)
 {
-	for (size_t i = 0; name && i < scg_profile_table_count; i++)
-		if (!strcmp(scg_profile_table[i].name, name))
-			return scg_profile_table[i].source;
+	for (size_t i = 0; name && i < profile_table_count; i++)
+		if (!strcmp(profile_table[i].name, name))
+			return profile_table[i].source;
 	return NULL;
 }
 
@@ -34,29 +34,29 @@ const char *scg_profile_suggest(const char *name)
 {
 	struct scg_suggest s;
 	scg_suggest_init(&s, name ? name : "");
-	for (size_t i = 0; i < scg_profile_table_count; i++)
-		scg_suggest_consider(&s, scg_profile_table[i].name);
+	for (size_t i = 0; i < profile_table_count; i++)
+		scg_suggest_consider(&s, profile_table[i].name);
 	return scg_suggest_result(&s);
 }
 
 size_t scg_group_count(void)
 {
-	return scg_group_table_count;
+	return group_table_count;
 }
 
 const char *scg_group_name(size_t i)
 {
-	return i < scg_group_table_count ? scg_group_table[i].name : NULL;
+	return i < group_table_count ? group_table[i].name : NULL;
 }
 
 const char *scg_group_summary(size_t i)
 {
-	return i < scg_group_table_count ? scg_group_table[i].summary : NULL;
+	return i < group_table_count ? group_table[i].summary : NULL;
 }
 
 const char *const *scg_group_members(size_t i)
 {
-	return i < scg_group_table_count ? scg_group_table[i].members : NULL;
+	return i < group_table_count ? group_table[i].members : NULL;
 }
 
 const char *scg_group_suggest(const char *name)
@@ -65,18 +65,18 @@ const char *scg_group_suggest(const char *name)
 		name++;
 	struct scg_suggest s;
 	scg_suggest_init(&s, name ? name : "");
-	for (size_t i = 0; i < scg_group_table_count; i++)
-		scg_suggest_consider(&s, scg_group_table[i].name);
+	for (size_t i = 0; i < group_table_count; i++)
+		scg_suggest_consider(&s, group_table[i].name);
 	return scg_suggest_result(&s);
 }
 
-const struct scg_group_entry *scg_group_find(const char *name)
+const struct scg_group_entry *group_find(const char *name)
 {
 	if (name && name[0] == '@')
 		name++;
-	for (size_t i = 0; name && i < scg_group_table_count; i++)
-		if (!strcmp(scg_group_table[i].name, name))
-			return &scg_group_table[i];
+	for (size_t i = 0; name && i < group_table_count; i++)
+		if (!strcmp(group_table[i].name, name))
+			return &group_table[i];
 	return NULL;
 }
 
@@ -96,7 +96,7 @@ const struct scg_syscall_params *scg_syscall_params_find(const char *syscall)
 	return NULL;
 }
 
-int scg_lang_arch_bit(const struct scg_arch *arch)
+int lang_arch_bit(const struct scg_arch *arch)
 {
 	for (size_t i = 0; i < scg_arch_count(); i++)
 		if (scg_arch_at(i) == arch)
@@ -104,7 +104,7 @@ int scg_lang_arch_bit(const struct scg_arch *arch)
 	return -1;
 }
 
-bool scg_lang_arch_has_64bit_regs(const struct scg_arch *arch)
+bool lang_arch_has_64bit_regs(const struct scg_arch *arch)
 {
 	/* x32 and MIPS n32 report a 64-bit AUDIT_ARCH: their registers are 64-bit */
 	return (scg_arch_audit(arch) & SCG_AUDIT_ARCH_64BIT) != 0;

@@ -364,8 +364,8 @@ static const char *suggest_syscall(const char *name)
 {
 	struct scg_suggest s;
 	scg_suggest_init(&s, name);
-	for (size_t i = 0; i < scg_syscall_all_count; i++)
-		scg_suggest_consider(&s, scg_syscall_all_names[i]);
+	for (size_t i = 0; i < syscall_all_count; i++)
+		scg_suggest_consider(&s, syscall_all_names[i]);
 	return scg_suggest_result(&s);
 }
 
@@ -385,7 +385,7 @@ static bool check_syscall_name(struct parse_ctx *ctx, struct scg_loc loc, const 
 
 static bool check_group_name(struct parse_ctx *ctx, struct scg_loc loc, const char *name)
 {
-	if (scg_group_find(name))
+	if (group_find(name))
 		return true;
 	const char *best = scg_group_suggest(name);
 	char hint[96];
@@ -552,7 +552,7 @@ static bool parse_arch_list(struct parse_ctx *ctx, struct source *src, void *sta
 static bool add_on_arch(struct parse_ctx *ctx, void *state, const struct scg_arch *arch)
 {
 	(void)ctx;
-	int bit = scg_lang_arch_bit(arch);
+	int bit = lang_arch_bit(arch);
 	if (bit >= 0 && bit < LANG_MAX_ARCHES)
 		*(uint32_t *)state |= 1u << bit;
 	return true;

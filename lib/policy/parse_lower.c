@@ -296,7 +296,7 @@ static bool abi_unsupported(const struct scg_syscall_params *p, const struct scg
 	for (const char *s = list; *s;) {
 		size_t len = strcspn(s, ",");
 		if ((len == n && !strncmp(s, name, n)) ||
-		    (len == 5 && !strncmp(s, "32bit", 5) && !scg_lang_arch_has_64bit_regs(arch)))
+		    (len == 5 && !strncmp(s, "32bit", 5) && !lang_arch_has_64bit_regs(arch)))
 			return true;
 		s += len + (s[len] == ',');
 	}
@@ -307,7 +307,7 @@ static bool abi_unsupported(const struct scg_syscall_params *p, const struct scg
 static bool split_by_64bit(const struct scg_syscall_params *p, unsigned index,
 			   const struct scg_arch *arch)
 {
-	if (scg_lang_arch_has_64bit_regs(arch))
+	if (lang_arch_has_64bit_regs(arch))
 		return false;
 	for (unsigned i = 0; i <= index; i++)
 		if (p->params[i].kind == SCG_PARAM_64)
@@ -325,7 +325,7 @@ unsigned scg_syscall_arg_width(const struct scg_arch *arch, const char *syscall,
 	case SCG_PARAM_32:
 		return 32;
 	case SCG_PARAM_LONG:
-		return scg_lang_arch_has_64bit_regs(arch) ? 64 : 32;
+		return lang_arch_has_64bit_regs(arch) ? 64 : 32;
 	case SCG_PARAM_64:
 		return 64;
 	case SCG_PARAM_UNKNOWN:
@@ -364,7 +364,7 @@ static bool param_position(struct env *env, const struct uoperand *op, struct sh
 	}
 	sh->arg = i;
 	bool wide = param->kind == SCG_PARAM_64 ||
-		    (param->kind == SCG_PARAM_LONG && scg_lang_arch_has_64bit_regs(env->arch));
+		    (param->kind == SCG_PARAM_LONG && lang_arch_has_64bit_regs(env->arch));
 	sh->width = wide ? 64 : 32;
 	if (!wide) {
 		snprintf(sh->why_buf, sizeof(sh->why_buf), "'%s' (%s) is 32 bits wide on %s",
@@ -574,7 +574,7 @@ static bool lower_on_abi(struct env *env, size_t ti, struct variant *vars, size_
 	struct scg_expr *e = NULL;
 	if (st->rule->cond && !(e = build_cond(env, st->rule->cond)))
 		return false;
-	int bit = scg_lang_arch_bit(env->arch);
+	int bit = lang_arch_bit(env->arch);
 	uint32_t arch_bit = bit >= 0 && bit < LANG_MAX_ARCHES ? 1u << bit : 0;
 	for (size_t i = 0; i < *nvars; i++) {
 		if (vars[i].action == action &&
@@ -592,7 +592,7 @@ static bool lower_on_abi(struct env *env, size_t ti, struct variant *vars, size_
 
 static bool in_scope(const struct urule *rule, const struct scg_arch *arch)
 {
-	int bit = scg_lang_arch_bit(arch);
+	int bit = lang_arch_bit(arch);
 	return !rule->has_on ||
 	       (bit >= 0 && bit < LANG_MAX_ARCHES && (rule->on_mask & (1u << bit)));
 }
@@ -789,7 +789,7 @@ static struct item *expand_items(struct parse_ctx *ctx, const struct urule *rule
 			ok = add_item(ctx, &l, it);
 			continue;
 		}
-		const struct scg_group_entry *g = scg_group_find(u->name);
+		const struct scg_group_entry *g = group_find(u->name);
 		for (size_t j = 0; ok && g && g->members[j]; j++)
 			ok = add_item(ctx, &l, (struct item){g->members[j], 0, 0, false, u->loc, (int)i});
 	}

@@ -6,7 +6,7 @@
 #include "policy/lang_internal.h"
 
 /* clang-format off */
-const struct scg_profile_entry scg_profile_table[] = {
+const struct scg_profile_entry profile_table[] = {
 	{
 		"default",
 		"Recommended for programs and services under syscage run: Docker's default without the ways out of a sandbox",
@@ -142,4 +142,4 @@ const struct scg_profile_entry scg_profile_table[] = {
 };
 /* clang-format on */
 
-const size_t scg_profile_table_count = 3;
+const size_t profile_table_count = 3;

@@ -33,12 +33,12 @@ static long kernel_prctl_seccomp(unsigned long mode, void *args)
 	return prctl(SCG_PR_SET_SECCOMP, mode, args, 0UL, 0UL);
 }
 
-const struct scg_runtime_ops scg_runtime_kernel_ops = {
+const struct scg_runtime_ops runtime_kernel_ops = {
 	.seccomp = kernel_seccomp,
 	.prctl_seccomp = kernel_prctl_seccomp,
 };
 
-int scg_filter_install_ops(const struct scg_runtime_ops *ops, const struct scg_prog *prog,
+int filter_install_ops(const struct scg_runtime_ops *ops, const struct scg_prog *prog,
 			   unsigned flags, struct scg_install_result *res)
 {
 	if (res) {
@@ -73,10 +73,10 @@ int scg_filter_install_ops(const struct scg_runtime_ops *ops, const struct scg_p
 
 int scg_filter_install(const struct scg_prog *prog, unsigned flags, struct scg_install_result *res)
 {
-	return scg_filter_install_ops(&scg_runtime_kernel_ops, prog, flags, res);
+	return filter_install_ops(&runtime_kernel_ops, prog, flags, res);
 }
 
-int scg_strict_enter_ops(const struct scg_runtime_ops *ops)
+int strict_enter_ops(const struct scg_runtime_ops *ops)
 {
 	long r = ops->seccomp(SCG_SECCOMP_SET_MODE_STRICT, 0, NULL);
 	if (r < 0 && errno == ENOSYS)
@@ -86,5 +86,5 @@ int scg_strict_enter_ops(const struct scg_runtime_ops *ops)
 
 int scg_strict_enter(void)
 {
-	return scg_strict_enter_ops(&scg_runtime_kernel_ops);
+	return strict_enter_ops(&runtime_kernel_ops);
 }

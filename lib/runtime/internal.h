@@ -21,13 +21,13 @@ struct scg_runtime_ops {
 };
 
 /* The real kernel. */
-extern const struct scg_runtime_ops scg_runtime_kernel_ops;
+extern const struct scg_runtime_ops runtime_kernel_ops;
 
-int scg_filter_install_ops(const struct scg_runtime_ops *ops, const struct scg_prog *prog,
+int filter_install_ops(const struct scg_runtime_ops *ops, const struct scg_prog *prog,
 			   unsigned flags, struct scg_install_result *res);
-int scg_strict_enter_ops(const struct scg_runtime_ops *ops);
-int scg_features_probe_ops(const struct scg_runtime_ops *ops, struct scg_features *out);
+int strict_enter_ops(const struct scg_runtime_ops *ops);
+int features_probe_ops(const struct scg_runtime_ops *ops, struct scg_features *out);
 /* The fields about the machine (compat ABIs, reading filters back): children, never @ops. */
-void scg_features_probe_machine(struct scg_features *out);
+void features_probe_machine(struct scg_features *out);
 
 #endif

@@ -65,7 +65,7 @@ static int probe_actions_avail(const struct scg_runtime_ops *ops, uint32_t *out)
 	return 0;
 }
 
-int scg_features_probe_ops(const struct scg_runtime_ops *ops, struct scg_features *out)
+int features_probe_ops(const struct scg_runtime_ops *ops, struct scg_features *out)
 {
 	memset(out, 0, sizeof(*out));
 	uint32_t allow = SCG_RET_ALLOW;
@@ -105,13 +105,13 @@ int scg_features_probe_ops(const struct scg_runtime_ops *ops, struct scg_feature
 
 int scg_features_probe_seccomp(struct scg_features *out)
 {
-	return scg_features_probe_ops(&scg_runtime_kernel_ops, out);
+	return features_probe_ops(&runtime_kernel_ops, out);
 }
 
 int scg_features_probe(struct scg_features *out)
 {
-	int r = scg_features_probe_ops(&scg_runtime_kernel_ops, out);
+	int r = features_probe_ops(&runtime_kernel_ops, out);
 	if (r == 0)
-		scg_features_probe_machine(out);
+		features_probe_machine(out);
 	return r;
 }

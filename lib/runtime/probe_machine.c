@@ -137,7 +137,7 @@ static int probe_get_filter(void)
 	return WIFEXITED(status) && WEXITSTATUS(status) == TRACEE_NO_FILTER ? ENOSYS : EPROTO;
 }
 
-void scg_features_probe_machine(struct scg_features *out)
+void features_probe_machine(struct scg_features *out)
 {
 #ifdef __x86_64__
 	out->ia32_emulation = child_says_yes(getpid_int80);

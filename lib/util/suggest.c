@@ -7,7 +7,7 @@
 /* Names longer than this are not worth a hint (and keep the table on the stack). */
 #define SUGGEST_MAX_LEN 64
 
-size_t scg_edit_distance(const char *a, const char *b, size_t cap)
+size_t edit_distance(const char *a, const char *b, size_t cap)
 {
 	size_t la = strlen(a), lb = strlen(b);
 	if (la > SUGGEST_MAX_LEN || lb > SUGGEST_MAX_LEN)
@@ -57,7 +57,7 @@ static size_t suggest_cap(const char *word)
 void scg_suggest_consider(struct scg_suggest *s, const char *candidate)
 {
 	size_t cap = suggest_cap(s->word);
-	size_t d = scg_edit_distance(s->word, candidate, cap);
+	size_t d = edit_distance(s->word, candidate, cap);
 	if (d <= cap && d < s->best_distance) {
 		s->best = candidate;
 		s->best_distance = d;

@@ -9,7 +9,7 @@
  * Case-insensitive Damerau-Levenshtein (optimal string alignment) distance,
  * capped: anything above @cap is reported as @cap + 1.
  */
-size_t scg_edit_distance(const char *a, const char *b, size_t cap);
+size_t edit_distance(const char *a, const char *b, size_t cap);
 
 /* Incremental search for the best candidate. */
 struct scg_suggest {
