@@ -35,6 +35,9 @@ static void usage(FILE *out)
 		"usage: syscage inject RULE... [options] -- CMD [ARG...]\n"
 		"  RULE                 SET:error=ERRNO | SET:retval=N, then optionally\n"
 		"                       :signal=SIG :when=EXPR :if=CONDITION\n"
+		"                       :delay_enter=US :delay_exit=US (exit: with error=/retval=)\n"
+		"                       SET: names (name@64, @32, @x32), @groups, all, /regex\n"
+		"                       the last rule naming a syscall is the one applied to it\n"
 		"                       e.g. 'openat:error=ENOENT:when=3'\n"
 		"  -e inject=RULE, --inject=RULE   the same, spelled as for strace\n"
 		"  -e fault=RULE, --fault=RULE     error defaults to ENOSYS\n"
@@ -136,6 +139,22 @@ static void print_rule_diag(size_t index, const struct scg_diag *diag)
 	}
 }
 
+/* Each syscall to the last rule naming it, as strace does; says which rules lost which. */
+static int resolve_rules(struct scg_inject_rule *const *rules, size_t n)
+{
+	struct scg_diag *diag = scg_diag_new();
+	if (!diag)
+		return -ENOMEM;
+	int r = scg_inject_rules_resolve(rules, n, diag);
+	for (size_t i = 0; i < scg_diag_count(diag); i++) {
+		const struct scg_diag_entry *e = scg_diag_get(diag, i);
+		cli_error("inject: warning: rule %u: %s (%s)", e->loc.line, e->message,
+			  e->hint ? e->hint : "");
+	}
+	scg_diag_free(diag);
+	return r;
+}
+
 /* Parses every rule (reporting all bad ones) for the ABIs of @base. */
 static int parse_rules(const struct inject_opts *o, const struct scg_policy *base,
 		       struct scg_inject_rule **rules)
@@ -165,7 +184,7 @@ static int parse_rules(const struct inject_opts *o, const struct scg_policy *bas
 			result = -EINVAL;
 		}
 	}
-	return result;
+	return result < 0 ? result : resolve_rules(rules, o->nrules);
 }
 
 /* The policy under the rules: -p's, or one allowing everything on the native ABIs. */

@@ -2,11 +2,11 @@
 /*
  * `syscage inject`, the supervisor side: decides each notified call.
  *
- * Rules are tried in order and the first that takes the call wins.  Like
- * strace, a rule's when= counts per syscall and per thread (strace counts
- * per tracee, and every thread is a tracee); a call counts for a rule when
- * it is in the rule's set and meets its if= condition, whether or not an
- * earlier rule takes it, so "when=2" always means the second such call.
+ * Each (syscall, ABI) belongs to one rule at most, the last that names it,
+ * as under strace (scg_inject_rules_resolve()).  Like strace, a rule's
+ * when= counts per syscall and per thread (strace counts per tracee, and
+ * every thread is a tracee); a call counts for a rule when it is in the
+ * rule's set and meets its if= condition.
  * A call no rule takes gets the base policy's verdict; calls the base
  * policy kills or traps never come here (inject_policy.c).
  */
@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "inject.h"
@@ -221,12 +222,21 @@ static void inject(struct inject_state *st, size_t i, int listener, const struct
 	pid_t tgid = run_tgid_of((pid_t)n->pid);
 	record(st, i, name == buf ? "other" : name, tgid);
 	log_injection(st, i, n, name, tgid, count);
+	/* Both delays come before the answer: seccomp gives no moment after a call
+	 * that runs, and a call answered with error= or retval= never runs, so
+	 * for it the answer is its exit (inject_rule.c refuses the other case). */
+	uint64_t delay_us = (uint64_t)r->delay_enter_us + r->delay_exit_us;
+	if (delay_us) {
+		struct timespec ts = { (time_t)(delay_us / 1000000), (long)(delay_us % 1000000) * 1000 };
+		while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+			;
+	}
 	if (r->has_error)
 		resp->error = -(int32_t)r->error;
 	else if (r->has_retval)
 		resp->val = r->retval;
 	else
-		resp->flags = SCG_NOTIF_FLAG_CONTINUE; /* signal only: the call itself runs */
+		resp->flags = SCG_NOTIF_FLAG_CONTINUE; /* signal or delay only: the call runs */
 	if (r->signal && st->signal_first) {
 		send_signal(listener, n, tgid, r->signal);
 	} else if (r->signal) {

@@ -304,12 +304,19 @@ static const struct {
 	{ "%bogus:error=EIO", 1, "strace class '%bogus'", NULL },
 	{ "/get(:error=EIO", 1, "bad regular expression", NULL },
 	{ "/^zzz:error=EIO", 1, "no syscall matches '/^zzz'", NULL },
-	{ "read@64:error=EIO", 5, "personality suffixes", NULL },
+	{ "read@x3:error=EIO", 6, "unknown personality '@x3'", "@64, @32 and @x32" },
+	{ "read@32:error=EIO", 6, "no target ABI has the personality '@32'", NULL },
 	{ "openat", 7, "the rule injects nothing", "error=ERRNO" },
 	{ "openat:when=2", 14, "the rule injects nothing", NULL },
 	{ "openat:eror=EIO", 8, "unknown option 'eror'", "did you mean error=?" },
 	{ "openat:error", 8, "unknown option 'error'", NULL },
-	{ "openat:delay_enter=10", 8, "strace's 'delay_enter=' is not supported", "if=" },
+	{ "openat:poke_enter=@arg1=0", 8, "'poke_enter=' is not possible with seccomp, because",
+	  "delay_enter=" },
+	{ "openat:poke_exit=@arg1=0:error=EIO", 8, "'poke_exit=' is not possible", NULL },
+	{ "openat:delay_exit=10", 8, "delay_exit= on a call that runs is not possible with seccomp",
+	  "error= or retval=" },
+	{ "openat:error=EIO:delay_enter=1x", 30, "bad delay '1x'", "microseconds" },
+	{ "openat:error=EIO:delay_exit=", 29, "bad delay ''", NULL },
 	{ "openat:syscall=getpid:error=EIO", 8, "strace's 'syscall='", NULL },
 	{ "openat:error=EIO:retval=1", 18, "only one error= or retval=", "exclude each other" },
 	{ "openat:retval=1:error=EIO", 17, "only one error= or retval=", NULL },
@@ -351,6 +358,92 @@ static void errors(void **state)
 	}
 }
 
+/* strace keeps one rule per syscall: a later rule for it replaces an earlier one. */
+static void last_rule_wins(void **state)
+{
+	(void)state;
+	const struct scg_arch *arches[] = { x86_64() };
+	struct scg_inject_options opts = { .arches = arches, .narches = 1 };
+	struct scg_inject_rule *r[3];
+	assert_int_equal(scg_inject_rule_parse("getppid,getpid:retval=42:when=2", &opts, &r[0], NULL), 0);
+	assert_int_equal(scg_inject_rule_parse("getppid:retval=7", &opts, &r[1], NULL), 0);
+	assert_int_equal(scg_inject_rule_parse("gettid:error=EIO", &opts, &r[2], NULL), 0);
+	struct scg_diag *diag = scg_diag_new();
+	assert_int_equal(scg_inject_rules_resolve(r, 3, diag), 0);
+	assert_int_equal(scg_diag_count(diag), 1); /* rule 1 lost getppid; the others nothing */
+	const struct scg_diag_entry *e = scg_diag_get(diag, 0);
+	assert_int_equal(e->severity, SCG_SEV_WARNING);
+	assert_int_equal(e->loc.line, 1);
+	assert_non_null(strstr(e->message, "for getppid"));
+	struct scg_seccomp_data d = { .arch = scg_arch_audit(x86_64()) };
+	struct scg_verdict v;
+	assert_int_equal(scg_syscall_lookup(x86_64(), "getppid", &d.nr), 0);
+	scg_policy_eval(r[0]->match, &d, &v);
+	assert_int_not_equal(v.source, SCG_VERDICT_RULE); /* no longer rule 1's */
+	scg_policy_eval(r[1]->match, &d, &v);
+	assert_int_equal(v.source, SCG_VERDICT_RULE);
+	assert_int_equal(scg_syscall_lookup(x86_64(), "getpid", &d.nr), 0);
+	scg_policy_eval(r[0]->match, &d, &v);
+	assert_int_equal(v.source, SCG_VERDICT_RULE); /* getpid stays rule 1's */
+	scg_diag_free(diag);
+	for (size_t i = 0; i < 3; i++)
+		scg_inject_rule_free(r[i]);
+}
+
+/* name@64, name@32: the rule covers only that personality's ABIs. */
+static void personalities(void **state)
+{
+	(void)state;
+	const struct scg_arch *arches[] = { x86_64(), scg_arch_lookup("x86"), scg_arch_lookup("x32") };
+	struct scg_inject_options opts = { .arches = arches, .narches = 3 };
+	static const struct {
+		const char *rule;
+		uint32_t mask;
+	} cases[] = {
+		{ "getppid:error=EIO", 7 },    { "getppid@64:error=EIO", 1 },
+		{ "getppid@32:error=EIO", 2 }, { "getppid@x32:error=EIO", 4 },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct scg_inject_rule *r;
+		assert_int_equal(scg_inject_rule_parse(cases[i].rule, &opts, &r, NULL), 0);
+		assert_int_equal(r->nsyscalls, 1);
+		if (r->abi_masks[0] != cases[i].mask)
+			print_error("%s: mask %u\n", cases[i].rule, r->abi_masks[0]);
+		assert_int_equal(r->abi_masks[0], cases[i].mask);
+		for (size_t a = 0; a < 3; a++) { /* the match agrees, per ABI */
+			struct scg_seccomp_data d = { .arch = scg_arch_audit(arches[a]) };
+			assert_int_equal(scg_syscall_lookup(arches[a], "getppid", &d.nr), 0);
+			struct scg_verdict v;
+			scg_policy_eval(r->match, &d, &v);
+			assert_int_equal(v.source == SCG_VERDICT_RULE, (cases[i].mask >> a) & 1);
+		}
+		scg_inject_rule_free(r);
+	}
+}
+
+/* delay_enter=/delay_exit=: microseconds, or with a unit; never in the filter alone. */
+static void delays(void **state)
+{
+	(void)state;
+	const struct scg_arch *arches[] = { x86_64() };
+	struct scg_inject_options opts = { .arches = arches, .narches = 1 };
+	struct scg_inject_rule *r;
+	assert_int_equal(scg_inject_rule_parse("getppid:delay_enter=1500", &opts, &r, NULL), 0);
+	assert_true(r->has_delay_enter);
+	assert_int_equal(r->delay_enter_us, 1500);
+	assert_false(scg_inject_rule_is_static(r));
+	scg_inject_rule_free(r);
+	assert_int_equal(scg_inject_rule_parse("getppid:error=EIO:delay_exit=2ms:delay_enter=1s",
+					       &opts, &r, NULL), 0);
+	assert_int_equal(r->delay_exit_us, 2000);
+	assert_int_equal(r->delay_enter_us, 1000000);
+	assert_false(scg_inject_rule_is_static(r)); /* the supervisor waits */
+	scg_inject_rule_free(r);
+	assert_int_equal(scg_inject_rule_parse("getppid:retval=0:delay_exit=3000ns", &opts, &r, NULL), 0);
+	assert_int_equal(r->delay_exit_us, 3);
+	scg_inject_rule_free(r);
+}
+
 static void native_default(void **state)
 {
 	(void)state;
@@ -371,6 +464,8 @@ int main(void)
 		cmocka_unit_test(when_expressions), cmocka_unit_test(sets),
 		cmocka_unit_test(conditions),     cmocka_unit_test(fault_option),
 		cmocka_unit_test(errors),         cmocka_unit_test(native_default),
+		cmocka_unit_test(last_rule_wins), cmocka_unit_test(personalities),
+		cmocka_unit_test(delays),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

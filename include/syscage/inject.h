@@ -49,6 +49,18 @@ struct scg_inject_rule {
 	bool has_when;
 	struct scg_inject_when when;
 	bool has_cond; /* an :if= condition */
+	/* delay_enter=/delay_exit=, in microseconds: the supervisor waits this
+	 * long before it answers the call (see docs/inject.md for what seccomp
+	 * allows of delay_exit=). */
+	bool has_delay_enter, has_delay_exit;
+	uint32_t delay_enter_us, delay_exit_us;
+	/* syscalls[i] is in the rule on target ABI arches[k] when bit k of
+	 * abi_masks[i] is set (a personality suffix, @64, narrows it). */
+	uint32_t *abi_masks;
+	const struct scg_arch *arches[8];
+	size_t narches;
+	char *cond;        /* the :if= text, or NULL */
+	bool cond_as_test; /* read as "(cond) != 0" */
 };
 
 struct scg_inject_options {
@@ -73,6 +85,16 @@ SCG_API void scg_inject_rule_free(struct scg_inject_rule *rule);
  * error for every matching call, no count, no signal.
  */
 SCG_API bool scg_inject_rule_is_static(const struct scg_inject_rule *rule);
+
+/*
+ * Gives each (syscall, ABI) to the last of @rules whose set has it, as
+ * strace keeps one injection per syscall and a later rule for it replaces
+ * an earlier one: earlier rules lose it from their sets and matches.  A
+ * warning per rule that loses syscalls goes to @diag, with the rule's
+ * number (from 1) as the line.  Returns 0 or -ENOMEM.
+ */
+SCG_API int scg_inject_rules_resolve(struct scg_inject_rule *const *rules, size_t nrules,
+				     struct scg_diag *diag);
 
 /* True when invocation number @count (from 1) is one @when takes. */
 SCG_API bool scg_inject_when_takes(const struct scg_inject_when *when, uint64_t count);

@@ -19,10 +19,19 @@
 /* strace's limits for when=: first and step 1..65535, last 1..65534. */
 enum { WHEN_MAX = 65535 };
 
-static const char *const known_keys[] = { "error", "retval", "signal", "when", "if" };
-/* strace options syscage does not do: they need a tracer's control of the call. */
-static const char *const strace_only_keys[] = { "syscall", "delay_enter", "delay_exit",
-						"poke_enter", "poke_exit" };
+static const char *const known_keys[] = { "error",	"retval",     "signal", "when",
+					   "if",	"delay_enter", "delay_exit" };
+/* strace options seccomp cannot carry out, and why. */
+static const struct {
+	const char *key, *why;
+} strace_only_keys[] = {
+	{ "syscall", "a call that runs (CONTINUE) runs as the program made it: a seccomp answer "
+		     "cannot change its number" },
+	{ "poke_enter", "a seccomp answer can fail the call or let it run, not change the "
+			"program's memory; strace writes it while the tracee is stopped" },
+	{ "poke_exit", "the supervisor never sees a call that runs return, and a call it fails "
+		       "leaves the program's memory as it was" },
+};
 
 struct rule_ctx {
 	const char *text;
@@ -34,6 +43,7 @@ struct rule_ctx {
 	size_t cond_len;
 	unsigned cond_column;
 	bool has_signal;
+	const char *delay_exit_at; /* inside text */
 };
 
 static struct scg_loc col(unsigned column)
@@ -225,15 +235,54 @@ static int parse_when(struct rule_ctx *c, const char *v, size_t len)
 	return 0;
 }
 
+/* strace's delays: microseconds, or a number with s, ms, us or ns; up to UINT32_MAX us. */
+static int parse_delay(struct rule_ctx *c, const char *v, size_t len, uint32_t *out)
+{
+	static const struct {
+		const char *suffix;
+		uint64_t ns;
+	} units[] = { { "ns", 1 }, { "us", 1000 }, { "ms", 1000000 }, { "s", 1000000000 } };
+	size_t digits = 0;
+	while (digits < len && v[digits] >= '0' && v[digits] <= '9')
+		digits++;
+	uint64_t n, ns = 1000;
+	bool ok = digits > 0 && digits <= 12 && scg_parse_u64(v, digits, &n) == 0;
+	if (ok && digits < len) {
+		ok = false;
+		for (size_t i = 0; i < sizeof(units) / sizeof(units[0]) && !ok; i++)
+			if (len - digits == strlen(units[i].suffix) &&
+			    !memcmp(v + digits, units[i].suffix, len - digits)) {
+				ns = units[i].ns;
+				ok = true;
+			}
+	}
+	uint64_t us = ok ? n * ns / 1000 : 0;
+	if (!ok || us > UINT32_MAX) {
+		char word[64];
+		snprintf(word, sizeof(word), "%.*s", (int)(len < 63 ? len : 63), v);
+		return fail(c, v, "inject-delay",
+			    "microseconds, or a number with s, ms, us or ns: delay_enter=1500, "
+			    "delay_exit=2ms (at most 4294967295 us)",
+			    "bad delay '%s'", word);
+	}
+	*out = (uint32_t)us;
+	return 0;
+}
+
 static int unknown_key(struct rule_ctx *c, const char *key, size_t len)
 {
 	char word[32];
 	snprintf(word, sizeof(word), "%.*s", (int)(len < 31 ? len : 31), key);
 	for (size_t i = 0; i < sizeof(strace_only_keys) / sizeof(strace_only_keys[0]); i++)
-		if (!strcmp(word, strace_only_keys[i]))
-			return fail(c, key, "inject-unsupported",
-				    "syscage supports error=, retval=, signal=, when= and if=",
-				    "strace's '%s=' is not supported", word);
+		if (!strcmp(word, strace_only_keys[i].key)) {
+			scg_diag_add(c->diag, SCG_SEV_ERROR, col(column_of(c, key)),
+				     "inject-unsupported",
+				     "syscage supports error=, retval=, signal=, when=, if=, "
+				     "delay_enter= and delay_exit=",
+				     "strace's '%s=' is not possible with seccomp, because %s", word,
+				     strace_only_keys[i].why);
+			return -EINVAL;
+		}
 	struct scg_suggest s;
 	scg_suggest_init(&s, word);
 	for (size_t i = 0; i < sizeof(known_keys) / sizeof(known_keys[0]); i++)
@@ -268,6 +317,15 @@ static int parse_option(struct rule_ctx *c, const char *opt, size_t len)
 	}
 	if (klen == 4 && !memcmp(opt, "when", 4))
 		return parse_when(c, v, vlen);
+	if (klen == 11 && !memcmp(opt, "delay_enter", 11)) {
+		c->rule->has_delay_enter = true;
+		return parse_delay(c, v, vlen, &c->rule->delay_enter_us);
+	}
+	if (klen == 10 && !memcmp(opt, "delay_exit", 10)) {
+		c->rule->has_delay_exit = true;
+		c->delay_exit_at = opt;
+		return parse_delay(c, v, vlen, &c->rule->delay_exit_us);
+	}
 	if (klen == 2 && !memcmp(opt, "if", 2)) {
 		if (c->cond)
 			return fail(c, opt, "inject-twice", NULL, "%s", "only one if= per rule");
@@ -311,28 +369,57 @@ static bool lacks_comparison(const char *cond, size_t len)
 	return true;
 }
 
-static int build_match(struct rule_ctx *c, bool as_test)
+/* One line of the match: the names of @rule whose ABI mask is @mask. */
+static void match_line(struct scg_strbuf *sb, const struct scg_inject_rule *rule, uint32_t mask,
+		       size_t *cond_offset)
+{
+	size_t line_start = sb->len;
+	scg_strbuf_append(sb, "allow ");
+	bool first = true;
+	for (size_t i = 0; i < rule->nsyscalls; i++)
+		if (rule->abi_masks[i] == mask) {
+			scg_strbuf_appendf(sb, "%s%s", first ? "" : ", ", rule->syscalls[i]);
+			first = false;
+		}
+	if (rule->cond) {
+		scg_strbuf_append(sb, " if ");
+		if (rule->cond_as_test)
+			scg_strbuf_append(sb, "(");
+		*cond_offset = sb->len - line_start;
+		scg_strbuf_append(sb, rule->cond);
+		if (rule->cond_as_test)
+			scg_strbuf_append(sb, ") != 0");
+	}
+	uint32_t all = (1U << rule->narches) - 1;
+	for (size_t k = 0; k < rule->narches && mask != all; k++)
+		if (mask & (1U << k))
+			scg_strbuf_appendf(sb, "%s%s", (mask & ((1U << k) - 1)) ? ", " : " on ",
+					   scg_arch_name(rule->arches[k]));
+	scg_strbuf_append(sb, "\n");
+}
+
+/* The policy text: one rule per group of names on the same ABIs. */
+static void match_text(struct scg_strbuf *sb, const struct scg_inject_rule *rule,
+		       size_t *cond_offset)
+{
+	for (size_t i = 0; i < rule->nsyscalls; i++) {
+		size_t k = 0;
+		while (k < i && rule->abi_masks[k] != rule->abi_masks[i])
+			k++;
+		if (k == i && rule->abi_masks[i])
+			match_line(sb, rule, rule->abi_masks[i], cond_offset);
+	}
+	if (sb->len == 0)
+		scg_strbuf_append(sb, "# no syscall in the set\n");
+}
+
+/* (Re)builds @rule->match from its set and condition; errors go to @c->diag. */
+static int build_match(struct rule_ctx *c)
 {
 	struct scg_inject_rule *rule = c->rule;
 	struct scg_strbuf sb = SCG_STRBUF_INIT;
 	size_t cond_offset = 0;
-	if (rule->nsyscalls) {
-		scg_strbuf_append(&sb, "allow ");
-		for (size_t i = 0; i < rule->nsyscalls; i++)
-			scg_strbuf_appendf(&sb, "%s%s", i ? ", " : "", rule->syscalls[i]);
-		if (c->cond) {
-			scg_strbuf_append(&sb, " if ");
-			if (as_test)
-				scg_strbuf_append(&sb, "(");
-			cond_offset = sb.len;
-			scg_strbuf_appendn(&sb, c->cond, c->cond_len);
-			if (as_test)
-				scg_strbuf_append(&sb, ") != 0");
-		}
-		scg_strbuf_append(&sb, "\n");
-	} else {
-		scg_strbuf_append(&sb, "# no syscall in the set\n");
-	}
+	match_text(&sb, rule, &cond_offset);
 	char *text;
 	int r = scg_strbuf_finish(&sb, &text);
 	if (r < 0)
@@ -342,8 +429,10 @@ static int build_match(struct rule_ctx *c, bool as_test)
 		free(text);
 		return -ENOMEM;
 	}
-	struct scg_policy_source_options po = { .filename = "rule", .arches = c->arches,
-						 .narches = c->narches };
+	struct scg_policy_source_options po = { .filename = "rule", .arches = rule->arches,
+						 .narches = rule->narches };
+	scg_policy_free(rule->match);
+	rule->match = NULL;
 	r = scg_policy_parse(text, strlen(text), &po, &rule->match, pd);
 	if (r == -EINVAL)
 		move_diags(c, pd, cond_offset);
@@ -387,9 +476,20 @@ static int parse_options(struct rule_ctx *c, const char *p, const struct scg_inj
 		rule->has_error = true;
 		rule->error = ENOSYS; /* strace's -e fault= default */
 	}
-	if (!rule->has_error && !rule->has_retval && !rule->signal)
-		return fail(c, p, "inject-action", "add :error=ERRNO, :retval=N or :signal=SIG",
-			    "%s", "the rule injects nothing");
+	bool delay = rule->has_delay_enter || rule->has_delay_exit;
+	if (!rule->has_error && !rule->has_retval && !rule->signal && !delay)
+		return fail(c, p, "inject-action",
+			    "add :error=ERRNO, :retval=N, :signal=SIG or :delay_enter=US", "%s",
+			    "the rule injects nothing");
+	if (rule->has_delay_exit && !rule->has_error && !rule->has_retval) {
+		scg_diag_add(c->diag, SCG_SEV_ERROR, col(column_of(c, c->delay_exit_at)),
+			     "inject-unsupported",
+			     "with error= or retval= the call does not run and delay_exit= is exact; "
+			     "delay_enter= delays a call that runs",
+			     "delay_exit= on a call that runs is not possible with seccomp, because "
+			     "the supervisor lets it run (CONTINUE) and never sees it return");
+		return -EINVAL;
+	}
 	return 0;
 }
 
@@ -402,11 +502,20 @@ static int parse_rule(struct rule_ctx *c, const struct scg_inject_options *opts)
 	if (r < 0)
 		return r;
 	c->rule->syscalls = set.names;
+	c->rule->abi_masks = set.masks;
 	c->rule->nsyscalls = set.count;
 	r = parse_options(c, text + set_len, opts);
 	if (r < 0)
 		return r;
-	return build_match(c, c->cond && lacks_comparison(c->cond, c->cond_len));
+	if (c->cond) {
+		c->rule->cond = strndup(c->cond, c->cond_len);
+		if (!c->rule->cond)
+			return -ENOMEM;
+		c->rule->cond_as_test = lacks_comparison(c->cond, c->cond_len);
+	}
+	memcpy(c->rule->arches, c->arches, c->narches * sizeof(*c->arches));
+	c->rule->narches = c->narches;
+	return build_match(c);
 }
 
 int scg_inject_rule_parse(const char *text, const struct scg_inject_options *opts,
@@ -437,11 +546,85 @@ void scg_inject_rule_free(struct scg_inject_rule *rule)
 		return;
 	scg_policy_free(rule->match);
 	free(rule->syscalls);
+	free(rule->abi_masks);
+	free(rule->cond);
 	free(rule->text);
 	free(rule);
 }
 
 bool scg_inject_rule_is_static(const struct scg_inject_rule *rule)
 {
-	return rule->has_error && !rule->has_when && !rule->signal;
+	return rule->has_error && !rule->has_when && !rule->signal && !rule->has_delay_enter &&
+	       !rule->has_delay_exit;
+}
+
+/* The ABIs (as bits of @rule's arches) on which @other's set has @name. */
+static uint32_t taken_by(const struct scg_inject_rule *rule, const struct scg_inject_rule *other,
+			 const char *name)
+{
+	uint32_t mask = 0;
+	for (size_t i = 0; i < other->nsyscalls; i++) {
+		if (strcmp(other->syscalls[i], name) != 0)
+			continue;
+		for (size_t a = 0; a < other->narches; a++)
+			for (size_t k = 0; k < rule->narches; k++)
+				if ((other->abi_masks[i] & (1U << a)) && other->arches[a] == rule->arches[k])
+					mask |= 1U << k;
+	}
+	return mask;
+}
+
+/* Takes from rules[@i] what a later rule names; the names it lost go to @lost. */
+static bool give_up_to_later(struct scg_inject_rule *const *rules, size_t nrules, size_t i,
+			     struct scg_strbuf *lost, bool *any_left)
+{
+	struct scg_inject_rule *rule = rules[i];
+	bool changed = false;
+	*any_left = false;
+	for (size_t k = 0; k < rule->nsyscalls; k++) {
+		uint32_t taken = 0;
+		for (size_t j = i + 1; j < nrules; j++)
+			taken |= taken_by(rule, rules[j], rule->syscalls[k]);
+		if (rule->abi_masks[k] & taken) {
+			scg_strbuf_appendf(lost, "%s%s", changed ? ", " : "", rule->syscalls[k]);
+			rule->abi_masks[k] &= ~taken;
+			changed = true;
+		}
+		*any_left |= rule->abi_masks[k] != 0;
+	}
+	return changed;
+}
+
+int scg_inject_rules_resolve(struct scg_inject_rule *const *rules, size_t nrules,
+			     struct scg_diag *diag)
+{
+	for (size_t i = 0; i + 1 < nrules; i++) {
+		struct scg_strbuf lost = SCG_STRBUF_INIT;
+		bool any_left;
+		if (!give_up_to_later(rules, nrules, i, &lost, &any_left)) {
+			scg_strbuf_release(&lost);
+			continue;
+		}
+		char *names;
+		if (scg_strbuf_finish(&lost, &names) < 0)
+			return -ENOMEM;
+		struct rule_ctx c = { .text = rules[i]->text, .diag = diag, .rule = rules[i] };
+		int r = build_match(&c);
+		struct scg_loc loc = { NULL, (unsigned)(i + 1), 1, -1 };
+		if (r == 0 && any_left)
+			scg_diag_add(diag, SCG_SEV_WARNING, loc, "inject-replaced",
+				     "as under strace, the last rule naming a syscall is the one that "
+				     "applies to it",
+				     "a later rule replaces this one for %s", names);
+		else if (r == 0)
+			scg_diag_add(diag, SCG_SEV_WARNING, loc, "inject-replaced",
+				     "as under strace, the last rule naming a syscall is the one that "
+				     "applies to it",
+				     "later rules replace this one for all its syscalls (%s): it "
+				     "injects nothing", names);
+		free(names);
+		if (r < 0)
+			return r;
+	}
+	return 0;
 }

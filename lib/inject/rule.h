@@ -24,6 +24,7 @@ int scg_inject_when_parse(const char *text, size_t len, struct scg_inject_when *
 
 struct inject_set_result {
 	const char **names; /* malloc'd array of static strings, sorted, no duplicates */
+	uint32_t *masks;    /* malloc'd: names[i] is in the set on arches[k] for bit k */
 	size_t count;
 };
 

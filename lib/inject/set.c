@@ -39,36 +39,51 @@ static const struct {
 	{ "lstat", "@file-system" }, { "fstat", "@file-system" }, { "%stat", "@file-system" },
 };
 
+/* Names, each with the target ABIs (bit i: arches[i]) it is in the set on. */
 struct name_list {
 	const char **v;
+	uint32_t *masks;
 	size_t n, cap;
 	bool failed;
 };
 
-static void list_add(struct name_list *l, const char *name)
+static void list_add(struct name_list *l, const char *name, uint32_t mask)
 {
 	for (size_t i = 0; i < l->n; i++)
-		if (!strcmp(l->v[i], name))
+		if (!strcmp(l->v[i], name)) {
+			l->masks[i] |= mask;
 			return;
+		}
 	if (l->n == l->cap) {
 		size_t cap = l->cap ? l->cap * 2 : 32;
 		const char **v = realloc(l->v, cap * sizeof(*v));
-		if (!v) {
+		if (v)
+			l->v = v;
+		uint32_t *m = v ? realloc(l->masks, cap * sizeof(*m)) : NULL;
+		if (m)
+			l->masks = m;
+		if (!v || !m) {
 			l->failed = true;
 			return;
 		}
-		l->v = v;
 		l->cap = cap;
 	}
+	l->masks[l->n] = mask;
 	l->v[l->n++] = name;
 }
 
-static bool list_has(const struct name_list *l, const char *name)
+static uint32_t list_mask(const struct name_list *l, const char *name)
 {
 	for (size_t i = 0; i < l->n; i++)
 		if (!strcmp(l->v[i], name))
-			return true;
-	return false;
+			return l->masks[i];
+	return 0;
+}
+
+static void list_free(struct name_list *l)
+{
+	free(l->v);
+	free(l->masks);
 }
 
 struct set_ctx {
@@ -76,6 +91,7 @@ struct set_ctx {
 	size_t narches;
 	struct scg_diag *diag;
 	struct name_list names;
+	uint32_t abis; /* the item's personality: the target ABIs it may add names on */
 };
 
 static struct scg_loc at(unsigned column)
@@ -83,15 +99,22 @@ static struct scg_loc at(unsigned column)
 	return (struct scg_loc){ NULL, 1, column, -1 };
 }
 
-/* The name as the tables spell it (static storage), if any target ABI knows it. */
-static const char *known_name(const struct set_ctx *c, const char *name)
+/*
+ * The name as the tables spell it (static storage), if a target ABI of the
+ * item's personality knows it; *@mask: those ABIs.
+ */
+static const char *known_name(const struct set_ctx *c, const char *name, uint32_t *mask)
 {
+	const char *found = NULL;
+	*mask = 0;
 	for (size_t i = 0; i < c->narches; i++) {
 		uint32_t nr;
-		if (scg_syscall_lookup(c->arches[i], name, &nr) == 0)
-			return scg_syscall_name(c->arches[i], nr);
+		if (!(c->abis & (1U << i)) || scg_syscall_lookup(c->arches[i], name, &nr) < 0)
+			continue;
+		found = scg_syscall_name(c->arches[i], nr);
+		*mask |= 1U << i;
 	}
-	return NULL;
+	return found;
 }
 
 /* Adds every name of every target ABI that @re matches. */
@@ -99,13 +122,15 @@ static size_t add_matching(struct set_ctx *c, const regex_t *re)
 {
 	size_t found = 0;
 	for (size_t a = 0; a < c->narches; a++) {
+		if (!(c->abis & (1U << a)))
+			continue;
 		for (size_t i = 0; i < scg_syscall_count(c->arches[a]); i++) {
 			const char *name;
 			uint32_t nr;
 			if (scg_syscall_at(c->arches[a], i, &name, &nr) < 0)
 				continue;
 			if (!re || regexec(re, name, 0, NULL, 0) == 0) {
-				list_add(&c->names, name);
+				list_add(&c->names, name, 1U << a);
 				found++;
 			}
 		}
@@ -159,9 +184,10 @@ static int add_group(struct set_ctx *c, const char *group, unsigned column)
 			continue;
 		}
 		for (const char *const *m = scg_group_members(g); *m; m++) {
-			const char *name = known_name(c, *m);
+			uint32_t mask;
+			const char *name = known_name(c, *m, &mask);
 			if (name)
-				list_add(&c->names, name);
+				list_add(&c->names, name, mask);
 		}
 		return 0;
 	}
@@ -176,13 +202,24 @@ static int add_group(struct set_ctx *c, const char *group, unsigned column)
 
 static int add_name(struct set_ctx *c, const char *word, unsigned column, bool quiet)
 {
-	const char *name = known_name(c, word);
+	uint32_t mask;
+	const char *name = known_name(c, word, &mask);
 	if (name) {
-		list_add(&c->names, name);
+		list_add(&c->names, name, mask);
 		return 0;
 	}
 	if (quiet)
 		return 0;
+	uint32_t abis = c->abis;
+	c->abis = c->narches >= 32 ? UINT32_MAX : (1U << c->narches) - 1;
+	bool elsewhere = known_name(c, word, &mask) != NULL;
+	c->abis = abis;
+	if (elsewhere) {
+		scg_diag_add(c->diag, SCG_SEV_ERROR, at(column), "inject-syscall",
+			     "drop the @ suffix, or write ?name to allow this",
+			     "no ABI of this personality has the syscall '%s'", word);
+		return -EINVAL;
+	}
 	const char *best = c->narches ? scg_syscall_suggest(c->arches[0], word) : NULL;
 	char hint[96];
 	if (best)
@@ -192,7 +229,54 @@ static int add_name(struct set_ctx *c, const char *word, unsigned column, bool q
 	return -EINVAL;
 }
 
-static int add_item(struct set_ctx *c, const char *item, unsigned column)
+/* x32 and MIPS n32: 64-bit registers, 32-bit pointers; strace's "x32" personality. */
+static bool is_x32_like(const struct scg_arch *arch)
+{
+	const char *name = scg_arch_name(arch);
+	return !strcmp(name, "x32") || strstr(name, "n32") != NULL;
+}
+
+/* The target ABIs of strace's personality designator @p ("64", "32", "x32"); 0: none. */
+static uint32_t personality_abis(const struct set_ctx *c, const char *p, bool *known)
+{
+	uint32_t mask = 0;
+	*known = !strcmp(p, "64") || !strcmp(p, "32") || !strcmp(p, "x32");
+	for (size_t i = 0; i < c->narches; i++) {
+		const struct scg_arch *a = c->arches[i];
+		bool x32 = is_x32_like(a);
+		if ((!strcmp(p, "x32") && x32) || (!strcmp(p, "32") && scg_arch_bits(a) == 32 && !x32) ||
+		    (!strcmp(p, "64") && scg_arch_bits(a) == 64 && !x32))
+			mask |= 1U << i;
+	}
+	return mask;
+}
+
+/* "name@64": the item, cut at the '@', covers only that personality's ABIs. */
+static int take_personality(struct set_ctx *c, char *item, unsigned column)
+{
+	char *suffix = strchr(item + 1, '@');
+	if (!suffix)
+		return 0;
+	*suffix++ = '\0';
+	bool known;
+	c->abis = personality_abis(c, suffix, &known);
+	unsigned where = column + (unsigned)(suffix - item);
+	if (!known) {
+		scg_diag_add(c->diag, SCG_SEV_ERROR, at(where), "inject-personality",
+			     "strace's personalities are @64, @32 and @x32",
+			     "unknown personality '@%s'", suffix);
+		return -EINVAL;
+	}
+	if (!c->abis) {
+		scg_diag_add(c->diag, SCG_SEV_ERROR, at(where), "inject-personality",
+			     "the target ABIs come from -p's policy, or are the native ones",
+			     "no target ABI has the personality '@%s'", suffix);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int add_item(struct set_ctx *c, char *item, unsigned column)
 {
 	bool quiet = item[0] == '?';
 	if (quiet) {
@@ -204,12 +288,10 @@ static int add_item(struct set_ctx *c, const char *item, unsigned column)
 			     "empty syscall name in the set");
 		return -EINVAL;
 	}
-	if (strchr(item, '@') && item[0] != '@') {
-		scg_diag_add(c->diag, SCG_SEV_ERROR, at(column + (unsigned)(strchr(item, '@') - item)),
-			     "inject-personality", "the rule covers every target ABI",
-			     "personality suffixes (name@64) are not supported");
-		return -EINVAL;
-	}
+	c->abis = c->narches >= 32 ? UINT32_MAX : (1U << c->narches) - 1;
+	int r = take_personality(c, item, column);
+	if (r < 0)
+		return r;
 	if (!strcmp(item, "all"))
 		return add_matching(c, NULL), 0;
 	if (item[0] == '/')
@@ -221,26 +303,39 @@ static int add_item(struct set_ctx *c, const char *item, unsigned column)
 	return add_name(c, item, column, quiet);
 }
 
-static int compare_names(const void *a, const void *b)
+/* Sorts the names, their masks with them (insertion sort: sets are small). */
+static void sort_names(struct name_list *l)
 {
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
+	for (size_t i = 1; i < l->n; i++) {
+		const char *name = l->v[i];
+		uint32_t mask = l->masks[i];
+		size_t k = i;
+		for (; k > 0 && strcmp(l->v[k - 1], name) > 0; k--) {
+			l->v[k] = l->v[k - 1];
+			l->masks[k] = l->masks[k - 1];
+		}
+		l->v[k] = name;
+		l->masks[k] = mask;
+	}
 }
 
-/* Every name of the target ABIs not in @c->names: strace's leading '!'. */
+/* Every (name, ABI) of the targets not in @c->names: strace's leading '!'. */
 static int negate(struct set_ctx *c)
 {
-	struct name_list all = { 0 };
 	struct name_list kept = { 0 };
 	struct name_list saved = c->names;
-	c->names = all;
+	c->names = (struct name_list){ 0 };
+	c->abis = c->narches >= 32 ? UINT32_MAX : (1U << c->narches) - 1;
 	add_matching(c, NULL);
-	all = c->names;
-	for (size_t i = 0; i < all.n; i++)
-		if (!list_has(&saved, all.v[i]))
-			list_add(&kept, all.v[i]);
+	struct name_list all = c->names;
+	for (size_t i = 0; i < all.n; i++) {
+		uint32_t mask = all.masks[i] & ~list_mask(&saved, all.v[i]);
+		if (mask)
+			list_add(&kept, all.v[i], mask);
+	}
 	bool failed = all.failed || kept.failed || saved.failed;
-	free(all.v);
-	free(saved.v);
+	list_free(&all);
+	list_free(&saved);
 	c->names = kept;
 	return failed ? -ENOMEM : 0;
 }
@@ -272,12 +367,12 @@ int inject_set_expand(const char *text, size_t len, unsigned column,
 	if (r == 0 && c.names.failed)
 		r = -ENOMEM;
 	if (r < 0) {
-		free(c.names.v);
+		list_free(&c.names);
 		return r;
 	}
-	if (c.names.n) /* qsort wants an array, and an empty set has none */
-		qsort(c.names.v, c.names.n, sizeof(*c.names.v), compare_names);
+	sort_names(&c.names);
 	out->names = c.names.v;
+	out->masks = c.names.masks;
 	out->count = c.names.n;
 	return 0;
 }

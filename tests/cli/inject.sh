@@ -41,7 +41,15 @@ expect_status 2 "bad when=: exit 2" -- $T "$S" inject 'getppid:retval=1:when=2..
 expect_grep "$TMP/err" "column 26: bad when-expression" "bad when=: column"
 expect_status 2 "bad if=: exit 2" -- $T "$S" inject 'openat:error=EIO:if=flgs == 0' -- true
 expect_grep "$TMP/err" "column 21: 'openat' has no parameter 'flgs'" "bad if=: the policy parser's message"
-expect_status 2 "strace-only option refused" -- $T "$S" inject 'getpid:delay_enter=1' -- true
+expect_status 2 "poke_enter= refused" -- $T "$S" inject 'getpid:poke_enter=@arg1=0' -- true
+expect_grep "$TMP/err" "rule 1, column 8: strace's 'poke_enter=' is not possible with seccomp, because " \
+	"poke_enter=: why not, with the column"
+expect_status 2 "syscall= refused" -- $T "$S" inject 'getpid:syscall=gettid' -- true
+expect_grep "$TMP/err" "column 8: strace's 'syscall=' is not possible with seccomp, because .*cannot change its number" \
+	"syscall=: why not"
+expect_status 2 "delay_exit= on a call that runs: refused" -- $T "$S" inject 'getpid:delay_exit=10' -- true
+expect_grep "$TMP/err" "column 8: delay_exit= on a call that runs is not possible with seccomp, because .*never sees it return" \
+	"delay_exit=: why not"
 
 # a static rule: the kernel answers (SECCOMP_RET_ERRNO), no supervisor
 expect_status 1 "static rule: cat gets EACCES" -- env LC_ALL=C $T "$S" inject \
@@ -107,16 +115,21 @@ for feat in "" wait-killable-recv; do
 done
 unset SYSCAGE_DISABLE_FEATURES
 
-# several rules: the first that takes the call wins
-expect_status 0 "first matching rule wins" -- $T "$S" inject 'getppid:retval=42:when=2' 'getppid:retval=7' -- "$P" getppid 3
-expect_lines "$TMP/out" "first matching rule wins: 7, 42, 7" "getppid 1: 7" "getppid 2: 42" "getppid 3: 7"
+# several rules for one syscall: as under strace, the last one replaces the others for it
+expect_status 0 "the last rule for a syscall wins" -- $T "$S" inject 'getppid:retval=42:when=2' 'getppid:retval=7' -- "$P" getppid 4
+expect_lines "$TMP/out" "last rule wins: 7, 7, 7, 7" "getppid 1: 7" "getppid 2: 7" "getppid 3: 7" "getppid 4: 7"
+expect_grep "$TMP/err" "inject: warning: rule 1: later rules replace this one for all its syscalls \(getppid\)" \
+	"last rule wins: a warning names the replaced rule"
+expect_status 0 "a rule keeps the syscalls no later rule names" -- $T "$S" inject 'getppid,gettid:retval=42:when=2' 'getppid:retval=7' -- "$P" getppid 2
+expect_lines "$TMP/out" "other syscalls stay with the first rule" "getppid 1: 7" "getppid 2: 7"
+expect_grep "$TMP/err" "warning: rule 1: a later rule replaces this one for getppid " "the warning names the syscall"
 
 # groups and strace's spellings
 expect_status 0 "a group (@sync)" -- $T "$S" inject '@sync:error=EROFS:when=2' -- "$P" -f sync 2
 expect_lines "$TMP/out" "group: each process's 2nd sync" "child sync 1: 0" "child sync 2: EROFS" \
 	"parent sync 1: 0" "parent sync 2: EROFS"
 expect_status 0 "-e inject= and --inject=" -- $T "$S" inject -e inject=getppid:retval=42:when=1 --inject=getppid:retval=43:when=2 -- "$P" getppid 2
-expect_lines "$TMP/out" "strace spellings" "getppid 1: 42" "getppid 2: 43"
+expect_lines "$TMP/out" "strace spellings (the second rule replaces the first)" "getppid 1: ppid" "getppid 2: 43"
 expect_status 0 "-e fault= defaults to ENOSYS" -- $T "$S" inject -e fault=getppid:when=1 -- "$P" getppid 1
 expect_lines "$TMP/out" "fault: ENOSYS" "getppid 1: ENOSYS"
 
@@ -179,6 +192,41 @@ for rule in 'getppid:retval=42:when=2+3' 'getppid:error=EACCES:when=2..4'; do
 		skip_feature strace "same results as strace for $rule"
 	fi
 done
+
+# several rules, personalities and delays, the same as under strace
+for rules in "getppid:retval=42:when=2 getppid:retval=7" "getppid:retval=7 getppid:retval=42:when=2" \
+	"getppid@64:retval=5:when=2+ getppid@32:retval=9" "getppid:error=EIO:delay_enter=1000:when=2" \
+	"getppid:retval=3:delay_exit=2ms:when=1..2"; do
+	if have_strace; then
+		set -- $rules
+		sargs=() # strace's spelling: -e inject= for each rule
+		for r in "$@"; do sargs+=(-e "inject=$r"); done
+		$T strace -f -qq -o /dev/null "${sargs[@]}" "$P" getppid 4 >"$TMP/strace.out" 2>/dev/null
+		$T "$S" inject -q "$@" -- "$P" getppid 4 >"$TMP/inject.out" 2>/dev/null
+		expect_same "$TMP/strace.out" "$TMP/inject.out" "same results as strace for $rules"
+	else
+		skip_feature strace "same results as strace for $rules"
+	fi
+done
+expect_status 2 "unknown personality" -- $T "$S" inject 'getppid@x3:retval=3' -- true
+expect_grep "$TMP/err" "rule 1, column 9: unknown personality '@x3' \(strace's personalities are @64, @32 and @x32\)" \
+	"unknown personality: the column and the choices"
+
+# delays: the supervisor waits before it answers (sleeping never ends early, so the bound holds)
+start=$(date +%s%N)
+expect_status 0 "delay_enter=300ms" -- $T "$S" inject 'getppid:delay_enter=300ms:when=1' -- "$P" getppid 2
+elapsed=$((($(date +%s%N) - start) / 1000000))
+expect_lines "$TMP/out" "delay_enter: the call runs" "getppid 1: ppid" "getppid 2: ppid"
+if [ "$elapsed" -ge 300 ]; then ok "delay_enter: at least 300 ms passed"
+else not_ok "delay_enter: at least 300 ms passed" "only $elapsed ms"; fi
+expect_status 2 "delay: a bad unit" -- $T "$S" inject 'getppid:error=EIO:delay_exit=0.2s' -- "$P" getppid 1
+expect_grep "$TMP/err" "column 30: bad delay '0.2s'" "delay: bad delay, with the column"
+start=$(date +%s%N)
+expect_status 0 "delay_exit= with error=" -- $T "$S" inject 'getppid:error=EIO:delay_exit=200ms' -- "$P" getppid 1
+elapsed=$((($(date +%s%N) - start) / 1000000))
+expect_lines "$TMP/out" "delay_exit: the error" "getppid 1: EIO"
+if [ "$elapsed" -ge 200 ]; then ok "delay_exit: at least 200 ms passed"
+else not_ok "delay_exit: at least 200 ms passed" "only $elapsed ms"; fi
 
 # retval=-1 is ambiguous: the program sees EPERM.  Warned about, as strace does, and injected.
 expect_status 0 "retval=-1: injected" -- $T "$S" inject 'getppid:retval=-1' -- "$P" getppid 1
