@@ -27,7 +27,7 @@ struct counter {
 	uint64_t count; /* 0: free slot */
 };
 
-enum { MAX_PIDS_LISTED = 16, MAX_NAMES = 64 };
+enum { MAX_PIDS_LISTED = 16, MAX_NAMES = 64, MAX_CALLS_SHOWN = 3, CALL_TEXT = 512 };
 
 struct rule_stats {
 	uint64_t injected;
@@ -39,6 +39,7 @@ struct rule_stats {
 	pid_t pids[MAX_PIDS_LISTED];
 	size_t npids;
 	bool more_pids;
+	char calls[MAX_CALLS_SHOWN][CALL_TEXT]; /* the first injected calls, decoded */
 };
 
 struct inject_state {
@@ -146,9 +147,12 @@ static const char *syscall_name(const struct scg_notif *n, char *buf, size_t siz
 	return buf;
 }
 
-static void record(struct inject_state *st, size_t rule, const char *name, pid_t tgid)
+static void record(struct inject_state *st, size_t rule, const char *name, pid_t tgid,
+		   const char *call)
 {
 	struct rule_stats *s = &st->stats[rule];
+	if (s->injected < MAX_CALLS_SHOWN)
+		snprintf(s->calls[s->injected], CALL_TEXT, "%s", call);
 	s->injected++;
 	size_t i = 0;
 	while (i < s->nnames && strcmp(s->per_syscall[i].name, name) != 0)
@@ -167,13 +171,14 @@ static void record(struct inject_state *st, size_t rule, const char *name, pid_t
 }
 
 static void log_injection(struct inject_state *st, size_t rule, const struct scg_notif *n,
-			  const char *name, pid_t tgid, uint64_t count)
+			  const char *name, pid_t tgid, uint64_t count, const char *call)
 {
 	if (!st->log)
 		return;
 	const struct scg_inject_rule *r = st->rules[rule];
-	fprintf(st->log, "{\"rule\":%zu,\"pid\":%d,\"tid\":%u,\"syscall\":\"%s\"", rule + 1, tgid,
-		n->pid, name);
+	fprintf(st->log, "{\"rule\":%zu,\"pid\":%d,\"tid\":%u,\"syscall\":\"%s\",\"decoded\":", rule + 1,
+		tgid, n->pid, name);
+	cli_json_string(st->log, call);
 	if (count) /* which call of this syscall in this thread; known for counted rules */
 		fprintf(st->log, ",\"call\":%llu", (unsigned long long)count);
 	if (r->has_error) {
@@ -220,8 +225,12 @@ static void inject(struct inject_state *st, size_t i, int listener, const struct
 	char buf[32];
 	const char *name = syscall_name(n, buf, sizeof(buf));
 	pid_t tgid = run_tgid_of((pid_t)n->pid);
-	record(st, i, name == buf ? "other" : name, tgid);
-	log_injection(st, i, n, name, tgid, count);
+	/* Decoded before the answer, while the caller still waits: strings read then are
+	 * what the call would have seen, unless another thread changes them meanwhile. */
+	char call[CALL_TEXT];
+	run_format_call(listener, n, call, sizeof(call));
+	record(st, i, name == buf ? "other" : name, tgid, call);
+	log_injection(st, i, n, name, tgid, count, call);
 	/* Both delays come before the answer: seccomp gives no moment after a call
 	 * that runs, and a call answered with error= or retval= never runs, so
 	 * for it the answer is its exit (inject_rule.c refuses the other case). */
@@ -299,6 +308,14 @@ static void print_rule_summary(const struct inject_state *st, size_t i)
 	for (size_t k = 0; k < s->npids; k++)
 		fprintf(stderr, "%s%d", k ? ", " : s->npids > 1 ? " in pids " : " in pid ", s->pids[k]);
 	fprintf(stderr, "%s\n", s->more_pids ? ", ..." : "");
+	for (size_t k = 0; k < MAX_CALLS_SHOWN && k < s->injected; k++) {
+		fprintf(stderr, "    ");
+		cli_fputs_escaped(s->calls[k], stderr);
+		fprintf(stderr, "\n");
+	}
+	if (s->injected > MAX_CALLS_SHOWN)
+		fprintf(stderr, "    ... %llu more (--log FILE lists each)\n",
+			(unsigned long long)(s->injected - MAX_CALLS_SHOWN));
 }
 
 void inject_summary(const struct inject_state *st)

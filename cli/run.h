@@ -181,6 +181,13 @@ struct run_denial {
 	bool read_after_call;
 };
 
+/*
+ * Writes notification @notif's call as strace shows it into @buf, reading
+ * strings and buffers from the program through @listener (re-validated).
+ * True when the text shows such memory, which the program may have
+ * changed since it made the call.
+ */
+bool run_format_call(int listener, const struct scg_notif *notif, char *buf, size_t size);
 /* Describes notification @notif as the policy decides it (reads strings via the listener). */
 void run_describe(const struct run_report *rep, int listener, const struct scg_notif *notif,
 		  const struct scg_verdict *verdict, struct run_denial *out);

@@ -146,15 +146,20 @@ void run_describe(const struct run_report *rep, int listener, const struct scg_n
 	out->nr = notif->data.nr;
 	out->action = verdict->action;
 	out->name = arch ? scg_syscall_name(arch, notif->data.nr) : NULL;
+	out->read_after_call = run_format_call(listener, notif, out->call, sizeof(out->call));
+	describe_where(rep->policy, verdict, out->where, sizeof(out->where));
+}
+
+bool run_format_call(int listener, const struct scg_notif *notif, char *buf, size_t size)
+{
+	const struct scg_arch *arch = scg_arch_from_audit(notif->data.arch, notif->data.nr);
 	struct notif_memory m = { .listener = listener, .notif = notif, .mem_fd = -1 };
 	const struct scg_call_memory mem = { notif_mem_read, notif_mem_read_string, &m };
 	unsigned flags = 0;
-	scg_call_format(arch, notif->data.nr, notif->data.args, &mem, out->call, sizeof(out->call),
-			&flags);
-	out->read_after_call = flags & SCG_CALL_READ_MEMORY;
+	scg_call_format(arch, notif->data.nr, notif->data.args, &mem, buf, size, &flags);
 	if (m.mem_fd >= 0)
 		close(m.mem_fd);
-	describe_where(rep->policy, verdict, out->where, sizeof(out->where));
+	return flags & SCG_CALL_READ_MEMORY;
 }
 
 static void log_json_string(FILE *f, const char *s)

@@ -153,8 +153,15 @@ expect_status 127 "missing program: 127" -- $T "$S" inject 'getpid:error=EPERM' 
 expect_status 0 "-q: no summary" -- $T "$S" inject -q 'getppid:retval=42:when=1' -- "$P" getppid 1
 if [ -s "$TMP/err" ]; then not_ok "-q: stderr empty" "$(cat "$TMP/err")"; else ok "-q: stderr empty"; fi
 expect_status 0 "--log" -- $T "$S" inject --log "$TMP/log.json" 'getppid:retval=42:when=2' -- "$P" getppid 2
-expect_grep "$TMP/log.json" '^\{"rule":1,"pid":[0-9]+,"tid":[0-9]+,"syscall":"getppid","call":2,"retval":42\}$' \
+expect_grep "$TMP/log.json" '^\{"rule":1,"pid":[0-9]+,"tid":[0-9]+,"syscall":"getppid","decoded":"getppid\(\)","call":2,"retval":42\}$' \
 	"--log: a JSON line per injection"
+# the decoded call: which file the third openat opened, in the log and the summary
+(cd "$TMP" && env LC_ALL=C $T "$S" inject --log "$TMP/open.json" 'openat:error=ENOENT:when=3' -- cat file) >"$TMP/out" 2>"$TMP/err"
+expect_grep "$TMP/open.json" '"syscall":"openat","decoded":"openat\(AT_FDCWD, \\"file\\", O_RDONLY(, 0)?\)","call":3,"error":"ENOENT"' \
+	"--log: the decoded call names the file"
+expect_grep "$TMP/err" '^    openat\(AT_FDCWD, "file", O_RDONLY(, 0)?\)$' "summary: the decoded call under its rule"
+expect_status 0 "summary: at most 3 calls shown" -- $T "$S" inject 'getppid:retval=42' -- "$P" getppid 5
+expect_grep "$TMP/err" '^    \.\.\. 2 more \(--log FILE lists each\)$' "summary: the rest counted"
 printf 'default allow\nerrno(EACCES) mkdir, mkdirat\n' >"$TMP/deny.policy"
 expect_status 1 "-p: the policy still applies" -- $T "$S" inject -p "$TMP/deny.policy" 'getppid:retval=42' -- mkdir "$TMP/d"
 expect_grep "$TMP/err" "Permission denied" "-p: mkdir denied by the policy"
