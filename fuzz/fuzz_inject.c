@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <syscage/compile.h>
+
 #include "inject/rule.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -25,6 +25,7 @@
 #include <syscage/arch.h>
 #include <syscage/diag.h>
 #include <syscage/export.h>
+#include <syscage/number.h>
 #include <syscage/policy.h>
 
 #ifdef __cplusplus
@@ -110,17 +111,6 @@ SCG_API const char *scg_constant_name(const struct scg_arch *arch, const char *p
  */
 SCG_API int scg_constant_eval(const char *text, const struct scg_arch *arch, uint64_t *value,
 			      struct scg_diag *diag);
-
-/*
- * The whole of @s[0..@len) as an integer literal the way the language and
- * the assembler write them: decimal, 0x hex, 0o or leading-0 octal, 0b
- * binary, with an optional '-' that yields the two's complement ("-1" is
- * 0xffffffffffffffff).  Returns 0, -EINVAL (not a number) or -ERANGE (does
- * not fit in 64 bits).
- */
-SCG_API int scg_parse_u64(const char *s, size_t len, uint64_t *out);
-/* Same, for values that fit in 32 bits: 0..0xffffffff or -0x80000000..-1. */
-SCG_API int scg_parse_u32(const char *s, size_t len, uint32_t *out);
 
 /* --- built-in profiles (profiles/NAME.policy, embedded at build time) ----- */
 

@@ -13,6 +13,7 @@
 #include <syscage/inject.h>
 #include <syscage/inspect.h>
 #include <syscage/lang.h>
+#include <syscage/number.h>
 #include <syscage/learn.h>
 #include <syscage/policy.h>
 #include <syscage/runtime.h>

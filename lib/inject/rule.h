@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 #include <syscage/inject.h>
-#include <syscage/syscage.h>
+#include <syscage/lang.h>
 
 /*
  * Parses a when-expression, first[..last][+[step]].  Returns 0, or -EINVAL

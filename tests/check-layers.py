@@ -1,0 +1,144 @@
+#!/usr/bin/env python3
+"""Arrows between layers point down: tools/layers.txt gives each directory of lib/ (and the
+public headers, cli/ and compat/) a level, and a layer may use only lower levels and itself.
+
+  check-layers.py ARCHIVE...
+
+Checked: every #include of lib/, include/syscage/, cli/ and compat/ (a public header belongs
+to the layer layers.txt names for it), and every symbol the objects in the ARCHIVEs (the
+internal libraries, the command's and the drop-in's objects; members are named after their
+source, lib_<dir>_<file>.c.o) take from another layer.  TAP output."""
+import glob
+import os
+import re
+import subprocess
+import sys
+
+SRC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+
+
+def read_layers():
+    level, header_layer = {}, {}
+    with open(os.path.join(SRC, "tools/layers.txt"), encoding="utf-8") as f:
+        for line in f:
+            words = line.split("#", 1)[0].split()
+            if not words:
+                continue
+            level[words[0]] = int(words[1])
+            for h in words[2:]:
+                header_layer["syscage/" + h] = words[0]
+    return level, header_layer
+
+
+def allowed(level, user, used):
+    return user == used or level[used] < level[user]
+
+
+def layer_of_source(rel):
+    """lib/bpf/emu.c -> bpf; include/syscage/emu.h -> None (by header); cli/x.c -> cli."""
+    parts = rel.split("/")
+    if parts[0] == "lib":
+        return parts[1]
+    if parts[0] in ("cli", "compat"):
+        return parts[0]
+    return None
+
+
+def include_edges(header_layer):
+    """(file, its layer, included header, that header's layer or None when unknown)."""
+    files = (glob.glob(os.path.join(SRC, "lib/*/*.[ch]")) +
+             glob.glob(os.path.join(SRC, "include/syscage/*.h")) +
+             glob.glob(os.path.join(SRC, "cli/*.[ch]")) +
+             glob.glob(os.path.join(SRC, "compat/*.[ch]")))
+    for path in sorted(files):
+        rel = os.path.relpath(path, SRC)
+        user = layer_of_source(rel) or header_layer.get("syscage/" + os.path.basename(rel))
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                m = re.match(r'\s*#\s*include\s+[<"]([^>"]+)[>"]', line)
+                if not m:
+                    continue
+                inc = m.group(1)
+                if inc.startswith("syscage/"):
+                    yield rel, user, inc, header_layer.get(inc, "?")
+                elif rel.startswith("lib/") and "/" in inc:
+                    yield rel, user, inc, inc.split("/")[0]
+
+
+def member_layer(member):
+    name = os.path.basename(member)
+    if name.startswith("lib_"):
+        return name.split("_")[1]
+    if name.startswith("cli_"):
+        return "cli"
+    return "compat"
+
+
+def symbol_edges(archives):
+    """{(user layer, defining layer): {symbol: {user members}}}"""
+    defined, used = {}, []
+    for archive in archives:
+        out = subprocess.run(["nm", "-A", archive], check=True, capture_output=True,
+                             text=True).stdout
+        for line in out.splitlines():
+            m = re.match(r"^.*?[\[:]([^\[\]:]+\.o)\]?:\s*(?:[0-9a-fA-F]+)?\s+(\w)\s+(\S+)$",
+                         line)
+            if not m:
+                continue
+            member, kind, name = m.groups()
+            if kind == "U":
+                used.append((member_layer(member), name, os.path.basename(member)))
+            elif kind.isupper():
+                defined.setdefault(name, member_layer(member))
+    edges = {}
+    for user, name, member in used:
+        owner = defined.get(name)
+        if owner and owner != user:
+            edges.setdefault((user, owner), {}).setdefault(name, set()).add(member)
+    return edges
+
+
+def main():
+    level, header_layer = read_layers()
+    n, failed = 0, False
+
+    def check(ok, name, detail):
+        nonlocal n, failed
+        n += 1
+        print(f"{'ok' if ok else 'not ok'} {n} - {name}")
+        for d in detail:
+            print(f"# {d}")
+        failed |= not ok
+
+    dirs = sorted(os.path.basename(d) for d in glob.glob(os.path.join(SRC, "lib/*"))
+                  if os.path.isdir(d))
+    headers = sorted("syscage/" + os.path.basename(h)
+                     for h in glob.glob(os.path.join(SRC, "include/syscage/*.h")))
+    missing = [f"lib/{d} has no level" for d in dirs if d not in level]
+    missing += [f"include/{h} belongs to no layer" for h in headers if h not in header_layer]
+    check(not missing, "tools/layers.txt places every lib/ directory and public header",
+          missing + ["add it to tools/layers.txt"] * bool(missing))
+
+    bad = []
+    for rel, user, inc, owner in include_edges(header_layer):
+        if user not in level or owner not in level:
+            continue  # reported above
+        if not allowed(level, user, owner):
+            bad.append(f"{rel} ({user}, level {level[user]}) includes {inc} "
+                       f"({owner}, level {level[owner]})")
+    check(not bad, "every #include points to the same or a lower layer", bad)
+
+    bad = []
+    for (user, owner), names in sorted(symbol_edges(sys.argv[1:]).items()):
+        if user in level and owner in level and not allowed(level, user, owner):
+            for name, members in sorted(names.items()):
+                bad.append(f"{user} (level {level[user]}) uses {name} of {owner} "
+                           f"(level {level[owner]}): {', '.join(sorted(members))}")
+    check(not bad, "every symbol a layer takes from another comes from a lower layer", bad)
+
+    print(f"1..{n}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
