@@ -15,6 +15,8 @@
 #include <syscage/runtime.h>
 
 #include "internal.h"
+/* the one internal helper the drop-in shares with the OCI import: libseccomp's own quirk */
+#include "policy/libseccomp_high.h"
 
 static enum scg_cmp_op cmp_op(enum scmp_compare op)
 {
@@ -295,7 +297,7 @@ struct scg_policy *compat_policy_build(const struct compat_filter *f)
 	free(order);
 	/* libseccomp's verdict for x86_64 numbers with bit 31 set, without x32 */
 	if (rc == 0)
-		rc = scg_policy_add_libseccomp_high_numbers(p);
+		rc = libseccomp_high_add(p);
 	if (rc < 0) {
 		scg_policy_free(p);
 		errno = -rc;

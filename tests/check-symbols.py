@@ -23,8 +23,15 @@ SRC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 
 # What the front ends still use of the internals, and why.  Each entry is a debt: remove it
 # when the use goes away (the test fails on a stale entry, so the list cannot rot).
-ALLOWED_INCLUDES = set()
-ALLOWED_SYMBOLS = set()
+#
+# By design, not debt: libseccomp's verdict for high x86_64 numbers is a quirk of libseccomp's
+# filter layout, not API; the drop-in and the OCI import share one internal helper for it.
+ALLOWED_INCLUDES = {
+    ("compat/generate.c", "policy/libseccomp_high.h"),
+}
+ALLOWED_SYMBOLS = {
+    ("compat", "libseccomp_high_add"),
+}
 
 # Internal symbols still carrying the public prefix, in files being reworked at the time the
 # rule was written; rename them (and drop them here) when those files are next touched.

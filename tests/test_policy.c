@@ -20,6 +20,7 @@
 
 #include <syscage/syscage.h>
 
+#include "policy/libseccomp_high.h"
 #include "support/diag_print.h"
 #include "support/polgen.h"
 
@@ -569,7 +570,7 @@ static void test_libseccomp_high_numbers(void **state)
 			assert_int_equal(scg_policy_add_arch(p, scg_arch_lookup("x32")), 0);
 		scg_policy_set_default(p, SCG_RET_ALLOW);
 		scg_policy_set_badarch(p, SCG_RET_KILL_THREAD);
-		assert_int_equal(scg_policy_add_libseccomp_high_numbers(p), 0);
+		assert_int_equal(libseccomp_high_add(p), 0);
 		assert_int_equal(scg_policy_rule_count(p), with_x32 ? 0 : 1);
 		struct scg_seccomp_data d = { .arch = scg_arch_audit(scg_arch_lookup("x86_64")) };
 		static const uint32_t probes[][2] = { { 0x7fffffff, 0 }, { 0x80000000, 1 },
@@ -585,12 +586,12 @@ static void test_libseccomp_high_numbers(void **state)
 				assert_int_not_equal(v.source, SCG_VERDICT_RULE);
 		}
 		if (!with_x32)
-			assert_true(scg_policy_rule_is_libseccomp_high_numbers(p, 0));
+			assert_true(libseccomp_high_rule_is(p, 0));
 		/* a rule of another action over the same numbers is the policy's own */
 		struct scg_rule_spec other = { .action = SCG_RET_ERRNO | 1U, .has_number = true,
 					       .number = 0x80000000, .number_last = 0xbfffffff };
 		assert_int_equal(scg_policy_add_rule(p, &other), 0);
-		assert_false(scg_policy_rule_is_libseccomp_high_numbers(p, with_x32 ? 0 : 1));
+		assert_false(libseccomp_high_rule_is(p, with_x32 ? 0 : 1));
 		scg_policy_free(p);
 	}
 }

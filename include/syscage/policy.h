@@ -165,23 +165,6 @@ SCG_API int scg_policy_rule_nr(const struct scg_policy *policy, size_t index,
 SCG_API int scg_policy_rule_range(const struct scg_policy *policy, size_t index,
 				  const struct scg_arch *arch, uint32_t *first, uint32_t *last);
 
-/*
- * libseccomp's filter for x86_64 without x32 sends every number from
- * 0x40000000 up (but -1) to the bad-architecture action.  Numbers
- * 0x80000000..0xbfffffff carry no x32 bit: to this model they are x86_64
- * numbers no table knows.  When @policy targets x86_64 and not x32, adds
- * the rule that gives them the badarch verdict (so set that first), and
- * nothing otherwise: what the libseccomp drop-in and the OCI import use to
- * give libseccomp's verdicts.  0 or -errno.
- */
-SCG_API int scg_policy_add_libseccomp_high_numbers(struct scg_policy *policy);
-/*
- * True when rule @index gives x86_64 what that function's rule gives it
- * (libseccomp gives it by itself); on other ABIs the rule may still decide.
- */
-SCG_API bool scg_policy_rule_is_libseccomp_high_numbers(const struct scg_policy *policy,
-							size_t index);
-
 /* --- the reference evaluator ---------------------------------------------- */
 
 enum scg_verdict_source {

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "policy/libseccomp_high.h"
 
 struct inst_list {
 	struct oci_inst *v;
@@ -371,7 +372,7 @@ static int add_high_numbers(const struct oci_resolved *res, const struct oci_stu
 	for (size_t t = 0; t < res->ntargets; t++)
 		if (!strcmp(scg_arch_name(res->targets[t]), "x86_64") && plan->on[t])
 			return 0;
-	return scg_policy_add_libseccomp_high_numbers(p);
+	return libseccomp_high_add(p);
 }
 
 int oci_build(struct oci_doc *doc, const struct oci_resolved *res,

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "export_internal.h"
+#include "policy/libseccomp_high.h"
 
 void oci_export_error(struct oci_export *x, struct scg_loc loc, const char *hint,
 		      const char *fmt, ...)
@@ -142,7 +143,7 @@ static int plan_rule(struct oci_export *x, struct oci_abi_plan *abi, size_t i)
 		return 0;
 	/* the one range runc gives by itself: libseccomp's layout decides it */
 	if (last != nr && !strcmp(scg_arch_name(abi->arch), "x86_64") &&
-	    scg_policy_rule_is_libseccomp_high_numbers(x->policy, i))
+	    libseccomp_high_rule_is(x->policy, i))
 		return 0;
 	/* numbers no syscall has: with the default action they only mean "not unknown" */
 	if (rule.action == scg_policy_default(x->policy) &&

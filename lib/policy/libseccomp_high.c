@@ -2,11 +2,11 @@
 /*
  * The one place where libseccomp's filter layout decides a verdict the
  * policy model would not: x86_64 numbers with bit 31 set and bit 30 clear,
- * in a filter without x32.  See <syscage/policy.h>.
+ * in a filter without x32.  See libseccomp_high.h.
  */
 #include <string.h>
 
-#include <syscage/policy.h>
+#include "policy/libseccomp_high.h"
 
 #define HIGH_FIRST 0x80000000U
 #define HIGH_LAST 0xbfffffffU
@@ -33,7 +33,7 @@ static uint32_t x86_64_mask(void)
 	return 0;
 }
 
-int scg_policy_add_libseccomp_high_numbers(struct scg_policy *policy)
+int libseccomp_high_add(struct scg_policy *policy)
 {
 	if (!applies(policy))
 		return 0;
@@ -48,7 +48,7 @@ int scg_policy_add_libseccomp_high_numbers(struct scg_policy *policy)
 	return scg_policy_add_rule(policy, &spec);
 }
 
-bool scg_policy_rule_is_libseccomp_high_numbers(const struct scg_policy *policy, size_t index)
+bool libseccomp_high_rule_is(const struct scg_policy *policy, size_t index)
 {
 	struct scg_rule rule;
 	if (scg_policy_rule_at(policy, index, &rule) < 0 || !applies(policy))
