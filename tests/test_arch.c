@@ -481,6 +481,42 @@ static void test_audit_arch_names(void **state)
 	}
 }
 
+/*
+ * A rule's arch_mask bits are stored in policies callers build: each ABI
+ * keeps its bit whatever the table order, and no two ABIs share one.
+ */
+static void test_arch_mask_bits(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *name;
+		uint32_t bit;
+	} pinned[] = {
+		{ "x86_64", SCG_ARCH_BIT_X86_64 }, { "x86", SCG_ARCH_BIT_X86 },
+		{ "x32", SCG_ARCH_BIT_X32 },       { "aarch64", SCG_ARCH_BIT_AARCH64 },
+		{ "arm", SCG_ARCH_BIT_ARM },       { "riscv64", SCG_ARCH_BIT_RISCV64 },
+		{ "s390x", SCG_ARCH_BIT_S390X },   { "sheb", SCG_ARCH_BIT_SHEB },
+	};
+	for (size_t i = 0; i < sizeof(pinned) / sizeof(pinned[0]); i++) {
+		const struct scg_arch *a = scg_arch_lookup(pinned[i].name);
+		assert_non_null(a);
+		assert_int_equal(scg_arch_mask_bit(a), pinned[i].bit);
+		assert_ptr_equal(scg_arch_from_mask_bit(pinned[i].bit), a);
+	}
+	assert_int_equal(SCG_ARCH_BIT_X86_64, 1);
+	assert_int_equal(SCG_ARCH_BIT_SHEB, 1U << 22);
+	uint32_t seen = 0;
+	for (size_t i = 0; i < scg_arch_count(); i++) {
+		uint32_t bit = scg_arch_mask_bit(scg_arch_at(i));
+		assert_int_equal(__builtin_popcount(bit), 1);
+		assert_int_equal(seen & bit, 0);
+		seen |= bit;
+	}
+	assert_int_equal(scg_arch_mask_bit(NULL), 0);
+	assert_null(scg_arch_from_mask_bit(0));
+	assert_null(scg_arch_from_mask_bit(SCG_ARCH_BIT_X86 | SCG_ARCH_BIT_X32));
+}
+
 int main(void)
 {
 	/* clang-format off */
@@ -505,6 +541,7 @@ int main(void)
 		cmocka_unit_test(test_errno_aliases),
 		cmocka_unit_test(test_errno_matches_host),
 		cmocka_unit_test(test_audit_arch_names),
+		cmocka_unit_test(test_arch_mask_bits),
 	};
 	/* clang-format on */
 	return cmocka_run_group_tests(tests, NULL, NULL);

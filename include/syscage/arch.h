@@ -63,6 +63,40 @@ SCG_API unsigned scg_arch_ip_offset(const struct scg_arch *arch, bool high);
 SCG_API size_t scg_arch_count(void);
 SCG_API const struct scg_arch *scg_arch_at(size_t index);
 
+/*
+ * Each ABI's bit in a rule's arch_mask (struct scg_rule_spec).  The values
+ * are fixed, like an enum in a file format: a new ABI takes an unused bit,
+ * and neither the order of scg_arch_at() nor a new ABI ever moves one.
+ */
+#define SCG_ARCH_BIT_X86_64 (1U << 0)
+#define SCG_ARCH_BIT_X86 (1U << 1)
+#define SCG_ARCH_BIT_X32 (1U << 2)
+#define SCG_ARCH_BIT_AARCH64 (1U << 3)
+#define SCG_ARCH_BIT_ARM (1U << 4)
+#define SCG_ARCH_BIT_RISCV64 (1U << 5)
+#define SCG_ARCH_BIT_LOONGARCH64 (1U << 6)
+#define SCG_ARCH_BIT_MIPS (1U << 7)
+#define SCG_ARCH_BIT_MIPSEL (1U << 8)
+#define SCG_ARCH_BIT_MIPS64 (1U << 9)
+#define SCG_ARCH_BIT_MIPSEL64 (1U << 10)
+#define SCG_ARCH_BIT_MIPS64N32 (1U << 11)
+#define SCG_ARCH_BIT_MIPSEL64N32 (1U << 12)
+#define SCG_ARCH_BIT_PPC (1U << 13)
+#define SCG_ARCH_BIT_PPC64 (1U << 14)
+#define SCG_ARCH_BIT_PPC64LE (1U << 15)
+#define SCG_ARCH_BIT_S390 (1U << 16)
+#define SCG_ARCH_BIT_S390X (1U << 17)
+#define SCG_ARCH_BIT_PARISC (1U << 18)
+#define SCG_ARCH_BIT_PARISC64 (1U << 19)
+#define SCG_ARCH_BIT_M68K (1U << 20)
+#define SCG_ARCH_BIT_SH (1U << 21)
+#define SCG_ARCH_BIT_SHEB (1U << 22)
+
+/* @arch's SCG_ARCH_BIT_* value; 0 for NULL. */
+SCG_API uint32_t scg_arch_mask_bit(const struct scg_arch *arch);
+/* The ABI whose SCG_ARCH_BIT_* value is @bit (exactly one bit set), or NULL. */
+SCG_API const struct scg_arch *scg_arch_from_mask_bit(uint32_t bit);
+
 /* Other names scg_arch_lookup() accepts for @arch: a NULL-terminated static list. */
 SCG_API const char *const *scg_arch_aliases(const struct scg_arch *arch);
 

@@ -100,7 +100,7 @@ struct scg_rule_spec {
 	bool has_number;        /* the rule names raw syscall numbers */
 	uint32_t number;        /* with has_number: the first number it covers */
 	uint32_t number_last;   /* with has_number: the last number it covers (see above) */
-	uint32_t arch_mask;     /* bit i = scg_arch_at(i); 0 = every target ABI */
+	uint32_t arch_mask;     /* SCG_ARCH_BIT_* of the ABIs; 0 = every target ABI */
 	struct scg_expr *cond;  /* NULL = unconditional; ownership passes to the policy */
 	struct scg_loc loc;     /* for diagnostics and explanations; file copied */
 };

@@ -42,7 +42,6 @@ struct decomp {
 	struct scg_diag *diag;
 	struct scg_policy *policy;
 	const struct scg_arch *arch; /* the ABI being rebuilt */
-	size_t arch_index;
 	uint32_t badarch;
 	/* default verdict candidates: how many syscalls got each verdict unconditionally */
 	struct tally common;
@@ -277,7 +276,7 @@ static int add_rule(struct decomp *d, const char *name, uint32_t nr, uint32_t la
 		.has_number = !name,
 		.number = nr,
 		.number_last = last,
-		.arch_mask = d->arch_index < 32 ? 1U << d->arch_index : 0,
+		.arch_mask = scg_arch_mask_bit(d->arch),
 		.cond = cond,
 		.loc = SCG_LOC_NONE,
 	};
@@ -525,7 +524,6 @@ static int plan_abi(struct decomp *d, struct abi_plan *p, bool *target)
 static int emit_abi(struct decomp *d, struct abi_plan *p, uint32_t def, uint32_t unknown)
 {
 	d->arch = p->arch;
-	d->arch_index = p->index;
 	int r = 0;
 	for (size_t i = 0; i < scg_syscall_count(p->arch) && r == 0; i++) {
 		const char *name;

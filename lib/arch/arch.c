@@ -69,63 +69,74 @@ _Static_assert(ARCH_COUNT <= UCHAR_MAX, "companions are stored as unsigned char"
 /* One descriptor per block reads better than one field per line. */
 static const struct scg_arch arches[ARCH_COUNT] = {
 	[ARCH_X86_64] = {
+		.mask_bit = SCG_ARCH_BIT_X86_64,
 		.name = "x86_64", .aliases = ALIASES("amd64", "x86-64", "x64"),
 		.audit = EM_X86_64 | AUDIT_64 | AUDIT_LE, .bits = 64,
 		.table = &syscall_table_x86_64,
 		.companions = { ARCH_X86, ARCH_X32 }, .n_companions = 2,
 	},
 	[ARCH_X86] = {
+		.mask_bit = SCG_ARCH_BIT_X86,
 		.name = "x86", .aliases = ALIASES("i386", "i486", "i586", "i686", "ia32", "x86_32"),
 		.audit = EM_386 | AUDIT_LE, .bits = 32,
 		.table = &syscall_table_i386,
 	},
 	/* x32 reports AUDIT_ARCH_X86_64; only bit 30 of nr tells it apart. */
 	[ARCH_X32] = {
+		.mask_bit = SCG_ARCH_BIT_X32,
 		.name = "x32", .aliases = ALIASES("x86_x32", "x86-x32"),
 		.audit = EM_X86_64 | AUDIT_64 | AUDIT_LE, .bits = 32,
 		.nr_flags = SCG_X32_SYSCALL_BIT,
 		.table = &syscall_table_x32,
 	},
 	[ARCH_AARCH64] = {
+		.mask_bit = SCG_ARCH_BIT_AARCH64,
 		.name = "aarch64", .aliases = ALIASES("arm64"),
 		.audit = EM_AARCH64 | AUDIT_64 | AUDIT_LE, .bits = 64,
 		.table = &syscall_table_arm64,
 		.companions = { ARCH_ARM }, .n_companions = 1,
 	},
 	[ARCH_ARM] = {
+		.mask_bit = SCG_ARCH_BIT_ARM,
 		.name = "arm",
 		.aliases = ALIASES("armhf", "armel", "armv6l", "armv7l", "arm-eabi", "aarch32"),
 		.audit = EM_ARM | AUDIT_LE, .bits = 32,
 		.table = &syscall_table_arm,
 	},
 	[ARCH_RISCV64] = {
+		.mask_bit = SCG_ARCH_BIT_RISCV64,
 		.name = "riscv64", .aliases = ALIASES("riscv", "rv64"),
 		.audit = EM_RISCV | AUDIT_64 | AUDIT_LE, .bits = 64,
 		.table = &syscall_table_riscv64,
 	},
 	[ARCH_LOONGARCH64] = {
+		.mask_bit = SCG_ARCH_BIT_LOONGARCH64,
 		.name = "loongarch64", .aliases = ALIASES("loong64", "loongarch"),
 		.audit = EM_LOONGARCH | AUDIT_64 | AUDIT_LE, .bits = 64,
 		.table = &syscall_table_loongarch64,
 	},
 	/* The MIPS variants of one ABI share numbers; only the byte order differs. */
 	[ARCH_MIPS] = {
+		.mask_bit = SCG_ARCH_BIT_MIPS,
 		.name = "mips", .aliases = ALIASES("mipso32", "mipsbe", "mipseb"),
 		.audit = EM_MIPS, .bits = 32, .big_endian = true,
 		.table = &syscall_table_mipso32, .errno_family = SCG_ERRNO_MIPS,
 	},
 	[ARCH_MIPSEL] = {
+		.mask_bit = SCG_ARCH_BIT_MIPSEL,
 		.name = "mipsel", .aliases = ALIASES("mipselo32", "mipso32el", "mipsle"),
 		.audit = EM_MIPS | AUDIT_LE, .bits = 32,
 		.table = &syscall_table_mipso32, .errno_family = SCG_ERRNO_MIPS,
 	},
 	[ARCH_MIPS64] = {
+		.mask_bit = SCG_ARCH_BIT_MIPS64,
 		.name = "mips64", .aliases = ALIASES("mips64n64", "mipsn64"),
 		.audit = EM_MIPS | AUDIT_64, .bits = 64, .big_endian = true,
 		.table = &syscall_table_mips64, .errno_family = SCG_ERRNO_MIPS,
 		.companions = { ARCH_MIPS, ARCH_MIPS64N32 }, .n_companions = 2,
 	},
 	[ARCH_MIPSEL64] = {
+		.mask_bit = SCG_ARCH_BIT_MIPSEL64,
 		.name = "mipsel64", .aliases = ALIASES("mips64el", "mipsel64n64", "mips64eln64"),
 		.audit = EM_MIPS | AUDIT_64 | AUDIT_LE, .bits = 64,
 		.table = &syscall_table_mips64, .errno_family = SCG_ERRNO_MIPS,
@@ -133,65 +144,77 @@ static const struct scg_arch arches[ARCH_COUNT] = {
 	},
 	/* n32: 32-bit pointers on a 64-bit kernel, so AUDIT_ARCH has the 64-bit bit. */
 	[ARCH_MIPS64N32] = {
+		.mask_bit = SCG_ARCH_BIT_MIPS64N32,
 		.name = "mips64n32", .aliases = ALIASES("mipsn32"),
 		.audit = EM_MIPS | AUDIT_64 | AUDIT_N32, .bits = 32, .big_endian = true,
 		.table = &syscall_table_mips64n32, .errno_family = SCG_ERRNO_MIPS,
 	},
 	[ARCH_MIPSEL64N32] = {
+		.mask_bit = SCG_ARCH_BIT_MIPSEL64N32,
 		.name = "mipsel64n32", .aliases = ALIASES("mipsn32el", "mips64eln32"),
 		.audit = EM_MIPS | AUDIT_64 | AUDIT_LE | AUDIT_N32, .bits = 32,
 		.table = &syscall_table_mips64n32, .errno_family = SCG_ERRNO_MIPS,
 	},
 	[ARCH_PPC] = {
+		.mask_bit = SCG_ARCH_BIT_PPC,
 		.name = "ppc", .aliases = ALIASES("powerpc"),
 		.audit = EM_PPC, .bits = 32, .big_endian = true,
 		.table = &syscall_table_powerpc, .errno_family = SCG_ERRNO_POWERPC,
 	},
 	[ARCH_PPC64] = {
+		.mask_bit = SCG_ARCH_BIT_PPC64,
 		.name = "ppc64", .aliases = ALIASES("powerpc64"),
 		.audit = EM_PPC64 | AUDIT_64, .bits = 64, .big_endian = true,
 		.table = &syscall_table_powerpc64, .errno_family = SCG_ERRNO_POWERPC,
 		.companions = { ARCH_PPC }, .n_companions = 1,
 	},
 	[ARCH_PPC64LE] = {
+		.mask_bit = SCG_ARCH_BIT_PPC64LE,
 		.name = "ppc64le", .aliases = ALIASES("powerpc64le"),
 		.audit = EM_PPC64 | AUDIT_64 | AUDIT_LE, .bits = 64,
 		.table = &syscall_table_powerpc64, .errno_family = SCG_ERRNO_POWERPC,
 	},
 	[ARCH_S390] = {
+		.mask_bit = SCG_ARCH_BIT_S390,
 		.name = "s390", .aliases = NO_ALIASES,
 		.audit = EM_S390, .bits = 32, .big_endian = true,
 		.table = &syscall_table_s390,
 	},
 	[ARCH_S390X] = {
+		.mask_bit = SCG_ARCH_BIT_S390X,
 		.name = "s390x", .aliases = ALIASES("s390-64"),
 		.audit = EM_S390 | AUDIT_64, .bits = 64, .big_endian = true,
 		.table = &syscall_table_s390x,
 		.companions = { ARCH_S390 }, .n_companions = 1,
 	},
 	[ARCH_PARISC] = {
+		.mask_bit = SCG_ARCH_BIT_PARISC,
 		.name = "parisc", .aliases = ALIASES("hppa", "parisc32"),
 		.audit = EM_PARISC, .bits = 32, .big_endian = true,
 		.table = &syscall_table_parisc, .errno_family = SCG_ERRNO_PARISC,
 	},
 	[ARCH_PARISC64] = {
+		.mask_bit = SCG_ARCH_BIT_PARISC64,
 		.name = "parisc64", .aliases = ALIASES("hppa64"),
 		.audit = EM_PARISC | AUDIT_64, .bits = 64, .big_endian = true,
 		.table = &syscall_table_parisc64, .errno_family = SCG_ERRNO_PARISC,
 		.companions = { ARCH_PARISC }, .n_companions = 1,
 	},
 	[ARCH_M68K] = {
+		.mask_bit = SCG_ARCH_BIT_M68K,
 		.name = "m68k", .aliases = NO_ALIASES,
 		.audit = EM_M68K, .bits = 32, .big_endian = true,
 		.table = &syscall_table_m68k,
 	},
 	/* SuperH: plain AUDIT_ARCH_SH is the big-endian one. */
 	[ARCH_SH] = {
+		.mask_bit = SCG_ARCH_BIT_SH,
 		.name = "sh", .aliases = ALIASES("sh4", "shel", "superh"),
 		.audit = EM_SH | AUDIT_LE, .bits = 32,
 		.table = &syscall_table_sh,
 	},
 	[ARCH_SHEB] = {
+		.mask_bit = SCG_ARCH_BIT_SHEB,
 		.name = "sheb", .aliases = ALIASES("sh4eb", "shbe"),
 		.audit = EM_SH, .bits = 32, .big_endian = true,
 		.table = &syscall_table_sh,
@@ -308,6 +331,19 @@ size_t scg_arch_count(void)
 const struct scg_arch *scg_arch_at(size_t index)
 {
 	return index < ARCH_COUNT ? &arches[index] : NULL;
+}
+
+uint32_t scg_arch_mask_bit(const struct scg_arch *arch)
+{
+	return arch ? arch->mask_bit : 0;
+}
+
+const struct scg_arch *scg_arch_from_mask_bit(uint32_t bit)
+{
+	for (size_t i = 0; bit && i < ARCH_COUNT; i++)
+		if (arches[i].mask_bit == bit)
+			return &arches[i];
+	return NULL;
 }
 
 static bool arch_has_name(const struct scg_arch *arch, const char *name)

@@ -30,6 +30,7 @@ struct scg_arch {
 	uint32_t nr_flags;
 	const struct scg_syscall_table *table;
 	enum scg_errno_family errno_family;
+	uint32_t mask_bit; /* SCG_ARCH_BIT_*: fixed, unlike the position in the table */
 	/* Positions in the descriptor array; only the first n_companions count. */
 	unsigned char companions[SCG_ARCH_MAX_COMPANIONS];
 	unsigned char n_companions;

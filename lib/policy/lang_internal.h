@@ -98,7 +98,7 @@ extern const size_t profile_table_count;
 
 /* --- ABI helpers shared by the parser and the text writer ------------------ */
 
-/* Position of @arch in scg_arch_at() order (the bit of a rule's arch_mask), or -1. */
+/* The position of @arch's SCG_ARCH_BIT_* in a rule's arch_mask, or -1. */
 int lang_arch_bit(const struct scg_arch *arch);
 /* True when the ABI passes each argument in one 64-bit register. */
 bool lang_arch_has_64bit_regs(const struct scg_arch *arch);

@@ -98,10 +98,8 @@ const struct scg_syscall_params *scg_syscall_params_find(const char *syscall)
 
 int lang_arch_bit(const struct scg_arch *arch)
 {
-	for (size_t i = 0; i < scg_arch_count(); i++)
-		if (scg_arch_at(i) == arch)
-			return (int)i;
-	return -1;
+	uint32_t bit = scg_arch_mask_bit(arch);
+	return bit ? __builtin_ctz(bit) : -1;
 }
 
 bool lang_arch_has_64bit_regs(const struct scg_arch *arch)

@@ -25,14 +25,6 @@ static bool applies(const struct scg_policy *policy)
 	return targets(policy, "x86_64") && !targets(policy, "x32");
 }
 
-static uint32_t x86_64_mask(void)
-{
-	for (size_t i = 0; i < scg_arch_count() && i < 32; i++)
-		if (!strcmp(scg_arch_name(scg_arch_at(i)), "x86_64"))
-			return 1U << i;
-	return 0;
-}
-
 int libseccomp_high_add(struct scg_policy *policy)
 {
 	if (!applies(policy))
@@ -42,7 +34,7 @@ int libseccomp_high_add(struct scg_policy *policy)
 		.has_number = true,
 		.number = HIGH_FIRST,
 		.number_last = HIGH_LAST,
-		.arch_mask = x86_64_mask(),
+		.arch_mask = SCG_ARCH_BIT_X86_64,
 		.loc = SCG_LOC_NONE,
 	};
 	return scg_policy_add_rule(policy, &spec);
@@ -55,5 +47,5 @@ bool libseccomp_high_rule_is(const struct scg_policy *policy, size_t index)
 		return false;
 	return rule.has_number && rule.number == HIGH_FIRST && rule.number_last == HIGH_LAST &&
 	       !rule.cond && rule.action == scg_policy_badarch(policy) &&
-	       (rule.arch_mask == 0 || (rule.arch_mask & x86_64_mask()));
+	       (rule.arch_mask == 0 || (rule.arch_mask & SCG_ARCH_BIT_X86_64));
 }

@@ -170,22 +170,13 @@ int scg_policy_rule_at(const struct scg_policy *policy, size_t index, struct scg
 	return 0;
 }
 
-static size_t arch_index(const struct scg_arch *arch)
-{
-	for (size_t i = 0; i < scg_arch_count(); i++)
-		if (scg_arch_at(i) == arch)
-			return i;
-	return (size_t)-1;
-}
-
 int scg_policy_rule_range(const struct scg_policy *policy, size_t index,
 			  const struct scg_arch *arch, uint32_t *first, uint32_t *last)
 {
 	if (index >= policy->nrules)
 		return -EINVAL;
 	const struct stored_rule *r = &policy->rules[index];
-	size_t ai = arch_index(arch);
-	if (r->arch_mask && (ai >= 32 || !(r->arch_mask & (1U << ai))))
+	if (r->arch_mask && !(r->arch_mask & scg_arch_mask_bit(arch)))
 		return -ENOSYS;
 	if (r->has_number) {
 		*first = r->number;
