@@ -42,8 +42,10 @@ struct bench_timing {
 	char error[120];   /* when !ok: why nothing was measured */
 	double median_ns;  /* per call */
 	double min_ns, max_ns;
+	double q1_ns, q3_ns; /* first and third quartiles: the middle half of the repetitions */
 	double mad_pct;    /* median absolute deviation, percent of the median */
 	uint64_t calls;    /* per repetition */
+	bool cpu_clock;    /* the samples are CPU time (/proc/PID/schedstat), not wall time */
 	long result;       /* what the last call returned (-errno on failure) */
 	double samples[BENCH_MAX_REPS]; /* ns per call of each repetition so far */
 	unsigned nsamples;
@@ -60,11 +62,26 @@ struct bench_timing {
  */
 int bench_measure_rep(const struct bench_params *params, const struct scg_prog *progs,
 		      size_t nprogs, const struct bench_call *call, struct bench_timing *t, double *ns);
-/* Median, extremes and MAD of @n per-call times (reordered) into @out. */
-void bench_summarize(double *samples, unsigned n, struct bench_timing *out);
+/* --- statistics (bench_stats.c) ------------------------------------------- */
 
-/* Median of @n values (reorders @v); 0 when @n is 0. */
+/* Median, quartiles, extremes and MAD of @n per-call times (sorted in place) into @out. */
+void bench_summarize(double *samples, unsigned n, struct bench_timing *out);
+/* Median of @n values (sorts @v); 0 when @n is 0. */
 double bench_median(double *v, size_t n);
+
+/* A measurement whose middle half spans more than this percent of its median is noisy. */
+#define BENCH_NOISY_IQR_PCT 10.0
+bool bench_noisy(const struct bench_timing *t);
+
+enum bench_order {
+	BENCH_UNKNOWN,      /* one of them was not measured */
+	BENCH_FASTER,       /* a's middle half lies below b's, farther than either spreads */
+	BENCH_SLOWER,       /* above, likewise */
+	BENCH_WITHIN_NOISE, /* the spread covers the difference: the data cannot tell */
+};
+/* How @a compares with @b, beyond the spread of either. */
+enum bench_order bench_compare(const struct bench_timing *a, const struct bench_timing *b);
+
 /* Monotonic clock in microseconds. */
 double bench_now_us(void);
 /* The CPU to pin children to: the last one this process may run on, or -1. */
@@ -179,6 +196,13 @@ void bench_results_free(struct bench_results *res);
 int bench_results_add(struct bench_results *res, const struct bench_row *row);
 /* Overhead of row @i over its no-filter baseline, percent; false when not measured. */
 bool bench_overhead(const struct bench_results *res, size_t i, double *pct);
+/* True when every measured row timed CPU time rather than wall time. */
+bool bench_cpu_clock(const struct bench_results *res);
+/*
+ * For a cacheable row of the cache or stack sections, the row right after
+ * it that measures the same filters made uncacheable; -1 otherwise.
+ */
+int bench_uncached_twin(const struct bench_results *res, size_t i);
 /* The filter's own cost: ns/call minus the baseline's; false when not measured. */
 bool bench_filter_ns(const struct bench_results *res, size_t i, double *ns);
 

@@ -5,6 +5,13 @@
  * rather than a pipe: after the filters are in, it makes no syscall but the
  * one measured (clock_gettime goes through the vDSO), so a policy that
  * denies write() or kills on exit_group() cannot lose the results.
+ *
+ * The time is the child's CPU time, which the parent reads from
+ * /proc/PID/schedstat right before and right after the loop (the child
+ * waits for it, spinning on shared memory): time the child spent waiting
+ * for a CPU taken by something else on the machine does not count.  A
+ * CPU-time clock read in the child would be a syscall its filters judge.
+ * Without schedstat the child's own wall clock is used.
  */
 #include <errno.h>
 #include <linux/filter.h>
@@ -26,15 +33,19 @@
 /* The child gives up after this long (a filter that blocks the call, say). */
 #define CHILD_TIMEOUT_S 60
 
-enum child_state { CHILD_STARTED, CHILD_INSTALLED, CHILD_DONE, CHILD_FAILED };
+enum child_state { CHILD_STARTED, CHILD_INSTALLED, CHILD_READY, CHILD_LOOPED, CHILD_DONE,
+		   CHILD_FAILED };
 
 struct shared {
 	volatile int state;
+	volatile int go;      /* the parent read the CPU time: start the loop */
+	volatile int release; /* the parent read it again: finish */
 	int err;             /* with CHILD_FAILED */
 	size_t failed_at;    /* which filter did not load */
 	uint64_t calls;
 	long result;
-	double ns;
+	double ns;           /* wall-clock ns per call */
+	double tail_ns;      /* wall time spent waiting for the release, to take off the CPU time */
 };
 
 double bench_now_us(void)
@@ -42,20 +53,6 @@ double bench_now_us(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
-
-double bench_median(double *v, size_t n)
-{
-	if (!n)
-		return 0;
-	qsort(v, n, sizeof(*v), cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 int bench_pick_cpu(void)
@@ -131,25 +128,72 @@ static __attribute__((noreturn)) void child(const struct bench_params *p, const 
 	sh->state = CHILD_INSTALLED;
 	uint64_t n = calls ? calls : calibrate(call, p->rep_ms);
 	call_loop(call, n / 4 + 1); /* warm-up: caches, branch predictors, frequency */
+	sh->calls = n;
+	sh->state = CHILD_READY;
+	while (!sh->go)
+		;
 	double t0 = now_ns();
 	sh->result = call_loop(call, n);
-	sh->ns = (now_ns() - t0) / (double)n;
-	sh->calls = n;
+	double t1 = now_ns();
+	sh->ns = (t1 - t0) / (double)n;
+	sh->state = CHILD_LOOPED;
+	while (!sh->release)
+		;
+	sh->tail_ns = now_ns() - t1;
 	sh->state = CHILD_DONE;
 	_exit(0);
 }
 
-void bench_summarize(double *samples, unsigned n, struct bench_timing *out)
+/* The task's time on a CPU so far, in ns (/proc/PID/schedstat's first field); -1: unknown. */
+static double cpu_ns_of(pid_t pid)
 {
-	double dev[BENCH_MAX_REPS];
-	double med = bench_median(samples, n);
-	for (unsigned k = 0; k < n; k++)
-		dev[k] = samples[k] > med ? samples[k] - med : med - samples[k];
-	out->median_ns = med;
-	out->min_ns = samples[0];
-	out->max_ns = samples[n - 1];
-	out->mad_pct = med > 0 ? 100 * bench_median(dev, n) / med : 0;
-	out->ok = n > 0;
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/schedstat", (int)pid);
+	FILE *f = fopen(path, "re");
+	unsigned long long ns;
+	bool ok = f && fscanf(f, "%llu", &ns) == 1;
+	if (f)
+		fclose(f);
+	return ok ? (double)ns : -1;
+}
+
+/* True when the child has exited or died (it stays a zombie for waitpid()). */
+static bool child_ended(pid_t pid)
+{
+	siginfo_t info = { 0 };
+	return waitid(P_PID, (id_t)pid, &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid != 0;
+}
+
+/* Waits until the child reaches @state (or ends: false). */
+static bool await_state(pid_t pid, struct shared *sh, int state)
+{
+	struct timespec pause = { 0, 20000 };
+	while (sh->state < state) {
+		if (sh->state == CHILD_FAILED || child_ended(pid))
+			return sh->state >= state && sh->state != CHILD_FAILED;
+		nanosleep(&pause, NULL);
+	}
+	return sh->state != CHILD_FAILED;
+}
+
+/*
+ * Reads the child's CPU time around its loop; ns per call into *@cpu_ns,
+ * or -1 when schedstat cannot be read (or the child did not get there).
+ */
+static void time_child(pid_t pid, struct shared *sh, double *cpu_ns)
+{
+	*cpu_ns = -1;
+	if (!await_state(pid, sh, CHILD_READY)) {
+		sh->go = sh->release = 1;
+		return;
+	}
+	double start = cpu_ns_of(pid);
+	sh->go = 1;
+	bool looped = await_state(pid, sh, CHILD_LOOPED);
+	double end = looped ? cpu_ns_of(pid) : -1;
+	sh->release = 1;
+	if (looped && await_state(pid, sh, CHILD_DONE) && start >= 0 && end > start && sh->calls)
+		*cpu_ns = (end - start - sh->tail_ns) / (double)sh->calls;
 }
 
 static void describe_failure(const struct shared *sh, int status, char *error, size_t size)
@@ -187,11 +231,14 @@ int bench_measure_rep(const struct bench_params *params, const struct scg_prog *
 	} else if (pid == 0) {
 		child(params, progs, nprogs, call, t->calls, sh);
 	} else {
+		double cpu_ns;
+		time_child(pid, sh, &cpu_ns);
 		int status = 0;
 		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 			;
 		if (sh->state == CHILD_DONE) {
-			*ns = sh->ns;
+			t->cpu_clock = cpu_ns > 0;
+			*ns = cpu_ns > 0 ? cpu_ns : sh->ns;
 			t->calls = sh->calls;
 			t->result = sh->result;
 		} else {

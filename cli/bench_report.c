@@ -38,9 +38,14 @@ static void print_row(const struct bench_results *res, size_t i, int w, bool com
 		printf("  %s\n", t->error);
 		return;
 	}
-	printf(" %9.1f %6.1f%% %9.1f %9.1f", t->median_ns, t->mad_pct, t->min_ns, t->max_ns);
+	char iqr[32];
+	snprintf(iqr, sizeof(iqr), "%.1f-%.1f%s", t->q1_ns, t->q3_ns, bench_noisy(t) ? "*" : "");
+	printf(" %9.1f %15s %9.1f %9.1f", t->median_ns, iqr, t->min_ns, t->max_ns);
 	double pct;
-	if (bench_overhead(res, i, &pct))
+	if (r->baseline >= 0 &&
+	    bench_compare(t, &res->rows[r->baseline].t) == BENCH_WITHIN_NOISE)
+		printf(" %10s", "noise");
+	else if (bench_overhead(res, i, &pct))
 		printf(" %+9.1f%%", pct);
 	else
 		printf(" %10s", "-");
@@ -57,8 +62,8 @@ static void print_section(const struct bench_results *res, enum bench_section s)
 	printf("  %-*s", w, "filter");
 	if (compare)
 		printf("  %-11s", "call");
-	printf(" %6s %6s %8s %9s %7s %9s %9s %10s", "insns", "cached", "executed", "ns/call", "MAD",
-	       "min", "max", "overhead");
+	printf(" %6s %6s %8s %9s %15s %9s %9s %10s", "insns", "cached", "executed", "ns/call",
+	       "middle half", "min", "max", "overhead");
 	if (compare)
 		printf(" %10s", "compile us");
 	printf("\n");
@@ -87,26 +92,47 @@ static bool answered(const struct bench_results *res, int i)
 	return r->baseline >= 0 && r->t.result != res->rows[r->baseline].t.result;
 }
 
-/* "0.61x" for the filter's own time, or why there is no ratio. */
+/* True when row @i measured apart from its no-filter baseline, beyond the noise. */
+static bool distinct_from_baseline(const struct bench_results *res, int i)
+{
+	const struct bench_row *r = &res->rows[i];
+	return r->baseline >= 0 &&
+	       bench_compare(&r->t, &res->rows[r->baseline].t) != BENCH_WITHIN_NOISE;
+}
+
+/*
+ * "per call 0.92x, filter's own time 0.61x", or why a ratio would say
+ * nothing: the two rows differ by less than their spread, both filters are
+ * cached, a filter answers instead of the syscall, or a filter's own time
+ * is within the noise of its baseline.
+ */
 static void format_time_ratio(const struct bench_results *res, int ours, int theirs, char *buf,
 			      size_t size)
 {
 	double a, b;
 	if (ours < 0 || theirs < 0 || !bench_filter_ns(res, (size_t)ours, &a) ||
-	    !bench_filter_ns(res, (size_t)theirs, &b))
+	    !bench_filter_ns(res, (size_t)theirs, &b)) {
 		snprintf(buf, size, "not measured");
-	else if (res->rows[ours].cached && res->rows[theirs].cached)
-		snprintf(buf, size, "per call %.2fx (both cached: neither filter runs)",
-			 res->rows[ours].t.median_ns / res->rows[theirs].t.median_ns);
-	else if (answered(res, ours) || answered(res, theirs))
-		snprintf(buf, size, "per call %.2fx (a filter answers instead of the syscall)",
-			 res->rows[ours].t.median_ns / res->rows[theirs].t.median_ns);
-	else if (b < 1 || a < 0)
-		snprintf(buf, size, "per call %.2fx (filter cost within noise)",
-			 res->rows[ours].t.median_ns / res->rows[theirs].t.median_ns);
+		return;
+	}
+	const struct bench_timing *x = &res->rows[ours].t, *y = &res->rows[theirs].t;
+	bool noise = bench_compare(x, y) == BENCH_WITHIN_NOISE;
+	char per_call[48];
+	if (noise)
+		snprintf(per_call, sizeof(per_call), "per call within the noise");
 	else
-		snprintf(buf, size, "per call %.2fx, filter's own time %.2fx",
-			 res->rows[ours].t.median_ns / res->rows[theirs].t.median_ns, a / b);
+		snprintf(per_call, sizeof(per_call), "per call %.2fx", x->median_ns / y->median_ns);
+	if (res->rows[ours].cached && res->rows[theirs].cached)
+		snprintf(buf, size, "%s (both cached: neither filter runs)", per_call);
+	else if (answered(res, ours) || answered(res, theirs))
+		snprintf(buf, size, "%s (a filter answers instead of the syscall)", per_call);
+	else if (b < 1 || a < 0 || !distinct_from_baseline(res, ours) ||
+		 !distinct_from_baseline(res, theirs))
+		snprintf(buf, size, "%s (a filter's own time is within the noise)", per_call);
+	else if (noise)
+		snprintf(buf, size, "%s (the rows differ by less than their spread)", per_call);
+	else
+		snprintf(buf, size, "%s, filter's own time %.2fx", per_call, a / b);
 }
 
 /* One line per (policy, libseccomp level): syscage's numbers divided by libseccomp's. */
@@ -138,6 +164,32 @@ static void print_ratios(const struct bench_results *res)
 	}
 }
 
+/* Says when the numbers cannot carry conclusions: noisy rows, and cached rows slower than uncached ones. */
+static void print_noise_notes(const struct bench_results *res)
+{
+	size_t noisy = 0, shown = 0, backwards = 0;
+	for (size_t i = 0; i < res->nrows; i++) {
+		if (res->rows[i].hidden || !res->rows[i].t.ok)
+			continue;
+		shown++;
+		noisy += bench_noisy(&res->rows[i].t);
+		int twin = bench_uncached_twin(res, i);
+		backwards += twin >= 0 &&
+			     bench_compare(&res->rows[i].t, &res->rows[twin].t) == BENCH_SLOWER;
+	}
+	if (noisy)
+		printf("\nwarning: %zu of %zu rows are noisy (*): their middle half spans more than "
+		       "%.0f%% of the median, so differences smaller than that say nothing; rerun "
+		       "on a quieter machine or with more --reps\n",
+		       noisy, shown, BENCH_NOISY_IQR_PCT);
+	if (backwards)
+		printf("%swarning: %zu cacheable filter%s measured slower than %s uncacheable copy, "
+		       "which runs more instructions: the machine's noise, not the filters; do not "
+		       "read these numbers\n",
+		       noisy ? "" : "\n", backwards, backwards == 1 ? "" : "s",
+		       backwards == 1 ? "its" : "their");
+}
+
 void bench_report_text(const struct bench_results *res)
 {
 	const struct bench_params *p = &res->params;
@@ -146,7 +198,11 @@ void bench_report_text(const struct bench_results *res)
 	printf("BPF JIT: %s; JIT hardening: %s\n", bench_jit_text(res->sys.jit_enable),
 	       bench_harden_text(res->sys.jit_harden));
 	printf("libseccomp: %s\n", res->scmp_status);
-	printf("(ns/call and overhead are medians; MAD is the median absolute deviation, in percent)\n");
+	printf("(ns/call: the median %s time per call over the repetitions; middle half: the first "
+	       "to the third quartile, * when it spans more than %.0f%% of the median; overhead: "
+	       "the median over the no-filter median, or 'noise' when the two differ by less "
+	       "than their spread)\n",
+	       bench_cpu_clock(res) ? "CPU" : "wall-clock", BENCH_NOISY_IQR_PCT);
 	for (int s = 0; s < BENCH_NSECTIONS; s++) {
 		if (!res->only[s])
 			continue;
@@ -154,6 +210,7 @@ void bench_report_text(const struct bench_results *res)
 		if (s == BENCH_COMPARE)
 			print_ratios(res);
 	}
+	print_noise_notes(res);
 	if (res->nnotes)
 		printf("\n");
 	for (size_t i = 0; i < res->nnotes; i++)
@@ -197,17 +254,21 @@ static void json_row(struct textbuf *sb, const struct bench_results *res, size_t
 			   r->nprogs, r->insns, r->cached ? "true" : "false", r->executed,
 			   r->t.ok ? "true" : "false");
 	if (r->t.ok)
-		textbuf_appendf(sb, ", \"ns_per_call\": %.3f, \"mad_pct\": %.3f, \"min_ns\": %.3f, "
-				       "\"max_ns\": %.3f, \"calls_per_rep\": %llu",
-				   r->t.median_ns, r->t.mad_pct, r->t.min_ns, r->t.max_ns,
-				   (unsigned long long)r->t.calls);
+		textbuf_appendf(sb, ", \"ns_per_call\": %.3f, \"q1_ns\": %.3f, \"q3_ns\": %.3f, "
+				"\"mad_pct\": %.3f, \"min_ns\": %.3f, \"max_ns\": %.3f, "
+				"\"noisy\": %s, \"calls_per_rep\": %llu",
+				r->t.median_ns, r->t.q1_ns, r->t.q3_ns, r->t.mad_pct, r->t.min_ns,
+				r->t.max_ns, bench_noisy(&r->t) ? "true" : "false",
+				(unsigned long long)r->t.calls);
 	else {
 		textbuf_append(sb, ", \"error\": ");
 		json_string(sb, r->t.error);
 	}
 	double pct;
 	if (bench_overhead(res, i, &pct))
-		textbuf_appendf(sb, ", \"overhead_pct\": %.3f", pct);
+		textbuf_appendf(sb, ", \"overhead_pct\": %.3f, \"overhead_within_noise\": %s", pct,
+				bench_compare(&r->t, &res->rows[r->baseline].t) == BENCH_WITHIN_NOISE
+					? "true" : "false");
 	if (r->section == BENCH_COMPARE && r->compiler >= 0) {
 		textbuf_append(sb, ", \"policy\": ");
 		json_string(sb, r->group);
@@ -228,8 +289,9 @@ static void json_header(struct textbuf *sb, const struct bench_results *res)
 	json_string(sb, res->sys.kernel);
 	textbuf_append(sb, ",\n  \"machine\": ");
 	json_string(sb, res->sys.machine);
-	textbuf_appendf(sb, ",\n  \"cpu\": %d, \"reps\": %u, \"rep_ms\": %.3f,\n  \"jit\": {",
-			   res->params.cpu, res->params.reps, res->params.rep_ms);
+	textbuf_appendf(sb, ",\n  \"cpu\": %d, \"reps\": %u, \"rep_ms\": %.3f, \"clock\": \"%s\",\n  \"jit\": {",
+			   res->params.cpu, res->params.reps, res->params.rep_ms,
+			   bench_cpu_clock(res) ? "cpu" : "wall");
 	json_int_or_null(sb, "enable", res->sys.jit_enable);
 	textbuf_append(sb, ", ");
 	json_int_or_null(sb, "harden", res->sys.jit_harden);

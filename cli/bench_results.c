@@ -59,6 +59,31 @@ bool bench_filter_ns(const struct bench_results *res, size_t i, double *ns)
 	return true;
 }
 
+bool bench_cpu_clock(const struct bench_results *res)
+{
+	bool any = false;
+	for (size_t i = 0; i < res->nrows; i++) {
+		if (!res->rows[i].t.ok)
+			continue;
+		if (!res->rows[i].t.cpu_clock)
+			return false;
+		any = true;
+	}
+	return any;
+}
+
+int bench_uncached_twin(const struct bench_results *res, size_t i)
+{
+	const struct bench_row *r = &res->rows[i];
+	if (!r->cached || i + 1 >= res->nrows)
+		return -1;
+	const struct bench_row *next = &res->rows[i + 1];
+	bool twin = next->section == r->section && !next->cached && !next->hidden &&
+		    next->baseline == r->baseline && next->call.nr == r->call.nr &&
+		    (r->section == BENCH_CACHE || r->section == BENCH_STACK);
+	return twin ? (int)(i + 1) : -1;
+}
+
 bool bench_overhead(const struct bench_results *res, size_t i, double *pct)
 {
 	double ns;

@@ -12,7 +12,7 @@
 
 #define WIDTH 980
 #define LABEL_W 360 /* left column: row labels */
-#define RIGHT_PAD 90 /* room for the value printed after the longest bar */
+#define RIGHT_PAD 130 /* room for the value (and "noisy") after the longest line */
 #define ROW_H 18
 #define HEAD_H 26
 #define TOP 70
@@ -69,9 +69,29 @@ static void axis(struct textbuf *sb, double max, int y)
 				   "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%.0f</text>\n",
 				   x, TOP - 8, x, y, x, y + 16, max * k / TICKS);
 	}
-	textbuf_appendf(sb, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">nanoseconds per call "
-			       "(median)</text>\n",
+	textbuf_appendf(sb, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">nanoseconds per call: "
+			       "bar to the median; thick line: the middle half of the repetitions; "
+			       "thin line: fastest to slowest</text>\n",
 			   x0 + w / 2, y + 36);
+}
+
+/*
+ * The spread over the end of a bar: a thin line from the fastest to the
+ * slowest repetition, a thick one over the middle half (first to third
+ * quartile), a tick at the median.
+ */
+static void spread(struct textbuf *sb, const struct bench_timing *t, double max, int y)
+{
+	int w = WIDTH - LABEL_W - RIGHT_PAD, mid = y + ROW_H / 2;
+	double x_min = LABEL_W + t->min_ns / max * w, x_max = LABEL_W + t->max_ns / max * w;
+	double x_q1 = LABEL_W + t->q1_ns / max * w, x_q3 = LABEL_W + t->q3_ns / max * w;
+	double x_med = LABEL_W + t->median_ns / max * w;
+	textbuf_appendf(sb,
+			"<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#222\"/>\n"
+			"<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#222\" "
+			"stroke-width=\"5\"/>\n"
+			"<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"white\"/>\n",
+			x_min, mid, x_max, mid, x_q1, mid, x_q3, mid, x_med, mid - 3, x_med, mid + 3);
 }
 
 static void bar(struct textbuf *sb, const struct bench_row *r, double max, int y)
@@ -86,9 +106,13 @@ static void bar(struct textbuf *sb, const struct bench_row *r, double max, int y
 		textbuf_append(sb, ")");
 	}
 	textbuf_appendf(sb, "</text>\n<rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%d\" "
-			       "fill=\"%s\"/>\n<text x=\"%.1f\" y=\"%d\">%.1f</text>\n",
-			   LABEL_W, y + 2, len, ROW_H - 4, r->cached ? "#7fb17f" : "#4a78b5",
-			   LABEL_W + len + 4, y + 13, r->t.median_ns);
+			       "fill=\"%s\"/>\n",
+			   LABEL_W, y + 2, len, ROW_H - 4, r->cached ? "#7fb17f" : "#4a78b5");
+	spread(sb, &r->t, max, y);
+	double x_text = LABEL_W + r->t.max_ns / max * w + 4;
+	textbuf_appendf(sb, "<text x=\"%.1f\" y=\"%d\"%s>%.1f%s</text>\n", x_text, y + 13,
+			bench_noisy(&r->t) ? " fill=\"#b00\"" : "", r->t.median_ns,
+			bench_noisy(&r->t) ? " (noisy)" : "");
 }
 
 char *bench_report_svg(const struct bench_results *res)
@@ -101,8 +125,8 @@ char *bench_report_svg(const struct bench_results *res)
 			if ((int)res->rows[i].section == s && shown(res, i)) {
 				any = true;
 				height += ROW_H;
-				if (res->rows[i].t.median_ns > max)
-					max = res->rows[i].t.median_ns;
+				if (res->rows[i].t.max_ns > max)
+					max = res->rows[i].t.max_ns;
 			}
 		height += any ? HEAD_H : 0;
 	}

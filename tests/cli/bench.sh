@@ -4,6 +4,22 @@
 # numbers only have to be there and be positive.
 . "$(dirname "$0")/../cli_lib.bash"
 
+# The noise logic on made-up samples (tests/bench_noise.c with cli/bench_stats.c): its own TAP
+# lines, renumbered into this script's.
+src=$(cd "$(dirname "$0")/../.." && pwd)
+if ${CC:-cc} -std=c11 -D_GNU_SOURCE -Wall -Werror -iquote "$src/cli" -I"$src/include" -o "$TMP/bench_noise" \
+	"$src/tests/bench_noise.c" "$src/cli/bench_stats.c" 2>"$TMP/cc.err"; then
+	"$TMP/bench_noise" >"$TMP/noise.tap"
+	while IFS= read -r line; do
+		case $line in
+		"ok "*) ok "bench noise: ${line#* - }" ;;
+		"not ok "*) not_ok "bench noise: ${line#* - }" ;;
+		esac
+	done <"$TMP/noise.tap"
+else
+	not_ok "tests/bench_noise.c compiles" "$(head -c 400 "$TMP/cc.err")"
+fi
+
 expect_status 0 "bench --quick runs" -- "$SYSCAGE" bench --quick
 cp "$TMP/out" "$TMP/quick.txt"
 for section in baseline cache stack length compare; do
@@ -12,7 +28,9 @@ done
 expect_grep "$TMP/quick.txt" '^BPF JIT: (on|off|unreadable)' "the JIT state is reported"
 expect_grep "$TMP/quick.txt" '^libseccomp: ([0-9]+(\.[0-9]+)*|libseccomp not found, skipped)$' \
 	"libseccomp is found or said to be skipped"
-expect_grep "$TMP/quick.txt" '^  no filter +0 +- +0 +[0-9]+\.[0-9] ' "the no-filter row has a time"
+expect_grep "$TMP/quick.txt" '^  no filter +0 +- +0 +[0-9]+\.[0-9] +[0-9]+\.[0-9]-[0-9]+\.[0-9]\*? ' \
+	"the no-filter row has a time and its middle half"
+expect_grep "$TMP/quick.txt" '^\(ns/call: the median (CPU|wall-clock) time per call' "the header says which clock"
 expect_grep "$TMP/quick.txt" '^  deny-open \(classic 6 insns\) +6 +yes ' \
 	"the classic filter is 6 instructions and cacheable for getppid"
 expect_grep "$TMP/quick.txt" '^  deny-open, uncacheable +7 +no ' "its uncacheable variant is not"
@@ -31,14 +49,19 @@ expect_status 0 "--json runs" -- "$SYSCAGE" bench --quick --json --only baseline
 if python3 - "$TMP/out" >"$TMP/py" 2>&1 <<'EOF'; then ok "--json is valid JSON with the expected keys"; else not_ok "--json is valid JSON with the expected keys" "$(cat "$TMP/py")"; fi
 import json, sys
 doc = json.load(open(sys.argv[1]))
-for key in ("version", "syscall", "kernel", "cpu", "reps", "jit", "libseccomp", "sections"):
+for key in ("version", "syscall", "kernel", "cpu", "reps", "clock", "jit", "libseccomp", "sections"):
     assert key in doc, key
+assert doc["clock"] in ("cpu", "wall"), doc["clock"]
 assert set(doc["jit"]) == {"enable", "harden"}
 assert set(doc["sections"]) == {"baseline", "compare"}, doc["sections"].keys()
 rows = doc["sections"]["baseline"]
 assert [r["label"] for r in rows][:2] == ["no filter", "deny-open (classic 6 insns)"], rows
 for r in rows + doc["sections"]["compare"]:
     assert r["ok"] and r["ns_per_call"] > 0 and r["min_ns"] <= r["ns_per_call"] <= r["max_ns"], r
+    assert r["min_ns"] <= r["q1_ns"] <= r["ns_per_call"] <= r["q3_ns"] <= r["max_ns"], r
+    assert isinstance(r["noisy"], bool), r
+    if "overhead_pct" in r:
+        assert isinstance(r["overhead_within_noise"], bool), r
 assert "overhead_pct" in rows[1] and rows[1]["instructions"] == 6
 if doc["libseccomp"] is not None:
     comps = {r["compiler"] for r in doc["sections"]["compare"] if "compiler" in r}
@@ -53,7 +76,8 @@ ns = "{http://www.w3.org/2000/svg}"
 assert root.tag == ns + "svg", root.tag
 texts = [t.text or "" for t in root.iter(ns + "text")]
 assert any("4096 insns" in t for t in texts), texts
-assert any("nanoseconds per call" in t for t in texts), texts
+assert any("nanoseconds per call" in t and "middle half" in t for t in texts), texts
+assert any(l.get("stroke-width") == "5" for l in root.iter(ns + "line")), "no spread drawn"
 assert len(list(root.iter(ns + "rect"))) >= 4
 EOF
 if command -v xmllint >/dev/null; then
@@ -69,7 +93,7 @@ if grep -q '^libseccomp: [0-9]' "$TMP/quick.txt"; then
 	expect_status 0 "compare times a denied call" -- "$SYSCAGE" bench --quick --only compare --syscall kcmp
 	expect_grep "$TMP/out" '^  default: libseccomp -O2 +kcmp +[0-9]+ +no ' \
 		"libseccomp's filter for the default profile keeps kcmp's denial (not cached as allowed)"
-	expect_grep "$TMP/out" '^  syscage / libseccomp -O2 on default: .*kcmp: per call [0-9.]+x \(a filter answers instead of the syscall\)' \
+	expect_grep "$TMP/out" '^  syscage / libseccomp -O2 on default: .*kcmp: per call ([0-9.]+x|within the noise) \(a filter answers instead of the syscall\)' \
 		"a denied call gets no filter-only ratio"
 fi
 
