@@ -45,6 +45,8 @@ static void test_common_denials(void **state)
 	(void)state;
 	expect_call("x86_64", "unshare", ARGS(0x10000000), "unshare(CLONE_NEWUSER)");
 	expect_call("x86_64", "unshare", ARGS(0x20004), "unshare(CLONE_NEWNS|0x4)");
+	/* unshare's flags are an int: CLONE_CLEAR_SIGHAND (1 << 32) is none of its values */
+	expect_call("x86_64", "unshare", ARGS(0), "unshare(0)");
 	expect_call("x86_64", "socket", ARGS(2, 1, 6), "socket(AF_INET, SOCK_STREAM, IPPROTO_TCP)");
 	expect_call("x86_64", "socket", ARGS(10, 0x80802, 17),
 		    "socket(AF_INET6, SOCK_DGRAM|SOCK_NONBLOCK|SOCK_CLOEXEC, IPPROTO_UDP)");

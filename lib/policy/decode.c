@@ -67,7 +67,10 @@ static size_t members_of(const struct scg_decode_set *set, const struct scg_arch
 	for (size_t i = 0; i < scg_constant_count() && n < max; i++) {
 		const char *name = scg_constant_name_at(i);
 		uint64_t v;
-		if (in_set(set, name) && scg_constant_value(name, arch, &v) == 0)
+		/* a constant wider than the parameter is not one of its values,
+		 * unless it is a negative one (AT_FDCWD in an int) */
+		if (in_set(set, name) && scg_constant_value(name, arch, &v) == 0 &&
+		    (!(v & ~mask) || (v | mask) == UINT64_MAX))
 			m[n++] = (struct member){ name, v & mask };
 	}
 	return n;
