@@ -97,7 +97,7 @@ static int decide(int listener, const struct scg_notif *n, struct scg_notif_resp
 	 * kernel took as the call was made; memory the report reads later (paths)
 	 * never enters it. */
 	struct scg_verdict v;
-	scg_policy_eval(sv->cfg->policy, &n->data, &v);
+	run_policy_eval(run_policy(sv->cfg), &n->data, &v);
 	enum scg_action a = scg_action_of(v.action);
 	struct run_denial d = { .name = NULL };
 	if (a != SCG_ACTION_ALLOW && a != SCG_ACTION_LOG) {
@@ -316,7 +316,7 @@ int run_launch(const struct run_config *cfg)
 		return EXIT_SETUP;
 	}
 	struct supervisor sv = { .cfg = cfg };
-	sv.rep = run_report_new(cfg->policy, cfg->log_path, cfg->quiet);
+	sv.rep = run_report_new(cfg, cfg->log_path, cfg->quiet);
 	if (!sv.rep)
 		return EXIT_SETUP;
 	/* Keep the program (same user) from reading our memory, taking the
@@ -388,6 +388,20 @@ int run_launch(const struct run_config *cfg)
 	return code;
 }
 
+/* -v: the policy's warnings are wanted, so it is parsed at the start. */
+static bool verbose;
+
+/*
+ * A built-in profile (no file of that name here) is left unparsed: its
+ * filter is built in (run_prebuilt_filter()) and its rules matter only to
+ * report a denial (run_policy()).  Parsing it costs more than the rest of
+ * the start-up.
+ */
+static bool parse_later(const char *name)
+{
+	return !verbose && scg_profile_source(name) && access(name, F_OK) != 0;
+}
+
 static int on_option(int c, const char *arg, void *ctx)
 {
 	struct run_config *cfg = ctx;
@@ -397,7 +411,7 @@ static int on_option(int c, const char *arg, void *ctx)
 	case 'n': cfg->report = false; break;
 	case 'q': cfg->quiet = true; break;
 	case 'w': cfg->drain = true; break;
-	case 'v': cli_set_policy_warnings(CLI_POLICY_WARN_ALL); break;
+	case 'v': cli_set_policy_warnings(CLI_POLICY_WARN_ALL); verbose = true; break;
 	}
 	return 0;
 }
@@ -428,8 +442,8 @@ int cmd_run(int argc, char **argv)
 		return e == ENOENT ? EXIT_NOTFOUND : EXIT_NOEXEC;
 	}
 	cfg.path = path;
-	struct scg_policy *policy;
-	if (cli_load_policy(cfg.policy_name, NULL, 0, &policy) < 0) {
+	struct scg_policy *policy = NULL;
+	if (!parse_later(cfg.policy_name) && cli_load_policy(cfg.policy_name, NULL, 0, &policy) < 0) {
 		free(path);
 		return CLI_EXIT_USAGE;
 	}

@@ -111,6 +111,23 @@ _Noreturn void run_child(const struct run_config *cfg, const struct run_guard *g
  */
 int run_build_policy(const struct scg_policy *policy, uint64_t cookie, bool report,
 		     struct scg_policy **out);
+/*
+ * The filter run_build_policy() and scg_compile() would make for built-in
+ * @profile, from its prebuilt program: the same verdicts, without a parse
+ * or a compile.  Returns 0 with *@out new, or -ENOENT when no program is
+ * built in for this ABI (build the policy then).
+ */
+int run_prebuilt_filter(const char *profile, uint64_t cookie, bool report, struct scg_prog *out);
+/*
+ * The policy @cfg runs under: @cfg->policy, or built-in profile
+ * @cfg->policy_name parsed at the first call (run leaves a profile unparsed
+ * until a verdict is needed, which most programs never need).  NULL only
+ * when that parse fails.
+ */
+const struct scg_policy *run_policy(const struct run_config *cfg);
+/* scg_policy_eval() on @policy; with NULL, the refusal ERRNO(ENOMEM). */
+void run_policy_eval(const struct scg_policy *policy, const struct scg_seccomp_data *data,
+		     struct scg_verdict *v);
 /* True when verdict @action is supervised (reported) rather than installed as is. */
 bool run_action_reported(uint32_t action);
 
@@ -162,7 +179,8 @@ pid_t run_tgid_of(pid_t tid);
 /* --- reporting denials --------------------------------------------------- */
 
 struct run_report;
-struct run_report *run_report_new(const struct scg_policy *policy, const char *log_path,
+/* Reports on the verdicts of run_policy(@cfg), which must outlive the report. */
+struct run_report *run_report_new(const struct run_config *cfg, const char *log_path,
 				  bool quiet);
 void run_report_free(struct run_report *rep);
 /* Says how many repeats of the last line went unprinted, then prints the

@@ -51,15 +51,13 @@ static _Noreturn void fail_early(int sock, int err)
 	_exit(125);
 }
 
-/*
- * Compiles the installed policy, with the guard for @guard (run_guard.c)
- * when supervised; prints diagnostics (the child may still print).
- */
-static int compile_filter(const struct run_config *cfg, const struct run_guard *guard,
-			  uint64_t cookie, struct scg_prog *prog)
+/* Builds and compiles the installed policy; prints diagnostics (the child may still print). */
+static int compile_policy(const struct run_config *cfg, uint64_t cookie, bool report,
+			  struct scg_prog *prog)
 {
 	struct scg_policy *p;
-	int r = run_build_policy(cfg->policy, cookie, cfg->report && !cfg->verdicts_as_is, &p);
+	const struct scg_policy *policy = run_policy(cfg);
+	int r = policy ? run_build_policy(policy, cookie, report, &p) : -ENOMEM;
 	if (r == -EXDEV) {
 		cli_error("policy '%s' does not target the native ABI (%s)", cfg->policy_name,
 			  scg_arch_name(scg_arch_native()));
@@ -75,6 +73,25 @@ static int compile_filter(const struct run_config *cfg, const struct run_guard *
 		cli_print_diag(diag);
 	if (r < 0)
 		cli_error("cannot compile policy '%s': %s", cfg->policy_name, strerror(-r));
+	scg_diag_free(diag);
+	scg_policy_free(p);
+	return r;
+}
+
+/*
+ * The installed filter: a built-in profile's prebuilt program when there is
+ * one (run leaves built-in profiles unparsed), else the policy compiled;
+ * with the guard for @guard (run_guard.c) when supervised.
+ */
+static int compile_filter(const struct run_config *cfg, const struct run_guard *guard,
+			  uint64_t cookie, struct scg_prog *prog)
+{
+	bool report = cfg->report && !cfg->verdicts_as_is;
+	int r = cfg->policy ? -ENOENT : run_prebuilt_filter(cfg->policy_name, cookie, report, prog);
+	if (r == -ENOENT)
+		r = compile_policy(cfg, cookie, report, prog);
+	else if (r < 0)
+		cli_error("cannot prepare policy '%s': %s", cfg->policy_name, strerror(-r));
 	/* Unsupervised, every verdict is the kernel's: nothing to guard. */
 	if (r == 0 && cfg->report && (r = run_guard_attach(guard, prog)) < 0) {
 		cli_error("cannot add the guard to policy '%s': %s", cfg->policy_name,
@@ -82,8 +99,6 @@ static int compile_filter(const struct run_config *cfg, const struct run_guard *
 				      : strerror(-r));
 		scg_prog_release(prog);
 	}
-	scg_diag_free(diag);
-	scg_policy_free(p);
 	return r;
 }
 

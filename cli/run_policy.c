@@ -14,6 +14,8 @@
  * exit_group (when exec fails) before exec, so they get the same cookie rule.
  */
 #include <errno.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "run.h"
 
@@ -140,4 +142,104 @@ int run_build_policy(const struct scg_policy *policy, uint64_t cookie, bool repo
 	}
 	*out = p;
 	return 0;
+}
+
+/*
+ * Without the parse and the compile: a built-in profile ships compiled
+ * (scg_profile_prebuilt()), and what run_build_policy() adds to it is
+ * simple to add to the program instead.  Its verdicts become the installed
+ * ones, return by return, and the cookie rules go in front as a prefix
+ * that lets the cookie calls through on the native ABI and falls into the
+ * profile's program for everything else, the meaning of the cookie rules
+ * placed first.  tests/cli/run_report.sh checks that the result decides
+ * like the compiled policy.
+ */
+enum { OP_LD_ABS = 0x20, OP_JEQ_K = 0x15, OP_RET_K = 0x06 };
+
+static struct scg_insn insn(uint16_t code, uint8_t jt, uint8_t jf, uint32_t k)
+{
+	return (struct scg_insn){ .code = code, .jt = jt, .jf = jf, .k = k };
+}
+
+/* The cookie prefix for @native into @out (room for 16); returns its length. */
+static size_t cookie_prefix(const struct scg_arch *native, uint64_t cookie, struct scg_insn *out)
+{
+	uint32_t nrs[sizeof(cookie_syscalls) / sizeof(cookie_syscalls[0])];
+	size_t n = 0;
+	for (size_t i = 0; i < sizeof(nrs) / sizeof(nrs[0]); i++)
+		if (scg_syscall_lookup(native, cookie_syscalls[i], &nrs[n]) == 0)
+			n++;
+	if (n == 0)
+		return 0; /* none of them exists here: nothing to let through */
+	/* 3 + n tests, then 5 for the cookie: a jump "to the profile" skips the rest */
+	size_t len = 3 + n + 5, at = 0;
+	out[at++] = insn(OP_LD_ABS, 0, 0, SCG_DATA_ARCH);
+	out[at++] = insn(OP_JEQ_K, 0, (uint8_t)(len - 2), scg_arch_audit(native));
+	out[at++] = insn(OP_LD_ABS, 0, 0, SCG_DATA_NR);
+	for (size_t i = 0; i < n; i++) {
+		uint8_t to_check = (uint8_t)(n - 1 - i), to_profile = (uint8_t)(len - at - 1);
+		out[at] = insn(OP_JEQ_K, to_check, i + 1 == n ? to_profile : 0, nrs[i]);
+		at++;
+	}
+	out[at++] = insn(OP_LD_ABS, 0, 0, (uint32_t)scg_arch_arg_offset(native, 5, false));
+	out[at] = insn(OP_JEQ_K, 0, (uint8_t)(len - at - 1), (uint32_t)cookie);
+	at++;
+	out[at++] = insn(OP_LD_ABS, 0, 0, (uint32_t)scg_arch_arg_offset(native, 5, true));
+	out[at] = insn(OP_JEQ_K, 0, (uint8_t)(len - at - 1), (uint32_t)(cookie >> 32));
+	at++;
+	out[at++] = insn(OP_RET_K, 0, 0, SCG_RET_ALLOW);
+	return at;
+}
+
+int run_prebuilt_filter(const char *profile, uint64_t cookie, bool report, struct scg_prog *out)
+{
+	*out = (struct scg_prog){ 0 };
+	const struct scg_arch *native = scg_arch_native();
+	struct scg_prog body;
+	int r = scg_profile_prebuilt(profile, native, &body);
+	if (r < 0)
+		return r;
+	struct scg_insn prefix[16];
+	size_t plen = cookie_prefix(native, cookie, prefix);
+	struct scg_insn *insns = malloc((plen + body.len) * sizeof(*insns));
+	if (!insns || plen + body.len > SCG_BPF_MAXINSNS) {
+		free(insns);
+		scg_prog_release(&body);
+		return insns ? -E2BIG : -ENOMEM;
+	}
+	memcpy(insns, prefix, plen * sizeof(*insns));
+	for (size_t i = 0; i < body.len; i++) {
+		struct scg_insn in = body.insns[i];
+		if (in.code == OP_RET_K)
+			in.k = installed_action(in.k, report);
+		insns[plen + i] = in;
+	}
+	*out = (struct scg_prog){ insns, plen + body.len };
+	scg_prog_release(&body);
+	return 0;
+}
+
+/* A built-in profile that run_launch() leaves unparsed until a verdict is needed. */
+static struct scg_policy *lazy_policy;
+
+const struct scg_policy *run_policy(const struct run_config *cfg)
+{
+	if (cfg->policy)
+		return cfg->policy;
+	if (!lazy_policy) {
+		struct scg_diag *diag = scg_diag_new();
+		if (diag && scg_profile_load(cfg->policy_name, NULL, &lazy_policy, diag) < 0)
+			lazy_policy = NULL;
+		scg_diag_free(diag);
+	}
+	return lazy_policy;
+}
+
+void run_policy_eval(const struct scg_policy *policy, const struct scg_seccomp_data *data,
+		     struct scg_verdict *v)
+{
+	if (policy)
+		scg_policy_eval(policy, data, v);
+	else /* the profile could not be parsed (no memory): refuse, do not guess */
+		*v = (struct scg_verdict){ SCG_RET_ERRNO | ENOMEM, SCG_VERDICT_DEFAULT, 0 };
 }

@@ -20,7 +20,7 @@ struct run_count {
 };
 
 struct run_report {
-	const struct scg_policy *policy;
+	const struct run_config *cfg; /* run_policy(cfg) gives the verdicts */
 	FILE *log;
 	bool quiet;
 	bool marker_explained; /* the note on READ_AFTER_MARKER has been printed */
@@ -33,13 +33,13 @@ struct run_report {
 	size_t ncounts;
 };
 
-struct run_report *run_report_new(const struct scg_policy *policy, const char *log_path,
+struct run_report *run_report_new(const struct run_config *cfg, const char *log_path,
 				  bool quiet)
 {
 	struct run_report *rep = calloc(1, sizeof(*rep));
 	if (!rep)
 		return NULL;
-	rep->policy = policy;
+	rep->cfg = cfg;
 	rep->quiet = quiet;
 	if (log_path) {
 		rep->log = fopen(log_path, "we");
@@ -147,7 +147,7 @@ void run_describe(const struct run_report *rep, int listener, const struct scg_n
 	out->action = verdict->action;
 	out->name = arch ? scg_syscall_name(arch, notif->data.nr) : NULL;
 	out->read_after_call = run_format_call(listener, notif, out->call, sizeof(out->call));
-	describe_where(rep->policy, verdict, out->where, sizeof(out->where));
+	describe_where(run_policy(rep->cfg), verdict, out->where, sizeof(out->where));
 }
 
 bool run_format_call(int listener, const struct scg_notif *notif, char *buf, size_t size)

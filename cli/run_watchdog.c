@@ -105,9 +105,9 @@ struct dog {
 /* The fallback's verdict for @n, as the kernel would have carried it out. */
 static void answer(const struct dog *d, const struct scg_notif *n)
 {
-	const struct scg_policy *policy = d->cfg->fallback ? d->cfg->fallback : d->cfg->policy;
+	const struct scg_policy *policy = d->cfg->fallback ? d->cfg->fallback : run_policy(d->cfg);
 	struct scg_verdict v;
-	scg_policy_eval(policy, &n->data, &v);
+	run_policy_eval(policy, &n->data, &v);
 	struct scg_notif_resp resp = { .id = n->id };
 	run_answer_verdict(d->listener, n, v.action, &resp);
 	if (!d->guard && (resp.flags & SCG_NOTIF_FLAG_CONTINUE))

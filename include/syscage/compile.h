@@ -61,6 +61,18 @@ SCG_API const struct scg_syscall_weight *scg_compile_builtin_weights(size_t *n);
 SCG_API int scg_compile(const struct scg_policy *policy, const struct scg_compile_options *opts,
 			struct scg_prog *out, struct scg_diag *diag);
 
+/*
+ * Built-in profiles ship compiled (lib/compile/prebuilt_profiles.c, written
+ * by `ninja -C build prebuilt`): the filter scg_compile() makes with no
+ * options from built-in profile @name loaded for @native, i.e. for @native
+ * and its companions, as scg_profile_load() targets them on such a machine.
+ * Copies it into *@out (caller releases).  Returns 0, -ENOENT when none is
+ * built in for that profile and ABI (compile it then), or -ENOMEM.  A unit
+ * test holds every one equal to a fresh compile.
+ */
+SCG_API int scg_profile_prebuilt(const char *name, const struct scg_arch *native,
+				 struct scg_prog *out);
+
 #ifdef __cplusplus
 }
 #endif
