@@ -300,8 +300,8 @@ static const struct {
 	{ ":error=EIO", 1, "no syscall set", "openat:error=ENOENT" },
 	{ "!:error=EIO", 1, "no syscall set", NULL },
 	{ "@sinc:error=EIO", 1, "unknown group '@sinc'", "did you mean @sync?" },
-	{ "%file:error=EIO", 1, "strace class '%file'", "@file-system" },
-	{ "%bogus:error=EIO", 1, "strace class '%bogus'", NULL },
+	{ "%fiel:error=EIO", 1, "unknown syscall class '%fiel'", "did you mean %file?" },
+	{ "%bogus:error=EIO", 1, "unknown syscall class '%bogus'", NULL },
 	{ "/get(:error=EIO", 1, "bad regular expression", NULL },
 	{ "/^zzz:error=EIO", 1, "no syscall matches '/^zzz'", NULL },
 	{ "read@x3:error=EIO", 6, "unknown personality '@x3'", "@64, @32 and @x32" },
@@ -390,6 +390,60 @@ static void last_rule_wins(void **state)
 		scg_inject_rule_free(r[i]);
 }
 
+static bool has_name(const struct scg_inject_rule *r, const char *name)
+{
+	for (size_t i = 0; i < r->nsyscalls; i++)
+		if (!strcmp(r->syscalls[i], name))
+			return true;
+	return false;
+}
+
+/* strace's classes, per ABI: a member counts where the ABI's table has it. */
+static void classes(void **state)
+{
+	(void)state;
+	const struct scg_arch *arches[] = { x86_64(), scg_arch_lookup("x86") };
+	struct scg_inject_options opts = { .arches = arches, .narches = 2 };
+	static const struct {
+		const char *rule, *in, *out;
+	} cases[] = {
+		{ "%file:error=EIO", "openat", "getpid" },	{ "%file:error=EIO", "execve", "read" },
+		{ "%desc:error=EIO", "read", "getpid" },	{ "%desc:error=EIO", "openat", "socket" },
+		{ "%process:error=EIO", "clone3", "getpid" },	{ "%network:error=EIO", "connect", "read" },
+		{ "%net:error=EIO", "socketcall", "pipe" },	{ "%signal:error=EIO", "rt_sigaction", "read" },
+		{ "%ipc:error=EIO", "semop", "socket" },	{ "%memory:error=EIO", "mmap2", "read" },
+		{ "%creds:error=EIO", "setresuid32", "getpid" }, { "%clock:error=EIO", "clock_settime", "nanosleep" },
+		{ "%pure:error=EIO", "getppid", "getpgid" },	{ "%stat:error=EIO", "stat64", "lstat" },
+		{ "%lstat:error=EIO", "lstat", "stat" },	{ "%fstat:error=EIO", "newfstatat", "stat" },
+		{ "%%stat:error=EIO", "statx", "statfs" },	{ "%statfs:error=EIO", "statfs64", "fstatfs" },
+		{ "%fstatfs:error=EIO", "fstatfs", "statfs" },	{ "%%statfs:error=EIO", "ustat", "stat" },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct scg_inject_rule *r;
+		assert_int_equal(scg_inject_rule_parse(cases[i].rule, &opts, &r, NULL), 0);
+		if (!has_name(r, cases[i].in) || has_name(r, cases[i].out))
+			print_error("%s: %s in? %d, %s in? %d\n", cases[i].rule, cases[i].in,
+				    has_name(r, cases[i].in), cases[i].out, has_name(r, cases[i].out));
+		assert_true(has_name(r, cases[i].in));
+		assert_false(has_name(r, cases[i].out));
+		scg_inject_rule_free(r);
+	}
+	/* stat64 is x86's alone: the rule covers it there, not on x86_64 */
+	struct scg_inject_rule *r;
+	assert_int_equal(scg_inject_rule_parse("%stat:error=EIO", &opts, &r, NULL), 0);
+	for (size_t i = 0; i < r->nsyscalls; i++)
+		if (!strcmp(r->syscalls[i], "stat64"))
+			assert_int_equal(r->abi_masks[i], 2);
+		else if (!strcmp(r->syscalls[i], "stat"))
+			assert_int_equal(r->abi_masks[i], 3);
+	scg_inject_rule_free(r);
+	/* with a personality: x86_64's members only */
+	assert_int_equal(scg_inject_rule_parse("%stat@64:error=EIO", &opts, &r, NULL), 0);
+	assert_false(has_name(r, "stat64"));
+	assert_true(has_name(r, "stat"));
+	scg_inject_rule_free(r);
+}
+
 /* name@64, name@32: the rule covers only that personality's ABIs. */
 static void personalities(void **state)
 {
@@ -465,7 +519,7 @@ int main(void)
 		cmocka_unit_test(conditions),     cmocka_unit_test(fault_option),
 		cmocka_unit_test(errors),         cmocka_unit_test(native_default),
 		cmocka_unit_test(last_rule_wins), cmocka_unit_test(personalities),
-		cmocka_unit_test(delays),
+		cmocka_unit_test(delays),         cmocka_unit_test(classes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -20,6 +20,13 @@
 int scg_inject_when_parse(const char *text, size_t len, struct scg_inject_when *out,
 			  size_t *bad_at);
 
+/* --- strace's syscall classes (classes.c) --------------------------------- */
+
+/* The members of class %@name ("file", "%stat", ...): a NULL-terminated list of names, or NULL. */
+const char *const *inject_class_members(const char *name);
+/* The name of class @i (for suggestions), or NULL past the last. */
+const char *inject_class_name(size_t i);
+
 /* --- the syscall set (set.c) ---------------------------------------------- */
 
 struct inject_set_result {

@@ -3,10 +3,9 @@
  * The syscall set of an injection rule, as strace's --trace/--inject take
  * it: "[!]item[,item...]" where an item is a syscall name, "?name" (no
  * error when nothing matches), "all", "/regex" (POSIX ERE on names), a
- * policy group "@name", or one of strace's classes that is defined by a
- * name pattern (%statfs, %fstatfs, %%statfs).  Classes strace defines by
- * its own per-syscall flags (%file, %net, ...) have no exact counterpart
- * here, so they are refused with a pointer to the nearest group.
+ * policy group "@name", or one of strace's classes: %file, %process, ...
+ * (classes.c) and the name patterns %statfs, %fstatfs, %%statfs.  An item
+ * may end in strace's personality suffix (@64, @32, @x32).
  */
 #include <errno.h>
 #include <regex.h>
@@ -25,18 +24,6 @@ static const struct {
 	{ "statfs", "^(.*_)?statv?fs" },
 	{ "fstatfs", "fstatv?fs" },
 	{ "%statfs", "statv?fs|fsstat|ustat" },
-};
-
-/* strace classes without an exact equivalent, and the group to try instead. */
-static const struct {
-	const char *name;
-	const char *instead;
-} flag_classes[] = {
-	{ "file", "@file-system" }, { "process", "@process" }, { "net", "@network-io" },
-	{ "network", "@network-io" }, { "signal", "@signal" }, { "ipc", "@ipc" },
-	{ "desc", "@basic-io" },     { "memory", "@memlock" }, { "creds", "@setuid" },
-	{ "clock", "@clock" },       { "pure", "@default" },   { "stat", "@file-system" },
-	{ "lstat", "@file-system" }, { "fstat", "@file-system" }, { "%stat", "@file-system" },
 };
 
 /* Names, each with the target ABIs (bit i: arches[i]) it is in the set on. */
@@ -159,19 +146,46 @@ static int add_regex(struct set_ctx *c, const char *pattern, unsigned column, bo
 	return 0;
 }
 
+static int unknown_class(struct set_ctx *c, const char *cls, unsigned column)
+{
+	struct scg_suggest s;
+	scg_suggest_init(&s, cls);
+	for (size_t i = 0; inject_class_name(i); i++)
+		scg_suggest_consider(&s, inject_class_name(i));
+	for (size_t i = 0; i < sizeof(pattern_classes) / sizeof(pattern_classes[0]); i++)
+		scg_suggest_consider(&s, pattern_classes[i].name);
+	const char *best = scg_suggest_result(&s);
+	char hint[64];
+	if (best)
+		snprintf(hint, sizeof(hint), "did you mean %%%s?", best);
+	scg_diag_add(c->diag, SCG_SEV_ERROR, at(column), "inject-class", best ? hint : NULL,
+		     "unknown syscall class '%%%s'", cls);
+	return -EINVAL;
+}
+
 static int add_class(struct set_ctx *c, const char *cls, unsigned column, bool quiet)
 {
 	for (size_t i = 0; i < sizeof(pattern_classes) / sizeof(pattern_classes[0]); i++)
 		if (!strcmp(cls, pattern_classes[i].name))
 			return add_regex(c, pattern_classes[i].regex, column, quiet);
-	char hint[96] = "";
-	for (size_t i = 0; i < sizeof(flag_classes) / sizeof(flag_classes[0]); i++)
-		if (!strcmp(cls, flag_classes[i].name))
-			snprintf(hint, sizeof(hint), "try the group %s ('syscage syscalls --groups')",
-				 flag_classes[i].instead);
-	scg_diag_add(c->diag, SCG_SEV_ERROR, at(column), "inject-class", hint[0] ? hint : NULL,
-		     "strace class '%%%s' has no exact equivalent here", cls);
-	return -EINVAL;
+	const char *const *members = inject_class_members(cls);
+	if (!members)
+		return unknown_class(c, cls, column);
+	size_t found = 0;
+	for (; *members; members++) {
+		uint32_t mask;
+		const char *name = known_name(c, *members, &mask);
+		if (name) {
+			list_add(&c->names, name, mask);
+			found++;
+		}
+	}
+	if (!found && !quiet) {
+		scg_diag_add(c->diag, SCG_SEV_ERROR, at(column), "inject-no-match", NULL,
+			     "no syscall of class '%%%s' on the target ABIs", cls);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 static int add_group(struct set_ctx *c, const char *group, unsigned column)

@@ -203,7 +203,8 @@ done
 # several rules, personalities and delays, the same as under strace
 for rules in "getppid:retval=42:when=2 getppid:retval=7" "getppid:retval=7 getppid:retval=42:when=2" \
 	"getppid@64:retval=5:when=2+ getppid@32:retval=9" "getppid:error=EIO:delay_enter=1000:when=2" \
-	"getppid:retval=3:delay_exit=2ms:when=1..2"; do
+	"getppid:retval=3:delay_exit=2ms:when=1..2" "%pure:retval=42:when=2+" "%process,%pure:error=EIO:when=3" \
+	"!%file,%desc,%memory,%signal,%process,%creds:retval=9:when=2..3"; do
 	if have_strace; then
 		set -- $rules
 		sargs=() # strace's spelling: -e inject= for each rule
@@ -215,6 +216,8 @@ for rules in "getppid:retval=42:when=2 getppid:retval=7" "getppid:retval=7 getpp
 		skip_feature strace "same results as strace for $rules"
 	fi
 done
+expect_status 2 "unknown class" -- $T "$S" inject '%fle:error=EIO' -- true
+expect_grep "$TMP/err" "rule 1, column 1: unknown syscall class '%fle' \(did you mean %file\?\)" "unknown class: did you mean"
 expect_status 2 "unknown personality" -- $T "$S" inject 'getppid@x3:retval=3' -- true
 expect_grep "$TMP/err" "rule 1, column 9: unknown personality '@x3' \(strace's personalities are @64, @32 and @x32\)" \
 	"unknown personality: the column and the choices"
