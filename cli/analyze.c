@@ -140,7 +140,7 @@ int cli_parse_timeout(const char *cmd, const char *text, uint64_t *ms)
 
 struct scg_analysis_options cli_analysis_options(uint64_t ms)
 {
-	return (struct scg_analysis_options){ .size = sizeof(struct scg_analysis_options),
+	return (struct scg_analysis_options){ .sz = sizeof(struct scg_analysis_options),
 					      .timeout_ms = ms };
 }
 

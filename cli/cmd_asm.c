@@ -86,7 +86,8 @@ static int assemble(const struct asm_cli_opts *o, const struct scg_arch *arch,
 		cli_error("asm: out of memory");
 		return -1;
 	}
-	struct scg_asm_options opts = { arch, strcmp(o->input, "-") ? o->input : "<stdin>" };
+	SCG_OPTS(scg_asm_options, opts, .arch = arch,
+		 .filename = strcmp(o->input, "-") ? o->input : "<stdin>");
 	int r = scg_asm(text, len, &opts, prog, diag);
 	cli_print_diag(diag);
 	if (r < 0 && scg_diag_count_at_least(diag, SCG_SEV_ERROR) == 0)

@@ -301,7 +301,7 @@ static char *render_policy(const struct scg_prog *progs, size_t n, struct policy
 	struct scg_diag *diag = scg_diag_new();
 #if SYSCAGE_WITH_ANALYSIS
 	uint64_t start = clock_ms();
-	struct scg_analysis_options ao = { .size = sizeof(ao) };
+	SCG_OPTS(scg_analysis_options, ao);
 	if (budget->ms) /* what the earlier filters left of it, 1 ms at least */
 		ao.timeout_ms = budget->used_ms < budget->ms ? budget->ms - budget->used_ms : 1;
 	int r = diag ? scg_decompile_opts(progs, n, &ao, &policy, diag) : -ENOMEM;

@@ -18,7 +18,7 @@ static void check_round_trip(const struct scg_prog *prog, const struct scg_arch 
 	char *text = NULL;
 	if (scg_disasm(prog, arch, SCG_DISASM_ASM, &text) < 0)
 		abort();
-	struct scg_asm_options opts = { arch, "round-trip.s" };
+	SCG_OPTS(scg_asm_options, opts, .arch = arch, .filename = "round-trip.s");
 	struct scg_prog back;
 	if (scg_asm(text, strlen(text), &opts, &back, NULL) < 0 || back.len != prog->len ||
 	    memcmp(back.insns, prog->insns, prog->len * sizeof(*prog->insns)))
@@ -39,7 +39,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct scg_diag *diag = scg_diag_new();
 	if (!diag)
 		return 0;
-	struct scg_asm_options opts = { arch, "fuzz.s" };
+	SCG_OPTS(scg_asm_options, opts, .arch = arch, .filename = "fuzz.s");
 	struct scg_prog prog;
 	int r = scg_asm((const char *)data, size, &opts, &prog, diag);
 	if (r == 0) {

@@ -32,7 +32,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (scg_disasm(&prog, arch, SCG_DISASM_ASM, &text) < 0)
 		abort();
-	struct scg_asm_options opts = { arch, "round-trip.s" };
+	SCG_OPTS(scg_asm_options, opts, .arch = arch, .filename = "round-trip.s");
 	struct scg_prog back;
 	if (scg_asm(text, strlen(text), &opts, &back, NULL) < 0 || back.len != prog.len ||
 	    memcmp(back.insns, data, size))

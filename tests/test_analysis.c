@@ -710,7 +710,7 @@ static void test_join_merging(void **state)
 	for (int x = 0; x < 2; x++) {
 		struct scg_prog p = { insns, jset_chain(insns, 20, x) };
 		struct scg_analysis_stats st = { 0 };
-		struct scg_analysis_options o = { .size = sizeof(o), .stats = &st };
+		SCG_OPTS(scg_analysis_options, o, .stats = &st);
 		struct check_ctx c = { .prog = &p };
 		assert_int_equal(scg_analysis_regions_opts(&p, 1, NULL, &o, check_region, &c, NULL), 0);
 		assert_int_equal(c.regions, 2);
@@ -752,7 +752,7 @@ static void test_solver_questions(void **state)
 	};
 	struct scg_prog p = { eq, 6 };
 	struct scg_analysis_stats st = { 0 };
-	struct scg_analysis_options o = { .size = sizeof(o), .stats = &st };
+	SCG_OPTS(scg_analysis_options, o, .stats = &st);
 	struct scg_diag *diag = scg_diag_new();
 	assert_int_equal(scg_lint_opts(&p, NULL, &o, diag), 0);
 	scg_diag_free(diag);
@@ -846,9 +846,9 @@ static void test_budget_undecided(void **state)
 		struct collect decided = { .n = 0 }, undecided = { .n = 0 };
 		struct collect *polls = &decided;
 		polls->stop_after = stops[k];
-		struct scg_analysis_options o = { .size = sizeof(o), .cancel = cancel_after,
+		SCG_OPTS(scg_analysis_options, o, .cancel = cancel_after,
 						  .cancel_ctx = polls, .undecided = keep_region,
-						  .undecided_ctx = &undecided };
+						  .undecided_ctx = &undecided);
 		int r = scg_analysis_regions_opts(&p, 1, NULL, &o, keep_decided, &decided, NULL);
 		assert_int_equal(r, -ECANCELED);
 		assert_true(undecided.n > 0);
@@ -878,8 +878,8 @@ static void test_budget_commands(void **state)
 	struct scg_prog p = { insns, jset_chain(insns, 20, false) };
 	for (unsigned stop = 0; stop < 400; stop += 37) {
 		struct collect polls = { .stop_after = stop };
-		struct scg_analysis_options o = { .size = sizeof(o), .cancel = cancel_after,
-						  .cancel_ctx = &polls };
+		SCG_OPTS(scg_analysis_options, o, .cancel = cancel_after,
+						  .cancel_ctx = &polls);
 		struct scg_diag *diag = scg_diag_new();
 		int r = scg_lint_opts(&p, NULL, &o, diag);
 		assert_true(r == 0 || r == -ECANCELED);

@@ -33,7 +33,7 @@ static const struct scg_arch *arch(const char *name)
 static int assemble_for(const struct scg_arch *target, const char *text, struct scg_prog *out,
 			struct scg_diag *diag)
 {
-	struct scg_asm_options opts = { target, "t.s" };
+	SCG_OPTS(scg_asm_options, opts, .arch = target, .filename = "t.s");
 	return scg_asm(text, strlen(text), &opts, out, diag);
 }
 
@@ -752,7 +752,7 @@ static void test_docs_examples(void **state)
 			line += *q == '\n';
 		struct scg_diag *diag = scg_diag_new();
 		struct scg_prog prog;
-		struct scg_asm_options opts = { arch("x86_64"), "docs/asm.md" };
+		SCG_OPTS(scg_asm_options, opts, .arch = arch("x86_64"), .filename = "docs/asm.md");
 		int r = scg_asm(p, (size_t)(end - p), &opts, &prog, diag);
 		if (r != 0) {
 			print_message("the example at docs/asm.md line %u does not assemble:\n", line);

@@ -718,7 +718,8 @@ static char *read_source_file(const char *name)
 static void assemble_deny_open(struct scg_prog *prog)
 {
 	char *text = read_source_file("examples/deny-open.s");
-	struct scg_asm_options opts = { scg_arch_lookup("x86_64"), "examples/deny-open.s" };
+	SCG_OPTS(scg_asm_options, opts, .arch = scg_arch_lookup("x86_64"),
+		 .filename = "examples/deny-open.s");
 	assert_int_equal(scg_asm(text, strlen(text), &opts, prog, NULL), 0);
 	free(text);
 }

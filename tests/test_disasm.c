@@ -31,7 +31,7 @@ static const struct scg_arch *arch(const char *name)
 static void assemble(const struct scg_arch *target, const char *text, struct scg_prog *out)
 {
 	struct scg_diag *diag = scg_diag_new();
-	struct scg_asm_options opts = { target, "sample.s" };
+	SCG_OPTS(scg_asm_options, opts, .arch = target, .filename = "sample.s");
 	int r = scg_asm(text, strlen(text), &opts, out, diag);
 	if (r) {
 		print_message("%s", text);
@@ -55,7 +55,7 @@ static void round_trip(const struct scg_prog *prog, const struct scg_arch *a)
 {
 	char *text = disasm(prog, a, SCG_DISASM_ASM);
 	struct scg_diag *diag = scg_diag_new();
-	struct scg_asm_options opts = { a, "round-trip.s" };
+	SCG_OPTS(scg_asm_options, opts, .arch = a, .filename = "round-trip.s");
 	struct scg_prog back;
 	int r = scg_asm(text, strlen(text), &opts, &back, diag);
 	bool same = r == 0 && back.len == prog->len &&
@@ -213,7 +213,7 @@ static void test_round_trip_from_text(void **state)
 		size_t n = 1 + progen_below(&rng, i % 20 == 0 ? 700 : 40);
 		char *text = random_asm(&rng, n);
 		const struct scg_arch *a = arch(round_trip_arches[i % N_ARCHES]);
-		struct scg_asm_options opts = { a, "random.s" };
+		SCG_OPTS(scg_asm_options, opts, .arch = a, .filename = "random.s");
 		struct scg_prog prog;
 		struct scg_diag *diag = scg_diag_new();
 		int r = scg_asm(text, strlen(text), &opts, &prog, diag);

@@ -13,6 +13,7 @@
 #include <syscage/syscage.h>
 
 #include "util/number.h"
+#include "util/opts.h"
 #include "util/strbuf.h"
 #include "util/suggest.h"
 
@@ -210,11 +211,73 @@ static void test_raw_programs(void **state)
 	scg_diag_free(d);
 }
 
+/* Options structs as a program built against an older or a newer header passes them. */
+static void test_options_sizes(void **state)
+{
+	(void)state;
+	const char *text = "ret ALLOW\n";
+	struct scg_prog prog;
+	/* today's header */
+	SCG_OPTS(scg_asm_options, now, .filename = "now.s");
+	assert_int_equal(now.sz, sizeof(struct scg_asm_options));
+	assert_int_equal(scg_asm(text, strlen(text), &now, &prog, NULL), 0);
+	scg_prog_release(&prog);
+	/* sz 0: a struct initialised without SCG_OPTS reads as the first layout */
+	struct scg_asm_options zero = { .filename = "zero.s" };
+	assert_int_equal(scg_asm(text, strlen(text), &zero, &prog, NULL), 0);
+	scg_prog_release(&prog);
+
+	/* a newer header: fields this library does not know, left zero, or set */
+	struct {
+		struct scg_asm_options known;
+		uint64_t later;
+	} newer = { .known = { .sz = sizeof(newer) } };
+	assert_int_equal(scg_asm(text, strlen(text), &newer.known, &prog, NULL), 0);
+	scg_prog_release(&prog);
+	newer.later = 1;
+	assert_int_equal(scg_asm(text, strlen(text), &newer.known, &prog, NULL), -EINVAL);
+	struct scg_diag *diag = scg_diag_new();
+	SCG_OPTS(scg_compile_options, copts);
+	struct scg_policy *p = scg_policy_new();
+	assert_int_equal(scg_policy_add_arch(p, scg_arch_lookup("x86_64")), 0);
+	struct {
+		struct scg_compile_options known;
+		char later[3];
+	} cnewer;
+	memset(&cnewer, 0, sizeof(cnewer)); /* padding included: it is read as fields */
+	cnewer.known = copts;
+	cnewer.known.sz = sizeof(cnewer);
+	assert_int_equal(scg_compile(p, &cnewer.known, &prog, diag), 0);
+	scg_prog_release(&prog);
+	cnewer.later[2] = 7;
+	assert_int_equal(scg_compile(p, &cnewer.known, &prog, diag), -EINVAL);
+	scg_policy_free(p);
+	scg_diag_free(diag);
+
+	/* an sz too small to hold sz itself */
+	struct scg_asm_options tiny = { .sz = 3 };
+	assert_int_equal(scg_asm(text, strlen(text), &tiny, &prog, NULL), -EINVAL);
+
+	/* an older header: the fields past its sz read as zero */
+	struct scg_policy_source_options full = { .sz = sizeof(full), .filename = "x" };
+	struct scg_policy_source_options got;
+	assert_int_equal(opts_load(&got, sizeof(got), &full, sizeof(full)), 0);
+	assert_string_equal(got.filename, "x");
+	struct scg_policy_source_options older = { .sz = offsetof(struct scg_policy_source_options, filename),
+						   .filename = "ignored" };
+	assert_int_equal(opts_load(&got, sizeof(got), &older, sizeof(older)), 0);
+	assert_null(got.filename);
+	assert_int_equal(got.sz, sizeof(got));
+	assert_int_equal(opts_load(&got, sizeof(got), NULL, sizeof(got)), 0);
+	assert_null(got.filename);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_diag_format), cmocka_unit_test(test_numbers),
 		cmocka_unit_test(test_suggest),     cmocka_unit_test(test_strbuf),
+		cmocka_unit_test(test_options_sizes),
 		cmocka_unit_test(test_actions),     cmocka_unit_test(test_raw_programs),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

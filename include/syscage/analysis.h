@@ -132,8 +132,8 @@ struct scg_analysis_stats {
 typedef int (*scg_undecided_fn)(void *ctx, const struct scg_region *region);
 
 /*
- * Limits of one call.  @size is sizeof(struct scg_analysis_options), so the
- * struct can grow; zero-initialised fields mean "no limit" and "not wanted".
+ * Limits of one call.  Zero-initialised fields mean "no limit" and "not
+ * wanted".
  * When the budget runs out the call stops at the next check (the engine's
  * loops, each solver question, whose own timeout never passes the
  * deadline) and returns -ETIMEDOUT (@timeout_ms passed) or -ECANCELED
@@ -142,7 +142,8 @@ typedef int (*scg_undecided_fn)(void *ctx, const struct scg_region *region);
  * done as an "analysis-budget" diagnostic.
  */
 struct scg_analysis_options {
-	size_t size;
+	/* sizeof(struct scg_analysis_options) as the caller knows it: SCG_OPTS (<syscage/export.h>) */
+	size_t sz;
 	uint64_t timeout_ms;         /* wall-clock budget of the whole call; 0: none */
 	bool (*cancel)(void *ctx);   /* polled with the clock: true stops the call */
 	void *cancel_ctx;
@@ -205,6 +206,8 @@ SCG_API int scg_analysis_path_opts(const struct scg_prog *prog,
 SCG_API bool scg_verdict_same(uint32_t a, uint32_t b, bool ignore_errno);
 
 struct scg_diff_options {
+	/* sizeof(struct scg_diff_options) as the caller knows it: SCG_OPTS (<syscage/export.h>) */
+	size_t sz;
 	bool ignore_errno;           /* all ERRNO values alike */
 	const struct scg_arch *arch; /* compare only inputs of this ABI; NULL: all */
 	const struct scg_analysis_options *limits; /* NULL: no budget */

@@ -33,6 +33,8 @@ extern "C" {
 #endif
 
 struct scg_policy_source_options {
+	/* sizeof(struct scg_policy_source_options) as the caller knows it: SCG_OPTS (<syscage/export.h>) */
+	size_t sz;
 	/* Name in diagnostics and base for relative `include`/`use` paths;
 	 * NULL: "<stdin>" and the current directory. */
 	const char *filename;

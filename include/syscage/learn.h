@@ -115,6 +115,8 @@ SCG_API int scg_learn_merge_policy(struct scg_learn *learn, const struct scg_pol
 				   const char *text, size_t len);
 
 struct scg_learn_text_options {
+	/* sizeof(struct scg_learn_text_options) as the caller knows it: SCG_OPTS (<syscage/export.h>) */
+	size_t sz;
 	/* One line saying where the recording came from ("ls -l /"), or NULL. */
 	const char *origin;
 	/* The verdict for everything else: errno(EPERM) when true, else kill

@@ -9,6 +9,7 @@
 #include <syscage/verify.h>
 
 #include "analysis/symexec.h"
+#include "util/opts.h"
 
 /* Refuses programs the kernel would not load: the engine assumes the kernel's checks. */
 static int check_progs(const struct scg_prog *progs, size_t n, struct scg_diag *diag)
@@ -44,28 +45,31 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000U + (uint64_t)ts.tv_nsec;
 }
 
-/* The fields of @opts its caller knows of (older callers pass a smaller struct). */
-#define OPT(opts, field)                                                                  \
-	((opts) && (opts)->size >= offsetof(struct scg_analysis_options, field) +           \
-					   sizeof((opts)->field)                            \
-		 ? (opts)->field                                                           \
-		 : 0)
+/* The first layout of struct scg_analysis_options ends with stats. */
+#define ANALYSIS_OPTS_FIRST OPTS_END(struct scg_analysis_options, stats)
 
-void run_init(struct analysis_run *run, const struct scg_analysis_options *opts)
+int run_init(struct analysis_run *run, const struct scg_analysis_options *opts)
 {
 	memset(run, 0, sizeof(*run));
-	uint64_t ms = OPT(opts, timeout_ms);
+	struct scg_analysis_options o;
+	int r = opts_load(&o, sizeof(o), opts, ANALYSIS_OPTS_FIRST);
+	if (r < 0)
+		return r;
+	uint64_t ms = o.timeout_ms;
 	if (ms)
 		run->deadline_ns = now_ns() + (ms > UINT64_MAX / 2000000U ? UINT64_MAX / 2 : ms * 1000000U);
-	run->cancel = OPT(opts, cancel);
-	run->cancel_ctx = OPT(opts, cancel_ctx);
-	run->undecided = OPT(opts, undecided);
-	run->undecided_ctx = OPT(opts, undecided_ctx);
+	run->cancel = o.cancel;
+	run->cancel_ctx = o.cancel_ctx;
+	run->undecided = o.undecided;
+	run->undecided_ctx = o.undecided_ctx;
+	run->stats_out = o.stats;
+	return 0;
 }
 
 void run_finish(struct analysis_run *run, const struct scg_analysis_options *opts)
 {
-	struct scg_analysis_stats *st = OPT(opts, stats);
+	(void)opts;
+	struct scg_analysis_stats *st = run->stats_out;
 	if (st) {
 		st->walks += run->stats.walks;
 		st->states += run->stats.states;
@@ -121,7 +125,9 @@ int scg_analysis_regions_opts(const struct scg_prog *progs, size_t n,
 	if (r < 0)
 		return r;
 	struct analysis_run run;
-	run_init(&run, opts);
+	r = run_init(&run, opts);
+	if (r < 0)
+		return r;
 	r = analysis_walk(&run, progs, n, within, fn, ctx, diag);
 	run_finish(&run, opts);
 	return r;
@@ -225,7 +231,9 @@ int scg_analysis_path_opts(const struct scg_prog *prog, const struct scg_seccomp
 	struct path_capture cap = { .out = region };
 	data_words(data, cap.words);
 	struct analysis_run run;
-	run_init(&run, opts);
+	r = run_init(&run, opts);
+	if (r < 0)
+		goto out;
 	struct symexec s = { .run = &run, .progs = prog, .n = 1, .rets = &ret,
 			     .fn = capture_region, .ctx = &cap, .diag = diag, .guide = t.pcs,
 			     .nguide = t.n };
@@ -278,7 +286,9 @@ int scg_analysis_reachable_opts(const struct scg_prog *prog,
 	if (r < 0)
 		return r;
 	struct analysis_run run;
-	run_init(&run, opts);
+	r = run_init(&run, opts);
+	if (r < 0)
+		return r;
 	r = analysis_reachable(&run, prog, reached, diag);
 	run_finish(&run, opts);
 	return r;

@@ -752,7 +752,9 @@ int scg_decompile_opts(const struct scg_prog *progs, size_t n,
 	if (r < 0)
 		return r;
 	struct analysis_run run;
-	run_init(&run, opts);
+	r = run_init(&run, opts);
+	if (r < 0)
+		return r;
 	struct decomp d = { .run = &run, .progs = progs, .n = n, .diag = diag };
 	struct abi_plan *plans = calloc(scg_arch_count(), sizeof(*plans));
 	d.policy = scg_policy_new();

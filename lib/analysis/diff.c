@@ -10,6 +10,7 @@
 #include <syscage/arch.h>
 
 #include "analysis/symexec.h"
+#include "util/opts.h"
 
 #define X86_64_AUDIT 0xc000003eU
 /* x86_64 uretprobe and uprobe: the kernel runs no filter for them. */
@@ -131,15 +132,19 @@ int scg_analysis_diff(const struct scg_prog *a, size_t na, const struct scg_prog
 		      const struct scg_diff_options *opts, scg_diff_fn fn, void *ctx,
 		      struct scg_diag *diag)
 {
-	static const struct scg_diff_options defaults;
+	struct scg_diff_options o;
+	if (opts_load(&o, sizeof(o), opts, OPTS_END(struct scg_diff_options, limits)) < 0)
+		return -EINVAL;
 	struct analysis_run run;
-	struct diff_walk d = { &run, b, nb, opts ? opts : &defaults, fn, ctx, diag, 0, 0 };
+	struct diff_walk d = { &run, b, nb, &o, fn, ctx, diag, 0, 0 };
 	int r = analysis_check(a, na, diag);
 	if (r == 0)
 		r = analysis_check(b, nb, diag);
 	if (r < 0)
 		return r;
-	run_init(&run, d.opts->limits);
+	r = run_init(&run, d.opts->limits);
+	if (r < 0)
+		return r;
 	struct scg_region *parts[3] = { NULL, NULL, NULL };
 	size_t nparts = 0;
 	r = build_parts(d.opts->arch, parts, &nparts);

@@ -850,7 +850,9 @@ int scg_lint_opts(const struct scg_prog *prog, const struct scg_policy *policy,
 	if (r < 0)
 		return r;
 	struct analysis_run run;
-	run_init(&run, opts);
+	r = run_init(&run, opts);
+	if (r < 0)
+		return r;
 	struct lint l = { .prog = prog, .policy = policy, .diag = diag, .run = &run };
 	r = lint_all(&l);
 	if (analysis_stopped(r))

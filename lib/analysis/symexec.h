@@ -29,14 +29,15 @@ struct analysis_run {
 	scg_undecided_fn undecided;
 	void *undecided_ctx;
 	struct scg_analysis_stats stats;
+	struct scg_analysis_stats *stats_out; /* the caller's, added to at the end; or NULL */
 	struct smt *smt; /* created on first need, kept for the call's other walks */
 	struct prog_info **infos; /* one per filter walked */
 	size_t ninfos;
 	int stop;        /* 0, or -ETIMEDOUT / -ECANCELED once the budget is gone (sticky) */
 };
 
-/* Starts the clock of @opts (NULL or zeroed: no limits). */
-void run_init(struct analysis_run *run, const struct scg_analysis_options *opts);
+/* Starts the clock of @opts (NULL or zeroed: no limits); -EINVAL for options it cannot read. */
+int run_init(struct analysis_run *run, const struct scg_analysis_options *opts);
 /* Adds the counters to @opts' stats and releases the solver context. */
 void run_finish(struct analysis_run *run, const struct scg_analysis_options *opts);
 /* 0 while there is budget left, else the stop error (polls the clock and the callback). */

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "bpf/asm_internal.h"
+#include "util/opts.h"
 
 static void report(struct asm_ctx *ctx, enum scg_severity severity, unsigned line, unsigned column,
 		   const char *code, const char *hint, const char *fmt, va_list ap)
@@ -73,11 +74,15 @@ int scg_asm(const char *text, size_t len, const struct scg_asm_options *opts, st
 	*out = (struct scg_prog){ 0 };
 	if (!text && len)
 		return -EINVAL;
+	struct scg_asm_options o;
+	if (opts_load(&o, sizeof(o), opts, OPTS_END(struct scg_asm_options, filename)) < 0)
+		return -EINVAL;
+	opts = &o;
 	struct asm_ctx ctx = {
 		.text = text ? text : "",
 		.text_len = len,
-		.file = opts && opts->filename ? opts->filename : "<stdin>",
-		.arch = opts && opts->arch ? opts->arch : scg_arch_native(),
+		.file = opts->filename ? opts->filename : "<stdin>",
+		.arch = opts->arch ? opts->arch : scg_arch_native(),
 		.diag = diag,
 		.lp = asm_lprog_new(),
 	};

@@ -9,6 +9,7 @@
 #include <syscage/compile.h>
 
 #include "compile/internal.h"
+#include "util/opts.h"
 #include "util/strbuf.h"
 
 #define MAX_STATS 32
@@ -247,10 +248,16 @@ int scg_compile(const struct scg_policy *policy, const struct scg_compile_option
 	}
 	if (scg_policy_arch_count(policy) > MAX_STATS)
 		return -E2BIG;
+	struct scg_compile_options o;
+	if (opts_load(&o, sizeof(o), opts, OPTS_END(struct scg_compile_options, unweighted)) < 0)
+		return -EINVAL;
+	if (!opts)
+		o.optimize = 1; /* no options: every optimisation */
+	opts = &o;
 	struct lprog *lp = lprog_new();
 	if (!lp)
 		return -ENOMEM;
-	unsigned optimize = opts ? opts->optimize : 1;
+	unsigned optimize = opts->optimize;
 	int r = optimize ? compile_optimized(policy, opts, lp, diag, out)
 			 : compile_plain(policy, lp, diag, out);
 	lprog_free(lp);

@@ -25,6 +25,7 @@
 #include <syscage/lang.h>
 
 #include "learn/internal.h"
+#include "util/opts.h"
 #include "util/strbuf.h"
 
 /* Column where count comments start, so they line up. */
@@ -312,6 +313,10 @@ int scg_learn_to_text(const struct scg_learn *learn, const struct scg_learn_text
 		      char **text)
 {
 	*text = NULL;
+	struct scg_learn_text_options o;
+	if (opts_load(&o, sizeof(o), opts, OPTS_END(struct scg_learn_text_options, deny_with_eperm)) < 0)
+		return -EINVAL;
+	opts = &o;
 	const struct scg_arch *abis[32];
 	size_t nabis = target_abis(learn, abis, sizeof(abis) / sizeof(abis[0]));
 	struct scg_strbuf sb = SCG_STRBUF_INIT;

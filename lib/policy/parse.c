@@ -16,6 +16,7 @@
 #include "policy/lang_internal.h"
 #include "policy/parse.h"
 #include "util/number.h"
+#include "util/opts.h"
 #include "util/suggest.h"
 
 /* --- arena ------------------------------------------------------------------ */
@@ -72,7 +73,12 @@ void arena_release(struct arena *a)
 int lang_ctx_init(struct parse_ctx *ctx, struct scg_diag *diag,
 		  const struct scg_policy_source_options *opts)
 {
-	*ctx = (struct parse_ctx){.diag = diag, .opts = opts};
+	*ctx = (struct parse_ctx){.diag = diag};
+	int r = opts_load(&ctx->opts_copy, sizeof(ctx->opts_copy), opts,
+			  OPTS_END(struct scg_policy_source_options, narches));
+	if (r < 0)
+		return r;
+	ctx->opts = &ctx->opts_copy;
 	if (diag && !(ctx->pending = scg_diag_new()))
 		return -ENOMEM;
 	return 0;

@@ -233,7 +233,8 @@ struct parse_ctx {
 	unsigned errors;
 	bool stopped; /* too many errors: unwind */
 	struct arena arena;
-	const struct scg_policy_source_options *opts;
+	const struct scg_policy_source_options *opts; /* &opts_copy */
+	struct scg_policy_source_options opts_copy;   /* the caller's, as this library reads them */
 
 	struct urule *rules;
 	size_t nrules, rules_cap;

@@ -236,8 +236,9 @@ static int parse_text(const char *text, size_t len, const char *name, const char
 {
 	struct parse_ctx ctx;
 	*out = NULL;
-	if (lang_ctx_init(&ctx, diag, opts) < 0)
-		return -ENOMEM;
+	int r = lang_ctx_init(&ctx, diag, opts);
+	if (r < 0)
+		return r;
 	struct source src = {.text = text, .len = len};
 	src.name = arena_strndup(&ctx.arena, name, strlen(name));
 	src.dir = base ? dir_of(&ctx, base) : NULL;
@@ -325,8 +326,9 @@ int scg_profile_load(const char *name, const struct scg_policy_source_options *o
 {
 	struct parse_ctx ctx;
 	*out = NULL;
-	if (lang_ctx_init(&ctx, diag, opts) < 0)
-		return -ENOMEM;
+	int r = lang_ctx_init(&ctx, diag, opts);
+	if (r < 0)
+		return r;
 	if (!name || !scg_profile_source(name)) {
 		unknown_profile(&ctx, name ? name : "", (struct scg_loc){"<profile>", 0, 0, -1});
 		ctx_release(&ctx);
