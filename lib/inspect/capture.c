@@ -24,14 +24,11 @@
 
 #include <syscage/arch.h>
 #include <syscage/inspect.h>
+#include <syscage/runtime.h>
 
 #include "bpf/opcodes.h"
 #include "inspect/internal.h"
 
-#define SECCOMP_OP_STRICT 0UL
-#define SECCOMP_OP_FILTER 1UL
-#define PRCTL_GET_SECCOMP 21UL
-#define PRCTL_SET_SECCOMP 22UL
 #define MAX_TRACE_NRS 16
 
 /* --- the launcher's filter ------------------------------------------- */
@@ -98,25 +95,19 @@ static _Noreturn void child_fail(int fd, int stage)
 	_exit(127);
 }
 
-/* struct sock_fprog */
-struct fprog {
-	unsigned short len;
-	const struct scg_insn *filter;
-};
-
-static _Noreturn void child_run(char *const argv[], int errfd, const struct scg_insn *insns,
-				unsigned short len)
+static _Noreturn void child_run(char *const argv[], int errfd, const struct scg_prog *prog)
 {
 	/* If the tracer dies, so does the program: it must never run untraced. */
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || ptrace(PTRACE_TRACEME, 0, NULL, NULL) < 0)
 		child_fail(errfd, STAGE_SETUP);
 	raise(SIGSTOP);
-	struct fprog prog = { len, insns };
-	if (syscall(SYS_seccomp, SECCOMP_OP_FILTER, 0UL, &prog) < 0) {
-		/* without CAP_SYS_ADMIN the kernel wants NO_NEW_PRIVS first */
-		if (errno != EACCES || prctl(PR_SET_NO_NEW_PRIVS, 1UL, 0UL, 0UL, 0UL) < 0 ||
-		    syscall(SYS_seccomp, SECCOMP_OP_FILTER, 0UL, &prog) < 0)
-			child_fail(errfd, STAGE_FILTER);
+	int r = scg_filter_install(prog, 0, NULL);
+	/* without CAP_SYS_ADMIN the kernel wants NO_NEW_PRIVS first */
+	if (r == -EACCES && prctl(PR_SET_NO_NEW_PRIVS, 1UL, 0UL, 0UL, 0UL) == 0)
+		r = scg_filter_install(prog, 0, NULL);
+	if (r < 0) {
+		errno = -r;
+		child_fail(errfd, STAGE_FILTER);
 	}
 	execvp(argv[0], argv);
 	child_fail(errfd, STAGE_EXEC);
@@ -321,7 +312,7 @@ static int examine_stop(pid_t pid, long own_mode, struct scg_capture *out)
 	if (!arch)
 		return 0;
 	uint64_t mode, addr;
-	if (is_syscall(arch, "prctl", info.nr) && (uint32_t)info.args[0] == PRCTL_GET_SECCOMP) {
+	if (is_syscall(arch, "prctl", info.nr) && (uint32_t)info.args[0] == SCG_PR_GET_SECCOMP) {
 		int r = answer_syscall(pid, own_mode);
 		return r == -ESRCH || r == -ENOTSUP ? 0 : r;
 	}
@@ -329,8 +320,9 @@ static int examine_stop(pid_t pid, long own_mode, struct scg_capture *out)
 		out->call = SCG_CAPTURE_SECCOMP;
 		out->flags = (unsigned long)info.args[1];
 		/* the prctl() mode numbering: 1 strict, 2 filter, 0 for other operations */
-		mode = info.args[0] == SECCOMP_OP_FILTER ? 2 : info.args[0] == SECCOMP_OP_STRICT;
-	} else if (is_syscall(arch, "prctl", info.nr) && (uint32_t)info.args[0] == PRCTL_SET_SECCOMP) {
+		mode = info.args[0] == SCG_SECCOMP_SET_MODE_FILTER ? SCG_MODE_FILTER
+		     : info.args[0] == SCG_SECCOMP_SET_MODE_STRICT ? SCG_MODE_STRICT : 0;
+	} else if (is_syscall(arch, "prctl", info.nr) && (uint32_t)info.args[0] == SCG_PR_SET_SECCOMP) {
 		out->call = SCG_CAPTURE_PRCTL;
 		out->flags = 0;
 		mode = (uint32_t)info.args[1];
@@ -510,7 +502,8 @@ int scg_inspect_capture(char *const argv[], unsigned timeout_ms, struct scg_capt
 	pid_t pid = fork();
 	if (pid == 0) {
 		close(pipefd[0]);
-		child_run(argv, pipefd[1], insns, len);
+		struct scg_prog trace = { insns, len };
+		child_run(argv, pipefd[1], &trace);
 	}
 	close(pipefd[1]);
 	if (pid < 0) {

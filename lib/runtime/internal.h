@@ -5,14 +5,7 @@
 
 #include <syscage/runtime.h>
 
-/* seccomp(2) operations and prctl(2) modes (kernel values). */
-#define SCG_SECCOMP_SET_MODE_STRICT 0U
-#define SCG_SECCOMP_SET_MODE_FILTER 1U
-#define SCG_SECCOMP_GET_ACTION_AVAIL 2U
-#define SCG_SECCOMP_GET_NOTIF_SIZES 3U
-#define SCG_PR_SET_SECCOMP 22
-#define SCG_MODE_STRICT 1UL
-#define SCG_MODE_FILTER 2UL
+#include "runtime/kernel_abi.h"
 
 /* The two ways into the kernel: each returns what the raw syscall does (-1 and errno on error). */
 struct scg_runtime_ops {

@@ -7,7 +7,6 @@
 
 #include "runtime/internal.h"
 
-#define PR_GET_SECCOMP_OP 21
 
 /* struct seccomp_notif_sizes */
 struct kernel_notif_sizes {
@@ -72,7 +71,7 @@ int features_probe_ops(const struct scg_runtime_ops *ops, struct scg_features *o
 	long r = ops->seccomp(SCG_SECCOMP_GET_ACTION_AVAIL, 0, &allow);
 	if (r < 0 && errno == ENOSYS) {
 		/* No seccomp(2): filters may still exist behind prctl (3.5 .. 3.16). */
-		out->filter_mode = prctl(PR_GET_SECCOMP_OP, 0, 0, 0, 0) >= 0;
+		out->filter_mode = prctl(SCG_PR_GET_SECCOMP, 0, 0, 0, 0) >= 0;
 		if (out->filter_mode)
 			out->actions = (1U << SCG_ACTION_KILL_THREAD) | (1U << SCG_ACTION_TRAP) |
 				       (1U << SCG_ACTION_ERRNO) | (1U << SCG_ACTION_TRACE) |

@@ -21,7 +21,6 @@
 #include "bpf/opcodes.h"
 #include "runtime/internal.h"
 
-#define PTRACE_SECCOMP_GET_FILTER_OP 0x420c
 #define NR_GETPID_X86_64 39L
 #define NR_GETPID_I386 20L
 
@@ -126,7 +125,7 @@ static int probe_get_filter(void)
 		return errno;
 	if (WIFSTOPPED(status)) {
 		/* With a NULL buffer the kernel answers with the filter's length. */
-		long r = ptrace((enum __ptrace_request)PTRACE_SECCOMP_GET_FILTER_OP, pid, 0L, NULL);
+		long r = ptrace((enum __ptrace_request)SCG_PTRACE_SECCOMP_GET_FILTER, pid, 0L, NULL);
 		err = r > 0 ? 0 : r == 0 ? EPROTO : errno;
 		kill(pid, SIGKILL);
 		wait_for(pid, &status);

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The kernel interfaces around seccomp that the library calls, defined once
+ * here with the kernel's values, so that the build never depends on the
+ * host's headers (older distributions lack PTRACE_SECCOMP_GET_FILTER, the
+ * newer seccomp operations and ptrace's syscall info).  The values are
+ * kernel ABI and never change.  Filter return values, flags and
+ * struct seccomp_data are in the public headers (SCG_RET_*,
+ * SCG_FILTER_FLAG_*, SCG_DATA_*); the notification ioctls stay in notify.c,
+ * their only user.
+ */
+#ifndef SCG_LIB_RUNTIME_KERNEL_ABI_H
+#define SCG_LIB_RUNTIME_KERNEL_ABI_H
+
+#include <stdint.h>
+
+/* seccomp(2) operations */
+#define SCG_SECCOMP_SET_MODE_STRICT 0U
+#define SCG_SECCOMP_SET_MODE_FILTER 1U
+#define SCG_SECCOMP_GET_ACTION_AVAIL 2U
+#define SCG_SECCOMP_GET_NOTIF_SIZES 3U
+
+/* prctl(2) options and the seccomp modes PR_GET_SECCOMP reports and PR_SET_SECCOMP takes */
+#define SCG_PR_GET_SECCOMP 21
+#define SCG_PR_SET_SECCOMP 22
+#define SCG_MODE_STRICT 1UL
+#define SCG_MODE_FILTER 2UL
+
+/* ptrace(2) requests, events and options */
+#define SCG_PTRACE_SEIZE 0x4206
+#define SCG_PTRACE_INTERRUPT 0x4207
+#define SCG_PTRACE_SECCOMP_GET_FILTER 0x420c
+#define SCG_PTRACE_GET_SYSCALL_INFO 0x420e
+#define SCG_PTRACE_EVENT_FORK 1
+#define SCG_PTRACE_EVENT_VFORK 2
+#define SCG_PTRACE_EVENT_CLONE 3
+#define SCG_PTRACE_EVENT_EXEC 4
+#define SCG_PTRACE_EVENT_SECCOMP 7
+#define SCG_PTRACE_EVENT_STOP 128
+#define SCG_PTRACE_O_TRACEFORK 0x02
+#define SCG_PTRACE_O_TRACEVFORK 0x04
+#define SCG_PTRACE_O_TRACECLONE 0x08
+#define SCG_PTRACE_O_TRACEEXEC 0x10
+#define SCG_PTRACE_O_TRACESECCOMP 0x80
+#define SCG_PTRACE_O_EXITKILL 0x100000
+#define SCG_PTRACE_SYSCALL_INFO_SECCOMP 3
+
+/* struct ptrace_syscall_info, as far as a seccomp stop fills it. */
+struct scg_syscall_info {
+	uint8_t op;
+	uint8_t pad[3];
+	uint32_t arch;
+	uint64_t instruction_pointer;
+	uint64_t stack_pointer;
+	uint64_t nr;
+	uint64_t args[6];
+	uint32_t ret_data;
+	uint32_t pad2;
+};
+
+#endif
