@@ -10,6 +10,7 @@
 #include <syscage/decode.h>
 #include <syscage/diag.h>
 #include <syscage/emu.h>
+#include <syscage/import.h>
 #include <syscage/inject.h>
 #include <syscage/inspect.h>
 #include <syscage/lang.h>

@@ -47,6 +47,9 @@ bool feature_have(const char *name)
 		       (f->flags & SCG_FILTER_FLAG_NEW_LISTENER);
 	if (!strcmp(name, "no-inherited-filter"))
 		return prctl(PR_GET_SECCOMP, 0L, 0L, 0L, 0L) == 0;
+	/* tools whose output the importers are held against */
+	if (!strcmp(name, "systemd-analyze"))
+		return system("systemd-analyze --version >/dev/null 2>&1") == 0;
 	for (size_t i = 0; i < sizeof(flag_names) / sizeof(flag_names[0]); i++)
 		if (!strcmp(name, flag_names[i].name))
 			return (f->flags & flag_names[i].flag) != 0;

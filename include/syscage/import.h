@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Importing seccomp settings written for other tools: systemd units (and
+ * drop-ins, and `systemctl show` output).
+ *
+ * An import gives ONE policy whose verdict for every (ABI, syscall,
+ * arguments) is the verdict of the whole stack of filters the other tool
+ * would install for the same settings (systemd installs one filter per
+ * directive; the kernel lets the strictest action win, and among equal
+ * actions the filter installed last).  Every rule keeps the file, line and
+ * column of the setting that made it, so `syscage explain` and `run`'s
+ * reports name the original line.  docs/import.md lists each directive's
+ * rules and what is not seccomp.
+ */
+#ifndef SYSCAGE_IMPORT_H
+#define SYSCAGE_IMPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <syscage/diag.h>
+#include <syscage/export.h>
+#include <syscage/policy.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct scg_import_options {
+	/* sizeof(struct scg_import_options) as the caller knows it: SCG_OPTS
+	 * (<syscage/export.h>) or scg_import_options_init() fills it in */
+	size_t sz;
+	/* Name used in diagnostics and rule locations; NULL: "<systemd>". */
+	const char *filename;
+};
+
+/* Fills @opts with the defaults. */
+SCG_API void scg_import_options_init(struct scg_import_options *opts);
+
+/*
+ * Whether @len bytes of @text look like systemd unit settings: a section
+ * header such as [Service], or a Key=Value line of one of the seccomp
+ * directives.  A hint for format detection, not a validation.
+ */
+SCG_API bool scg_systemd_detect(const char *text, size_t len);
+
+/*
+ * Reads the seccomp directives of a unit file, a drop-in or `systemctl
+ * show` output (SystemCallFilter=, SystemCallErrorNumber=,
+ * SystemCallArchitectures=, SystemCallLog=, RestrictAddressFamilies=,
+ * RestrictNamespaces=, MemoryDenyWriteExecute=, LockPersonality=,
+ * RestrictRealtime=, RestrictSUIDSGID=, ProtectClock=,
+ * ProtectKernelModules=, ProtectKernelTunables=, ProtectKernelLogs=,
+ * ProtectHostname=, PrivateDevices=) for the native ABIs, and builds
+ * *@out (caller frees).  What systemd ignores with a warning (unknown
+ * syscall names, groups, address families) is ignored here too, with a
+ * warning at its file:line:column.  Returns 0, -EINVAL for input that is
+ * no unit file (each problem in @diag with a hint), or -ENOMEM.
+ */
+SCG_API int scg_systemd_import(const char *text, size_t len, const struct scg_import_options *opts,
+			       struct scg_policy **out, struct scg_diag *diag);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SYSCAGE_IMPORT_H */
