@@ -107,6 +107,9 @@ OVERRIDES = {
                ("arg", "unsigned long")], ""),
     # The kernel reads unsigned int personality.
     "personality": ([("persona", "unsigned int")], ""),
+    # rseq has no man page; the kernel's prototype (kernel/rseq.c).
+    "rseq": ([("rseq", "struct rseq *"), ("rseq_len", "uint32_t"), ("flags", "int"),
+              ("sig", "uint32_t")], ""),
     # Signal calls as the kernel defines them (the man pages show the
     # glibc functions without sigsetsize).
     "rt_sigaction": ([("signum", "int"), ("act", "const struct sigaction *"),

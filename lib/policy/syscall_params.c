@@ -1208,6 +1208,12 @@ const struct scg_syscall_params scg_syscall_params[] = {
 	} },
 	{ "restart_syscall", "", 0, { { 0 } } },
 	{ "rmdir", "", 1, { { "pathname", "const char *", SCG_PARAM_LONG } } },
+	{ "rseq", "", 4, {
+		{ "rseq", "struct rseq *", SCG_PARAM_LONG },
+		{ "rseq_len", "uint32_t", SCG_PARAM_32 },
+		{ "flags", "int", SCG_PARAM_32 },
+		{ "sig", "uint32_t", SCG_PARAM_32 },
+	} },
 	{ "rt_sigaction", "", 4, {
 		{ "signum", "int", SCG_PARAM_32 },
 		{ "act", "const struct sigaction *", SCG_PARAM_LONG },
