@@ -229,7 +229,22 @@ enum {
 	{ "int-args-32", no_argument, NULL, CLI_OPT_OCI_INT_ARGS_32 }
 extern const char cli_oci_usage[];
 int cli_oci_option(int c, const char *arg);
-/* True when cli_load_filter() compiles @path: *.policy, *.json, or a built-in profile name. */
+/*
+ * True when cli_load_filter() compiles @path: a name with a policy format's
+ * suffix (*.policy, *.json, *.service, ...), a built-in profile name, or,
+ * once --input-format has named a format, any file but *.s, *.asm and *.bpf.
+ */
 bool cli_is_policy_ref(const char *path);
+
+/*
+ * --input-format: the format every policy file is read in (policy, oci,
+ * systemd), instead of the one its content shows.  Prints an error that
+ * lists the formats for an unknown name; 0 or -EINVAL.  cli_parse_options() takes the
+ * option for the commands cli_takes_input_format() names and prints
+ * cli_input_format_usage after their --help.
+ */
+int cli_set_input_format(const char *name);
+bool cli_takes_input_format(const char *command);
+extern const char cli_input_format_usage[];
 
 #endif

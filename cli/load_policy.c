@@ -1,16 +1,19 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Loading a policy named on the command line: a file in the policy
- * language, an OCI/Docker JSON profile (*.json), or the name of a built-in
- * profile.  A name counts as a file when it looks like one (a '/' or a
- * .policy/.json suffix) or a file of that name exists; anything else must
- * be a built-in profile.
+ * Loading a policy named on the command line: a file in one of the input
+ * formats (the policy language, OCI/Docker JSON, systemd unit settings),
+ * or the name of a built-in profile.  A name counts as a file when it looks
+ * like one (a '/' or a known suffix) or a file of that name exists;
+ * anything else must be a built-in profile.  A file's format is the one
+ * --input-format names, or else the one its content shows (the suffix
+ * settles a tie); one table lists the formats.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include <syscage/import.h>
 #include <syscage/oci.h>
 
 #include "cli.h"
@@ -21,17 +24,208 @@ static bool has_suffix(const char *s, const char *suffix)
 	return ls >= lx && !strcmp(s + ls - lx, suffix);
 }
 
+static int set_targets(struct scg_policy *p, const struct scg_arch *const *arches, size_t n);
+
+/* --- input formats ---------------------------------------------------------- */
+
+typedef bool (*detect_fn)(const char *text, size_t len);
+typedef int (*import_fn)(const char *path, const char *text, size_t len,
+			 const struct scg_policy_source_options *opts, struct scg_policy **out,
+			 struct scg_diag *diag);
+
+/* The first character that is not white space, or 0. */
+static char first_char(const char *text, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (!strchr(" \t\r\n", text[i]))
+			return text[i];
+	return 0;
+}
+
+/* The first word of each line that is not a comment, compared with the language's statements. */
+static bool detect_policy(const char *text, size_t len)
+{
+	static const char *const words[] = { "allow",  "kill",	 "kill-process", "kill-thread",
+					     "errno",  "trap",	 "trace",	 "log",
+					     "notify", "action", "default",	 "unknown",
+					     "badarch", "arch",	 "include",	 "use",
+					     NULL };
+	const char *p = text, *end = text + len;
+	while (p < end) {
+		const char *e = memchr(p, '\n', (size_t)(end - p));
+		if (!e)
+			e = end;
+		while (p < e && (*p == ' ' || *p == '\t'))
+			p++;
+		size_t n = 0;
+		while (p + n < e && (p[n] == '-' || (p[n] >= 'a' && p[n] <= 'z')))
+			n++;
+		for (const char *const *w = words; *w && n; w++)
+			if (strlen(*w) == n && !strncmp(p, *w, n) &&
+			    (p + n == e || strchr(" \t(", p[n])))
+				return true;
+		p = e < end ? e + 1 : end;
+	}
+	return false;
+}
+
+static bool detect_oci(const char *text, size_t len)
+{
+	return first_char(text, len) == '{';
+}
+
+static int import_policy(const char *path, const char *text, size_t len,
+			 const struct scg_policy_source_options *opts, struct scg_policy **out,
+			 struct scg_diag *diag)
+{
+	/* files are parsed from their path, so that includes resolve beside them */
+	if (strcmp(path, "-"))
+		return scg_policy_parse_file(path, opts, out, diag);
+	return scg_policy_parse(text, len, opts, out, diag);
+}
+
+static int import_oci(const char *path, const char *text, size_t len,
+		      const struct scg_policy_source_options *opts, struct scg_policy **out,
+		      struct scg_diag *diag)
+{
+	(void)path;
+	struct scg_oci_options o = *cli_oci_import_options();
+	o.filename = opts->filename;
+	int r = scg_oci_import(text, len, &o, out, diag);
+	if (r == 0)
+		r = set_targets(*out, opts->arches, opts->narches);
+	return r;
+}
+
+static int import_systemd(const char *path, const char *text, size_t len,
+			  const struct scg_policy_source_options *opts, struct scg_policy **out,
+			  struct scg_diag *diag)
+{
+	(void)path;
+	struct scg_import_options o;
+	scg_import_options_init(&o);
+	o.filename = opts->filename;
+	int r = scg_systemd_import(text, len, &o, out, diag);
+	if (r == 0)
+		r = set_targets(*out, opts->arches, opts->narches);
+	return r;
+}
+
+/* systemd units and drop-ins go by these names; policies and profiles by theirs. */
+static const char *const systemd_suffixes[] = { ".service", ".socket", ".mount", ".swap", ".conf",
+						NULL };
+static const char *const policy_suffixes[] = { ".policy", NULL };
+static const char *const oci_suffixes[] = { ".json", NULL };
+
+/* The formats --input-format names; a new one is a row here. */
+static const struct input_format {
+	const char *name;
+	detect_fn detect;
+	import_fn import;
+	const char *const *suffixes;
+} formats[] = {
+	{ "policy", detect_policy, import_policy, policy_suffixes },
+	{ "oci", detect_oci, import_oci, oci_suffixes },
+	{ "systemd", scg_systemd_detect, import_systemd, systemd_suffixes },
+};
+#define NFORMATS (sizeof(formats) / sizeof(formats[0]))
+
+static const struct input_format *chosen_format;
+
+int cli_set_input_format(const char *name)
+{
+	char list[128] = "";
+	for (size_t i = 0; i < NFORMATS; i++) {
+		if (!strcmp(formats[i].name, name)) {
+			chosen_format = &formats[i];
+			return 0;
+		}
+		strncat(list, i ? ", " : "", sizeof(list) - strlen(list) - 1);
+		strncat(list, formats[i].name, sizeof(list) - strlen(list) - 1);
+	}
+	cli_error("--input-format: unknown format '%s' (the formats: %s)", name, list);
+	return -EINVAL;
+}
+
+bool cli_takes_input_format(const char *command)
+{
+	static const char *const commands[] = { "compile", "run", "diff", "lint", "explain",
+						"decompile", "emu", NULL };
+	for (const char *const *c = commands; *c; c++)
+		if (!strcmp(*c, command))
+			return true;
+	return false;
+}
+
+const char cli_input_format_usage[] =
+	"\n"
+	"Input format of policy files:\n"
+	"  --input-format FORMAT  read policy files as FORMAT: policy (the policy\n"
+	"                         language), oci (OCI/Docker JSON) or systemd (a unit,\n"
+	"                         a drop-in or `systemctl show` output); default:\n"
+	"                         told by the content, the name settling a tie\n";
+
+static bool has_any_suffix(const char *path, const char *const *suffixes)
+{
+	for (; *suffixes; suffixes++)
+		if (has_suffix(path, *suffixes))
+			return true;
+	return false;
+}
+
+/* The format of @text: the chosen one, the only one its content fits, or the one its name says. */
+static const struct input_format *format_of(const char *path, const char *text, size_t len)
+{
+	if (chosen_format)
+		return chosen_format;
+	const struct input_format *fits[NFORMATS], *named = NULL;
+	size_t n = 0;
+	for (size_t i = 0; i < NFORMATS; i++) {
+		if (formats[i].detect(text, len))
+			fits[n++] = &formats[i];
+		if (has_any_suffix(path, formats[i].suffixes))
+			named = &formats[i];
+	}
+	if (n == 1)
+		return fits[0];
+	for (size_t i = 0; i < n && named; i++)
+		if (fits[i] == named)
+			return named;
+	if (n == 0) /* nothing recognisable: the format the name says, or the policy language */
+		return named ? named : &formats[0];
+	char list[128] = "";
+	for (size_t i = 0; i < n; i++) {
+		strncat(list, i ? ", " : "", sizeof(list) - strlen(list) - 1);
+		strncat(list, fits[i]->name, sizeof(list) - strlen(list) - 1);
+	}
+	cli_error("%s: the content fits several input formats (%s); say which with "
+		  "--input-format",
+		  path, list);
+	return NULL;
+}
+
+static bool has_policy_suffix(const char *path)
+{
+	for (size_t i = 0; i < NFORMATS; i++)
+		if (has_any_suffix(path, formats[i].suffixes))
+			return true;
+	return false;
+}
+
 static bool looks_like_file(const char *name)
 {
-	return !strcmp(name, "-") || strchr(name, '/') || has_suffix(name, ".policy") ||
-	       has_suffix(name, ".json") || access(name, F_OK) == 0;
+	return !strcmp(name, "-") || strchr(name, '/') || has_policy_suffix(name) ||
+	       access(name, F_OK) == 0;
 }
 
 bool cli_is_policy_ref(const char *path)
 {
 	if (!path || !strcmp(path, "-"))
 		return false;
-	if (has_suffix(path, ".policy") || has_suffix(path, ".json"))
+	if (has_policy_suffix(path))
+		return true;
+	/* with a format named, every file but assembler and raw *.bpf is a policy */
+	if (chosen_format && !cli_is_asm_path(path) && !has_suffix(path, ".bpf"))
 		return true;
 	return !strchr(path, '/') && access(path, F_OK) != 0 && scg_profile_source(path) != NULL;
 }
@@ -142,17 +336,18 @@ int cli_oci_option(int c, const char *arg)
 	}
 }
 
-static int load_json(const char *path, struct scg_policy **out, struct scg_diag *diag)
+/* A policy file in whichever input format it is written. */
+static int load_file(const char *path, const struct scg_policy_source_options *opts,
+		     struct scg_policy **out, struct scg_diag *diag)
 {
-	char *data;
+	char *text;
 	size_t len;
-	int r = cli_read_file(path, &data, &len);
+	int r = cli_read_file(path, &text, &len);
 	if (r < 0)
 		return r;
-	struct scg_oci_options opts = *cli_oci_import_options();
-	opts.filename = path;
-	r = scg_oci_import(data, len, &opts, out, diag);
-	free(data);
+	const struct input_format *f = format_of(path, text, len);
+	r = f ? f->import(path, text, len, opts, out, diag) : -EINVAL;
+	free(text);
 	return r;
 }
 
@@ -201,23 +396,10 @@ int cli_load_policy(const char *name_or_path, const struct scg_arch *const *arch
 						  .arches = narches ? arches : NULL,
 						  .narches = narches };
 	int r;
-	if (has_suffix(name_or_path, ".json")) {
-		r = load_json(name_or_path, out, diag);
-		if (r == 0)
-			r = set_targets(*out, arches, narches);
-	} else if (looks_like_file(name_or_path)) {
-		if (!strcmp(name_or_path, "-")) {
-			char *text;
-			size_t len;
+	if (looks_like_file(name_or_path)) {
+		if (!strcmp(name_or_path, "-"))
 			opts.filename = "<stdin>";
-			r = cli_read_file("-", &text, &len);
-			if (r == 0) {
-				r = scg_policy_parse(text, len, &opts, out, diag);
-				free(text);
-			}
-		} else {
-			r = scg_policy_parse_file(name_or_path, &opts, out, diag);
-		}
+		r = load_file(name_or_path, &opts, out, diag);
 	} else if (scg_profile_source(name_or_path)) {
 		r = scg_profile_load(name_or_path, &opts, out, diag);
 	} else {

@@ -29,16 +29,43 @@ static void report_option_error(const char *cmd, int c, char *const *argv)
 		cli_error("%s: unknown option '%s' ('syscage %s --help')", cmd, shown, cmd);
 }
 
+/* getopt's value for --input-format, which this loop handles for the commands that load policies */
+enum { OPT_INPUT_FORMAT = 0x7f00 };
+#define MAX_LONG_OPTIONS 64
+
+/* @cmd's long options, plus --input-format where the command takes it, in @buf. */
+static const struct option *long_options_of(const struct cli_command *cmd, struct option *buf)
+{
+	if (!cli_takes_input_format(cmd->name))
+		return cmd->long_options;
+	size_t n = 0;
+	while (cmd->long_options[n].name && n + 2 < MAX_LONG_OPTIONS) {
+		buf[n] = cmd->long_options[n];
+		n++;
+	}
+	buf[n++] = (struct option){ "input-format", required_argument, NULL, OPT_INPUT_FORMAT };
+	buf[n] = (struct option){ 0 };
+	return buf;
+}
+
 int cli_parse_options(const struct cli_command *cmd, int argc, char **argv, void *ctx)
 {
 	int c;
+	struct option buf[MAX_LONG_OPTIONS];
+	const struct option *longopts = long_options_of(cmd, buf);
 	optind = 1;
 	opterr = 0; /* report in syscage's own words */
-	while ((c = getopt_long(argc, argv, cmd->short_options, cmd->long_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, cmd->short_options, longopts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			cmd->usage(stdout);
+			if (longopts != cmd->long_options)
+				fputs(cli_input_format_usage, stdout);
 			return CLI_OPTIONS_HELP;
+		case OPT_INPUT_FORMAT:
+			if (cli_set_input_format(optarg) < 0)
+				return -1;
+			break;
 		case ':':
 		case '?':
 			report_option_error(cmd->name, c, argv);

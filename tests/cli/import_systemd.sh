@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# systemd unit settings through the CLI: compile, emu, explain naming the unit's
+# line, run with a denial reported against that line, diff of the compiled
+# filter with the unit, --input-format, detection and its ambiguity, errors
+# with file:line:column.
+. "$(dirname "$0")/../cli_lib.bash"
+
+cat >"$TMP/svc.service" <<'UNIT'
+[Unit]
+Description=a small service
+
+[Service]
+ExecStart=/usr/bin/hostname
+SystemCallFilter=~@clock sethostname:EACCES
+SystemCallErrorNumber=EPERM
+SystemCallArchitectures=native
+RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6
+UNIT
+
+# expect_emu NAME WANT -- EMU ARGS...: `syscage emu` prints WANT first.
+expect_emu() {
+	local name=$1 want=$2
+	shift 3
+	"$SYSCAGE" emu "$@" >"$TMP/out" 2>"$TMP/err"
+	local rc=$? got
+	got=$(head -n 1 "$TMP/out")
+	if [ "$rc" -eq 0 ] && [ "$got" = "$want" ]; then ok "$name"; else
+		not_ok "$name" "exit $rc, got '$got', wanted '$want'" "stderr: $(head -c 300 "$TMP/err")"
+	fi
+}
+
+expect_status 0 "compile a unit file" -- "$SYSCAGE" compile -o "$TMP/svc.bpf" "$TMP/svc.service"
+expect_emu "read is allowed" "ALLOW" -- -f "$TMP/svc.bpf" read
+expect_emu "settimeofday gets SystemCallErrorNumber=" "ERRNO(1)" -- -f "$TMP/svc.bpf" settimeofday
+expect_emu "sethostname gets its own :EACCES" "ERRNO(13)" -- -f "$TMP/svc.bpf" sethostname
+expect_emu "socket(AF_NETLINK) is refused" "ERRNO(97)" -- -f "$TMP/svc.bpf" socket 16
+expect_emu "socket(AF_INET6) is allowed" "ALLOW" -- -f "$TMP/svc.bpf" socket 10
+expect_emu "i386 calls die (SystemCallArchitectures=native)" "KILL_THREAD" -- \
+	-a x86 -f "$TMP/svc.bpf" read
+
+expect_status 0 "explain a unit's verdict" -- "$SYSCAGE" explain "$TMP/svc.service" sethostname
+expect_grep "$TMP/out" "svc\.service:6" "explain names the unit's line"
+
+expect_status 0 "the compiled filter equals the unit" -- \
+	"$SYSCAGE" diff "$TMP/svc.bpf" "$TMP/svc.service"
+expect_grep "$TMP/out" "^equivalent" "diff proves it"
+
+expect_status 0 "run a program under the unit's settings" -- \
+	"$SYSCAGE" run -p "$TMP/svc.service" -- sh -c 'hostname syscage-test 2>/dev/null; exit 0'
+expect_grep "$TMP/err" "sethostname.*ERRNO\(EACCES\).*svc\.service:6" \
+	"the denial names the unit's line"
+
+# a unit under another name: the content says what it is, or --input-format does
+cp "$TMP/svc.service" "$TMP/unit.txt"
+expect_status 0 "a unit file is recognised by its content" -- \
+	"$SYSCAGE" compile -o "$TMP/txt.bpf" "$TMP/unit.txt"
+expect_same "$TMP/svc.bpf" "$TMP/txt.bpf" "the same filter"
+printf 'SystemCallFilter=~ptrace\n' >"$TMP/show.txt"
+expect_status 0 "systemctl show output" -- "$SYSCAGE" compile --input-format systemd \
+	-o "$TMP/show.bpf" "$TMP/show.txt"
+expect_emu "its ptrace is killed" "KILL_PROCESS" -- -f "$TMP/show.bpf" ptrace
+
+printf 'allow read\nSystemCallFilter=read\n' >"$TMP/both.txt"
+expect_status 2 "content that fits two formats is refused" -- "$SYSCAGE" compile "$TMP/both.txt"
+expect_grep "$TMP/err" "fits several input formats \(policy, systemd\).*--input-format" \
+	"the error names the candidates"
+expect_status 2 "--input-format settles it" -- "$SYSCAGE" compile --input-format systemd \
+	-o "$TMP/both.bpf" "$TMP/both.txt"
+expect_grep "$TMP/err" "both\.txt:1:1: error: line is neither an assignment" \
+	"the file is read as the format says"
+expect_status 2 "an unknown format" -- "$SYSCAGE" compile --input-format sytemd "$TMP/both.txt"
+expect_grep "$TMP/err" "unknown format 'sytemd' \(the formats: policy, oci, systemd\)" \
+	"the error lists the formats"
+expect_status 0 "--help names --input-format" -- "$SYSCAGE" lint --help
+expect_grep "$TMP/out" "--input-format FORMAT" "lint's help"
+
+printf '[Service]\nSystemCallFilter=~ptrce\n  not a setting\n' >"$TMP/bad.service"
+expect_status 2 "a line that is no setting is an error" -- "$SYSCAGE" compile "$TMP/bad.service"
+expect_grep "$TMP/err" "bad\.service:3:3: error: line is neither an assignment" \
+	"the error has file:line:column"
+expect_grep "$TMP/err" "bad\.service:2:19: warning: unknown system call 'ptrce'" \
+	"what systemd ignores is a warning"
+expect_grep "$TMP/err" "did you mean 'ptrace'" "with a hint"
+test -e "$TMP/bad.bpf" && not_ok "no output on error" || ok "no output on error"
+
+echo "1..$n"
