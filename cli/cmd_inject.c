@@ -26,6 +26,8 @@ struct inject_opts {
 	const char *log_path;
 	bool quiet;
 	bool count_all; /* --count: the supervisor answers every rule's calls */
+	const char **paths; /* -P: every rule takes only calls naming one of these */
+	size_t npaths;
 	char **argv; /* the program */
 };
 
@@ -43,6 +45,8 @@ static void usage(FILE *out)
 		"  -e fault=RULE, --fault=RULE     error defaults to ENOSYS\n"
 		"  -p, --policy POLICY  inject on top of a sandbox policy (default: allow all)\n"
 		"      --log FILE       write every supervised injection to FILE as a JSON line\n"
+		"  -P, --trace-path FILE  every rule takes only calls that name FILE (strace's -P;\n"
+		"                       repeat for several); per rule: :if=path == \"FILE\"\n"
 		"      --count          supervise every rule, so that every fault is counted\n"
 		"                       (without it, the kernel answers error rules with no when=\n"
 		"                       or signal= alone, and their faults are not counted)\n"
@@ -70,6 +74,20 @@ static int add_expression(struct inject_opts *o, const char *e)
 	return -EINVAL;
 }
 
+static int add_path(struct inject_opts *o, const char *path)
+{
+	if (!*path) {
+		cli_error("inject: -P wants a file name");
+		return -EINVAL;
+	}
+	const char **v = realloc(o->paths, (o->npaths + 1) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	o->paths = v;
+	o->paths[o->npaths++] = path;
+	return 0;
+}
+
 static int on_option(int c, const char *arg, void *ctx)
 {
 	struct inject_opts *o = ctx;
@@ -81,6 +99,7 @@ static int on_option(int c, const char *arg, void *ctx)
 	case 'l': o->log_path = arg; break;
 	case 'q': o->quiet = true; break;
 	case 'c': o->count_all = true; break;
+	case 'P': return add_path(o, arg);
 	}
 	return 0;
 }
@@ -92,10 +111,10 @@ static int parse_args(int argc, char **argv, struct inject_opts *o)
 		{ "inject", required_argument, NULL, 'i' }, { "fault", required_argument, NULL, 'f' },
 		{ "policy", required_argument, NULL, 'p' }, { "log", required_argument, NULL, 'l' },
 		{ "quiet", no_argument, NULL, 'q' },        { "help", no_argument, NULL, 'h' },
-		{ "count", no_argument, NULL, 'c' },
+		{ "count", no_argument, NULL, 'c' },        { "trace-path", required_argument, NULL, 'P' },
 		{ NULL, 0, NULL, 0 },
 	};
-	static const struct cli_command cmd = { "inject", ":e:p:qh", longopts, usage, on_option };
+	static const struct cli_command cmd = { "inject", ":e:p:P:qh", longopts, usage, on_option };
 	int dashes = 1;
 	while (dashes < argc && strcmp(argv[dashes], "--") != 0)
 		dashes++;
@@ -173,6 +192,8 @@ static int parse_rules(const struct inject_opts *o, const struct scg_policy *bas
 		struct scg_inject_options opts = { .arches = arches, .narches = narches,
 						   .fault = o->rules[i].fault };
 		int r = scg_inject_rule_parse(o->rules[i].text, &opts, &rules[i], diag);
+		for (size_t k = 0; r == 0 && k < o->npaths; k++)
+			r = scg_inject_rule_add_path(rules[i], o->paths[k]);
 		print_rule_diag(i, diag);
 		bool explained = scg_diag_count(diag) > 0;
 		scg_diag_free(diag);
@@ -304,5 +325,6 @@ int cmd_inject(int argc, char **argv)
 		scg_inject_rule_free(rules[i]);
 	free(rules);
 	free(o.rules);
+	free(o.paths);
 	return code;
 }

@@ -51,6 +51,7 @@ struct inject_state {
 	struct counter *counters;
 	size_t cap, used;
 	struct rule_stats *stats;
+	char ***resolved;     /* per rule: its paths resolved (inject_paths.c) */
 	bool signal_first;   /* the kernel holds signals once a call is received */
 	pid_t pending_tgid;  /* a signal to send after answering (older kernels) */
 	pid_t pending_tid;
@@ -69,8 +70,12 @@ struct inject_state *inject_state_new(struct scg_inject_rule *const *rules, size
 	st->count_all = count_all;
 	st->log = log;
 	st->stats = calloc(nrules ? nrules : 1, sizeof(*st->stats));
-	if (!st->stats) {
-		free(st);
+	st->resolved = calloc(nrules ? nrules : 1, sizeof(*st->resolved));
+	bool failed = !st->stats || !st->resolved;
+	for (size_t i = 0; i < nrules && !failed; i++)
+		failed = rules[i]->npaths && !(st->resolved[i] = inject_resolve_paths(rules[i]));
+	if (failed) {
+		inject_state_free(st);
 		return NULL;
 	}
 	/* WAIT_KILLABLE_RECV (5.19) is what run_child asks for whenever it can: with it,
@@ -85,6 +90,9 @@ void inject_state_free(struct inject_state *st)
 {
 	if (!st)
 		return;
+	for (size_t i = 0; st->resolved && i < st->nrules; i++)
+		inject_free_paths(st->resolved[i], st->rules[i]->npaths);
+	free(st->resolved);
 	free(st->counters);
 	free(st->stats);
 	free(st);
@@ -255,26 +263,32 @@ static void inject(struct inject_state *st, size_t i, int listener, const struct
 	}
 }
 
-/* Every rule that has the call in its set counts it, even when an earlier rule takes it. */
-static int decide(int listener, const struct scg_notif *n, struct scg_notif_resp *resp, void *ctx)
+/* The rule whose set has the call (one at most: scg_inject_rules_resolve()) and whose if= holds. */
+static int rule_of(const struct inject_state *st, int listener, const struct scg_notif *n)
 {
-	struct inject_state *st = ctx;
-	bool taken = false;
 	for (size_t i = 0; i < st->nrules; i++) {
 		const struct scg_inject_rule *r = st->rules[i];
-		if (taken && !r->has_when)
-			continue;
 		struct scg_verdict v;
 		scg_policy_eval(r->match, &n->data, &v);
 		if (v.source != SCG_VERDICT_RULE)
 			continue;
-		uint64_t count = r->has_when ? count_call(st, i, n) : 0;
-		if (taken || (r->has_when && !scg_inject_when_takes(&r->when, count)))
+		if (r->npaths && !inject_call_names_path(listener, n, r, st->resolved[i]))
 			continue;
-		inject(st, i, listener, n, resp, count);
-		taken = true;
+		return (int)i;
 	}
-	if (!taken)
+	return -1;
+}
+
+/* A call counts for its rule's when= once it meets the rule's if=, path tests included. */
+static int decide(int listener, const struct scg_notif *n, struct scg_notif_resp *resp, void *ctx)
+{
+	struct inject_state *st = ctx;
+	int i = rule_of(st, listener, n);
+	const struct scg_inject_rule *r = i >= 0 ? st->rules[i] : NULL;
+	uint64_t count = r && r->has_when ? count_call(st, (size_t)i, n) : 0;
+	if (r && (!r->has_when || scg_inject_when_takes(&r->when, count)))
+		inject(st, (size_t)i, listener, n, resp, count);
+	else
 		answer_base(st, listener, n, resp);
 	return 0;
 }

@@ -333,6 +333,10 @@ static const struct {
 	{ "openat:error=EIO:if=flgs == 0", 21, "'openat' has no parameter 'flgs'", "flags" },
 	{ "openat:error=EIO:if=flags == O_BOGUS", 30, "unknown constant 'O_BOGUS'", NULL },
 	{ "openat:error=EIO:if=flags &", 28, "expected a number", NULL },
+	{ "openat:error=EIO:if=path = \"x\"", 26, "bad path test", "path == \"FILE\"" },
+	{ "openat:error=EIO:if=path == x", 29, "bad path test", NULL },
+	{ "openat:error=EIO:if=flags == 0 || path == \"x\"", 43, "bad path test", "&&" },
+	{ "openat:error=EIO:if=path == \"x\" && flgs == 0", 36, "has no parameter 'flgs'", NULL },
 };
 
 static void errors(void **state)
@@ -396,6 +400,58 @@ static bool has_name(const struct scg_inject_rule *r, const char *name)
 		if (!strcmp(r->syscalls[i], name))
 			return true;
 	return false;
+}
+
+/* Path tests come out of the condition; the rest keeps its meaning (and columns, above). */
+static void path_tests(void **state)
+{
+	(void)state;
+	const struct scg_arch *arches[] = { x86_64() };
+	struct scg_inject_options opts = { .arches = arches, .narches = 1 };
+	static const struct {
+		const char *rule;
+		size_t npaths;
+		const char *first;
+		bool cond; /* something besides the paths */
+	} cases[] = {
+		{ "openat:error=EIO:if=path == \"notes.txt\"", 1, "notes.txt", false },
+		{ "openat:error=EIO:if=flags == 0 && path == \"/a b\"", 1, "/a b", true },
+		{ "openat:error=EIO:if=path==\"x\" && path == \"y\" && (flags & O_CREAT) != 0", 2, "x", true },
+		{ "openat:error=EIO:if=path == \"x\" && flags == 0 && path == \"y\"", 2, "x", true },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct scg_inject_rule *r;
+		struct scg_diag *diag = scg_diag_new();
+		int rc = scg_inject_rule_parse(cases[i].rule, &opts, &r, diag);
+		if (rc)
+			print_error("%s: %s\n", cases[i].rule,
+				    scg_diag_count(diag) ? scg_diag_get(diag, 0)->message : "?");
+		assert_int_equal(rc, 0);
+		assert_int_equal(r->npaths, cases[i].npaths);
+		assert_string_equal(r->paths[0], cases[i].first);
+		assert_int_equal(r->cond != NULL, cases[i].cond);
+		assert_false(scg_inject_rule_is_static(r)); /* the filter cannot read the path */
+		scg_inject_rule_free(r);
+		scg_diag_free(diag);
+	}
+	/* -P's way: a path added to a parsed rule */
+	struct scg_inject_rule *r;
+	assert_int_equal(scg_inject_rule_parse("openat:error=EIO", &opts, &r, NULL), 0);
+	assert_true(scg_inject_rule_is_static(r));
+	assert_int_equal(scg_inject_rule_add_path(r, "notes.txt"), 0);
+	assert_false(scg_inject_rule_is_static(r));
+	scg_inject_rule_free(r);
+	/* which arguments hold names and descriptors */
+	unsigned fds;
+	assert_int_equal(scg_inject_path_args(x86_64(), "openat", &fds), 1U << 1);
+	assert_int_equal(fds, 1U << 0);
+	assert_int_equal(scg_inject_path_args(x86_64(), "renameat2", &fds), (1U << 1) | (1U << 3));
+	assert_int_equal(fds, (1U << 0) | (1U << 2));
+	assert_int_equal(scg_inject_path_args(x86_64(), "read", &fds), 0);
+	assert_int_equal(fds, 1U << 0);
+	assert_int_equal(scg_inject_path_args(x86_64(), "execve", &fds), 1U << 0); /* not argv */
+	assert_int_equal(scg_inject_path_args(x86_64(), "getppid", &fds), 0);
+	assert_int_equal(fds, 0);
 }
 
 /* strace's classes, per ABI: a member counts where the ABI's table has it. */
@@ -520,6 +576,7 @@ int main(void)
 		cmocka_unit_test(errors),         cmocka_unit_test(native_default),
 		cmocka_unit_test(last_rule_wins), cmocka_unit_test(personalities),
 		cmocka_unit_test(delays),         cmocka_unit_test(classes),
+		cmocka_unit_test(path_tests),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -61,6 +61,12 @@ struct scg_inject_rule {
 	size_t narches;
 	char *cond;        /* the :if= text, or NULL */
 	bool cond_as_test; /* read as "(cond) != 0" */
+	/* Path tests, like strace's -P: when set, the rule takes only calls with
+	 * a file-name argument equal to one of these, or a descriptor argument
+	 * open on one (see scg_inject_path_args()).  From :if=path == "..."
+	 * terms (ANDed with the rest) and scg_inject_rule_add_path(). */
+	char **paths;
+	size_t npaths;
 };
 
 struct scg_inject_options {
@@ -95,6 +101,20 @@ SCG_API bool scg_inject_rule_is_static(const struct scg_inject_rule *rule);
  */
 SCG_API int scg_inject_rules_resolve(struct scg_inject_rule *const *rules, size_t nrules,
 				     struct scg_diag *diag);
+
+/*
+ * Adds a path test to @rule (strace's -P for one rule): the rule then takes
+ * only calls that name @path (copied).  0 or -ENOMEM.
+ */
+SCG_API int scg_inject_rule_add_path(struct scg_inject_rule *rule, const char *path);
+
+/*
+ * Which arguments of @syscall on @arch are file names (bit i: argument i),
+ * after the parameter names of the man pages; *@fd_args (may be NULL) gets
+ * those that are file descriptors.  0 when none are known.
+ */
+SCG_API unsigned scg_inject_path_args(const struct scg_arch *arch, const char *syscall,
+				      unsigned *fd_args);
 
 /* True when invocation number @count (from 1) is one @when takes. */
 SCG_API bool scg_inject_when_takes(const struct scg_inject_when *when, uint64_t count);

@@ -493,6 +493,37 @@ static int parse_options(struct rule_ctx *c, const char *p, const struct scg_inj
 	return 0;
 }
 
+/*
+ * Moves the condition into the rule, less its path tests (paths.c): what
+ * is left goes to the policy parser, with the columns it had.
+ */
+static int take_paths(struct rule_ctx *c)
+{
+	struct scg_inject_rule *rule = c->rule;
+	rule->cond = strndup(c->cond, c->cond_len);
+	if (!rule->cond)
+		return -ENOMEM;
+	size_t bad_at;
+	int r = inject_take_path_tests(rule->cond, c->cond_len, rule, &bad_at);
+	if (r == -EINVAL)
+		return fail(c, c->cond + bad_at, "inject-path",
+			    "a path test is path == \"FILE\", joined to the rest of the condition "
+			    "with && (strings are for path tests only)",
+			    "%s", "bad path test");
+	if (r < 0)
+		return r;
+	size_t used = 0;
+	while (used < c->cond_len && rule->cond[used] == ' ')
+		used++;
+	if (used == c->cond_len) { /* path tests only */
+		free(rule->cond);
+		rule->cond = NULL;
+		return 0;
+	}
+	rule->cond_as_test = lacks_comparison(rule->cond, c->cond_len);
+	return 0;
+}
+
 static int parse_rule(struct rule_ctx *c, const struct scg_inject_options *opts)
 {
 	const char *text = c->text;
@@ -508,10 +539,9 @@ static int parse_rule(struct rule_ctx *c, const struct scg_inject_options *opts)
 	if (r < 0)
 		return r;
 	if (c->cond) {
-		c->rule->cond = strndup(c->cond, c->cond_len);
-		if (!c->rule->cond)
-			return -ENOMEM;
-		c->rule->cond_as_test = lacks_comparison(c->cond, c->cond_len);
+		r = take_paths(c);
+		if (r < 0)
+			return r;
 	}
 	memcpy(c->rule->arches, c->arches, c->narches * sizeof(*c->arches));
 	c->rule->narches = c->narches;
@@ -548,6 +578,9 @@ void scg_inject_rule_free(struct scg_inject_rule *rule)
 	free(rule->syscalls);
 	free(rule->abi_masks);
 	free(rule->cond);
+	for (size_t i = 0; i < rule->npaths; i++)
+		free(rule->paths[i]);
+	free(rule->paths);
 	free(rule->text);
 	free(rule);
 }
@@ -555,7 +588,7 @@ void scg_inject_rule_free(struct scg_inject_rule *rule)
 bool scg_inject_rule_is_static(const struct scg_inject_rule *rule)
 {
 	return rule->has_error && !rule->has_when && !rule->signal && !rule->has_delay_enter &&
-	       !rule->has_delay_exit;
+	       !rule->has_delay_exit && !rule->npaths;
 }
 
 /* The ABIs (as bits of @rule's arches) on which @other's set has @name. */

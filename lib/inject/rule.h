@@ -27,6 +27,16 @@ const char *const *inject_class_members(const char *name);
 /* The name of class @i (for suggestions), or NULL past the last. */
 const char *inject_class_name(size_t i);
 
+/* --- path tests (paths.c) ------------------------------------------------- */
+
+/*
+ * Takes the `path == "STRING"` terms out of condition @cond (@len bytes,
+ * changed in place: each test and one "&&" beside it become spaces, so the
+ * rest keeps its columns) into @rule's paths.  Returns 0, -ENOMEM, or
+ * -EINVAL for a malformed path test, *@bad_at its offset in @cond.
+ */
+int inject_take_path_tests(char *cond, size_t len, struct scg_inject_rule *rule, size_t *bad_at);
+
 /* --- the syscall set (set.c) ---------------------------------------------- */
 
 struct inject_set_result {

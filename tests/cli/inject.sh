@@ -222,6 +222,37 @@ expect_status 2 "unknown personality" -- $T "$S" inject 'getppid@x3:retval=3' --
 expect_grep "$TMP/err" "rule 1, column 9: unknown personality '@x3' \(strace's personalities are @64, @32 and @x32\)" \
 	"unknown personality: the column and the choices"
 
+# Path tests, like strace's -P: only calls that name the file count and get the fault.  cat's
+# loader opens other files first; the second open of "file" fails, and the third succeeds.
+cd "$TMP" || exit 1
+for how in "if" "-P"; do
+	if [ "$how" = if ]; then args=('openat:error=ENOENT:if=path == "file":when=2'); else
+		args=(-P file 'openat:error=ENOENT:when=2'); fi
+	expect_status 1 "path test ($how): the second open of the file fails" -- env LC_ALL=C $T "$S" inject "${args[@]}" -- cat file file file
+	expect_same "$TMP/out" <(printf 'hello\nhello\n') "path test ($how): the first and third opens work"
+	expect_grep "$TMP/err" "^cat: file: No such file or directory$" "path test ($how): cat says which"
+	expect_grep "$TMP/err" '^    openat\(AT_FDCWD, "file", O_RDONLY(, 0)?\)$' "path test ($how): the summary shows the call"
+done
+# a descriptor open on the file counts too (cat reads, or copies with copy_file_range)
+expect_status 1 "-P: a call on a descriptor of the file" -- env LC_ALL=C $T "$S" inject -P file \
+	'read,copy_file_range,sendfile,splice:error=EIO' -- cat file
+expect_grep "$TMP/err" "^cat: file: Input/output error$" "-P: the read fails, not the loader's"
+if have_strace; then
+	env LC_ALL=C $T strace -qq -o /dev/null -P file -e inject=openat:error=ENOENT:when=2 cat file file file \
+		>"$TMP/strace.out" 2>"$TMP/strace.err"
+	echo "status $?" >>"$TMP/strace.out"
+	env LC_ALL=C $T "$S" inject -q -P file 'openat:error=ENOENT:when=2' -- cat file file file \
+		>"$TMP/inject.out" 2>"$TMP/inject.err"
+	echo "status $?" >>"$TMP/inject.out"
+	expect_same "$TMP/strace.out" "$TMP/inject.out" "-P: the same results as strace -P"
+else
+	skip_feature strace "-P: the same results as strace -P"
+fi
+cd - >/dev/null || exit 1
+expect_status 2 "a path test under ||" -- $T "$S" inject 'openat:error=EIO:if=flags == 0 || path == "x"' -- true
+expect_grep "$TMP/err" 'rule 1, column 43: bad path test \(a path test is path == "FILE", joined to the rest of the condition with &&' \
+	"a path test under ||: the column and how to write it"
+
 # delays: the supervisor waits before it answers (sleeping never ends early, so the bound holds)
 start=$(date +%s%N)
 expect_status 0 "delay_enter=300ms" -- $T "$S" inject 'getppid:delay_enter=300ms:when=1' -- "$P" getppid 2
