@@ -1,0 +1,300 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Three encodings of argument comparisons, held against the reference
+ * evaluator scg_expr_eval() (lib/policy/expr.c) on random conditions and
+ * random argument values (docs/algebras.md maps them to each other):
+ *
+ *  - the compiler's formulas over masked 32-bit word tests (lib/compile/cond.c),
+ *    evaluated here directly on the words a filter loads;
+ *  - the OCI export's cubes and boxes (lib/oci/set.c);
+ *  - the analysis engine's per-word value sets (lib/analysis/wordset.c), as
+ *    the regions its symbolic execution cuts from the compiled filter.
+ *
+ * Conditions: ==, !=, <, <=, >, >=, masked ==, on 32- and 64-bit
+ * parameters, alone and combined with && and ||; values drawn near the
+ * boundaries each comparison has (the constant, one off it, the other half
+ * of the 64-bit word changed), where the bugs of word splitting live.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <cmocka.h>
+
+#include <syscage/syscage.h>
+#include <syscage/analysis.h>
+
+#include "bpf/emu_internal.h"
+#include "bpf/opcodes.h"
+#include "compile/internal.h"
+#include "oci/set.h"
+#include "support/progen.h"
+#include "support/scale.h"
+
+#define VALUES_PER_CONDITION 64
+
+/* --- random conditions and values ---------------------------------------- */
+
+static uint64_t near(struct progen_rng *rng, uint64_t k)
+{
+	switch (progen_below(rng, 7)) {
+	case 0:
+		return k;
+	case 1:
+		return k + 1;
+	case 2:
+		return k - 1;
+	case 3: /* the same low word under another high word */
+		return (progen_next(rng) << 32) | (k & 0xffffffffU);
+	case 4: /* the same high word over another low word */
+		return (k & ~0xffffffffULL) | progen_next(rng) >> 32;
+	case 5:
+		return k ^ (1ULL << progen_below(rng, 64));
+	default:
+		return progen_interesting64(rng);
+	}
+}
+
+static struct scg_expr *random_cmp(struct progen_rng *rng, uint64_t *anchor)
+{
+	unsigned width = progen_below(rng, 2) ? 64 : 32;
+	enum scg_cmp_op op = (enum scg_cmp_op)progen_below(rng, 6);
+	uint64_t mask = ~0ULL;
+	if (op == SCG_CMP_EQ && progen_below(rng, 2)) /* masked == */
+		mask = progen_below(rng, 2) ? progen_interesting64(rng) : progen_next(rng);
+	uint64_t value = progen_below(rng, 2) ? progen_interesting64(rng) : progen_next(rng);
+	if (mask != ~0ULL && progen_below(rng, 4))
+		value &= mask; /* mostly satisfiable masks */
+	*anchor = value;
+	return scg_expr_cmp(progen_below(rng, 2), width, op, mask, value);
+}
+
+static struct scg_expr *random_condition(struct progen_rng *rng, uint64_t anchors[2])
+{
+	struct scg_expr *e = random_cmp(rng, &anchors[0]);
+	anchors[1] = anchors[0];
+	switch (progen_below(rng, 4)) {
+	case 0:
+		return scg_expr_and(e, random_cmp(rng, &anchors[1]));
+	case 1:
+		return scg_expr_or(e, random_cmp(rng, &anchors[1]));
+	case 2:
+		return scg_expr_not(e);
+	default:
+		return e;
+	}
+}
+
+static void random_args(struct progen_rng *rng, const uint64_t anchors[2], uint64_t args[6])
+{
+	for (unsigned i = 0; i < 6; i++)
+		args[i] = near(rng, anchors[progen_below(rng, 2)]);
+}
+
+/* --- the compiler's formulas (cond.c) ------------------------------------ */
+
+static bool atom_holds(const struct atom *at, const uint32_t *words)
+{
+	uint32_t w = words[at->word / 4] & at->mask;
+	switch (at->op) {
+	case BPF_JEQ:
+		return w == at->k;
+	case BPF_JGT:
+		return w > at->k;
+	case BPF_JGE:
+		return w >= at->k;
+	default:
+		fail_msg("atom with op %#x", at->op);
+		return false;
+	}
+}
+
+static bool formula_holds(const struct cond_ctx *c, uint32_t fi, const uint32_t *words)
+{
+	const struct fnode *n = &c->f[fi];
+	switch ((enum fkind)n->kind) {
+	case F_FALSE:
+		return false;
+	case F_TRUE:
+		return true;
+	case F_ATOM:
+		return atom_holds(&c->atoms[n->a], words);
+	case F_NOT:
+		return !formula_holds(c, n->a, words);
+	case F_AND:
+		return formula_holds(c, n->a, words) && formula_holds(c, n->b, words);
+	case F_OR:
+		return formula_holds(c, n->a, words) || formula_holds(c, n->b, words);
+	}
+	return false;
+}
+
+/* --- the OCI export's boxes (set.c) -------------------------------------- */
+
+static bool region_holds(const struct oci_region *r, const uint64_t args[6])
+{
+	for (size_t b = 0; b < r->n; b++) {
+		bool in = true;
+		for (unsigned i = 0; i < 6 && in; i++)
+			in = !r->boxes[b].args[i] || oci_vset_contains(r->boxes[b].args[i], args[i]);
+		if (in)
+			return true;
+	}
+	return false;
+}
+
+/* --- the analysis engine's regions (wordset.c) --------------------------- */
+
+struct partition {
+	struct scg_region *regions[4096];
+	uint32_t winners[4096];
+	size_t n;
+};
+
+static int keep_region(void *ctx, const struct scg_region *region, const uint32_t *rets,
+		       uint32_t winner)
+{
+	(void)rets;
+	struct partition *p = ctx;
+	if (p->n == sizeof(p->regions) / sizeof(p->regions[0]))
+		return -E2BIG;
+	p->regions[p->n] = scg_region_clone(region);
+	if (!p->regions[p->n])
+		return -ENOMEM;
+	p->winners[p->n++] = winner;
+	return 0;
+}
+
+/* The filter for "allow getpid if @cond" on x86_64 (ERRNO(1) otherwise), cut into regions. */
+static void partition_of(const struct scg_expr *cond, struct partition *p, uint32_t *nr)
+{
+	const struct scg_arch *x86_64 = scg_arch_lookup("x86_64");
+	assert_int_equal(scg_syscall_lookup(x86_64, "getpid", nr), 0);
+	struct scg_policy *policy = scg_policy_new();
+	assert_non_null(policy);
+	assert_int_equal(scg_policy_add_arch(policy, x86_64), 0);
+	scg_policy_set_default(policy, SCG_RET_ERRNO | 1);
+	struct scg_rule_spec rule = { .action = SCG_RET_ALLOW, .syscall = "getpid",
+				      .cond = scg_expr_clone(cond), .loc = SCG_LOC_NONE };
+	assert_non_null(rule.cond);
+	assert_int_equal(scg_policy_add_rule(policy, &rule), 0);
+	struct scg_diag *diag = scg_diag_new();
+	struct scg_prog prog;
+	assert_int_equal(scg_compile(policy, NULL, &prog, diag), 0);
+
+	struct scg_region *within = scg_region_new();
+	assert_non_null(within);
+	assert_int_equal(scg_region_restrict_range(within, SCG_WORD_NR, *nr, *nr), 0);
+	uint32_t audit = scg_arch_audit(x86_64);
+	assert_int_equal(scg_region_restrict_range(within, SCG_WORD_ARCH, audit, audit), 0);
+	p->n = 0;
+	assert_int_equal(scg_analysis_regions(&prog, 1, within, keep_region, p, diag), 0);
+	scg_region_free(within);
+	scg_prog_release(&prog);
+	scg_diag_free(diag);
+	scg_policy_free(policy);
+}
+
+static bool partition_allows(const struct partition *p, const uint32_t *words)
+{
+	size_t found = 0;
+	bool allows = false;
+	for (size_t i = 0; i < p->n; i++) {
+		if (scg_region_contains(p->regions[i], words)) {
+			found++;
+			allows = p->winners[i] == SCG_RET_ALLOW;
+		}
+	}
+	assert_int_equal(found, 1); /* the regions are a partition */
+	return allows;
+}
+
+static void partition_release(struct partition *p)
+{
+	for (size_t i = 0; i < p->n; i++)
+		scg_region_free(p->regions[i]);
+	p->n = 0;
+}
+
+/* --- the sweep ------------------------------------------------------------ */
+
+static char *describe(const struct scg_expr *e)
+{
+	static char buf[512];
+	if (e->kind == SCG_EXPR_CMP)
+		snprintf(buf, sizeof(buf), "arg%u/%u op %d mask %#llx value %#llx", e->arg, e->width,
+			 (int)e->op, (unsigned long long)e->mask, (unsigned long long)e->value);
+	else
+		snprintf(buf, sizeof(buf), "compound (kind %d) over arg%u", (int)e->kind,
+			 e->left->kind == SCG_EXPR_CMP ? e->left->arg : 9);
+	return buf;
+}
+
+static void test_three_algebras_agree(void **state)
+{
+	(void)state;
+	struct progen_rng rng;
+	progen_seed(&rng, 0x5ca1ab1e);
+	static struct partition part;
+	size_t conditions = test_scaled(4000);
+	size_t checked = 0, held = 0;
+	for (size_t n = 0; n < conditions; n++) {
+		uint64_t anchors[2];
+		struct scg_expr *cond = random_condition(&rng, anchors);
+		assert_non_null(cond);
+
+		struct cond_ctx c;
+		assert_int_equal(cond_init(&c, NULL), 0);
+		uint32_t formula = cond_formula(&c, cond, false);
+		assert_int_equal(c.err, 0);
+
+		struct oci_region oci = { 0 };
+		size_t budget = OCI_SET_BUDGET;
+		assert_int_equal(oci_region_from_expr(&oci, cond, &budget), 0);
+
+		uint32_t nr;
+		partition_of(cond, &part, &nr);
+
+		for (size_t v = 0; v < VALUES_PER_CONDITION; v++) {
+			struct scg_seccomp_data data = { .nr = nr,
+							 .arch = scg_arch_audit(scg_arch_lookup("x86_64")) };
+			random_args(&rng, anchors, data.args);
+			uint32_t words[SCG_EMU_WORDS];
+			emu_layout(&data, words);
+			bool want = scg_expr_eval(cond, data.args);
+			if (formula_holds(&c, formula, words) != want)
+				fail_msg("cond.c: %s, args %#llx %#llx: reference %d", describe(cond),
+					 (unsigned long long)data.args[0],
+					 (unsigned long long)data.args[1], want);
+			if (region_holds(&oci, data.args) != want)
+				fail_msg("oci/set.c: %s, args %#llx %#llx: reference %d",
+					 describe(cond), (unsigned long long)data.args[0],
+					 (unsigned long long)data.args[1], want);
+			if (partition_allows(&part, words) != want)
+				fail_msg("analysis: %s, args %#llx %#llx: reference %d",
+					 describe(cond), (unsigned long long)data.args[0],
+					 (unsigned long long)data.args[1], want);
+			checked++;
+			held += want;
+		}
+		partition_release(&part);
+		oci_region_release(&oci);
+		cond_release(&c);
+		scg_expr_free(cond);
+	}
+	/* the values reach both sides of the conditions, or the sweep proves little */
+	assert_true(held > checked / 10 && held < checked - checked / 10);
+	printf("# %zu conditions, %zu argument vectors (%zu inside)\n", conditions, checked, held);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_three_algebras_agree),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
