@@ -74,3 +74,14 @@ with_feature() {
 	*) skip_feature "$feature" "$3" ;;
 	esac
 }
+
+# helper NAME: the path of helper program tests/helpers/NAME.c, built here when the build
+# has not (a build without the tests part)
+helper() {
+	local h=${BUILD:-build}/tests/helpers/$1
+	if [ ! -x "$h" ]; then
+		h=$TMP/$1
+		cc -D_GNU_SOURCE -o "$h" "$(dirname "$0")/../helpers/$1.c" -lpthread >&2
+	fi
+	realpath "$h"
+}

@@ -94,6 +94,14 @@ static void put_hex(struct out *o, uint64_t v)
 	put(o, "%#" PRIx64, v);
 }
 
+static void put_pointer(struct out *o, uint64_t v)
+{
+	if (v)
+		put_hex(o, v);
+	else
+		put(o, "NULL");
+}
+
 /* Several bits first: O_SYNC before the O_DSYNC bit it contains. */
 static int by_bits_first(const void *a, const void *b)
 {
@@ -198,10 +206,7 @@ static void put_number(struct out *o, const struct scg_syscall_param *p, unsigne
 	uint64_t mask = bits >= 64 ? UINT64_MAX : (UINT64_C(1) << bits) - 1;
 	v &= mask;
 	if (is_pointer(p)) {
-		if (v)
-			put_hex(o, v);
-		else
-			put(o, "NULL");
+		put_pointer(o, v);
 	} else if (type_is(p, "mode_t") || type_is(p, "umode_t")) {
 		put(o, v ? "%#" PRIo64 : "%" PRIu64, v);
 	} else if (is_signed(p) && (v >> (bits - 1)) & 1) {
@@ -247,10 +252,7 @@ static void put_string_arg(struct out *o, struct call *c, uint64_t addr)
 	if (addr && c->mem && c->mem->read_string)
 		n = c->mem->read_string(c->mem->ctx, addr, text, sizeof(text));
 	if (n < 0 && n != -ENAMETOOLONG) {
-		if (addr)
-			put_hex(o, addr);
-		else
-			put(o, "NULL");
+		put_pointer(o, addr);
 		return;
 	}
 	c->flags |= SCG_CALL_READ_MEMORY;
@@ -276,10 +278,7 @@ static void put_data_arg(struct out *o, struct call *c, uint64_t addr, uint64_t 
 	if (want == 0) {
 		put(o, "\"\"");
 	} else if (n <= 0) {
-		if (addr)
-			put_hex(o, addr);
-		else
-			put(o, "NULL");
+		put_pointer(o, addr);
 	} else {
 		c->flags |= SCG_CALL_READ_MEMORY;
 		put_quoted(o, data, (size_t)n, (uint64_t)n < count);
@@ -293,10 +292,7 @@ static void put_clone_args(struct out *o, struct call *c, const struct scg_decod
 	uint64_t flags;
 	if (!addr || !c->mem || !c->mem->read ||
 	    c->mem->read(c->mem->ctx, addr, &flags, sizeof(flags)) != (ssize_t)sizeof(flags)) {
-		if (addr)
-			put_hex(o, addr);
-		else
-			put(o, "NULL");
+		put_pointer(o, addr);
 		return;
 	}
 	c->flags |= SCG_CALL_READ_MEMORY;

@@ -20,15 +20,6 @@ if ! have_feature user-notif; then
 	exit 0
 fi
 
-# the path of helper program $1, built here when the build has not (no tests part)
-helper() {
-	local h=${BUILD:-build}/tests/helpers/$1
-	if [ ! -x "$h" ]; then
-		h=$TMP/$1
-		cc -D_GNU_SOURCE -o "$h" "$(dirname "$0")/../helpers/$1.c" -lpthread >&2
-	fi
-	realpath "$h"
-}
 W=$(helper run_workload)
 REAP=$(helper reap_all)
 

@@ -6,15 +6,6 @@
 S=$SYSCAGE
 T="timeout -k 5 60"
 
-# the path of helper program $1, built here when the build has not (no tests part)
-helper() {
-	local h=${BUILD:-build}/tests/helpers/$1
-	if [ ! -x "$h" ]; then
-		h=$TMP/$1
-		cc -D_GNU_SOURCE -o "$h" "$(dirname "$0")/../helpers/$1.c" -lpthread >&2
-	fi
-	realpath "$h"
-}
 LOOP=$(helper syscall_loop)
 
 # The default profile denies unshare: the flags print as names, not 268435456
