@@ -19,7 +19,7 @@
 /* Long options without a short form. */
 enum { OPT_WORKLOAD = 256, OPT_NO_WORKLOAD, OPT_SHOW_PROFILE };
 
-enum format { FORMAT_RAW, FORMAT_C, FORMAT_ASM, FORMAT_OCI, FORMAT_POLICY };
+enum format { FORMAT_RAW, FORMAT_C, FORMAT_ASM, FORMAT_OCI, FORMAT_POLICY, FORMAT_SYSTEMD };
 
 struct options {
 	const struct scg_arch *arches[MAX_ARCHES];
@@ -49,7 +49,9 @@ static void usage(FILE *out)
 	      "  -f, --format FORMAT   raw (default): struct sock_filter records, for\n"
 	      "                        bubblewrap --seccomp, 'syscage run' or seccomp(2);\n"
 	      "                        c: a C array; asm: annotated assembler;\n"
-	      "                        oci: OCI linux.seccomp JSON; policy: policy text\n"
+	      "                        oci: OCI linux.seccomp JSON; policy: policy text;\n"
+	      "                        systemd: SystemCallFilter= and related unit\n"
+	      "                        settings (docs/import.md)\n"
 	      "  -O0, -O1              optimisation (default -O1); -O0 is one plain rule\n"
 	      "                        chain per ABI\n"
 	      "  --workload FILE       lay the filter out for the calls counted in FILE\n"
@@ -97,13 +99,13 @@ static int parse_arches(const char *list, struct options *o)
 
 static int parse_format(const char *name, enum format *format)
 {
-	static const char *const names[] = { "raw", "c", "asm", "oci", "policy" };
+	static const char *const names[] = { "raw", "c", "asm", "oci", "policy", "systemd" };
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (!strcmp(name, names[i])) {
 			*format = (enum format)i;
 			return 0;
 		}
-	cli_error("unknown format '%s' (raw, c, asm, oci or policy)", name);
+	cli_error("unknown format '%s' (raw, c, asm, oci, policy or systemd)", name);
 	return -EINVAL;
 }
 
@@ -233,22 +235,24 @@ static int compile_to(const struct scg_policy *policy, const struct options *o, 
 	return r;
 }
 
-/* OCI JSON or policy text: the policy itself, not a filter. */
+/* OCI JSON, policy text or systemd settings: the policy itself, not a filter. */
 static int convert_to(const struct scg_policy *policy, enum format format, char **data,
 		      size_t *len)
 {
-	bool oci = format == FORMAT_OCI;
+	bool oci = format == FORMAT_OCI, systemd = format == FORMAT_SYSTEMD;
+	const char *what = oci ? "OCI JSON" : systemd ? "systemd settings" : "policy text";
 	struct scg_diag *diag = scg_diag_new();
 	if (!diag)
 		return -ENOMEM;
-	int r = oci ? scg_oci_export(policy, data, diag) : scg_policy_to_text(policy, data);
+	int r = oci	 ? scg_oci_export(policy, data, diag) :
+		systemd ? scg_systemd_export(policy, data, diag) :
+			   scg_policy_to_text(policy, data);
 	cli_print_diag(diag);
 	scg_diag_free(diag);
 	if (r < 0 && r != -EINVAL)
-		cli_error("cannot write the policy as %s: %s", oci ? "OCI JSON" : "policy text",
-			  strerror(-r));
+		cli_error("cannot write the policy as %s: %s", what, strerror(-r));
 	else if (r == -EINVAL && !oci)
-		cli_error("this policy cannot be written as policy text");
+		cli_error("this policy cannot be written as %s", what);
 	if (r == 0)
 		*len = strlen(*data);
 	return r;
@@ -276,7 +280,7 @@ int cmd_compile(int argc, char **argv)
 		return CLI_EXIT_USAGE;
 	char *data = NULL;
 	size_t len = 0;
-	int r = o.format == FORMAT_OCI || o.format == FORMAT_POLICY
+	int r = o.format == FORMAT_OCI || o.format == FORMAT_POLICY || o.format == FORMAT_SYSTEMD
 			? convert_to(policy, o.format, &data, &len)
 			: compile_to(policy, &o, &data, &len);
 	if (r == 0)

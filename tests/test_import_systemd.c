@@ -332,6 +332,47 @@ static void groups_match_systemd_analyze(void **state)
 	assert_int_equal(groups, sd_group_count);
 }
 
+/* What SystemCallFilter= cannot say is refused, naming the rule. */
+static void export_refusals(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *policy, *message;
+		unsigned line;
+	} cases[] = {
+	    {"arch x86_64, x86, x32\ndefault allow\nbadarch allow\n"
+	     "errno(EPERM) socket if domain == AF_PACKET\n",
+	     "condition on arguments", 4},
+	    {"arch x86_64, x86, x32\ndefault allow\nbadarch allow\ntrap ptrace\n",
+	     "action systemd cannot give", 0},
+	    {"arch x86_64, x86, x32\ndefault allow\nbadarch kill\nkill ptrace\n",
+	     "other ABIs through", 0},
+	    {"arch x86_64, x86, x32\ndefault kill\nbadarch allow\nallow read\n",
+	     "does not allow 'arch_prctl'", 0},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct scg_policy *p = NULL;
+		assert_int_equal(
+		    scg_policy_parse(cases[i].policy, strlen(cases[i].policy), NULL, &p, NULL), 0);
+		struct scg_diag *diag = scg_diag_new();
+		char *text = NULL;
+		assert_int_equal(scg_systemd_export(p, &text, diag), -EINVAL);
+		assert_null(text);
+		bool found = false;
+		for (size_t j = 0; j < scg_diag_count(diag); j++) {
+			const struct scg_diag_entry *e = scg_diag_get(diag, j);
+			if (strstr(e->message, cases[i].message) &&
+			    (!cases[i].line || e->loc.line == cases[i].line))
+				found = true;
+		}
+		if (!found && scg_diag_count(diag))
+			print_error("case %zu: %s\n", i, scg_diag_get(diag, 0)->message);
+		assert_true(found);
+		scg_diag_free(diag);
+		scg_policy_free(p);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -348,6 +389,7 @@ int main(void)
 	    cmocka_unit_test(systemctl_show_output),
 	    cmocka_unit_test(detection),
 	    cmocka_unit_test(groups_match_systemd_analyze),
+	    cmocka_unit_test(export_refusals),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

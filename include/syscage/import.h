@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Importing seccomp settings written for other tools: systemd units (and
- * drop-ins, and `systemctl show` output).
+ * drop-ins, and `systemctl show` output), and writing policies back as
+ * systemd settings.
  *
  * An import gives ONE policy whose verdict for every (ABI, syscall,
  * arguments) is the verdict of the whole stack of filters the other tool
@@ -59,6 +60,17 @@ SCG_API bool scg_systemd_detect(const char *text, size_t len);
  */
 SCG_API int scg_systemd_import(const char *text, size_t len, const struct scg_import_options *opts,
 			       struct scg_policy **out, struct scg_diag *diag);
+
+/*
+ * Writes @policy as systemd unit settings (a [Service] section with
+ * SystemCallFilter=, SystemCallErrorNumber= and SystemCallArchitectures=)
+ * into *@text (caller frees), such that scg_systemd_import() of the text
+ * gives the same verdict for every call.  Returns 0, -EINVAL when the
+ * policy says something those directives cannot (each reason in @diag,
+ * with the rule where there is one), or -ENOMEM.
+ */
+SCG_API int scg_systemd_export(const struct scg_policy *policy, char **text,
+			       struct scg_diag *diag);
 
 #ifdef __cplusplus
 }

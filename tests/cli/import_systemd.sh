@@ -83,4 +83,26 @@ expect_grep "$TMP/err" "bad\.service:2:19: warning: unknown system call 'ptrce'"
 expect_grep "$TMP/err" "did you mean 'ptrace'" "with a hint"
 test -e "$TMP/bad.bpf" && not_ok "no output on error" || ok "no output on error"
 
+# policies written back as systemd settings, and imported again
+cat >"$TMP/deny.policy" <<'POLICY'
+arch x86_64, x86, x32
+default allow
+badarch allow
+errno(EACCES) ptrace
+kill mount
+errno(EPERM) @clock
+POLICY
+expect_status 0 "compile --format systemd" -- "$SYSCAGE" compile --format systemd \
+	-o "$TMP/deny.service" "$TMP/deny.policy"
+expect_grep "$TMP/deny.service" "^ clock_settime:EPERM .* mount:kill ptrace:EACCES" "a deny list with errnos"
+expect_status 0 "the unit equals the policy" -- "$SYSCAGE" diff "$TMP/deny.policy" "$TMP/deny.service"
+expect_grep "$TMP/out" "^equivalent" "diff proves the round trip"
+printf 'arch x86_64, x86, x32\ndefault allow\nbadarch allow\nerrno(EPERM) socket if domain == AF_PACKET\n' \
+	>"$TMP/cond.policy"
+expect_status 2 "a condition on arguments is refused" -- "$SYSCAGE" compile --format systemd \
+	-o "$TMP/cond.service" "$TMP/cond.policy"
+expect_grep "$TMP/err" "cond\.policy:4:.*error: the rule for 'socket' has a condition on arguments" \
+	"the error names the rule"
+test -e "$TMP/cond.service" && not_ok "nothing written" || ok "nothing written"
+
 echo "1..$n"
