@@ -299,10 +299,14 @@ static void insn_text(const struct scg_insn *insn, const struct scg_arch *arch, 
 }
 
 static void print_trace(const struct emu_opts *o, const struct scg_arch *arch,
-			const struct run_result *run, const struct scg_prog *progs)
+			const struct scg_seccomp_data *data, const struct run_result *run,
+			const struct scg_prog *progs)
 {
 	const struct step_log *log = &run->log;
 	size_t i = 0;
+	char call[512];
+	scg_call_format(arch, data->nr, data->args, NULL, call, sizeof(call), NULL);
+	printf("call %s\n", call);
 	while (i < log->n) {
 		size_t f = log->steps[i].filter;
 		printf("filter %zu of %zu (%s)%s:\n", f + 1, o->n_files, o->files[f],
@@ -349,7 +353,7 @@ static int print_text(const struct emu_opts *o, const struct scg_arch *arch,
 		       name ? name : "this syscall", data->nr, filters);
 	}
 	if (o->trace)
-		print_trace(o, arch, run, progs);
+		print_trace(o, arch, data, run, progs);
 	return finish_output();
 }
 
@@ -399,7 +403,11 @@ static int print_json(const struct emu_opts *o, const struct scg_arch *arch,
 	printf(",\n  \"args\": [");
 	for (int i = 0; i < 6; i++)
 		printf("%s\"0x%llx\"", i ? ", " : "", (unsigned long long)data->args[i]);
-	printf("],\n  \"ip\": \"0x%llx\",\n  \"executed\": %zu,\n  \"filters\": [\n",
+	char call[512];
+	scg_call_format(arch, data->nr, data->args, NULL, call, sizeof(call), NULL);
+	printf("],\n  \"call\": ");
+	cli_json_string(stdout, call);
+	printf(",\n  \"ip\": \"0x%llx\",\n  \"executed\": %zu,\n  \"filters\": [\n",
 	       (unsigned long long)data->instruction_pointer, res->executed_total);
 	for (size_t f = 0; f < o->n_files; f++)
 		json_filter(o, arch, run, progs, f);

@@ -94,6 +94,11 @@ expect_grep "$TMP/out" '^ +2 +ret ERRNO\(1\)' "trace shows the taken branch"
 if grep -qE '^ +3 ' "$TMP/out"; then not_ok "trace shows only the executed path"; else
 	ok "trace shows only the executed path"; fi
 expect_grep "$TMP/out" 'returns 0x00050001 ERRNO\(1\) after 3 instructions' "trace sums up"
+# the call as run reports it, decoded into the constants a policy reads back
+expect_status 0 "--trace names the call" -- "$SYSCAGE" emu --trace -f "$D" unshare 'CLONE_NEWNS|CLONE_NEWUSER'
+expect_grep "$TMP/out" '^call unshare\(CLONE_NEWNS\|CLONE_NEWUSER\)$' "trace: the call decoded"
+expect_status 0 "--json names the call" -- "$SYSCAGE" emu --json -a x86_64 -f "$D" socket 2 0x80001 6
+expect_grep "$TMP/out" '"call": "socket\(AF_INET, SOCK_STREAM\|SOCK_CLOEXEC, IPPROTO_TCP\)"' "json: the call decoded"
 
 # --batch: 100,000 cases
 awk 'BEGIN {
