@@ -235,12 +235,40 @@ static void test_reads_back(void **state)
 	}
 }
 
+/* Every syscall of every ABI, random registers: always a terminated text of the returned length. */
+static void test_every_syscall(void **state)
+{
+	(void)state;
+	uint64_t seed = 0x2545f4914f6cdd1d;
+	for (size_t a = 0; a < scg_arch_count(); a++) {
+		const struct scg_arch *arch = scg_arch_at(a);
+		for (size_t s = 0; s < scg_syscall_count(arch); s++) {
+			const char *name;
+			uint32_t nr;
+			scg_syscall_at(arch, s, &name, &nr);
+			uint64_t args[6];
+			for (int i = 0; i < 6; i++) {
+				seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
+				args[i] = (s + (size_t)i) % 3 ? seed : seed & 0xff;
+			}
+			char big[2048], small[24];
+			int n = scg_call_format(arch, nr, args, NULL, big, sizeof(big), NULL);
+			assert_int_equal(n, (int)strlen(big));
+			assert_int_equal(strncmp(big, name, strlen(name)), 0);
+			assert_int_equal(scg_call_format(arch, nr, args, NULL, small, sizeof(small), NULL), n);
+			assert_true(strlen(small) < sizeof(small));
+			assert_int_equal(strncmp(small, big, strlen(small)), 0);
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_common_denials), cmocka_unit_test(test_types_not_names),
 		cmocka_unit_test(test_per_abi),	       cmocka_unit_test(test_unknown_and_cut),
 		cmocka_unit_test(test_memory),	       cmocka_unit_test(test_reads_back),
+		cmocka_unit_test(test_every_syscall),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
