@@ -417,7 +417,9 @@ static int concat(struct scg_prog *stub, struct scg_prog *filter, struct scg_pro
  */
 static void find_lost_loads(const struct scg_prog *filter, struct oracle_result *out)
 {
-	for (size_t i = 1; i < filter->len; i++) {
+	/* The architecture tests form a chain: equal goes into the ABI's block, not equal on
+	 * to the next test (jeq or jne form, as the blocks happen to be laid out). */
+	for (size_t i = 1; i < filter->len; i += 1 + (size_t)filter->insns[i].jf) {
 		const struct scg_insn *in = &filter->insns[i];
 		if (in->code != (BPF_JMP | BPF_JEQ | BPF_K) ||
 		    (in->k != AUDIT_ARCH_X86_64 && in->k != AUDIT_ARCH_I386))

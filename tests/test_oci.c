@@ -291,6 +291,120 @@ static void test_errno_values(void **state)
 	scg_policy_free(p);
 }
 
+/* A diagnostic whose message has @needle, or NULL. */
+static const struct scg_diag_entry *diag_with(const struct scg_diag *diag, const char *needle)
+{
+	for (size_t i = 0; i < scg_diag_count(diag); i++)
+		if (strstr(scg_diag_get(diag, i)->message, needle))
+			return scg_diag_get(diag, i);
+	return NULL;
+}
+
+/*
+ * Podman's "errno" and "defaultErrno" (containers/common): an errno name of
+ * the host, or a decimal number; given, they win over errnoRet and
+ * defaultErrnoRet.
+ */
+static void test_podman_errno_names(void **state)
+{
+	(void)state;
+	const char *json =
+		"{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"defaultErrno\": \"ENOSYS\","
+		" \"architectures\": [\"SCMP_ARCH_X86_64\"], \"syscalls\": ["
+		"{\"names\": [\"read\"], \"action\": \"SCMP_ACT_ALLOW\"},"
+		"{\"names\": [\"mkdir\"], \"action\": \"SCMP_ACT_ERRNO\", \"errno\": \"EACCES\"},"
+		"{\"names\": [\"rmdir\"], \"action\": \"SCMP_ACT_ERRNO\", \"errno\": \"EROFS\","
+		" \"errnoRet\": 1},"
+		"{\"names\": [\"unlink\"], \"action\": \"SCMP_ACT_ERRNO\", \"errno\": \"22\"},"
+		"{\"names\": [\"chmod\"], \"action\": \"SCMP_ACT_ERRNO\", \"errno\": \"\","
+		" \"errnoRet\": 5},"
+		"{\"names\": [\"ptrace\"], \"action\": \"SCMP_ACT_TRACE\", \"errno\": \"EIO\"}]}";
+	struct scg_oci_options opts;
+	scg_oci_options_init(&opts);
+	opts.kernel = "6.1";
+	opts.host_arch = "amd64";
+	struct scg_diag *diag = scg_diag_new();
+	struct scg_policy *p = NULL;
+	int r = scg_oci_import(json, strlen(json), &opts, &p, diag);
+	if (r < 0)
+		test_print_diag(diag);
+	assert_int_equal(r, 0);
+	/* defaultErrno is ENOSYS, not runc's 0x50026: the stub is still there */
+	assert_int_equal(scg_policy_default(p), ENOSYS_RET);
+	assert_int_equal(verdict(p, "read", 0, 0), SCG_RET_ALLOW);
+	assert_int_equal(verdict(p, "mkdir", 0, 0), SCG_RET_ERRNO | 13);
+	assert_int_equal(verdict(p, "rmdir", 0, 0), SCG_RET_ERRNO | 30); /* the name wins */
+	assert_int_equal(verdict(p, "unlink", 0, 0), SCG_RET_ERRNO | 22);
+	assert_int_equal(verdict(p, "chmod", 0, 0), SCG_RET_ERRNO | 5); /* "" is absent */
+	assert_int_equal(verdict(p, "ptrace", 0, 0), SCG_RET_TRACE | 5);
+	/* Docker reads errnoRet where Podman reads errno: said where they disagree */
+	const struct scg_diag_entry *w = diag_with(diag, "Docker ignores it");
+	assert_non_null(w);
+	assert_non_null(strstr(w->message, "syscalls[2].errno"));
+	assert_null(diag_with(diag, "unknown member"));
+	/* the export stays numeric */
+	char *out = NULL;
+	scg_diag_clear(diag);
+	assert_int_equal(scg_oci_export(p, &out, diag), 0);
+	assert_non_null(strstr(out, "\"errnoRet\":13"));
+	assert_non_null(strstr(out, "\"defaultErrnoRet\":38"));
+	assert_null(strstr(out, "\"errno\""));
+	assert_null(strstr(out, "\"defaultErrno\""));
+	free(out);
+	scg_policy_free(p);
+	scg_diag_free(diag);
+}
+
+/*
+ * Two overlapping rules with different actions: libseccomp's tree order
+ * decides (NE 255 sorts before EQ 0, the high words being one node), and
+ * the warning names the action that wins where both match.
+ */
+static void test_overlap_warning(void **state)
+{
+	(void)state;
+	const char *json = "{\"defaultAction\": \"SCMP_ACT_TRAP\", \"architectures\": [\"SCMP_ARCH_X86_64\"],"
+			   " \"syscalls\": [{\"names\": [\"ioctl\"], \"action\": \"SCMP_ACT_ALLOW\","
+			   " \"args\": [{\"index\": 2, \"value\": 0, \"op\": \"SCMP_CMP_EQ\"}]},"
+			   " {\"names\": [\"ioctl\"], \"action\": \"SCMP_ACT_ERRNO\","
+			   " \"args\": [{\"index\": 2, \"value\": 255, \"op\": \"SCMP_CMP_NE\"}]}]}";
+	struct scg_oci_options opts;
+	scg_oci_options_init(&opts);
+	opts.kernel = "6.1";
+	opts.host_arch = "amd64";
+	struct scg_diag *diag = scg_diag_new();
+	struct scg_policy *p = NULL;
+	assert_int_equal(scg_oci_import(json, strlen(json), &opts, &p, diag), 0);
+	const uint64_t zero[6] = { 0 }, a2_255[6] = { 0, 0, 255 };
+	assert_int_equal(verdict_args(p, AUDIT_X86_64, "x86_64", "ioctl", zero), EPERM_RET);
+	assert_int_equal(verdict_args(p, AUDIT_X86_64, "x86_64", "ioctl", a2_255), SCG_RET_TRAP);
+	const struct scg_diag_entry *w = diag_with(diag, "overlapping");
+	assert_non_null(w);
+	assert_non_null(strstr(w->message, "libseccomp gives ERRNO(1), not ALLOW"));
+	scg_policy_free(p);
+	scg_diag_free(diag);
+}
+
+/* Podman numbers errno names with its host's table: ENOSYS is 89 on MIPS. */
+static void test_podman_errno_host(void **state)
+{
+	(void)state;
+	const char *json = "{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"defaultErrno\": \"ENOSYS\","
+			   " \"syscalls\": [{\"names\": [\"read\"], \"action\": \"SCMP_ACT_ERRNO\","
+			   " \"errno\": \"EDQUOT\"}]}";
+	struct import_opts io = { .host = "mips64le" };
+	struct scg_policy *p = import_str(json, &io);
+	const struct scg_arch *mips = scg_policy_arch_at(p, 0);
+	uint32_t nr;
+	assert_int_equal(scg_policy_default(p), SCG_RET_ERRNO | 89);
+	assert_int_equal(scg_syscall_lookup(mips, "read", &nr), 0);
+	struct scg_seccomp_data d = { .nr = nr, .arch = scg_arch_audit(mips) };
+	struct scg_verdict v;
+	scg_policy_eval(p, &d, &v);
+	assert_int_equal(v.action, SCG_RET_ERRNO | 1133); /* EDQUOT on MIPS; 122 elsewhere */
+	scg_policy_free(p);
+}
+
 static void test_runc_quirks(void **state)
 {
 	(void)state;
@@ -421,6 +535,16 @@ static void test_error_positions(void **state)
 		{ "{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"syscalls\": [{\"names\": [\"write\"], "
 		  "\"action\": \"SCMP_ACT_NOTIFY\"}]}",
 		  1, 50, "refuses SCMP_ACT_NOTIFY for write", NULL },
+		/* Podman's errno names: exactly as Go spells them */
+		{ "{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"syscalls\": [{\"names\": [\"read\"], "
+		  "\"action\": \"SCMP_ACT_ERRNO\", \"errno\": \"EACCESS\"}]}",
+		  1, 107, "syscalls[0].errno: unknown errno 'EACCESS'", "EACCES" },
+		{ "{\"defaultAction\": \"SCMP_ACT_ERRNO\",\n \"defaultErrno\": \"eperm\"}", 2, 18,
+		  "defaultErrno: unknown errno 'eperm'", "EPERM" },
+		{ "{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"defaultErrno\": 1}", 1, 53,
+		  "defaultErrno: must be a string", NULL },
+		{ "{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"defaultErrno\": \"4294967296\"}", 1, 53,
+		  "unknown errno '4294967296'", NULL },
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 		check_error(&cases[i]);
@@ -871,6 +995,9 @@ int main(void)
 		cmocka_unit_test(test_docker_other_host),
 		cmocka_unit_test(test_selection),
 		cmocka_unit_test(test_errno_values),
+		cmocka_unit_test(test_podman_errno_names),
+		cmocka_unit_test(test_podman_errno_host),
+		cmocka_unit_test(test_overlap_warning),
 		cmocka_unit_test(test_runc_quirks),
 		cmocka_unit_test(test_disabled_and_config_json),
 		cmocka_unit_test(test_error_positions),

@@ -97,12 +97,15 @@ static int add_rule(struct inst_list *l, const struct scg_arch *arch, const stru
 		    const struct oci_cmp *cmps, size_t n, bool int_args_32)
 {
 	int r = add_mux(l, arch, base, cmps, n, int_args_32);
-	uint32_t nr;
-	if (r < 0 || scg_syscall_lookup(arch, base->name, &nr) < 0)
+	uint32_t nr = 0;
+	int found = r < 0 ? r : scg_syscall_lookup(arch, base->name, &nr);
+	if (found < 0 && found != -ENOSYS)
 		return r;
 	struct oci_inst in = *base;
-	in.nr = nr;
-	in.low32 = low32_args(arch, nr, int_args_32);
+	in.pseudo = found == -ENOSYS;
+	in.nr = in.pseudo ? UINT32_MAX : nr; /* after every real number */
+	in.low32 = in.pseudo ? (scg_arch_bits(arch) == 32 ? 0x3f : 0) :
+			       low32_args(arch, nr, int_args_32);
 	set_cmps(&in, cmps, n);
 	return inst_push(l, &in);
 }
@@ -157,6 +160,28 @@ static int by_nr_then_seq(const void *pa, const void *pb)
 	return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
 
+static int by_name_then_seq(const void *pa, const void *pb)
+{
+	const struct oci_inst *a = pa, *b = pb;
+	int c = strcmp(a->name, b->name);
+	return c ? c : a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+/* The rules of names @arch lacks (at the end of the sorted list), checked name by name. */
+static int check_pseudo(struct oci_doc *doc, const struct scg_arch *arch, struct oci_inst *v,
+			size_t n)
+{
+	int r = 0;
+	if (n)
+		qsort(v, n, sizeof(*v), by_name_then_seq);
+	for (size_t i = 0, j; r == 0 && i < n; i = j) {
+		for (j = i + 1; j < n && !strcmp(v[j].name, v[i].name); j++)
+			;
+		r = oci_merge_check(doc, arch, &v[i], j - i);
+	}
+	return r;
+}
+
 /* The first-match rules of one ABI, grouped by syscall number. */
 static int abi_rules(struct oci_doc *doc, const struct oci_resolved *res,
 		     const struct scg_arch *arch, bool int_args_32, struct oci_outrule **out,
@@ -169,13 +194,18 @@ static int abi_rules(struct oci_doc *doc, const struct oci_resolved *res,
 	int r = collect(res, arch, int_args_32, &l);
 	if (r == 0 && l.n)
 		qsort(l.v, l.n, sizeof(*l.v), by_nr_then_seq);
-	for (size_t i = 0; r == 0 && i < l.n;) {
+	size_t real = 0;
+	while (real < l.n && !l.v[real].pseudo)
+		real++;
+	for (size_t i = 0; r == 0 && i < real;) {
 		size_t j = i;
-		while (j < l.n && l.v[j].nr == l.v[i].nr)
+		while (j < real && l.v[j].nr == l.v[i].nr)
 			j++;
 		r = oci_merge_syscall(doc, arch, &l.v[i], j - i, out, nout, &cap);
 		i = j;
 	}
+	if (r == 0)
+		r = check_pseudo(doc, arch, l.v + real, l.n - real);
 	free(l.v);
 	return r;
 }

@@ -168,6 +168,7 @@ struct oci_entry {
 	enum oci_action action;
 	bool has_errno;
 	uint32_t errno_ret;
+	char *errno_name; /* Podman's "errno" naming one: numbered for the host (resolve.c) */
 	struct oci_cmp *args;
 	size_t nargs;
 	bool has_includes, has_excludes;
@@ -186,6 +187,7 @@ struct oci_profile {
 	enum oci_action default_action;
 	bool has_default_errno;
 	uint32_t default_errno;
+	char *default_errno_name; /* Podman's "defaultErrno" naming one, as errno_name */
 	const struct scg_arch **arches; /* "architectures" */
 	size_t narches;
 	struct oci_archmap *archmap;
@@ -216,7 +218,8 @@ struct oci_resolved {
 	bool disabled; /* Docker and runc install no filter at all */
 };
 
-int oci_resolve(struct oci_doc *doc, const struct oci_profile *profile,
+/* Selects for the host; numbers @profile's errno names with the host's errno table. */
+int oci_resolve(struct oci_doc *doc, struct oci_profile *profile,
 		const struct scg_oci_options *opts, struct oci_resolved *out);
 void oci_resolved_release(struct oci_resolved *res);
 
@@ -232,6 +235,7 @@ struct oci_inst {
 	const struct oci_entry *entry;
 	const char *name;   /* the name the entry gave */
 	size_t seq;         /* libseccomp insertion order */
+	bool pseudo;        /* a name this ABI lacks: libseccomp keeps its rules all the same */
 };
 
 /* An ordered rule for the policy, before it is attached to ABIs. */
@@ -250,6 +254,13 @@ struct oci_outrule {
  */
 int oci_merge_syscall(struct oci_doc *doc, const struct scg_arch *arch, struct oci_inst *insts,
 		      size_t n, struct oci_outrule **out, size_t *nout, size_t *cap);
+/*
+ * The rules of one name that @arch lacks: libseccomp files them under a
+ * pseudo number that never reaches the filter, but merges them all the
+ * same, and refuses conflicting ones (EEXIST) as for a real syscall.
+ */
+int oci_merge_check(struct oci_doc *doc, const struct scg_arch *arch, struct oci_inst *insts,
+		    size_t n);
 
 int oci_build(struct oci_doc *doc, const struct oci_resolved *res,
 	      const struct scg_oci_options *opts, struct scg_policy **out);

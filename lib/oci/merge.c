@@ -12,7 +12,9 @@
  * and conditions overlap, the tree's own order decides: each level is
  * sorted by argument number (higher first), then by comparison kind
  * (EQ/NE/MASKED_EQ, then LT/LE, then GT/GE), then by value (larger first,
- * smaller first for LT/LE), ties in insertion order.  That order is used
+ * smaller first for LT/LE; a 64-bit value by its high word, and where
+ * two equality tests share the high word's node, by the low word), ties
+ * in insertion order.  That order is used
  * here too and the overlap is reported, since deeper levels of libseccomp's
  * merge can still decide differently.  Rules with identical conditions and
  * different actions make libseccomp fail (EEXIST), and runc with it.
@@ -103,6 +105,14 @@ struct node_rank {
 	unsigned arg;
 	unsigned op;
 	uint64_t datum;
+	/*
+	 * A 64-bit equality test is a node for the high word and one for the low
+	 * word.  Rules whose high-word nodes are the same node (same op and mask,
+	 * not only the same rank) meet again one level down, where the low word's
+	 * value orders them; other rules of equal rank keep their order.
+	 */
+	uint64_t node; /* the high-word node's op and mask; 0: not such a test */
+	uint64_t low;
 };
 
 static unsigned op_priority(enum oci_op op)
@@ -126,7 +136,7 @@ static struct node_rank first_node(const struct oci_inst *in)
 {
 	struct oci_cmp c[6];
 	size_t n = effective_cmps(in, c);
-	struct node_rank r = { 0, 0, 0 };
+	struct node_rank r = { 0, 0, 0, 0, 0 };
 	if (!n)
 		return r;
 	uint64_t mask = c[0].op == OCI_OP_MASKED_EQ ? c[0].value : ~0ULL;
@@ -136,6 +146,11 @@ static struct node_rank first_node(const struct oci_inst *in)
 	r.arg = c[0].index * 2 + (low ? 0 : 1);
 	r.datum = low ? (uint32_t)datum : datum >> 32;
 	r.op = op_priority(c[0].op);
+	if (!low && r.op == 3) {
+		/* EQ and NE make the same node (NE takes the other branch) */
+		r.node = (mask >> 32) << 1 | (c[0].op == OCI_OP_MASKED_EQ) | 1ULL << 40;
+		r.low = (uint32_t)datum;
+	}
 	if (c[0].op == OCI_OP_LT || c[0].op == OCI_OP_LE)
 		r.datum = ~r.datum; /* smaller values first */
 	return r;
@@ -154,14 +169,32 @@ static int rank_cmp(const struct node_rank *a, const struct node_rank *b)
 
 struct ranked {
 	struct node_rank rank;
-	size_t at; /* position before sorting: ties keep it */
+	size_t at;    /* position before sorting: ties keep it */
+	size_t first; /* the first rule sharing its high-word node */
 };
+
+static int by_node(const void *pa, const void *pb)
+{
+	const struct ranked *a = pa, *b = pb;
+	int c = rank_cmp(&a->rank, &b->rank);
+	if (c)
+		return c;
+	if (a->rank.node != b->rank.node)
+		return a->rank.node < b->rank.node ? -1 : 1;
+	return a->at < b->at ? -1 : a->at > b->at;
+}
 
 static int by_tree_order(const void *pa, const void *pb)
 {
 	const struct ranked *a = pa, *b = pb;
 	int c = rank_cmp(&a->rank, &b->rank);
-	return c ? c : a->at < b->at ? -1 : a->at > b->at;
+	if (c)
+		return c;
+	if (a->first != b->first)
+		return a->first < b->first ? -1 : 1;
+	if (a->rank.low != b->rank.low)
+		return a->rank.low > b->rank.low ? -1 : 1;
+	return a->at < b->at ? -1 : a->at > b->at;
 }
 
 /* Stable sort by descending rank. */
@@ -175,7 +208,13 @@ static int sort_by_tree_order(struct oci_inst *insts, size_t n)
 		return -ENOMEM;
 	}
 	for (size_t i = 0; i < n; i++)
-		order[i] = (struct ranked){ first_node(&insts[i]), i };
+		order[i] = (struct ranked){ first_node(&insts[i]), i, i };
+	/* who shares a node: runs of one rank and node, each led by its first rule */
+	qsort(order, n, sizeof(*order), by_node);
+	for (size_t i = 1; i < n; i++)
+		if (order[i].rank.node && order[i].rank.node == order[i - 1].rank.node &&
+		    !rank_cmp(&order[i].rank, &order[i - 1].rank))
+			order[i].first = order[i - 1].first;
 	qsort(order, n, sizeof(*order), by_tree_order);
 	for (size_t i = 0; i < n; i++)
 		sorted[i] = insts[order[i].at];
@@ -202,17 +241,34 @@ static int push(struct oci_outrule **out, size_t *nout, size_t *cap, const struc
 	return 0;
 }
 
+/*
+ * Says which of two overlapping rules with different actions wins where
+ * both match: the one libseccomp's tree order puts first in @sorted.  The
+ * warning stands at the later rule of the file.
+ */
 static void warn_overlap(struct oci_doc *doc, const struct scg_arch *arch,
-			 const struct oci_inst *a, const struct oci_inst *b)
+			 const struct oci_inst *earlier, const struct oci_inst *later,
+			 const struct oci_inst *sorted, size_t n)
 {
-	char ra[32], rb[32];
-	scg_ret_format(a->action, ra, sizeof(ra));
-	scg_ret_format(b->action, rb, sizeof(rb));
-	scg_diag_add(doc->diag, SCG_SEV_WARNING, b->entry->loc, "oci-overlap",
+	const struct oci_inst *win = earlier, *lose = later;
+	for (size_t i = 0; i < n; i++) {
+		if (sorted[i].seq == later->seq && sorted[i].entry == later->entry) {
+			win = later;
+			lose = earlier;
+			break;
+		}
+		if (sorted[i].seq == earlier->seq && sorted[i].entry == earlier->entry)
+			break;
+	}
+	char rw[32], rl[32];
+	scg_ret_format(win->action, rw, sizeof(rw));
+	scg_ret_format(lose->action, rl, sizeof(rl));
+	scg_diag_add(doc->diag, SCG_SEV_WARNING, later->entry->loc, "oci-overlap",
 		     "give rules for one syscall disjoint conditions, or one action",
-		     "on %s, '%s' has conditional rules with different actions (%s, %s): "
-		     "libseccomp's rule tree, not the file order, decides where they overlap",
-		     scg_arch_name(arch), b->name, ra, rb);
+		     "on %s, '%s' has overlapping conditional rules with different actions: "
+		     "where both match, libseccomp gives %s, not %s (its rule tree decides, "
+		     "not the file order)",
+		     scg_arch_name(arch), later->name, rw, rl);
 }
 
 static int overlapping(const struct oci_inst *a, const struct oci_inst *b, bool *overlap)
@@ -225,16 +281,20 @@ static int overlapping(const struct oci_inst *a, const struct oci_inst *b, bool 
 	return r;
 }
 
+/* For a name the ABI lacks, where a refusal would otherwise surprise. */
+#define PSEUDO_NOTE \
+	" (libseccomp keeps the rules of a name an ABI lacks, and merges them as any other)"
+
 static int refuse_conflict(struct oci_doc *doc, const struct scg_arch *arch,
 			   const struct oci_inst *in, bool same)
 {
 	scg_diag_add(doc->diag, SCG_SEV_ERROR, in->entry->loc, "oci-conflict",
 		     "give rules for one syscall disjoint conditions, or one action",
 		     same ? "on %s, '%s' has two rules with the same conditions and different "
-			    "actions: libseccomp refuses that (EEXIST), and runc fails" :
+			    "actions: libseccomp refuses that (EEXIST), and runc fails%s" :
 			    "on %s, '%s' has a rule whose conditions start another rule's with a "
-			    "different action: libseccomp refuses that (EEXIST), and runc fails",
-		     scg_arch_name(arch), in->name);
+			    "different action: libseccomp refuses that (EEXIST), and runc fails%s",
+		     scg_arch_name(arch), in->name, in->pseudo ? PSEUDO_NOTE : "");
 	doc->errors++;
 	return -EINVAL;
 }
@@ -268,14 +328,32 @@ struct prefix_entry {
 	uint32_t first_action;
 };
 
+/* One comparison of a kept rule, chained to the next kept rule making the same comparison. */
+struct cmp_post {
+	size_t rule, next;
+};
+
+/* The kept rules making one comparison. */
+struct cmp_key {
+	size_t owner, at; /* rule and position of the comparison in it */
+	size_t head, count;
+};
+
 struct prefix_index {
 	struct norm_cmp (*norm)[6]; /* per rule, before absorbing */
 	uint8_t *count;
+	bool *gone;   /* per rule: kept once, then removed by a later, wider rule */
 	size_t *kept; /* kept position -> rule */
+	size_t nkept;
 	struct prefix_entry *entries;
 	size_t nentries;
 	size_t *slots; /* open addressing over entries, NONE = empty */
 	size_t nslots;
+	struct cmp_key *keys; /* the comparisons of the kept rules */
+	size_t nkeys;
+	size_t *key_slots; /* open addressing over keys, nslots of them */
+	struct cmp_post *posts;
+	size_t nposts;
 };
 
 static bool norm_equal(const struct norm_cmp *a, const struct norm_cmp *b, size_t n)
@@ -287,15 +365,22 @@ static bool norm_equal(const struct norm_cmp *a, const struct norm_cmp *b, size_
 	return true;
 }
 
-/* hash[p - 1]: the hash of the first p comparisons of rule @i. */
-static void prefix_hashes(const struct prefix_index *px, size_t i, uint64_t *hash)
+static uint64_t hash_step(uint64_t h, const struct norm_cmp *c)
 {
-	uint64_t h = 0x9e3779b97f4a7c15ULL;
-	for (size_t p = 0; p < px->count[i]; p++) {
-		const struct norm_cmp *c = &px->norm[i][p];
-		h = (h ^ (c->index | (uint64_t)c->op << 8)) * 0xff51afd7ed558ccdULL;
-		h = (h ^ c->mask) * 0xc4ceb9fe1a85ec53ULL;
-		h = (h ^ c->value) * 0xff51afd7ed558ccdULL;
+	h = (h ^ (c->index | (uint64_t)c->op << 8)) * 0xff51afd7ed558ccdULL;
+	h = (h ^ c->mask) * 0xc4ceb9fe1a85ec53ULL;
+	h = (h ^ c->value) * 0xff51afd7ed558ccdULL;
+	return h;
+}
+
+#define HASH_SEED 0x9e3779b97f4a7c15ULL
+
+/* hash[p - 1]: the hash of the first p comparisons of @seq. */
+static void seq_hashes(const struct norm_cmp *seq, size_t n, uint64_t *hash)
+{
+	uint64_t h = HASH_SEED;
+	for (size_t p = 0; p < n; p++) {
+		h = hash_step(h, &seq[p]);
 		hash[p] = h ^ h >> 29;
 	}
 }
@@ -307,8 +392,9 @@ static int prefix_index_init(struct prefix_index *px, const struct oci_inst *ins
 	 * them, a link the static analyzer cannot follow through the hash table. */
 	px->norm = calloc(n ? n : 1, sizeof(*px->norm));
 	px->count = calloc(n ? n : 1, 1);
+	px->gone = calloc(n ? n : 1, sizeof(*px->gone));
 	px->kept = calloc(n ? n : 1, sizeof(*px->kept));
-	if (!px->norm || !px->count || !px->kept)
+	if (!px->norm || !px->count || !px->gone || !px->kept)
 		return -ENOMEM;
 	size_t total = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -327,10 +413,14 @@ static int prefix_index_init(struct prefix_index *px, const struct oci_inst *ins
 	for (px->nslots = 16; px->nslots < 2 * total; px->nslots *= 2)
 		;
 	px->entries = calloc(total ? total : 1, sizeof(*px->entries));
+	px->keys = calloc(total ? total : 1, sizeof(*px->keys));
+	px->posts = calloc(total ? total : 1, sizeof(*px->posts));
 	px->slots = malloc(px->nslots * sizeof(*px->slots));
-	if (!px->entries || !px->slots)
+	px->key_slots = malloc(px->nslots * sizeof(*px->key_slots));
+	if (!px->entries || !px->keys || !px->posts || !px->slots || !px->key_slots)
 		return -ENOMEM;
 	memset(px->slots, 0xff, px->nslots * sizeof(*px->slots));
+	memset(px->key_slots, 0xff, px->nslots * sizeof(*px->key_slots));
 	return 0;
 }
 
@@ -338,31 +428,64 @@ static void prefix_index_release(struct prefix_index *px)
 {
 	free(px->norm);
 	free(px->count);
+	free(px->gone);
 	free(px->kept);
 	free(px->entries);
 	free(px->slots);
+	free(px->keys);
+	free(px->key_slots);
+	free(px->posts);
 }
 
-/* The slot of the first @len comparisons of rule @i: its entry, or the empty slot for it. */
-static size_t *prefix_slot(struct prefix_index *px, size_t i, size_t len, uint64_t hash)
+/* The slot of comparisons @seq (@len of them): its entry, or the empty slot for it. */
+static size_t *prefix_slot(struct prefix_index *px, const struct norm_cmp *seq, size_t len,
+			   uint64_t hash)
 {
 	size_t s = hash & (px->nslots - 1);
 	for (; px->slots[s] != NONE; s = (s + 1) & (px->nslots - 1)) {
 		const struct prefix_entry *e = &px->entries[px->slots[s]];
-		if (e->hash == hash && e->len == len &&
-		    norm_equal(px->norm[e->owner], px->norm[i], len))
+		if (e->hash == hash && e->len == len && norm_equal(px->norm[e->owner], seq, len))
 			break;
 	}
 	return &px->slots[s];
 }
 
-/* Records rule @i, kept at position @k, under each of its prefixes. */
-static void prefix_insert(struct prefix_index *px, size_t i, size_t k, uint32_t action,
-			  const uint64_t *hash)
+/* The slot of comparison @c among the kept rules' comparisons. */
+static size_t *key_slot(struct prefix_index *px, const struct norm_cmp *c)
 {
-	size_t m = px->count[i];
+	uint64_t h = hash_step(HASH_SEED, c);
+	size_t s = (h ^ h >> 29) & (px->nslots - 1);
+	for (; px->key_slots[s] != NONE; s = (s + 1) & (px->nslots - 1)) {
+		const struct cmp_key *k = &px->keys[px->key_slots[s]];
+		if (norm_equal(&px->norm[k->owner][k->at], c, 1))
+			break;
+	}
+	return &px->key_slots[s];
+}
+
+static void post_insert(struct prefix_index *px, size_t i)
+{
+	for (size_t p = 0; p < px->count[i]; p++) {
+		size_t *slot = key_slot(px, &px->norm[i][p]);
+		if (*slot == NONE) {
+			*slot = px->nkeys;
+			px->keys[px->nkeys++] = (struct cmp_key){ i, p, NONE, 0 };
+		}
+		struct cmp_key *k = &px->keys[*slot];
+		px->posts[px->nposts] = (struct cmp_post){ i, k->head };
+		k->head = px->nposts++;
+		k->count++;
+	}
+}
+
+/* Records rule @i as kept, at the next position, under each of its prefixes. */
+static void prefix_insert(struct prefix_index *px, size_t i, uint32_t action)
+{
+	size_t m = px->count[i], k = px->nkept++;
+	uint64_t hash[6];
+	seq_hashes(px->norm[i], m, hash);
 	for (size_t p = 1; p <= m; p++) {
-		size_t *slot = prefix_slot(px, i, p, hash[p - 1]);
+		size_t *slot = prefix_slot(px, px->norm[i], p, hash[p - 1]);
 		if (*slot == NONE) {
 			*slot = px->nentries;
 			px->entries[px->nentries++] = (struct prefix_entry){
@@ -375,46 +498,132 @@ static void prefix_insert(struct prefix_index *px, size_t i, size_t k, uint32_t 
 		if (e->other == NONE && action != e->first_action)
 			e->other = k;
 	}
+	post_insert(px, i);
 	px->kept[k] = i;
+}
+
+/* Indexes the kept rules again, without those removed. */
+static void prefix_rebuild(struct prefix_index *px, const struct oci_inst *insts)
+{
+	size_t n = 0;
+	for (size_t k = 0; k < px->nkept; k++)
+		if (!px->gone[px->kept[k]])
+			px->kept[n++] = px->kept[k];
+	memset(px->slots, 0xff, px->nslots * sizeof(*px->slots));
+	memset(px->key_slots, 0xff, px->nslots * sizeof(*px->key_slots));
+	px->nentries = px->nkeys = px->nposts = px->nkept = 0;
+	for (size_t k = 0; k < n; k++)
+		prefix_insert(px, px->kept[k], insts[px->kept[k]].action);
+}
+
+/* Does rule @big make every comparison of rule @small? */
+static bool makes_all(const struct prefix_index *px, size_t big, size_t small)
+{
+	for (size_t a = 0; a < px->count[small]; a++) {
+		bool found = false;
+		for (size_t b = 0; b < px->count[big] && !found; b++)
+			found = norm_equal(&px->norm[small][a], &px->norm[big][b], 1);
+		if (!found)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * libseccomp prunes its tree before adding a rule: kept rules with the
+ * same action whose comparisons include all of the new rule's (and more)
+ * are dropped, since the new rule matches wherever they do.  Returns
+ * whether any was.
+ */
+static bool prune_narrower(struct prefix_index *px, const struct oci_inst *insts, size_t i)
+{
+	const struct cmp_key *rarest = NULL;
+	for (size_t p = 0; p < px->count[i]; p++) {
+		size_t slot = *key_slot(px, &px->norm[i][p]);
+		if (slot == NONE)
+			return false;
+		if (!rarest || px->keys[slot].count < rarest->count)
+			rarest = &px->keys[slot];
+	}
+	bool pruned = false;
+	for (size_t e = rarest ? rarest->head : NONE; e != NONE; e = px->posts[e].next) {
+		size_t k = px->posts[e].rule;
+		if (!px->gone[k] && insts[k].action == insts[i].action &&
+		    px->count[k] > px->count[i] && makes_all(px, k, i))
+			pruned = px->gone[k] = true;
+	}
+	return pruned;
+}
+
+/*
+ * ... and drops the new rule when a kept one with its action makes only
+ * some of its comparisons: that one matches wherever the new one would.
+ */
+static bool made_redundant(struct prefix_index *px, const struct oci_inst *insts, size_t i)
+{
+	size_t m = px->count[i];
+	for (unsigned subset = 1; subset + 1 < 1U << m; subset++) {
+		struct norm_cmp seq[6];
+		uint64_t hash[6];
+		size_t len = 0;
+		for (size_t p = 0; p < m; p++)
+			if (subset >> p & 1)
+				seq[len++] = px->norm[i][p];
+		seq_hashes(seq, len, hash);
+		size_t slot = *prefix_slot(px, seq, len, hash[len - 1]);
+		if (slot != NONE && px->entries[slot].exact != NONE &&
+		    insts[px->kept[px->entries[slot].exact]].action == insts[i].action)
+			return true;
+	}
+	return false;
 }
 
 /*
  * What libseccomp's tree merge does with a conditional rule against the
- * rules already kept: a rule whose comparisons begin (or equal) a kept
- * rule's with another action is refused; a rule that continues a kept
+ * rules already kept (db_rule_add()): first the pruning above, then the
+ * merge proper, where a rule whose comparisons begin (or equal) a kept
+ * rule's with another action is refused and a rule that continues a kept
  * rule's comparisons is absorbed by it (the shorter rule wins, whatever
  * the actions).  The first kept rule in either relation decides.  Keeps
  * the survivors in @insts, in order; returns how many.  The kept rules'
- * prefixes are hashed, so that thousands of rules for one syscall merge in
- * linear time.
+ * prefixes and comparisons are hashed, so that thousands of rules for one
+ * syscall merge in linear time.
  */
 static int absorb(struct oci_doc *doc, const struct scg_arch *arch, struct oci_inst *insts,
 		  size_t n, size_t *kept)
 {
 	struct prefix_index px;
 	int r = prefix_index_init(&px, insts, n);
-	size_t k = 0;
 	for (size_t i = 0; r == 0 && i < n; i++) {
 		size_t m = px.count[i], absorbed_by = NONE, conflict = NONE;
+		if (prune_narrower(&px, insts, i))
+			prefix_rebuild(&px, insts);
+		else if (made_redundant(&px, insts, i))
+			continue;
 		uint64_t hash[6];
-		prefix_hashes(&px, i, hash);
+		seq_hashes(px.norm[i], m, hash);
 		for (size_t p = 1; p < m; p++) {
-			size_t slot = *prefix_slot(&px, i, p, hash[p - 1]);
+			size_t slot = *prefix_slot(&px, px.norm[i], p, hash[p - 1]);
 			if (slot != NONE && px.entries[slot].exact < absorbed_by)
 				absorbed_by = px.entries[slot].exact;
 		}
-		size_t slot = m ? *prefix_slot(&px, i, m, hash[m - 1]) : NONE;
+		size_t slot = m ? *prefix_slot(&px, px.norm[i], m, hash[m - 1]) : NONE;
 		if (slot != NONE) {
 			const struct prefix_entry *e = &px.entries[slot];
 			conflict = e->first_action != insts[i].action ? e->first : e->other;
 		}
 		if (conflict < absorbed_by)
 			r = refuse_conflict(doc, arch, &insts[i], m == px.count[px.kept[conflict]]);
-		else if (absorbed_by == NONE) {
-			prefix_insert(&px, i, k, insts[i].action, hash);
-			insts[k++] = insts[i];
-		}
+		else if (absorbed_by == NONE)
+			prefix_insert(&px, i, insts[i].action);
 	}
+	size_t k = 0;
+	for (size_t p = 0; r == 0 && p < px.nkept; p++)
+		if (!px.gone[px.kept[p]])
+			px.kept[k++] = px.kept[p];
+	/* kept positions follow the rules' order: copying forward never overwrites one ahead */
+	for (size_t p = 0; p < k; p++)
+		insts[p] = insts[px.kept[p]];
 	prefix_index_release(&px);
 	*kept = k;
 	return r;
@@ -505,12 +714,25 @@ static int first_overlap(struct oci_inst *insts, size_t n, size_t *earlier, size
 	return r;
 }
 
+int oci_merge_check(struct oci_doc *doc, const struct scg_arch *arch, struct oci_inst *insts,
+		    size_t n)
+{
+	/* The first unconditional rule replaces the conditional ones before it and makes
+	 * later ones no-ops: only those before it can have been refused. */
+	size_t upto = 0, kept;
+	while (upto < n && ncmps(&insts[upto]) != 0)
+		upto++;
+	return absorb(doc, arch, insts, upto, &kept);
+}
+
 int oci_merge_syscall(struct oci_doc *doc, const struct scg_arch *arch, struct oci_inst *insts,
 		      size_t n, struct oci_outrule **out, size_t *nout, size_t *cap)
 {
 	for (size_t i = 0; i < n; i++) {
-		if (ncmps(&insts[i]) == 0)
-			return push(out, nout, cap, &insts[i], NULL);
+		if (ncmps(&insts[i]) != 0)
+			continue;
+		int r = oci_merge_check(doc, arch, insts, i);
+		return r < 0 ? r : push(out, nout, cap, &insts[i], NULL);
 	}
 	int r = absorb(doc, arch, insts, n, &n);
 	if (r < 0)
@@ -522,9 +744,10 @@ int oci_merge_syscall(struct oci_doc *doc, const struct scg_arch *arch, struct o
 	if (!one_action && (r = first_overlap(insts, n, &earlier, &later)) < 0)
 		return r;
 	if (later < n) {
-		warn_overlap(doc, arch, &insts[earlier], &insts[later]);
+		struct oci_inst a = insts[earlier], b = insts[later];
 		if ((r = sort_by_tree_order(insts, n)) < 0)
 			return r;
+		warn_overlap(doc, arch, &a, &b, insts, n);
 	}
 	for (size_t i = 0; i < n; i++) {
 		struct scg_expr *cond = inst_cond(&insts[i]);

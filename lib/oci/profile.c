@@ -230,6 +230,67 @@ static bool read_errno(struct reader *rd, const struct oci_path *path, struct js
 	return true;
 }
 
+/* Go's strconv.ParseUint(s, 10, 32): decimal digits only, at most 2^32 - 1. */
+static bool parse_go_uint32(const char *s, uint32_t *out)
+{
+	uint64_t v = 0;
+	for (const char *c = s; *c; c++) {
+		if (*c < '0' || *c > '9' || (v = v * 10 + (uint64_t)(*c - '0')) > UINT32_MAX)
+			return false;
+	}
+	*out = (uint32_t)v;
+	return *s != '\0';
+}
+
+/* Is @name, exactly as written, an errno name of some ABI? */
+static bool errno_name_known(const char *name)
+{
+	const char *s = scg_errno_suggest(name);
+	return s && !strcmp(s, name);
+}
+
+/*
+ * Podman's "errno" and "defaultErrno" (containers/common, getErrno()): a
+ * decimal number, or an errno name as Go spells it ("EPERM"), numbered for
+ * the host (resolve.c).  Given and not "", they win over errnoRet and
+ * defaultErrnoRet.  Docker reads neither, hence the warning when both
+ * kinds are there and may disagree.
+ */
+static void read_errno_text(struct reader *rd, const struct oci_path *path, struct json_object *v,
+			    bool *has, uint32_t *value, char **name, const char *numeric_key)
+{
+	if (!expect_type(rd, path, v, json_type_string, "a string (an errno name or number)"))
+		return;
+	const char *s = json_object_get_string(v);
+	uint32_t n;
+	if (!*s)
+		return; /* Podman: as if absent */
+	bool number = parse_go_uint32(s, &n);
+	if (!number && !errno_name_known(s)) {
+		const char *near = scg_errno_suggest(s);
+		char hint[96];
+		snprintf(hint, sizeof(hint), "did you mean '%s'?", near ? near : "");
+		oci_error(rd->doc, path, near ? hint : NULL, "unknown errno '%s' (Podman refuses it)",
+			  s);
+		return;
+	}
+	if (*has && !(number && n == *value))
+		oci_warn(rd->doc, path, false, NULL,
+			 "Podman uses \"%s\" here, Docker ignores it and uses %s (%u)", s,
+			 numeric_key, *value);
+	if (number && n > SCG_MAX_ERRNO)
+		oci_warn(rd->doc, path, false, NULL,
+			 "%u is not an errno: runc keeps the low 16 bits and the kernel returns at "
+			 "most 4095",
+			 n);
+	*has = true;
+	if (number) {
+		*value = n;
+	} else if (!(*name = dup_string(rd, s))) {
+		*has = false;
+	}
+}
+
 /* --- includes / excludes ---------------------------------------------------- */
 
 static bool parse_kernel(const char *s, unsigned *major, unsigned *minor)
@@ -406,8 +467,8 @@ static void read_names(struct reader *rd, const struct oci_path *path, struct js
 static void read_entry(struct reader *rd, const struct oci_path *path, struct json_object *v,
 		       struct oci_entry *e)
 {
-	static const char *const keys[] = { "names",	"name",	    "action",	"errnoRet", "args",
-					    "comment", "includes", "excludes", NULL };
+	static const char *const keys[] = { "names",   "name",	   "action",   "errnoRet", "errno",
+					    "args",    "comment",  "includes", "excludes", NULL };
 	if (!expect_type(rd, path, v, json_type_object, "an object"))
 		return;
 	check_keys(rd, path, v, keys);
@@ -423,6 +484,11 @@ static void read_entry(struct reader *rd, const struct oci_path *path, struct js
 		read_action(rd, &actp, m, &e->action);
 	if ((m = member(v, "errnoRet")) && read_errno(rd, &ep, m, &e->errno_ret))
 		e->has_errno = true;
+	if ((m = member(v, "errno"))) {
+		struct oci_path enp = PATH_KEY(path, "errno");
+		read_errno_text(rd, &enp, m, &e->has_errno, &e->errno_ret, &e->errno_name,
+				"errnoRet");
+	}
 	read_args(rd, &argp, member(v, "args"), e);
 	if ((m = member(v, "comment")))
 		expect_type(rd, &cp, m, json_type_string, "a string");
@@ -595,9 +661,10 @@ static struct json_object *seccomp_object(struct reader *rd, struct oci_path *at
 
 int oci_profile_read(struct oci_doc *doc, struct oci_profile *out)
 {
-	static const char *const keys[] = { "defaultAction", "defaultErrnoRet", "architectures",
-					    "archMap",	     "syscalls",	"flags",
-					    "listenerPath",  "listenerMetadata", NULL };
+	static const char *const keys[] = { "defaultAction", "defaultErrnoRet",  "defaultErrno",
+					    "architectures", "archMap",		 "syscalls",
+					    "flags",	     "listenerPath",	 "listenerMetadata",
+					    NULL };
 	struct reader rd = { doc, false };
 	struct oci_path linux_path, at_storage;
 	struct oci_path *at = NULL;
@@ -617,6 +684,11 @@ int oci_profile_read(struct oci_doc *doc, struct oci_profile *out)
 		out->has_default = read_action(&rd, &dp, m, &out->default_action);
 	if ((m = member(obj, "defaultErrnoRet")) && read_errno(&rd, &dep, m, &out->default_errno))
 		out->has_default_errno = true;
+	if ((m = member(obj, "defaultErrno"))) {
+		struct oci_path denp = PATH_KEY(at, "defaultErrno");
+		read_errno_text(&rd, &denp, m, &out->has_default_errno, &out->default_errno,
+				&out->default_errno_name, "defaultErrnoRet");
+	}
 	read_arch_list(&rd, &ap, member(obj, "architectures"), &out->arches, &out->narches);
 	read_archmap(&rd, &mp, member(obj, "archMap"), out);
 	read_entries(&rd, &sp, member(obj, "syscalls"), out);
@@ -635,6 +707,7 @@ void oci_profile_release(struct oci_profile *p)
 	for (size_t i = 0; i < p->nentries; i++) {
 		struct oci_entry *e = &p->entries[i];
 		free_strings(e->names, e->nnames);
+		free(e->errno_name);
 		free(e->args);
 		release_filter(&e->includes);
 		release_filter(&e->excludes);
@@ -642,6 +715,7 @@ void oci_profile_release(struct oci_profile *p)
 	for (size_t i = 0; i < p->narchmap; i++)
 		free(p->archmap[i].subs);
 	free(p->entries);
+	free(p->default_errno_name);
 	free(p->archmap);
 	free(p->arches);
 	*p = (struct oci_profile){ 0 };

@@ -225,14 +225,42 @@ static int check_notify(struct oci_doc *doc, const struct oci_resolved *res)
 	return 0;
 }
 
-int oci_resolve(struct oci_doc *doc, const struct oci_profile *p,
+/* Podman numbers errno names with its host's table: MIPS and PA-RISC number them apart. */
+static bool host_errno(struct oci_doc *doc, const struct selection *sel, const char *name,
+		       struct scg_loc loc, uint32_t *value)
+{
+	if (scg_errno_lookup(sel->host.native, name, value) == 0)
+		return true;
+	scg_diag_add(doc->diag, SCG_SEV_ERROR, loc, "oci-invalid", NULL,
+		     "%s has no errno '%s' (Podman refuses it)", scg_arch_name(sel->host.native),
+		     name);
+	doc->errors++;
+	return false;
+}
+
+static int number_errno_names(struct oci_doc *doc, const struct selection *sel,
+			      struct oci_profile *p)
+{
+	bool ok = true;
+	if (p->default_errno_name)
+		ok = host_errno(doc, sel, p->default_errno_name, SCG_LOC_NONE, &p->default_errno);
+	for (size_t i = 0; i < p->nentries; i++) {
+		struct oci_entry *e = &p->entries[i];
+		if (e->errno_name)
+			ok &= host_errno(doc, sel, e->errno_name, e->loc, &e->errno_ret);
+	}
+	return ok ? 0 : -EINVAL;
+}
+
+int oci_resolve(struct oci_doc *doc, struct oci_profile *p,
 		const struct scg_oci_options *opts, struct oci_resolved *out)
 {
 	struct selection sel;
 	int r;
 	*out = (struct oci_resolved){ .profile = p };
 	if ((r = select_host(doc, opts, &sel.host)) < 0 || (r = select_caps(doc, opts, &sel.caps)) < 0 ||
-	    (r = select_kernel(doc, opts, &sel.kmajor, &sel.kminor)) < 0)
+	    (r = select_kernel(doc, opts, &sel.kmajor, &sel.kminor)) < 0 ||
+	    (r = number_errno_names(doc, &sel, p)) < 0)
 		return r;
 	/* Docker: no default action and no syscalls means no filter at all */
 	out->disabled = !p->has_default && !p->nentries;
