@@ -52,14 +52,8 @@ static uint32_t installed_action(uint32_t action, bool report)
 
 static int native_arch_mask(uint32_t *mask)
 {
-	const struct scg_arch *native = scg_arch_native();
-	for (size_t i = 0; i < scg_arch_count() && i < 32; i++) {
-		if (scg_arch_at(i) == native) {
-			*mask = 1U << i;
-			return 0;
-		}
-	}
-	return -ENOSYS;
+	*mask = scg_arch_mask_bit(scg_arch_native());
+	return *mask ? 0 : -ENOSYS;
 }
 
 static int add_cookie_rules(struct scg_policy *p, uint64_t cookie)

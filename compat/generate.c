@@ -259,14 +259,6 @@ static size_t *rule_order(const struct compat_filter *f)
 	return seq;
 }
 
-static uint32_t arch_bit(const struct scg_arch *arch)
-{
-	for (size_t i = 0; i < scg_arch_count(); i++)
-		if (scg_arch_at(i) == arch)
-			return 1U << i;
-	return 0;
-}
-
 struct scg_policy *compat_policy_build(const struct compat_filter *f)
 {
 	struct scg_policy *p = scg_policy_new();
@@ -286,7 +278,7 @@ struct scg_policy *compat_policy_build(const struct compat_filter *f)
 			.action = r->action,
 			.has_number = true,
 			.number = r->nr,
-			.arch_mask = arch_bit(r->arch),
+			.arch_mask = scg_arch_mask_bit(r->arch),
 			.loc = SCG_LOC_NONE,
 		};
 		if (r->ncmp > 0 && (spec.cond = rule_condition(r)) == NULL)

@@ -155,8 +155,10 @@ static void put_syscall(struct scg_strbuf *sb, const struct scg_policy *p, const
 
 static uint32_t known_arch_bits(void)
 {
-	size_t n = scg_arch_count();
-	return n >= 32 ? ~0u : (1u << n) - 1;
+	uint32_t all = 0;
+	for (size_t i = 0; i < scg_arch_count(); i++)
+		all |= scg_arch_mask_bit(scg_arch_at(i));
+	return all;
 }
 
 static bool same_line(const struct scg_rule *a, const struct scg_rule *b)
