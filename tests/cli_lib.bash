@@ -29,6 +29,18 @@ expect_grep() {
 	fi
 }
 
+# expect_emu NAME WANT -- EMU ARGS...: `syscage emu` succeeds and prints WANT first.
+expect_emu() {
+	local name=$1 want=$2
+	shift 3
+	"$SYSCAGE" emu "$@" >"$TMP/out" 2>"$TMP/err"
+	local rc=$? got
+	got=$(head -n 1 "$TMP/out")
+	if [ "$rc" -eq 0 ] && [ "$got" = "$want" ]; then ok "$name"; else
+		not_ok "$name" "exit $rc, got '$got', wanted '$want'" "stderr: $(head -c 300 "$TMP/err")"
+	fi
+}
+
 expect_same() {
 	if cmp -s "$1" "$2"; then ok "$3"; else not_ok "$3" "$1 and $2 differ"; fi
 }

@@ -19,6 +19,7 @@ inputs, same files.
 """
 
 import ctypes
+import importlib.util
 
 import os
 import re
@@ -89,12 +90,12 @@ DIRECT = -2
 
 
 def table_names(tables_c):
-    with open(tables_c, encoding="utf-8") as f:
-        text = f.read()
-    m = re.search(r"syscall_all_names\[\]\s*=\s*\{(.*?)\};", text, re.S)
-    if not m:
-        sys.exit("no syscall_all_names in " + tables_c)
-    return set(re.findall(r'"([^"]+)"', m.group(1)))
+    """Every name of syscage's syscall tables, read as tools/gen-groups.py reads them."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "gen-groups.py")
+    spec = importlib.util.spec_from_file_location("gen_groups", path)
+    gen_groups = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gen_groups)
+    return gen_groups.read_syscall_names(tables_c)
 
 
 def libseccomp_numbers(names):

@@ -17,18 +17,6 @@ SystemCallArchitectures=native
 RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6
 UNIT
 
-# expect_emu NAME WANT -- EMU ARGS...: `syscage emu` prints WANT first.
-expect_emu() {
-	local name=$1 want=$2
-	shift 3
-	"$SYSCAGE" emu "$@" >"$TMP/out" 2>"$TMP/err"
-	local rc=$? got
-	got=$(head -n 1 "$TMP/out")
-	if [ "$rc" -eq 0 ] && [ "$got" = "$want" ]; then ok "$name"; else
-		not_ok "$name" "exit $rc, got '$got', wanted '$want'" "stderr: $(head -c 300 "$TMP/err")"
-	fi
-}
-
 expect_status 0 "compile a unit file" -- "$SYSCAGE" compile -o "$TMP/svc.bpf" "$TMP/svc.service"
 expect_emu "read is allowed" "ALLOW" -- -f "$TMP/svc.bpf" read
 expect_emu "settimeofday gets SystemCallErrorNumber=" "ERRNO(1)" -- -f "$TMP/svc.bpf" settimeofday
