@@ -2,8 +2,10 @@
 /*
  * libFuzzer target: any bytes as one `syscage inject` rule.  The parser must
  * either fail with an error diagnostic and no rule, or return a rule that
- * injects something, whose set is sorted without duplicates, whose when=
- * takes its first call, and whose match policy compiles.
+ * injects something (a fault, a signal or a delay), whose set is sorted
+ * without duplicates and names each syscall on some target ABI, whose
+ * when= takes its first call, that the filter never carries alone when it
+ * has a path test or a delay, and whose match policy compiles.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -18,8 +20,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static void check_rule(const struct scg_inject_rule *r)
 {
-	if (!r->has_error && !r->has_retval && !r->signal)
+	if (!r->has_error && !r->has_retval && !r->signal && !r->has_delay_enter &&
+	    !r->has_delay_exit)
 		abort();
+	if (r->has_delay_exit && !r->has_error && !r->has_retval)
+		abort(); /* seccomp never sees a call that runs return */
+	if ((r->npaths || r->has_delay_enter || r->has_delay_exit) && scg_inject_rule_is_static(r))
+		abort();
+	for (size_t i = 0; i < r->nsyscalls; i++)
+		if (!r->abi_masks[i] || r->abi_masks[i] >> r->narches)
+			abort();
 	if (r->has_error && (r->has_retval || r->error < 1 || r->error > SCG_MAX_ERRNO))
 		abort();
 	for (size_t i = 1; i < r->nsyscalls; i++)

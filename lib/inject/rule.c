@@ -342,17 +342,38 @@ static int parse_option(struct rule_ctx *c, const char *opt, size_t len)
 }
 
 /* Moves the policy parser's errors about "allow SET if COND" onto the rule's columns. */
-static void move_diags(struct rule_ctx *c, const struct scg_diag *from, size_t cond_offset)
+/* True when @diag already has an error at @column saying @message. */
+static bool already_said(const struct scg_diag *diag, unsigned column, const char *message)
+{
+	for (size_t i = 0; i < scg_diag_count(diag); i++) {
+		const struct scg_diag_entry *e = scg_diag_get(diag, i);
+		if (e->loc.column == column && !strcmp(e->message, message))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Moves the policy parser's errors onto the rule's columns: an error on
+ * line L of the match text is at column cond_offsets[L - 1] of its
+ * condition.  Every line holds the same condition (for other syscalls or
+ * ABIs), so the same error from two lines is said once.
+ */
+static void move_diags(struct rule_ctx *c, const struct scg_diag *from,
+		       const size_t *cond_offsets, size_t nlines)
 {
 	for (size_t i = 0; i < scg_diag_count(from); i++) {
 		const struct scg_diag_entry *e = scg_diag_get(from, i);
 		if (e->severity < SCG_SEV_ERROR)
 			continue;
+		size_t line = e->loc.line;
+		size_t offset = line >= 1 && line <= nlines ? cond_offsets[line - 1] : 0;
 		unsigned column = c->cond_column;
-		if (e->loc.column > cond_offset)
-			column += e->loc.column - 1 - (unsigned)cond_offset;
-		scg_diag_add(c->diag, SCG_SEV_ERROR, col(column), e->code, e->hint, "%s",
-			     e->message);
+		if (e->loc.column > offset)
+			column += e->loc.column - 1 - (unsigned)offset;
+		if (!already_said(c->diag, column, e->message))
+			scg_diag_add(c->diag, SCG_SEV_ERROR, col(column), e->code, e->hint, "%s",
+				     e->message);
 	}
 }
 
@@ -400,14 +421,15 @@ static void match_line(struct scg_strbuf *sb, const struct scg_inject_rule *rule
 
 /* The policy text: one rule per group of names on the same ABIs. */
 static void match_text(struct scg_strbuf *sb, const struct scg_inject_rule *rule,
-		       size_t *cond_offset)
+		       size_t *cond_offsets, size_t *nlines)
 {
+	*nlines = 0;
 	for (size_t i = 0; i < rule->nsyscalls; i++) {
 		size_t k = 0;
 		while (k < i && rule->abi_masks[k] != rule->abi_masks[i])
 			k++;
 		if (k == i && rule->abi_masks[i])
-			match_line(sb, rule, rule->abi_masks[i], cond_offset);
+			match_line(sb, rule, rule->abi_masks[i], &cond_offsets[(*nlines)++]);
 	}
 	if (sb->len == 0)
 		scg_strbuf_append(sb, "# no syscall in the set\n");
@@ -418,14 +440,15 @@ static int build_match(struct rule_ctx *c)
 {
 	struct scg_inject_rule *rule = c->rule;
 	struct scg_strbuf sb = SCG_STRBUF_INIT;
-	size_t cond_offset = 0;
-	match_text(&sb, rule, &cond_offset);
+	size_t nlines, *cond_offsets = calloc(rule->nsyscalls + 1, sizeof(*cond_offsets));
+	if (!cond_offsets)
+		return -ENOMEM;
+	match_text(&sb, rule, cond_offsets, &nlines);
 	char *text;
 	int r = scg_strbuf_finish(&sb, &text);
-	if (r < 0)
-		return r;
-	struct scg_diag *pd = scg_diag_new();
+	struct scg_diag *pd = r < 0 ? NULL : scg_diag_new();
 	if (!pd) {
+		free(cond_offsets);
 		free(text);
 		return -ENOMEM;
 	}
@@ -435,8 +458,9 @@ static int build_match(struct rule_ctx *c)
 	rule->match = NULL;
 	r = scg_policy_parse(text, strlen(text), &po, &rule->match, pd);
 	if (r == -EINVAL)
-		move_diags(c, pd, cond_offset);
+		move_diags(c, pd, cond_offsets, nlines);
 	scg_diag_free(pd);
+	free(cond_offsets);
 	free(text);
 	return r;
 }

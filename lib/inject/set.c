@@ -146,6 +146,34 @@ static int add_regex(struct set_ctx *c, const char *pattern, unsigned column, bo
 	return 0;
 }
 
+/* "unknown group '@sinc'" with "did you mean @sync?" when @s has a suggestion. */
+static int unknown_word(struct set_ctx *c, unsigned column, const char *code, const char *kind,
+			char sigil, const char *word, struct scg_suggest *s)
+{
+	const char *best = scg_suggest_result(s);
+	char hint[96];
+	if (best)
+		snprintf(hint, sizeof(hint), "did you mean %c%s?", sigil, best);
+	scg_diag_add(c->diag, SCG_SEV_ERROR, at(column), code, best ? hint : NULL,
+		     "unknown %s '%c%s'", kind, sigil, word);
+	return -EINVAL;
+}
+
+/* Adds each of @members that a target ABI of the item's personality has; how many. */
+static size_t add_members(struct set_ctx *c, const char *const *members)
+{
+	size_t found = 0;
+	for (; *members; members++) {
+		uint32_t mask;
+		const char *name = known_name(c, *members, &mask);
+		if (name) {
+			list_add(&c->names, name, mask);
+			found++;
+		}
+	}
+	return found;
+}
+
 static int unknown_class(struct set_ctx *c, const char *cls, unsigned column)
 {
 	struct scg_suggest s;
@@ -154,13 +182,7 @@ static int unknown_class(struct set_ctx *c, const char *cls, unsigned column)
 		scg_suggest_consider(&s, inject_class_name(i));
 	for (size_t i = 0; i < sizeof(pattern_classes) / sizeof(pattern_classes[0]); i++)
 		scg_suggest_consider(&s, pattern_classes[i].name);
-	const char *best = scg_suggest_result(&s);
-	char hint[64];
-	if (best)
-		snprintf(hint, sizeof(hint), "did you mean %%%s?", best);
-	scg_diag_add(c->diag, SCG_SEV_ERROR, at(column), "inject-class", best ? hint : NULL,
-		     "unknown syscall class '%%%s'", cls);
-	return -EINVAL;
+	return unknown_word(c, column, "inject-class", "syscall class", '%', cls, &s);
 }
 
 static int add_class(struct set_ctx *c, const char *cls, unsigned column, bool quiet)
@@ -171,16 +193,7 @@ static int add_class(struct set_ctx *c, const char *cls, unsigned column, bool q
 	const char *const *members = inject_class_members(cls);
 	if (!members)
 		return unknown_class(c, cls, column);
-	size_t found = 0;
-	for (; *members; members++) {
-		uint32_t mask;
-		const char *name = known_name(c, *members, &mask);
-		if (name) {
-			list_add(&c->names, name, mask);
-			found++;
-		}
-	}
-	if (!found && !quiet) {
+	if (!add_members(c, members) && !quiet) {
 		scg_diag_add(c->diag, SCG_SEV_ERROR, at(column), "inject-no-match", NULL,
 			     "no syscall of class '%%%s' on the target ABIs", cls);
 		return -EINVAL;
@@ -197,21 +210,10 @@ static int add_group(struct set_ctx *c, const char *group, unsigned column)
 			scg_suggest_consider(&s, scg_group_name(g));
 			continue;
 		}
-		for (const char *const *m = scg_group_members(g); *m; m++) {
-			uint32_t mask;
-			const char *name = known_name(c, *m, &mask);
-			if (name)
-				list_add(&c->names, name, mask);
-		}
+		add_members(c, scg_group_members(g));
 		return 0;
 	}
-	const char *best = scg_suggest_result(&s);
-	char hint[96];
-	if (best)
-		snprintf(hint, sizeof(hint), "did you mean @%s?", best);
-	scg_diag_add(c->diag, SCG_SEV_ERROR, at(column), "inject-group", best ? hint : NULL,
-		     "unknown group '@%s'", group);
-	return -EINVAL;
+	return unknown_word(c, column, "inject-group", "group", '@', group, &s);
 }
 
 static int add_name(struct set_ctx *c, const char *word, unsigned column, bool quiet)
