@@ -119,8 +119,8 @@ static void put_expr(struct scg_strbuf *sb, const struct scg_expr *e, enum scg_e
 static void put_arches(struct scg_strbuf *sb, const char *keyword, uint32_t mask)
 {
 	const char *sep = keyword;
-	for (size_t i = 0; i < scg_arch_count() && i < 32; i++) {
-		if (mask & (1u << i)) {
+	for (size_t i = 0; i < scg_arch_count(); i++) {
+		if (mask & scg_arch_mask_bit(scg_arch_at(i))) {
 			scg_strbuf_appendf(sb, "%s%s", sep, scg_arch_name(scg_arch_at(i)));
 			sep = ", ";
 		}
