@@ -303,12 +303,25 @@ int inject_serve(int listener, const struct run_serve *s, void *ctx)
 	return r < 0 && r != -EINTR ? r : 0;
 }
 
+/* False for a rule whose every syscall a later rule took over (scg_inject_rules_resolve()). */
+static bool has_syscalls(const struct scg_inject_rule *r)
+{
+	for (size_t i = 0; i < r->nsyscalls; i++)
+		if (r->abi_masks[i])
+			return true;
+	return false;
+}
+
 static void print_rule_summary(const struct inject_state *st, size_t i)
 {
 	const struct scg_inject_rule *r = st->rules[i];
 	const struct rule_stats *s = &st->stats[i];
 	fprintf(stderr, "  rule %zu  ", i + 1);
 	cli_fputs_escaped(r->text, stderr); /* as the user wrote it */
+	if (!has_syscalls(r)) {
+		fprintf(stderr, ": replaced by later rules for all its syscalls\n");
+		return;
+	}
 	if (inject_in_filter(r, st->count_all)) {
 		fprintf(stderr, ": in the filter; the kernel answers, uncounted\n");
 		return;
@@ -338,7 +351,8 @@ void inject_summary(const struct inject_state *st)
 	size_t in_filter = 0;
 	for (size_t i = 0; i < st->nrules; i++) {
 		total += st->stats[i].injected;
-		in_filter += inject_in_filter(st->rules[i], st->count_all);
+		in_filter += inject_in_filter(st->rules[i], st->count_all) &&
+			     has_syscalls(st->rules[i]);
 	}
 	fprintf(stderr, "syscage: inject: %llu fault%s injected by the supervisor",
 		(unsigned long long)total, total == 1 ? "" : "s");

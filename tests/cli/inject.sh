@@ -120,6 +120,8 @@ expect_status 0 "the last rule for a syscall wins" -- $T "$S" inject 'getppid:re
 expect_lines "$TMP/out" "last rule wins: 7, 7, 7, 7" "getppid 1: 7" "getppid 2: 7" "getppid 3: 7" "getppid 4: 7"
 expect_grep "$TMP/err" "inject: warning: rule 1: later rules replace this one for all its syscalls \(getppid\)" \
 	"last rule wins: a warning names the replaced rule"
+expect_grep "$TMP/err" "^  rule 1  getppid:retval=42:when=2: replaced by later rules for all its syscalls$" \
+	"last rule wins: the summary says so"
 expect_status 0 "a rule keeps the syscalls no later rule names" -- $T "$S" inject 'getppid,gettid:retval=42:when=2' 'getppid:retval=7' -- "$P" getppid 2
 expect_lines "$TMP/out" "other syscalls stay with the first rule" "getppid 1: 7" "getppid 2: 7"
 expect_grep "$TMP/err" "warning: rule 1: a later rule replaces this one for getppid " "the warning names the syscall"
