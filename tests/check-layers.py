@@ -10,9 +10,9 @@ internal libraries, the command's and the drop-in's objects; members are named a
 source, lib_<dir>_<file>.c.o) take from another layer.  TAP output."""
 import glob
 import os
-import re
-import subprocess
 import sys
+
+from objfiles import includes, member_symbols
 
 SRC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 
@@ -53,16 +53,11 @@ def include_edges(header_layer):
     for path in sorted(files):
         rel = os.path.relpath(path, SRC)
         user = layer_of_source(rel) or header_layer.get("syscage/" + os.path.basename(rel))
-        with open(path, encoding="utf-8") as f:
-            for line in f:
-                m = re.match(r'\s*#\s*include\s+[<"]([^>"]+)[>"]', line)
-                if not m:
-                    continue
-                inc = m.group(1)
-                if inc.startswith("syscage/"):
-                    yield rel, user, inc, header_layer.get(inc, "?")
-                elif rel.startswith("lib/") and "/" in inc:
-                    yield rel, user, inc, inc.split("/")[0]
+        for _, inc in includes(path):
+            if inc.startswith("syscage/"):
+                yield rel, user, inc, header_layer.get(inc, "?")
+            elif rel.startswith("lib/") and "/" in inc:
+                yield rel, user, inc, inc.split("/")[0]
 
 
 def member_layer(member):
@@ -78,16 +73,9 @@ def symbol_edges(archives):
     """{(user layer, defining layer): {symbol: {user members}}}"""
     defined, used = {}, []
     for archive in archives:
-        out = subprocess.run(["nm", "-A", archive], check=True, capture_output=True,
-                             text=True).stdout
-        for line in out.splitlines():
-            m = re.match(r"^.*?[\[:]([^\[\]:]+\.o)\]?:\s*(?:[0-9a-fA-F]+)?\s+(\w)\s+(\S+)$",
-                         line)
-            if not m:
-                continue
-            member, kind, name = m.groups()
+        for member, kind, name in member_symbols(archive):
             if kind == "U":
-                used.append((member_layer(member), name, os.path.basename(member)))
+                used.append((member_layer(member), name, member))
             elif kind.isupper():
                 defined.setdefault(name, member_layer(member))
     edges = {}

@@ -19,6 +19,8 @@ import re
 import subprocess
 import sys
 
+from objfiles import includes, member_symbols
+
 SRC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 
 # What the front ends still use of the internals, and why.  Each entry is a debt: remove it
@@ -75,13 +77,10 @@ def exported(path):
 
 def undefined_by_member(path):
     """{member object: undefined symbols} of an archive."""
-    uses, member = {}, None
-    for line in nm(path, "-u", "-A"):
-        # "archive.a[member.o]: symbol" or "archive.a:member.o: U symbol" depending on nm
-        m = re.match(r"^.*?[\[:]([^\[\]:]+\.o)\]?:\s+(?:U\s+)?(\S+)$", line)
-        if m:
-            member = os.path.basename(m.group(1))
-            uses.setdefault(member, set()).add(m.group(2))
+    uses = {}
+    for member, kind, name in member_symbols(path):
+        if kind == "U":
+            uses.setdefault(member, set()).add(name)
     return uses
 
 
@@ -96,16 +95,10 @@ def quoted_includes(front):
     found = []
     for path in sorted(glob.glob(os.path.join(SRC, front, "*.[ch]"))):
         rel = os.path.relpath(path, SRC)
-        with open(path, encoding="utf-8") as f:
-            for line in f:
-                m = re.match(r'\s*#\s*include\s+"([^"]+)"', line)
-                if not m:
-                    continue
-                header = m.group(1)
-                own = os.path.exists(os.path.join(SRC, front, header))
-                public = header.startswith("syscage/")
-                if not own and not public:
-                    found.append((rel, header))
+        for quote, header in includes(path):
+            own = os.path.exists(os.path.join(SRC, front, header))
+            if quote == '"' and not own and not header.startswith("syscage/"):
+                found.append((rel, header))
     return found
 
 
