@@ -157,14 +157,17 @@ static void show_progress(const struct options *o, unsigned round, unsigned roun
 
 /*
  * Makes every planned measurement in rounds: each round times one repetition
- * of every row, so slow drifts in machine load touch all rows alike.  A row
- * that fails once is not tried again.  Returns how many rows failed.
+ * of every row, so slow drifts in machine load touch all rows alike, and
+ * every other round goes through the rows backwards, so that no row always
+ * runs right after the same one.  A row that fails once is not tried
+ * again.  Returns how many rows failed.
  */
 static size_t measure_all(const struct options *o, struct bench_results *res)
 {
 	unsigned rounds = res->params.reps;
 	for (unsigned round = 0; round < rounds; round++)
-		for (size_t i = 0; i < res->nrows; i++) {
+		for (size_t k = 0; k < res->nrows; k++) {
+			size_t i = round % 2 ? res->nrows - 1 - k : k;
 			struct bench_row *r = &res->rows[i];
 			if (r->t.error[0])
 				continue;
