@@ -186,6 +186,23 @@ static int add_multiplexed(struct compat_rules *rules, const struct compat_filte
 }
 
 /*
+ * libseccomp generates no test for a MASKED_EQ whose mask keeps no bit of
+ * what the ABI compares (the low 32 bits on a 32-bit ABI): the comparison
+ * vanishes, and a rule left without one is unconditional, which changes
+ * how it merges with the syscall's other rules (the first unconditional
+ * rule stays).
+ */
+static void drop_noop_cmps(struct compat_rule *r)
+{
+	uint64_t width = scg_arch_bits(r->arch) == 32 ? 0xffffffffULL : ~0ULL;
+	unsigned n = 0;
+	for (unsigned i = 0; i < r->ncmp; i++)
+		if (r->cmp[i].op != SCMP_CMP_MASKED_EQ || (r->cmp[i].a & width) != 0)
+			r->cmp[n++] = r->cmp[i];
+	r->ncmp = n;
+}
+
+/*
  * One rule on one ABI, as libseccomp adds it: the number is translated by
  * name from the native ABI (a number no name is known for is taken as is
  * there and refused with -EFAULT on any other ABI); a socket or IPC call
@@ -199,6 +216,7 @@ static int add_on_arch(struct compat_rules *rules, const struct compat_filter *f
 {
 	struct compat_rule r = { .arch = arch, .action = req->action, .ncmp = req->ncmp };
 	memcpy(r.cmp, req->cmp, sizeof(r.cmp));
+	drop_noop_cmps(&r);
 	if (req->syscall == -1) {
 		r.nr = UINT32_MAX;
 		return rules_insert(rules, &r);
@@ -228,8 +246,11 @@ static int add_on_arch(struct compat_rules *rules, const struct compat_filter *f
 		r.nr = nr;
 		rc = rules_insert(rules, &r);
 	}
-	if (rc == 0 && multiplexed)
-		rc = add_multiplexed(rules, f, req, arch, mux, sub);
+	if (rc == 0 && multiplexed) {
+		struct add_request effective = *req; /* conditions the ABI compares */
+		effective.ncmp = r.ncmp;
+		rc = add_multiplexed(rules, f, &effective, arch, mux, sub);
+	}
 	return rc;
 }
 

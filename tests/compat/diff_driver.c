@@ -219,6 +219,28 @@ static void multiplexed_calls(void)
 	seccomp_release(c);
 }
 
+/*
+ * A MASKED_EQ whose mask keeps no bit of what the ABI compares (the low half
+ * on x86) is no test at all to libseccomp: the rule is unconditional, so it
+ * stays when an unconditional rule follows, and replaces conditional rules
+ * before it.
+ */
+static void vanishing_comparisons(void)
+{
+	enum { X86_CLOSE = 6, X86_READ = 3 };
+	static const int nrs[] = { X86_CLOSE, X86_CLOSE, X86_READ, X86_READ };
+	static const uint64_t a2s[] = { 0, 2, 0, 7 };
+	scmp_filter_ctx c = x86_only(SCMP_ACT_LOG);
+	RC(seccomp_rule_add(c, SCMP_ACT_ALLOW, SCMP_SYS(close), 1,
+			    SCMP_A2(SCMP_CMP_MASKED_EQ, 0x100000000ULL, 2)));
+	RC(seccomp_rule_add(c, SCMP_ACT_ERRNO(2), SCMP_SYS(close), 0));
+	RC(seccomp_rule_add(c, SCMP_ACT_ERRNO(3), SCMP_SYS(read), 1, SCMP_A2(SCMP_CMP_EQ, 7)));
+	RC(seccomp_rule_add(c, SCMP_ACT_ALLOW, SCMP_SYS(read), 1,
+			    SCMP_A2(SCMP_CMP_MASKED_EQ, 0xffffffff00000000ULL, 1)));
+	verdicts(c, "masks without a low bit on x86", SCMP_ARCH_X86, false, nrs, NULL, a2s, N(nrs));
+	seccomp_release(c);
+}
+
 /* Numbers without a name, pseudo numbers, legacy names, -1. */
 static void numbers(void)
 {
@@ -444,7 +466,8 @@ static int setup_arches(scmp_filter_ctx c, const uint32_t *set)
 /* --- what the rules mean ---------------------------------------------------------
  * Computed from the rule list alone, so both builds print the same meaning: a
  * call from an ABI the filter lacks gets the bad-ABI action; else the first
- * accepted unconditional rule for the syscall decides; else any matching
+ * accepted unconditional rule for the syscall decides (one whose comparisons
+ * the ABI drops counts); else any matching
  * conditional rule (all of one syscall share an action here); else the
  * default.  32-bit ABIs compare low words; MASKED_EQ masks both sides. */
 struct filter_desc {
@@ -480,6 +503,16 @@ static bool cmp_holds(const struct scmp_arg_cmp *c, const uint64_t *args, bool n
 	return false;
 }
 
+/* No comparison libseccomp keeps on the ABI (a MASKED_EQ without a bit it compares is none). */
+static bool unconditional(const struct gen_rule *r, bool narrow)
+{
+	uint64_t width = narrow ? 0xffffffffULL : UINT64_MAX;
+	for (unsigned k = 0; k < r->n; k++)
+		if (r->cmp[k].op != SCMP_CMP_MASKED_EQ || (r->cmp[k].datum_a & width) != 0)
+			return false;
+	return true;
+}
+
 static uint32_t meaning(const struct filter_desc *f, uint32_t token, size_t pool_index,
 			const uint64_t *args)
 {
@@ -491,7 +524,7 @@ static uint32_t meaning(const struct filter_desc *f, uint32_t token, size_t pool
 	bool narrow = token == SCMP_ARCH_X86 || token == SCMP_ARCH_ARM || token == SCMP_ARCH_X32;
 	for (size_t i = 0; i < f->nrules; i++) {
 		const struct gen_rule *r = &f->rules[i];
-		if (r->rc == 0 && r->pool_index == pool_index && r->n == 0)
+		if (r->rc == 0 && r->pool_index == pool_index && unconditional(r, narrow))
 			return r->action;
 	}
 	for (size_t i = 0; i < f->nrules; i++) {
@@ -631,6 +664,7 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOFBF, 1 << 16);
 	return_codes();
 	multiplexed_calls();
+	vanishing_comparisons();
 	numbers();
 	api_levels();
 	byte_order();
