@@ -334,6 +334,8 @@ static const struct {
 	{ "openat:error=EIO:if=flags == O_BOGUS", 30, "unknown constant 'O_BOGUS'", NULL },
 	{ "openat:error=EIO:if=flags &", 28, "expected a number", NULL },
 	{ "openat:error=EIO:if=path = \"x\"", 26, "bad path test", "path == \"FILE\"" },
+	{ "openat:error=EIO:if=flags == 0 # x", 32, "one line, without '#'", NULL },
+	{ "openat:error=EIO:if=flags == 0\narg1 == 2", 31, "one line", NULL },
 	{ "openat:error=EIO:if=path == x", 29, "bad path test", NULL },
 	{ "openat:error=EIO:if=flags == 0 || path == \"x\"", 43, "bad path test", "&&" },
 	{ "openat:error=EIO:if=path == \"x\" && flgs == 0", 36, "has no parameter 'flgs'", NULL },

@@ -332,6 +332,12 @@ static int parse_option(struct rule_ctx *c, const char *opt, size_t len)
 		if (vlen == 0)
 			return fail(c, v, "inject-if", "a condition: if=flags & O_CREAT", "%s",
 				    "empty condition");
+		/* The condition goes into policy text, where these would end the rule
+		 * or comment out its ABI restriction. */
+		size_t cut = strcspn(v, "#\n\r");
+		if (cut < vlen)
+			return fail(c, v + cut, "inject-if", NULL, "%s",
+				    "a condition is one line, without '#'");
 		c->cond = v;
 		c->cond_len = vlen;
 		c->cond_column = column_of(c, v);
