@@ -291,6 +291,21 @@ static void test_errno_values(void **state)
 	scg_policy_free(p);
 }
 
+/* Imports @json for an amd64 host, keeping the warnings in @diag. */
+static struct scg_policy *import_into(const char *json, struct scg_diag *diag)
+{
+	struct scg_oci_options opts;
+	scg_oci_options_init(&opts);
+	opts.kernel = "6.1";
+	opts.host_arch = "amd64";
+	struct scg_policy *p = NULL;
+	int r = scg_oci_import(json, strlen(json), &opts, &p, diag);
+	if (r < 0)
+		test_print_diag(diag);
+	assert_int_equal(r, 0);
+	return p;
+}
+
 /* A diagnostic whose message has @needle, or NULL. */
 static const struct scg_diag_entry *diag_with(const struct scg_diag *diag, const char *needle)
 {
@@ -319,16 +334,8 @@ static void test_podman_errno_names(void **state)
 		"{\"names\": [\"chmod\"], \"action\": \"SCMP_ACT_ERRNO\", \"errno\": \"\","
 		" \"errnoRet\": 5},"
 		"{\"names\": [\"ptrace\"], \"action\": \"SCMP_ACT_TRACE\", \"errno\": \"EIO\"}]}";
-	struct scg_oci_options opts;
-	scg_oci_options_init(&opts);
-	opts.kernel = "6.1";
-	opts.host_arch = "amd64";
 	struct scg_diag *diag = scg_diag_new();
-	struct scg_policy *p = NULL;
-	int r = scg_oci_import(json, strlen(json), &opts, &p, diag);
-	if (r < 0)
-		test_print_diag(diag);
-	assert_int_equal(r, 0);
+	struct scg_policy *p = import_into(json, diag);
 	/* defaultErrno is ENOSYS, not runc's 0x50026: the stub is still there */
 	assert_int_equal(scg_policy_default(p), ENOSYS_RET);
 	assert_int_equal(verdict(p, "read", 0, 0), SCG_RET_ALLOW);
@@ -368,13 +375,8 @@ static void test_overlap_warning(void **state)
 			   " \"args\": [{\"index\": 2, \"value\": 0, \"op\": \"SCMP_CMP_EQ\"}]},"
 			   " {\"names\": [\"ioctl\"], \"action\": \"SCMP_ACT_ERRNO\","
 			   " \"args\": [{\"index\": 2, \"value\": 255, \"op\": \"SCMP_CMP_NE\"}]}]}";
-	struct scg_oci_options opts;
-	scg_oci_options_init(&opts);
-	opts.kernel = "6.1";
-	opts.host_arch = "amd64";
 	struct scg_diag *diag = scg_diag_new();
-	struct scg_policy *p = NULL;
-	assert_int_equal(scg_oci_import(json, strlen(json), &opts, &p, diag), 0);
+	struct scg_policy *p = import_into(json, diag);
 	const uint64_t zero[6] = { 0 }, a2_255[6] = { 0, 0, 255 };
 	assert_int_equal(verdict_args(p, AUDIT_X86_64, "x86_64", "ioctl", zero), EPERM_RET);
 	assert_int_equal(verdict_args(p, AUDIT_X86_64, "x86_64", "ioctl", a2_255), SCG_RET_TRAP);
