@@ -16,9 +16,9 @@
 #include <unistd.h>
 
 #include "bpf/opcodes.h"
+#include "runtime/kernel_abi.h"
 
 #define NR_SECCOMP_X86_64 317
-#define SECCOMP_SET_MODE_FILTER_OP 1
 #define SIGSYS_TRAP_CODE 1 /* SYS_SECCOMP */
 #define LIVE_TIMEOUT_NS (3LL * 1000 * 1000 * 1000)
 
@@ -134,7 +134,7 @@ static void __attribute__((noinline)) child_exit(int status)
 static long install_filter(const struct scg_prog *prog, unsigned flags)
 {
 	struct sock_fprog_raw fprog = { (unsigned short)prog->len, prog->insns };
-	uint64_t args[6] = { SECCOMP_SET_MODE_FILTER_OP, flags, (uint64_t)(uintptr_t)&fprog, 0, 0,
+	uint64_t args[6] = { SCG_SECCOMP_SET_MODE_FILTER, flags, (uint64_t)(uintptr_t)&fprog, 0, 0,
 			     LIVE_STACK_COOKIE };
 	return live_syscall64(NR_SECCOMP_X86_64, args);
 }
