@@ -70,6 +70,8 @@ struct scg_inject_rule {
 };
 
 struct scg_inject_options {
+	/* sizeof(struct scg_inject_options) as the caller knows it: SCG_OPTS (<syscage/export.h>) */
+	size_t sz;
 	/* Target ABIs; NULL: the native ABI and its companions. */
 	const struct scg_arch *const *arches;
 	size_t narches;

@@ -13,6 +13,7 @@
 
 #include "inject/rule.h"
 #include "util/number.h"
+#include "util/opts.h"
 #include "util/strbuf.h"
 #include "util/suggest.h"
 
@@ -582,6 +583,10 @@ int scg_inject_rule_parse(const char *text, const struct scg_inject_options *opt
 			  struct scg_inject_rule **out, struct scg_diag *diag)
 {
 	*out = NULL;
+	struct scg_inject_options o;
+	if (opts_load(&o, sizeof(o), opts, OPTS_END(struct scg_inject_options, fault)) < 0)
+		return -EINVAL;
+	opts = &o;
 	struct rule_ctx c = { .text = text, .diag = diag };
 	int r = target_arches(&c, opts);
 	if (r < 0)
