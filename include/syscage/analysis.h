@@ -142,7 +142,7 @@ typedef int (*scg_undecided_fn)(void *ctx, const struct scg_region *region);
  * done as an "analysis-budget" diagnostic.
  */
 struct scg_analysis_options {
-	/* sizeof(struct scg_analysis_options) as the caller knows it: SCG_OPTS (<syscage/export.h>) */
+	/* the size of this struct as the caller knows it: SCG_OPTS() sets it */
 	size_t sz;
 	uint64_t timeout_ms;         /* wall-clock budget of the whole call; 0: none */
 	bool (*cancel)(void *ctx);   /* polled with the clock: true stops the call */
@@ -206,7 +206,7 @@ SCG_API int scg_analysis_path_opts(const struct scg_prog *prog,
 SCG_API bool scg_verdict_same(uint32_t a, uint32_t b, bool ignore_errno);
 
 struct scg_diff_options {
-	/* sizeof(struct scg_diff_options) as the caller knows it: SCG_OPTS (<syscage/export.h>) */
+	/* the size of this struct as the caller knows it: SCG_OPTS() sets it */
 	size_t sz;
 	bool ignore_errno;           /* all ERRNO values alike */
 	const struct scg_arch *arch; /* compare only inputs of this ABI; NULL: all */

@@ -20,7 +20,7 @@ extern "C" {
 #endif
 
 struct scg_asm_options {
-	/* sizeof(struct scg_asm_options) as the caller knows it: SCG_OPTS (<syscage/export.h>) */
+	/* the size of this struct as the caller knows it: SCG_OPTS() sets it */
 	size_t sz;
 	/* Target ABI: resolves syscall names and the .lo/.hi argument words.  NULL: native. */
 	const struct scg_arch *arch;

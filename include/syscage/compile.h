@@ -31,7 +31,7 @@ struct scg_syscall_weight {
 };
 
 struct scg_compile_options {
-	/* sizeof(struct scg_compile_options) as the caller knows it: SCG_OPTS (<syscage/export.h>) */
+	/* the size of this struct as the caller knows it: SCG_OPTS() sets it */
 	size_t sz;
 	/* 0: one straight rule chain per syscall, no layout work (a reference
 	 * for equivalence tests); 1 (default): every optimisation. */

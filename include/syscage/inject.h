@@ -70,7 +70,7 @@ struct scg_inject_rule {
 };
 
 struct scg_inject_options {
-	/* sizeof(struct scg_inject_options) as the caller knows it: SCG_OPTS (<syscage/export.h>) */
+	/* the size of this struct as the caller knows it: SCG_OPTS() sets it */
 	size_t sz;
 	/* Target ABIs; NULL: the native ABI and its companions. */
 	const struct scg_arch *const *arches;

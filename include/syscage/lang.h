@@ -33,7 +33,7 @@ extern "C" {
 #endif
 
 struct scg_policy_source_options {
-	/* sizeof(struct scg_policy_source_options) as the caller knows it: SCG_OPTS (<syscage/export.h>) */
+	/* the size of this struct as the caller knows it: SCG_OPTS() sets it */
 	size_t sz;
 	/* Name in diagnostics and base for relative `include`/`use` paths;
 	 * NULL: "<stdin>" and the current directory. */

@@ -115,7 +115,7 @@ SCG_API int scg_learn_merge_policy(struct scg_learn *learn, const struct scg_pol
 				   const char *text, size_t len);
 
 struct scg_learn_text_options {
-	/* sizeof(struct scg_learn_text_options) as the caller knows it: SCG_OPTS (<syscage/export.h>) */
+	/* the size of this struct as the caller knows it: SCG_OPTS() sets it */
 	size_t sz;
 	/* One line saying where the recording came from ("ls -l /"), or NULL. */
 	const char *origin;
