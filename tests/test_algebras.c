@@ -140,7 +140,8 @@ static bool region_holds(const struct oci_region *r, const uint64_t args[6])
 	for (size_t b = 0; b < r->n; b++) {
 		bool in = true;
 		for (unsigned i = 0; i < 6 && in; i++)
-			in = !r->boxes[b].args[i] || oci_vset_contains(r->boxes[b].args[i], args[i]);
+			in =
+			    !r->boxes[b].args[i] || oci_vset_contains(r->boxes[b].args[i], args[i]);
 		if (in)
 			return true;
 	}
@@ -178,8 +179,10 @@ static void partition_of(const struct scg_expr *cond, struct partition *p, uint3
 	assert_non_null(policy);
 	assert_int_equal(scg_policy_add_arch(policy, x86_64), 0);
 	scg_policy_set_default(policy, SCG_RET_ERRNO | 1);
-	struct scg_rule_spec rule = { .action = SCG_RET_ALLOW, .syscall = "getpid",
-				      .cond = scg_expr_clone(cond), .loc = SCG_LOC_NONE };
+	struct scg_rule_spec rule = {.action = SCG_RET_ALLOW,
+				     .syscall = "getpid",
+				     .cond = scg_expr_clone(cond),
+				     .loc = SCG_LOC_NONE};
 	assert_non_null(rule.cond);
 	assert_int_equal(scg_policy_add_rule(policy, &rule), 0);
 	struct scg_diag *diag = scg_diag_new();
@@ -226,8 +229,9 @@ static char *describe(const struct scg_expr *e)
 {
 	static char buf[512];
 	if (e->kind == SCG_EXPR_CMP)
-		snprintf(buf, sizeof(buf), "arg%u/%u op %d mask %#llx value %#llx", e->arg, e->width,
-			 (int)e->op, (unsigned long long)e->mask, (unsigned long long)e->value);
+		snprintf(buf, sizeof(buf), "arg%u/%u op %d mask %#llx value %#llx", e->arg,
+			 e->width, (int)e->op, (unsigned long long)e->mask,
+			 (unsigned long long)e->value);
 	else
 		snprintf(buf, sizeof(buf), "compound (kind %d) over arg%u", (int)e->kind,
 			 e->left->kind == SCG_EXPR_CMP ? e->left->arg : 9);
@@ -252,7 +256,7 @@ static void test_three_algebras_agree(void **state)
 		uint32_t formula = cond_formula(&c, cond, false);
 		assert_int_equal(c.err, 0);
 
-		struct oci_region oci = { 0 };
+		struct oci_region oci = {0};
 		size_t budget = OCI_SET_BUDGET;
 		assert_int_equal(oci_region_from_expr(&oci, cond, &budget), 0);
 
@@ -260,15 +264,15 @@ static void test_three_algebras_agree(void **state)
 		partition_of(cond, &part, &nr);
 
 		for (size_t v = 0; v < VALUES_PER_CONDITION; v++) {
-			struct scg_seccomp_data data = { .nr = nr,
-							 .arch = scg_arch_audit(scg_arch_lookup("x86_64")) };
+			struct scg_seccomp_data data = {
+			    .nr = nr, .arch = scg_arch_audit(scg_arch_lookup("x86_64"))};
 			random_args(&rng, anchors, data.args);
 			uint32_t words[SCG_EMU_WORDS];
 			emu_layout(&data, words);
 			bool want = scg_expr_eval(cond, data.args);
 			if (formula_holds(&c, formula, words) != want)
-				fail_msg("cond.c: %s, args %#llx %#llx: reference %d", describe(cond),
-					 (unsigned long long)data.args[0],
+				fail_msg("cond.c: %s, args %#llx %#llx: reference %d",
+					 describe(cond), (unsigned long long)data.args[0],
 					 (unsigned long long)data.args[1], want);
 			if (region_holds(&oci, data.args) != want)
 				fail_msg("oci/set.c: %s, args %#llx %#llx: reference %d",
@@ -294,7 +298,7 @@ static void test_three_algebras_agree(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_three_algebras_agree),
+	    cmocka_unit_test(test_three_algebras_agree),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -263,8 +263,10 @@ static void test_options_sizes(void **state)
 	struct scg_policy_source_options got;
 	assert_int_equal(opts_load(&got, sizeof(got), &full, sizeof(full)), 0);
 	assert_string_equal(got.filename, "x");
-	struct scg_policy_source_options older = { .sz = offsetof(struct scg_policy_source_options, filename),
-						   .filename = "ignored" };
+	struct scg_policy_source_options older = {
+		.sz = offsetof(struct scg_policy_source_options, filename),
+		.filename = "ignored",
+	};
 	assert_int_equal(opts_load(&got, sizeof(got), &older, sizeof(older)), 0);
 	assert_null(got.filename);
 	assert_int_equal(got.sz, sizeof(got));
