@@ -340,6 +340,12 @@ int cli_oci_option(int c, const char *arg)
 static int load_file(const char *path, const struct scg_policy_source_options *opts,
 		     struct scg_policy **out, struct scg_diag *diag)
 {
+	/* a missing file is reported as the policy parser always did (never opened: a FIFO would block) */
+	if (strcmp(path, "-") && access(path, R_OK) < 0) {
+		int e = errno;
+		cli_error("cannot read '%s': %s", path, strerror(e));
+		return -e;
+	}
 	char *text;
 	size_t len;
 	int r = cli_read_file(path, &text, &len);
