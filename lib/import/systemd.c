@@ -7,7 +7,6 @@
  * from systemd_filters.c, the one policy from stack.c.
  */
 #include <errno.h>
-#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -141,10 +140,13 @@ static int list_put(struct sd_list *l, const char *name, int err, struct scg_loc
 		l->v = v;
 		l->cap = cap;
 	}
-	char *copy = strdup(name);
-	if (!copy)
+	struct sd_entry *added = &l->v[l->n];
+	added->name = strdup(name);
+	if (!added->name)
 		return -ENOMEM;
-	l->v[l->n++] = (struct sd_entry){copy, err, loc};
+	added->err = err;
+	added->loc = loc;
+	l->n++;
 	return 0;
 }
 
@@ -421,17 +423,18 @@ static const struct {
 static void read_namespaces(struct ctx *c, const struct unit_setting *s)
 {
 	struct sd_settings *set = &c->set;
-	bool b;
-	uint32_t n;
+	bool yes = false;
+	uint32_t n = 0;
 	struct scg_loc loc = unit_loc(s, 0, c->file);
-	if (!s->value[0] || (parse_bool(s->value, &b) == 0 && !b)) {
+	bool is_bool = s->value[0] && parse_bool(s->value, &yes) == 0;
+	if (!s->value[0] || (is_bool && !yes)) {
 		set->ns_present = false;
 		return;
 	}
-	if (parse_bool(s->value, &b) == 0 || scg_parse_u32(s->value, strlen(s->value), &n) == 0) {
-		/* yes: nothing retained; a number is `systemctl show`'s mask of retained flags */
+	/* yes: nothing retained; a number is `systemctl show`'s mask of retained flags */
+	if (is_bool || scg_parse_u32(s->value, strlen(s->value), &n) == 0) {
 		set->ns_present = true;
-		set->ns_retain = parse_bool(s->value, &b) == 0 ? 0 : (n & SD_NS_ALL);
+		set->ns_retain = is_bool ? 0 : (n & SD_NS_ALL);
 		set->ns_loc = loc;
 		return;
 	}
@@ -485,27 +488,31 @@ static const char *const directives[] = {
     NULL,
 };
 
-static struct sd_flag *flag_of(struct sd_settings *s, const char *key)
+/* Reads @s when it is one of the boolean directives; false when it is none of them. */
+static bool read_flag_setting(struct ctx *c, const struct unit_setting *s)
 {
-	static const struct {
+	struct sd_settings *set = &c->set;
+	const struct {
 		const char *key;
-		size_t offset;
+		struct sd_flag *flag;
 	} flags[] = {
-	    {"MemoryDenyWriteExecute", offsetof(struct sd_settings, mdwx)},
-	    {"LockPersonality", offsetof(struct sd_settings, lock_personality)},
-	    {"RestrictRealtime", offsetof(struct sd_settings, realtime)},
-	    {"RestrictSUIDSGID", offsetof(struct sd_settings, suid_sgid)},
-	    {"ProtectClock", offsetof(struct sd_settings, clock)},
-	    {"ProtectKernelModules", offsetof(struct sd_settings, modules)},
-	    {"ProtectKernelTunables", offsetof(struct sd_settings, tunables)},
-	    {"ProtectKernelLogs", offsetof(struct sd_settings, kernel_logs)},
-	    {"ProtectHostname", offsetof(struct sd_settings, hostname)},
-	    {"PrivateDevices", offsetof(struct sd_settings, devices)},
+	    {"MemoryDenyWriteExecute", &set->mdwx},
+	    {"LockPersonality", &set->lock_personality},
+	    {"RestrictRealtime", &set->realtime},
+	    {"RestrictSUIDSGID", &set->suid_sgid},
+	    {"ProtectClock", &set->clock},
+	    {"ProtectKernelModules", &set->modules},
+	    {"ProtectKernelTunables", &set->tunables},
+	    {"ProtectKernelLogs", &set->kernel_logs},
+	    {"ProtectHostname", &set->hostname},
+	    {"PrivateDevices", &set->devices},
 	};
 	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++)
-		if (!strcmp(flags[i].key, key))
-			return (struct sd_flag *)((char *)s + flags[i].offset);
-	return NULL;
+		if (!strcmp(flags[i].key, s->key)) {
+			read_flag(c, flags[i].flag, s);
+			return true;
+		}
+	return false;
 }
 
 /* Sections whose units run processes; "" is `systemctl show` output. */
@@ -556,10 +563,9 @@ static int on_setting(void *ctx, const struct unit_setting *s)
 		warn(c, s->key_loc, buf, "'%s' in this section: systemd ignores it", s->key);
 		return 0;
 	}
-	struct sd_flag *f = flag_of(&c->set, s->key);
-	if (f)
-		read_flag(c, f, s);
-	else if (!strcmp(s->key, "SystemCallFilter"))
+	if (read_flag_setting(c, s))
+		return 0;
+	if (!strcmp(s->key, "SystemCallFilter"))
 		return read_list(c, &c->set.filter, s, true, true);
 	else if (!strcmp(s->key, "SystemCallLog"))
 		return read_list(c, &c->set.log, s, false, false);
