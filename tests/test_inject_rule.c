@@ -304,6 +304,9 @@ static const struct {
 	{ "%bogus:error=EIO", 1, "unknown syscall class '%bogus'", NULL },
 	{ "/get(:error=EIO", 1, "bad regular expression", NULL },
 	{ "/^zzz:error=EIO", 1, "no syscall matches '/^zzz'", NULL },
+	{ "/get.++:error=EIO", 7, "a repetition of a repetition", "'a+', not 'a++'" },
+	{ "/get(pid)*{2}:error=EIO", 11, "a repetition of a repetition", NULL },
+	{ "/^[+*]zz:error=EIO", 1, "no syscall matches", NULL }, /* in brackets: characters */
 	{ "read@x3:error=EIO", 6, "unknown personality '@x3'", "@64, @32 and @x32" },
 	{ "read@32:error=EIO", 6, "no target ABI has the personality '@32'", NULL },
 	{ "openat", 7, "the rule injects nothing", "error=ERRNO" },

@@ -125,8 +125,39 @@ static size_t add_matching(struct set_ctx *c, const regex_t *re)
 	return found;
 }
 
+/*
+ * Where @pattern puts a repetition right after another ("a++", "a*{9}"):
+ * POSIX leaves the meaning undefined, and glibc's regcomp() copies the
+ * repeated tree for each, which grows without bound.  -1: nowhere.
+ */
+static long stacked_repetition(const char *pattern)
+{
+	bool after_repeat = false, escaped = false;
+	for (const char *p = pattern; *p; p++) {
+		bool repeat = !escaped && strchr("*+?{", *p);
+		if (repeat && after_repeat)
+			return p - pattern;
+		if (!escaped && (*p == '{' || *p == '[')) { /* skip a bound, or a bracket expression */
+			const char *close = strchr(p + (p[0] == '[' && p[1] == ']') + 1,
+						   *p == '{' ? '}' : ']');
+			p = close ? close : p + strlen(p) - 1;
+		}
+		after_repeat = repeat;
+		escaped = !escaped && *p == '\\';
+	}
+	return -1;
+}
+
 static int add_regex(struct set_ctx *c, const char *pattern, unsigned column, bool quiet)
 {
+	long stacked = stacked_repetition(pattern);
+	if (stacked >= 0) {
+		scg_diag_add(c->diag, SCG_SEV_ERROR, at(column + 1 + (unsigned)stacked), "inject-regex",
+			     "write one repetition: 'a+', not 'a++'",
+			     "a repetition of a repetition in '/%s' is undefined in POSIX regular "
+			     "expressions", pattern);
+		return -EINVAL;
+	}
 	regex_t re;
 	int r = regcomp(&re, pattern, REG_EXTENDED | REG_NOSUB);
 	if (r != 0) {
