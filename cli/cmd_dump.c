@@ -181,6 +181,7 @@ static void print_errors(const struct scg_diag *diag)
 
 /* --- policy text ------------------------------------------------------- */
 
+#if SYSCAGE_WITH_ANALYSIS /* the decompiler's output, folded; without it dump writes assembler */
 static uint64_t clock_ms(void)
 {
 	struct timespec ts;
@@ -286,6 +287,7 @@ static struct scg_policy *fold_policy(const struct scg_policy *policy)
 	}
 	return out;
 }
+#endif
 
 /*
  * The policy equivalent to the stack @progs (syscage decompile), duplicate
