@@ -578,6 +578,43 @@ static bool made_redundant(struct prefix_index *px, const struct oci_inst *insts
 	return false;
 }
 
+/* A range comparison of a whole 64-bit argument: libseccomp splits it into three nodes. */
+static bool split_range(const struct oci_inst *in)
+{
+	struct oci_cmp c[6];
+	size_t n = effective_cmps(in, c);
+	for (size_t i = 0; i < n; i++)
+		if (!low32(in, &c[i]) && op_priority(c[i].op) < 3)
+			return true;
+	return false;
+}
+
+/*
+ * Those nodes (high word greater, high word equal, low word) are shared
+ * between the rules with the same high word, and reached on two paths, so
+ * libseccomp can refuse (EEXIST) rules whose comparisons the model here
+ * keeps apart.  Said once per syscall, where actions differ.
+ */
+static void warn_split_ranges(struct oci_doc *doc, const struct scg_arch *arch,
+			      const struct oci_inst *insts, size_t n)
+{
+	const struct oci_inst *range = NULL;
+	bool actions_differ = false;
+	for (size_t i = 0; i < n; i++) {
+		actions_differ |= insts[i].action != insts[0].action;
+		if (!range && split_range(&insts[i]))
+			range = &insts[i];
+	}
+	if (!range || !actions_differ)
+		return;
+	scg_diag_add(doc->diag, SCG_SEV_WARNING, range->entry->loc, "oci-uncertain",
+		     "compare with SCMP_CMP_EQ or SCMP_CMP_MASKED_EQ, or give the rules one action",
+		     "on %s, '%s' has rules with different actions and less/greater comparisons "
+		     "of 64-bit arguments, which libseccomp splits into shared nodes per word: it "
+		     "may refuse the profile (EEXIST) where the import accepts it",
+		     scg_arch_name(arch), range->name);
+}
+
 /*
  * What libseccomp's tree merge does with a conditional rule against the
  * rules already kept (db_rule_add()): first the pruning above, then the
@@ -594,6 +631,7 @@ static int absorb(struct oci_doc *doc, const struct scg_arch *arch, struct oci_i
 {
 	struct prefix_index px;
 	int r = prefix_index_init(&px, insts, n);
+	warn_split_ranges(doc, arch, insts, n);
 	for (size_t i = 0; r == 0 && i < n; i++) {
 		size_t m = px.count[i], absorbed_by = NONE, conflict = NONE;
 		if (prune_narrower(&px, insts, i))
