@@ -39,6 +39,7 @@ int cmd_dump(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_explain(int argc, char **argv);
 int cmd_decompile(int argc, char **argv);
+int cmd_fuse(int argc, char **argv);
 int cmd_lint(int argc, char **argv);
 int cmd_learn(int argc, char **argv);
 int cmd_inject(int argc, char **argv);

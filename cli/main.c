@@ -24,6 +24,7 @@ static int cmd_without_analysis(int argc, char **argv)
 #define cmd_explain cmd_without_analysis
 #define cmd_decompile cmd_without_analysis
 #define cmd_lint cmd_without_analysis
+#define cmd_fuse cmd_without_analysis
 #endif
 
 static const struct command commands[] = {
@@ -39,6 +40,7 @@ static const struct command commands[] = {
 	{ "diff", cmd_diff, "prove two filters or policies equivalent, or list where they differ" },
 	{ "explain", cmd_explain, "why a filter or policy gives its verdict for one syscall" },
 	{ "decompile", cmd_decompile, "turn filters back into an equivalent, readable policy" },
+	{ "fuse", cmd_fuse, "one filter equivalent to a stack of filters, proven equal" },
 	{ "lint", cmd_lint, "find the mistakes that weaken a filter or policy, with fixes" },
 	{ "learn", cmd_learn, "run a program and write a policy allowing the syscalls it made" },
 	{ "inject", cmd_inject, "run a program with faults injected into chosen syscalls" },

@@ -268,6 +268,56 @@ SCG_API int scg_decompile_opts(const struct scg_prog *progs, size_t n,
 			       const struct scg_analysis_options *opts, struct scg_policy **out,
 			       struct scg_diag *diag);
 
+/* --- fusing a stack ------------------------------------------------------- */
+
+struct scg_compile_options;
+
+struct scg_fuse_options {
+	/* sizeof(struct scg_fuse_options) as the caller knows it: SCG_OPTS (<syscage/export.h>) */
+	size_t sz;
+	/* How the decompiled policy is compiled (the workload it is laid out
+	 * for, ...); NULL: scg_compile()'s defaults. */
+	const struct scg_compile_options *compile;
+	/* Budget of decompiling and of the proof; NULL: none. */
+	const struct scg_analysis_options *limits;
+	/* Chain the filters' code even when the stack decompiles (for tests). */
+	bool force_chain;
+};
+
+struct scg_fuse_result {
+	struct scg_prog prog;      /* the fused filter */
+	struct scg_policy *policy; /* the policy it was compiled from; NULL when chained */
+	bool chained;              /* built by chaining the filters' code, not by decompiling */
+	/* Filters of the stack whose USER_NOTIF decides some call: the kernel
+	 * hands each filter's notifications to that filter's own listener, the
+	 * fused filter's all go to the one listener of its install. */
+	size_t notify_filters;
+};
+
+/*
+ * One filter that gives every input the verdict the stack of @n filters
+ * progs[0] (oldest) ... progs[n-1] (newest) gives it: the strictest action
+ * wins, and among equal actions the value (errno, trap or trace data) of
+ * the newest filter.  The stack is decompiled (scg_decompile()) and the
+ * policy compiled with @opts->compile, so the result costs about one
+ * filter; a stack the policy language cannot describe (no ABI check, tests
+ * of the instruction pointer, computed values) is chained instead: the
+ * filters' code in one program, each return combined with the best value
+ * so far in scratch memory (a note in @diag says why).  Either way the
+ * result is proven equal to the stack with scg_analysis_diff() before it is
+ * handed out; the syscalls the kernel never filters are not compared.
+ * Fills *@out (release with scg_fuse_result_release()).  Returns 0;
+ * -EINVAL for an empty stack or a filter the kernel would refuse; -E2BIG
+ * when the result exceeds 4096 instructions; -ENOTSUP when chaining finds
+ * no free scratch words; -EPROTO if the proof fails (a bug; the diagnostic
+ * has an input where they differ); or an error of scg_analysis_diff(),
+ * -ETIMEDOUT and -ECANCELED included.  On failure *@out is empty.
+ */
+SCG_API int scg_fuse(const struct scg_prog *progs, size_t n, const struct scg_fuse_options *opts,
+		     struct scg_fuse_result *out, struct scg_diag *diag);
+/* Frees what scg_fuse() handed out and zeroes @res.  NULL is a no-op. */
+SCG_API void scg_fuse_result_release(struct scg_fuse_result *res);
+
 /* --- lint ------------------------------------------------------------------ */
 
 /*
