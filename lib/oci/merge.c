@@ -340,6 +340,7 @@ struct cmp_key {
 };
 
 struct prefix_index {
+	const struct oci_inst *insts;
 	struct norm_cmp (*norm)[6]; /* per rule, before absorbing */
 	uint8_t *count;
 	bool *gone;   /* per rule: kept once, then removed by a later, wider rule */
@@ -387,7 +388,7 @@ static void seq_hashes(const struct norm_cmp *seq, size_t n, uint64_t *hash)
 
 static int prefix_index_init(struct prefix_index *px, const struct oci_inst *insts, size_t n)
 {
-	*px = (struct prefix_index){ 0 };
+	*px = (struct prefix_index){ .insts = insts };
 	/* All zeroed: slots and kept positions are read only after prefix_insert() filled
 	 * them, a link the static analyzer cannot follow through the hash table. */
 	px->norm = calloc(n ? n : 1, sizeof(*px->norm));
@@ -478,10 +479,69 @@ static void post_insert(struct prefix_index *px, size_t i)
 	}
 }
 
-/* Records rule @i as kept, at the next position, under each of its prefixes. */
-static void prefix_insert(struct prefix_index *px, size_t i, uint32_t action)
+/* Notes kept rule at position @k (with @action; @exact: no further comparisons) in @e. */
+static void note_kept(struct prefix_entry *e, size_t k, uint32_t action, bool exact)
 {
-	size_t m = px->count[i], k = px->nkept++;
+	if (e->first == NONE) {
+		e->first = k;
+		e->first_action = action;
+	}
+	if (exact && e->exact == NONE)
+		e->exact = k;
+	if (e->other == NONE && action != e->first_action)
+		e->other = k;
+}
+
+static bool pruned_at(const struct prefix_index *px, size_t k)
+{
+	return k != NONE && px->gone[px->kept[k]];
+}
+
+/* Does the rule kept at @k, not pruned, start with @e's comparisons? */
+static bool starts_with(const struct prefix_index *px, size_t k, const struct prefix_entry *e)
+{
+	size_t i = px->kept[k];
+	return !px->gone[i] && px->count[i] >= e->len && norm_equal(px->norm[i], px->norm[e->owner], e->len);
+}
+
+/*
+ * The entry of @slot with the rules pruned since it was written replaced
+ * by the next kept rules that fit: positions only move forward, since the
+ * rules before a position the entry names did not fit, so each entry's
+ * scans add up to one pass over the kept rules.
+ */
+static struct prefix_entry *live_entry(struct prefix_index *px, size_t slot)
+{
+	struct prefix_entry *e = &px->entries[slot];
+	if (pruned_at(px, e->first)) {
+		size_t from = e->first + 1;
+		e->first = e->exact = e->other = NONE;
+		for (size_t k = from; k < px->nkept; k++)
+			if (starts_with(px, k, e))
+				note_kept(e, k, px->insts[px->kept[k]].action,
+					  px->count[px->kept[k]] == e->len);
+		return e;
+	}
+	if (pruned_at(px, e->exact)) {
+		size_t k = e->exact + 1;
+		while (k < px->nkept && !(starts_with(px, k, e) && px->count[px->kept[k]] == e->len))
+			k++;
+		e->exact = k < px->nkept ? k : NONE;
+	}
+	if (pruned_at(px, e->other)) {
+		size_t k = e->other + 1;
+		while (k < px->nkept &&
+		       !(starts_with(px, k, e) && px->insts[px->kept[k]].action != e->first_action))
+			k++;
+		e->other = k < px->nkept ? k : NONE;
+	}
+	return e;
+}
+
+/* Records rule @i as kept, at the next position, under each of its prefixes. */
+static void prefix_insert(struct prefix_index *px, size_t i)
+{
+	size_t m = px->count[i], k = px->nkept;
 	uint64_t hash[6];
 	seq_hashes(px->norm[i], m, hash);
 	for (size_t p = 1; p <= m; p++) {
@@ -489,31 +549,14 @@ static void prefix_insert(struct prefix_index *px, size_t i, uint32_t action)
 		if (*slot == NONE) {
 			*slot = px->nentries;
 			px->entries[px->nentries++] = (struct prefix_entry){
-				hash[p - 1], i, p, NONE, k, NONE, action,
+				hash[p - 1], i, p, NONE, NONE, NONE, 0,
 			};
 		}
-		struct prefix_entry *e = &px->entries[*slot];
-		if (p == m && e->exact == NONE)
-			e->exact = k;
-		if (e->other == NONE && action != e->first_action)
-			e->other = k;
+		note_kept(live_entry(px, *slot), k, px->insts[i].action, p == m);
 	}
 	post_insert(px, i);
 	px->kept[k] = i;
-}
-
-/* Indexes the kept rules again, without those removed. */
-static void prefix_rebuild(struct prefix_index *px, const struct oci_inst *insts)
-{
-	size_t n = 0;
-	for (size_t k = 0; k < px->nkept; k++)
-		if (!px->gone[px->kept[k]])
-			px->kept[n++] = px->kept[k];
-	memset(px->slots, 0xff, px->nslots * sizeof(*px->slots));
-	memset(px->key_slots, 0xff, px->nslots * sizeof(*px->key_slots));
-	px->nentries = px->nkeys = px->nposts = px->nkept = 0;
-	for (size_t k = 0; k < n; k++)
-		prefix_insert(px, px->kept[k], insts[px->kept[k]].action);
+	px->nkept++;
 }
 
 /* Does rule @big make every comparison of rule @small? */
@@ -571,8 +614,8 @@ static bool made_redundant(struct prefix_index *px, const struct oci_inst *insts
 				seq[len++] = px->norm[i][p];
 		seq_hashes(seq, len, hash);
 		size_t slot = *prefix_slot(px, seq, len, hash[len - 1]);
-		if (slot != NONE && px->entries[slot].exact != NONE &&
-		    insts[px->kept[px->entries[slot].exact]].action == insts[i].action)
+		const struct prefix_entry *e = slot != NONE ? live_entry(px, slot) : NULL;
+		if (e && e->exact != NONE && insts[px->kept[e->exact]].action == insts[i].action)
 			return true;
 	}
 	return false;
@@ -634,26 +677,24 @@ static int absorb(struct oci_doc *doc, const struct scg_arch *arch, struct oci_i
 	warn_split_ranges(doc, arch, insts, n);
 	for (size_t i = 0; r == 0 && i < n; i++) {
 		size_t m = px.count[i], absorbed_by = NONE, conflict = NONE;
-		if (prune_narrower(&px, insts, i))
-			prefix_rebuild(&px, insts);
-		else if (made_redundant(&px, insts, i))
+		if (!prune_narrower(&px, insts, i) && made_redundant(&px, insts, i))
 			continue;
 		uint64_t hash[6];
 		seq_hashes(px.norm[i], m, hash);
 		for (size_t p = 1; p < m; p++) {
 			size_t slot = *prefix_slot(&px, px.norm[i], p, hash[p - 1]);
-			if (slot != NONE && px.entries[slot].exact < absorbed_by)
+			if (slot != NONE && live_entry(&px, slot)->exact < absorbed_by)
 				absorbed_by = px.entries[slot].exact;
 		}
 		size_t slot = m ? *prefix_slot(&px, px.norm[i], m, hash[m - 1]) : NONE;
 		if (slot != NONE) {
-			const struct prefix_entry *e = &px.entries[slot];
+			const struct prefix_entry *e = live_entry(&px, slot);
 			conflict = e->first_action != insts[i].action ? e->first : e->other;
 		}
 		if (conflict < absorbed_by)
 			r = refuse_conflict(doc, arch, &insts[i], m == px.count[px.kept[conflict]]);
 		else if (absorbed_by == NONE)
-			prefix_insert(&px, i, insts[i].action);
+			prefix_insert(&px, i);
 	}
 	size_t k = 0;
 	for (size_t p = 0; r == 0 && p < px.nkept; p++)
