@@ -239,7 +239,7 @@ bool cli_is_policy_ref(const char *path);
 
 /*
  * --input-format: the format every policy file is read in (policy, oci,
- * systemd), instead of the one its content shows.  Prints an error that
+ * systemd, firejail), instead of the one its content shows.  Prints an error that
  * lists the formats for an unknown name; 0 or -EINVAL.  cli_parse_options() takes the
  * option for the commands cli_takes_input_format() names and prints
  * cli_input_format_usage after their --help.

@@ -111,11 +111,26 @@ static int import_systemd(const char *path, const char *text, size_t len,
 	return r;
 }
 
+static int import_firejail(const char *path, const char *text, size_t len,
+			   const struct scg_policy_source_options *opts, struct scg_policy **out,
+			   struct scg_diag *diag)
+{
+	(void)path;
+	struct scg_import_options o;
+	scg_import_options_init(&o);
+	o.filename = opts->filename;
+	int r = scg_firejail_import(text, len, &o, out, diag);
+	if (r == 0)
+		r = set_targets(*out, opts->arches, opts->narches);
+	return r;
+}
+
 /* systemd units and drop-ins go by these names; policies and profiles by theirs. */
 static const char *const systemd_suffixes[] = { ".service", ".socket", ".mount", ".swap", ".conf",
 						NULL };
 static const char *const policy_suffixes[] = { ".policy", NULL };
 static const char *const oci_suffixes[] = { ".json", NULL };
+static const char *const firejail_suffixes[] = { ".profile", ".inc", ".local", NULL };
 
 /* The formats --input-format names; a new one is a row here. */
 static const struct input_format {
@@ -127,6 +142,7 @@ static const struct input_format {
 	{ "policy", detect_policy, import_policy, policy_suffixes },
 	{ "oci", detect_oci, import_oci, oci_suffixes },
 	{ "systemd", scg_systemd_detect, import_systemd, systemd_suffixes },
+	{ "firejail", scg_firejail_detect, import_firejail, firejail_suffixes },
 };
 #define NFORMATS (sizeof(formats) / sizeof(formats[0]))
 
@@ -161,9 +177,10 @@ const char cli_input_format_usage[] =
 	"\n"
 	"Input format of policy files:\n"
 	"  --input-format FORMAT  read policy files as FORMAT: policy (the policy\n"
-	"                         language), oci (OCI/Docker JSON) or systemd (a unit,\n"
-	"                         a drop-in or `systemctl show` output); default:\n"
-	"                         told by the content, the name settling a tie\n";
+	"                         language), oci (OCI/Docker JSON), systemd (a unit,\n"
+	"                         a drop-in or `systemctl show` output) or firejail\n"
+	"                         (a profile or command-line options); default: told\n"
+	"                         by the content, the name settling a tie\n";
 
 static bool has_any_suffix(const char *path, const char *const *suffixes)
 {

@@ -53,13 +53,15 @@ skip_feature() { n=$((n + 1)); echo "ok $n - $2 # SKIP $1"; }
 # probes see it (`syscage status --json`, less SYSCAGE_DISABLE_FEATURES): tsync, log,
 # spec-allow, new-listener, tsync-esrch, wait-killable-recv, user-notif,
 # i386-emulation, x32, ptrace-get-filter.  Also runc (installed, and mount
-# namespaces work) and no-inherited-filter (this shell runs under no seccomp filter).
+# namespaces work), no-inherited-filter (this shell runs under no seccomp filter) and
+# firejail (its seccomp compiler, fseccomp, is installed).
 # An unknown name is a failed check, so a typo cannot turn checks into skips.
 _features_for=$'\001' # a value nobody sets: the first call asks
 have_feature() {
 	case $1 in
 	runc) command -v runc >/dev/null && unshare -m true 2>/dev/null; return ;;
 	no-inherited-filter) grep -qE '^Seccomp:[[:space:]]+0$' /proc/self/status; return ;;
+	firejail) [ -x "${FIREJAIL_LIBDIR:-/usr/lib/x86_64-linux-gnu/firejail}/fseccomp" ]; return ;;
 	esac
 	if [ "$_features_for" != "${SYSCAGE_DISABLE_FEATURES-}" ]; then
 		_features=$("$SYSCAGE" status --json 2>/dev/null)

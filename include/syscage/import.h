@@ -62,6 +62,26 @@ SCG_API int scg_systemd_import(const char *text, size_t len, const struct scg_im
 			       struct scg_policy **out, struct scg_diag *diag);
 
 /*
+ * Whether @text looks like firejail options: a profile line or a "--"
+ * option that firejail has (seccomp, caps.drop, noroot, ...).
+ */
+SCG_API bool scg_firejail_detect(const char *text, size_t len);
+
+/*
+ * Reads firejail's seccomp options from a profile (one option a line,
+ * without "--") or a command line ("--seccomp.drop=ptrace,mount ..."):
+ * seccomp, seccomp.drop, seccomp-error-action and
+ * memory-deny-write-execute, as the filters firejail 0.9.72 loads for them.
+ * Other firejail options are skipped; its other seccomp options (keep
+ * lists, protocol, restrict-namespaces, the 32-bit lists,
+ * block-secondary) are refused as not supported yet.  Returns 0, -EINVAL
+ * (each problem in @diag at its line and column, with a hint), or
+ * -ENOMEM.
+ */
+SCG_API int scg_firejail_import(const char *text, size_t len, const struct scg_import_options *opts,
+				struct scg_policy **out, struct scg_diag *diag);
+
+/*
  * Writes @policy as systemd unit settings (a [Service] section with
  * SystemCallFilter=, SystemCallErrorNumber= and SystemCallArchitectures=)
  * into *@text (caller frees), such that scg_systemd_import() of the text

@@ -10,6 +10,8 @@
  * filters, since filters may leave an ABI out.
  */
 #include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -82,6 +84,18 @@ int imp_layer_add(struct imp_layer *layer, const char *syscall, struct scg_expr 
 	return 0;
 }
 
+const char *imp_number_key(char *buf, size_t size, uint32_t first, uint32_t last)
+{
+	snprintf(buf, size, "#%" PRIu32 "-%" PRIu32, first, last);
+	return buf;
+}
+
+/* Parses a key imp_number_key() wrote; false for a name. */
+static bool number_key(const char *key, uint32_t *first, uint32_t *last)
+{
+	return key[0] == '#' && sscanf(key, "#%" SCNu32 "-%" SCNu32, first, last) == 2;
+}
+
 uint32_t imp_abi_bit(const struct scg_arch *arch)
 {
 	return scg_arch_mask_bit(arch);
@@ -97,7 +111,9 @@ static int resolve(const struct imp_stack *st, const struct scg_arch *arch, cons
 
 bool imp_known_syscall(const struct imp_stack *st, const char *name)
 {
-	uint32_t nr;
+	uint32_t nr, last;
+	if (number_key(name, &nr, &last))
+		return true;
 	for (size_t i = 0; i < st->ntargets; i++)
 		if (resolve(st, st->targets[i], name, &nr) == 0)
 			return true;
@@ -342,6 +358,12 @@ static void emit_rule(struct emit *e, const char *name, const struct scg_expr *c
 	loc.file = e->st->file;
 	struct scg_rule_spec spec = {.action = action, .loc = loc};
 	uint32_t by_name = 0;
+	if (number_key(name, &spec.number, &spec.number_last)) {
+		spec.has_number = true;
+		spec.arch_mask = arch_mask;
+		add_spec(e, &spec, cond, bits);
+		return;
+	}
 	for (size_t i = 0; i < e->st->ntargets; i++) {
 		const struct scg_arch *a = e->st->targets[i];
 		uint32_t bit = imp_abi_bit(a), nr, ours;
@@ -366,6 +388,17 @@ static void emit_rule(struct emit *e, const char *name, const struct scg_expr *c
 	}
 }
 
+/* The verdict of a call no filter of @layers names: the strictest default, the newest among equals.
+ */
+static uint32_t layers_default(const struct imp_stack *st, uint32_t layers)
+{
+	uint32_t d = SCG_RET_ALLOW;
+	for (size_t li = 0; li < st->nlayers; li++)
+		if ((layers & (1U << li)) && newer_wins(st->layers[li].dflt, d))
+			d = st->layers[li].dflt;
+	return d;
+}
+
 /* The pieces of @name for ABIs @mask (all with the same filters, words of @bits). */
 static void emit_syscall(struct emit *e, const char *name, uint32_t mask, uint32_t layers,
 			 unsigned bits)
@@ -385,7 +418,7 @@ static void emit_syscall(struct emit *e, const char *name, uint32_t mask, uint32
 		emit_rule(e, name, p.v[i].cond, p.v[i].action, mask, bits, p.v[i].loc);
 		closed = !p.v[i].cond;
 	}
-	if (!closed && strictness(e->dflt) != strictness(SCG_RET_ALLOW))
+	if (!closed && strictness(layers_default(e->st, layers)) != strictness(SCG_RET_ALLOW))
 		emit_rule(e, name, NULL, SCG_RET_ALLOW, mask, bits, SCG_LOC_NONE);
 	pieces_release(&p);
 }
@@ -412,7 +445,11 @@ static bool seen_before(const struct imp_stack *st, uint32_t layers, size_t li, 
 	return false;
 }
 
-/* Every syscall any filter of ABIs @mask names, in order of first mention. */
+/*
+ * Every syscall any filter of ABIs @mask names, in order of first mention;
+ * then, when these ABIs' filters default to something else than the
+ * policy's default, a rule on every number that gives them theirs.
+ */
 static void emit_class(struct emit *e, uint32_t mask, uint32_t layers, unsigned bits)
 {
 	const struct imp_stack *st = e->st;
@@ -424,16 +461,12 @@ static void emit_class(struct emit *e, uint32_t mask, uint32_t layers, unsigned 
 				emit_syscall(e, st->layers[li].rules[ri].syscall, mask, layers,
 					     bits);
 	}
-}
-
-/* The verdict of a call no filter names: the strictest default, the newest among equals. */
-static uint32_t stack_default(const struct imp_stack *st)
-{
-	uint32_t d = SCG_RET_ALLOW;
-	for (size_t li = 0; li < st->nlayers; li++)
-		if (newer_wins(st->layers[li].dflt, d))
-			d = st->layers[li].dflt;
-	return d;
+	uint32_t d = layers_default(st, layers);
+	if (d != e->dflt) {
+		char key[32];
+		emit_rule(e, imp_number_key(key, sizeof(key), 0, UINT32_MAX), NULL, d, mask, bits,
+			  SCG_LOC_NONE);
+	}
 }
 
 int imp_stack_to_policy(const struct imp_stack *st, struct scg_policy **out)
@@ -444,7 +477,9 @@ int imp_stack_to_policy(const struct imp_stack *st, struct scg_policy **out)
 	struct scg_policy *p = scg_policy_new();
 	if (!p)
 		return -ENOMEM;
-	struct emit e = {.p = p, .st = st, .dflt = stack_default(st)};
+	/* the policy's default is the first target's; other ABIs get theirs as a rule */
+	uint32_t first = st->ntargets ? layers_of(st, st->targets[0]) : 0;
+	struct emit e = {.p = p, .st = st, .dflt = layers_default(st, first)};
 	for (size_t i = 0; i < st->ntargets && !e.err; i++)
 		e.err = scg_policy_add_arch(p, st->targets[i]);
 	scg_policy_set_default(p, e.dflt);

@@ -17,7 +17,11 @@
 #include <syscage/diag.h>
 #include <syscage/policy.h>
 
-/* One rule of one filter.  cond is over 64 bits; a 32-bit ABI gets it cut to 32. */
+/*
+ * One rule of one filter.  cond is over 64 bits; a 32-bit ABI gets it cut to
+ * 32.  syscall is a name, or "#FIRST-LAST" for the raw numbers FIRST..LAST
+ * (imp_number_key() writes it).
+ */
 struct imp_rule {
 	char *syscall;
 	struct scg_expr *cond; /* NULL: unconditional */
@@ -57,6 +61,10 @@ struct imp_layer *imp_stack_push(struct imp_stack *st, uint32_t abi_mask, uint32
 /* Appends a rule; takes @cond (freed on failure).  0 or -ENOMEM. */
 int imp_layer_add(struct imp_layer *layer, const char *syscall, struct scg_expr *cond,
 		  uint32_t action, struct scg_loc loc);
+/* The syscall key of a rule on numbers @first..@last, into @buf (at least 24 bytes). */
+const char *imp_number_key(char *buf, size_t size, uint32_t first, uint32_t last);
+/* The syscall key of a rule on numbers @first..@last, into @buf (at least 24 bytes). */
+const char *imp_number_key(char *buf, size_t size, uint32_t first, uint32_t last);
 /* Bit of @arch in an abi_mask (and a rule's arch_mask). */
 uint32_t imp_abi_bit(const struct scg_arch *arch);
 /* Whether @name has a number on some target ABI. */

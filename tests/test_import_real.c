@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * The systemd importer against systemd itself: each unit in
- * tests/data/systemd/ was started by systemd 252 (Debian 12) and the filters
- * it installed were read back with `syscage dump --format raw -o
- * NAME.filters PID`.  The import of the unit, compiled, must be equivalent
- * to that whole stack over every possible input (a proof by the analysis
- * engine, not a sample).  And policies written back as systemd settings
- * (scg_systemd_export()) import again to the same filter.
+ * The importers against the tools themselves: each unit in
+ * tests/data/systemd/ was started by systemd 252 (Debian 12), each profile
+ * in tests/data/firejail/ by firejail 0.9.72, and the filters they
+ * installed were read back with `syscage dump --format raw -o NAME.filters
+ * PID`.  The import, compiled, must be equivalent to that whole stack over
+ * every possible input (a proof by the analysis engine, not a sample).  And policies written back
+ * as systemd settings (scg_systemd_export()) import again to the same filter.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -36,13 +36,13 @@ static char *read_text(const char *path, size_t *len)
 	return buf;
 }
 
-/* systemd's stack for @name, oldest filter first; returns how many. */
-static size_t read_stack(const char *name, struct scg_prog *stack)
+/* The tool's stack for @name in tests/data/@dir, oldest filter first; returns how many. */
+static size_t read_stack(const char *dir, const char *name, struct scg_prog *stack)
 {
 	size_t n = 0;
 	for (; n < MAX_FILTERS; n++) {
 		char path[256];
-		snprintf(path, sizeof(path), "tests/data/systemd/%s.filters/filter-%zu.bpf", name,
+		snprintf(path, sizeof(path), "tests/data/%s/%s.filters/filter-%zu.bpf", dir, name,
 			 n);
 		FILE *f = fopen(path, "rb");
 		if (!f)
@@ -61,10 +61,13 @@ static int report(void *ctx, const struct scg_region *region, uint32_t a, uint32
 	return 0;
 }
 
-static void check_unit(const char *name)
+typedef int (*import_fn)(const char *text, size_t len, const struct scg_import_options *opts,
+			 struct scg_policy **out, struct scg_diag *diag);
+
+static void check_import(const char *dir, const char *name, const char *suffix, import_fn import)
 {
 	char path[256];
-	snprintf(path, sizeof(path), "tests/data/systemd/%s.service", name);
+	snprintf(path, sizeof(path), "tests/data/%s/%s%s", dir, name, suffix);
 	size_t len;
 	char *text = read_text(path, &len);
 	struct scg_import_options o;
@@ -72,13 +75,16 @@ static void check_unit(const char *name)
 	o.filename = path;
 	struct scg_policy *p = NULL;
 	struct scg_diag *diag = scg_diag_new();
-	assert_int_equal(scg_systemd_import(text, len, &o, &p, diag), 0);
+	int r = import(text, len, &o, &p, diag);
+	for (size_t i = 0; r < 0 && i < scg_diag_count(diag); i++)
+		print_error("%s\n", scg_diag_get(diag, i)->message);
+	assert_int_equal(r, 0);
 	struct scg_prog ours;
 	assert_int_equal(scg_compile(p, NULL, &ours, diag), 0);
 	struct scg_prog stack[MAX_FILTERS];
-	size_t n = read_stack(name, stack);
-	/* systemd stacks apply the newest filter first; the engine takes them oldest first too */
-	int r = scg_analysis_diff(stack, n, &ours, 1, NULL, report, (void *)name, diag);
+	size_t n = read_stack(dir, name, stack);
+	/* the kernel runs the newest filter first; the engine takes them oldest first too */
+	r = scg_analysis_diff(stack, n, &ours, 1, NULL, report, (void *)name, diag);
 	if (r < 0 && scg_diag_count(diag))
 		print_error("%s\n", scg_diag_get(diag, 0)->message);
 	assert_int_equal(r, 0);
@@ -94,28 +100,42 @@ static void check_unit(const char *name)
 static void allow_list(void **state)
 {
 	(void)state;
-	check_unit("allow-list");
+	check_import("systemd", "allow-list", ".service", scg_systemd_import);
 }
 
 /* Every protection directive, a deny list with :errno and :kill, a log list, all ABIs. */
 static void hardening(void **state)
 {
 	(void)state;
-	check_unit("hardening");
+	check_import("systemd", "hardening", ".service", scg_systemd_import);
 }
 
 /* Lines adding to and taking from an allow list; SystemCallArchitectures=x86. */
 static void merged(void **state)
 {
 	(void)state;
-	check_unit("merged");
+	check_import("systemd", "merged", ".service", scg_systemd_import);
 }
 
 /* Family lists over two lines, an allow list with EACCES, a log list in deny mode. */
 static void families(void **state)
 {
 	(void)state;
-	check_unit("families");
+	check_import("systemd", "families", ".service", scg_systemd_import);
+}
+
+/* firejail's default lists: its prebuilt x86_64 and i386 filters. */
+static void firejail_default(void **state)
+{
+	(void)state;
+	check_import("firejail", "default", ".profile", scg_firejail_import);
+}
+
+/* A drop list with a group, the W^X filters, kill as the error action. */
+static void firejail_drop(void **state)
+{
+	(void)state;
+	check_import("firejail", "drop", ".profile", scg_firejail_import);
 }
 
 /* Compiles @a and @b and proves them equal. */
@@ -189,6 +209,8 @@ int main(void)
 	    cmocka_unit_test(hardening),
 	    cmocka_unit_test(merged),
 	    cmocka_unit_test(families),
+	    cmocka_unit_test(firejail_default),
+	    cmocka_unit_test(firejail_drop),
 	    cmocka_unit_test(round_trip_deny_list),
 	    cmocka_unit_test(round_trip_allow_list),
 	};
