@@ -151,6 +151,7 @@ enum bench_section {
 	BENCH_STACK,
 	BENCH_LENGTH,
 	BENCH_COMPARE,
+	BENCH_FUSE, /* bench_fuse.c */
 	BENCH_NSECTIONS,
 };
 

@@ -15,6 +15,8 @@ static const char *const section_about[BENCH_NSECTIONS] = {
 			"skips them all",
 	[BENCH_LENGTH] = "one uncacheable filter of N instructions, every one executed",
 	[BENCH_COMPARE] = "the same policy compiled by syscage and by libseccomp",
+	[BENCH_FUSE] = "8 filters like systemd's hardening directives, stacked and fused "
+		       "into one (syscage fuse)",
 };
 
 static size_t label_width(const struct bench_results *res, enum bench_section s)

@@ -8,7 +8,7 @@
 
 static const char *const section_names[BENCH_NSECTIONS] = {
 	[BENCH_BASELINE] = "baseline", [BENCH_CACHE] = "cache",	    [BENCH_STACK] = "stack",
-	[BENCH_LENGTH] = "length",     [BENCH_COMPARE] = "compare",
+	[BENCH_LENGTH] = "length",     [BENCH_COMPARE] = "compare", [BENCH_FUSE] = "fuse",
 };
 
 const char *bench_section_name(enum bench_section s)

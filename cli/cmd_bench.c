@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "bench_fuse.h"
 #include "cli.h"
 
 struct options {
@@ -49,7 +50,7 @@ static void usage(FILE *out)
 		"  -r, --reps N         timed repetitions per measurement (default 11, --quick 5)\n"
 		"  -q, --quick          short repetitions and fewer sizes: a run of seconds\n"
 		"      --only SECTION   run one section (repeatable or comma-separated): baseline,\n"
-		"                       cache, stack, length, compare\n"
+		"                       cache, stack, length, compare, fuse\n"
 		"  -j, --json           print JSON instead of tables\n"
 		"      --plot FILE.svg  also write an SVG chart of the results\n"
 		"      --progress       show progress on stderr even when it is not a terminal\n"
@@ -67,7 +68,7 @@ static int parse_only(const char *list, struct options *o)
 	for (char *tok = strtok_r(copy, ",", &save); tok && r == 0; tok = strtok_r(NULL, ",", &save)) {
 		int s = bench_section_lookup(tok);
 		if (s < 0) {
-			cli_error("bench: unknown section '%s' (baseline, cache, stack, length or compare)", tok);
+			cli_error("bench: unknown section '%s' (baseline, cache, stack, length, compare or fuse)", tok);
 			r = -EINVAL;
 		} else {
 			o->only[s] = true;
@@ -271,11 +272,14 @@ int cmd_bench(int argc, char **argv)
 	plan.scmp = in.scmp;
 	plan.compile_runs = o.quick ? 3 : 21;
 	int r = bench_plan(&plan, &res);
+	if (r >= 0 && res.only[BENCH_FUSE])
+		r = bench_plan_fuse(&plan, &res);
 	if (r < 0) {
 		cli_error("bench: cannot prepare the filters: %s", strerror(-r));
 		goto out;
 	}
 	size_t failed = measure_all(&o, &res);
+	bench_fuse_notes(&res);
 	if (write_outputs(&o, &res) < 0)
 		goto out;
 	code = failed ? CLI_EXIT_NEGATIVE : CLI_EXIT_OK;

@@ -152,6 +152,17 @@ expect_status 2 "no filter" -- "$SYSCAGE" fuse -o "$TMP/x.bpf"
 expect_status 2 "both -f and --pid" -- "$SYSCAGE" fuse -f "$TMP/a.policy" --pid 1
 expect_status 2 "an operand" -- "$SYSCAGE" fuse "$TMP/a.policy"
 
+# --- syscage bench's fuse section (one short round: the rows exist and load) --------
+expect_status 0 "bench --only fuse" -- "$SYSCAGE" bench --only fuse --quick --reps 1 --json
+expect_grep "$TMP/out" '"fuse": \[' "bench: a fuse section"
+expect_grep "$TMP/out" '"label": "8 filters \(stack\), uncacheable", "call": "getppid"' "bench: the stack of 8"
+expect_grep "$TMP/out" '"label": "fused", "call": "personality"' "bench: the fused filter"
+if grep -q '"error"' "$TMP/out"; then
+	not_ok "bench: every fuse row measured" "$(grep -m1 '"error"' "$TMP/out")"
+else
+	ok "bench: every fuse row measured"
+fi
+
 # --- a process's stack -------------------------------------------------------------
 fuse_pid() {
 	"$SYSCAGE" run -q -p "$TMP/a.policy" -- "$SYSCAGE" run -q --no-report -p "$TMP/b.policy" -- \
