@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * syscage bench's fuse section: a stack of 8 filters shaped like systemd's
- * hardening directives (the policies in bench/data/hardening/, embedded by
- * tools/gen-bench-hardening.py) against one of them alone and against the
- * stack fused into one filter (scg_fuse(), docs/fuse.md).
+ * hardening directives (the policies in bench/data/hardening/, embedded as
+ * bench_fuse_data.c by tools/gen-bench-hardening.py) against one of them
+ * alone and against the stack fused into one filter (scg_fuse(),
+ * docs/fuse.md).
  */
 #ifndef SCG_CLI_BENCH_FUSE_H
 #define SCG_CLI_BENCH_FUSE_H
