@@ -17,7 +17,7 @@
 #define MAX_ARCHES 32
 
 /* Long options without a short form. */
-enum { OPT_WORKLOAD = 256, OPT_NO_WORKLOAD, OPT_SHOW_PROFILE };
+enum { OPT_WORKLOAD = 256, OPT_NO_WORKLOAD, OPT_SHOW_PROFILE, OPT_STATS, OPT_JSON };
 
 enum format { FORMAT_RAW, FORMAT_C, FORMAT_ASM, FORMAT_OCI, FORMAT_POLICY, FORMAT_SYSTEMD };
 
@@ -31,6 +31,7 @@ struct options {
 	bool no_workload;
 	bool list_profiles;
 	const char *show_profile; /* built-in profile whose source to print */
+	bool stats, json;         /* --stats: the layout against the optimum */
 };
 
 static void usage(FILE *out)
@@ -58,6 +59,13 @@ static void usage(FILE *out)
 	      "                        ('syscage learn --counts FILE'); default: the\n"
 	      "                        built-in profile of common programs\n"
 	      "  --no-workload         lay it out for no workload (every syscall alike)\n"
+	      "  --stats               print how the filter is laid out for the workload:\n"
+	      "                        its length, the instructions executed per call the\n"
+	      "                        kernel cannot cache (weighted by the workload, on\n"
+	      "                        the first target ABI), and the same with the best\n"
+	      "                        decision tree over syscall numbers; the filter is\n"
+	      "                        written only with -o (docs/compiler.md)\n"
+	      "  --json                --stats as JSON\n"
 	      "  -o, --output FILE     write there (atomically) instead of standard output;\n"
 	      "                        raw output is never written to a terminal\n"
 	      "  -l, --list-profiles   list the built-in profiles\n"
@@ -139,6 +147,12 @@ static int on_option(int c, const char *arg, void *ctx)
 	case OPT_SHOW_PROFILE:
 		o->show_profile = arg;
 		break;
+	case OPT_STATS:
+		o->stats = true;
+		break;
+	case OPT_JSON:
+		o->json = true;
+		break;
 	default:
 		return cli_oci_option(c, arg) < 0 ? -EINVAL : 0;
 	}
@@ -158,6 +172,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 		CLI_OCI_LONG_OPTIONS,
 		{ "workload", required_argument, NULL, OPT_WORKLOAD },
 		{ "no-workload", no_argument, NULL, OPT_NO_WORKLOAD },
+		{ "stats", no_argument, NULL, OPT_STATS },
+		{ "json", no_argument, NULL, OPT_JSON },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -195,6 +211,43 @@ static int show_profile(const char *name)
 	return 0;
 }
 
+/* --stats: the layout for the workload against the best tree over the numbers. */
+static int print_stats(const struct scg_policy *policy, const struct scg_compile_options *copts,
+		       const struct scg_prog *prog, bool json)
+{
+	SCG_OPTS(scg_compile_stats, st);
+	const struct scg_arch *arch = scg_policy_arch_at(policy, 0);
+	int r = scg_compile_stats(policy, copts, prog, arch, &st);
+	if (r < 0) {
+		cli_error("compile: --stats: %s", strerror(-r));
+		return r;
+	}
+	double ratio = st.optimal_weighted_uncached > 0
+			       ? st.weighted_uncached / st.optimal_weighted_uncached
+			       : 1.0;
+	if (json) {
+		printf("{\"abi\": \"%s\", \"length\": %zu, \"uncached_syscalls\": %zu, "
+		       "\"uncached_calls\": %llu, \"weighted_uncached\": %.4f, "
+		       "\"optimal_weighted_uncached\": %.4f, \"ratio\": %.4f, "
+		       "\"weighted_dispatch\": %.4f, \"optimal_weighted_dispatch\": %.4f, "
+		       "\"ranges\": %zu}\n",
+		       scg_arch_name(arch), st.length, st.uncached_syscalls,
+		       (unsigned long long)st.uncached_calls, st.weighted_uncached,
+		       st.optimal_weighted_uncached, ratio, st.weighted_dispatch,
+		       st.optimal_weighted_dispatch, st.ranges);
+		return 0;
+	}
+	printf("length: %zu instructions\n"
+	       "uncached calls (%s): %zu syscalls, %llu calls in the workload\n"
+	       "weighted_uncached: %.3f instructions per uncached call (%.3f finding the number)\n"
+	       "optimal_weighted_uncached: %.3f (%.3f finding the number, with the best tree)\n"
+	       "ratio: %.3f\n",
+	       st.length, scg_arch_name(arch), st.uncached_syscalls,
+	       (unsigned long long)st.uncached_calls, st.weighted_uncached, st.weighted_dispatch,
+	       st.optimal_weighted_uncached, st.optimal_weighted_dispatch, ratio);
+	return 0;
+}
+
 /* The filter as bytes or text, ready to write. */
 static int compile_to(const struct scg_policy *policy, const struct options *o, char **data,
 		      size_t *len)
@@ -212,6 +265,10 @@ static int compile_to(const struct scg_policy *policy, const struct options *o, 
 	copts.weights = weights;
 	struct scg_prog prog;
 	int r = scg_compile(policy, &copts, &prog, diag);
+	if (r == 0 && o->stats && print_stats(policy, &copts, &prog, o->json) < 0) {
+		scg_prog_release(&prog);
+		r = -EINVAL;
+	}
 	cli_workload_free(weights, copts.nweights);
 	cli_print_diag(diag);
 	scg_diag_free(diag);
@@ -270,6 +327,15 @@ int cmd_compile(int argc, char **argv)
 	}
 	if (o.show_profile)
 		return show_profile(o.show_profile) < 0 ? CLI_EXIT_USAGE : CLI_EXIT_OK;
+	if (o.stats && (o.format == FORMAT_OCI || o.format == FORMAT_POLICY ||
+			o.format == FORMAT_SYSTEMD || o.optimize == 0)) {
+		cli_error("compile: --stats is about the optimised filter (-O1, a filter format)");
+		return CLI_EXIT_USAGE;
+	}
+	if (o.json && !o.stats) {
+		cli_error("compile: --json goes with --stats");
+		return CLI_EXIT_USAGE;
+	}
 	if (first != argc - 1) {
 		cli_error(first == argc ? "no policy given" : "one policy at a time");
 		usage(stderr);
@@ -283,7 +349,7 @@ int cmd_compile(int argc, char **argv)
 	int r = o.format == FORMAT_OCI || o.format == FORMAT_POLICY || o.format == FORMAT_SYSTEMD
 			? convert_to(policy, o.format, &data, &len)
 			: compile_to(policy, &o, &data, &len);
-	if (r == 0)
+	if (r == 0 && (!o.stats || o.output))
 		r = cli_write_output(o.output, data, len, o.format == FORMAT_RAW);
 	free(data);
 	scg_policy_free(policy);

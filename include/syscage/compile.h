@@ -64,6 +64,42 @@ SCG_API int scg_compile(const struct scg_policy *policy, const struct scg_compil
 			struct scg_prog *out, struct scg_diag *diag);
 
 /*
+ * How well a compiled filter is laid out for a workload (`syscage compile
+ * --stats`).  On kernels with the action cache (5.11+) only the calls the
+ * cache cannot skip run the filter; these figures are about them.
+ */
+struct scg_compile_stats {
+	/* sizeof(struct scg_compile_stats) as the caller knows it: SCG_OPTS
+	 * (<syscage/export.h>) sets it; the library fills only what fits */
+	size_t sz;
+	size_t length;             /* instructions of the program */
+	size_t uncached_syscalls;  /* known syscalls of the ABI the workload calls and the kernel cannot cache */
+	uint64_t uncached_calls;   /* their calls in the workload */
+	/* Instructions the program executes per uncached call, weighted by the
+	 * workload: measured with the emulator (arguments 0). */
+	double weighted_uncached;
+	/* The same with the number dispatch replaced by the best decision tree
+	 * over syscall numbers (tests nr >= k and nr == k; an exact dynamic
+	 * program over the ranges and the workload's weights): the ABI check
+	 * before it and the argument tests after it stay as measured. */
+	double optimal_weighted_uncached;
+	double weighted_dispatch;          /* of weighted_uncached: loading nr and the tests on it */
+	double optimal_weighted_dispatch;  /* of optimal_weighted_uncached: the same in the best tree */
+	size_t ranges;             /* number ranges the dynamic program ran over */
+};
+
+/*
+ * Fills @out (its sz set by the caller) for @prog compiled from @policy with
+ * @opts (whose workload is the one weighed: its weights, the built-in one,
+ * or none with unweighted), on ABI @arch (NULL: the policy's first target).
+ * @prog NULL: compiled here.  Returns 0, -EINVAL, -E2BIG (more weighted
+ * syscalls than the exact search takes) or -ENOMEM.
+ */
+SCG_API int scg_compile_stats(const struct scg_policy *policy, const struct scg_compile_options *opts,
+			      const struct scg_prog *prog, const struct scg_arch *arch,
+			      struct scg_compile_stats *out);
+
+/*
  * Built-in profiles ship compiled (lib/compile/prebuilt_profiles.c, written
  * by `ninja -C build prebuilt`): the filter scg_compile() makes with no
  * options from built-in profile @name loaded for @native, i.e. for @native

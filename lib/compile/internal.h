@@ -209,6 +209,40 @@ struct abi_stats {
 int layout_build(const struct scg_policy *policy, const struct weights *w, struct dag *g,
 		 struct cond_ctx *c, uint32_t *root, struct abi_stats *stats, size_t *nstats);
 
+/*
+ * The ranges of every number under AUDIT_ARCH value @audit (both halves of
+ * x86_64/x32, nr == -1 included), before the hot chain takes any and
+ * before neighbours with equal nodes merge: *@out (caller frees), *@n.
+ * For statistics (stats.c).  0 or -errno.
+ */
+int layout_audit_ranges(const struct scg_policy *policy, const struct weights *w, uint32_t audit,
+			struct dag *g, struct cond_ctx *c, struct nr_range **out, size_t *n);
+
+/* --- the optimum of the number dispatch (optimum.c) ------------------------ */
+
+/* One range of numbers with one decision, and the calls the workload makes in it. */
+struct opt_range {
+	uint32_t first, last;
+	uint32_t node;   /* equal nodes: the same decision */
+	uint64_t weight; /* workload calls; a weighted range of one number may be tested by `jeq` */
+};
+
+/* The most weighted one-number ranges the exact search takes (more: -E2BIG). */
+#define OPT_MAX_POINTS 20
+
+/*
+ * The smallest sum over the ranges of weight times the number of tests on
+ * the way to its decision that any decision tree over the numbers reaches,
+ * whose tests are `nr >= k` (any k; `nr > k` is the same test) and
+ * `nr == k` (k a one-number range of positive weight).  A leaf decides
+ * numbers of one node only.  @r: sorted, contiguous ranges.  An exact
+ * dynamic program over (interval of ranges, set of numbers already taken
+ * by `jeq`), after runs of unweighted ranges are reduced to what can
+ * change the answer.  0, -E2BIG (too many weighted one-number ranges) or
+ * -ENOMEM.
+ */
+int opt_tree_cost(const struct opt_range *r, size_t n, uint64_t *cost);
+
 /* Actions whose data the kernel ignores lose it (so ALLOW is exactly 0x7fff0000). */
 uint32_t compile_action(uint32_t action);
 

@@ -596,3 +596,32 @@ int layout_build(const struct scg_policy *policy, const struct weights *w, struc
 	layout_release(&l);
 	return err;
 }
+
+int layout_audit_ranges(const struct scg_policy *policy, const struct weights *w, uint32_t audit,
+			struct dag *g, struct cond_ctx *c, struct nr_range **out, size_t *n)
+{
+	size_t narch = scg_policy_arch_count(policy);
+	struct layout l;
+	struct rule_span *rules[MAX_TARGETS] = { 0 };
+	size_t nrules[MAX_TARGETS] = { 0 };
+	*out = NULL;
+	*n = 0;
+	if (narch > MAX_TARGETS)
+		return -E2BIG;
+	int err = layout_init(&l, policy, w, g, c);
+	for (size_t t = 0; t < narch && !err; t++)
+		err = rules_on(policy, scg_policy_arch_at(policy, t), &rules[t], &nrules[t]);
+	if (!err)
+		err = cut_audit(&l, audit, 0, UINT32_MAX, rules, nrules);
+	if (!err && (g->err || c->err))
+		err = g->err ? g->err : c->err;
+	if (!err) {
+		*out = l.ranges;
+		*n = l.nranges;
+		l.ranges = NULL;
+	}
+	for (size_t t = 0; t < narch; t++)
+		free(rules[t]);
+	layout_release(&l);
+	return err;
+}
