@@ -592,6 +592,23 @@ static void test_warn_x32(void **state)
 	assert_int_equal(e->loc.insn, 4);
 	assert_null(WARNING(open_x32, "no-arch-check"));
 
+	/* a `jeq` on an x86_64 number before the bit-30 test (the compiler's hot chain): x32
+	 * calls all take its false branch and meet the test before any verdict */
+	struct scg_insn hot_first[] = {
+	    LDW(4), J(BPF_JMP | BPF_JEQ | BPF_K, X86_64, 1, 0), RETK(KILL),
+	    LDW(0), J(BPF_JMP | BPF_JEQ | BPF_K, 16, 0, 1), RETK(KILL),
+	    J(BPF_JMP | BPF_JGE | BPF_K, SCG_X32_SYSCALL_BIT, 1, 0), RETK(ALLOW), RETK(KILL),
+	};
+	assert_null(WARNING(hot_first, "x32-not-handled"));
+	/* the same `jeq` with a verdict on its false branch: x32 calls get it unchecked */
+	struct scg_insn hot_only[] = {
+	    LDW(4), J(BPF_JMP | BPF_JEQ | BPF_K, X86_64, 1, 0), RETK(KILL),
+	    LDW(0), J(BPF_JMP | BPF_JEQ | BPF_K, 16, 0, 1), RETK(KILL), RETK(ALLOW),
+	};
+	e = WARNING(hot_only, "x32-not-handled");
+	assert_non_null(e);
+	assert_int_equal(e->loc.insn, 4);
+
 	/* i386 only: x32 cannot reach the comparisons */
 	struct scg_insn i386[] = {
 	    LDW(4),	 J(BPF_JMP | BPF_JEQ | BPF_K, I386, 1, 0), RETK(KILL),

@@ -28,6 +28,8 @@ struct flow_state {
 	bool reached;
 	bool arch_unchecked; /* some path here has not loaded seccomp_data.arch */
 	bool x32_open;	     /* some path here passed arch == X86_64 without a bit-30 test since */
+	bool x32_compared;   /* ... and left a `jeq` on an x86_64 number on its false branch */
+	size_t x32_jeq;      /* the first such `jeq` */
 	uint8_t a, x;
 	uint8_t mem[SCG_BPF_MEMWORDS];
 };
@@ -67,6 +69,15 @@ static void note(struct occurrences *o, size_t pc)
 	o->count++;
 }
 
+/* note(), unless @pc is already among the instructions kept. */
+static void note_once(struct occurrences *o, size_t pc)
+{
+	for (size_t i = 0; i < o->count && i < OCC_KEEP; i++)
+		if (o->at[i] == pc)
+			return;
+	note(o, pc);
+}
+
 static void merge_into(struct flow_state *dst, const struct flow_state *src)
 {
 	if (!dst->reached) {
@@ -75,6 +86,9 @@ static void merge_into(struct flow_state *dst, const struct flow_state *src)
 	}
 	dst->arch_unchecked |= src->arch_unchecked;
 	dst->x32_open |= src->x32_open;
+	if (src->x32_compared && (!dst->x32_compared || src->x32_jeq < dst->x32_jeq))
+		dst->x32_jeq = src->x32_jeq;
+	dst->x32_compared |= src->x32_compared;
 	dst->a |= src->a;
 	dst->x |= src->x;
 	for (size_t i = 0; i < SCG_BPF_MEMWORDS; i++)
@@ -118,6 +132,18 @@ static bool compares_x32_number(const struct scg_insn *insn, const struct flow_s
 	if (BPF_SRC(insn->code) != BPF_K || BPF_OP(insn->code) == BPF_JSET || !(s->a & TAG_NR))
 		return false;
 	return (insn->k & (SCG_X32_SYSCALL_BIT | 0x80000000U)) == SCG_X32_SYSCALL_BIT;
+}
+
+/*
+ * `jeq #k` on the number, k an x86_64 number (bits 30 and 31 clear): its
+ * true branch is that one number, which no x32 call has, so x32 calls all
+ * take the false branch.  Fine as long as they meet a bit-30 test there
+ * before anything decides them (a hot chain in front of the x32 split).
+ */
+static bool exact_native_jeq(const struct scg_insn *insn, const struct flow_state *s)
+{
+	return insn->code == (BPF_JMP | BPF_JEQ | BPF_K) && (s->a & TAG_NR) &&
+	       !(insn->k & (SCG_X32_SYSCALL_BIT | 0x80000000U));
 }
 
 /* Effect of a non-jump instruction on the tags. */
@@ -193,6 +219,7 @@ static void flow_jump(struct warn_ctx *ctx, size_t pc, struct flow_state *s)
 		merge_into(&ctx->states[pc + 1 + insn->k], s);
 		return;
 	}
+	bool exact = false;
 	if (tests_x32_bit(insn, s)) {
 		s->x32_open = false; /* both branches: x32 calls were routed here */
 	} else if (tests_nr(insn, s)) {
@@ -200,10 +227,17 @@ static void flow_jump(struct warn_ctx *ctx, size_t pc, struct flow_state *s)
 			ctx->x32_numbers_seen = true;
 		if (s->arch_unchecked)
 			note(&ctx->no_arch, pc);
-		if (s->x32_open)
+		exact = s->x32_open && exact_native_jeq(insn, s);
+		if (s->x32_open && !exact)
 			note(&ctx->x32, pc);
 	}
 	struct flow_state taken = *s;
+	if (exact) {
+		taken.x32_open = false; /* nr == k: no x32 call */
+		if (!s->x32_compared) /* a return before a bit-30 test decides x32 calls */
+			s->x32_jeq = pc;
+		s->x32_compared = true;
+	}
 	if (insn->code == (BPF_JMP | BPF_JEQ | BPF_K) && insn->k == AUDIT_ARCH_X86_64_VALUE &&
 	    (s->a & TAG_ARCH))
 		taken.x32_open = true;
@@ -220,8 +254,12 @@ static void run_flow(struct warn_ctx *ctx)
 			continue; /* reported as unreachable, and nothing else */
 		note_local(ctx, pc);
 		uint16_t code = ctx->prog->insns[pc].code;
-		if (BPF_CLASS(code) == BPF_RET)
+		if (BPF_CLASS(code) == BPF_RET) {
+			/* x32 calls reach a verdict after passing x86_64 numbers by */
+			if (s.x32_open && s.x32_compared)
+				note_once(&ctx->x32, s.x32_jeq);
 			continue;
+		}
 		if (BPF_CLASS(code) == BPF_JMP) {
 			flow_jump(ctx, pc, &s);
 			continue;

@@ -454,12 +454,15 @@ static void unlink_hot(struct layout *l, size_t nhot)
 }
 
 /*
- * Numbers [first, last] under @audit (one ABI's): the chain of its hot
- * syscalls (private copies @copy), then the search tree over its ranges.
+ * Numbers [first, last] under @audit (one ABI's): the search tree over its
+ * ranges into *@tree, and the chain of its hot syscalls in front of it as
+ * the return value (private copies @copy).  *@hot (when not NULL) gets the
+ * hot list instead, and the tree alone is returned, for the caller to put
+ * the chain elsewhere.
  */
 static uint32_t abi_tree(struct layout *l, uint32_t audit, uint32_t first, uint32_t last,
 			 uint8_t copy, struct rule_span **rules, size_t *nrules, size_t *nranges,
-			 int *err)
+			 struct hot_list *hot, size_t *nhot_out, int *err)
 {
 	l->nranges = 0;
 	l->hot.n = 0;
@@ -471,29 +474,49 @@ static uint32_t abi_tree(struct layout *l, uint32_t audit, uint32_t first, uint3
 	size_t merged = tree_merge(l->ranges, l->nranges);
 	*nranges += merged;
 	uint32_t tree = tree_build(l->g, l->ranges, merged, err);
-	return *err < 0 ? 0 : hot_chain(l->g, &l->hot, nhot, tree, copy);
+	if (*err < 0)
+		return 0;
+	if (hot) {
+		for (size_t i = 0; i < nhot && *err == 0; i++)
+			*err = hot_add(hot, &l->hot.calls[i]);
+		*nhot_out = nhot;
+		return tree;
+	}
+	return hot_chain(l->g, &l->hot, nhot, tree, copy);
 }
 
 /*
  * The tree for one AUDIT_ARCH value.  When two ABIs share the value (x86_64
- * and x32), the root separates them with `jge #0x40000000`: a filter reader
- * (and the verifier's x32 check) sees the split, and the -1 exception is a
- * range of the upper half that decides like x86_64.  Each half has its own
- * chain of hot syscalls behind the split, so x32's never cost x86_64's
- * calls anything, and every number test sits behind the x32 check.
+ * and x32), `jge #0x40000000` separates them: x32 numbers carry bit 30, and
+ * the -1 exception is a range of the upper half that decides like x86_64.
+ * x86_64's hot syscalls are tested before that split: a `jeq` on an x86_64
+ * number (bit 30 clear) never matches an x32 call, so the split costs
+ * them nothing, and the verifier's x32 check knows such a `jeq` as safe.
+ * x32's chain comes behind the split, so it never costs x86_64's calls
+ * anything.
  */
 static uint32_t audit_tree(struct layout *l, uint32_t audit, uint8_t copy, struct rule_span **rules,
 			   size_t *nrules, size_t *nranges, int *err)
 {
 	*nranges = 0;
 	if (scg_arch_from_audit(audit, 0) == scg_arch_from_audit(audit, X32_SPLIT))
-		return abi_tree(l, audit, 0, UINT32_MAX, copy, rules, nrules, nranges, err);
-	uint32_t low = abi_tree(l, audit, 0, X32_SPLIT - 1, copy, rules, nrules, nranges, err);
-	if (*err < 0)
-		return 0;
-	uint32_t high = abi_tree(l, audit, X32_SPLIT, UINT32_MAX, (uint8_t)(copy + 1), rules, nrules,
-				 nranges, err);
-	return dag_test(l->g, SCG_DATA_NR, WORD_FULL, BPF_JGE, X32_SPLIT, high, low);
+		return abi_tree(l, audit, 0, UINT32_MAX, copy, rules, nrules, nranges, NULL, NULL,
+				err);
+	struct hot_list low_hot = { 0 };
+	size_t nlow = 0;
+	uint32_t low = abi_tree(l, audit, 0, X32_SPLIT - 1, copy, rules, nrules, nranges, &low_hot,
+				&nlow, err);
+	uint32_t node = 0;
+	if (*err == 0) {
+		uint32_t high = abi_tree(l, audit, X32_SPLIT, UINT32_MAX, (uint8_t)(copy + 1), rules,
+					 nrules, nranges, NULL, NULL, err);
+		if (*err == 0) {
+			node = dag_test(l->g, SCG_DATA_NR, WORD_FULL, BPF_JGE, X32_SPLIT, high, low);
+			node = hot_chain(l->g, &low_hot, nlow, node, copy);
+		}
+	}
+	hot_release(&low_hot);
+	return node;
 }
 
 static int layout_init(struct layout *l, const struct scg_policy *policy,

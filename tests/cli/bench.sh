@@ -108,7 +108,7 @@ expect_grep "$TMP/err" "unknown syscall 'getppdi' on [a-z0-9_]+; did you mean 'g
 expect_status 2 "a syscall that would end the loop is refused" -- "$SYSCAGE" bench --syscall exit_group
 expect_grep "$TMP/err" "'exit_group' cannot be timed in a loop" "and the reason is given"
 expect_status 2 "an unknown section is refused" -- "$SYSCAGE" bench --only nosuch
-expect_grep "$TMP/err" "unknown section 'nosuch' \(baseline, cache, stack, length or compare\)" "listing the sections"
+expect_grep "$TMP/err" "unknown section 'nosuch' \(baseline, cache, stack, length, compare or fuse\)" "listing the sections"
 expect_status 2 "--reps 0 is refused" -- "$SYSCAGE" bench --reps 0
 expect_grep "$TMP/err" "--reps wants a number from 1 to [0-9]+, not '0'" "naming the range"
 expect_status 2 "an unknown option is refused" -- "$SYSCAGE" bench --fast
