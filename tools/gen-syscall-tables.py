@@ -166,11 +166,11 @@ def generate(table_dir):
         emit_table(out, stem, tables[stem][0])
 
     out.append("/* Every name any table lists, with or without a number. */")
-    out.append("const char *const scg_syscall_all_names[] = {")
+    out.append("const char *const syscall_all_names[] = {")
     out.extend('\t"%s",' % name for name in sorted(all_names))
     out.append("};")
     out.append("")
-    out.append("const size_t scg_syscall_all_count = %d;" % len(all_names))
+    out.append("const size_t syscall_all_count = %d;" % len(all_names))
     return "\n".join(out) + "\n"
 
 
