@@ -420,8 +420,8 @@ static int prefix_index_init(struct prefix_index *px, const struct oci_inst *ins
 	px->key_slots = malloc(px->nslots * sizeof(*px->key_slots));
 	if (!px->entries || !px->keys || !px->posts || !px->slots || !px->key_slots)
 		return -ENOMEM;
-	memset(px->slots, 0xff, px->nslots * sizeof(*px->slots));
-	memset(px->key_slots, 0xff, px->nslots * sizeof(*px->key_slots));
+	for (size_t s = 0; s < px->nslots; s++)
+		px->slots[s] = px->key_slots[s] = NONE;
 	return 0;
 }
 

@@ -144,7 +144,7 @@ static void put_flags(struct out *o, const struct scg_decode_param *d, const str
 	if (d->enum_set && !d->enum_last)
 		put_enum_part(o, d, arch, mask, v, false);
 	rest &= ~d->enum_mask;
-	struct member m[MAX_MEMBERS], chosen[MAX_MEMBERS];
+	struct member m[MAX_MEMBERS], chosen[MAX_MEMBERS] = { 0 };
 	size_t n = members_of(d->set, arch, mask, m, MAX_MEMBERS), nchosen = 0;
 	qsort(m, n, sizeof(m[0]), by_bits_first);
 	const char *zero = NULL;

@@ -252,7 +252,7 @@ static int put_rules(struct scg_strbuf *sb, const struct scg_policy *p, size_t n
 	}
 	find_dead(p, dead, n);
 	size_t count = 0;
-	struct scg_rule a, b;
+	struct scg_rule a = { 0 }, b = { 0 };
 	for (size_t i = 0; i <= n; i++) {
 		if (i < n && dead[i])
 			continue;
