@@ -289,7 +289,7 @@ else
 fi
 
 # Rules in the filter: the summary says their faults go uncounted; --count counts them.
-expect_status 0 "filter rule: summary" -- $T "$S" inject 'getppid:error=EPERM' 'getpid:retval=1:when=1' -- "$P" getppid 2
+expect_status 0 "filter rule: summary" -- $T "$S" inject 'getppid:error=EPERM' 'acct:retval=1:when=1' -- "$P" getppid 2
 expect_grep "$TMP/err" "^syscage: inject: 0 faults injected by the supervisor; the kernel injects the faults of 1 rule in the filter, uncounted \(--count counts them\)$" \
 	"filter rule: the summary says it is not counted"
 expect_status 0 "--count: the supervisor answers a filter rule" -- $T "$S" inject --count 'getppid:error=EPERM' -- "$P" getppid 2
