@@ -14,8 +14,10 @@
 #include <syscage/inject.h>
 #include <syscage/inspect.h>
 #include <syscage/lang.h>
+#include <syscage/launch.h>
 #include <syscage/number.h>
 #include <syscage/learn.h>
+#include <syscage/auditlog.h>
 #include <syscage/policy.h>
 #include <syscage/runtime.h>
 #include <syscage/verify.h>
