@@ -21,6 +21,7 @@
 
 #include <syscage/oci.h>
 
+#include "learn_sources.h"
 #include "run.h"
 
 enum { EXIT_SETUP = 125 };
@@ -37,7 +38,11 @@ static void usage(FILE *out)
 		"                      of descriptor numbers)\n"
 		"  -m, --merge FILE    start from the policy in FILE (written by learn), widen it\n"
 		"      --counts FILE   write the calls per syscall as JSON to FILE\n"
-		"      --deny V        verdict for calls not seen: kill (default) or eperm\n");
+		"      --deny V        verdict for calls not seen: kill (default) or eperm\n"
+		"From the kernel's seccomp audit records, or through eBPF:\n"
+		"       syscage learn --from-log FILE|- [--exe PATH] [--comm NAME] [...]\n"
+		"       syscage learn --ebpf [--cgroup PATH | --pid PID | -- CMD] [...]\n"
+		"  ('syscage learn --from-log - --help' lists their options)\n");
 }
 
 struct learn_opts {
@@ -397,6 +402,8 @@ static void restore_stdout(int saved)
 
 int cmd_learn(int argc, char **argv)
 {
+	if (learn_source_wanted(argc, argv))
+		return cmd_learn_source(argc, argv);
 	struct learn_opts o = { 0 };
 	int program = parse_args(argc, argv, &o);
 	if (program <= 0)

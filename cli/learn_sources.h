@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * syscage learn from other sources than its own notification supervisor:
+ * the kernel's seccomp audit records (--from-log, learn_sources.c) and the
+ * raw_syscalls tracepoint through eBPF (--ebpf, learn_ebpf.c).
+ */
+#ifndef SCG_CLI_LEARN_SOURCES_H
+#define SCG_CLI_LEARN_SOURCES_H
+
+#include <stdbool.h>
+
+#include <syscage/learn.h>
+
+/* Whether learn's options (before "--") ask for --from-log or --ebpf. */
+bool learn_source_wanted(int argc, char **argv);
+
+/* syscage learn --from-log FILE ... or --ebpf ...: an exit status. */
+int cmd_learn_source(int argc, char **argv);
+
+/* What learn_ebpf.c needs of the options. */
+struct learn_ebpf_request {
+	const char *cgroup; /* --cgroup PATH, or NULL */
+	long pid;           /* --pid PID, or 0 */
+	char **argv;        /* -- CMD ARG..., or NULL */
+	bool args, args_fd;
+};
+
+/*
+ * Records through the raw_syscalls:sys_enter tracepoint into @rec until the
+ * command ends (or, for --cgroup and --pid, until SIGINT or SIGTERM).
+ * Errors are printed.  Returns the command's exit status (0 without one),
+ * or 125 when recording could not start.
+ */
+int learn_ebpf(const struct learn_ebpf_request *req, struct scg_learn *rec);
+
+#endif
