@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Importing seccomp settings written for other tools: systemd units (and
- * drop-ins, and `systemctl show` output), and writing policies back as
- * systemd settings.
+ * drop-ins, and `systemctl show` output), firejail options, minijail and
+ * kafel policies, and writing policies back as systemd settings, minijail
+ * or kafel policies.
  *
  * An import gives ONE policy whose verdict for every (ABI, syscall,
  * arguments) is the verdict of the whole stack of filters the other tool
@@ -91,6 +92,83 @@ SCG_API int scg_firejail_import(const char *text, size_t len, const struct scg_i
  */
 SCG_API int scg_systemd_export(const struct scg_policy *policy, char **text,
 			       struct scg_diag *diag);
+
+/* --- minijail ------------------------------------------------------------ */
+
+/*
+ * Whether @text looks like a minijail seccomp policy: a line "name: 1",
+ * "name: argN ...", "name: return ..." or an @include / @frequency line.
+ */
+SCG_API bool scg_minijail_detect(const char *text, size_t len);
+
+/*
+ * Reads a minijail seccomp policy (minijail0(5): "name: filter" lines,
+ * argument filters in disjunctive normal form over argN ==, !=, <, <=, >,
+ * >=, & (a flag set), in (a subset of the flags), "; return ERRNO" and the
+ * actions of minijail's policy compiler, @include and @frequency files,
+ * which are read relative to the including file) into *@out (caller
+ * frees): one policy for the native ABI whose default and
+ * bad-architecture verdicts are minijail's (kill the process).  Every rule
+ * keeps the line and column it was written at.  Returns 0, -EINVAL (each
+ * problem in @diag at its file, line and column, unknown syscalls with a
+ * "did you mean"), or -ENOMEM.
+ */
+SCG_API int scg_minijail_import(const char *text, size_t len,
+				const struct scg_import_options *opts, struct scg_policy **out,
+				struct scg_diag *diag);
+
+/* A syscall and how often a workload makes it (minijail's @frequency files). */
+struct scg_import_count {
+	char *name;
+	unsigned long long count;
+};
+
+/*
+ * The counts of the @frequency files a minijail policy names (following its
+ * @include lines), summed per syscall, into *@counts (caller frees with
+ * scg_import_counts_free()) and *@n; *@n is 0 when it names none.  Returns
+ * 0, -EINVAL (problems in @diag) or -ENOMEM.
+ */
+SCG_API int scg_minijail_frequency(const char *text, size_t len,
+				   const struct scg_import_options *opts,
+				   struct scg_import_count **counts, size_t *n, struct scg_diag *diag);
+SCG_API void scg_import_counts_free(struct scg_import_count *counts, size_t n);
+
+/*
+ * Writes @policy as a minijail seccomp policy into *@text (caller frees),
+ * such that scg_minijail_import() of the text gives the same verdict for
+ * every call.  Returns 0, -EINVAL when the policy says something minijail
+ * cannot (each reason in @diag, with the rule that says it), or -ENOMEM.
+ */
+SCG_API int scg_minijail_export(const struct scg_policy *policy, char **text,
+				struct scg_diag *diag);
+
+/* --- kafel ---------------------------------------------------------------- */
+
+/*
+ * Whether @text looks like a kafel policy: a POLICY, USE or DEFAULT
+ * statement, #define or #include, or an action block ("ALLOW {").
+ */
+SCG_API bool scg_kafel_detect(const char *text, size_t len);
+
+/*
+ * Reads a kafel policy (POLICY blocks, USE, action blocks, argument
+ * filters, #define, #include "file" relative to the including file,
+ * DEFAULT) into *@out (caller frees): the implicit top-level policy, as
+ * kafel compiles it for x86_64, first matching rule first.  Every rule keeps
+ * the line and column of its syscall.  Returns 0, -EINVAL (each problem in
+ * @diag at its file, line and column) or -ENOMEM.
+ */
+SCG_API int scg_kafel_import(const char *text, size_t len, const struct scg_import_options *opts,
+			     struct scg_policy **out, struct scg_diag *diag);
+
+/*
+ * Writes @policy as a kafel policy into *@text (caller frees), such that
+ * scg_kafel_import() of the text gives the same verdict for every call.
+ * Returns 0, -EINVAL when the policy says something kafel cannot (each
+ * reason in @diag, with the rule that says it), or -ENOMEM.
+ */
+SCG_API int scg_kafel_export(const struct scg_policy *policy, char **text, struct scg_diag *diag);
 
 #ifdef __cplusplus
 }

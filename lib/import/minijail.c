@@ -1,0 +1,656 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * minijail's seccomp policies (minijail0(5)): one "name: filter" line per
+ * syscall, where the filter is "1" (or an action), or an argument filter in
+ * disjunctive normal form ("arg0 == 1 && arg1 & O_CLOEXEC || arg2 in
+ * PROT_READ|PROT_WRITE") with an optional "; return ERRNO" (or action) for
+ * the calls it does not allow; '#' comments, '\' continuations, @include
+ * and @frequency lines.  Everything else falls to minijail's default: the
+ * process is killed.  One filter, first line first, for the native ABI.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <syscage/bpf.h>
+#include <syscage/import.h>
+#include <syscage/number.h>
+
+#include "import/source.h"
+#include "util/opts.h"
+
+#define MJ_MAX_DEPTH 8
+
+/* A logical line: physical lines joined at '\', each piece's start remembered. */
+struct mj_piece {
+	size_t off;
+	unsigned line, column;
+};
+
+struct mj_line {
+	char *text;
+	size_t len, cap;
+	struct mj_piece *pieces;
+	size_t npieces, pcap;
+	const char *file;
+};
+
+struct mj_ctx {
+	struct scg_diag *diag;
+	bool failed;
+	struct scg_policy *p;
+	const struct scg_arch *abi;
+	unsigned depth;
+	bool in_frequency; /* reading a @frequency file: "name: count" lines */
+	struct scg_import_count *counts;
+	size_t ncounts;
+	char **files; /* names of included files, kept for the locations */
+	size_t nfiles;
+};
+
+static void err(struct mj_ctx *c, struct scg_loc loc, const char *hint, const char *fmt,
+		const char *what)
+{
+	c->failed = true;
+	scg_diag_add(c->diag, SCG_SEV_ERROR, loc, "minijail", hint, fmt, what);
+}
+
+static struct scg_loc loc_at(const struct mj_line *l, size_t off)
+{
+	const struct mj_piece *pc = &l->pieces[0];
+	for (size_t i = 1; i < l->npieces && l->pieces[i].off <= off; i++)
+		pc = &l->pieces[i];
+	return (struct scg_loc){l->file, pc->line, pc->column + (unsigned)(off - pc->off), -1};
+}
+
+static bool is_space(char ch)
+{
+	return ch == ' ' || ch == '\t' || ch == '\r' || ch == '\f' || ch == '\v';
+}
+
+/* [*pos, end) with blanks skipped at both ends. */
+static void trim(const char *s, size_t *pos, size_t *end)
+{
+	while (*pos < *end && is_space(s[*pos]))
+		++*pos;
+	while (*end > *pos && is_space(s[*end - 1]))
+		--*end;
+}
+
+static bool word_is(const char *s, size_t n, const char *w)
+{
+	return strlen(w) == n && !strncmp(s, w, n);
+}
+
+/* --- actions ------------------------------------------------------------------ */
+
+/*
+ * An action of minijail's policy compiler at [pos, end): 1 with *@out, 0 when
+ * the text is no action word, -1 when it is one with a bad value (reported).
+ */
+static int parse_action(struct mj_ctx *c, const struct mj_line *l, size_t pos, size_t end,
+			uint32_t *out)
+{
+	const char *s = l->text;
+	trim(s, &pos, &end);
+	size_t w = pos;
+	while (w < end && !is_space(s[w]))
+		w++;
+	static const struct {
+		const char *word;
+		uint32_t action;
+	} words[] = {
+	    {"1", SCG_RET_ALLOW},		 {"allow", SCG_RET_ALLOW},
+	    {"kill", SCG_RET_KILL_PROCESS},	 {"kill-process", SCG_RET_KILL_PROCESS},
+	    {"kill-thread", SCG_RET_KILL_THREAD}, {"trap", SCG_RET_TRAP},
+	    {"trace", SCG_RET_TRACE},		 {"log", SCG_RET_LOG},
+	    {"user-notify", SCG_RET_USER_NOTIF},
+	};
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (word_is(s + pos, w - pos, words[i].word) && w == end) {
+			*out = words[i].action;
+			return 1;
+		}
+	if (!word_is(s + pos, w - pos, "return"))
+		return 0;
+	size_t v = w;
+	trim(s, &v, &end);
+	if (v == end) { /* a bare return is the default action */
+		*out = SCG_RET_KILL_PROCESS;
+		return 1;
+	}
+	uint64_t n;
+	if (imp_constant(s + v, end - v, c->abi, &n, c->diag, loc_at(l, v), "minijail") < 0) {
+		c->failed = true;
+		return -1;
+	}
+	if (n > SCG_RET_DATA) {
+		err(c, loc_at(l, v), "an errno: EPERM, 13", "errno value '%s' is out of range",
+		    "> 65535");
+		return -1;
+	}
+	*out = SCG_RET_ERRNO | (uint32_t)n;
+	return 1;
+}
+
+/* --- argument filters ----------------------------------------------------------- */
+
+/* One atom "argN OP VALUE" at [*pos, end), stopping before "&&", "||" or the end. */
+static struct scg_expr *parse_atom(struct mj_ctx *c, const struct mj_line *l, size_t *pos,
+				   size_t end)
+{
+	const char *s = l->text;
+	size_t p = *pos;
+	while (p < end && is_space(s[p]))
+		p++;
+	size_t start = p;
+	if (end - p < 4 || strncmp(s + p, "arg", 3) || s[p + 3] < '0' || s[p + 3] > '9') {
+		err(c, loc_at(l, p), "an atom is 'argN OP VALUE', N from 0 to 5: arg1 == O_RDONLY",
+		    "expected an argument (argN)%s", "");
+		return NULL;
+	}
+	p += 3;
+	unsigned arg = 0;
+	while (p < end && s[p] >= '0' && s[p] <= '9' && arg < 100)
+		arg = arg * 10 + (unsigned)(s[p++] - '0');
+	if (arg > 5) {
+		err(c, loc_at(l, start + 3), "syscalls have six arguments, arg0 to arg5",
+		    "no argument '%s'", "argN past arg5");
+		return NULL;
+	}
+	while (p < end && is_space(s[p]))
+		p++;
+	enum { OP_EQ, OP_NE, OP_LT, OP_LE, OP_GT, OP_GE, OP_SET, OP_IN } op;
+	size_t oplen = 2;
+	if (!strncmp(s + p, "==", 2))
+		op = OP_EQ;
+	else if (!strncmp(s + p, "!=", 2))
+		op = OP_NE;
+	else if (!strncmp(s + p, "<=", 2))
+		op = OP_LE;
+	else if (!strncmp(s + p, ">=", 2))
+		op = OP_GE;
+	else if (!strncmp(s + p, "in", 2) && p + 2 < end && is_space(s[p + 2]))
+		op = OP_IN;
+	else if (p < end && s[p] == '<' && (oplen = 1))
+		op = OP_LT;
+	else if (p < end && s[p] == '>' && (oplen = 1))
+		op = OP_GT;
+	else if (p < end && s[p] == '&' && (p + 1 >= end || s[p + 1] != '&') && (oplen = 1))
+		op = OP_SET;
+	else {
+		err(c, loc_at(l, p), "operators: == != < <= > >= & in", "expected an operator%s",
+		    "");
+		return NULL;
+	}
+	p += oplen;
+	/* the value runs to "&&", "||" or the end, outside parentheses */
+	size_t v = p;
+	int depth = 0;
+	while (p < end) {
+		if (s[p] == '(')
+			depth++;
+		else if (s[p] == ')')
+			depth--;
+		else if (depth <= 0 && p + 1 < end &&
+			 ((s[p] == '&' && s[p + 1] == '&') || (s[p] == '|' && s[p + 1] == '|')))
+			break;
+		p++;
+	}
+	size_t vend = p;
+	trim(s, &v, &vend);
+	if (v == vend) {
+		err(c, loc_at(l, v), "a number, a constant or constants joined by '|'",
+		    "expected a value%s", "");
+		return NULL;
+	}
+	uint64_t val;
+	if (imp_constant(s + v, vend - v, c->abi, &val, c->diag, loc_at(l, v), "minijail") < 0) {
+		c->failed = true;
+		return NULL;
+	}
+	*pos = p;
+	static const enum scg_cmp_op ops[] = {SCG_CMP_EQ, SCG_CMP_NE, SCG_CMP_LT,
+					      SCG_CMP_LE, SCG_CMP_GT, SCG_CMP_GE};
+	struct scg_expr *e;
+	if (op == OP_SET) /* a flag set: (arg & VALUE) != 0 */
+		e = scg_expr_cmp(arg, 64, SCG_CMP_NE, val, 0);
+	else if (op == OP_IN) /* a subset of VALUE's flags: (arg & ~VALUE) == 0 */
+		e = scg_expr_cmp(arg, 64, SCG_CMP_EQ, ~val, 0);
+	else
+		e = scg_expr_cmp(arg, 64, ops[op], UINT64_MAX, val);
+	if (e)
+		e->loc = loc_at(l, start);
+	return e;
+}
+
+/* A disjunction of conjunctions of atoms at [pos, end); NULL on error (reported) or no memory. */
+static struct scg_expr *parse_filter(struct mj_ctx *c, const struct mj_line *l, size_t pos,
+				     size_t end, bool *nomem)
+{
+	struct scg_expr *any = NULL;
+	for (;;) {
+		struct scg_expr *all = NULL;
+		for (;;) {
+			struct scg_expr *a = parse_atom(c, l, &pos, end);
+			if (!a) {
+				*nomem = !c->failed;
+				scg_expr_free(all);
+				scg_expr_free(any);
+				return NULL;
+			}
+			all = all ? scg_expr_and(all, a) : a;
+			if (!all) {
+				*nomem = true;
+				scg_expr_free(any);
+				return NULL;
+			}
+			if (pos >= end || strncmp(l->text + pos, "&&", 2))
+				break;
+			pos += 2;
+		}
+		any = any ? scg_expr_or(any, all) : all;
+		if (!any) {
+			*nomem = true;
+			return NULL;
+		}
+		if (pos >= end)
+			return any;
+		pos += 2; /* "||" */
+	}
+}
+
+/* --- lines ---------------------------------------------------------------------- */
+
+static int add_rule(struct mj_ctx *c, const char *name, bool has_nr, uint32_t nr,
+		    struct scg_expr *cond, uint32_t action, struct scg_loc loc)
+{
+	struct scg_rule_spec spec = {.action = action,
+				     .syscall = has_nr ? NULL : name,
+				     .has_number = has_nr,
+				     .number = nr,
+				     .cond = cond,
+				     .loc = loc};
+	return scg_policy_add_rule(c->p, &spec);
+}
+
+/* A warning when @name already has a line: minijail's first line decides. */
+static void check_twice(struct mj_ctx *c, const char *name, struct scg_loc loc)
+{
+	for (size_t i = 0; i < scg_policy_rule_count(c->p); i++) {
+		struct scg_rule r;
+		scg_policy_rule_at(c->p, i, &r);
+		if (r.syscall && !strcmp(r.syscall, name)) {
+			char hint[160];
+			snprintf(hint, sizeof(hint), "the line at %s:%u decides",
+				 r.loc.file ? r.loc.file : "?", r.loc.line);
+			scg_diag_add(c->diag, SCG_SEV_WARNING, loc, "minijail-twice", hint,
+				     "'%s' has a line already; this one is never reached", name);
+			return;
+		}
+	}
+}
+
+/* "name: filter" */
+static int syscall_line(struct mj_ctx *c, const struct mj_line *l, size_t pos, size_t colon,
+			size_t end)
+{
+	const char *s = l->text;
+	size_t nend = colon;
+	trim(s, &pos, &nend);
+	struct scg_loc loc = loc_at(l, pos);
+	char name[64];
+	if (nend == pos || nend - pos >= sizeof(name)) {
+		err(c, loc, "a line is 'syscall: filter'", "expected a syscall name%s", "");
+		return 0;
+	}
+	snprintf(name, sizeof(name), "%.*s", (int)(nend - pos), s + pos);
+	uint32_t nr = 0;
+	bool has_nr = scg_parse_u32(name, strlen(name), &nr) == 0;
+	uint32_t known;
+	if (!has_nr && scg_syscall_lookup(c->abi, name, &known) < 0) {
+		char hint[96];
+		err(c, loc, imp_syscall_hint(c->abi, name, hint, sizeof(hint)),
+		    "unknown syscall '%s'", name);
+		return 0;
+	}
+	size_t fpos = colon + 1, fend = end;
+	trim(s, &fpos, &fend);
+	if (fpos == fend) {
+		err(c, loc_at(l, colon), "'1' allows it; 'arg0 == 1' allows some calls",
+		    "no filter after '%s:'", name);
+		return 0;
+	}
+	if (!has_nr)
+		check_twice(c, name, loc);
+	const char *semi = memchr(s + fpos, ';', fend - fpos);
+	size_t expr_end = semi ? (size_t)(semi - s) : fend;
+	uint32_t action;
+	if (!semi) {
+		int a = parse_action(c, l, fpos, fend, &action);
+		if (a < 0)
+			return 0;
+		if (a > 0)
+			return add_rule(c, name, has_nr, nr, NULL, action, loc);
+	}
+	uint32_t otherwise = SCG_RET_KILL_PROCESS;
+	size_t apos = semi ? expr_end + 1 : fend;
+	if (semi) {
+		int a = parse_action(c, l, apos, fend, &otherwise);
+		if (a == 0) {
+			size_t p = apos;
+			size_t e = fend;
+			trim(s, &p, &e);
+			err(c, loc_at(l, p),
+			    "after ';' comes what the other calls get: return EPERM, kill, trap, "
+			    "trace, log, user-notify",
+			    "expected an action after ';'%s", "");
+		}
+		if (a <= 0)
+			return 0;
+	}
+	bool nomem = false;
+	struct scg_expr *cond = parse_filter(c, l, fpos, expr_end, &nomem);
+	if (!cond)
+		return nomem ? -ENOMEM : 0;
+	int r = add_rule(c, name, has_nr, nr, cond, SCG_RET_ALLOW, loc);
+	/* the calls the filter does not allow: the line's own verdict, so reports name it */
+	if (!r) {
+		size_t p = semi ? apos : fpos;
+		size_t e = fend;
+		trim(s, &p, &e);
+		r = add_rule(c, name, has_nr, nr, NULL, otherwise, semi ? loc_at(l, p) : loc);
+	}
+	return r;
+}
+
+static int read_text(struct mj_ctx *c, const char *text, size_t len, const char *file);
+
+static int count_line(struct mj_ctx *c, const struct mj_line *l, size_t pos, size_t colon,
+		      size_t end)
+{
+	const char *s = l->text;
+	size_t nend = colon, v = colon + 1;
+	trim(s, &pos, &nend);
+	trim(s, &v, &end);
+	char name[64];
+	uint64_t n;
+	uint32_t nr;
+	if (nend == pos || nend - pos >= sizeof(name)) {
+		err(c, loc_at(l, pos), "a frequency line is 'syscall: count'",
+		    "expected a syscall name%s", "");
+		return 0;
+	}
+	snprintf(name, sizeof(name), "%.*s", (int)(nend - pos), s + pos);
+	if (scg_syscall_lookup(c->abi, name, &nr) < 0) {
+		char hint[96];
+		err(c, loc_at(l, pos), imp_syscall_hint(c->abi, name, hint, sizeof(hint)),
+		    "unknown syscall '%s'", name);
+		return 0;
+	}
+	if (v == end || scg_parse_u64(s + v, end - v, &n) < 0) {
+		err(c, loc_at(l, v), "a count: a number of calls", "bad count for '%s'", name);
+		return 0;
+	}
+	for (size_t i = 0; i < c->ncounts; i++)
+		if (!strcmp(c->counts[i].name, name)) {
+			c->counts[i].count += n;
+			return 0;
+		}
+	struct scg_import_count *grown = realloc(c->counts, (c->ncounts + 1) * sizeof(*grown));
+	if (!grown)
+		return -ENOMEM;
+	c->counts = grown;
+	grown[c->ncounts].name = strdup(name);
+	grown[c->ncounts].count = n;
+	if (!grown[c->ncounts].name)
+		return -ENOMEM;
+	c->ncounts++;
+	return 0;
+}
+
+/* Reads an @include'd or @frequency file; @frequency files hold "name: count" lines. */
+static int other_file(struct mj_ctx *c, const struct mj_line *l, size_t pos, size_t end,
+		      bool frequency)
+{
+	const char *s = l->text;
+	trim(s, &pos, &end);
+	struct scg_loc loc = loc_at(l, pos);
+	if (pos == end) {
+		err(c, loc, "the path follows, relative to this file", "expected a path%s", "");
+		return 0;
+	}
+	if (c->depth >= MJ_MAX_DEPTH) {
+		err(c, loc, "includes nest 8 deep at most", "includes nest too deep%s", "");
+		return 0;
+	}
+	char *path = strndup(s + pos, end - pos);
+	char *text = NULL, *resolved = NULL;
+	size_t len = 0;
+	int r = path ? imp_read_include(l->file, path, &text, &len, &resolved) : -ENOMEM;
+	char **files = r ? NULL : realloc(c->files, (c->nfiles + 1) * sizeof(*files));
+	if (r == -ENOMEM || (!r && !files)) {
+		r = -ENOMEM;
+	} else if (r < 0) {
+		char msg[96];
+		snprintf(msg, sizeof(msg), "cannot read '%%s': %s", strerror(-r));
+		c->failed = true;
+		scg_diag_add(c->diag, SCG_SEV_ERROR, loc, "minijail", NULL, msg, path);
+		r = 0;
+	} else {
+		c->files = files;
+		files[c->nfiles++] = resolved;
+		resolved = NULL;
+		bool in_frequency = c->in_frequency;
+		c->in_frequency = frequency;
+		c->depth++;
+		r = read_text(c, text, len, files[c->nfiles - 1]);
+		c->depth--;
+		c->in_frequency = in_frequency;
+	}
+	free(text);
+	free(resolved);
+	free(path);
+	return r;
+}
+
+/* One logical line, comments cut off. */
+static int line(struct mj_ctx *c, struct mj_line *l)
+{
+	char *hash = memchr(l->text, '#', l->len);
+	size_t end = hash ? (size_t)(hash - l->text) : l->len;
+	size_t pos = 0;
+	trim(l->text, &pos, &end);
+	if (pos == end)
+		return 0;
+	const char *s = l->text;
+	bool freq_file = c->in_frequency;
+	if (s[pos] == '@' && !freq_file) {
+		size_t w = pos + 1;
+		while (w < end && !is_space(s[w]))
+			w++;
+		if (word_is(s + pos, w - pos, "@include"))
+			return other_file(c, l, w, end, false);
+		if (word_is(s + pos, w - pos, "@frequency"))
+			return other_file(c, l, w, end, true);
+		char word[32];
+		snprintf(word, sizeof(word), "%.*s", (int)(w - pos < 31 ? w - pos : 31), s + pos);
+		err(c, loc_at(l, pos), "minijail's directives: @include, @frequency",
+		    "unknown directive '%s'", word);
+		return 0;
+	}
+	const char *colon = memchr(s + pos, ':', end - pos);
+	if (!colon) {
+		err(c, loc_at(l, pos), freq_file ? "a frequency line is 'syscall: count'"
+						 : "a line is 'syscall: filter'",
+		    "expected ':'%s", "");
+		return 0;
+	}
+	if (freq_file)
+		return count_line(c, l, pos, (size_t)(colon - s), end);
+	if (!c->p) /* scg_minijail_frequency(): only the counts matter */
+		return 0;
+	return syscall_line(c, l, pos, (size_t)(colon - s), end);
+}
+
+static int append(struct mj_line *l, const char *p, size_t n, unsigned lineno, unsigned col)
+{
+	if (l->len + n + 1 > l->cap) {
+		size_t cap = (l->len + n + 1) * 2;
+		char *t = realloc(l->text, cap);
+		if (!t)
+			return -ENOMEM;
+		l->text = t;
+		l->cap = cap;
+	}
+	if (l->npieces == l->pcap) {
+		size_t cap = l->pcap ? l->pcap * 2 : 4;
+		struct mj_piece *pc = realloc(l->pieces, cap * sizeof(*pc));
+		if (!pc)
+			return -ENOMEM;
+		l->pieces = pc;
+		l->pcap = cap;
+	}
+	l->pieces[l->npieces++] = (struct mj_piece){l->len, lineno, col};
+	memcpy(l->text + l->len, p, n);
+	l->len += n;
+	l->text[l->len] = '\0';
+	return 0;
+}
+
+static int read_text(struct mj_ctx *c, const char *text, size_t len, const char *file)
+{
+	struct mj_line l = {.file = file};
+	unsigned lineno = 0;
+	int r = 0;
+	for (const char *p = text, *end = text + len; p < end && !r;) {
+		const char *e = memchr(p, '\n', (size_t)(end - p));
+		size_t n = (size_t)((e ? e : end) - p);
+		lineno++;
+		if (memchr(p, '\0', n)) {
+			err(c, (struct scg_loc){file, lineno, 1, -1}, "policies are text",
+			    "NUL byte in line%s", "");
+			l.len = l.npieces = 0;
+			p = e ? e + 1 : end;
+			continue;
+		}
+		size_t body = n;
+		while (body && (p[body - 1] == '\r' || p[body - 1] == ' ' || p[body - 1] == '\t'))
+			body--;
+		bool cont = body && p[body - 1] == '\\';
+		r = append(&l, p, cont ? body - 1 : n, lineno, 1);
+		if (!r && (!cont || !e)) {
+			r = line(c, &l);
+			l.len = l.npieces = 0;
+		}
+		p = e ? e + 1 : end;
+	}
+	free(l.text);
+	free(l.pieces);
+	return r;
+}
+
+/* --- entry points ------------------------------------------------------------------ */
+
+bool scg_minijail_detect(const char *text, size_t len)
+{
+	static const char *const starts[] = {"1",	  "allow", "arg",	  "return", "kill",
+					     "trap",	  "trace", "log",	  "user-notify", NULL};
+	for (const char *p = text, *end = text + len; p < end;) {
+		const char *e = memchr(p, '\n', (size_t)(end - p));
+		const char *le = e ? e : end;
+		while (p < le && is_space(*p))
+			p++;
+		if (le - p > 9 && (!strncmp(p, "@include ", 9) || !strncmp(p, "@frequency ", 11)))
+			return true;
+		const char *w = p;
+		while (w < le && ((*w >= 'a' && *w <= 'z') || (*w >= '0' && *w <= '9') || *w == '_'))
+			w++;
+		if (w > p && w < le && *w == ':') {
+			w++;
+			while (w < le && is_space(*w))
+				w++;
+			for (const char *const *s = starts; *s; s++)
+				if ((size_t)(le - w) >= strlen(*s) && !strncmp(w, *s, strlen(*s)))
+					return true;
+		}
+		p = e ? e + 1 : end;
+	}
+	return false;
+}
+
+static void ctx_release(struct mj_ctx *c)
+{
+	for (size_t i = 0; i < c->nfiles; i++)
+		free(c->files[i]);
+	free(c->files);
+	scg_import_counts_free(c->counts, c->ncounts);
+	c->counts = NULL;
+	c->ncounts = 0;
+}
+
+static int ctx_init(struct mj_ctx *c, const struct scg_import_options *opts,
+		    struct scg_import_options *o, struct scg_diag *diag)
+{
+	if (opts_load(o, sizeof(*o), opts, OPTS_END(struct scg_import_options, filename)) < 0)
+		return -EINVAL;
+	*c = (struct mj_ctx){.diag = diag, .abi = scg_arch_native()};
+	if (!o->filename)
+		o->filename = "<minijail>";
+	return 0;
+}
+
+int scg_minijail_import(const char *text, size_t len, const struct scg_import_options *opts,
+			struct scg_policy **out, struct scg_diag *diag)
+{
+	*out = NULL;
+	struct scg_import_options o;
+	struct mj_ctx c;
+	if (ctx_init(&c, opts, &o, diag) < 0)
+		return -EINVAL;
+	c.p = scg_policy_new();
+	int r = c.p ? scg_policy_add_arch(c.p, c.abi) : -ENOMEM;
+	if (!r) {
+		scg_policy_set_default(c.p, SCG_RET_KILL_PROCESS);
+		scg_policy_set_badarch(c.p, SCG_RET_KILL_PROCESS);
+		r = read_text(&c, text, len, o.filename);
+	}
+	if (!r && c.failed)
+		r = -EINVAL;
+	if (!r)
+		*out = c.p;
+	else
+		scg_policy_free(c.p);
+	ctx_release(&c);
+	return r;
+}
+
+int scg_minijail_frequency(const char *text, size_t len, const struct scg_import_options *opts,
+			   struct scg_import_count **counts, size_t *n, struct scg_diag *diag)
+{
+	*counts = NULL;
+	*n = 0;
+	struct scg_import_options o;
+	struct mj_ctx c;
+	if (ctx_init(&c, opts, &o, diag) < 0)
+		return -EINVAL;
+	int r = read_text(&c, text, len, o.filename);
+	if (!r && c.failed)
+		r = -EINVAL;
+	if (!r) {
+		*counts = c.counts;
+		*n = c.ncounts;
+		c.counts = NULL;
+		c.ncounts = 0;
+	}
+	ctx_release(&c);
+	return r;
+}
+
+void scg_import_counts_free(struct scg_import_count *counts, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(counts[i].name);
+	free(counts);
+}
