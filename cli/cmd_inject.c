@@ -2,7 +2,8 @@
 /*
  * syscage inject: run a program with faults injected into chosen syscalls,
  * in strace's --inject syntax.  Start-up, signal forwarding and the exit
- * status are `syscage run`'s (run_launch()); see docs/inject.md.
+ * status are the launcher's (scg_launch() in its SERVE mode), as for
+ * `syscage run`; see docs/inject.md.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -251,17 +252,24 @@ static int launch(const struct inject_opts *o, struct scg_inject_rule *const *ru
 	}
 	struct inject_state *st = inject_state_new(rules, o->nrules, base, o->count_all, log);
 	int code = EXIT_SETUP;
-	bool started = false;
 	if (st) {
-		struct run_config cfg = {
-			.policy_name = "inject rules", .policy = installed,
-			.report = needs_supervisor(rules, o->nrules, o->count_all), .quiet = true,
-			.argv = o->argv, .path = path, .serve = inject_serve, .serve_ctx = st,
-			.fallback = base, .verdicts_as_is = true, .started = &started,
-		};
-		code = run_launch(&cfg);
-		if (!o->quiet && started) /* no summary of a program that never ran */
+		struct scg_features buf;
+		struct run_front front = { .policy_name = "inject rules", .command = o->argv[0],
+					   .supervisor_only = true, .diag = scg_diag_new(),
+					   .data = st };
+		bool supervised = needs_supervisor(rules, o->nrules, o->count_all);
+		SCG_OPTS(scg_launch_options, lo,
+			 .mode = supervised ? SCG_LAUNCH_SERVE : SCG_LAUNCH_UNSUPERVISED,
+			 .fallback = base, .path = path, .features = run_front_features(&buf),
+			 .on_notif = inject_decide, .on_answered = inject_answered);
+		run_front_events(&front, &lo);
+		struct scg_launch_result res;
+		int r = scg_launch(o->argv, installed, &lo, &res);
+		code = run_front_result(&front, r, &res);
+		/* no summary of a program that never ran */
+		if (!o->quiet && res.end != SCG_LAUNCH_NOT_STARTED)
 			inject_summary(st);
+		scg_diag_free(front.diag);
 	}
 	inject_state_free(st);
 	if (log)
@@ -294,7 +302,7 @@ static int inject_program(const struct inject_opts *o, struct scg_inject_rule **
 		code = EXIT_SETUP;
 		goto out;
 	}
-	char *path = run_resolve_command(o->argv[0]);
+	char *path = scg_launch_resolve(o->argv[0]);
 	if (!path) {
 		int e = errno;
 		cli_error("%s: %s", o->argv[0], e == ENOENT ? "command not found" : strerror(e));

@@ -3,17 +3,16 @@
  * syscage learn: run a program, record every syscall of every thread and
  * descendant, and write a policy allowing exactly those.
  *
- * The program starts through the `syscage run` launcher (exec cookie,
- * listener handed over a socket pair, signal forwarding, exit status) with
- * a filter that sends every call to this process as a user notification.
- * Each one is answered CONTINUE and counted once the answer is accepted, so
+ * The program starts through the launcher (scg_launch() in its RECORD
+ * mode: exec cookie, guard, watchdog, signal forwarding) with a filter that
+ * sends every call to this process as a user notification.  Each one is
+ * answered CONTINUE and reported (on_call) once the answer is accepted, so
  * a call interrupted before it ran and restarted later is counted once.
  * docs/learn.md explains why user notification rather than ptrace.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
-#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -56,68 +55,16 @@ struct learner {
 	unsigned long foreign;  /* calls from an ABI syscage does not know */
 };
 
-/*
- * Answers one notification CONTINUE, or with the guard's errno for a call
- * the guard refuses (run_guard.c), and records it once the kernel took the
- * answer: refused or not, the program made the call, and under `syscage
- * run` the guard gives the same answer whatever the learned policy says.
- */
-static int serve_one(int listener, const struct run_serve *s, struct learner *l)
+/* options.on_call: one call the program made (refused by the guard or not, it made it). */
+static void on_call(pid_t tid, const struct scg_seccomp_data *data, void *front)
 {
-	struct scg_notif *slot = s->slot;
-	int r = scg_notif_receive(listener, slot);
-	if (r == -ENOENT)
-		return 0; /* the caller went away first; a restarted call comes again */
-	if (r < 0)
-		return r;
-	struct scg_notif_resp resp = { .id = slot->id, .flags = SCG_NOTIF_FLAG_CONTINUE };
-	run_guard_refuses(s->guard, slot, &resp);
-	r = scg_notif_respond(listener, &resp);
-	if (r == -ENOENT)
-		return 0; /* interrupted before it ran: not a call (yet) */
-	if (r < 0)
-		return r;
-	r = scg_learn_record(l->rec, &slot->data);
+	struct learner *l = ((struct run_front *)front)->data;
+	(void)tid;
+	int r = scg_learn_record(l->rec, data);
 	if (r == -EAFNOSUPPORT)
 		l->foreign++;
 	else if (r < 0)
 		l->lost++;
-	return 0;
-}
-
-/*
- * Serves the notifications waiting now, a bounded batch at a time: a busy
- * program keeps the queue full, and checking it alone is cheaper than the
- * launcher's full round (child status, signals, listener) after each call.
- */
-static int serve(int listener, const struct run_serve *s, void *ctx)
-{
-	struct pollfd pfd = { .fd = listener, .events = POLLIN };
-	for (int batch = 0; batch < 256; batch++) {
-		int r = serve_one(listener, s, ctx);
-		if (r < 0)
-			return r;
-		if (poll(&pfd, 1, 0) != 1 || !(pfd.revents & POLLIN))
-			break;
-	}
-	return 0;
-}
-
-/* A policy with the same verdict @action for every call of every ABI. */
-static int build_uniform_policy(uint32_t action, struct scg_policy **out)
-{
-	struct scg_policy *p = scg_policy_new();
-	if (!p)
-		return -ENOMEM;
-	int r = scg_policy_add_native_arches(p);
-	if (r < 0) {
-		scg_policy_free(p);
-		return r;
-	}
-	scg_policy_set_default(p, action);
-	scg_policy_set_badarch(p, action);
-	*out = p;
-	return 0;
 }
 
 static int parse_policy_text(const char *text, size_t len, const char *name,
@@ -338,33 +285,27 @@ static bool kernel_can_learn(void)
 
 static int learn_program(char **argv, struct learner *l)
 {
-	char *path = run_resolve_command(argv[0]);
+	char *path = scg_launch_resolve(argv[0]);
 	if (!path) {
 		int e = errno;
 		cli_error("%s: %s", argv[0], e == ENOENT ? "command not found" : strerror(e));
 		return e == ENOENT ? 127 : 126;
 	}
-	/* The filter learn installs sends every call to the supervisor.  Should
-	 * the supervisor be gone, nothing is recorded any more, and the
-	 * watchdog ends each process of the program at its next call. */
-	struct scg_policy *policy = NULL, *fallback = NULL;
-	if (build_uniform_policy(SCG_RET_USER_NOTIF, &policy) < 0 ||
-	    build_uniform_policy(SCG_RET_KILL_PROCESS, &fallback) < 0) {
-		scg_policy_free(policy);
-		free(path);
-		cli_error("cannot set up: %s", strerror(ENOMEM));
-		return EXIT_SETUP;
-	}
-	struct run_config cfg = { .policy_name = "learn", .policy = policy, .report = true,
-				  .quiet = true, .argv = argv, .path = path, .serve = serve,
-				  .serve_ctx = l, .fallback = fallback, .drain = true };
-	int code = run_launch(&cfg);
-	scg_policy_free(fallback);
-	scg_policy_free(policy);
+	/* Every call goes to the supervisor.  Should the supervisor be gone,
+	 * nothing is recorded any more, and the watchdog ends each process of
+	 * the program at its next call (RECORD's fallback). */
+	struct scg_features buf;
+	struct run_front front = { .policy_name = "learn", .command = argv[0],
+				   .supervisor_only = true, .wait = true, .data = l };
+	SCG_OPTS(scg_launch_options, o, .mode = SCG_LAUNCH_RECORD, .path = path,
+		 .features = run_front_features(&buf), .on_call = on_call);
+	run_front_events(&front, &o);
+	struct scg_launch_result res;
+	int r = scg_launch(argv, NULL, &o, &res);
+	int code = run_front_result(&front, r, &res);
 	free(path);
 	return code;
 }
-
 
 /*
  * When the policy (or the counts) goes to standard output, the program must

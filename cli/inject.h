@@ -20,16 +20,19 @@ struct inject_state *inject_state_new(struct scg_inject_rule *const *rules, size
 				      const struct scg_policy *base, bool count_all, FILE *log);
 void inject_state_free(struct inject_state *st);
 
-struct run_serve;
-/* run_config.serve: receives, decides and answers one notification. */
-int inject_serve(int listener, const struct run_serve *s, void *ctx);
+/* The launcher's on_notif (SERVE mode), with a struct run_front whose data is the
+ * inject_state as context: decides one notified call. */
+int inject_decide(int listener, const struct scg_notif *n, struct scg_notif_resp *resp,
+		  void *front);
+/* The launcher's on_answered: the signal=, on kernels where it must follow the answer. */
+void inject_answered(const struct scg_notif *n, const struct scg_notif_resp *resp, int r,
+		     void *front);
 
 /* Prints, on stderr, how many faults each rule injected, into which syscalls and processes. */
 void inject_summary(const struct inject_state *st);
 
 /*
- * The policy the child installs, before run_build_policy() adds the exec
- * cookie: @base, with each rule's calls ahead of @base's verdict for them,
+ * The policy the launcher installs (it adds the exec cookie): @base, with each rule's calls ahead of @base's verdict for them,
  * as ERRNO when inject_in_filter() and USER_NOTIF otherwise, except where @base kills or traps: the kernel does that first
  * (inject_policy.c).  *@out is new.
  */

@@ -78,7 +78,7 @@ struct inject_state *inject_state_new(struct scg_inject_rule *const *rules, size
 		inject_state_free(st);
 		return NULL;
 	}
-	/* WAIT_KILLABLE_RECV (5.19) is what run_child asks for whenever it can: with it,
+	/* WAIT_KILLABLE_RECV (5.19) is what the launcher asks for whenever it can: with it,
 	 * a signal sent before the answer waits until the call returns. */
 	struct scg_features f;
 	st->signal_first = cli_features_probe(&f) == 0 &&
@@ -215,14 +215,15 @@ static void send_signal(int listener, const struct scg_notif *n, pid_t tgid, int
  * The base policy's verdict for a call no rule took.  Its kill and trap
  * verdicts do not come here: inject_build_policy() leaves them to the
  * kernel, ahead of every rule.  Should one come all the same,
- * run_answer_verdict() kills the caller before the answer.
+ * scg_notif_answer_verdict() kills the caller before the answer, as
+ * under run.
  */
 static void answer_base(struct inject_state *st, int listener, const struct scg_notif *n,
 			struct scg_notif_resp *resp)
 {
 	struct scg_verdict v;
 	scg_policy_eval(st->base, &n->data, &v);
-	run_answer_verdict(listener, n, v.action, resp);
+	scg_notif_answer_verdict(listener, n, v.action, resp);
 }
 
 /* Applies rule @i to the call: the answer, the signal, the bookkeeping. */
@@ -232,11 +233,11 @@ static void inject(struct inject_state *st, size_t i, int listener, const struct
 	const struct scg_inject_rule *r = st->rules[i];
 	char buf[32];
 	const char *name = syscall_name(n, buf, sizeof(buf));
-	pid_t tgid = run_tgid_of((pid_t)n->pid);
+	pid_t tgid = scg_notif_tgid(n);
 	/* Decoded before the answer, while the caller still waits: strings read then are
 	 * what the call would have seen, unless another thread changes them meanwhile. */
 	char call[CALL_TEXT];
-	run_format_call(listener, n, call, sizeof(call));
+	scg_notif_format_call(listener, n, call, sizeof(call));
 	record(st, i, name == buf ? "other" : name, tgid, call);
 	log_injection(st, i, n, name, tgid, count, call);
 	/* Both delays come before the answer: seccomp gives no moment after a call
@@ -280,9 +281,11 @@ static int rule_of(const struct inject_state *st, int listener, const struct scg
 }
 
 /* A call counts for its rule's when= once it meets the rule's if=, path tests included. */
-static int decide(int listener, const struct scg_notif *n, struct scg_notif_resp *resp, void *ctx)
+int inject_decide(int listener, const struct scg_notif *n, struct scg_notif_resp *resp,
+		  void *front)
 {
-	struct inject_state *st = ctx;
+	struct inject_state *st = ((struct run_front *)front)->data;
+	st->pending_sig = 0;
 	int i = rule_of(st, listener, n);
 	const struct scg_inject_rule *r = i >= 0 ? st->rules[i] : NULL;
 	uint64_t count = r && r->has_when ? count_call(st, (size_t)i, n) : 0;
@@ -293,14 +296,16 @@ static int decide(int listener, const struct scg_notif *n, struct scg_notif_resp
 	return 0;
 }
 
-int inject_serve(int listener, const struct run_serve *s, void *ctx)
+void inject_answered(const struct scg_notif *n, const struct scg_notif_resp *resp, int r,
+		     void *front)
 {
-	struct inject_state *st = ctx;
-	st->pending_sig = 0;
-	int r = run_notif_handle(listener, s, decide, st);
+	struct inject_state *st = ((struct run_front *)front)->data;
+	(void)n;
+	(void)resp;
+	(void)r;
 	if (st->pending_sig) /* older kernels: after the answer, or the call would restart */
 		syscall(SYS_tgkill, st->pending_tgid, st->pending_tid, st->pending_sig);
-	return r < 0 && r != -EINTR ? r : 0;
+	st->pending_sig = 0;
 }
 
 /* False for a rule whose every syscall a later rule took over (scg_inject_rules_resolve()). */

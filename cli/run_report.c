@@ -19,8 +19,18 @@ struct run_count {
 	unsigned long count;
 };
 
+/* A denial as the report shows it. */
+struct run_denial {
+	pid_t pid;
+	const char *call;   /* decoded like strace: openat(AT_FDCWD, "/x", O_RDONLY) */
+	const char *name;   /* syscall name, or NULL */
+	uint32_t nr;
+	uint32_t action;    /* the policy's verdict */
+	char where[320];    /* "rule policy.txt:7" or "the default verdict" */
+	bool read_after_call;
+};
+
 struct run_report {
-	const struct run_config *cfg; /* run_policy(cfg) gives the verdicts */
 	FILE *log;
 	bool quiet;
 	bool marker_explained; /* the note on READ_AFTER_MARKER has been printed */
@@ -33,13 +43,11 @@ struct run_report {
 	size_t ncounts;
 };
 
-struct run_report *run_report_new(const struct run_config *cfg, const char *log_path,
-				  bool quiet)
+struct run_report *run_report_new(const char *log_path, bool quiet)
 {
 	struct run_report *rep = calloc(1, sizeof(*rep));
 	if (!rep)
 		return NULL;
-	rep->cfg = cfg;
 	rep->quiet = quiet;
 	if (log_path) {
 		rep->log = fopen(log_path, "we");
@@ -84,36 +92,6 @@ static void format_action(uint32_t action, const struct scg_arch *arch, char *bu
 	scg_ret_format(action, buf, size);
 }
 
-/* The program's memory for the decoder, through the notification's listener. */
-struct notif_memory {
-	int listener;
-	const struct scg_notif *notif;
-	int mem_fd; /* -1: not opened yet; -2: unavailable */
-};
-
-static int notif_mem_fd(struct notif_memory *m)
-{
-	if (m->mem_fd == -1) {
-		int fd = scg_notif_mem_open(m->listener, m->notif);
-		m->mem_fd = fd < 0 ? -2 : fd;
-	}
-	return m->mem_fd;
-}
-
-static ssize_t notif_mem_read(void *ctx, uint64_t addr, void *buf, size_t len)
-{
-	struct notif_memory *m = ctx;
-	int fd = notif_mem_fd(m);
-	return fd < 0 ? -EBADF : scg_notif_read(m->listener, m->notif, fd, addr, buf, len);
-}
-
-static ssize_t notif_mem_read_string(void *ctx, uint64_t addr, char *buf, size_t size)
-{
-	struct notif_memory *m = ctx;
-	int fd = notif_mem_fd(m);
-	return fd < 0 ? -EBADF : scg_notif_read_string(m->listener, m->notif, fd, addr, buf, size);
-}
-
 static void describe_where(const struct scg_policy *policy, const struct scg_verdict *v,
 			   char *buf, size_t size)
 {
@@ -135,31 +113,6 @@ static void describe_where(const struct scg_policy *policy, const struct scg_ver
 		snprintf(buf, size, "the verdict for other ABIs");
 		return;
 	}
-}
-
-void run_describe(const struct run_report *rep, int listener, const struct scg_notif *notif,
-		  const struct scg_verdict *verdict, struct run_denial *out)
-{
-	memset(out, 0, sizeof(*out));
-	const struct scg_arch *arch = scg_arch_from_audit(notif->data.arch, notif->data.nr);
-	out->pid = (pid_t)notif->pid;
-	out->nr = notif->data.nr;
-	out->action = verdict->action;
-	out->name = arch ? scg_syscall_name(arch, notif->data.nr) : NULL;
-	out->read_after_call = run_format_call(listener, notif, out->call, sizeof(out->call));
-	describe_where(run_policy(rep->cfg), verdict, out->where, sizeof(out->where));
-}
-
-bool run_format_call(int listener, const struct scg_notif *notif, char *buf, size_t size)
-{
-	const struct scg_arch *arch = scg_arch_from_audit(notif->data.arch, notif->data.nr);
-	struct notif_memory m = { .listener = listener, .notif = notif, .mem_fd = -1 };
-	const struct scg_call_memory mem = { notif_mem_read, notif_mem_read_string, &m };
-	unsigned flags = 0;
-	scg_call_format(arch, notif->data.nr, notif->data.args, &mem, buf, size, &flags);
-	if (m.mem_fd >= 0)
-		close(m.mem_fd);
-	return flags & SCG_CALL_READ_MEMORY;
 }
 
 static void log_json_string(FILE *f, const char *s)
@@ -261,8 +214,14 @@ static void print_denial(struct run_report *rep, const struct run_denial *d, con
 	explain_profile(rep, d->where);
 }
 
-void run_report_denial(struct run_report *rep, const struct run_denial *d)
+void run_report_denial(const struct scg_launch_denial *denial, void *front)
 {
+	struct run_report *rep = ((struct run_front *)front)->report;
+	struct run_denial dd = { .pid = denial->tid, .call = denial->call, .name = denial->name,
+				 .nr = denial->data->nr, .action = denial->action,
+				 .read_after_call = denial->read_after_call };
+	describe_where(denial->policy, denial->verdict, dd.where, sizeof(dd.where));
+	const struct run_denial *d = &dd;
 	char action[64];
 	format_action(d->action, scg_arch_native(), action, sizeof(action));
 	if (!rep->quiet)

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * `syscage run` installs a built-in profile from its prebuilt program plus a
- * cookie prefix (run_prebuilt_filter()) instead of compiling the policy that
- * run_build_policy() makes.  Both must decide every call alike: checked on
+ * cookie prefix (launch_prebuilt_filter()) instead of compiling the policy that
+ * launch_build_policy() makes.  Both must decide every call alike: checked on
  * the emulator for every syscall of the native ABIs and a foreign one, with
  * argument values that hit each profile's conditions and the cookie.
  */
@@ -19,7 +19,7 @@
 
 #include <syscage/syscage.h>
 
-#include "../cli/run.h"
+#include "runtime/launch_internal.h"
 
 #define COOKIE UINT64_C(0x1234567890abcdef)
 
@@ -28,7 +28,7 @@ static void compiled_way(const char *profile, bool report, struct scg_prog *prog
 	struct scg_diag *diag = scg_diag_new();
 	struct scg_policy *policy = NULL, *built = NULL;
 	assert_int_equal(scg_profile_load(profile, NULL, &policy, diag), 0);
-	assert_int_equal(run_build_policy(policy, COOKIE, report, &built), 0);
+	assert_int_equal(launch_build_policy(policy, COOKIE, report, &built), 0);
 	assert_int_equal(scg_compile(built, NULL, prog, diag), 0);
 	scg_policy_free(built);
 	scg_policy_free(policy);
@@ -75,7 +75,7 @@ static void test_same_verdicts(void **state)
 		const char *profile = scg_profile_name(p);
 		for (int report = 0; report < 2; report++) {
 			struct scg_prog fast, slow;
-			int r = run_prebuilt_filter(profile, COOKIE, report, &fast);
+			int r = launch_prebuilt_filter(profile, COOKIE, report, &fast);
 			if (r == -ENOENT)
 				return; /* nothing built in for this ABI: run compiles */
 			assert_int_equal(r, 0);

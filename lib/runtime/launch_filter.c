@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * The policy `syscage run` installs, derived from the user's.
+ * The filter the launcher installs, derived from the caller's policy.
  *
  * The first rules let execve/execveat through when argument 5 holds a
  * random 64-bit cookie.  execve has three arguments and ignores the sixth
@@ -17,19 +17,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "run.h"
+#include <syscage/compile.h>
+#include <syscage/lang.h>
+
+#include "runtime/launch_internal.h"
 
 static const char *const cookie_syscalls[] = { "execve", "execveat", "sendmsg", "exit_group" };
 
-bool run_action_reported(uint32_t action)
+bool launch_action_reported(uint32_t action)
 {
 	switch (scg_action_of(action)) {
 	case SCG_ACTION_ERRNO:
 		/* ENOSYS says "no such syscall here", and the program falls back:
 		 * glibc tries clone3 before clone on every pthread_create, so
 		 * reporting it would cost each new thread a round trip through the
-		 * supervisor and a line of noise.  Only syscage run runs programs,
-		 * and only native ones, so the host's ENOSYS is the one to match. */
+		 * supervisor and a line of noise.  The launcher runs only native
+		 * programs, so the host's ENOSYS is the one to match. */
 		return (action & SCG_RET_DATA) != ENOSYS;
 	case SCG_ACTION_KILL_PROCESS:
 	case SCG_ACTION_USER_NOTIF:
@@ -47,7 +50,7 @@ bool run_action_reported(uint32_t action)
 
 static uint32_t installed_action(uint32_t action, bool report)
 {
-	return report && run_action_reported(action) ? SCG_RET_USER_NOTIF : action;
+	return report && launch_action_reported(action) ? SCG_RET_USER_NOTIF : action;
 }
 
 static int native_arch_mask(uint32_t *mask)
@@ -105,7 +108,7 @@ static int copy_rules(struct scg_policy *p, const struct scg_policy *policy, boo
 	return 0;
 }
 
-int run_build_policy(const struct scg_policy *policy, uint64_t cookie, bool report,
+int launch_build_policy(const struct scg_policy *policy, uint64_t cookie, bool report,
 		     struct scg_policy **out)
 {
 	*out = NULL;
@@ -140,7 +143,7 @@ int run_build_policy(const struct scg_policy *policy, uint64_t cookie, bool repo
 
 /*
  * Without the parse and the compile: a built-in profile ships compiled
- * (scg_profile_prebuilt()), and what run_build_policy() adds to it is
+ * (scg_profile_prebuilt()), and what launch_build_policy() adds to it is
  * simple to add to the program instead.  Its verdicts become the installed
  * ones, return by return, and the cookie rules go in front as a prefix
  * that lets the cookie calls through on the native ABI and falls into the
@@ -185,7 +188,7 @@ static size_t cookie_prefix(const struct scg_arch *native, uint64_t cookie, stru
 	return at;
 }
 
-int run_prebuilt_filter(const char *profile, uint64_t cookie, bool report, struct scg_prog *out)
+int launch_prebuilt_filter(const char *profile, uint64_t cookie, bool report, struct scg_prog *out)
 {
 	*out = (struct scg_prog){ 0 };
 	const struct scg_arch *native = scg_arch_native();
@@ -213,27 +216,69 @@ int run_prebuilt_filter(const char *profile, uint64_t cookie, bool report, struc
 	return 0;
 }
 
-/* A built-in profile that run_launch() leaves unparsed until a verdict is needed. */
-static struct scg_policy *lazy_policy;
-
-const struct scg_policy *run_policy(const struct run_config *cfg)
+const struct scg_policy *launch_policy(struct launch *l)
 {
-	if (cfg->policy)
-		return cfg->policy;
-	if (!lazy_policy) {
+	if (l->policy)
+		return l->policy;
+	if (!l->lazy) {
 		struct scg_diag *diag = scg_diag_new();
-		if (diag && scg_profile_load(cfg->policy_name, NULL, &lazy_policy, diag) < 0)
-			lazy_policy = NULL;
+		if (diag && scg_profile_load(l->o.profile, NULL, &l->lazy, diag) < 0)
+			l->lazy = NULL;
 		scg_diag_free(diag);
 	}
-	return lazy_policy;
+	return l->lazy;
 }
 
-void run_policy_eval(const struct scg_policy *policy, const struct scg_seccomp_data *data,
-		     struct scg_verdict *v)
+const struct scg_policy *launch_fallback(struct launch *l)
+{
+	if (l->owned_fallback)
+		return l->owned_fallback;
+	return l->o.fallback ? l->o.fallback : launch_policy(l);
+}
+
+void launch_policy_eval(const struct scg_policy *policy, const struct scg_seccomp_data *data,
+			struct scg_verdict *v)
 {
 	if (policy)
 		scg_policy_eval(policy, data, v);
 	else /* the profile could not be parsed (no memory): refuse, do not guess */
 		*v = (struct scg_verdict){ SCG_RET_ERRNO | ENOMEM, SCG_VERDICT_DEFAULT, 0 };
+}
+
+/* The policy built and compiled; diagnostics go to the caller's list. */
+static int compile_policy(struct launch *l, uint64_t cookie, struct scg_prog *prog,
+			  enum scg_launch_stage *stage)
+{
+	struct scg_policy *p;
+	const struct scg_policy *policy = launch_policy(l);
+	*stage = SCG_LAUNCH_STAGE_POLICY;
+	int r = policy ? launch_build_policy(policy, cookie, l->rewrite, &p) : -ENOMEM;
+	if (r < 0)
+		return r;
+	*stage = SCG_LAUNCH_STAGE_COMPILE;
+	r = scg_compile(p, NULL, prog, l->o.diag);
+	scg_policy_free(p);
+	return r;
+}
+
+int launch_filter(struct launch *l, const struct launch_guard *g, uint64_t cookie,
+		  struct scg_prog *out, enum scg_launch_stage *stage)
+{
+	*out = (struct scg_prog){ 0 };
+	*stage = SCG_LAUNCH_STAGE_POLICY;
+	int r = l->policy ? -ENOENT : launch_prebuilt_filter(l->o.profile, cookie, l->rewrite, out);
+	if (r == -ENOENT)
+		r = compile_policy(l, cookie, out, stage);
+	/* Unsupervised, every verdict is the kernel's: nothing to guard. */
+	if (r == 0 && l->supervised) {
+		*stage = SCG_LAUNCH_STAGE_GUARD;
+		r = guard_attach(g, out);
+		if (r < 0) {
+			explicit_bzero(out->insns, out->len * sizeof(*out->insns));
+			scg_prog_release(out);
+		}
+	}
+	if (r == 0)
+		*stage = SCG_LAUNCH_STAGE_NONE;
+	return r;
 }

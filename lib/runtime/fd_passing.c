@@ -2,7 +2,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "fd_passing.h"
+#include "runtime/launch_internal.h"
 
 void fd_attach(struct msghdr *msg, union fd_control *control, int fd)
 {

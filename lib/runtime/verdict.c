@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Serving notifications for run, learn and inject: received into memory the
- * watchdog shares, answered with a policy's verdict as the kernel would
- * have given it.
+ * A policy's verdict as the answer to a notification, given as the kernel
+ * would have given it: one function for every supervisor (run, learn,
+ * inject, the watchdog), so that a kill verdict kills under each of them.
  */
 #include <errno.h>
 #include <signal.h>
@@ -10,30 +10,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "run.h"
+#include "runtime/launch_internal.h"
 
-int run_notif_handle(int listener, const struct run_serve *s, scg_notif_decide_fn decide,
-		     void *ctx)
-{
-	struct scg_notif *slot = s->slot;
-	int r = scg_notif_receive(listener, slot);
-	if (r == -ENOENT)
-		return 0; /* the target was killed before we got to it */
-	if (r < 0)
-		return r;
-	struct scg_notif_resp resp = { .id = slot->id };
-	int verdict = decide(listener, slot, &resp, ctx);
-	if (verdict < 0)
-		return verdict;
-	resp.id = slot->id;
-	run_guard_refuses(s->guard, slot, &resp);
-	r = scg_notif_respond(listener, &resp);
-	if (r < 0 && r != -ENOENT)
-		return r;
-	return verdict > 0 ? 1 : 0;
-}
-
-pid_t run_tgid_of(pid_t tid)
+pid_t tgid_of(pid_t tid)
 {
 	char path[64], line[128];
 	pid_t tgid = tid;
@@ -47,26 +26,32 @@ pid_t run_tgid_of(pid_t tid)
 	return tgid;
 }
 
+pid_t scg_notif_tgid(const struct scg_notif *notif)
+{
+	return tgid_of((pid_t)notif->pid);
+}
+
 /* SIGKILL to the caller's process: a pidfd pins it, ID_VALID proves it is still the caller. */
 static pid_t kill_caller(int listener, const struct scg_notif *n)
 {
-	pid_t tgid = run_tgid_of((pid_t)n->pid);
+	pid_t tgid = tgid_of((pid_t)n->pid);
 	int pidfd = (int)syscall(SYS_pidfd_open, tgid, 0);
-	pid_t killed = 0;
+	pid_t killed = -ENOENT;
 	if (scg_notif_id_valid(listener, n->id) == 0) {
-		if (pidfd >= 0)
-			syscall(SYS_pidfd_send_signal, pidfd, SIGKILL, NULL, 0);
-		else
-			kill(tgid, SIGKILL);
-		killed = tgid;
+		long r = pidfd >= 0 ? syscall(SYS_pidfd_send_signal, pidfd, SIGKILL, NULL, 0)
+				    : kill(tgid, SIGKILL);
+		/* Without pidfds (before 5.3) the pid is still the caller's: it waits for us. */
+		if (r < 0 && pidfd >= 0 && errno == ENOSYS)
+			r = kill(tgid, SIGKILL);
+		killed = r == 0 ? tgid : -errno;
 	}
 	if (pidfd >= 0)
 		close(pidfd);
 	return killed;
 }
 
-pid_t run_answer_verdict(int listener, const struct scg_notif *n, uint32_t action,
-			 struct scg_notif_resp *resp)
+pid_t scg_notif_answer_verdict(int listener, const struct scg_notif *n, uint32_t action,
+			       struct scg_notif_resp *resp)
 {
 	switch (scg_action_of(action)) {
 	case SCG_ACTION_ERRNO: {

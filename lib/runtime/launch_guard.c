@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * The guard: what keeps a supervised program and its descendants away from
- * syscage's processes.
+ * the launcher's processes (the supervisor and the watchdog).
  *
  * A supervised program could otherwise end its supervision: kill the
  * watchdog and the supervisor (same user, or root), and go on under a
@@ -28,12 +28,12 @@
  * The guard decides only what the policy lets run.  It goes into the
  * policy's own filter: every return of the compiled policy that lets a call
  * run (ALLOW, LOG, TRACE) becomes a jump into a copy of the guard whose
- * other calls get that same return (run_guard_attach()).  Calls the policy
+ * other calls get that same return (guard_attach()).  Calls the policy
  * refuses keep its verdict, reported: a separate filter would not do, since
  * the kernel ranks an ERRNO above USER_NOTIF and the guard's EPERM would
  * then replace the supervised verdicts of the policy, a KILL among them.
  * Whatever a supervisor would let run (a notification answered CONTINUE)
- * passes the same guard first (run_guard_refuses()).  The guard's own
+ * passes the same guard first (guard_refuses()).  The guard's own
  * refusals are not reported.
  */
 #include <errno.h>
@@ -42,7 +42,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "run.h"
+#include <syscage/compile.h>
+
+#include "runtime/launch_internal.h"
 
 enum { GUARD_EPERM = SCG_RET_ERRNO | EPERM, GUARD_ENOSYS = SCG_RET_ERRNO | ENOSYS };
 
@@ -53,13 +55,13 @@ static struct scg_expr *arg_is(unsigned arg, int32_t value)
 }
 
 /* Argument @arg names one of @g's processes. */
-static struct scg_expr *names_ours(const struct run_guard *g, unsigned arg)
+static struct scg_expr *names_ours(const struct launch_guard *g, unsigned arg)
 {
 	return scg_expr_or(arg_is(arg, g->supervisor), arg_is(arg, g->watchdog));
 }
 
 /* kill(): any signal to ours; SIGKILL to every process, to our group or to the caller's. */
-static struct scg_expr *kill_cond(const struct run_guard *g)
+static struct scg_expr *kill_cond(const struct launch_guard *g)
 {
 	struct scg_expr *groups = scg_expr_or(scg_expr_or(arg_is(0, 0), arg_is(0, -1)),
 					      arg_is(0, -g->group));
@@ -80,7 +82,7 @@ static int refuse_if(struct scg_policy *p, const char *syscall, struct scg_expr 
 	return cond ? refuse(p, syscall, GUARD_EPERM, cond) : -ENOMEM;
 }
 
-static int add_rules(struct scg_policy *p, const struct run_guard *g)
+static int add_rules(struct scg_policy *p, const struct launch_guard *g)
 {
 	static const char *const by_first_arg[] = { "tkill", "rt_sigqueueinfo", "pidfd_open",
 						    "process_vm_readv", "process_vm_writev",
@@ -103,7 +105,7 @@ static int add_rules(struct scg_policy *p, const struct run_guard *g)
 	return r;
 }
 
-int run_guard_policy(const struct run_guard *g, uint32_t allow, struct scg_policy **out)
+int guard_policy(const struct launch_guard *g, uint32_t allow, struct scg_policy **out)
 {
 	*out = NULL;
 	struct scg_policy *p = scg_policy_new();
@@ -122,7 +124,7 @@ int run_guard_policy(const struct run_guard *g, uint32_t allow, struct scg_polic
 	return 0;
 }
 
-bool run_guard_refuses(const struct scg_policy *guard, const struct scg_notif *n,
+bool guard_refuses(const struct scg_policy *guard, const struct scg_notif *n,
 		       struct scg_notif_resp *resp)
 {
 	if (!guard || !(resp->flags & SCG_NOTIF_FLAG_CONTINUE))
@@ -185,7 +187,7 @@ static int collect_rets(const struct scg_prog *prog, uint32_t *rets, size_t *n)
 	return 0;
 }
 
-int run_guard_attach(const struct run_guard *g, struct scg_prog *prog)
+int guard_attach(const struct launch_guard *g, struct scg_prog *prog)
 {
 	uint32_t rets[MAX_COPIES];
 	size_t nrets, len = prog->len;
@@ -193,7 +195,7 @@ int run_guard_attach(const struct run_guard *g, struct scg_prog *prog)
 	int r = collect_rets(prog, rets, &nrets);
 	for (size_t i = 0; r == 0 && i < nrets; i++) {
 		struct scg_policy *p;
-		r = run_guard_policy(g, rets[i], &p);
+		r = guard_policy(g, rets[i], &p);
 		if (r == 0)
 			r = scg_compile(p, NULL, &copies[i], NULL);
 		scg_policy_free(p);

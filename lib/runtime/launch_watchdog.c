@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * `syscage run`, `learn` and `inject`: a watchdog that kills the program
+ * The launcher's watchdog: it kills the program
  * when the supervisor dies, however it dies, and then keeps answering the
  * filter for whatever still uses it.
  *
@@ -18,11 +18,11 @@
  * listener closed, the kernel would fail their calls meant for the
  * supervisor with ENOSYS and KILL verdicts would no longer kill; the
  * watchdog's copy keeps it open, and the watchdog answers each call with
- * run_config.fallback's verdict (the policy's own), unreported, until no
+ * the fallback policy's verdict (the policy's own by default), unreported, until no
  * task uses the filter.  A call the supervisor had received but not yet
  * answered when it died is in the shared slot, and answered the same way.
  * Only the watchdog's own death closes the listener; the guard filter
- * (run_guard.c) keeps the program from killing either process.
+ * (launch_guard.c) keeps the program from killing either process.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -36,8 +36,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "fd_passing.h"
-#include "run.h"
+#include "runtime/launch_internal.h"
 
 /* What the supervisor tells the watchdog. */
 enum dog_msg {
@@ -95,7 +94,7 @@ static int recv_msg(int sock, int *fd)
 }
 
 struct dog {
-	const struct run_config *cfg;
+	struct launch *l;
 	const struct scg_notif *slot;
 	const struct scg_policy *guard; /* NULL: none could be built, so nothing runs */
 	int sock, pidfd, listener;
@@ -105,14 +104,13 @@ struct dog {
 /* The fallback's verdict for @n, as the kernel would have carried it out. */
 static void answer(const struct dog *d, const struct scg_notif *n)
 {
-	const struct scg_policy *policy = d->cfg->fallback ? d->cfg->fallback : run_policy(d->cfg);
 	struct scg_verdict v;
-	run_policy_eval(policy, &n->data, &v);
+	launch_policy_eval(launch_fallback(d->l), &n->data, &v);
 	struct scg_notif_resp resp = { .id = n->id };
-	run_answer_verdict(d->listener, n, v.action, &resp);
+	scg_notif_answer_verdict(d->listener, n, v.action, &resp);
 	if (!d->guard && (resp.flags & SCG_NOTIF_FLAG_CONTINUE))
 		resp = (struct scg_notif_resp){ .id = n->id, .error = -ENOMEM };
-	run_guard_refuses(d->guard, n, &resp);
+	guard_refuses(d->guard, n, &resp);
 	scg_notif_respond(d->listener, &resp);
 }
 
@@ -157,7 +155,7 @@ static void on_message(struct dog *d)
 		take_over(d);
 }
 
-static _Noreturn void watch(const struct run_config *cfg, int sock, const struct scg_notif *slot)
+static _Noreturn void watch(struct launch *l, int sock, const struct scg_notif *slot)
 {
 	close_others(sock);
 	prctl(PR_SET_NAME, "syscage-watch", 0L, 0L, 0L); /* tells it apart in ps */
@@ -166,10 +164,10 @@ static _Noreturn void watch(const struct run_config *cfg, int sock, const struct
 	sigfillset(&all);
 	sigprocmask(SIG_BLOCK, &all, NULL);
 	/* What the program must not reach: the supervisor (our parent), us, our group. */
-	struct run_guard g = { .supervisor = getppid(), .watchdog = getpid(), .group = getpgrp() };
+	struct launch_guard g = { .supervisor = getppid(), .watchdog = getpid(), .group = getpgrp() };
 	struct scg_policy *guard = NULL;
-	run_guard_policy(&g, SCG_RET_ALLOW, &guard);
-	struct dog d = { .cfg = cfg, .slot = slot, .guard = guard, .sock = sock, .pidfd = -1,
+	guard_policy(&g, SCG_RET_ALLOW, &guard);
+	struct dog d = { .l = l, .slot = slot, .guard = guard, .sock = sock, .pidfd = -1,
 			 .listener = -1 };
 	for (;;) {
 		if (d.sock < 0 && (d.listener < 0 || !d.serving))
@@ -190,7 +188,7 @@ static _Noreturn void watch(const struct run_config *cfg, int sock, const struct
 	}
 }
 
-int run_watchdog_start(const struct run_config *cfg, struct run_watchdog *out)
+int watchdog_start(struct launch *l, struct watchdog *out)
 {
 	out->pid = -1;
 	out->fd = -1;
@@ -208,7 +206,7 @@ int run_watchdog_start(const struct run_config *cfg, struct run_watchdog *out)
 	pid_t pid = fork();
 	if (pid == 0) {
 		close(sv[0]);
-		watch(cfg, sv[1], slot);
+		watch(l, sv[1], slot);
 	}
 	int e = errno;
 	close(sv[1]);
@@ -223,7 +221,7 @@ int run_watchdog_start(const struct run_config *cfg, struct run_watchdog *out)
 	return 0;
 }
 
-int run_watchdog_give_program(struct run_watchdog *dog, pid_t program)
+int watchdog_give_program(struct watchdog *dog, pid_t program)
 {
 	int pidfd = (int)syscall(SYS_pidfd_open, program, 0);
 	if (pidfd < 0)
@@ -233,17 +231,17 @@ int run_watchdog_give_program(struct run_watchdog *dog, pid_t program)
 	return r;
 }
 
-int run_watchdog_give_listener(struct run_watchdog *dog, int listener)
+int watchdog_give_listener(struct watchdog *dog, int listener)
 {
 	return send_msg(dog->fd, DOG_LISTENER, listener);
 }
 
-int run_watchdog_take_over(struct run_watchdog *dog)
+int watchdog_take_over(struct watchdog *dog)
 {
 	return send_msg(dog->fd, DOG_TAKE_OVER, -1);
 }
 
-void run_watchdog_stop(struct run_watchdog *dog)
+void watchdog_stop(struct watchdog *dog)
 {
 	if (dog->pid <= 0)
 		return;

@@ -1,0 +1,176 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The launcher's pieces (<syscage/launch.h>), one job per file:
+ *
+ *   launch.c          scg_launch(): signals, the fork, waiting for the exec, the
+ *                     supervision loop, the result
+ *   launch_child.c    the child between fork and exec
+ *   launch_filter.c   the installed filter: exec cookie, reported verdicts, prebuilt
+ *                     profiles, the guard attached
+ *   launch_guard.c    the guard: what keeps the program away from the launcher
+ *   launch_watchdog.c the watchdog: kills the program when the supervisor dies, then
+ *                     answers the filter
+ *   launch_serve.c    serving notifications per mode (report, record, serve)
+ *   verdict.c         a policy's verdict as the answer to a notification
+ *   fd_passing.c      descriptors over a Unix socket
+ */
+#ifndef SCG_LIB_RUNTIME_LAUNCH_INTERNAL_H
+#define SCG_LIB_RUNTIME_LAUNCH_INTERNAL_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/socket.h>
+#include <sys/types.h>
+
+#include <syscage/launch.h>
+
+/* One launch: the options as loaded, and what is derived from them. */
+struct launch {
+	struct scg_launch_options o;
+	char *const *argv;
+	const char *path;                 /* the executable */
+	const struct scg_policy *policy;  /* as given, or owned_policy */
+	struct scg_policy *lazy;          /* o.profile, parsed at the first verdict needed */
+	struct scg_policy *owned_policy;  /* RECORD: USER_NOTIF for every call */
+	struct scg_policy *owned_fallback; /* RECORD: KILL_PROCESS for every call */
+	bool supervised;                  /* the filter has a listener */
+	bool rewrite;                     /* REPORT: denying verdicts become USER_NOTIF */
+	unsigned listener_flags;          /* NEW_LISTENER (+ WAIT_KILLABLE_RECV) */
+};
+
+/* The policy deciding the calls: the given one, or the profile parsed now (NULL: no memory). */
+const struct scg_policy *launch_policy(struct launch *l);
+/* The policy whose verdicts the watchdog gives. */
+const struct scg_policy *launch_fallback(struct launch *l);
+/* scg_policy_eval() on @policy; with NULL, the refusal ERRNO(ENOMEM). */
+void launch_policy_eval(const struct scg_policy *policy, const struct scg_seccomp_data *data,
+			struct scg_verdict *v);
+
+/* --- the installed filter (launch_filter.c) -------------------------------- */
+
+/* True when verdict @action is supervised (reported) rather than installed as is. */
+bool launch_action_reported(uint32_t action);
+/*
+ * The policy the child installs: a rule letting execve/execveat (and the
+ * sendmsg/exit_group the child itself needs) through when argument 5
+ * equals @cookie, then @policy with every verdict that reports rewritten to
+ * USER_NOTIF when @report.  *@out is new.  -EXDEV: @policy does not cover
+ * the native ABI.
+ */
+int launch_build_policy(const struct scg_policy *policy, uint64_t cookie, bool report,
+			struct scg_policy **out);
+/*
+ * The filter launch_build_policy() and scg_compile() would make for
+ * built-in @profile, from its prebuilt program.  0 with *@out new, or
+ * -ENOENT when none is built in for this ABI.
+ */
+int launch_prebuilt_filter(const char *profile, uint64_t cookie, bool report,
+			   struct scg_prog *out);
+
+/* The processes a supervised program must not reach (launch_guard.c). */
+struct launch_guard {
+	pid_t supervisor;
+	pid_t watchdog;
+	pid_t group; /* the supervisor's process group */
+};
+
+/*
+ * The whole filter for @l: built, compiled, with the guard for @g when
+ * supervised.  On failure *@stage says which step failed.
+ */
+int launch_filter(struct launch *l, const struct launch_guard *g, uint64_t cookie,
+		  struct scg_prog *out, enum scg_launch_stage *stage);
+
+/*
+ * The guard for @g as a policy: on every native ABI it refuses the calls
+ * that would kill, stop, trace or limit @g's processes (EPERM; ENOSYS for
+ * pidfd_send_signal) and gives every other call @allow.  *@out is new.
+ */
+int guard_policy(const struct launch_guard *g, uint32_t allow, struct scg_policy **out);
+/*
+ * Puts the guard for @g into compiled @prog: each return that lets a call
+ * run jumps into a copy of the guard giving that return unless it refuses
+ * the call.  -E2BIG past 4096 instructions (@prog unchanged).
+ */
+int guard_attach(const struct launch_guard *g, struct scg_prog *prog);
+/* When @resp lets @n run and @guard refuses it, makes @resp the refusal; true then. */
+bool guard_refuses(const struct scg_policy *guard, const struct scg_notif *n,
+		   struct scg_notif_resp *resp);
+
+/* --- the child (launch_child.c) -------------------------------------------- */
+
+/* What the child tells the launcher over the socket pair before exec. */
+enum launch_msg_kind {
+	LAUNCH_MSG_LISTENER = 1, /* carries the listener fd (SCM_RIGHTS) */
+	LAUNCH_MSG_FAILED,       /* stage, err: why the program could not start */
+};
+
+struct launch_msg {
+	int kind;
+	int err;   /* a positive errno */
+	int stage; /* enum scg_launch_stage */
+};
+
+/*
+ * Between fork and exec: binds itself to @supervisor's life, installs
+ * @filter, passes the listener over @sock and execs with @cookie.  Never
+ * returns.
+ */
+_Noreturn void launch_child(const struct launch *l, struct scg_prog *filter, uint64_t cookie,
+			    pid_t supervisor, int sock, const sigset_t *orig_mask);
+
+/* --- the watchdog (launch_watchdog.c) -------------------------------------- */
+
+struct watchdog {
+	pid_t pid;              /* -1: none */
+	int fd;                 /* the supervisor's end of the socket pair */
+	struct scg_notif *slot; /* shared with the watchdog: the notification being served */
+};
+/* Starts one for @l; 0 or -errno (*@out then says none). */
+int watchdog_start(struct launch *l, struct watchdog *out);
+/* Hands it a pidfd of @program; 0 or -errno. */
+int watchdog_give_program(struct watchdog *dog, pid_t program);
+/* Hands it (a copy of) @listener; 0 or -errno. */
+int watchdog_give_listener(struct watchdog *dog, int listener);
+/* Lets it answer from now on while the supervisor lives on; 0 or -errno. */
+int watchdog_take_over(struct watchdog *dog);
+/* Tells it the supervisor is done, without waiting for it.  No-op when none. */
+void watchdog_stop(struct watchdog *dog);
+
+/* --- serving (launch_serve.c) ---------------------------------------------- */
+
+struct supervisor {
+	struct launch *l;
+	struct scg_notif *slot;         /* shared with the watchdog */
+	const struct scg_policy *guard; /* NULL when unsupervised */
+	struct scg_launch_result *res;  /* kills are counted here */
+};
+
+/*
+ * scg_notif_handle_one(), received into @sv->slot (which the watchdog
+ * shares, so a call received just before the supervisor died is still
+ * answered), and an answer that lets the call run passes the guard first.
+ */
+int serve_handle(struct supervisor *sv, int listener, scg_notif_decide_fn decide, void *ctx);
+/* Serves what waits on @listener, as @sv's mode says; 0 or -errno. */
+int serve_one(struct supervisor *sv, int listener);
+
+/* The thread group of thread @tid, from /proc. */
+pid_t tgid_of(pid_t tid);
+
+/* --- descriptors over a Unix socket (fd_passing.c) ------------------------- */
+
+/* Room for one descriptor's control message, aligned as the kernel wants it. */
+union fd_control {
+	char buf[CMSG_SPACE(sizeof(int))];
+	struct cmsghdr align;
+};
+
+/* Makes @msg carry @fd in @control; @fd < 0 carries nothing. */
+void fd_attach(struct msghdr *msg, union fd_control *control, int fd);
+/* Receives into @msg, retrying on EINTR; a descriptor that came with it goes
+ * to *@fd (left alone otherwise).  Returns recvmsg's result. */
+ssize_t fd_receive(int sock, struct msghdr *msg, union fd_control *control, int *fd);
+
+#endif

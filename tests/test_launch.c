@@ -1,0 +1,357 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The launcher (<syscage/launch.h>) driven as a library, without the
+ * command: a program allowed, denied with an errno, killed by a KILL
+ * verdict under each mode that answers, the denial event with its decoded
+ * call, the recorded calls, the results, and a hostile program that kills
+ * the supervisor side and must not run on unsupervised.
+ *
+ * The programs run are this binary itself (see child_main()) and
+ * tests/helpers/supervisor_attack.  Each launch runs in a forked child of
+ * the test, so that a launcher that failed to protect itself cannot take
+ * the test runner with it.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include <syscage/syscage.h>
+
+#include "support/features.h"
+#include "support/live.h"
+
+static char self[PATH_MAX];
+static char helper[PATH_MAX];
+
+/* --- the program: this binary with a first argument "child" --------------- */
+
+/* child unshare: exits with unshare(0)'s errno (0 when it ran).  child exit N: exits N. */
+static int child_main(int argc, char **argv)
+{
+	if (argc >= 3 && !strcmp(argv[2], "unshare")) {
+		long r = syscall(SYS_unshare, 0L);
+		return r < 0 ? errno : 0;
+	}
+	if (argc >= 4 && !strcmp(argv[2], "exit"))
+		return atoi(argv[3]);
+	return 99;
+}
+
+/* --- the test side ------------------------------------------------------- */
+
+static struct scg_policy *policy_text(const char *text)
+{
+	struct scg_diag *diag = scg_diag_new();
+	struct scg_policy *p = NULL;
+	assert_int_equal(scg_policy_parse(text, strlen(text), NULL, &p, diag), 0);
+	scg_diag_free(diag);
+	return p;
+}
+
+/* What a launch in a child tells the test. */
+struct report {
+	int r;
+	struct scg_launch_result res;
+	unsigned denials;
+	char denied_name[32];
+	char denied_call[128];
+	uint32_t denied_action;
+	int denied_source;
+	unsigned long calls;
+	bool saw_unshare;
+};
+
+static void on_denial(const struct scg_launch_denial *d, void *ctx)
+{
+	struct report *rep = ctx;
+	if (rep->denials++ == 0) {
+		snprintf(rep->denied_name, sizeof(rep->denied_name), "%s", d->name ? d->name : "");
+		snprintf(rep->denied_call, sizeof(rep->denied_call), "%s", d->call);
+		rep->denied_action = d->action;
+		rep->denied_source = (int)d->verdict->source;
+	}
+}
+
+static void on_call(pid_t tid, const struct scg_seccomp_data *data, void *ctx)
+{
+	struct report *rep = ctx;
+	uint32_t nr;
+	(void)tid;
+	rep->calls++;
+	if (scg_syscall_lookup(scg_arch_native(), "unshare", &nr) == 0 && data->nr == nr &&
+	    data->arch == scg_arch_audit(scg_arch_native()))
+		rep->saw_unshare = true;
+}
+
+/* SERVE: every notified call gets KILL_PROCESS through the one answer function. */
+static int kill_everything(int listener, const struct scg_notif *n, struct scg_notif_resp *resp,
+			   void *ctx)
+{
+	(void)ctx;
+	scg_notif_answer_verdict(listener, n, SCG_RET_KILL_PROCESS, resp);
+	return 0;
+}
+
+/* Launches @argv under @policy_src (NULL: the policy is ignored) in @mode, in a fresh child. */
+static void launch_in_child(const char *policy_src, enum scg_launch_mode mode, const char *const argv[],
+			    struct report *out)
+{
+	static struct report *shm;
+	if (!shm) {
+		shm = mmap(NULL, sizeof(*shm), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+			   -1, 0);
+		assert_true(shm != MAP_FAILED);
+	}
+	memset(shm, 0, sizeof(*shm));
+	struct scg_policy *policy = policy_src ? policy_text(policy_src) : NULL;
+	fflush(NULL);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		alarm(60);
+		SCG_OPTS(scg_launch_options, o, .mode = mode, .ctx = shm, .on_denial = on_denial,
+			 .on_call = on_call, .on_notif = kill_everything);
+		shm->r = scg_launch((char *const *)argv, policy, &o, &shm->res);
+		_exit(0);
+	}
+	int status;
+	while (waitpid(pid, &status, 0) < 0)
+		assert_int_equal(errno, EINTR);
+	scg_policy_free(policy);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	*out = *shm;
+}
+
+#define NEED_NOTIF()                                                                               \
+	do {                                                                                       \
+		int live_ = live_require();                                                        \
+		assert_true(live_ >= 0);                                                           \
+		if (!live_)                                                                        \
+			skip();                                                                    \
+		if (!feature_require("user-notif", "%s", __func__))                                \
+			skip();                                                                    \
+	} while (0)
+
+static void test_allow(void **state)
+{
+	(void)state;
+	NEED_NOTIF();
+	const char *argv[] = { self, "child", "exit", "7", NULL };
+	struct report rep;
+	launch_in_child("default allow\n", SCG_LAUNCH_REPORT, argv, &rep);
+	assert_int_equal(rep.r, 0);
+	assert_int_equal(rep.res.end, SCG_LAUNCH_EXITED);
+	assert_int_equal(rep.res.status, 7);
+	assert_int_equal(scg_launch_exit_status(&rep.res), 7);
+	assert_int_equal(rep.denials, 0);
+	assert_true(rep.res.pid > 0);
+}
+
+static void test_deny_errno(void **state)
+{
+	(void)state;
+	NEED_NOTIF();
+	const char *argv[] = { self, "child", "unshare", NULL };
+	struct report rep;
+	launch_in_child("default allow\nerrno(EACCES) unshare\n", SCG_LAUNCH_REPORT, argv, &rep);
+	assert_int_equal(rep.r, 0);
+	assert_int_equal(rep.res.end, SCG_LAUNCH_EXITED);
+	assert_int_equal(rep.res.status, EACCES);
+	/* the denial event, with the call decoded as strace shows it */
+	assert_int_equal(rep.denials, 1);
+	assert_string_equal(rep.denied_name, "unshare");
+	assert_string_equal(rep.denied_call, "unshare(0)");
+	assert_int_equal(rep.denied_action, SCG_RET_ERRNO | EACCES);
+	assert_int_equal(rep.denied_source, SCG_VERDICT_RULE);
+}
+
+static void test_unsupervised(void **state)
+{
+	(void)state;
+	NEED_NOTIF();
+	const char *argv[] = { self, "child", "unshare", NULL };
+	struct report rep;
+	launch_in_child("default allow\nerrno(EPERM) unshare\n", SCG_LAUNCH_UNSUPERVISED, argv, &rep);
+	assert_int_equal(rep.res.end, SCG_LAUNCH_EXITED);
+	assert_int_equal(rep.res.status, EPERM);
+	assert_int_equal(rep.denials, 0); /* the kernel answered alone */
+}
+
+static void test_kill_verdict(void **state)
+{
+	(void)state;
+	NEED_NOTIF();
+	const char *argv[] = { self, "child", "unshare", NULL };
+	struct report rep;
+	launch_in_child("default allow\nkill-process unshare\n", SCG_LAUNCH_REPORT, argv, &rep);
+	assert_int_equal(rep.r, 0);
+	assert_int_equal(rep.res.end, SCG_LAUNCH_SIGNALED);
+	assert_int_equal(rep.res.status, SIGKILL); /* never a catchable SIGSYS */
+	assert_true(rep.res.killed_by_verdict);
+	assert_string_equal(rep.res.killed_call, "unshare");
+	assert_int_equal(scg_launch_exit_status(&rep.res), 128 + SIGSYS);
+	assert_int_equal(rep.denials, 1);
+	assert_int_equal(rep.denied_action, SCG_RET_KILL_PROCESS);
+}
+
+/* The same answer function under the caller's own decisions (inject's mode). */
+static void test_kill_under_serve(void **state)
+{
+	(void)state;
+	NEED_NOTIF();
+	const char *argv[] = { self, "child", "unshare", NULL };
+	struct report rep;
+	launch_in_child("default allow\nnotify unshare\n", SCG_LAUNCH_SERVE, argv, &rep);
+	assert_int_equal(rep.r, 0);
+	assert_int_equal(rep.res.end, SCG_LAUNCH_SIGNALED);
+	assert_int_equal(rep.res.status, SIGKILL);
+}
+
+static void test_record(void **state)
+{
+	(void)state;
+	NEED_NOTIF();
+	const char *argv[] = { self, "child", "unshare", NULL };
+	struct report rep;
+	launch_in_child(NULL, SCG_LAUNCH_RECORD, argv, &rep);
+	assert_int_equal(rep.r, 0);
+	assert_int_equal(rep.res.end, SCG_LAUNCH_EXITED);
+	assert_int_equal(rep.res.status, 0); /* the call ran */
+	assert_true(rep.calls > 10);
+	assert_true(rep.saw_unshare);
+}
+
+static void test_not_found(void **state)
+{
+	(void)state;
+	NEED_NOTIF();
+	const char *argv[] = { "/nonexistent/syscage-test-program", NULL };
+	struct report rep;
+	launch_in_child("default allow\n", SCG_LAUNCH_REPORT, argv, &rep);
+	assert_int_equal(rep.r, -ENOENT);
+	assert_int_equal(rep.res.end, SCG_LAUNCH_NOT_STARTED);
+	assert_int_equal(rep.res.stage, SCG_LAUNCH_STAGE_EXEC);
+	assert_int_equal(rep.res.error, ENOENT);
+	assert_int_equal(scg_launch_exit_status(&rep.res), 127);
+}
+
+static void test_bad_options(void **state)
+{
+	(void)state;
+	const char *argv[] = { self, NULL };
+	struct scg_launch_result res;
+	/* SERVE without a decision */
+	SCG_OPTS(scg_launch_options, o, .mode = SCG_LAUNCH_SERVE);
+	assert_int_equal(scg_launch((char *const *)argv, NULL, &o, &res), -EINVAL);
+	assert_int_equal(res.end, SCG_LAUNCH_NOT_STARTED);
+	/* a profile that does not exist */
+	SCG_OPTS(scg_launch_options, p, .profile = "no-such-profile");
+	assert_int_equal(scg_launch((char *const *)argv, NULL, &p, &res), -ENOENT);
+	assert_int_equal(res.stage, SCG_LAUNCH_STAGE_POLICY);
+}
+
+/* Reads @path into @buf; "" when missing. */
+static void read_text(const char *path, char *buf, size_t size)
+{
+	buf[0] = '\0';
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return;
+	size_t n = fread(buf, 1, size - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+}
+
+/*
+ * supervisor_attack (as tests/cli/run_programs.sh runs it under the
+ * command): the program clears its parent-death signal, kills the watchdog
+ * and the supervisor (here: the launching process), then calls unshare(0),
+ * which the policy kills.  The guard refuses both kills, and the KILL
+ * verdict still kills.
+ */
+static void hostile(const char *mode, enum scg_launch_mode launch_mode, const char *policy)
+{
+	char dir[] = "/tmp/test_launch.XXXXXX", result[64], text[2048];
+	assert_non_null(mkdtemp(dir));
+	snprintf(result, sizeof(result), "%s/result", dir);
+	const char *argv[] = { helper, mode, result, NULL };
+	struct report rep;
+	launch_in_child(policy, launch_mode, argv, &rep);
+	read_text(result, text, sizeof(text));
+	unlink(result);
+	rmdir(dir);
+	if (!strstr(text, "kill syscage-watch EPERM\n") || !strstr(text, "kill syscage EPERM\n"))
+		fail_msg("the kills were not refused: %s", text);
+	if (strstr(text, "unshare"))
+		fail_msg("the program ran past its KILL verdict: %s", text);
+	assert_int_equal(rep.res.end, SCG_LAUNCH_SIGNALED);
+	assert_int_equal(rep.res.status, SIGKILL);
+}
+
+static void test_hostile_report(void **state)
+{
+	(void)state;
+	NEED_NOTIF();
+	hostile("pdeathsig", SCG_LAUNCH_REPORT, "default allow\nkill-process unshare\n");
+}
+
+/* Under the caller's decisions: unshare goes to on_notif, which kills. */
+static void test_hostile_serve(void **state)
+{
+	(void)state;
+	NEED_NOTIF();
+	hostile("pdeathsig", SCG_LAUNCH_SERVE, "default allow\nnotify unshare\n");
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n <= 0)
+		return -1;
+	self[n] = '\0';
+	char dir[PATH_MAX];
+	snprintf(dir, sizeof(dir), "%s", self);
+	*strrchr(dir, '/') = '\0';
+	if (snprintf(helper, sizeof(helper), "%s/helpers/supervisor_attack", dir) >=
+	    (int)sizeof(helper))
+		return -1;
+	if (access(helper, X_OK) < 0) {
+		fprintf(stderr, "missing %s (ninja builds it with the tests)\n", helper);
+		return -1;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc >= 2 && !strcmp(argv[1], "child"))
+		return child_main(argc, argv);
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_allow),
+		cmocka_unit_test(test_deny_errno),
+		cmocka_unit_test(test_unsupervised),
+		cmocka_unit_test(test_kill_verdict),
+		cmocka_unit_test(test_kill_under_serve),
+		cmocka_unit_test(test_record),
+		cmocka_unit_test(test_not_found),
+		cmocka_unit_test(test_bad_options),
+		cmocka_unit_test(test_hostile_report),
+		cmocka_unit_test(test_hostile_serve),
+	};
+	return cmocka_run_group_tests(tests, setup, NULL);
+}
