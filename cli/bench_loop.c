@@ -14,8 +14,6 @@
  * Without schedstat the child's own wall clock is used.
  */
 #include <errno.h>
-#include <linux/filter.h>
-#include <linux/seccomp.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -88,11 +86,10 @@ static int install(const struct scg_prog *progs, size_t nprogs, struct shared *s
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1L, 0L, 0L, 0L) < 0)
 		return -errno;
 	for (size_t i = 0; i < nprogs; i++) {
-		struct sock_fprog fprog = { .len = (unsigned short)progs[i].len,
-					    .filter = (struct sock_filter *)progs[i].insns };
-		if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &fprog) < 0) {
+		int r = scg_filter_install(&progs[i], 0, NULL);
+		if (r < 0) {
 			sh->failed_at = i;
-			return -errno;
+			return r;
 		}
 	}
 	return 0;
