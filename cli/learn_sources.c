@@ -264,8 +264,10 @@ static char *origin_of(const struct source_opts *o, char **argv)
 		r = asprintf(&s, "eBPF, cgroup %s", o->cgroup);
 	else if (o->pid)
 		r = asprintf(&s, "eBPF, process %ld and its descendants", o->pid);
-	else
+	else if (argv && argv[0])
 		r = asprintf(&s, "eBPF, %s%s", argv[0], argv[1] ? " ..." : "");
+	else
+		r = -1;
 	if (r < 0)
 		return NULL;
 	if (o->merge) {
@@ -296,7 +298,7 @@ static int write_results(const struct source_opts *o, struct scg_learn *rec, cha
 		return EXIT_SETUP;
 	}
 	const char *data = o->oci ? oci : text;
-	r = cli_write_output(o->output, data, strlen(data), false);
+	r = data ? cli_write_output(o->output, data, strlen(data), false) : -ENOMEM;
 	if (r == 0 && json)
 		r = cli_write_output(o->counts, json, strlen(json), false);
 	free(text);

@@ -205,8 +205,14 @@ static char *decode_string(const struct field *f)
 	char *s = malloc(n + 1);
 	if (!s)
 		return NULL;
-	for (size_t i = 0; i < n; i++)
-		s[i] = hex ? (char)(hex_digit(v.p[2 * i]) << 4 | hex_digit(v.p[2 * i + 1])) : v.p[i];
+	if (!hex)
+		memcpy(s, v.p, n);
+	for (size_t i = 0; hex && i < n; i++) {
+		/* every digit was checked above: hex_digit() is 0..15 here */
+		unsigned hi = (unsigned)hex_digit(v.p[2 * i]) & 0xf;
+		unsigned lo = (unsigned)hex_digit(v.p[2 * i + 1]) & 0xf;
+		s[i] = (char)(hi << 4 | lo);
+	}
 	s[n] = '\0';
 	return s;
 }
@@ -275,9 +281,16 @@ static bool read_arch(struct reader *rd, const struct field *f, uint32_t *audit)
 static bool read_syscall(struct reader *rd, const struct field *f, uint32_t audit,
 			 uint32_t *nr)
 {
+	/* The kernel prints the number as a long: a number with bit 31 set is negative. */
+	struct span s = f->value;
+	bool minus = s.n > 1 && s.p[0] == '-';
+	if (minus) {
+		s.p++;
+		s.n--;
+	}
 	uint64_t v;
-	if (!f->quoted && parse_u64(f->value, false, &v) && v <= UINT32_MAX) {
-		*nr = (uint32_t)v;
+	if (!f->quoted && parse_u64(s, false, &v) && v <= (minus ? (uint64_t)1 << 31 : UINT32_MAX)) {
+		*nr = minus ? (uint32_t)(0 - v) : (uint32_t)v;
 		return true;
 	}
 	char name[64] = "";
@@ -339,7 +352,12 @@ static int read_record(struct reader *rd, struct scg_audit_log *log, struct span
 		return 0;
 	}
 	if (!fs.has_arch || !fs.has_syscall) {
-		bad(rd, (size_t)(fields - line.p), NULL, "a seccomp record without %s=",
+		/* At the record's type word, just before @fields. */
+		const char *type = fields;
+		while (type > line.p && type[-1] != ' ' && type[-1] != '\t' && type[-1] != ';' &&
+		       type[-1] != ':')
+			type--;
+		bad(rd, (size_t)(type - line.p), NULL, "a seccomp record without %s=",
 		    fs.has_arch ? "syscall" : "arch");
 		return 0;
 	}
