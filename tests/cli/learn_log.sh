@@ -6,6 +6,8 @@
 # policy allowing exactly those calls.  Also --ebpf's usage errors.
 . "$(dirname "$0")/../cli_lib.bash"
 S=$SYSCAGE
+# `syscage run` installs filters: under the valgrind suite it runs without valgrind
+R=${SYSCAGE_REAL:-$SYSCAGE}
 T="timeout -k 5 60"
 
 expect_status 0 "learn --from-log --help" -- "$S" learn --from-log - --help
@@ -98,10 +100,10 @@ EOF
 want="getppid on x86_64 2
 uname on x86_64 1"
 run_logged() {
-	$T "$S" run -p "$TMP/log.policy" -- "$P" getppid 1 1 2 &&
-		$T "$S" run -p "$TMP/log.policy" -- "$P" uname || return 1
-	if have_feature i386-emulation; then $T "$S" run -p "$TMP/log.policy" -- "$P" int80 1 || return 1; fi
-	$T "$S" run -p "$TMP/log.policy" -- "$P" x32 1 >/dev/null 2>&1
+	$T "$R" run -p "$TMP/log.policy" -- "$P" getppid 1 1 2 &&
+		$T "$R" run -p "$TMP/log.policy" -- "$P" uname || return 1
+	if have_feature i386-emulation; then $T "$R" run -p "$TMP/log.policy" -- "$P" int80 1 || return 1; fi
+	$T "$R" run -p "$TMP/log.policy" -- "$P" x32 1 >/dev/null 2>&1
 	return 0
 }
 have_feature i386-emulation && want="$want
