@@ -23,6 +23,7 @@ struct run_opts {
 	const char *policy_name;
 	const char *log_path;
 	bool report; /* false: --no-report */
+	bool complain; /* --complain: nothing denied, only told */
 	bool quiet;
 	bool wait;
 };
@@ -30,11 +31,15 @@ struct run_opts {
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: syscage run [-p POLICY] [--log FILE] [--no-report] [-w] [-q] [-v] -- CMD [ARG...]\n"
+		"usage: syscage run [-p POLICY] [--log FILE] [--no-report] [--complain] [-w] [-q] [-v]\n"
+		"                   -- CMD [ARG...]\n"
 		"  -p, --policy POLICY  policy file, OCI profile (*.json) or built-in profile\n"
 		"                       (default: the built-in profile 'default')\n"
 		"      --log FILE       write every denial to FILE as a JSON line\n"
 		"      --no-report      install the policy's verdicts as they are, no supervisor\n"
+		"      --complain       deny nothing: report (and --log) each call the policy\n"
+		"                       would deny, and let it run; with --no-report, or without\n"
+		"                       user notification, the kernel logs them (SECCOMP_RET_LOG)\n"
 		"  -w, --wait           when the program exits, go on supervising its descendants\n"
 		"                       (daemons) until none is left\n"
 		"  -q, --quiet          no denial lines or summary on stderr\n"
@@ -63,6 +68,7 @@ static int on_option(int c, const char *arg, void *ctx)
 	case 'p': cfg->policy_name = arg; break;
 	case 'l': cfg->log_path = arg; break;
 	case 'n': cfg->report = false; break;
+	case 'C': cfg->complain = true; break;
 	case 'q': cfg->quiet = true; break;
 	case 'w': cfg->wait = true; break;
 	case 'v': cli_set_policy_warnings(CLI_POLICY_WARN_ALL); verbose = true; break;
@@ -76,7 +82,8 @@ static int launch(const struct run_opts *cfg, char **argv, const char *path,
 {
 	struct run_front front = { .policy_name = cfg->policy_name, .command = argv[0],
 				   .wait = cfg->wait, .diag = scg_diag_new(),
-				   .report = run_report_new(cfg->log_path, cfg->quiet) };
+				   .report = run_report_new(cfg->log_path, cfg->quiet,
+							    cfg->complain) };
 	if (!front.report || !front.diag) {
 		if (!front.diag)
 			cli_error("cannot set up: %s", strerror(ENOMEM));
@@ -87,7 +94,7 @@ static int launch(const struct run_opts *cfg, char **argv, const char *path,
 	SCG_OPTS(scg_launch_options, o,
 		 .mode = cfg->report ? SCG_LAUNCH_REPORT : SCG_LAUNCH_UNSUPERVISED,
 		 .profile = policy ? NULL : cfg->policy_name, .path = path, .features = features,
-		 .on_denial = run_report_denial);
+		 .complain = cfg->complain, .on_denial = run_report_denial);
 	run_front_events(&front, &o);
 	struct scg_launch_result res;
 	int r = scg_launch(argv, policy, &o, &res);
@@ -104,7 +111,8 @@ int cmd_run(int argc, char **argv)
 		{ "policy", required_argument, NULL, 'p' }, { "log", required_argument, NULL, 'l' },
 		{ "no-report", no_argument, NULL, 'n' },    { "quiet", no_argument, NULL, 'q' },
 		{ "wait", no_argument, NULL, 'w' },         { "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },         { NULL, 0, NULL, 0 },
+		{ "complain", no_argument, NULL, 'C' },     { "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
 	};
 	static const struct cli_command cmd = { "run", "+:p:qvwh", longopts, usage, on_option };
 	struct run_opts cfg = { .policy_name = "default", .report = true };
@@ -129,8 +137,22 @@ int cmd_run(int argc, char **argv)
 	}
 	struct scg_features buf;
 	const struct scg_features *features = run_front_features(&buf);
-	if (cfg.report && features && features->filter_mode &&
-	    !(features->actions & (1U << SCG_ACTION_USER_NOTIF))) {
+	bool no_notif = features && features->filter_mode &&
+			!(features->actions & (1U << SCG_ACTION_USER_NOTIF));
+	if (cfg.complain && features && features->filter_mode && (no_notif || !cfg.report) &&
+	    !(features->actions & (1U << SCG_ACTION_LOG))) {
+		cli_error("run: --complain needs SECCOMP_RET_USER_NOTIF (Linux 5.0) or, without "
+			  "reports, SECCOMP_RET_LOG (Linux 4.14)");
+		scg_policy_free(policy);
+		free(path);
+		return EXIT_SETUP;
+	}
+	if (cfg.report && no_notif && cfg.complain) {
+		cli_error("warning: this kernel has no SECCOMP_RET_USER_NOTIF (Linux 5.0); the "
+			  "kernel logs the calls the policy would deny (SECCOMP_RET_LOG, audit "
+			  "type=1326) instead of syscage reporting them");
+		cfg.report = false;
+	} else if (cfg.report && no_notif) {
 		cli_error("warning: this kernel has no SECCOMP_RET_USER_NOTIF (Linux 5.0); "
 			  "running without reports, as with --no-report");
 		cfg.report = false;

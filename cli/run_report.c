@@ -33,6 +33,7 @@ struct run_denial {
 struct run_report {
 	FILE *log;
 	bool quiet;
+	bool complain; /* the calls were not denied, only told */
 	bool marker_explained; /* the note on READ_AFTER_MARKER has been printed */
 	/* The last line printed, and how many identical ones came after it
 	 * unprinted: a loop of one denied call gives one line and a count. */
@@ -43,12 +44,13 @@ struct run_report {
 	size_t ncounts;
 };
 
-struct run_report *run_report_new(const char *log_path, bool quiet)
+struct run_report *run_report_new(const char *log_path, bool quiet, bool complain)
 {
 	struct run_report *rep = calloc(1, sizeof(*rep));
 	if (!rep)
 		return NULL;
 	rep->quiet = quiet;
+	rep->complain = complain;
 	if (log_path) {
 		rep->log = fopen(log_path, "we");
 		if (!rep->log) {
@@ -130,7 +132,7 @@ static void log_json_string(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-static void log_denial(FILE *f, const struct run_denial *d, const char *action)
+static void log_denial(FILE *f, const struct run_denial *d, const char *action, bool complain)
 {
 	fprintf(f, "{\"pid\":%d,\"syscall\":", (int)d->pid);
 	log_json_string(f, d->name ? d->name : "");
@@ -141,6 +143,8 @@ static void log_denial(FILE *f, const struct run_denial *d, const char *action)
 	log_json_string(f, action);
 	fprintf(f, ",\"by\":");
 	log_json_string(f, d->where);
+	if (complain) /* the verdict was not carried out: the call ran */
+		fprintf(f, ",\"complain\":true");
 	fprintf(f, "}\n");
 	fflush(f);
 }
@@ -196,8 +200,9 @@ static void explain_profile(struct run_report *rep, const char *where)
 static void print_denial(struct run_report *rep, const struct run_denial *d, const char *action)
 {
 	char line[sizeof(rep->last)];
-	snprintf(line, sizeof(line), "denied %s from pid %d: %s by %s%s", d->call, (int)d->pid,
-		 action, d->where, d->read_after_call ? READ_AFTER_MARKER : "");
+	snprintf(line, sizeof(line), "%s %s from pid %d: %s by %s%s",
+		 rep->complain ? "would deny" : "denied", d->call, (int)d->pid, action, d->where,
+		 d->read_after_call ? READ_AFTER_MARKER : "");
 	if (!strcmp(line, rep->last)) {
 		rep->repeats++;
 		return;
@@ -227,7 +232,7 @@ void run_report_denial(const struct scg_launch_denial *denial, void *front)
 	if (!rep->quiet)
 		print_denial(rep, d, action);
 	if (rep->log)
-		log_denial(rep->log, d, action);
+		log_denial(rep->log, d, action, rep->complain);
 	count(rep, d);
 }
 
@@ -236,7 +241,8 @@ void run_report_summary(struct run_report *rep)
 	flush_repeats(rep);
 	if (rep->ncounts == 0 || rep->quiet)
 		return;
-	fprintf(stderr, "syscage: denied syscalls:\n");
+	fprintf(stderr, rep->complain ? "syscage: syscalls the policy would deny (run unchanged):\n"
+				      : "syscage: denied syscalls:\n");
 	for (size_t i = 0; i < rep->ncounts; i++) {
 		char action[64];
 		format_action(rep->counts[i].action, scg_arch_native(), action, sizeof(action));

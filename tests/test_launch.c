@@ -107,6 +107,8 @@ static int kill_everything(int listener, const struct scg_notif *n, struct scg_n
 }
 
 /* Launches @argv under @policy_src (NULL: the policy is ignored) in @mode, in a fresh child. */
+static bool complain;
+
 static void launch_in_child(const char *policy_src, enum scg_launch_mode mode, const char *const argv[],
 			    struct report *out)
 {
@@ -124,7 +126,7 @@ static void launch_in_child(const char *policy_src, enum scg_launch_mode mode, c
 	if (pid == 0) {
 		alarm(60);
 		SCG_OPTS(scg_launch_options, o, .mode = mode, .ctx = shm, .on_denial = on_denial,
-			 .on_call = on_call, .on_notif = kill_everything);
+			 .on_call = on_call, .on_notif = kill_everything, .complain = complain);
 		shm->r = scg_launch((char *const *)argv, policy, &o, &shm->res);
 		_exit(0);
 	}
@@ -205,6 +207,25 @@ static void test_kill_verdict(void **state)
 	assert_string_equal(rep.res.killed_call, "unshare");
 	assert_int_equal(scg_launch_exit_status(&rep.res), 128 + SIGSYS);
 	assert_int_equal(rep.denials, 1);
+	assert_int_equal(rep.denied_action, SCG_RET_KILL_PROCESS);
+}
+
+/* complain: the KILL verdict is reported, not carried out; the call runs. */
+static void test_complain(void **state)
+{
+	(void)state;
+	NEED_NOTIF();
+	const char *argv[] = { self, "child", "unshare", NULL };
+	struct report rep;
+	complain = true;
+	launch_in_child("default allow\nkill-process unshare\n", SCG_LAUNCH_REPORT, argv, &rep);
+	complain = false;
+	assert_int_equal(rep.r, 0);
+	assert_int_equal(rep.res.end, SCG_LAUNCH_EXITED);
+	assert_int_equal(rep.res.status, 0);
+	assert_false(rep.res.killed_by_verdict);
+	assert_int_equal(rep.denials, 1);
+	assert_string_equal(rep.denied_call, "unshare(0)");
 	assert_int_equal(rep.denied_action, SCG_RET_KILL_PROCESS);
 }
 
@@ -346,6 +367,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_deny_errno),
 		cmocka_unit_test(test_unsupervised),
 		cmocka_unit_test(test_kill_verdict),
+		cmocka_unit_test(test_complain),
 		cmocka_unit_test(test_kill_under_serve),
 		cmocka_unit_test(test_record),
 		cmocka_unit_test(test_not_found),

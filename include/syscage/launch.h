@@ -165,6 +165,19 @@ struct scg_launch_options {
 	const char *path;
 	/* The program's environment (NULL: the caller's environ). */
 	char *const *envp;
+	/*
+	 * Nothing is denied: the program runs as without the policy, and each
+	 * call the policy would deny is only told.  REPORT: every denying
+	 * verdict goes to the supervisor, which reports it (on_denial, with
+	 * the verdict it would have given) and answers CONTINUE; ERRNO(ENOSYS),
+	 * which run leaves unreported, becomes SECCOMP_RET_LOG.  UNSUPERVISED:
+	 * every denying verdict becomes SECCOMP_RET_LOG, which the kernel lets
+	 * run and logs (an audit record, type=1326, where the log action is
+	 * enabled); nothing comes back to the caller.  The guard still refuses
+	 * what it refuses.  The fallback defaults to allowing every call.
+	 * Ignored by SERVE and RECORD.
+	 */
+	bool complain;
 	/* Keep serving after the program ends, until no task uses the filter
 	 * any more or a forwarded signal arrives: its descendants (daemons)
 	 * stay supervised, and a KILL verdict among them counts in the result. */

@@ -287,7 +287,13 @@ static int prepare(struct launch *l, char *const argv[], const struct scg_policy
 	if (!l->policy && !scg_profile_source(l->o.profile))
 		return -ENOENT;
 	l->supervised = l->o.mode != SCG_LAUNCH_UNSUPERVISED;
-	l->rewrite = l->o.mode == SCG_LAUNCH_REPORT;
+	bool complain = l->o.complain && (l->o.mode == SCG_LAUNCH_REPORT ||
+					  l->o.mode == SCG_LAUNCH_UNSUPERVISED);
+	l->how = l->o.mode == SCG_LAUNCH_REPORT ? (complain ? INSTALL_COMPLAIN : INSTALL_REPORT)
+		 : complain ? INSTALL_LOG : INSTALL_AS_IS;
+	/* Complaining, the watchdog too lets everything run. */
+	if (complain && !l->o.fallback && (r = uniform_policy(SCG_RET_ALLOW, &l->owned_fallback)) < 0)
+		return r;
 	struct scg_features f;
 	const struct scg_features *features = l->o.features;
 	if (!features && scg_features_probe_seccomp(&f) == 0)

@@ -48,9 +48,26 @@ bool launch_action_reported(uint32_t action)
 	return false;
 }
 
-static uint32_t installed_action(uint32_t action, bool report)
+/* The verdict the filter carries for the policy's @action. */
+static uint32_t installed_action(uint32_t action, enum install_how how)
 {
-	return report && launch_action_reported(action) ? SCG_RET_USER_NOTIF : action;
+	enum scg_action a = scg_action_of(action);
+	bool denies = a != SCG_ACTION_ALLOW && a != SCG_ACTION_LOG;
+	switch (how) {
+	case INSTALL_AS_IS:
+		break;
+	case INSTALL_REPORT:
+		return launch_action_reported(action) ? SCG_RET_USER_NOTIF : action;
+	case INSTALL_COMPLAIN:
+		/* ENOSYS is the fallback signal run leaves unreported (see above):
+		 * the kernel's log takes it, so that clone3 costs no round trip. */
+		if (a == SCG_ACTION_ERRNO && (action & SCG_RET_DATA) == ENOSYS)
+			return SCG_RET_LOG;
+		return denies ? SCG_RET_USER_NOTIF : action;
+	case INSTALL_LOG:
+		return denies ? SCG_RET_LOG : action;
+	}
+	return action;
 }
 
 static int native_arch_mask(uint32_t *mask)
@@ -82,7 +99,8 @@ static int add_cookie_rules(struct scg_policy *p, uint64_t cookie)
 	return 0;
 }
 
-static int copy_rules(struct scg_policy *p, const struct scg_policy *policy, bool report)
+static int copy_rules(struct scg_policy *p, const struct scg_policy *policy,
+		      enum install_how how)
 {
 	for (size_t i = 0; i < scg_policy_rule_count(policy); i++) {
 		struct scg_rule rule;
@@ -90,7 +108,7 @@ static int copy_rules(struct scg_policy *p, const struct scg_policy *policy, boo
 		if (r < 0)
 			return r;
 		struct scg_rule_spec spec = {
-			.action = installed_action(rule.action, report),
+			.action = installed_action(rule.action, how),
 			.syscall = rule.syscall,
 			.has_number = rule.has_number,
 			.number = rule.number,
@@ -108,8 +126,8 @@ static int copy_rules(struct scg_policy *p, const struct scg_policy *policy, boo
 	return 0;
 }
 
-int launch_build_policy(const struct scg_policy *policy, uint64_t cookie, bool report,
-		     struct scg_policy **out)
+int launch_build_policy(const struct scg_policy *policy, uint64_t cookie, enum install_how how,
+			struct scg_policy **out)
 {
 	*out = NULL;
 	struct scg_policy *p = scg_policy_new();
@@ -124,15 +142,15 @@ int launch_build_policy(const struct scg_policy *policy, uint64_t cookie, bool r
 	}
 	if (r == 0 && !native)
 		r = -EXDEV; /* the policy does not cover the programs we run */
-	scg_policy_set_default(p, installed_action(scg_policy_default(policy), report));
-	scg_policy_set_badarch(p, installed_action(scg_policy_badarch(policy), report));
+	scg_policy_set_default(p, installed_action(scg_policy_default(policy), how));
+	scg_policy_set_badarch(p, installed_action(scg_policy_badarch(policy), how));
 	uint32_t unknown;
 	if (scg_policy_unknown(policy, &unknown))
-		scg_policy_set_unknown(p, installed_action(unknown, report));
+		scg_policy_set_unknown(p, installed_action(unknown, how));
 	if (r == 0)
 		r = add_cookie_rules(p, cookie);
 	if (r == 0)
-		r = copy_rules(p, policy, report);
+		r = copy_rules(p, policy, how);
 	if (r < 0) {
 		scg_policy_free(p);
 		return r;
@@ -188,7 +206,8 @@ static size_t cookie_prefix(const struct scg_arch *native, uint64_t cookie, stru
 	return at;
 }
 
-int launch_prebuilt_filter(const char *profile, uint64_t cookie, bool report, struct scg_prog *out)
+int launch_prebuilt_filter(const char *profile, uint64_t cookie, enum install_how how,
+			   struct scg_prog *out)
 {
 	*out = (struct scg_prog){ 0 };
 	const struct scg_arch *native = scg_arch_native();
@@ -208,7 +227,7 @@ int launch_prebuilt_filter(const char *profile, uint64_t cookie, bool report, st
 	for (size_t i = 0; i < body.len; i++) {
 		struct scg_insn in = body.insns[i];
 		if (in.code == OP_RET_K)
-			in.k = installed_action(in.k, report);
+			in.k = installed_action(in.k, how);
 		insns[plen + i] = in;
 	}
 	*out = (struct scg_prog){ insns, plen + body.len };
@@ -252,7 +271,7 @@ static int compile_policy(struct launch *l, uint64_t cookie, struct scg_prog *pr
 	struct scg_policy *p;
 	const struct scg_policy *policy = launch_policy(l);
 	*stage = SCG_LAUNCH_STAGE_POLICY;
-	int r = policy ? launch_build_policy(policy, cookie, l->rewrite, &p) : -ENOMEM;
+	int r = policy ? launch_build_policy(policy, cookie, l->how, &p) : -ENOMEM;
 	if (r < 0)
 		return r;
 	*stage = SCG_LAUNCH_STAGE_COMPILE;
@@ -266,7 +285,7 @@ int launch_filter(struct launch *l, const struct launch_guard *g, uint64_t cooki
 {
 	*out = (struct scg_prog){ 0 };
 	*stage = SCG_LAUNCH_STAGE_POLICY;
-	int r = l->policy ? -ENOENT : launch_prebuilt_filter(l->o.profile, cookie, l->rewrite, out);
+	int r = l->policy ? -ENOENT : launch_prebuilt_filter(l->o.profile, cookie, l->how, out);
 	if (r == -ENOENT)
 		r = compile_policy(l, cookie, out, stage);
 	/* Unsupervised, every verdict is the kernel's: nothing to guard. */

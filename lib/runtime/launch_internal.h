@@ -25,6 +25,15 @@
 
 #include <syscage/launch.h>
 
+/* What the installed filter makes of the policy's verdicts. */
+enum install_how {
+	INSTALL_AS_IS,    /* the kernel carries every verdict out */
+	INSTALL_REPORT,   /* the reported ones (launch_action_reported()) become USER_NOTIF */
+	INSTALL_COMPLAIN, /* every denying verdict becomes USER_NOTIF (answered CONTINUE),
+			   * but ERRNO(ENOSYS), which becomes LOG */
+	INSTALL_LOG,      /* every denying verdict becomes LOG: the kernel runs and logs it */
+};
+
 /* One launch: the options as loaded, and what is derived from them. */
 struct launch {
 	struct scg_launch_options o;
@@ -35,7 +44,7 @@ struct launch {
 	struct scg_policy *owned_policy;  /* RECORD: USER_NOTIF for every call */
 	struct scg_policy *owned_fallback; /* RECORD: KILL_PROCESS for every call */
 	bool supervised;                  /* the filter has a listener */
-	bool rewrite;                     /* REPORT: denying verdicts become USER_NOTIF */
+	enum install_how how;             /* what becomes of the policy's verdicts */
 	unsigned listener_flags;          /* NEW_LISTENER (+ WAIT_KILLABLE_RECV) */
 };
 
@@ -54,18 +63,17 @@ bool launch_action_reported(uint32_t action);
 /*
  * The policy the child installs: a rule letting execve/execveat (and the
  * sendmsg/exit_group the child itself needs) through when argument 5
- * equals @cookie, then @policy with every verdict that reports rewritten to
- * USER_NOTIF when @report.  *@out is new.  -EXDEV: @policy does not cover
- * the native ABI.
+ * equals @cookie, then @policy with its verdicts rewritten as @how says.
+ * *@out is new.  -EXDEV: @policy does not cover the native ABI.
  */
-int launch_build_policy(const struct scg_policy *policy, uint64_t cookie, bool report,
+int launch_build_policy(const struct scg_policy *policy, uint64_t cookie, enum install_how how,
 			struct scg_policy **out);
 /*
  * The filter launch_build_policy() and scg_compile() would make for
  * built-in @profile, from its prebuilt program.  0 with *@out new, or
  * -ENOENT when none is built in for this ABI.
  */
-int launch_prebuilt_filter(const char *profile, uint64_t cookie, bool report,
+int launch_prebuilt_filter(const char *profile, uint64_t cookie, enum install_how how,
 			   struct scg_prog *out);
 
 /* The processes a supervised program must not reach (launch_guard.c). */

@@ -122,7 +122,10 @@ static int decide_report(int listener, const struct scg_notif *n, struct scg_not
 		d.read_after_call = scg_notif_format_call(listener, n, call, sizeof(call));
 		l->o.on_denial(&d, l->o.ctx);
 	}
-	note_kill(sv, scg_notif_answer_verdict(listener, n, v.action, resp), name);
+	if (l->how == INSTALL_COMPLAIN)
+		resp->flags = SCG_NOTIF_FLAG_CONTINUE; /* told, not carried out */
+	else
+		note_kill(sv, scg_notif_answer_verdict(listener, n, v.action, resp), name);
 	return 0;
 }
 
