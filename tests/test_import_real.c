@@ -138,6 +138,27 @@ static void firejail_drop(void **state)
 	check_import("firejail", "drop", ".profile", scg_firejail_import);
 }
 
+/* seccomp.block-secondary and the W^X filters, as firejail loaded them. */
+static void firejail_secondary(void **state)
+{
+	(void)state;
+	check_import("firejail", "secondary", ".profile", scg_firejail_import);
+}
+
+/* The default list with a list of its own, restrict-namespaces, EACCES. */
+static void firejail_namespaces(void **state)
+{
+	(void)state;
+	check_import("firejail", "namespaces", ".profile", scg_firejail_import);
+}
+
+/* seccomp.32 with a list that firejail 0.9.72 leaves out. */
+static void firejail_seccomp32(void **state)
+{
+	(void)state;
+	check_import("firejail", "seccomp32", ".profile", scg_firejail_import);
+}
+
 /* Compiles @a and @b and proves them equal. */
 static void assert_same_filter(const struct scg_policy *a, const struct scg_policy *b,
 			       const char *what)
@@ -211,6 +232,9 @@ int main(void)
 	    cmocka_unit_test(families),
 	    cmocka_unit_test(firejail_default),
 	    cmocka_unit_test(firejail_drop),
+	    cmocka_unit_test(firejail_secondary),
+	    cmocka_unit_test(firejail_namespaces),
+	    cmocka_unit_test(firejail_seccomp32),
 	    cmocka_unit_test(round_trip_deny_list),
 	    cmocka_unit_test(round_trip_allow_list),
 	};

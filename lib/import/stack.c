@@ -355,7 +355,8 @@ static void add_spec(struct emit *e, struct scg_rule_spec *spec, const struct sc
 static void emit_rule(struct emit *e, const char *name, const struct scg_expr *cond,
 		      uint32_t action, uint32_t arch_mask, unsigned bits, struct scg_loc loc)
 {
-	loc.file = e->st->file;
+	if (!loc.file) /* an importer that reads several files names them */
+		loc.file = e->st->file;
 	struct scg_rule_spec spec = {.action = action, .loc = loc};
 	uint32_t by_name = 0;
 	if (number_key(name, &spec.number, &spec.number_last)) {
