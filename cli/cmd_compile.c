@@ -13,13 +13,14 @@
 #include <syscage/oci.h>
 
 #include "cli.h"
+#include "k8s.h"
 
 #define MAX_ARCHES 32
 
 /* Long options without a short form. */
 enum { OPT_WORKLOAD = 256, OPT_NO_WORKLOAD, OPT_SHOW_PROFILE, OPT_STATS, OPT_JSON };
 
-enum format { FORMAT_RAW, FORMAT_C, FORMAT_ASM, FORMAT_OCI, FORMAT_POLICY, FORMAT_SYSTEMD };
+enum format { FORMAT_RAW, FORMAT_C, FORMAT_ASM, FORMAT_OCI, FORMAT_POLICY, FORMAT_SYSTEMD, FORMAT_K8S };
 
 struct options {
 	const struct scg_arch *arches[MAX_ARCHES];
@@ -52,7 +53,9 @@ static void usage(FILE *out)
 	      "                        c: a C array; asm: annotated assembler;\n"
 	      "                        oci: OCI linux.seccomp JSON; policy: policy text;\n"
 	      "                        systemd: SystemCallFilter= and related unit\n"
-	      "                        settings (docs/import.md)\n"
+	      "                        settings (docs/import.md); k8s: a Security\n"
+	      "                        Profiles Operator SeccompProfile object, YAML,\n"
+	      "                        named after POLICY (docs/oci.md)\n"
 	      "  -O0, -O1              optimisation (default -O1); -O0 is one plain rule\n"
 	      "                        chain per ABI\n"
 	      "  --workload FILE       lay the filter out for the calls counted in FILE\n"
@@ -107,13 +110,13 @@ static int parse_arches(const char *list, struct options *o)
 
 static int parse_format(const char *name, enum format *format)
 {
-	static const char *const names[] = { "raw", "c", "asm", "oci", "policy", "systemd" };
+	static const char *const names[] = { "raw", "c", "asm", "oci", "policy", "systemd", "k8s" };
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (!strcmp(name, names[i])) {
 			*format = (enum format)i;
 			return 0;
 		}
-	cli_error("unknown format '%s' (raw, c, asm, oci, policy or systemd)", name);
+	cli_error("unknown format '%s' (raw, c, asm, oci, policy, systemd or k8s)", name);
 	return -EINVAL;
 }
 
@@ -292,11 +295,29 @@ static int compile_to(const struct scg_policy *policy, const struct options *o, 
 	return r;
 }
 
-/* OCI JSON, policy text or systemd settings: the policy itself, not a filter. */
-static int convert_to(const struct scg_policy *policy, enum format format, char **data,
-		      size_t *len)
+/* A Kubernetes object name (DNS-1123) from the policy's file name: lower case, '-' for the rest. */
+static void k8s_name(const char *path, char *out, size_t size)
 {
-	bool oci = format == FORMAT_OCI, systemd = format == FORMAT_SYSTEMD;
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	size_t n = 0;
+	for (const char *p = base; *p && *p != '.' && n + 1 < size && n < 63; p++) {
+		char ch = *p >= 'A' && *p <= 'Z' ? (char)(*p - 'A' + 'a') : *p;
+		bool ok = (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9');
+		if (ok || (n && out[n - 1] != '-'))
+			out[n++] = ok ? ch : '-';
+	}
+	while (n && out[n - 1] == '-')
+		n--;
+	out[n] = '\0';
+	if (!n)
+		snprintf(out, size, "syscage-profile");
+}
+
+/* OCI JSON, policy text, systemd settings or a SeccompProfile: the policy itself, not a filter. */
+static int convert_to(const struct scg_policy *policy, enum format format, const char *path,
+		      char **data, size_t *len)
+{
+	bool oci = format == FORMAT_OCI || format == FORMAT_K8S, systemd = format == FORMAT_SYSTEMD;
 	const char *what = oci ? "OCI JSON" : systemd ? "systemd settings" : "policy text";
 	struct scg_diag *diag = scg_diag_new();
 	if (!diag)
@@ -310,6 +331,13 @@ static int convert_to(const struct scg_policy *policy, enum format format, char 
 		cli_error("cannot write the policy as %s: %s", what, strerror(-r));
 	else if (r == -EINVAL && !oci)
 		cli_error("this policy cannot be written as %s", what);
+	if (r == 0 && format == FORMAT_K8S) {
+		char name[64], *yaml = NULL;
+		k8s_name(path, name, sizeof(name));
+		r = cli_oci_to_k8s(*data, name, &yaml);
+		free(*data);
+		*data = yaml;
+	}
 	if (r == 0)
 		*len = strlen(*data);
 	return r;
@@ -327,8 +355,9 @@ int cmd_compile(int argc, char **argv)
 	}
 	if (o.show_profile)
 		return show_profile(o.show_profile) < 0 ? CLI_EXIT_USAGE : CLI_EXIT_OK;
-	if (o.stats && (o.format == FORMAT_OCI || o.format == FORMAT_POLICY ||
-			o.format == FORMAT_SYSTEMD || o.optimize == 0)) {
+	bool text = o.format == FORMAT_OCI || o.format == FORMAT_POLICY ||
+		    o.format == FORMAT_SYSTEMD || o.format == FORMAT_K8S;
+	if (o.stats && (text || o.optimize == 0)) {
 		cli_error("compile: --stats is about the optimised filter (-O1, a filter format)");
 		return CLI_EXIT_USAGE;
 	}
@@ -346,9 +375,8 @@ int cmd_compile(int argc, char **argv)
 		return CLI_EXIT_USAGE;
 	char *data = NULL;
 	size_t len = 0;
-	int r = o.format == FORMAT_OCI || o.format == FORMAT_POLICY || o.format == FORMAT_SYSTEMD
-			? convert_to(policy, o.format, &data, &len)
-			: compile_to(policy, &o, &data, &len);
+	int r = text ? convert_to(policy, o.format, argv[first], &data, &len)
+		     : compile_to(policy, &o, &data, &len);
 	if (r == 0 && (!o.stats || o.output))
 		r = cli_write_output(o.output, data, len, o.format == FORMAT_RAW);
 	free(data);

@@ -28,7 +28,9 @@ static void usage(FILE *out)
 		"  -a, --arch ARCH       compile policies for this ABI alone\n"
 		"      --severity LEVEL  exit 1 when a finding is at or above LEVEL:\n"
 		"                        info, warning (default) or error\n"
-		"      --json            print the findings as JSON\n");
+		"      --json            print the findings as JSON (--format json)\n"
+		"      --format FORMAT   text (default), json, or sarif: SARIF 2.1.0 for\n"
+		"                        code scanning (docs/analysis.md)\n");
 	fputs(cli_timeout_usage, out);
 	fprintf(out, "  -h, --help            this text\n"
 		     "\n");
@@ -40,7 +42,9 @@ static void usage(FILE *out)
 	      out);
 }
 
-enum { OPT_SEVERITY = 256, OPT_JSON, OPT_TIMEOUT };
+enum { OPT_SEVERITY = 256, OPT_JSON, OPT_TIMEOUT, OPT_FORMAT };
+
+enum lint_format { LINT_TEXT, LINT_JSON, LINT_SARIF };
 
 static const char *level_name(enum scg_severity s)
 {
@@ -107,6 +111,122 @@ static void print_text(const struct scg_diag *diag)
 		printf("no findings\n");
 }
 
+/* What each finding code checks, for SARIF's rule table (docs/analysis.md). */
+static const char *const rule_text[][2] = {
+	{ "no-arch-check", "The filter never tests the architecture" },
+	{ "abi-bypass", "A denied syscall is allowed through a companion ABI" },
+	{ "multiplexer-bypass", "socketcall or ipc allowed while a call it multiplexes is restricted" },
+	{ "io-uring-bypass", "io_uring allowed while file or network calls are restricted" },
+	{ "risky-syscall", "A syscall that commonly breaks sandboxes is allowed" },
+	{ "int-compared-64", "An int argument is compared over 64 bits" },
+	{ "kill-thread", "KILL_THREAD leaves the other threads running" },
+	{ "unreachable", "Instructions no input reaches" },
+	{ "trace-without-tracer", "TRACE fails calls with ENOSYS when no tracer is attached" },
+	{ "unknown-not-enosys", "Syscalls newer than the filter do not get ENOSYS" },
+	{ "analysis-budget", "The time budget ran out before every check was done" },
+	{ "never-matches", "A rule never matches because an earlier one decides" },
+	{ "absent-syscall", "A syscall is absent on a target ABI" },
+	{ "sign-extension", "A 64-bit test of a negative value" },
+	{ "never-true", "A condition is never true" },
+	{ "value-range", "A value is out of the argument's range" },
+	{ "repeated-setting", "A setting is given more than once" },
+	{ "no-target", "A rule applies to no target ABI" },
+};
+
+static const char *rule_description(const char *code, const char *message)
+{
+	for (size_t i = 0; i < sizeof(rule_text) / sizeof(rule_text[0]); i++)
+		if (!strcmp(rule_text[i][0], code))
+			return rule_text[i][1];
+	return message;
+}
+
+/* A path as a relative URI reference: unreserved characters and '/' kept, the rest %XX. */
+static void json_uri(FILE *out, const char *path)
+{
+	putc('"', out);
+	for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+		    strchr("-._~/", *p))
+			putc(*p, out);
+		else
+			fprintf(out, "%%%02X", *p);
+	}
+	putc('"', out);
+}
+
+/*
+ * SARIF 2.1.0, one run: tool.driver with a rule per finding code (its
+ * description, the fix as help), a result per finding with its level, the
+ * policy's file, line and column, or the filter file and the instruction's
+ * bytes (8 per instruction).
+ */
+static void print_sarif(const struct scg_diag *diag, const char *input)
+{
+	size_t n = scg_diag_count(diag);
+	const char **codes = calloc(n ? n : 1, sizeof(*codes));
+	size_t ncodes = 0;
+	printf("{\n  \"$schema\": \"https://json.schemastore.org/sarif-2.1.0.json\",\n"
+	       "  \"version\": \"2.1.0\",\n  \"runs\": [\n    {\n      \"tool\": {\n"
+	       "        \"driver\": {\n          \"name\": \"syscage\",\n"
+	       "          \"version\": \"%s\",\n"
+	       "          \"rules\": [",
+	       SYSCAGE_VERSION);
+	for (size_t i = 0; codes && i < n; i++) {
+		const struct scg_diag_entry *e = scg_diag_get(diag, i);
+		const char *code = e->code ? e->code : "syscage";
+		size_t k = 0;
+		while (k < ncodes && strcmp(codes[k], code))
+			k++;
+		if (k < ncodes)
+			continue;
+		codes[ncodes++] = code;
+		printf("%s\n            {\"id\": ", k ? "," : "");
+		cli_json_string(stdout, code);
+		printf(", \"shortDescription\": {\"text\": ");
+		cli_json_string(stdout, rule_description(code, e->message));
+		printf("}, \"help\": {\"text\": ");
+		cli_json_string(stdout, e->hint ? e->hint : rule_description(code, e->message));
+		printf("}}");
+	}
+	printf("%s]\n        }\n      },\n      \"results\": [", ncodes ? "\n          " : "");
+	for (size_t i = 0; codes && i < n; i++) {
+		const struct scg_diag_entry *e = scg_diag_get(diag, i);
+		const char *code = e->code ? e->code : "syscage";
+		size_t k = 0;
+		while (k < ncodes && strcmp(codes[k], code))
+			k++;
+		printf("%s\n        {\"ruleId\": ", i ? "," : "");
+		cli_json_string(stdout, code);
+		printf(", \"ruleIndex\": %zu, \"level\": \"%s\", \"message\": {\"text\": ", k,
+		       e->severity == SCG_SEV_ERROR	? "error"
+		       : e->severity == SCG_SEV_WARNING ? "warning"
+							: "note");
+		cli_json_string(stdout, e->message);
+		printf("},\n         \"locations\": [{\"physicalLocation\": {\"artifactLocation\": {\"uri\": ");
+		json_uri(stdout, e->loc.file && e->loc.line ? e->loc.file : input);
+		if (e->loc.file && e->loc.line) {
+			printf("}, \"region\": {\"startLine\": %u", e->loc.line);
+			if (e->loc.column)
+				printf(", \"startColumn\": %u", e->loc.column);
+			printf("}");
+		} else if (e->loc.insn >= 0) {
+			printf("}, \"region\": {\"byteOffset\": %ld, \"byteLength\": 8}", e->loc.insn * 8);
+		} else {
+			printf("}");
+		}
+		printf("}}]");
+		if (e->hint) {
+			printf(",\n         \"properties\": {\"fix\": ");
+			cli_json_string(stdout, e->hint);
+			printf("}");
+		}
+		printf("}");
+	}
+	printf("%s]\n    }\n  ]\n}\n", n ? "\n      " : "");
+	free(codes);
+}
+
 /* A policy file's own warnings (shadowed rules, ...), parsed again to collect them. */
 static void policy_warnings(const char *path, const struct scg_arch *arch, struct scg_diag *diag)
 {
@@ -130,7 +250,7 @@ static void policy_warnings(const char *path, const struct scg_arch *arch, struc
 struct lint_opts {
 	const char *arch_name;
 	enum scg_severity level;
-	bool json;
+	enum lint_format format;
 	uint64_t timeout_ms;
 };
 
@@ -148,8 +268,15 @@ static int on_option(int c, const char *arg, void *ctx)
 		}
 		break;
 	case OPT_JSON:
-		o->json = true;
+		o->format = LINT_JSON;
 		break;
+	case OPT_FORMAT:
+		if (!strcmp(arg, "text") || !strcmp(arg, "json") || !strcmp(arg, "sarif")) {
+			o->format = arg[0] == 't' ? LINT_TEXT : arg[0] == 'j' ? LINT_JSON : LINT_SARIF;
+			break;
+		}
+		cli_error("lint: --format is text, json or sarif, not '%s'", arg);
+		return -EINVAL;
 	case OPT_TIMEOUT:
 		return cli_parse_timeout("lint", arg, &o->timeout_ms);
 	default:
@@ -164,6 +291,7 @@ int cmd_lint(int argc, char **argv)
 		{ "arch", required_argument, NULL, 'a' },
 		{ "severity", required_argument, NULL, OPT_SEVERITY },
 		{ "json", no_argument, NULL, OPT_JSON },
+		{ "format", required_argument, NULL, OPT_FORMAT },
 		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 		CLI_OCI_LONG_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
@@ -196,7 +324,9 @@ int cmd_lint(int argc, char **argv)
 	if (r < 0 && !budget) {
 		cli_print_diag(diag);
 		cli_error("lint: %s", strerror(-r));
-	} else if (o.json) {
+	} else if (o.format == LINT_SARIF) {
+		print_sarif(diag, path);
+	} else if (o.format == LINT_JSON) {
 		print_json(diag);
 	} else {
 		print_text(diag);

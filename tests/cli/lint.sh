@@ -180,4 +180,45 @@ else
 fi
 expect_status 2 "--timeout of a word" -- "$SYSCAGE" lint --timeout soon "$CRAFT/arg-eq.s"
 
+# SARIF 2.1.0 for code scanning: the shape GitHub's upload reads, checked field by field
+expect_status 1 "--format sarif" -- "$SYSCAGE" lint --format sarif "$TMP/p.policy"
+cp "$TMP/out" "$TMP/p.sarif"
+expect_status 1 "--format sarif of a filter" -- "$SYSCAGE" lint --format sarif "$CRAFT/arg-eq.s"
+cp "$TMP/out" "$TMP/f.sarif"
+check_sarif() {
+	python3 - "$1" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+assert doc["version"] == "2.1.0" and "$schema" in doc
+run, = doc["runs"]
+driver = run["tool"]["driver"]
+assert driver["name"] == "syscage" and driver["version"]
+ids = [r["id"] for r in driver["rules"]]
+assert len(ids) == len(set(ids)) and ids
+for r in driver["rules"]:
+    assert r["shortDescription"]["text"] and r["help"]["text"]
+assert run["results"]
+for res in run["results"]:
+    assert res["ruleId"] in ids and ids[res["ruleIndex"]] == res["ruleId"]
+    assert res["level"] in ("error", "warning", "note")
+    assert res["message"]["text"]
+    loc, = res["locations"]
+    phys = loc["physicalLocation"]
+    assert phys["artifactLocation"]["uri"]
+    region = phys.get("region", {})
+    assert region.get("startLine", 1) >= 1 and region.get("startColumn", 1) >= 1
+print(sum("startLine" in r["locations"][0]["physicalLocation"].get("region", {})
+          for r in run["results"]), sum("fix" in r.get("properties", {}) for r in run["results"]))
+PY
+}
+if check_sarif "$TMP/p.sarif" >"$TMP/sarif.out" 2>&1; then ok "sarif: required fields of a policy's report"; else
+	not_ok "sarif: required fields of a policy's report" "$(head -c 400 "$TMP/sarif.out")"; fi
+expect_grep "$TMP/sarif.out" "^[1-9][0-9]* [1-9][0-9]*$" "sarif: results with lines and fixes"
+expect_grep "$TMP/p.sarif" '"ruleId": "multiplexer-bypass", "ruleIndex": [0-9]+, "level": "warning"' \
+	"sarif: a warning keeps its level"
+if check_sarif "$TMP/f.sarif" >"$TMP/sarif.out" 2>&1; then ok "sarif: required fields of a filter's report"; else
+	not_ok "sarif: required fields of a filter's report" "$(head -c 400 "$TMP/sarif.out")"; fi
+expect_grep "$TMP/f.sarif" '"region": \{"byteOffset": [0-9]+, "byteLength": 8\}' "sarif: instructions by their bytes"
+expect_status 2 "--format of a word" -- "$SYSCAGE" lint --format yaml "$TMP/p.policy"
+
 echo "1..$n"

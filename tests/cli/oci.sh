@@ -148,3 +148,48 @@ expect_grep "$TMP/out" "^allow socket if arg0\.lo > 0x28$" "the socket rule comp
 expect_grep "$TMP/diff.out" "^x86_64 socket if arg0\.lo in \{0x26, 0x28\} && arg0\.hi >= 1: ALLOW in A, ERRNO\(1\) in B$" \
 	"diff: the option denies what the high word let through"
 expect_grep "$TMP/diff.out" "^2 differing regions$" "diff: socket and personality, nothing else"
+
+# compile --format k8s: a SeccompProfile whose spec, turned back into OCI JSON, imports to the same
+expect_status 0 "--format k8s" -- "$SYSCAGE" compile --format k8s -o "$TMP/docker.yaml" "$DOCKER"
+expect_grep "$TMP/docker.yaml" "^apiVersion: security-profiles-operator\.x-k8s\.io/v1beta1$" "k8s: the operator's API"
+expect_grep "$TMP/docker.yaml" "^kind: SeccompProfile$" "k8s: the kind"
+expect_grep "$TMP/docker.yaml" "^  name: docker-default$" "k8s: named after the file"
+if python3 -c 'import yaml' 2>/dev/null; then
+	python3 - "$TMP/docker.yaml" "$TMP/back.json" <<'PY'
+import json, sys, yaml
+obj = yaml.safe_load(open(sys.argv[1]))
+assert obj["kind"] == "SeccompProfile" and obj["metadata"]["name"]
+spec = obj["spec"]
+assert spec["defaultAction"] and spec["syscalls"]
+for s in spec["syscalls"]:
+    assert s["names"] and s["action"]
+json.dump(spec, open(sys.argv[2], "w"))
+PY
+	expect_status 0 "k8s: the spec, as OCI JSON, is the same filter" -- "$SYSCAGE" diff \
+		"$TMP/back.json" "$DOCKER"
+	printf 'default errno(EPERM)\nallow read, write, exit_group\nerrno(EACCES) openat if (arg2 & 0x40) != 0\nallow socket if arg0 == 1\n' \
+		>"$TMP/k8s-args.policy"
+	"$SYSCAGE" compile -a x86_64 --format k8s -o "$TMP/args.yaml" "$TMP/k8s-args.policy" 2>"$TMP/err"
+	"$SYSCAGE" compile -a x86_64 --format oci -o "$TMP/args-oci.json" "$TMP/k8s-args.policy" 2>"$TMP/err"
+	python3 -c 'import json,sys,yaml; json.dump(yaml.safe_load(open(sys.argv[1]))["spec"], open(sys.argv[2],"w"))' \
+		"$TMP/args.yaml" "$TMP/args.json"
+	expect_grep "$TMP/args.yaml" "^      - index: 2$" "k8s: argument conditions"
+	expect_grep "$TMP/args.yaml" "^    errnoRet: 13$" "k8s: errnoRet"
+	# the same as the OCI export, runc's ENOSYS stub and all
+	expect_status 0 "k8s: a policy with arguments and errnos round-trips" -- "$SYSCAGE" diff \
+		"$TMP/args.json" "$TMP/args-oci.json"
+else
+	skip_feature pyyaml "k8s: the spec, as OCI JSON, is the same filter"
+	skip_feature pyyaml "k8s: argument conditions"
+	skip_feature pyyaml "k8s: errnoRet"
+	skip_feature pyyaml "k8s: a policy with arguments and errnos round-trips"
+fi
+
+# Podman's profile (containers-common's seccomp.json) reads as OCI JSON
+PODMAN=/usr/share/containers/seccomp.json
+if [ -r "$PODMAN" ]; then
+	expect_status 0 "Podman's seccomp.json imports with --input-format oci" -- \
+		"$SYSCAGE" compile --input-format oci -o "$TMP/podman.bpf" "$PODMAN"
+else
+	skip_feature containers-common "Podman's seccomp.json imports with --input-format oci"
+fi
