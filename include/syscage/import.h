@@ -71,13 +71,14 @@ SCG_API bool scg_firejail_detect(const char *text, size_t len);
 /*
  * Reads firejail's seccomp options from a profile (one option a line,
  * without "--") or a command line ("--seccomp.drop=ptrace,mount ..."):
- * seccomp, seccomp.drop, seccomp-error-action and
- * memory-deny-write-execute, as the filters firejail 0.9.72 loads for them.
- * Other firejail options are skipped; its other seccomp options (keep
- * lists, protocol, restrict-namespaces, the 32-bit lists,
- * block-secondary) are refused as not supported yet.  Returns 0, -EINVAL
- * (each problem in @diag at its line and column, with a hint), or
- * -ENOMEM.
+ * seccomp [LIST], seccomp.drop, seccomp.keep, their seccomp.32 forms,
+ * seccomp.block-secondary, seccomp-error-action, memory-deny-write-execute,
+ * protocol and restrict-namespaces, as the filters firejail 0.9.72 loads
+ * for them.  "include" lines are followed: files are read from the disk
+ * (firejail's search directories, then beside @opts->filename), regular
+ * files of at most 1 MiB, cycles refused.  Other firejail options are
+ * skipped.  Returns 0, -EINVAL (each problem in @diag at its file, line
+ * and column, with a hint), or -ENOMEM.
  */
 SCG_API int scg_firejail_import(const char *text, size_t len, const struct scg_import_options *opts,
 				struct scg_policy **out, struct scg_diag *diag);
