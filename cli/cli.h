@@ -138,6 +138,12 @@ void cli_set_policy_warnings(enum cli_policy_warnings which);
 int cli_load_policy(const char *name_or_path, const struct scg_arch *const *arches,
 		    size_t narches, struct scg_policy **out);
 /*
+ * The counts of the @frequency files the last minijail policy loaded names
+ * (NULL and *@n = 0 when it named none, or the policy was no minijail one):
+ * the workload `compile` lays its filter out for when no --workload is given.
+ */
+const struct scg_import_count *cli_policy_counts(size_t *n);
+/*
  * Reads a frequency profile written by `syscage learn --counts` as compiler
  * weights (calls per name, over every ABI).  Errors are printed; returns 0
  * or -errno.  Free with cli_workload_free().
@@ -239,7 +245,7 @@ bool cli_is_policy_ref(const char *path);
 
 /*
  * --input-format: the format every policy file is read in (policy, oci,
- * systemd, firejail), instead of the one its content shows.  Prints an error that
+ * systemd, firejail, minijail, kafel), instead of the one its content shows.  Prints an error that
  * lists the formats for an unknown name; 0 or -EINVAL.  cli_parse_options() takes the
  * option for the commands cli_takes_input_format() names and prints
  * cli_input_format_usage after their --help.

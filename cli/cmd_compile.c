@@ -20,7 +20,17 @@
 /* Long options without a short form. */
 enum { OPT_WORKLOAD = 256, OPT_NO_WORKLOAD, OPT_SHOW_PROFILE, OPT_STATS, OPT_JSON };
 
-enum format { FORMAT_RAW, FORMAT_C, FORMAT_ASM, FORMAT_OCI, FORMAT_POLICY, FORMAT_SYSTEMD, FORMAT_K8S };
+enum format {
+	FORMAT_RAW,
+	FORMAT_C,
+	FORMAT_ASM,
+	FORMAT_OCI,
+	FORMAT_POLICY,
+	FORMAT_SYSTEMD,
+	FORMAT_K8S,
+	FORMAT_MINIJAIL,
+	FORMAT_KAFEL,
+};
 
 struct options {
 	const struct scg_arch *arches[MAX_ARCHES];
@@ -55,11 +65,13 @@ static void usage(FILE *out)
 	      "                        systemd: SystemCallFilter= and related unit\n"
 	      "                        settings (docs/import.md); k8s: a Security\n"
 	      "                        Profiles Operator SeccompProfile object, YAML,\n"
-	      "                        named after POLICY (docs/oci.md)\n"
+	      "                        named after POLICY (docs/oci.md); minijail, kafel:\n"
+	      "                        a minijail or kafel seccomp policy (docs/import.md)\n"
 	      "  -O0, -O1              optimisation (default -O1); -O0 is one plain rule\n"
 	      "                        chain per ABI\n"
 	      "  --workload FILE       lay the filter out for the calls counted in FILE\n"
 	      "                        ('syscage learn --counts FILE'); default: the\n"
+	      "                        @frequency files of a minijail policy, else the\n"
 	      "                        built-in profile of common programs\n"
 	      "  --no-workload         lay it out for no workload (every syscall alike)\n"
 	      "  --stats               print how the filter is laid out for the workload:\n"
@@ -110,13 +122,15 @@ static int parse_arches(const char *list, struct options *o)
 
 static int parse_format(const char *name, enum format *format)
 {
-	static const char *const names[] = { "raw", "c", "asm", "oci", "policy", "systemd", "k8s" };
+	static const char *const names[] = { "raw",	"c",   "asm",	  "oci",  "policy",
+					     "systemd", "k8s", "minijail", "kafel" };
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (!strcmp(name, names[i])) {
 			*format = (enum format)i;
 			return 0;
 		}
-	cli_error("unknown format '%s' (raw, c, asm, oci, policy, systemd or k8s)", name);
+	cli_error("unknown format '%s' (raw, c, asm, oci, policy, systemd, k8s, minijail or kafel)",
+		  name);
 	return -EINVAL;
 }
 
@@ -251,6 +265,31 @@ static int print_stats(const struct scg_policy *policy, const struct scg_compile
 	return 0;
 }
 
+/* A minijail policy's @frequency counts as the workload, or none (*@out NULL). */
+static int weights_from_policy(struct scg_syscall_weight **out, size_t *n)
+{
+	size_t count;
+	const struct scg_import_count *c = cli_policy_counts(&count);
+	*out = NULL;
+	*n = 0;
+	if (!count)
+		return 0;
+	struct scg_syscall_weight *w = calloc(count, sizeof(*w));
+	for (size_t i = 0; w && i < count; i++) {
+		char *name = strdup(c[i].name);
+		if (!name) {
+			cli_workload_free(w, i);
+			return -ENOMEM;
+		}
+		w[i] = (struct scg_syscall_weight){ name, c[i].count };
+	}
+	if (!w)
+		return -ENOMEM;
+	*out = w;
+	*n = count;
+	return 0;
+}
+
 /* The filter as bytes or text, ready to write. */
 static int compile_to(const struct scg_policy *policy, const struct options *o, char **data,
 		      size_t *len)
@@ -264,6 +303,10 @@ static int compile_to(const struct scg_policy *policy, const struct options *o, 
 	    cli_load_workload(o->workload, &weights, &copts.nweights) < 0) {
 		scg_diag_free(diag);
 		return -EINVAL;
+	}
+	if (!o->workload && !o->no_workload && weights_from_policy(&weights, &copts.nweights) < 0) {
+		scg_diag_free(diag);
+		return -ENOMEM;
 	}
 	copts.weights = weights;
 	struct scg_prog prog;
@@ -318,13 +361,19 @@ static int convert_to(const struct scg_policy *policy, enum format format, const
 		      char **data, size_t *len)
 {
 	bool oci = format == FORMAT_OCI || format == FORMAT_K8S, systemd = format == FORMAT_SYSTEMD;
-	const char *what = oci ? "OCI JSON" : systemd ? "systemd settings" : "policy text";
+	const char *what = oci		       ? "OCI JSON"
+			   : systemd		       ? "systemd settings"
+			   : format == FORMAT_MINIJAIL ? "a minijail policy"
+			   : format == FORMAT_KAFEL    ? "a kafel policy"
+						       : "policy text";
 	struct scg_diag *diag = scg_diag_new();
 	if (!diag)
 		return -ENOMEM;
 	int r = oci	 ? scg_oci_export(policy, data, diag) :
 		systemd ? scg_systemd_export(policy, data, diag) :
-			   scg_policy_to_text(policy, data);
+		format == FORMAT_MINIJAIL ? scg_minijail_export(policy, data, diag) :
+		format == FORMAT_KAFEL	  ? scg_kafel_export(policy, data, diag) :
+					    scg_policy_to_text(policy, data);
 	cli_print_diag(diag);
 	scg_diag_free(diag);
 	if (r < 0 && r != -EINVAL)
@@ -356,7 +405,8 @@ int cmd_compile(int argc, char **argv)
 	if (o.show_profile)
 		return show_profile(o.show_profile) < 0 ? CLI_EXIT_USAGE : CLI_EXIT_OK;
 	bool text = o.format == FORMAT_OCI || o.format == FORMAT_POLICY ||
-		    o.format == FORMAT_SYSTEMD || o.format == FORMAT_K8S;
+		    o.format == FORMAT_SYSTEMD || o.format == FORMAT_K8S ||
+		    o.format == FORMAT_MINIJAIL || o.format == FORMAT_KAFEL;
 	if (o.stats && (text || o.optimize == 0)) {
 		cli_error("compile: --stats is about the optimised filter (-O1, a filter format)");
 		return CLI_EXIT_USAGE;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Loading a policy named on the command line: a file in one of the input
- * formats (the policy language, OCI/Docker JSON, systemd unit settings),
+ * formats (the policy language, OCI/Docker JSON, systemd unit settings,
+ * firejail options, minijail and kafel policies),
  * or the name of a built-in profile.  A name counts as a file when it looks
  * like one (a '/' or a known suffix) or a file of that name exists;
  * anything else must be a built-in profile.  A file's format is the one
@@ -125,12 +126,67 @@ static int import_firejail(const char *path, const char *text, size_t len,
 	return r;
 }
 
+/* The @frequency counts of the last minijail policy loaded (cli_policy_counts()). */
+static struct scg_import_count *policy_counts;
+static size_t policy_ncounts;
+
+static void free_policy_counts(void)
+{
+	scg_import_counts_free(policy_counts, policy_ncounts);
+	policy_counts = NULL;
+	policy_ncounts = 0;
+}
+
+const struct scg_import_count *cli_policy_counts(size_t *n)
+{
+	*n = policy_ncounts;
+	return policy_counts;
+}
+
+static int import_minijail(const char *path, const char *text, size_t len,
+			   const struct scg_policy_source_options *opts, struct scg_policy **out,
+			   struct scg_diag *diag)
+{
+	(void)path;
+	struct scg_import_options o;
+	scg_import_options_init(&o);
+	o.filename = opts->filename;
+	int r = scg_minijail_import(text, len, &o, out, diag);
+	if (r == 0)
+		r = set_targets(*out, opts->arches, opts->narches);
+	if (r == 0) {
+		static bool registered;
+		if (!registered)
+			atexit(free_policy_counts);
+		registered = true;
+		free_policy_counts();
+		r = scg_minijail_frequency(text, len, &o, &policy_counts, &policy_ncounts, diag);
+	}
+	return r;
+}
+
+static int import_kafel(const char *path, const char *text, size_t len,
+			const struct scg_policy_source_options *opts, struct scg_policy **out,
+			struct scg_diag *diag)
+{
+	(void)path;
+	struct scg_import_options o;
+	scg_import_options_init(&o);
+	o.filename = opts->filename;
+	int r = scg_kafel_import(text, len, &o, out, diag);
+	if (r == 0)
+		r = set_targets(*out, opts->arches, opts->narches);
+	return r;
+}
+
 /* systemd units and drop-ins go by these names; policies and profiles by theirs. */
 static const char *const systemd_suffixes[] = { ".service", ".socket", ".mount", ".swap", ".conf",
 						NULL };
 static const char *const policy_suffixes[] = { ".policy", NULL };
 static const char *const oci_suffixes[] = { ".json", NULL };
 static const char *const firejail_suffixes[] = { ".profile", ".inc", ".local", NULL };
+static const char *const minijail_suffixes[] = { "-seccomp.policy", ".minijail", NULL };
+static const char *const kafel_suffixes[] = { ".kafel", NULL };
 
 /* The formats --input-format names; a new one is a row here. */
 static const struct input_format {
@@ -143,6 +199,8 @@ static const struct input_format {
 	{ "oci", detect_oci, import_oci, oci_suffixes },
 	{ "systemd", scg_systemd_detect, import_systemd, systemd_suffixes },
 	{ "firejail", scg_firejail_detect, import_firejail, firejail_suffixes },
+	{ "minijail", scg_minijail_detect, import_minijail, minijail_suffixes },
+	{ "kafel", scg_kafel_detect, import_kafel, kafel_suffixes },
 };
 #define NFORMATS (sizeof(formats) / sizeof(formats[0]))
 
@@ -150,7 +208,7 @@ static const struct input_format *chosen_format;
 
 int cli_set_input_format(const char *name)
 {
-	char list[128] = "";
+	char list[160] = "";
 	for (size_t i = 0; i < NFORMATS; i++) {
 		if (!strcmp(formats[i].name, name)) {
 			chosen_format = &formats[i];
@@ -178,9 +236,10 @@ const char cli_input_format_usage[] =
 	"Input format of policy files:\n"
 	"  --input-format FORMAT  read policy files as FORMAT: policy (the policy\n"
 	"                         language), oci (OCI/Docker JSON), systemd (a unit,\n"
-	"                         a drop-in or `systemctl show` output) or firejail\n"
-	"                         (a profile or command-line options); default: told\n"
-	"                         by the content, the name settling a tie\n";
+	"                         a drop-in or `systemctl show` output), firejail\n"
+	"                         (a profile or command-line options), minijail (a\n"
+	"                         seccomp policy of minijail0(5)) or kafel; default:\n"
+	"                         told by the content, the name settling a tie\n";
 
 static bool has_any_suffix(const char *path, const char *const *suffixes)
 {

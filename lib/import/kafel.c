@@ -82,7 +82,7 @@ struct kf_ctx {
 	bool has_default;
 	uint32_t dflt;
 	/* the syscall whose filter is being read: its argument names */
-	const char *sc_name;
+	char sc_name[KF_NAME];
 	char args[6][KF_NAME];
 	bool declared;
 	size_t nrules;
@@ -205,7 +205,7 @@ static int include(struct kf_ctx *c, const char **pp, const char *end, unsigned 
 					     "kafel looks beside the including file here", msg, name);
 			c->failed = true;
 			r = 0;
-		} else {
+		} else if (texts) {
 			c->texts = texts;
 			texts[c->ntexts++] = itext;
 			texts[c->ntexts++] = resolved;
@@ -318,8 +318,8 @@ static int lex(struct kf_ctx *c, const char *text, size_t len, const char *file)
 				code = two[i].code;
 		if (code) {
 			p += 2;
-		} else if (strchr("{}()[],;!&|<>", ch) && ch) {
-			code = ch;
+		} else if (ch && strchr("{}()[],;!&|<>", (unsigned char)ch)) {
+			code = (unsigned char)ch;
 			p++;
 		} else {
 			char what[8];
@@ -812,7 +812,7 @@ static int filter(struct kf_ctx *c, struct kf_entry *e)
 		return 0;
 	}
 	/* its arguments' names: declared, or the parameter names of the man page */
-	c->sc_name = f.name;
+	snprintf(c->sc_name, sizeof(c->sc_name), "%s", f.name);
 	memset(c->args, 0, sizeof(c->args));
 	c->declared = is_punct(c, '(');
 	if (c->declared) {
@@ -1134,7 +1134,7 @@ int scg_kafel_import(const char *text, size_t len, const struct scg_import_optio
 	struct scg_import_options o;
 	if (opts_load(&o, sizeof(o), opts, OPTS_END(struct scg_import_options, filename)) < 0)
 		return -EINVAL;
-	struct kf_ctx c = {.diag = diag, .abi = scg_arch_native(), .sc_name = ""};
+	struct kf_ctx c = {.diag = diag, .abi = scg_arch_native()};
 	int r = lex(&c, text, len, o.filename ? o.filename : "<kafel>");
 	if (!r) {
 		struct scg_loc end = {o.filename ? o.filename : "<kafel>", 0, 0, -1};

@@ -438,7 +438,7 @@ static int other_file(struct mj_ctx *c, const struct mj_line *l, size_t pos, siz
 		c->failed = true;
 		scg_diag_add(c->diag, SCG_SEV_ERROR, loc, "minijail", NULL, msg, path);
 		r = 0;
-	} else {
+	} else if (files) {
 		c->files = files;
 		files[c->nfiles++] = resolved;
 		resolved = NULL;
@@ -496,7 +496,7 @@ static int line(struct mj_ctx *c, struct mj_line *l)
 
 static int append(struct mj_line *l, const char *p, size_t n, unsigned lineno, unsigned col)
 {
-	if (l->len + n + 1 > l->cap) {
+	if (!l->text || l->len + n + 1 > l->cap) {
 		size_t cap = (l->len + n + 1) * 2;
 		char *t = realloc(l->text, cap);
 		if (!t)
@@ -513,7 +513,8 @@ static int append(struct mj_line *l, const char *p, size_t n, unsigned lineno, u
 		l->pcap = cap;
 	}
 	l->pieces[l->npieces++] = (struct mj_piece){l->len, lineno, col};
-	memcpy(l->text + l->len, p, n);
+	if (n)
+		memcpy(l->text + l->len, p, n);
 	l->len += n;
 	l->text[l->len] = '\0';
 	return 0;

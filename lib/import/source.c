@@ -15,6 +15,8 @@
 static char *join_path(const char *including, const char *path)
 {
 	const char *slash = including && including[0] != '<' ? strrchr(including, '/') : NULL;
+	while (path[0] == '.' && path[1] == '/')
+		path += 2;
 	if (path[0] == '/' || !slash)
 		return strdup(path);
 	size_t dir = (size_t)(slash - including) + 1;

@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# minijail seccomp policies through the CLI: compile, emu, explain naming the policy's
+# line, run with a denial reported against that line, @include and @frequency beside the
+# file, detection, errors with file:line:column, and policies written as minijail policies
+# and imported again, proven equal with syscage diff.
+. "$(dirname "$0")/../cli_lib.bash"
+
+mkdir -p "$TMP/mj"
+cat >"$TMP/mj/base.policy" <<'POLICY'
+# what every program here needs
+read: 1
+write: 1
+POLICY
+cat >"$TMP/mj/app.frequency" <<'FREQ'
+read: 100
+openat: 20
+FREQ
+cat >"$TMP/mj/app-seccomp.policy" <<'POLICY'
+@include ./base.policy
+@frequency ./app.frequency
+openat: arg2 in O_RDONLY|O_CLOEXEC|O_DIRECTORY|O_NONBLOCK; return EACCES
+ioctl: arg1 == TCGETS; return ENOTTY
+mmap: arg2 in ~PROT_EXEC || arg2 in ~PROT_WRITE
+sethostname: return EPERM
+uname: log
+POLICY
+
+expect_status 0 "compile a minijail policy" -- "$SYSCAGE" compile -o "$TMP/app.bpf" \
+	"$TMP/mj/app-seccomp.policy"
+expect_emu "an included line allows read" "ALLOW" -- -f "$TMP/app.bpf" read
+expect_emu "openat read-only is allowed" "ALLOW" -- -f "$TMP/app.bpf" openat 0 0 0x80000
+expect_emu "openat for writing gets the line's errno" "ERRNO(13)" -- -f "$TMP/app.bpf" openat 0 0 1
+expect_emu "mmap W+X is killed" "KILL_PROCESS" -- -f "$TMP/app.bpf" mmap 0 4096 7
+expect_emu "an unlisted call kills the process" "KILL_PROCESS" -- -f "$TMP/app.bpf" ptrace
+
+expect_status 0 "explain names the policy's line" -- "$SYSCAGE" explain \
+	"$TMP/mj/app-seccomp.policy" sethostname
+expect_grep "$TMP/out" "app-seccomp\.policy:6" "the line of sethostname"
+expect_status 0 "explain names the included file's line" -- "$SYSCAGE" explain \
+	"$TMP/mj/app-seccomp.policy" write
+expect_grep "$TMP/out" "base\.policy:3" "the line in base.policy"
+expect_status 0 "the compiled filter equals the policy" -- "$SYSCAGE" diff "$TMP/app.bpf" \
+	"$TMP/mj/app-seccomp.policy"
+expect_grep "$TMP/out" "^equivalent" "diff proves it"
+expect_status 0 "@frequency files are the compile workload" -- "$SYSCAGE" compile --stats \
+	"$TMP/mj/app-seccomp.policy"
+expect_grep "$TMP/out" "1 syscalls, 20 calls in the workload" "the counts of app.frequency (openat: 20)"
+
+# a live run: a shell whose sethostname fails with the line's errno
+cat >"$TMP/mj/live.minijail" <<'POLICY'
+sethostname: return EPERM
+POLICY
+{
+	"$SYSCAGE" syscalls 2>/dev/null | awk 'NR > 1 && $1 != "sethostname" { print $1 ": 1" }'
+} >>"$TMP/mj/live.minijail"
+if "$SYSCAGE" syscalls >/dev/null 2>&1 && [ "$(wc -l <"$TMP/mj/live.minijail")" -gt 100 ]; then
+	expect_status 0 "run a program under a minijail policy" -- "$SYSCAGE" run -p \
+		"$TMP/mj/live.minijail" -- sh -c 'hostname syscage-test 2>/dev/null; exit 0'
+	expect_grep "$TMP/err" "sethostname.*ERRNO\(EPERM\).*live\.minijail:1" \
+		"the denial names the policy's line"
+else
+	skip_feature syscalls "the live run needs 'syscage syscalls' to list the table"
+fi
+
+# detection, --input-format, ambiguity
+printf 'read: 1\nwrite: arg0 == 1\n' >"$TMP/mj/plain.txt"
+expect_status 0 "a minijail policy is recognised by its content" -- "$SYSCAGE" compile \
+	-o "$TMP/plain.bpf" "$TMP/mj/plain.txt"
+expect_emu "write(2) is killed" "KILL_PROCESS" -- -f "$TMP/plain.bpf" write 2
+printf 'allow read\nread: 1\n' >"$TMP/mj/both.txt"
+expect_status 2 "content that fits two formats is refused" -- "$SYSCAGE" compile "$TMP/mj/both.txt"
+expect_grep "$TMP/err" "fits several input formats \(policy, minijail\)" "the error names the candidates"
+
+printf 'read: 1\nwrtie: arg0 == O_RDONLI\n' >"$TMP/mj/bad.txt"
+expect_status 2 "an unknown syscall is an error" -- "$SYSCAGE" compile --input-format minijail \
+	-o "$TMP/bad.bpf" "$TMP/mj/bad.txt"
+expect_grep "$TMP/err" "bad\.txt:2:1: error: unknown syscall 'wrtie'" "with file:line:column"
+expect_grep "$TMP/err" "did you mean 'write'" "and a hint"
+test -e "$TMP/bad.bpf" && not_ok "no output on error" || ok "no output on error"
+
+# round trips: import, export, import again
+expect_status 0 "compile --format minijail" -- "$SYSCAGE" compile --format minijail \
+	-o "$TMP/mj/rt.minijail" "$TMP/mj/app-seccomp.policy"
+expect_grep "$TMP/mj/rt.minijail" "^openat: arg2 in " "an 'in' test written back"
+expect_status 0 "the written policy equals the original" -- "$SYSCAGE" diff \
+	"$TMP/mj/app-seccomp.policy" "$TMP/mj/rt.minijail"
+expect_grep "$TMP/out" "^equivalent" "diff proves the round trip"
+cat >"$TMP/mj/lang.policy" <<'POLICY'
+arch x86_64
+default kill-process
+badarch kill-process
+errno(EPERM) write if arg0 == 2
+allow write
+allow close if !(arg0 < 3)
+errno(EBADF) close
+allow read
+POLICY
+expect_status 0 "a policy of the language as minijail" -- "$SYSCAGE" compile --format minijail \
+	-o "$TMP/mj/lang.minijail" "$TMP/mj/lang.policy"
+expect_status 0 "equal to the policy" -- "$SYSCAGE" diff "$TMP/mj/lang.policy" "$TMP/mj/lang.minijail"
+printf 'arch x86_64\ndefault kill-process\nbadarch kill-process\nallow read if (arg0 & 0xf0) == 0x30\n' \
+	>"$TMP/mj/cannot.policy"
+expect_status 2 "a test minijail has no operator for is refused" -- "$SYSCAGE" compile \
+	--format minijail -o "$TMP/mj/cannot.minijail" "$TMP/mj/cannot.policy"
+expect_grep "$TMP/err" "cannot\.policy:4:.*error: a condition on 'read' has a test minijail cannot write" \
+	"the error names the rule"
+test -e "$TMP/mj/cannot.minijail" && not_ok "nothing written" || ok "nothing written"
+
+echo "1..$n"

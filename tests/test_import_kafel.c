@@ -1,0 +1,383 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The kafel importer and exporter (lib/import/kafel*.c): policies written
+ * the way kafel's documentation describes its language, their verdicts
+ * through the reference evaluator (first matching rule first), the
+ * top-level policy kafel compiles, #define and #include, argument names and
+ * widths, locations and diagnostics, detection, and policies written back
+ * and read again.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include <syscage/syscage.h>
+
+#define AUDIT_X86_64 0xc000003eU
+#define AUDIT_I386 0x40000003U
+#define ERRNO(e) (SCG_RET_ERRNO | (e))
+
+static int import(const char *text, const char *file, struct scg_policy **p,
+		  struct scg_diag *diag)
+{
+	struct scg_import_options o;
+	scg_import_options_init(&o);
+	o.filename = file;
+	return scg_kafel_import(text, strlen(text), &o, p, diag);
+}
+
+static struct scg_policy *import_ok(const char *text)
+{
+	struct scg_diag *diag = scg_diag_new();
+	struct scg_policy *p = NULL;
+	int r = import(text, "test.kafel", &p, diag);
+	for (size_t i = 0; r && i < scg_diag_count(diag); i++)
+		print_error("%s\n", scg_diag_get(diag, i)->message);
+	assert_int_equal(r, 0);
+	assert_non_null(p);
+	scg_diag_free(diag);
+	return p;
+}
+
+static uint32_t verdict_nr(const struct scg_policy *p, uint32_t nr, uint32_t audit, uint64_t a0,
+			   uint64_t a1, uint64_t a2)
+{
+	struct scg_seccomp_data d = {.nr = (int32_t)nr, .arch = audit, .args = {a0, a1, a2}};
+	struct scg_verdict v;
+	scg_policy_eval(p, &d, &v);
+	return v.action;
+}
+
+static uint32_t verdict(const struct scg_policy *p, const char *name, uint64_t a0, uint64_t a1,
+			uint64_t a2)
+{
+	uint32_t nr;
+	assert_int_equal(scg_syscall_lookup(scg_arch_lookup("x86_64"), name, &nr), 0);
+	return verdict_nr(p, nr, AUDIT_X86_64, a0, a1, a2);
+}
+
+static void first_error(const char *text, char *buf, size_t size, char *hint, size_t hsize)
+{
+	struct scg_diag *diag = scg_diag_new();
+	struct scg_policy *p = NULL;
+	assert_int_equal(import(text, "bad.kafel", &p, diag), -EINVAL);
+	assert_null(p);
+	assert_int_equal(scg_diag_count(diag), 1); /* kafel stops at the first error */
+	const struct scg_diag_entry *e = scg_diag_get(diag, 0);
+	scg_diag_format(e, buf, size);
+	snprintf(hint, hsize, "%s", e->hint ? e->hint : "");
+	scg_diag_free(diag);
+}
+
+/* Policies built from others with USE; the top-level statements are what kafel compiles. */
+static void policies_and_use(void **state)
+{
+	(void)state;
+	struct scg_policy *p = import_ok("/* the basics */\n"
+					 "POLICY io {\n"
+					 "  ALLOW { read, write, close }\n"
+					 "}\n"
+					 "POLICY app {\n"
+					 "  USE io,\n"
+					 "  ERRNO(1) { ptrace, mount },\n"
+					 "  KILL_PROCESS { reboot }\n"
+					 "}\n"
+					 "POLICY unused { ALLOW { ptrace } }\n"
+					 "USE app DEFAULT KILL\n");
+	assert_int_equal(verdict(p, "read", 0, 0, 0), SCG_RET_ALLOW);
+	assert_int_equal(verdict(p, "ptrace", 0, 0, 0), ERRNO(1));
+	assert_int_equal(verdict(p, "reboot", 0, 0, 0), SCG_RET_KILL_PROCESS);
+	assert_int_equal(verdict(p, "openat", 0, 0, 0), SCG_RET_KILL_THREAD);
+	/* kafel checks one ABI and kills the thread for others; x32 calls get the default */
+	assert_int_equal(verdict_nr(p, 3, AUDIT_I386, 0, 0, 0), SCG_RET_KILL_THREAD);
+	scg_policy_free(p);
+	/* statements at the top level, DEFAULT on its own, no DEFAULT: KILL */
+	p = import_ok("ALLOW { read }\nDEFAULT ERRNO(38)\n");
+	assert_int_equal(verdict(p, "openat", 0, 0, 0), ERRNO(38));
+	assert_int_equal(verdict_nr(p, 0x40000000U | 2, AUDIT_X86_64, 0, 0, 0), ERRNO(38));
+	scg_policy_free(p);
+	p = import_ok("ALLOW { read }\n");
+	assert_int_equal(verdict(p, "openat", 0, 0, 0), SCG_RET_KILL_THREAD);
+	scg_policy_free(p);
+}
+
+/* The first rule that matches decides, across blocks. */
+static void first_match(void **state)
+{
+	(void)state;
+	struct scg_policy *p = import_ok("POLICY p {\n"
+					 "  ERRNO(13) { openat(dirfd, path, flags) { flags & 0x3 != 0 } },\n"
+					 "  ALLOW { openat, write { fd == 1, fd == 2 } },\n"
+					 "  LOG { write },\n"
+					 "  TRAP(7) { uname }, TRACE(3) { sync }, USER_NOTIF { setns },\n"
+					 "  KILL_THREAD { umount2 }, DENY { mount }\n"
+					 "}\nUSE p DEFAULT ALLOW\n");
+	assert_int_equal(verdict(p, "openat", 0, 0, 1), ERRNO(13));
+	assert_int_equal(verdict(p, "openat", 0, 0, 0x80000), SCG_RET_ALLOW);
+	assert_int_equal(verdict(p, "write", 2, 0, 0), SCG_RET_ALLOW);
+	assert_int_equal(verdict(p, "write", 3, 0, 0), SCG_RET_LOG);
+	assert_int_equal(verdict(p, "uname", 0, 0, 0), SCG_RET_TRAP | 7);
+	assert_int_equal(verdict(p, "sync", 0, 0, 0), SCG_RET_TRACE | 3);
+	assert_int_equal(verdict(p, "setns", 0, 0, 0), SCG_RET_USER_NOTIF);
+	assert_int_equal(verdict(p, "umount2", 0, 0, 0), SCG_RET_KILL_THREAD);
+	assert_int_equal(verdict(p, "mount", 0, 0, 0), SCG_RET_KILL_THREAD);
+	scg_policy_free(p);
+}
+
+/* Expressions: every operator, '!', parentheses, masks, '|' of flags, comma as '||'. */
+static void expressions(void **state)
+{
+	(void)state;
+	struct scg_policy *p = import_ok(
+	    "#define PROT_X 0x4\n"
+	    "ALLOW {\n"
+	    "  mmap { (prot & PROT_X) == 0 && !(flags & 0x20 == 0) },\n"
+	    "  openat(d, name, f) { f == O_RDONLY|O_CLOEXEC, (f & 3) == 0 && d < 100 },\n"
+	    "  lseek(fd, off, whence) { fd >= 3 && fd <= 9 && whence > 0 && 10 > off && off != 5 },\n"
+	    "  read(fd) { 1 == 1 }, close(fd) { 1 == 2 }\n"
+	    "}\nDEFAULT ERRNO(1)\n");
+	assert_int_equal(verdict(p, "mmap", 0, 0, 3), ERRNO(1)); /* flags arg3 = 0 */
+	struct scg_seccomp_data d = {.nr = 9, .arch = AUDIT_X86_64, .args = {0, 4096, 3, 0x22}};
+	struct scg_verdict v;
+	scg_policy_eval(p, &d, &v);
+	assert_int_equal(v.action, SCG_RET_ALLOW);
+	d.args[2] = 7;
+	scg_policy_eval(p, &d, &v);
+	assert_int_equal(v.action, ERRNO(1));
+	assert_int_equal(verdict(p, "openat", 200, 0, 0x80000), SCG_RET_ALLOW);
+	assert_int_equal(verdict(p, "openat", 200, 0, 0x80001), ERRNO(1));
+	assert_int_equal(verdict(p, "openat", 5, 0, 0x40), SCG_RET_ALLOW);
+	assert_int_equal(verdict(p, "lseek", 3, 4, 1), SCG_RET_ALLOW);
+	assert_int_equal(verdict(p, "lseek", 3, 5, 1), ERRNO(1));
+	assert_int_equal(verdict(p, "lseek", 10, 4, 1), ERRNO(1));
+	assert_int_equal(verdict(p, "read", 0, 0, 0), SCG_RET_ALLOW);
+	assert_int_equal(verdict(p, "close", 0, 0, 0), ERRNO(1));
+	scg_policy_free(p);
+}
+
+/* int parameters are read over their low 32 bits, longs and pointers over 64, as kafel does. */
+static void argument_widths(void **state)
+{
+	(void)state;
+	struct scg_policy *p = import_ok("ALLOW { write { fd == 1 }, lseek { offset == 1 } }\n"
+					 "DEFAULT KILL_PROCESS\n");
+	assert_int_equal(verdict(p, "write", 1ULL << 32 | 1, 0, 0), SCG_RET_ALLOW);
+	assert_int_equal(verdict(p, "lseek", 0, 1ULL << 32 | 1, 0), SCG_RET_KILL_PROCESS);
+	scg_policy_free(p);
+}
+
+/* Custom syscalls: #define'd numbers and SYSCALL[n]. */
+static void custom_syscalls(void **state)
+{
+	(void)state;
+	struct scg_policy *p = import_ok("#define mysyscall 0x1ff\n"
+					 "ALLOW { mysyscall, SYSCALL[0x1fe], SYSCALL[0] }\n");
+	assert_int_equal(verdict_nr(p, 0x1ff, AUDIT_X86_64, 0, 0, 0), SCG_RET_ALLOW);
+	assert_int_equal(verdict_nr(p, 0x1fe, AUDIT_X86_64, 0, 0, 0), SCG_RET_ALLOW);
+	assert_int_equal(verdict(p, "read", 0, 0, 0), SCG_RET_ALLOW);
+	assert_int_equal(verdict(p, "write", 0, 0, 0), SCG_RET_KILL_THREAD);
+	scg_policy_free(p);
+}
+
+static void locations(void **state)
+{
+	(void)state;
+	struct scg_policy *p = import_ok("POLICY a {\n  ALLOW {\n    read,\n      write { fd == 1 }\n"
+					 "  }\n}\nUSE a DEFAULT KILL\n");
+	struct scg_rule r;
+	assert_int_equal(scg_policy_rule_at(p, 1, &r), 0);
+	assert_string_equal(r.syscall, "write");
+	assert_string_equal(r.loc.file, "test.kafel");
+	assert_int_equal(r.loc.line, 4);
+	assert_int_equal(r.loc.column, 7);
+	assert_int_equal(r.cond->loc.column, 15);
+	scg_policy_free(p);
+}
+
+static void diagnostics(void **state)
+{
+	(void)state;
+	char msg[256], hint[256];
+	first_error("ALLOW { read, wrtie }\n", msg, sizeof(msg), hint, sizeof(hint));
+	assert_non_null(strstr(msg, "bad.kafel:1:15: error: undefined syscall 'wrtie'"));
+	assert_string_equal(hint, "did you mean 'write'?");
+	first_error("ALLOW { write { fdd == 1 } }\n", msg, sizeof(msg), hint, sizeof(hint));
+	assert_non_null(strstr(msg, "bad.kafel:1:17: error: undefined identifier 'fdd'"));
+	assert_string_equal(hint, "did you mean 'fd'?");
+	first_error("POLICY a { ALLOW { read } }\nUSE b DEFAULT KILL\n", msg, sizeof(msg), hint,
+		    sizeof(hint));
+	assert_non_null(strstr(msg, "bad.kafel:2:5: error: undefined policy 'b'"));
+	first_error("ALLOW { read }\nDEFAULT KILL\nDEFAULT ALLOW\n", msg, sizeof(msg), hint,
+		    sizeof(hint));
+	assert_non_null(strstr(msg, "bad.kafel:3:1: error: second default action"));
+	first_error("ERRNO(70000) { read }\n", msg, sizeof(msg), hint, sizeof(hint));
+	assert_non_null(strstr(msg, "ERRNO value out of range"));
+	first_error("ALLOW { write(a, a) { a == 1 } }\n", msg, sizeof(msg), hint, sizeof(hint));
+	assert_non_null(strstr(msg, "bad.kafel:1:18: error: redefinition of argument 'a'"));
+	first_error("ALLOW { write(a, b) { a == b } }\n", msg, sizeof(msg), hint, sizeof(hint));
+	assert_non_null(strstr(msg, "comparing two arguments"));
+	first_error("ALLOW { write(a) { a & 3 } }\n", msg, sizeof(msg), hint, sizeof(hint));
+	assert_non_null(strstr(msg, "expected a comparison operator"));
+	first_error("/* open\n", msg, sizeof(msg), hint, sizeof(hint));
+	assert_non_null(strstr(msg, "bad.kafel:1:1: error: unterminated comment"));
+	first_error("#include \"/nonexistent.policy\"\n", msg, sizeof(msg), hint, sizeof(hint));
+	assert_non_null(strstr(msg, "bad.kafel:1:10: error: cannot include '/nonexistent.policy'"));
+	first_error("ALLOW { read ON x86_64 }\n", msg, sizeof(msg), hint, sizeof(hint));
+	assert_non_null(strstr(msg, "not supported yet"));
+}
+
+static char *write_file(const char *dir, const char *name, const char *text)
+{
+	char *path = malloc(strlen(dir) + strlen(name) + 2);
+	assert_non_null(path);
+	sprintf(path, "%s/%s", dir, name);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	return path;
+}
+
+/* #include "a" "b"; files are read beside the including file, their rules keep their lines. */
+static void includes(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/syscage-kafel-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char *a = write_file(dir, "a.policy", "#define ONE 1\nPOLICY io { ALLOW { read } }\n");
+	char *b = write_file(dir, "b.policy", "POLICY out { ALLOW { write { fd == ONE } } }\n");
+	char *top = write_file(dir, "top.kafel", "");
+	const char *text = "#include \"a.policy\" \"b.policy\"; USE io, USE out\n";
+	struct scg_import_options o;
+	scg_import_options_init(&o);
+	o.filename = top;
+	struct scg_diag *diag = scg_diag_new();
+	struct scg_policy *p = NULL;
+	assert_int_equal(scg_kafel_import(text, strlen(text), &o, &p, diag), 0);
+	assert_int_equal(verdict(p, "read", 0, 0, 0), SCG_RET_ALLOW);
+	assert_int_equal(verdict(p, "write", 1, 0, 0), SCG_RET_ALLOW);
+	assert_int_equal(verdict(p, "write", 2, 0, 0), SCG_RET_KILL_THREAD);
+	struct scg_rule r;
+	assert_int_equal(scg_policy_rule_at(p, 1, &r), 0);
+	assert_string_equal(r.loc.file, b);
+	assert_int_equal(r.loc.line, 1);
+	scg_policy_free(p);
+	scg_diag_free(diag);
+	unlink(a);
+	unlink(b);
+	unlink(top);
+	rmdir(dir);
+	free(a);
+	free(b);
+	free(top);
+}
+
+static void detection(void **state)
+{
+	(void)state;
+	const char *yes[] = {"POLICY a { ALLOW { read } }\n", "USE a DEFAULT KILL\n",
+			     "#define X 1\n", "ALLOW {\n read\n}\n", "  ERRNO(1) { ptrace }\n"};
+	const char *no[] = {"allow read\n", "read: 1\n", "[Service]\nSystemCallFilter=read\n",
+			    "seccomp.drop ptrace\n", "{\"defaultAction\": 1}\n"};
+	for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++)
+		assert_true(scg_kafel_detect(yes[i], strlen(yes[i])));
+	for (size_t i = 0; i < sizeof(no) / sizeof(no[0]); i++)
+		assert_false(scg_kafel_detect(no[i], strlen(no[i])));
+}
+
+static void same_verdicts(const struct scg_policy *a, const struct scg_policy *b)
+{
+	static const uint64_t vals[] = {0, 1, 2, 3, 4, 5, 0x40, 0x80000, 1ULL << 32 | 1};
+	const struct scg_arch *abi = scg_arch_lookup("x86_64");
+	for (size_t i = 0; i < scg_syscall_count(abi); i++) {
+		const char *name;
+		uint32_t nr;
+		scg_syscall_at(abi, i, &name, &nr);
+		for (size_t x = 0; x < 9; x++)
+			for (size_t y = 0; y < 9; y++) {
+				uint32_t va = verdict_nr(a, nr, AUDIT_X86_64, vals[x], vals[y], vals[y]);
+				uint32_t vb = verdict_nr(b, nr, AUDIT_X86_64, vals[x], vals[y], vals[y]);
+				if (va != vb)
+					fail_msg("%s(%#llx, %#llx): %#x, then %#x", name,
+						 (unsigned long long)vals[x],
+						 (unsigned long long)vals[y], va, vb);
+			}
+	}
+}
+
+static void round_trip(void **state)
+{
+	(void)state;
+	struct scg_policy *p = import_ok(
+	    "POLICY p {\n"
+	    "  ERRNO(13) { openat(d, path, flags) { (flags & 3) != 0 || !(d < 100) } },\n"
+	    "  ALLOW { openat, write { fd == 1, fd == 2 }, lseek { offset > 4 } },\n"
+	    "  LOG { write }, TRAP(7) { uname, SYSCALL[0x1ff] }\n"
+	    "}\nUSE p DEFAULT ERRNO(1)\n");
+	char *text;
+	struct scg_diag *diag = scg_diag_new();
+	assert_int_equal(scg_kafel_export(p, &text, diag), 0);
+	struct scg_policy *q = import_ok(text);
+	same_verdicts(p, q);
+	free(text);
+	scg_policy_free(q);
+	scg_policy_free(p);
+	scg_diag_free(diag);
+}
+
+static void export_refusals(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *policy, *message;
+	} cases[] = {
+	    {"arch x86_64\ndefault allow\nbadarch kill-process\n",
+	     "kafel kills the thread for calls of other ABIs"},
+	    {"arch x86_64\ndefault allow\nbadarch kill-thread\n",
+	     "kafel gives x32 calls the default"},
+	    {"arch x86_64, x86\ndefault kill-thread\nbadarch kill-thread\n",
+	     "kafel filters one ABI"},
+	    {"arch x86_64, x32\ndefault allow\nbadarch kill-thread\nerrno(EPERM) ptrace\n",
+	     "a rule for ptrace applies to x32 calls"},
+	    {"arch x86_64\ndefault kill-thread\nbadarch kill-thread\nallow write if arg0 == 1\n",
+	     "a condition on 'write' compares an argument over a width kafel does not"},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct scg_diag *diag = scg_diag_new();
+		struct scg_policy *p = NULL;
+		assert_int_equal(scg_policy_parse(cases[i].policy, strlen(cases[i].policy), NULL,
+						  &p, diag),
+				 0);
+		char *text = NULL;
+		assert_int_equal(scg_kafel_export(p, &text, diag), -EINVAL);
+		assert_null(text);
+		bool found = false;
+		for (size_t j = 0; j < scg_diag_count(diag); j++)
+			found = found || strstr(scg_diag_get(diag, j)->message, cases[i].message);
+		if (!found)
+			fail_msg("case %zu: no '%s'", i, cases[i].message);
+		scg_policy_free(p);
+		scg_diag_free(diag);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(policies_and_use), cmocka_unit_test(first_match),
+	    cmocka_unit_test(expressions),	cmocka_unit_test(argument_widths),
+	    cmocka_unit_test(custom_syscalls),	cmocka_unit_test(locations),
+	    cmocka_unit_test(diagnostics),	cmocka_unit_test(includes),
+	    cmocka_unit_test(detection),	cmocka_unit_test(round_trip),
+	    cmocka_unit_test(export_refusals),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,393 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The minijail importer and exporter (lib/import/minijail*.c): policies
+ * written the way minijail0(5) describes them, their verdicts through the
+ * reference evaluator, @include and @frequency beside the file, locations
+ * and diagnostics, detection, and policies written back and read again.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include <syscage/syscage.h>
+
+#define AUDIT_X86_64 0xc000003eU
+#define AUDIT_I386 0x40000003U
+#define ERRNO(e) (SCG_RET_ERRNO | (e))
+
+static int import(const char *text, const char *file, struct scg_policy **p,
+		  struct scg_diag *diag)
+{
+	struct scg_import_options o;
+	scg_import_options_init(&o);
+	o.filename = file;
+	return scg_minijail_import(text, strlen(text), &o, p, diag);
+}
+
+static struct scg_policy *import_ok(const char *text)
+{
+	struct scg_diag *diag = scg_diag_new();
+	struct scg_policy *p = NULL;
+	int r = import(text, "test.policy", &p, diag);
+	for (size_t i = 0; r && i < scg_diag_count(diag); i++)
+		print_error("%s\n", scg_diag_get(diag, i)->message);
+	assert_int_equal(r, 0);
+	assert_non_null(p);
+	scg_diag_free(diag);
+	return p;
+}
+
+static uint32_t verdict(const struct scg_policy *p, const char *name, uint64_t a0, uint64_t a1,
+			uint64_t a2)
+{
+	uint32_t nr;
+	assert_int_equal(scg_syscall_lookup(scg_arch_lookup("x86_64"), name, &nr), 0);
+	struct scg_seccomp_data d = {.nr = (int32_t)nr, .arch = AUDIT_X86_64, .args = {a0, a1, a2}};
+	struct scg_verdict v;
+	scg_policy_eval(p, &d, &v);
+	return v.action;
+}
+
+/* The first error's text ("file:line:col: error: ..."), for the diagnostics checks. */
+static void first_error(const char *text, char *buf, size_t size, char *hint, size_t hsize)
+{
+	struct scg_diag *diag = scg_diag_new();
+	struct scg_policy *p = NULL;
+	assert_int_equal(import(text, "bad.policy", &p, diag), -EINVAL);
+	assert_null(p);
+	for (size_t i = 0; i < scg_diag_count(diag); i++) {
+		const struct scg_diag_entry *e = scg_diag_get(diag, i);
+		if (e->severity != SCG_SEV_ERROR)
+			continue;
+		scg_diag_format(e, buf, size);
+		snprintf(hint, hsize, "%s", e->hint ? e->hint : "");
+		break;
+	}
+	scg_diag_free(diag);
+}
+
+/* A policy in the manner of minijail0(5): "1" allows, the rest kills the process. */
+static void allow_lines_and_default(void **state)
+{
+	(void)state;
+	struct scg_policy *p = import_ok("# a small reader\n"
+					 "read: 1\n"
+					 "write: allow\n"
+					 "exit_group: 1\n");
+	assert_int_equal(verdict(p, "read", 0, 0, 0), SCG_RET_ALLOW);
+	assert_int_equal(verdict(p, "write", 0, 0, 0), SCG_RET_ALLOW);
+	assert_int_equal(verdict(p, "openat", 0, 0, 0), SCG_RET_KILL_PROCESS);
+	/* minijail checks one ABI; other ABIs are killed too */
+	struct scg_seccomp_data d = {.nr = 3, .arch = AUDIT_I386};
+	struct scg_verdict v;
+	scg_policy_eval(p, &d, &v);
+	assert_int_equal(v.action, SCG_RET_KILL_PROCESS);
+	scg_policy_free(p);
+}
+
+/* Atoms of every operator, || between && groups, '; return' for the calls refused. */
+static void argument_filters(void **state)
+{
+	(void)state;
+	struct scg_policy *p = import_ok(
+	    "openat: arg2 in O_RDONLY|O_CLOEXEC|O_DIRECTORY; return EACCES\n"
+	    "fcntl: arg1 == F_GETFL || arg1 == F_SETFD && arg2 & FD_CLOEXEC\n"
+	    "mmap: arg2 in ~PROT_EXEC || arg2 in ~PROT_WRITE\n"
+	    "lseek: arg2 <= 2 && arg0 > 2 && arg0 >= 3 && arg0 < 100 && arg1 != 7\n"
+	    "ioctl: arg1 == TCGETS; return ENOTTY\n");
+	assert_int_equal(verdict(p, "openat", 0, 0, 0x40), ERRNO(13)); /* O_CREAT */
+	assert_int_equal(verdict(p, "openat", 0, 0, 0x80000), SCG_RET_ALLOW);
+	assert_int_equal(verdict(p, "openat", 0, 0, 0x80000 | 1), ERRNO(13)); /* O_WRONLY */
+	assert_int_equal(verdict(p, "fcntl", 3, 3, 0), SCG_RET_ALLOW);		  /* F_GETFL */
+	assert_int_equal(verdict(p, "fcntl", 3, 2, 1), SCG_RET_ALLOW);		  /* F_SETFD */
+	assert_int_equal(verdict(p, "fcntl", 3, 2, 0), SCG_RET_KILL_PROCESS);
+	assert_int_equal(verdict(p, "mmap", 0, 4096, 3), SCG_RET_ALLOW); /* RW */
+	assert_int_equal(verdict(p, "mmap", 0, 4096, 5), SCG_RET_ALLOW); /* RX */
+	assert_int_equal(verdict(p, "mmap", 0, 4096, 7), SCG_RET_KILL_PROCESS);
+	assert_int_equal(verdict(p, "lseek", 5, 0, 1), SCG_RET_ALLOW);
+	assert_int_equal(verdict(p, "lseek", 5, 7, 1), SCG_RET_KILL_PROCESS);
+	assert_int_equal(verdict(p, "lseek", 2, 0, 1), SCG_RET_KILL_PROCESS);
+	assert_int_equal(verdict(p, "lseek", 5, 0, 3), SCG_RET_KILL_PROCESS);
+	assert_int_equal(verdict(p, "ioctl", 1, 0x5401, 0), SCG_RET_ALLOW);
+	assert_int_equal(verdict(p, "ioctl", 1, 0x5402, 0), ERRNO(25));
+	/* the comparison is over the whole register */
+	assert_int_equal(verdict(p, "ioctl", 1, 1ULL << 32 | 0x5401, 0), ERRNO(25));
+	scg_policy_free(p);
+}
+
+/* Whole-line actions: return, kill, trap, trace, log, user-notify; a bare return is the default. */
+static void actions(void **state)
+{
+	(void)state;
+	struct scg_policy *p = import_ok("ptrace: return EPERM\n"
+					 "mount: kill\n"
+					 "umount2: kill-thread\n"
+					 "reboot: trap\n"
+					 "kexec_load: trace\n"
+					 "uname: log\n"
+					 "setns: user-notify\n"
+					 "unshare: return\n"
+					 "sethostname: arg1 < 8; kill-thread\n"
+					 "0: 1\n");
+	assert_int_equal(verdict(p, "ptrace", 0, 0, 0), ERRNO(1));
+	assert_int_equal(verdict(p, "mount", 0, 0, 0), SCG_RET_KILL_PROCESS);
+	assert_int_equal(verdict(p, "umount2", 0, 0, 0), SCG_RET_KILL_THREAD);
+	assert_int_equal(verdict(p, "reboot", 0, 0, 0), SCG_RET_TRAP);
+	assert_int_equal(verdict(p, "kexec_load", 0, 0, 0), SCG_RET_TRACE);
+	assert_int_equal(verdict(p, "uname", 0, 0, 0), SCG_RET_LOG);
+	assert_int_equal(verdict(p, "setns", 0, 0, 0), SCG_RET_USER_NOTIF);
+	assert_int_equal(verdict(p, "unshare", 0, 0, 0), SCG_RET_KILL_PROCESS);
+	assert_int_equal(verdict(p, "sethostname", 0, 4, 0), SCG_RET_ALLOW);
+	assert_int_equal(verdict(p, "sethostname", 0, 9, 0), SCG_RET_KILL_THREAD);
+	assert_int_equal(verdict(p, "read", 0, 0, 0), SCG_RET_ALLOW); /* "0:" is read's number */
+	scg_policy_free(p);
+}
+
+/* Rules keep the line and column they were written at; '\' continues a line. */
+static void locations(void **state)
+{
+	(void)state;
+	struct scg_policy *p = import_ok("read: 1\n"
+					 "\n"
+					 "  write: \\\n"
+					 "     arg0 == 1; return EBADF\n");
+	assert_int_equal(scg_policy_rule_count(p), 3);
+	struct scg_rule r;
+	assert_int_equal(scg_policy_rule_at(p, 1, &r), 0);
+	assert_string_equal(r.loc.file, "test.policy");
+	assert_int_equal(r.loc.line, 3);
+	assert_int_equal(r.loc.column, 3);
+	assert_int_equal(r.cond->loc.line, 4);
+	assert_int_equal(r.cond->loc.column, 6);
+	assert_int_equal(scg_policy_rule_at(p, 2, &r), 0); /* the refusal: at its 'return' */
+	assert_int_equal(r.loc.line, 4);
+	assert_int_equal(r.loc.column, 17);
+	assert_int_equal(r.action, ERRNO(9));
+	scg_policy_free(p);
+}
+
+static void diagnostics(void **state)
+{
+	(void)state;
+	char msg[256], hint[128];
+	first_error("read: 1\nwrtie: 1\n", msg, sizeof(msg), hint, sizeof(hint));
+	assert_non_null(strstr(msg, "bad.policy:2:1: error: unknown syscall 'wrtie'"));
+	assert_string_equal(hint, "did you mean 'write'?");
+	first_error("read: arg7 == 1\n", msg, sizeof(msg), hint, sizeof(hint));
+	assert_non_null(strstr(msg, "bad.policy:1:10: error: no argument"));
+	first_error("read: arg0 =~ 1\n", msg, sizeof(msg), hint, sizeof(hint));
+	assert_non_null(strstr(msg, "bad.policy:1:12: error: expected an operator"));
+	first_error("read: arg0 == O_RDONLI\n", msg, sizeof(msg), hint, sizeof(hint));
+	assert_non_null(strstr(msg, "bad.policy:1:15: error:"));
+	assert_non_null(strstr(hint, "O_RDONLY"));
+	first_error("read: arg0 == 1; retrun EPERM\n", msg, sizeof(msg), hint, sizeof(hint));
+	assert_non_null(strstr(msg, "bad.policy:1:18: error: expected an action after ';'"));
+	first_error("read 1\n", msg, sizeof(msg), hint, sizeof(hint));
+	assert_non_null(strstr(msg, "bad.policy:1:1: error: expected ':'"));
+	first_error("@inclde foo\n", msg, sizeof(msg), hint, sizeof(hint));
+	assert_non_null(strstr(msg, "unknown directive '@inclde'"));
+	first_error("@include /nonexistent/x.policy\n", msg, sizeof(msg), hint, sizeof(hint));
+	assert_non_null(strstr(msg, "bad.policy:1:10: error: cannot read '/nonexistent/x.policy'"));
+	/* a syscall listed twice: the first line decides, with a warning */
+	struct scg_diag *diag = scg_diag_new();
+	struct scg_policy *p = NULL;
+	assert_int_equal(import("read: return EPERM\nread: 1\n", "t.policy", &p, diag), 0);
+	assert_int_equal(scg_diag_count(diag), 1);
+	assert_int_equal(scg_diag_get(diag, 0)->severity, SCG_SEV_WARNING);
+	assert_int_equal(verdict(p, "read", 0, 0, 0), ERRNO(1));
+	scg_policy_free(p);
+	scg_diag_free(diag);
+}
+
+static char *write_file(const char *dir, const char *name, const char *text)
+{
+	char *path = malloc(strlen(dir) + strlen(name) + 2);
+	assert_non_null(path);
+	sprintf(path, "%s/%s", dir, name);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	return path;
+}
+
+/* @include and @frequency name files beside the including one. */
+static void include_and_frequency(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/syscage-minijail-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char *common = write_file(dir, "common.policy", "read: 1\nwrite: 1\n");
+	char *freq = write_file(dir, "app.frequency", "# counts\nread: 40\nwrite: 2\nread: 2\n");
+	char *main = write_file(dir, "app.policy", "");
+	const char *text = "@include ./common.policy\n@frequency ./app.frequency\nclose: 1\n";
+	struct scg_import_options o;
+	scg_import_options_init(&o);
+	o.filename = main;
+	struct scg_diag *diag = scg_diag_new();
+	struct scg_policy *p = NULL;
+	assert_int_equal(scg_minijail_import(text, strlen(text), &o, &p, diag), 0);
+	assert_int_equal(verdict(p, "write", 0, 0, 0), SCG_RET_ALLOW);
+	assert_int_equal(verdict(p, "close", 0, 0, 0), SCG_RET_ALLOW);
+	struct scg_rule r;
+	assert_int_equal(scg_policy_rule_at(p, 0, &r), 0);
+	assert_string_equal(r.loc.file, common); /* the included file's own line */
+	assert_int_equal(r.loc.line, 1);
+	scg_policy_free(p);
+	struct scg_import_count *counts;
+	size_t n;
+	assert_int_equal(scg_minijail_frequency(text, strlen(text), &o, &counts, &n, diag), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(counts[0].name, "read");
+	assert_int_equal(counts[0].count, 42);
+	assert_int_equal(counts[1].count, 2);
+	scg_import_counts_free(counts, n);
+	/* a bad count is an error at its place in the frequency file */
+	FILE *f = fopen(freq, "w");
+	fputs("read: many\n", f);
+	fclose(f);
+	assert_int_equal(scg_minijail_import(text, strlen(text), &o, &p, diag), -EINVAL);
+	assert_null(p);
+	char msg[256];
+	scg_diag_format(scg_diag_get(diag, scg_diag_count(diag) - 1), msg, sizeof(msg));
+	assert_non_null(strstr(msg, "app.frequency:1:7: error: bad count for 'read'"));
+	scg_diag_free(diag);
+	unlink(common);
+	unlink(freq);
+	unlink(main);
+	rmdir(dir);
+	free(common);
+	free(freq);
+	free(main);
+}
+
+static void detection(void **state)
+{
+	(void)state;
+	const char *yes[] = {"read: 1\n", "# x\nopenat: arg2 == 0\n", "@include ./x.policy\n",
+			     "ptrace: return EPERM\n", "mount: kill\n"};
+	const char *no[] = {"allow read\n", "[Service]\nSystemCallFilter=read\n",
+			    "POLICY a { ALLOW { read } }\n", "seccomp.drop ptrace\n", "{\"a\": 1}\n"};
+	for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++)
+		assert_true(scg_minijail_detect(yes[i], strlen(yes[i])));
+	for (size_t i = 0; i < sizeof(no) / sizeof(no[0]); i++)
+		assert_false(scg_minijail_detect(no[i], strlen(no[i])));
+}
+
+/* Every call's verdict is the same after export and import (sampled over interesting args). */
+static void same_verdicts(const struct scg_policy *a, const struct scg_policy *b)
+{
+	static const uint64_t vals[] = {0, 1, 2, 3, 4, 5, 7, 9, 0x80000, 0x5401, 1ULL << 32};
+	const struct scg_arch *abi = scg_arch_lookup("x86_64");
+	for (size_t i = 0; i < scg_syscall_count(abi); i++) {
+		const char *name;
+		uint32_t nr;
+		scg_syscall_at(abi, i, &name, &nr);
+		for (size_t x = 0; x < 11; x++)
+			for (size_t y = 0; y < 11; y++) {
+				struct scg_seccomp_data d = {.nr = (int32_t)nr, .arch = AUDIT_X86_64,
+							     .args = {vals[x], vals[y], vals[y], vals[x]}};
+				struct scg_verdict va, vb;
+				scg_policy_eval(a, &d, &va);
+				scg_policy_eval(b, &d, &vb);
+				if (va.action != vb.action)
+					fail_msg("%s(%#llx, %#llx): %#x, then %#x", name,
+						 (unsigned long long)vals[x],
+						 (unsigned long long)vals[y], va.action, vb.action);
+			}
+	}
+}
+
+static void round_trip(void **state)
+{
+	(void)state;
+	struct scg_policy *p = import_ok(
+	    "read: 1\n"
+	    "openat: arg2 in O_RDONLY|O_CLOEXEC; return EACCES\n"
+	    "fcntl: arg1 == 1 || arg1 == 2 && arg2 & 1\n"
+	    "ioctl: arg1 == TCGETS; return ENOTTY\n"
+	    "ptrace: return EPERM\nmount: kill\nuname: log\n"
+	    "lseek: arg2 <= 2 && arg0 > 2\n");
+	char *text;
+	struct scg_diag *diag = scg_diag_new();
+	assert_int_equal(scg_minijail_export(p, &text, diag), 0);
+	struct scg_policy *q = import_ok(text);
+	same_verdicts(p, q);
+	free(text);
+	scg_policy_free(q);
+	scg_policy_free(p);
+	/* a policy in syscage's language: rules with a refusal before an allow, a negation */
+	struct scg_policy *src = NULL;
+	const char *lang = "arch x86_64\ndefault kill-process\nbadarch kill-process\n"
+			   "errno(EPERM) write if arg0 == 2\nallow write\n"
+			   "allow close if !(arg0 < 3)\nerrno(EBADF) close\n";
+	assert_int_equal(scg_policy_parse(lang, strlen(lang), NULL, &src, diag), 0);
+	assert_int_equal(scg_minijail_export(src, &text, diag), 0);
+	q = import_ok(text);
+	same_verdicts(src, q);
+	free(text);
+	scg_policy_free(q);
+	scg_policy_free(src);
+	scg_diag_free(diag);
+}
+
+static void export_refusals(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *policy, *message;
+	} cases[] = {
+	    {"arch x86_64\ndefault allow\nbadarch kill-process\n",
+	     "minijail kills the process for every call no line allows"},
+	    {"arch x86_64, x86\ndefault kill-process\n", "minijail filters one ABI"},
+	    {"arch x86_64\ndefault kill-process\nbadarch kill-process\n"
+	     "errno(EPERM) read if arg0 == 1\nerrno(EACCES) read\n",
+	     "'read' gets two verdicts besides allow"},
+	    {"arch x86_64\ndefault kill-process\nbadarch kill-process\n"
+	     "allow read if (arg0 & 0xf0) == 0x30\n",
+	     "a condition on 'read' has a test minijail cannot write"},
+	    {"arch x86_64\ndefault kill-process\nbadarch kill-process\ntrap(5) read\n",
+	     "'read' gets an action minijail cannot write"},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct scg_diag *diag = scg_diag_new();
+		struct scg_policy *p = NULL;
+		assert_int_equal(scg_policy_parse(cases[i].policy, strlen(cases[i].policy), NULL,
+						  &p, diag),
+				 0);
+		char *text = NULL;
+		assert_int_equal(scg_minijail_export(p, &text, diag), -EINVAL);
+		assert_null(text);
+		bool found = false;
+		for (size_t j = 0; j < scg_diag_count(diag); j++)
+			found = found || strstr(scg_diag_get(diag, j)->message, cases[i].message);
+		if (!found)
+			fail_msg("case %zu: no '%s'", i, cases[i].message);
+		scg_policy_free(p);
+		scg_diag_free(diag);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(allow_lines_and_default),
+	    cmocka_unit_test(argument_filters),
+	    cmocka_unit_test(actions),
+	    cmocka_unit_test(locations),
+	    cmocka_unit_test(diagnostics),
+	    cmocka_unit_test(include_and_frequency),
+	    cmocka_unit_test(detection),
+	    cmocka_unit_test(round_trip),
+	    cmocka_unit_test(export_refusals),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
