@@ -152,6 +152,13 @@ static void firejail_namespaces(void **state)
 	check_import("firejail", "namespaces", ".profile", scg_firejail_import);
 }
 
+/* seccomp.32.drop, for which firejail 0.9.72 installs its i386 default list. */
+static void firejail_drop32(void **state)
+{
+	(void)state;
+	check_import("firejail", "drop32", ".profile", scg_firejail_import);
+}
+
 /* seccomp.32 with a list that firejail 0.9.72 leaves out. */
 static void firejail_seccomp32(void **state)
 {
@@ -235,6 +242,7 @@ int main(void)
 	    cmocka_unit_test(firejail_secondary),
 	    cmocka_unit_test(firejail_namespaces),
 	    cmocka_unit_test(firejail_seccomp32),
+	    cmocka_unit_test(firejail_drop32),
 	    cmocka_unit_test(round_trip_deny_list),
 	    cmocka_unit_test(round_trip_allow_list),
 	};

@@ -930,9 +930,9 @@ static void seq_seccomp(const struct fj_settings *s, bool b32, enum fj_filter *s
 	} else if (b32 ? s->drop32.text : s->drop.text) {
 		if (s->block_secondary)
 			seq[(*n)++] = F_BLOCK_SECONDARY;
-		else if (b32) /* measured: firejail 0.9.72 loads the i386 default list too */
-			seq[(*n)++] = F_DEFAULT32;
-		seq[(*n)++] = b32 ? F_DROP32 : F_DROP;
+		/* measured: firejail 0.9.72 installs its i386 default list, twice, for
+		 * seccomp.32.drop, and not fseccomp's drop32 filter (see build()) */
+		seq[(*n)++] = b32 ? F_DEFAULT32 : F_DROP;
 	} else {
 		seq[(*n)++] = s->block_secondary ? F_BLOCK_SECONDARY : F_DEFAULT32;
 		seq[(*n)++] = b32 ? F_DEFAULT_B32 : F_DEFAULT;
@@ -944,6 +944,10 @@ static int build_one(struct fj_ctx *c, struct imp_stack *st, enum fj_filter f)
 	const struct fj_settings *s = &c->set;
 	/* seccomp.32's list counts only where firejail rebuilds the i386 filter:
 	 * with seccomp's own list or another error action */
+	if (s->drop32.text && !s->keep32.text)
+		diag(c, SCG_SEV_WARNING, s->drop32.loc,
+		     "measured: the stack it installs is its prebuilt i386 default list",
+		     "firejail 0.9.72 loads the i386 default list instead of seccomp.32.drop's%s", "");
 	bool rebuilt = (s->list.text && *s->list.text) || s->action != (SCG_RET_ERRNO | EPERM);
 	switch (f) {
 	case F_PROTOCOL:
@@ -983,6 +987,10 @@ static int build(struct fj_ctx *c, struct imp_stack *st)
 		s->seccomp = true; /* what firejail 0.9.72 loads for it alone, measured */
 		s->seccomp_loc = s->bs_loc;
 	}
+	if (s->drop32.text && !s->keep32.text)
+		diag(c, SCG_SEV_WARNING, s->drop32.loc,
+		     "measured: the stack it installs is its prebuilt i386 default list",
+		     "firejail 0.9.72 loads the i386 default list instead of seccomp.32.drop's%s", "");
 	bool rebuilt = (s->list.text && *s->list.text) || s->action != (SCG_RET_ERRNO | EPERM);
 	if (s->list32.text && !rebuilt && !s->drop32.text && !s->keep32.text)
 		diag(c, SCG_SEV_WARNING, s->list32.loc,
