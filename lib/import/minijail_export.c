@@ -86,8 +86,10 @@ static struct dnf dnf_or(struct dnf a, struct dnf b)
 		d.t = malloc((a.n + b.n) * sizeof(*d.t));
 		d.nomem = !d.t;
 		if (d.t) {
-			memcpy(d.t, a.t, a.n * sizeof(*d.t));
-			memcpy(d.t + a.n, b.t, b.n * sizeof(*d.t));
+			if (a.n)
+				memcpy(d.t, a.t, a.n * sizeof(*d.t));
+			if (b.n)
+				memcpy(d.t + a.n, b.t, b.n * sizeof(*d.t));
 			d.n = a.n + b.n;
 		}
 	}

@@ -4,6 +4,8 @@
 # file:line:column, and policies written as kafel policies and imported again, proven
 # equal with syscage diff.
 . "$(dirname "$0")/../cli_lib.bash"
+# run installs filters in its child: unwrapped under the valgrind suite (SYSCAGE_REAL)
+REAL=${SYSCAGE_REAL:-$SYSCAGE}
 
 mkdir -p "$TMP/kf"
 cat >"$TMP/kf/common.policy" <<'POLICY'
@@ -40,7 +42,7 @@ expect_grep "$TMP/out" "^equivalent" "diff proves it"
 
 # a live run: DEFAULT ALLOW, one refusal
 printf 'POLICY p {\n  ERRNO(1) { sethostname }\n}\nUSE p DEFAULT ALLOW\n' >"$TMP/kf/live.kafel"
-expect_status 0 "run a program under a kafel policy" -- "$SYSCAGE" run -p "$TMP/kf/live.kafel" \
+expect_status 0 "run a program under a kafel policy" -- "$REAL" run -p "$TMP/kf/live.kafel" \
 	-- sh -c 'hostname syscage-test 2>/dev/null; exit 0'
 expect_grep "$TMP/err" "sethostname.*ERRNO\(EPERM\).*live\.kafel:2" "the denial names the policy's line"
 
