@@ -11,6 +11,7 @@
  * parameter table of the policy language (from the man pages) gives names
  * and C types; the lists below sort out the rest by name and type.
  */
+#include <fcntl.h>
 #include <string.h>
 
 #include "learn/internal.h"
@@ -152,4 +153,26 @@ const char *learn_param_name(const struct scg_arch *arch, const char *name, unsi
 	if (!p || layout_differs(p, arch) || arg >= p->count || !p->params[arg].name[0])
 		return NULL;
 	return p->params[arg].name;
+}
+
+/* The parameters read only under a flag: so far, the mode of the open calls. */
+unsigned learn_conditional_args(const struct scg_arch *arch, const char *name, unsigned *ruler,
+				 uint64_t *bits)
+{
+	const struct scg_syscall_params *p = scg_syscall_params_find(name);
+	if (!p || layout_differs(p, arch) || (strcmp(name, "open") && strcmp(name, "openat")))
+		return 0;
+	int flags = -1, mode = -1;
+	for (unsigned i = 0; i < p->count && i < 6; i++) {
+		if (!strcmp(p->params[i].name, "flags"))
+			flags = (int)i;
+		else if (!strcmp(p->params[i].name, "mode"))
+			mode = (int)i;
+	}
+	if (flags < 0 || mode < 0)
+		return 0;
+	*ruler = (unsigned)flags;
+	/* O_TMPFILE includes O_DIRECTORY, which alone does not make the kernel read mode */
+	*bits = (uint64_t)(O_CREAT | (O_TMPFILE & ~O_DIRECTORY));
+	return 1U << mode;
 }

@@ -19,6 +19,18 @@
 unsigned learn_scalar_args(const struct scg_arch *arch, const char *name, unsigned flags,
 			       unsigned *narrow);
 
+/*
+ * Arguments of @name the kernel reads only when another argument asks it
+ * to: bit i set when argument i is such a parameter, with the argument
+ * that decides in *@ruler and the bits that make it read in *@bits (open's
+ * and openat's mode: only with O_CREAT or O_TMPFILE in flags).  Without
+ * them the register holds whatever the caller left there, so a call
+ * without those bits means the parameter cannot be restricted.  0 when
+ * @name has no such parameter.
+ */
+unsigned learn_conditional_args(const struct scg_arch *arch, const char *name, unsigned *ruler,
+				 uint64_t *bits);
+
 /* The name policy text uses for argument @arg of @name on @arch: a
  * parameter name, or NULL when only argN will do. */
 const char *learn_param_name(const struct scg_arch *arch, const char *name, unsigned arg);

@@ -20,6 +20,9 @@ struct learn_entry {
 	uint8_t tracked; /* arguments whose values are still collected */
 	uint8_t narrow;  /* arguments compared as 32 bits */
 	uint8_t general; /* arguments past SCG_LEARN_MAX_VALUES values: bits and max */
+	uint8_t conditional; /* arguments read only when argument ruler has one of ruler_bits */
+	uint8_t ruler;
+	uint64_t ruler_bits;
 	uint8_t nvalues[6];
 	uint64_t values[6][SCG_LEARN_MAX_VALUES]; /* sorted */
 	uint64_t bits[6], max[6]; /* of every value, for the arguments in general */
@@ -139,6 +142,27 @@ static void init_entry(const struct scg_learn *l, struct learn_entry *e, uint32_
 	e->narrow = (uint8_t)narrow;
 	if (l->flags & SCG_LEARN_ARGS)
 		e->tracked = (uint8_t)scalar;
+	unsigned ruler = 0;
+	uint64_t bits = 0;
+	e->conditional = name ? (uint8_t)(learn_conditional_args(a, name, &ruler, &bits) & scalar) : 0;
+	e->ruler = (uint8_t)ruler;
+	e->ruler_bits = bits;
+}
+
+/*
+ * A call that leaves the conditional arguments unread (open without
+ * O_CREAT): their registers hold leftovers, so they stop being restricted.
+ */
+static void drop_unread_args(struct learn_entry *e, const uint64_t args[6])
+{
+	if (!e->conditional || (args[e->ruler] & e->ruler_bits))
+		return;
+	e->tracked &= (uint8_t)~e->conditional;
+	e->general &= (uint8_t)~e->conditional;
+	for (unsigned i = 0; i < 6; i++)
+		if (e->conditional & (1U << i))
+			e->nvalues[i] = 0;
+	e->conditional = 0;
 }
 
 /* The entry for (@arch, @nr), created (in order) when missing.  NULL: no memory. */
@@ -252,6 +276,7 @@ int scg_learn_record(struct scg_learn *learn, const struct scg_seccomp_data *dat
 		return -ENOMEM;
 	e->calls++;
 	learn->total++;
+	drop_unread_args(e, data->args);
 	for (unsigned i = 0; (e->tracked | e->general) && i < 6; i++) {
 		if (e->tracked & (1U << i))
 			add_value(e, i, data->args[i]);
