@@ -204,8 +204,8 @@ static int abi_rules(struct oci_doc *doc, const struct oci_resolved *res,
 		r = oci_merge_syscall(doc, arch, &l.v[i], j - i, out, nout, &cap);
 		i = j;
 	}
-	if (r == 0)
-		r = check_pseudo(doc, arch, l.v + real, l.n - real);
+	if (r == 0 && real < l.n) /* l.v is NULL when no rule was listed */
+		r = check_pseudo(doc, arch, &l.v[real], l.n - real);
 	free(l.v);
 	return r;
 }
