@@ -98,18 +98,29 @@ static int import_oci(const char *path, const char *text, size_t len,
 	return r;
 }
 
+/* The library importers share one signature: text in, policy out, rules located in @filename. */
+typedef int (*importer_fn)(const char *text, size_t len, const struct scg_import_options *o,
+			   struct scg_policy **out, struct scg_diag *diag);
+
+static int run_importer(importer_fn import, const char *text, size_t len,
+			const struct scg_policy_source_options *opts, struct scg_policy **out,
+			struct scg_diag *diag)
+{
+	struct scg_import_options o;
+	scg_import_options_init(&o);
+	o.filename = opts->filename;
+	int r = import(text, len, &o, out, diag);
+	if (r == 0)
+		r = set_targets(*out, opts->arches, opts->narches);
+	return r;
+}
+
 static int import_systemd(const char *path, const char *text, size_t len,
 			  const struct scg_policy_source_options *opts, struct scg_policy **out,
 			  struct scg_diag *diag)
 {
 	(void)path;
-	struct scg_import_options o;
-	scg_import_options_init(&o);
-	o.filename = opts->filename;
-	int r = scg_systemd_import(text, len, &o, out, diag);
-	if (r == 0)
-		r = set_targets(*out, opts->arches, opts->narches);
-	return r;
+	return run_importer(scg_systemd_import, text, len, opts, out, diag);
 }
 
 static int import_firejail(const char *path, const char *text, size_t len,
@@ -117,13 +128,7 @@ static int import_firejail(const char *path, const char *text, size_t len,
 			   struct scg_diag *diag)
 {
 	(void)path;
-	struct scg_import_options o;
-	scg_import_options_init(&o);
-	o.filename = opts->filename;
-	int r = scg_firejail_import(text, len, &o, out, diag);
-	if (r == 0)
-		r = set_targets(*out, opts->arches, opts->narches);
-	return r;
+	return run_importer(scg_firejail_import, text, len, opts, out, diag);
 }
 
 /* The @frequency counts of the last minijail policy loaded (cli_policy_counts()). */
@@ -148,13 +153,11 @@ static int import_minijail(const char *path, const char *text, size_t len,
 			   struct scg_diag *diag)
 {
 	(void)path;
-	struct scg_import_options o;
-	scg_import_options_init(&o);
-	o.filename = opts->filename;
-	int r = scg_minijail_import(text, len, &o, out, diag);
-	if (r == 0)
-		r = set_targets(*out, opts->arches, opts->narches);
+	int r = run_importer(scg_minijail_import, text, len, opts, out, diag);
 	if (r == 0) {
+		struct scg_import_options o;
+		scg_import_options_init(&o);
+		o.filename = opts->filename;
 		static bool registered;
 		if (!registered)
 			atexit(free_policy_counts);
@@ -170,13 +173,7 @@ static int import_kafel(const char *path, const char *text, size_t len,
 			struct scg_diag *diag)
 {
 	(void)path;
-	struct scg_import_options o;
-	scg_import_options_init(&o);
-	o.filename = opts->filename;
-	int r = scg_kafel_import(text, len, &o, out, diag);
-	if (r == 0)
-		r = set_targets(*out, opts->arches, opts->narches);
-	return r;
+	return run_importer(scg_kafel_import, text, len, opts, out, diag);
 }
 
 /* systemd units and drop-ins go by these names; policies and profiles by theirs. */
