@@ -80,7 +80,7 @@ static int parse_policy_text(const char *text, size_t len, const char *name,
 	return r;
 }
 
-static int merge_file(struct scg_learn *rec, const char *path)
+int learn_merge_file(struct scg_learn *rec, const char *path)
 {
 	char *text;
 	size_t len;
@@ -116,7 +116,7 @@ static char *command_line(char *const *argv)
 	return s;
 }
 
-static int to_oci(const char *text, size_t len, char **json)
+int learn_policy_to_oci(const char *text, size_t len, char **json)
 {
 	struct scg_policy *p = NULL;
 	int r = parse_policy_text(text, len, "<learned>", &p);
@@ -198,7 +198,7 @@ static int write_results(const struct learn_opts *o, struct scg_learn *rec, char
 		r = scg_learn_to_text(rec, &to, &text);
 	free(origin);
 	if (r == 0 && o->oci)
-		r = to_oci(text, strlen(text), &out);
+		r = learn_policy_to_oci(text, strlen(text), &out);
 	if (r < 0) {
 		cli_error("cannot write the learned policy: %s", strerror(-r));
 		free(text);
@@ -357,7 +357,7 @@ int cmd_learn(int argc, char **argv)
 		cli_error("cannot set up: %s", strerror(ENOMEM));
 		return EXIT_SETUP;
 	}
-	if (o.merge && merge_file(l.rec, o.merge) < 0) {
+	if (o.merge && learn_merge_file(l.rec, o.merge) < 0) {
 		scg_learn_free(l.rec);
 		return CLI_EXIT_USAGE;
 	}

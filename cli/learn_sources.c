@@ -161,37 +161,6 @@ static bool check_options(const struct source_opts *o, int operands)
 	return true;
 }
 
-static int parse_policy_text(const char *text, size_t len, const char *name,
-			     struct scg_policy **out)
-{
-	struct scg_policy_source_options so = { .filename = name };
-	struct scg_diag *diag = scg_diag_new();
-	if (!diag)
-		return -ENOMEM;
-	int r = scg_policy_parse(text, len, &so, out, diag);
-	cli_print_diag(diag);
-	scg_diag_free(diag);
-	return r;
-}
-
-static int merge_file(struct scg_learn *rec, const char *path)
-{
-	char *text;
-	size_t len;
-	int r = cli_read_file(path, &text, &len);
-	if (r < 0)
-		return r;
-	struct scg_policy *p = NULL;
-	r = parse_policy_text(text, len, path, &p);
-	if (r == 0)
-		r = scg_learn_merge_policy(rec, p, text, len);
-	if (r < 0)
-		cli_error("cannot merge '%s': %s", path, strerror(-r));
-	scg_policy_free(p);
-	free(text);
-	return r;
-}
-
 /* Reads the log and adds its records to @rec; an exit status (0: go on). */
 static int learn_from_log(const struct source_opts *o, struct scg_learn *rec)
 {
@@ -237,21 +206,6 @@ static int learn_from_log(const struct source_opts *o, struct scg_learn *rec)
 	return 0;
 }
 
-static int to_oci(const char *text, char **json)
-{
-	struct scg_policy *p = NULL;
-	int r = parse_policy_text(text, strlen(text), "<learned>", &p);
-	if (r < 0)
-		return r;
-	struct scg_diag *diag = scg_diag_new();
-	r = diag ? scg_oci_export(p, json, diag) : -ENOMEM;
-	if (diag)
-		cli_print_diag(diag);
-	scg_diag_free(diag);
-	scg_policy_free(p);
-	return r;
-}
-
 static char *origin_of(const struct source_opts *o, char **argv)
 {
 	char *s = NULL;
@@ -290,7 +244,7 @@ static int write_results(const struct source_opts *o, struct scg_learn *rec, cha
 		r = scg_learn_to_text(rec, &to, &text);
 	free(origin);
 	if (r == 0 && o->oci)
-		r = to_oci(text, &oci);
+		r = learn_policy_to_oci(text, strlen(text), &oci);
 	if (r < 0) {
 		cli_error("cannot write the learned policy: %s", strerror(-r));
 		free(text);
@@ -323,7 +277,7 @@ int cmd_learn_source(int argc, char **argv)
 		cli_error("cannot set up: %s", strerror(ENOMEM));
 		return EXIT_SETUP;
 	}
-	if (o.merge && merge_file(rec, o.merge) < 0) {
+	if (o.merge && learn_merge_file(rec, o.merge) < 0) {
 		scg_learn_free(rec);
 		return CLI_EXIT_USAGE;
 	}

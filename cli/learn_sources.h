@@ -17,6 +17,12 @@ bool learn_source_wanted(int argc, char **argv);
 /* syscage learn --from-log FILE ... or --ebpf ...: an exit status. */
 int cmd_learn_source(int argc, char **argv);
 
+/* Widens @rec with the policy in @path, written by learn (--merge); errors printed. */
+int learn_merge_file(struct scg_learn *rec, const char *path);
+
+/* The learned policy @text (@len bytes) as OCI JSON in *@json (caller frees); errors printed. */
+int learn_policy_to_oci(const char *text, size_t len, char **json);
+
 /* What learn_ebpf.c needs of the options. */
 struct learn_ebpf_request {
 	const char *cgroup; /* --cgroup PATH, or NULL */
