@@ -225,19 +225,19 @@ struct fields {
 
 static void keep_field(struct fields *fs, const struct field *f)
 {
-	static const struct {
+	const struct {
 		const char *key;
-		size_t field, has;
+		struct field *field;
+		bool *has;
 	} keys[] = {
-#define K(name) { #name, offsetof(struct fields, name), offsetof(struct fields, has_##name) }
+#define K(name) { #name, &fs->name, &fs->has_##name }
 		K(arch), K(syscall), K(code), K(pid), K(comm), K(exe),
 #undef K
 	};
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-		bool *has = (bool *)((char *)fs + keys[i].has);
-		if (span_is(f->key, keys[i].key) && !*has) {
-			*(struct field *)((char *)fs + keys[i].field) = *f;
-			*has = true;
+		if (span_is(f->key, keys[i].key) && !*keys[i].has) {
+			*keys[i].field = *f;
+			*keys[i].has = true;
 		}
 	}
 }
