@@ -12,6 +12,7 @@
  * and C types; the lists below sort out the rest by name and type.
  */
 #include <fcntl.h>
+#include <linux/futex.h>
 #include <string.h>
 
 #include "learn/internal.h"
@@ -175,4 +176,78 @@ unsigned learn_conditional_args(const struct scg_arch *arch, const char *name, u
 	/* O_TMPFILE includes O_DIRECTORY, which alone does not make the kernel read mode */
 	*bits = (uint64_t)(O_CREAT | (O_TMPFILE & ~O_DIRECTORY));
 	return 1U << mode;
+}
+
+/*
+ * futex: which operation a thread makes depends on timing, not on the
+ * program.  A lock or condition variable that one run only ever wakes
+ * (nobody was waiting) makes the next run wait, and the timed waits of the
+ * same code take the realtime clock flag.  So each operation stands for
+ * its family, with the private flag it was seen with: the policy allows
+ * what the same code can do on another run, and the priority-inheritance
+ * and requeue operations stay out unless the program used them.
+ */
+enum { FUTEX_FLAGS = FUTEX_PRIVATE_FLAG | FUTEX_CLOCK_REALTIME };
+
+static const uint8_t futex_wait_wake[] = { FUTEX_WAIT, FUTEX_WAKE, FUTEX_WAIT_BITSET,
+					   FUTEX_WAKE_BITSET };
+static const uint8_t futex_requeue[] = { FUTEX_REQUEUE, FUTEX_CMP_REQUEUE, FUTEX_WAKE_OP };
+static const uint8_t futex_pi[] = { FUTEX_LOCK_PI, FUTEX_LOCK_PI2, FUTEX_UNLOCK_PI,
+				    FUTEX_TRYLOCK_PI };
+static const uint8_t futex_requeue_pi[] = { FUTEX_WAIT_REQUEUE_PI, FUTEX_CMP_REQUEUE_PI };
+
+static bool futex_op_in(const uint8_t *ops, size_t n, uint64_t op)
+{
+	for (size_t i = 0; i < n; i++)
+		if (ops[i] == op)
+			return true;
+	return false;
+}
+
+/* The waits take a clock: each is added with and without FUTEX_CLOCK_REALTIME. */
+static size_t add_futex_ops(const uint8_t *ops, size_t n, uint64_t private_flag, uint64_t *out,
+			    size_t count)
+{
+	for (size_t i = 0; i < n; i++) {
+		out[count++] = ops[i] | private_flag;
+		if (ops[i] == FUTEX_WAIT || ops[i] == FUTEX_WAIT_BITSET ||
+		    ops[i] == FUTEX_LOCK_PI2 || ops[i] == FUTEX_WAIT_REQUEUE_PI)
+			out[count++] = ops[i] | private_flag | FUTEX_CLOCK_REALTIME;
+	}
+	return count;
+}
+
+static size_t futex_family(uint64_t value, uint64_t *out)
+{
+	uint64_t op = value & ~(uint64_t)FUTEX_FLAGS, private_flag = value & FUTEX_PRIVATE_FLAG;
+#define IN(ops) futex_op_in(ops, sizeof(ops), op)
+#define ADD(ops) (count = add_futex_ops(ops, sizeof(ops), private_flag, out, count))
+	size_t count = 0;
+	if (IN(futex_wait_wake) || IN(futex_requeue)) {
+		ADD(futex_wait_wake);
+		if (IN(futex_requeue))
+			ADD(futex_requeue);
+	} else if (IN(futex_pi) || IN(futex_requeue_pi)) {
+		ADD(futex_pi);
+		if (IN(futex_requeue_pi))
+			ADD(futex_requeue_pi);
+	}
+#undef IN
+#undef ADD
+	return count;
+}
+
+unsigned learn_family_args(const char *name)
+{
+	if (!strcmp(name, "futex") || !strcmp(name, "futex_time64"))
+		return 1U << 1;
+	return 0;
+}
+
+size_t learn_value_family(const char *name, unsigned arg, uint64_t value,
+			  uint64_t out[LEARN_FAMILY_MAX])
+{
+	if (!(learn_family_args(name) & (1U << arg)))
+		return 0;
+	return futex_family(value, out);
 }

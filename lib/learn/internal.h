@@ -4,6 +4,7 @@
 #define SCG_LIB_LEARN_INTERNAL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include <syscage/learn.h>
@@ -30,6 +31,19 @@ unsigned learn_scalar_args(const struct scg_arch *arch, const char *name, unsign
  */
 unsigned learn_conditional_args(const struct scg_arch *arch, const char *name, unsigned *ruler,
 				 uint64_t *bits);
+
+/*
+ * Arguments of @name (bit i: argument i) whose values come in families: a
+ * value seen stands for others the same program makes on another run,
+ * depending on timing (futex's waker of one run is the waiter of the
+ * next).  0 for most syscalls.
+ */
+unsigned learn_family_args(const char *name);
+
+/* The family of @value of argument @arg of @name into @out, @value included; the count, 0 when it stands alone. */
+#define LEARN_FAMILY_MAX 16
+size_t learn_value_family(const char *name, unsigned arg, uint64_t value,
+			  uint64_t out[LEARN_FAMILY_MAX]);
 
 /* The name policy text uses for argument @arg of @name on @arch: a
  * parameter name, or NULL when only argN will do. */

@@ -22,6 +22,7 @@ struct learn_entry {
 	uint8_t general; /* arguments past SCG_LEARN_MAX_VALUES values: bits and max */
 	uint8_t conditional; /* arguments read only when argument ruler has one of ruler_bits */
 	uint8_t ruler;
+	uint8_t family; /* arguments whose values stand for a family (learn_value_family()) */
 	uint64_t ruler_bits;
 	uint8_t nvalues[6];
 	uint64_t values[6][SCG_LEARN_MAX_VALUES]; /* sorted */
@@ -147,6 +148,7 @@ static void init_entry(const struct scg_learn *l, struct learn_entry *e, uint32_
 	e->conditional = name ? (uint8_t)(learn_conditional_args(a, name, &ruler, &bits) & scalar) : 0;
 	e->ruler = (uint8_t)ruler;
 	e->ruler_bits = bits;
+	e->family = name ? (uint8_t)(learn_family_args(name) & scalar) : 0;
 }
 
 /*
@@ -265,6 +267,25 @@ static int arch_index(struct scg_learn *l, uint32_t audit, uint32_t nr, uint32_t
 	return -EAFNOSUPPORT;
 }
 
+/* Folds @value, and the family it stands for, into argument @arg's list or summary. */
+static void add_seen(struct learn_entry *e, unsigned arg, uint64_t value)
+{
+	uint64_t family[LEARN_FAMILY_MAX] = { 0 };
+	size_t n = 0;
+	if (e->narrow & (1U << arg))
+		value &= 0xffffffffULL; /* the kernel's view, before the family is looked up */
+	if (e->family & (1U << arg))
+		n = learn_value_family(scg_syscall_name(scg_arch_at(e->arch), e->nr), arg, value,
+				       family);
+	for (size_t k = 0; k <= n; k++) {
+		uint64_t v = k < n ? family[k] : value;
+		if (e->tracked & (1U << arg))
+			add_value(e, arg, v);
+		else if (e->general & (1U << arg))
+			add_general(e, arg, v);
+	}
+}
+
 int scg_learn_record(struct scg_learn *learn, const struct scg_seccomp_data *data)
 {
 	uint32_t arch;
@@ -277,12 +298,8 @@ int scg_learn_record(struct scg_learn *learn, const struct scg_seccomp_data *dat
 	e->calls++;
 	learn->total++;
 	drop_unread_args(e, data->args);
-	for (unsigned i = 0; (e->tracked | e->general) && i < 6; i++) {
-		if (e->tracked & (1U << i))
-			add_value(e, i, data->args[i]);
-		else if (e->general & (1U << i))
-			add_general(e, i, data->args[i]);
-	}
+	for (unsigned i = 0; (e->tracked | e->general) && i < 6; i++)
+		add_seen(e, i, data->args[i]);
 	return 0;
 }
 
@@ -335,12 +352,10 @@ int scg_learn_add_values(struct scg_learn *learn, const struct scg_arch *arch, u
 	/* An argument summarised here and listed there stays summarised, widened. */
 	e->general &= (uint8_t)(listed & nonempty);
 	for (unsigned i = 0; i < 6; i++) {
-		for (size_t k = 0; k < nvalues[i] && (e->general & (1U << i)); k++)
-			add_general(e, i, values[i][k]);
 		if (!(e->tracked & (1U << i)))
 			e->nvalues[i] = 0;
-		for (size_t k = 0; k < nvalues[i] && (e->tracked & (1U << i)); k++)
-			add_value(e, i, values[i][k]);
+		for (size_t k = 0; k < nvalues[i] && ((e->tracked | e->general) & (1U << i)); k++)
+			add_seen(e, i, values[i][k]);
 	}
 	e->calls += calls;
 	learn->total += calls;
