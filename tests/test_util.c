@@ -12,6 +12,7 @@
 
 #include <syscage/syscage.h>
 
+#include "util/grow.h"
 #include "util/number.h"
 #include "util/opts.h"
 #include "util/strbuf.h"
@@ -135,6 +136,52 @@ static void test_strbuf(void **state)
 	assert_int_equal(scg_strbuf_finish(&empty, &out), 0);
 	assert_string_equal(out, "");
 	free(out);
+}
+
+static void test_grow(void **state)
+{
+	(void)state;
+	/* the first capacity, then doubling; enough already is left alone */
+	assert_int_equal(grow_capacity(0, 1, 16, 8), 16);
+	assert_int_equal(grow_capacity(16, 17, 16, 8), 32);
+	assert_int_equal(grow_capacity(16, 100, 16, 8), 128);
+	assert_int_equal(grow_capacity(16, 16, 4, 8), 16);
+	assert_int_equal(grow_capacity(0, 1, 0, 8), 1);
+
+	/* doubling past SIZE_MAX, and a capacity whose bytes do not fit */
+	assert_int_equal(grow_capacity(SIZE_MAX / 2 + 1, SIZE_MAX / 2 + 2, 4, 1), 0);
+	assert_int_equal(grow_capacity(0, SIZE_MAX, 4, 1), 0);
+	assert_int_equal(grow_capacity(SIZE_MAX / 4, SIZE_MAX / 4 + 1, 4, 1), SIZE_MAX / 2 - 1);
+	assert_int_equal(grow_capacity(SIZE_MAX / 4, SIZE_MAX / 4 + 1, 4, 2), SIZE_MAX / 2 - 1);
+	assert_int_equal(grow_capacity(SIZE_MAX / 4, SIZE_MAX / 4 + 1, 4, 4), 0);
+	assert_int_equal(grow_capacity(4, 5, 4, SIZE_MAX / 2), 0);
+
+	uint64_t *v = NULL;
+	size_t cap = 0;
+	for (size_t i = 0; i < 100; i++) {
+		assert_int_equal(GROW_ARRAY(&v, &cap, i + 1, 4), 0);
+		assert_true(cap >= i + 1);
+		v[i] = i * 3;
+	}
+	assert_int_equal(cap, 128);
+
+	/* a failed growth keeps the array, its contents and its capacity */
+	uint64_t *before = v;
+	assert_int_equal(GROW_ARRAY(&v, &cap, SIZE_MAX / 2, 4), -ENOMEM);
+	assert_int_equal(GROW_ARRAY(&v, &cap, SIZE_MAX / 8 + 1, 4), -ENOMEM);
+	assert_ptr_equal(v, before);
+	assert_int_equal(cap, 128);
+	assert_int_equal(RESIZE_ARRAY(&v, SIZE_MAX / 2), -ENOMEM);
+	assert_ptr_equal(v, before);
+	for (size_t i = 0; i < 100; i++)
+		assert_true(v[i] == i * 3);
+
+	/* exact sizes, and an empty array is still a valid allocation */
+	assert_int_equal(RESIZE_ARRAY(&v, 100), 0);
+	assert_true(v[99] == 99 * 3);
+	assert_int_equal(RESIZE_ARRAY(&v, 0), 0);
+	assert_non_null(v);
+	free(v);
 }
 
 static void assert_ret_text(uint32_t ret, const char *want)
@@ -279,6 +326,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_diag_format), cmocka_unit_test(test_numbers),
 		cmocka_unit_test(test_suggest),     cmocka_unit_test(test_strbuf),
+		cmocka_unit_test(test_grow),
 		cmocka_unit_test(test_options_sizes),
 		cmocka_unit_test(test_actions),     cmocka_unit_test(test_raw_programs),
 	};

@@ -7,6 +7,8 @@
 
 #include <syscage/diag.h>
 
+#include "grow.h"
+
 /* Each entry owns its strings; the public view points into them. */
 struct diag_item {
 	struct scg_diag_entry pub;
@@ -86,14 +88,8 @@ int scg_diag_vadd(struct scg_diag *diag, enum scg_severity severity, struct scg_
 {
 	if (!diag)
 		return 0;
-	if (diag->count == diag->cap) {
-		size_t cap = diag->cap ? diag->cap * 2 : 8;
-		struct diag_item *items = realloc(diag->items, cap * sizeof(*items));
-		if (!items)
-			return -ENOMEM;
-		diag->items = items;
-		diag->cap = cap;
-	}
+	if (GROW_ARRAY(&diag->items, &diag->cap, diag->count + 1, 8))
+		return -ENOMEM;
 
 	struct diag_item item = { 0 };
 	bool failed = false;

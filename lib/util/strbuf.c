@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "strbuf.h"
 
+#include "grow.h"
+
 #include <errno.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -12,25 +14,13 @@ static bool strbuf_reserve(struct scg_strbuf *sb, size_t extra)
 {
 	if (sb->failed)
 		return false;
-	if (sb->len + extra + 1 <= sb->cap)
-		return true;
-	size_t cap = sb->cap ? sb->cap : 64;
-	while (cap < sb->len + extra + 1) {
-		if (cap > SIZE_MAX / 2) {
-			sb->failed = true;
-			return false;
-		}
-		cap *= 2;
-	}
-	char *data = realloc(sb->data, cap);
-	if (!data) {
+	bool empty = !sb->data;
+	if (extra > SIZE_MAX - sb->len - 1 || GROW_ARRAY(&sb->data, &sb->cap, sb->len + extra + 1, 64)) {
 		sb->failed = true;
 		return false;
 	}
-	if (!sb->data)
-		data[0] = '\0';
-	sb->data = data;
-	sb->cap = cap;
+	if (empty)
+		sb->data[0] = '\0';
 	return true;
 }
 
