@@ -21,6 +21,7 @@
 
 #include "internal.h"
 #include "policy/libseccomp_high.h"
+#include "util/grow.h"
 
 struct inst_list {
 	struct oci_inst *v;
@@ -29,14 +30,8 @@ struct inst_list {
 
 static int inst_push(struct inst_list *l, const struct oci_inst *in)
 {
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 256;
-		struct oci_inst *grown = realloc(l->v, cap * sizeof(*grown));
-		if (!grown)
-			return -ENOMEM;
-		l->v = grown;
-		l->cap = cap;
-	}
+	if (GROW_ARRAY(&l->v, &l->cap, l->n + 1, 256))
+		return -ENOMEM;
 	l->v[l->n++] = *in;
 	return 0;
 }

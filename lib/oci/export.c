@@ -19,6 +19,7 @@
 #include <json-c/json.h>
 
 #include "export_internal.h"
+#include "util/grow.h"
 
 #define ENOSYS_RET (SCG_RET_ERRNO | 38U)
 
@@ -178,10 +179,8 @@ static int list_name(struct oci_export *x, struct stub_names *sn, const char *na
 	for (size_t k = 0; k < sn->n; k++)
 		if (!strcmp(sn->v[k], name))
 			return 0;
-	const char **grown = realloc(sn->v, (sn->n + 1) * sizeof(*grown));
-	if (!grown)
+	if (RESIZE_ARRAY(&sn->v, sn->n + 1))
 		return -ENOMEM;
-	sn->v = grown;
 	sn->v[sn->n++] = name;
 	*changed = true;
 	return 0;
@@ -379,14 +378,8 @@ static int group_add(struct groups *g, const struct oci_xentry *e, const char *n
 	while (i < g->n && !same_entry(&g->v[i].entry, e))
 		i++;
 	if (i == g->n) {
-		if (g->n == g->cap) {
-			size_t cap = g->cap ? g->cap * 2 : 16;
-			struct group *grown = realloc(g->v, cap * sizeof(*grown));
-			if (!grown)
-				return -ENOMEM;
-			g->v = grown;
-			g->cap = cap;
-		}
+		if (GROW_ARRAY(&g->v, &g->cap, g->n + 1, 16))
+			return -ENOMEM;
 		g->v[i] = (struct group){ *e, json_object_new_array(), NULL };
 		if (!g->v[i].names)
 			return -ENOMEM;

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "export_internal.h"
+#include "util/grow.h"
 
 void oci_xlist_release(struct oci_xlist *l)
 {
@@ -29,12 +30,8 @@ static int xlist_push(struct oci_xlist *l, const struct oci_xentry *e)
 	if (l->n == l->cap) {
 		if (l->n >= OCI_SET_LIMIT)
 			return -E2BIG;
-		size_t cap = l->cap ? l->cap * 2 : 8;
-		struct oci_xentry *grown = realloc(l->v, cap * sizeof(*grown));
-		if (!grown)
+		if (GROW_ARRAY(&l->v, &l->cap, l->n + 1, 8))
 			return -ENOMEM;
-		l->v = grown;
-		l->cap = cap;
 	}
 	l->v[l->n++] = *e;
 	return 0;
@@ -58,12 +55,8 @@ static int piece(struct pieces *p, enum oci_op op, uint64_t value, uint64_t valu
 	if (p->n == p->cap) {
 		if (p->n >= OCI_SET_LIMIT)
 			return -E2BIG;
-		size_t cap = p->cap ? p->cap * 2 : 4;
-		struct oci_cmp *grown = realloc(p->v, cap * sizeof(*grown));
-		if (!grown)
+		if (GROW_ARRAY(&p->v, &p->cap, p->n + 1, 4))
 			return -ENOMEM;
-		p->v = grown;
-		p->cap = cap;
 	}
 	p->v[p->n++] = (struct oci_cmp){ 0, op, value, value_two };
 	return 0;

@@ -19,6 +19,7 @@
 
 #include "export_internal.h"
 #include "policy/libseccomp_high.h"
+#include "util/grow.h"
 
 void oci_export_error(struct oci_export *x, struct scg_loc loc, const char *hint,
 		      const char *fmt, ...)
@@ -52,12 +53,10 @@ static struct oci_decision *decision(struct oci_abi_plan *abi, uint32_t nr, int 
 	struct oci_decision *d = oci_export_find(abi, nr);
 	if (d)
 		return d;
-	struct oci_decision *grown = realloc(abi->d, (abi->n + 1) * sizeof(*grown));
-	if (!grown) {
+	if (RESIZE_ARRAY(&abi->d, abi->n + 1)) {
 		*err = -ENOMEM;
 		return NULL;
 	}
-	abi->d = grown;
 	size_t at = abi->n;
 	while (at > 0 && abi->d[at - 1].nr > nr) {
 		abi->d[at] = abi->d[at - 1];
@@ -70,16 +69,10 @@ static struct oci_decision *decision(struct oci_abi_plan *abi, uint32_t nr, int 
 
 static int add_region(struct oci_decision *d, uint32_t action, struct oci_region *r)
 {
-	uint32_t *actions = realloc(d->actions, (d->n + 1) * sizeof(*actions));
-	if (actions)
-		d->actions = actions;
-	struct oci_region *regions = actions ? realloc(d->regions, (d->n + 1) * sizeof(*regions)) :
-					       NULL;
-	if (!regions) {
+	if (RESIZE_ARRAY(&d->actions, d->n + 1) || RESIZE_ARRAY(&d->regions, d->n + 1)) {
 		oci_region_release(r);
 		return -ENOMEM;
 	}
-	d->regions = regions;
 	d->actions[d->n] = action;
 	d->regions[d->n++] = *r;
 	return 0;
@@ -90,14 +83,8 @@ static int add_name(struct oci_export *x, const char *name)
 	for (size_t i = 0; i < x->nnames; i++)
 		if (!strcmp(x->names[i], name))
 			return 0;
-	if (x->nnames == x->names_cap) {
-		size_t cap = x->names_cap ? x->names_cap * 2 : 64;
-		const char **grown = realloc(x->names, cap * sizeof(*grown));
-		if (!grown)
-			return -ENOMEM;
-		x->names = grown;
-		x->names_cap = cap;
-	}
+	if (GROW_ARRAY(&x->names, &x->names_cap, x->nnames + 1, 64))
+		return -ENOMEM;
 	x->names[x->nnames++] = name;
 	return 0;
 }

@@ -25,6 +25,7 @@
 
 #include "internal.h"
 #include "set.h"
+#include "util/grow.h"
 
 /* Is @cmp of rule @in a comparison of the argument's low 32 bits (struct oci_inst)? */
 static bool low32(const struct oci_inst *in, const struct oci_cmp *cmp)
@@ -227,15 +228,9 @@ static int sort_by_tree_order(struct oci_inst *insts, size_t n)
 static int push(struct oci_outrule **out, size_t *nout, size_t *cap, const struct oci_inst *in,
 		struct scg_expr *cond)
 {
-	if (*nout == *cap) {
-		size_t ncap = *cap ? *cap * 2 : 64;
-		struct oci_outrule *grown = realloc(*out, ncap * sizeof(*grown));
-		if (!grown) {
-			scg_expr_free(cond);
-			return -ENOMEM;
-		}
-		*out = grown;
-		*cap = ncap;
+	if (GROW_ARRAY(out, cap, *nout + 1, 64)) {
+		scg_expr_free(cond);
+		return -ENOMEM;
 	}
 	(*out)[(*nout)++] = (struct oci_outrule){ in->nr, in->action, cond, in->entry, in->seq };
 	return 0;

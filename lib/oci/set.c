@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "set.h"
+#include "util/grow.h"
 
 /* --- value sets ------------------------------------------------------------- */
 
@@ -21,12 +22,8 @@ static int push(struct oci_vset *s, uint64_t mask, uint64_t value)
 	if (s->n == s->cap) {
 		if (s->n >= OCI_SET_LIMIT)
 			return -E2BIG;
-		size_t cap = s->cap ? s->cap * 2 : 4;
-		struct oci_cube *grown = realloc(s->cubes, cap * sizeof(*grown));
-		if (!grown)
+		if (GROW_ARRAY(&s->cubes, &s->cap, s->n + 1, 4))
 			return -ENOMEM;
-		s->cubes = grown;
-		s->cap = cap;
 	}
 	s->cubes[s->n++] = (struct oci_cube){ mask, value & mask };
 	return 0;
@@ -289,14 +286,10 @@ static int region_push(struct oci_region *r, struct oci_box *b)
 			oci_box_release(b);
 			return -E2BIG;
 		}
-		size_t cap = r->cap ? r->cap * 2 : 4;
-		struct oci_box *grown = realloc(r->boxes, cap * sizeof(*grown));
-		if (!grown) {
+		if (GROW_ARRAY(&r->boxes, &r->cap, r->n + 1, 4)) {
 			oci_box_release(b);
 			return -ENOMEM;
 		}
-		r->boxes = grown;
-		r->cap = cap;
 	}
 	r->boxes[r->n++] = *b;
 	return 0;
