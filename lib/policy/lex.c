@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "policy/parse.h"
+#include "util/grow.h"
 
 struct lexer {
 	struct parse_ctx *ctx;
@@ -71,14 +72,8 @@ static struct scg_loc here(const struct lexer *lx)
 static int push(struct lexer *lx, enum tok_kind kind, size_t start, size_t len, uint32_t col)
 {
 	struct token_list *tl = &lx->src->toks;
-	if (tl->count == tl->cap) {
-		size_t cap = tl->cap ? tl->cap * 2 : 256;
-		struct token *items = realloc(tl->items, cap * sizeof(*items));
-		if (!items)
-			return -ENOMEM;
-		tl->items = items;
-		tl->cap = cap;
-	}
+	if (GROW_ARRAY(&tl->items, &tl->cap, tl->count + 1, 256))
+		return -ENOMEM;
 	tl->items[tl->count++] = (struct token){
 	    .kind = kind,
 	    .line = lx->line,

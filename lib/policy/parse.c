@@ -18,6 +18,7 @@
 #include "util/number.h"
 #include "util/opts.h"
 #include "util/suggest.h"
+#include "util/grow.h"
 
 /* --- arena ------------------------------------------------------------------ */
 
@@ -87,15 +88,9 @@ int lang_ctx_init(struct parse_ctx *ctx, struct scg_diag *diag,
 /* Remembers that the newest pending diagnostic, at @loc, belongs to statement @stmt. */
 static void add_key(struct parse_ctx *ctx, unsigned stmt, struct scg_loc loc)
 {
-	if (ctx->nkeys == ctx->keys_cap) {
-		size_t cap = ctx->keys_cap ? ctx->keys_cap * 2 : 16;
-		struct pending_key *keys = realloc(ctx->keys, cap * sizeof(*keys));
-		if (!keys) {
-			ctx->arena.failed = true;
-			return;
-		}
-		ctx->keys = keys;
-		ctx->keys_cap = cap;
+	if (GROW_ARRAY(&ctx->keys, &ctx->keys_cap, ctx->nkeys + 1, 16)) {
+		ctx->arena.failed = true;
+		return;
 	}
 	ctx->keys[ctx->nkeys] = (struct pending_key){stmt, loc.line, loc.column, ctx->nkeys};
 	ctx->nkeys++;
@@ -608,15 +603,9 @@ static void parse_rule(struct parse_ctx *ctx, struct source *src)
 	}
 	if (rule.nitems == 0) /* every name was unknown, each reported */
 		return;
-	if (ctx->nrules == ctx->rules_cap) {
-		size_t cap = ctx->rules_cap ? ctx->rules_cap * 2 : 64;
-		struct urule *rules = realloc(ctx->rules, cap * sizeof(*rules));
-		if (!rules) {
-			ctx->arena.failed = true;
-			return;
-		}
-		ctx->rules = rules;
-		ctx->rules_cap = cap;
+	if (GROW_ARRAY(&ctx->rules, &ctx->rules_cap, ctx->nrules + 1, 64)) {
+		ctx->arena.failed = true;
+		return;
 	}
 	ctx->rules[ctx->nrules++] = rule;
 }

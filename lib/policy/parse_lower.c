@@ -20,6 +20,7 @@
 
 #include "policy/lang_internal.h"
 #include "policy/parse.h"
+#include "util/grow.h"
 
 struct lowering {
 	struct parse_ctx *ctx;
@@ -742,12 +743,12 @@ static size_t *item_slot(const struct item_list *l, const struct item *it)
 
 static bool grow_items(struct item_list *l)
 {
-	size_t cap = l->cap ? l->cap * 2 : 16, nslots = 2 * cap;
-	struct item *items = realloc(l->items, cap * sizeof(*items));
-	if (!items)
+	/* the slots are twice the items: sized so that their bytes fit too */
+	size_t cap = grow_capacity(l->cap, l->n + 1, 16, 2 * sizeof(*l->slots));
+	if (!cap || RESIZE_ARRAY(&l->items, cap))
 		return false;
-	l->items = items;
 	l->cap = cap;
+	size_t nslots = 2 * cap;
 	size_t *slots = malloc(nslots * sizeof(*slots));
 	if (!slots)
 		return false;

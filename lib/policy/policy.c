@@ -7,6 +7,8 @@
 #include <syscage/bpf.h>
 #include <syscage/policy.h>
 
+#include "util/grow.h"
+
 #define POLICY_MAX_ARCHES 32
 
 struct stored_rule {
@@ -65,11 +67,9 @@ static const char *intern_file(struct scg_policy *p, const char *file, int *err)
 	for (size_t i = 0; i < p->nfiles; i++)
 		if (!strcmp(p->files[i], file))
 			return p->files[i];
-	char **files = realloc(p->files, (p->nfiles + 1) * sizeof(*files));
+	int r = RESIZE_ARRAY(&p->files, p->nfiles + 1);
 	char *copy = strdup(file);
-	if (files)
-		p->files = files;
-	if (!files || !copy) {
+	if (r || !copy) {
 		free(copy);
 		*err = -ENOMEM;
 		return NULL;
@@ -122,16 +122,8 @@ int scg_policy_add_rule(struct scg_policy *policy, struct scg_rule_spec *spec)
 		err = -EINVAL;
 	if (!err && spec->syscall && !(r.syscall = strdup(spec->syscall)))
 		err = -ENOMEM;
-	if (!err && policy->nrules == policy->rules_cap) {
-		size_t cap = policy->rules_cap ? policy->rules_cap * 2 : 64;
-		struct stored_rule *rules = realloc(policy->rules, cap * sizeof(*rules));
-		if (rules) {
-			policy->rules = rules;
-			policy->rules_cap = cap;
-		} else {
-			err = -ENOMEM;
-		}
-	}
+	if (!err)
+		err = GROW_ARRAY(&policy->rules, &policy->rules_cap, policy->nrules + 1, 64);
 	if (!err)
 		r.loc.file = intern_file(policy, spec->loc.file, &err);
 	if (err) {
