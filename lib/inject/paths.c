@@ -17,6 +17,7 @@
 
 #include "inject/rule.h"
 #include "policy/lang_internal.h"
+#include "util/grow.h"
 
 /* Parameter names that hold a file name (a path) in the man pages' prototypes. */
 static const char *const path_params[] = {
@@ -70,11 +71,9 @@ unsigned scg_inject_path_args(const struct scg_arch *arch, const char *syscall, 
 
 int scg_inject_rule_add_path(struct scg_inject_rule *rule, const char *path)
 {
-	char **v = realloc(rule->paths, (rule->npaths + 1) * sizeof(*v));
-	if (!v)
+	if (RESIZE_ARRAY(&rule->paths, rule->npaths + 1))
 		return -ENOMEM;
-	rule->paths = v;
-	if (!(v[rule->npaths] = strdup(path)))
+	if (!(rule->paths[rule->npaths] = strdup(path)))
 		return -ENOMEM;
 	rule->npaths++;
 	return 0;

@@ -15,6 +15,7 @@
 
 #include "inject/rule.h"
 #include "util/suggest.h"
+#include "util/grow.h"
 
 /* strace's pattern-defined classes, with the regex its manual gives for each. */
 static const struct {
@@ -42,14 +43,9 @@ static void list_add(struct name_list *l, const char *name, uint32_t mask)
 			return;
 		}
 	if (l->n == l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 32;
-		const char **v = realloc(l->v, cap * sizeof(*v));
-		if (v)
-			l->v = v;
-		uint32_t *m = v ? realloc(l->masks, cap * sizeof(*m)) : NULL;
-		if (m)
-			l->masks = m;
-		if (!v || !m) {
+		/* two arrays of one capacity: l->cap changes once both have grown */
+		size_t cap = grow_capacity(l->cap, l->n + 1, 32, sizeof(*l->v));
+		if (!cap || RESIZE_ARRAY(&l->v, cap) || RESIZE_ARRAY(&l->masks, cap)) {
 			l->failed = true;
 			return;
 		}
