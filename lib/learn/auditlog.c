@@ -15,6 +15,7 @@
 
 #include "learn/internal.h"
 #include "util/opts.h"
+#include "util/grow.h"
 
 /* The kernel's TASK_COMM_LEN less the NUL: what comm= can hold. */
 enum { COMM_MAX = 15 };
@@ -325,14 +326,8 @@ static void record_free_strings(struct scg_audit_seccomp *r)
 
 static int push(struct scg_audit_log *log, const struct scg_audit_seccomp *r)
 {
-	if (log->n == log->cap) {
-		size_t cap = log->cap ? log->cap * 2 : 64;
-		struct scg_audit_seccomp *p = realloc(log->recs, cap * sizeof(*p));
-		if (!p)
-			return -ENOMEM;
-		log->recs = p;
-		log->cap = cap;
-	}
+	if (GROW_ARRAY(&log->recs, &log->cap, log->n + 1, 64))
+		return -ENOMEM;
 	log->recs[log->n++] = *r;
 	return 0;
 }

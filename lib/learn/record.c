@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "learn/internal.h"
+#include "util/grow.h"
 
 struct learn_entry {
 	uint32_t arch;   /* index in scg_arch_at() order */
@@ -104,16 +105,9 @@ static int rebuild_index(struct scg_learn *l)
 
 int learn_reserve(struct scg_learn *learn, size_t extra)
 {
-	if (learn->count + extra > learn->cap) {
-		size_t cap = learn->cap ? learn->cap : 64;
-		while (cap < learn->count + extra)
-			cap *= 2;
-		struct learn_entry *grown = realloc(learn->entries, cap * sizeof(*grown));
-		if (!grown)
-			return -ENOMEM;
-		learn->entries = grown;
-		learn->cap = cap;
-	}
+	if (extra > SIZE_MAX - learn->count ||
+	    GROW_ARRAY(&learn->entries, &learn->cap, learn->count + extra, 64))
+		return -ENOMEM;
 	return rebuild_index_for(learn, extra);
 }
 
@@ -173,14 +167,8 @@ static struct learn_entry *find_or_add(struct scg_learn *l, uint32_t arch, uint3
 	struct learn_entry *e = find(l, arch, nr);
 	if (e)
 		return e;
-	if (l->count == l->cap) {
-		size_t cap = l->cap ? 2 * l->cap : 64;
-		struct learn_entry *grown = realloc(l->entries, cap * sizeof(*grown));
-		if (!grown)
-			return NULL;
-		l->entries = grown;
-		l->cap = cap;
-	}
+	if (GROW_ARRAY(&l->entries, &l->cap, l->count + 1, 64))
+		return NULL;
 	size_t pos = l->count;
 	while (pos > 0 && (l->entries[pos - 1].arch > arch ||
 			   (l->entries[pos - 1].arch == arch && l->entries[pos - 1].nr > nr)))
