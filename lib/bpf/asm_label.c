@@ -14,6 +14,7 @@
 
 #include "bpf/asm_internal.h"
 #include "util/suggest.h"
+#include "util/grow.h"
 
 #define UNDEFINED ((size_t)-1)
 #define EMPTY_SLOT ((size_t)-1)
@@ -68,14 +69,8 @@ static size_t lookup_or_add(struct asm_ctx *ctx, const struct asm_token *tok)
 	size_t *slot = find_slot(ctx, tok->text, tok->len);
 	if (*slot != EMPTY_SLOT)
 		return *slot;
-	if (ctx->n_labels == ctx->cap_labels) {
-		size_t cap = ctx->cap_labels ? ctx->cap_labels * 2 : 32;
-		struct asm_label *labels = realloc(ctx->labels, cap * sizeof(*labels));
-		if (!labels)
-			goto nomem;
-		ctx->labels = labels;
-		ctx->cap_labels = cap;
-	}
+	if (GROW_ARRAY(&ctx->labels, &ctx->cap_labels, ctx->n_labels + 1, 32))
+		goto nomem;
 	ctx->labels[ctx->n_labels] = (struct asm_label){ tok->text, tok->len, UNDEFINED, tok->line,
 							 tok->column, lprog_label_new(ctx->lp) };
 	*slot = ctx->n_labels;

@@ -13,6 +13,7 @@
 
 #include "bpf/asm_internal.h"
 #include "bpf/opcodes.h"
+#include "util/grow.h"
 
 /* A longer line is certainly not one instruction; stop collecting its tokens. */
 #define MAX_LINE_TOKENS 256U
@@ -70,15 +71,9 @@ static void store_node(struct asm_ctx *ctx, const struct asm_node *node)
 	ctx->n_statements++;
 	if (ctx->n_nodes >= SCG_BPF_MAXINSNS)
 		return; /* too long: counted, reported once at the end */
-	if (ctx->n_nodes == ctx->cap_nodes) {
-		size_t cap = ctx->cap_nodes ? ctx->cap_nodes * 2 : 64;
-		struct asm_node *nodes = realloc(ctx->nodes, cap * sizeof(*nodes));
-		if (!nodes) {
-			ctx->nomem = true;
-			return;
-		}
-		ctx->nodes = nodes;
-		ctx->cap_nodes = cap;
+	if (GROW_ARRAY(&ctx->nodes, &ctx->cap_nodes, ctx->n_nodes + 1, 64)) {
+		ctx->nomem = true;
+		return;
 	}
 	ctx->nodes[ctx->n_nodes] = *node;
 	asm_emit_node(ctx, ctx->n_nodes++);

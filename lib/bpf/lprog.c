@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "bpf/opcodes.h"
+#include "util/grow.h"
 
 #define UNBOUND UINT32_MAX
 #define FIXED (UINT32_MAX - 1) /* an lprog_offset(): no position, a number */
@@ -79,15 +80,9 @@ void lprog_set_flags(struct lprog *lp, unsigned flags)
 
 static lprog_label add_label(struct lprog *lp, struct lp_label label)
 {
-	if (lp->nlabels == lp->labels_cap) {
-		size_t cap = lp->labels_cap ? lp->labels_cap * 2 : 64;
-		struct lp_label *labels = realloc(lp->labels, cap * sizeof(*labels));
-		if (!labels) {
-			set_error(lp, -ENOMEM);
-			return 0;
-		}
-		lp->labels = labels;
-		lp->labels_cap = cap;
+	if (GROW_ARRAY(&lp->labels, &lp->labels_cap, lp->nlabels + 1, 64)) {
+		set_error(lp, -ENOMEM);
+		return 0;
 	}
 	lp->labels[lp->nlabels] = label;
 	return (lprog_label)lp->nlabels++;
@@ -130,15 +125,9 @@ static void push(struct lprog *lp, struct lp_insn insn)
 {
 	if (lp->err)
 		return;
-	if (lp->len == lp->cap) {
-		size_t cap = lp->cap ? lp->cap * 2 : 256;
-		struct lp_insn *insns = realloc(lp->insns, cap * sizeof(*insns));
-		if (!insns) {
-			set_error(lp, -ENOMEM);
-			return;
-		}
-		lp->insns = insns;
-		lp->cap = cap;
+	if (GROW_ARRAY(&lp->insns, &lp->cap, lp->len + 1, 256)) {
+		set_error(lp, -ENOMEM);
+		return;
 	}
 	insn.tag = lp->tag;
 	lp->insns[lp->len++] = insn;
@@ -313,10 +302,9 @@ static int layout(struct resolver *rs)
 		p += rs->slot_count[i];
 	}
 	rs->pos[n] = p;
-	uint32_t *at = realloc(rs->tramp_at, (p + 1) * sizeof(*at));
-	if (!at)
+	if (RESIZE_ARRAY(&rs->tramp_at, (size_t)p + 1))
 		return -ENOMEM;
-	rs->tramp_at = at;
+	uint32_t *at = rs->tramp_at;
 	for (uint32_t q = 0; q < p; q++)
 		at[q] = NO_TRAMP;
 	for (size_t k = 0; k < rs->ntramps; k++) {
@@ -393,14 +381,8 @@ static size_t choose_slot(const struct resolver *rs, size_t i, lprog_label targe
 /* A new trampoline to @target for instruction @i: its index, or NO_TRAMP (ENOMEM). */
 static uint32_t add_tramp(struct resolver *rs, size_t i, lprog_label target)
 {
-	if (rs->ntramps == rs->tramps_cap) {
-		size_t cap = rs->tramps_cap ? rs->tramps_cap * 2 : 32;
-		struct tramp *tramps = realloc(rs->tramps, cap * sizeof(*tramps));
-		if (!tramps)
-			return NO_TRAMP;
-		rs->tramps = tramps;
-		rs->tramps_cap = cap;
-	}
+	if (GROW_ARRAY(&rs->tramps, &rs->tramps_cap, rs->ntramps + 1, 32))
+		return NO_TRAMP;
 	rs->tramps[rs->ntramps] = (struct tramp){ .slot = (uint32_t)choose_slot(rs, i, target),
 						  .target = target,
 						  .tag = rs->lp->insns[i].tag };

@@ -23,6 +23,7 @@
 
 #include "bpf/opcodes.h"
 #include "compile/internal.h"
+#include "util/grow.h"
 
 #define F_FALSE_ID 0U
 #define F_TRUE_ID 1U
@@ -66,14 +67,9 @@ static uint32_t f_push(struct cond_ctx *c, struct fnode n)
 {
 	if (c->err)
 		return F_FALSE_ID;
-	if (c->nf == c->f_cap) {
-		struct fnode *f = realloc(c->f, c->f_cap * 2 * sizeof(*f));
-		if (!f) {
-			c->err = -ENOMEM;
-			return F_FALSE_ID;
-		}
-		c->f = f;
-		c->f_cap *= 2;
+	if (GROW_ARRAY(&c->f, &c->f_cap, c->nf + 1, 64)) {
+		c->err = -ENOMEM;
+		return F_FALSE_ID;
 	}
 	c->f[c->nf] = n;
 	return (uint32_t)c->nf++;
@@ -175,14 +171,8 @@ static int atom_intern(struct cond_ctx *c, const struct atom *at, uint32_t *inde
 			return 0;
 		}
 	}
-	if (c->natoms == c->atoms_cap) {
-		size_t cap = c->atoms_cap ? c->atoms_cap * 2 : 32;
-		struct atom *atoms = realloc(c->atoms, cap * sizeof(*atoms));
-		if (!atoms)
-			return -ENOMEM;
-		c->atoms = atoms;
-		c->atoms_cap = cap;
-	}
+	if (GROW_ARRAY(&c->atoms, &c->atoms_cap, c->natoms + 1, 32))
+		return -ENOMEM;
 	c->atoms[c->natoms] = *at;
 	c->atom_slots[s] = (uint32_t)c->natoms;
 	*index = (uint32_t)c->natoms++;
@@ -403,20 +393,12 @@ static int scratch_reserve(struct cond_ctx *c)
 	if (s->cap >= c->natoms)
 		return 0;
 	size_t cap = c->atoms_cap;
-	uint32_t *pair = realloc(s->pair, cap * sizeof(*pair));
-	if (pair)
-		s->pair = pair;
-	int8_t *fact = realloc(s->fact, cap * sizeof(*fact));
-	if (fact)
-		s->fact = fact;
-	uint64_t *word_bit = realloc(s->word_bit, cap * sizeof(*word_bit));
-	if (word_bit)
-		s->word_bit = word_bit;
-	if (!pair || !fact || !word_bit)
+	if (RESIZE_ARRAY(&s->pair, cap) || RESIZE_ARRAY(&s->fact, cap) ||
+	    RESIZE_ARRAY(&s->word_bit, cap))
 		return -ENOMEM;
-	memset(s->pair + s->cap, 0xff, (cap - s->cap) * sizeof(*pair));
-	memset(s->fact + s->cap, 0xff, (cap - s->cap) * sizeof(*fact));
-	memset(s->word_bit + s->cap, 0, (cap - s->cap) * sizeof(*word_bit));
+	memset(s->pair + s->cap, 0xff, (cap - s->cap) * sizeof(*s->pair));
+	memset(s->fact + s->cap, 0xff, (cap - s->cap) * sizeof(*s->fact));
+	memset(s->word_bit + s->cap, 0, (cap - s->cap) * sizeof(*s->word_bit));
 	s->cap = cap;
 	return 0;
 }
@@ -463,14 +445,8 @@ static int pair_assign(struct cond_ctx *c, uint32_t ai)
 			return 0;
 		}
 	}
-	if (s->npairs == s->pairs_cap) {
-		size_t cap = s->pairs_cap ? s->pairs_cap * 2 : 16;
-		struct pair_state *pairs = realloc(s->pairs, cap * sizeof(*pairs));
-		if (!pairs)
-			return -ENOMEM;
-		s->pairs = pairs;
-		s->pairs_cap = cap;
-	}
+	if (GROW_ARRAY(&s->pairs, &s->pairs_cap, s->npairs + 1, 16))
+		return -ENOMEM;
 	struct range_knowledge none = { .lo = 0, .hi = at->mask };
 	s->pairs[s->npairs] = (struct pair_state){ at->word, at->mask, none, none };
 	s->slots[k] = (uint32_t)s->npairs;
@@ -728,22 +704,9 @@ static void memo_add(struct decider *d, uint64_t hash, size_t first, const struc
 	struct memo *m = &d->memo;
 	if ((m->len + 1) * 2 > m->nslots && !memo_rehash(m))
 		return;
-	if (m->len == m->cap) {
-		size_t cap = m->cap ? m->cap * 2 : 64;
-		struct memo_entry *e = realloc(m->entries, cap * sizeof(*e));
-		if (!e)
-			return;
-		m->entries = e;
-		m->cap = cap;
-	}
-	if (m->pool_len + nkey > m->pool_cap) {
-		size_t cap = (m->pool_cap + nkey) * 2;
-		struct fact *p = realloc(m->pool, cap * sizeof(*p));
-		if (!p)
-			return;
-		m->pool = p;
-		m->pool_cap = cap;
-	}
+	if (GROW_ARRAY(&m->entries, &m->cap, m->len + 1, 64) ||
+	    GROW_ARRAY(&m->pool, &m->pool_cap, m->pool_len + nkey, 2 * nkey))
+		return;
 	if (nkey)
 		memcpy(&m->pool[m->pool_len], key, nkey * sizeof(*key));
 	m->entries[m->len] = (struct memo_entry){ hash, (uint32_t)first, (uint32_t)nkey, m->pool_len,

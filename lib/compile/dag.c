@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "compile/internal.h"
+#include "util/grow.h"
 
 #define EMPTY UINT32_MAX
 
@@ -80,15 +81,9 @@ static uint32_t intern(struct dag *g, const struct dag_node *n)
 	for (; g->slots[s] != EMPTY; s = (s + 1) & (g->nslots - 1))
 		if (node_equal(&g->nodes[g->slots[s]], n))
 			return g->slots[s];
-	if (g->len == g->cap) {
-		size_t cap = g->cap ? g->cap * 2 : 256;
-		struct dag_node *nodes = realloc(g->nodes, cap * sizeof(*nodes));
-		if (!nodes) {
-			g->err = -ENOMEM;
-			return 0;
-		}
-		g->nodes = nodes;
-		g->cap = cap;
+	if (GROW_ARRAY(&g->nodes, &g->cap, g->len + 1, 256)) {
+		g->err = -ENOMEM;
+		return 0;
 	}
 	g->nodes[g->len] = *n;
 	g->slots[s] = (uint32_t)g->len;

@@ -20,17 +20,12 @@
 
 #include "bpf/opcodes.h"
 #include "compile/internal.h"
+#include "util/grow.h"
 
 int hot_add(struct hot_list *h, const struct hot_call *call)
 {
-	if (h->n == h->cap) {
-		size_t cap = h->cap ? h->cap * 2 : 32;
-		struct hot_call *c = realloc(h->calls, cap * sizeof(*c));
-		if (!c)
-			return -ENOMEM;
-		h->calls = c;
-		h->cap = cap;
-	}
+	if (GROW_ARRAY(&h->calls, &h->cap, h->n + 1, 32))
+		return -ENOMEM;
 	h->calls[h->n++] = *call;
 	return 0;
 }

@@ -29,6 +29,7 @@
 
 #include "bpf/opcodes.h"
 #include "compile/internal.h"
+#include "util/grow.h"
 
 #define NO_FORMULA UINT32_MAX
 /*
@@ -178,22 +179,9 @@ static int remember(struct layout *l, uint64_t hash, size_t n, uint32_t final, u
 {
 	if ((l->ndecisions + 1) * 2 > l->decision_nslots && rehash_decisions(l) < 0)
 		return -ENOMEM;
-	if (l->ndecisions == l->decisions_cap) {
-		size_t cap = l->decisions_cap ? l->decisions_cap * 2 : 64;
-		struct known_decision *d = realloc(l->decisions, cap * sizeof(*d));
-		if (!d)
-			return -ENOMEM;
-		l->decisions = d;
-		l->decisions_cap = cap;
-	}
-	if (l->nkeys + n > l->keys_cap) {
-		size_t cap = (l->keys_cap + n) * 2;
-		struct entry *k = realloc(l->keys, cap * sizeof(*k));
-		if (!k)
-			return -ENOMEM;
-		l->keys = k;
-		l->keys_cap = cap;
-	}
+	if (GROW_ARRAY(&l->decisions, &l->decisions_cap, l->ndecisions + 1, 64) ||
+	    GROW_ARRAY(&l->keys, &l->keys_cap, l->nkeys + n, 2 * n))
+		return -ENOMEM;
 	memcpy(&l->keys[l->nkeys], l->scratch, n * sizeof(*l->scratch));
 	*decision_slot(l, hash, n, final) = l->ndecisions;
 	l->decisions[l->ndecisions++] = (struct known_decision){ hash, l->nkeys, n, final, node };
@@ -247,14 +235,8 @@ static uint32_t rules_node(struct layout *l, const struct scg_arch *arch, bool k
 static int push_range(struct layout *l, uint32_t first, uint32_t last, uint32_t node,
 		      uint32_t weight)
 {
-	if (l->nranges == l->ranges_cap) {
-		size_t cap = l->ranges_cap ? l->ranges_cap * 2 : 256;
-		struct nr_range *r = realloc(l->ranges, cap * sizeof(*r));
-		if (!r)
-			return -ENOMEM;
-		l->ranges = r;
-		l->ranges_cap = cap;
-	}
+	if (GROW_ARRAY(&l->ranges, &l->ranges_cap, l->nranges + 1, 256))
+		return -ENOMEM;
 	l->ranges[l->nranges++] = (struct nr_range){ first, last, node, weight };
 	return 0;
 }

@@ -27,6 +27,7 @@
 #include "bpf/opcodes.h"
 #include "compile/internal.h"
 #include "util/opts.h"
+#include "util/grow.h"
 
 struct path_split {
 	int phase;       /* 0 before `ld [nr]`, 1 in the dispatch, 2 after */
@@ -61,14 +62,8 @@ struct stats_run {
 
 static int push(struct stats_run *s, struct opt_range r)
 {
-	if (s->nranges == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 256;
-		struct opt_range *n = realloc(s->ranges, cap * sizeof(*n));
-		if (!n)
-			return -ENOMEM;
-		s->ranges = n;
-		s->cap = cap;
-	}
+	if (GROW_ARRAY(&s->ranges, &s->cap, s->nranges + 1, 256))
+		return -ENOMEM;
 	s->ranges[s->nranges++] = r;
 	return 0;
 }
