@@ -45,6 +45,7 @@
 #include <syscage/compile.h>
 
 #include "runtime/launch_internal.h"
+#include "util/grow.h"
 
 enum { GUARD_EPERM = SCG_RET_ERRNO | EPERM, GUARD_ENOSYS = SCG_RET_ERRNO | ENOSYS };
 
@@ -203,10 +204,10 @@ int guard_attach(const struct launch_guard *g, struct scg_prog *prog)
 	}
 	if (r == 0 && len > SCG_BPF_MAXINSNS)
 		r = -E2BIG;
-	struct scg_insn *insns = r == 0 ? realloc(prog->insns, len * sizeof(*insns)) : NULL;
-	if (r == 0 && !insns)
-		r = -ENOMEM;
+	if (r == 0)
+		r = RESIZE_ARRAY(&prog->insns, len);
 	if (r == 0) {
+		struct scg_insn *insns = prog->insns;
 		/* Each copy after the policy; the policy's returns that let a call
 		 * run jump (forward, with a 32-bit reach) to the copy for theirs. */
 		size_t at[MAX_COPIES], end = prog->len;
@@ -224,7 +225,6 @@ int guard_attach(const struct launch_guard *g, struct scg_prog *prog)
 				}
 			}
 		}
-		prog->insns = insns;
 		prog->len = len;
 	}
 	for (size_t i = 0; i < nrets; i++)
