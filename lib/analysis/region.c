@@ -7,6 +7,7 @@
 #include <syscage/arch.h>
 
 #include "analysis/region.h"
+#include "util/grow.h"
 
 int region_init(struct scg_region *r)
 {
@@ -66,14 +67,8 @@ void region_release(struct scg_region *r)
 
 int region_add_cond(struct scg_region *r, struct smt *smt, Z3_ast cond, uint32_t words)
 {
-	if (r->nconds == r->cconds) {
-		size_t cap = r->cconds ? r->cconds * 2 : 8;
-		Z3_ast *c = realloc(r->conds, sizeof(*c) * cap);
-		if (!c)
-			return -ENOMEM;
-		r->conds = c;
-		r->cconds = cap;
-	}
+	if (GROW_ARRAY(&r->conds, &r->cconds, r->nconds + 1, 8))
+		return -ENOMEM;
 	if (!r->smt)
 		r->smt = smt_ref(smt);
 	r->conds[r->nconds++] = cond;

@@ -12,6 +12,7 @@
 #include "analysis/region.h"
 #include "analysis/smt.h"
 #include "analysis/symexec.h"
+#include "util/grow.h"
 
 /* Milliseconds one satisfiability question may take. */
 #define SOLVER_TIMEOUT_MS 5000U
@@ -104,17 +105,9 @@ static void key_put(struct key *k, const void *data, size_t n)
 {
 	if (k->failed || !n) /* an empty list may be NULL: memcpy() must not see it */
 		return;
-	if (k->len + n > k->cap) {
-		size_t cap = k->cap ? k->cap * 2 : 256;
-		while (cap < k->len + n)
-			cap *= 2;
-		unsigned char *b = realloc(k->buf, cap);
-		if (!b) {
-			k->failed = true;
-			return;
-		}
-		k->buf = b;
-		k->cap = cap;
+	if (n > SIZE_MAX - k->len || GROW_ARRAY(&k->buf, &k->cap, k->len + n, 256)) {
+		k->failed = true;
+		return;
 	}
 	memcpy(k->buf + k->len, data, n);
 	k->len += n;

@@ -32,6 +32,7 @@
 
 #include "analysis/symexec.h"
 #include "bpf/opcodes.h"
+#include "util/grow.h"
 
 /* Leaves (regions times filters) one walk may produce before -E2BIG. */
 #define LEAF_LIMIT (1UL << 24)
@@ -270,16 +271,14 @@ static const struct prog_info *run_info(struct analysis_run *run, const struct s
 		if (run->infos[i]->insns == p->insns && run->infos[i]->len == p->len)
 			return run->infos[i];
 	/* each apart: walks under way hold pointers to the others */
-	struct prog_info **v = realloc(run->infos, sizeof(*v) * (run->ninfos + 1));
-	if (!v)
+	if (RESIZE_ARRAY(&run->infos, run->ninfos + 1))
 		return NULL;
-	run->infos = v;
 	struct prog_info *info = malloc(sizeof(*info));
 	if (!info || info_init(info, p) < 0) {
 		free(info);
 		return NULL;
 	}
-	return v[run->ninfos++] = info;
+	return run->infos[run->ninfos++] = info;
 }
 
 void symexec_release_infos(struct analysis_run *run)
@@ -326,14 +325,8 @@ static struct bucket *bucket_at(struct walk *w, size_t pc)
 {
 	if (w->at[pc])
 		return w->at[pc];
-	if (w->nheap == w->cheap) {
-		size_t cap = w->cheap ? w->cheap * 2 : 16;
-		struct bucket **h = realloc(w->heap, sizeof(*h) * cap);
-		if (!h)
-			return NULL;
-		w->heap = h;
-		w->cheap = cap;
-	}
+	if (GROW_ARRAY(&w->heap, &w->cheap, w->nheap + 1, 16))
+		return NULL;
 	struct bucket *b = calloc(1, sizeof(*b));
 	if (!b)
 		return NULL;
@@ -509,15 +502,9 @@ static int park(struct symexec *s, struct walk *w, const struct state *cur)
 			merged = true;
 		}
 	}
-	if (b->n == b->cap) {
-		size_t cap = b->cap ? b->cap * 2 : 4;
-		struct state **v = realloc(b->v, sizeof(*v) * cap);
-		if (!v) {
-			state_free(st);
-			return -ENOMEM;
-		}
-		b->v = v;
-		b->cap = cap;
+	if (GROW_ARRAY(&b->v, &b->cap, b->n + 1, 4)) {
+		state_free(st);
+		return -ENOMEM;
 	}
 	b->v[b->n++] = st;
 	/* paths that do not meet in one state here: later ones walk through */
@@ -864,14 +851,20 @@ static int add_side(struct symexec *s, size_t fi, struct sides *sd, size_t targe
 		    uint32_t mask, enum rel rel, uint32_t k, unsigned word)
 {
 	if (sd->n == sd->cap) {
-		size_t cap = sd->cap * 2;
-		struct side *v = sd->v == sd->two ? malloc(sizeof(*v) * cap)
-						  : realloc(sd->v, sizeof(*v) * cap);
-		if (!v)
+		/* the first two sides live in the struct itself */
+		size_t cap = grow_capacity(sd->cap, sd->n + 1, 2, sizeof(*sd->v));
+		if (!cap)
 			return -ENOMEM;
-		if (sd->v == sd->two)
+		if (sd->v != sd->two) {
+			if (RESIZE_ARRAY(&sd->v, cap))
+				return -ENOMEM;
+		} else {
+			struct side *v = malloc(sizeof(*v) * cap);
+			if (!v)
+				return -ENOMEM;
 			memcpy(v, sd->two, sizeof(sd->two));
-		sd->v = v;
+			sd->v = v;
+		}
 		sd->cap = cap;
 	}
 	struct side *side = &sd->v[sd->n];

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "analysis/wordset.h"
+#include "util/grow.h"
 
 /* Nodes one wset_next() call may visit before giving up with -E2BIG. */
 #define SEARCH_BUDGET 200000U
@@ -112,16 +113,19 @@ static int reserve_iv(struct wset *ws, size_t need)
 {
 	if (ws->civ && need <= ws->civ)
 		return 0;
-	size_t cap = ws->civ ? ws->civ * 2 : 4;
-	while (cap < need)
-		cap *= 2;
-	struct scg_interval *iv = ws->civ ? realloc(ws->iv, sizeof(*iv) * cap)
-					 : malloc(sizeof(*iv) * cap);
-	if (!iv)
+	size_t cap = grow_capacity(ws->civ ? ws->civ : 4, need, 4, sizeof(*ws->iv));
+	if (!cap)
 		return -ENOMEM;
-	if (!ws->civ)
+	if (ws->civ) {
+		if (RESIZE_ARRAY(&ws->iv, cap))
+			return -ENOMEM;
+	} else {
+		struct scg_interval *iv = malloc(sizeof(*iv) * cap);
+		if (!iv)
+			return -ENOMEM;
 		memcpy(iv, ws->iv, sizeof(*iv) * ws->niv);
-	ws->iv = iv;
+		ws->iv = iv;
+	}
 	ws->civ = cap;
 	return 0;
 }
@@ -184,14 +188,8 @@ int wset_exclude(struct wset *ws, uint32_t mask, uint32_t value)
 	}
 	if ((ws->known_value ^ value) & ws->known & mask)
 		return 0; /* a known bit already differs */
-	if (ws->nex == ws->cex) {
-		size_t cap = ws->cex ? ws->cex * 2 : 4;
-		struct scg_pattern *ex = realloc(ws->ex, sizeof(*ex) * cap);
-		if (!ex)
-			return -ENOMEM;
-		ws->ex = ex;
-		ws->cex = cap;
-	}
+	if (GROW_ARRAY(&ws->ex, &ws->cex, ws->nex + 1, 4))
+		return -ENOMEM;
 	ws->ex[ws->nex++] = (struct scg_pattern){ mask, value };
 	return 0;
 }

@@ -28,6 +28,7 @@
 
 #include "bpf/opcodes.h"
 #include "inspect/internal.h"
+#include "util/grow.h"
 
 #define MAX_TRACE_NRS 16
 
@@ -143,14 +144,8 @@ static struct tracee *add_tracee(struct tracer *t, pid_t pid)
 	struct tracee *e = find_tracee(t, pid);
 	if (e)
 		return e;
-	if (t->n == t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 8;
-		struct tracee *p = realloc(t->list, cap * sizeof(*p));
-		if (!p)
-			return NULL;
-		t->list = p;
-		t->cap = cap;
-	}
+	if (GROW_ARRAY(&t->list, &t->cap, t->n + 1, 8))
+		return NULL;
 	t->list[t->n] = (struct tracee){ pid, false };
 	return &t->list[t->n++];
 }

@@ -14,6 +14,7 @@
 #include <syscage/inspect.h>
 
 #include "inspect/internal.h"
+#include "util/grow.h"
 
 uint64_t inspect_now_ms(void)
 {
@@ -107,15 +108,10 @@ static int copy_all(pid_t pid, struct scg_prog **progs, size_t *n)
 		}
 		if (r < 0)
 			break;
-		if (count == cap) {
-			cap = cap ? cap * 2 : 4;
-			struct scg_prog *grown = realloc(list, cap * sizeof(*list));
-			if (!grown) {
-				scg_prog_release(&p);
-				r = -ENOMEM;
-				break;
-			}
-			list = grown;
+		if (GROW_ARRAY(&list, &cap, count + 1, 4)) {
+			scg_prog_release(&p);
+			r = -ENOMEM;
+			break;
 		}
 		list[count++] = p;
 	}
@@ -271,21 +267,17 @@ static int add_thread(struct scg_process_filters *pf, pid_t tid, struct scg_prog
 		if (same_stack(&pf->groups[i], progs, n))
 			g = &pf->groups[i];
 	if (!g) {
-		void *p = realloc(pf->groups, (pf->ngroups + 1) * sizeof(*pf->groups));
-		if (!p) {
+		if (RESIZE_ARRAY(&pf->groups, pf->ngroups + 1)) {
 			scg_progs_free(progs, n);
 			return -ENOMEM;
 		}
-		pf->groups = p;
 		g = &pf->groups[pf->ngroups++];
 		*g = (struct scg_thread_filters){ .progs = progs, .nprogs = n };
 	} else {
 		scg_progs_free(progs, n);
 	}
-	pid_t *tids = realloc(g->tids, (g->ntids + 1) * sizeof(*tids));
-	if (!tids)
+	if (RESIZE_ARRAY(&g->tids, g->ntids + 1))
 		return -ENOMEM;
-	g->tids = tids;
 	g->tids[g->ntids++] = tid;
 	return 0;
 }

@@ -12,6 +12,7 @@
 #include <syscage/inspect.h>
 
 #include "inspect/internal.h"
+#include "util/grow.h"
 
 const char *scg_seccomp_mode_name(enum scg_seccomp_mode mode)
 {
@@ -227,14 +228,8 @@ static int cmp_tid(const void *a, const void *b)
 
 static int append_thread(struct scg_proc_seccomp *st, size_t *cap, const struct scg_task_seccomp *t)
 {
-	if (st->nthreads == *cap) {
-		size_t ncap = *cap ? *cap * 2 : 8;
-		void *p = realloc(st->threads, ncap * sizeof(*st->threads));
-		if (!p)
-			return -ENOMEM;
-		st->threads = p;
-		*cap = ncap;
-	}
+	if (GROW_ARRAY(&st->threads, cap, st->nthreads + 1, 8))
+		return -ENOMEM;
 	st->threads[st->nthreads++] = *t;
 	return 0;
 }
@@ -356,16 +351,10 @@ int inspect_scan_pids(const pid_t *pids, size_t n, unsigned flags, struct scg_pr
 			scg_proc_seccomp_release(&st);
 			continue;
 		}
-		if (scan.n == cap) {
-			size_t ncap = cap ? cap * 2 : 64;
-			void *p = realloc(scan.procs, ncap * sizeof(*scan.procs));
-			if (!p) {
-				scg_proc_seccomp_release(&st);
-				scg_proc_scan_release(&scan);
-				return -ENOMEM;
-			}
-			scan.procs = p;
-			cap = ncap;
+		if (GROW_ARRAY(&scan.procs, &cap, scan.n + 1, 64)) {
+			scg_proc_seccomp_release(&st);
+			scg_proc_scan_release(&scan);
+			return -ENOMEM;
 		}
 		scan.procs[scan.n++] = st;
 	}
@@ -398,15 +387,9 @@ static int list_pids(pid_t **pids, size_t *n, struct scg_diag *diag)
 		long v = strtol(de->d_name, &end, 10);
 		if (de->d_name[0] < '1' || de->d_name[0] > '9' || *end || v <= 0 || v > 0x3fffffffL)
 			continue;
-		if (count == cap) {
-			size_t ncap = cap ? cap * 2 : 256;
-			pid_t *p = realloc(list, ncap * sizeof(*list));
-			if (!p) {
-				r = -ENOMEM;
-				break;
-			}
-			list = p;
-			cap = ncap;
+		if (GROW_ARRAY(&list, &cap, count + 1, 256)) {
+			r = -ENOMEM;
+			break;
 		}
 		list[count++] = (pid_t)v;
 	}
