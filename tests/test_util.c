@@ -13,6 +13,7 @@
 #include <syscage/syscage.h>
 
 #include "util/grow.h"
+#include "util/json.h"
 #include "util/number.h"
 #include "util/opts.h"
 #include "util/strbuf.h"
@@ -184,6 +185,49 @@ static void test_grow(void **state)
 	free(v);
 }
 
+static void assert_json(const char *in, size_t len, const char *want)
+{
+	struct scg_strbuf sb = SCG_STRBUF_INIT;
+	json_append_string(&sb, in, len);
+	char *out;
+	assert_int_equal(scg_strbuf_finish(&sb, &out), 0);
+	assert_string_equal(out, want);
+	free(out);
+}
+#define JSON(lit, want) assert_json((lit), sizeof(lit) - 1, (want))
+
+static void test_json_string(void **state)
+{
+	(void)state;
+	JSON("", "\"\"");
+	assert_json(NULL, 0, "\"\"");
+	JSON("read", "\"read\"");
+	JSON("say \"hi\" \\ there", "\"say \\\"hi\\\" \\\\ there\"");
+	JSON("a\nb\rc\td", "\"a\\nb\\rc\\td\"");
+	JSON("\x01\x1f\x7f\b\f", "\"\\u0001\\u001f\\u007f\\u0008\\u000c\"");
+	JSON("/etc/", "\"/etc/\"");
+	/* a NUL inside the length is a character like any other */
+	JSON("a\0b", "\"a\\u0000b\"");
+
+	/* well-formed UTF-8 is copied: 2, 3 and 4 bytes, the highest code point */
+	JSON("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80 \xf4\x8f\xbf\xbf",
+	     "\"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80 \xf4\x8f\xbf\xbf\"");
+	/* every byte that starts no well-formed sequence is one U+FFFD */
+	JSON("\xff", "\"\\ufffd\"");
+	JSON("a\x80z", "\"a\\ufffdz\"");
+	JSON("\xc3", "\"\\ufffd\"");              /* cut short by the end */
+	JSON("\xc3\"", "\"\\ufffd\\\"\"");        /* a lead byte never eats the quote */
+	JSON("\xc0\xaf", "\"\\ufffd\\ufffd\"");   /* overlong '/' */
+	JSON("\xe0\x80\xaf", "\"\\ufffd\\ufffd\\ufffd\""); /* overlong, three bytes */
+	JSON("\xed\xa0\x80", "\"\\ufffd\\ufffd\\ufffd\""); /* a surrogate, U+D800 */
+	JSON("\xf4\x90\x80\x80", "\"\\ufffd\\ufffd\\ufffd\\ufffd\""); /* past U+10FFFF */
+	JSON("\xe2\x82", "\"\\ufffd\\ufffd\"");
+
+	assert_int_equal(utf8_sequence((const unsigned char *)"\xe2\x82\xac", 3), 3);
+	assert_int_equal(utf8_sequence((const unsigned char *)"\xe2\x82\xac", 2), 0);
+	assert_int_equal(utf8_sequence((const unsigned char *)"x", 0), 0);
+}
+
 static void assert_ret_text(uint32_t ret, const char *want)
 {
 	char buf[64];
@@ -327,6 +371,7 @@ int main(void)
 		cmocka_unit_test(test_diag_format), cmocka_unit_test(test_numbers),
 		cmocka_unit_test(test_suggest),     cmocka_unit_test(test_strbuf),
 		cmocka_unit_test(test_grow),
+		cmocka_unit_test(test_json_string),
 		cmocka_unit_test(test_options_sizes),
 		cmocka_unit_test(test_actions),     cmocka_unit_test(test_raw_programs),
 	};

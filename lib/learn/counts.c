@@ -4,8 +4,11 @@
  * compiler) that weigh syscalls by how often they are made.
  */
 #include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
 
 #include "learn/internal.h"
+#include "util/json.h"
 #include "util/strbuf.h"
 
 int scg_learn_counts_json(const struct scg_learn *learn, char **json)
@@ -20,17 +23,20 @@ int scg_learn_counts_json(const struct scg_learn *learn, char **json)
 		scg_learn_entry_at(learn, i, &e);
 		if (e.arch != current) {
 			/* Entries come sorted by ABI: one object per run of entries. */
-			scg_strbuf_appendf(&sb, "%s\n    \"%s\": {", current ? "\n    }," : "",
-					   scg_arch_name(e.arch));
+			const char *abi = scg_arch_name(e.arch);
+			scg_strbuf_append(&sb, current ? "\n    },\n    " : "\n    ");
+			json_append_string(&sb, abi, strlen(abi));
+			scg_strbuf_append(&sb, ": {");
 			current = e.arch;
 		} else {
 			scg_strbuf_append(&sb, ",");
 		}
-		/* Syscall names are [a-z0-9_]: nothing to escape. */
-		if (e.name)
-			scg_strbuf_appendf(&sb, "\n      \"%s\": %" PRIu64, e.name, e.calls);
-		else
-			scg_strbuf_appendf(&sb, "\n      \"%" PRIu32 "\": %" PRIu64, e.nr, e.calls);
+		char nr[16];
+		snprintf(nr, sizeof(nr), "%" PRIu32, e.nr);
+		const char *name = e.name ? e.name : nr;
+		scg_strbuf_append(&sb, "\n      ");
+		json_append_string(&sb, name, strlen(name));
+		scg_strbuf_appendf(&sb, ": %" PRIu64, e.calls);
 	}
 	scg_strbuf_append(&sb, current ? "\n    }\n  }\n}\n" : "}\n}\n");
 	return scg_strbuf_finish(&sb, json);
