@@ -221,21 +221,6 @@ void bench_report_text(const struct bench_results *res)
 
 /* --- JSON ----------------------------------------------------------------- */
 
-static void json_string(struct textbuf *sb, const char *s)
-{
-	textbuf_append(sb, "\"");
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			textbuf_appendf(sb, "\\%c", c);
-		else if (c < 0x20)
-			textbuf_appendf(sb, "\\u%04x", c);
-		else
-			textbuf_appendn(sb, s, 1);
-	}
-	textbuf_append(sb, "\"");
-}
-
 static void json_int_or_null(struct textbuf *sb, const char *key, int v)
 {
 	if (v < 0)
@@ -248,9 +233,9 @@ static void json_row(struct textbuf *sb, const struct bench_results *res, size_t
 {
 	const struct bench_row *r = &res->rows[i];
 	textbuf_append(sb, "{\"label\": ");
-	json_string(sb, r->label);
+	textbuf_json_string(sb, r->label);
 	textbuf_append(sb, ", \"call\": ");
-	json_string(sb, r->call_name);
+	textbuf_json_string(sb, r->call_name);
 	textbuf_appendf(sb, ", \"filters\": %zu, \"instructions\": %zu, \"cached\": %s, "
 			       "\"executed\": %zu, \"ok\": %s",
 			   r->nprogs, r->insns, r->cached ? "true" : "false", r->executed,
@@ -264,7 +249,7 @@ static void json_row(struct textbuf *sb, const struct bench_results *res, size_t
 				(unsigned long long)r->t.calls);
 	else {
 		textbuf_append(sb, ", \"error\": ");
-		json_string(sb, r->t.error);
+		textbuf_json_string(sb, r->t.error);
 	}
 	double pct;
 	if (bench_overhead(res, i, &pct))
@@ -273,7 +258,7 @@ static void json_row(struct textbuf *sb, const struct bench_results *res, size_t
 					? "true" : "false");
 	if (r->section == BENCH_COMPARE && r->compiler >= 0) {
 		textbuf_append(sb, ", \"policy\": ");
-		json_string(sb, r->group);
+		textbuf_json_string(sb, r->group);
 		textbuf_appendf(sb, ", \"compiler\": \"%s\", \"compile_us\": %.3f",
 				   r->compiler == 0 ? "syscage" : r->compiler == 1 ? "libseccomp-O1" : "libseccomp-O2",
 				   r->compile_us);
@@ -284,13 +269,13 @@ static void json_row(struct textbuf *sb, const struct bench_results *res, size_t
 static void json_header(struct textbuf *sb, const struct bench_results *res)
 {
 	textbuf_appendf(sb, "{\n  \"version\": \"%s\",\n  \"syscall\": ", SYSCAGE_VERSION);
-	json_string(sb, res->syscall_name);
+	textbuf_json_string(sb, res->syscall_name);
 	textbuf_append(sb, ",\n  \"policy\": ");
-	json_string(sb, res->policy_name);
+	textbuf_json_string(sb, res->policy_name);
 	textbuf_append(sb, ",\n  \"kernel\": ");
-	json_string(sb, res->sys.kernel);
+	textbuf_json_string(sb, res->sys.kernel);
 	textbuf_append(sb, ",\n  \"machine\": ");
-	json_string(sb, res->sys.machine);
+	textbuf_json_string(sb, res->sys.machine);
 	textbuf_appendf(sb, ",\n  \"cpu\": %d, \"reps\": %u, \"rep_ms\": %.3f, \"clock\": \"%s\",\n  \"jit\": {",
 			   res->params.cpu, res->params.reps, res->params.rep_ms,
 			   bench_cpu_clock(res) ? "cpu" : "wall");
@@ -299,13 +284,13 @@ static void json_header(struct textbuf *sb, const struct bench_results *res)
 	json_int_or_null(sb, "harden", res->sys.jit_harden);
 	textbuf_append(sb, "},\n  \"libseccomp\": ");
 	if (res->scmp_found)
-		json_string(sb, res->scmp_status);
+		textbuf_json_string(sb, res->scmp_status);
 	else
 		textbuf_append(sb, "null");
 	textbuf_append(sb, ",\n  \"notes\": [");
 	for (size_t i = 0; i < res->nnotes; i++) {
 		textbuf_append(sb, i ? ", " : "");
-		json_string(sb, res->notes[i]);
+		textbuf_json_string(sb, res->notes[i]);
 	}
 	textbuf_append(sb, "]");
 }

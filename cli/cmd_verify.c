@@ -315,19 +315,7 @@ static void json_string(const char *s)
 		fputs("null", stdout);
 		return;
 	}
-	putchar('"');
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c == '\n')
-			fputs("\\n", stdout);
-		else if (c < 0x20 || c == 0x7f)
-			printf("\\u%04x", c);
-		else
-			putchar(c);
-	}
-	putchar('"');
+	cli_json_string(stdout, s);
 }
 
 /* One diagnostic as an object; @errno_name (or NULL) adds the kernel's errno. */

@@ -117,32 +117,17 @@ static void describe_where(const struct scg_policy *policy, const struct scg_ver
 	}
 }
 
-static void log_json_string(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
-
 static void log_denial(FILE *f, const struct run_denial *d, const char *action, bool complain)
 {
 	fprintf(f, "{\"pid\":%d,\"syscall\":", (int)d->pid);
-	log_json_string(f, d->name ? d->name : "");
+	cli_json_string(f, d->name ? d->name : "");
 	fprintf(f, ",\"nr\":%" PRIu32 ",\"call\":", d->nr);
-	log_json_string(f, d->call);
+	cli_json_string(f, d->call);
 	fprintf(f, ",\"read_after_call\":%s", d->read_after_call ? "true" : "false");
 	fprintf(f, ",\"verdict\":");
-	log_json_string(f, action);
+	cli_json_string(f, action);
 	fprintf(f, ",\"by\":");
-	log_json_string(f, d->where);
+	cli_json_string(f, d->where);
 	if (complain) /* the verdict was not carried out: the call ran */
 		fprintf(f, ",\"complain\":true");
 	fprintf(f, "}\n");

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
+
 /* The stream, opened on first use; NULL once anything has failed. */
 static FILE *stream_of(struct textbuf *tb)
 {
@@ -40,6 +42,13 @@ void textbuf_appendf(struct textbuf *tb, const char *fmt, ...)
 	if (vfprintf(f, fmt, ap) < 0)
 		tb->failed = true;
 	va_end(ap);
+}
+
+void textbuf_json_string(struct textbuf *tb, const char *s)
+{
+	FILE *f = stream_of(tb);
+	if (f)
+		cli_json_string(f, s);
 }
 
 int textbuf_finish(struct textbuf *tb, char **out)

@@ -25,6 +25,8 @@ void textbuf_append(struct textbuf *tb, const char *s);
 void textbuf_appendn(struct textbuf *tb, const char *s, size_t n);
 void textbuf_appendf(struct textbuf *tb, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* Appends @s as a JSON string: cli_json_string(). */
+void textbuf_json_string(struct textbuf *tb, const char *s);
 /* Hands the string to *@out (caller frees) and resets @tb.  0 or -ENOMEM. */
 int textbuf_finish(struct textbuf *tb, char **out);
 

@@ -152,6 +152,18 @@ expect_grep "$TMP/out" '"severity": "error", "code": "no-arch-check", "insn": 0'
 if command -v python3 >/dev/null; then
 	if python3 -m json.tool "$TMP/out" >/dev/null 2>&1; then ok "json parses"; else not_ok "json parses"; fi
 fi
+# A file name with a control character, a byte that is not UTF-8 and a quote stays valid JSON.
+odd="$TMP/$(printf 'odd\001name\377"q.policy')"
+printf 'arch x86_64\ndefault errno(EPERM)\nallow openat\nallow openat\n' >"$odd"
+expect_status 1 "--json, an odd file name" -- "$SYSCAGE" lint --json "$odd"
+expect_grep "$TMP/out" '"file": ".*/odd\\u0001name\\ufffd\\"q\.policy"' "control character, bad byte and quote escaped"
+if command -v python3 >/dev/null; then
+	if python3 -c 'import json, sys; json.load(open(sys.argv[1], encoding="utf-8"))' "$TMP/out" 2>/dev/null; then
+		ok "odd file name: strict UTF-8 JSON"
+	else
+		not_ok "odd file name: strict UTF-8 JSON"
+	fi
+fi
 expect_status 2 "a missing file" -- "$SYSCAGE" lint "$TMP/none.bpf"
 expect_status 0 "--help" -- "$SYSCAGE" lint --help
 # Filters that stall a path-by-path engine (tests/data/analysis): findings under a 1 s
