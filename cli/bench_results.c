@@ -40,7 +40,7 @@ int bench_results_add(struct bench_results *res, const struct bench_row *row)
 {
 	if (res->nrows == res->cap) {
 		size_t cap = res->cap ? res->cap * 2 : 32;
-		struct bench_row *bigger = realloc(res->rows, cap * sizeof(*bigger));
+		struct bench_row *bigger = reallocarray(res->rows, cap, sizeof(*bigger));
 		if (!bigger)
 			return -ENOMEM;
 		res->rows = bigger;

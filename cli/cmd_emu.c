@@ -213,7 +213,7 @@ static void record_step(void *ctx, const struct scg_emu_step *step)
 	struct step_log *log = ctx;
 	if (log->n == log->cap) {
 		size_t cap = log->cap ? log->cap * 2 : 64;
-		struct scg_emu_step *bigger = realloc(log->steps, cap * sizeof(*bigger));
+		struct scg_emu_step *bigger = reallocarray(log->steps, cap, sizeof(*bigger));
 		if (!bigger) {
 			log->nomem = true;
 			return;

@@ -58,7 +58,7 @@ static void usage(FILE *out)
 
 static int add_rule(struct inject_opts *o, const char *text, bool fault)
 {
-	struct rule_arg *v = realloc(o->rules, (o->nrules + 1) * sizeof(*v));
+	struct rule_arg *v = reallocarray(o->rules, o->nrules + 1, sizeof(*v));
 	if (!v)
 		return -ENOMEM;
 	o->rules = v;
@@ -83,7 +83,7 @@ static int add_path(struct inject_opts *o, const char *path)
 		cli_error("inject: -P wants a file name");
 		return -EINVAL;
 	}
-	const char **v = realloc(o->paths, (o->npaths + 1) * sizeof(*v));
+	const char **v = reallocarray(o->paths, o->npaths + 1, sizeof(*v));
 	if (!v)
 		return -ENOMEM;
 	o->paths = v;

@@ -144,7 +144,7 @@ static void count(struct run_report *rep, const struct run_denial *d)
 			return;
 		}
 	}
-	struct run_count *c = realloc(rep->counts, (rep->ncounts + 1) * sizeof(*c));
+	struct run_count *c = reallocarray(rep->counts, rep->ncounts + 1, sizeof(*c));
 	if (!c)
 		return; /* the summary misses one line; the denial itself was reported */
 	rep->counts = c;

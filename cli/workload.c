@@ -22,8 +22,8 @@ static int add(struct workload *wl, const char *name, uint64_t count)
 {
 	if (wl->n == wl->cap) {
 		size_t cap = wl->cap ? wl->cap * 2 : 64;
-		struct scg_syscall_weight *w = realloc(wl->w, cap * sizeof(*w));
-		char **names = realloc(wl->names, cap * sizeof(*names));
+		struct scg_syscall_weight *w = reallocarray(wl->w, cap, sizeof(*w));
+		char **names = reallocarray(wl->names, cap, sizeof(*names));
 		if (w)
 			wl->w = w;
 		if (names)
