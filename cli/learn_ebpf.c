@@ -241,6 +241,24 @@ static pid_t parent_of(pid_t pid)
 	return (pid_t)ppid;
 }
 
+/* Whether process @pid has ended (gone, or a zombie its parent has not waited for). */
+static bool process_gone(pid_t pid)
+{
+	char path[64], buf[512];
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return kill(pid, 0) < 0 && errno == ESRCH;
+	ssize_t n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return true;
+	buf[n] = '\0';
+	const char *p = strrchr(buf, ')');
+	char state = '?';
+	return p && sscanf(p + 1, " %c", &state) == 1 && (state == 'Z' || state == 'X');
+}
+
 /* Whether @pid descends from @root (a loop guard for odd /proc contents). */
 static bool descends_from(pid_t pid, pid_t root)
 {
@@ -455,7 +473,7 @@ static int wait_for_end(struct tracer *t, const struct learn_ebpf_request *req, 
 			}
 		} else if (stop_signal) {
 			break;
-		} else if (req->pid && kill((pid_t)req->pid, 0) < 0 && errno == ESRCH) {
+		} else if (req->pid && process_gone((pid_t)req->pid)) {
 			break;
 		}
 	}

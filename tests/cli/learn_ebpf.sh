@@ -1,0 +1,148 @@
+#!/usr/bin/env bash
+# syscage learn --ebpf: the raw_syscalls tracepoint records what the notification learner
+# records (the same counts per ABI, the same argument values, the same policy text) for
+# workloads whose calls are known; --pid and --cgroup targets; the errors that name what
+# is missing.  Checks that need root, BPF, BTF, i386 emulation or cgroup v2 are skipped
+# under those names when the machine lacks them.
+. "$(dirname "$0")/../cli_lib.bash"
+S=$SYSCAGE
+T="timeout -k 5 60"
+H=$(helper learn_workload)
+# tools/valgrind-syscage: memcheck reports the bpf() attributes libbpf leaves partly unset,
+# and the program traced would be valgrind's.
+if [ -n "${SYSCAGE_REAL-}" ]; then
+	skip_feature not-under-valgrind "learn_ebpf.sh: every check (libbpf's bpf() calls under memcheck)"
+	echo "1..$n"
+	exit 0
+fi
+
+expect_status 0 "learn --ebpf --help" -- "$S" learn --ebpf --help
+expect_grep "$TMP/out" '--ebpf +record through the raw_syscalls:sys_enter' "help names --ebpf"
+expect_status 2 "--ebpf without a target: usage error" -- "$S" learn --ebpf
+expect_status 2 "--ebpf with two targets: usage error" -- "$S" learn --ebpf --pid 1 -- true
+
+# What the machine lacks, as syscage itself finds it.
+expect_status 125 "cannot learn: nothing to trace" -- "$S" learn --ebpf --pid 999999999
+probe() {
+	$T "$S" learn --ebpf -o "$TMP/probe.policy" -- true 2>"$TMP/probe.err" >/dev/null
+	local rc=$?
+	[ "$rc" -eq 0 ] && return 0
+	if grep -q 'built without eBPF' "$TMP/probe.err"; then lack=ebpf-build
+	elif grep -q 'needs root' "$TMP/probe.err"; then lack=root
+	elif grep -q 'no BTF' "$TMP/probe.err"; then lack=btf
+	elif grep -q 'tracepoint' "$TMP/probe.err"; then lack=raw_syscalls-tracepoint
+	elif grep -q 'cannot load\|cannot attach\|bpf()' "$TMP/probe.err"; then lack=bpf
+	else
+		not_ok "learn --ebpf -- true" "exit status $rc" "$(head -c 400 "$TMP/probe.err")"
+		lack=unknown
+	fi
+	return 1
+}
+lack=
+if ! probe; then
+	skip_feature "$lack" "learn_ebpf.sh: every check that records ($(head -c 200 "$TMP/probe.err"))"
+	exit 0
+fi
+ok "learn --ebpf -- true"
+
+# Without privileges: an error that says what is needed.
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+	expect_status 125 "unprivileged: cannot record" -- \
+		setpriv --reuid=65534 --regid=65534 --clear-groups "$S" learn --ebpf -- true
+	expect_grep "$TMP/err" '^syscage: learn --ebpf: .*needs root \(CAP_BPF' \
+		"unprivileged: the error names the capabilities"
+else
+	skip_feature root-setpriv "unprivileged: cannot record"
+fi
+
+# both W...: the workload W under both learners, with --args; the counts and the policy
+# (less its first line, which names the source) must be the same.
+both() {
+	local name=$1
+	shift
+	expect_status 0 "ebpf: $name" -- $T "$S" learn --ebpf --args -o "$TMP/e.policy" \
+		--counts "$TMP/e.json" -- "$H" "$@"
+	expect_status 0 "notification: $name" -- $T "$S" learn --args -o "$TMP/n.policy" \
+		--counts "$TMP/n.json" -- "$H" "$@"
+	expect_same "$TMP/e.json" "$TMP/n.json" "$name: the same counts"
+	tail -n +2 "$TMP/e.policy" >"$TMP/e.rest"
+	tail -n +2 "$TMP/n.policy" >"$TMP/n.rest"
+	if cmp -s "$TMP/e.rest" "$TMP/n.rest"; then ok "$name: the same policy"; else
+		not_ok "$name: the same policy" "$(diff "$TMP/e.rest" "$TMP/n.rest" | head -c 600)"
+	fi
+}
+if have_feature user-notif; then
+	both "getpriority with known arguments" prio 0 1 2
+	both "x32 calls (the x32 bit of nr)" x32 3
+	expect_grep "$TMP/e.policy" '^allow getpid on x32 +# 3 calls$' "x32: counted apart from x86_64"
+	if have_feature i386-emulation; then
+		both "i386 calls through int 0x80" int80 5
+		expect_grep "$TMP/e.policy" '^arch x86$' "int 0x80: recorded as i386"
+	else
+		skip_feature i386-emulation "i386 calls through int 0x80"
+	fi
+else
+	skip_feature user-notif "the same recording as the notification learner"
+fi
+
+# Threads and processes: every getppid of 3 processes of 4 threads, counted in the kernel.
+expect_status 0 "ebpf: getppid in 3 processes of 4 threads" -- \
+	$T "$S" learn --ebpf --counts "$TMP/t.json" -o "$TMP/t.policy" -- "$H" getppid 3 4 1200
+expect_grep "$TMP/t.json" '"getppid": 1200,?$' "every thread's calls counted: 1200"
+expect_grep "$TMP/t.policy" '^allow clone3? ' "the forks themselves are seen"
+expect_status 3 "exit status is the program's" -- $T "$S" learn --ebpf -o "$TMP/x.policy" \
+	-- sh -c 'exit 3'
+expect_grep "$TMP/x.policy" '^allow exit_group ' "policy written although the program failed"
+
+# wait_recording FILE: until syscage says in FILE that it records (10 s at most).
+wait_recording() {
+	for _ in $(seq 100); do
+		grep -q 'recording' "$1" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# --pid: a process waiting on a FIFO, then running the workload; ends with the process.
+mkfifo "$TMP/go"
+sh -c 'read x < "$1"; exec "$2" prio 7' sh "$TMP/go" "$H" &
+target=$!
+$T "$S" learn --ebpf --pid "$target" --counts "$TMP/p.json" -o "$TMP/p.policy" \
+	2>"$TMP/p.err" &
+learner=$!
+if wait_recording "$TMP/p.err"; then ok "--pid: recording"; else
+	not_ok "--pid: recording" "$(cat "$TMP/p.err")"; fi
+echo go >"$TMP/go"
+wait "$target"
+wait "$learner"
+rc=$?
+if [ "$rc" -eq 0 ]; then ok "--pid: ends with the process"; else
+	not_ok "--pid: ends with the process" "exit status $rc" "$(cat "$TMP/p.err")"; fi
+expect_grep "$TMP/p.policy" '^allow getpriority if which in \{7\} +# 1 call$|^allow getpriority +# 1 call$' \
+	"--pid: the process's call after exec"
+expect_grep "$TMP/p.json" '"execve": 1' "--pid: its execve"
+
+# --cgroup: a fresh cgroup v2 directory; what runs there is recorded until SIGINT.
+cg_root=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
+cg=${cg_root:+$cg_root/syscage-learn-ebpf-$$}
+if [ -n "$cg_root" ] && mkdir "$cg" 2>/dev/null; then
+	$T "$S" learn --ebpf --cgroup "$cg" --counts "$TMP/c.json" -o "$TMP/c.policy" \
+		2>"$TMP/c.err" &
+	learner=$!
+	if wait_recording "$TMP/c.err"; then ok "--cgroup: recording"; else
+		not_ok "--cgroup: recording" "$(cat "$TMP/c.err")"; fi
+	sh -c 'echo $$ > "$1/cgroup.procs" && exec "$2" prio 5 5' sh "$cg" "$H"
+	kill -INT "$learner"
+	wait "$learner"
+	rc=$?
+	if [ "$rc" -eq 0 ]; then ok "--cgroup: SIGINT ends it"; else
+		not_ok "--cgroup: SIGINT ends it" "exit status $rc" "$(cat "$TMP/c.err")"; fi
+	expect_grep "$TMP/c.json" '"getpriority": 2' "--cgroup: the calls made in the cgroup"
+	rmdir "$cg"
+	expect_status 125 "--cgroup of a plain directory: refused" -- \
+		"$S" learn --ebpf --cgroup "$TMP"
+	expect_grep "$TMP/err" 'not a directory of a cgroup v2' "--cgroup: says why"
+else
+	skip_feature cgroup2 "--cgroup: the calls made in the cgroup"
+fi
+echo "1..$n"
