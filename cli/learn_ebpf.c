@@ -377,7 +377,7 @@ static void poll_once(struct tracer *t)
  * that execve (LEARN_EBPF_AT_EXEC), as the notification learner does.  Returns the
  * child, or -1 after an error.  *@go is the pipe's end that lets it go.
  */
-static pid_t start_command(char **argv, const char *path, int *go)
+static pid_t start_command(char **argv, const char *path, bool divert_stdout, int *go)
 {
 	int p[2];
 	if (pipe2(p, O_CLOEXEC) < 0) {
@@ -395,6 +395,9 @@ static pid_t start_command(char **argv, const char *path, int *go)
 	if (pid == 0) {
 		char c;
 		close(p[1]);
+		/* The policy goes to standard output: the program's goes to stderr. */
+		if (divert_stdout)
+			dup2(STDERR_FILENO, STDOUT_FILENO);
 		/* Nothing but the wait and the execve (which resets the handlers of
 		 * SIGINT and SIGTERM): every call after the wait is the program's. */
 		if (read(p[0], &c, 1) != 1)
@@ -504,7 +507,7 @@ int learn_ebpf(const struct learn_ebpf_request *req, struct scg_learn *rec)
 	if (!set_up(&t, req))
 		goto out;
 	if (req->argv) {
-		child = start_command(req->argv, path, &go);
+		child = start_command(req->argv, path, req->divert_stdout, &go);
 		if (child < 0)
 			goto out;
 		if (add_target(&t, child, LEARN_EBPF_AT_EXEC)) {

@@ -287,7 +287,9 @@ int cmd_learn_source(int argc, char **argv)
 	} else {
 		struct learn_ebpf_request req = { .cgroup = o.cgroup, .pid = o.pid,
 						  .argv = first < argc ? argv + first : NULL,
-						  .args = o.args, .args_fd = o.args_fd };
+						  .args = o.args, .args_fd = o.args_fd,
+						  .divert_stdout = !o.output || !strcmp(o.output, "-") ||
+								   (o.counts && !strcmp(o.counts, "-")) };
 		code = learn_ebpf(&req, rec);
 		if (code == EXIT_SETUP) {
 			scg_learn_free(rec);

@@ -29,6 +29,7 @@ struct learn_ebpf_request {
 	long pid;           /* --pid PID, or 0 */
 	char **argv;        /* -- CMD ARG..., or NULL */
 	bool args, args_fd;
+	bool divert_stdout; /* the policy goes to stdout: CMD's stdout goes to stderr */
 };
 
 /*

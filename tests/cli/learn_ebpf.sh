@@ -93,6 +93,11 @@ expect_grep "$TMP/t.policy" '^allow clone3? ' "the forks themselves are seen"
 expect_status 3 "exit status is the program's" -- $T "$S" learn --ebpf -o "$TMP/x.policy" \
 	-- sh -c 'exit 3'
 expect_grep "$TMP/x.policy" '^allow exit_group ' "policy written although the program failed"
+expect_status 0 "policy on stdout: the program's output goes to stderr" -- \
+	$T "$S" learn --ebpf -- sh -c 'echo program-output-line'
+if grep -qx 'program-output-line' "$TMP/out"; then not_ok "the program's output is not in the policy"
+else ok "the program's output is not in the policy"; fi
+expect_grep "$TMP/err" '^program-output-line$' "the program's stdout is on stderr"
 
 # wait_recording FILE: until syscage says in FILE that it records (10 s at most).
 wait_recording() {
