@@ -530,8 +530,9 @@ static struct scg_insn encode_tramp(const struct resolver *rs, const struct tram
 
 static int emit(const struct resolver *rs, struct scg_prog *out, long **tags)
 {
-	struct scg_insn *insns = malloc(rs->total * sizeof(*insns));
-	long *t = tags ? malloc(rs->total * sizeof(*t)) : NULL;
+	size_t n = rs->total ? rs->total : 1; /* malloc(0) may be NULL: not a failure */
+	struct scg_insn *insns = malloc(n * sizeof(*insns));
+	long *t = tags ? malloc(n * sizeof(*t)) : NULL;
 	if (!insns || (tags && !t)) {
 		free(insns);
 		free(t);
