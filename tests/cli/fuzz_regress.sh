@@ -5,8 +5,9 @@
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build=${BUILD:-$(dirname "$SYSCAGE")}
 
-for src in "$root"/fuzz/fuzz_*.c; do
-	target=$(basename "$src" .c)
+# One target per seed corpus (fuzz/run.sh needs one); fuzz_import_* share fuzz/fuzz_import.c.
+for seeds in "$root"/fuzz/corpus/fuzz_*/; do
+	target=$(basename "$seeds")
 	bin=$build/tests/replay/$target
 	if [ ! -x "$bin" ]; then
 		not_ok "$target: replay program built" "$bin is missing (ninja -C $build with the tests)"

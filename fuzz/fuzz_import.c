@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * libFuzzer target, one per importer: any bytes as a systemd unit, firejail
+ * options, a minijail policy or a kafel policy.  fuzz/meson.build compiles
+ * this file once per format with -DIMPORT_FORMAT=<name>, giving the targets
+ * fuzz_import_<name>, each with its own corpus (fuzz/corpus/fuzz_import_<name>/).
+ *
+ * The importer must either fail with an error diagnostic and no policy, or
+ * return a policy with no error diagnostic whose rules, where they point
+ * into the input, point at one of its lines (included files are read from
+ * the disk: regular files only, a megabyte at most), and that compiles (or
+ * is refused as too big).  Where the format has an exporter, the policy
+ * must then be written back, or refused with an error.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <syscage/syscage.h>
+
+#ifndef IMPORT_FORMAT
+#error "compile with -DIMPORT_FORMAT=systemd, firejail, minijail or kafel"
+#endif
+#define STRINGIFY_(x) #x
+#define STRINGIFY(x) STRINGIFY_(x)
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+typedef int (*import_fn)(const char *text, size_t len, const struct scg_import_options *opts,
+			 struct scg_policy **policy, struct scg_diag *diag);
+typedef int (*export_fn)(const struct scg_policy *policy, char **text, struct scg_diag *diag);
+
+struct format {
+	const char *name;
+	const char *filename; /* the input's name, as rules' locations give it */
+	import_fn import;
+	export_fn export; /* NULL: the format is only read */
+};
+
+static const struct format formats[] = {
+	{ "systemd", "fuzz.service", scg_systemd_import, scg_systemd_export },
+	{ "firejail", "fuzz.profile", scg_firejail_import, NULL },
+	{ "minijail", "fuzz.policy", scg_minijail_import, scg_minijail_export },
+	{ "kafel", "fuzz.policy", scg_kafel_import, scg_kafel_export },
+};
+
+static const struct format *format(void)
+{
+	static const struct format *chosen;
+	if (!chosen) {
+		for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
+			if (!strcmp(formats[i].name, STRINGIFY(IMPORT_FORMAT)))
+				chosen = &formats[i];
+		if (!chosen)
+			abort(); /* a target built for a format this table lacks */
+	}
+	return chosen;
+}
+
+static unsigned count_lines(const uint8_t *data, size_t size)
+{
+	unsigned n = 1;
+	for (size_t i = 0; i < size; i++)
+		n += data[i] == '\n';
+	return n;
+}
+
+static void check_export(const struct format *f, const struct scg_policy *p)
+{
+	struct scg_diag *diag = scg_diag_new();
+	if (!diag)
+		return;
+	char *text = NULL;
+	int rc = f->export(p, &text, diag);
+	if ((rc == 0) != (text != NULL) ||
+	    (rc == -EINVAL && scg_diag_count_at_least(diag, SCG_SEV_ERROR) == 0) ||
+	    (rc != 0 && rc != -EINVAL && rc != -ENOMEM))
+		abort();
+	free(text);
+	scg_diag_free(diag);
+}
+
+static void check_policy(const struct format *f, const struct scg_policy *p, unsigned lines)
+{
+	for (size_t i = 0; i < scg_policy_rule_count(p); i++) {
+		struct scg_rule rule;
+		if (scg_policy_rule_at(p, i, &rule) < 0)
+			abort();
+		if (rule.loc.file && !strcmp(rule.loc.file, f->filename) && rule.loc.line > lines)
+			abort();
+	}
+	struct scg_prog prog;
+	int rc = scg_compile(p, NULL, &prog, NULL);
+	if (rc == 0)
+		scg_prog_release(&prog);
+	else if (rc != -E2BIG)
+		abort();
+	if (f->export)
+		check_export(f, p);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	/* inputs are small; a long one only repeats what a short one covers */
+	if (size > 4096)
+		return 0;
+	const struct format *f = format();
+	struct scg_diag *diag = scg_diag_new();
+	if (!diag)
+		return 0;
+	struct scg_import_options opts;
+	scg_import_options_init(&opts);
+	opts.filename = f->filename;
+	struct scg_policy *p = NULL;
+	int rc = f->import((const char *)data, size, &opts, &p, diag);
+	if (rc == 0) {
+		if (!p || scg_diag_count_at_least(diag, SCG_SEV_ERROR))
+			abort();
+		check_policy(f, p, count_lines(data, size));
+		scg_policy_free(p);
+	} else if (rc == -EINVAL) {
+		if (p || scg_diag_count_at_least(diag, SCG_SEV_ERROR) == 0)
+			abort();
+	} else if (rc != -ENOMEM || p) {
+		abort();
+	}
+	scg_diag_free(diag);
+	return 0;
+}
