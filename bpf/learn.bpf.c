@@ -47,6 +47,7 @@ enum {
 	RB_NO_WAKEUP = 1,
 	RB_FORCE_WAKEUP = 2,
 	RB_AVAIL_DATA = 0,
+	NO_PREALLOC = 1,
 };
 
 #define AUDIT_ARCH_X86_64 0xc000003eU
@@ -83,6 +84,7 @@ struct {
 struct {
 	__uint(type, MAP_HASH);
 	__uint(max_entries, LEARN_EBPF_MAX_TARGETS);
+	__uint(map_flags, NO_PREALLOC); /* grows at forks only: no 64k entries up front */
 	__type(key, __u32);
 	__type(value, __u8);
 } targets SEC(".maps");

@@ -15,8 +15,10 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <poll.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/vfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -34,7 +36,7 @@ enum { EXIT_SETUP = 125 };
 #define CGROUP2_MAGIC 0x63677270
 /* The ring buffer with --args: room for about 300,000 calls between two reads. */
 #define RING_BYTES (16U << 20)
-/* How long the reader sleeps between two looks (ms). */
+/* How long the reader waits between two looks (ms). */
 #define POLL_MS 50
 
 static volatile sig_atomic_t stop_signal;
@@ -362,13 +364,21 @@ static unsigned long long lost_calls(const struct tracer *t)
 	return sum;
 }
 
-/* Reads what is waiting in the ring buffer (or sleeps when there is none). */
-static void poll_once(struct tracer *t)
+/*
+ * Waits up to POLL_MS for the end of process @pidfd (-1: none), a signal,
+ * or a full enough ring buffer, then reads what is waiting in the ring buffer.
+ */
+static void poll_once(struct tracer *t, int pidfd)
 {
+	struct pollfd fds[2];
+	nfds_t n = 0;
+	if (pidfd >= 0)
+		fds[n++] = (struct pollfd){ .fd = pidfd, .events = POLLIN };
 	if (t->ring)
-		ring_buffer__poll(t->ring, POLL_MS);
-	else
-		usleep(POLL_MS * 1000);
+		fds[n++] = (struct pollfd){ .fd = ring_buffer__epoll_fd(t->ring), .events = POLLIN };
+	poll(fds, n, POLL_MS);
+	if (t->ring)
+		ring_buffer__consume(t->ring);
 }
 
 /*
@@ -457,8 +467,12 @@ static bool set_up(struct tracer *t, const struct learn_ebpf_request *req)
 static int wait_for_end(struct tracer *t, const struct learn_ebpf_request *req, pid_t child)
 {
 	int code = 0;
+	/* A descriptor that wakes the wait when the process ends (Linux 5.3); without
+	 * it the end is seen at the next look. */
+	pid_t watched = child > 0 ? child : (pid_t)req->pid;
+	int pidfd = watched > 0 ? (int)syscall(SYS_pidfd_open, watched, 0) : -1;
 	for (;;) {
-		poll_once(t);
+		poll_once(t, pidfd);
 		if (child > 0) {
 			int status;
 			if (stop_signal) {
@@ -480,6 +494,8 @@ static int wait_for_end(struct tracer *t, const struct learn_ebpf_request *req, 
 			break;
 		}
 	}
+	if (pidfd >= 0)
+		close(pidfd);
 	return code;
 }
 
