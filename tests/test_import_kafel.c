@@ -21,60 +21,22 @@
 
 #include <syscage/syscage.h>
 
-#define AUDIT_X86_64 0xc000003eU
-#define AUDIT_I386 0x40000003U
+#include "support/importer.h"
+
+#define AUDIT_X86_64 TEST_AUDIT_X86_64
+#define AUDIT_I386 TEST_AUDIT_I386
 #define ERRNO(e) (SCG_RET_ERRNO | (e))
 
-static int import(const char *text, const char *file, struct scg_policy **p,
-		  struct scg_diag *diag)
-{
-	struct scg_import_options o;
-	scg_import_options_init(&o);
-	o.filename = file;
-	return scg_kafel_import(text, strlen(text), &o, p, diag);
-}
-
-static struct scg_policy *import_ok(const char *text)
-{
-	struct scg_diag *diag = scg_diag_new();
-	struct scg_policy *p = NULL;
-	int r = import(text, "test.kafel", &p, diag);
-	for (size_t i = 0; r && i < scg_diag_count(diag); i++)
-		print_error("%s\n", scg_diag_get(diag, i)->message);
-	assert_int_equal(r, 0);
-	assert_non_null(p);
-	scg_diag_free(diag);
-	return p;
-}
-
-static uint32_t verdict_nr(const struct scg_policy *p, uint32_t nr, uint32_t audit, uint64_t a0,
-			   uint64_t a1, uint64_t a2)
-{
-	struct scg_seccomp_data d = {.nr = (int32_t)nr, .arch = audit, .args = {a0, a1, a2}};
-	struct scg_verdict v;
-	scg_policy_eval(p, &d, &v);
-	return v.action;
-}
-
-static uint32_t verdict(const struct scg_policy *p, const char *name, uint64_t a0, uint64_t a1,
-			uint64_t a2)
-{
-	uint32_t nr;
-	assert_int_equal(scg_syscall_lookup(scg_arch_lookup("x86_64"), name, &nr), 0);
-	return verdict_nr(p, nr, AUDIT_X86_64, a0, a1, a2);
-}
+#define import(text, file, p, diag) test_import(scg_kafel_import, text, file, p, diag)
+#define import_ok(text) test_import_ok(scg_kafel_import, text, "test.kafel")
+#define verdict_nr test_verdict_nr
+#define verdict test_verdict
 
 static void first_error(const char *text, char *buf, size_t size, char *hint, size_t hsize)
 {
-	struct scg_diag *diag = scg_diag_new();
-	struct scg_policy *p = NULL;
-	assert_int_equal(import(text, "bad.kafel", &p, diag), -EINVAL);
-	assert_null(p);
-	assert_int_equal(scg_diag_count(diag), 1); /* kafel stops at the first error */
-	const struct scg_diag_entry *e = scg_diag_get(diag, 0);
-	scg_diag_format(e, buf, size);
-	snprintf(hint, hsize, "%s", e->hint ? e->hint : "");
-	scg_diag_free(diag);
+	/* kafel stops at the first error */
+	assert_int_equal(test_first_error(scg_kafel_import, text, "bad.kafel", buf, size, hint, hsize),
+			 1);
 }
 
 /* Policies built from others with USE; the top-level statements are what kafel compiles. */
@@ -234,17 +196,7 @@ static void diagnostics(void **state)
 	assert_non_null(strstr(msg, "not supported yet"));
 }
 
-static char *write_file(const char *dir, const char *name, const char *text)
-{
-	char *path = malloc(strlen(dir) + strlen(name) + 2);
-	assert_non_null(path);
-	sprintf(path, "%s/%s", dir, name);
-	FILE *f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-	return path;
-}
+#define write_file test_write_file
 
 /* #include "a" "b"; files are read beside the including file, their rules keep their lines. */
 static void includes(void **state)
@@ -296,21 +248,7 @@ static void detection(void **state)
 static void same_verdicts(const struct scg_policy *a, const struct scg_policy *b)
 {
 	static const uint64_t vals[] = {0, 1, 2, 3, 4, 5, 0x40, 0x80000, 1ULL << 32 | 1};
-	const struct scg_arch *abi = scg_arch_lookup("x86_64");
-	for (size_t i = 0; i < scg_syscall_count(abi); i++) {
-		const char *name;
-		uint32_t nr;
-		scg_syscall_at(abi, i, &name, &nr);
-		for (size_t x = 0; x < 9; x++)
-			for (size_t y = 0; y < 9; y++) {
-				uint32_t va = verdict_nr(a, nr, AUDIT_X86_64, vals[x], vals[y], vals[y]);
-				uint32_t vb = verdict_nr(b, nr, AUDIT_X86_64, vals[x], vals[y], vals[y]);
-				if (va != vb)
-					fail_msg("%s(%#llx, %#llx): %#x, then %#x", name,
-						 (unsigned long long)vals[x],
-						 (unsigned long long)vals[y], va, vb);
-			}
-	}
+	test_same_verdicts(a, b, vals, sizeof(vals) / sizeof(vals[0]));
 }
 
 static void round_trip(void **state)
@@ -350,23 +288,8 @@ static void export_refusals(void **state)
 	    {"arch x86_64\ndefault kill-thread\nbadarch kill-thread\nallow write if arg0 == 1\n",
 	     "a condition on 'write' compares an argument over a width kafel does not"},
 	};
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct scg_diag *diag = scg_diag_new();
-		struct scg_policy *p = NULL;
-		assert_int_equal(scg_policy_parse(cases[i].policy, strlen(cases[i].policy), NULL,
-						  &p, diag),
-				 0);
-		char *text = NULL;
-		assert_int_equal(scg_kafel_export(p, &text, diag), -EINVAL);
-		assert_null(text);
-		bool found = false;
-		for (size_t j = 0; j < scg_diag_count(diag); j++)
-			found = found || strstr(scg_diag_get(diag, j)->message, cases[i].message);
-		if (!found)
-			fail_msg("case %zu: no '%s'", i, cases[i].message);
-		scg_policy_free(p);
-		scg_diag_free(diag);
-	}
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		test_export_refused(scg_kafel_export, cases[i].policy, cases[i].message, 0);
 }
 
 int main(void)

@@ -19,59 +19,20 @@
 
 #include <syscage/syscage.h>
 
-#define AUDIT_X86_64 0xc000003eU
-#define AUDIT_I386 0x40000003U
+#include "support/importer.h"
+
+#define AUDIT_X86_64 TEST_AUDIT_X86_64
+#define AUDIT_I386 TEST_AUDIT_I386
 #define ERRNO(e) (SCG_RET_ERRNO | (e))
 
-static int import(const char *text, const char *file, struct scg_policy **p,
-		  struct scg_diag *diag)
-{
-	struct scg_import_options o;
-	scg_import_options_init(&o);
-	o.filename = file;
-	return scg_minijail_import(text, strlen(text), &o, p, diag);
-}
-
-static struct scg_policy *import_ok(const char *text)
-{
-	struct scg_diag *diag = scg_diag_new();
-	struct scg_policy *p = NULL;
-	int r = import(text, "test.policy", &p, diag);
-	for (size_t i = 0; r && i < scg_diag_count(diag); i++)
-		print_error("%s\n", scg_diag_get(diag, i)->message);
-	assert_int_equal(r, 0);
-	assert_non_null(p);
-	scg_diag_free(diag);
-	return p;
-}
-
-static uint32_t verdict(const struct scg_policy *p, const char *name, uint64_t a0, uint64_t a1,
-			uint64_t a2)
-{
-	uint32_t nr;
-	assert_int_equal(scg_syscall_lookup(scg_arch_lookup("x86_64"), name, &nr), 0);
-	struct scg_seccomp_data d = {.nr = (int32_t)nr, .arch = AUDIT_X86_64, .args = {a0, a1, a2}};
-	struct scg_verdict v;
-	scg_policy_eval(p, &d, &v);
-	return v.action;
-}
+#define import(text, file, p, diag) test_import(scg_minijail_import, text, file, p, diag)
+#define import_ok(text) test_import_ok(scg_minijail_import, text, "test.policy")
+#define verdict test_verdict
 
 /* The first error's text ("file:line:col: error: ..."), for the diagnostics checks. */
 static void first_error(const char *text, char *buf, size_t size, char *hint, size_t hsize)
 {
-	struct scg_diag *diag = scg_diag_new();
-	struct scg_policy *p = NULL;
-	assert_int_equal(import(text, "bad.policy", &p, diag), -EINVAL);
-	assert_null(p);
-	for (size_t i = 0; i < scg_diag_count(diag); i++) {
-		const struct scg_diag_entry *e = scg_diag_get(diag, i);
-		if (e->severity != SCG_SEV_ERROR)
-			continue;
-		scg_diag_format(e, buf, size);
-		snprintf(hint, hsize, "%s", e->hint ? e->hint : "");
-		break;
-	}
-	scg_diag_free(diag);
+	test_first_error(scg_minijail_import, text, "bad.policy", buf, size, hint, hsize);
 }
 
 /* A policy in the manner of minijail0(5): "1" allows, the rest kills the process. */
@@ -207,17 +168,7 @@ static void diagnostics(void **state)
 	scg_diag_free(diag);
 }
 
-static char *write_file(const char *dir, const char *name, const char *text)
-{
-	char *path = malloc(strlen(dir) + strlen(name) + 2);
-	assert_non_null(path);
-	sprintf(path, "%s/%s", dir, name);
-	FILE *f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-	return path;
-}
+#define write_file test_write_file
 
 /* @include and @frequency name files beside the including one. */
 static void include_and_frequency(void **state)
@@ -286,24 +237,7 @@ static void detection(void **state)
 static void same_verdicts(const struct scg_policy *a, const struct scg_policy *b)
 {
 	static const uint64_t vals[] = {0, 1, 2, 3, 4, 5, 7, 9, 0x80000, 0x5401, 1ULL << 32};
-	const struct scg_arch *abi = scg_arch_lookup("x86_64");
-	for (size_t i = 0; i < scg_syscall_count(abi); i++) {
-		const char *name;
-		uint32_t nr;
-		scg_syscall_at(abi, i, &name, &nr);
-		for (size_t x = 0; x < 11; x++)
-			for (size_t y = 0; y < 11; y++) {
-				struct scg_seccomp_data d = {.nr = (int32_t)nr, .arch = AUDIT_X86_64,
-							     .args = {vals[x], vals[y], vals[y], vals[x]}};
-				struct scg_verdict va, vb;
-				scg_policy_eval(a, &d, &va);
-				scg_policy_eval(b, &d, &vb);
-				if (va.action != vb.action)
-					fail_msg("%s(%#llx, %#llx): %#x, then %#x", name,
-						 (unsigned long long)vals[x],
-						 (unsigned long long)vals[y], va.action, vb.action);
-			}
-	}
+	test_same_verdicts(a, b, vals, sizeof(vals) / sizeof(vals[0]));
 }
 
 static void round_trip(void **state)
@@ -357,23 +291,8 @@ static void export_refusals(void **state)
 	    {"arch x86_64\ndefault kill-process\nbadarch kill-process\ntrap(5) read\n",
 	     "'read' gets an action minijail cannot write"},
 	};
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct scg_diag *diag = scg_diag_new();
-		struct scg_policy *p = NULL;
-		assert_int_equal(scg_policy_parse(cases[i].policy, strlen(cases[i].policy), NULL,
-						  &p, diag),
-				 0);
-		char *text = NULL;
-		assert_int_equal(scg_minijail_export(p, &text, diag), -EINVAL);
-		assert_null(text);
-		bool found = false;
-		for (size_t j = 0; j < scg_diag_count(diag); j++)
-			found = found || strstr(scg_diag_get(diag, j)->message, cases[i].message);
-		if (!found)
-			fail_msg("case %zu: no '%s'", i, cases[i].message);
-		scg_policy_free(p);
-		scg_diag_free(diag);
-	}
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		test_export_refused(scg_minijail_export, cases[i].policy, cases[i].message, 0);
 }
 
 int main(void)

@@ -20,26 +20,12 @@
 
 #include "import/systemd.h"
 #include "support/features.h"
+#include "support/importer.h"
 
-#define AUDIT_X86_64 0xc000003eU
-#define AUDIT_I386   0x40000003U
+#define AUDIT_X86_64 TEST_AUDIT_X86_64
+#define AUDIT_I386   TEST_AUDIT_I386
 
-static struct scg_policy *import_ok(const char *text)
-{
-	struct scg_import_options o;
-	scg_import_options_init(&o);
-	o.filename = "test.service";
-	struct scg_diag *diag = scg_diag_new();
-	struct scg_policy *p = NULL;
-	int r = scg_systemd_import(text, strlen(text), &o, &p, diag);
-	if (r != 0)
-		for (size_t i = 0; i < scg_diag_count(diag); i++)
-			print_error("%s\n", scg_diag_get(diag, i)->message);
-	assert_int_equal(r, 0);
-	assert_non_null(p);
-	scg_diag_free(diag);
-	return p;
-}
+#define import_ok(text) test_import_ok(scg_systemd_import, text, "test.service")
 
 /* The verdict for an x86_64 call of @name with @args (missing ones 0). */
 static uint32_t verdict_on(const struct scg_policy *p, const char *abi, uint32_t audit,
@@ -47,10 +33,7 @@ static uint32_t verdict_on(const struct scg_policy *p, const char *abi, uint32_t
 {
 	uint32_t nr;
 	assert_int_equal(scg_syscall_lookup(scg_arch_lookup(abi), name, &nr), 0);
-	struct scg_seccomp_data d = {.nr = (int32_t)nr, .arch = audit, .args = {a0, a1, a2}};
-	struct scg_verdict v;
-	scg_policy_eval(p, &d, &v);
-	return v.action;
+	return test_verdict_nr(p, nr, audit, a0, a1, a2);
 }
 
 static uint32_t verdict(const struct scg_policy *p, const char *name, uint64_t a0, uint64_t a1,
@@ -350,27 +333,9 @@ static void export_refusals(void **state)
 	    {"arch x86_64, x86, x32\ndefault kill\nbadarch allow\nallow read\n",
 	     "does not allow 'arch_prctl'", 0},
 	};
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct scg_policy *p = NULL;
-		assert_int_equal(
-		    scg_policy_parse(cases[i].policy, strlen(cases[i].policy), NULL, &p, NULL), 0);
-		struct scg_diag *diag = scg_diag_new();
-		char *text = NULL;
-		assert_int_equal(scg_systemd_export(p, &text, diag), -EINVAL);
-		assert_null(text);
-		bool found = false;
-		for (size_t j = 0; j < scg_diag_count(diag); j++) {
-			const struct scg_diag_entry *e = scg_diag_get(diag, j);
-			if (strstr(e->message, cases[i].message) &&
-			    (!cases[i].line || e->loc.line == cases[i].line))
-				found = true;
-		}
-		if (!found && scg_diag_count(diag))
-			print_error("case %zu: %s\n", i, scg_diag_get(diag, 0)->message);
-		assert_true(found);
-		scg_diag_free(diag);
-		scg_policy_free(p);
-	}
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		test_export_refused(scg_systemd_export, cases[i].policy, cases[i].message,
+				    cases[i].line);
 }
 
 int main(void)
