@@ -45,6 +45,12 @@ static bool holds_cap(const struct oracle_state *st, const char *cap)
 {
 	if (st->opts->all_caps)
 		return !strncmp(cap, "CAP_", 4) && strlen(cap) > 4;
+	if (st->opts->caps) {
+		for (size_t i = 0; i < st->opts->ncaps; i++)
+			if (!strcmp(cap, st->opts->caps[i]))
+				return true;
+		return false;
+	}
 	for (size_t i = 0; i < sizeof(docker_default_caps) / sizeof(docker_default_caps[0]); i++)
 		if (!strcmp(cap, docker_default_caps[i]))
 			return true;

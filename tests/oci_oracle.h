@@ -18,6 +18,8 @@ struct oracle_opts {
 	const char *kernel;  /* "5.10"; NULL: uname */
 	bool stub;           /* runc's ENOSYS stub */
 	bool all_caps;       /* every capability instead of Docker's default set */
+	const char *const *caps; /* not NULL, without all_caps: these instead (Podman's) */
+	size_t ncaps;
 };
 
 struct oracle_result {

@@ -31,6 +31,7 @@
 #include "oci_oracle.h"
 #include "support/data.h"
 #include "support/diag_print.h"
+#include "support/features.h"
 #include "support/progen.h"
 
 #define AUDIT_X86_64 0xc000003eU
@@ -266,7 +267,7 @@ struct stats {
 static size_t differential(const char *json, size_t len, const struct case_opts *co,
 			   const char *label, struct stats *st)
 {
-	struct oracle_opts oo = { co->kernel, co->stub, co->all_caps };
+	struct oracle_opts oo = { .kernel = co->kernel, .stub = co->stub, .all_caps = co->all_caps };
 	struct oracle_result *o = calloc(1, sizeof(*o));
 	assert_non_null(o);
 	assert_int_equal(oracle_build(json, len, &oo, o), 0);
@@ -367,6 +368,140 @@ static void test_docker_default_all_caps(void **state)
 	docker_case(&co, "docker-default, every capability");
 }
 
+/* --- Podman's profile --------------------------------------------------------- */
+
+/*
+ * Podman (containers/common) turns "errno" and "defaultErrno" into
+ * errnoRet and defaultErrnoRet, numbered for the host, before the runtime
+ * sees the profile; the oracle is runc, which reads the numbers only.  Each
+ * name becomes its x86_64 number, and the name is dropped.
+ */
+static void podman_errno_to_ret(struct json_object *obj, const char *name_key,
+				const char *ret_key)
+{
+	struct json_object *v;
+	if (!json_object_object_get_ex(obj, name_key, &v))
+		return;
+	const char *s = json_object_get_string(v);
+	if (s && *s) {
+		uint32_t n;
+		assert_int_equal(scg_errno_lookup(scg_arch_lookup("x86_64"), s, &n), 0);
+		json_object_object_add(obj, ret_key, json_object_new_int64(n));
+	}
+	json_object_object_del(obj, name_key);
+}
+
+static char *podman_as_runtime_sees_it(const char *json, size_t *len)
+{
+	struct json_object *doc = json_tokener_parse(json);
+	assert_non_null(doc);
+	podman_errno_to_ret(doc, "defaultErrno", "defaultErrnoRet");
+	struct json_object *calls;
+	if (json_object_object_get_ex(doc, "syscalls", &calls))
+		for (size_t i = 0; i < json_object_array_length(calls); i++)
+			podman_errno_to_ret(json_object_array_get_idx(calls, i), "errno", "errnoRet");
+	char *out = strdup(json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PLAIN));
+	assert_non_null(out);
+	json_object_put(doc);
+	*len = strlen(out);
+	return out;
+}
+
+/*
+ * The installed profile (Debian's golang-github-containers-common), as
+ * Docker's is checked: with runc's stub and Podman's default capabilities
+ * (which lack CAP_AUDIT_WRITE, so its NETLINK_AUDIT entries count), and with
+ * every capability.  The importer reads the errno names itself; the oracle
+ * gets them as numbers, as Podman hands them over.
+ */
+static void podman_case(const char *label, bool all_caps)
+{
+	const char *path = getenv("SYSCAGE_PODMAN_PROFILE");
+	if (!path)
+		path = "/usr/share/containers/seccomp.json";
+	FILE *f = fopen(path, "r");
+	if (!f) {
+		feature_skip("containers-common", "%s: no %s", label, path);
+		skip();
+	}
+	char *raw = NULL;
+	size_t cap = 0, rlen = 0, got;
+	do {
+		char *bigger = realloc(raw, cap + 65536 + 1);
+		assert_non_null(bigger);
+		raw = bigger;
+		cap += 65536;
+		got = fread(raw + rlen, 1, cap - rlen, f);
+		rlen += got;
+	} while (got > 0 && rlen == cap);
+	fclose(f);
+	raw[rlen] = '\0';
+
+	size_t plen, flen, dropped;
+	char *plain = podman_as_runtime_sees_it(raw, &plen);
+	char *json = without_unknown_names(plain, &flen, &dropped);
+	/* the importer on the file with the names; the oracle on the numbers */
+	/* Podman's default capabilities (containers.conf(5), default_capabilities) */
+	static const char *const podman_caps[] = {
+		"CAP_CHOWN", "CAP_DAC_OVERRIDE", "CAP_FOWNER", "CAP_FSETID", "CAP_KILL",
+		"CAP_NET_BIND_SERVICE", "CAP_SETFCAP", "CAP_SETGID", "CAP_SETPCAP", "CAP_SETUID",
+		"CAP_SYS_CHROOT",
+	};
+	struct oracle_opts oo = { .kernel = "6.1", .stub = true, .all_caps = all_caps,
+				  .caps = podman_caps,
+				  .ncaps = sizeof(podman_caps) / sizeof(podman_caps[0]) };
+	struct oracle_result *o = calloc(1, sizeof(*o));
+	assert_non_null(o);
+	assert_int_equal(oracle_build(json, flen, &oo, o), 0);
+	assert_false(o->rule_error);
+	char *named = without_unknown_names(raw, &flen, &dropped);
+	static const char *const all[] = { "ALL" };
+	struct scg_oci_options opts;
+	scg_oci_options_init(&opts);
+	opts.kernel = "6.1";
+	opts.runc_enosys = true;
+	opts.host_arch = "amd64";
+	opts.caps = all_caps ? all : podman_caps;
+	opts.ncaps = all_caps ? 1 : sizeof(podman_caps) / sizeof(podman_caps[0]);
+	struct scg_diag *diag = scg_diag_new();
+	struct scg_policy *policy = NULL;
+	int r = scg_oci_import(named, flen, &opts, &policy, diag);
+	if (r < 0)
+		test_print_diag(diag);
+	assert_int_equal(r, 0);
+	struct compare c = { .policy = policy, .diag = diag, .oracle = o, .prog = &o->prog,
+			     .label = label, .oo = oo };
+	for (size_t i = 0; i < sizeof(abis) / sizeof(abis[0]); i++)
+		compare_abi(&c, o, &abis[i]);
+	print_message("%s: %zu verdicts compared (%zu explained differences), %zu names left out "
+		      "(unknown to this libseccomp, or numbered differently)\n",
+		      label, c.checked, c.explained, dropped);
+	assert_true(c.checked > 4000); /* every capability: fewer entries, fewer constants */
+	assert_int_equal(c.lost_load, 0);
+	assert_int_equal(c.failures, 0);
+	oracle_entries_release(&c.entries);
+	scg_policy_free(policy);
+	scg_diag_free(diag);
+	scg_prog_release(&o->prog);
+	free(o);
+	free(named);
+	free(json);
+	free(plain);
+	free(raw);
+}
+
+static void test_podman_default(void **state)
+{
+	(void)state;
+	podman_case("podman", false);
+}
+
+static void test_podman_all_caps(void **state)
+{
+	(void)state;
+	podman_case("podman, every capability", true);
+}
+
 static void run_random_profiles(size_t count, uint64_t seed, bool overlap);
 
 static void test_random_profiles(void **state)
@@ -448,7 +583,7 @@ static void test_split_range_refusal(void **state)
 	const char *json = PROFILE("\"SCMP_ARCH_X86_64\"",
 				   RULE("splice", "LOG", ARG(2, LE, 40) "," ARG(1, GT, 39)) ","
 				   RULE("splice", "LOG", ARG(2, LE, 40)) "," RULE("splice", "ERRNO", ARG(1, GT, 39)));
-	struct oracle_opts oo = { "6.1", false, false };
+	struct oracle_opts oo = { .kernel = "6.1" };
 	struct oracle_result *o = calloc(1, sizeof(*o));
 	assert_non_null(o);
 	assert_int_equal(oracle_build(json, strlen(json), &oo, o), 0);
@@ -564,7 +699,7 @@ static void test_exported_policies(void **state)
 		struct scg_diag *diag = scg_diag_new();
 		char *json = NULL;
 		if (scg_oci_export(p, &json, diag) == 0) {
-			struct oracle_opts oo = { "6.1", false, false };
+			struct oracle_opts oo = { .kernel = "6.1" };
 			struct oracle_result *o = calloc(1, sizeof(*o));
 			assert_non_null(o);
 			assert_int_equal(oracle_build(json, strlen(json), &oo, o), 0);
@@ -613,6 +748,8 @@ int main(void)
 		cmocka_unit_test(test_docker_default_no_stub),
 		cmocka_unit_test(test_docker_default_old_kernel),
 		cmocka_unit_test(test_docker_default_all_caps),
+		cmocka_unit_test(test_podman_default),
+		cmocka_unit_test(test_podman_all_caps),
 		cmocka_unit_test(test_random_profiles),
 		cmocka_unit_test(test_random_overlapping_profiles),
 		cmocka_unit_test(test_overlap_cases),

@@ -185,11 +185,67 @@ else
 	skip_feature pyyaml "k8s: a policy with arguments and errnos round-trips"
 fi
 
-# Podman's profile (containers-common's seccomp.json) reads as OCI JSON
-PODMAN=/usr/share/containers/seccomp.json
+# Podman's profile (containers-common's seccomp.json, Debian's golang-github-containers-common):
+# Docker's format with Podman's "defaultErrno" and per-entry "errno" (errno names), an
+# archMap, includes/excludes by capability.  Compared with runc + libseccomp in
+# test_oci_libseccomp; here: the command line, its verdicts, what Podman reads and Docker
+# does not, and the export round trip.
+PODMAN=${SYSCAGE_PODMAN_PROFILE:-/usr/share/containers/seccomp.json}
+podman_tests=("Podman's seccomp.json imports with --input-format oci"
+	"Podman: read is allowed" "Podman: kexec_load is EPERM (errno \"EPERM\")"
+	"Podman: an unlisted call is ENOSYS (defaultErrno \"ENOSYS\")"
+	"Podman: personality(8) is allowed, personality(1) is not"
+	"Podman: mount is allowed" "Podman: bpf is EPERM without CAP_SYS_ADMIN"
+	"Podman: socket(AF_NETLINK, 3, NETLINK_AUDIT) is EINVAL without CAP_AUDIT_WRITE"
+	"Podman: and allowed with it"
+	"Podman: an errno name that differs from errnoRet wins, with a warning"
+	"Podman: an unknown errno name is an error at its place, with a hint"
+	"Podman: exported as OCI JSON, the same filter")
 if [ -r "$PODMAN" ]; then
-	expect_status 0 "Podman's seccomp.json imports with --input-format oci" -- \
-		"$SYSCAGE" compile --input-format oci -o "$TMP/podman.bpf" "$PODMAN"
+	expect_status 0 "${podman_tests[0]}" -- \
+		"$SYSCAGE" compile --input-format oci --arch x86_64,x86,x32 -o "$TMP/podman.bpf" "$PODMAN"
+	expect_emu "${podman_tests[1]}" "ALLOW" -- -f "$TMP/podman.bpf" read
+	expect_emu "${podman_tests[2]}" "ERRNO(1)" -- -f "$TMP/podman.bpf" kexec_load
+	expect_emu "${podman_tests[3]}" "ERRNO(38)" -- -f "$TMP/podman.bpf" file_getattr
+	"$SYSCAGE" emu -f "$TMP/podman.bpf" personality 8 >"$TMP/p8" 2>&1
+	"$SYSCAGE" emu -f "$TMP/podman.bpf" personality 1 >"$TMP/p1" 2>&1
+	if [ "$(head -n 1 "$TMP/p8")/$(head -n 1 "$TMP/p1")" = "ALLOW/ERRNO(38)" ]; then
+		ok "${podman_tests[4]}"
+	else
+		not_ok "${podman_tests[4]}" "got $(head -n 1 "$TMP/p8") and $(head -n 1 "$TMP/p1")"
+	fi
+	expect_emu "${podman_tests[5]}" "ALLOW" -- -f "$TMP/podman.bpf" mount
+	expect_emu "${podman_tests[6]}" "ERRNO(1)" -- -f "$TMP/podman.bpf" bpf
+	"$SYSCAGE" compile --arch x86_64 --caps '' -o "$TMP/podman-nocaps.bpf" "$PODMAN" 2>"$TMP/err"
+	expect_emu "${podman_tests[7]}" "ERRNO(22)" -- -f "$TMP/podman-nocaps.bpf" socket 16 3 9
+	"$SYSCAGE" compile --arch x86_64 --caps AUDIT_WRITE -o "$TMP/podman-audit.bpf" "$PODMAN" \
+		2>"$TMP/err"
+	expect_emu "${podman_tests[8]}" "ALLOW" -- -f "$TMP/podman-audit.bpf" socket 16 3 9
+	# the first entry's errno (kexec_load's) made EACCES; errnoRet still says 1
+	sed '0,/"errno": "EPERM"/s//"errno": "EACCES"/' "$PODMAN" >"$TMP/podman-eacces.json"
+	"$SYSCAGE" compile --arch x86_64 -o "$TMP/podman-eacces.bpf" "$TMP/podman-eacces.json" \
+		2>"$TMP/err"
+	"$SYSCAGE" emu -f "$TMP/podman-eacces.bpf" kexec_load >"$TMP/out" 2>&1
+	if [ "$(head -n 1 "$TMP/out")" = "ERRNO(13)" ] &&
+		grep -q 'warning: syscalls\[0\]\.errno: Podman uses "EACCES" here, Docker ignores it and uses errnoRet (1)' "$TMP/err"; then
+		ok "${podman_tests[9]}"
+	else
+		not_ok "${podman_tests[9]}" "emu: $(head -n 1 "$TMP/out")" "stderr: $(head -c 300 "$TMP/err")"
+	fi
+	sed 's/"defaultErrno": "ENOSYS"/"defaultErrno": "ENOSIS"/' "$PODMAN" >"$TMP/podman-typo.json"
+	line=$(grep -n '"defaultErrno"' "$TMP/podman-typo.json" | head -n 1 | cut -d: -f1)
+	"$SYSCAGE" compile --arch x86_64 -o "$TMP/typo.bpf" "$TMP/podman-typo.json" 2>"$TMP/err"
+	rc=$?
+	if [ "$rc" -eq 2 ] && grep -q "podman-typo.json:$line:[0-9]*: error: defaultErrno: unknown errno 'ENOSIS'" "$TMP/err" &&
+		grep -q "did you mean 'ENOSYS'" "$TMP/err"; then
+		ok "${podman_tests[10]}"
+	else
+		not_ok "${podman_tests[10]}" "exit $rc" "stderr: $(head -c 300 "$TMP/err")"
+	fi
+	"$SYSCAGE" compile --format oci -o "$TMP/podman-out.json" "$PODMAN" 2>"$TMP/err"
+	expect_status 0 "${podman_tests[11]}" -- "$SYSCAGE" diff "$PODMAN" "$TMP/podman-out.json"
 else
-	skip_feature containers-common "Podman's seccomp.json imports with --input-format oci"
+	for name in "${podman_tests[@]}"; do
+		skip_feature containers-common "$name"
+	done
 fi
