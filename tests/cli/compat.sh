@@ -96,17 +96,25 @@ fi
 # LD_LIBRARY_PATH (its filter still came from the system's library); so, in a private
 # mount namespace, our library is bind-mounted over the system's.
 SYSCAGE_ABS=$(cd "$(dirname "$SYSCAGE")" && pwd)/$(basename "$SYSCAGE")
+# The probe waits after its report (a loaded machine can be slow to start the
+# container): its filter is dumped once the report is out, then the container is
+# deleted.
 runc_case() { # NAME BIND(0|1): runs the container, leaves its output and filter in $TMP
 	local name=$1 bind=$2 pre=""
 	[ "$bind" = 1 ] && pre="mount --bind '$LIB' '$SYSLIB' &&"
 	unshare -m sh -c "mount --make-rprivate / && $pre
 		cd '$TMP/bundle' && (runc run $name >'$TMP/$name.out' 2>'$TMP/$name.err' &)
-		for i in 1 2 3 4 5 6 7 8 9 10; do
+		for i in \$(seq 120); do
 			pid=\$(runc state $name 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)[\"pid\"])' 2>/dev/null)
-			[ -n \"\$pid\" ] && [ \"\$pid\" != 0 ] && break; sleep 0.5
+			[ -n \"\$pid\" ] && [ \"\$pid\" != 0 ] && grep -q ADDR_COMPAT '$TMP/$name.out' && break
+			sleep 0.25
 		done
-		sleep 0.5; '$SYSCAGE_ABS' dump --format raw -o '$TMP/$name.dump' \$pid >/dev/null 2>&1
-		sleep 3"
+		for i in \$(seq 20); do
+			'$SYSCAGE_ABS' dump --format raw -o '$TMP/$name.dump' \$pid >/dev/null 2>&1 &&
+				ls '$TMP/$name.dump'/*.bpf >/dev/null 2>&1 && break
+			sleep 0.25
+		done
+		runc delete -f $name >/dev/null 2>&1"
 }
 runc_checks=(
 	"runc + our library: Docker's profile denies personality(ADDR_COMPAT_LAYOUT)"

@@ -2,7 +2,8 @@
 /*
  * Runs inside the container of tests/cli/compat.sh: calls personality(2)
  * with a value Docker's default profile allows and one it denies, then
- * (with an argument) waits so the test can copy the container's filter.
+ * (with an argument) waits so the test can copy the container's filter; the test
+ * ends it with 'runc delete -f' once it has, so a slow start cannot outlast it.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -24,6 +25,6 @@ int main(int argc, char **argv)
 	try_personality(0x0200000UL, "ADDR_COMPAT_LAYOUT");
 	fflush(stdout);
 	if (argc > 1)
-		sleep(4);
+		sleep(60);
 	return 0;
 }
