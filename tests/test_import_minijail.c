@@ -220,6 +220,79 @@ static void include_and_frequency(void **state)
 	free(main);
 }
 
+/* minijail0(5)'s forms one by one: the documented ones import, each malformed one is an error
+ * at its file:line:col. */
+static void documented_forms(void **state)
+{
+	(void)state;
+	struct scg_policy *p = import_ok("read: 1\n"
+					 "write: arg0 in 0x3\n"
+					 "close: return 1\n"
+					 "dup: return EBADF\n"
+					 "lseek: arg0 != 1 && arg1 == 2 || arg2 == 3\n"
+					 "openat: arg2 == O_RDONLY|O_CLOEXEC\n"
+					 "fcntl: arg1 == -1\n"
+					 "umask: kill-process\n"
+					 "mount: kill\n"
+					 "umount2: kill-thread\n"
+					 "sync: trap\n"
+					 "syncfs: trace\n"
+					 "uname: log\n"
+					 "setns: user-notify\n");
+	assert_int_equal(verdict(p, "write", 3, 0, 0), SCG_RET_ALLOW);
+	assert_int_equal(verdict(p, "write", 2, 0, 0), SCG_RET_ALLOW);
+	assert_int_equal(verdict(p, "write", 4, 0, 0), SCG_RET_KILL_PROCESS); /* a bit outside 0x3 */
+	assert_int_equal(verdict(p, "close", 0, 0, 0), ERRNO(1));
+	assert_int_equal(verdict(p, "dup", 0, 0, 0), ERRNO(9));
+	assert_int_equal(verdict(p, "lseek", 0, 2, 0), SCG_RET_ALLOW);
+	assert_int_equal(verdict(p, "lseek", 1, 2, 0), SCG_RET_KILL_PROCESS);
+	assert_int_equal(verdict(p, "lseek", 1, 0, 3), SCG_RET_ALLOW);
+	assert_int_equal(verdict(p, "openat", 0, 0, 0x80000), SCG_RET_ALLOW);
+	assert_int_equal(verdict(p, "openat", 0, 0, 0), SCG_RET_KILL_PROCESS);
+	assert_int_equal(verdict(p, "fcntl", 0, UINT64_MAX, 0), SCG_RET_ALLOW);
+	assert_int_equal(verdict(p, "umask", 0, 0, 0), SCG_RET_KILL_PROCESS);
+	assert_int_equal(verdict(p, "umount2", 0, 0, 0), SCG_RET_KILL_THREAD);
+	assert_int_equal(verdict(p, "sync", 0, 0, 0), SCG_RET_TRAP);
+	assert_int_equal(verdict(p, "syncfs", 0, 0, 0), SCG_RET_TRACE);
+	assert_int_equal(verdict(p, "uname", 0, 0, 0), SCG_RET_LOG);
+	assert_int_equal(verdict(p, "setns", 0, 0, 0), SCG_RET_USER_NOTIF);
+	scg_policy_free(p);
+
+	static const struct {
+		const char *text, *where, *message;
+	} bad[] = {
+	    {"read: 1\nwrite: arg0 ==\n", "bad.policy:2:15:", "expected a value"},
+	    {"read: arg0 == 1 ||\n", "bad.policy:1:19:", "expected an argument"},
+	    {"read: arg0 == 1 && && arg1 == 2\n", "bad.policy:1:20:", "expected an argument"},
+	    {"read: arg0 in\n", "bad.policy:1:12:", "expected an operator"},
+	    {"read: arg0 == O_RDONLY|\n", "bad.policy:1:15:", "expected a number or a constant"},
+	    {"read: arg0 == 1 | | 2\n", "bad.policy:1:15:", "expected a number or a constant"},
+	    {"read: arg0 == 1 trailing\n", "bad.policy:1:15:", "expected the end of the value"},
+	    {"read: arg0 == 0x1ffffffffffffffff\n", "bad.policy:1:15:", "number out of range"},
+	    {"read: (arg0 == 1)\n", "bad.policy:1:7:", "expected an argument"},
+	    {"read: !arg0\n", "bad.policy:1:7:", "expected an argument"},
+	    {"read: 2\n", "bad.policy:1:7:", "expected an argument"},
+	    {"read: arg0 == 1;\n", "bad.policy:1:17:", "expected an action after ';'"},
+	    {"read: return EPREM\n", "bad.policy:1:14:", "unknown constant 'EPREM'"},
+	    {"read: return 70000\n", "bad.policy:1:14:", "errno value 70000 is out of range"},
+	    {": 1\n", "bad.policy:1:1:", "expected a syscall name"},
+	    {"read:\n", "bad.policy:1:5:", "no filter after 'read:'"},
+	    {"@include\n", "bad.policy:1:9:", "expected a path"},
+	    {"@frequency\n", "bad.policy:1:11:", "expected a path"},
+	    /* headers and directives minijail0(5) does not describe are refused, not ignored */
+	    {"@denylist\nread: return EPERM\n", "bad.policy:1:1:", "unknown directive '@denylist'"},
+	    {"@allowlist\nread: 1\n", "bad.policy:1:1:", "unknown directive '@allowlist'"},
+	    {"@default kill\nread: 1\n", "bad.policy:1:1:", "unknown directive '@default'"},
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char msg[256], hint[256];
+		first_error(bad[i].text, msg, sizeof(msg), hint, sizeof(hint));
+		if (strncmp(msg, bad[i].where, strlen(bad[i].where)) || !strstr(msg, bad[i].message))
+			fail_msg("'%s': got '%s', wanted %s ... %s", bad[i].text, msg, bad[i].where,
+				 bad[i].message);
+	}
+}
+
 static void detection(void **state)
 {
 	(void)state;
@@ -304,6 +377,7 @@ int main(void)
 	    cmocka_unit_test(locations),
 	    cmocka_unit_test(diagnostics),
 	    cmocka_unit_test(include_and_frequency),
+	    cmocka_unit_test(documented_forms),
 	    cmocka_unit_test(detection),
 	    cmocka_unit_test(round_trip),
 	    cmocka_unit_test(export_refusals),

@@ -705,8 +705,16 @@ static struct scg_expr *primary(struct kf_ctx *c)
 	if (!masked(c, &r))
 		return NULL;
 	if (l.var && r.var) {
-		error(c, loc, "compare an argument with a number",
-		      "comparing two arguments is not supported yet%s", "");
+		/* kafel compares two arguments through the filter's scratch memory; a
+		 * condition here compares one argument with a constant, so such a rule
+		 * has no equivalent, and dropping the test would change its verdicts */
+		char rule[KF_NAME + 16];
+		snprintf(rule, sizeof(rule), "%s", c->sc_name[0] ? c->sc_name : "SYSCALL[n]");
+		error(c, loc,
+		      "syscage's conditions compare an argument with a constant: rewrite the rule "
+		      "with constants, or leave it out",
+		      "the rule for '%s' compares two arguments, which the import cannot express",
+		      rule);
 		return NULL;
 	}
 	struct scg_expr *e;

@@ -126,8 +126,11 @@ static int parse_action(struct mj_ctx *c, const struct mj_line *l, size_t pos, s
 		return -1;
 	}
 	if (n > SCG_RET_DATA) {
-		err(c, loc_at(l, v), "an errno: EPERM, 13", "errno value '%s' is out of range",
-		    "> 65535");
+		char num[24];
+		snprintf(num, sizeof(num), "%llu", (unsigned long long)n);
+		err(c, loc_at(l, v), "an errno: EPERM, 13",
+		    "errno value %s is out of range (the filter's return value holds 0 to 65535)",
+		    num);
 		return -1;
 	}
 	*out = SCG_RET_ERRNO | (uint32_t)n;
