@@ -200,7 +200,18 @@ static void diagnostics(void **state)
 	first_error("#include \"/nonexistent.policy\"\n", msg, sizeof(msg), hint, sizeof(hint));
 	assert_non_null(strstr(msg, "bad.kafel:1:10: error: cannot include '/nonexistent.policy'"));
 	first_error("ALLOW { read ON x86_64 }\n", msg, sizeof(msg), hint, sizeof(hint));
-	assert_non_null(strstr(msg, "not supported yet"));
+	assert_non_null(strstr(msg, "bad.kafel:1:14: error: an architecture guard (ON ...) is not "
+				    "kafel syntax"));
+	assert_non_null(strstr(hint, "kafel_set_target_arch()"));
+	/* a constant defined again: the same value is fine, as in kafel; another is an error */
+	struct scg_policy *p = import_ok("#define X 1\n#define X 1\nALLOW { write { fd == X } }\n");
+	assert_int_equal(verdict(p, "write", 1, 0, 0), SCG_RET_ALLOW);
+	assert_int_equal(verdict(p, "write", 2, 0, 0), SCG_RET_KILL_THREAD);
+	scg_policy_free(p);
+	first_error("#define X 1\n#define X 2\nALLOW { read }\n", msg, sizeof(msg), hint,
+		    sizeof(hint));
+	assert_non_null(strstr(msg, "bad.kafel:2:9: error: redefinition of constant 'X' with a "
+				    "different value (was 1, is 2)"));
 }
 
 #define write_file test_write_file

@@ -857,8 +857,11 @@ static int filter(struct kf_ctx *c, struct kf_entry *e)
 			snprintf(c->args[i], KF_NAME, "%s", p->params[i].name);
 	}
 	if (is_word(c, "ON")) {
-		error(c, peek(c)->loc, "the import compiles for the native ABI",
-		      "architecture guards (ON) are not supported yet%s", "");
+		/* kafel's grammar has no guard: its caller picks the ABI, kafel_set_target_arch() */
+		error(c, peek(c)->loc,
+		      "kafel's language names no architecture: its caller picks one "
+		      "(kafel_set_target_arch()); the import compiles for the native ABI",
+		      "an architecture guard (ON ...) is not kafel syntax%s", "");
 		return 0;
 	}
 	if (is_punct(c, '{')) {
@@ -973,8 +976,17 @@ static int define(struct kf_ctx *c)
 		error(c, peek(c)->loc, "#define NAME 42", "expected a number for '%s'", name);
 		return 0;
 	}
-	if (find_define(c, name)) {
-		error(c, t->loc, NULL, "redefinition of constant '%s'", name);
+	const struct kf_define *old = find_define(c, name);
+	if (old) {
+		/* kafel accepts a constant defined again with the same value */
+		if (old->value == peek(c)->num) {
+			next(c);
+			return 0;
+		}
+		char what[KF_NAME + 64];
+		snprintf(what, sizeof(what), "'%s' with a different value (was %llu, is %llu)", name,
+			 (unsigned long long)old->value, (unsigned long long)peek(c)->num);
+		error(c, t->loc, NULL, "redefinition of constant %s", what);
 		return 0;
 	}
 	struct kf_define *n = realloc(c->defs, (c->ndefs + 1) * sizeof(*n));
