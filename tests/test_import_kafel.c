@@ -125,6 +125,29 @@ static void expressions(void **state)
 	scg_policy_free(p);
 }
 
+/* Masks chain as kafel's grammar lets them, in parentheses or not; '&' of two arguments is
+ * refused naming the rule. */
+static void chained_masks(void **state)
+{
+	(void)state;
+	struct scg_policy *p = import_ok("ALLOW {\n"
+					 "  write { fd & 3 & 1 == 1 },\n"
+					 "  close { (fd & 7) & 2 != 0 && (fd == 2 || fd == 3) },\n"
+					 "  dup { (oldfd == 1) && oldfd != 2 }\n"
+					 "}\nDEFAULT ERRNO(1)\n");
+	assert_int_equal(verdict(p, "write", 5, 0, 0), SCG_RET_ALLOW);
+	assert_int_equal(verdict(p, "write", 2, 0, 0), ERRNO(1));
+	assert_int_equal(verdict(p, "close", 2, 0, 0), SCG_RET_ALLOW);
+	assert_int_equal(verdict(p, "close", 6, 0, 0), ERRNO(1));
+	assert_int_equal(verdict(p, "dup", 1, 0, 0), SCG_RET_ALLOW);
+	scg_policy_free(p);
+	char msg[256], hint[256];
+	first_error("ALLOW {\n  write(a, b, c) { a & b == 0 }\n}\n", msg, sizeof(msg), hint,
+		    sizeof(hint));
+	assert_non_null(strstr(msg, "bad.kafel:2:22: error: the rule for 'write' masks an argument "
+				    "with another"));
+}
+
 /* int parameters are read over their low 32 bits, longs and pointers over 64, as kafel does. */
 static void argument_widths(void **state)
 {
@@ -314,7 +337,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(policies_and_use), cmocka_unit_test(first_match),
-	    cmocka_unit_test(expressions),	cmocka_unit_test(argument_widths),
+	    cmocka_unit_test(expressions),	cmocka_unit_test(chained_masks),
+	    cmocka_unit_test(argument_widths),
 	    cmocka_unit_test(custom_syscalls),	cmocka_unit_test(locations),
 	    cmocka_unit_test(diagnostics),	cmocka_unit_test(includes),
 	    cmocka_unit_test(detection),	cmocka_unit_test(round_trip),

@@ -569,27 +569,35 @@ static bool masked(struct kf_ctx *c, struct kv *v)
 {
 	if (is_punct(c, '(')) {
 		next(c);
-		return masked(c, v) && expect(c, ')', "')'");
-	}
-	if (!operand(c, v))
-		return false;
-	if (!is_punct(c, '&'))
-		return true;
-	struct scg_loc loc = peek(c)->loc;
-	next(c);
-	struct kv r;
-	if (!operand(c, &r))
-		return false;
-	if (v->var && r.var) {
-		error(c, loc, "mask an argument with a number", "'&' of two arguments%s", "");
+		if (!masked(c, v) || !expect(c, ')', "')'"))
+			return false;
+	} else if (!operand(c, v)) {
 		return false;
 	}
-	if (!v->var && !r.var)
-		v->num &= r.num;
-	else if (v->var)
-		v->mask &= r.num;
-	else
-		*v = (struct kv){true, r.arg, r.width, r.mask & v->num, 0};
+	/* masks chain as in kafel's grammar: (fd & 0xf) & 0x3 is fd & 0x3 */
+	while (is_punct(c, '&')) {
+		struct scg_loc loc = peek(c)->loc;
+		next(c);
+		struct kv r;
+		if (!operand(c, &r))
+			return false;
+		if (v->var && r.var) {
+			char rule[KF_NAME];
+			snprintf(rule, sizeof(rule), "%s",
+				 c->sc_name[0] ? c->sc_name : "SYSCALL[n]");
+			error(c, loc, "mask an argument with a number",
+			      "the rule for '%s' masks an argument with another ('&' of two "
+			      "arguments), which the import cannot express",
+			      rule);
+			return false;
+		}
+		if (!v->var && !r.var)
+			v->num &= r.num;
+		else if (v->var)
+			v->mask &= r.num;
+		else
+			*v = (struct kv){true, r.arg, r.width, r.mask & v->num, 0};
+	}
 	return true;
 }
 
@@ -667,7 +675,8 @@ static bool paren_is_operand(const struct kf_ctx *c)
 			const struct tok *n = &c->t[i + 1];
 			return n->kind == TK_PUNCT &&
 			       (n->punct == P_EQ || n->punct == P_NE || n->punct == '<' ||
-				n->punct == '>' || n->punct == P_LE || n->punct == P_GE);
+				n->punct == '>' || n->punct == P_LE || n->punct == P_GE ||
+				n->punct == '&'); /* (fd & 0xf) & 0x3 */
 		}
 	}
 	return false;
