@@ -12,8 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bench.h"
-#include "bench_fuse.h"
+#include "bench/bench.h"
+#include "bench/fuse.h"
 #include "cli.h"
 
 struct options {

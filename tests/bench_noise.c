@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * The noise logic of `syscage bench` (cli/bench_stats.c) on made-up
+ * The noise logic of `syscage bench` (cli/bench/stats.c) on made-up
  * samples: quartiles, the noisy mark, and when two rows may be said to
  * differ.  No clock is read.  tests/cli/bench.sh compiles and runs it; it
  * prints TAP.
@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bench.h"
+#include "bench/bench.h"
 
 static int n;
 static int failed;

@@ -4,11 +4,11 @@
 # numbers only have to be there and be positive.
 . "$(dirname "$0")/../cli_lib.bash"
 
-# The noise logic on made-up samples (tests/bench_noise.c with cli/bench_stats.c): its own TAP
+# The noise logic on made-up samples (tests/bench_noise.c with cli/bench/stats.c): its own TAP
 # lines, renumbered into this script's.
 src=$(cd "$(dirname "$0")/../.." && pwd)
 if ${CC:-cc} -std=c11 -D_GNU_SOURCE -Wall -Werror -iquote "$src/cli" -I"$src/include" -o "$TMP/bench_noise" \
-	"$src/tests/bench_noise.c" "$src/cli/bench_stats.c" 2>"$TMP/cc.err"; then
+	"$src/tests/bench_noise.c" "$src/cli/bench/stats.c" 2>"$TMP/cc.err"; then
 	"$TMP/bench_noise" >"$TMP/noise.tap"
 	while IFS= read -r line; do
 		case $line in

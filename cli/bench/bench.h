@@ -3,13 +3,13 @@
  * syscage bench: what the kernel's seccomp costs on this machine.
  *
  * The pieces, one job per file:
- *   bench_loop.c     times a syscall loop in a pinned, filtered child
- *   bench_filters.c  the programs measured (deny-open, long, uncacheable)
- *   bench_scmp.c     libseccomp, opened with dlopen() when present
- *   bench_plan.c     the measurements each section makes
- *   bench_system.c   JIT state and kernel facts
- *   bench_report.c   the terminal table and JSON
- *   bench_svg.c      the SVG chart
+ *   loop.c     times a syscall loop in a pinned, filtered child
+ *   filters.c  the programs measured (deny-open, long, uncacheable)
+ *   scmp.c     libseccomp, opened with dlopen() when present
+ *   plan.c     the measurements each section makes
+ *   system.c   JIT state and kernel facts
+ *   report.c   the terminal table and JSON
+ *   svg.c      the SVG chart
  *   cmd_bench.c      options and the order of things
  */
 #ifndef SCG_CLI_BENCH_H
@@ -23,7 +23,7 @@
 
 #define BENCH_MAX_REPS 101
 
-/* --- timing (bench_loop.c) ------------------------------------------------ */
+/* --- timing (loop.c) ------------------------------------------------ */
 
 struct bench_call {
 	uint32_t nr;
@@ -62,7 +62,7 @@ struct bench_timing {
  */
 int bench_measure_rep(const struct bench_params *params, const struct scg_prog *progs,
 		      size_t nprogs, const struct bench_call *call, struct bench_timing *t, double *ns);
-/* --- statistics (bench_stats.c) ------------------------------------------- */
+/* --- statistics (stats.c) ------------------------------------------- */
 
 /* Median, quartiles, extremes and MAD of @n per-call times (sorted in place) into @out. */
 void bench_summarize(double *samples, unsigned n, struct bench_timing *out);
@@ -87,7 +87,7 @@ double bench_now_us(void);
 /* The CPU to pin children to: the last one this process may run on, or -1. */
 int bench_pick_cpu(void);
 
-/* --- programs (bench_filters.c) ------------------------------------------ */
+/* --- programs (filters.c) ------------------------------------------ */
 
 /*
  * The classic 6-instruction filter: check the ABI, load nr, ERRNO(EPERM)
@@ -109,7 +109,7 @@ bool bench_cached(const struct scg_arch *arch, const struct scg_prog *progs, siz
 size_t bench_executed(const struct scg_arch *arch, const struct scg_prog *progs, size_t n,
 		      const struct bench_call *call);
 
-/* --- libseccomp (bench_scmp.c) ------------------------------------------- */
+/* --- libseccomp (scmp.c) ------------------------------------------- */
 
 struct bench_scmp; /* a dlopen()ed libseccomp */
 
@@ -129,7 +129,7 @@ const char *bench_scmp_version(const struct bench_scmp *lib);
 int bench_scmp_compile(const struct bench_scmp *lib, const struct scg_policy *policy,
 		       unsigned level, struct scg_prog *out, size_t *skipped);
 
-/* --- system facts (bench_system.c) --------------------------------------- */
+/* --- system facts (system.c) --------------------------------------- */
 
 struct bench_system {
 	int jit_enable;  /* /proc/sys/net/core/bpf_jit_enable, -1: unreadable */
@@ -143,7 +143,7 @@ void bench_system_read(struct bench_system *sys);
 const char *bench_jit_text(int jit_enable);
 const char *bench_harden_text(int jit_harden);
 
-/* --- results (bench_plan.c, bench_report.c, bench_svg.c) ----------------- */
+/* --- results (plan.c, report.c, svg.c) ----------------- */
 
 enum bench_section {
 	BENCH_BASELINE,
@@ -151,7 +151,7 @@ enum bench_section {
 	BENCH_STACK,
 	BENCH_LENGTH,
 	BENCH_COMPARE,
-	BENCH_FUSE, /* bench_fuse.c */
+	BENCH_FUSE, /* fuse.c */
 	BENCH_NSECTIONS,
 };
 

@@ -2,7 +2,7 @@
 /*
  * syscage bench's fuse section: a stack of 8 filters shaped like systemd's
  * hardening directives (the policies in bench/data/hardening/, embedded as
- * bench_fuse_data.c by tools/gen-bench-hardening.py) against one of them
+ * fuse_data.c by tools/gen-bench-hardening.py) against one of them
  * alone and against the stack fused into one filter (scg_fuse(),
  * docs/fuse.md).
  */

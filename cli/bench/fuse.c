@@ -27,7 +27,7 @@
 #include <syscage/analysis.h>
 #endif
 
-#include "bench_fuse.h"
+#include "fuse.h"
 
 #define PERSONALITY_QUERY 0xffffffffULL
 #define FUSE_ROW_PREFIX_NONE "no filter"
