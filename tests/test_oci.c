@@ -363,6 +363,36 @@ static void test_podman_errno_names(void **state)
 }
 
 /*
+ * An errno name beside a number: no warning where every ABI numbers the name
+ * so (EPERM is 1 everywhere, as in Podman's profile); where one numbers it
+ * apart (ENOSYS is 89 on MIPS), the warning names that ABI.
+ */
+static void test_podman_errno_agreeing(void **state)
+{
+	(void)state;
+	const char *json =
+		"{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"defaultErrnoRet\": 38,"
+		" \"defaultErrno\": \"ENOSYS\", \"architectures\": [\"SCMP_ARCH_X86_64\"],"
+		" \"syscalls\": [{\"names\": [\"mkdir\"], \"action\": \"SCMP_ACT_ERRNO\","
+		" \"errnoRet\": 1, \"errno\": \"EPERM\"},"
+		" {\"names\": [\"rmdir\"], \"action\": \"SCMP_ACT_ERRNO\","
+		" \"errnoRet\": 22, \"errno\": \"22\"}]}";
+	struct scg_diag *diag = scg_diag_new();
+	struct scg_policy *p = import_into(json, diag);
+	assert_int_equal(verdict(p, "mkdir", 0, 0), SCG_RET_ERRNO | 1);
+	assert_int_equal(verdict(p, "rmdir", 0, 0), SCG_RET_ERRNO | 22);
+	for (size_t i = 0; i < scg_diag_count(diag); i++)
+		assert_null(strstr(scg_diag_get(diag, i)->message, "syscalls["));
+	const struct scg_diag_entry *w = diag_with(diag, "Docker ignores it");
+	assert_non_null(w);
+	assert_non_null(strstr(w->message, "defaultErrno"));
+	assert_non_null(w->hint);
+	assert_non_null(strstr(w->hint, "ENOSYS is 89 on a mips"));
+	scg_policy_free(p);
+	scg_diag_free(diag);
+}
+
+/*
  * Two overlapping rules with different actions: libseccomp's tree order
  * decides (NE 255 sorts before EQ 0, the high words being one node), and
  * the warning names the action that wins where both match.
@@ -998,6 +1028,7 @@ int main(void)
 		cmocka_unit_test(test_selection),
 		cmocka_unit_test(test_errno_values),
 		cmocka_unit_test(test_podman_errno_names),
+		cmocka_unit_test(test_podman_errno_agreeing),
 		cmocka_unit_test(test_podman_errno_host),
 		cmocka_unit_test(test_overlap_warning),
 		cmocka_unit_test(test_runc_quirks),

@@ -274,8 +274,16 @@ static void read_errno_text(struct reader *rd, const struct oci_path *path, stru
 			  s);
 		return;
 	}
-	if (*has && !(number && n == *value))
-		oci_warn(rd->doc, path, false, NULL,
+	/* a name the number matches on every ABI cannot disagree, whatever the host */
+	char differs[96] = "";
+	for (size_t i = 0; *has && !number && !differs[0] && i < scg_arch_count(); i++) {
+		uint32_t e;
+		if (scg_errno_lookup(scg_arch_at(i), s, &e) == 0 && e != *value)
+			snprintf(differs, sizeof(differs), "%s is %u on a %s host", s, e,
+				 scg_arch_name(scg_arch_at(i)));
+	}
+	if (*has && ((number && n != *value) || differs[0]))
+		oci_warn(rd->doc, path, false, differs[0] ? differs : NULL,
 			 "Podman uses \"%s\" here, Docker ignores it and uses %s (%u)", s,
 			 numeric_key, *value);
 	if (number && n > SCG_MAX_ERRNO)
