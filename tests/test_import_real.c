@@ -22,6 +22,8 @@
 #include <syscage/analysis.h>
 #include <syscage/syscage.h>
 
+#include "support/importer.h"
+
 #define MAX_FILTERS 64
 
 static char *read_text(const char *path, size_t *len)
@@ -178,17 +180,7 @@ static void assert_same_filter(const struct scg_policy *a, const struct scg_poli
 	scg_prog_release(&pb);
 }
 
-static struct scg_policy *import_text(const char *text)
-{
-	struct scg_policy *p = NULL;
-	struct scg_diag *diag = scg_diag_new();
-	int r = scg_systemd_import(text, strlen(text), NULL, &p, diag);
-	for (size_t i = 0; r < 0 && i < scg_diag_count(diag); i++)
-		print_error("%s\n", scg_diag_get(diag, i)->message);
-	assert_int_equal(r, 0);
-	scg_diag_free(diag);
-	return p;
-}
+#define import_text(text) test_import_ok(scg_systemd_import, text, "exported.service")
 
 /* @p as systemd settings, imported again: the same filter. */
 static void round_trip(const struct scg_policy *p, const char *what)
