@@ -566,10 +566,55 @@ static void test_notify_without_listener(void **state)
 	assert_int_equal(WEXITSTATUS(status), 0);
 }
 
+/*
+ * scg_measure_syscall(): the loop runs in a child under the filters, whose
+ * verdict the result shows; a kill and a filter that does not load are
+ * errors that say so, and the caller is untouched.
+ */
+static void test_measure_syscall(void **state)
+{
+	(void)state;
+	LIVE_OR_SKIP();
+	struct scg_measure_call call = { .nr = SYS_getppid };
+	SCG_OPTS(scg_measure_opts, opts, .cpu = -1, .calls = 2000);
+	struct scg_measure_result res;
+	assert_int_equal(scg_measure_syscall(NULL, 0, &call, &opts, &res), 0);
+	assert_int_equal(res.calls, 2000);
+	assert_int_equal(res.result, getpid()); /* the child's parent: this process */
+	assert_true(res.ns_per_call > 0);
+
+	struct scg_prog errno5 = one_rule(SYS_getppid, SCG_RET_ERRNO | 5);
+	assert_int_equal(scg_measure_syscall(&errno5, 1, &call, &opts, &res), 0);
+	assert_int_equal(res.result, -5);
+	assert_int_equal(getppid() > 0, 1); /* nothing was installed here */
+
+	struct scg_prog kill = one_rule(SYS_getppid, SCG_RET_KILL_PROCESS);
+	assert_true(scg_measure_syscall(&kill, 1, &call, &opts, &res) < 0);
+	assert_non_null(strstr(res.error, "SIGSYS"));
+
+	struct scg_insn bad_insn = { BPF_JMP | BPF_JA, 0, 0, 7 }; /* jumps past the end */
+	struct scg_prog bad[2] = { one_rule(SYS_getppid, SCG_RET_ALLOW),
+				   { .insns = &bad_insn, .len = 1 } };
+	assert_true(scg_measure_syscall(bad, 2, &call, &opts, &res) < 0);
+	assert_int_equal(res.failed_filter, 1);
+	assert_non_null(strstr(res.error, "filter 2 did not load"));
+
+	/* calibrated: a loop of about rep_ms */
+	SCG_OPTS(scg_measure_opts, calibrated, .cpu = -1, .rep_ms = 2);
+	assert_int_equal(scg_measure_syscall(NULL, 0, &call, &calibrated, &res), 0);
+	assert_true(res.calls >= 1000);
+	/* a struct that says it is larger, with bytes set past ours */
+	struct { struct scg_measure_opts o; uint64_t extra; } big = { .o = opts, .extra = 1 };
+	big.o.sz = sizeof(big);
+	assert_int_equal(scg_measure_syscall(NULL, 0, &call, &big.o, &res), -EINVAL);
+	assert_int_equal(scg_measure_syscall(NULL, 0, NULL, &opts, &res), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_install_falls_back_to_prctl),
+		cmocka_unit_test(test_measure_syscall),
 		cmocka_unit_test(test_install_tsync_tid_is_failure),
 		cmocka_unit_test(test_install_rejects_bad_arguments),
 		cmocka_unit_test(test_probe_simulated),

@@ -1,50 +1,15 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Timing a syscall loop under filters.  Filters cannot be removed, so every
- * measurement gets a fresh child.  The child reports through shared memory
- * rather than a pipe: after the filters are in, it makes no syscall but the
- * one measured (clock_gettime goes through the vDSO), so a policy that
- * denies write() or kills on exit_group() cannot lose the results.
- *
- * The time is the child's CPU time, which the parent reads from
- * /proc/PID/schedstat right before and right after the loop (the child
- * waits for it, spinning on shared memory): time the child spent waiting
- * for a CPU taken by something else on the machine does not count.  A
- * CPU-time clock read in the child would be a syscall its filters judge.
- * Without schedstat the child's own wall clock is used.
+ * The clocks and the CPU bench uses, and one repetition of a measurement
+ * through the library's scg_measure_syscall(), which times the loop in a
+ * fresh filtered child.
  */
-#include <errno.h>
 #include <sched.h>
-#include <signal.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/prctl.h>
-#include <sys/syscall.h>
-#include <sys/wait.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "bench.h"
-
-/* The child gives up after this long (a filter that blocks the call, say). */
-#define CHILD_TIMEOUT_S 60
-
-enum child_state { CHILD_STARTED, CHILD_INSTALLED, CHILD_READY, CHILD_LOOPED, CHILD_DONE,
-		   CHILD_FAILED };
-
-struct shared {
-	volatile int state;
-	volatile int go;      /* the parent read the CPU time: start the loop */
-	volatile int release; /* the parent read it again: finish */
-	int err;             /* with CHILD_FAILED */
-	size_t failed_at;    /* which filter did not load */
-	uint64_t calls;
-	long result;
-	double ns;           /* wall-clock ns per call */
-	double tail_ns;      /* wall time spent waiting for the release, to take off the CPU time */
-};
 
 double bench_now_us(void)
 {
@@ -64,185 +29,22 @@ int bench_pick_cpu(void)
 	return -1;
 }
 
-static double now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
-/* The measured loop; noinline keeps its shape the same for every filter. */
-static __attribute__((noinline)) long call_loop(const struct bench_call *c, uint64_t n)
-{
-	long r = 0;
-	for (uint64_t i = 0; i < n; i++)
-		r = syscall((long)c->nr, c->args[0], c->args[1], c->args[2], c->args[3],
-			    c->args[4], c->args[5]);
-	return r < 0 ? -errno : r;
-}
-
-static int install(const struct scg_prog *progs, size_t nprogs, struct shared *sh)
-{
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1L, 0L, 0L, 0L) < 0)
-		return -errno;
-	for (size_t i = 0; i < nprogs; i++) {
-		int r = scg_filter_install(&progs[i], 0, NULL);
-		if (r < 0) {
-			sh->failed_at = i;
-			return r;
-		}
-	}
-	return 0;
-}
-
-/* Calls per repetition so that one lasts about @rep_ms. */
-static uint64_t calibrate(const struct bench_call *call, double rep_ms)
-{
-	double t0 = now_ns();
-	call_loop(call, 200);
-	double per_call = (now_ns() - t0) / 200;
-	double want = rep_ms * 1e6 / (per_call > 1 ? per_call : 1);
-	return want < 1000 ? 1000 : (uint64_t)want;
-}
-
-static __attribute__((noreturn)) void child(const struct bench_params *p, const struct scg_prog *progs,
-					    size_t nprogs, const struct bench_call *call, uint64_t calls,
-					    struct shared *sh)
-{
-	if (p->cpu >= 0) {
-		cpu_set_t set;
-		CPU_ZERO(&set);
-		CPU_SET(p->cpu, &set);
-		sched_setaffinity(0, sizeof(set), &set);
-	}
-	alarm(CHILD_TIMEOUT_S);
-	int r = install(progs, nprogs, sh);
-	if (r < 0) {
-		sh->err = -r;
-		sh->state = CHILD_FAILED;
-		_exit(1);
-	}
-	sh->state = CHILD_INSTALLED;
-	uint64_t n = calls ? calls : calibrate(call, p->rep_ms);
-	call_loop(call, n / 4 + 1); /* warm-up: caches, branch predictors, frequency */
-	sh->calls = n;
-	sh->state = CHILD_READY;
-	while (!sh->go)
-		;
-	double t0 = now_ns();
-	sh->result = call_loop(call, n);
-	double t1 = now_ns();
-	sh->ns = (t1 - t0) / (double)n;
-	sh->state = CHILD_LOOPED;
-	while (!sh->release)
-		;
-	sh->tail_ns = now_ns() - t1;
-	sh->state = CHILD_DONE;
-	_exit(0);
-}
-
-/* The task's time on a CPU so far, in ns (/proc/PID/schedstat's first field); -1: unknown. */
-static double cpu_ns_of(pid_t pid)
-{
-	char path[64];
-	snprintf(path, sizeof(path), "/proc/%d/schedstat", (int)pid);
-	FILE *f = fopen(path, "re");
-	unsigned long long ns;
-	bool ok = f && fscanf(f, "%llu", &ns) == 1;
-	if (f)
-		fclose(f);
-	return ok ? (double)ns : -1;
-}
-
-/* True when the child has exited or died (it stays a zombie for waitpid()). */
-static bool child_ended(pid_t pid)
-{
-	siginfo_t info = { 0 };
-	return waitid(P_PID, (id_t)pid, &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid != 0;
-}
-
-/* Waits until the child reaches @state (or ends: false). */
-static bool await_state(pid_t pid, struct shared *sh, int state)
-{
-	struct timespec pause = { 0, 20000 };
-	while (sh->state < state) {
-		if (sh->state == CHILD_FAILED || child_ended(pid))
-			return sh->state >= state && sh->state != CHILD_FAILED;
-		nanosleep(&pause, NULL);
-	}
-	return sh->state != CHILD_FAILED;
-}
-
-/*
- * Reads the child's CPU time around its loop; ns per call into *@cpu_ns,
- * or -1 when schedstat cannot be read (or the child did not get there).
- */
-static void time_child(pid_t pid, struct shared *sh, double *cpu_ns)
-{
-	*cpu_ns = -1;
-	if (!await_state(pid, sh, CHILD_READY)) {
-		sh->go = sh->release = 1;
-		return;
-	}
-	double start = cpu_ns_of(pid);
-	sh->go = 1;
-	bool looped = await_state(pid, sh, CHILD_LOOPED);
-	double end = looped ? cpu_ns_of(pid) : -1;
-	sh->release = 1;
-	if (looped && await_state(pid, sh, CHILD_DONE) && start >= 0 && end > start && sh->calls)
-		*cpu_ns = (end - start - sh->tail_ns) / (double)sh->calls;
-}
-
-static void describe_failure(const struct shared *sh, int status, char *error, size_t size)
-{
-	if (sh->state == CHILD_FAILED)
-		snprintf(error, size, "filter %zu did not load: %s", sh->failed_at + 1, strerror(sh->err));
-	else if (WIFSIGNALED(status) && WTERMSIG(status) == SIGSYS)
-		snprintf(error, size, "the filter killed the process (SIGSYS)");
-	else if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM)
-		snprintf(error, size, "no result after %d s", CHILD_TIMEOUT_S);
-	else if (WIFSIGNALED(status))
-		snprintf(error, size, "the child died by signal %d (%s)", WTERMSIG(status),
-			 strsignal(WTERMSIG(status)));
-	else
-		snprintf(error, size, "the child exited with status %d before finishing",
-			 WEXITSTATUS(status));
-}
-
 int bench_measure_rep(const struct bench_params *params, const struct scg_prog *progs,
 		      size_t nprogs, const struct bench_call *call, struct bench_timing *t, double *ns)
 {
-	struct shared *sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
-				 -1, 0);
-	if (sh == MAP_FAILED) {
-		snprintf(t->error, sizeof(t->error), "mmap: %s", strerror(errno));
-		return -errno;
+	SCG_OPTS(scg_measure_opts, opts, .cpu = params->cpu, .calls = t->calls,
+		 .rep_ms = params->rep_ms);
+	struct scg_measure_call c = { .nr = call->nr };
+	memcpy(c.args, call->args, sizeof(c.args));
+	struct scg_measure_result res;
+	int r = scg_measure_syscall(progs, nprogs, &c, &opts, &res);
+	if (r < 0) {
+		snprintf(t->error, sizeof(t->error), "%s", res.error);
+		return r;
 	}
-	memset(sh, 0, sizeof(*sh));
-	fflush(NULL);
-	int r = 0;
-	pid_t pid = fork();
-	if (pid < 0) {
-		r = -errno;
-		snprintf(t->error, sizeof(t->error), "fork: %s", strerror(-r));
-	} else if (pid == 0) {
-		child(params, progs, nprogs, call, t->calls, sh);
-	} else {
-		double cpu_ns;
-		time_child(pid, sh, &cpu_ns);
-		int status = 0;
-		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-			;
-		if (sh->state == CHILD_DONE) {
-			t->cpu_clock = cpu_ns > 0;
-			*ns = cpu_ns > 0 ? cpu_ns : sh->ns;
-			t->calls = sh->calls;
-			t->result = sh->result;
-		} else {
-			describe_failure(sh, status, t->error, sizeof(t->error));
-			r = -ECHILD;
-		}
-	}
-	munmap(sh, sizeof(*sh));
-	return r;
+	t->cpu_clock = res.cpu_clock;
+	t->calls = res.calls;
+	t->result = res.result;
+	*ns = res.ns_per_call;
+	return 0;
 }

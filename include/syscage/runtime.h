@@ -200,6 +200,48 @@ SCG_API int scg_notif_handle_one(int listener, scg_notif_decide_fn decide, void 
  */
 SCG_API int scg_notif_loop(int listener, scg_notif_decide_fn decide, void *ctx);
 
+/* --- what filters cost (measure.c) -------------------------------------- */
+
+/* A syscall to time: its number on the native ABI and its six arguments. */
+struct scg_measure_call {
+	uint32_t nr;
+	uint64_t args[6];
+};
+
+struct scg_measure_opts {
+	size_t sz;      /* sizeof(struct scg_measure_opts); SCG_OPTS fills it in */
+	int cpu;        /* the CPU the timed process is pinned to; -1: not pinned */
+	uint64_t calls; /* calls in the timed loop; 0: as many as take about rep_ms */
+	double rep_ms;  /* with calls 0: the loop's target length (0: 20 ms) */
+};
+
+struct scg_measure_result {
+	double ns_per_call; /* CPU time per call, or wall time when !cpu_clock */
+	bool cpu_clock;     /* CPU time from /proc/PID/schedstat, time spent waiting excluded */
+	uint64_t calls;     /* calls timed */
+	long result;        /* what the last call returned (-errno on failure) */
+	size_t failed_filter; /* with -errno from installing: the filter that did not load */
+	char error[120];    /* on failure: why nothing was measured */
+};
+
+/*
+ * Times a loop of @call in a fresh child process (filters cannot be
+ * removed, so every measurement needs one) that sets no_new_privs, installs
+ * @nfilters filters (oldest first), warms up and then makes no syscall but
+ * the one timed: a filter that denies write() or kills at exit cannot lose
+ * the result, which comes back through shared memory.  The time is the
+ * child's CPU time, read by the caller from /proc/PID/schedstat around the
+ * loop, so time the child spent waiting for a CPU another task had does
+ * not count; without schedstat, the child's wall clock.  A child still busy
+ * after 60 s (a filter that blocks the call) is ended.  Nothing is printed.
+ * Returns 0, or -errno with @out->error saying why: a filter that did not
+ * load (@out->failed_filter), a filter that killed the child, fork failing.
+ */
+SCG_API int scg_measure_syscall(const struct scg_prog *filters, size_t nfilters,
+				const struct scg_measure_call *call,
+				const struct scg_measure_opts *opts,
+				struct scg_measure_result *out);
+
 #ifdef __cplusplus
 }
 #endif
