@@ -610,11 +610,59 @@ static void test_measure_syscall(void **state)
 	assert_int_equal(scg_measure_syscall(NULL, 0, NULL, &opts, &res), -EINVAL);
 }
 
+static int wait_child(pid_t pid)
+{
+	int status;
+	while (waitpid(pid, &status, 0) < 0)
+		assert_int_equal(errno, EINTR);
+	return status;
+}
+
+/* scg_spawn_held(): the child waits until released, then execs; a failed
+ * exec comes back as its errno and a shell's status; abandoned, it exits 125. */
+static void test_spawn_held(void **state)
+{
+	(void)state;
+	char a0[] = "sh", a1[] = "-c", a2[] = "exit 7", m0[] = "no-such-program";
+	char *const sh_argv[] = { a0, a1, a2, NULL };
+	struct scg_held h;
+	assert_int_equal(scg_spawn_held("/bin/sh", sh_argv, NULL, 0, &h), 0);
+	assert_true(h.pid > 0);
+	/* held: still this test's image, not sh */
+	char path[64], comm[32] = { 0 };
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)h.pid);
+	FILE *f = fopen(path, "re");
+	assert_non_null(f);
+	assert_non_null(fgets(comm, sizeof(comm), f));
+	fclose(f);
+	assert_true(strcmp(comm, "sh\n") != 0);
+	assert_int_equal(scg_held_release(&h), 0);
+	assert_int_equal(scg_held_release(&h), -EINVAL); /* once */
+	int status = wait_child(h.pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 7);
+
+	char *const missing[] = { m0, NULL };
+	assert_int_equal(scg_spawn_held("/nonexistent/no-such-program", missing, NULL, 0, &h), 0);
+	assert_int_equal(scg_held_release(&h), -ENOENT);
+	status = wait_child(h.pid);
+	assert_int_equal(WEXITSTATUS(status), 127);
+
+	assert_int_equal(scg_spawn_held("/bin/sh", sh_argv, NULL, 0, &h), 0);
+	scg_held_abandon(&h);
+	status = wait_child(h.pid);
+	assert_int_equal(WEXITSTATUS(status), 125);
+
+	assert_int_equal(scg_spawn_held("/bin/sh", sh_argv, NULL, 0x80, &h), -EINVAL);
+	assert_int_equal(scg_spawn_held(NULL, sh_argv, NULL, 0, &h), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_install_falls_back_to_prctl),
 		cmocka_unit_test(test_measure_syscall),
+		cmocka_unit_test(test_spawn_held),
 		cmocka_unit_test(test_install_tsync_tid_is_failure),
 		cmocka_unit_test(test_install_rejects_bad_arguments),
 		cmocka_unit_test(test_probe_simulated),

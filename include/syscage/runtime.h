@@ -242,6 +242,38 @@ SCG_API int scg_measure_syscall(const struct scg_prog *filters, size_t nfilters,
 				const struct scg_measure_opts *opts,
 				struct scg_measure_result *out);
 
+/* --- a program started on a signal (spawn.c) ------------------------------ */
+
+/* A child forked and waiting to exec its program (scg_spawn_held()). */
+struct scg_held {
+	pid_t pid;
+	int go_fd;  /* written to let it exec; -1 once released or abandoned */
+	int err_fd; /* the exec's errno comes back here; EOF: the exec happened */
+};
+
+/* scg_spawn_held() flags: the program's standard output goes to its standard error. */
+#define SCG_HELD_STDOUT_TO_STDERR 1U
+
+/*
+ * Forks a child that waits, making no syscall but the wait, until
+ * scg_held_release(), then execs @path with @argv and @envp (NULL: the
+ * caller's environ).  Made for tracers that must be attached before the
+ * program's first call: attach to @out->pid, then release.  Nothing is
+ * printed.  Returns 0, or -errno when the child could not be made.
+ */
+SCG_API int scg_spawn_held(const char *path, char *const argv[], char *const envp[],
+			   unsigned flags, struct scg_held *out);
+
+/*
+ * Lets the child exec and waits until the exec happened or failed.
+ * Returns 0, or -errno of the failed exec (the child then exits with 127
+ * for ENOENT, 126 otherwise, as a shell does).
+ */
+SCG_API int scg_held_release(struct scg_held *held);
+
+/* Lets the child go without its exec: it exits with status 125.  The caller still reaps it. */
+SCG_API void scg_held_abandon(struct scg_held *held);
+
 #ifdef __cplusplus
 }
 #endif
