@@ -46,17 +46,4 @@ int inject_build_policy(struct scg_inject_rule *const *rules, size_t nrules,
  */
 bool inject_in_filter(const struct scg_inject_rule *rule, bool count_all);
 
-/* --- path tests (inject_paths.c) ----------------------------------------- */
-
-/* The absolute, resolved form of each of @rule's paths (NULL where it cannot be resolved). */
-char **inject_resolve_paths(const struct scg_inject_rule *rule);
-void inject_free_paths(char **resolved, size_t n);
-/*
- * True when call @n names one of @rule's paths (as written, or @resolved)
- * in a file-name argument, or has a descriptor argument open on one.
- * Strings are read through @listener.
- */
-bool inject_call_names_path(int listener, const struct scg_notif *n,
-			    const struct scg_inject_rule *rule, char *const *resolved);
-
 #endif

@@ -48,6 +48,13 @@ static int child_main(int argc, char **argv)
 	}
 	if (argc >= 4 && !strcmp(argv[2], "exit"))
 		return atoi(argv[3]);
+	if (argc >= 3 && !strcmp(argv[2], "unshare3")) { /* bit i: call i+1 failed with EIO */
+		int bits = 0;
+		for (int i = 0; i < 3; i++)
+			if (syscall(SYS_unshare, 0L) < 0 && errno == EIO)
+				bits |= 1 << i;
+		return bits;
+	}
 	return 99;
 }
 
@@ -338,6 +345,93 @@ static void test_hostile_serve(void **state)
 	hostile("pdeathsig", SCG_LAUNCH_SERVE, "default allow\nnotify unshare\n");
 }
 
+/* --- inject's server as the launcher's SERVE decisions -------------------- */
+
+struct inject_report {
+	int r;
+	struct scg_launch_result res;
+	unsigned faults;
+	uint64_t count;
+	char call[128];
+};
+
+static void on_injected(const struct scg_inject_fault *f, void *ctx)
+{
+	struct inject_report *rep = ctx;
+	rep->faults++;
+	rep->count = f->count;
+	snprintf(rep->call, sizeof(rep->call), "%s", f->call);
+}
+
+static int serve_decide(int listener, const struct scg_notif *n, struct scg_notif_resp *resp,
+			void *ctx)
+{
+	return scg_inject_server_decide(ctx, listener, n, resp);
+}
+
+static void serve_answered(const struct scg_notif *n, const struct scg_notif_resp *resp, int r,
+			   void *ctx)
+{
+	(void)n;
+	(void)resp;
+	(void)r;
+	scg_inject_server_answered(ctx);
+}
+
+/*
+ * unshare:error=EIO:when=2 over `notify unshare`: of three calls only the
+ * second fails, on_injected sees it decoded with its count, and the
+ * other two get the base policy's verdict (allow).
+ */
+static void test_inject_server(void **state)
+{
+	(void)state;
+	NEED_NOTIF();
+	struct inject_report *shm = mmap(NULL, sizeof(*shm), PROT_READ | PROT_WRITE,
+					 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	assert_true(shm != MAP_FAILED);
+	memset(shm, 0, sizeof(*shm));
+	struct scg_policy *base = policy_text("default allow\nnotify unshare\n");
+	struct scg_policy *allow = policy_text("default allow\n");
+	struct scg_inject_rule *rule;
+	assert_int_equal(scg_inject_rule_parse("unshare:error=EIO:when=2", NULL, &rule, NULL), 0);
+	struct scg_inject_rule *rules[] = { rule };
+	assert_int_equal(scg_inject_rules_resolve(rules, 1, NULL), 0);
+	const char *argv[] = { self, "child", "unshare3", NULL };
+	fflush(NULL);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		alarm(60);
+		struct scg_inject_server *srv;
+		SCG_OPTS(scg_inject_server_opts, so, .on_injected = on_injected, .ctx = shm);
+		if (scg_inject_server_new(rules, 1, allow, &so, &srv) < 0)
+			_exit(1);
+		SCG_OPTS(scg_launch_options, o, .mode = SCG_LAUNCH_SERVE, .ctx = srv,
+			 .on_notif = serve_decide, .on_answered = serve_answered);
+		shm->r = scg_launch((char *const *)argv, base, &o, &shm->res);
+		scg_inject_server_free(srv);
+		_exit(0);
+	}
+	int status;
+	while (waitpid(pid, &status, 0) < 0)
+		assert_int_equal(errno, EINTR);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	assert_int_equal(shm->r, 0);
+	assert_int_equal(shm->res.end, SCG_LAUNCH_EXITED);
+	assert_int_equal(shm->res.status, 2); /* the second call only */
+	assert_int_equal(shm->faults, 1);
+	assert_int_equal(shm->count, 2);
+	assert_non_null(strstr(shm->call, "unshare(0)"));
+	/* bad arguments */
+	struct scg_inject_server *srv;
+	assert_int_equal(scg_inject_server_new(rules, 1, NULL, NULL, &srv), -EINVAL);
+	scg_inject_rule_free(rule);
+	scg_policy_free(base);
+	scg_policy_free(allow);
+	munmap(shm, sizeof(*shm));
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -374,6 +468,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_bad_options),
 		cmocka_unit_test(test_hostile_report),
 		cmocka_unit_test(test_hostile_serve),
+		cmocka_unit_test(test_inject_server),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }

@@ -51,6 +51,7 @@
 
 #include <syscage/diag.h>
 #include <syscage/export.h>
+#include <syscage/inject.h>
 #include <syscage/policy.h>
 #include <syscage/runtime.h>
 
@@ -268,6 +269,54 @@ SCG_API bool scg_notif_format_call(int listener, const struct scg_notif *notif, 
 /* The process (thread group) of @notif's calling thread, from /proc (the thread's id when
  * it cannot be read). */
 SCG_API pid_t scg_notif_tgid(const struct scg_notif *notif);
+
+/* --- inject's supervisor, for SCG_LAUNCH_SERVE (inject_serve.c) ---------- */
+
+/* A fault injected, as on_injected sees it (everything borrowed for the call). */
+struct scg_inject_fault {
+	size_t rule;                   /* index of the rule in the rules given */
+	const struct scg_notif *notif; /* the call */
+	pid_t tgid;                    /* its process */
+	const char *name;              /* its syscall's name in its ABI, or NULL */
+	uint64_t count;                /* which call of the syscall in its thread the rule's
+					  when= counted; 0 for a rule without when= */
+	const char *call;              /* decoded (scg_notif_format_call()), strings read while
+					  the call waited */
+};
+
+struct scg_inject_server_opts {
+	size_t sz; /* sizeof(struct scg_inject_server_opts); SCG_OPTS fills it in */
+	/* The kernel's features to go by (NULL: scg_features_probe_seccomp()):
+	 * with WAIT_KILLABLE_RECV a rule's signal is sent before the answer. */
+	const struct scg_features *features;
+	/* Each fault, before its delays and its answer. */
+	void (*on_injected)(const struct scg_inject_fault *fault, void *ctx);
+	void *ctx;
+};
+
+struct scg_inject_server;
+
+/*
+ * A supervisor that answers notified calls with @rules (borrowed, resolved
+ * by scg_inject_rules_resolve(): one rule at most per syscall and ABI)
+ * and every other call with @base's verdict (borrowed).  A rule's when=
+ * counts per thread and syscall the calls in its set that meet its if=
+ * and path tests; a call it takes gets its error=, retval=, delays and
+ * signal.  Returns 0 with *@out, or -EINVAL or -ENOMEM.
+ */
+SCG_API int scg_inject_server_new(struct scg_inject_rule *const *rules, size_t nrules,
+				  const struct scg_policy *base,
+				  const struct scg_inject_server_opts *opts,
+				  struct scg_inject_server **out);
+SCG_API void scg_inject_server_free(struct scg_inject_server *srv);
+
+/* Decides notification @notif into @resp: for the launcher's on_notif. */
+SCG_API int scg_inject_server_decide(struct scg_inject_server *srv, int listener,
+				     const struct scg_notif *notif, struct scg_notif_resp *resp);
+
+/* For the launcher's on_answered: on kernels without WAIT_KILLABLE_RECV a
+ * rule's signal follows the answer, or the call would restart. */
+SCG_API void scg_inject_server_answered(struct scg_inject_server *srv);
 
 #ifdef __cplusplus
 }

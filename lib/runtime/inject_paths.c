@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * `syscage inject`: does a supervised call name one of a rule's paths?  As
+ * inject's supervisor: does a notified call name one of a rule's paths?  As
  * strace's -P decides: a file-name argument equal to the path as written
  * or to its absolute, resolved form (a string comparison, the program's
  * working directory and symbolic links in the argument not followed), or a
@@ -18,7 +18,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "inject.h"
+#include <syscage/launch.h>
+
+#include "runtime/inject_paths.h"
 
 char **inject_resolve_paths(const struct scg_inject_rule *rule)
 {
