@@ -26,6 +26,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <syscage/launch.h>
+#include <syscage/runtime.h>
 
 #include "cli.h"
 #include "learn_ebpf_maps.h"
@@ -381,47 +382,6 @@ static void poll_once(struct tracer *t, int pidfd)
 		ring_buffer__consume(t->ring);
 }
 
-/*
- * -- CMD: a child that waits on a pipe until the program is attached, then
- * executes the command; the program traces it from the first call after
- * that execve (LEARN_EBPF_AT_EXEC), as the notification learner does.  Returns the
- * child, or -1 after an error.  *@go is the pipe's end that lets it go.
- */
-static pid_t start_command(char **argv, const char *path, bool divert_stdout, int *go)
-{
-	int p[2];
-	if (pipe2(p, O_CLOEXEC) < 0) {
-		cli_error("learn --ebpf: cannot start %s: %s", argv[0], strerror(errno));
-		return -1;
-	}
-	fflush(NULL);
-	pid_t pid = fork();
-	if (pid < 0) {
-		cli_error("learn --ebpf: cannot start %s: %s", argv[0], strerror(errno));
-		close(p[0]);
-		close(p[1]);
-		return -1;
-	}
-	if (pid == 0) {
-		char c;
-		close(p[1]);
-		/* The policy goes to standard output: the program's goes to stderr. */
-		if (divert_stdout)
-			dup2(STDERR_FILENO, STDOUT_FILENO);
-		/* Nothing but the wait and the execve (which resets the handlers of
-		 * SIGINT and SIGTERM): every call after the wait is the program's. */
-		if (read(p[0], &c, 1) != 1)
-			_exit(EXIT_SETUP);
-		execve(path, argv, environ);
-		int e = errno;
-		fprintf(stderr, "syscage: %s: %s\n", argv[0], strerror(e));
-		_exit(e == ENOENT ? 127 : 126);
-	}
-	close(p[0]);
-	*go = p[1];
-	return pid;
-}
-
 static int exit_code(int status)
 {
 	if (WIFEXITED(status))
@@ -514,7 +474,11 @@ int learn_ebpf(const struct learn_ebpf_request *req, struct scg_learn *rec)
 		}
 	}
 	struct tracer t = { .rec = rec };
-	int go = -1, code = EXIT_SETUP;
+	/* -- CMD: a child that waits until the program is attached, then execs
+	 * the command; the program traces it from the first call after that
+	 * execve (LEARN_EBPF_AT_EXEC), as the notification learner does. */
+	struct scg_held held = { .pid = -1, .go_fd = -1, .err_fd = -1 };
+	int code = EXIT_SETUP;
 	pid_t child = -1;
 	struct sigaction sa = { .sa_handler = on_stop }, old_int, old_term;
 	sigemptyset(&sa.sa_mask);
@@ -523,9 +487,13 @@ int learn_ebpf(const struct learn_ebpf_request *req, struct scg_learn *rec)
 	if (!set_up(&t, req))
 		goto out;
 	if (req->argv) {
-		child = start_command(req->argv, path, req->divert_stdout, &go);
-		if (child < 0)
+		int r = scg_spawn_held(path, req->argv, NULL,
+				       req->divert_stdout ? SCG_HELD_STDOUT_TO_STDERR : 0, &held);
+		if (r < 0) {
+			cli_error("learn --ebpf: cannot start %s: %s", req->argv[0], strerror(-r));
 			goto out;
+		}
+		child = held.pid;
 		if (add_target(&t, child, LEARN_EBPF_AT_EXEC)) {
 			cli_error("learn --ebpf: cannot trace %s: %s", req->argv[0], strerror(errno));
 			goto out;
@@ -536,10 +504,11 @@ int learn_ebpf(const struct learn_ebpf_request *req, struct scg_learn *rec)
 	if (!attach(&t))
 		goto out;
 	if (child > 0) {
-		if (write(go, "g", 1) != 1)
+		int r = scg_held_release(&held);
+		if (r < 0) {
+			cli_error("%s: %s", req->argv[0], strerror(-r));
 			goto out;
-		close(go);
-		go = -1;
+		}
 	} else {
 		cli_error("learn --ebpf: recording; SIGINT (Ctrl-C) or SIGTERM ends it%s",
 			  req->pid ? ", or the end of the process" : "");
@@ -553,9 +522,9 @@ int learn_ebpf(const struct learn_ebpf_request *req, struct scg_learn *rec)
 		collect_counts(&t);
 	t.lost = lost_calls(&t);
 	if (t.lost)
-		cli_error("warning: learn --ebpf: %llu calls were lost (%s): the policy may be "
-			  "incomplete", t.lost,
-			  req->args ? "the ring buffer was full" : "the map of calls was full");
+		cli_error("warning: learn --ebpf: %llu calls (or new processes) were lost to a "
+			  "full %s: the policy may be incomplete", t.lost,
+			  req->args ? "ring buffer" : "map");
 	if (t.foreign)
 		cli_error("warning: %llu calls came from an ABI syscage does not know", t.foreign);
 	if (t.nomem) {
@@ -564,8 +533,7 @@ int learn_ebpf(const struct learn_ebpf_request *req, struct scg_learn *rec)
 		code = EXIT_SETUP;
 	}
 out:
-	if (go >= 0)
-		close(go); /* the child reads end of file and exits without running anything */
+	scg_held_abandon(&held); /* when not released: the child exits without its exec */
 	if (child > 0)
 		waitpid(child, NULL, 0);
 	tracer_free(&t);
