@@ -480,10 +480,13 @@ int learn_ebpf(const struct learn_ebpf_request *req, struct scg_learn *rec)
 	struct scg_held held = { .pid = -1, .go_fd = -1, .err_fd = -1 };
 	int code = EXIT_SETUP;
 	pid_t child = -1;
-	struct sigaction sa = { .sa_handler = on_stop }, old_int, old_term;
+	/* SIGINT and SIGTERM end the recording, and later ones (a second Ctrl-C,
+	 * timeout(1)'s copy to its process group) must not end syscage before
+	 * the policy is written: the handler stays until the exit. */
+	struct sigaction sa = { .sa_handler = on_stop };
 	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
 	if (!set_up(&t, req))
 		goto out;
 	if (req->argv) {
@@ -537,8 +540,6 @@ out:
 	if (child > 0)
 		waitpid(child, NULL, 0);
 	tracer_free(&t);
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
 	free(path);
 	return code;
 }
