@@ -470,7 +470,7 @@ int learn_ebpf(const struct learn_ebpf_request *req, struct scg_learn *rec)
 		if (!path) {
 			int e = errno;
 			cli_error("%s: %s", req->argv[0], e == ENOENT ? "command not found" : strerror(e));
-			return EXIT_SETUP;
+			return e == ENOENT ? 127 : 126; /* as a shell, and learn, say it */
 		}
 	}
 	struct tracer t = { .rec = rec };

@@ -292,8 +292,11 @@ int cmd_learn_source(int argc, char **argv)
 						  .args = o.args, .args_fd = o.args_fd,
 						  .divert_stdout = !o.output || !strcmp(o.output, "-") ||
 								   (o.counts && !strcmp(o.counts, "-")) };
+		uint64_t before = scg_learn_total(rec);
 		code = learn_ebpf(&req, rec);
-		if (code == EXIT_SETUP) {
+		/* Recording never started, or the command never ran (126, 127):
+		 * nothing to write. */
+		if (code == EXIT_SETUP || (code > EXIT_SETUP && scg_learn_total(rec) == before)) {
 			scg_learn_free(rec);
 			return code;
 		}

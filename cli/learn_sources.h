@@ -36,7 +36,8 @@ struct learn_ebpf_request {
  * Records through the raw_syscalls:sys_enter tracepoint into @rec until the
  * command ends (or, for --cgroup and --pid, until SIGINT or SIGTERM).
  * Errors are printed.  Returns the command's exit status (0 without one),
- * or 125 when recording could not start.
+ * 127 or 126 when the command was not found or cannot be run, or 125 when
+ * recording could not start.
  */
 int learn_ebpf(const struct learn_ebpf_request *req, struct scg_learn *rec);
 

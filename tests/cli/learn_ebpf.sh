@@ -90,6 +90,9 @@ expect_status 0 "ebpf: getppid in 3 processes of 4 threads" -- \
 	$T "$S" learn --ebpf --counts "$TMP/t.json" -o "$TMP/t.policy" -- "$H" getppid 3 4 1200
 expect_grep "$TMP/t.json" '"getppid": 1200,?$' "every thread's calls counted: 1200"
 expect_grep "$TMP/t.policy" '^allow clone3? ' "the forks themselves are seen"
+expect_status 127 "missing program: 127" -- "$S" learn --ebpf -o "$TMP/m.policy" -- no-such-program-here
+if [ ! -e "$TMP/m.policy" ]; then ok "nothing written when the program never ran"; else
+	not_ok "nothing written when the program never ran"; fi
 expect_status 3 "exit status is the program's" -- $T "$S" learn --ebpf -o "$TMP/x.policy" \
 	-- sh -c 'exit 3'
 expect_grep "$TMP/x.policy" '^allow exit_group ' "policy written although the program failed"
