@@ -154,6 +154,24 @@ static struct bpf_map *map_of(const struct tracer *t, const char *name)
 	return bpf_object__find_map_by_name(t->obj, name);
 }
 
+/*
+ * The ring buffer's size: RING_BYTES with --args, else one page (it is not
+ * used).  SYSCAGE_EBPF_RING_PAGES=N makes it N pages, read only every
+ * POLL_MS, for the tests of lost calls.
+ */
+static uint32_t ring_bytes(bool args)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	uint32_t bytes = page > 0 ? (uint32_t)page : 4096;
+	const char *env = getenv("SYSCAGE_EBPF_RING_PAGES");
+	char *end;
+	unsigned long n = env ? strtoul(env, &end, 10) : 0;
+	/* a power of two of pages, as the kernel wants */
+	if (env && !*end && n > 0 && n <= 65536 && !(n & (n - 1)))
+		return args ? bytes * (uint32_t)n : bytes;
+	return args ? RING_BYTES : bytes;
+}
+
 /* Opens and loads the program; false after an error. */
 static bool load(struct tracer *t, bool args)
 {
@@ -166,9 +184,7 @@ static bool load(struct tracer *t, bool args)
 		return false;
 	}
 	struct bpf_map *events = map_of(t, "events");
-	long page = sysconf(_SC_PAGESIZE);
-	if (!events || bpf_map__set_max_entries(events, args ? RING_BYTES
-							     : (uint32_t)(page > 0 ? page : 4096))) {
+	if (!events || bpf_map__set_max_entries(events, ring_bytes(args))) {
 		cli_error("learn --ebpf: the BPF program has no ring buffer");
 		return false;
 	}
@@ -409,6 +425,10 @@ static bool set_up(struct tracer *t, const struct learn_ebpf_request *req)
 		.with_args = req->args,
 		.wakeup_bytes = RING_BYTES / 4,
 	};
+	/* A test's small ring buffer is read on the timer alone: it overflows
+	 * between two reads, whatever the machine's speed. */
+	if (getenv("SYSCAGE_EBPF_RING_PAGES"))
+		c.wakeup_bytes = UINT64_MAX;
 	if (!configure(t, &c))
 		return false;
 	if (req->cgroup && !set_cgroup(t, req->cgroup))

@@ -90,6 +90,13 @@ expect_status 0 "ebpf: getppid in 3 processes of 4 threads" -- \
 	$T "$S" learn --ebpf --counts "$TMP/t.json" -o "$TMP/t.policy" -- "$H" getppid 3 4 1200
 expect_grep "$TMP/t.json" '"getppid": 1200,?$' "every thread's calls counted: 1200"
 expect_grep "$TMP/t.policy" '^allow clone3? ' "the forks themselves are seen"
+# Calls the reader could not take in time are counted and reported: a ring buffer of one
+# page (64 calls), then read only every 50 ms, cannot hold the calls of a tight loop.
+SYSCAGE_EBPF_RING_PAGES=1 expect_status 0 "a full ring buffer: still written" -- \
+	$T "$S" learn --ebpf --args -o "$TMP/l.policy" -- "$H" getppid 1 1 200000
+expect_grep "$TMP/err" '^syscage: warning: learn --ebpf: [0-9]+ calls \(or new processes\) were lost to a full ring buffer' \
+	"a full ring buffer: the lost calls are reported"
+expect_grep "$TMP/l.policy" '^allow getppid ' "a full ring buffer: what was read is in the policy"
 expect_status 127 "missing program: 127" -- "$S" learn --ebpf -o "$TMP/m.policy" -- no-such-program-here
 if [ ! -e "$TMP/m.policy" ]; then ok "nothing written when the program never ran"; else
 	not_ok "nothing written when the program never ran"; fi
