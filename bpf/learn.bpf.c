@@ -7,7 +7,8 @@
  * The processes traced are either those of the `targets` hash (keyed by
  * thread group id; children join at sched:sched_process_fork) or those in
  * the cgroup v2 (and its descendants) held in `cgroup`.  Without argument
- * values each call is counted in place, per (AUDIT_ARCH, nr) in `counts`;
+ * values each call is counted in place, per ABI and number in the per-CPU
+ * `slots` (numbers past LEARN_EBPF_SLOTS in the hash `counts`);
  * with them, each call is sent through the `events` ring buffer.  Calls
  * that found no room (a full ring buffer or counts map) are counted in
  * `lost`.  The ABI is told as seccomp tells it (arch/x86 syscall_get_arch):
@@ -53,6 +54,7 @@ enum {
 #define AUDIT_ARCH_X86_64 0xc000003eU
 #define AUDIT_ARCH_I386 0x40000003U
 #define TS_COMPAT 0x0002U /* arch/x86/include/asm/thread_info.h */
+#define X32_BIT 0x40000000U
 #define NR_EXECVE 59      /* x86_64 */
 #define NR_EXECVEAT 322
 
@@ -96,6 +98,15 @@ struct {
 	__type(value, __u32);
 } cgroup SEC(".maps");
 
+/* Calls per ABI and number below LEARN_EBPF_SLOTS, per CPU: no lock, no atomic. */
+struct {
+	__uint(type, MAP_PERCPU_ARRAY);
+	__uint(max_entries, LEARN_EBPF_ABIS * LEARN_EBPF_SLOTS);
+	__type(key, __u32);
+	__type(value, __u64);
+} slots SEC(".maps");
+
+/* The other numbers (none a kernel knows; a program may still call them). */
 struct {
 	__uint(type, MAP_HASH);
 	__uint(max_entries, LEARN_EBPF_MAX_COUNTS);
@@ -144,11 +155,41 @@ static int traced(const struct learn_ebpf_config *c, __u32 tgid, __u64 id)
 	return 0;
 }
 
-static int is_compat(struct task_struct *task)
+static int is_compat(void)
 {
+	struct task_struct *task = bpf_get_current_task_btf();
 	if (!bpf_core_field_exists(task->thread_info.status))
 		return 0;
-	return (BPF_CORE_READ(task, thread_info.status) & TS_COMPAT) != 0;
+	return (task->thread_info.status & TS_COMPAT) != 0;
+}
+
+static void count(const struct learn_ebpf_key *key)
+{
+	__u32 abi = key->arch == AUDIT_ARCH_I386 ? LEARN_EBPF_ABI_I386
+		    : key->nr & X32_BIT		 ? LEARN_EBPF_ABI_X32
+						 : LEARN_EBPF_ABI_X86_64;
+	__u32 nr = key->nr & ~X32_BIT;
+	if (nr < LEARN_EBPF_SLOTS) {
+		__u32 slot = abi * LEARN_EBPF_SLOTS + nr;
+		__u64 *n = bpf_map_lookup_elem(&slots, &slot);
+		if (n) {
+			*n += 1;
+			return;
+		}
+	}
+	__u64 *n = bpf_map_lookup_elem(&counts, key);
+	if (n) {
+		__sync_fetch_and_add(n, 1);
+		return;
+	}
+	__u64 one = 1;
+	if (bpf_map_update_elem(&counts, key, &one, UPDATE_NOEXIST) == 0)
+		return;
+	n = bpf_map_lookup_elem(&counts, key); /* another CPU added it first */
+	if (n)
+		__sync_fetch_and_add(n, 1);
+	else
+		count_lost();
 }
 
 SEC("raw_tp/sys_enter")
@@ -158,25 +199,13 @@ int learn_sys_enter(struct bpf_raw_tracepoint_args *ctx)
 	struct learn_ebpf_config *c = bpf_map_lookup_elem(&config, &zero);
 	if (!c || !traced(c, (__u32)(bpf_get_current_pid_tgid() >> 32), ctx->args[1]))
 		return 0;
-	int compat = is_compat((struct task_struct *)bpf_get_current_task());
+	int compat = is_compat();
 	struct learn_ebpf_key key = {
 		.arch = compat ? AUDIT_ARCH_I386 : AUDIT_ARCH_X86_64,
 		.nr = (__u32)ctx->args[1],
 	};
 	if (!c->with_args) {
-		__u64 *n = bpf_map_lookup_elem(&counts, &key);
-		if (n) {
-			__sync_fetch_and_add(n, 1);
-			return 0;
-		}
-		__u64 one = 1;
-		if (bpf_map_update_elem(&counts, &key, &one, UPDATE_NOEXIST) == 0)
-			return 0;
-		n = bpf_map_lookup_elem(&counts, &key); /* another CPU added it first */
-		if (n)
-			__sync_fetch_and_add(n, 1);
-		else
-			count_lost();
+		count(&key);
 		return 0;
 	}
 	struct learn_ebpf_event *e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);

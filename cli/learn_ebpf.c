@@ -2,7 +2,7 @@
 /*
  * syscage learn --ebpf: the recording through the raw_syscalls:sys_enter
  * tracepoint.  The program that runs there, bpf/learn.bpf.c, counts the
- * calls of the traced processes per (AUDIT_ARCH, nr) in a map, or, with
+ * calls of the traced processes per ABI and number in per-CPU maps, or, with
  * --args, sends each call through a ring buffer; this side starts the
  * command (or finds the processes of --pid), waits, and feeds the same
  * struct scg_learn as the notification learner.  docs/learn.md, "Learning
@@ -118,8 +118,8 @@ static const char *bpf_failure(int err)
 	case EACCES: return "not permitted (root, CAP_BPF and CAP_PERFMON; or a lockdown)";
 	case ENOENT: return "the kernel has no raw_syscalls:sys_enter or sched_process_fork "
 			    "tracepoint (CONFIG_FTRACE_SYSCALLS)";
-	case EINVAL: return "the kernel refused the program (too old for BPF ring buffers "
-			    "or CO-RE: Linux 5.8 with BTF)";
+	case EINVAL: return "the kernel refused the program (too old: it needs Linux 5.11 "
+			    "with BTF)";
 	default: return strerror(err);
 	}
 }
@@ -345,9 +345,46 @@ static void detach(struct tracer *t)
 	}
 }
 
+static void add_counted(struct tracer *t, uint32_t audit_arch, uint32_t nr, uint64_t calls)
+{
+	const struct scg_arch *arch = scg_arch_from_audit(audit_arch, nr);
+	if (!arch)
+		t->foreign += calls;
+	else if (scg_learn_add_calls(t->rec, arch, nr, calls) < 0)
+		t->nomem += calls;
+}
+
+/* The per-CPU counts of `slots` into the recording. */
+static void collect_slots(struct tracer *t)
+{
+	static const uint32_t audit[LEARN_EBPF_ABIS] = { 0xc000003eU, 0x40000003U, 0xc000003eU };
+	int cpus = libbpf_num_possible_cpus();
+	uint64_t *per_cpu = cpus > 0 ? calloc((size_t)cpus, sizeof(*per_cpu)) : NULL;
+	if (!per_cpu) {
+		cli_error("learn --ebpf: cannot read the counts: %s", strerror(ENOMEM));
+		t->nomem++;
+		return;
+	}
+	struct bpf_map *m = map_of(t, "slots");
+	for (uint32_t slot = 0; slot < LEARN_EBPF_ABIS * LEARN_EBPF_SLOTS; slot++) {
+		if (bpf_map__lookup_elem(m, &slot, sizeof(slot), per_cpu,
+					 (size_t)cpus * sizeof(*per_cpu), 0))
+			continue;
+		uint64_t calls = 0;
+		for (int i = 0; i < cpus; i++)
+			calls += per_cpu[i];
+		if (!calls)
+			continue;
+		uint32_t abi = slot / LEARN_EBPF_SLOTS, nr = slot % LEARN_EBPF_SLOTS;
+		add_counted(t, audit[abi], abi == LEARN_EBPF_ABI_X32 ? nr | 0x40000000U : nr, calls);
+	}
+	free(per_cpu);
+}
+
 /* The calls counted in the kernel into the recording. */
 static void collect_counts(struct tracer *t)
 {
+	collect_slots(t);
 	struct bpf_map *m = map_of(t, "counts");
 	struct learn_ebpf_key key, next;
 	const void *prev = NULL;
@@ -357,11 +394,7 @@ static void collect_counts(struct tracer *t)
 		prev = &key;
 		if (bpf_map__lookup_elem(m, &key, sizeof(key), &calls, sizeof(calls), 0))
 			continue;
-		const struct scg_arch *arch = scg_arch_from_audit(key.arch, key.nr);
-		if (!arch)
-			t->foreign += calls;
-		else if (scg_learn_add_calls(t->rec, arch, key.nr, calls) < 0)
-			t->nomem += calls;
+		add_counted(t, key.arch, key.nr, calls);
 	}
 }
 

@@ -38,7 +38,16 @@ struct learn_ebpf_config {
 	__u64 wakeup_bytes; /* wake the reader when this much is waiting */
 };
 
-/* `counts`: calls per (AUDIT_ARCH, nr). */
+/* `slots`: calls per ABI and number, at abi * LEARN_EBPF_SLOTS + nr (without x32's bit). */
+enum {
+	LEARN_EBPF_ABI_X86_64 = 0,
+	LEARN_EBPF_ABI_I386 = 1,
+	LEARN_EBPF_ABI_X32 = 2,
+	LEARN_EBPF_ABIS = 3,
+	LEARN_EBPF_SLOTS = 1024,
+};
+
+/* `counts`: calls per (AUDIT_ARCH, nr) of the numbers past LEARN_EBPF_SLOTS. */
 struct learn_ebpf_key {
 	__u32 arch, nr;
 };
