@@ -141,7 +141,7 @@ static void when_pattern(const char *expr, const char *want)
 {
 	struct scg_inject_when w;
 	size_t bad;
-	assert_int_equal(scg_inject_when_parse(expr, strlen(expr), &w, &bad), 0);
+	assert_int_equal(inject_when_parse(expr, strlen(expr), &w, &bad), 0);
 	char got[13] = { 0 };
 	for (int i = 0; i < 12; i++)
 		got[i] = scg_inject_when_takes(&w, (uint64_t)i + 1) ? '1' : '.';
@@ -163,7 +163,7 @@ static void when_expressions(void **state)
 	when_pattern("4..4", "...1........");
 	when_pattern("1+1", "111111111111");
 	struct scg_inject_when w;
-	assert_int_equal(scg_inject_when_parse("65535", 5, &w, &(size_t){ 0 }), 0);
+	assert_int_equal(inject_when_parse("65535", 5, &w, &(size_t){ 0 }), 0);
 	assert_true(scg_inject_when_takes(&w, 65535));
 	assert_false(scg_inject_when_takes(&w, 65536));
 	static const struct {
@@ -176,7 +176,7 @@ static void when_expressions(void **state)
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		size_t at = 99;
-		int r = scg_inject_when_parse(bad[i].text, strlen(bad[i].text), &w, &at);
+		int r = inject_when_parse(bad[i].text, strlen(bad[i].text), &w, &at);
 		if (r != -EINVAL || at != bad[i].bad_at)
 			print_error("when=%s: r %d at %zu\n", bad[i].text, r, at);
 		assert_int_equal(r, -EINVAL);

@@ -316,7 +316,7 @@ static void test_constants_match_host(void **state)
 	for (size_t i = 0; i < sizeof(host_values) / sizeof(host_values[0]); i++) {
 		uint64_t v = 0;
 		const char *name = host_values[i].name;
-		if (scg_constant_value(name, arch, &v) != 0)
+		if (constant_value(name, arch, &v) != 0)
 			fail_msg("%s is not known on %s", name, scg_arch_name(arch));
 		if (v != host_values[i].value)
 			fail_msg("%s: %#llx here, %#llx in the host's headers", name,
@@ -327,7 +327,7 @@ static void test_constants_match_host(void **state)
 static uint64_t value_on(const char *name, const char *arch)
 {
 	uint64_t v = 0;
-	int r = scg_constant_value(name, scg_arch_lookup(arch), &v);
+	int r = constant_value(name, scg_arch_lookup(arch), &v);
 	if (r != 0)
 		fail_msg("%s on %s: %d", name, arch, r);
 	return v;
@@ -354,11 +354,11 @@ static void test_constants_per_abi(void **state)
 	assert_int_equal(value_on("AT_FDCWD", "riscv64"), (uint64_t)-100);
 	assert_int_equal(value_on("CLONE_INTO_CGROUP", "loongarch64"), 0x200000000ULL);
 	uint64_t v;
-	assert_int_equal(scg_constant_value("TCGETS", scg_arch_lookup("parisc"), &v), -ENODATA);
-	assert_int_equal(scg_constant_value("O_TMPFILE", scg_arch_lookup("mips"), &v), -ENODATA);
-	assert_int_equal(scg_constant_value("NO_SUCH_THING", scg_arch_lookup("x86"), &v), -ENOENT);
-	assert_string_equal(scg_constant_suggest("AF_UNX"), "AF_UNIX");
-	assert_string_equal(scg_constant_suggest("EPRM"), "EPERM");
+	assert_int_equal(constant_value("TCGETS", scg_arch_lookup("parisc"), &v), -ENODATA);
+	assert_int_equal(constant_value("O_TMPFILE", scg_arch_lookup("mips"), &v), -ENODATA);
+	assert_int_equal(constant_value("NO_SUCH_THING", scg_arch_lookup("x86"), &v), -ENOENT);
+	assert_string_equal(constant_suggest("AF_UNX"), "AF_UNIX");
+	assert_string_equal(constant_suggest("EPRM"), "EPERM");
 }
 
 /* Every constant has a value or an honest "not known" on every ABI; the
@@ -369,21 +369,21 @@ static void test_constants_everywhere(void **state)
 	static const char *const universal[] = {"AF_",	   "CLONE_",  "PR_",	  "AT_",
 						"FUTEX_",  "MSG_",    "IPPROTO_", "CLOCK_",
 						"PTRACE_", "SECCOMP_"};
-	size_t n = scg_constant_count();
+	size_t n = constant_count();
 	assert_true(n > 400);
 	for (size_t i = 0; i < n; i++) {
-		const char *name = scg_constant_name_at(i);
+		const char *name = constant_name_at(i);
 		bool uni = false;
 		for (size_t u = 0; u < sizeof(universal) / sizeof(universal[0]); u++)
 			uni |= !strncmp(name, universal[u], strlen(universal[u]));
 		for (size_t a = 0; a < scg_arch_count(); a++) {
 			uint64_t v;
-			int r = scg_constant_value(name, scg_arch_at(a), &v);
+			int r = constant_value(name, scg_arch_at(a), &v);
 			if (r != 0 && (r != -ENODATA || uni))
 				fail_msg("%s on %s: %d", name, scg_arch_name(scg_arch_at(a)), r);
 		}
 		for (size_t j = 0; j < i; j++)
-			if (!strcmp(name, scg_constant_name_at(j)))
+			if (!strcmp(name, constant_name_at(j)))
 				fail_msg("%s is listed twice", name);
 	}
 }
@@ -402,29 +402,29 @@ static void test_constant_families(void **state)
 	(void)state;
 	const struct scg_arch *x86_64 = scg_arch_lookup("x86_64");
 	size_t found = 0;
-	for (size_t i = 0; i < scg_syscall_params_count; i++) {
-		const struct scg_syscall_params *p = &scg_syscall_params[i];
+	for (size_t i = 0; i < syscall_param_table_count; i++) {
+		const struct syscall_params *p = &syscall_param_table[i];
 		for (unsigned j = 0; j < p->count && j < 6; j++) {
 			const char *example = NULL;
-			const char *prefix = scg_constant_family(p->syscall, p->params[j].name, &example);
+			const char *prefix = constant_family(p->syscall, p->params[j].name, &example);
 			uint64_t v;
 			if (!prefix)
 				continue;
 			found++;
 			assert_non_null(example);
 			if (strncmp(example, prefix, strlen(prefix)) ||
-			    scg_constant_value(example, x86_64, &v) < 0)
+			    constant_value(example, x86_64, &v) < 0)
 				fail_msg("%s %s: example %s is not a known %s*", p->syscall,
 					 p->params[j].name, example, prefix);
 		}
 	}
 	assert_true(found >= 40);
-	assert_string_equal(scg_constant_family("openat", "flags", NULL), "O_");
-	assert_string_equal(scg_constant_family("fchownat", "dirfd", NULL), "AT_");
-	assert_null(scg_constant_family("read", "fd", NULL));
-	assert_string_equal(scg_constant_suggest_in("CREAT", "O_"), "O_CREAT");
-	assert_string_equal(scg_constant_suggest_in("PROT_EXC", "PROT_"), "PROT_EXEC");
-	assert_string_equal(scg_constant_suggest_in("AF_UNX", NULL), "AF_UNIX");
+	assert_string_equal(constant_family("openat", "flags", NULL), "O_");
+	assert_string_equal(constant_family("fchownat", "dirfd", NULL), "AT_");
+	assert_null(constant_family("read", "fd", NULL));
+	assert_string_equal(constant_suggest_in("CREAT", "O_"), "O_CREAT");
+	assert_string_equal(constant_suggest_in("PROT_EXC", "PROT_"), "PROT_EXEC");
+	assert_string_equal(constant_suggest_in("AF_UNX", NULL), "AF_UNIX");
 }
 
 static void test_groups(void **state)
@@ -489,11 +489,11 @@ static void test_group_contents(void **state)
 static void test_params(void **state)
 {
 	(void)state;
-	assert_true(scg_syscall_params_count > 300);
-	for (size_t i = 0; i < scg_syscall_params_count; i++) {
-		const struct scg_syscall_params *p = &scg_syscall_params[i];
+	assert_true(syscall_param_table_count > 300);
+	for (size_t i = 0; i < syscall_param_table_count; i++) {
+		const struct syscall_params *p = &syscall_param_table[i];
 		if (i)
-			assert_true(strcmp(scg_syscall_params[i - 1].syscall, p->syscall) < 0);
+			assert_true(strcmp(syscall_param_table[i - 1].syscall, p->syscall) < 0);
 		if (!known_somewhere(p->syscall))
 			fail_msg("no ABI has %s", p->syscall);
 		assert_true(p->count <= 6);
@@ -512,19 +512,19 @@ static void test_params(void **state)
 			s += len + (s[len] == ',');
 		}
 	}
-	const struct scg_syscall_params *p = scg_syscall_params_find("socket");
+	const struct syscall_params *p = syscall_params_find("socket");
 	assert_non_null(p);
 	assert_string_equal(p->params[0].name, "domain");
 	assert_int_equal(p->params[0].kind, SCG_PARAM_32);
-	p = scg_syscall_params_find("ioctl");
+	p = syscall_params_find("ioctl");
 	assert_int_equal(p->params[1].kind, SCG_PARAM_32); /* the kernel's unsigned int */
-	p = scg_syscall_params_find("mmap");
+	p = syscall_params_find("mmap");
 	assert_string_equal(p->params[1].name, "length");
 	assert_int_equal(p->params[1].kind, SCG_PARAM_LONG);
 	assert_string_equal(p->unsupported, "32bit");
-	p = scg_syscall_params_find("pread64");
+	p = syscall_params_find("pread64");
 	assert_int_equal(p->params[3].kind, SCG_PARAM_64);
-	assert_null(scg_syscall_params_find("no_such_syscall"));
+	assert_null(syscall_params_find("no_such_syscall"));
 }
 
 /* scg_syscall_arg_width(): the width a parameter name compares, for the OCI import too. */

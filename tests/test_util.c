@@ -107,34 +107,34 @@ static void test_suggest(void **state)
 	assert_int_equal(edit_distance("READ", "read", 5), 0);
 	assert_int_equal(edit_distance("a", "abcdefgh", 2), 3); /* capped */
 
-	struct scg_suggest s;
-	scg_suggest_init(&s, "jqe");
+	struct suggest s;
+	suggest_init(&s, "jqe");
 	const char *words[] = { "jeq", "jne", "jset", "ld" };
 	for (size_t i = 0; i < 4; i++)
-		scg_suggest_consider(&s, words[i]);
-	assert_string_equal(scg_suggest_result(&s), "jeq");
+		suggest_consider(&s, words[i]);
+	assert_string_equal(suggest_result(&s), "jeq");
 
-	scg_suggest_init(&s, "completely_unrelated");
+	suggest_init(&s, "completely_unrelated");
 	for (size_t i = 0; i < 4; i++)
-		scg_suggest_consider(&s, words[i]);
-	assert_null(scg_suggest_result(&s));
+		suggest_consider(&s, words[i]);
+	assert_null(suggest_result(&s));
 }
 
 static void test_strbuf(void **state)
 {
 	(void)state;
-	struct scg_strbuf sb = SCG_STRBUF_INIT;
+	struct strbuf sb = STRBUF_INIT;
 	for (int i = 0; i < 1000; i++)
-		scg_strbuf_appendf(&sb, "%d,", i);
-	scg_strbuf_append(&sb, "end");
+		strbuf_appendf(&sb, "%d,", i);
+	strbuf_append(&sb, "end");
 	char *out;
-	assert_int_equal(scg_strbuf_finish(&sb, &out), 0);
+	assert_int_equal(strbuf_finish(&sb, &out), 0);
 	assert_true(strncmp(out, "0,1,2,", 6) == 0);
 	assert_non_null(strstr(out, "999,end"));
 	free(out);
 
-	struct scg_strbuf empty = SCG_STRBUF_INIT;
-	assert_int_equal(scg_strbuf_finish(&empty, &out), 0);
+	struct strbuf empty = STRBUF_INIT;
+	assert_int_equal(strbuf_finish(&empty, &out), 0);
 	assert_string_equal(out, "");
 	free(out);
 }
@@ -187,10 +187,10 @@ static void test_grow(void **state)
 
 static void assert_json(const char *in, size_t len, const char *want)
 {
-	struct scg_strbuf sb = SCG_STRBUF_INIT;
+	struct strbuf sb = STRBUF_INIT;
 	json_append_string(&sb, in, len);
 	char *out;
-	assert_int_equal(scg_strbuf_finish(&sb, &out), 0);
+	assert_int_equal(strbuf_finish(&sb, &out), 0);
 	assert_string_equal(out, want);
 	free(out);
 }

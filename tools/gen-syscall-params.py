@@ -344,7 +344,7 @@ def render(found, unsupported):
         '#include "policy/lang_internal.h"',
         "",
         "/* clang-format off */",
-        "const struct scg_syscall_params scg_syscall_params[] = {",
+        "const struct syscall_params syscall_param_table[] = {",
     ]
     for name in sorted(found):
         params = [p for p in found[name]][:6]
@@ -369,8 +369,8 @@ def render(found, unsupported):
         "};",
         "/* clang-format on */",
         "",
-        "const size_t scg_syscall_params_count =",
-        "\tsizeof(scg_syscall_params) / sizeof(scg_syscall_params[0]);",
+        "const size_t syscall_param_table_count =",
+        "\tsizeof(syscall_param_table) / sizeof(syscall_param_table[0]);",
         "",
     ]
     return "\n".join(out)

@@ -657,24 +657,24 @@ static int build(struct decomp *d, struct abi_plan *plans, size_t *nplans)
 }
 
 /* The ABIs from table index @from on, by name, after @sb's text. */
-static void put_arches_from(struct scg_strbuf *sb, size_t from)
+static void put_arches_from(struct strbuf *sb, size_t from)
 {
 	for (size_t i = from; i < scg_arch_count(); i++)
-		scg_strbuf_appendf(sb, "%s%s", i > from ? ", " : "", scg_arch_name(scg_arch_at(i)));
+		strbuf_appendf(sb, "%s%s", i > from ? ", " : "", scg_arch_name(scg_arch_at(i)));
 }
 
 /* Syscalls @from.. of @arch's table: "syscalls 120 (clone) to 372 (of 373)". */
-static void put_syscalls_from(struct scg_strbuf *sb, const struct scg_arch *arch, size_t from)
+static void put_syscalls_from(struct strbuf *sb, const struct scg_arch *arch, size_t from)
 {
 	size_t count = scg_syscall_count(arch);
 	const char *name = NULL;
 	uint32_t nr = 0;
 	if (from < count) {
 		scg_syscall_at(arch, from, &name, &nr);
-		scg_strbuf_appendf(sb, "%zu of its %zu syscalls (table entries %zu, %s, to %zu) and ",
+		strbuf_appendf(sb, "%zu of its %zu syscalls (table entries %zu, %s, to %zu) and ",
 				   count - from, count, from, name, count - 1);
 	}
-	scg_strbuf_appendf(sb, "the numbers no table knows");
+	strbuf_appendf(sb, "the numbers no table knows");
 }
 
 /*
@@ -684,29 +684,29 @@ static void put_syscalls_from(struct scg_strbuf *sb, const struct scg_arch *arch
  */
 static void report_budget(const struct decomp *d, size_t nplans, const struct abi_plan *plans)
 {
-	struct scg_strbuf sb = SCG_STRBUF_INIT;
+	struct strbuf sb = STRBUF_INIT;
 	size_t narch = scg_arch_count();
 	const struct scg_arch *arch = scg_arch_at(d->at_arch);
 	switch (d->phase) {
 	case PHASE_BADARCH:
-		scg_strbuf_appendf(&sb, "the verdict of ABIs syscage does not know, and all %zu "
+		strbuf_appendf(&sb, "the verdict of ABIs syscage does not know, and all %zu "
 				   "known ABIs (", narch);
 		put_arches_from(&sb, 0);
-		scg_strbuf_append(&sb, ")");
+		strbuf_append(&sb, ")");
 		break;
 	case PHASE_SURVEY:
-		scg_strbuf_appendf(&sb, "on %s, ", scg_arch_name(arch));
+		strbuf_appendf(&sb, "on %s, ", scg_arch_name(arch));
 		put_syscalls_from(&sb, arch, d->at_syscall);
 		if (d->at_arch + 1 < narch) {
-			scg_strbuf_appendf(&sb, "; %zu ABIs not examined (", narch - d->at_arch - 1);
+			strbuf_appendf(&sb, "; %zu ABIs not examined (", narch - d->at_arch - 1);
 			put_arches_from(&sb, d->at_arch + 1);
-			scg_strbuf_append(&sb, ")");
+			strbuf_append(&sb, ")");
 		}
 		break;
 	case PHASE_RULES: {
 		/* every verdict is known; the rules of syscalls with several are not all written */
 		size_t left = 0, first = SIZE_MAX;
-		scg_strbuf_appendf(&sb, "the argument conditions of ");
+		strbuf_appendf(&sb, "the argument conditions of ");
 		for (size_t i = 0; i < nplans; i++) {
 			if (plans[i].index < d->at_arch)
 				continue;
@@ -720,7 +720,7 @@ static void report_budget(const struct decomp *d, size_t nplans, const struct ab
 				left++;
 			}
 		}
-		scg_strbuf_appendf(&sb, "%zu syscall%s whose verdict depends on them (from %s on), "
+		strbuf_appendf(&sb, "%zu syscall%s whose verdict depends on them (from %s on), "
 				   "and the numbers no table knows of the ABIs from %s on",
 				   left, left == 1 ? "" : "s",
 				   first == SIZE_MAX ? scg_arch_name(arch) : scg_arch_name(plans[first].arch),
@@ -729,7 +729,7 @@ static void report_budget(const struct decomp *d, size_t nplans, const struct ab
 	}
 	}
 	char *what = NULL;
-	if (scg_strbuf_finish(&sb, &what) < 0)
+	if (strbuf_finish(&sb, &what) < 0)
 		what = NULL;
 	scg_diag_add(d->diag, SCG_SEV_ERROR, SCG_LOC_NONE, "analysis-budget",
 		     "give it more time (--timeout SECONDS, 0 for no limit)",

@@ -24,12 +24,12 @@ static void word_name(const struct scg_arch *arch, unsigned word, char *buf, siz
 	snprintf(buf, size, "ip.%s", high ? "hi" : "lo");
 }
 
-static void put_value(struct scg_strbuf *sb, uint32_t v)
+static void put_value(struct strbuf *sb, uint32_t v)
 {
 	if (v < 10)
-		scg_strbuf_appendf(sb, "%u", (unsigned)v);
+		strbuf_appendf(sb, "%u", (unsigned)v);
 	else
-		scg_strbuf_appendf(sb, "0x%x", (unsigned)v);
+		strbuf_appendf(sb, "0x%x", (unsigned)v);
 }
 
 /* The complement's intervals, when every one is a single value: "not in {..}" reads better. */
@@ -58,14 +58,14 @@ static bool holes_are_points(const struct wset *ws, size_t *nholes)
 	return true;
 }
 
-static void put_points_excluded(struct scg_strbuf *sb, const struct wset *ws, const char *name)
+static void put_points_excluded(struct strbuf *sb, const struct wset *ws, const char *name)
 {
-	scg_strbuf_appendf(sb, "%s not in {", name);
+	strbuf_appendf(sb, "%s not in {", name);
 	uint32_t next = 0;
 	bool first = true, at_end = false;
 	for (size_t i = 0; i < ws->niv; i++) {
 		if (ws->iv[i].lo > next) {
-			scg_strbuf_append(sb, first ? "" : ", ");
+			strbuf_append(sb, first ? "" : ", ");
 			put_value(sb, next);
 			first = false;
 		}
@@ -75,33 +75,33 @@ static void put_points_excluded(struct scg_strbuf *sb, const struct wset *ws, co
 			next = ws->iv[i].hi + 1;
 	}
 	if (!at_end) {
-		scg_strbuf_append(sb, first ? "" : ", ");
+		strbuf_append(sb, first ? "" : ", ");
 		put_value(sb, UINT32_MAX);
 	}
-	scg_strbuf_append(sb, "}");
+	strbuf_append(sb, "}");
 }
 
-static void put_interval(struct scg_strbuf *sb, struct scg_interval iv, const char *name)
+static void put_interval(struct strbuf *sb, struct scg_interval iv, const char *name)
 {
 	if (iv.lo == iv.hi) {
-		scg_strbuf_appendf(sb, "%s == ", name);
+		strbuf_appendf(sb, "%s == ", name);
 		put_value(sb, iv.lo);
 	} else if (iv.lo == 0) {
-		scg_strbuf_appendf(sb, "%s <= ", name);
+		strbuf_appendf(sb, "%s <= ", name);
 		put_value(sb, iv.hi);
 	} else if (iv.hi == UINT32_MAX) {
-		scg_strbuf_appendf(sb, "%s >= ", name);
+		strbuf_appendf(sb, "%s >= ", name);
 		put_value(sb, iv.lo);
 	} else {
-		scg_strbuf_appendf(sb, "(%s >= ", name);
+		strbuf_appendf(sb, "(%s >= ", name);
 		put_value(sb, iv.lo);
-		scg_strbuf_appendf(sb, " && %s <= ", name);
+		strbuf_appendf(sb, " && %s <= ", name);
 		put_value(sb, iv.hi);
-		scg_strbuf_append(sb, ")");
+		strbuf_append(sb, ")");
 	}
 }
 
-static void put_intervals(struct scg_strbuf *sb, const struct wset *ws, const char *name)
+static void put_intervals(struct strbuf *sb, const struct wset *ws, const char *name)
 {
 	size_t holes;
 	if (ws->niv == 1 && ws->iv[0].lo == 0 && ws->iv[0].hi == UINT32_MAX)
@@ -114,44 +114,44 @@ static void put_intervals(struct scg_strbuf *sb, const struct wset *ws, const ch
 	for (size_t i = 0; i < ws->niv; i++)
 		all_points &= ws->iv[i].lo == ws->iv[i].hi;
 	if (all_points && ws->niv > 1) {
-		scg_strbuf_appendf(sb, "%s in {", name);
+		strbuf_appendf(sb, "%s in {", name);
 		for (size_t i = 0; i < ws->niv; i++) {
-			scg_strbuf_append(sb, i ? ", " : "");
+			strbuf_append(sb, i ? ", " : "");
 			put_value(sb, ws->iv[i].lo);
 		}
-		scg_strbuf_append(sb, "}");
+		strbuf_append(sb, "}");
 		return;
 	}
 	if (ws->niv > 1)
-		scg_strbuf_append(sb, "(");
+		strbuf_append(sb, "(");
 	for (size_t i = 0; i < ws->niv; i++) {
-		scg_strbuf_append(sb, i ? " || " : "");
+		strbuf_append(sb, i ? " || " : "");
 		put_interval(sb, ws->iv[i], name);
 	}
 	if (ws->niv > 1)
-		scg_strbuf_append(sb, ")");
+		strbuf_append(sb, ")");
 }
 
 /* One word's constraints, joined by " && " to what @sb already holds. */
-static void put_word(struct scg_strbuf *sb, const struct wset *ws, const char *name)
+static void put_word(struct strbuf *sb, const struct wset *ws, const char *name)
 {
 	size_t before = sb->len;
 	bool single = ws->niv == 1 && ws->iv[0].lo == ws->iv[0].hi;
 	if (ws->known && !single) {
-		scg_strbuf_appendf(sb, "(%s & ", name);
+		strbuf_appendf(sb, "(%s & ", name);
 		put_value(sb, ws->known);
-		scg_strbuf_append(sb, ") == ");
+		strbuf_append(sb, ") == ");
 		put_value(sb, ws->known_value);
 	}
 	if (sb->len != before && !(ws->niv == 1 && ws->iv[0].lo == 0 && ws->iv[0].hi == UINT32_MAX))
-		scg_strbuf_append(sb, " && ");
+		strbuf_append(sb, " && ");
 	put_intervals(sb, ws, name);
 	for (size_t i = 0; i < ws->nex && !single; i++) {
 		if (sb->len != before)
-			scg_strbuf_append(sb, " && ");
-		scg_strbuf_appendf(sb, "(%s & ", name);
+			strbuf_append(sb, " && ");
+		strbuf_appendf(sb, "(%s & ", name);
 		put_value(sb, ws->ex[i].mask);
-		scg_strbuf_append(sb, ") != ");
+		strbuf_append(sb, ") != ");
 		put_value(sb, ws->ex[i].value);
 	}
 }
@@ -159,24 +159,24 @@ static void put_word(struct scg_strbuf *sb, const struct wset *ws, const char *n
 int scg_region_args_text(const struct scg_region *region, const struct scg_arch *arch,
 			 char **text)
 {
-	struct scg_strbuf sb = SCG_STRBUF_INIT;
-	scg_strbuf_append(&sb, "");
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_append(&sb, "");
 	for (unsigned w = 2; w < SCG_DATA_WORDS; w++) {
 		if (wset_is_full(&region->w[w]))
 			continue;
 		char name[16];
 		word_name(arch, w, name, sizeof(name));
 		if (sb.len)
-			scg_strbuf_append(&sb, " && ");
+			strbuf_append(&sb, " && ");
 		put_word(&sb, &region->w[w], name);
 	}
 	/* computed conditions, in the solver's notation over the words w0..w15 */
 	for (size_t i = 0; i < region->nconds; i++) {
 		if (sb.len)
-			scg_strbuf_append(&sb, " && ");
-		scg_strbuf_appendf(&sb, "[%s]", Z3_ast_to_string(region->smt->ctx, region->conds[i]));
+			strbuf_append(&sb, " && ");
+		strbuf_appendf(&sb, "[%s]", Z3_ast_to_string(region->smt->ctx, region->conds[i]));
 	}
-	return scg_strbuf_finish(&sb, text);
+	return strbuf_finish(&sb, text);
 }
 
 int scg_region_word_text(const struct scg_region *region, unsigned word, const char *name,
@@ -184,9 +184,9 @@ int scg_region_word_text(const struct scg_region *region, unsigned word, const c
 {
 	if (!region || word >= SCG_DATA_WORDS || !name)
 		return -EINVAL;
-	struct scg_strbuf sb = SCG_STRBUF_INIT;
-	scg_strbuf_append(&sb, "");
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_append(&sb, "");
 	if (!wset_is_full(&region->w[word]))
 		put_word(&sb, &region->w[word], name);
-	return scg_strbuf_finish(&sb, text);
+	return strbuf_finish(&sb, text);
 }

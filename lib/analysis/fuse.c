@@ -69,7 +69,7 @@ static uint32_t scratch_used(const struct scg_prog *progs, size_t n)
  * for the take and keep branches of a return.
  */
 struct chain {
-	struct scg_strbuf sb;
+	struct strbuf sb;
 	uint32_t key, val, tmp; /* scratch words: best rank, best value, a `ret a`'s value */
 	size_t f;               /* the filter being copied */
 	bool first, last;       /* it runs first / last */
@@ -79,10 +79,10 @@ struct chain {
 static void chain_take_const(struct chain *c, uint32_t k)
 {
 	if (c->last) {
-		scg_strbuf_appendf(&c->sb, "\tret #0x%x\n", k);
+		strbuf_appendf(&c->sb, "\tret #0x%x\n", k);
 		return;
 	}
-	scg_strbuf_appendf(&c->sb, "\tld #0x%x\n\tst M[%u]\n\tld #0x%x\n\tst M[%u]\n\tja N%zu\n", k,
+	strbuf_appendf(&c->sb, "\tld #0x%x\n\tst M[%u]\n\tld #0x%x\n\tst M[%u]\n\tja N%zu\n", k,
 			   c->val, rank_of(k), c->key, c->f);
 }
 
@@ -90,9 +90,9 @@ static void chain_take_const(struct chain *c, uint32_t k)
 static void chain_keep(struct chain *c)
 {
 	if (c->last)
-		scg_strbuf_appendf(&c->sb, "\tld M[%u]\n\tret a\n", c->val);
+		strbuf_appendf(&c->sb, "\tld M[%u]\n\tret a\n", c->val);
 	else
-		scg_strbuf_appendf(&c->sb, "\tja N%zu\n", c->f);
+		strbuf_appendf(&c->sb, "\tja N%zu\n", c->f);
 }
 
 /* `ret #k` at instruction @i of the filter being copied. */
@@ -100,7 +100,7 @@ static void chain_ret_const(struct chain *c, size_t i, uint32_t k)
 {
 	/* Nothing ranks below KILL_PROCESS, and among equals the filter run first wins. */
 	if ((k & SCG_RET_ACTION_FULL) == SCG_RET_KILL_PROCESS) {
-		scg_strbuf_appendf(&c->sb, "\tret #0x%x\n", k);
+		strbuf_appendf(&c->sb, "\tret #0x%x\n", k);
 		return;
 	}
 	if (c->first) {
@@ -108,29 +108,29 @@ static void chain_ret_const(struct chain *c, size_t i, uint32_t k)
 		return;
 	}
 	/* The new value wins when the best so far ranks strictly above it. */
-	scg_strbuf_appendf(&c->sb, "\tld M[%u]\n\tjgt #0x%x, T%zu_%zu, K%zu_%zu\nT%zu_%zu:\n", c->key,
+	strbuf_appendf(&c->sb, "\tld M[%u]\n\tjgt #0x%x, T%zu_%zu, K%zu_%zu\nT%zu_%zu:\n", c->key,
 			   rank_of(k), c->f, i, c->f, i, c->f, i);
 	chain_take_const(c, k);
-	scg_strbuf_appendf(&c->sb, "K%zu_%zu:\n", c->f, i);
+	strbuf_appendf(&c->sb, "K%zu_%zu:\n", c->f, i);
 	chain_keep(c);
 }
 
 /* `ret a`: the same with the value and its rank computed at run time. */
 static void chain_ret_a(struct chain *c, size_t i)
 {
-	scg_strbuf_appendf(&c->sb, "\tst M[%u]\n\tand #0x%x\n\txor #0x80000000\n\ttax\n", c->tmp,
+	strbuf_appendf(&c->sb, "\tst M[%u]\n\tand #0x%x\n\txor #0x80000000\n\ttax\n", c->tmp,
 			   SCG_RET_ACTION_FULL);
 	if (!c->first)
-		scg_strbuf_appendf(&c->sb, "\tld M[%u]\n\tjgt x, T%zu_%zu, K%zu_%zu\nT%zu_%zu:\n",
+		strbuf_appendf(&c->sb, "\tld M[%u]\n\tjgt x, T%zu_%zu, K%zu_%zu\nT%zu_%zu:\n",
 				   c->key, c->f, i, c->f, i, c->f, i);
-	scg_strbuf_appendf(&c->sb, "\tld M[%u]\n", c->tmp);
+	strbuf_appendf(&c->sb, "\tld M[%u]\n", c->tmp);
 	if (c->last)
-		scg_strbuf_append(&c->sb, "\tret a\n");
+		strbuf_append(&c->sb, "\tret a\n");
 	else
-		scg_strbuf_appendf(&c->sb, "\tst M[%u]\n\ttxa\n\tst M[%u]\n\tja N%zu\n", c->val,
+		strbuf_appendf(&c->sb, "\tst M[%u]\n\ttxa\n\tst M[%u]\n\tja N%zu\n", c->val,
 				   c->key, c->f);
 	if (!c->first) {
-		scg_strbuf_appendf(&c->sb, "K%zu_%zu:\n", c->f, i);
+		strbuf_appendf(&c->sb, "K%zu_%zu:\n", c->f, i);
 		chain_keep(c);
 	}
 }
@@ -141,17 +141,17 @@ static const char *const jump_names[] = { "ja", "jeq", "jgt", "jge", "jset" };
 static int chain_copy(struct chain *c, const struct scg_prog *p)
 {
 	if (!c->first) /* each filter starts with A and X zero, as the kernel runs it */
-		scg_strbuf_append(&c->sb, "\tld #0\n\ttax\n");
+		strbuf_append(&c->sb, "\tld #0\n\ttax\n");
 	for (size_t i = 0; i < p->len; i++) {
 		const struct scg_insn *in = &p->insns[i];
-		scg_strbuf_appendf(&c->sb, "F%zu_%zu:\n", c->f, i);
+		strbuf_appendf(&c->sb, "F%zu_%zu:\n", c->f, i);
 		if (BPF_CLASS(in->code) == BPF_RET) {
 			if (BPF_RVAL(in->code) == BPF_A)
 				chain_ret_a(c, i);
 			else
 				chain_ret_const(c, i, in->k);
 		} else if (BPF_CLASS(in->code) == BPF_JMP && BPF_OP(in->code) == BPF_JA) {
-			scg_strbuf_appendf(&c->sb, "\tja F%zu_%zu\n", c->f, i + 1 + in->k);
+			strbuf_appendf(&c->sb, "\tja F%zu_%zu\n", c->f, i + 1 + in->k);
 		} else if (BPF_CLASS(in->code) == BPF_JMP) {
 			const char *op = jump_names[BPF_OP(in->code) >> 4];
 			char operand[16];
@@ -159,14 +159,14 @@ static int chain_copy(struct chain *c, const struct scg_prog *p)
 				snprintf(operand, sizeof(operand), "x");
 			else
 				snprintf(operand, sizeof(operand), "#0x%x", in->k);
-			scg_strbuf_appendf(&c->sb, "\t%s %s, F%zu_%zu, F%zu_%zu\n", op, operand, c->f,
+			strbuf_appendf(&c->sb, "\t%s %s, F%zu_%zu, F%zu_%zu\n", op, operand, c->f,
 					   i + 1 + in->jt, c->f, i + 1 + in->jf);
 		} else {
 			char *text = NULL;
 			int r = scg_insn_text(in, i, p->len, NULL, &text);
 			if (r < 0)
 				return r;
-			scg_strbuf_appendf(&c->sb, "\t%s\n", text);
+			strbuf_appendf(&c->sb, "\t%s\n", text);
 			free(text);
 		}
 	}
@@ -197,7 +197,7 @@ static int fuse_chain(const struct scg_prog *progs, size_t n, struct scg_prog *o
 	 * So they are set first, to ALLOW, which any verdict replaces.
 	 */
 	if (n > 1)
-		scg_strbuf_appendf(&c.sb, "\tld #0x%x\n\tst M[%u]\n\tld #0x%x\n\tst M[%u]\n",
+		strbuf_appendf(&c.sb, "\tld #0x%x\n\tst M[%u]\n\tld #0x%x\n\tst M[%u]\n",
 				   SCG_RET_ALLOW, c.val, rank_of(SCG_RET_ALLOW), c.key);
 	for (size_t f = n; f-- > 0 && r == 0;) {
 		c.f = f;
@@ -205,10 +205,10 @@ static int fuse_chain(const struct scg_prog *progs, size_t n, struct scg_prog *o
 		c.last = f == 0;
 		r = chain_copy(&c, &progs[f]);
 		if (!c.last)
-			scg_strbuf_appendf(&c.sb, "N%zu:\n", f);
+			strbuf_appendf(&c.sb, "N%zu:\n", f);
 	}
 	char *text = NULL;
-	int fin = scg_strbuf_finish(&c.sb, &text);
+	int fin = strbuf_finish(&c.sb, &text);
 	if (r == 0)
 		r = fin;
 	if (r == 0) {

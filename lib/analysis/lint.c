@@ -353,7 +353,7 @@ static void check_unknown(struct lint *l, const struct scg_arch *arch)
 
 struct high_words {
 	const struct scg_arch *arch;
-	const struct scg_syscall_params *params;
+	const struct syscall_params *params;
 	unsigned tested; /* bit i: a region constrains argument i's high word */
 };
 
@@ -372,14 +372,14 @@ static int note_high_words(void *ctx, const struct scg_region *region, const uin
 }
 
 /* The parameter list of @name (the table is sorted by name). */
-static const struct scg_syscall_params *params_of(const char *name)
+static const struct syscall_params *params_of(const char *name)
 {
-	size_t lo = 0, hi = scg_syscall_params_count;
+	size_t lo = 0, hi = syscall_param_table_count;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		int c = strcmp(scg_syscall_params[mid].syscall, name);
+		int c = strcmp(syscall_param_table[mid].syscall, name);
 		if (c == 0)
-			return &scg_syscall_params[mid];
+			return &syscall_param_table[mid];
 		if (c < 0)
 			lo = mid + 1;
 		else
@@ -566,19 +566,19 @@ static const char *value_prefix(const char *syscall, const char *param)
 	return NULL;
 }
 
-static void put_int(struct scg_strbuf *sb, const struct scg_arch *arch, const char *syscall,
-		    const struct scg_syscall_param *p, uint32_t v)
+static void put_int(struct strbuf *sb, const struct scg_arch *arch, const char *syscall,
+		    const struct syscall_param *p, uint32_t v)
 {
 	const char *prefix = p->name[0] ? value_prefix(syscall, p->name) : NULL;
 	const char *name = prefix ? scg_constant_name(arch, prefix, v) : NULL;
 	if (name)
-		scg_strbuf_appendf(sb, "%s", name);
+		strbuf_appendf(sb, "%s", name);
 	else if (v < 10)
-		scg_strbuf_appendf(sb, "%u", (unsigned)v);
+		strbuf_appendf(sb, "%u", (unsigned)v);
 	else if (v >= 0xfffff000U)
-		scg_strbuf_appendf(sb, "%d", (int)v);
+		strbuf_appendf(sb, "%d", (int)v);
 	else
-		scg_strbuf_appendf(sb, "%#x", (unsigned)v);
+		strbuf_appendf(sb, "%#x", (unsigned)v);
 }
 
 /*
@@ -586,40 +586,40 @@ static void put_int(struct scg_strbuf *sb, const struct scg_arch *arch, const ch
  * kernel reads it, @arg with the upper half the call carries (@upper) when
  * @with_upper.
  */
-static void put_call(struct scg_strbuf *sb, const struct scg_arch *arch, const char *syscall,
-		     const struct scg_syscall_params *params, const struct scg_seccomp_data *d,
+static void put_call(struct strbuf *sb, const struct scg_arch *arch, const char *syscall,
+		     const struct syscall_params *params, const struct scg_seccomp_data *d,
 		     unsigned arg, bool show_upper)
 {
-	scg_strbuf_appendf(sb, "%s(", syscall);
+	strbuf_appendf(sb, "%s(", syscall);
 	for (unsigned i = 0; i <= arg; i++) {
-		const struct scg_syscall_param *p = &params->params[i];
+		const struct syscall_param *p = &params->params[i];
 		if (i)
-			scg_strbuf_appendf(sb, ", ");
+			strbuf_appendf(sb, ", ");
 		if (p->kind != SCG_PARAM_32) {
-			scg_strbuf_appendf(sb, "%#llx", (unsigned long long)d->args[i]);
+			strbuf_appendf(sb, "%#llx", (unsigned long long)d->args[i]);
 			continue;
 		}
 		put_int(sb, arch, syscall, p, (uint32_t)d->args[i]);
 		uint32_t upper = (uint32_t)(d->args[i] >> 32);
 		if (i == arg && show_upper && upper == 1)
-			scg_strbuf_appendf(sb, " | 1 << 32");
+			strbuf_appendf(sb, " | 1 << 32");
 		else if (i == arg && show_upper && upper)
-			scg_strbuf_appendf(sb, " | %#llx", (unsigned long long)upper << 32);
+			strbuf_appendf(sb, " | %#llx", (unsigned long long)upper << 32);
 	}
-	scg_strbuf_appendf(sb, "%s)", arg + 1 < params->count ? ", ..." : "");
+	strbuf_appendf(sb, "%s)", arg + 1 < params->count ? ", ..." : "");
 }
 
 static void report_bypass(struct lint *l, const struct scg_arch *arch, const char *name,
-			  const struct scg_syscall_params *params, const struct bypass *b)
+			  const struct syscall_params *params, const struct bypass *b)
 {
-	const struct scg_syscall_param *p = &params->params[b->arg];
+	const struct syscall_param *p = &params->params[b->arg];
 	struct scg_seccomp_data clean = b->through;
 	clean.args[b->arg] = with_upper(clean.args[b->arg], 0);
 	struct scg_loc loc;
 	if (!decided_by_high_test(l, &b->through, b->arg, &loc) &&
 	    !decided_by_high_test(l, &clean, b->arg, &loc))
 		loc = rule_testing(l, arch, b->through.nr, b->arg, b->through_pc);
-	struct scg_strbuf through = { 0 }, denied = { 0 };
+	struct strbuf through = { 0 }, denied = { 0 };
 	put_call(&through, arch, name, params, &b->through, b->arg, true);
 	put_call(&denied, arch, name, params, &clean, b->arg, false);
 	char ret[48];
@@ -632,8 +632,8 @@ static void report_bypass(struct lint *l, const struct scg_arch *arch, const cha
 		     "32 bits: that is %s, which gets %s",
 		     scg_arch_name(arch), through.failed ? name : through.data, name, b->arg,
 		     p->type, pname, denied.failed ? name : denied.data, ret);
-	scg_strbuf_release(&through);
-	scg_strbuf_release(&denied);
+	strbuf_release(&through);
+	strbuf_release(&denied);
 }
 
 /*
@@ -667,7 +667,7 @@ static int check_int_width(struct lint *l, const struct scg_arch *arch)
 		if (e < 0)
 			return e;
 		for (unsigned a = 0; a < h.params->count && a < 6; a++) {
-			const struct scg_syscall_param *p = &h.params->params[a];
+			const struct syscall_param *p = &h.params->params[a];
 			if (!(h.tested & (1U << a)) || p->kind != SCG_PARAM_32)
 				continue;
 			struct bypass b;
@@ -745,38 +745,38 @@ static bool judged(const struct lint *l, const struct scg_arch *arch)
  */
 static void report_budget(const struct lint *l)
 {
-	struct scg_strbuf sb = SCG_STRBUF_INIT;
-	scg_strbuf_append(&sb, "");
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_append(&sb, "");
 	if (l->step <= STEP_REACHABLE) {
-		scg_strbuf_appendf(&sb, "%s%s, and every ABI's checks",
+		strbuf_appendf(&sb, "%s%s, and every ABI's checks",
 				   l->step == STEP_ARCH ? "no-arch-check, " : "", "unreachable");
 	} else {
 		const struct scg_arch *arch = scg_arch_at(l->at_arch);
-		scg_strbuf_appendf(&sb, "on %s, ", scg_arch_name(arch));
+		strbuf_appendf(&sb, "on %s, ", scg_arch_name(arch));
 		if (l->step == STEP_INT_WIDTH)
-			scg_strbuf_appendf(&sb, "int-compared-64 for %zu of %zu syscalls (from table "
+			strbuf_appendf(&sb, "int-compared-64 for %zu of %zu syscalls (from table "
 					   "entry %zu on)",
 					   scg_syscall_count(arch) - l->at_syscall,
 					   scg_syscall_count(arch), l->at_syscall);
 		for (enum lint_step st = l->step; st <= STEP_INT_WIDTH && l->step != STEP_INT_WIDTH;
 		     st++)
-			scg_strbuf_appendf(&sb, "%s%s", st > l->step ? ", " : "", step_codes[st]);
+			strbuf_appendf(&sb, "%s%s", st > l->step ? ", " : "", step_codes[st]);
 		size_t left = 0;
 		for (size_t i = l->at_arch + 1; i < scg_arch_count(); i++)
 			left += judged(l, scg_arch_at(i));
 		if (left) {
-			scg_strbuf_appendf(&sb, "; every check of %zu more ABI%s (", left,
+			strbuf_appendf(&sb, "; every check of %zu more ABI%s (", left,
 					   left == 1 ? "" : "s");
 			size_t k = 0;
 			for (size_t i = l->at_arch + 1; i < scg_arch_count(); i++)
 				if (judged(l, scg_arch_at(i)))
-					scg_strbuf_appendf(&sb, "%s%s", k++ ? ", " : "",
+					strbuf_appendf(&sb, "%s%s", k++ ? ", " : "",
 							   scg_arch_name(scg_arch_at(i)));
-			scg_strbuf_append(&sb, ")");
+			strbuf_append(&sb, ")");
 		}
 	}
 	char *what = NULL;
-	if (scg_strbuf_finish(&sb, &what) < 0)
+	if (strbuf_finish(&sb, &what) < 0)
 		what = NULL;
 	scg_diag_add(l->diag, SCG_SEV_ERROR, SCG_LOC_NONE, "analysis-budget",
 		     "give it more time (--timeout SECONDS, 0 for no limit)",

@@ -370,14 +370,14 @@ const char *scg_arch_suggest(const char *name)
 {
 	if (!name)
 		return NULL;
-	struct scg_suggest s;
-	scg_suggest_init(&s, name);
+	struct suggest s;
+	suggest_init(&s, name);
 	for (size_t i = 0; i < ARCH_COUNT; i++) {
-		scg_suggest_consider(&s, arches[i].name);
+		suggest_consider(&s, arches[i].name);
 		for (const char *const *alias = arches[i].aliases; *alias; alias++)
-			scg_suggest_consider(&s, *alias);
+			suggest_consider(&s, *alias);
 	}
-	return scg_suggest_result(&s);
+	return suggest_result(&s);
 }
 
 const struct scg_arch *scg_arch_native(void)

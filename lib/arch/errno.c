@@ -235,15 +235,15 @@ const char *scg_errno_suggest(const char *name)
 {
 	if (!name)
 		return NULL;
-	struct scg_suggest s;
-	scg_suggest_init(&s, name);
+	struct suggest s;
+	suggest_init(&s, name);
 	for (size_t n = 0; n < COUNT_OF(numberings); n++)
 		for (size_t i = 0; i < NUMBERING_PARTS; i++) {
 			const struct value_list *list = &numberings[n].parts[i];
 			for (size_t j = 0; j < list->count; j++)
-				scg_suggest_consider(&s, list->items[j].name);
+				suggest_consider(&s, list->items[j].name);
 		}
-	return scg_suggest_result(&s);
+	return suggest_result(&s);
 }
 
 /* clang-format off */

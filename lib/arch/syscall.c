@@ -81,13 +81,13 @@ const char *scg_syscall_suggest(const struct scg_arch *arch, const char *name)
 {
 	if (!arch || !name)
 		return NULL;
-	struct scg_suggest s;
-	scg_suggest_init(&s, name);
+	struct suggest s;
+	suggest_init(&s, name);
 	/* In name order, so ties break the same way on every ABI. */
 	const struct scg_syscall_table *table = arch->table;
 	for (size_t i = 0; i < table->count; i++)
-		scg_suggest_consider(&s, table->by_nr[table->by_name[i]].name);
-	return scg_suggest_result(&s);
+		suggest_consider(&s, table->by_nr[table->by_name[i]].name);
+	return suggest_result(&s);
 }
 
 size_t scg_syscall_count(const struct scg_arch *arch)

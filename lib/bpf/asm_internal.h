@@ -63,7 +63,7 @@ bool asm_mnemonic_known(const char *mnemonic, size_t len);
 /* The closest mnemonic to a misspelled one, or NULL. */
 const char *asm_mnemonic_suggest(const char *word);
 /* "#k, M[k], [k]" for a hint about what @mnemonic takes.  Appends to @sb. */
-void asm_mnemonic_operands(struct scg_strbuf *sb, const char *mnemonic, size_t len);
+void asm_mnemonic_operands(struct strbuf *sb, const char *mnemonic, size_t len);
 /* How an operand kind is written, for messages ("#k", "M[k]", ...). */
 const char *asm_operand_syntax(enum asm_operand operand);
 
@@ -106,10 +106,10 @@ struct asm_text_opts {
  * reassembling it gives back the same bytes, ".insn" otherwise.  Returns
  * true when a mnemonic form was used.
  */
-bool asm_insn_text(struct scg_strbuf *sb, const struct scg_insn *insn, size_t pc,
+bool asm_insn_text(struct strbuf *sb, const struct scg_insn *insn, size_t pc,
 		   const struct asm_text_opts *opts);
 /* Appends @k the way the disassembler writes constants (decimal or hex). */
-void asm_append_number(struct scg_strbuf *sb, uint32_t k, bool prefer_hex);
+void asm_append_number(struct strbuf *sb, uint32_t k, bool prefer_hex);
 
 /* --- the assembler's working state --------------------------------------- */
 

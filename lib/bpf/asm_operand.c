@@ -66,14 +66,14 @@ static bool starts_with_caseless(const char *s, const char *prefix)
 
 static const char *suggest_audit_arch(const char *name)
 {
-	struct scg_suggest s;
-	scg_suggest_init(&s, name);
+	struct suggest s;
+	suggest_init(&s, name);
 	for (size_t i = 0; i < scg_arch_count(); i++) {
 		const char *candidate = scg_audit_arch_name(scg_arch_audit(scg_arch_at(i)));
 		if (candidate)
-			scg_suggest_consider(&s, candidate);
+			suggest_consider(&s, candidate);
 	}
-	return scg_suggest_result(&s);
+	return suggest_result(&s);
 }
 
 static bool looks_like_errno(const char *name)
@@ -159,11 +159,11 @@ static const char *suggest_action(const struct asm_token *tok)
 	char word[NAME_MAX_LEN];
 	if (!token_string(tok, word, sizeof(word)))
 		return NULL;
-	struct scg_suggest s;
-	scg_suggest_init(&s, word);
+	struct suggest s;
+	suggest_init(&s, word);
 	for (size_t i = 0; i < N_ACTIONS; i++)
-		scg_suggest_consider(&s, action_names[i]);
-	return scg_suggest_result(&s);
+		suggest_consider(&s, action_names[i]);
+	return suggest_result(&s);
 }
 
 static void report_bad_action(struct asm_ctx *ctx, const struct asm_token *name,

@@ -194,8 +194,8 @@ static bool parse_ja(struct asm_ctx *ctx, struct asm_line *line, const struct as
 static void report_bad_operand(struct asm_ctx *ctx, const struct asm_token *mn,
 			       const struct asm_operand_value *v)
 {
-	struct scg_strbuf hint = SCG_STRBUF_INIT;
-	scg_strbuf_appendf(&hint, "'%.*s' takes ", (int)mn->len, mn->text);
+	struct strbuf hint = STRBUF_INIT;
+	strbuf_appendf(&hint, "'%.*s' takes ", (int)mn->len, mn->text);
 	asm_mnemonic_operands(&hint, mn->text, mn->len);
 	if (v->is_action)
 		asm_error(ctx, v->at->line, v->at->column, "asm-operand", hint.data,
@@ -208,7 +208,7 @@ static void report_bad_operand(struct asm_ctx *ctx, const struct asm_token *mn,
 			  "'%.*s' does not take %s", (int)mn->len, mn->text,
 			  asm_operand_syntax(v->kind));
 	ctx->nomem |= hint.failed;
-	scg_strbuf_release(&hint);
+	strbuf_release(&hint);
 }
 
 static bool parse_instruction(struct asm_ctx *ctx, struct asm_line *line, const struct asm_token *mn,

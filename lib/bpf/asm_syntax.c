@@ -101,11 +101,11 @@ bool asm_mnemonic_known(const char *mnemonic, size_t len)
 
 const char *asm_mnemonic_suggest(const char *word)
 {
-	struct scg_suggest s;
-	scg_suggest_init(&s, word);
+	struct suggest s;
+	suggest_init(&s, word);
 	for (size_t i = 0; i < COUNT_OF(forms); i++)
-		scg_suggest_consider(&s, forms[i].mnemonic);
-	return scg_suggest_result(&s);
+		suggest_consider(&s, forms[i].mnemonic);
+	return suggest_result(&s);
 }
 
 const char *asm_operand_syntax(enum asm_operand operand)
@@ -141,18 +141,18 @@ const char *asm_operand_syntax(enum asm_operand operand)
 	return "?";
 }
 
-void asm_mnemonic_operands(struct scg_strbuf *sb, const char *mnemonic, size_t len)
+void asm_mnemonic_operands(struct strbuf *sb, const char *mnemonic, size_t len)
 {
 	bool first = true;
 	for (size_t i = 0; i < COUNT_OF(forms); i++) {
 		if (!mnemonic_is(&forms[i], mnemonic, len))
 			continue;
-		scg_strbuf_append(sb, first ? "" : " or ");
-		scg_strbuf_append(sb, asm_operand_syntax(forms[i].operand));
+		strbuf_append(sb, first ? "" : " or ");
+		strbuf_append(sb, asm_operand_syntax(forms[i].operand));
 		first = false;
 	}
 	if (len == 3 && !strncasecmp(mnemonic, "ret", 3))
-		scg_strbuf_append(sb, " or an action (ALLOW, ERRNO(EPERM), ...)");
+		strbuf_append(sb, " or an action (ALLOW, ERRNO(EPERM), ...)");
 }
 
 /* Which of jt, jf and k an operand kind uses; the rest must be zero. */

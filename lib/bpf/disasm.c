@@ -16,22 +16,22 @@
 /* Marks the instructions the text will refer to by label. */
 static void collect_labels(const struct disasm_info *info, bool *labelled)
 {
-	struct scg_strbuf scratch = SCG_STRBUF_INIT;
+	struct strbuf scratch = STRBUF_INIT;
 	for (size_t pc = 0; pc < info->prog->len; pc++) {
 		struct asm_text_opts opts = disasm_text_opts(info, pc);
 		opts.referenced = labelled;
 		scratch.len = 0;
 		asm_insn_text(&scratch, &info->prog->insns[pc], pc, &opts);
 	}
-	scg_strbuf_release(&scratch);
+	strbuf_release(&scratch);
 }
 
 static void append_line(const struct disasm_info *info, size_t pc, bool labelled,
-			struct scg_strbuf *comment, struct scg_strbuf *sb)
+			struct strbuf *comment, struct strbuf *sb)
 {
 	if (labelled)
-		scg_strbuf_appendf(sb, "L%zu:", pc);
-	scg_strbuf_append(sb, "\t");
+		strbuf_appendf(sb, "L%zu:", pc);
+	strbuf_append(sb, "\t");
 	size_t start = sb->len;
 	struct asm_text_opts opts = disasm_text_opts(info, pc);
 	asm_insn_text(sb, &info->prog->insns[pc], pc, &opts);
@@ -40,30 +40,30 @@ static void append_line(const struct disasm_info *info, size_t pc, bool labelled
 	if (comment->len && !comment->failed) {
 		size_t column = 8 + sb->len - start; /* after the tab */
 		do
-			scg_strbuf_append(sb, " ");
+			strbuf_append(sb, " ");
 		while (++column < COMMENT_COLUMN);
-		scg_strbuf_append(sb, "; ");
-		scg_strbuf_append(sb, comment->data);
+		strbuf_append(sb, "; ");
+		strbuf_append(sb, comment->data);
 	}
 	sb->failed |= comment->failed;
-	scg_strbuf_append(sb, "\n");
+	strbuf_append(sb, "\n");
 }
 
-int disasm_format_asm(const struct disasm_info *info, struct scg_strbuf *sb)
+int disasm_format_asm(const struct disasm_info *info, struct strbuf *sb)
 {
 	const struct scg_prog *prog = info->prog;
 	bool *labelled = calloc(prog->len ? prog->len : 1, sizeof(*labelled));
 	if (!labelled)
 		return -ENOMEM;
 	collect_labels(info, labelled);
-	scg_strbuf_appendf(sb, "; %zu instruction%s", prog->len, prog->len == 1 ? "" : "s");
+	strbuf_appendf(sb, "; %zu instruction%s", prog->len, prog->len == 1 ? "" : "s");
 	if (info->arch)
-		scg_strbuf_appendf(sb, ", names for %s", scg_arch_name(info->arch));
-	scg_strbuf_append(sb, "\n");
-	struct scg_strbuf comment = SCG_STRBUF_INIT;
+		strbuf_appendf(sb, ", names for %s", scg_arch_name(info->arch));
+	strbuf_append(sb, "\n");
+	struct strbuf comment = STRBUF_INIT;
 	for (size_t pc = 0; pc < prog->len; pc++)
 		append_line(info, pc, labelled[pc], &comment, sb);
-	scg_strbuf_release(&comment);
+	strbuf_release(&comment);
 	free(labelled);
 	return 0;
 }
@@ -80,7 +80,7 @@ int scg_disasm(const struct scg_prog *prog, const struct scg_arch *arch,
 	int r = disasm_analyze(prog, arch ? arch : scg_arch_native(), &info);
 	if (r < 0)
 		return r;
-	struct scg_strbuf sb = SCG_STRBUF_INIT;
+	struct strbuf sb = STRBUF_INIT;
 	switch (format) {
 	case SCG_DISASM_ASM:
 		r = disasm_format_asm(&info, &sb);
@@ -100,7 +100,7 @@ int scg_disasm(const struct scg_prog *prog, const struct scg_arch *arch,
 	}
 	disasm_info_release(&info);
 	if (r == 0)
-		return scg_strbuf_finish(&sb, text);
-	scg_strbuf_release(&sb);
+		return strbuf_finish(&sb, text);
+	strbuf_release(&sb);
 	return r;
 }

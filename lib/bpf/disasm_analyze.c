@@ -145,11 +145,11 @@ static const struct scg_arch *abi_at(const struct disasm_info *info, size_t pc, 
 	return info->arch ? scg_arch_from_audit(scg_arch_audit(info->arch), nr) : NULL;
 }
 
-static void annotate_syscall(const struct disasm_info *info, size_t pc, struct scg_strbuf *sb)
+static void annotate_syscall(const struct disasm_info *info, size_t pc, struct strbuf *sb)
 {
 	const struct scg_insn *insn = &info->prog->insns[pc];
 	if (insn->k == SCG_X32_SYSCALL_BIT && BPF_OP(insn->code) != BPF_JEQ) {
-		scg_strbuf_append(sb, "x32 syscall bit");
+		strbuf_append(sb, "x32 syscall bit");
 		return;
 	}
 	if (BPF_OP(insn->code) != BPF_JEQ)
@@ -159,27 +159,27 @@ static void annotate_syscall(const struct disasm_info *info, size_t pc, struct s
 	if (!name)
 		return;
 	if (abi != info->arch)
-		scg_strbuf_appendf(sb, "%s: ", scg_arch_name(abi));
-	scg_strbuf_append(sb, name);
+		strbuf_appendf(sb, "%s: ", scg_arch_name(abi));
+	strbuf_append(sb, name);
 }
 
-static void annotate_arch(const struct scg_insn *insn, struct scg_strbuf *sb)
+static void annotate_arch(const struct scg_insn *insn, struct strbuf *sb)
 {
 	if (BPF_OP(insn->code) != BPF_JEQ)
 		return;
 	const struct scg_arch *abi = scg_arch_from_audit(insn->k, 0);
 	if (abi)
-		scg_strbuf_append(sb, scg_arch_name(abi));
+		strbuf_append(sb, scg_arch_name(abi));
 	else if (!scg_audit_arch_name(insn->k))
-		scg_strbuf_append(sb, "no known AUDIT_ARCH value");
+		strbuf_append(sb, "no known AUDIT_ARCH value");
 }
 
-static void annotate_ret(const struct disasm_info *info, size_t pc, struct scg_strbuf *sb)
+static void annotate_ret(const struct disasm_info *info, size_t pc, struct strbuf *sb)
 {
 	uint32_t k = info->prog->insns[pc].k;
 	enum scg_action action = scg_action_of(k);
 	if (action == SCG_ACTION_UNKNOWN) {
-		scg_strbuf_append(sb, "unknown action: kills the process");
+		strbuf_append(sb, "unknown action: kills the process");
 		return;
 	}
 	uint32_t data = k & SCG_RET_DATA;
@@ -189,22 +189,22 @@ static void annotate_ret(const struct disasm_info *info, size_t pc, struct scg_s
 						     : info->arch;
 		const char *name = scg_errno_name(abi, data);
 		if (name)
-			scg_strbuf_append(sb, name);
+			strbuf_append(sb, name);
 		if (data > SCG_MAX_ERRNO)
-			scg_strbuf_appendf(sb, "%sthe kernel caps it at %u", name ? ", " : "",
+			strbuf_appendf(sb, "%sthe kernel caps it at %u", name ? ", " : "",
 					   SCG_MAX_ERRNO);
 		return;
 	}
 	if (data && !scg_action_has_data(action))
-		scg_strbuf_appendf(sb, "%s; data %#x is ignored", scg_action_name(action), data);
+		strbuf_appendf(sb, "%s; data %#x is ignored", scg_action_name(action), data);
 }
 
 /* Loads of ip/args words when the program's own ABI orders them differently. */
-static void annotate_load(const struct disasm_info *info, size_t pc, struct scg_strbuf *sb)
+static void annotate_load(const struct disasm_info *info, size_t pc, struct strbuf *sb)
 {
 	uint32_t k = info->prog->insns[pc].k;
 	if (k >= SCG_DATA_SIZE || k % 4) {
-		scg_strbuf_append(sb, k >= SCG_SKF_AD_OFF ? "ancillary load: not for seccomp"
+		strbuf_append(sb, k >= SCG_SKF_AD_OFF ? "ancillary load: not for seccomp"
 							  : "outside the words of struct seccomp_data");
 		return;
 	}
@@ -214,17 +214,17 @@ static void annotate_load(const struct disasm_info *info, size_t pc, struct scg_
 	char mine[16], theirs[16];
 	if (abi && abi != info->arch && asm_field_name(k, abi, theirs, sizeof(theirs)) &&
 	    (!asm_field_name(k, info->arch, mine, sizeof(mine)) || strcmp(mine, theirs)))
-		scg_strbuf_appendf(sb, "%s on %s", theirs, scg_arch_name(abi));
+		strbuf_appendf(sb, "%s on %s", theirs, scg_arch_name(abi));
 }
 
-void disasm_annotate(const struct disasm_info *info, size_t pc, struct scg_strbuf *sb)
+void disasm_annotate(const struct disasm_info *info, size_t pc, struct strbuf *sb)
 {
 	const struct scg_insn *insn = &info->prog->insns[pc];
 	const struct disasm_state *s = &info->in[pc];
 	if (insn->code == (BPF_LD | BPF_W | BPF_ABS))
 		annotate_load(info, pc, sb);
 	else if (insn->code == (BPF_LD | BPF_W | BPF_LEN) || insn->code == (BPF_LDX | BPF_W | BPF_LEN))
-		scg_strbuf_append(sb, "64 in seccomp: sizeof(struct seccomp_data)");
+		strbuf_append(sb, "64 in seccomp: sizeof(struct seccomp_data)");
 	else if (insn->code == (BPF_RET | BPF_K))
 		annotate_ret(info, pc, sb);
 	else if (BPF_CLASS(insn->code) == BPF_JMP && BPF_SRC(insn->code) == BPF_K &&

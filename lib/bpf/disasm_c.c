@@ -46,37 +46,37 @@ static const char *op_name(uint16_t code)
 }
 
 /* Appends @code as linux/filter.h names; only called for opcodes the syntax knows. */
-static void append_code_names(struct scg_strbuf *sb, uint16_t code)
+static void append_code_names(struct strbuf *sb, uint16_t code)
 {
-	scg_strbuf_append(sb, class_names[BPF_CLASS(code)]);
+	strbuf_append(sb, class_names[BPF_CLASS(code)]);
 	switch (BPF_CLASS(code)) {
 	case BPF_LD:
 	case BPF_LDX:
 		if (BPF_MODE(code) != BPF_IMM && BPF_MODE(code) != BPF_MEM)
-			scg_strbuf_appendf(sb, " | %s", size_name(code));
-		scg_strbuf_appendf(sb, " | %s", mode_name(code));
+			strbuf_appendf(sb, " | %s", size_name(code));
+		strbuf_appendf(sb, " | %s", mode_name(code));
 		break;
 	case BPF_ALU:
 	case BPF_JMP:
-		scg_strbuf_appendf(sb, " | %s", op_name(code));
+		strbuf_appendf(sb, " | %s", op_name(code));
 		if (BPF_OP(code) != BPF_NEG || BPF_CLASS(code) != BPF_ALU)
 			if (BPF_OP(code) != BPF_JA || BPF_CLASS(code) != BPF_JMP)
-				scg_strbuf_append(sb, BPF_SRC(code) == BPF_X ? " | BPF_X" : " | BPF_K");
+				strbuf_append(sb, BPF_SRC(code) == BPF_X ? " | BPF_X" : " | BPF_K");
 		break;
 	case BPF_RET:
-		scg_strbuf_append(sb, BPF_RVAL(code) == BPF_A   ? " | BPF_A"
+		strbuf_append(sb, BPF_RVAL(code) == BPF_A   ? " | BPF_A"
 				      : BPF_RVAL(code) == BPF_X ? " | BPF_X"
 								: " | BPF_K");
 		break;
 	case BPF_MISC:
-		scg_strbuf_append(sb, code == (BPF_MISC | BPF_TAX) ? " | BPF_TAX" : " | BPF_TXA");
+		strbuf_append(sb, code == (BPF_MISC | BPF_TAX) ? " | BPF_TAX" : " | BPF_TXA");
 		break;
 	default:
 		break;
 	}
 }
 
-static void append_k(struct scg_strbuf *sb, const struct scg_insn *insn)
+static void append_k(struct strbuf *sb, const struct scg_insn *insn)
 {
 	static const struct {
 		enum scg_action action;
@@ -89,70 +89,70 @@ static void append_k(struct scg_strbuf *sb, const struct scg_insn *insn)
 		for (size_t i = 0; i < sizeof(rets) / sizeof(rets[0]); i++) {
 			if (scg_action_of(insn->k) != rets[i].action)
 				continue;
-			scg_strbuf_append(sb, rets[i].name);
+			strbuf_append(sb, rets[i].name);
 			if (insn->k & SCG_RET_DATA)
-				scg_strbuf_appendf(sb, " | %u", insn->k & SCG_RET_DATA);
+				strbuf_appendf(sb, " | %u", insn->k & SCG_RET_DATA);
 			return;
 		}
 	}
 	if (insn->k < 10)
-		scg_strbuf_appendf(sb, "%u", insn->k);
+		strbuf_appendf(sb, "%u", insn->k);
 	else
-		scg_strbuf_appendf(sb, "%#x", insn->k);
+		strbuf_appendf(sb, "%#x", insn->k);
 }
 
 /* Appends @text as the body of a C comment (no "*" "/" inside). */
-static void append_comment_text(struct scg_strbuf *sb, const char *text)
+static void append_comment_text(struct strbuf *sb, const char *text)
 {
 	for (; *text; text++) {
-		scg_strbuf_appendn(sb, text, 1);
+		strbuf_appendn(sb, text, 1);
 		if (text[0] == '*' && text[1] == '/')
-			scg_strbuf_append(sb, " ");
+			strbuf_append(sb, " ");
 	}
 }
 
-static void append_entry(const struct disasm_info *info, size_t pc, struct scg_strbuf *text,
-			 struct scg_strbuf *sb)
+static void append_entry(const struct disasm_info *info, size_t pc, struct strbuf *text,
+			 struct strbuf *sb)
 {
 	const struct scg_insn *insn = &info->prog->insns[pc];
 	bool jump = insn->jt || insn->jf ||
 		    (BPF_CLASS(insn->code) == BPF_JMP && BPF_OP(insn->code) != BPF_JA);
-	scg_strbuf_appendf(sb, "\t/* %4zu */ %s(", pc, jump ? "BPF_JUMP" : "BPF_STMT");
+	strbuf_appendf(sb, "\t/* %4zu */ %s(", pc, jump ? "BPF_JUMP" : "BPF_STMT");
 	if (asm_form_by_code(insn->code))
 		append_code_names(sb, insn->code);
 	else
-		scg_strbuf_appendf(sb, "%#x", insn->code);
-	scg_strbuf_append(sb, ", ");
+		strbuf_appendf(sb, "%#x", insn->code);
+	strbuf_append(sb, ", ");
 	append_k(sb, insn);
 	if (jump)
-		scg_strbuf_appendf(sb, ", %u, %u", insn->jt, insn->jf);
-	scg_strbuf_append(sb, "), /* ");
+		strbuf_appendf(sb, ", %u, %u", insn->jt, insn->jf);
+	strbuf_append(sb, "), /* ");
 	text->len = 0;
 	struct asm_text_opts opts = disasm_text_opts(info, pc);
 	asm_insn_text(text, insn, pc, &opts);
 	size_t before = text->len;
-	scg_strbuf_append(text, "  ; ");
+	strbuf_append(text, "  ; ");
 	disasm_annotate(info, pc, text);
 	if (text->len == before + 4 && !text->failed)
 		text->data[text->len = before] = '\0';
 	if (!text->failed)
 		append_comment_text(sb, text->data);
 	sb->failed |= text->failed;
-	scg_strbuf_append(sb, " */\n");
+	strbuf_append(sb, " */\n");
 }
 
-int disasm_format_c(const struct disasm_info *info, struct scg_strbuf *sb)
+int disasm_format_c(const struct disasm_info *info, struct strbuf *sb)
 {
-	struct scg_strbuf text = SCG_STRBUF_INIT;
-	scg_strbuf_appendf(sb, "/* seccomp filter: %zu instruction%s */\n", info->prog->len,
+	struct strbuf text = STRBUF_INIT;
+	strbuf_appendf(sb, "/* seccomp filter: %zu instruction%s */\n", info->prog->len,
 			   info->prog->len == 1 ? "" : "s");
-	scg_strbuf_append(sb, "#include <linux/filter.h>\n#include <linux/seccomp.h>\n\n"
+	strbuf_append(sb, "#include <linux/filter.h>\n#include <linux/seccomp.h>\n\n"
 			      "static struct sock_filter filter[] = {\n");
 	for (size_t pc = 0; pc < info->prog->len; pc++)
 		append_entry(info, pc, &text, sb);
-	scg_strbuf_append(sb, "};\n\nstatic struct sock_fprog prog = {\n"
+	strbuf_append(sb, "};\n\nstatic struct sock_fprog prog = {\n"
 			      "\t.len = (unsigned short)(sizeof(filter) / sizeof(filter[0])),\n"
 			      "\t.filter = filter,\n};\n");
-	scg_strbuf_release(&text);
+	strbuf_release(&text);
 	return 0;
 }

@@ -37,24 +37,24 @@ static bool *find_leaders(const struct scg_prog *prog)
 }
 
 /* Appends @s inside a double-quoted DOT string. */
-static void append_escaped(struct scg_strbuf *sb, const char *s)
+static void append_escaped(struct strbuf *sb, const char *s)
 {
 	for (; *s; s++) {
 		if (*s == '"' || *s == '\\')
-			scg_strbuf_append(sb, "\\");
-		scg_strbuf_appendn(sb, s, 1);
+			strbuf_append(sb, "\\");
+		strbuf_appendn(sb, s, 1);
 	}
 }
 
-static void append_insn_line(const struct disasm_info *info, size_t pc, struct scg_strbuf *line,
-			     struct scg_strbuf *sb)
+static void append_insn_line(const struct disasm_info *info, size_t pc, struct strbuf *line,
+			     struct strbuf *sb)
 {
 	line->len = 0;
-	scg_strbuf_appendf(line, "%zu: ", pc);
+	strbuf_appendf(line, "%zu: ", pc);
 	struct asm_text_opts opts = disasm_text_opts(info, pc);
 	asm_insn_text(line, &info->prog->insns[pc], pc, &opts);
 	size_t before = line->len;
-	scg_strbuf_append(line, "  ; ");
+	strbuf_append(line, "  ; ");
 	disasm_annotate(info, pc, line);
 	if (line->len == before + 4 && !line->failed) {
 		line->len = before;
@@ -63,23 +63,23 @@ static void append_insn_line(const struct disasm_info *info, size_t pc, struct s
 	if (!line->failed)
 		append_escaped(sb, line->data);
 	sb->failed |= line->failed;
-	scg_strbuf_append(sb, "\\l");
+	strbuf_append(sb, "\\l");
 }
 
 static void append_edge(const struct disasm_info *info, size_t from, uint64_t to,
-			const char *attrs, bool *past_end, struct scg_strbuf *sb)
+			const char *attrs, bool *past_end, struct strbuf *sb)
 {
 	if (to >= info->prog->len) {
 		*past_end = true;
-		scg_strbuf_appendf(sb, "\tb%zu -> past_end%s;\n", from, attrs);
+		strbuf_appendf(sb, "\tb%zu -> past_end%s;\n", from, attrs);
 	} else {
-		scg_strbuf_appendf(sb, "\tb%zu -> b%llu%s;\n", from, (unsigned long long)to, attrs);
+		strbuf_appendf(sb, "\tb%zu -> b%llu%s;\n", from, (unsigned long long)to, attrs);
 	}
 }
 
 /* Edges leaving the block that starts at @start and ends at @last. */
 static void append_edges(const struct disasm_info *info, size_t start, size_t last,
-			 bool *past_end, struct scg_strbuf *sb)
+			 bool *past_end, struct strbuf *sb)
 {
 	struct disasm_succ succ;
 	disasm_successors(info->prog, last, &succ);
@@ -93,31 +93,31 @@ static void append_edges(const struct disasm_info *info, size_t start, size_t la
 	}
 }
 
-int disasm_format_dot(const struct disasm_info *info, struct scg_strbuf *sb)
+int disasm_format_dot(const struct disasm_info *info, struct strbuf *sb)
 {
 	const struct scg_prog *prog = info->prog;
 	bool *leader = find_leaders(prog);
 	if (!leader)
 		return -ENOMEM;
-	struct scg_strbuf line = SCG_STRBUF_INIT;
+	struct strbuf line = STRBUF_INIT;
 	bool past_end = false;
-	scg_strbuf_append(sb, "digraph filter {\n"
+	strbuf_append(sb, "digraph filter {\n"
 			      "\tnode [shape=box, fontname=\"monospace\"];\n");
 	for (size_t start = 0; start < prog->len;) {
 		size_t last = start;
 		while (last + 1 < prog->len && !leader[last + 1])
 			last++;
-		scg_strbuf_appendf(sb, "\tb%zu [label=\"", start);
+		strbuf_appendf(sb, "\tb%zu [label=\"", start);
 		for (size_t pc = start; pc <= last; pc++)
 			append_insn_line(info, pc, &line, sb);
-		scg_strbuf_append(sb, "\"];\n");
+		strbuf_append(sb, "\"];\n");
 		append_edges(info, start, last, &past_end, sb);
 		start = last + 1;
 	}
 	if (past_end)
-		scg_strbuf_append(sb, "\tpast_end [label=\"past the end\", shape=octagon];\n");
-	scg_strbuf_append(sb, "}\n");
-	scg_strbuf_release(&line);
+		strbuf_append(sb, "\tpast_end [label=\"past the end\", shape=octagon];\n");
+	strbuf_append(sb, "}\n");
+	strbuf_release(&line);
 	free(leader);
 	return 0;
 }

@@ -49,7 +49,7 @@ void disasm_info_release(struct disasm_info *info);
 struct asm_text_opts disasm_text_opts(const struct disasm_info *info, size_t pc);
 
 /* Appends the comment for instruction @pc (nothing if there is none to make). */
-void disasm_annotate(const struct disasm_info *info, size_t pc, struct scg_strbuf *sb);
+void disasm_annotate(const struct disasm_info *info, size_t pc, struct strbuf *sb);
 
 /* Jump targets of instruction @pc: its successors, as in the kernel. */
 struct disasm_succ {
@@ -60,12 +60,12 @@ struct disasm_succ {
 void disasm_successors(const struct scg_prog *prog, size_t pc, struct disasm_succ *out);
 
 /* The output formats. */
-int disasm_format_asm(const struct disasm_info *info, struct scg_strbuf *sb);
-int disasm_format_table(const struct disasm_info *info, struct scg_strbuf *sb);
-int disasm_format_dot(const struct disasm_info *info, struct scg_strbuf *sb);
-int disasm_format_c(const struct disasm_info *info, struct scg_strbuf *sb);
+int disasm_format_asm(const struct disasm_info *info, struct strbuf *sb);
+int disasm_format_table(const struct disasm_info *info, struct strbuf *sb);
+int disasm_format_dot(const struct disasm_info *info, struct strbuf *sb);
+int disasm_format_c(const struct disasm_info *info, struct strbuf *sb);
 
 /* Pseudo-C for one instruction ("A = arch", "if (A == 0x3e) goto 3; else goto 5"). */
-void disasm_pseudo_c(const struct disasm_info *info, size_t pc, struct scg_strbuf *sb);
+void disasm_pseudo_c(const struct disasm_info *info, size_t pc, struct strbuf *sb);
 
 #endif /* SCG_LIB_BPF_DISASM_INTERNAL_H */

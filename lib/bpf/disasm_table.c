@@ -9,45 +9,45 @@
 #include "bpf/disasm_internal.h"
 #include "bpf/opcodes.h"
 
-static void append_goto(const struct disasm_info *info, uint64_t target, struct scg_strbuf *sb)
+static void append_goto(const struct disasm_info *info, uint64_t target, struct strbuf *sb)
 {
-	scg_strbuf_appendf(sb, "goto %llu", (unsigned long long)target);
+	strbuf_appendf(sb, "goto %llu", (unsigned long long)target);
 	if (target >= info->prog->len)
-		scg_strbuf_append(sb, " (past the end)");
+		strbuf_append(sb, " (past the end)");
 }
 
 /* "data[16]", "(u16)data[x + 2]" or a field name. */
 static void append_load_source(const struct disasm_info *info, const struct scg_insn *insn,
-			       struct scg_strbuf *sb)
+			       struct strbuf *sb)
 {
 	const char *cast = BPF_SIZE(insn->code) == BPF_H   ? "(u16)"
 			   : BPF_SIZE(insn->code) == BPF_B ? "(u8)"
 							   : "";
 	char field[16];
 	if (BPF_MODE(insn->code) == BPF_IND)
-		scg_strbuf_appendf(sb, "%sdata[X + %u]", cast, insn->k);
+		strbuf_appendf(sb, "%sdata[X + %u]", cast, insn->k);
 	else if (!*cast && asm_field_name(insn->k, info->arch, field, sizeof(field)))
-		scg_strbuf_append(sb, field);
+		strbuf_append(sb, field);
 	else
-		scg_strbuf_appendf(sb, "%sdata[%u]", cast, insn->k);
+		strbuf_appendf(sb, "%sdata[%u]", cast, insn->k);
 }
 
 static void pseudo_load(const struct disasm_info *info, const struct scg_insn *insn,
-			const char *reg, struct scg_strbuf *sb)
+			const char *reg, struct strbuf *sb)
 {
-	scg_strbuf_appendf(sb, "%s = ", reg);
+	strbuf_appendf(sb, "%s = ", reg);
 	switch (BPF_MODE(insn->code)) {
 	case BPF_IMM:
 		asm_append_number(sb, insn->k, true);
 		break;
 	case BPF_MEM:
-		scg_strbuf_appendf(sb, "M[%u]", insn->k);
+		strbuf_appendf(sb, "M[%u]", insn->k);
 		break;
 	case BPF_LEN:
-		scg_strbuf_append(sb, "len");
+		strbuf_append(sb, "len");
 		break;
 	case BPF_MSH:
-		scg_strbuf_appendf(sb, "4 * (data[%u] & 0xf)", insn->k);
+		strbuf_appendf(sb, "4 * (data[%u] & 0xf)", insn->k);
 		break;
 	default:
 		append_load_source(info, insn, sb);
@@ -85,41 +85,41 @@ static const char *jump_operator(uint16_t op)
 	}
 }
 
-static void pseudo_jump(const struct disasm_info *info, size_t pc, struct scg_strbuf *sb)
+static void pseudo_jump(const struct disasm_info *info, size_t pc, struct strbuf *sb)
 {
 	const struct scg_insn *insn = &info->prog->insns[pc];
 	if (BPF_OP(insn->code) == BPF_JA) {
 		append_goto(info, (uint64_t)pc + 1 + insn->k, sb);
 		return;
 	}
-	scg_strbuf_appendf(sb, "if (A %s ", jump_operator(BPF_OP(insn->code)));
+	strbuf_appendf(sb, "if (A %s ", jump_operator(BPF_OP(insn->code)));
 	if (BPF_SRC(insn->code) == BPF_X)
-		scg_strbuf_append(sb, "X");
+		strbuf_append(sb, "X");
 	else
 		asm_append_number(sb, insn->k, BPF_OP(insn->code) == BPF_JSET);
-	scg_strbuf_append(sb, ") ");
+	strbuf_append(sb, ") ");
 	append_goto(info, (uint64_t)pc + 1 + insn->jt, sb);
-	scg_strbuf_append(sb, "; else ");
+	strbuf_append(sb, "; else ");
 	append_goto(info, (uint64_t)pc + 1 + insn->jf, sb);
 }
 
-static void pseudo_ret(const struct scg_insn *insn, struct scg_strbuf *sb)
+static void pseudo_ret(const struct scg_insn *insn, struct strbuf *sb)
 {
 	char action[48];
 	if (BPF_RVAL(insn->code) == BPF_A)
-		scg_strbuf_append(sb, "return A");
+		strbuf_append(sb, "return A");
 	else if (BPF_RVAL(insn->code) == BPF_X)
-		scg_strbuf_append(sb, "return X");
+		strbuf_append(sb, "return X");
 	else if (scg_ret_format(insn->k, action, sizeof(action)) >= 0)
-		scg_strbuf_appendf(sb, "return %s", action);
+		strbuf_appendf(sb, "return %s", action);
 }
 
-void disasm_pseudo_c(const struct disasm_info *info, size_t pc, struct scg_strbuf *sb)
+void disasm_pseudo_c(const struct disasm_info *info, size_t pc, struct strbuf *sb)
 {
 	const struct scg_insn *insn = &info->prog->insns[pc];
 	const struct asm_form *form = asm_form_by_code(insn->code);
 	if (!form) {
-		scg_strbuf_appendf(sb, "invalid opcode %#x", insn->code);
+		strbuf_appendf(sb, "invalid opcode %#x", insn->code);
 		return;
 	}
 	const char *operand = BPF_SRC(insn->code) == BPF_X ? "X" : NULL;
@@ -130,17 +130,17 @@ void disasm_pseudo_c(const struct disasm_info *info, size_t pc, struct scg_strbu
 		break;
 	case BPF_ST:
 	case BPF_STX:
-		scg_strbuf_appendf(sb, "M[%u] = %s", insn->k,
+		strbuf_appendf(sb, "M[%u] = %s", insn->k,
 				   BPF_CLASS(insn->code) == BPF_ST ? "A" : "X");
 		break;
 	case BPF_ALU:
 		if (BPF_OP(insn->code) == BPF_NEG) {
-			scg_strbuf_append(sb, "A = -A");
+			strbuf_append(sb, "A = -A");
 			break;
 		}
-		scg_strbuf_appendf(sb, "A %s ", alu_operator(BPF_OP(insn->code)));
+		strbuf_appendf(sb, "A %s ", alu_operator(BPF_OP(insn->code)));
 		if (operand)
-			scg_strbuf_append(sb, operand);
+			strbuf_append(sb, operand);
 		else
 			asm_append_number(sb, insn->k, true);
 		break;
@@ -151,33 +151,33 @@ void disasm_pseudo_c(const struct disasm_info *info, size_t pc, struct scg_strbu
 		pseudo_ret(insn, sb);
 		break;
 	default:
-		scg_strbuf_append(sb, insn->code == (BPF_MISC | BPF_TAX) ? "X = A" : "A = X");
+		strbuf_append(sb, insn->code == (BPF_MISC | BPF_TAX) ? "X = A" : "A = X");
 		break;
 	}
 }
 
-int disasm_format_table(const struct disasm_info *info, struct scg_strbuf *sb)
+int disasm_format_table(const struct disasm_info *info, struct strbuf *sb)
 {
-	struct scg_strbuf line = SCG_STRBUF_INIT;
-	scg_strbuf_append(sb, " idx    code   jt   jf           k  pseudo-C\n");
+	struct strbuf line = STRBUF_INIT;
+	strbuf_append(sb, " idx    code   jt   jf           k  pseudo-C\n");
 	for (size_t pc = 0; pc < info->prog->len; pc++) {
 		const struct scg_insn *insn = &info->prog->insns[pc];
-		scg_strbuf_appendf(sb, "%4zu  0x%04x  %3u  %3u  0x%08x  ", pc, insn->code, insn->jt,
+		strbuf_appendf(sb, "%4zu  0x%04x  %3u  %3u  0x%08x  ", pc, insn->code, insn->jt,
 				   insn->jf, insn->k);
 		line.len = 0;
 		disasm_pseudo_c(info, pc, &line);
 		size_t width = line.len;
-		scg_strbuf_append(sb, line.len ? line.data : "");
+		strbuf_append(sb, line.len ? line.data : "");
 		line.len = 0;
 		disasm_annotate(info, pc, &line);
 		if (line.len) {
 			for (; width < 44; width++)
-				scg_strbuf_append(sb, " ");
-			scg_strbuf_appendf(sb, "  // %s", line.data);
+				strbuf_append(sb, " ");
+			strbuf_appendf(sb, "  // %s", line.data);
 		}
-		scg_strbuf_append(sb, "\n");
+		strbuf_append(sb, "\n");
 	}
 	sb->failed |= line.failed;
-	scg_strbuf_release(&line);
+	strbuf_release(&line);
 	return 0;
 }

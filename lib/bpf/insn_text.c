@@ -13,39 +13,39 @@
 #include "bpf/asm_internal.h"
 #include "bpf/opcodes.h"
 
-void asm_append_number(struct scg_strbuf *sb, uint32_t k, bool prefer_hex)
+void asm_append_number(struct strbuf *sb, uint32_t k, bool prefer_hex)
 {
 	if (k < 10 || (!prefer_hex && k < 0x10000))
-		scg_strbuf_appendf(sb, "%u", k);
+		strbuf_appendf(sb, "%u", k);
 	else
-		scg_strbuf_appendf(sb, "%#x", k);
+		strbuf_appendf(sb, "%#x", k);
 }
 
-static void append_target(struct scg_strbuf *sb, size_t pc, uint32_t offset,
+static void append_target(struct strbuf *sb, size_t pc, uint32_t offset,
 			  const struct asm_text_opts *opts)
 {
 	uint64_t target = (uint64_t)pc + 1 + offset;
 	if (target < opts->prog_len) {
-		scg_strbuf_appendf(sb, "L%llu", (unsigned long long)target);
+		strbuf_appendf(sb, "L%llu", (unsigned long long)target);
 		if (opts->referenced)
 			opts->referenced[target] = true;
 	} else
-		scg_strbuf_appendf(sb, "+%u", offset);
+		strbuf_appendf(sb, "+%u", offset);
 }
 
 /* ret ALLOW, ret ERRNO(13), ... when that text parses back to @k. */
-static bool append_action(struct scg_strbuf *sb, uint32_t k, const struct scg_arch *arch)
+static bool append_action(struct strbuf *sb, uint32_t k, const struct scg_arch *arch)
 {
 	char text[48];
 	uint32_t back;
 	if (scg_ret_format(k, text, sizeof(text)) >= (int)sizeof(text) ||
 	    scg_ret_parse(text, arch, &back) < 0 || back != k)
 		return false;
-	scg_strbuf_append(sb, text);
+	strbuf_append(sb, text);
 	return true;
 }
 
-static void append_abs(struct scg_strbuf *sb, const struct scg_insn *insn,
+static void append_abs(struct strbuf *sb, const struct scg_insn *insn,
 		       const struct asm_text_opts *opts)
 {
 	char name[16];
@@ -53,11 +53,11 @@ static void append_abs(struct scg_strbuf *sb, const struct scg_insn *insn,
 	bool word = BPF_SIZE(insn->code) == BPF_W;
 	if (word && asm_field_name(insn->k, opts->arch, name, sizeof(name)) &&
 	    asm_field_offset(name, strlen(name), opts->arch, &back) == 0 && back == insn->k)
-		scg_strbuf_appendf(sb, "[%s]", name);
+		strbuf_appendf(sb, "[%s]", name);
 	else {
-		scg_strbuf_append(sb, "[");
+		strbuf_append(sb, "[");
 		asm_append_number(sb, insn->k, insn->k >= SCG_SKF_AD_OFF);
-		scg_strbuf_append(sb, "]");
+		strbuf_append(sb, "]");
 	}
 }
 
@@ -70,16 +70,16 @@ static bool prefers_hex(uint16_t code)
 	return BPF_CLASS(code) == BPF_RET;
 }
 
-static void append_imm(struct scg_strbuf *sb, const struct scg_insn *insn,
+static void append_imm(struct strbuf *sb, const struct scg_insn *insn,
 		       const struct asm_text_opts *opts)
 {
 	uint32_t back;
 	const char *audit = opts->a_holds_arch ? scg_audit_arch_name(insn->k) : NULL;
 	if (audit && scg_audit_arch_lookup(audit, &back) == 0 && back == insn->k) {
-		scg_strbuf_appendf(sb, "#%s", audit);
+		strbuf_appendf(sb, "#%s", audit);
 		return;
 	}
-	scg_strbuf_append(sb, "#");
+	strbuf_append(sb, "#");
 	asm_append_number(sb, insn->k, prefers_hex(insn->code));
 }
 
@@ -99,29 +99,29 @@ static const char *inverted_mnemonic(uint16_t op)
 }
 
 /* jeq #k, Lt / jne #k, Lf / jeq #k, Lt, Lf: the shortest form that says it. */
-static void append_cond_jump(struct scg_strbuf *sb, const struct asm_form *form,
+static void append_cond_jump(struct strbuf *sb, const struct asm_form *form,
 			     const struct scg_insn *insn, size_t pc, const struct asm_text_opts *opts)
 {
 	const char *inverted = inverted_mnemonic(BPF_OP(insn->code));
 	bool use_inverted = insn->jf != 0 && insn->jt == 0 && inverted;
-	scg_strbuf_appendf(sb, "%s ", use_inverted ? inverted : form->mnemonic);
+	strbuf_appendf(sb, "%s ", use_inverted ? inverted : form->mnemonic);
 	if (form->operand == ASM_OPND_COND_X)
-		scg_strbuf_append(sb, "x");
+		strbuf_append(sb, "x");
 	else
 		append_imm(sb, insn, opts);
-	scg_strbuf_append(sb, ", ");
+	strbuf_append(sb, ", ");
 	if (use_inverted) {
 		append_target(sb, pc, insn->jf, opts);
 		return;
 	}
 	append_target(sb, pc, insn->jt, opts);
 	if (insn->jf) {
-		scg_strbuf_append(sb, ", ");
+		strbuf_append(sb, ", ");
 		append_target(sb, pc, insn->jf, opts);
 	}
 }
 
-static void append_operand(struct scg_strbuf *sb, const struct asm_form *form,
+static void append_operand(struct strbuf *sb, const struct asm_form *form,
 			   const struct scg_insn *insn, size_t pc, const struct asm_text_opts *opts)
 {
 	switch (form->operand) {
@@ -136,29 +136,29 @@ static void append_operand(struct scg_strbuf *sb, const struct asm_form *form,
 		append_imm(sb, insn, opts);
 		break;
 	case ASM_OPND_LEN:
-		scg_strbuf_append(sb, "#len");
+		strbuf_append(sb, "#len");
 		break;
 	case ASM_OPND_MEM:
-		scg_strbuf_appendf(sb, "M[%u]", insn->k);
+		strbuf_appendf(sb, "M[%u]", insn->k);
 		break;
 	case ASM_OPND_ABS:
 		append_abs(sb, insn, opts);
 		break;
 	case ASM_OPND_IND:
-		scg_strbuf_append(sb, "[x + ");
+		strbuf_append(sb, "[x + ");
 		asm_append_number(sb, insn->k, false);
-		scg_strbuf_append(sb, "]");
+		strbuf_append(sb, "]");
 		break;
 	case ASM_OPND_MSH:
-		scg_strbuf_append(sb, "4*([");
+		strbuf_append(sb, "4*([");
 		asm_append_number(sb, insn->k, false);
-		scg_strbuf_append(sb, "]&0xf)");
+		strbuf_append(sb, "]&0xf)");
 		break;
 	case ASM_OPND_X:
-		scg_strbuf_append(sb, "x");
+		strbuf_append(sb, "x");
 		break;
 	case ASM_OPND_A:
-		scg_strbuf_append(sb, "a");
+		strbuf_append(sb, "a");
 		break;
 	case ASM_OPND_TARGET:
 		append_target(sb, pc, insn->k, opts);
@@ -166,12 +166,12 @@ static void append_operand(struct scg_strbuf *sb, const struct asm_form *form,
 	}
 }
 
-bool asm_insn_text(struct scg_strbuf *sb, const struct scg_insn *insn, size_t pc,
+bool asm_insn_text(struct strbuf *sb, const struct scg_insn *insn, size_t pc,
 		   const struct asm_text_opts *opts)
 {
 	const struct asm_form *form = asm_form_of_insn(insn);
 	if (!form) {
-		scg_strbuf_appendf(sb, ".insn %#x, %u, %u, %#x", insn->code, insn->jt, insn->jf,
+		strbuf_appendf(sb, ".insn %#x, %u, %u, %#x", insn->code, insn->jt, insn->jf,
 				   insn->k);
 		return false;
 	}
@@ -179,9 +179,9 @@ bool asm_insn_text(struct scg_strbuf *sb, const struct scg_insn *insn, size_t pc
 		append_cond_jump(sb, form, insn, pc, opts);
 		return true;
 	}
-	scg_strbuf_append(sb, form->mnemonic);
+	strbuf_append(sb, form->mnemonic);
 	if (form->operand != ASM_OPND_NONE)
-		scg_strbuf_append(sb, " ");
+		strbuf_append(sb, " ");
 	append_operand(sb, form, insn, pc, opts);
 	return true;
 }
@@ -193,7 +193,7 @@ int scg_insn_text(const struct scg_insn *insn, size_t pc, size_t prog_len,
 		return -EINVAL;
 	*text = NULL;
 	struct asm_text_opts opts = { .arch = arch, .prog_len = prog_len };
-	struct scg_strbuf sb = SCG_STRBUF_INIT;
+	struct strbuf sb = STRBUF_INIT;
 	asm_insn_text(&sb, insn, pc, &opts);
-	return scg_strbuf_finish(&sb, text);
+	return strbuf_finish(&sb, text);
 }

@@ -18,7 +18,7 @@
  * relax those checks with lprog_set_flags() and write offsets by number
  * with lprog_offset().
  *
- * Errors while emitting are sticky (like struct scg_strbuf): emit freely and
+ * Errors while emitting are sticky (like struct strbuf): emit freely and
  * check once, at lprog_resolve() or with lprog_error().
  */
 #ifndef SCG_LIB_BPF_LPROG_H

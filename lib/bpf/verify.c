@@ -117,11 +117,11 @@ static const char *ancillary_name(uint32_t k)
 /* @insn as the disassembler writes it (jump targets as +N), for messages. */
 static void describe(const struct scg_insn *insn, char *buf, size_t size)
 {
-	struct scg_strbuf sb = SCG_STRBUF_INIT;
+	struct strbuf sb = STRBUF_INIT;
 	const struct asm_text_opts opts = { .arch = NULL };
 	asm_insn_text(&sb, insn, 0, &opts);
 	snprintf(buf, size, "%s", sb.data && !sb.failed ? sb.data : "?");
-	scg_strbuf_release(&sb);
+	strbuf_release(&sb);
 }
 
 static bool refuse(struct scg_refusal *why, long insn, const char *rule, const char *hint,

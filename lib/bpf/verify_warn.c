@@ -270,18 +270,18 @@ static void run_flow(struct warn_ctx *ctx)
 }
 
 /* ", also at insns 9, 12 and 3 more" for a warning seen more than once. */
-static void append_others(struct scg_strbuf *sb, const struct occurrences *o)
+static void append_others(struct strbuf *sb, const struct occurrences *o)
 {
 	if (o->count < 2)
 		return;
 	size_t shown = o->count < OCC_KEEP ? o->count : OCC_KEEP;
-	scg_strbuf_append(sb, " (also at insn");
-	scg_strbuf_append(sb, o->count > 2 ? "s " : " ");
+	strbuf_append(sb, " (also at insn");
+	strbuf_append(sb, o->count > 2 ? "s " : " ");
 	for (size_t i = 1; i < shown; i++)
-		scg_strbuf_appendf(sb, "%s%zu", i == 1 ? "" : ", ", o->at[i]);
+		strbuf_appendf(sb, "%s%zu", i == 1 ? "" : ", ", o->at[i]);
 	if (o->count > shown)
-		scg_strbuf_appendf(sb, " and %zu more", o->count - shown);
-	scg_strbuf_append(sb, ")");
+		strbuf_appendf(sb, " and %zu more", o->count - shown);
+	strbuf_append(sb, ")");
 }
 
 /* Queues a warning; takes ownership of @message.  0 or -ENOMEM. */
@@ -306,11 +306,11 @@ static int emit(struct warn_ctx *ctx, const struct occurrences *o, const char *r
 {
 	if (o->count == 0)
 		return 0;
-	struct scg_strbuf sb = SCG_STRBUF_INIT;
-	scg_strbuf_append(&sb, what);
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_append(&sb, what);
 	append_others(&sb, o);
 	char *message;
-	if (scg_strbuf_finish(&sb, &message) < 0)
+	if (strbuf_finish(&sb, &message) < 0)
 		return -ENOMEM;
 	return queue(ctx, o->at[0], rule, hint, message);
 }
@@ -411,7 +411,7 @@ static int emit_local_warnings(struct warn_ctx *ctx)
 static int emit_unreachable(struct warn_ctx *ctx)
 {
 	enum { MAX_RANGES_SHOWN = 8 };
-	struct scg_strbuf sb = SCG_STRBUF_INIT;
+	struct strbuf sb = STRBUF_INIT;
 	size_t len = ctx->prog->len, ranges = 0, total = 0;
 	long first = -1;
 	for (size_t pc = 0; pc < len;) {
@@ -425,20 +425,20 @@ static int emit_unreachable(struct warn_ctx *ctx)
 		if (first < 0)
 			first = (long)pc;
 		if (ranges < MAX_RANGES_SHOWN) {
-			scg_strbuf_append(&sb, ranges ? ", " : "");
+			strbuf_append(&sb, ranges ? ", " : "");
 			if (end > pc)
-				scg_strbuf_appendf(&sb, "%zu-%zu", pc, end);
+				strbuf_appendf(&sb, "%zu-%zu", pc, end);
 			else
-				scg_strbuf_appendf(&sb, "%zu", pc);
+				strbuf_appendf(&sb, "%zu", pc);
 		}
 		ranges++;
 		total += end - pc + 1;
 		pc = end + 1;
 	}
 	if (ranges > MAX_RANGES_SHOWN)
-		scg_strbuf_appendf(&sb, " and %zu more ranges", ranges - MAX_RANGES_SHOWN);
+		strbuf_appendf(&sb, " and %zu more ranges", ranges - MAX_RANGES_SHOWN);
 	char *list;
-	int r = scg_strbuf_finish(&sb, &list);
+	int r = strbuf_finish(&sb, &list);
 	if (r < 0 || first < 0) {
 		free(list);
 		return r;

@@ -84,7 +84,7 @@ static struct syscall_load *load_of(struct syscall_load *loads, size_t *n, size_
 }
 
 /* "; most condition code: read (1500 rules, 1500 comparisons, first at f:3), ..." */
-static void name_big_syscalls(const struct scg_policy *policy, struct scg_strbuf *sb)
+static void name_big_syscalls(const struct scg_policy *policy, struct strbuf *sb)
 {
 	size_t count = scg_policy_rule_count(policy), n = 0, nslots = 16;
 	while (nslots < 2 * count)
@@ -113,18 +113,18 @@ static void name_big_syscalls(const struct scg_policy *policy, struct scg_strbuf
 		if (best == n)
 			break;
 		const struct syscall_load *l = &loads[best];
-		scg_strbuf_append(sb, k ? ", " : "; most condition code: ");
+		strbuf_append(sb, k ? ", " : "; most condition code: ");
 		if (l->name)
-			scg_strbuf_append(sb, l->name);
+			strbuf_append(sb, l->name);
 		else if (l->number_last > l->number)
-			scg_strbuf_appendf(sb, "syscalls %u..%u", l->number, l->number_last);
+			strbuf_appendf(sb, "syscalls %u..%u", l->number, l->number_last);
 		else
-			scg_strbuf_appendf(sb, "syscall %u", l->number);
-		scg_strbuf_appendf(sb, " (%zu rule%s, %zu comparisons", l->rules, l->rules == 1 ? "" : "s",
+			strbuf_appendf(sb, "syscall %u", l->number);
+		strbuf_appendf(sb, " (%zu rule%s, %zu comparisons", l->rules, l->rules == 1 ? "" : "s",
 				   l->comparisons);
 		if (l->first.file)
-			scg_strbuf_appendf(sb, ", first at %s:%u", l->first.file, l->first.line);
-		scg_strbuf_append(sb, ")");
+			strbuf_appendf(sb, ", first at %s:%u", l->first.file, l->first.line);
+		strbuf_append(sb, ")");
 		loads[best].comparisons = 0;
 	}
 	free(loads);
@@ -132,16 +132,16 @@ static void name_big_syscalls(const struct scg_policy *policy, struct scg_strbuf
 
 /* "x86_64 + x32: " for the ABIs that share @stats[i]'s code, or NULL when listed already. */
 static bool name_group(const struct abi_stats *stats, size_t nstats, size_t i, bool shared_roots,
-		       struct scg_strbuf *sb)
+		       struct strbuf *sb)
 {
 	for (size_t j = 0; shared_roots && j < i; j++)
 		if (stats[j].root == stats[i].root)
 			return false;
-	scg_strbuf_append(sb, scg_arch_name(stats[i].arch));
+	strbuf_append(sb, scg_arch_name(stats[i].arch));
 	for (size_t j = i + 1; shared_roots && j < nstats; j++)
 		if (stats[j].root == stats[i].root)
-			scg_strbuf_appendf(sb, " + %s", scg_arch_name(stats[j].arch));
-	scg_strbuf_append(sb, ": ");
+			strbuf_appendf(sb, " + %s", scg_arch_name(stats[j].arch));
+	strbuf_append(sb, ": ");
 	return true;
 }
 
@@ -149,37 +149,37 @@ static void report_too_big(const struct scg_policy *policy, const struct dag *g,
 			   const struct abi_stats *stats, size_t nstats, size_t len,
 			   struct scg_diag *diag)
 {
-	struct scg_strbuf sb = SCG_STRBUF_INIT;
+	struct strbuf sb = STRBUF_INIT;
 	if (len)
-		scg_strbuf_appendf(&sb, "the filter needs %zu instructions; the kernel accepts at most %u",
+		strbuf_appendf(&sb, "the filter needs %zu instructions; the kernel accepts at most %u",
 				   len, SCG_BPF_MAXINSNS);
 	else
-		scg_strbuf_appendf(&sb, "the filter needs more than the %u instructions the kernel accepts",
+		strbuf_appendf(&sb, "the filter needs more than the %u instructions the kernel accepts",
 				   SCG_BPF_MAXINSNS);
 	uint8_t *seen = g ? malloc(g->len) : NULL;
 	uint32_t *stack = g ? malloc(g->len * sizeof(*stack)) : NULL;
 	for (size_t i = 0, shown = 0; i < nstats; i++) {
-		struct scg_strbuf name = SCG_STRBUF_INIT;
+		struct strbuf name = STRBUF_INIT;
 		if (!name_group(stats, nstats, i, g != NULL, &name)) {
-			scg_strbuf_release(&name);
+			strbuf_release(&name);
 			continue;
 		}
-		scg_strbuf_append(&sb, shown++ ? "; " : " (");
-		scg_strbuf_append(&sb, name.data ? name.data : "");
-		scg_strbuf_release(&name);
+		strbuf_append(&sb, shown++ ? "; " : " (");
+		strbuf_append(&sb, name.data ? name.data : "");
+		strbuf_release(&name);
 		if (!g)
-			scg_strbuf_appendf(&sb, "%zu instructions", stats[i].insns);
+			strbuf_appendf(&sb, "%zu instructions", stats[i].insns);
 		else if (seen && stack)
-			scg_strbuf_appendf(&sb, "%zu number ranges, about %zu instructions",
+			strbuf_appendf(&sb, "%zu number ranges, about %zu instructions",
 					   stats[i].ranges, reachable(g, stats[i].root, seen, stack));
 	}
 	if (nstats)
-		scg_strbuf_append(&sb, ")");
+		strbuf_append(&sb, ")");
 	free(seen);
 	free(stack);
 	name_big_syscalls(policy, &sb);
 	char *msg = NULL;
-	if (scg_strbuf_finish(&sb, &msg) == 0) {
+	if (strbuf_finish(&sb, &msg) == 0) {
 		scg_diag_add(diag, SCG_SEV_ERROR, SCG_LOC_NONE, "filter-too-long",
 			     "target fewer ABIs, merge rules, or split the policy into stacked filters",
 			     "%s", msg);

@@ -524,13 +524,13 @@ static bool term(struct kf_ctx *c, struct kv *v)
 		next(c);
 		return true;
 	}
-	struct scg_suggest s;
-	scg_suggest_init(&s, name);
+	struct suggest s;
+	suggest_init(&s, name);
 	for (unsigned i = 0; i < 6; i++)
 		if (c->args[i][0])
-			scg_suggest_consider(&s, c->args[i]);
+			suggest_consider(&s, c->args[i]);
 	char hint[512];
-	const char *best = scg_suggest_result(&s);
+	const char *best = suggest_result(&s);
 	if (best)
 		snprintf(hint, sizeof(hint), "did you mean '%s'?", best);
 	else if (c->declared || !c->args[0][0])
@@ -861,7 +861,7 @@ static int filter(struct kf_ctx *c, struct kf_entry *e)
 			return 0;
 		next(c);
 	} else if (f.name[0]) {
-		const struct scg_syscall_params *p = scg_syscall_params_find(f.name);
+		const struct syscall_params *p = syscall_params_find(f.name);
 		for (unsigned i = 0; p && i < p->count && i < 6; i++)
 			snprintf(c->args[i], KF_NAME, "%s", p->params[i].name);
 	}
@@ -921,16 +921,16 @@ static int policy_statement(struct kf_ctx *c, size_t pi)
 			error(c, t->loc, NULL, "expected a policy name%s", "");
 			return 0;
 		}
-		struct scg_suggest s;
-		scg_suggest_init(&s, name);
+		struct suggest s;
+		suggest_init(&s, name);
 		for (size_t i = 1; i < c->npol && e.use == SIZE_MAX; i++) {
 			if (!strcmp(c->pol[i].name, name))
 				e.use = i;
-			scg_suggest_consider(&s, c->pol[i].name);
+			suggest_consider(&s, c->pol[i].name);
 		}
 		if (e.use == SIZE_MAX || e.use == pi) {
 			char hint[96];
-			const char *best = scg_suggest_result(&s);
+			const char *best = suggest_result(&s);
 			if (best)
 				snprintf(hint, sizeof(hint), "did you mean '%s'?", best);
 			error(c, t->loc, best ? hint : "a USE names a policy defined before it",

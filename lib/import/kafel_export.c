@@ -76,35 +76,35 @@ static unsigned kafel_width(const struct exporter *x, const char *name, unsigned
 	return name && scg_syscall_arg_width(x->abi, name, arg) == 32 ? 32 : 64;
 }
 
-static void put_num(struct scg_strbuf *sb, uint64_t v)
+static void put_num(struct strbuf *sb, uint64_t v)
 {
 	if (v < 10)
-		scg_strbuf_appendf(sb, "%llu", (unsigned long long)v);
+		strbuf_appendf(sb, "%llu", (unsigned long long)v);
 	else
-		scg_strbuf_appendf(sb, "0x%llx", (unsigned long long)v);
+		strbuf_appendf(sb, "0x%llx", (unsigned long long)v);
 }
 
 /* @e as a kafel expression; the highest argument it reads into *@maxarg. */
-static bool put_expr(struct exporter *x, struct scg_strbuf *sb, const struct scg_expr *e,
+static bool put_expr(struct exporter *x, struct strbuf *sb, const struct scg_expr *e,
 		     const char *name, int *maxarg)
 {
 	static const char *const ops[] = {"==", "!=", "<", "<=", ">", ">="};
 	switch (e->kind) {
 	case SCG_EXPR_NOT:
-		scg_strbuf_append(sb, "!(");
+		strbuf_append(sb, "!(");
 		if (!put_expr(x, sb, e->left, name, maxarg))
 			return false;
-		scg_strbuf_append(sb, ")");
+		strbuf_append(sb, ")");
 		return true;
 	case SCG_EXPR_AND:
 	case SCG_EXPR_OR:
-		scg_strbuf_append(sb, "(");
+		strbuf_append(sb, "(");
 		if (!put_expr(x, sb, e->left, name, maxarg))
 			return false;
-		scg_strbuf_append(sb, e->kind == SCG_EXPR_AND ? " && " : " || ");
+		strbuf_append(sb, e->kind == SCG_EXPR_AND ? " && " : " || ");
 		if (!put_expr(x, sb, e->right, name, maxarg))
 			return false;
-		scg_strbuf_append(sb, ")");
+		strbuf_append(sb, ")");
 		return true;
 	case SCG_EXPR_CMP:
 		break;
@@ -118,45 +118,45 @@ static bool put_expr(struct exporter *x, struct scg_strbuf *sb, const struct scg
 	if ((int)e->arg > *maxarg)
 		*maxarg = e->arg;
 	if (mask == full)
-		scg_strbuf_appendf(sb, "a%u %s ", e->arg, ops[e->op]);
+		strbuf_appendf(sb, "a%u %s ", e->arg, ops[e->op]);
 	else {
-		scg_strbuf_appendf(sb, "(a%u & ", e->arg);
+		strbuf_appendf(sb, "(a%u & ", e->arg);
 		put_num(sb, mask);
-		scg_strbuf_appendf(sb, ") %s ", ops[e->op]);
+		strbuf_appendf(sb, ") %s ", ops[e->op]);
 	}
 	put_num(sb, e->value);
 	return true;
 }
 
 /* One syscall of rule @r: "name(a0, a1) { cond }" or "SYSCALL[n] ...". */
-static bool put_filter(struct exporter *x, struct scg_strbuf *sb, const struct scg_rule *r,
+static bool put_filter(struct exporter *x, struct strbuf *sb, const struct scg_rule *r,
 		       const char *syscall)
 {
-	struct scg_strbuf cond = SCG_STRBUF_INIT;
+	struct strbuf cond = STRBUF_INIT;
 	int maxarg = -1;
 	if (r->cond && !put_expr(x, &cond, r->cond, r->syscall, &maxarg)) {
-		scg_strbuf_release(&cond);
+		strbuf_release(&cond);
 		refuse(x, r,
 		       "kafel reads int parameters over their low 32 bits, the others over 64",
 		       "a condition on '%s' compares an argument over a width kafel does not",
 		       syscall);
 		return false;
 	}
-	scg_strbuf_appendf(sb, "    %s", syscall);
+	strbuf_appendf(sb, "    %s", syscall);
 	if (r->cond) {
-		scg_strbuf_append(sb, "(");
+		strbuf_append(sb, "(");
 		for (int i = 0; i <= maxarg; i++)
-			scg_strbuf_appendf(sb, "%sa%d", i ? ", " : "", i);
-		scg_strbuf_append(sb, ") { ");
+			strbuf_appendf(sb, "%sa%d", i ? ", " : "", i);
+		strbuf_append(sb, ") { ");
 		char *text = NULL;
-		if (scg_strbuf_finish(&cond, &text) < 0) {
+		if (strbuf_finish(&cond, &text) < 0) {
 			x->err = -ENOMEM;
 			return false;
 		}
-		scg_strbuf_appendf(sb, "%s }", text);
+		strbuf_appendf(sb, "%s }", text);
 		free(text);
 	} else {
-		scg_strbuf_release(&cond);
+		strbuf_release(&cond);
 	}
 	return true;
 }
@@ -210,10 +210,10 @@ int scg_kafel_export(const struct scg_policy *policy, char **text, struct scg_di
 	char act[32];
 	if (!x.err && !action_text(scg_policy_default(policy), act, sizeof(act)))
 		refuse(&x, NULL, "a seccomp action", "the default is no action kafel has%s", "");
-	struct scg_strbuf sb = SCG_STRBUF_INIT;
-	scg_strbuf_appendf(&sb, "// written by syscage compile --format kafel (%s)\n",
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_appendf(&sb, "// written by syscage compile --format kafel (%s)\n",
 			   scg_arch_name(x.abi));
-	scg_strbuf_append(&sb, "POLICY syscage {\n");
+	strbuf_append(&sb, "POLICY syscage {\n");
 	bool open = false;
 	uint32_t cur = 0;
 	for (size_t i = 0; i < scg_policy_rule_count(policy) && !x.err; i++) {
@@ -233,30 +233,30 @@ int scg_kafel_export(const struct scg_policy *policy, char **text, struct scg_di
 			break;
 		}
 		if (!open || r.action != cur) {
-			scg_strbuf_appendf(&sb, "%s  %s {\n", open ? "\n  },\n" : "", act);
+			strbuf_appendf(&sb, "%s  %s {\n", open ? "\n  },\n" : "", act);
 			open = true;
 			cur = r.action;
 		} else {
-			scg_strbuf_append(&sb, ",\n");
+			strbuf_append(&sb, ",\n");
 		}
 		for (uint64_t nr = first; nr <= last && !x.err; nr++) {
 			char name[32];
 			if (r.has_number)
 				snprintf(name, sizeof(name), "SYSCALL[%u]", (unsigned)nr);
 			if (nr > first)
-				scg_strbuf_append(&sb, ",\n");
+				strbuf_append(&sb, ",\n");
 			put_filter(&x, &sb, &r, r.has_number ? name : r.syscall);
 			if (!r.has_number)
 				break;
 		}
 	}
 	if (open)
-		scg_strbuf_append(&sb, "\n  }\n");
+		strbuf_append(&sb, "\n  }\n");
 	action_text(scg_policy_default(policy), act, sizeof(act));
-	scg_strbuf_appendf(&sb, "}\nUSE syscage DEFAULT %s\n", act);
+	strbuf_appendf(&sb, "}\nUSE syscage DEFAULT %s\n", act);
 	if (x.err) {
-		scg_strbuf_release(&sb);
+		strbuf_release(&sb);
 		return x.err;
 	}
-	return scg_strbuf_finish(&sb, text);
+	return strbuf_finish(&sb, text);
 }

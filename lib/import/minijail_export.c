@@ -169,12 +169,12 @@ static void refuse(struct exporter *x, const struct scg_rule *rule, const char *
 		     hint, fmt, what);
 }
 
-static void put_value(struct scg_strbuf *sb, uint64_t v)
+static void put_value(struct strbuf *sb, uint64_t v)
 {
 	if (v < 10)
-		scg_strbuf_appendf(sb, "%llu", (unsigned long long)v);
+		strbuf_appendf(sb, "%llu", (unsigned long long)v);
 	else
-		scg_strbuf_appendf(sb, "0x%llx", (unsigned long long)v);
+		strbuf_appendf(sb, "0x%llx", (unsigned long long)v);
 }
 
 static bool single_bit(uint64_t v)
@@ -183,12 +183,12 @@ static bool single_bit(uint64_t v)
 }
 
 /* One test as minijail writes it, or false. */
-static bool put_atom(struct scg_strbuf *sb, const struct atom *a)
+static bool put_atom(struct strbuf *sb, const struct atom *a)
 {
 	static const char *const ops[] = {"==", "!=", "<", "<=", ">", ">="};
 	uint64_t full = a->width == 32 ? 0xffffffffULL : UINT64_MAX;
 	if (a->mask == full && a->width == 64) {
-		scg_strbuf_appendf(sb, "arg%u %s ", a->arg, ops[a->op]);
+		strbuf_appendf(sb, "arg%u %s ", a->arg, ops[a->op]);
 		put_value(sb, a->value);
 		return true;
 	}
@@ -201,10 +201,10 @@ static bool put_atom(struct scg_strbuf *sb, const struct atom *a)
 	bool set = (a->op == SCG_CMP_NE) == zero;
 	uint64_t mask = a->mask & full;
 	if (set) {
-		scg_strbuf_appendf(sb, "arg%u & ", a->arg);
+		strbuf_appendf(sb, "arg%u & ", a->arg);
 		put_value(sb, mask);
 	} else {
-		scg_strbuf_appendf(sb, "arg%u in ", a->arg);
+		strbuf_appendf(sb, "arg%u in ", a->arg);
 		put_value(sb, ~mask);
 	}
 	return true;
@@ -269,7 +269,7 @@ static bool chain_of(const struct exporter *x, uint32_t nr, struct chain *ch)
 }
 
 /* The line for number @nr (called @name), or nothing when the default decides it. */
-static void write_line(struct exporter *x, struct scg_strbuf *sb, const char *name, uint32_t nr)
+static void write_line(struct exporter *x, struct strbuf *sb, const char *name, uint32_t nr)
 {
 	struct chain ch;
 	if (!chain_of(x, nr, &ch)) {
@@ -313,7 +313,7 @@ static void write_line(struct exporter *x, struct scg_strbuf *sb, const char *na
 					  "kill-thread, trap, trace, log, user-notify",
 			       "'%s' gets an action minijail cannot write", name);
 		else if (act != SCG_RET_KILL_PROCESS || ch.tail)
-			scg_strbuf_appendf(sb, "%s: %s\n", name, act == SCG_RET_ALLOW ? "1" : w);
+			strbuf_appendf(sb, "%s: %s\n", name, act == SCG_RET_ALLOW ? "1" : w);
 		return;
 	}
 	/* allowed where an allowing rule matches and no earlier refusing one did */
@@ -342,7 +342,7 @@ static void write_line(struct exporter *x, struct scg_strbuf *sb, const char *na
 	for (size_t i = 0; i < allow.n; i++)
 		always = always || allow.t[i].n == 0;
 	if (always && !allow.too_big && !allow.nomem) {
-		scg_strbuf_appendf(sb, "%s: 1\n", name);
+		strbuf_appendf(sb, "%s: 1\n", name);
 		dnf_free(&allow);
 		return;
 	}
@@ -353,8 +353,8 @@ static void write_line(struct exporter *x, struct scg_strbuf *sb, const char *na
 		       "the conditions for '%s' are too large written out", name);
 	} else {
 		const char *w = action_word(other, buf, sizeof(buf));
-		struct scg_strbuf line = SCG_STRBUF_INIT;
-		scg_strbuf_appendf(&line, "%s: ", name);
+		struct strbuf line = STRBUF_INIT;
+		strbuf_appendf(&line, "%s: ", name);
 		bool ok = w != NULL;
 		if (!ok)
 			refuse(x, &first, "minijail's actions: return ERRNO, kill, kill-thread, "
@@ -362,28 +362,28 @@ static void write_line(struct exporter *x, struct scg_strbuf *sb, const char *na
 			       "'%s' gets an action minijail cannot write", name);
 		for (size_t i = 0; ok && i < allow.n; i++) {
 			if (i)
-				scg_strbuf_append(&line, " || ");
+				strbuf_append(&line, " || ");
 			for (size_t j = 0; ok && j < allow.t[i].n; j++) {
 				if (j)
-					scg_strbuf_append(&line, " && ");
+					strbuf_append(&line, " && ");
 				ok = put_atom(&line, &allow.t[i].a[j]);
 			}
 		}
 		if (ok && allow.n == 0) /* never allowed */
-			scg_strbuf_appendf(&line, "%s", w);
+			strbuf_appendf(&line, "%s", w);
 		else if (ok && other != SCG_RET_KILL_PROCESS)
-			scg_strbuf_appendf(&line, "; %s", w);
+			strbuf_appendf(&line, "; %s", w);
 		if (!ok && w)
 			refuse(x, &first,
 			       "minijail tests ==, !=, <, <=, >, >= on the whole argument, "
 			       "& (a flag set) and in (flags within a mask)",
 			       "a condition on '%s' has a test minijail cannot write", name);
 		char *text = NULL;
-		if (ok && scg_strbuf_finish(&line, &text) == 0) {
-			scg_strbuf_appendf(sb, "%s\n", text);
+		if (ok && strbuf_finish(&line, &text) == 0) {
+			strbuf_appendf(sb, "%s\n", text);
 			free(text);
 		} else {
-			scg_strbuf_release(&line);
+			strbuf_release(&line);
 		}
 	}
 	dnf_free(&allow);
@@ -410,8 +410,8 @@ int scg_minijail_export(const struct scg_policy *policy, char **text, struct scg
 	if (scg_policy_unknown(policy, &u) && u != SCG_RET_KILL_PROCESS)
 		refuse(&x, NULL, "minijail gives unknown numbers the default",
 		       "the 'unknown' verdict is not kill-process%s", "");
-	struct scg_strbuf sb = SCG_STRBUF_INIT;
-	scg_strbuf_appendf(&sb, "# written by syscage compile --format minijail (%s)\n",
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_appendf(&sb, "# written by syscage compile --format minijail (%s)\n",
 			   scg_arch_name(x.abi));
 	for (size_t i = 0; i < scg_syscall_count(x.abi) && !x.err; i++) {
 		const char *name;
@@ -448,8 +448,8 @@ int scg_minijail_export(const struct scg_policy *policy, char **text, struct scg
 		}
 	}
 	if (x.err) {
-		scg_strbuf_release(&sb);
+		strbuf_release(&sb);
 		return x.err;
 	}
-	return scg_strbuf_finish(&sb, text);
+	return strbuf_finish(&sb, text);
 }

@@ -170,14 +170,14 @@ static int list_apply(struct ctx *c, struct sd_list *l, const char *name, int er
 		const struct sd_group *g = sd_group_find(name + 1);
 		if (!g) {
 			if (user_written) {
-				struct scg_suggest sg;
+				struct suggest sg;
 				char hint[96] = "";
-				scg_suggest_init(&sg, name + 1);
+				suggest_init(&sg, name + 1);
 				for (size_t i = 0; i < sd_group_count; i++)
-					scg_suggest_consider(&sg, sd_groups[i].name);
-				if (scg_suggest_result(&sg))
+					suggest_consider(&sg, sd_groups[i].name);
+				if (suggest_result(&sg))
 					snprintf(hint, sizeof(hint), "did you mean '@%s'?",
-						 scg_suggest_result(&sg));
+						 suggest_result(&sg));
 				warn(c, loc,
 				     hint[0] ? hint
 					     : "`systemd-analyze syscall-filter` lists the groups",
@@ -536,11 +536,11 @@ static bool is_directive(const char *key)
 /* A key that is almost a seccomp directive is worth a warning; others are not ours. */
 static void check_unknown_key(struct ctx *c, const struct unit_setting *s)
 {
-	struct scg_suggest sg;
-	scg_suggest_init(&sg, s->key);
+	struct suggest sg;
+	suggest_init(&sg, s->key);
 	for (const char *const *d = directives; *d; d++)
-		scg_suggest_consider(&sg, *d);
-	const char *near = scg_suggest_result(&sg);
+		suggest_consider(&sg, *d);
+	const char *near = suggest_result(&sg);
 	if (!near)
 		return;
 	char hint[96];

@@ -97,24 +97,24 @@ static bool name_verdict(struct exporter *x, const struct sd_name *n, uint32_t *
 }
 
 /* Appends an entry, continuing the line with a backslash past 76 columns. */
-static void put_entry(struct scg_strbuf *sb, size_t *col, size_t *count, const char *name,
+static void put_entry(struct strbuf *sb, size_t *col, size_t *count, const char *name,
 		      const char *suffix)
 {
 	size_t n = strlen(name) + strlen(suffix) + 1;
 	if (*count && *col + n > 76) {
-		scg_strbuf_append(sb, " \\\n ");
+		strbuf_append(sb, " \\\n ");
 		*col = 1;
 	}
-	scg_strbuf_appendf(sb, "%s%s%s", *count && *col > 1 ? " " : "", name, suffix);
+	strbuf_appendf(sb, "%s%s%s", *count && *col > 1 ? " " : "", name, suffix);
 	*col += n;
 	++*count;
 }
 
 /* A deny list (default allow) or an allow list (default errno or kill) of every name. */
-static void write_filter(struct exporter *x, struct scg_strbuf *sb)
+static void write_filter(struct exporter *x, struct strbuf *sb)
 {
 	bool allow_mode = scg_action_of(x->dflt) != SCG_ACTION_ALLOW;
-	scg_strbuf_append(sb, allow_mode ? "SystemCallFilter=" : "SystemCallFilter=~");
+	strbuf_append(sb, allow_mode ? "SystemCallFilter=" : "SystemCallFilter=~");
 	size_t col = 17, count = 0;
 	const struct sd_group *dflt_group = sd_group_find("default");
 	for (size_t i = 0; i < sd_name_count && !x->err; i++) {
@@ -151,7 +151,7 @@ static void write_filter(struct exporter *x, struct scg_strbuf *sb)
 	}
 	if (allow_mode && count == 0)
 		put_entry(sb, &col, &count, "@default", "");
-	scg_strbuf_append(sb, "\n");
+	strbuf_append(sb, "\n");
 }
 
 /* systemd's allow lists always hold @default: the policy must allow each of its calls. */
@@ -218,7 +218,7 @@ static void check_unnamed(struct exporter *x)
 }
 
 /* SystemCallArchitectures= for the targets, and the verdict of other ABIs it implies. */
-static void write_arches(struct exporter *x, struct scg_strbuf *sb)
+static void write_arches(struct exporter *x, struct strbuf *sb)
 {
 	bool all = x->target[0] && x->target[1] && x->target[2];
 	uint32_t badarch = scg_policy_badarch(x->p);
@@ -243,15 +243,15 @@ static void write_arches(struct exporter *x, struct scg_strbuf *sb)
 		    x, NULL, "add 'kill-thread 0x80000000..0xbfffffff on x86_64', or target x32",
 		    "without x32, libseccomp's filter kills x86_64 calls 0x80000000..0xbfffffff%s",
 		    "");
-	scg_strbuf_append(sb, "SystemCallArchitectures=native");
+	strbuf_append(sb, "SystemCallArchitectures=native");
 	if (x->target[1])
-		scg_strbuf_append(sb, " x86");
+		strbuf_append(sb, " x86");
 	if (x->target[2])
-		scg_strbuf_append(sb, " x32");
-	scg_strbuf_append(sb, "\n");
+		strbuf_append(sb, " x32");
+	strbuf_append(sb, "\n");
 }
 
-static void write_error_number(struct exporter *x, struct scg_strbuf *sb)
+static void write_error_number(struct exporter *x, struct strbuf *sb)
 {
 	enum scg_action a = scg_action_of(x->dflt);
 	if (a == SCG_ACTION_ALLOW || a == SCG_ACTION_KILL_PROCESS)
@@ -264,9 +264,9 @@ static void write_error_number(struct exporter *x, struct scg_strbuf *sb)
 	}
 	const char *name = scg_errno_name(x->abis[0], x->dflt & SCG_RET_DATA);
 	if (name)
-		scg_strbuf_appendf(sb, "SystemCallErrorNumber=%s\n", name);
+		strbuf_appendf(sb, "SystemCallErrorNumber=%s\n", name);
 	else
-		scg_strbuf_appendf(sb, "SystemCallErrorNumber=%u\n", x->dflt & SCG_RET_DATA);
+		strbuf_appendf(sb, "SystemCallErrorNumber=%u\n", x->dflt & SCG_RET_DATA);
 }
 
 int scg_systemd_export(const struct scg_policy *policy, char **text, struct scg_diag *diag)
@@ -288,8 +288,8 @@ int scg_systemd_export(const struct scg_policy *policy, char **text, struct scg_
 		}
 		x.target[a] = true;
 	}
-	struct scg_strbuf sb = SCG_STRBUF_INIT;
-	scg_strbuf_append(&sb, "# written by syscage compile --format systemd\n[Service]\n");
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_append(&sb, "# written by syscage compile --format systemd\n[Service]\n");
 	write_arches(&x, &sb);
 	write_error_number(&x, &sb);
 	check_unnamed(&x);
@@ -297,8 +297,8 @@ int scg_systemd_export(const struct scg_policy *policy, char **text, struct scg_
 	if (!x.err)
 		write_filter(&x, &sb);
 	if (x.err) {
-		scg_strbuf_release(&sb);
+		strbuf_release(&sb);
 		return x.err;
 	}
-	return scg_strbuf_finish(&sb, text);
+	return strbuf_finish(&sb, text);
 }

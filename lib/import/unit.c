@@ -96,7 +96,7 @@ static void read_header(struct reader *rd, const char *p, const char *e, unsigne
 }
 
 /* Appends physical lines to @sb while they end in a backslash; returns the rest of the text. */
-static const char *join_lines(struct reader *rd, struct unit_setting *s, struct scg_strbuf *sb,
+static const char *join_lines(struct reader *rd, struct unit_setting *s, struct strbuf *sb,
 			      const char *p, const char *e, unsigned col)
 {
 	for (;;) {
@@ -106,10 +106,10 @@ static const char *join_lines(struct reader *rd, struct unit_setting *s, struct 
 		bool more = last > p && last[-1] == '\\' && e < rd->end;
 		if (s->npieces < UNIT_MAX_PIECES)
 			s->pieces[s->npieces++] = (struct unit_piece){sb->len, rd->line, col};
-		scg_strbuf_appendn(sb, p, (size_t)((more ? last - 1 : last) - p));
+		strbuf_appendn(sb, p, (size_t)((more ? last - 1 : last) - p));
 		if (!more)
 			return e < rd->end ? e + 1 : e;
-		scg_strbuf_append(sb, " ");
+		strbuf_append(sb, " ");
 		p = e + 1;
 		rd->line++;
 		e = line_end(p, rd->end);
@@ -147,12 +147,12 @@ static int read_assignment(struct reader *rd, const char *p, const char *e, unsi
 	const char *v = eq + 1;
 	while (v < e && is_blank(*v))
 		v++;
-	struct scg_strbuf sb = SCG_STRBUF_INIT;
+	struct strbuf sb = STRBUF_INIT;
 	*next = join_lines(rd, &s, &sb, v, e, col + (unsigned)(v - p));
 	/* trailing blanks are not part of the value */
 	while (sb.len && sb.data && is_blank(sb.data[sb.len - 1]))
 		sb.data[--sb.len] = '\0';
-	int r = scg_strbuf_finish(&sb, &s.value);
+	int r = strbuf_finish(&sb, &s.value);
 	if (r == 0 && !s.key)
 		r = -ENOMEM;
 	if (r == 0 && fn)

@@ -25,7 +25,7 @@ static const char *const path_params[] = {
 	"source",   "target",	"special", "new_root", "put_old",
 };
 
-static bool is_path_param(const struct scg_syscall_param *p)
+static bool is_path_param(const struct syscall_param *p)
 {
 	if (!strstr(p->type, "char *") || strstr(p->type, "* const"))
 		return false;
@@ -36,7 +36,7 @@ static bool is_path_param(const struct scg_syscall_param *p)
 }
 
 /* "fd", "dirfd", "oldfd", "newdirfd", "sockfd", "fd_in": an int that names a descriptor. */
-static bool is_fd_param(const struct scg_syscall_param *p)
+static bool is_fd_param(const struct syscall_param *p)
 {
 	size_t len = strlen(p->name);
 	bool named = !strncmp(p->name, "fd", 2) || (len >= 2 && !strcmp(p->name + len - 2, "fd"));
@@ -44,7 +44,7 @@ static bool is_fd_param(const struct scg_syscall_param *p)
 }
 
 /* The parameter table does not apply on @arch (64-bit values split over two registers). */
-static bool names_unsupported(const struct scg_syscall_params *sp, const struct scg_arch *arch)
+static bool names_unsupported(const struct syscall_params *sp, const struct scg_arch *arch)
 {
 	if (!sp->unsupported || !*sp->unsupported)
 		return false;
@@ -56,7 +56,7 @@ static bool names_unsupported(const struct scg_syscall_params *sp, const struct 
 unsigned scg_inject_path_args(const struct scg_arch *arch, const char *syscall, unsigned *fd_args)
 {
 	unsigned paths = 0, fds = 0;
-	const struct scg_syscall_params *sp = syscall ? scg_syscall_params_find(syscall) : NULL;
+	const struct syscall_params *sp = syscall ? syscall_params_find(syscall) : NULL;
 	if (sp && arch && !names_unsupported(sp, arch))
 		for (unsigned i = 0; i < sp->count && i < 6; i++) {
 			if (is_path_param(&sp->params[i]))

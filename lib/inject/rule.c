@@ -137,17 +137,17 @@ static int parse_signal(struct rule_ctx *c, const char *v, size_t len)
 		sig = n >= 1 && n <= (uint32_t)SIGRTMAX ? (int)n : -1;
 	} else {
 		const char *name = strncasecmp(word, "SIG", 3) == 0 ? word + 3 : word;
-		struct scg_suggest s;
-		scg_suggest_init(&s, name);
+		struct suggest s;
+		suggest_init(&s, name);
 		for (int i = 1; i < SIGRTMIN && !sig; i++) {
 			const char *abbrev = sigabbrev_np(i);
 			if (abbrev && !strcasecmp(abbrev, name))
 				sig = i;
 			else if (abbrev)
-				scg_suggest_consider(&s, abbrev);
+				suggest_consider(&s, abbrev);
 		}
 		if (!sig) {
-			const char *best = scg_suggest_result(&s);
+			const char *best = suggest_result(&s);
 			char hint[48];
 			if (best)
 				snprintf(hint, sizeof(hint), "did you mean SIG%s?", best);
@@ -183,7 +183,7 @@ static bool read_count(const char *text, size_t len, size_t *pos, uint32_t max, 
 	return false;
 }
 
-int scg_inject_when_parse(const char *text, size_t len, struct scg_inject_when *out,
+int inject_when_parse(const char *text, size_t len, struct scg_inject_when *out,
 			  size_t *bad_at)
 {
 	struct scg_inject_when w = { 0, 0, 1 };
@@ -225,7 +225,7 @@ bool scg_inject_when_takes(const struct scg_inject_when *when, uint64_t count)
 static int parse_when(struct rule_ctx *c, const char *v, size_t len)
 {
 	size_t bad_at;
-	if (scg_inject_when_parse(v, len, &c->rule->when, &bad_at) < 0) {
+	if (inject_when_parse(v, len, &c->rule->when, &bad_at) < 0) {
 		char word[64];
 		snprintf(word, sizeof(word), "%.*s", (int)(len < 63 ? len : 63), v);
 		return fail(c, v + bad_at, "inject-when",
@@ -284,11 +284,11 @@ static int unknown_key(struct rule_ctx *c, const char *key, size_t len)
 				     strace_only_keys[i].why);
 			return -EINVAL;
 		}
-	struct scg_suggest s;
-	scg_suggest_init(&s, word);
+	struct suggest s;
+	suggest_init(&s, word);
 	for (size_t i = 0; i < sizeof(known_keys) / sizeof(known_keys[0]); i++)
-		scg_suggest_consider(&s, known_keys[i]);
-	const char *best = scg_suggest_result(&s);
+		suggest_consider(&s, known_keys[i]);
+	const char *best = suggest_result(&s);
 	char hint[48];
 	if (best)
 		snprintf(hint, sizeof(hint), "did you mean %s=?", best);
@@ -398,36 +398,36 @@ static bool lacks_comparison(const char *cond, size_t len)
 }
 
 /* One line of the match: the names of @rule whose ABI mask is @mask. */
-static void match_line(struct scg_strbuf *sb, const struct scg_inject_rule *rule, uint32_t mask,
+static void match_line(struct strbuf *sb, const struct scg_inject_rule *rule, uint32_t mask,
 		       size_t *cond_offset)
 {
 	size_t line_start = sb->len;
-	scg_strbuf_append(sb, "allow ");
+	strbuf_append(sb, "allow ");
 	bool first = true;
 	for (size_t i = 0; i < rule->nsyscalls; i++)
 		if (rule->abi_masks[i] == mask) {
-			scg_strbuf_appendf(sb, "%s%s", first ? "" : ", ", rule->syscalls[i]);
+			strbuf_appendf(sb, "%s%s", first ? "" : ", ", rule->syscalls[i]);
 			first = false;
 		}
 	if (rule->cond) {
-		scg_strbuf_append(sb, " if ");
+		strbuf_append(sb, " if ");
 		if (rule->cond_as_test)
-			scg_strbuf_append(sb, "(");
+			strbuf_append(sb, "(");
 		*cond_offset = sb->len - line_start;
-		scg_strbuf_append(sb, rule->cond);
+		strbuf_append(sb, rule->cond);
 		if (rule->cond_as_test)
-			scg_strbuf_append(sb, ") != 0");
+			strbuf_append(sb, ") != 0");
 	}
 	uint32_t all = (1U << rule->narches) - 1;
 	for (size_t k = 0; k < rule->narches && mask != all; k++)
 		if (mask & (1U << k))
-			scg_strbuf_appendf(sb, "%s%s", (mask & ((1U << k) - 1)) ? ", " : " on ",
+			strbuf_appendf(sb, "%s%s", (mask & ((1U << k) - 1)) ? ", " : " on ",
 					   scg_arch_name(rule->arches[k]));
-	scg_strbuf_append(sb, "\n");
+	strbuf_append(sb, "\n");
 }
 
 /* The policy text: one rule per group of names on the same ABIs. */
-static void match_text(struct scg_strbuf *sb, const struct scg_inject_rule *rule,
+static void match_text(struct strbuf *sb, const struct scg_inject_rule *rule,
 		       size_t *cond_offsets, size_t *nlines)
 {
 	*nlines = 0;
@@ -439,20 +439,20 @@ static void match_text(struct scg_strbuf *sb, const struct scg_inject_rule *rule
 			match_line(sb, rule, rule->abi_masks[i], &cond_offsets[(*nlines)++]);
 	}
 	if (sb->len == 0)
-		scg_strbuf_append(sb, "# no syscall in the set\n");
+		strbuf_append(sb, "# no syscall in the set\n");
 }
 
 /* (Re)builds @rule->match from its set and condition; errors go to @c->diag. */
 static int build_match(struct rule_ctx *c)
 {
 	struct scg_inject_rule *rule = c->rule;
-	struct scg_strbuf sb = SCG_STRBUF_INIT;
+	struct strbuf sb = STRBUF_INIT;
 	size_t nlines, *cond_offsets = calloc(rule->nsyscalls + 1, sizeof(*cond_offsets));
 	if (!cond_offsets)
 		return -ENOMEM;
 	match_text(&sb, rule, cond_offsets, &nlines);
 	char *text;
-	int r = scg_strbuf_finish(&sb, &text);
+	int r = strbuf_finish(&sb, &text);
 	struct scg_diag *pd = r < 0 ? NULL : scg_diag_new();
 	if (!pd) {
 		free(cond_offsets);
@@ -644,7 +644,7 @@ static uint32_t taken_by(const struct scg_inject_rule *rule, const struct scg_in
 
 /* Takes from rules[@i] what a later rule names; the names it lost go to @lost. */
 static bool give_up_to_later(struct scg_inject_rule *const *rules, size_t nrules, size_t i,
-			     struct scg_strbuf *lost, bool *any_left)
+			     struct strbuf *lost, bool *any_left)
 {
 	struct scg_inject_rule *rule = rules[i];
 	bool changed = false;
@@ -654,7 +654,7 @@ static bool give_up_to_later(struct scg_inject_rule *const *rules, size_t nrules
 		for (size_t j = i + 1; j < nrules; j++)
 			taken |= taken_by(rule, rules[j], rule->syscalls[k]);
 		if (rule->abi_masks[k] & taken) {
-			scg_strbuf_appendf(lost, "%s%s", changed ? ", " : "", rule->syscalls[k]);
+			strbuf_appendf(lost, "%s%s", changed ? ", " : "", rule->syscalls[k]);
 			rule->abi_masks[k] &= ~taken;
 			changed = true;
 		}
@@ -667,14 +667,14 @@ int scg_inject_rules_resolve(struct scg_inject_rule *const *rules, size_t nrules
 			     struct scg_diag *diag)
 {
 	for (size_t i = 0; i + 1 < nrules; i++) {
-		struct scg_strbuf lost = SCG_STRBUF_INIT;
+		struct strbuf lost = STRBUF_INIT;
 		bool any_left;
 		if (!give_up_to_later(rules, nrules, i, &lost, &any_left)) {
-			scg_strbuf_release(&lost);
+			strbuf_release(&lost);
 			continue;
 		}
 		char *names;
-		if (scg_strbuf_finish(&lost, &names) < 0)
+		if (strbuf_finish(&lost, &names) < 0)
 			return -ENOMEM;
 		struct rule_ctx c = { .text = rules[i]->text, .diag = diag, .rule = rules[i] };
 		int r = build_match(&c);

@@ -17,7 +17,7 @@
  * Parses a when-expression, first[..last][+[step]].  Returns 0, or -EINVAL
  * with *@bad_at the offset of the offending character.
  */
-int scg_inject_when_parse(const char *text, size_t len, struct scg_inject_when *out,
+int inject_when_parse(const char *text, size_t len, struct scg_inject_when *out,
 			  size_t *bad_at);
 
 /* --- strace's syscall classes (classes.c) --------------------------------- */

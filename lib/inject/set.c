@@ -175,9 +175,9 @@ static int add_regex(struct set_ctx *c, const char *pattern, unsigned column, bo
 
 /* "unknown group '@sinc'" with "did you mean @sync?" when @s has a suggestion. */
 static int unknown_word(struct set_ctx *c, unsigned column, const char *code, const char *kind,
-			char sigil, const char *word, struct scg_suggest *s)
+			char sigil, const char *word, struct suggest *s)
 {
-	const char *best = scg_suggest_result(s);
+	const char *best = suggest_result(s);
 	char hint[96];
 	if (best)
 		snprintf(hint, sizeof(hint), "did you mean %c%s?", sigil, best);
@@ -203,12 +203,12 @@ static size_t add_members(struct set_ctx *c, const char *const *members)
 
 static int unknown_class(struct set_ctx *c, const char *cls, unsigned column)
 {
-	struct scg_suggest s;
-	scg_suggest_init(&s, cls);
+	struct suggest s;
+	suggest_init(&s, cls);
 	for (size_t i = 0; inject_class_name(i); i++)
-		scg_suggest_consider(&s, inject_class_name(i));
+		suggest_consider(&s, inject_class_name(i));
 	for (size_t i = 0; i < sizeof(pattern_classes) / sizeof(pattern_classes[0]); i++)
-		scg_suggest_consider(&s, pattern_classes[i].name);
+		suggest_consider(&s, pattern_classes[i].name);
 	return unknown_word(c, column, "inject-class", "syscall class", '%', cls, &s);
 }
 
@@ -230,11 +230,11 @@ static int add_class(struct set_ctx *c, const char *cls, unsigned column, bool q
 
 static int add_group(struct set_ctx *c, const char *group, unsigned column)
 {
-	struct scg_suggest s;
-	scg_suggest_init(&s, group);
+	struct suggest s;
+	suggest_init(&s, group);
 	for (size_t g = 0; scg_group_name(g); g++) {
 		if (strcmp(scg_group_name(g), group) != 0) {
-			scg_suggest_consider(&s, scg_group_name(g));
+			suggest_consider(&s, scg_group_name(g));
 			continue;
 		}
 		add_members(c, scg_group_members(g));

@@ -77,7 +77,7 @@ static bool name_varies(const char *name)
  * fcntl's arguments, madvise's start): only one named as flags or a mask is
  * kept.
  */
-static bool wide_integer_is_choice(const struct scg_syscall_param *param)
+static bool wide_integer_is_choice(const struct syscall_param *param)
 {
 	const char *t = param->type;
 	if (strcmp(t, "unsigned long") && strcmp(t, "long") && strcmp(t, "unsigned long long") &&
@@ -87,7 +87,7 @@ static bool wide_integer_is_choice(const struct scg_syscall_param *param)
 }
 
 /* A descriptor number: an int (or unsigned int) named fd, dirfd, sockfd, ... */
-static bool is_descriptor(const struct scg_syscall_param *param)
+static bool is_descriptor(const struct syscall_param *param)
 {
 	size_t n = strlen(param->name);
 	const char *t = param->type;
@@ -101,7 +101,7 @@ static bool has_64bit_regs(const struct scg_arch *arch)
 }
 
 /* The table's parameters do not describe @arch's registers (a different calling convention). */
-static bool layout_differs(const struct scg_syscall_params *p, const struct scg_arch *arch)
+static bool layout_differs(const struct syscall_params *p, const struct scg_arch *arch)
 {
 	const char *name = scg_arch_name(arch);
 	size_t n = strlen(name);
@@ -119,13 +119,13 @@ unsigned learn_scalar_args(const struct scg_arch *arch, const char *name, unsign
 			       unsigned *narrow)
 {
 	*narrow = 0;
-	const struct scg_syscall_params *p = scg_syscall_params_find(name);
+	const struct syscall_params *p = syscall_params_find(name);
 	if (!p || layout_differs(p, arch))
 		return 0;
 	bool wide_regs = has_64bit_regs(arch);
 	unsigned mask = 0;
 	for (unsigned i = 0; i < p->count && i < 6; i++) {
-		const struct scg_syscall_param *param = &p->params[i];
+		const struct syscall_param *param = &p->params[i];
 		/* On 32-bit ABIs a 64-bit parameter takes two registers and moves the
 		 * ones after it: stop at the first one. */
 		if (param->kind == SCG_PARAM_64 && !wide_regs)
@@ -150,7 +150,7 @@ unsigned learn_scalar_args(const struct scg_arch *arch, const char *name, unsign
 
 const char *learn_param_name(const struct scg_arch *arch, const char *name, unsigned arg)
 {
-	const struct scg_syscall_params *p = scg_syscall_params_find(name);
+	const struct syscall_params *p = syscall_params_find(name);
 	if (!p || layout_differs(p, arch) || arg >= p->count || !p->params[arg].name[0])
 		return NULL;
 	return p->params[arg].name;
@@ -160,7 +160,7 @@ const char *learn_param_name(const struct scg_arch *arch, const char *name, unsi
 unsigned learn_conditional_args(const struct scg_arch *arch, const char *name, unsigned *ruler,
 				 uint64_t *bits)
 {
-	const struct scg_syscall_params *p = scg_syscall_params_find(name);
+	const struct syscall_params *p = syscall_params_find(name);
 	if (!p || layout_differs(p, arch) || (strcmp(name, "open") && strcmp(name, "openat")))
 		return 0;
 	int flags = -1, mode = -1;

@@ -14,8 +14,8 @@
 int scg_learn_counts_json(const struct scg_learn *learn, char **json)
 {
 	*json = NULL;
-	struct scg_strbuf sb = SCG_STRBUF_INIT;
-	scg_strbuf_appendf(&sb, "{\n  \"version\": 1,\n  \"total\": %" PRIu64 ",\n  \"abis\": {",
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_appendf(&sb, "{\n  \"version\": 1,\n  \"total\": %" PRIu64 ",\n  \"abis\": {",
 			   scg_learn_total(learn));
 	const struct scg_arch *current = NULL;
 	struct scg_learn_entry e;
@@ -24,20 +24,20 @@ int scg_learn_counts_json(const struct scg_learn *learn, char **json)
 		if (e.arch != current) {
 			/* Entries come sorted by ABI: one object per run of entries. */
 			const char *abi = scg_arch_name(e.arch);
-			scg_strbuf_append(&sb, current ? "\n    },\n    " : "\n    ");
+			strbuf_append(&sb, current ? "\n    },\n    " : "\n    ");
 			json_append_string(&sb, abi, strlen(abi));
-			scg_strbuf_append(&sb, ": {");
+			strbuf_append(&sb, ": {");
 			current = e.arch;
 		} else {
-			scg_strbuf_append(&sb, ",");
+			strbuf_append(&sb, ",");
 		}
 		char nr[16];
 		snprintf(nr, sizeof(nr), "%" PRIu32, e.nr);
 		const char *name = e.name ? e.name : nr;
-		scg_strbuf_append(&sb, "\n      ");
+		strbuf_append(&sb, "\n      ");
 		json_append_string(&sb, name, strlen(name));
-		scg_strbuf_appendf(&sb, ": %" PRIu64, e.calls);
+		strbuf_appendf(&sb, ": %" PRIu64, e.calls);
 	}
-	scg_strbuf_append(&sb, current ? "\n    }\n  }\n}\n" : "}\n}\n");
-	return scg_strbuf_finish(&sb, json);
+	strbuf_append(&sb, current ? "\n    }\n  }\n}\n" : "}\n}\n");
+	return strbuf_finish(&sb, json);
 }

@@ -55,10 +55,10 @@ const char *learn_param_name(const struct scg_arch *arch, const char *name, unsi
  * they say exactly @v on @arch (O_RDONLY|O_CLOEXEC), else as a number
  * (names.c).
  */
-struct scg_strbuf;
+struct strbuf;
 /* Whether the values of @param of @syscall are sets of bits (flags, masks, protections). */
 bool learn_param_is_flags(const char *syscall, const char *param);
-void learn_append_value(struct scg_strbuf *sb, const struct scg_arch *arch,
+void learn_append_value(struct strbuf *sb, const struct scg_arch *arch,
 			    const char *syscall, const char *param, uint64_t v);
 
 /*

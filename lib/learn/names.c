@@ -98,38 +98,38 @@ static const char *const aliases[] = { "O_NDELAY", "O_ACCMODE", "MAP_ANON", "MAP
 static const char *find_name(const struct scg_arch *arch, const char *prefixes, const char *skip,
 			     uint64_t value)
 {
-	size_t count = scg_constant_count();
+	size_t count = constant_count();
 	for (size_t i = 0; i < count; i++) {
-		const char *name = scg_constant_name_at(i);
+		const char *name = constant_name_at(i);
 		uint64_t v;
 		if (!name || !in_list(prefixes, name, true) || (skip && in_list(skip, name, true)))
 			continue;
 		bool alias = false;
 		for (size_t k = 0; k < sizeof(aliases) / sizeof(aliases[0]); k++)
 			alias |= !strcmp(name, aliases[k]);
-		if (!alias && scg_constant_value(name, arch, &v) == 0 && v == value)
+		if (!alias && constant_value(name, arch, &v) == 0 && v == value)
 			return name;
 	}
 	return NULL;
 }
 
 /* Writes @v with @n's constants into @sb when it can; false (nothing written) otherwise. */
-static bool append_named(struct scg_strbuf *sb, const struct scg_arch *arch,
+static bool append_named(struct strbuf *sb, const struct scg_arch *arch,
 			 const struct naming *n, uint64_t v)
 {
 	if (!n->bits) {
 		const char *name = find_name(arch, n->prefix, n->skip, v);
 		if (name)
-			scg_strbuf_append(sb, name);
+			strbuf_append(sb, name);
 		return name != NULL;
 	}
 	if (v == 0) {
 		if (!n->zero)
 			return false;
 		uint64_t z;
-		if (scg_constant_value(n->zero, arch, &z) < 0 || z != 0)
+		if (constant_value(n->zero, arch, &z) < 0 || z != 0)
 			return false;
-		scg_strbuf_append(sb, n->zero);
+		strbuf_append(sb, n->zero);
 		return true;
 	}
 	const char *parts[65];
@@ -157,9 +157,9 @@ static bool append_named(struct scg_strbuf *sb, const struct scg_arch *arch,
 	if (nparts == 0)
 		return false;
 	for (size_t i = 0; i < nparts; i++)
-		scg_strbuf_appendf(sb, "%s%s", i ? "|" : "", parts[i]);
+		strbuf_appendf(sb, "%s%s", i ? "|" : "", parts[i]);
 	if (unnamed)
-		scg_strbuf_appendf(sb, "|0x%" PRIx64, unnamed);
+		strbuf_appendf(sb, "|0x%" PRIx64, unnamed);
 	return true;
 }
 
@@ -173,14 +173,14 @@ bool learn_param_is_flags(const char *syscall, const char *param)
 	return strstr(param, "flags") || strstr(param, "mask") || !strcmp(param, "prot");
 }
 
-void learn_append_value(struct scg_strbuf *sb, const struct scg_arch *arch,
+void learn_append_value(struct strbuf *sb, const struct scg_arch *arch,
 			    const char *syscall, const char *param, uint64_t v)
 {
 	const struct naming *n = naming_of(syscall, param);
 	if (n && append_named(sb, arch, n, v))
 		return;
 	if (v < 10)
-		scg_strbuf_appendf(sb, "%" PRIu64, v);
+		strbuf_appendf(sb, "%" PRIu64, v);
 	else
-		scg_strbuf_appendf(sb, "0x%" PRIx64, v);
+		strbuf_appendf(sb, "0x%" PRIx64, v);
 }

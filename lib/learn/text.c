@@ -83,17 +83,17 @@ static bool entry_restricted(const struct scg_learn_entry *e)
 }
 
 /* Pads the current line with spaces up to the comment column. */
-static void pad_line(struct scg_strbuf *sb, size_t line_start)
+static void pad_line(struct strbuf *sb, size_t line_start)
 {
 	size_t width = sb->len - line_start;
 	do
-		scg_strbuf_append(sb, " ");
+		strbuf_append(sb, " ");
 	while (++width < COMMENT_COLUMN);
 }
 
-static void append_count(struct scg_strbuf *sb, uint64_t calls)
+static void append_count(struct strbuf *sb, uint64_t calls)
 {
-	scg_strbuf_appendf(sb, "# %" PRIu64 " call%s", calls, calls == 1 ? "" : "s");
+	strbuf_appendf(sb, "# %" PRIu64 " call%s", calls, calls == 1 ? "" : "s");
 }
 
 /* " if prot in {1, 3} && flags == 0x22" for the restricted arguments of @e. */
@@ -118,7 +118,7 @@ static enum summary summary_of(const struct scg_learn_entry *e, unsigned i)
  * for the restricted arguments of @e; a summarised one gives
  * "(flags & ~(O_CREAT|O_CLOEXEC)) == 0" (no bit never seen) or "cmd <= 1030".
  */
-static void append_condition(struct scg_strbuf *sb, const struct scg_learn_entry *e)
+static void append_condition(struct strbuf *sb, const struct scg_learn_entry *e)
 {
 	const char *join = " if ";
 	unsigned narrow = 0;
@@ -127,48 +127,48 @@ static void append_condition(struct scg_strbuf *sb, const struct scg_learn_entry
 		enum summary s = summary_of(e, i);
 		if ((!(e->listed & (1U << i)) || !e->nvalues[i]) && s == SUMMARY_NONE)
 			continue;
-		scg_strbuf_append(sb, join);
+		strbuf_append(sb, join);
 		join = " && ";
 		const char *param = learn_param_name(e->arch, e->name, i);
 		char arg[16];
 		snprintf(arg, sizeof(arg), "arg%u%s", i, (narrow & (1U << i)) ? ".lo" : "");
 		if (s == SUMMARY_MASK) {
-			scg_strbuf_appendf(sb, "(%s & ~(", param ? param : arg);
+			strbuf_appendf(sb, "(%s & ~(", param ? param : arg);
 			learn_append_value(sb, e->arch, e->name, param, e->bits[i]);
-			scg_strbuf_append(sb, ")) == 0");
+			strbuf_append(sb, ")) == 0");
 			continue;
 		}
-		scg_strbuf_append(sb, param ? param : arg);
+		strbuf_append(sb, param ? param : arg);
 		if (s == SUMMARY_RANGE) {
-			scg_strbuf_appendf(sb, " <= %" PRIu64, e->max[i]);
+			strbuf_appendf(sb, " <= %" PRIu64, e->max[i]);
 			continue;
 		}
 		if (e->nvalues[i] == 1) {
-			scg_strbuf_append(sb, " == ");
+			strbuf_append(sb, " == ");
 			learn_append_value(sb, e->arch, e->name, param, e->values[i][0]);
 		} else {
-			scg_strbuf_append(sb, " in {");
+			strbuf_append(sb, " in {");
 			for (size_t k = 0; k < e->nvalues[i]; k++) {
 				if (k)
-					scg_strbuf_append(sb, ", ");
+					strbuf_append(sb, ", ");
 				learn_append_value(sb, e->arch, e->name, param,
 						       e->values[i][k]);
 			}
-			scg_strbuf_append(sb, "}");
+			strbuf_append(sb, "}");
 		}
 	}
 }
 
-static void write_rule(struct scg_strbuf *sb, const struct abi_view *v,
+static void write_rule(struct strbuf *sb, const struct abi_view *v,
 		       const struct scg_learn_entry *e)
 {
 	size_t start = sb->len;
-	scg_strbuf_appendf(sb, "allow %s", e->name);
+	strbuf_appendf(sb, "allow %s", e->name);
 	append_condition(sb, e);
-	scg_strbuf_append(sb, v->on);
+	strbuf_append(sb, v->on);
 	pad_line(sb, start);
 	append_count(sb, e->calls);
-	scg_strbuf_append(sb, "\n");
+	strbuf_append(sb, "\n");
 }
 
 /*
@@ -192,7 +192,7 @@ static bool whole_group_used(const struct abi_view *v, size_t group)
 	return present > 1;
 }
 
-static void write_group_rule(struct scg_strbuf *sb, const struct abi_view *v, size_t group)
+static void write_group_rule(struct strbuf *sb, const struct abi_view *v, size_t group)
 {
 	uint64_t total = 0;
 	struct scg_learn_entry e;
@@ -200,17 +200,17 @@ static void write_group_rule(struct scg_strbuf *sb, const struct abi_view *v, si
 		if (find_entry(v, *m, &e))
 			total += e.calls;
 	size_t start = sb->len;
-	scg_strbuf_appendf(sb, "allow @%s%s", scg_group_name(group), v->on);
+	strbuf_appendf(sb, "allow @%s%s", scg_group_name(group), v->on);
 	pad_line(sb, start);
 	append_count(sb, total);
 	const char *sep = ": ";
 	for (const char *const *m = scg_group_members(group); *m; m++) {
 		if (!find_entry(v, *m, &e))
 			continue;
-		scg_strbuf_appendf(sb, "%s%s %" PRIu64, sep, *m, e.calls);
+		strbuf_appendf(sb, "%s%s %" PRIu64, sep, *m, e.calls);
 		sep = ", ";
 	}
-	scg_strbuf_append(sb, "\n");
+	strbuf_append(sb, "\n");
 }
 
 static size_t group_present_count(const struct abi_view *v, size_t group)
@@ -223,7 +223,7 @@ static size_t group_present_count(const struct abi_view *v, size_t group)
 }
 
 /* One category of one ABI: its heading, then a group rule or one rule per syscall. */
-static void write_category(struct scg_strbuf *sb, const struct abi_view *v, size_t group)
+static void write_category(struct strbuf *sb, const struct abi_view *v, size_t group)
 {
 	size_t used = 0;
 	struct scg_learn_entry e;
@@ -234,10 +234,10 @@ static void write_category(struct scg_strbuf *sb, const struct abi_view *v, size
 	if (!used)
 		return;
 	if (group < scg_group_count())
-		scg_strbuf_appendf(sb, "\n# @%s: %s (%zu of %zu used)\n", scg_group_name(group),
+		strbuf_appendf(sb, "\n# @%s: %s (%zu of %zu used)\n", scg_group_name(group),
 				   scg_group_summary(group), used, group_present_count(v, group));
 	else
-		scg_strbuf_append(sb, "\n# in no group\n");
+		strbuf_append(sb, "\n# in no group\n");
 	if (group < scg_group_count() && whole_group_used(v, group)) {
 		write_group_rule(sb, v, group);
 		return;
@@ -249,7 +249,7 @@ static void write_category(struct scg_strbuf *sb, const struct abi_view *v, size
 	}
 }
 
-static void write_abi(struct scg_strbuf *sb, const struct abi_view *v, bool heading)
+static void write_abi(struct strbuf *sb, const struct abi_view *v, bool heading)
 {
 	uint64_t calls = 0;
 	struct scg_learn_entry e;
@@ -258,14 +258,14 @@ static void write_abi(struct scg_strbuf *sb, const struct abi_view *v, bool head
 		calls += e.calls;
 	}
 	if (heading)
-		scg_strbuf_appendf(sb, "\n# ===== %s: %zu syscalls, %" PRIu64 " calls =====\n",
+		strbuf_appendf(sb, "\n# ===== %s: %zu syscalls, %" PRIu64 " calls =====\n",
 				   scg_arch_name(v->arch), v->end - v->first, calls);
 	for (size_t g = 0; g <= scg_group_count(); g++)
 		write_category(sb, v, g);
 	for (size_t i = v->first; i < v->end; i++) {
 		scg_learn_entry_at(v->learn, i, &e);
 		if (!e.name)
-			scg_strbuf_appendf(sb,
+			strbuf_appendf(sb,
 					   "# syscall %" PRIu32 " (unknown to syscage's %s table): "
 					   "%" PRIu64 " calls, answered by 'unknown'\n",
 					   e.nr, scg_arch_name(v->arch), e.calls);
@@ -291,21 +291,21 @@ static size_t target_abis(const struct scg_learn *learn, const struct scg_arch *
 	return n;
 }
 
-static void write_header(struct scg_strbuf *sb, const struct scg_learn *learn,
+static void write_header(struct strbuf *sb, const struct scg_learn *learn,
 			 const struct scg_learn_text_options *opts, const struct scg_arch **abis,
 			 size_t nabis)
 {
-	scg_strbuf_append(sb, "# Learned by syscage learn");
+	strbuf_append(sb, "# Learned by syscage learn");
 	if (opts && opts->origin)
-		scg_strbuf_appendf(sb, " from: %s", opts->origin);
-	scg_strbuf_appendf(sb,
+		strbuf_appendf(sb, " from: %s", opts->origin);
+	strbuf_appendf(sb,
 			   "\n# %zu syscalls, %" PRIu64 " calls.  Each rule ends with its count "
 			   "(\"# N calls\"); see docs/learn.md.\n",
 			   scg_learn_count(learn), scg_learn_total(learn));
-	scg_strbuf_append(sb, "arch ");
+	strbuf_append(sb, "arch ");
 	for (size_t i = 0; i < nabis; i++)
-		scg_strbuf_appendf(sb, "%s%s", i ? ", " : "", scg_arch_name(abis[i]));
-	scg_strbuf_appendf(sb, "\ndefault %s\nunknown errno(ENOSYS)\nbadarch kill\n",
+		strbuf_appendf(sb, "%s%s", i ? ", " : "", scg_arch_name(abis[i]));
+	strbuf_appendf(sb, "\ndefault %s\nunknown errno(ENOSYS)\nbadarch kill\n",
 			   opts && opts->deny_with_eperm ? "errno(EPERM)" : "kill");
 }
 
@@ -319,7 +319,7 @@ int scg_learn_to_text(const struct scg_learn *learn, const struct scg_learn_text
 	opts = &o;
 	const struct scg_arch *abis[32];
 	size_t nabis = target_abis(learn, abis, sizeof(abis) / sizeof(abis[0]));
-	struct scg_strbuf sb = SCG_STRBUF_INIT;
+	struct strbuf sb = STRBUF_INIT;
 	write_header(&sb, learn, opts, abis, nabis);
 	bool several = nabis > 1;
 	for (size_t a = 0; a < nabis; a++) {
@@ -338,5 +338,5 @@ int scg_learn_to_text(const struct scg_learn *learn, const struct scg_learn_text
 		if (v.first < v.end)
 			write_abi(&sb, &v, several);
 	}
-	return scg_strbuf_finish(&sb, text);
+	return strbuf_finish(&sb, text);
 }

@@ -47,13 +47,13 @@ const char *oci_action_name(enum oci_action action)
 static const char *suggest_from(const char *word, const char *const *names, size_t n,
 				const char *prefix)
 {
-	struct scg_suggest s;
-	scg_suggest_init(&s, word);
+	struct suggest s;
+	suggest_init(&s, word);
 	for (size_t i = 0; i < n; i++)
 		if (names[i])
-			scg_suggest_consider(&s, names[i]);
-	if (scg_suggest_result(&s) || !prefix)
-		return scg_suggest_result(&s);
+			suggest_consider(&s, names[i]);
+	if (suggest_result(&s) || !prefix)
+		return suggest_result(&s);
 	/* "ALLOW" for "SCMP_ACT_ALLOW": compare without the prefix too */
 	size_t plen = strlen(prefix);
 	for (size_t i = 0; i < n; i++)

@@ -50,14 +50,14 @@ static void check_keys(struct reader *rd, const struct oci_path *path, struct js
 		(void)v;
 		struct oci_path kp = PATH_KEY(path, k);
 		const char *exact = NULL, *folded = NULL;
-		struct scg_suggest s;
-		scg_suggest_init(&s, k);
+		struct suggest s;
+		suggest_init(&s, k);
 		for (size_t i = 0; known[i]; i++) {
 			if (!strcmp(k, known[i]))
 				exact = known[i];
 			else if (!strcasecmp(k, known[i]))
 				folded = known[i];
-			scg_suggest_consider(&s, known[i]);
+			suggest_consider(&s, known[i]);
 		}
 		if (exact)
 			continue;
@@ -68,8 +68,8 @@ static void check_keys(struct reader *rd, const struct oci_path *path, struct js
 			continue;
 		}
 		char hint[128] = "";
-		if (scg_suggest_result(&s))
-			snprintf(hint, sizeof(hint), "did you mean '%s'?", scg_suggest_result(&s));
+		if (suggest_result(&s))
+			snprintf(hint, sizeof(hint), "did you mean '%s'?", suggest_result(&s));
 		oci_warn(rd->doc, &kp, true, hint[0] ? hint : NULL,
 			 "unknown member ignored (Docker and runc ignore it too)");
 	}
@@ -629,13 +629,13 @@ static void read_flags(struct reader *rd, const struct oci_path *path, struct js
 			k++;
 		if (known[k])
 			continue;
-		struct scg_suggest s;
-		scg_suggest_init(&s, flags[i]);
+		struct suggest s;
+		suggest_init(&s, flags[i]);
 		for (k = 0; known[k]; k++)
-			scg_suggest_consider(&s, known[k]);
+			suggest_consider(&s, known[k]);
 		char hint[96];
-		snprintf(hint, sizeof(hint), "did you mean '%s'?", scg_suggest_result(&s));
-		oci_error(rd->doc, &ip, scg_suggest_result(&s) ? hint : NULL,
+		snprintf(hint, sizeof(hint), "did you mean '%s'?", suggest_result(&s));
+		oci_error(rd->doc, &ip, suggest_result(&s) ? hint : NULL,
 			  "runc does not know the flag '%s'", flags[i]);
 	}
 	free_strings(flags, n);

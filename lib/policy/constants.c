@@ -570,7 +570,7 @@ static const struct constant *find_constant(const char *name)
 	return NULL;
 }
 
-int scg_constant_value(const char *name, const struct scg_arch *arch, uint64_t *value)
+int constant_value(const char *name, const struct scg_arch *arch, uint64_t *value)
 {
 	const struct constant *c = find_constant(name);
 	if (!c) {
@@ -600,25 +600,25 @@ const char *scg_constant_name(const struct scg_arch *arch, const char *prefix, u
 		for (size_t j = 0; j < families[i].count; j++) {
 			const char *name = families[i].items[j].name;
 			uint64_t v;
-			if (!strncmp(name, prefix, len) && scg_constant_value(name, arch, &v) == 0 &&
+			if (!strncmp(name, prefix, len) && constant_value(name, arch, &v) == 0 &&
 			    v == value)
 				return name;
 		}
 	return NULL;
 }
 
-const char *scg_constant_suggest(const char *name)
+const char *constant_suggest(const char *name)
 {
-	struct scg_suggest s;
-	scg_suggest_init(&s, name);
+	struct suggest s;
+	suggest_init(&s, name);
 	for (size_t i = 0; i < FAMILY_COUNT; i++)
 		for (size_t j = 0; j < families[i].count; j++)
-			scg_suggest_consider(&s, families[i].items[j].name);
-	const char *best = scg_suggest_result(&s);
+			suggest_consider(&s, families[i].items[j].name);
+	const char *best = suggest_result(&s);
 	return best ? best : scg_errno_suggest(name);
 }
 
-size_t scg_constant_count(void)
+size_t constant_count(void)
 {
 	size_t n = 0;
 	for (size_t i = 0; i < FAMILY_COUNT; i++)
@@ -626,7 +626,7 @@ size_t scg_constant_count(void)
 	return n;
 }
 
-const char *scg_constant_name_at(size_t index)
+const char *constant_name_at(size_t index)
 {
 	for (size_t i = 0; i < FAMILY_COUNT; i++) {
 		if (index < families[i].count)
@@ -700,7 +700,7 @@ static const struct param_family {
     {"waitid", "idtype", "P_", "P_PID"},
 };
 
-const char *scg_constant_family(const char *syscall, const char *param, const char **example)
+const char *constant_family(const char *syscall, const char *param, const char **example)
 {
 	for (size_t i = 0; syscall && param && i < sizeof(param_families) / sizeof(param_families[0]);
 	     i++) {
@@ -715,11 +715,11 @@ const char *scg_constant_family(const char *syscall, const char *param, const ch
 	return NULL;
 }
 
-const char *scg_constant_suggest_in(const char *name, const char *prefix)
+const char *constant_suggest_in(const char *name, const char *prefix)
 {
 	size_t plen = prefix ? strlen(prefix) : 0;
 	if (!plen)
-		return scg_constant_suggest(name);
+		return constant_suggest(name);
 	/* the family's prefix left out: CREAT for O_CREAT */
 	char full[80];
 	if (strncmp(name, prefix, plen) && snprintf(full, sizeof(full), "%s%s", prefix, name) <
@@ -729,12 +729,12 @@ const char *scg_constant_suggest_in(const char *name, const char *prefix)
 			return c->name;
 	}
 	/* a typo of a member of the family, before the others */
-	struct scg_suggest s;
-	scg_suggest_init(&s, name);
+	struct suggest s;
+	suggest_init(&s, name);
 	for (size_t i = 0; i < FAMILY_COUNT; i++)
 		for (size_t j = 0; j < families[i].count; j++)
 			if (!strncmp(families[i].items[j].name, prefix, plen))
-				scg_suggest_consider(&s, families[i].items[j].name);
-	const char *best = scg_suggest_result(&s);
-	return best ? best : scg_constant_suggest(name);
+				suggest_consider(&s, families[i].items[j].name);
+	const char *best = suggest_result(&s);
+	return best ? best : constant_suggest(name);
 }

@@ -44,12 +44,12 @@ struct scg_decode_param {
 };
 
 /* The entry for parameter @param of @syscall, or NULL. */
-const struct scg_decode_param *scg_decode_param_find(const char *syscall, const char *param);
+const struct scg_decode_param *decode_param_find(const char *syscall, const char *param);
 
 /*
  * True when constant @name is an alias the decoder never prints because
  * another name has the same value and is the usual one (AF_LOCAL: AF_UNIX).
  */
-bool scg_decode_is_alias(const char *name);
+bool decode_is_alias(const char *name);
 
 #endif

@@ -22,7 +22,7 @@ static const char *const aliases[] = {
 	"STATX_ALL",	 "TIOCINQ",
 };
 
-bool scg_decode_is_alias(const char *name)
+bool decode_is_alias(const char *name)
 {
 	for (size_t i = 0; i < sizeof(aliases) / sizeof(aliases[0]); i++)
 		if (!strcmp(aliases[i], name))
@@ -190,7 +190,7 @@ static const struct scg_decode_param params[] = {
 };
 /* clang-format on */
 
-const struct scg_decode_param *scg_decode_param_find(const char *syscall, const char *param)
+const struct scg_decode_param *decode_param_find(const char *syscall, const char *param)
 {
 	const struct scg_decode_param *any = NULL;
 	for (size_t i = 0; i < sizeof(params) / sizeof(params[0]); i++) {

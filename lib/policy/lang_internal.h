@@ -21,24 +21,24 @@
  * it exists but its value on @arch is not known to syscage (the caller must
  * refuse rather than guess).
  */
-int scg_constant_value(const char *name, const struct scg_arch *arch, uint64_t *value);
+int constant_value(const char *name, const struct scg_arch *arch, uint64_t *value);
 /* The closest constant name to a misspelled one, or NULL. */
-const char *scg_constant_suggest(const char *name);
+const char *constant_suggest(const char *name);
 /*
  * The prefix of the constants parameter @param of @syscall takes ("O_" for
  * openat's flags, "AT_" for any dirfd), and in *@example (may be NULL) one of
  * them to show in hints; NULL when the parameter has no one family.
  */
-const char *scg_constant_family(const char *syscall, const char *param, const char **example);
+const char *constant_family(const char *syscall, const char *param, const char **example);
 /*
- * scg_constant_suggest(), for a value going where constants starting with
+ * constant_suggest(), for a value going where constants starting with
  * @prefix (NULL: anywhere) belong: the name with the prefix put in front
  * (CREAT: O_CREAT), else the closest of the family, else the closest of all.
  */
-const char *scg_constant_suggest_in(const char *name, const char *prefix);
+const char *constant_suggest_in(const char *name, const char *prefix);
 /* Every constant of the table (errno names are not in it), for listings and tests. */
-size_t scg_constant_count(void);
-const char *scg_constant_name_at(size_t index);
+size_t constant_count(void);
+const char *constant_name_at(size_t index);
 
 /* --- syscall parameters (syscall_params.c, generated) --------------------- */
 
@@ -49,27 +49,27 @@ enum scg_param_kind {
 	SCG_PARAM_UNKNOWN, /* a type the generator could not classify */
 };
 
-struct scg_syscall_param {
+struct syscall_param {
 	const char *name; /* "" when the name would clash with argN */
 	const char *type; /* the C type as the man page spells it */
 	enum scg_param_kind kind;
 };
 
-struct scg_syscall_params {
+struct syscall_params {
 	const char *syscall;
 	/* ABIs where the names do not apply, comma-separated; "32bit" means
 	 * every ABI without 64-bit registers. */
 	const char *unsupported;
 	unsigned char count;
-	struct scg_syscall_param params[6];
+	struct syscall_param params[6];
 };
 
 /* Sorted by syscall name (strcmp). */
-extern const struct scg_syscall_params scg_syscall_params[];
-extern const size_t scg_syscall_params_count;
+extern const struct syscall_params syscall_param_table[];
+extern const size_t syscall_param_table_count;
 
 /* The parameter list of @syscall, or NULL. */
-const struct scg_syscall_params *scg_syscall_params_find(const char *syscall);
+const struct syscall_params *syscall_params_find(const char *syscall);
 
 /* --- syscall groups (groups.c, generated) --------------------------------- */
 

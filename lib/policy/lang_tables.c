@@ -32,11 +32,11 @@ const char *scg_profile_source(const char *name)
 
 const char *scg_profile_suggest(const char *name)
 {
-	struct scg_suggest s;
-	scg_suggest_init(&s, name ? name : "");
+	struct suggest s;
+	suggest_init(&s, name ? name : "");
 	for (size_t i = 0; i < profile_table_count; i++)
-		scg_suggest_consider(&s, profile_table[i].name);
-	return scg_suggest_result(&s);
+		suggest_consider(&s, profile_table[i].name);
+	return suggest_result(&s);
 }
 
 size_t scg_group_count(void)
@@ -63,11 +63,11 @@ const char *scg_group_suggest(const char *name)
 {
 	if (name && name[0] == '@')
 		name++;
-	struct scg_suggest s;
-	scg_suggest_init(&s, name ? name : "");
+	struct suggest s;
+	suggest_init(&s, name ? name : "");
 	for (size_t i = 0; i < group_table_count; i++)
-		scg_suggest_consider(&s, group_table[i].name);
-	return scg_suggest_result(&s);
+		suggest_consider(&s, group_table[i].name);
+	return suggest_result(&s);
 }
 
 const struct scg_group_entry *group_find(const char *name)
@@ -80,14 +80,14 @@ const struct scg_group_entry *group_find(const char *name)
 	return NULL;
 }
 
-const struct scg_syscall_params *scg_syscall_params_find(const char *syscall)
+const struct syscall_params *syscall_params_find(const char *syscall)
 {
-	size_t lo = 0, hi = scg_syscall_params_count;
+	size_t lo = 0, hi = syscall_param_table_count;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		int cmp = strcmp(syscall, scg_syscall_params[mid].syscall);
+		int cmp = strcmp(syscall, syscall_param_table[mid].syscall);
 		if (cmp == 0)
-			return &scg_syscall_params[mid];
+			return &syscall_param_table[mid];
 		if (cmp < 0)
 			hi = mid;
 		else

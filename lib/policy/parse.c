@@ -308,11 +308,11 @@ static void unknown_action(struct parse_ctx *ctx, struct source *src, const stru
 	uint32_t nr;
 	if (!word)
 		return;
-	struct scg_suggest s;
-	scg_suggest_init(&s, word);
+	struct suggest s;
+	suggest_init(&s, word);
 	for (size_t i = 0; i < ACTION_WORDS; i++)
-		scg_suggest_consider(&s, action_words[i].word);
-	const char *best = scg_suggest_result(&s);
+		suggest_consider(&s, action_words[i].word);
+	const char *best = suggest_result(&s);
 	char hint[160];
 	if (best)
 		snprintf(hint, sizeof(hint), "did you mean '%s'?", best);
@@ -363,11 +363,11 @@ static bool parse_action(struct parse_ctx *ctx, struct source *src, struct uacti
 /* The closest name any ABI has (one pass over the union of the tables). */
 static const char *suggest_syscall(const char *name)
 {
-	struct scg_suggest s;
-	scg_suggest_init(&s, name);
+	struct suggest s;
+	suggest_init(&s, name);
 	for (size_t i = 0; i < syscall_all_count; i++)
-		scg_suggest_consider(&s, syscall_all_names[i]);
-	return scg_suggest_result(&s);
+		suggest_consider(&s, syscall_all_names[i]);
+	return suggest_result(&s);
 }
 
 static bool check_syscall_name(struct parse_ctx *ctx, struct scg_loc loc, const char *name)

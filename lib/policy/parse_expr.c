@@ -289,7 +289,7 @@ static const char *param_name(const char *name, const struct uoperand *op)
 {
 	if (op->arg < 0)
 		return op->param;
-	const struct scg_syscall_params *p = scg_syscall_params_find(name);
+	const struct syscall_params *p = syscall_params_find(name);
 	return p && op->arg < p->count ? p->params[op->arg].name : "";
 }
 
@@ -299,7 +299,7 @@ static const char *family_example(const struct parse_ctx *ctx, const struct uope
 	const char *example = NULL;
 	for (size_t i = 0; ctx->rule && i < ctx->rule->nitems; i++) {
 		const struct usyscall *u = &ctx->rule->items[i];
-		if (u->kind == US_NAME && scg_constant_family(u->name, param_name(u->name, op), &example))
+		if (u->kind == US_NAME && constant_family(u->name, param_name(u->name, op), &example))
 			return example;
 	}
 	return NULL;

@@ -86,7 +86,7 @@ static void constant_error(struct parse_ctx *ctx, const struct uval *v, const st
 			  arch ? scg_arch_name(arch) : "this ABI");
 		return;
 	}
-	const char *best = scg_constant_suggest_in(v->name, ctx->family);
+	const char *best = constant_suggest_in(v->name, ctx->family);
 	char hint[96];
 	if (best)
 		snprintf(hint, sizeof(hint), "did you mean '%s'?", best);
@@ -104,7 +104,7 @@ int lang_eval_value(struct parse_ctx *ctx, const struct uval *v, const struct sc
 		*out = v->number;
 		return 0;
 	case UV_NAME:
-		r = scg_constant_value(v->name, arch, out);
+		r = constant_value(v->name, arch, out);
 		if (r < 0)
 			constant_error(ctx, v, arch, r);
 		return r < 0 ? -EINVAL : 0;
@@ -261,7 +261,7 @@ static bool operand_shape(struct env *env, const struct uoperand *op, struct sha
 	return true;
 }
 
-static const struct scg_syscall_param *find_param(const struct scg_syscall_params *p,
+static const struct syscall_param *find_param(const struct syscall_params *p,
 						  const char *name, unsigned *index)
 {
 	for (unsigned i = 0; i < p->count && i < 6; i++) {
@@ -274,7 +274,7 @@ static const struct scg_syscall_param *find_param(const struct scg_syscall_param
 }
 
 static bool unknown_param(struct env *env, const struct uoperand *op,
-			  const struct scg_syscall_params *p)
+			  const struct syscall_params *p)
 {
 	char hint[192] = "its parameters:";
 	size_t used = strlen(hint);
@@ -289,7 +289,7 @@ static bool unknown_param(struct env *env, const struct uoperand *op,
 			 p->count ? hint : "it takes no arguments", msg);
 }
 
-static bool abi_unsupported(const struct scg_syscall_params *p, const struct scg_arch *arch)
+static bool abi_unsupported(const struct syscall_params *p, const struct scg_arch *arch)
 {
 	const char *list = p->unsupported;
 	const char *name = scg_arch_name(arch);
@@ -305,7 +305,7 @@ static bool abi_unsupported(const struct scg_syscall_params *p, const struct scg
 }
 
 /* A 64-bit parameter takes two registers on a 32-bit ABI, moving the ones after it. */
-static bool split_by_64bit(const struct scg_syscall_params *p, unsigned index,
+static bool split_by_64bit(const struct syscall_params *p, unsigned index,
 			   const struct scg_arch *arch)
 {
 	if (lang_arch_has_64bit_regs(arch))
@@ -318,7 +318,7 @@ static bool split_by_64bit(const struct scg_syscall_params *p, unsigned index,
 
 unsigned scg_syscall_arg_width(const struct scg_arch *arch, const char *syscall, unsigned index)
 {
-	const struct scg_syscall_params *p = syscall ? scg_syscall_params_find(syscall) : NULL;
+	const struct syscall_params *p = syscall ? syscall_params_find(syscall) : NULL;
 	if (!arch || !p || index >= p->count || index >= 6 || abi_unsupported(p, arch) ||
 	    split_by_64bit(p, index, arch))
 		return 0;
@@ -341,9 +341,9 @@ static bool param_position(struct env *env, const struct uoperand *op, struct sh
 	if (!env->syscall)
 		return env_error(env, op->loc, "unknown-parameter", "use arg0..arg5",
 				 "a syscall given by number has no parameter names");
-	const struct scg_syscall_params *p = scg_syscall_params_find(env->syscall);
+	const struct syscall_params *p = syscall_params_find(env->syscall);
 	unsigned i;
-	const struct scg_syscall_param *param = p ? find_param(p, op->param, &i) : NULL;
+	const struct syscall_param *param = p ? find_param(p, op->param, &i) : NULL;
 	if (!p) {
 		snprintf(msg, sizeof(msg), "the parameter names of '%s' are not known",
 			 env->syscall);
@@ -424,10 +424,10 @@ static const char *operand_family(const struct env *env, const struct uoperand *
 	if (!env->syscall)
 		return NULL;
 	if (op->arg >= 0) {
-		const struct scg_syscall_params *p = scg_syscall_params_find(env->syscall);
+		const struct syscall_params *p = syscall_params_find(env->syscall);
 		param = p && op->arg < p->count ? p->params[op->arg].name : NULL;
 	}
-	return scg_constant_family(env->syscall, param, NULL);
+	return constant_family(env->syscall, param, NULL);
 }
 
 static struct scg_expr *build_cmp(struct env *env, const struct ucond *c, const struct uval *vsrc,

@@ -37,7 +37,7 @@ static int read_file(const char *path, char **data, size_t *len)
 		close(fd);
 		return bad;
 	}
-	struct scg_strbuf sb = SCG_STRBUF_INIT;
+	struct strbuf sb = STRBUF_INIT;
 	char buf[65536];
 	int r = 0;
 	for (;;) {
@@ -54,13 +54,13 @@ static int read_file(const char *path, char **data, size_t *len)
 			r = -EFBIG;
 			break;
 		}
-		scg_strbuf_appendn(&sb, buf, (size_t)n);
+		strbuf_appendn(&sb, buf, (size_t)n);
 	}
 	close(fd);
 	size_t length = sb.len;
 	if (r == 0)
-		r = scg_strbuf_finish(&sb, data); /* "" for an empty file */
-	scg_strbuf_release(&sb);
+		r = strbuf_finish(&sb, data); /* "" for an empty file */
+	strbuf_release(&sb);
 	*len = length;
 	return r;
 }
@@ -98,13 +98,13 @@ static bool push_source(struct parse_ctx *ctx, const char *id, struct scg_loc lo
 	for (unsigned i = 0; i < ctx->stack_depth; i++) {
 		if (strcmp(ctx->stack[i], id))
 			continue;
-		struct scg_strbuf chain = SCG_STRBUF_INIT;
+		struct strbuf chain = STRBUF_INIT;
 		for (unsigned j = i; j < ctx->stack_depth; j++)
-			scg_strbuf_appendf(&chain, "%s -> ", ctx->stack[j]);
-		scg_strbuf_append(&chain, id);
+			strbuf_appendf(&chain, "%s -> ", ctx->stack[j]);
+		strbuf_append(&chain, id);
 		lang_diag(ctx, SCG_SEV_ERROR, loc, "include-cycle", NULL, "include cycle: %s",
 			  chain.data ? chain.data : id);
-		scg_strbuf_release(&chain);
+		strbuf_release(&chain);
 		return false;
 	}
 	ctx->stack[ctx->stack_depth++] = id;
@@ -128,13 +128,13 @@ void lang_include_file(struct parse_ctx *ctx, struct source *from, const char *p
 			  "a built-in profile cannot include files");
 		return;
 	}
-	struct scg_strbuf full = SCG_STRBUF_INIT;
+	struct strbuf full = STRBUF_INIT;
 	if (path[0] != '/' && from->dir)
-		scg_strbuf_appendf(&full, "%s/", from->dir);
-	scg_strbuf_append(&full, path);
+		strbuf_appendf(&full, "%s/", from->dir);
+	strbuf_append(&full, path);
 	struct source src = {.depth = from->depth + 1};
 	src.name = full.data ? arena_strndup(&ctx->arena, full.data, full.len) : NULL;
-	scg_strbuf_release(&full);
+	strbuf_release(&full);
 	if (!src.name || !(src.id = identity_of(ctx, src.name))) {
 		ctx->arena.failed = true;
 		return;
@@ -174,12 +174,12 @@ static void parse_profile(struct parse_ctx *ctx, const char *name, unsigned dept
 		unknown_profile(ctx, name, loc);
 		return;
 	}
-	struct scg_strbuf label = SCG_STRBUF_INIT;
-	scg_strbuf_appendf(&label, "<%s>", name);
+	struct strbuf label = STRBUF_INIT;
+	strbuf_appendf(&label, "<%s>", name);
 	struct source src = {.depth = depth, .builtin = true, .text = text, .len = strlen(text)};
 	src.name = label.data ? arena_strndup(&ctx->arena, label.data, label.len) : NULL;
 	src.id = src.name;
-	scg_strbuf_release(&label);
+	strbuf_release(&label);
 	if (!src.name) {
 		ctx->arena.failed = true;
 		return;

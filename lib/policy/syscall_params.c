@@ -7,7 +7,7 @@
 #include "policy/lang_internal.h"
 
 /* clang-format off */
-const struct scg_syscall_params scg_syscall_params[] = {
+const struct syscall_params syscall_param_table[] = {
 	{ "_llseek", "", 5, {
 		{ "fd", "unsigned int", SCG_PARAM_32 },
 		{ "offset_high", "unsigned long", SCG_PARAM_LONG },
@@ -1819,5 +1819,5 @@ const struct scg_syscall_params scg_syscall_params[] = {
 };
 /* clang-format on */
 
-const size_t scg_syscall_params_count =
-	sizeof(scg_syscall_params) / sizeof(scg_syscall_params[0]);
+const size_t syscall_param_table_count =
+	sizeof(syscall_param_table) / sizeof(syscall_param_table[0]);

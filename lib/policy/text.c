@@ -32,7 +32,7 @@ static const char *errno_name(const struct scg_policy *p, uint32_t value)
 	return name;
 }
 
-static void put_action(struct scg_strbuf *sb, const struct scg_policy *p, uint32_t ret)
+static void put_action(struct strbuf *sb, const struct scg_policy *p, uint32_t ret)
 {
 	uint32_t data = ret & SCG_RET_DATA;
 	const char *name;
@@ -40,15 +40,15 @@ static void put_action(struct scg_strbuf *sb, const struct scg_policy *p, uint32
 	case SCG_RET_ERRNO:
 		name = errno_name(p, data);
 		if (name)
-			scg_strbuf_appendf(sb, "errno(%s)", name);
+			strbuf_appendf(sb, "errno(%s)", name);
 		else
-			scg_strbuf_appendf(sb, "errno(%u)", data);
+			strbuf_appendf(sb, "errno(%u)", data);
 		return;
 	case SCG_RET_TRAP:
-		scg_strbuf_appendf(sb, "trap(%u)", data);
+		strbuf_appendf(sb, "trap(%u)", data);
 		return;
 	case SCG_RET_TRACE:
-		scg_strbuf_appendf(sb, "trace(%u)", data);
+		strbuf_appendf(sb, "trace(%u)", data);
 		return;
 	default:
 		break;
@@ -60,84 +60,84 @@ static void put_action(struct scg_strbuf *sb, const struct scg_policy *p, uint32
 	       : ret == SCG_RET_USER_NOTIF   ? "notify"
 					     : NULL;
 	if (name)
-		scg_strbuf_append(sb, name);
+		strbuf_append(sb, name);
 	else
-		scg_strbuf_appendf(sb, "action(%#010x)", ret); /* data bits or an unknown action */
+		strbuf_appendf(sb, "action(%#010x)", ret); /* data bits or an unknown action */
 }
 
-static void put_number(struct scg_strbuf *sb, uint64_t v)
+static void put_number(struct strbuf *sb, uint64_t v)
 {
 	if (v < 10)
-		scg_strbuf_appendf(sb, "%u", (unsigned)v);
+		strbuf_appendf(sb, "%u", (unsigned)v);
 	else
-		scg_strbuf_appendf(sb, "%#llx", (unsigned long long)v);
+		strbuf_appendf(sb, "%#llx", (unsigned long long)v);
 }
 
-static void put_cmp(struct scg_strbuf *sb, const struct scg_expr *e)
+static void put_cmp(struct strbuf *sb, const struct scg_expr *e)
 {
 	static const char *const ops[] = {"==", "!=", "<", "<=", ">", ">="};
 	uint64_t all = e->width == 32 ? 0xffffffffu : ~UINT64_C(0);
 	const char *part = e->width == 32 ? ".lo" : "";
 	if ((e->mask & all) == all) {
-		scg_strbuf_appendf(sb, "arg%u%s", e->arg, part);
+		strbuf_appendf(sb, "arg%u%s", e->arg, part);
 	} else {
-		scg_strbuf_appendf(sb, "(arg%u%s & ", e->arg, part);
+		strbuf_appendf(sb, "(arg%u%s & ", e->arg, part);
 		put_number(sb, e->mask & all);
-		scg_strbuf_append(sb, ")");
+		strbuf_append(sb, ")");
 	}
-	scg_strbuf_appendf(sb, " %s ", (unsigned)e->op < 6 ? ops[e->op] : "==");
+	strbuf_appendf(sb, " %s ", (unsigned)e->op < 6 ? ops[e->op] : "==");
 	put_number(sb, e->value & all);
 }
 
-static void put_expr(struct scg_strbuf *sb, const struct scg_expr *e, enum scg_expr_kind parent)
+static void put_expr(struct strbuf *sb, const struct scg_expr *e, enum scg_expr_kind parent)
 {
 	switch (e->kind) {
 	case SCG_EXPR_CMP:
 		put_cmp(sb, e);
 		return;
 	case SCG_EXPR_NOT:
-		scg_strbuf_append(sb, "!(");
+		strbuf_append(sb, "!(");
 		put_expr(sb, e->left, SCG_EXPR_OR);
-		scg_strbuf_append(sb, ")");
+		strbuf_append(sb, ")");
 		return;
 	case SCG_EXPR_AND:
 	case SCG_EXPR_OR: {
 		/* && binds tighter than ||: only an OR inside an AND needs parentheses */
 		bool paren = parent == SCG_EXPR_AND && e->kind == SCG_EXPR_OR;
 		if (paren)
-			scg_strbuf_append(sb, "(");
+			strbuf_append(sb, "(");
 		put_expr(sb, e->left, e->kind);
-		scg_strbuf_append(sb, e->kind == SCG_EXPR_AND ? " && " : " || ");
+		strbuf_append(sb, e->kind == SCG_EXPR_AND ? " && " : " || ");
 		put_expr(sb, e->right, e->kind);
 		if (paren)
-			scg_strbuf_append(sb, ")");
+			strbuf_append(sb, ")");
 		return;
 	}
 	}
 }
 
-static void put_arches(struct scg_strbuf *sb, const char *keyword, uint32_t mask)
+static void put_arches(struct strbuf *sb, const char *keyword, uint32_t mask)
 {
 	const char *sep = keyword;
 	for (size_t i = 0; i < scg_arch_count(); i++) {
 		if (mask & scg_arch_mask_bit(scg_arch_at(i))) {
-			scg_strbuf_appendf(sb, "%s%s", sep, scg_arch_name(scg_arch_at(i)));
+			strbuf_appendf(sb, "%s%s", sep, scg_arch_name(scg_arch_at(i)));
 			sep = ", ";
 		}
 	}
 }
 
 /* "name?" when a target ABI in the rule's scope lacks it, so parsing back does not warn. */
-static void put_syscall(struct scg_strbuf *sb, const struct scg_policy *p, const struct scg_rule *r)
+static void put_syscall(struct strbuf *sb, const struct scg_policy *p, const struct scg_rule *r)
 {
 	if (!r->syscall && r->number_last > r->number) {
 		/* hexadecimal where the bits tell more than the digits (0x80000000..0xbfffffff) */
 		bool hex = r->number_last >= 0x10000;
-		scg_strbuf_appendf(sb, hex ? "%#x..%#x" : "%u..%u", r->number, r->number_last);
+		strbuf_appendf(sb, hex ? "%#x..%#x" : "%u..%u", r->number, r->number_last);
 		return;
 	}
 	if (!r->syscall) {
-		scg_strbuf_appendf(sb, r->number >= 0x10000 ? "%#x" : "%u", r->number);
+		strbuf_appendf(sb, r->number >= 0x10000 ? "%#x" : "%u", r->number);
 		return;
 	}
 	bool absent = false;
@@ -150,7 +150,7 @@ static void put_syscall(struct scg_strbuf *sb, const struct scg_policy *p, const
 		if (in_scope && scg_syscall_lookup(a, r->syscall, &nr) < 0)
 			absent = true;
 	}
-	scg_strbuf_appendf(sb, "%s%s", r->syscall, absent ? "?" : "");
+	strbuf_appendf(sb, "%s%s", r->syscall, absent ? "?" : "");
 }
 
 static uint32_t known_arch_bits(void)
@@ -175,7 +175,7 @@ static bool known_name(const char *name)
 }
 
 /* Writes rules @idx[0..@count) that share everything but the syscall. */
-static void put_rule_line(struct scg_strbuf *sb, const struct scg_policy *p, const size_t *idx,
+static void put_rule_line(struct strbuf *sb, const struct scg_policy *p, const size_t *idx,
 			  size_t count)
 {
 	struct scg_rule r;
@@ -184,16 +184,16 @@ static void put_rule_line(struct scg_strbuf *sb, const struct scg_policy *p, con
 	for (size_t i = 0; i < count; i++) {
 		struct scg_rule each;
 		scg_policy_rule_at(p, idx[i], &each);
-		scg_strbuf_append(sb, i == 0 ? " " : ", ");
+		strbuf_append(sb, i == 0 ? " " : ", ");
 		put_syscall(sb, p, &each);
 	}
 	if (r.cond) {
-		scg_strbuf_append(sb, " if ");
+		strbuf_append(sb, " if ");
 		put_expr(sb, r.cond, SCG_EXPR_OR);
 	}
 	if (r.arch_mask)
 		put_arches(sb, " on ", r.arch_mask);
-	scg_strbuf_append(sb, "\n");
+	strbuf_append(sb, "\n");
 }
 
 /* The policy's ABIs as arch_mask bits. */
@@ -241,7 +241,7 @@ static void find_dead(const struct scg_policy *p, bool *dead, size_t n)
 }
 
 /* Writes the live rules, consecutive ones that differ only in their syscall on one line. */
-static int put_rules(struct scg_strbuf *sb, const struct scg_policy *p, size_t n)
+static int put_rules(struct strbuf *sb, const struct scg_policy *p, size_t n)
 {
 	bool *dead = calloc(n ? n : 1, sizeof(*dead));
 	size_t *line = calloc(n ? n : 1, sizeof(*line));
@@ -274,22 +274,22 @@ static int put_rules(struct scg_strbuf *sb, const struct scg_policy *p, size_t n
 	return 0;
 }
 
-static void put_settings(struct scg_strbuf *sb, const struct scg_policy *p)
+static void put_settings(struct strbuf *sb, const struct scg_policy *p)
 {
 	uint32_t unknown;
-	scg_strbuf_append(sb, "# policy text written by libsyscage\n");
+	strbuf_append(sb, "# policy text written by libsyscage\n");
 	for (size_t i = 0; i < scg_policy_arch_count(p); i++)
-		scg_strbuf_appendf(sb, "%s%s", i ? ", " : "arch ",
+		strbuf_appendf(sb, "%s%s", i ? ", " : "arch ",
 				   scg_arch_name(scg_policy_arch_at(p, i)));
-	scg_strbuf_append(sb, "\ndefault ");
+	strbuf_append(sb, "\ndefault ");
 	put_action(sb, p, scg_policy_default(p));
-	scg_strbuf_append(sb, "\nbadarch ");
+	strbuf_append(sb, "\nbadarch ");
 	put_action(sb, p, scg_policy_badarch(p));
 	if (scg_policy_unknown(p, &unknown)) {
-		scg_strbuf_append(sb, "\nunknown ");
+		strbuf_append(sb, "\nunknown ");
 		put_action(sb, p, unknown);
 	}
-	scg_strbuf_append(sb, "\n");
+	strbuf_append(sb, "\n");
 }
 
 int scg_policy_to_text(const struct scg_policy *policy, char **text)
@@ -303,14 +303,14 @@ int scg_policy_to_text(const struct scg_policy *policy, char **text)
 		if (scg_policy_rule_at(policy, i, &r) < 0 || (r.syscall && !known_name(r.syscall)))
 			return -EINVAL;
 	}
-	struct scg_strbuf sb = SCG_STRBUF_INIT;
+	struct strbuf sb = STRBUF_INIT;
 	put_settings(&sb, policy);
 	if (n)
-		scg_strbuf_append(&sb, "\n");
+		strbuf_append(&sb, "\n");
 	int r = put_rules(&sb, policy, n);
 	if (r < 0) {
-		scg_strbuf_release(&sb);
+		strbuf_release(&sb);
 		return r;
 	}
-	return scg_strbuf_finish(&sb, text);
+	return strbuf_finish(&sb, text);
 }

@@ -41,10 +41,10 @@ size_t utf8_sequence(const unsigned char *s, size_t n)
 	return len;
 }
 
-void json_append_string(struct scg_strbuf *sb, const char *s, size_t len)
+void json_append_string(struct strbuf *sb, const char *s, size_t len)
 {
 	const unsigned char *p = (const unsigned char *)s;
-	scg_strbuf_append(sb, "\"");
+	strbuf_append(sb, "\"");
 	size_t run = 0; /* bytes at p that go out as they are */
 	for (size_t i = 0; i < len;) {
 		unsigned char c = p[i];
@@ -56,7 +56,7 @@ void json_append_string(struct scg_strbuf *sb, const char *s, size_t len)
 			continue;
 		}
 		if (run)
-			scg_strbuf_appendn(sb, s + i - run, run);
+			strbuf_appendn(sb, s + i - run, run);
 		run = 0;
 		char esc[8];
 		if (c == '"' || c == '\\')
@@ -67,10 +67,10 @@ void json_append_string(struct scg_strbuf *sb, const char *s, size_t len)
 			snprintf(esc, sizeof(esc), "\\u%04x", c);
 		else
 			snprintf(esc, sizeof(esc), "\\ufffd");
-		scg_strbuf_append(sb, esc);
+		strbuf_append(sb, esc);
 		i++;
 	}
 	if (run)
-		scg_strbuf_appendn(sb, s + len - run, run);
-	scg_strbuf_append(sb, "\"");
+		strbuf_appendn(sb, s + len - run, run);
+	strbuf_append(sb, "\"");
 }

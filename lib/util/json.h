@@ -19,7 +19,7 @@
 #include "util/strbuf.h"
 
 /* Appends @len bytes at @s to @sb as a quoted JSON string. */
-void json_append_string(struct scg_strbuf *sb, const char *s, size_t len);
+void json_append_string(struct strbuf *sb, const char *s, size_t len);
 
 /*
  * The length of the well-formed UTF-8 sequence at @s (at most @n bytes

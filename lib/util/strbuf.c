@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool strbuf_reserve(struct scg_strbuf *sb, size_t extra)
+static bool strbuf_reserve(struct strbuf *sb, size_t extra)
 {
 	if (sb->failed)
 		return false;
@@ -24,7 +24,7 @@ static bool strbuf_reserve(struct scg_strbuf *sb, size_t extra)
 	return true;
 }
 
-void scg_strbuf_appendn(struct scg_strbuf *sb, const char *s, size_t n)
+void strbuf_appendn(struct strbuf *sb, const char *s, size_t n)
 {
 	if (!strbuf_reserve(sb, n))
 		return;
@@ -33,12 +33,12 @@ void scg_strbuf_appendn(struct scg_strbuf *sb, const char *s, size_t n)
 	sb->data[sb->len] = '\0';
 }
 
-void scg_strbuf_append(struct scg_strbuf *sb, const char *s)
+void strbuf_append(struct strbuf *sb, const char *s)
 {
-	scg_strbuf_appendn(sb, s, strlen(s));
+	strbuf_appendn(sb, s, strlen(s));
 }
 
-void scg_strbuf_appendf(struct scg_strbuf *sb, const char *fmt, ...)
+void strbuf_appendf(struct strbuf *sb, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -56,22 +56,22 @@ void scg_strbuf_appendf(struct scg_strbuf *sb, const char *fmt, ...)
 	sb->len += (size_t)need;
 }
 
-int scg_strbuf_finish(struct scg_strbuf *sb, char **out)
+int strbuf_finish(struct strbuf *sb, char **out)
 {
 	if (!sb->failed && !strbuf_reserve(sb, 0)) /* an empty buffer still yields "" */
 		sb->failed = true;
 	if (sb->failed) {
-		scg_strbuf_release(sb);
+		strbuf_release(sb);
 		*out = NULL;
 		return -ENOMEM;
 	}
 	*out = sb->data;
-	*sb = (struct scg_strbuf)SCG_STRBUF_INIT;
+	*sb = (struct strbuf)STRBUF_INIT;
 	return 0;
 }
 
-void scg_strbuf_release(struct scg_strbuf *sb)
+void strbuf_release(struct strbuf *sb)
 {
 	free(sb->data);
-	*sb = (struct scg_strbuf)SCG_STRBUF_INIT;
+	*sb = (struct strbuf)STRBUF_INIT;
 }

@@ -40,7 +40,7 @@ size_t edit_distance(const char *a, const char *b, size_t cap)
 	return d[la][lb] > cap ? cap + 1 : d[la][lb];
 }
 
-void scg_suggest_init(struct scg_suggest *s, const char *word)
+void suggest_init(struct suggest *s, const char *word)
 {
 	s->word = word;
 	s->best = NULL;
@@ -54,7 +54,7 @@ static size_t suggest_cap(const char *word)
 	return cap ? cap : 1;
 }
 
-void scg_suggest_consider(struct scg_suggest *s, const char *candidate)
+void suggest_consider(struct suggest *s, const char *candidate)
 {
 	size_t cap = suggest_cap(s->word);
 	size_t d = edit_distance(s->word, candidate, cap);
@@ -64,7 +64,7 @@ void scg_suggest_consider(struct scg_suggest *s, const char *candidate)
 	}
 }
 
-const char *scg_suggest_result(const struct scg_suggest *s)
+const char *suggest_result(const struct suggest *s)
 {
 	return s->best;
 }

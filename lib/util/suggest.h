@@ -12,15 +12,15 @@
 size_t edit_distance(const char *a, const char *b, size_t cap);
 
 /* Incremental search for the best candidate. */
-struct scg_suggest {
+struct suggest {
 	const char *word;
 	const char *best;
 	size_t best_distance;
 };
 
-void scg_suggest_init(struct scg_suggest *s, const char *word);
-void scg_suggest_consider(struct scg_suggest *s, const char *candidate);
+void suggest_init(struct suggest *s, const char *word);
+void suggest_consider(struct suggest *s, const char *candidate);
 /* The best candidate if it is close enough to be a plausible typo, else NULL. */
-const char *scg_suggest_result(const struct scg_suggest *s);
+const char *suggest_result(const struct suggest *s);
 
 #endif
