@@ -167,14 +167,14 @@ else
 	ok "bench: every fuse row measured"
 fi
 
-# cli/bench_fuse_data.c is what tools/gen-bench-hardening.py makes of bench/data/hardening/
+# cli/bench/fuse_data.c is what tools/gen-bench-hardening.py makes of bench/data/hardening/
 src=$(dirname "$0")/../..
 if python3 "$src/tools/gen-bench-hardening.py" "$TMP/gen.c" "$src"/bench/data/hardening/*.policy 2>"$TMP/err" &&
-	cmp -s "$TMP/gen.c" "$src/cli/bench_fuse_data.c"; then
-	ok "cli/bench_fuse_data.c is up to date with bench/data/hardening/"
+	cmp -s "$TMP/gen.c" "$src/cli/bench/fuse_data.c"; then
+	ok "cli/bench/fuse_data.c is up to date with bench/data/hardening/"
 else
-	not_ok "cli/bench_fuse_data.c is up to date with bench/data/hardening/" \
-		"run: tools/gen-bench-hardening.py cli/bench_fuse_data.c bench/data/hardening/*.policy"
+	not_ok "cli/bench/fuse_data.c is up to date with bench/data/hardening/" \
+		"run: tools/gen-bench-hardening.py cli/bench/fuse_data.c bench/data/hardening/*.policy"
 fi
 
 # --- a process's stack -------------------------------------------------------------
