@@ -64,6 +64,13 @@ expect_status 2 "an unknown syscall is an error" -- "$SYSCAGE" compile --input-f
 expect_grep "$TMP/err" "bad\.txt:2:17: error: undefined syscall 'wrtie'" "with file:line:column"
 expect_grep "$TMP/err" "did you mean 'write'" "and a hint"
 test -e "$TMP/bad.bpf" && not_ok "no output on error" || ok "no output on error"
+# kafel compares two arguments through scratch memory; a condition here cannot: refused
+printf 'POLICY a {\n  ALLOW {\n    lseek(fd, off, whence) { off < whence }\n  }\n}\nUSE a DEFAULT KILL\n' \
+	>"$TMP/kf/args.txt"
+expect_status 2 "a comparison of two arguments is refused" -- "$SYSCAGE" lint \
+	--input-format kafel "$TMP/kf/args.txt"
+expect_grep "$TMP/err" "args\.txt:3:30: error: the rule for 'lseek' compares two arguments" \
+	"naming the rule and its place"
 
 # round trips: import, export, import again
 expect_status 0 "compile --format kafel" -- "$SYSCAGE" compile --format kafel \
