@@ -195,6 +195,9 @@ struct bench_results {
 void bench_results_free(struct bench_results *res);
 /* Appends a row (copied; @row->progs ownership passes).  Index or -ENOMEM. */
 int bench_results_add(struct bench_results *res, const struct bench_row *row);
+/* Adds a note printed under the tables; past the notes' room, it is dropped. */
+void bench_note(struct bench_results *res, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 /* Overhead of row @i over its no-filter baseline, percent; false when not measured. */
 bool bench_overhead(const struct bench_results *res, size_t i, double *pct);
 /* True when every measured row timed CPU time rather than wall time. */

@@ -18,7 +18,6 @@
  * of the stack and of the fused filter by that of the one filter.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,18 +30,6 @@
 
 #define PERSONALITY_QUERY 0xffffffffULL
 #define FUSE_ROW_PREFIX_NONE "no filter"
-
-static void fuse_note(struct bench_results *res, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static void fuse_note(struct bench_results *res, const char *fmt, ...)
-{
-	if (res->nnotes == sizeof(res->notes) / sizeof(res->notes[0]))
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(res->notes[res->nnotes++], sizeof(res->notes[0]), fmt, ap);
-	va_end(ap);
-}
 
 #if SYSCAGE_WITH_ANALYSIS
 
@@ -126,7 +113,7 @@ static int fuse_set_build(const struct scg_arch *arch, struct bench_results *res
 	r = diag ? scg_fuse(s->stack, s->n, NULL, &fr, diag) : -ENOMEM;
 	scg_diag_free(diag);
 	if (r < 0) {
-		fuse_note(res, "fuse: the hardening stack could not be fused: %s", strerror(-r));
+		bench_note(res, "fuse: the hardening stack could not be fused: %s", strerror(-r));
 		return r;
 	}
 	s->fused = fr.prog;
@@ -141,7 +128,7 @@ static int fuse_set_build(const struct scg_arch *arch, struct bench_results *res
 int bench_plan_fuse(const struct bench_plan_opts *o, struct bench_results *res)
 {
 	if (strcmp(scg_arch_name(o->arch), "x86_64")) {
-		fuse_note(res, "fuse: the hardening policies are written for x86_64; skipped on %s",
+		bench_note(res, "fuse: the hardening policies are written for x86_64; skipped on %s",
 			  scg_arch_name(o->arch));
 		return 0;
 	}
@@ -207,12 +194,12 @@ void bench_fuse_notes(struct bench_results *res)
 			continue;
 		if (bench_compare(&res->rows[idx[1]].t, &res->rows[idx[0]].t) == BENCH_WITHIN_NOISE ||
 		    one <= 0) {
-			fuse_note(res, "fuse, %s: one filter's own time is within the noise; no ratios",
+			bench_note(res, "fuse, %s: one filter's own time is within the noise; no ratios",
 				  calls[c]);
 			continue;
 		}
 		enum bench_order fo = bench_compare(&res->rows[idx[3]].t, &res->rows[idx[1]].t);
-		fuse_note(res,
+		bench_note(res,
 			  "fuse, %s: the filters' own time per call: one filter %.1f ns, the stack "
 			  "%.1f ns (%.2fx), fused %.1f ns (%.2fx%s)",
 			  calls[c], one, stack, stack / one, fused, fused / one,
@@ -225,7 +212,7 @@ void bench_fuse_notes(struct bench_results *res)
 int bench_plan_fuse(const struct bench_plan_opts *o, struct bench_results *res)
 {
 	(void)o;
-	fuse_note(res, "fuse: this syscage was built without the analysis engine; skipped");
+	bench_note(res, "fuse: this syscage was built without the analysis engine; skipped");
 	return 0;
 }
 

@@ -5,7 +5,6 @@
  * that cannot be built is reported before the long part starts.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,18 +24,6 @@ struct planner {
 	struct bench_results *res;
 	int none;   /* the no-filter row of the --syscall call */
 };
-
-static void note(struct bench_results *res, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static void note(struct bench_results *res, const char *fmt, ...)
-{
-	if (res->nnotes == sizeof(res->notes) / sizeof(res->notes[0]))
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(res->notes[res->nnotes++], sizeof(res->notes[0]), fmt, ap);
-	va_end(ap);
-}
 
 /* @n copies of @prog, owned by the caller. */
 static struct scg_prog *copies(const struct scg_prog *prog, size_t n)
@@ -118,7 +105,7 @@ static int plan_filters(struct planner *pl, enum bench_section s)
 			snprintf(label, sizeof(label), "policy %s, uncacheable", pl->res->policy_name);
 			r = add_main(pl, s, label, &pol_nc, 1);
 		} else {
-			note(pl->res, "the policy is too long for an uncacheable copy");
+			bench_note(pl->res, "the policy is too long for an uncacheable copy");
 		}
 	}
 out:
@@ -232,11 +219,11 @@ static int plan_compiler(struct planner *pl, const char *group, const struct scg
 	char label[80];
 	int r = timed_compile(pl->o, policy, which, &prog, &us, &skipped);
 	if (r < 0) {
-		note(pl->res, "%s could not compile %s: %s", compiler_name(which), group, strerror(-r));
+		bench_note(pl->res, "%s could not compile %s: %s", compiler_name(which), group, strerror(-r));
 		return 0;
 	}
 	if (skipped)
-		note(pl->res, "%s: %zu rules of %s not given to libseccomp (raw numbers, NOT, masks, or the default under a condition)",
+		bench_note(pl->res, "%s: %zu rules of %s not given to libseccomp (raw numbers, NOT, masks, or the default under a condition)",
 		     compiler_name(which), skipped, group);
 	snprintf(label, sizeof(label), "%s: %s", group, compiler_name(which));
 	int i = add_main(pl, BENCH_COMPARE, label, &prog, 1);
@@ -282,7 +269,7 @@ static int plan_compare(struct planner *pl)
 	const char *name = pl->res->policy_name;
 	bool docker_is_policy = !strcmp(name, "docker-default");
 	if (!pl->o->scmp)
-		note(pl->res, "libseccomp not found, skipped");
+		bench_note(pl->res, "libseccomp not found, skipped");
 	int r = plan_group(pl, name, pl->o->policy, docker_is_policy);
 	if (r >= 0 && !docker_is_policy && pl->o->docker)
 		r = plan_group(pl, "docker-default", pl->o->docker, true);

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The measurements of one syscage bench run, and what follows from them. */
 #include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,6 +50,16 @@ int bench_results_add(struct bench_results *res, const struct bench_row *row)
 	}
 	res->rows[res->nrows] = *row;
 	return (int)res->nrows++;
+}
+
+void bench_note(struct bench_results *res, const char *fmt, ...)
+{
+	if (res->nnotes == sizeof(res->notes) / sizeof(res->notes[0]))
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(res->notes[res->nnotes++], sizeof(res->notes[0]), fmt, ap);
+	va_end(ap);
 }
 
 bool bench_filter_ns(const struct bench_results *res, size_t i, double *ns)
