@@ -16,7 +16,7 @@
 
 #include "internal.h"
 /* the one internal helper the drop-in shares with the OCI import: libseccomp's own quirk */
-#include "policy/libseccomp_high.h"
+#include "libseccomp/high_numbers.h"
 
 static enum scg_cmp_op cmp_op(enum scmp_compare op)
 {

@@ -48,8 +48,8 @@ def include_edges(header_layer):
     """(file, its layer, included header, that header's layer or None when unknown)."""
     files = (glob.glob(os.path.join(SRC, "lib/*/*.[ch]")) +
              glob.glob(os.path.join(SRC, "include/syscage/*.h")) +
-             glob.glob(os.path.join(SRC, "cli/*.[ch]")) +
-             glob.glob(os.path.join(SRC, "compat/*.[ch]")))
+             glob.glob(os.path.join(SRC, "cli/**/*.[ch]"), recursive=True) +
+             glob.glob(os.path.join(SRC, "compat/**/*.[ch]"), recursive=True))
     for path in sorted(files):
         rel = os.path.relpath(path, SRC)
         user = layer_of_source(rel) or header_layer.get("syscage/" + os.path.basename(rel))

@@ -29,7 +29,7 @@ SRC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 # By design, not debt: libseccomp's verdict for high x86_64 numbers is a quirk of libseccomp's
 # filter layout, not API; the drop-in and the OCI import share one internal helper for it.
 ALLOWED_INCLUDES = {
-    ("compat/generate.c", "policy/libseccomp_high.h"),
+    ("compat/generate.c", "libseccomp/high_numbers.h"),
 }
 ALLOWED_SYMBOLS = {
     ("compat", "libseccomp_high_add"),
@@ -80,10 +80,11 @@ def source_of(member):
 def quoted_includes(front):
     """(file, header) for every #include "..." in @front that is not a header of its own."""
     found = []
-    for path in sorted(glob.glob(os.path.join(SRC, front, "*.[ch]"))):
+    for path in sorted(glob.glob(os.path.join(SRC, front, "**/*.[ch]"), recursive=True)):
         rel = os.path.relpath(path, SRC)
         for quote, header in includes(path):
-            own = os.path.exists(os.path.join(SRC, front, header))
+            own = (os.path.exists(os.path.join(SRC, front, header)) or
+                   os.path.exists(os.path.join(os.path.dirname(path), header)))
             if quote == '"' and not own and not header.startswith("syscage/"):
                 found.append((rel, header))
     return found

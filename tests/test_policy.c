@@ -20,7 +20,7 @@
 
 #include <syscage/syscage.h>
 
-#include "policy/libseccomp_high.h"
+#include "libseccomp/high_numbers.h"
 #include "support/diag_print.h"
 #include "support/polgen.h"
 

@@ -37,7 +37,8 @@
 
 #include <syscage/syscage.h>
 
-#include "policy/lang_internal.h"
+#include "arch/syscall_params.h"
+#include "lang/lang_internal.h"
 
 #include "support/diag_print.h"
 
@@ -403,7 +404,7 @@ static void test_constant_families(void **state)
 	const struct scg_arch *x86_64 = scg_arch_lookup("x86_64");
 	size_t found = 0;
 	for (size_t i = 0; i < syscall_param_table_count; i++) {
-		const struct syscall_params *p = &syscall_param_table[i];
+		const struct scg_syscall_params *p = &syscall_param_table[i];
 		for (unsigned j = 0; j < p->count && j < 6; j++) {
 			const char *example = NULL;
 			const char *prefix = constant_family(p->syscall, p->params[j].name, &example);
@@ -491,7 +492,7 @@ static void test_params(void **state)
 	(void)state;
 	assert_true(syscall_param_table_count > 300);
 	for (size_t i = 0; i < syscall_param_table_count; i++) {
-		const struct syscall_params *p = &syscall_param_table[i];
+		const struct scg_syscall_params *p = &syscall_param_table[i];
 		if (i)
 			assert_true(strcmp(syscall_param_table[i - 1].syscall, p->syscall) < 0);
 		if (!known_somewhere(p->syscall))
@@ -512,19 +513,19 @@ static void test_params(void **state)
 			s += len + (s[len] == ',');
 		}
 	}
-	const struct syscall_params *p = syscall_params_find("socket");
+	const struct scg_syscall_params *p = scg_syscall_params("socket");
 	assert_non_null(p);
 	assert_string_equal(p->params[0].name, "domain");
 	assert_int_equal(p->params[0].kind, SCG_PARAM_32);
-	p = syscall_params_find("ioctl");
+	p = scg_syscall_params("ioctl");
 	assert_int_equal(p->params[1].kind, SCG_PARAM_32); /* the kernel's unsigned int */
-	p = syscall_params_find("mmap");
+	p = scg_syscall_params("mmap");
 	assert_string_equal(p->params[1].name, "length");
 	assert_int_equal(p->params[1].kind, SCG_PARAM_LONG);
 	assert_string_equal(p->unsupported, "32bit");
-	p = syscall_params_find("pread64");
+	p = scg_syscall_params("pread64");
 	assert_int_equal(p->params[3].kind, SCG_PARAM_64);
-	assert_null(syscall_params_find("no_such_syscall"));
+	assert_null(scg_syscall_params("no_such_syscall"));
 }
 
 /* scg_syscall_arg_width(): the width a parameter name compares, for the OCI import too. */

@@ -14,5 +14,5 @@ ${CC:-cc} -std=c11 -D_GNU_SOURCE -Iinclude -O2 -o "$build/gen-docker-profile" \
 	tools/gen-docker-profile.c "$build/libsyscage-oci.a" "$build/libsyscage.a" \
 	$(pkg-config --libs json-c 2>/dev/null || echo -ljson-c)
 "$build/gen-docker-profile" tests/data/docker-default.json profiles/docker-default.policy
-python3 tools/gen-profiles.py profiles lib/policy/profiles.c
-echo "wrote profiles/docker-default.policy and lib/policy/profiles.c"
+python3 tools/gen-profiles.py profiles lib/lang/profiles.c
+echo "wrote profiles/docker-default.policy and lib/lang/profiles.c"

@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: LGPL-2.1-or-later
-"""Writes lib/policy/syscall_params.c: the parameter names and C types of
+"""Writes lib/arch/syscall_params.c: the parameter names and C types of
 syscalls, read from the SYNOPSIS prototypes of the Linux man-pages (section 2).
 
     tools/gen-syscall-params.py [MAN2_DIR] [SYSCALL_TABLES_C] [OUTPUT]
 
 Defaults: /usr/share/man/man2, lib/arch/syscall_tables.c,
-lib/policy/syscall_params.c.  The output depends only on the inputs (files
+lib/arch/syscall_params.c.  The output depends only on the inputs (files
 are read in sorted order), so running it twice gives identical files.
 
 The policy language uses the table to let rules name arguments
@@ -24,7 +24,7 @@ import os
 import re
 import sys
 
-# Kinds, mirrored by enum scg_param_kind in lib/policy/lang_internal.h.
+# Kinds, mirrored by enum scg_param_kind in include/syscage/arch.h.
 KIND_32 = "SCG_PARAM_32"        # int-like: only the low 32 bits count
 KIND_LONG = "SCG_PARAM_LONG"    # pointer, long, size_t: the register width
 KIND_64 = "SCG_PARAM_64"        # 64-bit integer: two registers on 32-bit ABIs
@@ -341,10 +341,10 @@ def render(found, unsupported):
         " * of the Linux man-pages (section 2).  Do not edit: change the script",
         " * and run `ninja -C build params`.",
         " */",
-        '#include "policy/lang_internal.h"',
+        '#include "arch/syscall_params.h"',
         "",
         "/* clang-format off */",
-        "const struct syscall_params syscall_param_table[] = {",
+        "const struct scg_syscall_params syscall_param_table[] = {",
     ]
     for name in sorted(found):
         params = [p for p in found[name]][:6]
@@ -379,7 +379,7 @@ def render(found, unsupported):
 def main(argv):
     man_dir = argv[1] if len(argv) > 1 else "/usr/share/man/man2"
     tables_c = argv[2] if len(argv) > 2 else "lib/arch/syscall_tables.c"
-    output = argv[3] if len(argv) > 3 else "lib/policy/syscall_params.c"
+    output = argv[3] if len(argv) > 3 else "lib/arch/syscall_params.c"
     known = read_syscall_names(tables_c)
     found = collect(man_dir, known)
     unsupported = apply_overrides(found, known)

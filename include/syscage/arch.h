@@ -139,6 +139,54 @@ SCG_API int scg_syscall_at(const struct scg_arch *arch, size_t index, const char
 /* Highest syscall number of @arch's table (the kernel's "newest known" mark). */
 SCG_API uint32_t scg_syscall_max(const struct scg_arch *arch);
 
+/* --- Syscall parameters (from the man pages' SYNOPSIS) ---------------- */
+
+/* How much of its register a parameter's type fills. */
+enum scg_param_kind {
+	SCG_PARAM_32,	   /* int-like: the kernel reads the low 32 bits */
+	SCG_PARAM_LONG,	   /* pointer, long, size_t: as wide as the ABI's registers */
+	SCG_PARAM_64,	   /* a 64-bit integer: two registers on 32-bit ABIs */
+	SCG_PARAM_UNKNOWN, /* a type the table does not classify */
+};
+
+struct scg_syscall_param {
+	const char *name; /* "" when the name would clash with argN */
+	const char *type; /* the C type as the man page spells it */
+	enum scg_param_kind kind;
+};
+
+/* Read-only entries of a table owned by the library; fields may be added at the end. */
+struct scg_syscall_params {
+	const char *syscall;
+	/* ABIs where the names do not apply, comma-separated; "32bit" means
+	 * every ABI without 64-bit registers (see scg_syscall_params_apply()). */
+	const char *unsupported;
+	unsigned char count;
+	struct scg_syscall_param params[6];
+};
+
+/* The parameter list of @syscall (by name, the same on every ABI), or NULL. */
+SCG_API const struct scg_syscall_params *scg_syscall_params(const char *syscall);
+/*
+ * True when @params's names and positions hold on @arch: the ABI is not in
+ * its unsupported list, and no 64-bit parameter takes two registers before
+ * argument @index (pass 5 to ask about the whole list).
+ */
+SCG_API bool scg_syscall_params_apply(const struct scg_syscall_params *params,
+				      const struct scg_arch *arch, unsigned index);
+/*
+ * How many bits of argument @index (0..5) of @syscall the policy language
+ * compares when the argument is named (docs/policy.md, "Parameter names"):
+ * 32 for int-like parameters (int, unsigned int, pid_t, ...) on every ABI,
+ * the register width for pointers and longs, 64 for 64-bit integers.  This
+ * is the part of the register the kernel reads.  0 when the table cannot
+ * tell: an unknown syscall or argument, a type it does not classify, or an
+ * ABI where the names do not apply (a 64-bit parameter before it takes two
+ * registers on 32-bit ABIs, clone on s390).
+ */
+SCG_API unsigned scg_syscall_arg_width(const struct scg_arch *arch, const char *syscall,
+				       unsigned index);
+
 /* --- errno names (numbers differ on MIPS and PA-RISC) ----------------- */
 
 /* "EPERM" -> 1.  Returns 0 or -ENOENT.  @arch NULL means the generic numbering. */

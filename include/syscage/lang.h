@@ -77,20 +77,7 @@ SCG_API int scg_policy_parse_file(const char *path, const struct scg_policy_sour
  */
 SCG_API int scg_policy_to_text(const struct scg_policy *policy, char **text);
 
-/* --- parameters ------------------------------------------------------------ */
-
-/*
- * How many bits of argument @index (0..5) of @syscall the policy language
- * compares when the argument is named (docs/policy.md, "Parameter names"):
- * 32 for int-like parameters (int, unsigned int, pid_t, ...) on every ABI,
- * the register width for pointers and longs, 64 for 64-bit integers.  This
- * is the part of the register the kernel reads.  0 when the table cannot
- * tell: an unknown syscall or argument, a type it does not classify, or an
- * ABI where the names do not apply (a 64-bit parameter before it takes two
- * registers on 32-bit ABIs, clone on s390).
- */
-SCG_API unsigned scg_syscall_arg_width(const struct scg_arch *arch, const char *syscall,
-				       unsigned index);
+/* Parameter names and widths: scg_syscall_params(), scg_syscall_arg_width() (arch.h). */
 
 /*
  * The name of a constant of the policy language (docs/policy.md,

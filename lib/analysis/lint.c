@@ -15,7 +15,7 @@
 
 #include "analysis/symexec.h"
 #include "bpf/opcodes.h"
-#include "policy/lang_internal.h"
+#include "lang/lang_internal.h"
 #include "util/strbuf.h"
 
 #define AUDIT_X86_64 0xc000003eU
@@ -353,7 +353,7 @@ static void check_unknown(struct lint *l, const struct scg_arch *arch)
 
 struct high_words {
 	const struct scg_arch *arch;
-	const struct syscall_params *params;
+	const struct scg_syscall_params *params;
 	unsigned tested; /* bit i: a region constrains argument i's high word */
 };
 
@@ -369,23 +369,6 @@ static int note_high_words(void *ctx, const struct scg_region *region, const uin
 			h->tested |= 1U << i;
 	}
 	return 0;
-}
-
-/* The parameter list of @name (the table is sorted by name). */
-static const struct syscall_params *params_of(const char *name)
-{
-	size_t lo = 0, hi = syscall_param_table_count;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = strcmp(syscall_param_table[mid].syscall, name);
-		if (c == 0)
-			return &syscall_param_table[mid];
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
 }
 
 /* Does @e test argument @arg's upper half (a 64-bit comparison whose mask reaches it)? */
@@ -567,7 +550,7 @@ static const char *value_prefix(const char *syscall, const char *param)
 }
 
 static void put_int(struct strbuf *sb, const struct scg_arch *arch, const char *syscall,
-		    const struct syscall_param *p, uint32_t v)
+		    const struct scg_syscall_param *p, uint32_t v)
 {
 	const char *prefix = p->name[0] ? value_prefix(syscall, p->name) : NULL;
 	const char *name = prefix ? scg_constant_name(arch, prefix, v) : NULL;
@@ -587,12 +570,12 @@ static void put_int(struct strbuf *sb, const struct scg_arch *arch, const char *
  * @with_upper.
  */
 static void put_call(struct strbuf *sb, const struct scg_arch *arch, const char *syscall,
-		     const struct syscall_params *params, const struct scg_seccomp_data *d,
+		     const struct scg_syscall_params *params, const struct scg_seccomp_data *d,
 		     unsigned arg, bool show_upper)
 {
 	strbuf_appendf(sb, "%s(", syscall);
 	for (unsigned i = 0; i <= arg; i++) {
-		const struct syscall_param *p = &params->params[i];
+		const struct scg_syscall_param *p = &params->params[i];
 		if (i)
 			strbuf_appendf(sb, ", ");
 		if (p->kind != SCG_PARAM_32) {
@@ -610,9 +593,9 @@ static void put_call(struct strbuf *sb, const struct scg_arch *arch, const char 
 }
 
 static void report_bypass(struct lint *l, const struct scg_arch *arch, const char *name,
-			  const struct syscall_params *params, const struct bypass *b)
+			  const struct scg_syscall_params *params, const struct bypass *b)
 {
-	const struct syscall_param *p = &params->params[b->arg];
+	const struct scg_syscall_param *p = &params->params[b->arg];
 	struct scg_seccomp_data clean = b->through;
 	clean.args[b->arg] = with_upper(clean.args[b->arg], 0);
 	struct scg_loc loc;
@@ -652,7 +635,7 @@ static int check_int_width(struct lint *l, const struct scg_arch *arch)
 		uint32_t nr, audit = scg_arch_audit(arch);
 		scg_syscall_at(arch, i, &name, &nr);
 		l->at_syscall = i;
-		struct high_words h = { arch, params_of(name), 0 };
+		struct high_words h = { arch, scg_syscall_params(name), 0 };
 		if (!h.params)
 			continue;
 		struct scg_region *r = scg_region_new();
@@ -667,7 +650,7 @@ static int check_int_width(struct lint *l, const struct scg_arch *arch)
 		if (e < 0)
 			return e;
 		for (unsigned a = 0; a < h.params->count && a < 6; a++) {
-			const struct syscall_param *p = &h.params->params[a];
+			const struct scg_syscall_param *p = &h.params->params[a];
 			if (!(h.tested & (1U << a)) || p->kind != SCG_PARAM_32)
 				continue;
 			struct bypass b;

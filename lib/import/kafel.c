@@ -20,7 +20,7 @@
 #include <syscage/lang.h>
 
 #include "import/source.h"
-#include "policy/lang_internal.h"
+#include "lang/lang_internal.h"
 #include "util/opts.h"
 #include "util/suggest.h"
 
@@ -861,7 +861,7 @@ static int filter(struct kf_ctx *c, struct kf_entry *e)
 			return 0;
 		next(c);
 	} else if (f.name[0]) {
-		const struct syscall_params *p = syscall_params_find(f.name);
+		const struct scg_syscall_params *p = scg_syscall_params(f.name);
 		for (unsigned i = 0; p && i < p->count && i < 6; i++)
 			snprintf(c->args[i], KF_NAME, "%s", p->params[i].name);
 	}

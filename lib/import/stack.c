@@ -18,7 +18,7 @@
 #include <syscage/bpf.h>
 
 #include "import/stack.h"
-#include "policy/libseccomp_high.h"
+#include "libseccomp/high_numbers.h"
 
 void imp_stack_init(struct imp_stack *st, const char *file)
 {

@@ -18,7 +18,7 @@
 #include <syscage/import.h>
 
 #include "import/systemd.h"
-#include "policy/libseccomp_high.h"
+#include "libseccomp/high_numbers.h"
 #include "util/strbuf.h"
 
 struct exporter {

@@ -3,7 +3,7 @@
  * Targeting calls by the file they name, like strace's -P: the path tests
  * of an :if= condition (path == "notes.txt"), and which arguments of a
  * syscall are file names or descriptors, from the parameter tables of the
- * policy language (lib/policy/syscall_params.c, after the man pages).
+ * policy language (lib/arch/syscall_params.c, after the man pages).
  *
  * A seccomp filter sees registers, not the memory behind a pointer, so a
  * rule with a path test is always supervised: the supervisor reads the
@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "inject/rule.h"
-#include "policy/lang_internal.h"
+#include "lang/lang_internal.h"
 #include "util/grow.h"
 
 /* Parameter names that hold a file name (a path) in the man pages' prototypes. */
@@ -25,7 +25,7 @@ static const char *const path_params[] = {
 	"source",   "target",	"special", "new_root", "put_old",
 };
 
-static bool is_path_param(const struct syscall_param *p)
+static bool is_path_param(const struct scg_syscall_param *p)
 {
 	if (!strstr(p->type, "char *") || strstr(p->type, "* const"))
 		return false;
@@ -36,34 +36,25 @@ static bool is_path_param(const struct syscall_param *p)
 }
 
 /* "fd", "dirfd", "oldfd", "newdirfd", "sockfd", "fd_in": an int that names a descriptor. */
-static bool is_fd_param(const struct syscall_param *p)
+static bool is_fd_param(const struct scg_syscall_param *p)
 {
 	size_t len = strlen(p->name);
 	bool named = !strncmp(p->name, "fd", 2) || (len >= 2 && !strcmp(p->name + len - 2, "fd"));
 	return named && strstr(p->type, "int") && !strchr(p->type, '*');
 }
 
-/* The parameter table does not apply on @arch (64-bit values split over two registers). */
-static bool names_unsupported(const struct syscall_params *sp, const struct scg_arch *arch)
-{
-	if (!sp->unsupported || !*sp->unsupported)
-		return false;
-	if (strstr(sp->unsupported, "32bit") && scg_arch_bits(arch) == 32)
-		return true;
-	return strstr(sp->unsupported, scg_arch_name(arch)) != NULL;
-}
-
 unsigned scg_inject_path_args(const struct scg_arch *arch, const char *syscall, unsigned *fd_args)
 {
 	unsigned paths = 0, fds = 0;
-	const struct syscall_params *sp = syscall ? syscall_params_find(syscall) : NULL;
-	if (sp && arch && !names_unsupported(sp, arch))
-		for (unsigned i = 0; i < sp->count && i < 6; i++) {
-			if (is_path_param(&sp->params[i]))
-				paths |= 1U << i;
-			else if (is_fd_param(&sp->params[i]))
-				fds |= 1U << i;
-		}
+	const struct scg_syscall_params *sp = syscall ? scg_syscall_params(syscall) : NULL;
+	for (unsigned i = 0; sp && i < sp->count && i < 6; i++) {
+		if (!scg_syscall_params_apply(sp, arch, i))
+			break;
+		if (is_path_param(&sp->params[i]))
+			paths |= 1U << i;
+		else if (is_fd_param(&sp->params[i]))
+			fds |= 1U << i;
+	}
 	if (fd_args)
 		*fd_args = fds;
 	return paths;

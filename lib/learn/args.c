@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "learn/internal.h"
-#include "policy/lang_internal.h"
+#include "lang/lang_internal.h"
 
 /* Types whose values are quantities, ids or handles rather than choices. */
 static const char *const varying_types[] = {
@@ -77,7 +77,7 @@ static bool name_varies(const char *name)
  * fcntl's arguments, madvise's start): only one named as flags or a mask is
  * kept.
  */
-static bool wide_integer_is_choice(const struct syscall_param *param)
+static bool wide_integer_is_choice(const struct scg_syscall_param *param)
 {
 	const char *t = param->type;
 	if (strcmp(t, "unsigned long") && strcmp(t, "long") && strcmp(t, "unsigned long long") &&
@@ -87,7 +87,7 @@ static bool wide_integer_is_choice(const struct syscall_param *param)
 }
 
 /* A descriptor number: an int (or unsigned int) named fd, dirfd, sockfd, ... */
-static bool is_descriptor(const struct syscall_param *param)
+static bool is_descriptor(const struct scg_syscall_param *param)
 {
 	size_t n = strlen(param->name);
 	const char *t = param->type;
@@ -100,32 +100,17 @@ static bool has_64bit_regs(const struct scg_arch *arch)
 	return (scg_arch_audit(arch) & SCG_AUDIT_ARCH_64BIT) != 0;
 }
 
-/* The table's parameters do not describe @arch's registers (a different calling convention). */
-static bool layout_differs(const struct syscall_params *p, const struct scg_arch *arch)
-{
-	const char *name = scg_arch_name(arch);
-	size_t n = strlen(name);
-	for (const char *s = p->unsupported; *s;) {
-		size_t len = strcspn(s, ",");
-		if ((len == n && !strncmp(s, name, n)) ||
-		    (len == 5 && !strncmp(s, "32bit", 5) && !has_64bit_regs(arch)))
-			return true;
-		s += len + (s[len] == ',');
-	}
-	return false;
-}
-
 unsigned learn_scalar_args(const struct scg_arch *arch, const char *name, unsigned flags,
 			       unsigned *narrow)
 {
 	*narrow = 0;
-	const struct syscall_params *p = syscall_params_find(name);
-	if (!p || layout_differs(p, arch))
+	const struct scg_syscall_params *p = scg_syscall_params(name);
+	if (!scg_syscall_params_apply(p, arch, 0))
 		return 0;
 	bool wide_regs = has_64bit_regs(arch);
 	unsigned mask = 0;
 	for (unsigned i = 0; i < p->count && i < 6; i++) {
-		const struct syscall_param *param = &p->params[i];
+		const struct scg_syscall_param *param = &p->params[i];
 		/* On 32-bit ABIs a 64-bit parameter takes two registers and moves the
 		 * ones after it: stop at the first one. */
 		if (param->kind == SCG_PARAM_64 && !wide_regs)
@@ -150,8 +135,8 @@ unsigned learn_scalar_args(const struct scg_arch *arch, const char *name, unsign
 
 const char *learn_param_name(const struct scg_arch *arch, const char *name, unsigned arg)
 {
-	const struct syscall_params *p = syscall_params_find(name);
-	if (!p || layout_differs(p, arch) || arg >= p->count || !p->params[arg].name[0])
+	const struct scg_syscall_params *p = scg_syscall_params(name);
+	if (!scg_syscall_params_apply(p, arch, arg) || arg >= p->count || !p->params[arg].name[0])
 		return NULL;
 	return p->params[arg].name;
 }
@@ -160,8 +145,8 @@ const char *learn_param_name(const struct scg_arch *arch, const char *name, unsi
 unsigned learn_conditional_args(const struct scg_arch *arch, const char *name, unsigned *ruler,
 				 uint64_t *bits)
 {
-	const struct syscall_params *p = syscall_params_find(name);
-	if (!p || layout_differs(p, arch) || (strcmp(name, "open") && strcmp(name, "openat")))
+	const struct scg_syscall_params *p = scg_syscall_params(name);
+	if (!scg_syscall_params_apply(p, arch, 0) || (strcmp(name, "open") && strcmp(name, "openat")))
 		return 0;
 	int flags = -1, mode = -1;
 	for (unsigned i = 0; i < p->count && i < 6; i++) {

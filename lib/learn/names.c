@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "learn/internal.h"
-#include "policy/lang_internal.h"
+#include "lang/lang_internal.h"
 #include "util/strbuf.h"
 
 /*

@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "internal.h"
-#include "policy/libseccomp_high.h"
+#include "libseccomp/high_numbers.h"
 #include "util/grow.h"
 
 struct inst_list {

@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "export_internal.h"
-#include "policy/libseccomp_high.h"
+#include "libseccomp/high_numbers.h"
 #include "util/grow.h"
 
 void oci_export_error(struct oci_export *x, struct scg_loc loc, const char *hint,

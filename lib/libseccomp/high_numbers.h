@@ -12,8 +12,8 @@
  * x86_64 numbers no table knows, so without help they would get the
  * `unknown` verdict instead.
  */
-#ifndef SCG_LIB_POLICY_LIBSECCOMP_HIGH_H
-#define SCG_LIB_POLICY_LIBSECCOMP_HIGH_H
+#ifndef SCG_LIB_LIBSECCOMP_HIGH_NUMBERS_H
+#define SCG_LIB_LIBSECCOMP_HIGH_NUMBERS_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -19,8 +19,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "policy/lang_internal.h"
-#include "policy/parse.h"
+#include "lang/lang_internal.h"
+#include "lang/parse.h"
 #include "util/number.h"
 
 static bool too_deep(struct parse_ctx *ctx, struct source *src, unsigned depth)
@@ -289,7 +289,7 @@ static const char *param_name(const char *name, const struct uoperand *op)
 {
 	if (op->arg < 0)
 		return op->param;
-	const struct syscall_params *p = syscall_params_find(name);
+	const struct scg_syscall_params *p = scg_syscall_params(name);
 	return p && op->arg < p->count ? p->params[op->arg].name : "";
 }
 

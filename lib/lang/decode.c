@@ -15,8 +15,8 @@
 #include <syscage/decode.h>
 #include <syscage/lang.h>
 
-#include "policy/decode_internal.h"
-#include "policy/lang_internal.h"
+#include "lang/decode_internal.h"
+#include "lang/lang_internal.h"
 
 /* Text appended to a fixed buffer, counting what did not fit (snprintf's contract). */
 struct out {
@@ -169,25 +169,25 @@ static void put_flags(struct out *o, const struct scg_decode_param *d, const str
 		put(o, "%s", zero ? zero : "0");
 }
 
-static bool type_is(const struct syscall_param *p, const char *type)
+static bool type_is(const struct scg_syscall_param *p, const char *type)
 {
 	return !strcmp(p->type, type);
 }
 
-static bool is_pointer(const struct syscall_param *p)
+static bool is_pointer(const struct scg_syscall_param *p)
 {
 	return strchr(p->type, '*') || strstr(p->type, "[]") || type_is(p, "cap_user_header_t") ||
 	       type_is(p, "cap_user_data_t") || type_is(p, "const cap_user_data_t") ||
 	       type_is(p, "sighandler_t") || type_is(p, "caddr_t");
 }
 
-static bool is_string(const struct syscall_param *p)
+static bool is_string(const struct scg_syscall_param *p)
 {
 	return strstr(p->type, "const char *") && !strstr(p->type, "**") && !strstr(p->type, "[]") &&
 	       !strstr(p->type, "* const");
 }
 
-static bool is_signed(const struct syscall_param *p)
+static bool is_signed(const struct scg_syscall_param *p)
 {
 	static const char *const unsigned_words[] = { "unsigned", "size_t", "uid_t", "gid_t",
 						      "uint", "__u",	  "u32",    "u64",
@@ -201,7 +201,7 @@ static bool is_signed(const struct syscall_param *p)
 }
 
 /* A plain integer or pointer of @bits bits, by its C type. */
-static void put_number(struct out *o, const struct syscall_param *p, unsigned bits, uint64_t v)
+static void put_number(struct out *o, const struct scg_syscall_param *p, unsigned bits, uint64_t v)
 {
 	uint64_t mask = bits >= 64 ? UINT64_MAX : (UINT64_C(1) << bits) - 1;
 	v &= mask;
@@ -222,7 +222,7 @@ static void put_number(struct out *o, const struct syscall_param *p, unsigned bi
 struct call {
 	const struct scg_arch *arch;
 	const char *name;
-	const struct syscall_params *params;
+	const struct scg_syscall_params *params;
 	const uint64_t *args;
 	const struct scg_call_memory *mem;
 	unsigned flags;
@@ -260,7 +260,7 @@ static void put_string_arg(struct out *o, struct call *c, uint64_t addr)
 }
 
 /* A `const void *buf` followed by its length: data the call reads (write's). */
-static bool is_data_in(const struct syscall_params *params, unsigned i)
+static bool is_data_in(const struct scg_syscall_params *params, unsigned i)
 {
 	if (i + 1 >= params->count || strcmp(params->params[i].type, "const void *"))
 		return false;
@@ -304,7 +304,7 @@ static void put_clone_args(struct out *o, struct call *c, const struct scg_decod
 /* The decoder entry for argument @i, if its condition on another argument holds. */
 static const struct scg_decode_param *entry_for(const struct call *c, unsigned i)
 {
-	const struct syscall_param *p = &c->params->params[i];
+	const struct scg_syscall_param *p = &c->params->params[i];
 	const struct scg_decode_param *d = p->name[0] ? decode_param_find(c->name, p->name) : NULL;
 	if (d && d->when) {
 		unsigned w = d->when_arg;
@@ -318,7 +318,7 @@ static const struct scg_decode_param *entry_for(const struct call *c, unsigned i
 
 static void put_arg(struct out *o, struct call *c, unsigned i)
 {
-	const struct syscall_param *p = &c->params->params[i];
+	const struct scg_syscall_param *p = &c->params->params[i];
 	uint64_t v = c->args[i];
 	unsigned bits = scg_syscall_arg_width(c->arch, c->name, i);
 	if (!bits) { /* the table cannot tell how the ABI lays this one out */
@@ -349,7 +349,7 @@ int scg_call_format(const struct scg_arch *arch, uint32_t nr, const uint64_t arg
 	struct out o = { buf, size, 0 };
 	struct call c = { .arch = arch, .args = args, .mem = mem };
 	c.name = arch ? scg_syscall_name(arch, nr) : NULL;
-	c.params = c.name ? syscall_params_find(c.name) : NULL;
+	c.params = c.name ? scg_syscall_params(c.name) : NULL;
 	if (c.name)
 		put(&o, "%s(", c.name);
 	else
@@ -376,7 +376,7 @@ int scg_arg_format(const struct scg_arch *arch, const char *syscall, unsigned in
 	struct out o = { buf, size, 0 };
 	uint64_t args[6] = { 0 };
 	struct call c = { .arch = arch, .name = syscall, .args = args };
-	c.params = syscall ? syscall_params_find(syscall) : NULL;
+	c.params = syscall ? scg_syscall_params(syscall) : NULL;
 	if (index < 6)
 		args[index] = value;
 	if (arch && c.params && index < c.params->count)

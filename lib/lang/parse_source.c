@@ -17,8 +17,8 @@
 
 #include <syscage/lang.h>
 
-#include "policy/lang_internal.h"
-#include "policy/parse.h"
+#include "lang/lang_internal.h"
+#include "lang/parse.h"
 #include "util/strbuf.h"
 
 /* Reads all of @path (at most LANG_MAX_SOURCE bytes) into *@data (caller frees). */

@@ -23,7 +23,7 @@
 
 #include <syscage/lang.h>
 
-#include "policy/lang_internal.h"
+#include "lang/lang_internal.h"
 #include "util/suggest.h"
 
 /* Header families, in the column order of the rows below. */

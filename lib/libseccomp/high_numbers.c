@@ -2,11 +2,11 @@
 /*
  * The one place where libseccomp's filter layout decides a verdict the
  * policy model would not: x86_64 numbers with bit 31 set and bit 30 clear,
- * in a filter without x32.  See libseccomp_high.h.
+ * in a filter without x32.  See high_numbers.h.
  */
 #include <string.h>
 
-#include "policy/libseccomp_high.h"
+#include "libseccomp/high_numbers.h"
 
 #define HIGH_FIRST 0x80000000U
 #define HIGH_LAST 0xbfffffffU

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "policy/parse.h"
+#include "lang/parse.h"
 #include "util/grow.h"
 
 struct lexer {

@@ -13,8 +13,8 @@
 #include <string.h>
 
 #include "arch/syscall_tables.h"
-#include "policy/lang_internal.h"
-#include "policy/parse.h"
+#include "lang/lang_internal.h"
+#include "lang/parse.h"
 #include "util/number.h"
 #include "util/opts.h"
 #include "util/suggest.h"

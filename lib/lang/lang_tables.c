@@ -4,7 +4,7 @@
 
 #include <syscage/lang.h>
 
-#include "policy/lang_internal.h"
+#include "lang/lang_internal.h"
 #include "util/suggest.h"
 
 size_t scg_profile_count(void)
@@ -77,22 +77,6 @@ const struct scg_group_entry *group_find(const char *name)
 	for (size_t i = 0; name && i < group_table_count; i++)
 		if (!strcmp(group_table[i].name, name))
 			return &group_table[i];
-	return NULL;
-}
-
-const struct syscall_params *syscall_params_find(const char *syscall)
-{
-	size_t lo = 0, hi = syscall_param_table_count;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int cmp = strcmp(syscall, syscall_param_table[mid].syscall);
-		if (cmp == 0)
-			return &syscall_param_table[mid];
-		if (cmp < 0)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
 	return NULL;
 }
 

@@ -4,8 +4,8 @@
  * (decode_table.c): which named constants of the policy language a
  * parameter takes, and whether they are one value or OR-ed flags.
  */
-#ifndef SCG_LIB_POLICY_DECODE_INTERNAL_H
-#define SCG_LIB_POLICY_DECODE_INTERNAL_H
+#ifndef SCG_LIB_LANG_DECODE_INTERNAL_H
+#define SCG_LIB_LANG_DECODE_INTERNAL_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -14,8 +14,8 @@
  * errno names and parameter widths depend on the final set of target ABIs,
  * which the outermost file may set last.
  */
-#ifndef SCG_LIB_POLICY_PARSE_H
-#define SCG_LIB_POLICY_PARSE_H
+#ifndef SCG_LIB_LANG_PARSE_H
+#define SCG_LIB_LANG_PARSE_H
 
 #include <stdbool.h>
 #include <stddef.h>

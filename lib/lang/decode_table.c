@@ -8,7 +8,7 @@
  */
 #include <string.h>
 
-#include "policy/decode_internal.h"
+#include "lang/decode_internal.h"
 
 #define LIST(...) ((const char *const[]){ __VA_ARGS__, NULL })
 #define PREFIX(...) { .prefixes = LIST(__VA_ARGS__) }

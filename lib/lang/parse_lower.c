@@ -18,8 +18,8 @@
 
 #include <syscage/bpf.h>
 
-#include "policy/lang_internal.h"
-#include "policy/parse.h"
+#include "lang/lang_internal.h"
+#include "lang/parse.h"
 #include "util/grow.h"
 
 struct lowering {
@@ -261,7 +261,7 @@ static bool operand_shape(struct env *env, const struct uoperand *op, struct sha
 	return true;
 }
 
-static const struct syscall_param *find_param(const struct syscall_params *p,
+static const struct scg_syscall_param *find_param(const struct scg_syscall_params *p,
 						  const char *name, unsigned *index)
 {
 	for (unsigned i = 0; i < p->count && i < 6; i++) {
@@ -274,7 +274,7 @@ static const struct syscall_param *find_param(const struct syscall_params *p,
 }
 
 static bool unknown_param(struct env *env, const struct uoperand *op,
-			  const struct syscall_params *p)
+			  const struct scg_syscall_params *p)
 {
 	char hint[192] = "its parameters:";
 	size_t used = strlen(hint);
@@ -289,61 +289,15 @@ static bool unknown_param(struct env *env, const struct uoperand *op,
 			 p->count ? hint : "it takes no arguments", msg);
 }
 
-static bool abi_unsupported(const struct syscall_params *p, const struct scg_arch *arch)
-{
-	const char *list = p->unsupported;
-	const char *name = scg_arch_name(arch);
-	size_t n = strlen(name);
-	for (const char *s = list; *s;) {
-		size_t len = strcspn(s, ",");
-		if ((len == n && !strncmp(s, name, n)) ||
-		    (len == 5 && !strncmp(s, "32bit", 5) && !lang_arch_has_64bit_regs(arch)))
-			return true;
-		s += len + (s[len] == ',');
-	}
-	return false;
-}
-
-/* A 64-bit parameter takes two registers on a 32-bit ABI, moving the ones after it. */
-static bool split_by_64bit(const struct syscall_params *p, unsigned index,
-			   const struct scg_arch *arch)
-{
-	if (lang_arch_has_64bit_regs(arch))
-		return false;
-	for (unsigned i = 0; i <= index; i++)
-		if (p->params[i].kind == SCG_PARAM_64)
-			return true;
-	return false;
-}
-
-unsigned scg_syscall_arg_width(const struct scg_arch *arch, const char *syscall, unsigned index)
-{
-	const struct syscall_params *p = syscall ? syscall_params_find(syscall) : NULL;
-	if (!arch || !p || index >= p->count || index >= 6 || abi_unsupported(p, arch) ||
-	    split_by_64bit(p, index, arch))
-		return 0;
-	switch (p->params[index].kind) {
-	case SCG_PARAM_32:
-		return 32;
-	case SCG_PARAM_LONG:
-		return lang_arch_has_64bit_regs(arch) ? 64 : 32;
-	case SCG_PARAM_64:
-		return 64;
-	case SCG_PARAM_UNKNOWN:
-		break;
-	}
-	return 0;
-}
-
 static bool param_position(struct env *env, const struct uoperand *op, struct shape *sh)
 {
 	char msg[192];
 	if (!env->syscall)
 		return env_error(env, op->loc, "unknown-parameter", "use arg0..arg5",
 				 "a syscall given by number has no parameter names");
-	const struct syscall_params *p = syscall_params_find(env->syscall);
+	const struct scg_syscall_params *p = scg_syscall_params(env->syscall);
 	unsigned i;
-	const struct syscall_param *param = p ? find_param(p, op->param, &i) : NULL;
+	const struct scg_syscall_param *param = p ? find_param(p, op->param, &i) : NULL;
 	if (!p) {
 		snprintf(msg, sizeof(msg), "the parameter names of '%s' are not known",
 			 env->syscall);
@@ -352,7 +306,7 @@ static bool param_position(struct env *env, const struct uoperand *op, struct sh
 	if (!param)
 		return unknown_param(env, op, p);
 	const char *arch = scg_arch_name(env->arch);
-	if (abi_unsupported(p, env->arch) || split_by_64bit(p, i, env->arch)) {
+	if (!scg_syscall_params_apply(p, env->arch, i)) {
 		snprintf(msg, sizeof(msg), "on %s, '%s' of '%s' is not in argument register %u",
 			 arch, op->param, env->syscall, i);
 		return env_error(env, op->loc, "parameter-abi",
@@ -424,7 +378,7 @@ static const char *operand_family(const struct env *env, const struct uoperand *
 	if (!env->syscall)
 		return NULL;
 	if (op->arg >= 0) {
-		const struct syscall_params *p = syscall_params_find(env->syscall);
+		const struct scg_syscall_params *p = scg_syscall_params(env->syscall);
 		param = p && op->arg < p->count ? p->params[op->arg].name : NULL;
 	}
 	return constant_family(env->syscall, param, NULL);

@@ -16,8 +16,8 @@
 #include <syscage/bpf.h>
 #include <syscage/lang.h>
 
-#include "policy/lang_internal.h"
-#include "policy/parse.h"
+#include "lang/lang_internal.h"
+#include "lang/parse.h"
 #include "util/strbuf.h"
 
 /* An errno name only if it stands for @value on every target ABI. */

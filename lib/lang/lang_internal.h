@@ -4,8 +4,8 @@
  * names, syscall groups and built-in profiles.  Shared by the parser, the
  * text writer and the tests; not part of the public API.
  */
-#ifndef SCG_LIB_POLICY_LANG_INTERNAL_H
-#define SCG_LIB_POLICY_LANG_INTERNAL_H
+#ifndef SCG_LIB_LANG_LANG_INTERNAL_H
+#define SCG_LIB_LANG_LANG_INTERNAL_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -39,37 +39,6 @@ const char *constant_suggest_in(const char *name, const char *prefix);
 /* Every constant of the table (errno names are not in it), for listings and tests. */
 size_t constant_count(void);
 const char *constant_name_at(size_t index);
-
-/* --- syscall parameters (syscall_params.c, generated) --------------------- */
-
-enum scg_param_kind {
-	SCG_PARAM_32,	   /* int-like: the low 32 bits count */
-	SCG_PARAM_LONG,	   /* pointer, long, size_t: as wide as the ABI's registers */
-	SCG_PARAM_64,	   /* a 64-bit integer: two registers on 32-bit ABIs */
-	SCG_PARAM_UNKNOWN, /* a type the generator could not classify */
-};
-
-struct syscall_param {
-	const char *name; /* "" when the name would clash with argN */
-	const char *type; /* the C type as the man page spells it */
-	enum scg_param_kind kind;
-};
-
-struct syscall_params {
-	const char *syscall;
-	/* ABIs where the names do not apply, comma-separated; "32bit" means
-	 * every ABI without 64-bit registers. */
-	const char *unsupported;
-	unsigned char count;
-	struct syscall_param params[6];
-};
-
-/* Sorted by syscall name (strcmp). */
-extern const struct syscall_params syscall_param_table[];
-extern const size_t syscall_param_table_count;
-
-/* The parameter list of @syscall, or NULL. */
-const struct syscall_params *syscall_params_find(const char *syscall);
 
 /* --- syscall groups (groups.c, generated) --------------------------------- */
 

@@ -4,10 +4,10 @@
  * of the Linux man-pages (section 2).  Do not edit: change the script
  * and run `ninja -C build params`.
  */
-#include "policy/lang_internal.h"
+#include "arch/syscall_params.h"
 
 /* clang-format off */
-const struct syscall_params syscall_param_table[] = {
+const struct scg_syscall_params syscall_param_table[] = {
 	{ "_llseek", "", 5, {
 		{ "fd", "unsigned int", SCG_PARAM_32 },
 		{ "offset_high", "unsigned long", SCG_PARAM_LONG },

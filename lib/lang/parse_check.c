@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "policy/parse.h"
+#include "lang/parse.h"
 
 struct shadow_entry {
 	struct shadow_entry *next;
