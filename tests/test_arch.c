@@ -517,6 +517,54 @@ static void test_arch_mask_bits(void **state)
 	assert_null(scg_arch_from_mask_bit(SCG_ARCH_BIT_X86 | SCG_ARCH_BIT_X32));
 }
 
+/* The parameter table through the public accessor, and when its names hold on an ABI. */
+static void test_syscall_params(void **state)
+{
+	(void)state;
+	const struct scg_arch *x86_64 = scg_arch_lookup("x86_64");
+	const struct scg_arch *x32 = scg_arch_lookup("x32");
+	const struct scg_arch *i386 = scg_arch_lookup("i386");
+	const struct scg_arch *s390x = scg_arch_lookup("s390x");
+	assert_non_null(x86_64);
+	assert_non_null(x32);
+	assert_non_null(i386);
+	assert_non_null(s390x);
+
+	const struct scg_syscall_params *p = scg_syscall_params("openat");
+	assert_non_null(p);
+	assert_string_equal(p->syscall, "openat");
+	assert_int_equal(p->count, 4);
+	assert_string_equal(p->params[0].name, "dirfd");
+	assert_string_equal(p->params[2].name, "flags");
+	assert_int_equal(p->params[1].kind, SCG_PARAM_LONG);
+	assert_null(scg_syscall_params("no_such_call"));
+	assert_null(scg_syscall_params(NULL));
+
+	/* pread64's offset is 64-bit: two registers on i386, one on x86_64 and x32 */
+	p = scg_syscall_params("pread64");
+	assert_non_null(p);
+	assert_true(scg_syscall_params_apply(p, x86_64, 3));
+	assert_true(scg_syscall_params_apply(p, x32, 3));
+	assert_true(scg_syscall_params_apply(p, i386, 2));
+	assert_false(scg_syscall_params_apply(p, i386, 3));
+	assert_int_equal(scg_syscall_arg_width(i386, "pread64", 2), 32);
+	assert_int_equal(scg_syscall_arg_width(i386, "pread64", 3), 0);
+	assert_int_equal(scg_syscall_arg_width(x86_64, "pread64", 3), 64);
+	assert_int_equal(scg_syscall_arg_width(x86_64, "pread64", 0), 32);
+	assert_int_equal(scg_syscall_arg_width(x86_64, "pread64", 2), 64);
+	assert_int_equal(scg_syscall_arg_width(x32, "pread64", 2), 64);
+
+	/* clone's argument order differs on s390: the table says its names do not hold there */
+	p = scg_syscall_params("clone");
+	assert_non_null(p);
+	assert_true(scg_syscall_params_apply(p, x86_64, 0));
+	assert_false(scg_syscall_params_apply(p, s390x, 0));
+	assert_int_equal(scg_syscall_arg_width(s390x, "clone", 0), 0);
+	assert_false(scg_syscall_params_apply(NULL, x86_64, 0));
+	assert_false(scg_syscall_params_apply(p, NULL, 0));
+	assert_int_equal(scg_syscall_arg_width(x86_64, "openat", 6), 0);
+}
+
 int main(void)
 {
 	/* clang-format off */
@@ -542,6 +590,7 @@ int main(void)
 		cmocka_unit_test(test_errno_matches_host),
 		cmocka_unit_test(test_audit_arch_names),
 		cmocka_unit_test(test_arch_mask_bits),
+		cmocka_unit_test(test_syscall_params),
 	};
 	/* clang-format on */
 	return cmocka_run_group_tests(tests, NULL, NULL);
