@@ -90,6 +90,23 @@ def quoted_includes(front):
     return found
 
 
+TYPE_DEF = re.compile(r"^\s*(?:typedef\s+)?(struct|enum|union)\s+(scg_\w+)\s*\{", re.M)
+
+
+def internal_prefixed_types():
+    """(header, type) for struct/enum/union scg_* defined in lib/ but named in no public header
+    (an opaque public type, like struct scg_arch, is defined inside lib/ and that is fine)."""
+    public_text = "".join(open(h, encoding="utf-8").read()
+                          for h in glob.glob(os.path.join(SRC, "include/syscage/*.h")))
+    found = []
+    for path in sorted(glob.glob(os.path.join(SRC, "lib/**/*.[ch]"), recursive=True)):
+        with open(path, encoding="utf-8") as f:
+            for kind, name in TYPE_DEF.findall(f.read()):
+                if not re.search(rf"\b{kind}\s+{name}\b", public_text):
+                    found.append((os.path.relpath(path, SRC), f"{kind} {name}"))
+    return found
+
+
 class Tap:
     def __init__(self):
         self.n = 0
@@ -139,6 +156,9 @@ def main():
     prefixed = sorted(n for n in library if n.startswith("scg_") and n not in public)
     bad = [f"{n} is internal: drop the scg_ prefix" for n in prefixed]
     tap.check(not bad, "no internal symbol carries the public scg_ prefix", bad)
+    bad = [f"{f} defines {t}, which no public header declares: drop the scg_ prefix"
+           for f, t in internal_prefixed_types()]
+    tap.check(not bad, "no internal type carries the public scg_ prefix", bad)
 
     for archive in a.installed:
         names = defined_globals(archive)

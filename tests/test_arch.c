@@ -340,7 +340,7 @@ static void test_generated_indexes(void **state)
 {
 	(void)state;
 	assert_strictly_sorted(syscall_all_names, syscall_all_count);
-	const struct scg_syscall_table *t = &syscall_table_x86_64;
+	const struct syscall_table *t = &syscall_table_x86_64;
 	const char *names[1024];
 	assert_true(t->count <= COUNT_OF(names));
 	for (size_t i = 0; i < t->count; i++)

@@ -102,7 +102,7 @@ static long sim_prctl(unsigned long mode, void *args)
 	return 0;
 }
 
-static const struct scg_runtime_ops sim_ops = { sim_seccomp, sim_prctl };
+static const struct runtime_ops sim_ops = { sim_seccomp, sim_prctl };
 
 static void test_install_falls_back_to_prctl(void **state)
 {

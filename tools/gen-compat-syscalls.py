@@ -71,7 +71,7 @@ for name in newer:
         private[name] = min(list(private.values()) + [PRIVATE_FIRST + 1]) - 1
 pseudo.update(private)
 tables = {}
-for tbl, body in re.findall(r"static const struct scg_syscall_entry (\w+)_by_nr\[\] = \{(.*?)\};",
+for tbl, body in re.findall(r"static const struct syscall_entry (\w+)_by_nr\[\] = \{(.*?)\};",
                             tables_text, re.S):
     tables[tbl] = {n: int(v, 0) for n, v in re.findall(r'\{ "(\w+)", (\w+) \}', body)}
 

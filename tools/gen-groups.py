@@ -193,7 +193,7 @@ def render(groups, known):
         out.append(line + "NULL,")
         out.append("};")
         out.append("")
-    out.append("const struct scg_group_entry group_table[] = {")
+    out.append("const struct group_entry group_table[] = {")
     for name, summary, _ in groups:
         out.append('\t{ "%s", "%s", %s },' % (name, summary, c_identifier(name)))
     out += [

@@ -69,7 +69,7 @@ def main(argv):
         '#include "lang/lang_internal.h"',
         "",
         "/* clang-format off */",
-        "const struct scg_profile_entry profile_table[] = {",
+        "const struct profile_entry profile_table[] = {",
     ]
     for fname in files:
         name = fname[: -len(".policy")]

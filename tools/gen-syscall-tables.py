@@ -96,7 +96,7 @@ def emit_table(out, stem, present):
     by_name = sorted(present)
 
     out.append("/* %s.tbl: %d syscalls */" % (stem, len(by_nr)))
-    out.append("static const struct scg_syscall_entry %s_by_nr[] = {" % ident)
+    out.append("static const struct syscall_entry %s_by_nr[] = {" % ident)
     for name, nr in by_nr:
         out.append('\t{ "%s", %s },' % (name, format_nr(nr)))
     out.append("};")
@@ -105,7 +105,7 @@ def emit_table(out, stem, present):
     out.extend(wrap(str(position[name]) for name in by_name))
     out.append("};")
     out.append("")
-    out.append("const struct scg_syscall_table syscall_table_%s = {" % ident)
+    out.append("const struct syscall_table syscall_table_%s = {" % ident)
     out.append('\t.name = "%s",' % stem)
     out.append("\t.by_nr = %s_by_nr," % ident)
     out.append("\t.by_name = %s_by_name," % ident)

@@ -7,7 +7,7 @@
 
 #include "analysis/z3_api.h"
 
-struct scg_z3_api z3_fns;
+struct z3_api z3_fns;
 
 /* Debian's soname first, then the development link. */
 static const char *const libz3_names[] = { "libz3.so.4", "libz3.so" };

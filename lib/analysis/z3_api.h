@@ -63,14 +63,14 @@
 	X(Z3_solver_set_params) \
 	X(Z3_substitute)
 
-struct scg_z3_api {
+struct z3_api {
 /* @name is a declarator and a function name: parentheses would break both. */
 #define SCG_Z3_MEMBER(name) __typeof__(&name) name; /* NOLINT(bugprone-macro-parentheses) */
 	SCG_Z3_FUNCTIONS(SCG_Z3_MEMBER)
 #undef SCG_Z3_MEMBER
 };
 
-extern struct scg_z3_api z3_fns;
+extern struct z3_api z3_fns;
 
 /* Loads libz3 once: 0, or -ENOSYS when it (or one of its functions) is missing. */
 int z3_load(void);

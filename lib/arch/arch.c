@@ -120,26 +120,26 @@ static const struct scg_arch arches[ARCH_COUNT] = {
 		.mask_bit = SCG_ARCH_BIT_MIPS,
 		.name = "mips", .aliases = ALIASES("mipso32", "mipsbe", "mipseb"),
 		.audit = EM_MIPS, .bits = 32, .big_endian = true,
-		.table = &syscall_table_mipso32, .errno_family = SCG_ERRNO_MIPS,
+		.table = &syscall_table_mipso32, .errno_family = ERRNO_FAMILY_MIPS,
 	},
 	[ARCH_MIPSEL] = {
 		.mask_bit = SCG_ARCH_BIT_MIPSEL,
 		.name = "mipsel", .aliases = ALIASES("mipselo32", "mipso32el", "mipsle"),
 		.audit = EM_MIPS | AUDIT_LE, .bits = 32,
-		.table = &syscall_table_mipso32, .errno_family = SCG_ERRNO_MIPS,
+		.table = &syscall_table_mipso32, .errno_family = ERRNO_FAMILY_MIPS,
 	},
 	[ARCH_MIPS64] = {
 		.mask_bit = SCG_ARCH_BIT_MIPS64,
 		.name = "mips64", .aliases = ALIASES("mips64n64", "mipsn64"),
 		.audit = EM_MIPS | AUDIT_64, .bits = 64, .big_endian = true,
-		.table = &syscall_table_mips64, .errno_family = SCG_ERRNO_MIPS,
+		.table = &syscall_table_mips64, .errno_family = ERRNO_FAMILY_MIPS,
 		.companions = { ARCH_MIPS, ARCH_MIPS64N32 }, .n_companions = 2,
 	},
 	[ARCH_MIPSEL64] = {
 		.mask_bit = SCG_ARCH_BIT_MIPSEL64,
 		.name = "mipsel64", .aliases = ALIASES("mips64el", "mipsel64n64", "mips64eln64"),
 		.audit = EM_MIPS | AUDIT_64 | AUDIT_LE, .bits = 64,
-		.table = &syscall_table_mips64, .errno_family = SCG_ERRNO_MIPS,
+		.table = &syscall_table_mips64, .errno_family = ERRNO_FAMILY_MIPS,
 		.companions = { ARCH_MIPSEL, ARCH_MIPSEL64N32 }, .n_companions = 2,
 	},
 	/* n32: 32-bit pointers on a 64-bit kernel, so AUDIT_ARCH has the 64-bit bit. */
@@ -147,32 +147,32 @@ static const struct scg_arch arches[ARCH_COUNT] = {
 		.mask_bit = SCG_ARCH_BIT_MIPS64N32,
 		.name = "mips64n32", .aliases = ALIASES("mipsn32"),
 		.audit = EM_MIPS | AUDIT_64 | AUDIT_N32, .bits = 32, .big_endian = true,
-		.table = &syscall_table_mips64n32, .errno_family = SCG_ERRNO_MIPS,
+		.table = &syscall_table_mips64n32, .errno_family = ERRNO_FAMILY_MIPS,
 	},
 	[ARCH_MIPSEL64N32] = {
 		.mask_bit = SCG_ARCH_BIT_MIPSEL64N32,
 		.name = "mipsel64n32", .aliases = ALIASES("mipsn32el", "mips64eln32"),
 		.audit = EM_MIPS | AUDIT_64 | AUDIT_LE | AUDIT_N32, .bits = 32,
-		.table = &syscall_table_mips64n32, .errno_family = SCG_ERRNO_MIPS,
+		.table = &syscall_table_mips64n32, .errno_family = ERRNO_FAMILY_MIPS,
 	},
 	[ARCH_PPC] = {
 		.mask_bit = SCG_ARCH_BIT_PPC,
 		.name = "ppc", .aliases = ALIASES("powerpc"),
 		.audit = EM_PPC, .bits = 32, .big_endian = true,
-		.table = &syscall_table_powerpc, .errno_family = SCG_ERRNO_POWERPC,
+		.table = &syscall_table_powerpc, .errno_family = ERRNO_FAMILY_POWERPC,
 	},
 	[ARCH_PPC64] = {
 		.mask_bit = SCG_ARCH_BIT_PPC64,
 		.name = "ppc64", .aliases = ALIASES("powerpc64"),
 		.audit = EM_PPC64 | AUDIT_64, .bits = 64, .big_endian = true,
-		.table = &syscall_table_powerpc64, .errno_family = SCG_ERRNO_POWERPC,
+		.table = &syscall_table_powerpc64, .errno_family = ERRNO_FAMILY_POWERPC,
 		.companions = { ARCH_PPC }, .n_companions = 1,
 	},
 	[ARCH_PPC64LE] = {
 		.mask_bit = SCG_ARCH_BIT_PPC64LE,
 		.name = "ppc64le", .aliases = ALIASES("powerpc64le"),
 		.audit = EM_PPC64 | AUDIT_64 | AUDIT_LE, .bits = 64,
-		.table = &syscall_table_powerpc64, .errno_family = SCG_ERRNO_POWERPC,
+		.table = &syscall_table_powerpc64, .errno_family = ERRNO_FAMILY_POWERPC,
 	},
 	[ARCH_S390] = {
 		.mask_bit = SCG_ARCH_BIT_S390,
@@ -191,13 +191,13 @@ static const struct scg_arch arches[ARCH_COUNT] = {
 		.mask_bit = SCG_ARCH_BIT_PARISC,
 		.name = "parisc", .aliases = ALIASES("hppa", "parisc32"),
 		.audit = EM_PARISC, .bits = 32, .big_endian = true,
-		.table = &syscall_table_parisc, .errno_family = SCG_ERRNO_PARISC,
+		.table = &syscall_table_parisc, .errno_family = ERRNO_FAMILY_PARISC,
 	},
 	[ARCH_PARISC64] = {
 		.mask_bit = SCG_ARCH_BIT_PARISC64,
 		.name = "parisc64", .aliases = ALIASES("hppa64"),
 		.audit = EM_PARISC | AUDIT_64, .bits = 64, .big_endian = true,
-		.table = &syscall_table_parisc64, .errno_family = SCG_ERRNO_PARISC,
+		.table = &syscall_table_parisc64, .errno_family = ERRNO_FAMILY_PARISC,
 		.companions = { ARCH_PARISC }, .n_companions = 1,
 	},
 	[ARCH_M68K] = {
@@ -296,9 +296,9 @@ uint32_t scg_arch_nr_flags(const struct scg_arch *arch)
 	return arch ? arch->nr_flags : 0;
 }
 
-enum scg_errno_family arch_errno_family(const struct scg_arch *arch)
+enum errno_family arch_errno_family(const struct scg_arch *arch)
 {
-	return arch ? arch->errno_family : SCG_ERRNO_GENERIC;
+	return arch ? arch->errno_family : ERRNO_FAMILY_GENERIC;
 }
 
 /*

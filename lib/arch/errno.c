@@ -175,10 +175,10 @@ static const struct named_value errno_powerpc[] = {
 
 /* A numbering is up to three lists searched in order; the first hit wins. */
 static const struct errno_numbering numberings[] = {
-	[SCG_ERRNO_GENERIC] = { { LIST(errno_base), LIST(errno_generic) } },
-	[SCG_ERRNO_POWERPC] = { { LIST(errno_base), LIST(errno_powerpc), LIST(errno_generic) } },
-	[SCG_ERRNO_MIPS] = { { LIST(errno_base), LIST(errno_mips) } },
-	[SCG_ERRNO_PARISC] = { { LIST(errno_base), LIST(errno_parisc) } },
+	[ERRNO_FAMILY_GENERIC] = { { LIST(errno_base), LIST(errno_generic) } },
+	[ERRNO_FAMILY_POWERPC] = { { LIST(errno_base), LIST(errno_powerpc), LIST(errno_generic) } },
+	[ERRNO_FAMILY_MIPS] = { { LIST(errno_base), LIST(errno_mips) } },
+	[ERRNO_FAMILY_PARISC] = { { LIST(errno_base), LIST(errno_parisc) } },
 };
 /* clang-format on */
 

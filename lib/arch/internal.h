@@ -11,11 +11,11 @@
  * Errno numberings: most ABIs use asm-generic's; MIPS and PA-RISC differ
  * above 34, PowerPC only in EDEADLOCK.
  */
-enum scg_errno_family {
-	SCG_ERRNO_GENERIC,
-	SCG_ERRNO_POWERPC,
-	SCG_ERRNO_MIPS,
-	SCG_ERRNO_PARISC,
+enum errno_family {
+	ERRNO_FAMILY_GENERIC,
+	ERRNO_FAMILY_POWERPC,
+	ERRNO_FAMILY_MIPS,
+	ERRNO_FAMILY_PARISC,
 };
 
 /* Enough for mips64's companions (o32 and n32); checked where descriptors are defined. */
@@ -28,8 +28,8 @@ struct scg_arch {
 	unsigned bits;
 	bool big_endian;
 	uint32_t nr_flags;
-	const struct scg_syscall_table *table;
-	enum scg_errno_family errno_family;
+	const struct syscall_table *table;
+	enum errno_family errno_family;
 	uint32_t mask_bit; /* SCG_ARCH_BIT_*: fixed, unlike the position in the table */
 	/* Positions in the descriptor array; only the first n_companions count. */
 	unsigned char companions[SCG_ARCH_MAX_COMPANIONS];
@@ -37,6 +37,6 @@ struct scg_arch {
 };
 
 /* The errno numbering of @arch; NULL means generic. */
-enum scg_errno_family arch_errno_family(const struct scg_arch *arch);
+enum errno_family arch_errno_family(const struct scg_arch *arch);
 
 #endif

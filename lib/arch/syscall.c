@@ -6,13 +6,13 @@
 #include "internal.h"
 #include "util/suggest.h"
 
-static const struct scg_syscall_entry *entry_by_name(const struct scg_syscall_table *table,
+static const struct syscall_entry *entry_by_name(const struct syscall_table *table,
 						     const char *name)
 {
 	size_t lo = 0, hi = table->count;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		const struct scg_syscall_entry *e = &table->by_nr[table->by_name[mid]];
+		const struct syscall_entry *e = &table->by_nr[table->by_name[mid]];
 		int cmp = strcmp(name, e->name);
 		if (cmp == 0)
 			return e;
@@ -24,13 +24,13 @@ static const struct scg_syscall_entry *entry_by_name(const struct scg_syscall_ta
 	return NULL;
 }
 
-static const struct scg_syscall_entry *entry_by_nr(const struct scg_syscall_table *table,
+static const struct syscall_entry *entry_by_nr(const struct syscall_table *table,
 						   uint32_t nr)
 {
 	size_t lo = 0, hi = table->count;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		const struct scg_syscall_entry *e = &table->by_nr[mid];
+		const struct syscall_entry *e = &table->by_nr[mid];
 		if (e->nr == nr)
 			return e;
 		if (nr < e->nr)
@@ -61,7 +61,7 @@ int scg_syscall_lookup(const struct scg_arch *arch, const char *name, uint32_t *
 {
 	if (!arch || !name || !nr)
 		return -EINVAL;
-	const struct scg_syscall_entry *e = entry_by_name(arch->table, name);
+	const struct syscall_entry *e = entry_by_name(arch->table, name);
 	if (e) {
 		*nr = e->nr;
 		return 0;
@@ -73,7 +73,7 @@ const char *scg_syscall_name(const struct scg_arch *arch, uint32_t nr)
 {
 	if (!arch)
 		return NULL;
-	const struct scg_syscall_entry *e = entry_by_nr(arch->table, nr);
+	const struct syscall_entry *e = entry_by_nr(arch->table, nr);
 	return e ? e->name : NULL;
 }
 
@@ -84,7 +84,7 @@ const char *scg_syscall_suggest(const struct scg_arch *arch, const char *name)
 	struct suggest s;
 	suggest_init(&s, name);
 	/* In name order, so ties break the same way on every ABI. */
-	const struct scg_syscall_table *table = arch->table;
+	const struct syscall_table *table = arch->table;
 	for (size_t i = 0; i < table->count; i++)
 		suggest_consider(&s, table->by_nr[table->by_name[i]].name);
 	return suggest_result(&s);
@@ -101,7 +101,7 @@ int scg_syscall_at(const struct scg_arch *arch, size_t index, const char **name,
 		return -EINVAL;
 	if (index >= arch->table->count)
 		return -ERANGE;
-	const struct scg_syscall_entry *e = &arch->table->by_nr[index];
+	const struct syscall_entry *e = &arch->table->by_nr[index];
 	if (name)
 		*name = e->name;
 	if (nr)

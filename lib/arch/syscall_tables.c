@@ -11,7 +11,7 @@
 #include "syscall_tables.h"
 
 /* arm.tbl: 425 syscalls */
-static const struct scg_syscall_entry arm_by_nr[] = {
+static const struct syscall_entry arm_by_nr[] = {
 	{ "restart_syscall", 0 },
 	{ "exit", 1 },
 	{ "fork", 2 },
@@ -466,7 +466,7 @@ static const uint16_t arm_by_name[] = {
 	231, 4, 107,
 };
 
-const struct scg_syscall_table syscall_table_arm = {
+const struct syscall_table syscall_table_arm = {
 	.name = "arm",
 	.by_nr = arm_by_nr,
 	.by_name = arm_by_name,
@@ -474,7 +474,7 @@ const struct scg_syscall_table syscall_table_arm = {
 };
 
 /* arm64.tbl: 326 syscalls */
-static const struct scg_syscall_entry arm64_by_nr[] = {
+static const struct syscall_entry arm64_by_nr[] = {
 	{ "io_setup", 0 },
 	{ "io_destroy", 1 },
 	{ "io_submit", 2 },
@@ -824,7 +824,7 @@ static const uint16_t arm64_by_name[] = {
 	35, 96, 265, 87, 57, 74, 243, 94, 63, 65,
 };
 
-const struct scg_syscall_table syscall_table_arm64 = {
+const struct syscall_table syscall_table_arm64 = {
 	.name = "arm64",
 	.by_nr = arm64_by_nr,
 	.by_name = arm64_by_name,
@@ -832,7 +832,7 @@ const struct scg_syscall_table syscall_table_arm64 = {
 };
 
 /* i386.tbl: 440 syscalls */
-static const struct scg_syscall_entry i386_by_nr[] = {
+static const struct syscall_entry i386_by_nr[] = {
 	{ "restart_syscall", 0 },
 	{ "exit", 1 },
 	{ "fork", 2 },
@@ -1302,7 +1302,7 @@ static const uint16_t i386_by_name[] = {
 	276, 285, 349, 54, 29, 295, 381, 248, 170, 101, 150, 102, 291, 103, 260, 7, 4, 131,
 };
 
-const struct scg_syscall_table syscall_table_i386 = {
+const struct syscall_table syscall_table_i386 = {
 	.name = "i386",
 	.by_nr = i386_by_nr,
 	.by_name = i386_by_name,
@@ -1310,7 +1310,7 @@ const struct scg_syscall_table syscall_table_i386 = {
 };
 
 /* loongarch64.tbl: 323 syscalls */
-static const struct scg_syscall_entry loongarch64_by_nr[] = {
+static const struct syscall_entry loongarch64_by_nr[] = {
 	{ "io_setup", 0 },
 	{ "io_destroy", 1 },
 	{ "io_submit", 2 },
@@ -1657,7 +1657,7 @@ static const uint16_t loongarch64_by_name[] = {
 	86, 56, 73, 240, 93, 62, 64,
 };
 
-const struct scg_syscall_table syscall_table_loongarch64 = {
+const struct syscall_table syscall_table_loongarch64 = {
 	.name = "loongarch64",
 	.by_nr = loongarch64_by_nr,
 	.by_name = loongarch64_by_name,
@@ -1665,7 +1665,7 @@ const struct scg_syscall_table syscall_table_loongarch64 = {
 };
 
 /* m68k.tbl: 434 syscalls */
-static const struct scg_syscall_entry m68k_by_nr[] = {
+static const struct syscall_entry m68k_by_nr[] = {
 	{ "restart_syscall", 0 },
 	{ "exit", 1 },
 	{ "fork", 2 },
@@ -2129,7 +2129,7 @@ static const uint16_t m68k_by_name[] = {
 	53, 29, 288, 376, 239, 165, 97, 281, 98, 250, 7, 4, 126,
 };
 
-const struct scg_syscall_table syscall_table_m68k = {
+const struct syscall_table syscall_table_m68k = {
 	.name = "m68k",
 	.by_nr = m68k_by_nr,
 	.by_name = m68k_by_name,
@@ -2137,7 +2137,7 @@ const struct scg_syscall_table syscall_table_m68k = {
 };
 
 /* mips64.tbl: 364 syscalls */
-static const struct scg_syscall_entry mips64_by_nr[] = {
+static const struct syscall_entry mips64_by_nr[] = {
 	{ "read", 5000 },
 	{ "write", 5001 },
 	{ "open", 5002 },
@@ -2527,7 +2527,7 @@ static const uint16_t mips64_by_name[] = {
 	241, 250, 305, 133, 130, 263, 216, 150, 254, 59, 226, 1, 19,
 };
 
-const struct scg_syscall_table syscall_table_mips64 = {
+const struct syscall_table syscall_table_mips64 = {
 	.name = "mips64",
 	.by_nr = mips64_by_nr,
 	.by_name = mips64_by_name,
@@ -2535,7 +2535,7 @@ const struct scg_syscall_table syscall_table_mips64 = {
 };
 
 /* mips64n32.tbl: 388 syscalls */
-static const struct scg_syscall_entry mips64n32_by_nr[] = {
+static const struct syscall_entry mips64n32_by_nr[] = {
 	{ "read", 6000 },
 	{ "write", 6001 },
 	{ "open", 6002 },
@@ -2951,7 +2951,7 @@ static const uint16_t mips64n32_by_name[] = {
 	19,
 };
 
-const struct scg_syscall_table syscall_table_mips64n32 = {
+const struct syscall_table syscall_table_mips64n32 = {
 	.name = "mips64n32",
 	.by_nr = mips64n32_by_nr,
 	.by_name = mips64n32_by_name,
@@ -2959,7 +2959,7 @@ const struct scg_syscall_table syscall_table_mips64n32 = {
 };
 
 /* mipso32.tbl: 416 syscalls */
-static const struct scg_syscall_entry mipso32_by_nr[] = {
+static const struct syscall_entry mipso32_by_nr[] = {
 	{ "syscall", 4000 },
 	{ "exit", 4001 },
 	{ "fork", 4002 },
@@ -3404,7 +3404,7 @@ static const uint16_t mipso32_by_name[] = {
 	27, 286, 358, 239, 95, 96, 277, 97, 249, 7, 4, 125,
 };
 
-const struct scg_syscall_table syscall_table_mipso32 = {
+const struct syscall_table syscall_table_mipso32 = {
 	.name = "mipso32",
 	.by_nr = mipso32_by_nr,
 	.by_name = mipso32_by_name,
@@ -3412,7 +3412,7 @@ const struct scg_syscall_table syscall_table_mipso32 = {
 };
 
 /* parisc.tbl: 404 syscalls */
-static const struct scg_syscall_entry parisc_by_nr[] = {
+static const struct syscall_entry parisc_by_nr[] = {
 	{ "restart_syscall", 0 },
 	{ "exit", 1 },
 	{ "fork", 2 },
@@ -3844,7 +3844,7 @@ static const uint16_t parisc_by_name[] = {
 	262, 269, 324, 62, 30, 282, 346, 316, 111, 109, 275, 112, 217, 7, 4, 140,
 };
 
-const struct scg_syscall_table syscall_table_parisc = {
+const struct syscall_table syscall_table_parisc = {
 	.name = "parisc",
 	.by_nr = parisc_by_nr,
 	.by_name = parisc_by_name,
@@ -3852,7 +3852,7 @@ const struct scg_syscall_table syscall_table_parisc = {
 };
 
 /* parisc64.tbl: 383 syscalls */
-static const struct scg_syscall_entry parisc64_by_nr[] = {
+static const struct syscall_entry parisc64_by_nr[] = {
 	{ "restart_syscall", 0 },
 	{ "exit", 1 },
 	{ "fork", 2 },
@@ -4262,7 +4262,7 @@ static const uint16_t parisc64_by_name[] = {
 	62, 30, 281, 315, 111, 109, 274, 112, 216, 7, 4, 139,
 };
 
-const struct scg_syscall_table syscall_table_parisc64 = {
+const struct syscall_table syscall_table_parisc64 = {
 	.name = "parisc64",
 	.by_nr = parisc64_by_nr,
 	.by_name = parisc64_by_name,
@@ -4270,7 +4270,7 @@ const struct scg_syscall_table syscall_table_parisc64 = {
 };
 
 /* powerpc.tbl: 431 syscalls */
-static const struct scg_syscall_entry powerpc_by_nr[] = {
+static const struct syscall_entry powerpc_by_nr[] = {
 	{ "restart_syscall", 0 },
 	{ "exit", 1 },
 	{ "fork", 2 },
@@ -4731,7 +4731,7 @@ static const uint16_t powerpc_by_name[] = {
 	169, 101, 102, 262, 103, 249, 7, 4, 131,
 };
 
-const struct scg_syscall_table syscall_table_powerpc = {
+const struct syscall_table syscall_table_powerpc = {
 	.name = "powerpc",
 	.by_nr = powerpc_by_nr,
 	.by_name = powerpc_by_name,
@@ -4739,7 +4739,7 @@ const struct scg_syscall_table syscall_table_powerpc = {
 };
 
 /* powerpc64.tbl: 403 syscalls */
-static const struct scg_syscall_entry powerpc64_by_nr[] = {
+static const struct syscall_entry powerpc64_by_nr[] = {
 	{ "restart_syscall", 0 },
 	{ "exit", 1 },
 	{ "fork", 2 },
@@ -5170,7 +5170,7 @@ static const uint16_t powerpc64_by_name[] = {
 	260, 250, 332, 54, 29, 272, 221, 169, 101, 102, 253, 103, 240, 7, 4, 131,
 };
 
-const struct scg_syscall_table syscall_table_powerpc64 = {
+const struct syscall_table syscall_table_powerpc64 = {
 	.name = "powerpc64",
 	.by_nr = powerpc64_by_nr,
 	.by_name = powerpc64_by_name,
@@ -5178,7 +5178,7 @@ const struct scg_syscall_table syscall_table_powerpc64 = {
 };
 
 /* riscv64.tbl: 327 syscalls */
-static const struct scg_syscall_entry riscv64_by_nr[] = {
+static const struct syscall_entry riscv64_by_nr[] = {
 	{ "io_setup", 0 },
 	{ "io_destroy", 1 },
 	{ "io_submit", 2 },
@@ -5529,7 +5529,7 @@ static const uint16_t riscv64_by_name[] = {
 	38, 158, 35, 95, 266, 86, 56, 73, 244, 93, 62, 64,
 };
 
-const struct scg_syscall_table syscall_table_riscv64 = {
+const struct syscall_table syscall_table_riscv64 = {
 	.name = "riscv64",
 	.by_nr = riscv64_by_nr,
 	.by_name = riscv64_by_name,
@@ -5537,7 +5537,7 @@ const struct scg_syscall_table syscall_table_riscv64 = {
 };
 
 /* s390.tbl: 429 syscalls */
-static const struct scg_syscall_entry s390_by_nr[] = {
+static const struct syscall_entry s390_by_nr[] = {
 	{ "exit", 1 },
 	{ "fork", 2 },
 	{ "read", 3 },
@@ -5996,7 +5996,7 @@ static const uint16_t s390_by_name[] = {
 	279, 158, 92, 275, 93, 247, 3, 120,
 };
 
-const struct scg_syscall_table syscall_table_s390 = {
+const struct syscall_table syscall_table_s390 = {
 	.name = "s390",
 	.by_nr = s390_by_nr,
 	.by_name = s390_by_name,
@@ -6004,7 +6004,7 @@ const struct scg_syscall_table syscall_table_s390 = {
 };
 
 /* s390x.tbl: 379 syscalls */
-static const struct scg_syscall_entry s390x_by_nr[] = {
+static const struct syscall_entry s390x_by_nr[] = {
 	{ "exit", 1 },
 	{ "fork", 2 },
 	{ "read", 3 },
@@ -6410,7 +6410,7 @@ static const uint16_t s390x_by_name[] = {
 	248, 246, 134, 76, 242, 77, 214, 3, 101,
 };
 
-const struct scg_syscall_table syscall_table_s390x = {
+const struct syscall_table syscall_table_s390x = {
 	.name = "s390x",
 	.by_nr = s390x_by_nr,
 	.by_name = s390x_by_name,
@@ -6418,7 +6418,7 @@ const struct scg_syscall_table syscall_table_s390x = {
 };
 
 /* sh.tbl: 432 syscalls */
-static const struct scg_syscall_entry sh_by_nr[] = {
+static const struct syscall_entry sh_by_nr[] = {
 	{ "restart_syscall", 0 },
 	{ "exit", 1 },
 	{ "fork", 2 },
@@ -6880,7 +6880,7 @@ static const uint16_t sh_by_name[] = {
 	53, 29, 287, 375, 240, 164, 97, 283, 98, 252, 7, 4, 126,
 };
 
-const struct scg_syscall_table syscall_table_sh = {
+const struct syscall_table syscall_table_sh = {
 	.name = "sh",
 	.by_nr = sh_by_nr,
 	.by_name = sh_by_name,
@@ -6888,7 +6888,7 @@ const struct scg_syscall_table syscall_table_sh = {
 };
 
 /* x32.tbl: 369 syscalls */
-static const struct scg_syscall_entry x32_by_nr[] = {
+static const struct syscall_entry x32_by_nr[] = {
 	{ "read", 0x40000000 },
 	{ "write", 0x40000001 },
 	{ "open", 0x40000002 },
@@ -7283,7 +7283,7 @@ static const uint16_t x32_by_name[] = {
 	76, 225, 234, 284, 283, 273, 119, 116, 238, 201, 48, 136, 353, 50, 350, 1, 337,
 };
 
-const struct scg_syscall_table syscall_table_x32 = {
+const struct syscall_table syscall_table_x32 = {
 	.name = "x32",
 	.by_nr = x32_by_nr,
 	.by_name = x32_by_name,
@@ -7291,7 +7291,7 @@ const struct scg_syscall_table syscall_table_x32 = {
 };
 
 /* x86_64.tbl: 373 syscalls */
-static const struct scg_syscall_entry x86_64_by_nr[] = {
+static const struct syscall_entry x86_64_by_nr[] = {
 	{ "read", 0 },
 	{ "write", 1 },
 	{ "open", 2 },
@@ -7691,7 +7691,7 @@ static const uint16_t x86_64_by_name[] = {
 	266, 61, 235, 1, 20,
 };
 
-const struct scg_syscall_table syscall_table_x86_64 = {
+const struct syscall_table syscall_table_x86_64 = {
 	.name = "x86_64",
 	.by_nr = x86_64_by_nr,
 	.by_name = x86_64_by_name,

@@ -9,38 +9,38 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct scg_syscall_entry {
+struct syscall_entry {
 	const char *name;
 	uint32_t nr;
 };
 
 /* One ABI's syscalls: entries sorted by number, plus an index sorted by name. */
-struct scg_syscall_table {
+struct syscall_table {
 	const char *name;		       /* the reference file's stem: "mipso32" */
-	const struct scg_syscall_entry *by_nr; /* increasing nr */
+	const struct syscall_entry *by_nr; /* increasing nr */
 	const uint16_t *by_name;	       /* positions in by_nr, in strcmp order of name */
 	size_t count;
 };
 
 /* One table per reference file, named after it. */
-extern const struct scg_syscall_table syscall_table_arm;
-extern const struct scg_syscall_table syscall_table_arm64;
-extern const struct scg_syscall_table syscall_table_i386;
-extern const struct scg_syscall_table syscall_table_loongarch64;
-extern const struct scg_syscall_table syscall_table_m68k;
-extern const struct scg_syscall_table syscall_table_mips64;
-extern const struct scg_syscall_table syscall_table_mips64n32;
-extern const struct scg_syscall_table syscall_table_mipso32;
-extern const struct scg_syscall_table syscall_table_parisc;
-extern const struct scg_syscall_table syscall_table_parisc64;
-extern const struct scg_syscall_table syscall_table_powerpc;
-extern const struct scg_syscall_table syscall_table_powerpc64;
-extern const struct scg_syscall_table syscall_table_riscv64;
-extern const struct scg_syscall_table syscall_table_s390;
-extern const struct scg_syscall_table syscall_table_s390x;
-extern const struct scg_syscall_table syscall_table_sh;
-extern const struct scg_syscall_table syscall_table_x32;
-extern const struct scg_syscall_table syscall_table_x86_64;
+extern const struct syscall_table syscall_table_arm;
+extern const struct syscall_table syscall_table_arm64;
+extern const struct syscall_table syscall_table_i386;
+extern const struct syscall_table syscall_table_loongarch64;
+extern const struct syscall_table syscall_table_m68k;
+extern const struct syscall_table syscall_table_mips64;
+extern const struct syscall_table syscall_table_mips64n32;
+extern const struct syscall_table syscall_table_mipso32;
+extern const struct syscall_table syscall_table_parisc;
+extern const struct syscall_table syscall_table_parisc64;
+extern const struct syscall_table syscall_table_powerpc;
+extern const struct syscall_table syscall_table_powerpc64;
+extern const struct syscall_table syscall_table_riscv64;
+extern const struct syscall_table syscall_table_s390;
+extern const struct syscall_table syscall_table_s390x;
+extern const struct syscall_table syscall_table_sh;
+extern const struct syscall_table syscall_table_x32;
+extern const struct syscall_table syscall_table_x86_64;
 
 /*
  * Every syscall name any reference table lists, numbered or not, in strcmp

@@ -124,11 +124,11 @@ static void describe(const struct scg_insn *insn, char *buf, size_t size)
 	strbuf_release(&sb);
 }
 
-static bool refuse(struct scg_refusal *why, long insn, const char *rule, const char *hint,
+static bool refuse(struct refusal *why, long insn, const char *rule, const char *hint,
 		   const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
 /* Records a refusal and returns false, so checks can "return refuse(...)". */
-static bool refuse(struct scg_refusal *why, long insn, const char *rule, const char *hint,
+static bool refuse(struct refusal *why, long insn, const char *rule, const char *hint,
 		   const char *fmt, ...)
 {
 	va_list ap;
@@ -143,7 +143,7 @@ static bool refuse(struct scg_refusal *why, long insn, const char *rule, const c
 }
 
 /* seccomp_prepare_filter: checked before anything else. */
-static bool check_length(const struct scg_prog *prog, struct scg_refusal *why)
+static bool check_length(const struct scg_prog *prog, struct refusal *why)
 {
 	if (prog->len == 0)
 		return refuse(why, -1, "length", "a filter needs at least one instruction (a ret)",
@@ -156,7 +156,7 @@ static bool check_length(const struct scg_prog *prog, struct scg_refusal *why)
 	return true;
 }
 
-static bool refuse_unknown_code(const struct scg_insn *insn, size_t pc, struct scg_refusal *why)
+static bool refuse_unknown_code(const struct scg_insn *insn, size_t pc, struct refusal *why)
 {
 	uint16_t code = insn->code;
 	if (code == (BPF_RET | BPF_X))
@@ -172,7 +172,7 @@ static bool refuse_unknown_code(const struct scg_insn *insn, size_t pc, struct s
 }
 
 static bool check_jump_targets(const struct scg_insn *insn, size_t pc, size_t len,
-			       struct scg_refusal *why)
+			       struct refusal *why)
 {
 	const char *m = verify_mnemonic(insn->code);
 	if (BPF_OP(insn->code) == BPF_JA) {
@@ -206,7 +206,7 @@ static bool check_jump_targets(const struct scg_insn *insn, size_t pc, size_t le
 
 /* The per-instruction part of bpf_check_classic. */
 static bool check_classic_insn(const struct scg_insn *insn, size_t pc, size_t len,
-			       struct scg_refusal *why)
+			       struct refusal *why)
 {
 	uint16_t code = insn->code;
 	char text[48];
@@ -266,7 +266,7 @@ static bool check_classic_insn(const struct scg_insn *insn, size_t pc, size_t le
  * through its mask), but a ret does not reset anything, so the state of the
  * code before a ret leaks into whatever follows it.
  */
-static bool check_load_and_stores(const struct scg_prog *prog, struct scg_refusal *why)
+static bool check_load_and_stores(const struct scg_prog *prog, struct refusal *why)
 {
 	static const uint16_t all_valid = 0xffff;
 	uint16_t masks[SCG_BPF_MAXINSNS];
@@ -312,7 +312,7 @@ static bool check_load_and_stores(const struct scg_prog *prog, struct scg_refusa
 	return true;
 }
 
-static bool check_classic(const struct scg_prog *prog, struct scg_refusal *why)
+static bool check_classic(const struct scg_prog *prog, struct refusal *why)
 {
 	size_t len = prog->len;
 	for (size_t pc = 0; pc < len; pc++)
@@ -329,7 +329,7 @@ static bool check_classic(const struct scg_prog *prog, struct scg_refusal *why)
 	return check_load_and_stores(prog, why);
 }
 
-static bool refuse_seccomp_load(const struct scg_insn *insn, size_t pc, struct scg_refusal *why)
+static bool refuse_seccomp_load(const struct scg_insn *insn, size_t pc, struct refusal *why)
 {
 	char text[48];
 	describe(insn, text, sizeof(text));
@@ -356,7 +356,7 @@ static bool refuse_seccomp_load(const struct scg_insn *insn, size_t pc, struct s
 }
 
 /* seccomp_check_filter: seccomp's own whitelist, after bpf_check_classic passed. */
-static bool check_seccomp(const struct scg_prog *prog, struct scg_refusal *why)
+static bool check_seccomp(const struct scg_prog *prog, struct refusal *why)
 {
 	for (size_t pc = 0; pc < prog->len; pc++) {
 		const struct scg_insn *insn = &prog->insns[pc];
@@ -385,15 +385,15 @@ static bool check_seccomp(const struct scg_prog *prog, struct scg_refusal *why)
 	return true;
 }
 
-bool verify_decide(const struct scg_prog *prog, struct scg_refusal *why)
+bool verify_decide(const struct scg_prog *prog, struct refusal *why)
 {
-	struct scg_refusal ignored;
+	struct refusal ignored;
 	if (!why)
 		why = &ignored;
 	return check_length(prog, why) && check_classic(prog, why) && check_seccomp(prog, why);
 }
 
-static int report(const struct scg_refusal *why, const char *prefix, struct scg_diag *diag)
+static int report(const struct refusal *why, const char *prefix, struct scg_diag *diag)
 {
 	struct scg_loc loc = why->insn >= 0 ? SCG_LOC_INSN(why->insn) : SCG_LOC_NONE;
 	return scg_diag_add(diag, SCG_SEV_ERROR, loc, why->rule, why->hint, "%s%s", prefix,
@@ -406,7 +406,7 @@ int scg_verify(const struct scg_prog *prog, const struct scg_arch *arch,
 	if (!prog || !res || (prog->len && !prog->insns))
 		return -EINVAL;
 	*res = (struct scg_verify_result){.error_insn = -1};
-	struct scg_refusal why;
+	struct refusal why;
 	if (!verify_decide(prog, &why)) {
 		res->kernel_errno = why.kernel_errno;
 		res->error_insn = why.insn;
@@ -418,7 +418,7 @@ int scg_verify(const struct scg_prog *prog, const struct scg_arch *arch,
 	return verify_warn(prog, arch, diag);
 }
 
-static int refuse_stack_member(size_t i, size_t n, const struct scg_refusal *why,
+static int refuse_stack_member(size_t i, size_t n, const struct refusal *why,
 			       struct scg_verify_result *res, struct scg_diag *diag)
 {
 	char prefix[64];
@@ -440,7 +440,7 @@ int scg_verify_stack(const struct scg_prog *progs, size_t n, const struct scg_ar
 	for (size_t i = 0; i < n; i++) {
 		if (progs[i].len && !progs[i].insns)
 			return -EINVAL;
-		struct scg_refusal why;
+		struct refusal why;
 		if (!verify_decide(&progs[i], &why))
 			return refuse_stack_member(i, n, &why, res, diag);
 		size_t len = scg_prog_ebpf_len(&progs[i]);

@@ -13,7 +13,7 @@
 #include <syscage/verify.h>
 
 /* Why the kernel refuses a program: filled by verify_decide(). */
-struct scg_refusal {
+struct refusal {
 	int kernel_errno;  /* EINVAL */
 	long insn;	   /* offending instruction, -1 for the length rule */
 	const char *rule;  /* stable rule id */
@@ -26,7 +26,7 @@ struct scg_refusal {
  * check_load_and_stores, seccomp_check_filter).  Returns true when the
  * program loads; otherwise fills @why (which may be NULL) and returns false.
  */
-bool verify_decide(const struct scg_prog *prog, struct scg_refusal *why);
+bool verify_decide(const struct scg_prog *prog, struct refusal *why);
 
 /*
  * Appends the warnings for an accepted @prog to @diag (SCG_SEV_WARNING).

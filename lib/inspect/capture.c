@@ -296,7 +296,7 @@ static int answer_syscall(pid_t pid, long value)
  */
 static int examine_stop(pid_t pid, long own_mode, struct scg_capture *out)
 {
-	struct scg_syscall_info info;
+	struct syscall_info info;
 	memset(&info, 0, sizeof(info));
 	if (ptrace((enum __ptrace_request)SCG_PTRACE_GET_SYSCALL_INFO, pid,
 		   (void *)sizeof(info), &info) < 0)

@@ -44,7 +44,7 @@ static bool starts_with_any(const char *name, const char *const *prefixes)
 	return false;
 }
 
-static bool in_set(const struct scg_decode_set *set, const char *name)
+static bool in_set(const struct decode_set *set, const char *name)
 {
 	for (const char *const *n = set->names; n && *n; n++)
 		if (!strcmp(*n, name))
@@ -60,7 +60,7 @@ struct member {
 };
 
 /* The members of @set that have a value on @arch, in table order; returns how many. */
-static size_t members_of(const struct scg_decode_set *set, const struct scg_arch *arch,
+static size_t members_of(const struct decode_set *set, const struct scg_arch *arch,
 			 uint64_t mask, struct member *m, size_t max)
 {
 	size_t n = 0;
@@ -78,7 +78,7 @@ static size_t members_of(const struct scg_decode_set *set, const struct scg_arch
 
 #define MAX_MEMBERS 160
 
-static const char *name_of(const struct scg_decode_set *set, const struct scg_arch *arch,
+static const char *name_of(const struct decode_set *set, const struct scg_arch *arch,
 			   uint64_t mask, uint64_t value)
 {
 	struct member m[MAX_MEMBERS];
@@ -121,7 +121,7 @@ static int by_value(const void *a, const void *b)
 }
 
 /* The bits of @v under the entry's enum_mask: a name, or the number unless 0. */
-static void put_enum_part(struct out *o, const struct scg_decode_param *d,
+static void put_enum_part(struct out *o, const struct decode_param *d,
 			  const struct scg_arch *arch, uint64_t mask, uint64_t v, bool sep)
 {
 	uint64_t e = v & d->enum_mask;
@@ -132,7 +132,7 @@ static void put_enum_part(struct out *o, const struct scg_decode_param *d,
 		put(o, "%s%#" PRIx64, sep ? "|" : "", e);
 }
 
-static void put_flags(struct out *o, const struct scg_decode_param *d, const struct scg_arch *arch,
+static void put_flags(struct out *o, const struct decode_param *d, const struct scg_arch *arch,
 		      uint64_t mask, uint64_t v)
 {
 	if (v == mask && mask > 0xff) { /* -1: "all of them" or a query, not a set of flags */
@@ -286,7 +286,7 @@ static void put_data_arg(struct out *o, struct call *c, uint64_t addr, uint64_t 
 }
 
 /* clone3's struct clone_args starts with its 64-bit flags. */
-static void put_clone_args(struct out *o, struct call *c, const struct scg_decode_param *d,
+static void put_clone_args(struct out *o, struct call *c, const struct decode_param *d,
 			   uint64_t addr)
 {
 	uint64_t flags;
@@ -302,10 +302,10 @@ static void put_clone_args(struct out *o, struct call *c, const struct scg_decod
 }
 
 /* The decoder entry for argument @i, if its condition on another argument holds. */
-static const struct scg_decode_param *entry_for(const struct call *c, unsigned i)
+static const struct decode_param *entry_for(const struct call *c, unsigned i)
 {
 	const struct scg_syscall_param *p = &c->params->params[i];
-	const struct scg_decode_param *d = p->name[0] ? decode_param_find(c->name, p->name) : NULL;
+	const struct decode_param *d = p->name[0] ? decode_param_find(c->name, p->name) : NULL;
 	if (d && d->when) {
 		unsigned w = d->when_arg;
 		unsigned bits = scg_syscall_arg_width(c->arch, c->name, w);
@@ -326,15 +326,15 @@ static void put_arg(struct out *o, struct call *c, unsigned i)
 		return;
 	}
 	uint64_t mask = bits >= 64 ? UINT64_MAX : (UINT64_C(1) << bits) - 1;
-	const struct scg_decode_param *d = entry_for(c, i);
+	const struct decode_param *d = entry_for(c, i);
 	const char *name;
-	if (d && d->kind == SCG_DECODE_CLONE_ARGS) {
+	if (d && d->kind == DECODE_CLONE_ARGS) {
 		put_clone_args(o, c, d, v & mask);
 	} else if (is_string(p) && c->mem) {
 		put_string_arg(o, c, v & mask);
 	} else if (is_data_in(c->params, i) && c->mem) {
 		put_data_arg(o, c, v & mask, c->args[i + 1]);
-	} else if (d && d->kind == SCG_DECODE_FLAGS) {
+	} else if (d && d->kind == DECODE_FLAGS) {
 		put_flags(o, d, c->arch, mask, v & mask);
 	} else if (d && (name = name_of(d->set, c->arch, mask, v & mask))) {
 		put(o, "%s", name);

@@ -15,36 +15,36 @@
  * @names, minus those starting with one of @skip.  Every list is
  * NULL-terminated; each may be NULL.
  */
-struct scg_decode_set {
+struct decode_set {
 	const char *const *prefixes;
 	const char *const *names;
 	const char *const *skip;
 };
 
-enum scg_decode_kind {
-	SCG_DECODE_ENUM,       /* one member's value: its name, else the number */
-	SCG_DECODE_FLAGS,      /* members OR-ed, the rest as a hexadecimal remainder */
-	SCG_DECODE_CLONE_ARGS, /* a struct clone_args pointer: its flags, read from memory */
+enum decode_kind {
+	DECODE_ENUM,       /* one member's value: its name, else the number */
+	DECODE_FLAGS,      /* members OR-ed, the rest as a hexadecimal remainder */
+	DECODE_CLONE_ARGS, /* a struct clone_args pointer: its flags, read from memory */
 };
 
-struct scg_decode_param {
+struct decode_param {
 	const char *syscall; /* "*": every syscall with such a parameter */
 	const char *param;   /* the name in the generated parameter table */
-	enum scg_decode_kind kind;
-	const struct scg_decode_set *set;
+	enum decode_kind kind;
+	const struct decode_set *set;
 	/* FLAGS: the bits that hold one value of @enum_set (open's access
 	 * mode, clone's exit signal, socket's type), printed first. */
 	uint64_t enum_mask;
-	const struct scg_decode_set *enum_set;
+	const struct decode_set *enum_set;
 	/* When set, the entry holds only while argument @when_arg is one of
 	 * these constants (socket's protocol is IPPROTO_* for AF_INET only). */
-	const struct scg_decode_set *when;
+	const struct decode_set *when;
 	unsigned when_arg;
 	bool enum_last; /* the value of @enum_set after the flags (clone's signal) */
 };
 
 /* The entry for parameter @param of @syscall, or NULL. */
-const struct scg_decode_param *decode_param_find(const char *syscall, const char *param);
+const struct decode_param *decode_param_find(const char *syscall, const char *param);
 
 /*
  * True when constant @name is an alias the decoder never prints because

@@ -31,7 +31,7 @@ bool decode_is_alias(const char *name)
 }
 
 /* clang-format off */
-static const struct scg_decode_set
+static const struct decode_set
 	address_families = PREFIX("AF_"),
 	socket_types = NAMES("SOCK_STREAM", "SOCK_DGRAM", "SOCK_RAW", "SOCK_RDM",
 			     "SOCK_SEQPACKET", "SOCK_DCCP", "SOCK_PACKET"),
@@ -95,13 +95,13 @@ static const struct scg_decode_set
 	seccomp_operations = { .prefixes = LIST("SECCOMP_"), .skip = LIST("SECCOMP_FILTER_FLAG_") },
 	seccomp_flags = PREFIX("SECCOMP_FILTER_FLAG_");
 
-#define ENUM(s) SCG_DECODE_ENUM, &(s), 0, NULL, NULL, 0, false
-#define FLAGS(s) SCG_DECODE_FLAGS, &(s), 0, NULL, NULL, 0, false
-#define FLAGS_WITH(s, mask, e) SCG_DECODE_FLAGS, &(s), (mask), &(e), NULL, 0, false
-#define FLAGS_THEN(s, mask, e) SCG_DECODE_FLAGS, &(s), (mask), &(e), NULL, 0, true
+#define ENUM(s) DECODE_ENUM, &(s), 0, NULL, NULL, 0, false
+#define FLAGS(s) DECODE_FLAGS, &(s), 0, NULL, NULL, 0, false
+#define FLAGS_WITH(s, mask, e) DECODE_FLAGS, &(s), (mask), &(e), NULL, 0, false
+#define FLAGS_THEN(s, mask, e) DECODE_FLAGS, &(s), (mask), &(e), NULL, 0, true
 
 /* Sorted by syscall, then parameter ("*" first). */
-static const struct scg_decode_param params[] = {
+static const struct decode_param params[] = {
 	{ "*", "dirfd", ENUM(at_fdcwd) },
 	{ "*", "newdirfd", ENUM(at_fdcwd) },
 	{ "*", "olddirfd", ENUM(at_fdcwd) },
@@ -112,7 +112,7 @@ static const struct scg_decode_param params[] = {
 	{ "clock_nanosleep", "clockid", ENUM(clocks) },
 	{ "clock_settime", "clockid", ENUM(clocks) },
 	{ "clone", "flags", FLAGS_THEN(clone_flags, 0xff, signals) },
-	{ "clone3", "cl_args", SCG_DECODE_CLONE_ARGS, &clone_flags, 0, NULL, NULL, 0, false },
+	{ "clone3", "cl_args", DECODE_CLONE_ARGS, &clone_flags, 0, NULL, NULL, 0, false },
 	{ "dup3", "flags", FLAGS(cloexec_flag) },
 	{ "epoll_create1", "flags", FLAGS(epoll_flags) },
 	{ "eventfd2", "flags", FLAGS(eventfd_flags) },
@@ -171,7 +171,7 @@ static const struct scg_decode_param params[] = {
 	{ "shutdown", "how", ENUM(shutdown_how) },
 	{ "signalfd4", "flags", FLAGS(signalfd_flags) },
 	{ "socket", "domain", ENUM(address_families) },
-	{ "socket", "protocol", SCG_DECODE_ENUM, &ip_protocols, 0, NULL, &inet_families, 0, false },
+	{ "socket", "protocol", DECODE_ENUM, &ip_protocols, 0, NULL, &inet_families, 0, false },
 	{ "socket", "type", FLAGS_WITH(socket_flags, 0xf, socket_types) },
 	{ "socketpair", "domain", ENUM(address_families) },
 	{ "socketpair", "type", FLAGS_WITH(socket_flags, 0xf, socket_types) },
@@ -190,11 +190,11 @@ static const struct scg_decode_param params[] = {
 };
 /* clang-format on */
 
-const struct scg_decode_param *decode_param_find(const char *syscall, const char *param)
+const struct decode_param *decode_param_find(const char *syscall, const char *param)
 {
-	const struct scg_decode_param *any = NULL;
+	const struct decode_param *any = NULL;
 	for (size_t i = 0; i < sizeof(params) / sizeof(params[0]); i++) {
-		const struct scg_decode_param *p = &params[i];
+		const struct decode_param *p = &params[i];
 		if (strcmp(p->param, param))
 			continue;
 		if (!strcmp(p->syscall, syscall))

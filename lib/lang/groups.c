@@ -250,7 +250,7 @@ static const char *const group_timer[] = {
 	"timerfd_settime", "timerfd_settime64", "times", NULL,
 };
 
-const struct scg_group_entry group_table[] = {
+const struct group_entry group_table[] = {
 	{ "aio", "asynchronous I/O: the io_* family and io_uring", group_aio },
 	{ "basic-io", "reading, writing, seeking and closing file descriptors", group_basic_io },
 	{ "chown", "changing file ownership", group_chown },

@@ -42,27 +42,27 @@ const char *constant_name_at(size_t index);
 
 /* --- syscall groups (groups.c, generated) --------------------------------- */
 
-struct scg_group_entry {
+struct group_entry {
 	const char *name; /* without '@' */
 	const char *summary;
 	const char *const *members; /* sorted, no duplicates, NULL-terminated */
 };
 
-extern const struct scg_group_entry group_table[];
+extern const struct group_entry group_table[];
 extern const size_t group_table_count;
 
 /* The group called @name (with or without '@'), or NULL. */
-const struct scg_group_entry *group_find(const char *name);
+const struct group_entry *group_find(const char *name);
 
 /* --- built-in profiles (profiles.c, generated) ---------------------------- */
 
-struct scg_profile_entry {
+struct profile_entry {
 	const char *name;
 	const char *summary;
 	const char *source;
 };
 
-extern const struct scg_profile_entry profile_table[];
+extern const struct profile_entry profile_table[];
 extern const size_t profile_table_count;
 
 /* --- ABI helpers shared by the parser and the text writer ------------------ */

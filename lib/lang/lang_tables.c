@@ -70,7 +70,7 @@ const char *scg_group_suggest(const char *name)
 	return suggest_result(&s);
 }
 
-const struct scg_group_entry *group_find(const char *name)
+const struct group_entry *group_find(const char *name)
 {
 	if (name && name[0] == '@')
 		name++;

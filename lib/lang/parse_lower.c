@@ -744,7 +744,7 @@ static struct item *expand_items(struct parse_ctx *ctx, const struct urule *rule
 			ok = add_item(ctx, &l, it);
 			continue;
 		}
-		const struct scg_group_entry *g = group_find(u->name);
+		const struct group_entry *g = group_find(u->name);
 		for (size_t j = 0; ok && g && g->members[j]; j++)
 			ok = add_item(ctx, &l, (struct item){g->members[j], 0, 0, false, u->loc, (int)i});
 	}

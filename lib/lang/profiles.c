@@ -6,7 +6,7 @@
 #include "lang/lang_internal.h"
 
 /* clang-format off */
-const struct scg_profile_entry profile_table[] = {
+const struct profile_entry profile_table[] = {
 	{
 		"default",
 		"Recommended for programs and services under syscage run: Docker's default without the ways out of a sandbox",

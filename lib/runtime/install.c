@@ -33,12 +33,12 @@ static long kernel_prctl_seccomp(unsigned long mode, void *args)
 	return prctl(SCG_PR_SET_SECCOMP, mode, args, 0UL, 0UL);
 }
 
-const struct scg_runtime_ops runtime_kernel_ops = {
+const struct runtime_ops runtime_kernel_ops = {
 	.seccomp = kernel_seccomp,
 	.prctl_seccomp = kernel_prctl_seccomp,
 };
 
-int filter_install_ops(const struct scg_runtime_ops *ops, const struct scg_prog *prog,
+int filter_install_ops(const struct runtime_ops *ops, const struct scg_prog *prog,
 			   unsigned flags, struct scg_install_result *res)
 {
 	if (res) {
@@ -76,7 +76,7 @@ int scg_filter_install(const struct scg_prog *prog, unsigned flags, struct scg_i
 	return filter_install_ops(&runtime_kernel_ops, prog, flags, res);
 }
 
-int strict_enter_ops(const struct scg_runtime_ops *ops)
+int strict_enter_ops(const struct runtime_ops *ops)
 {
 	long r = ops->seccomp(SCG_SECCOMP_SET_MODE_STRICT, 0, NULL);
 	if (r < 0 && errno == ENOSYS)

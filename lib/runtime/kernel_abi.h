@@ -46,7 +46,7 @@
 #define SCG_PTRACE_SYSCALL_INFO_SECCOMP 3
 
 /* struct ptrace_syscall_info, as far as a seccomp stop fills it. */
-struct scg_syscall_info {
+struct syscall_info {
 	uint8_t op;
 	uint8_t pad[3];
 	uint32_t arch;

@@ -33,7 +33,7 @@ static unsigned flag_probe_set(unsigned flag)
 	return flag;
 }
 
-static int probe_flags(const struct scg_runtime_ops *ops, uint32_t *out)
+static int probe_flags(const struct runtime_ops *ops, uint32_t *out)
 {
 	*out = 0;
 	for (unsigned bit = 0; bit < 6; bit++) {
@@ -50,7 +50,7 @@ static int probe_flags(const struct scg_runtime_ops *ops, uint32_t *out)
 	return 0;
 }
 
-static int probe_actions_avail(const struct scg_runtime_ops *ops, uint32_t *out)
+static int probe_actions_avail(const struct runtime_ops *ops, uint32_t *out)
 {
 	*out = 0;
 	for (size_t i = 0; i < sizeof(probe_actions) / sizeof(probe_actions[0]); i++) {
@@ -64,7 +64,7 @@ static int probe_actions_avail(const struct scg_runtime_ops *ops, uint32_t *out)
 	return 0;
 }
 
-int features_probe_ops(const struct scg_runtime_ops *ops, struct scg_features *out)
+int features_probe_ops(const struct runtime_ops *ops, struct scg_features *out)
 {
 	memset(out, 0, sizeof(*out));
 	uint32_t allow = SCG_RET_ALLOW;
