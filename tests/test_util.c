@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -228,6 +229,61 @@ static void test_json_string(void **state)
 	assert_int_equal(utf8_sequence((const unsigned char *)"x", 0), 0);
 }
 
+/* What scg_json_write_string() puts on a stream for @len bytes at @in. */
+static void assert_json_stream(const char *in, size_t len, const char *want)
+{
+	char *text = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&text, &size);
+	assert_non_null(f);
+	assert_int_equal(scg_json_write_string(f, in, len), 0);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(size, strlen(want));
+	assert_memory_equal(text, want, size);
+	/* the library's own JSON writes the same bytes */
+	struct strbuf sb = STRBUF_INIT;
+	json_append_string(&sb, in, len);
+	char *lib;
+	assert_int_equal(strbuf_finish(&sb, &lib), 0);
+	assert_string_equal(lib, text);
+	free(lib);
+	free(text);
+}
+#define JSON_STREAM(lit, want) assert_json_stream((lit), sizeof(lit) - 1, (want))
+
+static void test_json_write_string(void **state)
+{
+	(void)state;
+	JSON_STREAM("", "\"\"");
+	assert_json_stream(NULL, 0, "\"\"");
+	JSON_STREAM("say \"hi\" \\ there", "\"say \\\"hi\\\" \\\\ there\"");
+	JSON_STREAM("a\nb\tc\rd\be\ff", "\"a\\nb\\tc\\rd\\u0008e\\u000cf\"");
+	JSON_STREAM("\x01\x1f\x7f", "\"\\u0001\\u001f\\u007f\"");
+	JSON_STREAM("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80", "\"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\"");
+	JSON_STREAM("a\xffz\xc3\"", "\"a\\ufffdz\\ufffd\\\"\"");
+	JSON_STREAM("\xed\xa0\x80", "\"\\ufffd\\ufffd\\ufffd\""); /* a surrogate */
+	/* the length is the caller's: a NUL inside it is written, the rest not read */
+	JSON_STREAM("a\0b", "\"a\\u0000b\"");
+	assert_json_stream("abc", 2, "\"ab\"");
+
+	assert_int_equal(scg_json_write_string(NULL, "x", 1), -EINVAL);
+	assert_int_equal(scg_json_write_string(stdout, NULL, 1), -EINVAL);
+
+	/* a stream that refuses the write: its errno comes back */
+	char buf[8] = "";
+	FILE *ro = fmemopen(buf, sizeof(buf), "r");
+	assert_non_null(ro);
+	assert_int_equal(scg_json_write_string(ro, "x", 1), -EBADF);
+	assert_true(ferror(ro));
+	assert_int_equal(fclose(ro), 0);
+	/* a one-byte buffer, unbuffered: the literal does not fit */
+	FILE *full = fmemopen(buf, 1, "w");
+	assert_non_null(full);
+	assert_int_equal(setvbuf(full, NULL, _IONBF, 0), 0);
+	assert_int_equal(scg_json_write_string(full, "\"x\"", 3), -ENOSPC);
+	(void)fclose(full);
+}
+
 static void assert_ret_text(uint32_t ret, const char *want)
 {
 	char buf[64];
@@ -372,6 +428,7 @@ int main(void)
 		cmocka_unit_test(test_suggest),     cmocka_unit_test(test_strbuf),
 		cmocka_unit_test(test_grow),
 		cmocka_unit_test(test_json_string),
+		cmocka_unit_test(test_json_write_string),
 		cmocka_unit_test(test_options_sizes),
 		cmocka_unit_test(test_actions),     cmocka_unit_test(test_raw_programs),
 	};

@@ -13,6 +13,7 @@
 #include <syscage/import.h>
 #include <syscage/inject.h>
 #include <syscage/inspect.h>
+#include <syscage/json.h>
 #include <syscage/lang.h>
 #include <syscage/launch.h>
 #include <syscage/number.h>

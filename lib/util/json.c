@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "json.h"
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
+
+#include <syscage/json.h>
 
 static bool continuation(unsigned char c)
 {
@@ -41,12 +44,35 @@ size_t utf8_sequence(const unsigned char *s, size_t n)
 	return len;
 }
 
-void json_append_string(struct strbuf *sb, const char *s, size_t len)
+/* Where the pieces of a literal go: 0, or a negative errno that ends the literal. */
+typedef int (*json_put)(void *ctx, const char *s, size_t n);
+
+/* The escape for @c, a byte that is not copied as it is, into @esc; its length. */
+static size_t escape(unsigned char c, char esc[8])
+{
+	int n;
+	if (c == '"' || c == '\\')
+		n = snprintf(esc, 8, "\\%c", c);
+	else if (c == '\n' || c == '\r' || c == '\t')
+		n = snprintf(esc, 8, "\\%c", c == '\n' ? 'n' : c == '\r' ? 'r' : 't');
+	else if (c < 0x80)
+		n = snprintf(esc, 8, "\\u%04x", c);
+	else
+		n = snprintf(esc, 8, "\\ufffd");
+	return (size_t)n;
+}
+
+/*
+ * The one writer of JSON string literals (the rules are in json.h): hands
+ * @put the literal for @len bytes at @s in pieces, runs of bytes that go out
+ * as they are between escapes.  Stops at the first piece @put refuses.
+ */
+static int write_string(json_put put, void *ctx, const char *s, size_t len)
 {
 	const unsigned char *p = (const unsigned char *)s;
-	strbuf_append(sb, "\"");
-	size_t run = 0; /* bytes at p that go out as they are */
-	for (size_t i = 0; i < len;) {
+	int r = put(ctx, "\"", 1);
+	size_t run = 0; /* bytes before p + i that go out as they are */
+	for (size_t i = 0; i < len && !r;) {
 		unsigned char c = p[i];
 		size_t seq = c >= 0x20 && c != '"' && c != '\\' && c != 0x7f ? utf8_sequence(p + i, len - i)
 									     : 0;
@@ -56,21 +82,40 @@ void json_append_string(struct strbuf *sb, const char *s, size_t len)
 			continue;
 		}
 		if (run)
-			strbuf_appendn(sb, s + i - run, run);
+			r = put(ctx, s + i - run, run);
 		run = 0;
 		char esc[8];
-		if (c == '"' || c == '\\')
-			snprintf(esc, sizeof(esc), "\\%c", c);
-		else if (c == '\n' || c == '\r' || c == '\t')
-			snprintf(esc, sizeof(esc), "\\%c", c == '\n' ? 'n' : c == '\r' ? 'r' : 't');
-		else if (c < 0x80)
-			snprintf(esc, sizeof(esc), "\\u%04x", c);
-		else
-			snprintf(esc, sizeof(esc), "\\ufffd");
-		strbuf_append(sb, esc);
+		if (!r)
+			r = put(ctx, esc, escape(c, esc));
 		i++;
 	}
-	if (run)
-		strbuf_appendn(sb, s + len - run, run);
-	strbuf_append(sb, "\"");
+	if (!r && run)
+		r = put(ctx, s + len - run, run);
+	return r ? r : put(ctx, "\"", 1);
+}
+
+static int put_strbuf(void *ctx, const char *s, size_t n)
+{
+	strbuf_appendn(ctx, s, n); /* a failure is the strbuf's, sticky */
+	return 0;
+}
+
+void json_append_string(struct strbuf *sb, const char *s, size_t len)
+{
+	(void)write_string(put_strbuf, sb, s, len);
+}
+
+static int put_file(void *ctx, const char *s, size_t n)
+{
+	errno = 0;
+	if (fwrite(s, 1, n, ctx) == n)
+		return 0;
+	return errno > 0 ? -errno : -EIO;
+}
+
+int scg_json_write_string(FILE *out, const char *s, size_t len)
+{
+	if (!out || (!s && len))
+		return -EINVAL;
+	return write_string(put_file, out, s, len);
 }

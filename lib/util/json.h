@@ -2,14 +2,12 @@
 /*
  * JSON strings for the JSON the library writes by hand.
  *
- * The rules, which the command's cli_json_stringn() (cli/io.c) follows
- * too: '"' and '\\' are escaped, \n, \r and \t take their short escapes,
- * every other control character and DEL become \u00XX; well-formed UTF-8
- * (RFC 3629: no overlong forms, no surrogates, nothing past U+10FFFF) is
- * copied as it is.  A byte that does not start a well-formed sequence
- * becomes \ufffd, the replacement character, one for each such byte, so the
- * output is always valid JSON and always UTF-8, and a stray byte can never
- * swallow the closing quote.  A NUL inside @len bytes is \u0000.
+ * The rules are those of scg_json_write_string() (<syscage/json.h>), which
+ * shares this writer and is how the command writes its JSON strings: '"'
+ * and '\\' escaped, \n, \r and \t short, every other control character and
+ * DEL \u00XX, well-formed UTF-8 copied, and each byte that starts no
+ * well-formed sequence \ufffd, so the output is always valid JSON and always
+ * UTF-8.  A NUL inside @len bytes is \u0000.
  */
 #ifndef SCG_LIB_UTIL_JSON_H
 #define SCG_LIB_UTIL_JSON_H
@@ -18,7 +16,7 @@
 
 #include "util/strbuf.h"
 
-/* Appends @len bytes at @s to @sb as a quoted JSON string. */
+/* Appends @len bytes at @s to @sb as a quoted JSON string (@s may be NULL if @len is 0). */
 void json_append_string(struct strbuf *sb, const char *s, size_t len);
 
 /*
