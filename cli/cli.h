@@ -45,15 +45,7 @@ int cmd_learn(int argc, char **argv);
 int cmd_inject(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 
-/*
- * Prints @s (@len bytes: a NUL among them is \u0000) as a JSON string,
- * quotes included.  '"' and '\\' escaped, \n \r \t short, other control
- * characters and DEL as \u00XX, well-formed UTF-8 as it is, and each byte
- * that starts no well-formed sequence as \ufffd: the output is valid JSON
- * whatever @s holds.  The command's one JSON string writer.
- */
-void cli_json_stringn(FILE *out, const char *s, size_t len);
-/* The same for a NUL-terminated @s. */
+/* Prints the NUL-terminated @s as a JSON string: scg_json_write_string(). */
 void cli_json_string(FILE *out, const char *s);
 
 /*

@@ -452,58 +452,7 @@ int cli_parse_value(const struct scg_arch *arch, const char *text, uint64_t *val
 	return r;
 }
 
-/*
- * The length of the well-formed UTF-8 sequence at @s (RFC 3629: no overlong
- * forms, no surrogates, nothing past U+10FFFF), or 0.  The library's JSON
- * writer (lib/util/json.c) applies the same rules; the command keeps its
- * own because it is built on the public API alone.
- */
-static size_t utf8_length(const unsigned char *s, size_t n)
-{
-	unsigned char c = s[0], lo = 0x80, hi = 0xbf;
-	size_t len = c < 0x80 ? 1 : c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3
-		   : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
-	if (c == 0xe0 || c == 0xf0)
-		lo = c == 0xe0 ? 0xa0 : 0x90;
-	if (c == 0xed || c == 0xf4)
-		hi = c == 0xed ? 0x9f : 0x8f;
-	if (len < 2)
-		return len;
-	if (len > n || s[1] < lo || s[1] > hi)
-		return 0;
-	for (size_t i = 2; i < len; i++)
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-	return len;
-}
-
-void cli_json_stringn(FILE *out, const char *s, size_t len)
-{
-	const unsigned char *p = (const unsigned char *)s;
-	fputc('"', out);
-	for (size_t i = 0; i < len;) {
-		unsigned char c = p[i];
-		size_t seq = c >= 0x20 && c != '"' && c != '\\' && c != 0x7f ? utf8_length(p + i, len - i)
-									     : 0;
-		if (seq) {
-			fwrite(p + i, 1, seq, out);
-			i += seq;
-			continue;
-		}
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c == '\n' || c == '\r' || c == '\t')
-			fprintf(out, "\\%c", c == '\n' ? 'n' : c == '\r' ? 'r' : 't');
-		else if (c < 0x80)
-			fprintf(out, "\\u%04x", c);
-		else
-			fputs("\\ufffd", out);
-		i++;
-	}
-	fputc('"', out);
-}
-
 void cli_json_string(FILE *out, const char *s)
 {
-	cli_json_stringn(out, s, strlen(s));
+	(void)scg_json_write_string(out, s, strlen(s)); /* a write error stays on @out */
 }
