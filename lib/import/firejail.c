@@ -22,6 +22,7 @@
 
 #include "import/firejail.h"
 #include "import/stack.h"
+#include "util/grow.h"
 #include "util/opts.h"
 
 #define INCLUDE_DEPTH 16     /* firejail's MAX_INCLUDE_LEVEL */
@@ -94,7 +95,7 @@ struct fj_ctx {
 	bool failed;
 	/* the files read, for rule locations (they outlive the stack) and cycles */
 	char **names;
-	size_t nnames;
+	size_t nnames, names_cap;
 	const char *chain[INCLUDE_DEPTH + 2]; /* the include chain, outermost first */
 	size_t depth;
 	char *ignore[IGNORE_MAX];
@@ -494,12 +495,10 @@ static int read_include(struct fj_ctx *c, const char *value, struct scg_loc loc)
 		free(real);
 		return 0;
 	}
-	char **names = realloc(c->names, (c->nnames + 1) * sizeof(*names));
-	if (!names) {
+	if (GROW_ARRAY(&c->names, &c->names_cap, c->nnames + 1, 8)) {
 		free(real);
 		return -ENOMEM;
 	}
-	c->names = names;
 	c->names[c->nnames++] = real;
 	char *text = NULL;
 	size_t len = 0;

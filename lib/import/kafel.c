@@ -21,6 +21,7 @@
 
 #include "import/source.h"
 #include "lang/lang_internal.h"
+#include "util/grow.h"
 #include "util/opts.h"
 #include "util/suggest.h"
 
@@ -52,13 +53,13 @@ struct kf_entry {
 	size_t use; /* the policy a USE pastes, or SIZE_MAX for an action block */
 	uint32_t action;
 	struct kf_filter *f;
-	size_t nf;
+	size_t nf, fcap;
 };
 
 struct kf_policy {
 	char name[KF_NAME];
 	struct kf_entry *e;
-	size_t ne;
+	size_t ne, ecap;
 };
 
 struct kf_define {
@@ -71,14 +72,14 @@ struct kf_ctx {
 	bool failed;
 	const struct scg_arch *abi;
 	char **texts; /* every file read, kept for the tokens and locations */
-	size_t ntexts;
+	size_t ntexts, texts_cap;
 	struct tok *t;
 	size_t nt, cap, pos;
 	unsigned depth;
 	struct kf_policy *pol; /* [0] is the top-level policy */
-	size_t npol;
+	size_t npol, pol_cap;
 	struct kf_define *defs;
-	size_t ndefs;
+	size_t ndefs, defs_cap;
 	bool has_default;
 	uint32_t dflt;
 	/* the syscall whose filter is being read: its argument names */
@@ -101,14 +102,8 @@ static void error(struct kf_ctx *c, struct scg_loc loc, const char *hint, const 
 
 static int push(struct kf_ctx *c, struct tok t)
 {
-	if (c->nt == c->cap) {
-		size_t cap = c->cap ? c->cap * 2 : 256;
-		struct tok *n = realloc(c->t, cap * sizeof(*n));
-		if (!n)
-			return -ENOMEM;
-		c->t = n;
-		c->cap = cap;
-	}
+	if (GROW_ARRAY(&c->t, &c->cap, c->nt + 1, 256))
+		return -ENOMEM;
 	c->t[c->nt++] = t;
 	return 0;
 }
@@ -194,10 +189,9 @@ static int include(struct kf_ctx *c, const char **pp, const char *end, unsigned 
 		char *itext = NULL, *resolved = NULL;
 		size_t ilen = 0;
 		r = imp_read_include(file, name, &itext, &ilen, &resolved);
-		char **texts = r ? NULL : realloc(c->texts, (c->ntexts + 2) * sizeof(*texts));
-		if (r == -ENOMEM || (!r && !texts)) {
+		if (!r && GROW_ARRAY(&c->texts, &c->texts_cap, c->ntexts + 2, 8))
 			r = -ENOMEM;
-		} else if (r < 0) {
+		if (r < 0 && r != -ENOMEM) {
 			char msg[96];
 			snprintf(msg, sizeof(msg), "cannot include '%%s': %s", strerror(-r));
 			if (!c->failed)
@@ -205,13 +199,12 @@ static int include(struct kf_ctx *c, const char **pp, const char *end, unsigned 
 					     "kafel looks beside the including file here", msg, name);
 			c->failed = true;
 			r = 0;
-		} else if (texts) {
-			c->texts = texts;
-			texts[c->ntexts++] = itext;
-			texts[c->ntexts++] = resolved;
+		} else if (!r) {
+			c->texts[c->ntexts++] = itext;
+			c->texts[c->ntexts++] = resolved;
 			itext = resolved = NULL;
 			c->depth++;
-			r = lex(c, texts[c->ntexts - 2], ilen, texts[c->ntexts - 1]);
+			r = lex(c, c->texts[c->ntexts - 2], ilen, c->texts[c->ntexts - 1]);
 			c->depth--;
 		}
 		free(itext);
@@ -791,11 +784,9 @@ static struct scg_expr *bool_expr(struct kf_ctx *c)
 
 static int add_filter(struct kf_entry *e, const struct kf_filter *f)
 {
-	struct kf_filter *n = realloc(e->f, (e->nf + 1) * sizeof(*n));
-	if (!n)
+	if (GROW_ARRAY(&e->f, &e->fcap, e->nf + 1, 8))
 		return -ENOMEM;
-	e->f = n;
-	n[e->nf++] = *f;
+	e->f[e->nf++] = *f;
 	return 0;
 }
 
@@ -893,11 +884,9 @@ static int filter(struct kf_ctx *c, struct kf_entry *e)
 
 static int add_entry(struct kf_policy *p, const struct kf_entry *e)
 {
-	struct kf_entry *n = realloc(p->e, (p->ne + 1) * sizeof(*n));
-	if (!n)
+	if (GROW_ARRAY(&p->e, &p->ecap, p->ne + 1, 8))
 		return -ENOMEM;
-	p->e = n;
-	n[p->ne++] = *e;
+	p->e[p->ne++] = *e;
 	return 0;
 }
 
@@ -961,12 +950,10 @@ static int policy_statement(struct kf_ctx *c, size_t pi)
 
 static int new_policy(struct kf_ctx *c, const char *name)
 {
-	struct kf_policy *n = realloc(c->pol, (c->npol + 1) * sizeof(*n));
-	if (!n)
+	if (GROW_ARRAY(&c->pol, &c->pol_cap, c->npol + 1, 4))
 		return -ENOMEM;
-	c->pol = n;
-	n[c->npol] = (struct kf_policy){0};
-	snprintf(n[c->npol].name, KF_NAME, "%s", name);
+	c->pol[c->npol] = (struct kf_policy){0};
+	snprintf(c->pol[c->npol].name, KF_NAME, "%s", name);
 	c->npol++;
 	return 0;
 }
@@ -998,12 +985,10 @@ static int define(struct kf_ctx *c)
 		error(c, t->loc, NULL, "redefinition of constant %s", what);
 		return 0;
 	}
-	struct kf_define *n = realloc(c->defs, (c->ndefs + 1) * sizeof(*n));
-	if (!n)
+	if (GROW_ARRAY(&c->defs, &c->defs_cap, c->ndefs + 1, 16))
 		return -ENOMEM;
-	c->defs = n;
-	snprintf(n[c->ndefs].name, KF_NAME, "%s", name);
-	n[c->ndefs++].value = peek(c)->num;
+	snprintf(c->defs[c->ndefs].name, KF_NAME, "%s", name);
+	c->defs[c->ndefs++].value = peek(c)->num;
 	next(c);
 	return 0;
 }

@@ -18,6 +18,7 @@
 #include <syscage/number.h>
 
 #include "import/source.h"
+#include "util/grow.h"
 #include "util/opts.h"
 
 #define MJ_MAX_DEPTH 8
@@ -44,9 +45,9 @@ struct mj_ctx {
 	unsigned depth;
 	bool in_frequency; /* reading a @frequency file: "name: count" lines */
 	struct scg_import_count *counts;
-	size_t ncounts;
+	size_t ncounts, counts_cap;
 	char **files; /* names of included files, kept for the locations */
-	size_t nfiles;
+	size_t nfiles, files_cap;
 };
 
 static void err(struct mj_ctx *c, struct scg_loc loc, const char *hint, const char *fmt,
@@ -401,13 +402,11 @@ static int count_line(struct mj_ctx *c, const struct mj_line *l, size_t pos, siz
 			c->counts[i].count += n;
 			return 0;
 		}
-	struct scg_import_count *grown = realloc(c->counts, (c->ncounts + 1) * sizeof(*grown));
-	if (!grown)
+	if (GROW_ARRAY(&c->counts, &c->counts_cap, c->ncounts + 1, 16))
 		return -ENOMEM;
-	c->counts = grown;
-	grown[c->ncounts].name = strdup(name);
-	grown[c->ncounts].count = n;
-	if (!grown[c->ncounts].name)
+	c->counts[c->ncounts].name = strdup(name);
+	c->counts[c->ncounts].count = n;
+	if (!c->counts[c->ncounts].name)
 		return -ENOMEM;
 	c->ncounts++;
 	return 0;
@@ -432,23 +431,21 @@ static int other_file(struct mj_ctx *c, const struct mj_line *l, size_t pos, siz
 	char *text = NULL, *resolved = NULL;
 	size_t len = 0;
 	int r = path ? imp_read_include(l->file, path, &text, &len, &resolved) : -ENOMEM;
-	char **files = r ? NULL : realloc(c->files, (c->nfiles + 1) * sizeof(*files));
-	if (r == -ENOMEM || (!r && !files)) {
+	if (!r && GROW_ARRAY(&c->files, &c->files_cap, c->nfiles + 1, 4))
 		r = -ENOMEM;
-	} else if (r < 0) {
+	if (r < 0 && r != -ENOMEM) {
 		char msg[96];
 		snprintf(msg, sizeof(msg), "cannot read '%%s': %s", strerror(-r));
 		c->failed = true;
 		scg_diag_add(c->diag, SCG_SEV_ERROR, loc, "minijail", NULL, msg, path);
 		r = 0;
-	} else if (files) {
-		c->files = files;
-		files[c->nfiles++] = resolved;
+	} else if (!r) {
+		c->files[c->nfiles++] = resolved;
 		resolved = NULL;
 		bool in_frequency = c->in_frequency;
 		c->in_frequency = frequency;
 		c->depth++;
-		r = read_text(c, text, len, files[c->nfiles - 1]);
+		r = read_text(c, text, len, c->files[c->nfiles - 1]);
 		c->depth--;
 		c->in_frequency = in_frequency;
 	}
@@ -499,22 +496,9 @@ static int line(struct mj_ctx *c, struct mj_line *l)
 
 static int append(struct mj_line *l, const char *p, size_t n, unsigned lineno, unsigned col)
 {
-	if (!l->text || l->len + n + 1 > l->cap) {
-		size_t cap = (l->len + n + 1) * 2;
-		char *t = realloc(l->text, cap);
-		if (!t)
-			return -ENOMEM;
-		l->text = t;
-		l->cap = cap;
-	}
-	if (l->npieces == l->pcap) {
-		size_t cap = l->pcap ? l->pcap * 2 : 4;
-		struct mj_piece *pc = realloc(l->pieces, cap * sizeof(*pc));
-		if (!pc)
-			return -ENOMEM;
-		l->pieces = pc;
-		l->pcap = cap;
-	}
+	if (GROW_ARRAY(&l->text, &l->cap, l->len + n + 1, 128) ||
+	    GROW_ARRAY(&l->pieces, &l->pcap, l->npieces + 1, 4))
+		return -ENOMEM;
 	l->pieces[l->npieces++] = (struct mj_piece){l->len, lineno, col};
 	if (n)
 		memcpy(l->text + l->len, p, n);

@@ -19,6 +19,7 @@
 
 #include "import/stack.h"
 #include "libseccomp/high_numbers.h"
+#include "util/grow.h"
 
 void imp_stack_init(struct imp_stack *st, const char *file)
 {
@@ -45,14 +46,8 @@ void imp_stack_release(struct imp_stack *st)
 struct imp_layer *imp_stack_push(struct imp_stack *st, uint32_t abi_mask, uint32_t dflt,
 				 struct scg_loc loc)
 {
-	if (st->nlayers == st->cap) {
-		size_t cap = st->cap ? st->cap * 2 : 8;
-		struct imp_layer *l = realloc(st->layers, cap * sizeof(*l));
-		if (!l)
-			return NULL;
-		st->layers = l;
-		st->cap = cap;
-	}
+	if (GROW_ARRAY(&st->layers, &st->cap, st->nlayers + 1, 8))
+		return NULL;
 	struct imp_layer *l = &st->layers[st->nlayers++];
 	memset(l, 0, sizeof(*l));
 	l->abi_mask = abi_mask;
@@ -64,15 +59,9 @@ struct imp_layer *imp_stack_push(struct imp_stack *st, uint32_t abi_mask, uint32
 int imp_layer_add(struct imp_layer *layer, const char *syscall, struct scg_expr *cond,
 		  uint32_t action, struct scg_loc loc)
 {
-	if (layer->nrules == layer->cap) {
-		size_t cap = layer->cap ? layer->cap * 2 : 16;
-		struct imp_rule *r = realloc(layer->rules, cap * sizeof(*r));
-		if (!r) {
-			scg_expr_free(cond);
-			return -ENOMEM;
-		}
-		layer->rules = r;
-		layer->cap = cap;
+	if (GROW_ARRAY(&layer->rules, &layer->cap, layer->nrules + 1, 16)) {
+		scg_expr_free(cond);
+		return -ENOMEM;
 	}
 	char *name = strdup(syscall);
 	if (!name) {
@@ -154,16 +143,10 @@ static void pieces_add(struct pieces *p, uint32_t action, struct scg_expr *cond,
 		scg_expr_free(cond);
 		return;
 	}
-	if (p->n == p->cap) {
-		size_t cap = p->cap ? p->cap * 2 : 8;
-		struct piece *v = realloc(p->v, cap * sizeof(*v));
-		if (!v) {
-			p->oom = true;
-			scg_expr_free(cond);
-			return;
-		}
-		p->v = v;
-		p->cap = cap;
+	if (GROW_ARRAY(&p->v, &p->cap, p->n + 1, 8)) {
+		p->oom = true;
+		scg_expr_free(cond);
+		return;
 	}
 	p->v[p->n++] = (struct piece){action, cond, layer, loc};
 }

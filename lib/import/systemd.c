@@ -17,6 +17,7 @@
 
 #include "import/systemd.h"
 #include "import/unit.h"
+#include "util/grow.h"
 #include "util/opts.h"
 #include "util/suggest.h"
 
@@ -132,14 +133,8 @@ static int list_put(struct sd_list *l, const char *name, int err, struct scg_loc
 		e->loc = loc;
 		return 0;
 	}
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 64;
-		struct sd_entry *v = realloc(l->v, cap * sizeof(*v));
-		if (!v)
-			return -ENOMEM;
-		l->v = v;
-		l->cap = cap;
-	}
+	if (GROW_ARRAY(&l->v, &l->cap, l->n + 1, 64))
+		return -ENOMEM;
 	struct sd_entry *added = &l->v[l->n];
 	added->name = strdup(name);
 	if (!added->name)
