@@ -14,7 +14,7 @@
 
 #include "bench/bench.h"
 #include "bench/fuse.h"
-#include "cli.h"
+#include "common/cli.h"
 
 struct options {
 	const char *syscall;

@@ -12,7 +12,7 @@
 
 #include <syscage/oci.h>
 
-#include "cli.h"
+#include "common/cli.h"
 #include "k8s.h"
 
 #define MAX_ARCHES 32

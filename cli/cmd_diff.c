@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze.h"
+#include "common/analyze.h"
 
 struct diff_opts {
 	const char *arch_name;

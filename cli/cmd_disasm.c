@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "common/cli.h"
 
 static void usage(FILE *out)
 {

@@ -13,7 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "analyze.h"
+#include "common/analyze.h"
 
 static void usage(FILE *out)
 {

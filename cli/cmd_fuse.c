@@ -13,7 +13,7 @@
 #include <syscage/compile.h>
 #include <syscage/inspect.h>
 
-#include "analyze.h"
+#include "common/analyze.h"
 
 #define MAX_FILTERS 64
 

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze.h"
+#include "common/analyze.h"
 
 static void usage(FILE *out)
 {

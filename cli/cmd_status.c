@@ -10,8 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analyze.h"
-#include "features.h"
+#include "common/analyze.h"
+#include "common/features.h"
 
 static void usage(FILE *out)
 {

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze.h"
+#include "common/analyze.h"
 
 /* More than there are ABIs, so repeating every --arch still fits. */
 #define MAX_ARCHES 64

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "common/cli.h"
 
 struct options {
 	const char *arch_name;

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "common/cli.h"
 #include "emu_batch.h"
 
 /* Past this many, errors are counted but not printed (and no hint is searched for). */

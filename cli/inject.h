@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "cli.h"
+#include "common/cli.h"
 #include <syscage/inject.h>
 
 struct inject_state;

@@ -15,9 +15,9 @@
 
 #include <json-c/json.h>
 
-#include "cli.h"
+#include "common/cli.h"
 #include "k8s.h"
-#include "textbuf.h"
+#include "common/textbuf.h"
 
 /* A YAML scalar: plain where it is a bare word, else double-quoted. */
 static void scalar(struct textbuf *tb, const char *s)

@@ -3,7 +3,7 @@
 #include <errno.h>
 #include <stddef.h>
 
-#include "cli.h"
+#include "common/cli.h"
 #include "k8s.h"
 
 int cli_oci_to_k8s(const char *json, const char *name, char **yaml)

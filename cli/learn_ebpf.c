@@ -28,7 +28,7 @@
 #include <syscage/launch.h>
 #include <syscage/runtime.h>
 
-#include "cli.h"
+#include "common/cli.h"
 #include "learn_ebpf_maps.h"
 #include "learn_sources.h"
 

@@ -4,7 +4,7 @@
  * recording through the raw_syscalls:sys_enter tracepoint is learn_ebpf.c.
  * docs/learn.md, "Learning with eBPF".
  */
-#include "cli.h"
+#include "common/cli.h"
 #include "learn_sources.h"
 
 int learn_ebpf(const struct learn_ebpf_request *req, struct scg_learn *rec)

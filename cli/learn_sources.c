@@ -13,7 +13,7 @@
 #include <syscage/auditlog.h>
 #include <syscage/oci.h>
 
-#include "cli.h"
+#include "common/cli.h"
 #include "learn_sources.h"
 
 enum { EXIT_SETUP = 125 };

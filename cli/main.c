@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
+#include "common/cli.h"
 
 struct command {
 	const char *name;

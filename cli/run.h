@@ -8,7 +8,7 @@
 
 #include <stdbool.h>
 
-#include "cli.h"
+#include "common/cli.h"
 
 /* How the launcher's events and results are put into words for one command. */
 struct run_front {

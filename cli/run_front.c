@@ -7,7 +7,7 @@
 #include <signal.h>
 #include <string.h>
 
-#include "features.h"
+#include "common/features.h"
 #include "run.h"
 
 const struct scg_features *run_front_features(struct scg_features *buf)

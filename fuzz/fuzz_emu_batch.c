@@ -19,7 +19,7 @@
 
 #include <syscage/syscage.h>
 
-#include "cli.h"
+#include "common/cli.h"
 #include "emu_batch.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * libFuzzer target: any bytes as the frequency profile of `syscage compile
- * --workload FILE` (cli/workload.c), and when they are accepted, the
+ * --workload FILE` (cli/common/workload.c), and when they are accepted, the
  * weights fed to the compiler on a fixed policy whose verdicts must not
  * change: a workload only moves code around.
  *
@@ -20,7 +20,7 @@
 
 #include <syscage/syscage.h>
 
-#include "cli.h"
+#include "common/cli.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

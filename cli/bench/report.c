@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "bench.h"
-#include "../textbuf.h"
+#include "common/textbuf.h"
 
 static const char *const section_about[BENCH_NSECTIONS] = {
 	[BENCH_BASELINE] = "a cheap syscall with no filter, under the classic 6-instruction "

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "bench.h"
-#include "../textbuf.h"
+#include "common/textbuf.h"
 
 #define WIDTH 980
 #define LABEL_W 360 /* left column: row labels */

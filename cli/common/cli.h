@@ -194,7 +194,7 @@ int cli_check_operands(const struct cli_command *cmd, int count, int min, int ma
  * scg_features_probe_seccomp(), less the features the environment variable
  * SYSCAGE_DISABLE_FEATURES names (comma-separated: tsync, log, spec-allow,
  * new-listener, tsync-esrch, wait-killable-recv, user-notif, ia32-emulation
- * or i386-emulation, x32, ptrace-get-filter; cli/features.h lists them): the
+ * or i386-emulation, x32, ptrace-get-filter; cli/common/features.h lists them): the
  * commands' view of the kernel, so that the paths for other kernels can be
  * tested.  No child process is started: run, learn and inject call it on
  * every start.
