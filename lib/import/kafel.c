@@ -70,6 +70,7 @@ struct kf_define {
 struct kf_ctx {
 	struct scg_diag *diag;
 	bool failed;
+	bool oom; /* a failure was the allocator's, not the input's */
 	const struct scg_arch *abi;
 	char **texts; /* every file read, kept for the tokens and locations */
 	size_t ntexts, texts_cap;
@@ -474,13 +475,14 @@ static unsigned arg_width(const struct kf_ctx *c, unsigned arg)
 	return scg_syscall_arg_width(c->abi, c->sc_name, arg) == 32 ? 32 : 64;
 }
 
-/* A constant of syscage's tables (O_RDONLY, PROT_EXEC), or false; nothing reported. */
-static bool table_constant(const struct kf_ctx *c, const char *name, uint64_t *out)
+/* A constant of syscage's tables (O_RDONLY, PROT_EXEC): 0, -ENOMEM, or another -errno
+ * when it is none (nothing reported). */
+static int table_constant(const struct kf_ctx *c, const char *name, uint64_t *out)
 {
 	struct scg_diag *scratch = scg_diag_new();
-	bool ok = scratch && scg_constant_eval(name, c->abi, out, scratch) == 0;
+	int r = scratch ? scg_constant_eval(name, c->abi, out, scratch) : -ENOMEM;
 	scg_diag_free(scratch);
-	return ok;
+	return r;
 }
 
 static bool term(struct kf_ctx *c, struct kv *v)
@@ -513,9 +515,14 @@ static bool term(struct kf_ctx *c, struct kv *v)
 			next(c);
 			return true;
 		}
-	if (table_constant(c, name, &v->num)) {
+	int found = table_constant(c, name, &v->num);
+	if (found == 0) {
 		next(c);
 		return true;
+	}
+	if (found == -ENOMEM) {
+		c->failed = c->oom = true;
+		return false;
 	}
 	struct suggest s;
 	suggest_init(&s, name);
@@ -681,7 +688,9 @@ static struct scg_expr *primary(struct kf_ctx *c)
 	if (is_punct(c, '!')) {
 		next(c);
 		struct scg_expr *e = primary(c);
-		return e ? scg_expr_not(e) : NULL;
+		if (e && !(e = scg_expr_not(e)))
+			c->failed = c->oom = true;
+		return e;
 	}
 	if (is_punct(c, '(') && !paren_is_operand(c)) {
 		next(c);
@@ -742,7 +751,7 @@ static struct scg_expr *primary(struct kf_ctx *c)
 	if (e)
 		e->loc = loc;
 	else
-		c->failed = true;
+		c->failed = c->oom = true;
 	return e;
 }
 
@@ -759,7 +768,7 @@ static struct scg_expr *chain(struct kf_ctx *c, int sep, struct scg_expr *(*sub)
 		}
 		e = is_and ? scg_expr_and(e, r) : scg_expr_or(e, r);
 		if (!e)
-			c->failed = true;
+			c->failed = c->oom = true;
 	}
 	return e;
 }
@@ -1161,7 +1170,7 @@ int scg_kafel_import(const char *text, size_t len, const struct scg_import_optio
 	if (!r && !c.failed)
 		r = build(&c, out);
 	if (!r && c.failed)
-		r = -EINVAL;
+		r = c.oom ? -ENOMEM : -EINVAL;
 	for (size_t i = 0; i < c.npol; i++) {
 		for (size_t j = 0; j < c.pol[i].ne; j++)
 			entry_free(&c.pol[i].e[j]);

@@ -40,6 +40,7 @@ struct mj_line {
 struct mj_ctx {
 	struct scg_diag *diag;
 	bool failed;
+	bool oom; /* a failure was the allocator's, not the input's */
 	struct scg_policy *p;
 	const struct scg_arch *abi;
 	unsigned depth;
@@ -122,8 +123,10 @@ static int parse_action(struct mj_ctx *c, const struct mj_line *l, size_t pos, s
 		return 1;
 	}
 	uint64_t n;
-	if (imp_constant(s + v, end - v, c->abi, &n, c->diag, loc_at(l, v), "minijail") < 0) {
+	int r = imp_constant(s + v, end - v, c->abi, &n, c->diag, loc_at(l, v), "minijail");
+	if (r < 0) {
 		c->failed = true;
+		c->oom |= r == -ENOMEM;
 		return -1;
 	}
 	if (n > SCG_RET_DATA) {
@@ -210,8 +213,10 @@ static struct scg_expr *parse_atom(struct mj_ctx *c, const struct mj_line *l, si
 		return NULL;
 	}
 	uint64_t val;
-	if (imp_constant(s + v, vend - v, c->abi, &val, c->diag, loc_at(l, v), "minijail") < 0) {
+	int r = imp_constant(s + v, vend - v, c->abi, &val, c->diag, loc_at(l, v), "minijail");
+	if (r < 0) {
 		c->failed = true;
+		c->oom |= r == -ENOMEM;
 		return NULL;
 	}
 	*pos = p;
@@ -605,7 +610,7 @@ int scg_minijail_import(const char *text, size_t len, const struct scg_import_op
 		r = read_text(&c, text, len, o.filename);
 	}
 	if (!r && c.failed)
-		r = -EINVAL;
+		r = c.oom ? -ENOMEM : -EINVAL;
 	if (!r)
 		*out = c.p;
 	else
@@ -625,7 +630,7 @@ int scg_minijail_frequency(const char *text, size_t len, const struct scg_import
 		return -EINVAL;
 	int r = read_text(&c, text, len, o.filename);
 	if (!r && c.failed)
-		r = -EINVAL;
+		r = c.oom ? -ENOMEM : -EINVAL;
 	if (!r) {
 		*counts = c.counts;
 		*n = c.ncounts;

@@ -369,19 +369,20 @@ static void read_archs(struct ctx *c, const struct unit_setting *s)
 	}
 }
 
-static void read_families(struct ctx *c, const struct unit_setting *s)
+/* 0, or -ENOMEM: a family is never dropped for want of memory. */
+static int read_families(struct ctx *c, const struct unit_setting *s)
 {
 	struct sd_settings *set = &c->set;
 	if (!s->value[0]) {
 		set->af_present = false;
 		set->af_set = 0;
-		return;
+		return 0;
 	}
 	set->af_loc = unit_loc(s, 0, c->file);
 	if (!strcmp(s->value, "none")) {
 		set->af_present = set->af_allow = true;
 		set->af_set = 0;
-		return;
+		return 0;
 	}
 	bool invert = s->value[0] == '~';
 	if (!set->af_present) {
@@ -393,9 +394,11 @@ static void read_families(struct ctx *c, const struct unit_setting *s)
 	struct unit_word w;
 	while (unit_next_word(s, &pos, c->file, &w)) {
 		uint64_t v = 0;
-		if (strncmp(w.text, "AF_", 3) ||
-		    scg_constant_eval(w.text, c->st.targets[0], &v, NULL) < 0 || v == 0 ||
-		    v >= SD_AF_MAX) {
+		int r = strncmp(w.text, "AF_", 3) ? -ENOENT
+			: scg_constant_eval(w.text, c->st.targets[0], &v, NULL);
+		if (r == -ENOMEM)
+			return r;
+		if (r < 0 || v == 0 || v >= SD_AF_MAX) {
 			warn(c, w.loc, "families are AF_UNIX, AF_INET, AF_INET6, AF_NETLINK, ...",
 			     "unknown address family '%s': systemd ignores it", w.text);
 			continue;
@@ -405,6 +408,7 @@ static void read_families(struct ctx *c, const struct unit_setting *s)
 		else
 			set->af_set &= ~(1ULL << v);
 	}
+	return 0;
 }
 
 static const struct {
@@ -569,7 +573,7 @@ static int on_setting(void *ctx, const struct unit_setting *s)
 	else if (!strcmp(s->key, "SystemCallArchitectures"))
 		read_archs(c, s);
 	else if (!strcmp(s->key, "RestrictAddressFamilies"))
-		read_families(c, s);
+		return read_families(c, s);
 	else if (!strcmp(s->key, "RestrictNamespaces"))
 		read_namespaces(c, s);
 	return 0;
