@@ -15,6 +15,7 @@
 
 #include "util/grow.h"
 #include "util/json.h"
+#include "util/utf8.h"
 #include "util/number.h"
 #include "util/opts.h"
 #include "util/strbuf.h"

@@ -12,6 +12,7 @@
 
 #include "lang/parse.h"
 #include "util/grow.h"
+#include "util/utf8.h"
 
 struct lexer {
 	struct parse_ctx *ctx;
@@ -28,35 +29,6 @@ static bool is_ident_start(char c)
 static bool is_ident_char(char c)
 {
 	return is_ident_start(c) || (c >= '0' && c <= '9');
-}
-
-/* Length of the valid UTF-8 sequence at @s (0 if invalid): no overlong
- * forms, no surrogates, nothing above U+10FFFF. */
-static size_t utf8_length(const unsigned char *s, size_t avail)
-{
-	unsigned char c = s[0];
-	size_t n;
-	uint32_t min, cp;
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf)
-		n = 2, min = 0x80, cp = c & 0x1f;
-	else if (c >= 0xe0 && c <= 0xef)
-		n = 3, min = 0x800, cp = c & 0x0f;
-	else if (c >= 0xf0 && c <= 0xf4)
-		n = 4, min = 0x10000, cp = c & 0x07;
-	else
-		return 0;
-	if (n > avail)
-		return 0;
-	for (size_t i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (s[i] & 0x3f);
-	}
-	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return n;
 }
 
 struct scg_loc lang_token_loc(const struct source *src, const struct token *t)
@@ -91,7 +63,7 @@ static int push(struct lexer *lx, enum tok_kind kind, size_t start, size_t len, 
 static bool advance_char(struct lexer *lx)
 {
 	const unsigned char *s = (const unsigned char *)lx->src->text + lx->pos;
-	size_t n = utf8_length(s, lx->src->len - lx->pos);
+	size_t n = utf8_sequence(s, lx->src->len - lx->pos);
 	if (n == 0) {
 		lang_diag(lx->ctx, SCG_SEV_ERROR, here(lx), "utf8", "policy files are UTF-8 text",
 			  "invalid UTF-8 byte 0x%02x", s[0]);

@@ -19,10 +19,4 @@
 /* Appends @len bytes at @s to @sb as a quoted JSON string (@s may be NULL if @len is 0). */
 void json_append_string(struct strbuf *sb, const char *s, size_t len);
 
-/*
- * The length of the well-formed UTF-8 sequence at @s (at most @n bytes
- * long): 1 to 4, or 0 if the bytes there are not one.
- */
-size_t utf8_sequence(const unsigned char *s, size_t n);
-
 #endif
