@@ -75,6 +75,7 @@ struct scg_region;
 
 /* Every input.  NULL with errno set on allocation failure. */
 SCG_API struct scg_region *scg_region_new(void);
+/* NULL is a no-op. */
 SCG_API void scg_region_free(struct scg_region *region);
 /* A deep copy, or NULL. */
 SCG_API struct scg_region *scg_region_clone(const struct scg_region *region);

@@ -44,8 +44,10 @@ struct scg_arch; /* opaque, static */
 
 /* Canonical name ("x86_64", "x86", "x32", "aarch64", "mipsel64n32", ...). */
 SCG_API const char *scg_arch_name(const struct scg_arch *arch);
+/* Its AUDIT_ARCH_* value, as seccomp_data.arch carries it; 0 for NULL. */
 SCG_API uint32_t scg_arch_audit(const struct scg_arch *arch);
 SCG_API unsigned scg_arch_bits(const struct scg_arch *arch); /* 32 or 64 */
+/* Whether the ABI is big-endian (high word first in seccomp_data's 64-bit fields); NULL: false. */
 SCG_API bool scg_arch_big_endian(const struct scg_arch *arch);
 /* Bits that every syscall number of this ABI carries (SCG_X32_SYSCALL_BIT for x32, else 0). */
 SCG_API uint32_t scg_arch_nr_flags(const struct scg_arch *arch);
@@ -193,6 +195,7 @@ SCG_API unsigned scg_syscall_arg_width(const struct scg_arch *arch, const char *
 SCG_API int scg_errno_lookup(const struct scg_arch *arch, const char *name, uint32_t *value);
 /* 1 -> "EPERM", or NULL. */
 SCG_API const char *scg_errno_name(const struct scg_arch *arch, uint32_t value);
+/* Closest errno name to a misspelled @name in any numbering (edit distance), or NULL. */
 SCG_API const char *scg_errno_suggest(const char *name);
 
 /* AUDIT_ARCH_* names: "AUDIT_ARCH_X86_64" <-> 0xc000003e. */

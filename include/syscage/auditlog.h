@@ -104,6 +104,7 @@ SCG_API void scg_audit_log_free(struct scg_audit_log *log);
 SCG_API size_t scg_audit_log_count(const struct scg_audit_log *log);
 SCG_API const struct scg_audit_seccomp *scg_audit_log_at(const struct scg_audit_log *log,
 							 size_t index);
+/* What @log read besides the records kept (all zero for NULL). */
 SCG_API void scg_audit_log_stats(const struct scg_audit_log *log,
 				 struct scg_audit_log_stats *out);
 

@@ -51,7 +51,9 @@ struct scg_diag;
 SCG_API struct scg_diag *scg_diag_new(void);
 /* Frees the list and every entry.  NULL is a no-op. */
 SCG_API void scg_diag_free(struct scg_diag *diag);
+/* Frees every entry and leaves the list empty, ready for reuse.  NULL is a no-op. */
 SCG_API void scg_diag_clear(struct scg_diag *diag);
+/* How many entries the list holds; 0 for NULL. */
 SCG_API size_t scg_diag_count(const struct scg_diag *diag);
 /* Entries at or above @min severity. */
 SCG_API size_t scg_diag_count_at_least(const struct scg_diag *diag, enum scg_severity min);
@@ -66,6 +68,7 @@ SCG_API const struct scg_diag_entry *scg_diag_get(const struct scg_diag *diag, s
 SCG_API int scg_diag_add(struct scg_diag *diag, enum scg_severity severity, struct scg_loc loc,
 			 const char *code, const char *hint, const char *fmt, ...)
 	__attribute__((format(printf, 6, 7)));
+/* scg_diag_add() with the arguments as a va_list. */
 SCG_API int scg_diag_vadd(struct scg_diag *diag, enum scg_severity severity, struct scg_loc loc,
 			  const char *code, const char *hint, const char *fmt, va_list ap)
 	__attribute__((format(printf, 6, 0)));
@@ -78,6 +81,7 @@ SCG_API int scg_diag_vadd(struct scg_diag *diag, enum scg_severity severity, str
  */
 SCG_API int scg_diag_format(const struct scg_diag_entry *entry, char *buf, size_t size);
 
+/* "note", "warning" or "error" (static storage); "?" for any other value. */
 SCG_API const char *scg_severity_name(enum scg_severity severity);
 
 #ifdef __cplusplus

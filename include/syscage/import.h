@@ -133,6 +133,7 @@ struct scg_import_count {
 SCG_API int scg_minijail_frequency(const char *text, size_t len,
 				   const struct scg_import_options *opts,
 				   struct scg_import_count **counts, size_t *n, struct scg_diag *diag);
+/* Frees @n counts and their names (NULL with @n 0 is a no-op). */
 SCG_API void scg_import_counts_free(struct scg_import_count *counts, size_t n);
 
 /*

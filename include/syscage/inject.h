@@ -86,6 +86,7 @@ struct scg_inject_options {
  */
 SCG_API int scg_inject_rule_parse(const char *text, const struct scg_inject_options *opts,
 				  struct scg_inject_rule **out, struct scg_diag *diag);
+/* NULL is a no-op. */
 SCG_API void scg_inject_rule_free(struct scg_inject_rule *rule);
 
 /*

@@ -308,6 +308,7 @@ SCG_API int scg_inject_server_new(struct scg_inject_rule *const *rules, size_t n
 				  const struct scg_policy *base,
 				  const struct scg_inject_server_opts *opts,
 				  struct scg_inject_server **out);
+/* NULL is a no-op; the rules and @base stay the caller's. */
 SCG_API void scg_inject_server_free(struct scg_inject_server *srv);
 
 /* Decides notification @notif into @resp: for the launcher's on_notif. */

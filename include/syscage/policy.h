@@ -119,6 +119,7 @@ struct scg_rule {
 
 /* An empty policy: no target ABI, default KILL_PROCESS, badarch KILL_PROCESS, no unknown verdict. */
 SCG_API struct scg_policy *scg_policy_new(void);
+/* Frees the policy, its rules and their conditions.  NULL is a no-op. */
 SCG_API void scg_policy_free(struct scg_policy *policy);
 /* Deep copy, or NULL. */
 SCG_API struct scg_policy *scg_policy_clone(const struct scg_policy *policy);
@@ -131,8 +132,10 @@ SCG_API const struct scg_arch *scg_policy_arch_at(const struct scg_policy *polic
 /* Adds the native ABI and its companions (x86_64: x86_64, x86, x32). */
 SCG_API int scg_policy_add_native_arches(struct scg_policy *policy);
 
+/* The verdict (SCG_RET_* value) for calls no rule matches. */
 SCG_API void scg_policy_set_default(struct scg_policy *policy, uint32_t action);
 SCG_API uint32_t scg_policy_default(const struct scg_policy *policy);
+/* The verdict for calls from an ABI that is not a target of the policy. */
 SCG_API void scg_policy_set_badarch(struct scg_policy *policy, uint32_t action);
 SCG_API uint32_t scg_policy_badarch(const struct scg_policy *policy);
 /* The verdict for syscall numbers a target ABI's table does not know. */
@@ -146,6 +149,7 @@ SCG_API bool scg_policy_unknown(const struct scg_policy *policy, uint32_t *actio
  * syscall) or -ENOMEM.
  */
 SCG_API int scg_policy_add_rule(struct scg_policy *policy, struct scg_rule_spec *spec);
+/* The rules, in order (the first that matches decides). */
 SCG_API size_t scg_policy_rule_count(const struct scg_policy *policy);
 /* Borrowed view, valid until the policy changes. */
 SCG_API int scg_policy_rule_at(const struct scg_policy *policy, size_t index,
