@@ -3,8 +3,10 @@
 # replay the same workload under 'syscage run -p' that policy and count the
 # denials (docs/learn.md, "From learning to a policy that holds").
 #
-#   examples/learn-replay.sh [-s SYSCAGE] [-n REPLAYS] [nginx] [redis] [curl] [git] [python]
+#   examples/learn-replay.sh [-s SYSCAGE] [-n REPLAYS] [-p PROFILE] [nginx] [redis] [curl] [git] [python]
 #
+# With -p, nothing is learned: the workloads run under PROFILE (a built-in profile
+# such as 'default', or a policy file) and their denials are counted the same way.
 # With no program named, all five.  A program that is not installed is skipped and
 # named.  Each workload starts the program under the launcher given as its
 # arguments ("$@" is 'syscage learn ...' or 'syscage run ...'), drives it with
@@ -12,10 +14,12 @@
 set -u
 SYSCAGE=syscage
 REPLAYS=2
-while getopts s:n: opt; do
+PROFILE=
+while getopts s:n:p: opt; do
 	case $opt in
 	s) SYSCAGE=$OPTARG ;;
 	n) REPLAYS=$OPTARG ;;
+	p) PROFILE=$OPTARG ;;
 	*) exit 2 ;;
 	esac
 done
@@ -24,12 +28,19 @@ shift $((OPTIND - 1))
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
 
+# A port free right now, so that two runs side by side do not meet.
+free_port() {
+	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
 wait_for() { # CMD...: polls CMD for up to 5 s
 	for _ in $(seq 50); do "$@" >/dev/null 2>&1 && return 0; sleep 0.1; done
 	return 1
 }
 
 workload_nginx() {
+	local port
+	port=$(free_port)
 	mkdir -p "$W/www" && echo hello >"$W/www/index.html"
 	cat >"$W/nginx.conf" <<EOF
 worker_processes 2;
@@ -40,46 +51,50 @@ http {
   access_log $W/access.log;
   client_body_temp_path $W/body; proxy_temp_path $W/proxy; fastcgi_temp_path $W/fcgi;
   uwsgi_temp_path $W/uwsgi; scgi_temp_path $W/scgi;
-  server { listen 127.0.0.1:18080; root $W/www; }
+  server { listen 127.0.0.1:$port; root $W/www; }
 }
 EOF
 	"$@" nginx -c "$W/nginx.conf" -g 'daemon off;' &
 	local launcher=$!
-	wait_for curl -sf http://127.0.0.1:18080/
+	wait_for curl -sf http://127.0.0.1:$port/
 	for _ in $(seq 20); do
-		curl -s http://127.0.0.1:18080/ >/dev/null
-		curl -s http://127.0.0.1:18080/missing >/dev/null
+		curl -s http://127.0.0.1:$port/ >/dev/null
+		curl -s http://127.0.0.1:$port/missing >/dev/null
 	done
 	kill -HUP "$(cat "$W/nginx.pid")" && sleep 1 # a reload respawns the workers
-	for _ in $(seq 20); do curl -s http://127.0.0.1:18080/ >/dev/null; done
+	for _ in $(seq 20); do curl -s http://127.0.0.1:$port/ >/dev/null; done
 	kill -QUIT "$(cat "$W/nginx.pid")"
 	wait "$launcher"
 }
 
 workload_redis() {
+	local port
+	port=$(free_port)
 	mkdir -p "$W/redis"
-	"$@" redis-server --port 16379 --bind 127.0.0.1 --dir "$W/redis" --save "" \
+	"$@" redis-server --port "$port" --bind 127.0.0.1 --dir "$W/redis" --save "" \
 		--appendonly no --daemonize no >/dev/null &
 	local launcher=$!
-	wait_for redis-cli -p 16379 ping
-	for i in $(seq 100); do redis-cli -p 16379 set "k$i" "v$i" >/dev/null; done
-	redis-cli -p 16379 get k42 >/dev/null
-	redis-cli -p 16379 lpush l a b c >/dev/null
-	redis-cli -p 16379 bgsave >/dev/null && sleep 1.5 # a fork that writes the snapshot
-	redis-cli -p 16379 save >/dev/null
-	redis-cli -p 16379 shutdown nosave >/dev/null
+	wait_for redis-cli -p "$port" ping
+	for i in $(seq 100); do redis-cli -p "$port" set "k$i" "v$i" >/dev/null; done
+	redis-cli -p "$port" get k42 >/dev/null
+	redis-cli -p "$port" lpush l a b c >/dev/null
+	redis-cli -p "$port" bgsave >/dev/null && sleep 1.5 # a fork that writes the snapshot
+	redis-cli -p "$port" save >/dev/null
+	redis-cli -p "$port" shutdown nosave >/dev/null
 	wait "$launcher"
 }
 
 workload_curl() {
-	python3 -m http.server 18090 --bind 127.0.0.1 --directory /etc >/dev/null 2>&1 &
+	local port
+	port=$(free_port)
+	python3 -m http.server "$port" --bind 127.0.0.1 --directory /etc >/dev/null 2>&1 &
 	local server=$!
-	wait_for curl -sf http://127.0.0.1:18090/
-	"$@" curl -s http://127.0.0.1:18090/hostname >/dev/null
-	"$@" curl -s -o "$W/download" http://127.0.0.1:18090/os-release
-	"$@" curl -s -d x=1 -o /dev/null http://127.0.0.1:18090/
+	wait_for curl -sf http://127.0.0.1:$port/
+	"$@" curl -s http://127.0.0.1:$port/hostname >/dev/null
+	"$@" curl -s -o "$W/download" http://127.0.0.1:$port/os-release
+	"$@" curl -s -d x=1 -o /dev/null http://127.0.0.1:$port/
 	"$@" curl -s file:///etc/hostname >/dev/null
-	"$@" curl -s -I http://127.0.0.1:18090/ >/dev/null
+	"$@" curl -s -I http://127.0.0.1:$port/ >/dev/null
 	kill "$server"
 }
 
@@ -131,7 +146,7 @@ binary_of() {
 }
 
 status=0
-printf '%-8s %-7s %s\n' program rules "denials per replay"
+printf '%-8s %-7s %s\n' program "$([ -n "$PROFILE" ] && echo policy || echo rules)" "denials per replay"
 for program in "$@"; do
 	if ! declare -F "workload_$program" >/dev/null; then
 		echo "unknown program '$program' (nginx, redis, curl, git, python)" >&2
@@ -141,11 +156,15 @@ for program in "$@"; do
 		printf '%-8s skipped: %s is not installed\n' "$program" "$(binary_of "$program")"
 		continue
 	fi
-	policy=$W/$program.policy
-	: >"$policy" # each launch of the workload merges into the same policy
-	"workload_$program" "$SYSCAGE" learn --args --merge "$policy" -o "$policy" -- \
-		>/dev/null 2>"$W/$program.learn.err"
-	rules=$(grep -c '^allow' "$policy")
+	if [ -n "$PROFILE" ]; then
+		policy=$PROFILE rules=$PROFILE
+	else
+		policy=$W/$program.policy
+		: >"$policy" # each launch of the workload merges into the same policy
+		"workload_$program" "$SYSCAGE" learn --args --merge "$policy" -o "$policy" -- \
+			>/dev/null 2>"$W/$program.learn.err"
+		rules=$(grep -c '^allow' "$policy")
+	fi
 	denials=""
 	for r in $(seq "$REPLAYS"); do
 		logs=$W/$program.logs.$r
