@@ -1017,6 +1017,40 @@ static void test_builtin_default(void **state)
 	scg_policy_free(p);
 }
 
+/* The options struct follows the sz pattern: older and newer callers, unknown fields refused. */
+static void test_options_size(void **state)
+{
+	(void)state;
+	const char *json = "{\"defaultAction\": \"SCMP_ACT_ERRNO\","
+			   " \"architectures\": [\"SCMP_ARCH_X86_64\"],"
+			   " \"syscalls\": [{\"names\": [\"read\"], \"action\": \"SCMP_ACT_ALLOW\"}]}";
+	struct scg_policy *p = NULL;
+	struct scg_diag *d = scg_diag_new();
+	struct scg_oci_options init;
+	scg_oci_options_init(&init);
+	assert_int_equal(init.sz, sizeof(init));
+	assert_true(init.runc_enosys);
+	assert_int_equal(scg_oci_import(json, strlen(json), &init, &p, d), 0);
+	scg_policy_free(p);
+	SCG_OPTS(scg_oci_options, made, .runc_enosys = true, .host_arch = "amd64");
+	assert_int_equal(scg_oci_import(json, strlen(json), &made, &p, d), 0);
+	scg_policy_free(p);
+	struct scg_oci_options zero = { .runc_enosys = true }; /* sz 0: the first layout */
+	assert_int_equal(scg_oci_import(json, strlen(json), &zero, &p, d), 0);
+	scg_policy_free(p);
+	struct {
+		struct scg_oci_options known;
+		uint64_t later_field;
+	} newer = { .known = { .sz = sizeof(newer), .runc_enosys = true }, .later_field = 1 };
+	p = NULL;
+	assert_int_equal(scg_oci_import(json, strlen(json), &newer.known, &p, d), -EINVAL);
+	assert_null(p);
+	newer.later_field = 0; /* a newer caller that leaves the new field alone */
+	assert_int_equal(scg_oci_import(json, strlen(json), &newer.known, &p, d), 0);
+	scg_policy_free(p);
+	scg_diag_free(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1042,6 +1076,7 @@ int main(void)
 		cmocka_unit_test(test_export_random_round_trip),
 		cmocka_unit_test(test_builtin_docker_default),
 		cmocka_unit_test(test_builtin_default),
+		cmocka_unit_test(test_options_size),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -32,6 +32,10 @@ extern "C" {
 #endif
 
 struct scg_oci_options {
+	/* sizeof(struct scg_oci_options) as the caller knows it: SCG_OPTS
+	 * (<syscage/export.h>) or scg_oci_options_init() fills it in.  SCG_OPTS
+	 * leaves runc_enosys false; scg_oci_options_init() sets the defaults. */
+	size_t sz;
 	/* Capabilities the container holds ("CAP_SYS_ADMIN" or "SYS_ADMIN",
 	 * any case; "ALL" for every one).  NULL: Docker's default set. */
 	const char *const *caps;
@@ -53,7 +57,7 @@ struct scg_oci_options {
 	 * steered past: Docker's `socket` rule `arg0 > 40` lets
 	 * socket(AF_VSOCK | 1ULL << 32, ...) make an AF_VSOCK socket.  Default
 	 * false: the verdicts of runc + libseccomp, holes included. */
-	bool int_args_32; /* in runc_enosys's padding: the layout is unchanged */
+	bool int_args_32;
 	/* Name used in diagnostics and rule locations; NULL: "<oci>". */
 	const char *filename;
 };

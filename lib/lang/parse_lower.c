@@ -514,7 +514,7 @@ struct variant {
 	uint32_t action;
 	struct scg_expr *expr;
 	uint32_t abis;	    /* bits of lw->targets */
-	uint32_t arch_mask; /* bits of scg_arch_at() */
+	uint32_t arch_mask; /* SCG_ARCH_BIT_* values (scg_arch_mask_bit()) */
 };
 
 /* Resolves the statement on one ABI and adds it to the matching variant. */

@@ -272,7 +272,7 @@ static uint32_t arch_mask_for(struct scg_policy *p, const char *name, uint32_t m
 	for (size_t i = 0; i < scg_policy_arch_count(p); i++) {
 		const struct scg_arch *a = scg_policy_arch_at(p, i);
 		if (scg_syscall_lookup(a, name, &nr) == 0)
-			resolvable |= 1U << oci_arch_index(a);
+			resolvable |= scg_arch_mask_bit(a);
 	}
 	return mask == resolvable ? 0 : mask;
 }
@@ -299,7 +299,7 @@ static int emit_group(struct scg_policy *p, struct abi_out *outs, size_t nouts, 
 		    !earlier_done(&outs[b], j))
 			continue;
 		outs[b].done[j] = true;
-		mask |= 1U << oci_arch_index(outs[b].arch);
+		mask |= scg_arch_mask_bit(outs[b].arch);
 	}
 	struct scg_rule_spec spec = {
 		.action = r->action,

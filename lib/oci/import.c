@@ -3,20 +3,22 @@
 #include <errno.h>
 
 #include "internal.h"
+#include "util/opts.h"
 
 void scg_oci_options_init(struct scg_oci_options *opts)
 {
-	*opts = (struct scg_oci_options){ .runc_enosys = true };
+	*opts = (struct scg_oci_options){ .sz = sizeof(*opts), .runc_enosys = true };
 }
 
 int scg_oci_import(const char *json, size_t len, const struct scg_oci_options *opts,
 		   struct scg_policy **out, struct scg_diag *diag)
 {
-	struct scg_oci_options defaults;
-	if (!opts) {
-		scg_oci_options_init(&defaults);
-		opts = &defaults;
-	}
+	struct scg_oci_options known;
+	if (!opts)
+		scg_oci_options_init(&known);
+	else if (opts_load(&known, sizeof(known), opts, OPTS_END(struct scg_oci_options, filename)))
+		return -EINVAL;
+	opts = &known;
 	if (!json && len)
 		return -EINVAL;
 	const char *file = opts->filename ? opts->filename : "<oci>";

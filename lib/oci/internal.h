@@ -285,6 +285,5 @@ int oci_stub_back(struct oci_doc *doc, const struct oci_resolved *res,
 
 /* The comparison as an expression, over the argument's low 32 bits when @low32. */
 struct scg_expr *oci_cmp_expr(const struct oci_cmp *cmp, bool low32);
-size_t oci_arch_index(const struct scg_arch *arch);
 
 #endif

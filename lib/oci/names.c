@@ -390,11 +390,3 @@ bool oci_arch_has_mux(const struct scg_arch *arch)
 			return true;
 	return false;
 }
-
-size_t oci_arch_index(const struct scg_arch *arch)
-{
-	for (size_t i = 0; i < scg_arch_count(); i++)
-		if (scg_arch_at(i) == arch)
-			return i;
-	return (size_t)-1;
-}

@@ -78,7 +78,7 @@ static int add_numbers(struct scg_policy *p, const struct scg_arch *arch, uint32
 		.has_number = true,
 		.number = first,
 		.number_last = last,
-		.arch_mask = 1U << oci_arch_index(arch),
+		.arch_mask = scg_arch_mask_bit(arch),
 		.loc = SCG_LOC_NONE,
 	};
 	return scg_policy_add_rule(p, &spec);

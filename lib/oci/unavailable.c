@@ -14,6 +14,7 @@ static const char rebuild_hint[] = "install libjson-c-dev and run meson setup wi
 void scg_oci_options_init(struct scg_oci_options *opts)
 {
 	memset(opts, 0, sizeof(*opts));
+	opts->sz = sizeof(*opts);
 	opts->runc_enosys = true;
 }
 
