@@ -10,6 +10,7 @@ internal libraries, the command's and the drop-in's objects; members are named a
 source, lib_<dir>_<file>.c.o) take from another layer.  TAP output."""
 import glob
 import os
+import re
 import sys
 
 from objfiles import includes, member_symbols
@@ -44,20 +45,57 @@ def layer_of_source(rel):
     return None
 
 
+def layer_of_path(rel, header_layer):
+    """The layer a file belongs to, from its path relative to the tree, or None."""
+    parts = rel.split("/")
+    if parts[0] == "include" and len(parts) == 3 and parts[1] == "syscage":
+        return header_layer.get("syscage/" + parts[2], "?")
+    return layer_of_source(rel)
+
+
 def include_edges(header_layer):
-    """(file, its layer, included header, that header's layer or None when unknown)."""
+    """(file, its layer, included header, that header's layer; "?" when no layer has it).
+    Quoted includes are resolved as the compiler does: beside the file first, then in lib/
+    (for lib/) or cli/ (for the command), so "../../cli/run.h" is seen for what it is."""
     files = (glob.glob(os.path.join(SRC, "lib/*/*.[ch]")) +
              glob.glob(os.path.join(SRC, "include/syscage/*.h")) +
              glob.glob(os.path.join(SRC, "cli/**/*.[ch]"), recursive=True) +
              glob.glob(os.path.join(SRC, "compat/**/*.[ch]"), recursive=True))
     for path in sorted(files):
         rel = os.path.relpath(path, SRC)
-        user = layer_of_source(rel) or header_layer.get("syscage/" + os.path.basename(rel))
-        for _, inc in includes(path):
+        user = layer_of_path(rel, header_layer)
+        for quote, inc in includes(path):
             if inc.startswith("syscage/"):
                 yield rel, user, inc, header_layer.get(inc, "?")
-            elif rel.startswith("lib/") and "/" in inc:
-                yield rel, user, inc, inc.split("/")[0]
+                continue
+            if quote != '"':
+                continue  # the system's headers
+            roots = [os.path.dirname(path), os.path.join(SRC, "lib"), os.path.join(SRC, "cli")]
+            found = [os.path.normpath(os.path.join(r, inc)) for r in roots
+                     if os.path.exists(os.path.join(r, inc))]
+            if not found:
+                yield rel, user, inc, "?"
+                continue
+            target = os.path.relpath(found[0], SRC)
+            yield rel, user, inc, layer_of_path(target, header_layer) or target
+
+
+def table_in_architecture_md(level):
+    """Differences between docs/ARCHITECTURE.md's layer table and tools/layers.txt."""
+    want = {}
+    for name, lvl in level.items():
+        shown = {"cli": "cli/", "compat": "compat/"}.get(name, name)
+        if name != "umbrella":
+            want.setdefault(lvl, set()).add(shown)
+    got = {}
+    with open(os.path.join(SRC, "docs/ARCHITECTURE.md"), encoding="utf-8") as f:
+        for line in f:
+            m = re.match(r"^\|\s*(\d+)\s*\|([^|]*)\|", line)
+            if m:
+                got[int(m.group(1))] = set(re.findall(r"`([^`]+)`", m.group(2)))
+    return [f"level {lvl}: ARCHITECTURE.md has {sorted(got.get(lvl, set()))}, "
+            f"tools/layers.txt {sorted(want.get(lvl, set()))}"
+            for lvl in sorted(set(want) | set(got)) if got.get(lvl, set()) != want.get(lvl, set())]
 
 
 def member_layer(member):
@@ -107,14 +145,28 @@ def main():
     check(not missing, "tools/layers.txt places every lib/ directory and public header",
           missing + ["add it to tools/layers.txt"] * bool(missing))
 
-    bad = []
+    bad, unknown, private = [], [], []
     for rel, user, inc, owner in include_edges(header_layer):
+        if rel.startswith("include/") and not inc.startswith("syscage/"):
+            private.append(f"{rel} includes \"{inc}\"")
+        if owner == "?":
+            unknown.append(f"{rel} includes {inc}, which is no header of the tree"
+                           if not inc.startswith("syscage/") else
+                           f"{rel} includes <{inc}>, which is no public header")
+            continue
         if user not in level or owner not in level:
-            continue  # reported above
+            if owner not in level and owner not in ("cli", "compat") and user in level:
+                unknown.append(f"{rel} includes {inc} ({owner}), outside every layer")
+            continue  # a lib/ directory without a level is reported above
         if not allowed(level, user, owner):
             bad.append(f"{rel} ({user}, level {level[user]}) includes {inc} "
                        f"({owner}, level {level[owner]})")
     check(not bad, "every #include points to the same or a lower layer", bad)
+    check(not unknown, "every quoted #include names a header of the tree, and every "
+          "<syscage/*.h> a public one", unknown)
+    check(not private, "public headers include only public headers", private)
+    diff = table_in_architecture_md(level)
+    check(not diff, "docs/ARCHITECTURE.md's layer table is tools/layers.txt", diff)
 
     bad = []
     for (user, owner), names in sorted(symbol_edges(sys.argv[1:]).items()):
