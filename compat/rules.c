@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,7 +22,8 @@ int compat_rules_append(struct compat_rules *rules, const struct compat_rule *ru
 {
 	if (rules->n == rules->cap) {
 		size_t cap = rules->cap ? rules->cap * 2 : 16;
-		struct compat_rule *v = realloc(rules->v, cap * sizeof(*v));
+		struct compat_rule *v = rules->cap > SIZE_MAX / 2 ? NULL
+					: reallocarray(rules->v, cap, sizeof(*v));
 		if (v == NULL)
 			return -ENOMEM;
 		rules->v = v;
@@ -355,7 +357,7 @@ COMPAT_API int seccomp_syscall_priority(scmp_filter_ctx ctx, int syscall, uint8_
 			compat_filter_changed(f);
 			return 0;
 		}
-	struct compat_priority *p = realloc(f->prio, (f->nprio + 1) * sizeof(*p));
+	struct compat_priority *p = reallocarray(f->prio, f->nprio + 1, sizeof(*p));
 	if (p == NULL)
 		return -ENOMEM;
 	f->prio = p;
