@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "runtime/kernel_abi.h"
+#include "arch/kernel_abi.h"
 
 /*
  * waitpid(@pid, @status, __WALL) that gives up at @deadline_ms (a

@@ -12,9 +12,9 @@
  * and C types; the lists below sort out the rest by name and type.
  */
 #include <fcntl.h>
-#include <linux/futex.h>
 #include <string.h>
 
+#include "arch/kernel_abi.h"
 #include "learn/internal.h"
 #include "lang/lang_internal.h"
 
@@ -172,14 +172,15 @@ unsigned learn_conditional_args(const struct scg_arch *arch, const char *name, u
  * what the same code can do on another run, and the priority-inheritance
  * and requeue operations stay out unless the program used them.
  */
-enum { FUTEX_FLAGS = FUTEX_PRIVATE_FLAG | FUTEX_CLOCK_REALTIME };
+enum { FUTEX_FLAGS = SCG_FUTEX_PRIVATE_FLAG | SCG_FUTEX_CLOCK_REALTIME };
 
-static const uint8_t futex_wait_wake[] = { FUTEX_WAIT, FUTEX_WAKE, FUTEX_WAIT_BITSET,
-					   FUTEX_WAKE_BITSET };
-static const uint8_t futex_requeue[] = { FUTEX_REQUEUE, FUTEX_CMP_REQUEUE, FUTEX_WAKE_OP };
-static const uint8_t futex_pi[] = { FUTEX_LOCK_PI, FUTEX_LOCK_PI2, FUTEX_UNLOCK_PI,
-				    FUTEX_TRYLOCK_PI };
-static const uint8_t futex_requeue_pi[] = { FUTEX_WAIT_REQUEUE_PI, FUTEX_CMP_REQUEUE_PI };
+static const uint8_t futex_wait_wake[] = { SCG_FUTEX_WAIT, SCG_FUTEX_WAKE,
+					   SCG_FUTEX_WAIT_BITSET, SCG_FUTEX_WAKE_BITSET };
+static const uint8_t futex_requeue[] = { SCG_FUTEX_REQUEUE, SCG_FUTEX_CMP_REQUEUE,
+					 SCG_FUTEX_WAKE_OP };
+static const uint8_t futex_pi[] = { SCG_FUTEX_LOCK_PI, SCG_FUTEX_LOCK_PI2, SCG_FUTEX_UNLOCK_PI,
+				    SCG_FUTEX_TRYLOCK_PI };
+static const uint8_t futex_requeue_pi[] = { SCG_FUTEX_WAIT_REQUEUE_PI, SCG_FUTEX_CMP_REQUEUE_PI };
 
 static bool futex_op_in(const uint8_t *ops, size_t n, uint64_t op)
 {
@@ -189,22 +190,22 @@ static bool futex_op_in(const uint8_t *ops, size_t n, uint64_t op)
 	return false;
 }
 
-/* The waits take a clock: each is added with and without FUTEX_CLOCK_REALTIME. */
+/* The waits take a clock: each is added with and without SCG_FUTEX_CLOCK_REALTIME. */
 static size_t add_futex_ops(const uint8_t *ops, size_t n, uint64_t private_flag, uint64_t *out,
 			    size_t count)
 {
 	for (size_t i = 0; i < n; i++) {
 		out[count++] = ops[i] | private_flag;
-		if (ops[i] == FUTEX_WAIT || ops[i] == FUTEX_WAIT_BITSET ||
-		    ops[i] == FUTEX_LOCK_PI2 || ops[i] == FUTEX_WAIT_REQUEUE_PI)
-			out[count++] = ops[i] | private_flag | FUTEX_CLOCK_REALTIME;
+		if (ops[i] == SCG_FUTEX_WAIT || ops[i] == SCG_FUTEX_WAIT_BITSET ||
+		    ops[i] == SCG_FUTEX_LOCK_PI2 || ops[i] == SCG_FUTEX_WAIT_REQUEUE_PI)
+			out[count++] = ops[i] | private_flag | SCG_FUTEX_CLOCK_REALTIME;
 	}
 	return count;
 }
 
 static size_t futex_family(uint64_t value, uint64_t *out)
 {
-	uint64_t op = value & ~(uint64_t)FUTEX_FLAGS, private_flag = value & FUTEX_PRIVATE_FLAG;
+	uint64_t op = value & ~(uint64_t)FUTEX_FLAGS, private_flag = value & SCG_FUTEX_PRIVATE_FLAG;
 #define IN(ops) futex_op_in(ops, sizeof(ops), op)
 #define ADD(ops) (count = add_futex_ops(ops, sizeof(ops), private_flag, out, count))
 	size_t count = 0;

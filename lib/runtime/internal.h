@@ -5,7 +5,7 @@
 
 #include <syscage/runtime.h>
 
-#include "runtime/kernel_abi.h"
+#include "arch/kernel_abi.h"
 
 /* The two ways into the kernel: each returns what the raw syscall does (-1 and errno on error). */
 struct runtime_ops {

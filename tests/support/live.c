@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "bpf/opcodes.h"
-#include "runtime/kernel_abi.h"
+#include "arch/kernel_abi.h"
 
 #define NR_SECCOMP_X86_64 317
 #define SIGSYS_TRAP_CODE 1 /* SYS_SECCOMP */

@@ -1,16 +1,18 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * The kernel interfaces around seccomp that the library calls, defined once
- * here with the kernel's values, so that the build never depends on the
- * host's headers (older distributions lack PTRACE_SECCOMP_GET_FILTER, the
- * newer seccomp operations and ptrace's syscall info).  The values are
+ * The kernel interfaces the library calls (seccomp, prctl, ptrace; futex
+ * operations for learn), defined once here with the kernel's values, so
+ * that the build never depends on the host's headers (older distributions
+ * lack PTRACE_SECCOMP_GET_FILTER, the newer seccomp operations, ptrace's
+ * syscall info and FUTEX_LOCK_PI2).  The values are
  * kernel ABI and never change.  Filter return values, flags and
  * struct seccomp_data are in the public headers (SCG_RET_*,
  * SCG_FILTER_FLAG_*, SCG_DATA_*); the notification ioctls stay in notify.c,
- * their only user.
+ * their only user, because their numbers encode the size of the runtime's
+ * public notification structs.
  */
-#ifndef SCG_LIB_RUNTIME_KERNEL_ABI_H
-#define SCG_LIB_RUNTIME_KERNEL_ABI_H
+#ifndef SCG_LIB_ARCH_KERNEL_ABI_H
+#define SCG_LIB_ARCH_KERNEL_ABI_H
 
 #include <stdint.h>
 
@@ -44,6 +46,23 @@
 #define SCG_PTRACE_O_TRACESECCOMP	0x80
 #define SCG_PTRACE_O_EXITKILL		0x100000
 #define SCG_PTRACE_SYSCALL_INFO_SECCOMP 3
+
+/* futex(2) operations and flags (learn's operation families) */
+#define SCG_FUTEX_WAIT		  0U
+#define SCG_FUTEX_WAKE		  1U
+#define SCG_FUTEX_REQUEUE	  3U
+#define SCG_FUTEX_CMP_REQUEUE	  4U
+#define SCG_FUTEX_WAKE_OP	  5U
+#define SCG_FUTEX_LOCK_PI	  6U
+#define SCG_FUTEX_UNLOCK_PI	  7U
+#define SCG_FUTEX_TRYLOCK_PI	  8U
+#define SCG_FUTEX_WAIT_BITSET	  9U
+#define SCG_FUTEX_WAKE_BITSET	  10U
+#define SCG_FUTEX_WAIT_REQUEUE_PI 11U
+#define SCG_FUTEX_CMP_REQUEUE_PI  12U
+#define SCG_FUTEX_LOCK_PI2	  13U /* Linux 5.14 */
+#define SCG_FUTEX_PRIVATE_FLAG	  128U
+#define SCG_FUTEX_CLOCK_REALTIME  256U
 
 /* struct ptrace_syscall_info, as far as a seccomp stop fills it. */
 struct syscall_info {
