@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -80,7 +81,33 @@ struct report {
 	int denied_source;
 	unsigned long calls;
 	bool saw_unshare;
+	unsigned ready, exits, gave_up; /* on_ready, on_exit and on_gave_up calls */
+	int ready_dumpable;		/* PR_GET_DUMPABLE in on_ready: the supervisor's */
+	int dumpable_after;		/* PR_GET_DUMPABLE once scg_launch() returned */
+	int gave_up_error;
+	struct scg_launch_result exit_result; /* what on_exit saw */
 };
+
+static void on_ready(void *ctx)
+{
+	struct report *rep = ctx;
+	rep->ready++;
+	rep->ready_dumpable = prctl(PR_GET_DUMPABLE, 0L, 0L, 0L, 0L);
+}
+
+static void on_exit_event(const struct scg_launch_result *result, void *ctx)
+{
+	struct report *rep = ctx;
+	rep->exits++;
+	rep->exit_result = *result;
+}
+
+static void on_gave_up(int error, void *ctx)
+{
+	struct report *rep = ctx;
+	if (rep->gave_up++ == 0)
+		rep->gave_up_error = error;
+}
 
 static void on_denial(const struct scg_launch_denial *d, void *ctx)
 {
@@ -113,8 +140,21 @@ static int kill_everything(int listener, const struct scg_notif *n, struct scg_n
 	return 0;
 }
 
+/* SERVE: a supervisor that cannot go on; it hands over at the first notification. */
+static int fail_to_serve(int listener, const struct scg_notif *n, struct scg_notif_resp *resp,
+			 void *ctx)
+{
+	(void)listener;
+	(void)n;
+	(void)resp;
+	(void)ctx;
+	return -EIO;
+}
+
 /* Launches @argv under @policy_src (NULL: the policy is ignored) in @mode, in a fresh child. */
 static bool complain;
+static scg_notif_decide_fn serve_with = kill_everything;
+static const char *fallback_src; /* the watchdog's verdicts (NULL: the policy's) */
 
 static void launch_in_child(const char *policy_src, enum scg_launch_mode mode, const char *const argv[],
 			    struct report *out)
@@ -127,20 +167,26 @@ static void launch_in_child(const char *policy_src, enum scg_launch_mode mode, c
 	}
 	memset(shm, 0, sizeof(*shm));
 	struct scg_policy *policy = policy_src ? policy_text(policy_src) : NULL;
+	struct scg_policy *fallback = fallback_src ? policy_text(fallback_src) : NULL;
 	fflush(NULL);
 	pid_t pid = fork();
 	assert_true(pid >= 0);
 	if (pid == 0) {
 		alarm(60);
+		prctl(PR_SET_DUMPABLE, 1L, 0L, 0L, 0L);
 		SCG_OPTS(scg_launch_options, o, .mode = mode, .ctx = shm, .on_denial = on_denial,
-			 .on_call = on_call, .on_notif = kill_everything, .complain = complain);
+			 .on_call = on_call, .on_notif = serve_with, .complain = complain,
+			 .on_ready = on_ready, .on_exit = on_exit_event, .on_gave_up = on_gave_up,
+			 .fallback = fallback);
 		shm->r = scg_launch((char *const *)argv, policy, &o, &shm->res);
+		shm->dumpable_after = prctl(PR_GET_DUMPABLE, 0L, 0L, 0L, 0L);
 		_exit(0);
 	}
 	int status;
 	while (waitpid(pid, &status, 0) < 0)
 		assert_int_equal(errno, EINTR);
 	scg_policy_free(policy);
+	scg_policy_free(fallback);
 	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 	*out = *shm;
 }
@@ -168,6 +214,57 @@ static void test_allow(void **state)
 	assert_int_equal(scg_launch_exit_status(&rep.res), 7);
 	assert_int_equal(rep.denials, 0);
 	assert_true(rep.res.pid > 0);
+	/* the events around the launch: ready once, before the fork, while the
+	 * supervisor is not dumpable; exit once, with the result; dumpable again */
+	assert_int_equal(rep.ready, 1);
+	assert_int_equal(rep.ready_dumpable, 0);
+	assert_int_equal(rep.exits, 1);
+	assert_int_equal(rep.exit_result.end, SCG_LAUNCH_EXITED);
+	assert_int_equal(rep.exit_result.status, 7);
+	assert_int_equal(rep.exit_result.pid, rep.res.pid);
+	assert_int_equal(rep.dumpable_after, 1);
+	assert_int_equal(rep.gave_up, 0);
+}
+
+/*
+ * A SERVE supervisor that fails hands over: on_gave_up once with its error,
+ * and the watchdog answers that call and the later ones with the fallback's
+ * verdicts, so the program still gets EIO three times; no call runs.
+ */
+static void test_gave_up(void **state)
+{
+	(void)state;
+	NEED_NOTIF();
+	const char *argv[] = { self, "child", "unshare3", NULL };
+	struct report rep;
+	serve_with = fail_to_serve;
+	fallback_src = "default allow\nerrno(EIO) unshare\n";
+	launch_in_child("default allow\nnotify unshare\n", SCG_LAUNCH_SERVE, argv, &rep);
+	serve_with = kill_everything;
+	fallback_src = NULL;
+	assert_int_equal(rep.r, 0);
+	assert_int_equal(rep.gave_up, 1);
+	assert_int_equal(rep.gave_up_error, EIO);
+	assert_int_equal(rep.res.end, SCG_LAUNCH_EXITED);
+	assert_int_equal(rep.res.status, 7);
+	assert_int_equal(rep.exits, 1);
+	assert_int_equal(rep.dumpable_after, 1);
+}
+
+/* A launch that cannot start still ends with on_exit, saying where it stopped. */
+static void test_exit_event_not_started(void **state)
+{
+	(void)state;
+	NEED_NOTIF();
+	const char *argv[] = { "/nonexistent/program", NULL };
+	struct report rep;
+	launch_in_child("default allow\n", SCG_LAUNCH_REPORT, argv, &rep);
+	assert_true(rep.r < 0);
+	assert_int_equal(rep.exits, 1);
+	assert_int_equal(rep.exit_result.end, SCG_LAUNCH_NOT_STARTED);
+	assert_int_equal(rep.exit_result.end, rep.res.end);
+	assert_int_equal(rep.exit_result.stage, rep.res.stage);
+	assert_int_equal(rep.dumpable_after, 1);
 }
 
 static void test_deny_errno(void **state)
@@ -469,6 +566,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_hostile_report),
 		cmocka_unit_test(test_hostile_serve),
 		cmocka_unit_test(test_inject_server),
+		cmocka_unit_test(test_gave_up),
+		cmocka_unit_test(test_exit_event_not_started),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }
