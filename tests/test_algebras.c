@@ -170,14 +170,14 @@ static int keep_region(void *ctx, const struct scg_region *region, const uint32_
 	return 0;
 }
 
-/* The filter for "allow getpid if @cond" on x86_64 (ERRNO(1) otherwise), cut into regions. */
-static void partition_of(const struct scg_expr *cond, struct partition *p, uint32_t *nr)
+/* The filter for "allow getpid if @cond" on @arch (ERRNO(1) otherwise), cut into regions. */
+static void partition_of(const struct scg_arch *arch, const struct scg_expr *cond,
+			 struct partition *p, uint32_t *nr)
 {
-	const struct scg_arch *x86_64 = scg_arch_lookup("x86_64");
-	assert_int_equal(scg_syscall_lookup(x86_64, "getpid", nr), 0);
+	assert_int_equal(scg_syscall_lookup(arch, "getpid", nr), 0);
 	struct scg_policy *policy = scg_policy_new();
 	assert_non_null(policy);
-	assert_int_equal(scg_policy_add_arch(policy, x86_64), 0);
+	assert_int_equal(scg_policy_add_arch(policy, arch), 0);
 	scg_policy_set_default(policy, SCG_RET_ERRNO | 1);
 	struct scg_rule_spec rule = {.action = SCG_RET_ALLOW,
 				     .syscall = "getpid",
@@ -192,7 +192,7 @@ static void partition_of(const struct scg_expr *cond, struct partition *p, uint3
 	struct scg_region *within = scg_region_new();
 	assert_non_null(within);
 	assert_int_equal(scg_region_restrict_range(within, SCG_WORD_NR, *nr, *nr), 0);
-	uint32_t audit = scg_arch_audit(x86_64);
+	uint32_t audit = scg_arch_audit(arch);
 	assert_int_equal(scg_region_restrict_range(within, SCG_WORD_ARCH, audit, audit), 0);
 	p->n = 0;
 	assert_int_equal(scg_analysis_regions(&prog, 1, within, keep_region, p, diag), 0);
@@ -246,14 +246,19 @@ static void test_three_algebras_agree(void **state)
 	static struct partition part;
 	size_t conditions = test_scaled(4000);
 	size_t checked = 0, held = 0;
+	/* a little-endian and a big-endian ABI: where each half of an argument sits */
+	const struct scg_arch *arches[] = { scg_arch_lookup("x86_64"), scg_arch_lookup("s390x") };
+	assert_non_null(arches[0]);
+	assert_non_null(arches[1]);
 	for (size_t n = 0; n < conditions; n++) {
+		const struct scg_arch *arch = arches[n % 2];
 		uint64_t anchors[2];
 		struct scg_expr *cond = random_condition(&rng, anchors);
 		assert_non_null(cond);
 
 		struct cond_ctx c;
 		assert_int_equal(cond_init(&c, NULL), 0);
-		uint32_t formula = cond_formula(&c, cond, false);
+		uint32_t formula = cond_formula(&c, cond, scg_arch_big_endian(arch));
 		assert_int_equal(c.err, 0);
 
 		struct oci_region oci = {0};
@@ -261,26 +266,25 @@ static void test_three_algebras_agree(void **state)
 		assert_int_equal(oci_region_from_expr(&oci, cond, &budget), 0);
 
 		uint32_t nr;
-		partition_of(cond, &part, &nr);
+		partition_of(arch, cond, &part, &nr);
 
 		for (size_t v = 0; v < VALUES_PER_CONDITION; v++) {
-			struct scg_seccomp_data data = {
-			    .nr = nr, .arch = scg_arch_audit(scg_arch_lookup("x86_64"))};
+			struct scg_seccomp_data data = { .nr = nr, .arch = scg_arch_audit(arch) };
 			random_args(&rng, anchors, data.args);
 			uint32_t words[SCG_EMU_WORDS];
 			emu_layout(&data, words);
 			bool want = scg_expr_eval(cond, data.args);
 			if (formula_holds(&c, formula, words) != want)
-				fail_msg("cond.c: %s, args %#llx %#llx: reference %d",
-					 describe(cond), (unsigned long long)data.args[0],
+				fail_msg("cond.c on %s: %s, args %#llx %#llx: reference %d",
+					 scg_arch_name(arch), describe(cond), (unsigned long long)data.args[0],
 					 (unsigned long long)data.args[1], want);
 			if (region_holds(&oci, data.args) != want)
 				fail_msg("oci/set.c: %s, args %#llx %#llx: reference %d",
 					 describe(cond), (unsigned long long)data.args[0],
 					 (unsigned long long)data.args[1], want);
 			if (partition_allows(&part, words) != want)
-				fail_msg("analysis: %s, args %#llx %#llx: reference %d",
-					 describe(cond), (unsigned long long)data.args[0],
+				fail_msg("analysis on %s: %s, args %#llx %#llx: reference %d",
+					 scg_arch_name(arch), describe(cond), (unsigned long long)data.args[0],
 					 (unsigned long long)data.args[1], want);
 			checked++;
 			held += want;
