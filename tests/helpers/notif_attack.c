@@ -1,0 +1,223 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * More ways a supervised program may try to get past its supervisor, for
+ * tests/cli/run_programs.sh (run under `syscage run`; the policies there
+ * kill unshare):
+ *
+ *   notif_attack own-filter HOW RESULT
+ *       installs a seccomp filter of its own that answers unshare with
+ *       USER_NOTIF (HOW = notify; it has no listener) or ERRNO(E2BIG)
+ *       (HOW = errno), then calls unshare(0).  The kernel ranks both
+ *       above syscage's USER_NOTIF, so the policy's verdict is not the one
+ *       given; the call must not run all the same.  Writes "install R E"
+ *       and, if it lives on, "unshare R E".
+ *   notif_attack int80 RESULT
+ *       signals syscage and its watchdog through the i386 ABI (int $0x80,
+ *       kill, tkill, tgkill), once with clean registers and once with
+ *       junk in the upper halves of the 64-bit registers.  Writes
+ *       "NAME TARGET E" per attempt and "int80 done".
+ *   notif_attack clone-parent RESULT
+ *       makes syscage the parent of a new process (CLONE_PARENT) whose exit
+ *       signal is SIGKILL, lets it exit, then calls unshare(0).  Writes
+ *       "sibling exited", "syscage alive" or "syscage gone", then
+ *       "unshare R E" if it lives on.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+static const char *result_path;
+
+static void note(const char *fmt, ...)
+{
+	char line[256];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(line, sizeof(line) - 1, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if (n > (int)sizeof(line) - 2)
+		n = (int)sizeof(line) - 2;
+	line[n++] = '\n';
+	int fd = open(result_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0666);
+	if (fd >= 0) {
+		(void)!write(fd, line, (size_t)n);
+		close(fd);
+	}
+}
+
+static const char *outcome(long r)
+{
+	if (r >= 0)
+		return "0";
+	const char *name = strerrorname_np(errno);
+	return name ? name : "E?";
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000L };
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
+/* The state letter and parent of @pid from /proc; 0 when it is gone. */
+static char proc_state(pid_t pid, pid_t *ppid)
+{
+	char path[64], buf[512];
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return 0;
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	char *close_paren = strrchr(buf, ')');
+	char state = 0;
+	int parent = 0;
+	if (!close_paren || sscanf(close_paren + 1, " %c %d", &state, &parent) != 2)
+		return 0;
+	if (ppid)
+		*ppid = parent;
+	return state;
+}
+
+static void unshare_now(void)
+{
+	long r = syscall(SYS_unshare, 0L);
+	note("unshare %ld %s", r, outcome(r));
+}
+
+static int run_own_filter(const char *how)
+{
+	uint32_t ret = !strcmp(how, "errno") ? SECCOMP_RET_ERRNO | E2BIG : SECCOMP_RET_USER_NOTIF;
+	struct sock_filter insns[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_unshare, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, ret),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = { .len = sizeof(insns) / sizeof(insns[0]), .filter = insns };
+	long r = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0L, &prog);
+	note("install %ld %s", r, outcome(r));
+	unshare_now();
+	return 0;
+}
+
+#if defined(__x86_64__)
+/* An i386 syscall through int $0x80, the 64-bit registers given whole. */
+static long int80(long nr, uint64_t a, uint64_t b, uint64_t c)
+{
+	long ret = nr;
+	__asm__ volatile("int $0x80" : "+a"(ret) : "b"(a), "c"(b), "d"(c)
+			 : "r8", "r9", "r10", "r11", "memory"); /* the kernel clears r8-r11 */
+	if (ret < 0 && ret > -4096) {
+		errno = (int)-ret;
+		return -1;
+	}
+	return ret;
+}
+
+static void int80_at(pid_t pid, const char *name, uint64_t junk)
+{
+	enum { I386_KILL = 37, I386_TKILL = 238, I386_TGKILL = 270 };
+	uint64_t p = junk | (uint32_t)pid, sig = junk | SIGKILL;
+	note("kill %s%s %s", name, junk ? "+junk" : "", outcome(int80(I386_KILL, p, sig, 0)));
+	note("tkill %s%s %s", name, junk ? "+junk" : "", outcome(int80(I386_TKILL, p, sig, 0)));
+	note("tgkill %s%s %s", name, junk ? "+junk" : "",
+	     outcome(int80(I386_TGKILL, p, p, sig)));
+}
+
+/* syscage's watchdog: its child other than us (as supervisor_attack finds it). */
+static pid_t find_watchdog(pid_t supervisor)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	pid_t found = 0;
+	while (d && !found && (e = readdir(d))) {
+		pid_t pid = atoi(e->d_name), ppid = 0;
+		if (pid > 0 && pid != getpid() && proc_state(pid, &ppid) && ppid == supervisor)
+			found = pid;
+	}
+	if (d)
+		closedir(d);
+	return found;
+}
+
+static int run_int80(void)
+{
+	pid_t supervisor = getppid(), watchdog = find_watchdog(supervisor);
+	for (int j = 0; j < 2; j++) {
+		uint64_t junk = j ? 0xdead000100000000ULL : 0;
+		if (watchdog)
+			int80_at(watchdog, "syscage-watch", junk);
+		int80_at(supervisor, "syscage", junk);
+	}
+	note("int80 done");
+	return 0;
+}
+#else
+static int run_int80(void)
+{
+	note("int80 not x86_64");
+	return 1;
+}
+#endif
+
+static int sibling_main(void *arg)
+{
+	(void)arg;
+	return 0;
+}
+
+static int run_clone_parent(void)
+{
+	pid_t supervisor = getppid();
+	static char stack[65536] __attribute__((aligned(16)));
+	pid_t sib = clone(sibling_main, stack + sizeof(stack), CLONE_PARENT | SIGKILL, NULL);
+	if (sib < 0) {
+		note("clone %s", outcome(-1));
+		return 1;
+	}
+	/* Not our child: wait (30 s at most) until it has exited. */
+	for (int i = 0; i < 600; i++) {
+		char s = proc_state(sib, NULL);
+		if (s == 0 || s == 'Z' || s == 'X')
+			break;
+		sleep_ms(50);
+	}
+	note("sibling exited");
+	char s = proc_state(supervisor, NULL);
+	note(s && s != 'Z' && s != 'X' ? "syscage alive" : "syscage gone");
+	unshare_now();
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *mode = argc > 2 ? argv[1] : "";
+	result_path = argv[argc - 1];
+	if (!strcmp(mode, "own-filter") && argc == 4)
+		return run_own_filter(argv[2]);
+	if (!strcmp(mode, "int80") && argc == 3)
+		return run_int80();
+	if (!strcmp(mode, "clone-parent") && argc == 3)
+		return run_clone_parent();
+	fprintf(stderr, "usage: notif_attack MODE [ARG] RESULT (see the comment at the top)\n");
+	return 2;
+}
