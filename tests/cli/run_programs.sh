@@ -8,7 +8,9 @@
 # passes through byte for byte and exit statuses 0..255 unchanged; a
 # program that tries to kill syscage and its watchdog (as a grandchild,
 # without its parent-death signal, as root) under run, inject and learn;
-# reports of memory a racing thread rewrites.
+# reports of memory a racing thread rewrites; a program with a seccomp
+# filter of its own, CLONE_PARENT with exit signal SIGKILL, the guard through
+# int 0x80, and denied calls with pointers no report can read.
 . "$(dirname "$0")/../cli_lib.bash"
 S=$(realpath "$SYSCAGE") # the checks below run in other directories
 T="timeout -k 5 60"
@@ -542,6 +544,26 @@ if grep -qx 'syscage alive' "$TMP/r.sib" && ! grep -q '^unshare' "$TMP/r.sib"; t
 	ok "CLONE_PARENT: syscage outlives the sibling, unshare still kills"; else
 	not_ok "CLONE_PARENT: syscage outlives the sibling, unshare still kills" "$(cat "$TMP/r.sib" 2>/dev/null)"
 fi
+
+# Denied calls whose pointers the report reads: unmapped, non-canonical, in
+# the kernel's half, a path without a NUL up to an unreadable page, 1 MiB
+# without a NUL, clone3 structs unreadable or of 1 MiB.  Each is denied and
+# reported; syscage neither crashes nor hangs.
+printf 'default allow\nerrno(EACCES) mkdir, mkdirat, clone3\n' >"$TMP/bp.policy"
+rm -f "$TMP/r.bp"
+expect_status 0 "bad pointers in 10 denied calls" -- $T "$S" run -p "$TMP/bp.policy" --log "$TMP/bp.log" -- \
+	"$N" bad-pointers "$TMP/r.bp"
+if grep -qx 'bad-pointers done' "$TMP/r.bp" && [ "$(grep -c ' -1 EACCES$' "$TMP/r.bp")" -eq 10 ]; then
+	ok "bad pointers: each call gets the policy's EACCES"; else
+	not_ok "bad pointers: each call gets the policy's EACCES" "$(cat "$TMP/r.bp" 2>/dev/null)"
+fi
+if [ "$(grep -c '"verdict":"ERRNO(EACCES)"' "$TMP/bp.log")" -eq 10 ]; then
+	ok "bad pointers: 10 denials logged"; else not_ok "bad pointers: 10 denials logged" "$(cat "$TMP/bp.log")"
+fi
+for a in 0x1 0x8000000000000000 0xffffffff81000000 0xffffffffffffffff; do
+	expect_grep "$TMP/err" "^syscage: denied mkdirat\\(AT_FDCWD, $a, 0700\\) from pid [0-9]+: ERRNO\\(EACCES\\)" \
+		"bad pointers: $a reported as an address"
+done
 
 # The guard through the i386 ABI (int $0x80), with junk in the registers' upper halves too.
 if have_feature i386-emulation; then

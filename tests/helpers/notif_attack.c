@@ -21,6 +21,12 @@
  *       signal is SIGKILL, lets it exit, then calls unshare(0).  Writes
  *       "sibling exited", "syscage alive" or "syscage gone", then
  *       "unshare R E" if it lives on.
+ *   notif_attack bad-pointers RESULT
+ *       makes denied mkdir and clone3 calls whose pointers syscage reads for
+ *       its report: unmapped, non-canonical, in the kernel's half, a path
+ *       running into an unreadable page without a NUL, 1 MiB without a
+ *       NUL, a clone3 size of 1 MiB.  Writes "NAME R E" per call and
+ *       "bad-pointers done".
  */
 #include <dirent.h>
 #include <errno.h>
@@ -35,6 +41,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -208,6 +215,41 @@ static int run_clone_parent(void)
 	return 0;
 }
 
+static void mkdir_at(const char *name, uintptr_t path)
+{
+	long r = syscall(SYS_mkdirat, AT_FDCWD, path, 0700);
+	note("mkdirat %s %ld %s", name, r, outcome(r));
+}
+
+static int run_bad_pointers(void)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	size_t big = 1 << 20;
+	/* a page of 'x' followed by an unreadable one, and 1 MiB of 'y' */
+	char *edge = mmap(NULL, (size_t)page * 2, PROT_READ | PROT_WRITE,
+			  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char *huge = mmap(NULL, big, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (edge == MAP_FAILED || huge == MAP_FAILED || mprotect(edge + page, (size_t)page, PROT_NONE))
+		return 1;
+	memset(edge, 'x', (size_t)page);
+	memset(huge, 'y', big);
+	mkdir_at("low", 1);
+	mkdir_at("edge", (uintptr_t)edge + (uintptr_t)page - 7);
+	mkdir_at("unreadable", (uintptr_t)edge + (uintptr_t)page);
+	mkdir_at("huge", (uintptr_t)huge);
+	mkdir_at("noncanonical", (uintptr_t)0x8000000000000000ULL);
+	mkdir_at("kernel", (uintptr_t)0xffffffff81000000ULL);
+	mkdir_at("top", UINTPTR_MAX);
+	long r = syscall(SYS_clone3, (uintptr_t)edge + (uintptr_t)page, (size_t)64);
+	note("clone3 unreadable %ld %s", r, outcome(r));
+	r = syscall(SYS_clone3, huge, big);
+	note("clone3 huge %ld %s", r, outcome(r));
+	r = syscall(SYS_clone3, (uintptr_t)edge + (uintptr_t)page - 8, (size_t)88);
+	note("clone3 edge %ld %s", r, outcome(r));
+	note("bad-pointers done");
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 2 ? argv[1] : "";
@@ -218,6 +260,8 @@ int main(int argc, char **argv)
 		return run_int80();
 	if (!strcmp(mode, "clone-parent") && argc == 3)
 		return run_clone_parent();
+	if (!strcmp(mode, "bad-pointers") && argc == 3)
+		return run_bad_pointers();
 	fprintf(stderr, "usage: notif_attack MODE [ARG] RESULT (see the comment at the top)\n");
 	return 2;
 }
