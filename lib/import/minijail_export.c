@@ -379,11 +379,13 @@ static void write_line(struct exporter *x, struct strbuf *sb, const char *name, 
 			       "& (a flag set) and in (flags within a mask)",
 			       "a condition on '%s' has a test minijail cannot write", name);
 		char *text = NULL;
-		if (ok && strbuf_finish(&line, &text) == 0) {
+		if (!ok) {
+			strbuf_release(&line);
+		} else if (strbuf_finish(&line, &text) < 0) {
+			x->err = -ENOMEM; /* never a policy without the line */
+		} else {
 			strbuf_appendf(sb, "%s\n", text);
 			free(text);
-		} else {
-			strbuf_release(&line);
 		}
 	}
 	dnf_free(&allow);

@@ -471,7 +471,7 @@ int oci_region_append(struct oci_region *r, const struct oci_region *add)
 
 int oci_region_subtract(struct oci_region *r, const struct oci_region *minus, size_t *budget)
 {
-	struct oci_region outside, next;
+	struct oci_region outside = { 0 }, next; /* untouched when the complement fails */
 	if (!minus->n || !r->n)
 		return 0;
 	int err = region_complement(&outside, minus, budget);
