@@ -104,3 +104,16 @@ long fail_each(run_fn run, const void *input, int expected)
 	free(reference.bytes);
 	return nomem;
 }
+
+int outcome_policy(struct outcome *out, int r, struct scg_policy *policy)
+{
+	if (r == 0) {
+		char *text;
+		assert_int_equal(scg_policy_to_text(policy, &text), 0);
+		outcome_text(out, text);
+	} else {
+		assert_null(policy);
+	}
+	scg_policy_free(policy);
+	return r;
+}

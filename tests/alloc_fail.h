@@ -12,6 +12,9 @@
 
 #include <stddef.h>
 
+#include <syscage/lang.h>
+#include <syscage/policy.h>
+
 /* What a run gave on success, as bytes compared with the undisturbed run's. */
 struct outcome {
 	char *bytes; /* malloc()ed, or NULL */
@@ -29,6 +32,11 @@ void alloc_disarm(void);
 
 /* Takes the NUL-terminated @text (malloc()ed) as the outcome. */
 void outcome_text(struct outcome *out, char *text);
+/*
+ * The outcome of a parse that returned @r: on success @policy as text (then
+ * freed), else @policy must be NULL.  Returns @r.
+ */
+int outcome_policy(struct outcome *out, int r, struct scg_policy *policy);
 /* Copies @len bytes at @bytes into the outcome. */
 void outcome_bytes(struct outcome *out, const void *bytes, size_t len);
 

@@ -40,16 +40,8 @@ static int run_import(const void *input, struct outcome *out)
 	alloc_arm();
 	int r = scg_oci_import(input, strlen(input), &opts, &policy, diag);
 	alloc_disarm();
-	if (r == 0) {
-		char *text;
-		assert_int_equal(scg_policy_to_text(policy, &text), 0);
-		outcome_text(out, text);
-	} else {
-		assert_null(policy);
-	}
-	scg_policy_free(policy);
 	scg_diag_free(diag);
-	return r;
+	return outcome_policy(out, r, policy);
 }
 
 /* Writes the policy @input as JSON; the outcome is the text. */

@@ -47,34 +47,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static const char *result_path;
-
-static void note(const char *fmt, ...)
-{
-	char line[256];
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vsnprintf(line, sizeof(line) - 1, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return;
-	if (n > (int)sizeof(line) - 2)
-		n = (int)sizeof(line) - 2;
-	line[n++] = '\n';
-	int fd = open(result_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0666);
-	if (fd >= 0) {
-		(void)!write(fd, line, (size_t)n);
-		close(fd);
-	}
-}
-
-static const char *outcome(long r)
-{
-	if (r >= 0)
-		return "0";
-	const char *name = strerrorname_np(errno);
-	return name ? name : "E?";
-}
+#include "attack_note.h"
 
 static void sleep_ms(long ms)
 {
