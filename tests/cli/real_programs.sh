@@ -35,6 +35,8 @@ for program in nginx redis curl git python; do
 		command -v "$need" >/dev/null || { missing=$need; break; }
 		missing=
 	done
+	# run reports through user notification and learn records through it
+	have_feature user-notif || missing=user-notif
 	if [ -n "$missing" ]; then
 		skip_feature "$missing" "$program under the default profile: no denial"
 		skip_feature "$missing" "$program learned with --args, then replayed: no denial"
@@ -45,7 +47,10 @@ for program in nginx redis curl git python; do
 done
 
 # The check can fail: a policy that refuses what curl needs is caught.
-if command -v curl >/dev/null; then
+if ! have_feature user-notif; then
+	skip_feature user-notif "a policy refusing socket: curl's denials counted, exit 1"
+	skip_feature user-notif "the refused socket call is shown"
+elif command -v curl >/dev/null; then
 	printf 'default allow\nerrno(EPERM) socket\n' >"$TMP/nosock.policy"
 	expect_status 1 "a policy refusing socket: curl's denials counted, exit 1" -- \
 		$T bash "$REPLAY" -s "$S" -n 1 -p "$TMP/nosock.policy" curl
