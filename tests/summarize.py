@@ -59,6 +59,20 @@ def count_output(text):
     return passed, failed, skipped, features
 
 
+def failed_check_lines(text):
+    """The "not ok" lines of a TAP script and the "#" detail lines under each: what failed,
+    even when it happened long before the output's last lines."""
+    lines, keep = [], False
+    for line in text.splitlines():
+        if TAP_NOT_OK.match(line):
+            keep = True
+        elif not line.startswith("#"):
+            keep = False
+        if keep:
+            lines.append(line)
+    return lines
+
+
 def main(argv):
     if len(argv) < 2:
         print(__doc__.strip().splitlines()[-1], file=sys.stderr)
@@ -87,6 +101,11 @@ def main(argv):
                 failing.append((entry["name"], result, out))
 
     for name, result, out in failing:
+        failed_checks = failed_check_lines(out)
+        if failed_checks:
+            print(f"--- {name} ({result}), failed checks:")
+            for line in failed_checks[:60]:
+                print(f"    {line}")
         print(f"--- {name} ({result}), last lines:")
         for line in out.splitlines()[-40:]:
             print(f"    {line}")
