@@ -26,13 +26,14 @@ struct run_opts {
 	bool complain; /* --complain: nothing denied, only told */
 	bool quiet;
 	bool wait;
+	enum scg_own_filters own_filters; /* --own-filters */
 };
 
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: syscage run [-p POLICY] [--log FILE] [--no-report] [--complain] [-w] [-q] [-v]\n"
-		"                   -- CMD [ARG...]\n"
+		"usage: syscage run [-p POLICY] [--log FILE] [--no-report] [--complain]\n"
+		"                   [--own-filters=allow|refuse] [-w] [-q] [-v] -- CMD [ARG...]\n"
 		"  -p, --policy POLICY  policy file, OCI profile (*.json) or built-in profile\n"
 		"                       (default: the built-in profile 'default')\n"
 		"      --log FILE       write every denial to FILE as a JSON line\n"
@@ -40,6 +41,11 @@ static void usage(FILE *out)
 		"      --complain       deny nothing: report (and --log) each call the policy\n"
 		"                       would deny, and let it run; with --no-report, or without\n"
 		"                       user notification, the kernel logs them (SECCOMP_RET_LOG)\n"
+		"      --own-filters=allow|refuse\n"
+		"                       a seccomp filter the program installs of its own can\n"
+		"                       outrank the reported verdicts, a KILL among them: let it\n"
+		"                       in and say so (allow, the default), or make it fail with\n"
+		"                       EPERM (refuse)\n"
 		"  -w, --wait           when the program exits, go on supervising its descendants\n"
 		"                       (daemons) until none is left\n"
 		"  -q, --quiet          no denial lines or summary on stderr\n"
@@ -69,6 +75,13 @@ static int on_option(int c, const char *arg, void *ctx)
 	case 'l': cfg->log_path = arg; break;
 	case 'n': cfg->report = false; break;
 	case 'C': cfg->complain = true; break;
+	case 'O':
+		if (!strcmp(arg, "allow") || !strcmp(arg, "refuse")) {
+			cfg->own_filters = arg[0] == 'r' ? SCG_OWN_FILTERS_REFUSE : SCG_OWN_FILTERS_ALLOW;
+			break;
+		}
+		cli_error("run: --own-filters takes allow or refuse, not '%s'", arg);
+		return -1;
 	case 'q': cfg->quiet = true; break;
 	case 'w': cfg->wait = true; break;
 	case 'v': cli_set_policy_warnings(CLI_POLICY_WARN_ALL); verbose = true; break;
@@ -94,7 +107,8 @@ static int launch(const struct run_opts *cfg, char **argv, const char *path,
 	SCG_OPTS(scg_launch_options, o,
 		 .mode = cfg->report ? SCG_LAUNCH_REPORT : SCG_LAUNCH_UNSUPERVISED,
 		 .profile = policy ? NULL : cfg->policy_name, .path = path, .features = features,
-		 .complain = cfg->complain, .on_denial = run_report_denial);
+		 .complain = cfg->complain, .own_filters = cfg->own_filters,
+		 .on_denial = run_report_denial, .on_own_filter = run_report_own_filter);
 	run_front_events(&front, &o);
 	struct scg_launch_result res;
 	int r = scg_launch(argv, policy, &o, &res);
@@ -112,6 +126,7 @@ int cmd_run(int argc, char **argv)
 		{ "no-report", no_argument, NULL, 'n' },    { "quiet", no_argument, NULL, 'q' },
 		{ "wait", no_argument, NULL, 'w' },         { "verbose", no_argument, NULL, 'v' },
 		{ "complain", no_argument, NULL, 'C' },     { "help", no_argument, NULL, 'h' },
+		{ "own-filters", required_argument, NULL, 'O' },
 		{ NULL, 0, NULL, 0 },
 	};
 	static const struct cli_command cmd = { "run", "+:p:qvwh", longopts, usage, on_option };
@@ -122,6 +137,12 @@ int cmd_run(int argc, char **argv)
 	if (first >= argc) {
 		cli_error("run: no program given");
 		usage(stderr);
+		return CLI_EXIT_USAGE;
+	}
+	if (cfg.own_filters == SCG_OWN_FILTERS_REFUSE && (!cfg.report || cfg.complain)) {
+		cli_error("run: --own-filters=refuse goes with the report: under --no-report the "
+			  "kernel's KILL holds whatever filter the program adds, and --complain "
+			  "refuses nothing");
 		return CLI_EXIT_USAGE;
 	}
 	char *path = scg_launch_resolve(argv[first]);

@@ -52,5 +52,9 @@ void run_report_summary(struct run_report *rep);
 /* options.on_denial with a struct run_front as context: prints, logs and counts
  * in its report. */
 void run_report_denial(const struct scg_launch_denial *d, void *front);
+/* options.on_own_filter with a struct run_front as context: says that the program
+ * installs a seccomp filter of its own (or was refused one), logs and counts it. */
+void run_report_own_filter(pid_t tid, const struct scg_seccomp_data *data, bool refused,
+			   void *front);
 
 #endif

@@ -42,6 +42,8 @@ struct run_report {
 	bool profile_explained; /* how to see a built-in profile's rules has been said */
 	struct run_count *counts;
 	size_t ncounts;
+	unsigned long own_filters[2]; /* filters of the program's own: let in, refused */
+	bool own_filter_explained;
 };
 
 struct run_report *run_report_new(const char *log_path, bool quiet, bool complain)
@@ -221,9 +223,50 @@ void run_report_denial(const struct scg_launch_denial *denial, void *front)
 	count(rep, d);
 }
 
+static void log_own_filter(FILE *f, pid_t tid, const char *name, uint32_t nr, bool refused)
+{
+	fprintf(f, "{\"pid\":%d,\"syscall\":", (int)tid);
+	cli_json_string(f, name);
+	fprintf(f, ",\"nr\":%" PRIu32 ",\"own_filter\":\"%s\"}\n", nr,
+		refused ? "refused" : "installed");
+	fflush(f);
+}
+
+void run_report_own_filter(pid_t tid, const struct scg_seccomp_data *data, bool refused,
+			   void *front)
+{
+	struct run_report *rep = ((struct run_front *)front)->report;
+	const struct scg_arch *arch = scg_arch_from_audit(data->arch, data->nr);
+	const char *name = arch ? scg_syscall_name(arch, data->nr) : NULL;
+	name = name ? name : "?";
+	rep->own_filters[refused]++;
+	if (rep->log)
+		log_own_filter(rep->log, tid, name, data->nr, refused);
+	if (rep->quiet)
+		return;
+	flush_repeats(rep);
+	rep->last[0] = '\0';
+	if (refused) {
+		cli_error("refused a seccomp filter of pid %d's own (%s): EPERM, as --own-filters=refuse "
+			  "asks", (int)tid, name);
+		return;
+	}
+	cli_error("pid %d installs a seccomp filter of its own (%s)", (int)tid, name);
+	if (!rep->own_filter_explained) {
+		cli_error("from now on that filter's ERRNO, TRAP and KILL verdicts outrank the policy's "
+			  "reported ones in that process and its children: a call the policy kills "
+			  "may get that filter's answer instead, unreported (it still never runs); "
+			  "--own-filters=refuse or --no-report keep the kill");
+		rep->own_filter_explained = true;
+	}
+}
+
 void run_report_summary(struct run_report *rep)
 {
 	flush_repeats(rep);
+	if (!rep->quiet && (rep->own_filters[0] || rep->own_filters[1]))
+		fprintf(stderr, "syscage: seccomp filters of the program's own: %lu installed, "
+				"%lu refused\n", rep->own_filters[0], rep->own_filters[1]);
 	if (rep->ncounts == 0 || rep->quiet)
 		return;
 	fprintf(stderr, rep->complain ? "syscage: syscalls the policy would deny (run unchanged):\n"

@@ -13,6 +13,8 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 #include <limits.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -40,13 +42,32 @@ static char helper[PATH_MAX];
 
 /* --- the program: this binary with a first argument "child" --------------- */
 
-/* child unshare: exits with unshare(0)'s errno (0 when it ran).  child exit N: exits N. */
+/* Installs a filter answering unshare with E2BIG (an install that fails is let be), then
+ * makes the call: its errno. */
+static int own_filter_then_unshare(void)
+{
+	struct sock_filter insns[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_unshare, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | E2BIG),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = { .len = sizeof(insns) / sizeof(insns[0]), .filter = insns };
+	syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0L, &prog);
+	long r = syscall(SYS_unshare, 0L);
+	return r < 0 ? errno : 0;
+}
+
+/* child unshare: exits with unshare(0)'s errno (0 when it ran).  child exit N: exits N.
+ * child own-filter: the same under a filter of its own that gives unshare E2BIG. */
 static int child_main(int argc, char **argv)
 {
 	if (argc >= 3 && !strcmp(argv[2], "unshare")) {
 		long r = syscall(SYS_unshare, 0L);
 		return r < 0 ? errno : 0;
 	}
+	if (argc >= 3 && !strcmp(argv[2], "own-filter")) /* unshare(0)'s errno under a filter of its own */
+		return own_filter_then_unshare();
 	if (argc >= 4 && !strcmp(argv[2], "exit"))
 		return atoi(argv[3]);
 	if (argc >= 3 && !strcmp(argv[2], "unshare3")) { /* bit i: call i+1 failed with EIO */
@@ -86,6 +107,8 @@ struct report {
 	int dumpable_after;		/* PR_GET_DUMPABLE once scg_launch() returned */
 	int gave_up_error;
 	struct scg_launch_result exit_result; /* what on_exit saw */
+	unsigned own_filters, own_refused;    /* on_own_filter calls, and refused ones */
+	char own_filter_call[32];
 };
 
 static void on_ready(void *ctx)
@@ -118,6 +141,17 @@ static void on_denial(const struct scg_launch_denial *d, void *ctx)
 		rep->denied_action = d->action;
 		rep->denied_source = (int)d->verdict->source;
 	}
+}
+
+static void on_own_filter(pid_t tid, const struct scg_seccomp_data *data, bool refused, void *ctx)
+{
+	struct report *rep = ctx;
+	const struct scg_arch *arch = scg_arch_from_audit(data->arch, data->nr);
+	const char *name = arch ? scg_syscall_name(arch, data->nr) : NULL;
+	(void)tid;
+	rep->own_filters++;
+	rep->own_refused += refused;
+	snprintf(rep->own_filter_call, sizeof(rep->own_filter_call), "%s", name ? name : "?");
 }
 
 static void on_call(pid_t tid, const struct scg_seccomp_data *data, void *ctx)
@@ -153,6 +187,7 @@ static int fail_to_serve(int listener, const struct scg_notif *n, struct scg_not
 
 /* Launches @argv under @policy_src (NULL: the policy is ignored) in @mode, in a fresh child. */
 static bool complain;
+static enum scg_own_filters own_filters;
 static scg_notif_decide_fn serve_with = kill_everything;
 static const char *fallback_src; /* the watchdog's verdicts (NULL: the policy's) */
 
@@ -177,7 +212,8 @@ static void launch_in_child(const char *policy_src, enum scg_launch_mode mode, c
 		SCG_OPTS(scg_launch_options, o, .mode = mode, .ctx = shm, .on_denial = on_denial,
 			 .on_call = on_call, .on_notif = serve_with, .complain = complain,
 			 .on_ready = on_ready, .on_exit = on_exit_event, .on_gave_up = on_gave_up,
-			 .fallback = fallback);
+			 .fallback = fallback, .own_filters = own_filters,
+			 .on_own_filter = on_own_filter);
 		shm->r = scg_launch((char *const *)argv, policy, &o, &shm->res);
 		shm->dumpable_after = prctl(PR_GET_DUMPABLE, 0L, 0L, 0L, 0L);
 		_exit(0);
@@ -333,6 +369,41 @@ static void test_complain(void **state)
 	assert_int_equal(rep.denied_action, SCG_RET_KILL_PROCESS);
 }
 
+/*
+ * A filter of the program's own would outrank the reported KILL: its install
+ * is told, and let in (the call gets that filter's E2BIG, and never runs) or
+ * refused with EPERM (the KILL holds).
+ */
+static void test_own_filter(void **state)
+{
+	(void)state;
+	NEED_NOTIF();
+	const char *argv[] = { self, "child", "own-filter", NULL };
+	const char *policy = "default allow\nkill-process unshare\n";
+	struct report rep;
+	launch_in_child(policy, SCG_LAUNCH_REPORT, argv, &rep);
+	assert_int_equal(rep.res.end, SCG_LAUNCH_EXITED);
+	assert_int_equal(rep.res.status, E2BIG);
+	assert_int_equal(rep.own_filters, 1);
+	assert_int_equal(rep.own_refused, 0);
+	assert_string_equal(rep.own_filter_call, "seccomp");
+	assert_int_equal(rep.denials, 0); /* its filter answered; nobody heard of unshare */
+
+	own_filters = SCG_OWN_FILTERS_REFUSE;
+	launch_in_child(policy, SCG_LAUNCH_REPORT, argv, &rep);
+	own_filters = SCG_OWN_FILTERS_ALLOW;
+	assert_int_equal(rep.res.end, SCG_LAUNCH_SIGNALED);
+	assert_true(rep.res.killed_by_verdict);
+	assert_int_equal(rep.own_filters, 1);
+	assert_int_equal(rep.own_refused, 1);
+	assert_int_equal(rep.denials, 1);
+
+	/* Unsupervised, the kernel's KILL holds: nothing is told. */
+	launch_in_child(policy, SCG_LAUNCH_UNSUPERVISED, argv, &rep);
+	assert_int_equal(rep.res.end, SCG_LAUNCH_SIGNALED);
+	assert_int_equal(rep.own_filters, 0);
+}
+
 /* The same answer function under the caller's own decisions (inject's mode). */
 static void test_kill_under_serve(void **state)
 {
@@ -387,6 +458,9 @@ static void test_bad_options(void **state)
 	SCG_OPTS(scg_launch_options, p, .profile = "no-such-profile");
 	assert_int_equal(scg_launch((char *const *)argv, NULL, &p, &res), -ENOENT);
 	assert_int_equal(res.stage, SCG_LAUNCH_STAGE_POLICY);
+	/* an own_filters value the library does not know */
+	SCG_OPTS(scg_launch_options, q, .own_filters = (enum scg_own_filters)7);
+	assert_int_equal(scg_launch((char *const *)argv, NULL, &q, &res), -EINVAL);
 }
 
 /* Reads @path into @buf; "" when missing. */
@@ -559,6 +633,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_unsupervised),
 		cmocka_unit_test(test_kill_verdict),
 		cmocka_unit_test(test_complain),
+		cmocka_unit_test(test_own_filter),
 		cmocka_unit_test(test_kill_under_serve),
 		cmocka_unit_test(test_record),
 		cmocka_unit_test(test_not_found),

@@ -146,6 +146,18 @@ struct scg_launch_result {
 	char killed_other_call[64];
 };
 
+/*
+ * REPORT: what a seccomp filter the program installs of its own meets.  The
+ * kernel ranks that filter's ERRNO, TRAP, KILL and USER_NOTIF above the
+ * USER_NOTIF that carries the policy's reported verdicts, so once it is in,
+ * a call the policy kills can get that filter's answer instead, unreported
+ * (the call still never runs).  Such installs come to the supervisor first.
+ */
+enum scg_own_filters {
+	SCG_OWN_FILTERS_ALLOW = 0, /* installed, and told (on_own_filter) */
+	SCG_OWN_FILTERS_REFUSE,    /* seccomp()/prctl() fail with EPERM, told */
+};
+
 struct scg_launch_options {
 	size_t sz; /* sizeof(struct scg_launch_options); SCG_OPTS fills it in */
 	enum scg_launch_mode mode;
@@ -188,6 +200,8 @@ struct scg_launch_options {
 	const struct scg_features *features;
 	/* Diagnostics of compiling the policy (may be NULL); caller-owned. */
 	struct scg_diag *diag;
+	/* REPORT: a filter the program installs of its own (see the enum). */
+	enum scg_own_filters own_filters;
 
 	/* --- events; each may be NULL, each gets @ctx ------------------------ */
 	void *ctx;
@@ -196,6 +210,10 @@ struct scg_launch_options {
 	void (*on_ready)(void *ctx);
 	/* REPORT: a denied call, before its verdict is carried out. */
 	void (*on_denial)(const struct scg_launch_denial *denial, void *ctx);
+	/* REPORT: thread @tid installs a seccomp filter of its own (@data: the
+	 * seccomp() or prctl() call); @refused: it got EPERM (own_filters). */
+	void (*on_own_filter)(pid_t tid, const struct scg_seccomp_data *data, bool refused,
+			      void *ctx);
 	/* RECORD: a call the program made (the kernel took the answer). */
 	void (*on_call)(pid_t tid, const struct scg_seccomp_data *data, void *ctx);
 	/* SERVE: decides one notification (required in that mode); see

@@ -269,6 +269,7 @@ static int prepare(struct launch *l, char *const argv[], const struct scg_policy
 	if (r < 0)
 		return r;
 	if (!argv || !argv[0] || (unsigned)l->o.mode > SCG_LAUNCH_RECORD ||
+	    (unsigned)l->o.own_filters > SCG_OWN_FILTERS_REFUSE ||
 	    (l->o.mode == SCG_LAUNCH_SERVE && !l->o.on_notif))
 		return -EINVAL;
 	l->argv = argv;
@@ -353,7 +354,9 @@ static int launch_with_dog(struct loop *lp, const sigset_t *orig)
 	struct launch *l = lp->sv.l;
 	struct scg_launch_result *res = lp->sv.res;
 	struct launch_guard guard = { .supervisor = getpid(), .watchdog = lp->dog->pid,
-				      .group = getpgrp() };
+				      .group = getpgrp(),
+				      .watch_own_filters = l->how == INSTALL_REPORT ||
+							   l->how == INSTALL_COMPLAIN };
 	struct scg_policy *guard_pol = NULL;
 	int r = l->supervised ? guard_policy(&guard, SCG_RET_ALLOW, &guard_pol) : 0;
 	if (r < 0)

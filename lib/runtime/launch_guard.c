@@ -25,6 +25,14 @@
  * filter cannot see.  Programs that probe for it (Go's runtime does) fall
  * back to kill(), which the guard can judge.
  *
+ * Under REPORT (watch_own_filters), the guard also sends the supervisor
+ * every filter the program installs, through seccomp(SECCOMP_SET_MODE_FILTER)
+ * or prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER), where the policy lets that
+ * run: the kernel ranks that filter's ERRNO, TRAP, KILL and USER_NOTIF above
+ * the reported verdicts, so from then on it could answer calls the policy
+ * kills, and nobody would hear of them.  The supervisor reports the install
+ * and lets it run or refuses it (scg_launch_options.own_filters).
+ *
  * The guard decides only what the policy lets run.  It goes into the
  * policy's own filter: every return of the compiled policy that lets a call
  * run (ALLOW, LOG, TRACE) becomes a jump into a copy of the guard whose
@@ -44,6 +52,7 @@
 
 #include <syscage/compile.h>
 
+#include "arch/kernel_abi.h"
 #include "runtime/launch_internal.h"
 #include "util/grow.h"
 
@@ -83,7 +92,23 @@ static int refuse_if(struct scg_policy *p, const char *syscall, struct scg_expr 
 	return cond ? refuse(p, syscall, GUARD_EPERM, cond) : -ENOMEM;
 }
 
-static int add_rules(struct scg_policy *p, const struct launch_guard *g)
+/* seccomp() and prctl() installing a filter go to the supervisor. */
+static int watch_own_filters(struct scg_policy *p)
+{
+	struct scg_expr *set_filter = arg_is(0, SCG_SECCOMP_SET_MODE_FILTER);
+	/* prctl's second argument is an unsigned long: the kernel compares all of it */
+	struct scg_expr *prctl_filter = scg_expr_and(
+		arg_is(0, SCG_PR_SET_SECCOMP),
+		scg_expr_cmp(1, 64, SCG_CMP_EQ, UINT64_MAX, SCG_MODE_FILTER));
+	int r = set_filter ? refuse(p, "seccomp", SCG_RET_USER_NOTIF, set_filter) : -ENOMEM;
+	if (r == 0)
+		r = prctl_filter ? refuse(p, "prctl", SCG_RET_USER_NOTIF, prctl_filter) : -ENOMEM;
+	else
+		scg_expr_free(prctl_filter);
+	return r;
+}
+
+static int add_rules(struct scg_policy *p, const struct launch_guard *g, uint32_t allow)
 {
 	static const char *const by_first_arg[] = { "tkill", "rt_sigqueueinfo", "pidfd_open",
 						    "process_vm_readv", "process_vm_writev",
@@ -103,6 +128,10 @@ static int add_rules(struct scg_policy *p, const struct launch_guard *g)
 			      scg_expr_and(arg_is(1, F_SETSIG), arg_is(2, SIGKILL)));
 	if (r == 0)
 		r = refuse(p, "pidfd_send_signal", GUARD_ENOSYS, NULL);
+	/* Only where the call would run unseen: a TRACE return stays the tracer's. */
+	if (r == 0 && g->watch_own_filters &&
+	    (scg_action_of(allow) == SCG_ACTION_ALLOW || scg_action_of(allow) == SCG_ACTION_LOG))
+		r = watch_own_filters(p);
 	return r;
 }
 
@@ -116,13 +145,22 @@ int guard_policy(const struct launch_guard *g, uint32_t allow, struct scg_policy
 	scg_policy_set_default(p, allow);
 	scg_policy_set_badarch(p, allow);
 	if (r == 0)
-		r = add_rules(p, g);
+		r = add_rules(p, g, allow);
 	if (r < 0) {
 		scg_policy_free(p);
 		return r;
 	}
 	*out = p;
 	return 0;
+}
+
+bool guard_watches(const struct scg_policy *guard, const struct scg_notif *n)
+{
+	if (!guard)
+		return false;
+	struct scg_verdict v;
+	scg_policy_eval(guard, &n->data, &v);
+	return scg_action_of(v.action) == SCG_ACTION_USER_NOTIF;
 }
 
 bool guard_refuses(const struct scg_policy *guard, const struct scg_notif *n,

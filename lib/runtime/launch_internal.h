@@ -81,6 +81,9 @@ struct launch_guard {
 	pid_t supervisor;
 	pid_t watchdog;
 	pid_t group; /* the supervisor's process group */
+	/* A filter the program installs of its own goes to the supervisor first
+	 * (REPORT: it would outrank the reported verdicts; launch_guard.c). */
+	bool watch_own_filters;
 };
 
 /*
@@ -102,6 +105,8 @@ int guard_policy(const struct launch_guard *g, uint32_t allow, struct scg_policy
  * the call.  -E2BIG past 4096 instructions (@prog unchanged).
  */
 int guard_attach(const struct launch_guard *g, struct scg_prog *prog);
+/* Whether @guard sends @n to the supervisor: a filter the program installs (watch_own_filters). */
+bool guard_watches(const struct scg_policy *guard, const struct scg_notif *n);
 /* When @resp lets @n run and @guard refuses it, makes @resp the refusal; true then. */
 bool guard_refuses(const struct scg_policy *guard, const struct scg_notif *n,
 		   struct scg_notif_resp *resp);

@@ -99,6 +99,30 @@ static void note_kill(struct supervisor *sv, pid_t killed, const char *name)
 	}
 }
 
+/*
+ * A filter of the program's own, which the policy lets it install: told,
+ * then let in or refused with EPERM as the options say.  The filter itself
+ * is not judged: the program could change it between a look and the
+ * kernel's copy.
+ */
+static void answer_own_filter(struct supervisor *sv, const struct scg_notif *n,
+			      struct scg_notif_resp *resp)
+{
+	const struct scg_launch_options *o = &sv->l->o;
+	bool refuse = o->own_filters == SCG_OWN_FILTERS_REFUSE && sv->l->how != INSTALL_COMPLAIN;
+	if (o->on_own_filter)
+		o->on_own_filter((pid_t)n->pid, &n->data, refuse, o->ctx);
+	if (refuse)
+		resp->error = -EPERM;
+	else
+		resp->flags = SCG_NOTIF_FLAG_CONTINUE;
+}
+
+static bool lets_run(enum scg_action a)
+{
+	return a == SCG_ACTION_ALLOW || a == SCG_ACTION_LOG;
+}
+
 static int decide_report(int listener, const struct scg_notif *n, struct scg_notif_resp *resp,
 			 void *ctx)
 {
@@ -113,7 +137,11 @@ static int decide_report(int listener, const struct scg_notif *n, struct scg_not
 	enum scg_action a = scg_action_of(v.action);
 	const struct scg_arch *arch = scg_arch_from_audit(n->data.arch, n->data.nr);
 	const char *name = arch ? scg_syscall_name(arch, n->data.nr) : NULL;
-	if (a != SCG_ACTION_ALLOW && a != SCG_ACTION_LOG && l->o.on_denial) {
+	if (lets_run(a) && guard_watches(sv->guard, n)) {
+		answer_own_filter(sv, n, resp);
+		return 0;
+	}
+	if (!lets_run(a) && l->o.on_denial) {
 		char call[768];
 		struct scg_launch_denial d = {
 			.tid = (pid_t)n->pid, .data = &n->data, .name = name, .action = v.action,

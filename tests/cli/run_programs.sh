@@ -515,17 +515,39 @@ fi
 
 N=$(helper notif_attack)
 # A filter of the program's own that answers unshare with USER_NOTIF (it can
-# have no listener: ENOSYS) or an errno outranks syscage's USER_NOTIF, so the
-# policy's KILL verdict is neither given nor reported (docs/run.md, Limits);
-# the call never runs all the same.  With --no-report the kernel's KILL holds.
-for how in notify:ENOSYS errno:E2BIG; do
+# have no listener: ENOSYS) or an errno outranks syscage's USER_NOTIF
+# (docs/run.md, "Filters of the program's own").  By default the install is
+# let in and reported, and the call, which never runs, gets that filter's
+# answer; --own-filters=refuse makes the install fail with EPERM and the
+# KILL holds; with --no-report the kernel's KILL holds anyway.
+for how in notify:ENOSYS:seccomp errno:E2BIG:seccomp prctl:E2BIG:prctl; do
+	IFS=: read -r way err call <<<"$how"
 	rm -f "$TMP/r.own"
-	expect_status 0 "own filter (${how%:*}) before a killed call: the program lives on" -- $T setsid "$S" \
-		run -p "$TMP/unshare.policy" -- "$N" own-filter "${how%:*}" "$TMP/r.own"
-	if grep -qx 'install 0 0' "$TMP/r.own" && grep -qx "unshare -1 ${how#*:}" "$TMP/r.own"; then
-		ok "own filter (${how%:*}): unshare does not run, it gets ${how#*:}"; else
-		not_ok "own filter (${how%:*}): unshare does not run, it gets ${how#*:}" "$(cat "$TMP/r.own" 2>/dev/null)"
+	expect_status 0 "own filter ($way) before a killed call: let in, the program lives on" -- \
+		$T setsid "$S" run -p "$TMP/unshare.policy" --log "$TMP/own.log" -- "$N" own-filter "$way" "$TMP/r.own"
+	if grep -qx 'install 0 0' "$TMP/r.own" && grep -qx "unshare -1 $err" "$TMP/r.own"; then
+		ok "own filter ($way): unshare does not run, it gets $err"; else
+		not_ok "own filter ($way): unshare does not run, it gets $err" "$(cat "$TMP/r.own" 2>/dev/null)"
 	fi
+	expect_grep "$TMP/err" "^syscage: pid [0-9]+ installs a seccomp filter of its own \($call\)$" \
+		"own filter ($way): the install is reported"
+	expect_grep "$TMP/err" "a call the policy kills may get that filter's answer instead" \
+		"own filter ($way): the report says what it means"
+	expect_grep "$TMP/err" "^syscage: seccomp filters of the program's own: 1 installed, 0 refused$" \
+		"own filter ($way): counted in the summary"
+	expect_grep "$TMP/own.log" "^\\{\"pid\":[0-9]+,\"syscall\":\"$call\",\"nr\":[0-9]+,\"own_filter\":\"installed\"\\}$" \
+		"own filter ($way): in the --log"
+	rm -f "$TMP/r.own"
+	expect_status 159 "own filter ($way) under --own-filters=refuse: the KILL verdict holds" -- \
+		$T setsid "$S" run --own-filters=refuse -p "$TMP/unshare.policy" -- "$N" own-filter "$way" "$TMP/r.own"
+	if grep -qx 'install -1 EPERM' "$TMP/r.own" && ! grep -q '^unshare' "$TMP/r.own"; then
+		ok "own filter ($way) refused: EPERM, nothing ran past unshare"; else
+		not_ok "own filter ($way) refused: EPERM, nothing ran past unshare" "$(cat "$TMP/r.own" 2>/dev/null)"
+	fi
+	expect_grep "$TMP/err" "refused a seccomp filter of pid [0-9]+'s own \($call\): EPERM" \
+		"own filter ($way) refused: reported"
+	expect_grep "$TMP/err" "denied unshare\(0\) from pid [0-9]+: KILL_PROCESS" \
+		"own filter ($way) refused: the killed call is reported"
 done
 rm -f "$TMP/r.own"
 expect_status 159 "own filter under --no-report: the KILL verdict holds" -- $T setsid "$S" \
@@ -534,6 +556,21 @@ if grep -qx 'install 0 0' "$TMP/r.own" && ! grep -q '^unshare' "$TMP/r.own"; the
 	ok "own filter under --no-report: nothing ran past unshare"; else
 	not_ok "own filter under --no-report: nothing ran past unshare" "$(cat "$TMP/r.own" 2>/dev/null)"
 fi
+expect_status 2 "--own-filters=refuse with --no-report: a usage error" -- \
+	$T "$S" run --no-report --own-filters=refuse -p "$TMP/unshare.policy" -- true
+expect_grep "$TMP/err" "own-filters=refuse goes with the report" "--own-filters=refuse with --no-report: says why"
+expect_status 2 "--own-filters=maybe: a usage error" -- $T "$S" run --own-filters=maybe -- true
+expect_grep "$TMP/err" "--own-filters takes allow or refuse, not 'maybe'" "--own-filters=maybe: says what it takes"
+# A policy that denies seccomp itself: the install is an ordinary denial.
+printf 'default allow\nkill-process unshare\nerrno(EACCES) seccomp\n' >"$TMP/noseccomp.policy"
+rm -f "$TMP/r.own"
+expect_status 159 "own filter denied by the policy: the KILL verdict holds" -- $T setsid "$S" \
+	run -p "$TMP/noseccomp.policy" -- "$N" own-filter errno "$TMP/r.own"
+expect_grep "$TMP/err" "denied seccomp\(SECCOMP_SET_MODE_FILTER.* ERRNO\(EACCES\) by rule" \
+	"own filter denied by the policy: an ordinary denial"
+if grep -q "installs a seccomp filter" "$TMP/err"; then
+	not_ok "own filter denied by the policy: not reported as installed" "$(cat "$TMP/err")"
+else ok "own filter denied by the policy: not reported as installed"; fi
 
 # syscage made the parent of a process whose exit signal is SIGKILL
 # (CLONE_PARENT): the kernel gives such a child its creator's exit signal.

@@ -7,7 +7,8 @@
  *   notif_attack own-filter HOW RESULT
  *       installs a seccomp filter of its own that answers unshare with
  *       USER_NOTIF (HOW = notify; it has no listener) or ERRNO(E2BIG)
- *       (HOW = errno), then calls unshare(0).  The kernel ranks both
+ *       (HOW = errno; HOW = prctl installs that one through
+ *       prctl(PR_SET_SECCOMP) instead of seccomp()), then calls unshare(0).  The kernel ranks both
  *       above syscage's USER_NOTIF, so the policy's verdict is not the one
  *       given; the call must not run all the same.  Writes "install R E"
  *       and, if it lives on, "unshare R E".
@@ -85,7 +86,7 @@ static void unshare_now(void)
 
 static int run_own_filter(const char *how)
 {
-	uint32_t ret = !strcmp(how, "errno") ? SECCOMP_RET_ERRNO | E2BIG : SECCOMP_RET_USER_NOTIF;
+	uint32_t ret = strcmp(how, "notify") ? SECCOMP_RET_ERRNO | E2BIG : SECCOMP_RET_USER_NOTIF;
 	struct sock_filter insns[] = {
 		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_unshare, 0, 1),
@@ -93,7 +94,8 @@ static int run_own_filter(const char *how)
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 	};
 	struct sock_fprog prog = { .len = sizeof(insns) / sizeof(insns[0]), .filter = insns };
-	long r = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0L, &prog);
+	long r = strcmp(how, "prctl") ? syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0L, &prog)
+				      : prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog);
 	note("install %ld %s", r, outcome(r));
 	unshare_now();
 	return 0;
