@@ -160,9 +160,11 @@ SCG_API int scg_notif_mem_open(int listener, const struct scg_notif *notif);
 
 /*
  * Reads up to @len bytes at @addr from the target through @mem_fd (from
- * scg_notif_mem_open()), stopping early at an unmapped page, then re-checks
- * that @notif is still pending.  Returns the number of bytes read (> 0) or a
- * negative errno (-EFAULT: nothing readable).  The same caveat as below.
+ * scg_notif_mem_open()), stopping early at a page the program itself could
+ * not read (unmapped, PROT_NONE: where the kernel's copy for the call would
+ * fault), then re-checks that @notif is still pending.  Returns the number
+ * of bytes read (> 0) or a negative errno (-EFAULT: nothing readable).  The
+ * same caveat as below.
  */
 SCG_API ssize_t scg_notif_read(int listener, const struct scg_notif *notif, int mem_fd,
 			       uint64_t addr, void *buf, size_t len);
@@ -171,7 +173,9 @@ SCG_API ssize_t scg_notif_read(int listener, const struct scg_notif *notif, int 
  * Reads a NUL-terminated string at @addr from the target through @mem_fd
  * (from scg_notif_mem_open()) into @buf (@size > 0), then re-checks that
  * @notif is still pending.  Returns the string's length, -ENAMETOOLONG when
- * it was cut to @size - 1 bytes (still terminated), or a negative errno.
+ * it was cut to @size - 1 bytes (still terminated), or a negative errno
+ * (-EFAULT also when the string runs into a page the program cannot read
+ * before its NUL, as the call itself would fail).
  * The target may change the memory afterwards: use the text to report,
  * never to allow.
  */

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "runtime/internal.h"
@@ -65,8 +66,25 @@ int scg_notif_mem_open(int listener, const struct scg_notif *notif)
 	return fd;
 }
 
-/* Reads up to @size bytes at @addr; stops early at an unmapped page (or a NUL with @string). */
-static ssize_t read_mem(int mem_fd, uint64_t addr, char *buf, size_t size, bool string)
+/*
+ * One read of the target's memory as the kernel's own copy from the caller
+ * would see it: process_vm_readv() fails on a page the program cannot read
+ * (PROT_NONE) as the real call would fail with EFAULT, where /proc/PID/mem
+ * reads it all the same (it forces access, as a debugger's read does).
+ * /proc/PID/mem serves only where process_vm_readv() is missing or refused.
+ */
+static ssize_t read_chunk(pid_t pid, int mem_fd, uint64_t addr, char *buf, size_t len)
+{
+	struct iovec local = { .iov_base = buf, .iov_len = len };
+	struct iovec remote = { .iov_base = (void *)(uintptr_t)addr, .iov_len = len };
+	ssize_t n = process_vm_readv(pid, &local, 1, &remote, 1, 0);
+	if (n >= 0 || (errno != ENOSYS && errno != EPERM))
+		return n;
+	return pread(mem_fd, buf, len, (off_t)addr);
+}
+
+/* Reads up to @size bytes at @addr; stops early at an unreadable page (or a NUL with @string). */
+static ssize_t read_mem(pid_t pid, int mem_fd, uint64_t addr, char *buf, size_t size, bool string)
 {
 	size_t done = 0;
 	while (done < size) {
@@ -75,7 +93,7 @@ static ssize_t read_mem(int mem_fd, uint64_t addr, char *buf, size_t size, bool 
 		size_t chunk = 4096 - (size_t)((addr + done) % 4096);
 		if (chunk > size - done)
 			chunk = size - done;
-		ssize_t n = pread(mem_fd, buf + done, chunk, (off_t)(addr + done));
+		ssize_t n = read_chunk(pid, mem_fd, addr + done, buf + done, chunk);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
@@ -96,7 +114,7 @@ ssize_t scg_notif_read(int listener, const struct scg_notif *notif, int mem_fd, 
 		return -EINVAL;
 	if (addr > UINT64_MAX - len || addr + len > (uint64_t)INT64_MAX)
 		return -EFAULT;
-	ssize_t n = read_mem(mem_fd, addr, buf, len, false);
+	ssize_t n = read_mem((pid_t)notif->pid, mem_fd, addr, buf, len, false);
 	if (n < 0)
 		return n;
 	int r = scg_notif_id_valid(listener, notif->id);
@@ -111,9 +129,14 @@ ssize_t scg_notif_read_string(int listener, const struct scg_notif *notif, int m
 	buf[0] = '\0';
 	if (addr > UINT64_MAX - size || addr > (uint64_t)INT64_MAX)
 		return -EFAULT;
-	ssize_t n = read_mem(mem_fd, addr, buf, size - 1, true);
+	ssize_t n = read_mem((pid_t)notif->pid, mem_fd, addr, buf, size - 1, true);
 	if (n < 0)
 		return n;
+	/* No NUL before an unreadable page: the kernel's copy would fault there. */
+	if ((size_t)n < size - 1 && !memchr(buf, '\0', (size_t)n)) {
+		buf[0] = '\0';
+		return -EFAULT;
+	}
 	buf[n] = '\0';
 	int r = scg_notif_id_valid(listener, notif->id);
 	if (r < 0) {

@@ -601,6 +601,17 @@ for a in 0x1 0x8000000000000000 0xffffffff81000000 0xffffffffffffffff; do
 	expect_grep "$TMP/err" "^syscage: denied mkdirat\\(AT_FDCWD, $a, 0700\\) from pid [0-9]+: ERRNO\\(EACCES\\)" \
 		"bad pointers: $a reported as an address"
 done
+# A PROT_NONE page is memory the program cannot read and the call would fault
+# on (a debugger's read of /proc/PID/mem would show it): the path on it, the
+# path running into it without a NUL and the clone3 struct on it are
+# reported as addresses, like unmapped ones.
+if [ "$(grep -cE '^syscage: denied mkdirat\(AT_FDCWD, 0x[0-9a-f]+, 0700\)' "$TMP/err")" -eq 6 ] &&
+	! grep -qE 'mkdirat\(AT_FDCWD, "(x*)"' "$TMP/err"; then
+	ok "bad pointers: paths on or into a PROT_NONE page reported as addresses"; else
+	not_ok "bad pointers: paths on or into a PROT_NONE page reported as addresses" "$(grep mkdirat "$TMP/err" | cut -c1-120)"
+fi
+expect_grep "$TMP/err" '^syscage: denied clone3\(0x[0-9a-f]+, 64\) from pid' \
+	"bad pointers: a clone3 struct on a PROT_NONE page reported as an address"
 
 # The guard through the i386 ABI (int $0x80), with junk in the registers' upper halves too.
 if have_feature i386-emulation; then
