@@ -42,7 +42,7 @@ struct run_report {
 	bool profile_explained; /* how to see a built-in profile's rules has been said */
 	struct run_count *counts;
 	size_t ncounts;
-	unsigned long own_filters[2]; /* filters of the program's own: let in, refused */
+	unsigned long own_filters[2]; /* filters the program asked to install: let in, refused */
 	bool own_filter_explained;
 };
 
@@ -228,7 +228,7 @@ static void log_own_filter(FILE *f, pid_t tid, const char *name, uint32_t nr, bo
 	fprintf(f, "{\"pid\":%d,\"syscall\":", (int)tid);
 	cli_json_string(f, name);
 	fprintf(f, ",\"nr\":%" PRIu32 ",\"own_filter\":\"%s\"}\n", nr,
-		refused ? "refused" : "installed");
+		refused ? "refused" : "allowed");
 	fflush(f);
 }
 
@@ -244,15 +244,17 @@ void run_report_own_filter(pid_t tid, const struct scg_seccomp_data *data, bool 
 		log_own_filter(rep->log, tid, name, data->nr, refused);
 	if (rep->quiet)
 		return;
-	flush_repeats(rep);
-	rep->last[0] = '\0';
-	if (refused) {
-		cli_error("refused a seccomp filter of pid %d's own (%s): EPERM, as --own-filters=refuse "
-			  "asks", (int)tid, name);
+	char line[sizeof(rep->last)];
+	snprintf(line, sizeof(line), "pid %d asks to install a seccomp filter of its own (%s): %s",
+		 (int)tid, name, refused ? "refused with EPERM (--own-filters=refuse)" : "let in");
+	if (!strcmp(line, rep->last)) {
+		rep->repeats++;
 		return;
 	}
-	cli_error("pid %d installs a seccomp filter of its own (%s)", (int)tid, name);
-	if (!rep->own_filter_explained) {
+	flush_repeats(rep);
+	memcpy(rep->last, line, sizeof(line));
+	cli_error("%s", line);
+	if (!refused && !rep->own_filter_explained) {
 		cli_error("from now on that filter's ERRNO, TRAP and KILL verdicts outrank the policy's "
 			  "reported ones in that process and its children: a call the policy kills "
 			  "may get that filter's answer instead, unreported (it still never runs); "
@@ -265,7 +267,7 @@ void run_report_summary(struct run_report *rep)
 {
 	flush_repeats(rep);
 	if (!rep->quiet && (rep->own_filters[0] || rep->own_filters[1]))
-		fprintf(stderr, "syscage: seccomp filters of the program's own: %lu installed, "
+		fprintf(stderr, "syscage: seccomp filters the program asked to install: %lu let in, "
 				"%lu refused\n", rep->own_filters[0], rep->own_filters[1]);
 	if (rep->ncounts == 0 || rep->quiet)
 		return;

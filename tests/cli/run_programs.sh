@@ -529,13 +529,13 @@ for how in notify:ENOSYS:seccomp errno:E2BIG:seccomp prctl:E2BIG:prctl; do
 		ok "own filter ($way): unshare does not run, it gets $err"; else
 		not_ok "own filter ($way): unshare does not run, it gets $err" "$(cat "$TMP/r.own" 2>/dev/null)"
 	fi
-	expect_grep "$TMP/err" "^syscage: pid [0-9]+ installs a seccomp filter of its own \($call\)$" \
+	expect_grep "$TMP/err" "^syscage: pid [0-9]+ asks to install a seccomp filter of its own \($call\): let in$" \
 		"own filter ($way): the install is reported"
 	expect_grep "$TMP/err" "a call the policy kills may get that filter's answer instead" \
 		"own filter ($way): the report says what it means"
-	expect_grep "$TMP/err" "^syscage: seccomp filters of the program's own: 1 installed, 0 refused$" \
+	expect_grep "$TMP/err" "^syscage: seccomp filters the program asked to install: 1 let in, 0 refused$" \
 		"own filter ($way): counted in the summary"
-	expect_grep "$TMP/own.log" "^\\{\"pid\":[0-9]+,\"syscall\":\"$call\",\"nr\":[0-9]+,\"own_filter\":\"installed\"\\}$" \
+	expect_grep "$TMP/own.log" "^\\{\"pid\":[0-9]+,\"syscall\":\"$call\",\"nr\":[0-9]+,\"own_filter\":\"allowed\"\\}$" \
 		"own filter ($way): in the --log"
 	rm -f "$TMP/r.own"
 	expect_status 159 "own filter ($way) under --own-filters=refuse: the KILL verdict holds" -- \
@@ -544,7 +544,7 @@ for how in notify:ENOSYS:seccomp errno:E2BIG:seccomp prctl:E2BIG:prctl; do
 		ok "own filter ($way) refused: EPERM, nothing ran past unshare"; else
 		not_ok "own filter ($way) refused: EPERM, nothing ran past unshare" "$(cat "$TMP/r.own" 2>/dev/null)"
 	fi
-	expect_grep "$TMP/err" "refused a seccomp filter of pid [0-9]+'s own \($call\): EPERM" \
+	expect_grep "$TMP/err" "pid [0-9]+ asks to install a seccomp filter of its own \($call\): refused with EPERM" \
 		"own filter ($way) refused: reported"
 	expect_grep "$TMP/err" "denied unshare\(0\) from pid [0-9]+: KILL_PROCESS" \
 		"own filter ($way) refused: the killed call is reported"
@@ -568,9 +568,21 @@ expect_status 159 "own filter denied by the policy: the KILL verdict holds" -- $
 	run -p "$TMP/noseccomp.policy" -- "$N" own-filter errno "$TMP/r.own"
 expect_grep "$TMP/err" "denied seccomp\(SECCOMP_SET_MODE_FILTER.* ERRNO\(EACCES\) by rule" \
 	"own filter denied by the policy: an ordinary denial"
-if grep -q "installs a seccomp filter" "$TMP/err"; then
-	not_ok "own filter denied by the policy: not reported as installed" "$(cat "$TMP/err")"
-else ok "own filter denied by the policy: not reported as installed"; fi
+if grep -q "asks to install a seccomp filter" "$TMP/err"; then
+	not_ok "own filter denied by the policy: not reported as let in" "$(cat "$TMP/err")"
+else ok "own filter denied by the policy: not reported as let in"; fi
+# syscage itself as the program: --no-report installs a filter after probing
+# with seccomp(SECCOMP_SET_MODE_FILTER, flags, NULL), which installs nothing
+# and is not told; the one real install is, once.
+expect_status 0 "syscage run --no-report under syscage run" -- $T "$S" run -- "$S" run --no-report -- true
+if [ "$(grep -c 'asks to install a seccomp filter of its own (seccomp): let in$' "$TMP/err")" -eq 1 ]; then
+	ok "syscage run under syscage run: one install told, no probe"; else
+	not_ok "syscage run under syscage run: one install told, no probe" "$(cat "$TMP/err")"
+fi
+expect_status 125 "the same under --own-filters=refuse: the inner one cannot install" -- \
+	$T "$S" run --own-filters=refuse -- "$S" run --no-report -- true
+expect_grep "$TMP/err" "cannot install the filter: Operation not permitted" \
+	"--own-filters=refuse: the inner syscage says why"
 
 # syscage made the parent of a process whose exit signal is SIGKILL
 # (CLONE_PARENT): the kernel gives such a child its creator's exit signal.
