@@ -183,6 +183,19 @@ static void explain_profile(struct run_report *rep, const char *where)
 	rep->profile_explained = true;
 }
 
+/* Prints @line on stderr unless it repeats the line before it (then counts it); true if printed. */
+static bool print_line(struct run_report *rep, const char *line)
+{
+	if (!strcmp(line, rep->last)) {
+		rep->repeats++;
+		return false;
+	}
+	flush_repeats(rep);
+	snprintf(rep->last, sizeof(rep->last), "%s", line);
+	cli_error("%s", line);
+	return true;
+}
+
 /* Prints @d on stderr unless it repeats the line before it. */
 static void print_denial(struct run_report *rep, const struct run_denial *d, const char *action)
 {
@@ -190,13 +203,8 @@ static void print_denial(struct run_report *rep, const struct run_denial *d, con
 	snprintf(line, sizeof(line), "%s %s from pid %d: %s by %s%s",
 		 rep->complain ? "would deny" : "denied", d->call, (int)d->pid, action, d->where,
 		 d->read_after_call ? READ_AFTER_MARKER : "");
-	if (!strcmp(line, rep->last)) {
-		rep->repeats++;
+	if (!print_line(rep, line))
 		return;
-	}
-	flush_repeats(rep);
-	memcpy(rep->last, line, sizeof(line));
-	cli_error("%s", line);
 	if (d->read_after_call && !rep->marker_explained) {
 		cli_error("[*] strings and data in a report are read from the program's memory "
 			  "after the call; it may have changed them since (verdicts never depend "
@@ -247,14 +255,7 @@ void run_report_own_filter(pid_t tid, const struct scg_seccomp_data *data, bool 
 	char line[sizeof(rep->last)];
 	snprintf(line, sizeof(line), "pid %d asks to install a seccomp filter of its own (%s): %s",
 		 (int)tid, name, refused ? "refused with EPERM (--own-filters=refuse)" : "let in");
-	if (!strcmp(line, rep->last)) {
-		rep->repeats++;
-		return;
-	}
-	flush_repeats(rep);
-	memcpy(rep->last, line, sizeof(line));
-	cli_error("%s", line);
-	if (!refused && !rep->own_filter_explained) {
+	if (print_line(rep, line) && !refused && !rep->own_filter_explained) {
 		cli_error("from now on that filter's ERRNO, TRAP and KILL verdicts outrank the policy's "
 			  "reported ones in that process and its children: a call the policy kills "
 			  "may get that filter's answer instead, unreported (it still never runs); "
