@@ -212,7 +212,8 @@ struct scg_launch_options {
 	void (*on_denial)(const struct scg_launch_denial *denial, void *ctx);
 	/* REPORT: thread @tid asks to install a seccomp filter of its own (@data:
 	 * the seccomp() or prctl() call); @refused: it got EPERM (own_filters).
-	 * Not called for a NULL filter program (a probe: EFAULT, nothing installed). */
+	 * Also for a NULL program, how libseccomp probes for a flag: root can map
+	 * page 0, where the kernel would find a filter. */
 	void (*on_own_filter)(pid_t tid, const struct scg_seccomp_data *data, bool refused,
 			      void *ctx);
 	/* RECORD: a call the program made (the kernel took the answer). */

@@ -109,13 +109,8 @@ static void answer_own_filter(struct supervisor *sv, const struct scg_notif *n,
 			      struct scg_notif_resp *resp)
 {
 	const struct scg_launch_options *o = &sv->l->o;
-	/* seccomp(SECCOMP_SET_MODE_FILTER, flags, NULL): a probe for a flag
-	 * (libseccomp's, syscage's own), which fails with EFAULT and installs nothing. */
-	uint64_t prog = n->data.args[2];
-	if (prog == 0) {
-		resp->flags = SCG_NOTIF_FLAG_CONTINUE;
-		return;
-	}
+	/* A NULL program (how libseccomp and syscage probe for a flag: EFAULT)
+	 * is told too: root can map page 0, and then it is a filter. */
 	bool refuse = o->own_filters == SCG_OWN_FILTERS_REFUSE && sv->l->how != INSTALL_COMPLAIN;
 	if (o->on_own_filter)
 		o->on_own_filter((pid_t)n->pid, &n->data, refuse, o->ctx);

@@ -571,13 +571,15 @@ expect_grep "$TMP/err" "denied seccomp\(SECCOMP_SET_MODE_FILTER.* ERRNO\(EACCES\
 if grep -q "asks to install a seccomp filter" "$TMP/err"; then
 	not_ok "own filter denied by the policy: not reported as let in" "$(cat "$TMP/err")"
 else ok "own filter denied by the policy: not reported as let in"; fi
-# syscage itself as the program: --no-report installs a filter after probing
-# with seccomp(SECCOMP_SET_MODE_FILTER, flags, NULL), which installs nothing
-# and is not told; the one real install is, once.
+# syscage itself as the program: --no-report probes with
+# seccomp(SECCOMP_SET_MODE_FILTER, flags, NULL), then installs its filter;
+# each is told (page 0 can be mapped by root), repeats folded into a count.
 expect_status 0 "syscage run --no-report under syscage run" -- $T "$S" run -- "$S" run --no-report -- true
-if [ "$(grep -c 'asks to install a seccomp filter of its own (seccomp): let in$' "$TMP/err")" -eq 1 ]; then
-	ok "syscage run under syscage run: one install told, no probe"; else
-	not_ok "syscage run under syscage run: one install told, no probe" "$(cat "$TMP/err")"
+expect_grep "$TMP/err" 'asks to install a seccomp filter of its own \(seccomp\): let in$' \
+	"syscage run under syscage run: the install is told"
+if [ "$(grep -c 'asks to install a seccomp filter' "$TMP/err")" -le 3 ]; then
+	ok "syscage run under syscage run: repeats folded"; else
+	not_ok "syscage run under syscage run: repeats folded" "$(cat "$TMP/err")"
 fi
 expect_status 125 "the same under --own-filters=refuse: the inner one cannot install" -- \
 	$T "$S" run --own-filters=refuse -- "$S" run --no-report -- true
