@@ -549,6 +549,19 @@ for how in notify:ENOSYS:seccomp errno:E2BIG:seccomp prctl:E2BIG:prctl; do
 	expect_grep "$TMP/err" "denied unshare\(0\) from pid [0-9]+: KILL_PROCESS" \
 		"own filter ($way) refused: the killed call is reported"
 done
+# The filter at address 0, passed as a NULL program (how flag probes look):
+# root with CAP_SYS_RAWIO can map page 0, and the kernel then installs it.
+rm -f "$TMP/r.own"
+$T setsid "$S" run -q --own-filters=refuse -p "$TMP/unshare.policy" -- "$N" own-filter page0 "$TMP/r.own" \
+	>"$TMP/out" 2>"$TMP/err"
+st=$?
+if grep -qx 'install skip' "$TMP/r.own"; then
+	skip_feature page-zero "own filter on page 0 (a NULL program) under --own-filters=refuse"
+elif [ "$st" -eq 159 ] && grep -qx 'install -1 EPERM' "$TMP/r.own" && ! grep -q '^unshare' "$TMP/r.own"; then
+	ok "own filter on page 0 (a NULL program) under --own-filters=refuse: refused, the KILL holds"; else
+	not_ok "own filter on page 0 (a NULL program) under --own-filters=refuse: refused, the KILL holds" \
+		"exit $st" "$(cat "$TMP/r.own" 2>/dev/null)"
+fi
 rm -f "$TMP/r.own"
 expect_status 159 "own filter under --no-report: the KILL verdict holds" -- $T setsid "$S" \
 	run --no-report -p "$TMP/unshare.policy" -- "$N" own-filter errno "$TMP/r.own"

@@ -8,7 +8,10 @@
  *       installs a seccomp filter of its own that answers unshare with
  *       USER_NOTIF (HOW = notify; it has no listener) or ERRNO(E2BIG)
  *       (HOW = errno; HOW = prctl installs that one through
- *       prctl(PR_SET_SECCOMP) instead of seccomp()), then calls unshare(0).  The kernel ranks both
+ *       prctl(PR_SET_SECCOMP) instead of seccomp(); HOW = page0 maps page 0,
+ *       puts the struct sock_fprog there and passes seccomp() a NULL
+ *       program, writing "install skip" when page 0 cannot be mapped:
+ *       root with CAP_SYS_RAWIO can), then calls unshare(0).  The kernel ranks both
  *       above syscage's USER_NOTIF, so the policy's verdict is not the one
  *       given; the call must not run all the same.  Writes "install R E"
  *       and, if it lives on, "unshare R E".
@@ -94,8 +97,20 @@ static int run_own_filter(const char *how)
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 	};
 	struct sock_fprog prog = { .len = sizeof(insns) / sizeof(insns[0]), .filter = insns };
-	long r = strcmp(how, "prctl") ? syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0L, &prog)
-				      : prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog);
+	struct sock_fprog *at = &prog;
+	if (!strcmp(how, "page0")) {
+		at = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED,
+			  -1, 0);
+		if (at != NULL) {
+			note("install skip");
+			return 0;
+		}
+		/* at is NULL, deliberately: hidden from the compiler, which would trap */
+		__asm__ volatile("" : "+r"(at));
+		memcpy(at, &prog, sizeof(prog));
+	}
+	long r = strcmp(how, "prctl") ? syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0L, at)
+				      : prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, at);
 	note("install %ld %s", r, outcome(r));
 	unshare_now();
 	return 0;
