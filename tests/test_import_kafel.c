@@ -125,6 +125,44 @@ static void expressions(void **state)
 	scg_policy_free(p);
 }
 
+/*
+ * '|' on an argument, with kafel's precedence ('&' binds tighter): == and !=
+ * become masked comparisons, an ordering of such a value and '|' of two
+ * arguments are refused with the rule and the place.
+ */
+static void or_on_arguments(void **state)
+{
+	(void)state;
+	struct scg_policy *p = import_ok("ALLOW {\n"
+					 "  openat(d, name, f) { (f | O_CLOEXEC) == O_RDONLY|O_CLOEXEC },\n"
+					 "  write { fd & 1 | 2 == 3 },\n"
+					 "  close { (fd | 4) != 6 },\n"
+					 "  dup { (oldfd | 1) == 2 }\n"
+					 "}\nDEFAULT ERRNO(1)\n");
+	assert_int_equal(verdict(p, "openat", 0, 0, 0), SCG_RET_ALLOW);
+	assert_int_equal(verdict(p, "openat", 0, 0, 0x80000), SCG_RET_ALLOW);
+	assert_int_equal(verdict(p, "openat", 0, 0, 0x80001), ERRNO(1));
+	/* (fd & 1) | 2, not fd & 3: every odd descriptor */
+	assert_int_equal(verdict(p, "write", 1, 0, 0), SCG_RET_ALLOW);
+	assert_int_equal(verdict(p, "write", 5, 0, 0), SCG_RET_ALLOW);
+	assert_int_equal(verdict(p, "write", 2, 0, 0), ERRNO(1));
+	assert_int_equal(verdict(p, "close", 3, 0, 0), SCG_RET_ALLOW);
+	assert_int_equal(verdict(p, "close", 2, 0, 0), ERRNO(1));
+	assert_int_equal(verdict(p, "close", 6, 0, 0), ERRNO(1));
+	assert_int_equal(verdict(p, "dup", 2, 0, 0), ERRNO(1)); /* bit 0 is always set */
+	assert_int_equal(verdict(p, "dup", 3, 0, 0), ERRNO(1));
+	scg_policy_free(p);
+	char msg[512], hint[256];
+	first_error("ALLOW {\n  lseek(fd, off, whence) { (off | 1) < 5 }\n}\n", msg, sizeof(msg), hint,
+		    sizeof(hint));
+	assert_non_null(strstr(msg, "bad.kafel:2:28: error: the rule for 'lseek' orders an argument "
+				    "with bits '|'-ed in"));
+	first_error("ALLOW {\n  write(a, b, c) { a | b == 0 }\n}\n", msg, sizeof(msg), hint,
+		    sizeof(hint));
+	assert_non_null(strstr(msg, "bad.kafel:2:22: error: the rule for 'write' joins an argument "
+				    "with another"));
+}
+
 /* Masks chain as kafel's grammar lets them, in parentheses or not; '&' of two arguments is
  * refused naming the rule. */
 static void chained_masks(void **state)
@@ -337,7 +375,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(policies_and_use), cmocka_unit_test(first_match),
-	    cmocka_unit_test(expressions),	cmocka_unit_test(chained_masks),
+	    cmocka_unit_test(expressions),	cmocka_unit_test(chained_masks), cmocka_unit_test(or_on_arguments),
 	    cmocka_unit_test(argument_widths),
 	    cmocka_unit_test(custom_syscalls),	cmocka_unit_test(locations),
 	    cmocka_unit_test(diagnostics),	cmocka_unit_test(includes),

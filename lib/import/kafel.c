@@ -461,7 +461,11 @@ static bool is_action_word(const struct kf_ctx *c)
 
 /* --- expressions --------------------------------------------------------------------------- */
 
-/* An operand: a number, or argument @arg with @mask. */
+/*
+ * An operand: a number (@num), or argument @arg as (arg & @mask) | @num: the
+ * bits of @num are set whatever the argument holds (kafel's '|'), so they
+ * are never in @mask.
+ */
 struct kv {
 	bool var;
 	unsigned arg, width;
@@ -543,60 +547,81 @@ static bool term(struct kf_ctx *c, struct kv *v)
 	return false;
 }
 
-/* operand: term {'|' term}, numbers only */
-static bool operand(struct kf_ctx *c, struct kv *v)
+/* The name of the rule being read, for messages. */
+static const char *rule_name(const struct kf_ctx *c)
 {
-	if (!term(c, v))
-		return false;
-	while (is_punct(c, '|')) {
-		struct scg_loc loc = peek(c)->loc;
-		next(c);
-		struct kv r;
-		if (!term(c, &r))
-			return false;
-		if (v->var || r.var) {
-			error(c, loc, "'|' joins flags: O_RDONLY|O_CLOEXEC",
-			      "'|' on an argument%s", "");
-			return false;
-		}
-		v->num |= r.num;
-	}
-	return true;
+	return c->sc_name[0] ? c->sc_name : "SYSCALL[n]";
 }
 
-/* masked: '(' masked ')' | operand ['&' operand] */
-static bool masked(struct kf_ctx *c, struct kv *v)
+/* Refuses @op ('&' or '|') of two arguments at @loc: a condition tests one argument. */
+static bool two_arguments(struct kf_ctx *c, struct scg_loc loc, char op)
 {
-	if (is_punct(c, '(')) {
-		next(c);
-		if (!masked(c, v) || !expect(c, ')', "')'"))
-			return false;
-	} else if (!operand(c, v)) {
+	char what[KF_NAME + 64];
+	snprintf(what, sizeof(what), "'%s' %s an argument with another ('%c' of two arguments)",
+		 rule_name(c), op == '&' ? "masks" : "joins", op);
+	error(c, loc, op == '&' ? "mask an argument with a number" : "join an argument with a number",
+	      "the rule for %s, which the import cannot express", what);
+	return false;
+}
+
+static bool bit_or(struct kf_ctx *c, struct kv *v);
+
+/* operand: NUMBER | IDENTIFIER | '(' bit_or ')' */
+static bool operand(struct kf_ctx *c, struct kv *v)
+{
+	if (!is_punct(c, '('))
+		return term(c, v);
+	next(c);
+	return bit_or(c, v) && expect(c, ')', "')'");
+}
+
+/* bit_and: operand {'&' operand}, as in kafel's grammar ('&' binds tighter than '|') */
+static bool bit_and(struct kf_ctx *c, struct kv *v)
+{
+	if (!operand(c, v))
 		return false;
-	}
-	/* masks chain as in kafel's grammar: (fd & 0xf) & 0x3 is fd & 0x3 */
 	while (is_punct(c, '&')) {
 		struct scg_loc loc = peek(c)->loc;
 		next(c);
 		struct kv r;
 		if (!operand(c, &r))
 			return false;
-		if (v->var && r.var) {
-			char rule[KF_NAME];
-			snprintf(rule, sizeof(rule), "%s",
-				 c->sc_name[0] ? c->sc_name : "SYSCALL[n]");
-			error(c, loc, "mask an argument with a number",
-			      "the rule for '%s' masks an argument with another ('&' of two "
-			      "arguments), which the import cannot express",
-			      rule);
-			return false;
+		if (v->var && r.var)
+			return two_arguments(c, loc, '&');
+		if (!v->var && r.var) {
+			struct kv t = *v;
+			*v = r;
+			r = t;
 		}
-		if (!v->var && !r.var)
-			v->num &= r.num;
-		else if (v->var)
+		/* ((a & m) | o) & k is (a & m & k) | (o & k) */
+		if (v->var)
 			v->mask &= r.num;
-		else
-			*v = (struct kv){true, r.arg, r.width, r.mask & v->num, 0};
+		v->num &= r.num;
+	}
+	return true;
+}
+
+/* bit_or: bit_and {'|' bit_and} */
+static bool bit_or(struct kf_ctx *c, struct kv *v)
+{
+	if (!bit_and(c, v))
+		return false;
+	while (is_punct(c, '|')) {
+		struct scg_loc loc = peek(c)->loc;
+		next(c);
+		struct kv r;
+		if (!bit_and(c, &r))
+			return false;
+		if (v->var && r.var)
+			return two_arguments(c, loc, '|');
+		if (!v->var && r.var) {
+			struct kv t = *v;
+			*v = r;
+			r = t;
+		}
+		v->num |= r.num;
+		if (v->var)
+			v->mask &= ~r.num; /* bits set whatever the argument holds */
 	}
 	return true;
 }
@@ -662,6 +687,47 @@ static enum scg_cmp_op swap_op(enum scg_cmp_op op)
 
 static struct scg_expr *bool_expr(struct kf_ctx *c);
 
+/* A condition that always holds (@value) or never does: (arg0 & 0) == 0, or its negation. */
+static struct scg_expr *const_expr(bool value)
+{
+	struct scg_expr *e = scg_expr_cmp(0, 64, SCG_CMP_EQ, 0, 0);
+	return e && !value ? scg_expr_not(e) : e;
+}
+
+/*
+ * ((arg & mask) | bits) OP @k as a condition in *@out (NULL: out of memory).
+ * With bits set, only == and != can be written as a masked comparison:
+ * the value equals k exactly when k has every one of those bits, none
+ * outside mask and them, and the argument's masked bits match k's.
+ */
+static bool arg_compare(struct kf_ctx *c, struct kv *a, enum scg_cmp_op op, uint64_t k,
+			struct scg_loc loc, struct scg_expr **out)
+{
+	if (a->width == 32) {
+		a->mask &= 0xffffffffULL;
+		a->num &= 0xffffffffULL;
+		k &= 0xffffffffULL;
+	}
+	if (a->num == 0) {
+		*out = scg_expr_cmp(a->arg, a->width, op, a->mask, k);
+		return true;
+	}
+	if (op != SCG_CMP_EQ && op != SCG_CMP_NE) {
+		char rule[KF_NAME];
+		snprintf(rule, sizeof(rule), "%s", rule_name(c));
+		error(c, loc, "compare it with == or !=, or leave the '|' out",
+		      "the rule for '%s' orders an argument with bits '|'-ed in, which the import "
+		      "cannot express",
+		      rule);
+		return false;
+	}
+	bool possible = (k & a->num) == a->num && (k & ~(a->mask | a->num)) == 0;
+	struct scg_expr *e = possible ? scg_expr_cmp(a->arg, a->width, SCG_CMP_EQ, a->mask, k & a->mask)
+				      : const_expr(false);
+	*out = e && op == SCG_CMP_NE ? scg_expr_not(e) : e;
+	return true;
+}
+
 /* Whether the '(' here closes before a comparison operator: a masked operand in parentheses. */
 static bool paren_is_operand(const struct kf_ctx *c)
 {
@@ -676,7 +742,7 @@ static bool paren_is_operand(const struct kf_ctx *c)
 			return n->kind == TK_PUNCT &&
 			       (n->punct == P_EQ || n->punct == P_NE || n->punct == '<' ||
 				n->punct == '>' || n->punct == P_LE || n->punct == P_GE ||
-				n->punct == '&'); /* (fd & 0xf) & 0x3 */
+				n->punct == '&' || n->punct == '|'); /* (fd & 0xf) & 0x3 */
 		}
 	}
 	return false;
@@ -702,7 +768,7 @@ static struct scg_expr *primary(struct kf_ctx *c)
 		return e;
 	}
 	struct kv l, r;
-	if (!masked(c, &l))
+	if (!bit_or(c, &l))
 		return NULL;
 	int op = cmp_op(c);
 	if (op < 0) {
@@ -713,7 +779,7 @@ static struct scg_expr *primary(struct kf_ctx *c)
 		return NULL;
 	}
 	next(c);
-	if (!masked(c, &r))
+	if (!bit_or(c, &r))
 		return NULL;
 	if (l.var && r.var) {
 		/* kafel compares two arguments through the filter's scratch memory; a
@@ -729,10 +795,8 @@ static struct scg_expr *primary(struct kf_ctx *c)
 		return NULL;
 	}
 	struct scg_expr *e;
-	if (!l.var && !r.var) { /* a constant: (arg0 & 0) == 0 is always true */
-		e = scg_expr_cmp(0, 64, SCG_CMP_EQ, 0, 0);
-		if (e && !eval_const((enum scg_cmp_op)op, l.num, r.num))
-			e = scg_expr_not(e);
+	if (!l.var && !r.var) {
+		e = const_expr(eval_const((enum scg_cmp_op)op, l.num, r.num));
 	} else {
 		enum scg_cmp_op o = (enum scg_cmp_op)op;
 		if (!l.var) {
@@ -741,12 +805,8 @@ static struct scg_expr *primary(struct kf_ctx *c)
 			r = t;
 			o = swap_op(o);
 		}
-		uint64_t v = r.num;
-		if (l.width == 32) {
-			l.mask &= 0xffffffffULL;
-			v &= 0xffffffffULL;
-		}
-		e = scg_expr_cmp(l.arg, l.width, o, l.mask, v);
+		if (!arg_compare(c, &l, o, r.num, loc, &e))
+			return NULL;
 	}
 	if (e)
 		e->loc = loc;
