@@ -279,8 +279,8 @@ static void documented_forms(void **state)
 	    {"read:\n", "bad.policy:1:5:", "no filter after 'read:'"},
 	    {"@include\n", "bad.policy:1:9:", "expected a path"},
 	    {"@frequency\n", "bad.policy:1:11:", "expected a path"},
-	    /* headers and directives minijail0(5) does not describe are refused, not ignored */
-	    {"@denylist\nread: return EPERM\n", "bad.policy:1:1:", "unknown directive '@denylist'"},
+	    /* headers and directives minijail does not have are refused, not ignored */
+	    {"@denylisted\nread: return EPERM\n", "bad.policy:1:1:", "unknown directive '@denylisted'"},
 	    {"@allowlist\nread: 1\n", "bad.policy:1:1:", "unknown directive '@allowlist'"},
 	    {"@default kill\nread: 1\n", "bad.policy:1:1:", "unknown directive '@default'"},
 	};
@@ -293,11 +293,192 @@ static void documented_forms(void **state)
 	}
 }
 
+/* "{a, b}: filter" is one line per name: verdicts, locations, the first line of a name decides. */
+static void syscall_sets(void **state)
+{
+	(void)state;
+	struct scg_diag *diag = scg_diag_new();
+	struct scg_policy *p = NULL;
+	assert_int_equal(import("{read, write,openat}: 1\n"
+				"{ close ,\\\n"
+				"  dup }:arg0 == 3; return EBADF\n"
+				"{kill}: return EPERM\n"
+				"{ptrace}: kill-thread\n"
+				"{write, fstat}: return EACCES\n",
+				"t.policy", &p, diag),
+			 0);
+	assert_int_equal(verdict(p, "read", 0, 0, 0), SCG_RET_ALLOW);
+	assert_int_equal(verdict(p, "write", 0, 0, 0), SCG_RET_ALLOW); /* its first line decides */
+	assert_int_equal(verdict(p, "openat", 0, 0, 0), SCG_RET_ALLOW);
+	assert_int_equal(verdict(p, "close", 3, 0, 0), SCG_RET_ALLOW);
+	assert_int_equal(verdict(p, "close", 4, 0, 0), ERRNO(9));
+	assert_int_equal(verdict(p, "dup", 3, 0, 0), SCG_RET_ALLOW);
+	assert_int_equal(verdict(p, "dup", 4, 0, 0), ERRNO(9));
+	assert_int_equal(verdict(p, "kill", 0, 0, 0), ERRNO(1));
+	assert_int_equal(verdict(p, "ptrace", 0, 0, 0), SCG_RET_KILL_THREAD);
+	assert_int_equal(verdict(p, "fstat", 0, 0, 0), ERRNO(13));
+	assert_int_equal(verdict(p, "mmap", 0, 0, 0), SCG_RET_KILL_PROCESS);
+	/* write, second time: a warning at its name in the set */
+	assert_int_equal(scg_diag_count(diag), 1);
+	char msg[256];
+	scg_diag_format(scg_diag_get(diag, 0), msg, sizeof(msg));
+	assert_non_null(strstr(msg, "t.policy:6:2: warning:"));
+	assert_non_null(strstr(msg, "'write' has a line already"));
+	/* each rule keeps its name's place: dup on the continued line, column 3 */
+	bool seen = false;
+	for (size_t i = 0; i < scg_policy_rule_count(p); i++) {
+		struct scg_rule r;
+		scg_policy_rule_at(p, i, &r);
+		if (r.syscall && !strcmp(r.syscall, "dup") && r.cond) {
+			assert_int_equal(r.loc.line, 3);
+			assert_int_equal(r.loc.column, 3);
+			assert_int_equal(r.cond->loc.line, 3);
+			assert_int_equal(r.cond->loc.column, 9);
+			seen = true;
+		}
+	}
+	assert_true(seen);
+	scg_policy_free(p);
+	scg_diag_free(diag);
+
+	static const struct {
+		const char *text, *where, *message, *hint;
+	} bad[] = {
+	    {"{read, wrtie}: 1\n", "bad.policy:1:8:", "unknown syscall 'wrtie'", "did you mean 'write'?"},
+	    {"read: 1\n{ }: 1\n", "bad.policy:2:3:", "empty syscall set", NULL},
+	    {"{read, write,}: 1\n", "bad.policy:1:14:", "expected a syscall name after ','", NULL},
+	    {"{read,,write}: 1\n", "bad.policy:1:7:", "expected a syscall name", NULL},
+	    {"{read, {write}}: 1\n", "bad.policy:1:8:", "sets do not nest", NULL},
+	    {"{read write}: 1\n", "bad.policy:1:7:", "expected ',' or '}'", NULL},
+	    {"{read, write: 1\n", "bad.policy:1:1:", "unclosed '{'", NULL},
+	    {"{read, write} 1\n", "bad.policy:1:15:", "expected ':' after the set", NULL},
+	    {"{read, 1}: 1\n", "bad.policy:1:8:", "syscall number 1 in a set", NULL},
+	    {"{read, file@io}: 1\n", "bad.policy:1:8:", "syscall group 'file@io' is not read", NULL},
+	    {"{read}:\n", "bad.policy:1:7:", "no filter after 'read:'", NULL},
+	    {"{read, write}: arg9 == 1\n", "bad.policy:1:19:", "no argument", NULL},
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char hint[256];
+		first_error(bad[i].text, msg, sizeof(msg), hint, sizeof(hint));
+		if (strncmp(msg, bad[i].where, strlen(bad[i].where)) || !strstr(msg, bad[i].message) ||
+		    (bad[i].hint && strcmp(hint, bad[i].hint)))
+			fail_msg("'%s': got '%s' (%s), wanted %s ... %s", bad[i].text, msg, hint,
+				 bad[i].where, bad[i].message);
+	}
+	/* a bad filter is one error, not one per name */
+	diag = scg_diag_new();
+	assert_int_equal(import("{read, write, close}: arg9 == 1\n", "t.policy", &p, diag), -EINVAL);
+	assert_int_equal(scg_diag_count(diag), 1);
+	scg_diag_free(diag);
+}
+
+/* @denylist (minijail's compiler): lines give errnos, the calls no line names are allowed. */
+static void denylist(void **state)
+{
+	(void)state;
+	struct scg_policy *p = import_ok("# a denylist\n"
+					 "ptrace: return EPERM\n"
+					 "@denylist\n"
+					 "{mount, umount2}: return ENOSYS\n"
+					 "openat: arg2 & O_CREAT || arg2 & O_WRONLY; return EACCES\n"
+					 "ptrace: return EBUSY\n");
+	assert_int_equal(verdict(p, "ptrace", 0, 0, 0), ERRNO(1)); /* before @denylist: the same */
+	assert_int_equal(verdict(p, "mount", 0, 0, 0), ERRNO(38));
+	assert_int_equal(verdict(p, "umount2", 0, 0, 0), ERRNO(38));
+	assert_int_equal(verdict(p, "openat", 0, 0, 0x40), ERRNO(13));
+	assert_int_equal(verdict(p, "openat", 0, 0, 1), ERRNO(13));
+	assert_int_equal(verdict(p, "openat", 0, 0, 0x80000), SCG_RET_ALLOW);
+	assert_int_equal(verdict(p, "read", 0, 0, 0), SCG_RET_ALLOW);
+	struct scg_seccomp_data d = {.nr = 3, .arch = AUDIT_I386}; /* other ABIs: still killed */
+	struct scg_verdict v;
+	scg_policy_eval(p, &d, &v);
+	assert_int_equal(v.action, SCG_RET_KILL_PROCESS);
+	/* the errno rule of openat's filter sits at its 'return' */
+	struct scg_rule r;
+	bool seen = false;
+	for (size_t i = 0; i < scg_policy_rule_count(p); i++) {
+		scg_policy_rule_at(p, i, &r);
+		if (r.syscall && !strcmp(r.syscall, "openat") && r.cond) {
+			assert_int_equal(r.action, ERRNO(13));
+			assert_int_equal(r.loc.line, 5);
+			assert_int_equal(r.loc.column, 44);
+			seen = true;
+		}
+	}
+	assert_true(seen);
+	scg_policy_free(p);
+
+	static const struct {
+		const char *text, *where, *message;
+	} bad[] = {
+	    {"@denylist\nread: 1\n", "bad.policy:2:7:", "takes 'return ERRNO' only, not '1'"},
+	    {"@denylist\nread: allow\n", "bad.policy:2:7:", "not 'allow'"},
+	    {"@denylist\nread: kill\n", "bad.policy:2:7:", "not 'kill'"},
+	    {"read: trap\n@denylist\n", "bad.policy:1:7:", "not 'trap'"},
+	    {"@denylist\nread: return\n", "bad.policy:2:13:", "expected an errno after 'return'"},
+	    {"@denylist\nread: arg0 == 1\n", "bad.policy:2:16:", "expected '; return ERRNO'"},
+	    {"@denylist\nread: arg0 == 1; log\n", "bad.policy:2:18:", "not 'log'"},
+	    {"@denylist\n{read, write}: trace\n", "bad.policy:2:16:", "not 'trace'"},
+	    {"@denylist now\nread: return 1\n", "bad.policy:1:11:", "unexpected text after @denylist"},
+	    {"@denylist\nread: return EPREM\n", "bad.policy:2:14:", "unknown constant 'EPREM'"},
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char msg[256], hint[256];
+		first_error(bad[i].text, msg, sizeof(msg), hint, sizeof(hint));
+		if (strncmp(msg, bad[i].where, strlen(bad[i].where)) || !strstr(msg, bad[i].message))
+			fail_msg("'%s': got '%s', wanted %s ... %s", bad[i].text, msg, bad[i].where,
+				 bad[i].message);
+	}
+}
+
+/* Every file of a @denylist policy carries the line, or none does. */
+static void denylist_includes(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/syscage-minijail-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char *deny = write_file(dir, "deny.policy", "@denylist\nptrace: return EPERM\n");
+	char *allow = write_file(dir, "allow.policy", "read: 1\n");
+	char *main = write_file(dir, "app.policy", "");
+	struct scg_import_options o;
+	scg_import_options_init(&o);
+	o.filename = main;
+	struct scg_diag *diag = scg_diag_new();
+	struct scg_policy *p = NULL;
+	const char *both = "@denylist\n@include ./deny.policy\nmount: return ENOSYS\n";
+	assert_int_equal(scg_minijail_import(both, strlen(both), &o, &p, diag), 0);
+	assert_int_equal(verdict(p, "ptrace", 0, 0, 0), ERRNO(1));
+	assert_int_equal(verdict(p, "mount", 0, 0, 0), ERRNO(38));
+	assert_int_equal(verdict(p, "read", 0, 0, 0), SCG_RET_ALLOW);
+	scg_policy_free(p);
+	char msg[512];
+	/* a denylist including a file without the line: an error at the @include's path */
+	const char *mixed = "@denylist\n@include ./allow.policy\n";
+	assert_int_equal(scg_minijail_import(mixed, strlen(mixed), &o, &p, diag), -EINVAL);
+	scg_diag_format(scg_diag_get(diag, scg_diag_count(diag) - 1), msg, sizeof(msg));
+	assert_non_null(strstr(msg, "app.policy:2:10: error:"));
+	assert_non_null(strstr(msg, "has no @denylist line"));
+	/* a policy without it including a denylist: an error at the included @denylist */
+	const char *other = "read: 1\n@include ./deny.policy\n";
+	assert_int_equal(scg_minijail_import(other, strlen(other), &o, &p, diag), -EINVAL);
+	scg_diag_format(scg_diag_get(diag, scg_diag_count(diag) - 1), msg, sizeof(msg));
+	assert_non_null(strstr(msg, "deny.policy:1:1: error: @denylist in a file included"));
+	scg_diag_free(diag);
+	unlink(deny);
+	unlink(allow);
+	unlink(main);
+	rmdir(dir);
+	free(deny);
+	free(allow);
+	free(main);
+}
+
 static void detection(void **state)
 {
 	(void)state;
 	const char *yes[] = {"read: 1\n", "# x\nopenat: arg2 == 0\n", "@include ./x.policy\n",
-			     "ptrace: return EPERM\n", "mount: kill\n"};
+			     "ptrace: return EPERM\n", "mount: kill\n", "{read, write}: 1\n",
+			     "# x\n@denylist\nptrace: return EPERM\n"};
 	const char *no[] = {"allow read\n", "[Service]\nSystemCallFilter=read\n",
 			    "POLICY a { ALLOW { read } }\n", "seccomp.drop ptrace\n", "{\"a\": 1}\n"};
 	for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++)
@@ -378,6 +559,9 @@ int main(void)
 	    cmocka_unit_test(diagnostics),
 	    cmocka_unit_test(include_and_frequency),
 	    cmocka_unit_test(documented_forms),
+	    cmocka_unit_test(syscall_sets),
+	    cmocka_unit_test(denylist),
+	    cmocka_unit_test(denylist_includes),
 	    cmocka_unit_test(detection),
 	    cmocka_unit_test(round_trip),
 	    cmocka_unit_test(export_refusals),

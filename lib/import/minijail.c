@@ -5,8 +5,11 @@
  * disjunctive normal form ("arg0 == 1 && arg1 & O_CLOEXEC || arg2 in
  * PROT_READ|PROT_WRITE") with an optional "; return ERRNO" (or action) for
  * the calls it does not allow; '#' comments, '\' continuations, @include
- * and @frequency lines.  Everything else falls to minijail's default: the
- * process is killed.  One filter, first line first, for the native ABI.
+ * and @frequency lines, and two forms of minijail's Python compiler: syscall
+ * sets ("{read, write}: filter", one line per name) and @denylist policies,
+ * whose lines return errnos and whose default allows.  Everything else falls
+ * to minijail's default: the process is killed.  One filter, first line
+ * first, for the native ABI.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -45,6 +48,9 @@ struct mj_ctx {
 	const struct scg_arch *abi;
 	unsigned depth;
 	bool in_frequency; /* reading a @frequency file: "name: count" lines */
+	bool denylist;	   /* the policy is a @denylist one (its top file says so) */
+	bool scanning;	   /* only looking for a @denylist line, nothing reported */
+	bool saw_denylist; /* the scanned file has one */
 	struct scg_import_count *counts;
 	size_t ncounts, counts_cap;
 	char **files; /* names of included files, kept for the locations */
@@ -87,6 +93,10 @@ static bool word_is(const char *s, size_t n, const char *w)
 
 /* --- actions ------------------------------------------------------------------ */
 
+#define DENY_HINT                                                                              \
+	"minijail's compiler takes 'return ERRNO' on every line of a @denylist policy; the "   \
+	"calls no line names are allowed"
+
 /*
  * An action of minijail's policy compiler at [pos, end): 1 with *@out, 0 when
  * the text is no action word, -1 when it is one with a bad value (reported).
@@ -111,6 +121,12 @@ static int parse_action(struct mj_ctx *c, const struct mj_line *l, size_t pos, s
 	};
 	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
 		if (word_is(s + pos, w - pos, words[i].word) && w == end) {
+			if (c->denylist) {
+				err(c, loc_at(l, pos), DENY_HINT,
+				    "a @denylist policy takes 'return ERRNO' only, not '%s'",
+				    words[i].word);
+				return -1;
+			}
 			*out = words[i].action;
 			return 1;
 		}
@@ -118,6 +134,10 @@ static int parse_action(struct mj_ctx *c, const struct mj_line *l, size_t pos, s
 		return 0;
 	size_t v = w;
 	trim(s, &v, &end);
+	if (v == end && c->denylist) { /* the default would be to allow */
+		err(c, loc_at(l, w), DENY_HINT, "expected an errno after 'return'%s", "");
+		return -1;
+	}
 	if (v == end) { /* a bare return is the default action */
 		*out = SCG_RET_KILL_PROCESS;
 		return 1;
@@ -301,29 +321,14 @@ static void check_twice(struct mj_ctx *c, const char *name, struct scg_loc loc)
 	}
 }
 
-/* "name: filter" */
-static int syscall_line(struct mj_ctx *c, const struct mj_line *l, size_t pos, size_t colon,
-			size_t end)
+/*
+ * The filter at (colon, end) for one syscall named at @loc: the rules of a
+ * "name: filter" line, or of one name of a set.
+ */
+static int syscall_filter(struct mj_ctx *c, const struct mj_line *l, const char *name, bool has_nr,
+			  uint32_t nr, struct scg_loc loc, size_t colon, size_t end)
 {
 	const char *s = l->text;
-	size_t nend = colon;
-	trim(s, &pos, &nend);
-	struct scg_loc loc = loc_at(l, pos);
-	char name[64];
-	if (nend == pos || nend - pos >= sizeof(name)) {
-		err(c, loc, "a line is 'syscall: filter'", "expected a syscall name%s", "");
-		return 0;
-	}
-	snprintf(name, sizeof(name), "%.*s", (int)(nend - pos), s + pos);
-	uint32_t nr = 0;
-	bool has_nr = scg_parse_u32(name, strlen(name), &nr) == 0;
-	uint32_t known;
-	if (!has_nr && scg_syscall_lookup(c->abi, name, &known) < 0) {
-		char hint[96];
-		err(c, loc, imp_syscall_hint(c->abi, name, hint, sizeof(hint)),
-		    "unknown syscall '%s'", name);
-		return 0;
-	}
 	size_t fpos = colon + 1, fend = end;
 	trim(s, &fpos, &fend);
 	if (fpos == fend) {
@@ -352,8 +357,9 @@ static int syscall_line(struct mj_ctx *c, const struct mj_line *l, size_t pos, s
 			size_t e = fend;
 			trim(s, &p, &e);
 			err(c, loc_at(l, p),
-			    "after ';' comes what the other calls get: return EPERM, kill, trap, "
-			    "trace, log, user-notify",
+			    c->denylist ? DENY_HINT
+					: "after ';' comes what the other calls get: return EPERM, "
+					  "kill, trap, trace, log, user-notify",
 			    "expected an action after ';'%s", "");
 		}
 		if (a <= 0)
@@ -363,18 +369,203 @@ static int syscall_line(struct mj_ctx *c, const struct mj_line *l, size_t pos, s
 	struct scg_expr *cond = parse_filter(c, l, fpos, expr_end, &nomem);
 	if (!cond)
 		return nomem ? -ENOMEM : 0;
+	size_t p = semi ? apos : fpos;
+	size_t e = fend;
+	trim(s, &p, &e);
+	if (c->denylist) {
+		/* minijail's compiler: the errno for the calls the filter matches, the rest allowed */
+		if (!semi) {
+			scg_expr_free(cond);
+			err(c, loc_at(l, fend), DENY_HINT,
+			    "expected '; return ERRNO' after the argument filter of '%s'", name);
+			return 0;
+		}
+		int r = add_rule(c, name, has_nr, nr, cond, otherwise, loc_at(l, p));
+		return r ? r : add_rule(c, name, has_nr, nr, NULL, SCG_RET_ALLOW, loc);
+	}
 	int r = add_rule(c, name, has_nr, nr, cond, SCG_RET_ALLOW, loc);
 	/* the calls the filter does not allow: the line's own verdict, so reports name it */
-	if (!r) {
-		size_t p = semi ? apos : fpos;
-		size_t e = fend;
-		trim(s, &p, &e);
+	if (!r)
 		r = add_rule(c, name, has_nr, nr, NULL, otherwise, semi ? loc_at(l, p) : loc);
-	}
 	return r;
 }
 
+/* "name: filter" */
+static int syscall_line(struct mj_ctx *c, const struct mj_line *l, size_t pos, size_t colon,
+			size_t end)
+{
+	const char *s = l->text;
+	size_t nend = colon;
+	trim(s, &pos, &nend);
+	struct scg_loc loc = loc_at(l, pos);
+	char name[64];
+	if (nend == pos || nend - pos >= sizeof(name)) {
+		err(c, loc, "a line is 'syscall: filter'", "expected a syscall name%s", "");
+		return 0;
+	}
+	snprintf(name, sizeof(name), "%.*s", (int)(nend - pos), s + pos);
+	uint32_t nr = 0;
+	bool has_nr = scg_parse_u32(name, strlen(name), &nr) == 0;
+	uint32_t known;
+	if (!has_nr && scg_syscall_lookup(c->abi, name, &known) < 0) {
+		char hint[96];
+		err(c, loc, imp_syscall_hint(c->abi, name, hint, sizeof(hint)),
+		    "unknown syscall '%s'", name);
+		return 0;
+	}
+	return syscall_filter(c, l, name, has_nr, nr, loc, colon, end);
+}
+
+/* --- syscall sets: "{read, write}: filter" -------------------------------------------- */
+
+#define SET_HINT "a set is '{name, name, ...}: filter'"
+
+static bool set_delim(char ch)
+{
+	return ch == ',' || ch == '{' || ch == '}' || ch == ':' || is_space(ch);
+}
+
+/*
+ * One name of a set at [pos, q), into @name; false when it is no syscall name
+ * of the native ABI (reported).  minijail's compiler takes names here, not
+ * numbers, and its "group@namespace" names come from its own tables.
+ */
+static bool set_name(struct mj_ctx *c, const struct mj_line *l, size_t pos, size_t q, char *name,
+		     size_t size)
+{
+	const char *s = l->text;
+	struct scg_loc loc = loc_at(l, pos);
+	uint32_t nr;
+	if (q - pos >= size) {
+		err(c, loc, SET_HINT, "expected a syscall name%s", "");
+		return false;
+	}
+	snprintf(name, size, "%.*s", (int)(q - pos), s + pos);
+	if (scg_parse_u32(name, strlen(name), &nr) == 0) {
+		err(c, loc, "minijail's compiler reads names in a set; a number goes on a line of its own",
+		    "syscall number %s in a set", name);
+		return false;
+	}
+	if (strchr(name, '@')) {
+		err(c, loc, "list the syscalls of the group by name",
+		    "syscall group '%s' is not read (minijail's compiler takes groups from its own "
+		    "tables)",
+		    name);
+		return false;
+	}
+	if (scg_syscall_lookup(c->abi, name, &nr) < 0) {
+		char hint[96];
+		err(c, loc, imp_syscall_hint(c->abi, name, hint, sizeof(hint)),
+		    "unknown syscall '%s'", name);
+		return false;
+	}
+	return true;
+}
+
+/*
+ * "{a, b, ...}: filter" at [open, end): every name is checked first (each bad
+ * one reported), then the filter is read for each name in turn, as if each
+ * had a line of its own: the first line of a syscall decides, a second one
+ * is warned about.
+ */
+static int set_line(struct mj_ctx *c, const struct mj_line *l, size_t open, size_t end)
+{
+	const char *s = l->text;
+	char name[64];
+	size_t p = open + 1, close = 0, count = 0;
+	bool want_name = true, bad = false;
+	for (;;) {
+		while (p < end && is_space(s[p]))
+			p++;
+		if (p >= end) {
+			err(c, loc_at(l, open), SET_HINT, "unclosed '{'%s", "");
+			return 0;
+		}
+		if (want_name) {
+			if (s[p] == '}') {
+				err(c, loc_at(l, p), SET_HINT,
+				    count ? "expected a syscall name after ','%s"
+					  : "empty syscall set%s",
+				    "");
+				return 0;
+			}
+			if (set_delim(s[p])) {
+				err(c, loc_at(l, p), SET_HINT,
+				    s[p] == '{' ? "sets do not nest%s" : "expected a syscall name%s",
+				    "");
+				return 0;
+			}
+			size_t q = p;
+			while (q < end && !set_delim(s[q]))
+				q++;
+			bad |= !set_name(c, l, p, q, name, sizeof(name));
+			count++;
+			want_name = false;
+			p = q;
+		} else if (s[p] == ',') {
+			want_name = true;
+			p++;
+		} else if (s[p] == '}') {
+			close = p;
+			break;
+		} else if (s[p] == ':') {
+			err(c, loc_at(l, open), SET_HINT, "unclosed '{'%s", "");
+			return 0;
+		} else {
+			err(c, loc_at(l, p), SET_HINT, "expected ',' or '}'%s", "");
+			return 0;
+		}
+	}
+	p = close + 1;
+	while (p < end && is_space(s[p]))
+		p++;
+	if (p >= end || s[p] != ':') {
+		err(c, loc_at(l, p), SET_HINT, "expected ':' after the set%s", "");
+		return 0;
+	}
+	if (bad)
+		return 0;
+	size_t colon = p;
+	/* a bad filter is the same bad filter for every name: reported once */
+	bool failed = c->failed;
+	c->failed = false;
+	int r = 0;
+	for (p = open + 1; p < close && !r && !c->failed;) {
+		while (p < close && (is_space(s[p]) || s[p] == ','))
+			p++;
+		size_t q = p;
+		while (q < close && !set_delim(s[q]))
+			q++;
+		snprintf(name, sizeof(name), "%.*s", (int)(q - p), s + p);
+		r = syscall_filter(c, l, name, false, 0, loc_at(l, p), colon, end);
+		p = q;
+	}
+	c->failed |= failed;
+	return r;
+}
+
+/* "@denylist": the policy returns errnos for the calls its lines name and allows the rest. */
+static int denylist_line(struct mj_ctx *c, const struct mj_line *l, size_t pos, size_t w,
+			 size_t end)
+{
+	const char *s = l->text;
+	trim(s, &w, &end);
+	if (w < end) {
+		err(c, loc_at(l, w), "@denylist stands alone on its line",
+		    "unexpected text after @denylist%s", "");
+		return 0;
+	}
+	if (!c->denylist)
+		err(c, loc_at(l, pos),
+		    "minijail compiles a policy as a denylist or not as a whole: every file of it has "
+		    "the @denylist line, or none",
+		    "@denylist in a file included by a policy without it%s", "");
+	return 0;
+}
+
 static int read_text(struct mj_ctx *c, const char *text, size_t len, const char *file);
+static int policy_text(struct mj_ctx *c, const char *text, size_t len, const char *file,
+		       const struct scg_loc *from);
 
 static int count_line(struct mj_ctx *c, const struct mj_line *l, size_t pos, size_t colon,
 		      size_t end)
@@ -450,7 +641,8 @@ static int other_file(struct mj_ctx *c, const struct mj_line *l, size_t pos, siz
 		bool in_frequency = c->in_frequency;
 		c->in_frequency = frequency;
 		c->depth++;
-		r = read_text(c, text, len, c->files[c->nfiles - 1]);
+		r = frequency ? read_text(c, text, len, c->files[c->nfiles - 1])
+			      : policy_text(c, text, len, c->files[c->nfiles - 1], &loc);
 		c->depth--;
 		c->in_frequency = in_frequency;
 	}
@@ -471,20 +663,28 @@ static int line(struct mj_ctx *c, struct mj_line *l)
 		return 0;
 	const char *s = l->text;
 	bool freq_file = c->in_frequency;
+	size_t w = pos;
+	while (w < end && !is_space(s[w]))
+		w++;
+	if (c->scanning) {
+		c->saw_denylist |= word_is(s + pos, w - pos, "@denylist");
+		return 0;
+	}
 	if (s[pos] == '@' && !freq_file) {
-		size_t w = pos + 1;
-		while (w < end && !is_space(s[w]))
-			w++;
 		if (word_is(s + pos, w - pos, "@include"))
 			return other_file(c, l, w, end, false);
 		if (word_is(s + pos, w - pos, "@frequency"))
 			return other_file(c, l, w, end, true);
+		if (word_is(s + pos, w - pos, "@denylist"))
+			return denylist_line(c, l, pos, w, end);
 		char word[32];
 		snprintf(word, sizeof(word), "%.*s", (int)(w - pos < 31 ? w - pos : 31), s + pos);
-		err(c, loc_at(l, pos), "minijail's directives: @include, @frequency",
+		err(c, loc_at(l, pos), "minijail's directives: @include, @frequency, @denylist",
 		    "unknown directive '%s'", word);
 		return 0;
 	}
+	if (s[pos] == '{' && !freq_file)
+		return c->p ? set_line(c, l, pos, end) : 0;
 	const char *colon = memchr(s + pos, ':', end - pos);
 	if (!colon) {
 		err(c, loc_at(l, pos), freq_file ? "a frequency line is 'syscall: count'"
@@ -522,8 +722,9 @@ static int read_text(struct mj_ctx *c, const char *text, size_t len, const char 
 		size_t n = (size_t)((e ? e : end) - p);
 		lineno++;
 		if (memchr(p, '\0', n)) {
-			err(c, (struct scg_loc){file, lineno, 1, -1}, "policies are text",
-			    "NUL byte in line%s", "");
+			if (!c->scanning)
+				err(c, (struct scg_loc){file, lineno, 1, -1}, "policies are text",
+				    "NUL byte in line%s", "");
 			l.len = l.npieces = 0;
 			p = e ? e + 1 : end;
 			continue;
@@ -544,6 +745,34 @@ static int read_text(struct mj_ctx *c, const char *text, size_t len, const char 
 	return r;
 }
 
+/*
+ * A policy file: the top one (@from NULL) says whether the policy is a
+ * @denylist one; an included one agrees, as minijail's compiler checks each
+ * file it reads (an included @denylist line under a policy without it is
+ * reported at that line).
+ */
+static int policy_text(struct mj_ctx *c, const char *text, size_t len, const char *file,
+		       const struct scg_loc *from)
+{
+	c->scanning = true;
+	c->saw_denylist = false;
+	int r = read_text(c, text, len, file);
+	c->scanning = false;
+	if (r < 0)
+		return r;
+	if (!from) {
+		c->denylist = c->saw_denylist;
+	} else if (c->denylist && !c->saw_denylist) {
+		c->failed = true;
+		scg_diag_add(c->diag, SCG_SEV_ERROR, *from, "minijail",
+			     "minijail compiles a policy as a denylist or not as a whole: every file "
+			     "of it has the @denylist line, or none",
+			     "'%s' has no @denylist line; the policy including it has", file);
+		return 0;
+	}
+	return read_text(c, text, len, file);
+}
+
 /* --- entry points ------------------------------------------------------------------ */
 
 bool scg_minijail_detect(const char *text, size_t len)
@@ -557,8 +786,21 @@ bool scg_minijail_detect(const char *text, size_t len)
 			p++;
 		if (le - p > 9 && (!strncmp(p, "@include ", 9) || !strncmp(p, "@frequency ", 11)))
 			return true;
+		if (le - p >= 9 && !strncmp(p, "@denylist", 9) &&
+		    (le - p == 9 || is_space(p[9]) || p[9] == '#'))
+			return true;
 		const char *w = p;
-		while (w < le && ((*w >= 'a' && *w <= 'z') || (*w >= '0' && *w <= '9') || *w == '_'))
+		bool set = w < le && *w == '{'; /* "{read, write}: 1" */
+		if (set)
+			w++;
+		while (w < le && ((*w >= 'a' && *w <= 'z') || (*w >= '0' && *w <= '9') || *w == '_' ||
+				  (set && (*w == ',' || is_space(*w)))))
+			w++;
+		if (set && w < le && *w == '}')
+			w++;
+		else if (set)
+			w = p;
+		while (set && w < le && is_space(*w))
 			w++;
 		if (w > p && w < le && *w == ':') {
 			w++;
@@ -605,9 +847,10 @@ int scg_minijail_import(const char *text, size_t len, const struct scg_import_op
 	c.p = scg_policy_new();
 	int r = c.p ? scg_policy_add_arch(c.p, c.abi) : -ENOMEM;
 	if (!r) {
-		scg_policy_set_default(c.p, SCG_RET_KILL_PROCESS);
 		scg_policy_set_badarch(c.p, SCG_RET_KILL_PROCESS);
-		r = read_text(&c, text, len, o.filename);
+		r = policy_text(&c, text, len, o.filename, NULL);
+		/* a @denylist policy allows what its lines do not name; other ABIs stay killed */
+		scg_policy_set_default(c.p, c.denylist ? SCG_RET_ALLOW : SCG_RET_KILL_PROCESS);
 	}
 	if (!r && c.failed)
 		r = c.oom ? -ENOMEM : -EINVAL;
@@ -628,7 +871,7 @@ int scg_minijail_frequency(const char *text, size_t len, const struct scg_import
 	struct mj_ctx c;
 	if (ctx_init(&c, opts, &o, diag) < 0)
 		return -EINVAL;
-	int r = read_text(&c, text, len, o.filename);
+	int r = policy_text(&c, text, len, o.filename, NULL);
 	if (!r && c.failed)
 		r = c.oom ? -ENOMEM : -EINVAL;
 	if (!r) {
