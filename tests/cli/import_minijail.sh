@@ -79,6 +79,23 @@ expect_grep "$TMP/err" "bad\.txt:2:1: error: unknown syscall 'wrtie'" "with file
 expect_grep "$TMP/err" "did you mean 'write'" "and a hint"
 test -e "$TMP/bad.bpf" && not_ok "no output on error" || ok "no output on error"
 
+# minijail's compiler: a {a, b} set and a @denylist policy
+cat >"$TMP/mj/deny.policy" <<'POLICY'
+@denylist
+{mount, umount2}: return ENOSYS
+openat: arg2 & O_CREAT; return EACCES
+POLICY
+expect_status 0 "compile a @denylist policy with a set" -- "$SYSCAGE" compile -o "$TMP/deny.bpf" \
+	"$TMP/mj/deny.policy"
+expect_emu "a name of the set gets the errno" "ERRNO(38)" -- -f "$TMP/deny.bpf" umount2
+expect_emu "openat with O_CREAT gets the line's errno" "ERRNO(13)" -- -f "$TMP/deny.bpf" openat 0 0 0x40
+expect_emu "openat without it is allowed" "ALLOW" -- -f "$TMP/deny.bpf" openat 0 0 0
+expect_emu "a call no line names is allowed" "ALLOW" -- -f "$TMP/deny.bpf" ptrace
+printf '@denylist\n{read, wrtie}: kill\n' >"$TMP/mj/baddeny.policy"
+expect_status 2 "a bad name in a set is an error" -- "$SYSCAGE" compile -o "$TMP/baddeny.bpf" \
+	"$TMP/mj/baddeny.policy"
+expect_grep "$TMP/err" "baddeny\.policy:2:8: error: unknown syscall 'wrtie'" "at its column in the set"
+
 # round trips: import, export, import again
 expect_status 0 "compile --format minijail" -- "$SYSCAGE" compile --format minijail \
 	-o "$TMP/mj/rt.minijail" "$TMP/mj/app-seccomp.policy"
