@@ -365,6 +365,10 @@ static void syscall_sets(void **state)
 			fail_msg("'%s': got '%s' (%s), wanted %s ... %s", bad[i].text, msg, hint,
 				 bad[i].where, bad[i].message);
 	}
+	/* blanks before '}' name nothing: two rules, as two lines give */
+	p = import_ok("{ read , write }: 1\n");
+	assert_int_equal(scg_policy_rule_count(p), 2);
+	scg_policy_free(p);
 	/* a bad filter is one error, not one per name */
 	diag = scg_diag_new();
 	assert_int_equal(import("{read, write, close}: arg9 == 1\n", "t.policy", &p, diag), -EINVAL);

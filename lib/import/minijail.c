@@ -536,6 +536,8 @@ static int set_line(struct mj_ctx *c, const struct mj_line *l, size_t open, size
 		size_t q = p;
 		while (q < close && !set_delim(s[q]))
 			q++;
+		if (q == p) /* the blanks before '}' */
+			break;
 		snprintf(name, sizeof(name), "%.*s", (int)(q - p), s + p);
 		r = syscall_filter(c, l, name, false, 0, loc_at(l, p), colon, end);
 		p = q;
