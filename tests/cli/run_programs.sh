@@ -587,17 +587,23 @@ else ok "own filter denied by the policy: not reported as let in"; fi
 # syscage itself as the program: --no-report probes with
 # seccomp(SECCOMP_SET_MODE_FILTER, flags, NULL), then installs its filter;
 # each is told (page 0 can be mapped by root), repeats folded into a count.
-expect_status 0 "syscage run --no-report under syscage run" -- $T "$S" run -- "$S" run --no-report -- true
-expect_grep "$TMP/err" 'asks to install a seccomp filter of its own \(seccomp\): let in$' \
-	"syscage run under syscage run: the install is told"
-if [ "$(grep -c 'asks to install a seccomp filter' "$TMP/err")" -le 3 ]; then
-	ok "syscage run under syscage run: repeats folded"; else
-	not_ok "syscage run under syscage run: repeats folded" "$(cat "$TMP/err")"
+# (A sanitizer build of syscage cannot run as the program: its runtime
+# does not get past the outer filter's default profile.)
+nested=("syscage run --no-report under syscage run" "syscage run under syscage run: the install is told"
+	"syscage run under syscage run: repeats folded"
+	"the same under --own-filters=refuse: the inner one cannot install"
+	"--own-filters=refuse: the inner syscage says why")
+if [ -n "${SYSCAGE_SAN_FLAGS:-}" ]; then
+	for t in "${nested[@]}"; do skip_feature sanitizer "$t"; done
+else
+	expect_status 0 "${nested[0]}" -- $T "$S" run -- "$S" run --no-report -- true
+	expect_grep "$TMP/err" 'asks to install a seccomp filter of its own \(seccomp\): let in$' "${nested[1]}"
+	if [ "$(grep -c 'asks to install a seccomp filter' "$TMP/err")" -le 3 ]; then
+		ok "${nested[2]}"; else not_ok "${nested[2]}" "$(cat "$TMP/err")"
+	fi
+	expect_status 125 "${nested[3]}" -- $T "$S" run --own-filters=refuse -- "$S" run --no-report -- true
+	expect_grep "$TMP/err" "cannot install the filter: Operation not permitted" "${nested[4]}"
 fi
-expect_status 125 "the same under --own-filters=refuse: the inner one cannot install" -- \
-	$T "$S" run --own-filters=refuse -- "$S" run --no-report -- true
-expect_grep "$TMP/err" "cannot install the filter: Operation not permitted" \
-	"--own-filters=refuse: the inner syscage says why"
 
 # syscage made the parent of a process whose exit signal is SIGKILL
 # (CLONE_PARENT): the kernel gives such a child its creator's exit signal.
