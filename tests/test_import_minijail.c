@@ -35,6 +35,22 @@ static void first_error(const char *text, char *buf, size_t size, char *hint, si
 	test_first_error(scg_minijail_import, text, "bad.policy", buf, size, hint, hsize);
 }
 
+/* A malformed policy and the first error it must get: where, and what it says. */
+struct bad_policy {
+	const char *text, *where, *message;
+};
+
+static void expect_errors(const struct bad_policy *bad, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		char msg[256], hint[256];
+		first_error(bad[i].text, msg, sizeof(msg), hint, sizeof(hint));
+		if (strncmp(msg, bad[i].where, strlen(bad[i].where)) || !strstr(msg, bad[i].message))
+			fail_msg("'%s': got '%s', wanted %s ... %s", bad[i].text, msg, bad[i].where,
+				 bad[i].message);
+	}
+}
+
 /* A policy in the manner of minijail0(5): "1" allows, the rest kills the process. */
 static void allow_lines_and_default(void **state)
 {
@@ -258,9 +274,7 @@ static void documented_forms(void **state)
 	assert_int_equal(verdict(p, "setns", 0, 0, 0), SCG_RET_USER_NOTIF);
 	scg_policy_free(p);
 
-	static const struct {
-		const char *text, *where, *message;
-	} bad[] = {
+	static const struct bad_policy bad[] = {
 	    {"read: 1\nwrite: arg0 ==\n", "bad.policy:2:15:", "expected a value"},
 	    {"read: arg0 == 1 ||\n", "bad.policy:1:19:", "expected an argument"},
 	    {"read: arg0 == 1 && && arg1 == 2\n", "bad.policy:1:20:", "expected an argument"},
@@ -284,13 +298,7 @@ static void documented_forms(void **state)
 	    {"@allowlist\nread: 1\n", "bad.policy:1:1:", "unknown directive '@allowlist'"},
 	    {"@default kill\nread: 1\n", "bad.policy:1:1:", "unknown directive '@default'"},
 	};
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		char msg[256], hint[256];
-		first_error(bad[i].text, msg, sizeof(msg), hint, sizeof(hint));
-		if (strncmp(msg, bad[i].where, strlen(bad[i].where)) || !strstr(msg, bad[i].message))
-			fail_msg("'%s': got '%s', wanted %s ... %s", bad[i].text, msg, bad[i].where,
-				 bad[i].message);
-	}
+	expect_errors(bad, sizeof(bad) / sizeof(bad[0]));
 }
 
 /* "{a, b}: filter" is one line per name: verdicts, locations, the first line of a name decides. */
@@ -412,9 +420,7 @@ static void denylist(void **state)
 	assert_true(seen);
 	scg_policy_free(p);
 
-	static const struct {
-		const char *text, *where, *message;
-	} bad[] = {
+	static const struct bad_policy bad[] = {
 	    {"@denylist\nread: 1\n", "bad.policy:2:7:", "takes 'return ERRNO' only, not '1'"},
 	    {"@denylist\nread: allow\n", "bad.policy:2:7:", "not 'allow'"},
 	    {"@denylist\nread: kill\n", "bad.policy:2:7:", "not 'kill'"},
@@ -426,13 +432,7 @@ static void denylist(void **state)
 	    {"@denylist now\nread: return 1\n", "bad.policy:1:11:", "unexpected text after @denylist"},
 	    {"@denylist\nread: return EPREM\n", "bad.policy:2:14:", "unknown constant 'EPREM'"},
 	};
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		char msg[256], hint[256];
-		first_error(bad[i].text, msg, sizeof(msg), hint, sizeof(hint));
-		if (strncmp(msg, bad[i].where, strlen(bad[i].where)) || !strstr(msg, bad[i].message))
-			fail_msg("'%s': got '%s', wanted %s ... %s", bad[i].text, msg, bad[i].where,
-				 bad[i].message);
-	}
+	expect_errors(bad, sizeof(bad) / sizeof(bad[0]));
 }
 
 /* Every file of a @denylist policy carries the line, or none does. */
