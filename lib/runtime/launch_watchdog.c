@@ -19,7 +19,8 @@
  * supervisor with ENOSYS and KILL verdicts would no longer kill; the
  * watchdog's copy keeps it open, and the watchdog answers each call with
  * the fallback policy's verdict (the policy's own by default), unreported, until no
- * task uses the filter.  A call the supervisor had received but not yet
+ * task uses the filter; a filter of the program's own is refused there as the
+ * supervisor would (own_filters), and otherwise let in.  A call the supervisor had received but not yet
  * answered when it died is in the shared slot, and answered the same way.
  * Only the watchdog's own death closes the listener; the guard filter
  * (launch_guard.c) keeps the program from killing either process.
@@ -101,6 +102,15 @@ struct dog {
 	bool serving;
 };
 
+/* A filter of the program's own that the launch refuses (own_filters):
+ * refused by the watchdog too, or a descendant outliving the supervisor
+ * could install one that outranks a KILL verdict. */
+static bool refuses_own_filter(const struct dog *d, const struct scg_notif *n)
+{
+	return d->l->o.own_filters == SCG_OWN_FILTERS_REFUSE && d->l->how == INSTALL_REPORT &&
+	       guard_watches(d->guard, n);
+}
+
 /* The fallback's verdict for @n, as the kernel would have carried it out. */
 static void answer(const struct dog *d, const struct scg_notif *n)
 {
@@ -110,6 +120,8 @@ static void answer(const struct dog *d, const struct scg_notif *n)
 	scg_notif_answer_verdict(d->listener, n, v.action, &resp);
 	if (!d->guard && (resp.flags & SCG_NOTIF_FLAG_CONTINUE))
 		resp = (struct scg_notif_resp){ .id = n->id, .error = -ENOMEM };
+	if ((resp.flags & SCG_NOTIF_FLAG_CONTINUE) && refuses_own_filter(d, n))
+		resp = (struct scg_notif_resp){ .id = n->id, .error = -EPERM };
 	guard_refuses(d->guard, n, &resp);
 	scg_notif_respond(d->listener, &resp);
 }
@@ -164,7 +176,8 @@ static _Noreturn void watch(struct launch *l, int sock, const struct scg_notif *
 	sigfillset(&all);
 	sigprocmask(SIG_BLOCK, &all, NULL);
 	/* What the program must not reach: the supervisor (our parent), us, our group. */
-	struct launch_guard g = { .supervisor = getppid(), .watchdog = getpid(), .group = getpgrp() };
+	struct launch_guard g = { .supervisor = getppid(), .watchdog = getpid(), .group = getpgrp(),
+				  .watch_own_filters = l->how == INSTALL_REPORT };
 	struct scg_policy *guard = NULL;
 	guard_policy(&g, SCG_RET_ALLOW, &guard);
 	struct dog d = { .l = l, .slot = slot, .guard = guard, .sock = sock, .pidfd = -1,

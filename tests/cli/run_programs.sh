@@ -569,6 +569,20 @@ if grep -qx 'install 0 0' "$TMP/r.own" && ! grep -q '^unshare' "$TMP/r.own"; the
 	ok "own filter under --no-report: nothing ran past unshare"; else
 	not_ok "own filter under --no-report: nothing ran past unshare" "$(cat "$TMP/r.own" 2>/dev/null)"
 fi
+# A descendant left behind installs its filter once syscage has exited: the
+# watchdog answers alone, unreported, and keeps the choice made for the run.
+for answer in allow refuse; do
+	rm -f "$TMP/r.own"
+	expect_status 0 "own filter from an orphan after syscage exited (--own-filters=$answer)" -- \
+		$T "$REAP" 30 "$S" run -q --own-filters=$answer -p "$TMP/unshare.policy" -- \
+		"$N" own-filter-orphan errno "$TMP/r.own"
+	if [ $answer = allow ]; then want='install 0 0'; else want='install -1 EPERM'; fi
+	if grep -qx "$want" "$TMP/r.own" && { [ $answer = allow ] || ! grep -q '^unshare' "$TMP/r.own"; }; then
+		ok "own filter from an orphan (--own-filters=$answer): the watchdog answers '$want'"; else
+		not_ok "own filter from an orphan (--own-filters=$answer): the watchdog answers '$want'" \
+			"$(cat "$TMP/r.own" 2>/dev/null)"
+	fi
+done
 expect_status 2 "--own-filters=refuse with --no-report: a usage error" -- \
 	$T "$S" run --no-report --own-filters=refuse -p "$TMP/unshare.policy" -- true
 expect_grep "$TMP/err" "own-filters=refuse goes with the report" "--own-filters=refuse with --no-report: says why"

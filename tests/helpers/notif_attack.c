@@ -15,6 +15,10 @@
  *       above syscage's USER_NOTIF, so the policy's verdict is not the one
  *       given; the call must not run all the same.  Writes "install R E"
  *       and, if it lives on, "unshare R E".
+ *   notif_attack own-filter-orphan HOW RESULT
+ *       forks and exits at once; the child waits until its parent and
+ *       syscage are gone (the watchdog then answers alone), then does what
+ *       own-filter HOW does.
  *   notif_attack int80 RESULT
  *       signals syscage and its watchdog through the i386 ABI (int $0x80,
  *       kill, tkill, tgkill), once with clean registers and once with
@@ -40,6 +44,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -119,6 +124,25 @@ static int run_own_filter(const char *how)
 	note("install %ld %s", r, outcome(r));
 	unshare_now();
 	return 0;
+}
+
+/* Neither gone nor a zombie. */
+static bool alive(pid_t pid)
+{
+	char state = proc_state(pid, NULL);
+	return state && state != 'Z';
+}
+
+/* own-filter from an orphan, once the supervisor is gone too. */
+static int run_own_filter_orphan(const char *how)
+{
+	pid_t parent = getpid(), supervisor = getppid();
+	pid_t child = fork();
+	if (child != 0)
+		return child < 0 ? 3 : 0;
+	for (int i = 0; i < 3000 && (alive(parent) || alive(supervisor)); i++)
+		sleep_ms(10);
+	_exit(run_own_filter(how));
 }
 
 #if defined(__x86_64__)
@@ -251,6 +275,8 @@ int main(int argc, char **argv)
 	result_path = argv[argc - 1];
 	if (!strcmp(mode, "own-filter") && argc == 4)
 		return run_own_filter(argv[2]);
+	if (!strcmp(mode, "own-filter-orphan") && argc == 4)
+		return run_own_filter_orphan(argv[2]);
 	if (!strcmp(mode, "int80") && argc == 3)
 		return run_int80();
 	if (!strcmp(mode, "clone-parent") && argc == 3)
