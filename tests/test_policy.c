@@ -1226,6 +1226,13 @@ static void test_round_trip_text(void **state)
 	assert_int_equal(scg_policy_add_rule(p, &spec), 0);
 	assert_int_equal(scg_policy_to_text(p, &text), -EINVAL);
 	assert_null(text);
+	/* an empty name is refused, and the policy stays as it was */
+	spec = (struct scg_rule_spec){ .action = SCG_RET_ALLOW, .syscall = "",
+				       .cond = scg_expr_cmp(0, 64, SCG_CMP_EQ, UINT64_MAX, 1),
+				       .loc = SCG_LOC_NONE };
+	assert_int_equal(scg_policy_add_rule(p, &spec), -EINVAL);
+	assert_null(spec.cond);
+	assert_int_equal(scg_policy_rule_count(p), 2);
 	scg_policy_free(p);
 	/* no target ABI: no text */
 	p = scg_policy_new();

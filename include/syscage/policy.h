@@ -146,7 +146,7 @@ SCG_API bool scg_policy_unknown(const struct scg_policy *policy, uint32_t *actio
 /*
  * Appends a rule.  Atomic: on failure the policy is unchanged (and the
  * spec's condition is freed).  Returns 0, -EINVAL (arg > 5, bad width, no
- * syscall) or -ENOMEM.
+ * syscall, an empty name) or -ENOMEM.
  */
 SCG_API int scg_policy_add_rule(struct scg_policy *policy, struct scg_rule_spec *spec);
 /* The rules, in order (the first that matches decides). */

@@ -118,7 +118,9 @@ int scg_policy_add_rule(struct scg_policy *policy, struct scg_rule_spec *spec)
 	/* A number_last below number (0 from an initializer that leaves it out): one number. */
 	if (r.has_number)
 		r.number_last = spec->number_last < spec->number ? spec->number : spec->number_last;
-	if ((!spec->syscall && !spec->has_number) || !expr_valid(spec->cond))
+	/* An empty name would print as a rule naming nothing, which no parser reads back. */
+	if ((!spec->syscall && !spec->has_number) || (spec->syscall && !spec->syscall[0]) ||
+	    !expr_valid(spec->cond))
 		err = -EINVAL;
 	if (!err && spec->syscall && !(r.syscall = strdup(spec->syscall)))
 		err = -ENOMEM;
