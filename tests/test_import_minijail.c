@@ -296,7 +296,106 @@ static void documented_forms(void **state)
 	    /* headers and directives minijail does not have are refused, not ignored */
 	    {"@denylisted\nread: return EPERM\n", "bad.policy:1:1:", "unknown directive '@denylisted'"},
 	    {"@allowlist\nread: 1\n", "bad.policy:1:1:", "unknown directive '@allowlist'"},
-	    {"@default kill\nread: 1\n", "bad.policy:1:1:", "unknown directive '@default'"},
+	    {"@defaults kill\nread: 1\n", "bad.policy:1:1:", "unknown directive '@defaults'"},
+	};
+	expect_errors(bad, sizeof(bad) / sizeof(bad[0]));
+}
+
+/* "@default ACTION" of minijail's Python compiler: the calls no line names, those an argument
+ * filter leaves and a bare return get it, wherever it stands; the last one decides. */
+static void default_directive(void **state)
+{
+	(void)state;
+	struct scg_policy *p = import_ok("read: 1\n"
+					 "write: arg0 == 1\n"
+					 "close: arg0 == 3; return EBADF\n"
+					 "dup: return\n"
+					 "@default kill-thread\n"
+					 "{fstat, lstat}: arg1 == 0\n"
+					 "@default trap\n");
+	assert_int_equal(verdict(p, "read", 0, 0, 0), SCG_RET_ALLOW);
+	assert_int_equal(verdict(p, "write", 1, 0, 0), SCG_RET_ALLOW);
+	assert_int_equal(verdict(p, "write", 2, 0, 0), SCG_RET_TRAP);
+	assert_int_equal(verdict(p, "close", 4, 0, 0), ERRNO(9));
+	assert_int_equal(verdict(p, "dup", 0, 0, 0), SCG_RET_TRAP);
+	assert_int_equal(verdict(p, "lstat", 0, 1, 0), SCG_RET_TRAP);
+	assert_int_equal(verdict(p, "getpid", 0, 0, 0), SCG_RET_TRAP);
+	assert_int_equal(scg_policy_default(p), SCG_RET_TRAP);
+	/* other ABIs stay killed; each rule keeps its line */
+	assert_int_equal(scg_policy_badarch(p), SCG_RET_KILL_PROCESS);
+	struct scg_rule r;
+	scg_policy_rule_at(p, 1, &r);
+	assert_string_equal(r.syscall, "write");
+	assert_int_equal(r.loc.line, 2);
+	assert_non_null(r.cond);
+	assert_int_equal(r.cond->loc.column, 8);
+	scg_policy_free(p);
+	p = import_ok("@default user-notify\nread: 1\n");
+	assert_int_equal(verdict(p, "write", 0, 0, 0), SCG_RET_USER_NOTIF);
+	scg_policy_free(p);
+	p = import_ok("@default kill\nread: arg0 == 1\n");
+	assert_int_equal(verdict(p, "read", 2, 0, 0), SCG_RET_KILL_PROCESS);
+	scg_policy_free(p);
+
+	static const struct bad_policy bad[] = {
+	    {"@default log\nread: 1\n", "bad.policy:1:10:", "'log' is no default"},
+	    {"@default allow\n", "bad.policy:1:10:", "'allow' is no default"},
+	    {"@default return EPERM\n", "bad.policy:1:10:", "'return' is no default"},
+	    {"@default\n", "bad.policy:1:9:", "expected an action after @default"},
+	    {"@default kill-thread now\n", "bad.policy:1:22:", "unexpected text after the action"},
+	    {"@default kil\n", "bad.policy:1:10:", "unknown default action 'kil'"},
+	    {"@denylist\n@default trap\nread: return 1\n", "bad.policy:2:1:",
+	     "@default in a @denylist policy"},
+	};
+	expect_errors(bad, sizeof(bad) / sizeof(bad[0]));
+}
+
+/* "name[arch=...]" tags of minijail's Python compiler: a line or a set's name for other ABIs
+ * is left out, its name unchecked, its filter still checked; other keys are read and left. */
+static void arch_tags(void **state)
+{
+	(void)state;
+	const char *abi = scg_arch_name(scg_arch_native());
+	char text[512];
+	snprintf(text, sizeof(text),
+		 "mmap2[arch=arm, i386]: 1\n"
+		 "read [ arch = %s ; owner=me ] : 1\n"
+		 "write[arch=arm,%s]: arg0 == 1\n"
+		 "{openat, open[arch=arm], fstat64[arch=i386]}: return EPERM\n"
+		 "{fstatat64[arch=arm], lstat64[arch=arm]}: 1\n"
+		 "close[owner=me]: 1\n",
+		 abi, abi);
+	struct scg_policy *p = import_ok(text);
+	assert_int_equal(verdict(p, "read", 0, 0, 0), SCG_RET_ALLOW);
+	assert_int_equal(verdict(p, "write", 1, 0, 0), SCG_RET_ALLOW);
+	assert_int_equal(verdict(p, "write", 2, 0, 0), SCG_RET_KILL_PROCESS);
+	assert_int_equal(verdict(p, "openat", 0, 0, 0), ERRNO(1));
+	assert_int_equal(verdict(p, "open", 0, 0, 0), SCG_RET_KILL_PROCESS);
+	assert_int_equal(verdict(p, "close", 0, 0, 0), SCG_RET_ALLOW);
+	for (size_t i = 0; i < scg_policy_rule_count(p); i++) {
+		struct scg_rule r;
+		scg_policy_rule_at(p, i, &r);
+		assert_true(strcmp(r.syscall, "open") && strcmp(r.syscall, "mmap2") &&
+			    strcmp(r.syscall, "lstat64"));
+	}
+	scg_policy_free(p);
+
+	static const struct bad_policy bad[] = {
+	    {"read[arch=x86_64: 1\n", "bad.policy:1:5:", "unclosed '['"},
+	    {"read[arch]: 1\n", "bad.policy:1:10:", "expected '=' after the key"},
+	    {"read[=x86_64]: 1\n", "bad.policy:1:6:", "expected a key"},
+	    {"read[arch=]: 1\n", "bad.policy:1:11:", "expected a value"},
+	    {"read[arch=arm,]: 1\n", "bad.policy:1:15:", "expected a value"},
+	    {"read[arch=arm; arch=i386]: 1\n", "bad.policy:1:16:", "key given twice"},
+	    {"read[arch=arm] x: 1\n", "bad.policy:1:15:", "expected ':' after the tag"},
+	    {"read[arch=arm i386]: 1\n", "bad.policy:1:15:", "expected ',', ';' or ']'"},
+	    {"[arch=arm]: 1\n", "bad.policy:1:1:", "expected a syscall name"},
+	    {"{read[arch=arm write}: 1\n", "bad.policy:1:16:", "expected ',', ';' or ']'"},
+	    /* a line for other ABIs: its name is theirs, its filter still has to be one */
+	    {"mmap2[arch=arm]: arg0 ==\n", "bad.policy:1:25:", "expected a value"},
+	    {"{mmap2[arch=arm], fstat64[arch=arm]}: arg9 == 1\n", "bad.policy:1:42:",
+	     "no argument 'arg9'"},
+	    {"wrte[arch=x86_64, i386, arm, aarch64]: 1\n", "bad.policy:1:1:", "unknown syscall 'wrte'"},
 	};
 	expect_errors(bad, sizeof(bad) / sizeof(bad[0]));
 }
@@ -482,9 +581,11 @@ static void detection(void **state)
 	(void)state;
 	const char *yes[] = {"read: 1\n", "# x\nopenat: arg2 == 0\n", "@include ./x.policy\n",
 			     "ptrace: return EPERM\n", "mount: kill\n", "{read, write}: 1\n",
-			     "# x\n@denylist\nptrace: return EPERM\n"};
+			     "# x\n@denylist\nptrace: return EPERM\n", "@default trap\n",
+			     "mmap2[arch=arm]: 1\n", "{open[arch=arm], openat}: return EPERM\n"};
 	const char *no[] = {"allow read\n", "[Service]\nSystemCallFilter=read\n",
-			    "POLICY a { ALLOW { read } }\n", "seccomp.drop ptrace\n", "{\"a\": 1}\n"};
+			    "POLICY a { ALLOW { read } }\n", "seccomp.drop ptrace\n", "{\"a\": 1}\n",
+			    "default trap\n", "read[arch=arm: 1\n"};
 	for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++)
 		assert_true(scg_minijail_detect(yes[i], strlen(yes[i])));
 	for (size_t i = 0; i < sizeof(no) / sizeof(no[0]); i++)
@@ -564,6 +665,8 @@ int main(void)
 	    cmocka_unit_test(include_and_frequency),
 	    cmocka_unit_test(documented_forms),
 	    cmocka_unit_test(syscall_sets),
+	    cmocka_unit_test(default_directive),
+	    cmocka_unit_test(arch_tags),
 	    cmocka_unit_test(denylist),
 	    cmocka_unit_test(denylist_includes),
 	    cmocka_unit_test(detection),

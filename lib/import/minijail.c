@@ -5,11 +5,12 @@
  * disjunctive normal form ("arg0 == 1 && arg1 & O_CLOEXEC || arg2 in
  * PROT_READ|PROT_WRITE") with an optional "; return ERRNO" (or action) for
  * the calls it does not allow; '#' comments, '\' continuations, @include
- * and @frequency lines, and two forms of minijail's Python compiler: syscall
- * sets ("{read, write}: filter", one line per name) and @denylist policies,
- * whose lines return errnos and whose default allows.  Everything else falls
- * to minijail's default: the process is killed.  One filter, first line
- * first, for the native ABI.
+ * and @frequency lines, and four forms of minijail's Python compiler: syscall
+ * sets ("{read, write}: filter", one line per name), "[arch=...]" tags that
+ * keep a line or a name for the ABIs they list, "@default ACTION", and
+ * @denylist policies, whose lines return errnos and whose default allows.
+ * Everything else falls to the default: the process is killed unless
+ * @default says otherwise.  One filter, first line first, for the native ABI.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -25,6 +26,10 @@
 #include "util/opts.h"
 
 #define MJ_MAX_DEPTH 8
+
+/* An action that stands for the policy's default (kill, or @default's), which
+ * may be set by a line read later: settled once the whole policy is read. */
+#define MJ_THE_DEFAULT UINT32_MAX
 
 /* A logical line: physical lines joined at '\', each piece's start remembered. */
 struct mj_piece {
@@ -51,6 +56,9 @@ struct mj_ctx {
 	bool denylist;	   /* the policy is a @denylist one (its top file says so) */
 	bool scanning;	   /* only looking for a @denylist line, nothing reported */
 	bool saw_denylist; /* the scanned file has one */
+	uint32_t default_action; /* @default's, or KILL_PROCESS */
+	size_t *defaulted;	 /* the rules whose action is the default */
+	size_t ndefaulted, defaulted_cap;
 	struct scg_import_count *counts;
 	size_t ncounts, counts_cap;
 	char **files; /* names of included files, kept for the locations */
@@ -139,7 +147,7 @@ static int parse_action(struct mj_ctx *c, const struct mj_line *l, size_t pos, s
 		return -1;
 	}
 	if (v == end) { /* a bare return is the default action */
-		*out = SCG_RET_KILL_PROCESS;
+		*out = MJ_THE_DEFAULT;
 		return 1;
 	}
 	uint64_t n;
@@ -182,8 +190,10 @@ static struct scg_expr *parse_atom(struct mj_ctx *c, const struct mj_line *l, si
 	while (p < end && s[p] >= '0' && s[p] <= '9' && arg < 100)
 		arg = arg * 10 + (unsigned)(s[p++] - '0');
 	if (arg > 5) {
+		char name[16];
+		snprintf(name, sizeof(name), "%.*s", (int)(p - start < 15 ? p - start : 15), s + start);
 		err(c, loc_at(l, start + 3), "syscalls have six arguments, arg0 to arg5",
-		    "no argument '%s'", "argN past arg5");
+		    "no argument '%s'", name);
 		return NULL;
 	}
 	while (p < end && is_space(s[p]))
@@ -295,6 +305,14 @@ static struct scg_expr *parse_filter(struct mj_ctx *c, const struct mj_line *l, 
 static int add_rule(struct mj_ctx *c, const char *name, bool has_nr, uint32_t nr,
 		    struct scg_expr *cond, uint32_t action, struct scg_loc loc)
 {
+	if (action == MJ_THE_DEFAULT) {
+		if (GROW_ARRAY(&c->defaulted, &c->defaulted_cap, c->ndefaulted + 1, 16)) {
+			scg_expr_free(cond);
+			return -ENOMEM;
+		}
+		c->defaulted[c->ndefaulted++] = scg_policy_rule_count(c->p);
+		action = SCG_RET_KILL_PROCESS; /* settled in settle_default() */
+	}
 	struct scg_rule_spec spec = {.action = action,
 				     .syscall = has_nr ? NULL : name,
 				     .has_number = has_nr,
@@ -348,7 +366,7 @@ static int syscall_filter(struct mj_ctx *c, const struct mj_line *l, const char 
 		if (a > 0)
 			return add_rule(c, name, has_nr, nr, NULL, action, loc);
 	}
-	uint32_t otherwise = SCG_RET_KILL_PROCESS;
+	uint32_t otherwise = MJ_THE_DEFAULT;
 	size_t apos = semi ? expr_end + 1 : fend;
 	if (semi) {
 		int a = parse_action(c, l, apos, fend, &otherwise);
@@ -390,6 +408,123 @@ static int syscall_filter(struct mj_ctx *c, const struct mj_line *l, const char 
 	return r;
 }
 
+/* --- "[arch=...]" tags ------------------------------------------------------------ */
+
+#define META_HINT "a tag is '[key=value, value; key=value]', as in 'mmap2[arch=arm, i386]'"
+
+static size_t skip_blanks(const char *s, size_t p, size_t end)
+{
+	while (p < end && is_space(s[p]))
+		p++;
+	return p;
+}
+
+/* An identifier of minijail's compiler at [p, end): its end, p when none. */
+static size_t ident_end(const char *s, size_t p, size_t end)
+{
+	size_t q = p;
+	while (q < end && (s[q] == '_' || (s[q] >= 'a' && s[q] <= 'z') || (s[q] >= 'A' && s[q] <= 'Z') ||
+			   (q > p && ((s[q] >= '0' && s[q] <= '9') || s[q] == '-' || s[q] == '@'))))
+		q++;
+	return q;
+}
+
+/* One "key=value, value" of a tag at *@p; *@p moves past it.  false when malformed. */
+static bool tag_entry(struct mj_ctx *c, const struct mj_line *l, size_t *p, size_t end,
+		      bool *arch_key, bool *native, bool quiet)
+{
+	const char *s = l->text;
+	size_t k = skip_blanks(s, *p, end), ke = ident_end(s, k, end);
+	size_t q = skip_blanks(s, ke, end);
+	if (ke == k || q >= end || s[q] != '=') {
+		if (!quiet)
+			err(c, loc_at(l, ke == k ? k : q), META_HINT,
+			    ke == k ? "expected a key%s" : "expected '=' after the key%s", "");
+		return false;
+	}
+	*arch_key = word_is(s + k, ke - k, "arch");
+	const char *abi = scg_arch_name(c->abi);
+	for (q++;;) {
+		size_t v = skip_blanks(s, q, end), ve = ident_end(s, v, end);
+		if (ve == v) {
+			if (!quiet)
+				err(c, loc_at(l, v), META_HINT, "expected a value%s", "");
+			return false;
+		}
+		*native |= *arch_key && abi && word_is(s + v, ve - v, abi);
+		q = skip_blanks(s, ve, end);
+		if (q >= end || s[q] != ',')
+			break;
+		q++;
+	}
+	*p = q;
+	return true;
+}
+
+/*
+ * The tag at *@p (s[*p] == '[') of minijail's Python compiler, after a
+ * syscall name; *@p moves past its ']'.  *@skip when it has an "arch" key
+ * that does not list the native ABI: the name is for other ABIs.  Other keys
+ * are read and left alone, as minijail's compiler does; a key given twice is
+ * an error.  false when malformed (reported unless @quiet).
+ */
+static bool read_tag(struct mj_ctx *c, const struct mj_line *l, size_t *p, size_t end, bool *skip,
+		     bool quiet)
+{
+	const char *s = l->text;
+	size_t open = *p, q = *p + 1;
+	bool arch_seen = false, native = false;
+	size_t keys[16][2];
+	size_t nkeys = 0;
+	*skip = false;
+	for (;;) {
+		size_t k = skip_blanks(s, q, end);
+		bool arch_key = false;
+		if (!tag_entry(c, l, &q, end, &arch_key, &native, quiet))
+			return false;
+		size_t ke = ident_end(s, k, end);
+		for (size_t i = 0; i < nkeys; i++)
+			if (keys[i][1] - keys[i][0] == ke - k && !strncmp(s + keys[i][0], s + k, ke - k)) {
+				if (!quiet)
+					err(c, loc_at(l, k), META_HINT, "key given twice in a tag%s", "");
+				return false;
+			}
+		if (nkeys < sizeof(keys) / sizeof(keys[0])) {
+			keys[nkeys][0] = k;
+			keys[nkeys++][1] = ke;
+		}
+		arch_seen |= arch_key;
+		if (q < end && s[q] == ';') {
+			q++;
+			continue;
+		}
+		if (q < end && s[q] == ']')
+			break;
+		if (!quiet)
+			err(c, loc_at(l, q >= end ? open : q), META_HINT,
+			    q >= end ? "unclosed '['%s" : "expected ',', ';' or ']'%s", "");
+		return false;
+	}
+	*p = q + 1;
+	*skip = arch_seen && !native;
+	return true;
+}
+
+/* The filter at (colon, end) checked for errors and its rules dropped: a line
+ * for other ABIs says nothing for this one, but a mistake in it is still one. */
+static int check_filter_only(struct mj_ctx *c, const struct mj_line *l, const char *name,
+			     struct scg_loc loc, size_t colon, size_t end)
+{
+	struct scg_policy *kept = c->p;
+	size_t ndefaulted = c->ndefaulted;
+	c->p = scg_policy_new();
+	int r = c->p ? syscall_filter(c, l, name, false, 0, loc, colon, end) : -ENOMEM;
+	scg_policy_free(c->p);
+	c->p = kept;
+	c->ndefaulted = ndefaulted;
+	return r;
+}
+
 /* "name: filter" */
 static int syscall_line(struct mj_ctx *c, const struct mj_line *l, size_t pos, size_t colon,
 			size_t end)
@@ -399,11 +534,27 @@ static int syscall_line(struct mj_ctx *c, const struct mj_line *l, size_t pos, s
 	trim(s, &pos, &nend);
 	struct scg_loc loc = loc_at(l, pos);
 	char name[64];
-	if (nend == pos || nend - pos >= sizeof(name)) {
+	const char *bracket = memchr(s + pos, '[', nend - pos);
+	size_t name_end = bracket ? (size_t)(bracket - s) : nend;
+	while (name_end > pos && is_space(s[name_end - 1]))
+		name_end--;
+	if (name_end == pos || name_end - pos >= sizeof(name)) {
 		err(c, loc, "a line is 'syscall: filter'", "expected a syscall name%s", "");
 		return 0;
 	}
-	snprintf(name, sizeof(name), "%.*s", (int)(nend - pos), s + pos);
+	snprintf(name, sizeof(name), "%.*s", (int)(name_end - pos), s + pos);
+	if (bracket) {
+		size_t t = (size_t)(bracket - s);
+		bool skip;
+		if (!read_tag(c, l, &t, nend, &skip, false))
+			return 0;
+		if (skip_blanks(s, t, nend) != nend) {
+			err(c, loc_at(l, t), META_HINT, "expected ':' after the tag%s", "");
+			return 0;
+		}
+		if (skip)
+			return check_filter_only(c, l, name, loc, colon, end);
+	}
 	uint32_t nr = 0;
 	bool has_nr = scg_parse_u32(name, strlen(name), &nr) == 0;
 	uint32_t known;
@@ -422,7 +573,19 @@ static int syscall_line(struct mj_ctx *c, const struct mj_line *l, size_t pos, s
 
 static bool set_delim(char ch)
 {
-	return ch == ',' || ch == '{' || ch == '}' || ch == ':' || is_space(ch);
+	return ch == ',' || ch == '{' || ch == '}' || ch == ':' || ch == '[' || is_space(ch);
+}
+
+/* After a set's name ending at @q: its tag, if any, read (quietly or not);
+ * the position past both, or 0 when the tag is malformed. */
+static size_t set_name_tag(struct mj_ctx *c, const struct mj_line *l, size_t q, size_t end,
+			   bool *skip, bool quiet)
+{
+	size_t t = skip_blanks(l->text, q, end);
+	*skip = false;
+	if (t >= end || l->text[t] != '[')
+		return q;
+	return read_tag(c, l, &t, end, skip, quiet) ? t : 0;
 }
 
 /*
@@ -466,13 +629,14 @@ static bool set_name(struct mj_ctx *c, const struct mj_line *l, size_t pos, size
  * "{a, b, ...}: filter" at [open, end): every name is checked first (each bad
  * one reported), then the filter is read for each name in turn, as if each
  * had a line of its own: the first line of a syscall decides, a second one
- * is warned about.
+ * is warned about.  A name tagged for other ABIs ("mmap2[arch=arm]") is
+ * left out, unchecked, as minijail's compiler does.
  */
 static int set_line(struct mj_ctx *c, const struct mj_line *l, size_t open, size_t end)
 {
 	const char *s = l->text;
 	char name[64];
-	size_t p = open + 1, close = 0, count = 0;
+	size_t p = open + 1, close = 0, count = 0, kept = 0;
 	bool want_name = true, bad = false;
 	for (;;) {
 		while (p < end && is_space(s[p]))
@@ -498,10 +662,17 @@ static int set_line(struct mj_ctx *c, const struct mj_line *l, size_t open, size
 			size_t q = p;
 			while (q < end && !set_delim(s[q]))
 				q++;
-			bad |= !set_name(c, l, p, q, name, sizeof(name));
+			bool skip;
+			size_t after = set_name_tag(c, l, q, end, &skip, false);
+			if (!after)
+				return 0;
+			if (!skip) {
+				bad |= !set_name(c, l, p, q, name, sizeof(name));
+				kept++;
+			}
 			count++;
 			want_name = false;
-			p = q;
+			p = after;
 		} else if (s[p] == ',') {
 			want_name = true;
 			p++;
@@ -527,7 +698,7 @@ static int set_line(struct mj_ctx *c, const struct mj_line *l, size_t open, size
 		return 0;
 	size_t colon = p;
 	/* a bad filter is the same bad filter for every name: reported once */
-	bool failed = c->failed;
+	bool failed = c->failed, checked = false;
 	c->failed = false;
 	int r = 0;
 	for (p = open + 1; p < close && !r && !c->failed;) {
@@ -539,8 +710,15 @@ static int set_line(struct mj_ctx *c, const struct mj_line *l, size_t open, size
 		if (q == p) /* the blanks before '}' */
 			break;
 		snprintf(name, sizeof(name), "%.*s", (int)(q - p), s + p);
-		r = syscall_filter(c, l, name, false, 0, loc_at(l, p), colon, end);
-		p = q;
+		bool skip;
+		size_t after = set_name_tag(c, l, q, close, &skip, true);
+		if (!skip)
+			r = syscall_filter(c, l, name, false, 0, loc_at(l, p), colon, end);
+		else if (!kept && !checked) { /* every name is for other ABIs: checked once */
+			checked = true;
+			r = check_filter_only(c, l, name, loc_at(l, p), colon, end);
+		}
+		p = after;
 	}
 	c->failed |= failed;
 	return r;
@@ -562,6 +740,61 @@ static int denylist_line(struct mj_ctx *c, const struct mj_line *l, size_t pos, 
 		    "minijail compiles a policy as a denylist or not as a whole: every file of it has "
 		    "the @denylist line, or none",
 		    "@denylist in a file included by a policy without it%s", "");
+	return 0;
+}
+
+#define DEFAULT_HINT "@default takes kill-process, kill-thread, kill, trap or user-notify"
+
+/*
+ * "@default ACTION" (minijail's Python compiler): the verdict for the calls no
+ * line names, and for those an argument filter leaves without a '; return',
+ * wherever the line stands; the last one read decides.  As there, a default
+ * that lets calls run is refused, and a @denylist policy has none.
+ */
+static int default_line(struct mj_ctx *c, const struct mj_line *l, size_t pos, size_t w,
+			size_t end)
+{
+	static const struct {
+		const char *word;
+		uint32_t action;
+	} defaults[] = {
+	    {"kill", SCG_RET_KILL_PROCESS}, {"kill-process", SCG_RET_KILL_PROCESS},
+	    {"kill-thread", SCG_RET_KILL_THREAD}, {"trap", SCG_RET_TRAP},
+	    {"user-notify", SCG_RET_USER_NOTIF},
+	};
+	const char *s = l->text;
+	size_t a = skip_blanks(s, w, end), ae = a;
+	while (ae < end && !is_space(s[ae]))
+		ae++;
+	if (c->denylist) {
+		err(c, loc_at(l, pos), DENY_HINT, "@default in a @denylist policy%s", "");
+		return 0;
+	}
+	if (a == end) {
+		err(c, loc_at(l, a), DEFAULT_HINT, "expected an action after @default%s", "");
+		return 0;
+	}
+	char word[32];
+	snprintf(word, sizeof(word), "%.*s", (int)(ae - a < 31 ? ae - a : 31), s + a);
+	static const char *const lets_run[] = {"1", "allow", "log", "trace", "return"};
+	for (size_t i = 0; i < sizeof(lets_run) / sizeof(lets_run[0]); i++)
+		if (word_is(s + a, ae - a, lets_run[i])) {
+			err(c, loc_at(l, a), DEFAULT_HINT,
+			    "'%s' is no default: the default must refuse the calls it gets", word);
+			return 0;
+		}
+	for (size_t i = 0; i < sizeof(defaults) / sizeof(defaults[0]); i++) {
+		if (!word_is(s + a, ae - a, defaults[i].word))
+			continue;
+		size_t t = skip_blanks(s, ae, end);
+		if (t != end) {
+			err(c, loc_at(l, t), DEFAULT_HINT, "unexpected text after the action%s", "");
+			return 0;
+		}
+		c->default_action = defaults[i].action;
+		return 0;
+	}
+	err(c, loc_at(l, a), DEFAULT_HINT, "unknown default action '%s'", word);
 	return 0;
 }
 
@@ -679,9 +912,12 @@ static int line(struct mj_ctx *c, struct mj_line *l)
 			return other_file(c, l, w, end, true);
 		if (word_is(s + pos, w - pos, "@denylist"))
 			return denylist_line(c, l, pos, w, end);
+		if (word_is(s + pos, w - pos, "@default"))
+			return c->p ? default_line(c, l, pos, w, end) : 0;
 		char word[32];
 		snprintf(word, sizeof(word), "%.*s", (int)(w - pos < 31 ? w - pos : 31), s + pos);
-		err(c, loc_at(l, pos), "minijail's directives: @include, @frequency, @denylist",
+		err(c, loc_at(l, pos),
+		    "minijail's directives: @include, @frequency, @default, @denylist",
 		    "unknown directive '%s'", word);
 		return 0;
 	}
@@ -786,7 +1022,8 @@ bool scg_minijail_detect(const char *text, size_t len)
 		const char *le = e ? e : end;
 		while (p < le && is_space(*p))
 			p++;
-		if (le - p > 9 && (!strncmp(p, "@include ", 9) || !strncmp(p, "@frequency ", 11)))
+		if (le - p > 9 && (!strncmp(p, "@include ", 9) || !strncmp(p, "@frequency ", 11) ||
+				   !strncmp(p, "@default ", 9)))
 			return true;
 		if (le - p >= 9 && !strncmp(p, "@denylist", 9) &&
 		    (le - p == 9 || is_space(p[9]) || p[9] == '#'))
@@ -795,9 +1032,15 @@ bool scg_minijail_detect(const char *text, size_t len)
 		bool set = w < le && *w == '{'; /* "{read, write}: 1" */
 		if (set)
 			w++;
-		while (w < le && ((*w >= 'a' && *w <= 'z') || (*w >= '0' && *w <= '9') || *w == '_' ||
-				  (set && (*w == ',' || is_space(*w)))))
-			w++;
+		for (;;) {
+			while (w < le && ((*w >= 'a' && *w <= 'z') || (*w >= '0' && *w <= '9') ||
+					  *w == '_' || (set && (*w == ',' || is_space(*w)))))
+				w++;
+			const char *tag_end = w < le && *w == '[' ? memchr(w, ']', (size_t)(le - w)) : NULL;
+			if (!tag_end) /* "mmap2[arch=arm]: 1" */
+				break;
+			w = tag_end + 1;
+		}
 		if (set && w < le && *w == '}')
 			w++;
 		else if (set)
@@ -819,6 +1062,7 @@ bool scg_minijail_detect(const char *text, size_t len)
 
 static void ctx_release(struct mj_ctx *c)
 {
+	free(c->defaulted);
 	for (size_t i = 0; i < c->nfiles; i++)
 		free(c->files[i]);
 	free(c->files);
@@ -832,9 +1076,52 @@ static int ctx_init(struct mj_ctx *c, const struct scg_import_options *opts,
 {
 	if (opts_load(o, sizeof(*o), opts, OPTS_END(struct scg_import_options, filename)) < 0)
 		return -EINVAL;
-	*c = (struct mj_ctx){.diag = diag, .abi = scg_arch_native()};
+	*c = (struct mj_ctx){.diag = diag, .abi = scg_arch_native(),
+			     .default_action = SCG_RET_KILL_PROCESS};
 	if (!o->filename)
 		o->filename = "<minijail>";
+	return 0;
+}
+
+/* Whether rule @i takes the default; c->defaulted is in rule order. */
+static bool takes_default(const struct mj_ctx *c, size_t i, size_t *next)
+{
+	if (*next < c->ndefaulted && c->defaulted[*next] == i) {
+		++*next;
+		return true;
+	}
+	return false;
+}
+
+/*
+ * The rules that take the default get @default's action, now that the whole
+ * policy is read: the policy is built again, as its rules' actions are fixed
+ * once added.
+ */
+static int settle_default(struct mj_ctx *c)
+{
+	if (c->default_action == SCG_RET_KILL_PROCESS || !c->ndefaulted)
+		return 0;
+	struct scg_policy *p = scg_policy_new();
+	int r = p ? scg_policy_add_arch(p, c->abi) : -ENOMEM;
+	size_t next = 0;
+	for (size_t i = 0; !r && i < scg_policy_rule_count(c->p); i++) {
+		struct scg_rule rule;
+		scg_policy_rule_at(c->p, i, &rule);
+		struct scg_rule_spec spec = {
+		    .action = takes_default(c, i, &next) ? c->default_action : rule.action,
+		    .syscall = rule.syscall, .has_number = rule.has_number, .number = rule.number,
+		    .number_last = rule.number_last, .arch_mask = rule.arch_mask,
+		    .cond = rule.cond ? scg_expr_clone(rule.cond) : NULL, .loc = rule.loc};
+		r = rule.cond && !spec.cond ? -ENOMEM : scg_policy_add_rule(p, &spec);
+	}
+	if (r) {
+		scg_policy_free(p);
+		return r;
+	}
+	scg_policy_set_badarch(p, scg_policy_badarch(c->p));
+	scg_policy_free(c->p);
+	c->p = p;
 	return 0;
 }
 
@@ -851,8 +1138,10 @@ int scg_minijail_import(const char *text, size_t len, const struct scg_import_op
 	if (!r) {
 		scg_policy_set_badarch(c.p, SCG_RET_KILL_PROCESS);
 		r = policy_text(&c, text, len, o.filename, NULL);
+		if (!r && !c.failed)
+			r = settle_default(&c);
 		/* a @denylist policy allows what its lines do not name; other ABIs stay killed */
-		scg_policy_set_default(c.p, c.denylist ? SCG_RET_ALLOW : SCG_RET_KILL_PROCESS);
+		scg_policy_set_default(c.p, c.denylist ? SCG_RET_ALLOW : c.default_action);
 	}
 	if (!r && c.failed)
 		r = c.oom ? -ENOMEM : -EINVAL;

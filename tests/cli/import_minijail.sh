@@ -96,6 +96,24 @@ expect_status 2 "a bad name in a set is an error" -- "$SYSCAGE" compile -o "$TMP
 	"$TMP/mj/baddeny.policy"
 expect_grep "$TMP/err" "baddeny\.policy:2:8: error: unknown syscall 'wrtie'" "at its column in the set"
 
+# minijail's compiler: @default and [arch=...] tags
+cat >"$TMP/mj/tagged.policy" <<'POLICY'
+@default trap
+mmap2[arch=arm, i386]: 1
+{openat, open[arch=arm]}: return EPERM
+write: arg0 == 1
+POLICY
+expect_status 0 "compile a policy with @default and tags" -- "$SYSCAGE" compile -o "$TMP/tagged.bpf" \
+	"$TMP/mj/tagged.policy"
+expect_emu "a call no line names gets @default's action" "TRAP(0)" -- -f "$TMP/tagged.bpf" getpid
+expect_emu "a call the argument filter leaves gets it too" "TRAP(0)" -- -f "$TMP/tagged.bpf" write 2
+expect_emu "a name of the set kept for this ABI" "ERRNO(1)" -- -f "$TMP/tagged.bpf" openat
+expect_emu "a name tagged for other ABIs is left out" "TRAP(0)" -- -f "$TMP/tagged.bpf" open
+printf 'read: 1\n@default log\n' >"$TMP/mj/baddefault.policy"
+expect_status 2 "a default that lets calls run is an error" -- "$SYSCAGE" compile \
+	-o "$TMP/baddefault.bpf" "$TMP/mj/baddefault.policy"
+expect_grep "$TMP/err" "baddefault\.policy:2:10: error: 'log' is no default" "at its column"
+
 # round trips: import, export, import again
 expect_status 0 "compile --format minijail" -- "$SYSCAGE" compile --format minijail \
 	-o "$TMP/mj/rt.minijail" "$TMP/mj/app-seccomp.policy"
