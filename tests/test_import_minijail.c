@@ -400,6 +400,56 @@ static void arch_tags(void **state)
 	expect_errors(bad, sizeof(bad) / sizeof(bad[0]));
 }
 
+/* "{filter, filter}" lists of minijail's Python compiler: each filter's action for the calls it
+ * matches, in order, then the default; as there, "; ACTION" inside them is what a match gets. */
+static void filter_lists(void **state)
+{
+	(void)state;
+	struct scg_policy *p = import_ok("read: {arg0 == 0, arg0 == 1; return EPERM, trap}\n"
+					 "write: { arg0 == 1; return EBADF , arg0 == 2 }\n"
+					 "{close, dup}: {arg0 == 3 && arg1 == 0; kill-thread, allow}\n"
+					 "fstat: {arg0 == 1, return}\n"
+					 "@default user-notify\n");
+	assert_int_equal(verdict(p, "read", 0, 0, 0), SCG_RET_ALLOW);
+	assert_int_equal(verdict(p, "read", 1, 0, 0), ERRNO(1));
+	assert_int_equal(verdict(p, "read", 2, 0, 0), SCG_RET_TRAP);
+	assert_int_equal(verdict(p, "write", 1, 0, 0), ERRNO(9));
+	assert_int_equal(verdict(p, "write", 2, 0, 0), SCG_RET_ALLOW);
+	assert_int_equal(verdict(p, "write", 3, 0, 0), SCG_RET_USER_NOTIF); /* the default */
+	assert_int_equal(verdict(p, "close", 3, 0, 0), SCG_RET_KILL_THREAD);
+	assert_int_equal(verdict(p, "dup", 3, 1, 0), SCG_RET_ALLOW);
+	assert_int_equal(verdict(p, "fstat", 2, 0, 0), SCG_RET_USER_NOTIF);
+	/* each filter keeps its column, so reports name it */
+	struct scg_rule r;
+	scg_policy_rule_at(p, 1, &r);
+	assert_int_equal(r.action, ERRNO(1));
+	assert_int_equal(r.loc.line, 1);
+	assert_int_equal(r.loc.column, 19);
+	scg_policy_free(p);
+	/* in a @denylist policy the calls no filter matches are allowed */
+	p = import_ok("@denylist\nopenat: {arg2 & O_CREAT; return EACCES, arg2 & O_TRUNC; return EPERM}\n");
+	assert_int_equal(verdict(p, "openat", 0, 0, 0x40), ERRNO(13));
+	assert_int_equal(verdict(p, "openat", 0, 0, 0x200), ERRNO(1));
+	assert_int_equal(verdict(p, "openat", 0, 0, 0), SCG_RET_ALLOW);
+	scg_policy_free(p);
+
+	static const struct bad_policy bad[] = {
+	    {"read: {}\n", "bad.policy:1:8:", "expected a filter"},
+	    {"read: {allow,}\n", "bad.policy:1:14:", "expected a filter"},
+	    {"read: {arg0 == 1,, allow}\n", "bad.policy:1:18:", "expected a filter"},
+	    {"read: {allow, arg0 == 1}\n", "bad.policy:1:15:", "never reached"},
+	    {"read: {arg0 == 1\n", "bad.policy:1:7:", "unclosed '{'"},
+	    {"read: {arg0 == 1} x\n", "bad.policy:1:19:", "text after the list's '}'"},
+	    {"read: {arg0 == 1, {allow}}\n", "bad.policy:1:19:", "lists do not nest"},
+	    {"read: {arg0 == 1;}\n", "bad.policy:1:18:", "expected an action after ';'"},
+	    {"read: {arg0 == 1; allwo}\n", "bad.policy:1:19:", "expected an action after ';'"},
+	    {"read: {arg9 == 1}\n", "bad.policy:1:11:", "no argument 'arg9'"},
+	    {"@denylist\nread: {arg0 == 1; kill}\n", "bad.policy:2:19:",
+	     "takes 'return ERRNO' only"},
+	};
+	expect_errors(bad, sizeof(bad) / sizeof(bad[0]));
+}
+
 /* "{a, b}: filter" is one line per name: verdicts, locations, the first line of a name decides. */
 static void syscall_sets(void **state)
 {
@@ -667,6 +717,7 @@ int main(void)
 	    cmocka_unit_test(syscall_sets),
 	    cmocka_unit_test(default_directive),
 	    cmocka_unit_test(arch_tags),
+	    cmocka_unit_test(filter_lists),
 	    cmocka_unit_test(denylist),
 	    cmocka_unit_test(denylist_includes),
 	    cmocka_unit_test(detection),

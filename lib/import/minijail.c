@@ -5,10 +5,11 @@
  * disjunctive normal form ("arg0 == 1 && arg1 & O_CLOEXEC || arg2 in
  * PROT_READ|PROT_WRITE") with an optional "; return ERRNO" (or action) for
  * the calls it does not allow; '#' comments, '\' continuations, @include
- * and @frequency lines, and four forms of minijail's Python compiler: syscall
- * sets ("{read, write}: filter", one line per name), "[arch=...]" tags that
- * keep a line or a name for the ABIs they list, "@default ACTION", and
- * @denylist policies, whose lines return errnos and whose default allows.
+ * and @frequency lines, and five forms of minijail's Python compiler: syscall
+ * sets ("{read, write}: filter", one line per name), filter lists ("name:
+ * {arg0 == 1, trap}", tried in order), "[arch=...]" tags that keep a line or
+ * a name for the ABIs they list, "@default ACTION", and @denylist policies,
+ * whose lines return errnos and whose default allows.
  * Everything else falls to the default: the process is killed unless
  * @default says otherwise.  One filter, first line first, for the native ABI.
  */
@@ -92,6 +93,13 @@ static void trim(const char *s, size_t *pos, size_t *end)
 		++*pos;
 	while (*end > *pos && is_space(s[*end - 1]))
 		--*end;
+}
+
+static size_t skip_blanks(const char *s, size_t p, size_t end)
+{
+	while (p < end && is_space(s[p]))
+		p++;
+	return p;
 }
 
 static bool word_is(const char *s, size_t n, const char *w)
@@ -339,6 +347,94 @@ static void check_twice(struct mj_ctx *c, const char *name, struct scg_loc loc)
 	}
 }
 
+/* --- "{filter, filter}" lists ----------------------------------------------------- */
+
+#define LIST_HINT                                                                              \
+	"a list is '{arg0 == 1, arg0 == 2; return EPERM, trap}': each filter's action (allow "  \
+	"when it has none) for the calls it matches, in order"
+
+/*
+ * One filter of a list at [pos, end): "ACTION", "EXPR" or "EXPR; ACTION", as
+ * minijail's Python compiler reads it: the action (allow without one) for
+ * the calls EXPR matches.  *@last when it is an action alone, which ends
+ * the list.
+ */
+static int list_item(struct mj_ctx *c, const struct mj_line *l, const char *name, bool has_nr,
+		     uint32_t nr, size_t pos, size_t end, bool *last)
+{
+	const char *s = l->text;
+	trim(s, &pos, &end);
+	*last = false;
+	if (pos == end) {
+		err(c, loc_at(l, pos), LIST_HINT, "expected a filter%s", "");
+		return 0;
+	}
+	const char *semi = memchr(s + pos, ';', end - pos);
+	uint32_t action = SCG_RET_ALLOW;
+	int a = semi ? parse_action(c, l, (size_t)(semi - s) + 1, end, &action)
+		     : parse_action(c, l, pos, end, &action);
+	if (a < 0)
+		return 0;
+	if (!semi && a > 0) {
+		*last = true;
+		return add_rule(c, name, has_nr, nr, NULL, action, loc_at(l, pos));
+	}
+	if (semi && a == 0) {
+		err(c, loc_at(l, skip_blanks(s, (size_t)(semi - s) + 1, end)), LIST_HINT,
+		    "expected an action after ';'%s", "");
+		return 0;
+	}
+	if (!semi)
+		action = SCG_RET_ALLOW;
+	bool nomem = false;
+	struct scg_expr *cond = parse_filter(c, l, pos, semi ? (size_t)(semi - s) : end, &nomem);
+	if (!cond)
+		return nomem ? -ENOMEM : 0;
+	return add_rule(c, name, has_nr, nr, cond, action, loc_at(l, pos));
+}
+
+/*
+ * "{filter, filter, ...}" at [open, end) for one syscall: its filters in
+ * order, then the default when the last one has a condition.  An action
+ * alone ends the list; a filter after it would never be reached, which
+ * minijail's compiler refuses too.
+ */
+static int list_filter(struct mj_ctx *c, const struct mj_line *l, const char *name, bool has_nr,
+		       uint32_t nr, struct scg_loc loc, size_t open, size_t end)
+{
+	const char *s = l->text;
+	const char *brace = memchr(s + open + 1, '}', end - open - 1);
+	if (!brace) {
+		err(c, loc_at(l, open), LIST_HINT, "unclosed '{'%s", "");
+		return 0;
+	}
+	size_t close = (size_t)(brace - s);
+	const char *inner = memchr(s + open + 1, '{', close - open - 1);
+	if (inner || skip_blanks(s, close + 1, end) != end) {
+		err(c, loc_at(l, inner ? (size_t)(inner - s) : skip_blanks(s, close + 1, end)),
+		    LIST_HINT, inner ? "lists do not nest%s" : "text after the list's '}'%s", "");
+		return 0;
+	}
+	bool last = false;
+	int r = 0;
+	for (size_t p = open + 1; p <= close && !r && !c->failed;) {
+		const char *comma = memchr(s + p, ',', close - p);
+		size_t e = comma ? (size_t)(comma - s) : close;
+		size_t item = skip_blanks(s, p, e);
+		if (last && item < e) {
+			err(c, loc_at(l, item), LIST_HINT,
+			    "never reached: the action before it ends the list of '%s'", name);
+			return 0;
+		}
+		r = list_item(c, l, name, has_nr, nr, p, e, &last);
+		p = e + 1;
+	}
+	if (!r && !c->failed && !last)
+		r = add_rule(c, name, has_nr, nr, NULL, c->denylist ? SCG_RET_ALLOW : MJ_THE_DEFAULT,
+			     loc);
+	return r;
+}
+
 /*
  * The filter at (colon, end) for one syscall named at @loc: the rules of a
  * "name: filter" line, or of one name of a set.
@@ -356,6 +452,8 @@ static int syscall_filter(struct mj_ctx *c, const struct mj_line *l, const char 
 	}
 	if (!has_nr)
 		check_twice(c, name, loc);
+	if (s[fpos] == '{')
+		return list_filter(c, l, name, has_nr, nr, loc, fpos, fend);
 	const char *semi = memchr(s + fpos, ';', fend - fpos);
 	size_t expr_end = semi ? (size_t)(semi - s) : fend;
 	uint32_t action;
@@ -411,13 +509,6 @@ static int syscall_filter(struct mj_ctx *c, const struct mj_line *l, const char 
 /* --- "[arch=...]" tags ------------------------------------------------------------ */
 
 #define META_HINT "a tag is '[key=value, value; key=value]', as in 'mmap2[arch=arm, i386]'"
-
-static size_t skip_blanks(const char *s, size_t p, size_t end)
-{
-	while (p < end && is_space(s[p]))
-		p++;
-	return p;
-}
 
 /* An identifier of minijail's compiler at [p, end): its end, p when none. */
 static size_t ident_end(const char *s, size_t p, size_t end)

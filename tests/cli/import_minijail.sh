@@ -96,19 +96,23 @@ expect_status 2 "a bad name in a set is an error" -- "$SYSCAGE" compile -o "$TMP
 	"$TMP/mj/baddeny.policy"
 expect_grep "$TMP/err" "baddeny\.policy:2:8: error: unknown syscall 'wrtie'" "at its column in the set"
 
-# minijail's compiler: @default and [arch=...] tags
+# minijail's compiler: @default, [arch=...] tags and filter lists
 cat >"$TMP/mj/tagged.policy" <<'POLICY'
 @default trap
 mmap2[arch=arm, i386]: 1
 {openat, open[arch=arm]}: return EPERM
 write: arg0 == 1
+close: {arg0 == 0, arg0 == 1; return EBADF}
 POLICY
-expect_status 0 "compile a policy with @default and tags" -- "$SYSCAGE" compile -o "$TMP/tagged.bpf" \
+expect_status 0 "compile a policy with @default, tags and a filter list" -- "$SYSCAGE" compile -o "$TMP/tagged.bpf" \
 	"$TMP/mj/tagged.policy"
 expect_emu "a call no line names gets @default's action" "TRAP(0)" -- -f "$TMP/tagged.bpf" getpid
 expect_emu "a call the argument filter leaves gets it too" "TRAP(0)" -- -f "$TMP/tagged.bpf" write 2
 expect_emu "a name of the set kept for this ABI" "ERRNO(1)" -- -f "$TMP/tagged.bpf" openat
 expect_emu "a name tagged for other ABIs is left out" "TRAP(0)" -- -f "$TMP/tagged.bpf" open
+expect_emu "a filter list: the first filter allows fd 0" "ALLOW" -- -f "$TMP/tagged.bpf" close 0
+expect_emu "a filter list: the second gives fd 1 its errno" "ERRNO(9)" -- -f "$TMP/tagged.bpf" close 1
+expect_emu "a filter list: the rest get the default" "TRAP(0)" -- -f "$TMP/tagged.bpf" close 2
 printf 'read: 1\n@default log\n' >"$TMP/mj/baddefault.policy"
 expect_status 2 "a default that lets calls run is an error" -- "$SYSCAGE" compile \
 	-o "$TMP/baddefault.bpf" "$TMP/mj/baddefault.policy"
