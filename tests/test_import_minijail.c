@@ -679,6 +679,22 @@ static void round_trip(void **state)
 	free(text);
 	scg_policy_free(q);
 	scg_policy_free(src);
+	/* a default that allows: written as a @denylist policy, each line when its errno is given */
+	lang = "arch x86_64\ndefault allow\nbadarch kill-process\n"
+	       "errno(EPERM) ptrace\nallow write if arg0 == 1\nerrno(EBADF) write\n"
+	       "errno(EACCES) openat if (arg2 & O_CREAT) != 0 || !(arg1 < 3)\nallow read\n";
+	assert_int_equal(scg_policy_parse(lang, strlen(lang), NULL, &src, diag), 0);
+	assert_int_equal(scg_minijail_export(src, &text, diag), 0);
+	assert_non_null(strstr(text, "\n@denylist\n"));
+	assert_non_null(strstr(text, "\nptrace: return 1\n"));
+	assert_non_null(strstr(text, "\nwrite: arg0 != 1; return 9\n"));
+	assert_null(strstr(text, "read:")); /* allowed, as the default */
+	q = import_ok(text);
+	same_verdicts(src, q);
+	assert_int_equal(scg_policy_default(q), SCG_RET_ALLOW);
+	free(text);
+	scg_policy_free(q);
+	scg_policy_free(src);
 	scg_diag_free(diag);
 }
 
@@ -688,8 +704,13 @@ static void export_refusals(void **state)
 	static const struct {
 		const char *policy, *message;
 	} cases[] = {
-	    {"arch x86_64\ndefault allow\nbadarch kill-process\n",
+	    {"arch x86_64\ndefault trap\nbadarch kill-process\n",
 	     "minijail kills the process for every call no line allows"},
+	    /* a default that allows: a @denylist policy, whose lines return errnos */
+	    {"arch x86_64\ndefault allow\nbadarch kill-process\nkill-process ptrace\n",
+	     "'ptrace' gets a verdict other than an errno or allow"},
+	    {"arch x86_64\ndefault allow\nbadarch kill-process\nerrno(EPERM) 400\n",
+	     "a rule on number 400, which has no name"},
 	    {"arch x86_64, x86\ndefault kill-process\n", "minijail filters one ABI"},
 	    {"arch x86_64\ndefault kill-process\nbadarch kill-process\n"
 	     "errno(EPERM) read if arg0 == 1\nerrno(EACCES) read\n",

@@ -6,9 +6,12 @@
  * process).  The policy is read by its meaning, syscall by syscall: the
  * rules that can decide a call are folded into "allowed when E, else F",
  * E is put in disjunctive normal form (negations pushed into the tests),
- * and each test is written as minijail has it.  What that cannot say (two
- * verdicts besides allow for one syscall, tests minijail has no operator
- * for, a default other than kill) is refused with the rule that says it.
+ * and each test is written as minijail has it.  A policy whose default
+ * allows is written as a @denylist one: each line says when the call gets
+ * its errno instead.  What that cannot say (two verdicts besides allow for
+ * one syscall, tests minijail has no operator for, a default other than
+ * kill or allow, an action other than an errno in a denylist) is refused
+ * with the rule that says it.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -157,6 +160,7 @@ struct exporter {
 	const struct scg_policy *p;
 	const struct scg_arch *abi;
 	struct scg_diag *diag;
+	bool denylist; /* the default allows: written as a @denylist policy */
 	int err;
 };
 
@@ -268,6 +272,37 @@ static bool chain_of(const struct exporter *x, uint32_t nr, struct chain *ch)
 	return true;
 }
 
+/*
+ * The calls of the chain that get ALLOW (@allowed) or its other verdict:
+ * where a rule giving it matches and no earlier rule giving the other one
+ * did.
+ */
+static struct dnf verdict_dnf(const struct exporter *x, const struct chain *ch, bool allowed)
+{
+	struct dnf d = dnf_const(false);
+	const struct scg_expr *earlier[257];
+	size_t nearlier = 0;
+	for (size_t i = 0; i < ch->n || (!ch->tail && i == ch->n); i++) {
+		const struct scg_expr *cond = NULL;
+		uint32_t act = ch->final;
+		if (i < ch->n) {
+			struct scg_rule r;
+			scg_policy_rule_at(x->p, ch->idx[i], &r);
+			cond = r.cond;
+			act = r.action;
+		}
+		if ((act == SCG_RET_ALLOW) != allowed) {
+			earlier[nearlier++] = cond;
+			continue;
+		}
+		struct dnf term = to_dnf(cond, false);
+		for (size_t j = 0; j < nearlier; j++)
+			term = dnf_and(term, to_dnf(earlier[j], true));
+		d = dnf_or(d, term);
+	}
+	return d;
+}
+
 /* The line for number @nr (called @name), or nothing when the default decides it. */
 static void write_line(struct exporter *x, struct strbuf *sb, const char *name, uint32_t nr)
 {
@@ -305,6 +340,14 @@ static void write_line(struct exporter *x, struct strbuf *sb, const char *name, 
 		}
 	}
 	char buf[32];
+	if (x->denylist && has_other && scg_action_of(other) != SCG_ACTION_ERRNO) {
+		refuse(x, &first, "a policy whose default allows is written as a @denylist one, "
+				  "whose lines return errnos",
+		       "'%s' gets a verdict other than an errno or allow", name);
+		return;
+	}
+	if (x->denylist && !has_other)
+		return; /* allowed, as the default */
 	if (!has_allow || !has_other) {
 		uint32_t act = has_allow ? SCG_RET_ALLOW : other;
 		const char *w = action_word(act, buf, sizeof(buf));
@@ -316,33 +359,18 @@ static void write_line(struct exporter *x, struct strbuf *sb, const char *name, 
 			strbuf_appendf(sb, "%s: %s\n", name, act == SCG_RET_ALLOW ? "1" : w);
 		return;
 	}
-	/* allowed where an allowing rule matches and no earlier refusing one did */
-	struct dnf allow = dnf_const(false);
-	const struct scg_expr *refused[257];
-	size_t nrefused = 0;
-	for (size_t i = 0; i < ch.n || (!ch.tail && i == ch.n); i++) {
-		const struct scg_expr *cond = NULL;
-		uint32_t act = ch.final;
-		if (i < ch.n) {
-			struct scg_rule r;
-			scg_policy_rule_at(x->p, ch.idx[i], &r);
-			cond = r.cond;
-			act = r.action;
-		}
-		if (act != SCG_RET_ALLOW) {
-			refused[nrefused++] = cond;
-			continue;
-		}
-		struct dnf term = to_dnf(cond, false);
-		for (size_t j = 0; j < nrefused; j++)
-			term = dnf_and(term, to_dnf(refused[j], true));
-		allow = dnf_or(allow, term);
-	}
+	/* a denylist line says when the call is refused, an allow list's when it is allowed */
+	struct dnf allow = verdict_dnf(x, &ch, !x->denylist);
 	bool always = false;
 	for (size_t i = 0; i < allow.n; i++)
 		always = always || allow.t[i].n == 0;
 	if (always && !allow.too_big && !allow.nomem) {
-		strbuf_appendf(sb, "%s: 1\n", name);
+		strbuf_appendf(sb, "%s: %s\n", name,
+			       x->denylist ? action_word(other, buf, sizeof(buf)) : "1");
+		dnf_free(&allow);
+		return;
+	}
+	if (x->denylist && !allow.n && !allow.too_big && !allow.nomem) { /* never refused */
 		dnf_free(&allow);
 		return;
 	}
@@ -371,7 +399,7 @@ static void write_line(struct exporter *x, struct strbuf *sb, const char *name, 
 		}
 		if (ok && allow.n == 0) /* never allowed */
 			strbuf_appendf(&line, "%s", w);
-		else if (ok && other != SCG_RET_KILL_PROCESS)
+		else if (ok && (other != SCG_RET_KILL_PROCESS || x->denylist))
 			strbuf_appendf(&line, "; %s", w);
 		if (!ok && w)
 			refuse(x, &first,
@@ -402,19 +430,20 @@ int scg_minijail_export(const struct scg_policy *policy, char **text, struct scg
 		return x.err;
 	}
 	x.abi = scg_policy_arch_at(policy, 0);
-	uint32_t u;
-	if (scg_policy_default(policy) != SCG_RET_KILL_PROCESS)
-		refuse(&x, NULL, "write 'default kill-process'",
+	uint32_t u, fallback = scg_policy_default(policy);
+	x.denylist = fallback == SCG_RET_ALLOW;
+	if (fallback != SCG_RET_KILL_PROCESS && !x.denylist)
+		refuse(&x, NULL, "write 'default kill-process', or 'default allow' for a @denylist policy",
 		       "minijail kills the process for every call no line allows%s", "");
 	if (scg_policy_badarch(policy) != SCG_RET_KILL_PROCESS)
 		refuse(&x, NULL, "write 'badarch kill-process'",
 		       "minijail kills the process for calls of other ABIs%s", "");
-	if (scg_policy_unknown(policy, &u) && u != SCG_RET_KILL_PROCESS)
+	if (scg_policy_unknown(policy, &u) && u != fallback)
 		refuse(&x, NULL, "minijail gives unknown numbers the default",
-		       "the 'unknown' verdict is not kill-process%s", "");
+		       "the 'unknown' verdict is not the default%s", "");
 	struct strbuf sb = STRBUF_INIT;
-	strbuf_appendf(&sb, "# written by syscage compile --format minijail (%s)\n",
-			   scg_arch_name(x.abi));
+	strbuf_appendf(&sb, "# written by syscage compile --format minijail (%s)\n%s",
+			   scg_arch_name(x.abi), x.denylist ? "@denylist\n" : "");
 	for (size_t i = 0; i < scg_syscall_count(x.abi) && !x.err; i++) {
 		const char *name;
 		uint32_t nr;
@@ -445,7 +474,12 @@ int scg_minijail_export(const struct scg_policy *policy, char **text, struct scg
 			}
 			char num[16];
 			snprintf(num, sizeof(num), "%u", (unsigned)nr);
-			if (!scg_syscall_name(x.abi, (uint32_t)nr) && !earlier)
+			if (scg_syscall_name(x.abi, (uint32_t)nr) || earlier)
+				continue;
+			if (x.denylist) /* minijail's compiler, the one with @denylist, takes names only */
+				refuse(&x, &r, "a @denylist policy names its syscalls",
+				       "a rule on number %s, which has no name", num);
+			else
 				write_line(&x, &sb, num, (uint32_t)nr);
 		}
 	}

@@ -125,6 +125,20 @@ expect_grep "$TMP/mj/rt.minijail" "^openat: arg2 in " "an 'in' test written back
 expect_status 0 "the written policy equals the original" -- "$SYSCAGE" diff \
 	"$TMP/mj/app-seccomp.policy" "$TMP/mj/rt.minijail"
 expect_grep "$TMP/out" "^equivalent" "diff proves the round trip"
+cat >"$TMP/mj/open.policy" <<'POLICY'
+arch x86_64
+default allow
+badarch kill-process
+errno(EPERM) ptrace
+errno(EACCES) openat if (arg2 & O_CREAT) != 0
+POLICY
+expect_status 0 "a policy whose default allows is written as a @denylist one" -- "$SYSCAGE" compile \
+	--format minijail -o "$TMP/mj/open.minijail" "$TMP/mj/open.policy"
+expect_grep "$TMP/mj/open.minijail" "^@denylist$" "with its @denylist line"
+expect_grep "$TMP/mj/open.minijail" "^openat: arg2 & 0x40; return 13$" "each line says when the errno is given"
+expect_status 0 "the @denylist policy written equals the original" -- "$SYSCAGE" diff \
+	"$TMP/mj/open.policy" "$TMP/mj/open.minijail"
+expect_grep "$TMP/out" "^equivalent" "diff proves the denylist round trip"
 cat >"$TMP/mj/lang.policy" <<'POLICY'
 arch x86_64
 default kill-process
