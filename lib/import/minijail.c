@@ -616,6 +616,37 @@ static int check_filter_only(struct mj_ctx *c, const struct mj_line *l, const ch
 	return r;
 }
 
+/*
+ * The syscall name at [pos, nend) (blanks trimmed) of a line, and its tag if
+ * any, into @name: 1 when the name is for this ABI, 0 when its tag keeps it
+ * for others, -1 when malformed (reported; @hint says what a line is).
+ */
+static int line_name(struct mj_ctx *c, const struct mj_line *l, size_t pos, size_t nend,
+		     const char *hint, char *name, size_t size)
+{
+	const char *s = l->text;
+	const char *bracket = memchr(s + pos, '[', nend - pos);
+	size_t name_end = bracket ? (size_t)(bracket - s) : nend;
+	while (name_end > pos && is_space(s[name_end - 1]))
+		name_end--;
+	if (name_end == pos || name_end - pos >= size) {
+		err(c, loc_at(l, pos), hint, "expected a syscall name%s", "");
+		return -1;
+	}
+	snprintf(name, size, "%.*s", (int)(name_end - pos), s + pos);
+	if (!bracket)
+		return 1;
+	size_t t = (size_t)(bracket - s);
+	bool skip;
+	if (!read_tag(c, l, &t, nend, &skip, false))
+		return -1;
+	if (skip_blanks(s, t, nend) != nend) {
+		err(c, loc_at(l, t), META_HINT, "expected ':' after the tag%s", "");
+		return -1;
+	}
+	return !skip;
+}
+
 /* "name: filter" */
 static int syscall_line(struct mj_ctx *c, const struct mj_line *l, size_t pos, size_t colon,
 			size_t end)
@@ -625,27 +656,11 @@ static int syscall_line(struct mj_ctx *c, const struct mj_line *l, size_t pos, s
 	trim(s, &pos, &nend);
 	struct scg_loc loc = loc_at(l, pos);
 	char name[64];
-	const char *bracket = memchr(s + pos, '[', nend - pos);
-	size_t name_end = bracket ? (size_t)(bracket - s) : nend;
-	while (name_end > pos && is_space(s[name_end - 1]))
-		name_end--;
-	if (name_end == pos || name_end - pos >= sizeof(name)) {
-		err(c, loc, "a line is 'syscall: filter'", "expected a syscall name%s", "");
+	int kept = line_name(c, l, pos, nend, "a line is 'syscall: filter'", name, sizeof(name));
+	if (kept < 0)
 		return 0;
-	}
-	snprintf(name, sizeof(name), "%.*s", (int)(name_end - pos), s + pos);
-	if (bracket) {
-		size_t t = (size_t)(bracket - s);
-		bool skip;
-		if (!read_tag(c, l, &t, nend, &skip, false))
-			return 0;
-		if (skip_blanks(s, t, nend) != nend) {
-			err(c, loc_at(l, t), META_HINT, "expected ':' after the tag%s", "");
-			return 0;
-		}
-		if (skip)
-			return check_filter_only(c, l, name, loc, colon, end);
-	}
+	if (!kept)
+		return check_filter_only(c, l, name, loc, colon, end);
 	uint32_t nr = 0;
 	bool has_nr = scg_parse_u32(name, strlen(name), &nr) == 0;
 	uint32_t known;
@@ -903,12 +918,15 @@ static int count_line(struct mj_ctx *c, const struct mj_line *l, size_t pos, siz
 	char name[64];
 	uint64_t n;
 	uint32_t nr;
-	if (nend == pos || nend - pos >= sizeof(name)) {
-		err(c, loc_at(l, pos), "a frequency line is 'syscall: count'",
-		    "expected a syscall name%s", "");
+	int kept = line_name(c, l, pos, nend, "a frequency line is 'syscall: count'", name,
+			     sizeof(name));
+	if (kept < 0)
+		return 0;
+	if (!kept) { /* counts for other ABIs: the count must still be one */
+		if (v == end || scg_parse_u64(s + v, end - v, &n) < 0)
+			err(c, loc_at(l, v), "a count: a number of calls", "bad count for '%s'", name);
 		return 0;
 	}
-	snprintf(name, sizeof(name), "%.*s", (int)(nend - pos), s + pos);
 	if (scg_syscall_lookup(c->abi, name, &nr) < 0) {
 		char hint[96];
 		err(c, loc_at(l, pos), imp_syscall_hint(c->abi, name, hint, sizeof(hint)),
