@@ -10,7 +10,10 @@
  * into the input, point at one of its lines (included files are read from
  * the disk: regular files only, a megabyte at most), and that compiles (or
  * is refused as too big).  Where the format has an exporter, the policy
- * must then be written back, or refused with an error.
+ * must then be written back, or refused with an error; where the format
+ * reads back all it writes, the text written must import again and give
+ * every syscall of the native ABI the same verdicts on a spread of
+ * argument values.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -36,13 +39,14 @@ struct format {
 	const char *filename; /* the input's name, as rules' locations give it */
 	import_fn import;
 	export_fn export; /* NULL: the format is only read */
+	bool round_trip;  /* what it writes reads back as the same policy */
 };
 
 static const struct format formats[] = {
-	{ "systemd", "fuzz.service", scg_systemd_import, scg_systemd_export },
-	{ "firejail", "fuzz.profile", scg_firejail_import, NULL },
-	{ "minijail", "fuzz.policy", scg_minijail_import, scg_minijail_export },
-	{ "kafel", "fuzz.policy", scg_kafel_import, scg_kafel_export },
+	{ "systemd", "fuzz.service", scg_systemd_import, scg_systemd_export, false },
+	{ "firejail", "fuzz.profile", scg_firejail_import, NULL, false },
+	{ "minijail", "fuzz.policy", scg_minijail_import, scg_minijail_export, true },
+	{ "kafel", "fuzz.policy", scg_kafel_import, scg_kafel_export, true },
 };
 
 static const struct format *format(void)
@@ -66,6 +70,51 @@ static unsigned count_lines(const uint8_t *data, size_t size)
 	return n;
 }
 
+/* @a and @b give each syscall of the native ABI the same verdict, on argument values that
+ * cross the usual tests (zero, flags, the 32-bit edge, all ones); else abort(). */
+static void check_same(const struct scg_policy *a, const struct scg_policy *b)
+{
+	static const uint64_t vals[] = { 0, 1, 2, 3, 0x40, 0x80000, 0xffffffff, 1ULL << 32,
+					 UINT64_MAX };
+	const size_t nvals = sizeof(vals) / sizeof(vals[0]);
+	const struct scg_arch *abi = scg_arch_native();
+	for (size_t i = 0; i < scg_syscall_count(abi); i++) {
+		const char *name;
+		uint32_t nr;
+		if (scg_syscall_at(abi, i, &name, &nr) < 0)
+			continue;
+		for (size_t j = 0; j < nvals; j++) {
+			struct scg_seccomp_data d = { .nr = (int32_t)nr, .arch = scg_arch_audit(abi) };
+			for (size_t k = 0; k < 6; k++)
+				d.args[k] = vals[(j + k) % nvals];
+			struct scg_verdict va, vb;
+			scg_policy_eval(a, &d, &va);
+			scg_policy_eval(b, &d, &vb);
+			if (va.action != vb.action)
+				abort();
+		}
+	}
+}
+
+/* The text @f wrote for @p imports again as the same policy. */
+static void check_read_back(const struct format *f, const struct scg_policy *p, const char *text)
+{
+	struct scg_diag *diag = scg_diag_new();
+	if (!diag)
+		return;
+	struct scg_import_options opts;
+	scg_import_options_init(&opts);
+	opts.filename = "fuzz-written.policy";
+	struct scg_policy *q = NULL;
+	int rc = f->import(text, strlen(text), &opts, &q, diag);
+	if (rc == 0)
+		check_same(p, q);
+	else if (rc != -ENOMEM)
+		abort();
+	scg_policy_free(q);
+	scg_diag_free(diag);
+}
+
 static void check_export(const struct format *f, const struct scg_policy *p)
 {
 	struct scg_diag *diag = scg_diag_new();
@@ -77,6 +126,8 @@ static void check_export(const struct format *f, const struct scg_policy *p)
 	    (rc == -EINVAL && scg_diag_count_at_least(diag, SCG_SEV_ERROR) == 0) ||
 	    (rc != 0 && rc != -EINVAL && rc != -ENOMEM))
 		abort();
+	if (text && f->round_trip)
+		check_read_back(f, p, text);
 	free(text);
 	scg_diag_free(diag);
 }
