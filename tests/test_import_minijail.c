@@ -350,6 +350,16 @@ static void default_directive(void **state)
 	     "@default in a @denylist policy"},
 	};
 	expect_errors(bad, sizeof(bad) / sizeof(bad[0]));
+	/* a list after an earlier error is still checked: both errors reported */
+	struct scg_diag *diag = scg_diag_new();
+	p = NULL;
+	assert_int_equal(import("read: foo\nwrite: {arg0 == 1, bar}\n", "two.policy", &p, diag),
+			 -EINVAL);
+	assert_int_equal(scg_diag_count(diag), 2);
+	char msg[256];
+	scg_diag_format(scg_diag_get(diag, 1), msg, sizeof(msg));
+	assert_non_null(strstr(msg, "two.policy:2:20: error:"));
+	scg_diag_free(diag);
 }
 
 /* "name[arch=...]" tags of minijail's Python compiler: a line or a set's name for other ABIs
@@ -365,8 +375,9 @@ static void arch_tags(void **state)
 		 "write[arch=arm,%s]: arg0 == 1\n"
 		 "{openat, open[arch=arm], fstat64[arch=i386]}: return EPERM\n"
 		 "{fstatat64[arch=arm], lstat64[arch=arm]}: 1\n"
-		 "close[owner=me]: 1\n",
-		 abi, abi);
+		 "close[owner=me]: 1\n"
+		 "dup[arch=%s]: 1\n",
+		 abi, abi, scg_arch_aliases(scg_arch_native())[0] ? scg_arch_aliases(scg_arch_native())[0] : abi);
 	struct scg_policy *p = import_ok(text);
 	assert_int_equal(verdict(p, "read", 0, 0, 0), SCG_RET_ALLOW);
 	assert_int_equal(verdict(p, "write", 1, 0, 0), SCG_RET_ALLOW);
@@ -374,6 +385,7 @@ static void arch_tags(void **state)
 	assert_int_equal(verdict(p, "openat", 0, 0, 0), ERRNO(1));
 	assert_int_equal(verdict(p, "open", 0, 0, 0), SCG_RET_KILL_PROCESS);
 	assert_int_equal(verdict(p, "close", 0, 0, 0), SCG_RET_ALLOW);
+	assert_int_equal(verdict(p, "dup", 0, 0, 0), SCG_RET_ALLOW); /* an alias names it too */
 	for (size_t i = 0; i < scg_policy_rule_count(p); i++) {
 		struct scg_rule r;
 		scg_policy_rule_at(p, i, &r);
@@ -389,7 +401,7 @@ static void arch_tags(void **state)
 	    {"read[arch=]: 1\n", "bad.policy:1:11:", "expected a value"},
 	    {"read[arch=arm,]: 1\n", "bad.policy:1:15:", "expected a value"},
 	    {"read[arch=arm; arch=i386]: 1\n", "bad.policy:1:16:", "key given twice"},
-	    {"read[arch=arm] x: 1\n", "bad.policy:1:15:", "expected ':' after the tag"},
+	    {"read[arch=arm] x: 1\n", "bad.policy:1:16:", "expected ':' after the tag"},
 	    {"read[arch=arm i386]: 1\n", "bad.policy:1:15:", "expected ',', ';' or ']'"},
 	    {"[arch=arm]: 1\n", "bad.policy:1:1:", "expected a syscall name"},
 	    {"{read[arch=arm write}: 1\n", "bad.policy:1:16:", "expected ',', ';' or ']'"},
@@ -446,6 +458,7 @@ static void filter_lists(void **state)
 	    {"read: {arg0 == 1;}\n", "bad.policy:1:18:", "expected an action after ';'"},
 	    {"read: {arg0 == 1; allwo}\n", "bad.policy:1:19:", "expected an action after ';'"},
 	    {"read: {arg9 == 1}\n", "bad.policy:1:11:", "no argument 'arg9'"},
+	    {"read: {arg12345 == 1}\n", "bad.policy:1:11:", "no argument 'arg12345'"},
 	    {"@denylist\nread: {arg0 == 1; kill}\n", "bad.policy:2:19:",
 	     "takes 'return ERRNO' only"},
 	};
@@ -693,6 +706,16 @@ static void round_trip(void **state)
 	assert_null(strstr(text, "read:")); /* allowed, as the default */
 	q = import_ok(text);
 	same_verdicts(src, q);
+	free(text);
+	scg_policy_free(q);
+	scg_policy_free(src);
+	/* a rule that only allows an unnamed number needs no line */
+	lang = "arch x86_64\ndefault allow\nbadarch kill-process\nallow 1000\nerrno(EPERM) ptrace\n";
+	assert_int_equal(scg_policy_parse(lang, strlen(lang), NULL, &src, diag), 0);
+	assert_int_equal(scg_minijail_export(src, &text, diag), 0);
+	assert_null(strstr(text, "1000"));
+	q = import_ok(text);
+	same_verdicts(src, q);
 	assert_int_equal(scg_policy_default(q), SCG_RET_ALLOW);
 	free(text);
 	scg_policy_free(q);
@@ -712,6 +735,9 @@ static void export_refusals(void **state)
 	    {"arch x86_64\ndefault allow\nbadarch kill-process\nkill-process ptrace\n",
 	     "'ptrace' gets a verdict other than an errno or allow"},
 	    {"arch x86_64\ndefault allow\nbadarch kill-process\nerrno(EPERM) 400\n",
+	     "a rule on number 400, which has no name"},
+	    {"arch x86_64\ndefault allow\nbadarch kill-process\nerrno(EPERM) 400 if arg0 == 1\n"
+	     "allow 400\n",
 	     "a rule on number 400, which has no name"},
 	    {"arch x86_64, x86\ndefault kill-process\n", "minijail filters one ABI"},
 	    {"arch x86_64\ndefault kill-process\nbadarch kill-process\n"

@@ -199,6 +199,8 @@ static struct scg_expr *parse_atom(struct mj_ctx *c, const struct mj_line *l, si
 		arg = arg * 10 + (unsigned)(s[p++] - '0');
 	if (arg > 5) {
 		char name[16];
+		while (p < end && s[p] >= '0' && s[p] <= '9')
+			p++;
 		snprintf(name, sizeof(name), "%.*s", (int)(p - start < 15 ? p - start : 15), s + start);
 		err(c, loc_at(l, start + 3), "syscalls have six arguments, arg0 to arg5",
 		    "no argument '%s'", name);
@@ -415,7 +417,8 @@ static int list_filter(struct mj_ctx *c, const struct mj_line *l, const char *na
 		    LIST_HINT, inner ? "lists do not nest%s" : "text after the list's '}'%s", "");
 		return 0;
 	}
-	bool last = false;
+	bool last = false, failed = c->failed; /* this list's own errors stop it, not earlier ones */
+	c->failed = false;
 	int r = 0;
 	for (size_t p = open + 1; p <= close && !r && !c->failed;) {
 		const char *comma = memchr(s + p, ',', close - p);
@@ -432,6 +435,7 @@ static int list_filter(struct mj_ctx *c, const struct mj_line *l, const char *na
 	if (!r && !c->failed && !last)
 		r = add_rule(c, name, has_nr, nr, NULL, c->denylist ? SCG_RET_ALLOW : MJ_THE_DEFAULT,
 			     loc);
+	c->failed |= failed;
 	return r;
 }
 
@@ -520,6 +524,16 @@ static size_t ident_end(const char *s, size_t p, size_t end)
 	return q;
 }
 
+/* Whether @name (@n bytes) names the native ABI: its name or an alias ("i386" for "x86"). */
+static bool names_native(const struct mj_ctx *c, const char *name, size_t n)
+{
+	char buf[32];
+	if (n >= sizeof(buf))
+		return false;
+	snprintf(buf, sizeof(buf), "%.*s", (int)n, name);
+	return scg_arch_lookup(buf) == c->abi;
+}
+
 /* One "key=value, value" of a tag at *@p; *@p moves past it.  false when malformed. */
 static bool tag_entry(struct mj_ctx *c, const struct mj_line *l, size_t *p, size_t end,
 		      bool *arch_key, bool *native, bool quiet)
@@ -534,7 +548,6 @@ static bool tag_entry(struct mj_ctx *c, const struct mj_line *l, size_t *p, size
 		return false;
 	}
 	*arch_key = word_is(s + k, ke - k, "arch");
-	const char *abi = scg_arch_name(c->abi);
 	for (q++;;) {
 		size_t v = skip_blanks(s, q, end), ve = ident_end(s, v, end);
 		if (ve == v) {
@@ -542,7 +555,7 @@ static bool tag_entry(struct mj_ctx *c, const struct mj_line *l, size_t *p, size
 				err(c, loc_at(l, v), META_HINT, "expected a value%s", "");
 			return false;
 		}
-		*native |= *arch_key && abi && word_is(s + v, ve - v, abi);
+		*native |= *arch_key && names_native(c, s + v, ve - v);
 		q = skip_blanks(s, ve, end);
 		if (q >= end || s[q] != ',')
 			break;
@@ -641,7 +654,8 @@ static int line_name(struct mj_ctx *c, const struct mj_line *l, size_t pos, size
 	if (!read_tag(c, l, &t, nend, &skip, false))
 		return -1;
 	if (skip_blanks(s, t, nend) != nend) {
-		err(c, loc_at(l, t), META_HINT, "expected ':' after the tag%s", "");
+		err(c, loc_at(l, skip_blanks(s, t, nend)), META_HINT, "expected ':' after the tag%s",
+		    "");
 		return -1;
 	}
 	return !skip;
@@ -1131,8 +1145,8 @@ bool scg_minijail_detect(const char *text, size_t len)
 		const char *le = e ? e : end;
 		while (p < le && is_space(*p))
 			p++;
-		if (le - p > 9 && (!strncmp(p, "@include ", 9) || !strncmp(p, "@frequency ", 11) ||
-				   !strncmp(p, "@default ", 9)))
+		if ((le - p > 9 && (!strncmp(p, "@include ", 9) || !strncmp(p, "@default ", 9))) ||
+		    (le - p > 11 && !strncmp(p, "@frequency ", 11)))
 			return true;
 		if (le - p >= 9 && !strncmp(p, "@denylist", 9) &&
 		    (le - p == 9 || is_space(p[9]) || p[9] == '#'))
