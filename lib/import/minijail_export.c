@@ -419,6 +419,21 @@ static void write_line(struct exporter *x, struct strbuf *sb, const char *name, 
 	dnf_free(&allow);
 }
 
+/* Whether some rule that can decide number @nr gives it a verdict other than allow. */
+static bool refused_somewhere(const struct exporter *x, uint32_t nr)
+{
+	struct chain ch;
+	if (!chain_of(x, nr, &ch))
+		return true;
+	bool refused = !ch.tail && ch.final != SCG_RET_ALLOW;
+	for (size_t i = 0; i < ch.n && !refused; i++) {
+		struct scg_rule r;
+		scg_policy_rule_at(x->p, ch.idx[i], &r);
+		refused = r.action != SCG_RET_ALLOW;
+	}
+	return refused;
+}
+
 int scg_minijail_export(const struct scg_policy *policy, char **text, struct scg_diag *diag)
 {
 	*text = NULL;
@@ -476,10 +491,11 @@ int scg_minijail_export(const struct scg_policy *policy, char **text, struct scg
 			snprintf(num, sizeof(num), "%u", (unsigned)nr);
 			if (scg_syscall_name(x.abi, (uint32_t)nr) || earlier)
 				continue;
-			if (x.denylist) /* minijail's compiler, the one with @denylist, takes names only */
+			if (x.denylist && refused_somewhere(&x, (uint32_t)nr))
+				/* minijail's compiler, the one with @denylist, takes names only */
 				refuse(&x, &r, "a @denylist policy names its syscalls",
 				       "a rule on number %s, which has no name", num);
-			else
+			else if (!x.denylist)
 				write_line(&x, &sb, num, (uint32_t)nr);
 		}
 	}
