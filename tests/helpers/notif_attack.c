@@ -140,7 +140,8 @@ static int run_own_filter_orphan(const char *how)
 	pid_t child = fork();
 	if (child != 0)
 		return child < 0 ? 3 : 0;
-	for (int i = 0; i < 3000 && (alive(parent) || alive(supervisor)); i++)
+	/* at most 20 s: less than the test's reaper waits, even if a pid were reused */
+	for (int i = 0; i < 2000 && (alive(parent) || alive(supervisor)); i++)
 		sleep_ms(10);
 	_exit(run_own_filter(how));
 }
