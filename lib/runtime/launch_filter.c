@@ -255,6 +255,12 @@ const struct scg_policy *launch_fallback(struct launch *l)
 	return l->o.fallback ? l->o.fallback : launch_policy(l);
 }
 
+bool launch_refuses_own_filters(const struct launch *l)
+{
+	/* complaining, every call runs: installs too */
+	return l->o.own_filters == SCG_OWN_FILTERS_REFUSE && l->how == INSTALL_REPORT;
+}
+
 void launch_policy_eval(const struct scg_policy *policy, const struct scg_seccomp_data *data,
 			struct scg_verdict *v)
 {

@@ -52,6 +52,9 @@ struct launch {
 const struct scg_policy *launch_policy(struct launch *l);
 /* The policy whose verdicts the watchdog gives. */
 const struct scg_policy *launch_fallback(struct launch *l);
+/* Whether a filter the program installs of its own gets EPERM (own_filters, under the
+ * report): the supervisor's answer, and the watchdog's once it answers alone. */
+bool launch_refuses_own_filters(const struct launch *l);
 /* scg_policy_eval() on @policy; with NULL, the refusal ERRNO(ENOMEM). */
 void launch_policy_eval(const struct scg_policy *policy, const struct scg_seccomp_data *data,
 			struct scg_verdict *v);

@@ -111,7 +111,7 @@ static void answer_own_filter(struct supervisor *sv, const struct scg_notif *n,
 	const struct scg_launch_options *o = &sv->l->o;
 	/* A NULL program (how libseccomp and syscage probe for a flag: EFAULT)
 	 * is told too: root can map page 0, and then it is a filter. */
-	bool refuse = o->own_filters == SCG_OWN_FILTERS_REFUSE && sv->l->how != INSTALL_COMPLAIN;
+	bool refuse = launch_refuses_own_filters(sv->l);
 	if (o->on_own_filter)
 		o->on_own_filter((pid_t)n->pid, &n->data, refuse, o->ctx);
 	if (refuse)

@@ -18,10 +18,11 @@
  * listener closed, the kernel would fail their calls meant for the
  * supervisor with ENOSYS and KILL verdicts would no longer kill; the
  * watchdog's copy keeps it open, and the watchdog answers each call with
- * the fallback policy's verdict (the policy's own by default), unreported, until no
- * task uses the filter; a filter of the program's own is refused there as the
- * supervisor would (own_filters), and otherwise let in.  A call the supervisor had received but not yet
- * answered when it died is in the shared slot, and answered the same way.
+ * the fallback policy's verdict (the policy's own by default), unreported,
+ * until no task uses the filter; a filter of the program's own is refused
+ * there as the supervisor would (own_filters), and otherwise let in.  A call
+ * the supervisor had received but not yet answered when it died is in the
+ * shared slot, and answered the same way.
  * Only the watchdog's own death closes the listener; the guard filter
  * (launch_guard.c) keeps the program from killing either process.
  */
@@ -107,8 +108,7 @@ struct dog {
  * could install one that outranks a KILL verdict. */
 static bool refuses_own_filter(const struct dog *d, const struct scg_notif *n)
 {
-	return d->l->o.own_filters == SCG_OWN_FILTERS_REFUSE && d->l->how == INSTALL_REPORT &&
-	       guard_watches(d->guard, n);
+	return launch_refuses_own_filters(d->l) && guard_watches(d->guard, n);
 }
 
 /* The fallback's verdict for @n, as the kernel would have carried it out. */
