@@ -386,9 +386,7 @@ static int list_item(struct mj_ctx *c, const struct mj_line *l, const char *name
 		    "expected an action after ';'%s", "");
 		return 0;
 	}
-	if (!semi)
-		action = SCG_RET_ALLOW;
-	bool nomem = false;
+	bool nomem = false; /* no ';': parse_action() found no action and left the allow */
 	struct scg_expr *cond = parse_filter(c, l, pos, semi ? (size_t)(semi - s) : end, &nomem);
 	if (!cond)
 		return nomem ? -ENOMEM : 0;
