@@ -1,11 +1,16 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "support/features.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <syscage/syscage.h>
 
@@ -33,6 +38,27 @@ static const struct {
 	{ "wait-killable-recv", SCG_FILTER_FLAG_WAIT_KILLABLE_RECV },
 };
 
+/* uretprobe(2) (x86_64 335, Linux 6.11) is the first call seccomp never filters.  Called
+ * from anywhere but its trampoline it raises SIGILL, so a child asks: a kernel without it
+ * answers ENOSYS and the child exits 0. */
+static bool have_uretprobe(void)
+{
+#if defined(__x86_64__)
+	pid_t pid = fork();
+	if (pid == 0) {
+		signal(SIGILL, SIG_DFL);
+		long r = syscall(335);
+		_exit(r == -1 && errno == ENOSYS ? 0 : 1);
+	}
+	int status;
+	if (pid < 0 || waitpid(pid, &status, 0) != pid)
+		return false;
+	return !(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+#else
+	return false;
+#endif
+}
+
 bool feature_have(const char *name)
 {
 	const struct scg_features *f = probed();
@@ -45,6 +71,8 @@ bool feature_have(const char *name)
 	if (!strcmp(name, "user-notif"))
 		return (f->actions & (1U << SCG_ACTION_USER_NOTIF)) &&
 		       (f->flags & SCG_FILTER_FLAG_NEW_LISTENER);
+	if (!strcmp(name, "uretprobe"))
+		return have_uretprobe();
 	if (!strcmp(name, "no-inherited-filter"))
 		return prctl(PR_GET_SECCOMP, 0L, 0L, 0L, 0L) == 0;
 	/* tools whose output the importers are held against */
