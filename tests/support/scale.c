@@ -15,12 +15,21 @@ static bool nightly(void)
 	return depth && !strcmp(depth, "nightly");
 }
 
-size_t test_scaled(size_t n)
+static unsigned long scale_divisor(void)
 {
 	const char *s = getenv("SYSCAGE_TEST_SCALE");
 	unsigned long div = s ? strtoul(s, NULL, 10) : 1;
-	if (div < 1)
-		div = 1;
+	return div < 1 ? 1 : div;
+}
+
+size_t test_stride(size_t quick)
+{
+	return nightly() ? 1 : (quick ? quick : 1) * scale_divisor();
+}
+
+size_t test_scaled(size_t n)
+{
+	unsigned long div = scale_divisor();
 	if (!nightly())
 		div *= QUICK_DIVISOR;
 	if (div == 1 || n == 0)

@@ -15,4 +15,9 @@
 /* @n divided as above, at least 1 (for @n >= 1). */
 size_t test_scaled(size_t n);
 
+/* For an exhaustive sweep that samples by position: 1 in a nightly run (every case), else
+ * @quick times SYSCAGE_TEST_SCALE.  Sampling case i when (i + k) % stride == 0, with k
+ * moving along an outer loop, still reaches every inner case somewhere. */
+size_t test_stride(size_t quick);
+
 #endif
