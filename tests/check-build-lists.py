@@ -3,7 +3,7 @@
 the build (or linger in the tree, built by nothing).  A file counts as named when a
 meson.build quotes its path relative to that meson.build's directory, or quotes its bare name
 (a loop over names) in its own directory or beside the quoted directory path ('../../fuzz/'),
-or when a script compiles it (tests/cli/*.sh, tools/*.sh).  TAP output, like tests/cli/*.sh."""
+or when a script compiles it (tests/cli/*.sh, tools/*.sh, tests/vm/vm-run).  TAP output, like tests/cli/*.sh."""
 import glob
 import os
 import sys
@@ -14,7 +14,8 @@ builds = {os.path.dirname(m): open(m, encoding="utf-8").read()
           for m in glob.glob("**/meson.build", recursive=True)
           if m.split(os.sep)[0] in SOURCE_DIRS + ["meson.build"]}
 scripts = "".join(open(s, encoding="utf-8").read()
-                  for s in glob.glob("tests/cli/*.sh") + glob.glob("tools/*.sh"))
+                  for s in glob.glob("tests/cli/*.sh") + glob.glob("tools/*.sh")
+                  + ["tests/vm/vm-run"])
 
 
 def named(path):

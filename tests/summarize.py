@@ -9,7 +9,10 @@ Cases are cmocka tests and TAP checks.  A test that names a missing kernel featu
 feature name is reported as such, since every skip must say what it waits for.  A test that
 crashed or timed out without a counted failure counts as one failure.  Exits 1 on any failure.
 
-usage: tests/summarize.py BUILD/meson-logs/testlog.json [--slowest N]
+With --forbid-skip A,B (the kernel matrix, for the features a guest kernel is booted with),
+a skip by one of those names counts as a failure too.
+
+usage: tests/summarize.py BUILD/meson-logs/testlog.json [--slowest N] [--forbid-skip A,B]
 """
 import collections
 import json
@@ -78,6 +81,9 @@ def main(argv):
         print(__doc__.strip().splitlines()[-1], file=sys.stderr)
         return 2
     slowest = int(argv[argv.index("--slowest") + 1]) if "--slowest" in argv else 8
+    forbidden = set()
+    if "--forbid-skip" in argv:
+        forbidden = set(argv[argv.index("--forbid-skip") + 1].split(","))
     totals = collections.Counter()
     features = collections.Counter()
     failing = []
@@ -116,6 +122,11 @@ def main(argv):
         print("failing: " + " ".join(name for name, _, _ in failing))
     if features:
         print("skipped: " + ", ".join(f"{f} ({n})" for f, n in sorted(features.items())))
+    wrongly = {f: n for f, n in features.items() if f in forbidden}
+    if wrongly:
+        print("skipped, though this kernel has them: "
+              + ", ".join(f"{f} ({n})" for f, n in sorted(wrongly.items())))
+        totals["failed"] += sum(wrongly.values())
     print(f"{totals['passed']} passed, {totals['failed']} failed, {totals['skipped']} skipped")
     return 1 if totals["failed"] else 0
 
