@@ -8,6 +8,8 @@
  *   learn_workload int80 N    N getpid calls through int $0x80 (the x86 ABI; x86_64 only)
  *   learn_workload x32 N      N getpid calls with the x32 bit (seen by seccomp even
  *                             when the kernel has no x32 support)
+ *   learn_workload x32-ran N  the same, failing (exit 1) unless each call ran and
+ *                             returned the pid: for kernels with x32 on
  *   learn_workload prio WHICH...   getpriority(WHICH, 0) for each WHICH
  *   learn_workload uname      one uname call
  *   learn_workload signals N  N getppid calls while another thread keeps
@@ -162,6 +164,12 @@ int main(int argc, char **argv)
 	if (argc == 3 && !strcmp(argv[1], "x32")) {
 		for (long i = atol(argv[2]); i > 0; i--)
 			syscall(0x40000000L | SYS_getpid); /* ENOSYS without x32: the count is what matters */
+		return 0;
+	}
+	if (argc == 3 && !strcmp(argv[1], "x32-ran")) {
+		for (long i = atol(argv[2]); i > 0; i--)
+			if (syscall(0x40000000L | SYS_getpid) != getpid())
+				return 1;
 		return 0;
 	}
 	if (argc >= 3 && !strcmp(argv[1], "prio")) {
