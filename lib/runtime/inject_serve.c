@@ -11,6 +11,8 @@
  */
 #include <errno.h>
 #include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -244,9 +246,36 @@ SCG_API int scg_inject_server_decide(struct scg_inject_server *srv, int listener
 	return 0;
 }
 
+/* Whether @sig is still pending for the thread (its own or its process's set): read from
+ * the SigPnd and ShdPnd lines of its status.  False when it cannot be told. */
+static bool signal_pending(pid_t tgid, pid_t tid, int sig)
+{
+	char path[64], line[128];
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/status", (int)tgid, (int)tid);
+	FILE *f = fopen(path, "re");
+	bool pending = false;
+	while (f && !pending && fgets(line, sizeof(line), f)) {
+		unsigned long long mask;
+		if (sscanf(line, "SigPnd: %llx", &mask) == 1 || sscanf(line, "ShdPnd: %llx", &mask) == 1)
+			pending = sig >= 1 && sig <= 64 && (mask >> (sig - 1) & 1);
+	}
+	if (f)
+		fclose(f);
+	return pending;
+}
+
 SCG_API void scg_inject_server_answered(struct scg_inject_server *srv)
 {
-	if (srv->pending_sig) /* older kernels: after the answer, or the call would restart */
-		syscall(SYS_tgkill, srv->pending_tgid, srv->pending_tid, srv->pending_sig);
+	if (!srv->pending_sig) /* older kernels: after the answer, or the call would restart */
+		return;
+	/* Two standard signals of one number pending at once are one signal.  The previous
+	 * injection's may not have reached the program yet (its call was interrupted by it
+	 * and is on its way out): wait for it, a second at most, so that each is delivered. */
+	for (int i = 0; i < 1000 && signal_pending(srv->pending_tgid, srv->pending_tid, srv->pending_sig);
+	     i++) {
+		struct timespec ms = { 0, 1000000 };
+		nanosleep(&ms, NULL);
+	}
+	syscall(SYS_tgkill, srv->pending_tgid, srv->pending_tid, srv->pending_sig);
 	srv->pending_sig = 0;
 }
