@@ -161,6 +161,9 @@ static const char *const runtime_start_calls[] = {
 	/* Go's runtime: scheduling, preemption signals, memory */
 	"futex", "nanosleep", "sched_yield", "rt_sigreturn", "rt_sigprocmask", "sigaltstack",
 	"tgkill", "gettid", "mmap", "munmap", "madvise", "epoll_pwait", "exit_group",
+	/* its clocks: served by the vDSO where the clock source allows it, real calls where it
+	 * does not (virtual machines without a stable TSC), so never seen while learning here */
+	"clock_gettime", "gettimeofday",
 };
 
 static int add_runtime_start_calls(struct scg_learn *rec)
