@@ -1085,6 +1085,120 @@ static void test_limits(void **state)
 	free(text);
 }
 
+/* --- tokens past the lexer's growth points ---------------------------------------- */
+
+/*
+ * The lexer reads tokens on demand into an array that grows by 256, 512,
+ * ... entries.  A statement whose tokens straddle a growth point must read
+ * the same as anywhere else: one of each kind of statement after 0..@max
+ * filler lines (3 tokens each), so that every alignment is crossed.
+ */
+static char *after_filler(size_t lines, const char *tail)
+{
+	return repeat("", "allow read\n", lines, tail);
+}
+
+static void test_growth_range_error(void **state)
+{
+	(void)state;
+	/* the range error quotes both ends, read before and after the growth */
+	for (size_t k = 0; k < 200; k++) {
+		char *text = after_filler(k, "allow 500..3\n");
+		struct scg_policy *p = (struct scg_policy *)1;
+		assert_int_equal(parse_with(text, NULL, &p), -EINVAL);
+		const struct scg_diag_entry *e =
+		    find_diag(SCG_SEV_ERROR, (unsigned)k + 1, 7,
+			      "empty syscall number range: 500 is above 3");
+		assert_non_null(e->hint);
+		assert_string_equal(e->hint, "write the lower number first: 3..500");
+		free(text);
+	}
+}
+
+static void test_growth_unclosed_group(void **state)
+{
+	(void)state;
+	/* an unclosed '(' quotes its position after hundreds of tokens */
+	char *cond = repeat("allow read if (arg0 == 1", " || arg0 == 1", 150, "\n");
+	char *masked = repeat("allow read if (arg0 & 1", "|2", 300, "\n");
+	for (size_t k = 0; k < 90; k++) {
+		char *text = after_filler(k, cond);
+		struct scg_policy *p;
+		assert_int_equal(parse_with(text, NULL, &p), -EINVAL);
+		char want[64];
+		snprintf(want, sizeof(want),
+			 "expected ')' to close the '(' at %zu:15, found end of line", k + 1);
+		find_diag(SCG_SEV_ERROR, (unsigned)k + 1, 1975, want);
+		free(text);
+		text = after_filler(k, masked);
+		assert_int_equal(parse_with(text, NULL, &p), -EINVAL);
+		find_diag(SCG_SEV_ERROR, (unsigned)k + 1, 624, want);
+		free(text);
+	}
+	free(cond);
+	free(masked);
+}
+
+static void test_growth_compare_errors(void **state)
+{
+	(void)state;
+	/* errors that look ahead: the mask hint, 'not' without 'in' */
+	for (size_t k = 0; k < 90; k++) {
+		char *text = after_filler(k, "allow read if arg0 & O_CREAT == 0\n");
+		struct scg_policy *p;
+		assert_int_equal(parse_with(text, NULL, &p), -EINVAL);
+		const struct scg_diag_entry *e =
+		    find_diag(SCG_SEV_ERROR, (unsigned)k + 1, 20,
+			      "expected a comparison (==, !=, <, <=, >, >=, in), found '&'");
+		assert_string_equal(e->hint, "put the mask in parentheses: (arg0 & O_CREAT) != 0");
+		free(text);
+		text = after_filler(k, "allow read if arg0 not of {1}\n");
+		assert_int_equal(parse_with(text, NULL, &p), -EINVAL);
+		find_diag(SCG_SEV_ERROR, (unsigned)k + 1, 24,
+			  "expected 'in' after 'not', found 'of'");
+		free(text);
+	}
+}
+
+static void test_growth_use(void **state)
+{
+	(void)state;
+	/* each "use" keeps its keyword's position while the profile name is read */
+	char *text = repeat("", "use stdio\n", 600, "");
+	struct scg_policy *p;
+	assert_int_equal(parse_with(text, NULL, &p), 0);
+	scg_policy_free(p);
+	free(text);
+	text = repeat("", "use stdio\n", 100, "use nope\n");
+	assert_int_equal(parse_with(text, NULL, &p), -EINVAL);
+	find_diag(SCG_SEV_ERROR, 101, 5, "unknown profile 'nope'");
+	free(text);
+}
+
+static void test_growth_include(void **state)
+{
+	(void)state;
+	write_file("empty.policy", "");
+	write_file("one.policy", "allow read\n");
+	char *text = repeat("", "include \"empty.policy\"\nuse \"one.policy\"\n", 400,
+			    "allow write\n");
+	write_file("many.policy", text);
+	free(text);
+	struct scg_policy *p = NULL;
+	int r = parse_in_tmp("many.policy", &p);
+	if (r)
+		test_print_diag(last_diag);
+	assert_int_equal(r, 0);
+	assert_int_equal(scg_policy_rule_count(p), 401);
+	scg_policy_free(p);
+	/* the error names the line of the include after the growth */
+	text = repeat("", "include \"empty.policy\"\n", 100, "include \"none.policy\"\n");
+	write_file("bad.policy", text);
+	free(text);
+	assert_int_equal(parse_in_tmp("bad.policy", &p), -EINVAL);
+	find_diag(SCG_SEV_ERROR, 101, 1, "cannot read");
+}
+
 static void test_many_rules(void **state)
 {
 	(void)state;
@@ -1283,6 +1397,11 @@ int main(void)
 	    cmocka_unit_test(test_use_profile),
 	    cmocka_unit_test(test_limits),
 	    cmocka_unit_test(test_many_rules),
+	    cmocka_unit_test(test_growth_range_error),
+	    cmocka_unit_test(test_growth_unclosed_group),
+	    cmocka_unit_test(test_growth_compare_errors),
+	    cmocka_unit_test(test_growth_use),
+	    cmocka_unit_test_setup_teardown(test_growth_include, setup_tmpdir, teardown_tmpdir),
 	    cmocka_unit_test(test_round_trip_text),
 	    cmocka_unit_test(test_round_trip_random),
 	};
