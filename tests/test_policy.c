@@ -23,6 +23,7 @@
 #include "libseccomp/high_numbers.h"
 #include "support/diag_print.h"
 #include "support/polgen.h"
+#include "support/poltext.h"
 
 #define EPERM_RET (SCG_RET_ERRNO | 1)
 
@@ -1199,6 +1200,75 @@ static void test_growth_include(void **state)
 	find_diag(SCG_SEV_ERROR, 101, 1, "cannot read");
 }
 
+/* Parses @text as tmpdir/gen.policy (so includes resolve there). */
+static int parse_generated(const char *text, struct scg_policy **p)
+{
+	write_file("gen.policy", text);
+	return parse_in_tmp("gen.policy", p);
+}
+
+/*
+ * Structure-aware texts from tests/support/poltext: tens to thousands of
+ * statements with nested groups, long lists and sets, line breaks, uses
+ * and includes, so that statements straddle the lexer's growth points in
+ * every way.  Each must parse (under ASan: without a bad access); cut short
+ * or with a ')' dropped, each must parse or fail with an error, never crash.
+ */
+static void test_generated_text(void **state)
+{
+	(void)state;
+	write_file("inc-a.policy", "allow read\n");
+	write_file("inc-empty.policy", "");
+	write_file("sub/inc-b.policy", "errno(EPERM) write if arg0 == 1\ninclude \"../inc-a.policy\"\n");
+	static const char *const includes[] = {"inc-a.policy", "inc-empty.policy",
+					       "sub/inc-b.policy", NULL};
+	static const size_t sizes[] = {1, 40, 90, 300, 600, 1000};
+	struct progen_rng rng;
+	progen_seed(&rng, 0x7e47);
+	for (size_t i = 0; i < 12; i++) {
+		struct poltext_opts opts = {
+		    .statements = sizes[i % 6],
+		    .max_depth = i % 4 == 3 ? 60 : 1 + (unsigned)(i % 6),
+		    .max_items = 1 + i % 40,
+		    .max_set = 1 + (i * 7) % 64,
+		    .includes = includes,
+		    .uses = i % 2 == 0,
+		    .breaks = i % 3 != 0,
+		};
+		char *text = poltext_policy(&rng, &opts);
+		assert_non_null(text);
+		struct scg_policy *p = NULL;
+		int r = parse_generated(text, &p);
+		if (r != 0) {
+			test_print_diag(last_diag);
+			fail_msg("generated text %zu does not parse", i);
+		}
+		if (opts.statements <= 90 && !opts.uses && opts.max_depth <= 8)
+			round_trip(p);
+		scg_policy_free(p);
+		/* cut anywhere, then an open group; and a ')' dropped */
+		size_t len = strlen(text);
+		char *cut = malloc(len + 4);
+		assert_non_null(cut);
+		size_t at = progen_below(&rng, (uint32_t)len + 1);
+		memcpy(cut, text, at);
+		memcpy(cut + at, "(\n", 3);
+		r = parse_generated(cut, &p);
+		assert_true(r == 0 || r == -EINVAL);
+		assert_int_equal(r == -EINVAL, scg_diag_count_at_least(last_diag, SCG_SEV_ERROR) > 0);
+		scg_policy_free(p);
+		char *paren = strchr(text + progen_below(&rng, (uint32_t)len), ')');
+		if (paren) {
+			memmove(paren, paren + 1, strlen(paren));
+			r = parse_generated(text, &p);
+			assert_true(r == 0 || r == -EINVAL);
+			scg_policy_free(p);
+		}
+		free(cut);
+		free(text);
+	}
+}
+
 static void test_many_rules(void **state)
 {
 	(void)state;
@@ -1402,6 +1472,7 @@ int main(void)
 	    cmocka_unit_test(test_growth_compare_errors),
 	    cmocka_unit_test(test_growth_use),
 	    cmocka_unit_test_setup_teardown(test_growth_include, setup_tmpdir, teardown_tmpdir),
+	    cmocka_unit_test_setup_teardown(test_generated_text, setup_tmpdir, teardown_tmpdir),
 	    cmocka_unit_test(test_round_trip_text),
 	    cmocka_unit_test(test_round_trip_random),
 	};
