@@ -33,8 +33,9 @@ struct run_opts {
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: syscage run [-p POLICY] [--log FILE|--log-fd N] [--no-report] [--complain]\n"
-		"                   [--own-filters=allow|refuse] [-w] [-q] [-v] -- CMD [ARG...]\n"
+		"usage: syscage run [-p POLICY] [--log FILE | --log-fd N] [--no-report]\n"
+		"                   [--complain] [--own-filters=allow|refuse] [-w] [-q] [-v]\n"
+		"                   -- CMD [ARG...]\n"
 		"  -p, --policy POLICY  policy file, OCI profile (*.json) or built-in profile\n"
 		"                       (default: the built-in profile 'default')\n"
 		"      --log FILE       write every denial to FILE as a JSON line (created 0600)\n"
