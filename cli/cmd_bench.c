@@ -177,8 +177,10 @@ static size_t measure_all(const struct options *o, struct bench_results *res)
 			if (bench_measure_rep(&res->params, r->progs, r->nprogs, &r->call, &r->t, &ns) == 0)
 				r->t.samples[r->t.nsamples++] = ns;
 		}
-	if (isatty(STDERR_FILENO) && res->nrows)
+	if (isatty(STDERR_FILENO) && res->nrows) {
 		fprintf(stderr, "\r\033[K");
+		fflush(stderr); /* a line of its own: stderr is line-buffered */
+	}
 	size_t failed = 0;
 	for (size_t i = 0; i < res->nrows; i++) {
 		struct bench_timing *t = &res->rows[i].t;

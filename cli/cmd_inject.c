@@ -245,8 +245,7 @@ static int launch(const struct inject_opts *o, struct scg_inject_rule *const *ru
 		return EXIT_SETUP;
 	}
 	FILE *log = NULL;
-	if (o->log_path && !(log = fopen(o->log_path, "we"))) {
-		cli_error("cannot write '%s': %s", o->log_path, strerror(errno));
+	if (o->log_path && !(log = cli_log_open(o->log_path))) {
 		scg_policy_free(installed);
 		return CLI_EXIT_USAGE;
 	}

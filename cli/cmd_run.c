@@ -22,6 +22,7 @@ enum { EXIT_SETUP = 125, EXIT_NOEXEC = 126, EXIT_NOTFOUND = 127 };
 struct run_opts {
 	const char *policy_name;
 	const char *log_path;
+	int log_fd; /* --log-fd; -1: none */
 	bool report; /* false: --no-report */
 	bool complain; /* --complain: nothing denied, only told */
 	bool quiet;
@@ -32,11 +33,15 @@ struct run_opts {
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: syscage run [-p POLICY] [--log FILE] [--no-report] [--complain]\n"
-		"                   [--own-filters=allow|refuse] [-w] [-q] [-v] -- CMD [ARG...]\n"
+		"usage: syscage run [-p POLICY] [--log FILE | --log-fd N] [--no-report]\n"
+		"                   [--complain] [--own-filters=allow|refuse] [-w] [-q] [-v]\n"
+		"                   -- CMD [ARG...]\n"
 		"  -p, --policy POLICY  policy file, OCI profile (*.json) or built-in profile\n"
 		"                       (default: the built-in profile 'default')\n"
-		"      --log FILE       write every denial to FILE as a JSON line\n"
+		"      --log FILE       write every denial to FILE as a JSON line (created 0600)\n"
+		"      --log-fd N       the same on descriptor N, opened for writing by whoever\n"
+		"                       started syscage; the program never gets it.  The stderr\n"
+		"                       report is shared with the program: this one is not\n"
 		"      --no-report      install the policy's verdicts as they are, no supervisor\n"
 		"      --complain       deny nothing: report (and --log) each call the policy\n"
 		"                       would deny, and let it run; with --no-report, or without\n"
@@ -73,6 +78,10 @@ static int on_option(int c, const char *arg, void *ctx)
 	switch (c) {
 	case 'p': cfg->policy_name = arg; break;
 	case 'l': cfg->log_path = arg; break;
+	case 'L':
+		if ((cfg->log_fd = cli_log_fd_parse("run: --log-fd", arg)) < 0)
+			return -1;
+		break;
 	case 'n': cfg->report = false; break;
 	case 'C': cfg->complain = true; break;
 	case 'O':
@@ -93,13 +102,17 @@ static int on_option(int c, const char *arg, void *ctx)
 static int launch(const struct run_opts *cfg, char **argv, const char *path,
 		  const struct scg_policy *policy, const struct scg_features *features)
 {
+	/* opened here, by syscage as whoever ran it, close-on-exec: never the program's */
+	FILE *log = cfg->log_path ? cli_log_open(cfg->log_path)
+		    : cfg->log_fd >= 0 ? cli_log_fdopen(cfg->log_fd)
+				       : NULL;
+	if ((cfg->log_path || cfg->log_fd >= 0) && !log)
+		return EXIT_SETUP;
 	struct run_front front = { .policy_name = cfg->policy_name, .command = argv[0],
 				   .wait = cfg->wait, .diag = scg_diag_new(),
-				   .report = run_report_new(cfg->log_path, cfg->quiet,
-							    cfg->complain) };
+				   .report = run_report_new(log, cfg->quiet, cfg->complain) };
 	if (!front.report || !front.diag) {
-		if (!front.diag)
-			cli_error("cannot set up: %s", strerror(ENOMEM));
+		cli_error("cannot set up: %s", strerror(ENOMEM));
 		run_report_free(front.report);
 		scg_diag_free(front.diag);
 		return EXIT_SETUP;
@@ -123,6 +136,7 @@ int cmd_run(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "policy", required_argument, NULL, 'p' }, { "log", required_argument, NULL, 'l' },
+		{ "log-fd", required_argument, NULL, 'L' },
 		{ "no-report", no_argument, NULL, 'n' },    { "quiet", no_argument, NULL, 'q' },
 		{ "wait", no_argument, NULL, 'w' },         { "verbose", no_argument, NULL, 'v' },
 		{ "complain", no_argument, NULL, 'C' },     { "help", no_argument, NULL, 'h' },
@@ -130,13 +144,17 @@ int cmd_run(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	static const struct cli_command cmd = { "run", "+:p:qvwh", longopts, usage, on_option };
-	struct run_opts cfg = { .policy_name = "default", .report = true };
+	struct run_opts cfg = { .policy_name = "default", .log_fd = -1, .report = true };
 	int first = cli_parse_options(&cmd, argc, argv, &cfg);
 	if (first <= 0)
 		return first == CLI_OPTIONS_HELP ? CLI_EXIT_OK : CLI_EXIT_USAGE;
 	if (first >= argc) {
 		cli_error("run: no program given");
 		usage(stderr);
+		return CLI_EXIT_USAGE;
+	}
+	if (cfg.log_path && cfg.log_fd >= 0) {
+		cli_error("run: --log and --log-fd name one log: give one of them");
 		return CLI_EXIT_USAGE;
 	}
 	if (cfg.own_filters == SCG_OWN_FILTERS_REFUSE && (!cfg.report || cfg.complain)) {

@@ -42,9 +42,9 @@ const struct scg_features *run_front_features(struct scg_features *buf);
 /* --- reporting denials (run_report.c) ------------------------------------ */
 
 struct run_report;
-/* A report on stderr (unless @quiet) and in @log_path (JSON lines; may be NULL); with
- * @complain, of calls the policy would have denied (run --complain). */
-struct run_report *run_report_new(const char *log_path, bool quiet, bool complain);
+/* A report on stderr (unless @quiet) and in @log (JSON lines; may be NULL, taken over even
+ * on failure); with @complain, of calls the policy would have denied (run --complain). */
+struct run_report *run_report_new(FILE *log, bool quiet, bool complain);
 void run_report_free(struct run_report *rep);
 /* Says how many repeats of the last line went unprinted, then prints the
  * counts per syscall and verdict, if there were denials. */

@@ -46,21 +46,17 @@ struct run_report {
 	bool own_filter_explained;
 };
 
-struct run_report *run_report_new(const char *log_path, bool quiet, bool complain)
+struct run_report *run_report_new(FILE *log, bool quiet, bool complain)
 {
 	struct run_report *rep = calloc(1, sizeof(*rep));
-	if (!rep)
+	if (!rep) {
+		if (log)
+			fclose(log);
 		return NULL;
+	}
 	rep->quiet = quiet;
 	rep->complain = complain;
-	if (log_path) {
-		rep->log = fopen(log_path, "we");
-		if (!rep->log) {
-			cli_error("cannot open log '%s': %s", log_path, strerror(errno));
-			free(rep);
-			return NULL;
-		}
-	}
+	rep->log = log;
 	return rep;
 }
 

@@ -4,23 +4,70 @@
  * with an error diagnostic and no policy, or build a policy whose text form
  * parses back to a policy with the same verdicts, and that compiles.
  *
- * Inputs that could name a file (a string after include or use) are
- * skipped: the fuzzer must not read whatever path it invents.
+ * Includes read files of one directory only, made at the first input:
+ * the input is parsed as a file of that directory, and one that holds a
+ * '/' and a string after include or use is skipped, so every path it can
+ * name is a name in that directory; the fuzzer never reads a path it
+ * invents elsewhere.
  */
 #include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <syscage/syscage.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* `include "x"` and `use "x"` need a string; `use NAME` reads only built-ins. */
-static bool names_a_file(const uint8_t *data, size_t size)
+static bool names_a_path(const uint8_t *data, size_t size)
 {
-	return memchr(data, '"', size) &&
+	return memchr(data, '"', size) && memchr(data, '/', size) &&
 	       (memmem(data, size, "include", 7) || memmem(data, size, "use", 3));
+}
+
+static char include_dir[] = "/tmp/fuzz_policy-XXXXXX";
+
+static const struct {
+	const char *name, *text;
+} include_files[] = {
+	{"empty.policy", ""},
+	{"rules.policy", "allow read\nerrno(EPERM) write if arg0 == 1\nkill 1000..1010\n"},
+	{"self.policy", "include \"self.policy\"\n"},
+	{"nested.policy", "use stdio\ninclude \"rules.policy\"\ndefault errno(EPERM)\n"},
+	{"bad.policy", "allow nosuch\nallow read if (arg0 == 1\n"},
+};
+
+static void remove_include_dir(void)
+{
+	char path[sizeof(include_dir) + 32];
+	for (size_t i = 0; i < sizeof(include_files) / sizeof(include_files[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", include_dir, include_files[i].name);
+		unlink(path);
+	}
+	rmdir(include_dir);
+}
+
+/* The directory includes are read from, made on the first call. */
+static const char *make_include_dir(void)
+{
+	static bool made;
+	if (made)
+		return include_dir;
+	if (!mkdtemp(include_dir))
+		abort();
+	for (size_t i = 0; i < sizeof(include_files) / sizeof(include_files[0]); i++) {
+		char path[sizeof(include_dir) + 32];
+		snprintf(path, sizeof(path), "%s/%s", include_dir, include_files[i].name);
+		FILE *f = fopen(path, "w");
+		if (!f || fputs(include_files[i].text, f) < 0 || fclose(f) != 0)
+			abort();
+	}
+	atexit(remove_include_dir);
+	made = true;
+	return include_dir;
 }
 
 static void same_verdicts(const struct scg_policy *a, const struct scg_policy *b)
@@ -71,13 +118,16 @@ static void check_policy(const struct scg_policy *p)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	if (names_a_file(data, size))
+	if (names_a_path(data, size))
 		return 0;
 	struct scg_diag *diag = scg_diag_new();
 	if (!diag)
 		return 0;
+	char name[sizeof(include_dir) + 16];
+	snprintf(name, sizeof(name), "%s/input.policy", make_include_dir());
+	SCG_OPTS(scg_policy_source_options, opts, .filename = name);
 	struct scg_policy *p = NULL;
-	int r = scg_policy_parse((const char *)data, size, NULL, &p, diag);
+	int r = scg_policy_parse((const char *)data, size, &opts, &p, diag);
 	if (r == 0) {
 		if (!p || scg_diag_count_at_least(diag, SCG_SEV_ERROR))
 			abort();

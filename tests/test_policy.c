@@ -23,6 +23,7 @@
 #include "libseccomp/high_numbers.h"
 #include "support/diag_print.h"
 #include "support/polgen.h"
+#include "support/poltext.h"
 
 #define EPERM_RET (SCG_RET_ERRNO | 1)
 
@@ -1085,6 +1086,189 @@ static void test_limits(void **state)
 	free(text);
 }
 
+/* --- tokens past the lexer's growth points ---------------------------------------- */
+
+/*
+ * The lexer reads tokens on demand into an array that grows by 256, 512,
+ * ... entries.  A statement whose tokens straddle a growth point must read
+ * the same as anywhere else: one of each kind of statement after 0..@max
+ * filler lines (3 tokens each), so that every alignment is crossed.
+ */
+static char *after_filler(size_t lines, const char *tail)
+{
+	return repeat("", "allow read\n", lines, tail);
+}
+
+static void test_growth_range_error(void **state)
+{
+	(void)state;
+	/* the range error quotes both ends, read before and after the growth */
+	for (size_t k = 0; k < 200; k++) {
+		char *text = after_filler(k, "allow 500..3\n");
+		struct scg_policy *p = (struct scg_policy *)1;
+		assert_int_equal(parse_with(text, NULL, &p), -EINVAL);
+		const struct scg_diag_entry *e =
+		    find_diag(SCG_SEV_ERROR, (unsigned)k + 1, 7,
+			      "empty syscall number range: 500 is above 3");
+		assert_non_null(e->hint);
+		assert_string_equal(e->hint, "write the lower number first: 3..500");
+		free(text);
+	}
+}
+
+static void test_growth_unclosed_group(void **state)
+{
+	(void)state;
+	/* an unclosed '(' quotes its position after hundreds of tokens */
+	char *cond = repeat("allow read if (arg0 == 1", " || arg0 == 1", 150, "\n");
+	char *masked = repeat("allow read if (arg0 & 1", "|2", 300, "\n");
+	for (size_t k = 0; k < 90; k++) {
+		char *text = after_filler(k, cond);
+		struct scg_policy *p;
+		assert_int_equal(parse_with(text, NULL, &p), -EINVAL);
+		char want[64];
+		snprintf(want, sizeof(want),
+			 "expected ')' to close the '(' at %zu:15, found end of line", k + 1);
+		find_diag(SCG_SEV_ERROR, (unsigned)k + 1, 1975, want);
+		free(text);
+		text = after_filler(k, masked);
+		assert_int_equal(parse_with(text, NULL, &p), -EINVAL);
+		find_diag(SCG_SEV_ERROR, (unsigned)k + 1, 624, want);
+		free(text);
+	}
+	free(cond);
+	free(masked);
+}
+
+static void test_growth_compare_errors(void **state)
+{
+	(void)state;
+	/* errors that look ahead: the mask hint, 'not' without 'in' */
+	for (size_t k = 0; k < 90; k++) {
+		char *text = after_filler(k, "allow read if arg0 & O_CREAT == 0\n");
+		struct scg_policy *p;
+		assert_int_equal(parse_with(text, NULL, &p), -EINVAL);
+		const struct scg_diag_entry *e =
+		    find_diag(SCG_SEV_ERROR, (unsigned)k + 1, 20,
+			      "expected a comparison (==, !=, <, <=, >, >=, in), found '&'");
+		assert_string_equal(e->hint, "put the mask in parentheses: (arg0 & O_CREAT) != 0");
+		free(text);
+		text = after_filler(k, "allow read if arg0 not of {1}\n");
+		assert_int_equal(parse_with(text, NULL, &p), -EINVAL);
+		find_diag(SCG_SEV_ERROR, (unsigned)k + 1, 24,
+			  "expected 'in' after 'not', found 'of'");
+		free(text);
+	}
+}
+
+static void test_growth_use(void **state)
+{
+	(void)state;
+	/* each "use" keeps its keyword's position while the profile name is read */
+	char *text = repeat("", "use stdio\n", 600, "");
+	struct scg_policy *p;
+	assert_int_equal(parse_with(text, NULL, &p), 0);
+	scg_policy_free(p);
+	free(text);
+	text = repeat("", "use stdio\n", 100, "use nope\n");
+	assert_int_equal(parse_with(text, NULL, &p), -EINVAL);
+	find_diag(SCG_SEV_ERROR, 101, 5, "unknown profile 'nope'");
+	free(text);
+}
+
+static void test_growth_include(void **state)
+{
+	(void)state;
+	write_file("empty.policy", "");
+	write_file("one.policy", "allow read\n");
+	char *text = repeat("", "include \"empty.policy\"\nuse \"one.policy\"\n", 400,
+			    "allow write\n");
+	write_file("many.policy", text);
+	free(text);
+	struct scg_policy *p = NULL;
+	int r = parse_in_tmp("many.policy", &p);
+	if (r)
+		test_print_diag(last_diag);
+	assert_int_equal(r, 0);
+	assert_int_equal(scg_policy_rule_count(p), 401);
+	scg_policy_free(p);
+	/* the error names the line of the include after the growth */
+	text = repeat("", "include \"empty.policy\"\n", 100, "include \"none.policy\"\n");
+	write_file("bad.policy", text);
+	free(text);
+	assert_int_equal(parse_in_tmp("bad.policy", &p), -EINVAL);
+	find_diag(SCG_SEV_ERROR, 101, 1, "cannot read");
+}
+
+/* Parses @text as tmpdir/gen.policy (so includes resolve there). */
+static int parse_generated(const char *text, struct scg_policy **p)
+{
+	write_file("gen.policy", text);
+	return parse_in_tmp("gen.policy", p);
+}
+
+/*
+ * Structure-aware texts from tests/support/poltext: tens to thousands of
+ * statements with nested groups, long lists and sets, line breaks, uses
+ * and includes, so that statements straddle the lexer's growth points in
+ * every way.  Each must parse (under ASan: without a bad access); cut short
+ * or with a ')' dropped, each must parse or fail with an error, never crash.
+ */
+static void test_generated_text(void **state)
+{
+	(void)state;
+	write_file("inc-a.policy", "allow read\n");
+	write_file("inc-empty.policy", "");
+	write_file("sub/inc-b.policy", "errno(EPERM) write if arg0 == 1\ninclude \"../inc-a.policy\"\n");
+	static const char *const includes[] = {"inc-a.policy", "inc-empty.policy",
+					       "sub/inc-b.policy", NULL};
+	static const size_t sizes[] = {1, 40, 90, 300, 600, 1000};
+	struct progen_rng rng;
+	progen_seed(&rng, 0x7e47);
+	for (size_t i = 0; i < 12; i++) {
+		struct poltext_opts opts = {
+		    .statements = sizes[i % 6],
+		    .max_depth = i % 4 == 3 ? 60 : 1 + (unsigned)(i % 6),
+		    .max_items = 1 + i % 40,
+		    .max_set = 1 + (i * 7) % 64,
+		    .includes = includes,
+		    .uses = i % 2 == 0,
+		    .breaks = i % 3 != 0,
+		};
+		char *text = poltext_policy(&rng, &opts);
+		assert_non_null(text);
+		struct scg_policy *p = NULL;
+		int r = parse_generated(text, &p);
+		if (r != 0) {
+			test_print_diag(last_diag);
+			fail_msg("generated text %zu does not parse", i);
+		}
+		if (opts.statements <= 90 && !opts.uses)
+			round_trip(p);
+		scg_policy_free(p);
+		/* cut anywhere, then an open group; and a ')' dropped */
+		size_t len = strlen(text);
+		char *cut = malloc(len + 4);
+		assert_non_null(cut);
+		size_t at = progen_below(&rng, (uint32_t)len + 1);
+		memcpy(cut, text, at);
+		memcpy(cut + at, "(\n", 3);
+		r = parse_generated(cut, &p);
+		assert_true(r == 0 || r == -EINVAL);
+		assert_int_equal(r == -EINVAL, scg_diag_count_at_least(last_diag, SCG_SEV_ERROR) > 0);
+		scg_policy_free(p);
+		char *paren = strchr(text + progen_below(&rng, (uint32_t)len), ')');
+		if (paren) {
+			memmove(paren, paren + 1, strlen(paren));
+			r = parse_generated(text, &p);
+			assert_true(r == 0 || r == -EINVAL);
+			scg_policy_free(p);
+		}
+		free(cut);
+		free(text);
+	}
+}
+
 static void test_many_rules(void **state)
 {
 	(void)state;
@@ -1194,6 +1378,9 @@ static void test_round_trip_text(void **state)
 	    "allow getpid if !(arg0 == 1 || arg1.lo < 2) && (arg2.hi & 0xf) >= 3\n"
 	    "allow getpid if arg0 not in {1, 2, 3} || arg5 > 0xffffffff\n",
 	    "use stdio\n",
+	    /* 60 negations in a row: the text must stay within the 64 levels the parser reads */
+	    "allow getpid if !!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!arg0 == 1 ||\n"
+	    "\t!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!(arg1 & 4) == 0\n",
 	};
 	for (size_t i = 0; i < sizeof(sources) / sizeof(sources[0]); i++) {
 		struct scg_policy *p = parse_ok(sources[i]);
@@ -1283,6 +1470,12 @@ int main(void)
 	    cmocka_unit_test(test_use_profile),
 	    cmocka_unit_test(test_limits),
 	    cmocka_unit_test(test_many_rules),
+	    cmocka_unit_test(test_growth_range_error),
+	    cmocka_unit_test(test_growth_unclosed_group),
+	    cmocka_unit_test(test_growth_compare_errors),
+	    cmocka_unit_test(test_growth_use),
+	    cmocka_unit_test_setup_teardown(test_growth_include, setup_tmpdir, teardown_tmpdir),
+	    cmocka_unit_test_setup_teardown(test_generated_text, setup_tmpdir, teardown_tmpdir),
 	    cmocka_unit_test(test_round_trip_text),
 	    cmocka_unit_test(test_round_trip_random),
 	};

@@ -81,6 +81,25 @@ int cli_read_file(const char *path, char **data, size_t *len);
  */
 int cli_write_output(const char *path, const void *data, size_t len, bool binary);
 
+/*
+ * A JSON-lines log (--log FILE) for records written whole: @path opened for
+ * writing, created 0600 (a file there already is truncated and keeps its
+ * mode), close-on-exec, with a buffer that holds a record, so that a
+ * record followed by fflush() is one write(2).  NULL after printing an error.
+ */
+FILE *cli_log_open(const char *path);
+/*
+ * --log-fd N: @text must name a descriptor open for writing; -1 after
+ * printing an error naming @option, else the descriptor.
+ */
+int cli_log_fd_parse(const char *option, const char *text);
+/*
+ * The log on descriptor @fd (from cli_log_fd_parse()), made close-on-exec
+ * (unless it is 0, 1 or 2) so that a program started later never holds it;
+ * the stream owns @fd.  NULL after printing an error.
+ */
+FILE *cli_log_fdopen(int fd);
+
 /* Resolves --arch; NULL (after printing an error with a hint) if unknown.  NULL @name: native. */
 const struct scg_arch *cli_arch(const char *name);
 

@@ -77,6 +77,66 @@ void cli_print_diag(const struct scg_diag *diag)
 		cli_print_diag_entry(scg_diag_get(diag, i));
 }
 
+/* A record of a log under 64 KiB is one write(2) when the caller flushes after it. */
+static FILE *log_stream(FILE *f)
+{
+	if (f)
+		setvbuf(f, NULL, _IOFBF, 1 << 16);
+	return f;
+}
+
+FILE *cli_log_open(const char *path)
+{
+	/* 0600: the log tells what the program did; it is for the user who ran it */
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
+	if (!f) {
+		int e = errno;
+		if (fd >= 0)
+			close(fd);
+		cli_error("cannot open log '%s': %s", path, strerror(e));
+		return NULL;
+	}
+	return log_stream(f);
+}
+
+int cli_log_fd_parse(const char *option, const char *text)
+{
+	char *end;
+	errno = 0;
+	long fd = strtol(text, &end, 10);
+	if (!*text || *end || errno || fd < 0 || fd > INT_MAX) {
+		cli_error("%s takes a file descriptor number, not '%s'", option, text);
+		return -1;
+	}
+	int flags = fcntl((int)fd, F_GETFL);
+	if (flags < 0) {
+		cli_error("%s %ld: %s (open it for writing, e.g. %ld>>FILE)", option, fd,
+			  errno == EBADF ? "no such open file descriptor" : strerror(errno), fd);
+		return -1;
+	}
+	if ((flags & O_ACCMODE) == O_RDONLY) {
+		cli_error("%s %ld: the descriptor is open for reading only", option, fd);
+		return -1;
+	}
+	return (int)fd;
+}
+
+FILE *cli_log_fdopen(int fd)
+{
+	/* 0, 1 and 2 stay the program's too: the log writes through a copy */
+	int own = fd > 2 ? fd : fcntl(fd, F_DUPFD_CLOEXEC, 3);
+	if (own == fd)
+		fcntl(fd, F_SETFD, FD_CLOEXEC);
+	FILE *f = own < 0 ? NULL : fdopen(own, "w");
+	if (!f) {
+		cli_error("cannot write the log on descriptor %d: %s", fd, strerror(errno));
+		if (own >= 0 && own != fd)
+			close(own);
+	}
+	return log_stream(f);
+}
+
 /* Doubles *@buf (*@cap bytes); on failure frees it and returns -ENOMEM. */
 static int grow(char **buf, size_t *cap)
 {

@@ -154,12 +154,13 @@ void lang_diag(struct parse_ctx *ctx, enum scg_severity sev, struct scg_loc loc,
 
 /* --- tokens ----------------------------------------------------------------- */
 
-const struct token *lang_token_at(struct source *src, size_t index)
+struct token lang_token_at(struct source *src, size_t index)
 {
-	static const struct token eof = {TK_EOF, 0, 0, 0, 0};
 	if (index >= src->toks.count)
 		lang_lex(src->ctx, src, index + 1);
-	return index < src->toks.count ? &src->toks.items[index] : &eof;
+	if (index < src->toks.count)
+		return src->toks.items[index];
+	return (struct token){.kind = TK_EOF};
 }
 
 /*
@@ -168,32 +169,32 @@ const struct token *lang_token_at(struct source *src, size_t index)
  */
 static bool continues(struct source *src)
 {
-	const struct token *next = lang_token_at(src, src->pos + 1);
-	if (next->kind == TK_EOF)
+	struct token next = lang_token_at(src, src->pos + 1);
+	if (next.kind == TK_EOF)
 		return false;
-	return next->col > 1 ||
-	       (src->brackets && (next->kind == TK_RPAREN || next->kind == TK_RBRACE));
+	return next.col > 1 ||
+	       (src->brackets && (next.kind == TK_RPAREN || next.kind == TK_RBRACE));
 }
 
-const struct token *lang_peek(struct source *src)
+struct token lang_peek(struct source *src)
 {
-	const struct token *t = lang_token_at(src, src->pos);
-	while (src->brackets && t->kind == TK_NEWLINE && continues(src))
+	struct token t = lang_token_at(src, src->pos);
+	while (src->brackets && t.kind == TK_NEWLINE && continues(src))
 		t = lang_token_at(src, ++src->pos);
 	return t;
 }
 
-const struct token *lang_next(struct source *src)
+struct token lang_next(struct source *src)
 {
-	const struct token *t = lang_peek(src);
-	if (t->kind != TK_EOF)
+	struct token t = lang_peek(src);
+	if (t.kind != TK_EOF)
 		src->pos++;
 	return t;
 }
 
 bool lang_accept(struct source *src, enum tok_kind kind)
 {
-	if (lang_peek(src)->kind != kind)
+	if (lang_peek(src).kind != kind)
 		return false;
 	lang_next(src);
 	return true;
@@ -207,7 +208,7 @@ void lang_skip_newlines(struct source *src)
 
 void lang_continue_line(struct source *src)
 {
-	if (lang_peek(src)->kind == TK_NEWLINE && continues(src))
+	if (lang_peek(src).kind == TK_NEWLINE && continues(src))
 		src->pos++;
 }
 
@@ -329,21 +330,22 @@ static void unknown_action(struct parse_ctx *ctx, struct source *src, const stru
 /* action := WORD [ '(' value ')' ] */
 static bool parse_action(struct parse_ctx *ctx, struct source *src, struct uaction *out)
 {
-	const struct token *t = lang_next(src);
-	int i = t->kind == TK_IDENT ? find_action_word(src, t) : -1;
+	struct token t = lang_next(src);
+	int i = t.kind == TK_IDENT ? find_action_word(src, &t) : -1;
 	if (i < 0) {
-		if (t->kind == TK_IDENT)
-			unknown_action(ctx, src, t);
+		if (t.kind == TK_IDENT)
+			unknown_action(ctx, src, &t);
 		else
-			lang_syntax_error(ctx, src, t, "an action");
+			lang_syntax_error(ctx, src, &t, "an action");
 		return false;
 	}
-	*out = (struct uaction){.kind = action_words[i].kind, .loc = lang_token_loc(src, t)};
+	*out = (struct uaction){.kind = action_words[i].kind, .loc = lang_token_loc(src, &t)};
 	if (action_words[i].data == 0 ||
-	    (action_words[i].data == 1 && lang_peek(src)->kind != TK_LPAREN))
+	    (action_words[i].data == 1 && lang_peek(src).kind != TK_LPAREN))
 		return true;
+	struct token next = lang_peek(src);
 	if (!lang_accept(src, TK_LPAREN)) {
-		lang_diag(ctx, SCG_SEV_ERROR, lang_token_loc(src, lang_peek(src)), "syntax",
+		lang_diag(ctx, SCG_SEV_ERROR, lang_token_loc(src, &next), "syntax",
 			  action_words[i].kind == UA_ERRNO ? "for example errno(EPERM)" : NULL,
 			  "'%s' needs a value in parentheses", action_words[i].word);
 		return false;
@@ -351,8 +353,9 @@ static bool parse_action(struct parse_ctx *ctx, struct source *src, struct uacti
 	out->data = lang_parse_value(ctx, src, 0);
 	if (!out->data)
 		return false;
+	next = lang_peek(src);
 	if (!lang_accept(src, TK_RPAREN)) {
-		lang_syntax_error(ctx, src, lang_peek(src), "')'");
+		lang_syntax_error(ctx, src, &next, "')'");
 		return false;
 	}
 	return true;
@@ -420,15 +423,17 @@ static bool parse_syscall_number(struct parse_ctx *ctx, struct source *src, cons
 	if (!syscall_number_token(ctx, src, t, &first))
 		return false;
 	last = first;
-	const struct token *end = t;
-	if (lang_accept(src, TK_DOTDOT) &&
-	    !syscall_number_token(ctx, src, end = lang_next(src), &last))
-		return false;
+	struct token end = *t; /* a copy: reading on may move the token array */
+	if (lang_accept(src, TK_DOTDOT)) {
+		end = lang_next(src);
+		if (!syscall_number_token(ctx, src, &end, &last))
+			return false;
+	}
 	if (last < first) {
 		/* quoted as written (0x.. stays hex); the lexer caps tokens, 40 keeps it short */
 		int lo_len = (int)(t->len < 40 ? t->len : 40);
-		int hi_len = (int)(end->len < 40 ? end->len : 40);
-		const char *lo = src->text + t->off, *hi = src->text + end->off;
+		int hi_len = (int)(end.len < 40 ? end.len : 40);
+		const char *lo = src->text + t->off, *hi = src->text + end.off;
 		char hint[128];
 		snprintf(hint, sizeof(hint), "write the lower number first: %.*s..%.*s", hi_len, hi,
 			 lo_len, lo);
@@ -448,23 +453,23 @@ enum item_result { ITEM_OK, ITEM_UNKNOWN, ITEM_BAD };
 static enum item_result parse_syscall_item(struct parse_ctx *ctx, struct source *src,
 					   struct usyscall *item)
 {
-	const struct token *t = lang_next(src);
-	item->loc = lang_token_loc(src, t);
-	if (t->kind == TK_NUMBER)
-		return parse_syscall_number(ctx, src, t, item) ? ITEM_OK : ITEM_BAD;
-	if (t->kind == TK_GROUP) {
+	struct token t = lang_next(src);
+	item->loc = lang_token_loc(src, &t);
+	if (t.kind == TK_NUMBER)
+		return parse_syscall_number(ctx, src, &t, item) ? ITEM_OK : ITEM_BAD;
+	if (t.kind == TK_GROUP) {
 		item->kind = US_GROUP;
-		item->name = lang_token_text(ctx, src, t);
+		item->name = lang_token_text(ctx, src, &t);
 		if (!item->name)
 			return ITEM_BAD;
 		return check_group_name(ctx, item->loc, item->name) ? ITEM_OK : ITEM_UNKNOWN;
 	}
-	if (t->kind != TK_IDENT || lang_ident_is(src, t, "if") || lang_ident_is(src, t, "on")) {
-		lang_syntax_error(ctx, src, t, "a syscall name, @group, number or LO..HI");
+	if (t.kind != TK_IDENT || lang_ident_is(src, &t, "if") || lang_ident_is(src, &t, "on")) {
+		lang_syntax_error(ctx, src, &t, "a syscall name, @group, number or LO..HI");
 		return ITEM_BAD;
 	}
 	item->kind = US_NAME;
-	item->name = lang_token_text(ctx, src, t);
+	item->name = lang_token_text(ctx, src, &t);
 	item->optional = lang_accept(src, TK_QUESTION);
 	if (!item->name)
 		return ITEM_BAD;
@@ -524,12 +529,12 @@ static bool parse_arch_list(struct parse_ctx *ctx, struct source *src, void *sta
 {
 	do {
 		lang_continue_line(src);
-		const struct token *t = lang_next(src);
-		if (t->kind != TK_IDENT) {
-			lang_syntax_error(ctx, src, t, "an architecture name");
+		struct token t = lang_next(src);
+		if (t.kind != TK_IDENT) {
+			lang_syntax_error(ctx, src, &t, "an architecture name");
 			return false;
 		}
-		char *name = lang_token_text(ctx, src, t);
+		char *name = lang_token_text(ctx, src, &t);
 		if (!name)
 			return false;
 		bool native = !strcmp(name, "native");
@@ -539,7 +544,7 @@ static bool parse_arch_list(struct parse_ctx *ctx, struct source *src, void *sta
 			char hint[96];
 			if (best)
 				snprintf(hint, sizeof(hint), "did you mean '%s'?", best);
-			lang_diag(ctx, SCG_SEV_ERROR, lang_token_loc(src, t), "unknown-arch",
+			lang_diag(ctx, SCG_SEV_ERROR, lang_token_loc(src, &t), "unknown-arch",
 				  best ? hint : "`syscage syscalls --arches` lists them",
 				  "unknown architecture '%s'", name);
 			return false;
@@ -577,14 +582,15 @@ static bool add_target_arch(struct parse_ctx *ctx, void *state, const struct scg
 
 static void parse_rule(struct parse_ctx *ctx, struct source *src)
 {
+	struct token first = lang_peek(src);
 	struct urule rule = {
-	    .loc = lang_token_loc(src, lang_peek(src)), .depth = src->depth, .stmt = ctx->stmt};
+	    .loc = lang_token_loc(src, &first), .depth = src->depth, .stmt = ctx->stmt};
 	if (!parse_action(ctx, src, &rule.action) || !parse_syscalls(ctx, src, &rule))
 		return;
 	/* "if" and "on" may come in either order, each once */
 	for (;;) {
-		const struct token *t = lang_peek(src);
-		if (!rule.cond && lang_ident_is(src, t, "if")) {
+		struct token t = lang_peek(src);
+		if (!rule.cond && lang_ident_is(src, &t, "if")) {
 			lang_next(src);
 			lang_continue_line(src);
 			ctx->rule = &rule;
@@ -592,7 +598,7 @@ static void parse_rule(struct parse_ctx *ctx, struct source *src)
 			ctx->rule = NULL;
 			if (!rule.cond)
 				return;
-		} else if (!rule.has_on && lang_ident_is(src, t, "on")) {
+		} else if (!rule.has_on && lang_ident_is(src, &t, "on")) {
 			lang_next(src);
 			rule.has_on = true;
 			if (!parse_arch_list(ctx, src, &rule.on_mask, add_on_arch))
@@ -634,8 +640,8 @@ static void parse_setting(struct parse_ctx *ctx, struct source *src, struct uset
 
 static void parse_arch_setting(struct parse_ctx *ctx, struct source *src)
 {
-	const struct token *t = lang_next(src);
-	struct uarch_setting s = {.set = true, .depth = src->depth, .loc = lang_token_loc(src, t)};
+	struct token t = lang_next(src);
+	struct uarch_setting s = {.set = true, .depth = src->depth, .loc = lang_token_loc(src, &t)};
 	if (!parse_arch_list(ctx, src, &s, add_target_arch))
 		return;
 	struct uarch_setting *cur = &ctx->arch;
@@ -670,37 +676,37 @@ static char *string_value(struct parse_ctx *ctx, struct source *src, const struc
 
 static void parse_include(struct parse_ctx *ctx, struct source *src, bool is_use)
 {
-	const struct token *kw = lang_next(src);
-	const struct token *t = lang_next(src);
-	struct scg_loc loc = lang_token_loc(src, kw);
-	if (t->kind == TK_STRING) {
-		char *path = string_value(ctx, src, t);
+	struct token kw = lang_next(src);
+	struct token t = lang_next(src);
+	struct scg_loc loc = lang_token_loc(src, &kw);
+	if (t.kind == TK_STRING) {
+		char *path = string_value(ctx, src, &t);
 		if (path)
 			lang_include_file(ctx, src, path, loc);
-	} else if (is_use && t->kind == TK_IDENT) {
-		char *name = lang_token_text(ctx, src, t);
+	} else if (is_use && t.kind == TK_IDENT) {
+		char *name = lang_token_text(ctx, src, &t);
 		if (name)
-			lang_use_profile(ctx, src, name, lang_token_loc(src, t));
+			lang_use_profile(ctx, src, name, lang_token_loc(src, &t));
 	} else {
-		lang_syntax_error(ctx, src, t,
+		lang_syntax_error(ctx, src, &t,
 				  is_use ? "a profile name or a \"file\"" : "a \"file\"");
 	}
 }
 
 static void parse_statement(struct parse_ctx *ctx, struct source *src)
 {
-	const struct token *t = lang_peek(src);
-	if (lang_ident_is(src, t, "default"))
+	struct token t = lang_peek(src);
+	if (lang_ident_is(src, &t, "default"))
 		parse_setting(ctx, src, &ctx->def, "default");
-	else if (lang_ident_is(src, t, "badarch"))
+	else if (lang_ident_is(src, &t, "badarch"))
 		parse_setting(ctx, src, &ctx->badarch, "badarch");
-	else if (lang_ident_is(src, t, "unknown"))
+	else if (lang_ident_is(src, &t, "unknown"))
 		parse_setting(ctx, src, &ctx->unknown, "unknown");
-	else if (lang_ident_is(src, t, "arch"))
+	else if (lang_ident_is(src, &t, "arch"))
 		parse_arch_setting(ctx, src);
-	else if (lang_ident_is(src, t, "include"))
+	else if (lang_ident_is(src, &t, "include"))
 		parse_include(ctx, src, false);
-	else if (lang_ident_is(src, t, "use"))
+	else if (lang_ident_is(src, &t, "use"))
 		parse_include(ctx, src, true);
 	else
 		parse_rule(ctx, src);
@@ -708,7 +714,7 @@ static void parse_statement(struct parse_ctx *ctx, struct source *src)
 
 static void skip_to_line_end(struct source *src)
 {
-	while (lang_peek(src)->kind != TK_NEWLINE && lang_peek(src)->kind != TK_EOF)
+	while (lang_peek(src).kind != TK_NEWLINE && lang_peek(src).kind != TK_EOF)
 		lang_next(src);
 }
 
@@ -716,7 +722,7 @@ void lang_parse_source(struct parse_ctx *ctx, struct source *src)
 {
 	for (;;) {
 		lang_skip_newlines(src);
-		if (ctx->stopped || ctx->arena.failed || lang_peek(src)->kind == TK_EOF)
+		if (ctx->stopped || ctx->arena.failed || lang_peek(src).kind == TK_EOF)
 			return;
 		unsigned errors = ctx->errors;
 		src->brackets = 0;
@@ -724,17 +730,16 @@ void lang_parse_source(struct parse_ctx *ctx, struct source *src)
 		parse_statement(ctx, src);
 		src->brackets = 0;
 		/* A statement cut short by a failed allocation is not a syntax error. */
-		if (!ctx->arena.failed && ctx->errors == errors &&
-		    lang_peek(src)->kind != TK_NEWLINE && lang_peek(src)->kind != TK_EOF) {
-			const struct token *t = lang_peek(src);
+		struct token t = lang_peek(src);
+		if (!ctx->arena.failed && ctx->errors == errors && t.kind != TK_NEWLINE &&
+		    t.kind != TK_EOF) {
 			char buf[64];
-			bool word =
-			    t->kind == TK_IDENT || t->kind == TK_NUMBER || t->kind == TK_GROUP;
-			lang_diag(ctx, SCG_SEV_ERROR, lang_token_loc(src, t), "syntax",
+			bool word = t.kind == TK_IDENT || t.kind == TK_NUMBER || t.kind == TK_GROUP;
+			lang_diag(ctx, SCG_SEV_ERROR, lang_token_loc(src, &t), "syntax",
 				  word ? "separate syscalls with ','; conditions start with 'if'"
 				       : NULL,
 				  "expected end of line, found %s",
-				  lang_token_describe(src, t, buf, sizeof(buf)));
+				  lang_token_describe(src, &t, buf, sizeof(buf)));
 		}
 		skip_to_line_end(src);
 	}

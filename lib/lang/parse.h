@@ -196,7 +196,8 @@ struct source {
 	bool builtin;	  /* a built-in profile: no file includes */
 	const char *text;
 	size_t len;
-	struct token_list toks; /* lexed on demand, so diagnostics come in order */
+	struct token_list toks; /* lexed on demand, so diagnostics come in order; it moves
+				   as it grows: read through lang_token_at() and keep copies */
 	size_t pos;
 	struct {
 		size_t pos;
@@ -264,10 +265,14 @@ struct scg_loc lang_token_loc(const struct source *src, const struct token *t);
 
 /* parse.c: reads every statement of @src, recursing into include/use. */
 void lang_parse_source(struct parse_ctx *ctx, struct source *src);
-/* Token access shared with parse_expr.c. */
-const struct token *lang_token_at(struct source *src, size_t index); /* lexes as needed */
-const struct token *lang_peek(struct source *src);
-const struct token *lang_next(struct source *src);
+/*
+ * Token access shared with parse_expr.c, by value: reading a token may lex
+ * more of the text, which moves the token array, so no pointer into it is
+ * ever handed out (functions below that take a token take the caller's copy).
+ */
+struct token lang_token_at(struct source *src, size_t index); /* lexes as needed */
+struct token lang_peek(struct source *src);
+struct token lang_next(struct source *src);
 bool lang_accept(struct source *src, enum tok_kind kind);
 void lang_skip_newlines(struct source *src);
 /* Where a statement may go on: skips a line break if the next line is indented. */

@@ -27,7 +27,8 @@ static bool too_deep(struct parse_ctx *ctx, struct source *src, unsigned depth)
 {
 	if (depth < LANG_MAX_NESTING)
 		return false;
-	lang_diag(ctx, SCG_SEV_ERROR, lang_token_loc(src, lang_peek(src)), "nesting",
+	struct token t = lang_peek(src);
+	lang_diag(ctx, SCG_SEV_ERROR, lang_token_loc(src, &t), "nesting",
 		  "split the condition or simplify it", "nesting deeper than %d levels",
 		  LANG_MAX_NESTING);
 	return true;
@@ -116,8 +117,9 @@ static struct uval *parse_paren_value(struct parse_ctx *ctx, struct source *src,
 	struct uval *v = lang_parse_value(ctx, src, depth + 1);
 	if (!v)
 		return NULL;
+	struct token close = lang_peek(src);
 	if (!lang_accept(src, TK_RPAREN)) {
-		lang_syntax_error(ctx, src, lang_peek(src), "')'");
+		lang_syntax_error(ctx, src, &close, "')'");
 		return NULL;
 	}
 	src->brackets--;
@@ -128,35 +130,39 @@ static struct uval *parse_term(struct parse_ctx *ctx, struct source *src, unsign
 {
 	if (too_deep(ctx, src, depth))
 		return NULL;
-	const struct token *t = lang_next(src);
-	struct scg_loc loc = loc_of(src, t);
-	if (t->kind == TK_NUMBER)
-		return parse_number(ctx, src, t, false, loc);
-	if (t->kind == TK_IDENT)
-		return parse_name_value(ctx, src, t);
-	if (t->kind == TK_LPAREN)
+	struct token t = lang_next(src);
+	struct scg_loc loc = loc_of(src, &t);
+	if (t.kind == TK_NUMBER)
+		return parse_number(ctx, src, &t, false, loc);
+	if (t.kind == TK_IDENT)
+		return parse_name_value(ctx, src, &t);
+	if (t.kind == TK_LPAREN)
 		return parse_paren_value(ctx, src, depth);
-	if (t->kind == TK_MINUS) {
-		if (lang_peek(src)->kind == TK_NUMBER)
-			return parse_number(ctx, src, lang_next(src), true, loc);
-		lang_syntax_error(ctx, src, lang_peek(src), "a number after '-'");
-		return NULL;
+	if (t.kind == TK_MINUS) {
+		struct token n = lang_peek(src);
+		if (n.kind != TK_NUMBER) {
+			lang_syntax_error(ctx, src, &n, "a number after '-'");
+			return NULL;
+		}
+		lang_next(src);
+		return parse_number(ctx, src, &n, true, loc);
 	}
-	if (t->kind == TK_TILDE) {
+	if (t.kind == TK_TILDE) {
 		struct uval *v = new_val(ctx, UV_NOT, loc);
 		if (v && !(v->left = parse_term(ctx, src, depth + 1)))
 			return NULL;
 		return v;
 	}
-	lang_syntax_error(ctx, src, t, "a number or a constant");
+	lang_syntax_error(ctx, src, &t, "a number or a constant");
 	return NULL;
 }
 
 struct uval *lang_parse_value(struct parse_ctx *ctx, struct source *src, unsigned depth)
 {
 	struct uval *v = parse_term(ctx, src, depth);
-	while (v && lang_peek(src)->kind == TK_PIPE) {
-		struct uval * or = new_val(ctx, UV_OR, loc_of(src, lang_next(src)));
+	while (v && lang_peek(src).kind == TK_PIPE) {
+		struct token pipe = lang_next(src);
+		struct uval * or = new_val(ctx, UV_OR, loc_of(src, &pipe));
 		lang_continue_line(src);
 		if (! or)
 			return NULL;
@@ -172,27 +178,27 @@ struct uval *lang_parse_value(struct parse_ctx *ctx, struct source *src, unsigne
 /* ARG := (argN | parameter) [ '.lo' | '.hi' ] */
 static bool parse_arg(struct parse_ctx *ctx, struct source *src, struct uoperand *op)
 {
-	const struct token *t = lang_next(src);
-	op->loc = loc_of(src, t);
-	if (t->kind != TK_IDENT) {
-		lang_syntax_error(ctx, src, t, "an argument (arg0..arg5 or a parameter name)");
+	struct token t = lang_next(src);
+	op->loc = loc_of(src, &t);
+	if (t.kind != TK_IDENT) {
+		lang_syntax_error(ctx, src, &t, "an argument (arg0..arg5 or a parameter name)");
 		return false;
 	}
-	op->arg = arg_index(src, t);
+	op->arg = arg_index(src, &t);
 	if (op->arg == -2) {
-		no_such_arg(ctx, src, t);
+		no_such_arg(ctx, src, &t);
 		return false;
 	}
-	if (op->arg == -1 && !(op->param = lang_token_text(ctx, src, t)))
+	if (op->arg == -1 && !(op->param = lang_token_text(ctx, src, &t)))
 		return false;
 	if (!lang_accept(src, TK_DOT))
 		return true;
-	const struct token *part = lang_next(src);
-	if (lang_ident_is(src, part, "lo") || lang_ident_is(src, part, "hi")) {
-		op->part = src->text[part->off] == 'l' ? PART_LO : PART_HI;
+	struct token part = lang_next(src);
+	if (lang_ident_is(src, &part, "lo") || lang_ident_is(src, &part, "hi")) {
+		op->part = src->text[part.off] == 'l' ? PART_LO : PART_HI;
 		return true;
 	}
-	lang_diag(ctx, SCG_SEV_ERROR, loc_of(src, part), "syntax",
+	lang_diag(ctx, SCG_SEV_ERROR, loc_of(src, &part), "syntax",
 		  ".lo compares the low 32 bits, .hi the high 32 bits", "expected 'lo' or 'hi'");
 	return false;
 }
@@ -201,12 +207,11 @@ static bool is_masked_operand(struct source *src)
 {
 	lang_peek(src); /* skips a line break inside the brackets */
 	size_t i = src->pos;
-	if (lang_token_at(src, i)->kind != TK_IDENT)
+	if (lang_token_at(src, i).kind != TK_IDENT)
 		return false;
-	if (lang_token_at(src, i + 1)->kind == TK_DOT &&
-	    lang_token_at(src, i + 2)->kind == TK_IDENT)
+	if (lang_token_at(src, i + 1).kind == TK_DOT && lang_token_at(src, i + 2).kind == TK_IDENT)
 		i += 2;
-	return lang_token_at(src, i + 1)->kind == TK_AMP;
+	return lang_token_at(src, i + 1).kind == TK_AMP;
 }
 
 /* '(' ARG '&' value ')', the '(' already read */
@@ -219,11 +224,12 @@ static bool parse_masked(struct parse_ctx *ctx, struct source *src, struct uoper
 	op->mask = lang_parse_value(ctx, src, depth + 1);
 	if (!op->mask)
 		return false;
-	if (lang_peek(src)->kind != TK_RPAREN) {
+	struct token close = lang_peek(src);
+	if (close.kind != TK_RPAREN) {
 		char expected[64];
 		snprintf(expected, sizeof(expected), "')' to close the '(' at %u:%u", open->line,
 			 open->col);
-		lang_syntax_error(ctx, src, lang_peek(src), expected);
+		lang_syntax_error(ctx, src, &close, expected);
 		return false;
 	}
 	lang_next(src);
@@ -252,14 +258,15 @@ static struct ucond *new_cond(struct parse_ctx *ctx, enum ucond_kind kind, struc
 /* '{' value { ',' value } [','] '}' */
 static bool parse_set(struct parse_ctx *ctx, struct source *src, struct ucond *c)
 {
+	struct token brace = lang_peek(src);
 	if (!lang_accept(src, TK_LBRACE)) {
-		lang_syntax_error(ctx, src, lang_peek(src), "'{' after 'in'");
+		lang_syntax_error(ctx, src, &brace, "'{' after 'in'");
 		return false;
 	}
 	src->brackets++;
 	size_t cap = 8;
 	c->set = arena_alloc(&ctx->arena, cap * sizeof(*c->set));
-	while (c->set && lang_peek(src)->kind != TK_RBRACE) {
+	while (c->set && lang_peek(src).kind != TK_RBRACE) {
 		if (c->nset == cap) {
 			struct uval **grown = arena_alloc(&ctx->arena, 2 * cap * sizeof(*grown));
 			if (!grown)
@@ -270,8 +277,9 @@ static bool parse_set(struct parse_ctx *ctx, struct source *src, struct ucond *c
 		}
 		if (!(c->set[c->nset++] = lang_parse_value(ctx, src, 0)))
 			return false;
-		if (!lang_accept(src, TK_COMMA) && lang_peek(src)->kind != TK_RBRACE) {
-			lang_syntax_error(ctx, src, lang_peek(src), "',' or '}'");
+		struct token next = lang_peek(src);
+		if (!lang_accept(src, TK_COMMA) && next.kind != TK_RBRACE) {
+			lang_syntax_error(ctx, src, &next, "',' or '}'");
 			return false;
 		}
 	}
@@ -320,11 +328,11 @@ static const char *mask_hint(struct parse_ctx *ctx, struct source *src, const st
 		snprintf(operand, sizeof(operand), "%.40s", op->param);
 	if (op->part != PART_FULL)
 		strcat(operand, op->part == PART_LO ? ".lo" : ".hi");
-	const struct token *m = lang_token_at(src, src->pos + 1); /* after the '&' */
+	struct token m = lang_token_at(src, src->pos + 1); /* after the '&' */
 	const char *example = family_example(ctx, op);
-	if ((m->kind == TK_IDENT || m->kind == TK_NUMBER) && m->len <= 40)
+	if ((m.kind == TK_IDENT || m.kind == TK_NUMBER) && m.len <= 40)
 		snprintf(buf, size, "put the mask in parentheses: (%s & %.*s) != 0", operand,
-			 (int)m->len, src->text + m->off);
+			 (int)m.len, src->text + m.off);
 	else
 		snprintf(buf, size, "put the mask in parentheses: (%s & %s) != 0", operand,
 			 example ? example : "0x4");
@@ -334,13 +342,13 @@ static const char *mask_hint(struct parse_ctx *ctx, struct source *src, const st
 static struct ucond *parse_compare_rest(struct parse_ctx *ctx, struct source *src,
 					const struct uoperand *op)
 {
-	const struct token *t = lang_peek(src);
-	bool not_in = lang_ident_is(src, t, "not");
-	if (not_in || lang_ident_is(src, t, "in")) {
+	struct token t = lang_peek(src);
+	bool not_in = lang_ident_is(src, &t, "not");
+	if (not_in || lang_ident_is(src, &t, "in")) {
 		lang_next(src);
-		if (not_in && !lang_ident_is(src, lang_next(src), "in")) {
-			lang_syntax_error(ctx, src, &src->toks.items[src->pos - 1],
-					  "'in' after 'not'");
+		struct token in = not_in ? lang_next(src) : t;
+		if (!lang_ident_is(src, &in, "in")) {
+			lang_syntax_error(ctx, src, &in, "'in' after 'not'");
 			return NULL;
 		}
 		struct ucond *c = new_cond(ctx, UC_IN, op->loc);
@@ -351,7 +359,7 @@ static struct ucond *parse_compare_rest(struct parse_ctx *ctx, struct source *sr
 		return parse_set(ctx, src, c) ? c : NULL;
 	}
 	for (size_t i = 0; i < sizeof(cmp_ops) / sizeof(cmp_ops[0]); i++) {
-		if (t->kind != cmp_ops[i].tok)
+		if (t.kind != cmp_ops[i].tok)
 			continue;
 		lang_next(src);
 		struct ucond *c = new_cond(ctx, UC_CMP, op->loc);
@@ -363,11 +371,11 @@ static struct ucond *parse_compare_rest(struct parse_ctx *ctx, struct source *sr
 		return c->value ? c : NULL;
 	}
 	char buf[64], hint[160];
-	lang_diag(ctx, SCG_SEV_ERROR, lang_token_loc(src, t), "syntax",
-		  t->kind == TK_AMP ? mask_hint(ctx, src, op, hint, sizeof(hint))
-				    : "a condition compares: arg0 == 1, (arg0 & 4) != 0",
+	lang_diag(ctx, SCG_SEV_ERROR, lang_token_loc(src, &t), "syntax",
+		  t.kind == TK_AMP ? mask_hint(ctx, src, op, hint, sizeof(hint))
+				   : "a condition compares: arg0 == 1, (arg0 & 4) != 0",
 		  "expected a comparison (==, !=, <, <=, >, >=, in), found %s",
-		  lang_token_describe(src, t, buf, sizeof(buf)));
+		  lang_token_describe(src, &t, buf, sizeof(buf)));
 	return NULL;
 }
 
@@ -377,22 +385,23 @@ static struct ucond *parse_or(struct parse_ctx *ctx, struct source *src, unsigne
 
 static struct ucond *parse_group(struct parse_ctx *ctx, struct source *src, unsigned depth)
 {
-	const struct token *open = lang_next(src); /* '(' */
+	struct token open = lang_next(src); /* '(' */
 	src->brackets++;
 	if (is_masked_operand(src)) {
 		struct uoperand op = {0};
-		if (!parse_masked(ctx, src, &op, open, depth))
+		if (!parse_masked(ctx, src, &op, &open, depth))
 			return NULL;
 		return parse_compare_rest(ctx, src, &op);
 	}
 	struct ucond *c = parse_or(ctx, src, depth + 1);
 	if (!c)
 		return NULL;
-	if (lang_peek(src)->kind != TK_RPAREN) {
+	struct token close = lang_peek(src);
+	if (close.kind != TK_RPAREN) {
 		char expected[64];
-		snprintf(expected, sizeof(expected), "')' to close the '(' at %u:%u", open->line,
-			 open->col);
-		lang_syntax_error(ctx, src, lang_peek(src), expected);
+		snprintf(expected, sizeof(expected), "')' to close the '(' at %u:%u", open.line,
+			 open.col);
+		lang_syntax_error(ctx, src, &close, expected);
 		return NULL;
 	}
 	lang_next(src);
@@ -404,17 +413,17 @@ static struct ucond *parse_unary(struct parse_ctx *ctx, struct source *src, unsi
 {
 	if (too_deep(ctx, src, depth))
 		return NULL;
-	const struct token *t = lang_peek(src);
-	if (t->kind == TK_BANG) {
+	struct token t = lang_peek(src);
+	if (t.kind == TK_BANG) {
 		lang_next(src);
-		struct ucond *c = new_cond(ctx, UC_NOT, loc_of(src, t));
+		struct ucond *c = new_cond(ctx, UC_NOT, loc_of(src, &t));
 		if (!c || !(c->kids = arena_alloc(&ctx->arena, sizeof(*c->kids))))
 			return NULL;
 		c->nkids = 1;
 		c->kids[0] = parse_unary(ctx, src, depth + 1);
 		return c->kids[0] ? c : NULL;
 	}
-	if (t->kind == TK_LPAREN)
+	if (t.kind == TK_LPAREN)
 		return parse_group(ctx, src, depth);
 	struct uoperand op = {0};
 	if (!parse_arg(ctx, src, &op))
@@ -429,7 +438,7 @@ static struct ucond *parse_chain(struct parse_ctx *ctx, struct source *src, unsi
 				 enum tok_kind tok, enum ucond_kind kind, operand_fn operand)
 {
 	struct ucond *first = operand(ctx, src, depth);
-	if (!first || lang_peek(src)->kind != tok)
+	if (!first || lang_peek(src).kind != tok)
 		return first;
 	struct ucond *c = new_cond(ctx, kind, first->loc);
 	size_t cap = 4;

@@ -302,13 +302,13 @@ int scg_constant_eval(const char *text, const struct scg_arch *arch, uint64_t *v
 		uint64_t out;
 		if (v)
 			lang_accept(&src, TK_NEWLINE); /* the lexer ends the text with one */
-		const struct token *rest = lang_peek(&src);
-		if (v && rest->kind != TK_EOF) {
+		struct token rest = lang_peek(&src);
+		if (v && rest.kind != TK_EOF) {
 			char buf[64];
-			lang_diag(&ctx, SCG_SEV_ERROR, lang_token_loc(&src, rest), "syntax",
+			lang_diag(&ctx, SCG_SEV_ERROR, lang_token_loc(&src, &rest), "syntax",
 				  "combine constants with '|': O_WRONLY|O_CREAT",
 				  "expected the end of the value, found %s",
-				  lang_token_describe(&src, rest, buf, sizeof(buf)));
+				  lang_token_describe(&src, &rest, buf, sizeof(buf)));
 		} else if (v && lang_eval_value(&ctx, v, arch, &out) == 0) {
 			*value = out;
 			r = 0;

@@ -96,6 +96,13 @@ static void put_expr(struct strbuf *sb, const struct scg_expr *e, enum scg_expr_
 		put_cmp(sb, e);
 		return;
 	case SCG_EXPR_NOT:
+		/* '!' takes a comparison or another '!' as it is: parentheses would
+		 * count twice against the parser's nesting limit (LANG_MAX_NESTING) */
+		if (e->left->kind == SCG_EXPR_CMP || e->left->kind == SCG_EXPR_NOT) {
+			strbuf_append(sb, "!");
+			put_expr(sb, e->left, SCG_EXPR_NOT);
+			return;
+		}
 		strbuf_append(sb, "!(");
 		put_expr(sb, e->left, SCG_EXPR_OR);
 		strbuf_append(sb, ")");

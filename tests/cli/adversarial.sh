@@ -63,6 +63,25 @@ policy "$(cat "$TMP/nots")"
 expect_refused "100,000 nested negations" "$OUT/f.bpf" "nesting deeper than" -- \
 	"$SYSCAGE" compile -o "$OUT/f.bpf" "$TMP/p.policy"
 
+# 100,000 includes, uses and tokens: the lexer grows its token array while the parser
+# reads, past 256, 512, ... 131,072 tokens; no statement may keep a token it moved.
+: >"$TMP/empty.policy"
+awk 'BEGIN { for (i = 0; i < 100000; i++) print "include \"empty.policy\""; print "allow read" }' \
+	>"$TMP/includes.policy"
+expect_status 0 "100,000 includes" -- "$SYSCAGE" compile -o "$TMP/inc.bpf" "$TMP/includes.policy"
+awk 'BEGIN { for (i = 0; i < 100000; i++) print "use stdio" }' >"$TMP/uses.policy"
+expect_status 0 "100,000 uses of a built-in profile" -- \
+	"$SYSCAGE" compile -o "$TMP/uses.bpf" "$TMP/uses.policy"
+awk 'BEGIN { s = "allow read if (arg0 == 1"; for (i = 0; i < 100000; i++) s = s " || arg0 == 1";
+	print s }' >"$TMP/p.policy"
+expect_refused "an unclosed '(' after 400,000 tokens" "$OUT/f.bpf" \
+	"p.policy:1:1300025: error: expected '\)' to close the '\(' at 1:15" -- \
+	"$SYSCAGE" compile -o "$OUT/f.bpf" "$TMP/p.policy"
+awk 'BEGIN { for (i = 0; i < 100000; i++) print "allow read"; print "allow 500..3" }' >"$TMP/p.policy"
+expect_refused "an empty range after 300,000 tokens" "$OUT/f.bpf" \
+	"p.policy:100001:7: error: empty syscall number range: 500 is above 3" -- \
+	"$SYSCAGE" compile -o "$OUT/f.bpf" "$TMP/p.policy"
+
 policy "allow read if arg0 == 18446744073709551615"
 expect_status 0 "2^64-1 is a value" -- "$SYSCAGE" compile -o "$TMP/max.bpf" "$TMP/p.policy"
 for bad in 18446744073709551616 0x10000000000000000 99999999999999999999999999999999; do
