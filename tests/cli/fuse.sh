@@ -219,4 +219,44 @@ else
 	skip_feature no-inherited-filter "fuse --pid of a process without filters"
 fi
 
+# `div x` with X == 0 ends the filter with 0 (KILL_THREAD): X never written, loaded
+# with 0, or copied from a zero A
+for setup in "" "ldx #0" "ld #0; tax"; do
+	{
+		echo "	ld [arch]"
+		echo "	jeq #AUDIT_ARCH_X86_64, ok"
+		echo "	ret #0x80000000"
+		echo "ok:"
+		[ -n "$setup" ] && echo "	${setup//; /$'\n\t'}"
+		echo "	ld [nr]"
+		echo "	div x"
+		echo "	ret #0x00030000"
+	} >"$TMP/dz.s"
+	printf 'default allow\n' >"$TMP/allowall.policy"
+	expect_status 0 "fuse: div by a zero X (${setup:-X never written})" -- \
+		"$SYSCAGE" fuse -f "$TMP/dz.s" -f "$TMP/allowall.policy" -o "$TMP/dz.bpf"
+	expect_emu "fuse: div by a zero X (${setup:-X never written}) kills the thread" KILL_THREAD -- \
+		-a x86_64 -f "$TMP/dz.bpf" getpid
+done
+
+# An older filter's KILL_PROCESS wins over a newer filter's exit by a zero divisor, in
+# the decompiled filter and the chained one (each of the stack's filters runs to its end)
+cat >"$TMP/kp.s" <<'ASM'
+	ld [nr]
+	jeq #seccomp, allow
+	ret KILL_PROCESS
+allow:	ret ALLOW
+ASM
+printf '\tld [nr]\n\tdiv x\n\tret ALLOW\n' >"$TMP/dz0.s"
+for how in "" --chain; do
+	expect_status 0 "fuse ${how:-(decompiled)}: KILL_PROCESS, then a zero divisor" -- \
+		"$SYSCAGE" fuse $how -f "$TMP/kp.s" -f "$TMP/dz0.s" -o "$TMP/kpdz.bpf"
+	expect_emu "fuse ${how:-(decompiled)}: the older KILL_PROCESS wins" KILL_PROCESS -- \
+		-a x86_64 -f "$TMP/kpdz.bpf" getpid
+	expect_emu "fuse ${how:-(decompiled)}: seccomp gets the zero divisor's KILL_THREAD" \
+		KILL_THREAD -- -a x86_64 -f "$TMP/kpdz.bpf" seccomp
+	expect_emu "fuse ${how:-(decompiled)}: an unknown ABI too" KILL_PROCESS -- \
+		-a aarch64 -f "$TMP/kpdz.bpf" getpid
+done
+
 echo "1..$n"
