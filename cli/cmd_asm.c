@@ -86,7 +86,8 @@ static int assemble(const struct asm_cli_opts *o, const struct scg_arch *arch,
 		cli_error("asm: out of memory");
 		return -1;
 	}
-	SCG_OPTS(scg_asm_options, opts, .arch = arch,
+	/* without --arch, a header naming the file's ABI decides; with it, they must agree */
+	SCG_OPTS(scg_asm_options, opts, .arch = o->arch_name ? arch : NULL,
 		 .filename = strcmp(o->input, "-") ? o->input : "<stdin>");
 	int r = scg_asm(text, len, &opts, prog, diag);
 	cli_print_diag(diag);

@@ -155,4 +155,24 @@ for setup in "" "ldx #0" "ld #0; tax"; do
 		"$SYSCAGE" diff --arch x86_64 "$TMP/dz.s" "$TMP/dz-trap.policy"
 done
 
+# assembler for a big-endian first ABI names its words for that ABI in its header
+cat >"$TMP/be.policy" <<'POL'
+arch s390x, x86
+default kill-process
+allow socket if arg1 == 7
+allow read, write
+POL
+"$SYSCAGE" compile --format asm "$TMP/be.policy" -o "$TMP/be.s" 2>/dev/null
+"$SYSCAGE" compile "$TMP/be.policy" -o "$TMP/be.bpf" 2>/dev/null
+expect_status 0 "diff reads a .s for its header's ABI" -- "$SYSCAGE" diff "$TMP/be.s" "$TMP/be.bpf"
+expect_status 0 "and with --arch of another ABI" -- "$SYSCAGE" diff --arch x86 "$TMP/be.s" "$TMP/be.policy"
+expect_status 0 "explain -a x86 of the .s gives the policy's verdict" -- \
+	"$SYSCAGE" explain -a x86 "$TMP/be.s" socket 0 0x700000000
+expect_grep "$TMP/out" "verdict: KILL_PROCESS" "explain: KILL_PROCESS"
+# a .s without a header: -a names its words
+printf '\tld [arg1.lo]\n\tjeq #7, ok\n\tret KILL_PROCESS\nok:\tret ALLOW\n' >"$TMP/nohdr.s"
+printf '\tld [28]\n\tjeq #7, ok\n\tret KILL_PROCESS\nok:\tret ALLOW\n' >"$TMP/num.s"
+expect_status 0 "diff -a s390x names the words of a .s without a header" -- \
+	"$SYSCAGE" diff -a s390x "$TMP/nohdr.s" "$TMP/num.s"
+
 echo "1..$n"

@@ -259,4 +259,24 @@ for how in "" --chain; do
 		-a aarch64 -f "$TMP/kpdz.bpf" getpid
 done
 
+# assembler for a big-endian first ABI names its words for that ABI in its header
+cat >"$TMP/be.policy" <<'POL'
+arch s390x, x86
+default kill-process
+allow socket if arg1 == 7
+allow read, write
+POL
+"$SYSCAGE" compile --format asm "$TMP/be.policy" -o "$TMP/be.s" 2>/dev/null
+"$SYSCAGE" compile "$TMP/be.policy" -o "$TMP/be.bpf" 2>/dev/null
+expect_status 0 "fuse reads a .s for its header's ABI" -- \
+	"$SYSCAGE" fuse -f "$TMP/be.s" -f "$TMP/be.s" -o "$TMP/be-fused.bpf"
+expect_emu "fuse of the .s: x86 socket 0 0x700000000 is killed" KILL_PROCESS -- \
+	-a x86 -f "$TMP/be-fused.bpf" socket 0 0x700000000
+expect_emu "fuse of the .s: x86 socket 0 7 is allowed" ALLOW -- \
+	-a x86 -f "$TMP/be-fused.bpf" socket 0 7
+printf '\tld [arg1.lo]\n\tjeq #7, ok\n\tret KILL_PROCESS\nok:\tret ALLOW\n' >"$TMP/nohdr.s"
+expect_status 0 "fuse -a names the words of a .s without a header" -- \
+	"$SYSCAGE" fuse -a s390x --chain -f "$TMP/nohdr.s" -o "$TMP/nohdr.bpf"
+expect_emu "fuse -a s390x: arg1.lo is s390x's" ALLOW -- -a s390x -f "$TMP/nohdr.bpf" read 0 7
+
 echo "1..$n"
