@@ -547,15 +547,8 @@ static void test_decompile_roundtrip(void **state)
 		if (r == 0) {
 			/* through the text form, as `syscage decompile` writes it */
 			char *text;
-			if (scg_policy_arch_count(back) == 0) {
-				/* every ABI gets the bad-architecture verdict: nothing to name */
-				scg_policy_free(back);
-				scg_prog_release(&o0);
-				scg_prog_release(&o1);
-				scg_policy_free(policy);
-				refused++;
-				continue;
-			}
+			/* a filter with one verdict for every ABI still names one */
+			assert_true(scg_policy_arch_count(back) > 0);
 			assert_int_equal(scg_policy_to_text(back, &text), 0);
 			struct scg_policy *parsed;
 			assert_int_equal(scg_policy_parse(text, strlen(text), NULL, &parsed, NULL), 0);

@@ -638,6 +638,13 @@ static int build(struct decomp *d, struct abi_plan *plans, size_t *nplans)
 		if (r == 0 && target)
 			r = scg_policy_add_arch(d->policy, p->arch);
 	}
+	/*
+	 * No ABI needs a rule: every call gets the unknown ABIs' verdict.  The
+	 * language has no policy without targets, so the native ABI is one,
+	 * with that verdict as its default too.
+	 */
+	if (r == 0 && *nplans == 0)
+		r = scg_policy_add_arch(d->policy, scg_arch_native());
 	if (r < 0)
 		return r;
 	uint32_t def = d->common.n ? tally_top(&d->common) : canonical(d->badarch);

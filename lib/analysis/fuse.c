@@ -329,12 +329,6 @@ int scg_fuse(const struct scg_prog *progs, size_t n, const struct scg_fuse_optio
 		if (!why)
 			return -ENOMEM;
 		r = scg_decompile_opts(progs, n, o.limits, &res.policy, why);
-		if (r == 0 && scg_policy_arch_count(res.policy) == 0) {
-			/* every ABI gets the bad-architecture verdict: nothing a policy targets */
-			scg_diag_add(why, SCG_SEV_NOTE, SCG_LOC_NONE, "fuse-chained", NULL,
-				     "the stack treats every ABI as a bad architecture");
-			r = -ENOTSUP;
-		}
 		if (r == 0)
 			r = scg_compile(res.policy, o.compile, &res.prog, diag);
 		if (r == -ENOTSUP) {

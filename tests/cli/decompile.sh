@@ -149,4 +149,13 @@ for setup in "" "ldx #0" "ld #0; tax"; do
 		"decompile: div by a zero X (${setup:-X never written}) is kill-thread"
 done
 
+# one verdict for every call of every ABI: a policy all the same
+for v in 0x7fff0000 0x00050001 0x80000000; do
+	printf '\tret #%s\n' "$v" >"$TMP/const.s"
+	expect_status 0 "decompile of a filter that only returns $v" -- \
+		"$SYSCAGE" decompile -o "$TMP/const.policy" "$TMP/const.s"
+	expect_status 0 "... compiles to an equivalent filter" -- \
+		"$SYSCAGE" diff "$TMP/const.s" "$TMP/const.policy"
+done
+
 echo "1..$n"
