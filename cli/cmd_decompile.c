@@ -50,7 +50,7 @@ static int decompile_to(const struct scg_prog *progs, size_t n, const char *outp
 	if (budget)
 		cli_budget_error("decompile", ms, r, "the policy was complete");
 	else if (r < 0 && (!diag || !scg_diag_count(diag)))
-		cli_error("decompile: %s", strerror(-r));
+		cli_error("decompile: %s", cli_analysis_strerror(r));
 	if (r == 0) {
 		static const char header[] = "# decompiled by syscage\n";
 		size_t hl = strlen(header), tl = strlen(text);

@@ -232,7 +232,7 @@ int cmd_diff(int argc, char **argv)
 	if (budget)
 		cli_budget_error("diff", o.timeout_ms, r, "every input was compared");
 	else if (r < 0 && (!diag || scg_diag_count(diag) == 0))
-		cli_error("diff: %s", strerror(-r));
+		cli_error("diff: %s", cli_analysis_strerror(r));
 	cli_undecided_free(undecided);
 	scg_diag_free(diag);
 	scg_prog_release(&a);

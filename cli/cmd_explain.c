@@ -251,7 +251,7 @@ static int explain(const struct explain_opts *o, const struct scg_arch *arch)
 		cli_budget_error("explain", o->timeout_ms, err,
 				 "the values that keep this path were decided");
 	else if (n < 0 && (!diag || !scg_diag_count(diag)))
-		cli_error("explain: %s", strerror(-n));
+		cli_error("explain: %s", cli_analysis_strerror(n));
 	scg_region_free(region);
 	scg_diag_free(diag);
 	free(pcs);

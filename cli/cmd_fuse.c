@@ -253,7 +253,7 @@ static int fuse(const struct fuse_opts *o, const struct scg_prog *progs, size_t 
 		return CLI_EXIT_BUDGET;
 	}
 	if (r < 0) {
-		cli_error("fuse: nothing written: %s", r == -EPROTO ? "the proof failed" : strerror(-r));
+		cli_error("fuse: nothing written: %s", r == -EPROTO ? "the proof failed" : cli_analysis_strerror(r));
 		return CLI_EXIT_USAGE;
 	}
 	char *data = NULL;

@@ -144,6 +144,14 @@ struct scg_analysis_options cli_analysis_options(uint64_t ms)
 					      .timeout_ms = ms };
 }
 
+const char *cli_analysis_strerror(int err)
+{
+	if (err == -E2BIG)
+		return "the analysis gave up where the error above says (a filter past its "
+		       "limits, or a question the solver could not decide): no answer is given";
+	return strerror(-err);
+}
+
 void cli_budget_error(const char *cmd, uint64_t ms, int err, const char *what)
 {
 	if (err == -ETIMEDOUT)

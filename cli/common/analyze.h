@@ -38,6 +38,12 @@ extern const char cli_timeout_usage[];
 int cli_parse_timeout(const char *cmd, const char *text, uint64_t *ms);
 /* Options for the library with a budget of @ms milliseconds (0: none). */
 struct scg_analysis_options cli_analysis_options(uint64_t ms);
+/*
+ * The reason for @err (negative) from the analysis engine, in words: the
+ * engine's -E2BIG (a filter past its limits, or a solver that gave up) is no
+ * argument list, so it is said as what it is; other values as strerror().
+ */
+const char *cli_analysis_strerror(int err);
 /* "syscage: CMD: the time budget of 10 s ran out before ..." on stderr (@err: -ETIMEDOUT, ...). */
 void cli_budget_error(const char *cmd, uint64_t ms, int err, const char *what);
 

@@ -279,4 +279,10 @@ expect_status 0 "fuse -a names the words of a .s without a header" -- \
 	"$SYSCAGE" fuse -a s390x --chain -f "$TMP/nohdr.s" -o "$TMP/nohdr.bpf"
 expect_emu "fuse -a s390x: arg1.lo is s390x's" ALLOW -- -a s390x -f "$TMP/nohdr.bpf" read 0 7
 
+# past the engine's limits: said as that, not as errno E2BIG's text
+printf '\tld [nr]\n\tret a\n' >"$TMP/ret-nr.s"
+expect_status 2 "fuse of a filter past the engine's limits" -- "$SYSCAGE" fuse -f "$TMP/ret-nr.s" -o "$TMP/rn.bpf"
+expect_grep "$TMP/err" "fuse: nothing written: the analysis gave up where" "fuse says the analysis gave up"
+if grep -q "Argument list too long" "$TMP/err"; then not_ok "fuse: no E2BIG text" "$(cat "$TMP/err")"; else ok "fuse: no E2BIG text"; fi
+
 echo "1..$n"
