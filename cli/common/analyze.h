@@ -39,6 +39,12 @@ int cli_parse_timeout(const char *cmd, const char *text, uint64_t *ms);
 /* Options for the library with a budget of @ms milliseconds (0: none). */
 struct scg_analysis_options cli_analysis_options(uint64_t ms);
 /*
+ * @ret as `syscage emu` prints the verdict (the emulator's own reading: an
+ * errno above 4095 is 4095, an unknown action kills the process), with
+ * " (unknown action 0x...)" after an unknown one when @note_unknown.
+ */
+void cli_verdict_format(uint32_t ret, bool note_unknown, char *buf, size_t size);
+/*
  * The reason for @err (negative) from the analysis engine, in words: the
  * engine's -E2BIG (a filter past its limits, or a solver that gave up) is no
  * argument list, so it is said as what it is; other values as strerror().

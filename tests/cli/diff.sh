@@ -175,4 +175,21 @@ printf '\tld [28]\n\tjeq #7, ok\n\tret KILL_PROCESS\nok:\tret ALLOW\n' >"$TMP/nu
 expect_status 0 "diff -a s390x names the words of a .s without a header" -- \
 	"$SYSCAGE" diff -a s390x "$TMP/nohdr.s" "$TMP/num.s"
 
+# verdicts as emu says them: an errno above 4095 is 4095, an unknown action kills the process
+printf '\tld [nr]\n\tjeq #getpid, e\n\tret ALLOW\ne:\tret #0x00051000\n' >"$TMP/big-errno.s"
+printf '\tld [nr]\n\tjeq #getpid, e\n\tret ALLOW\ne:\tret #0x721754ef\n' >"$TMP/unknown.s"
+expect_status 1 "an errno above 4095 against an unknown action" -- \
+	"$SYSCAGE" diff -a x86_64 "$TMP/big-errno.s" "$TMP/unknown.s"
+expect_grep "$TMP/out" "^x86_64 getpid: ERRNO\(4095\) in A, KILL_PROCESS \(unknown action 0x721754ef\) in B$" \
+	"the verdicts as the kernel applies them"
+confirmed=0
+while IFS= read -r line; do
+	cmd=${line%%   #*}
+	want=${line##*# }
+	got=$(eval "${cmd/syscage/$SYSCAGE}" 2>&1 | head -n 1)
+	[ "$got" = "$want" ] && confirmed=$((confirmed + 1))
+done < <(grep '^  syscage emu ' "$TMP/out" | sed 's/^  //')
+if [ "$confirmed" -eq 2 ]; then ok "emu prints what diff says beside each command"
+else not_ok "emu prints what diff says beside each command" "$(cat "$TMP/out")"; fi
+
 echo "1..$n"
