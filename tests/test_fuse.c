@@ -437,6 +437,22 @@ static struct scg_prog asm_x86_64(const char *text)
 	return p;
 }
 
+/* The newest filter starts with A == 0 in a chain too: it may test A before loading it. */
+static void test_chain_starts_with_a_zero(void **state)
+{
+	(void)state;
+	struct scg_prog st[2] = {
+		asm_x86_64("ret LOG\n"),
+		asm_x86_64("jeq #0, zero\nret ERRNO(1)\nzero: ret ALLOW\n"),
+	};
+	struct scg_fuse_result res;
+	fuse_ok(st, 2, true, &res);
+	assert_int_equal(run_one(&res.prog, AUDIT_X86_64, NR_GETPID, NULL), SCG_RET_LOG);
+	scg_fuse_result_release(&res);
+	for (int i = 0; i < 2; i++)
+		scg_prog_release(&st[i]);
+}
+
 /*
  * A newer filter's exit by a zero divisor (KILL_THREAD) does not end the
  * stack: the older filter's KILL_PROCESS still wins, in the kernel and in
@@ -493,6 +509,7 @@ int main(void)
 		cmocka_unit_test(test_live_stack_vs_fused),
 		cmocka_unit_test(test_live_errno_tie),
 		cmocka_unit_test(test_live_div_zero_kill_process),
+		cmocka_unit_test(test_chain_starts_with_a_zero),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -214,8 +214,8 @@ static int fuse_chain(const struct scg_prog *progs, size_t n, struct scg_prog *o
 	 * filter's last `ret` precedes, would look reached with the words unset.
 	 * So they are set first, to ALLOW, which any verdict replaces.
 	 */
-	if (n > 1)
-		strbuf_appendf(&c.sb, "\tld #0x%x\n\tst M[%u]\n\tld #0x%x\n\tst M[%u]\n",
+	if (n > 1) /* then A is 0 again: the first filter starts as the kernel starts it */
+		strbuf_appendf(&c.sb, "\tld #0x%x\n\tst M[%u]\n\tld #0x%x\n\tst M[%u]\n\tld #0\n",
 				   SCG_RET_ALLOW, c.val, rank_of(SCG_RET_ALLOW), c.key);
 	for (size_t f = n; f-- > 0 && r == 0;) {
 		c.f = f;
