@@ -158,4 +158,19 @@ for v in 0x7fff0000 0x00050001 0x80000000; do
 		"$SYSCAGE" diff "$TMP/const.s" "$TMP/const.policy"
 done
 
+# a filter whose policy would not compile: refused with the size it would need
+{
+	printf '\tld [arch]\n\tjne #AUDIT_ARCH_X86_64, kill\n\tld [nr]\n\tjne #mount, allow\n\tld [arg0.lo]\n'
+	for i in $(seq 0 12); do
+		printf 'E%d:\tjset #%d, O%d, E%d\n' $i $((1 << i)) $((i + 1)) $((i + 1))
+		printf 'O%d:\tjset #%d, E%d, O%d\n' $i $((1 << i)) $((i + 1)) $((i + 1))
+	done
+	printf 'E13:\tret ERRNO(1)\nO13:\tret ERRNO(2)\nallow:\tret ALLOW\nkill:\tret KILL_PROCESS\n'
+} >"$TMP/parity.s"
+expect_status 2 "decompile of a filter whose policy would not compile" -- \
+	"$SYSCAGE" decompile -o "$TMP/parity.policy" "$TMP/parity.s"
+expect_grep "$TMP/err" "the policy would have 4097 rules and does not compile: the filter needs [0-9]* instructions" \
+	"says the size it would need"
+if [ -e "$TMP/parity.policy" ]; then not_ok "no policy written" "parity.policy exists"; else ok "no policy written"; fi
+
 echo "1..$n"
