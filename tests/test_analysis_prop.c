@@ -39,6 +39,7 @@
 #include <syscage/syscage.h>
 
 #include "bpf/opcodes.h"
+#include "support/live.h"
 #include "support/progen.h"
 #include "support/scale.h"
 
@@ -284,17 +285,19 @@ enum failure {
 	F_FUSE,            /* the fused filter differs from the stack on a sample */
 	F_FUSE_UNPROVEN,   /* fuse's own proof failed (-EPROTO) */
 	F_ASM,             /* the disassembly for an ABI reads back differently */
+	F_FUSE_KERNEL,     /* the kernel tells the stack and the fused filter apart */
 };
 
 static const char *const failure_names[] = {
 	"ok", "region example", "region sample", "decompile", "decompile proven wrongly",
 	"diff proven wrongly", "diff listed no difference", "fuse", "fuse proof failed", "asm",
+	"fuse in the kernel",
 };
 
 struct verdict_case {
 	uint32_t words[SCG_DATA_WORDS];
 	uint32_t want, got;
-	char what[64];
+	char what[320];
 };
 
 struct regions {
@@ -349,7 +352,58 @@ static void regions_free(struct regions *rs)
 
 struct stats {
 	size_t programs, stacks, partitioned, declined, decompiled, fused, chained, mutants, asm_trips;
+	size_t kernel_calls;
 };
+
+/* 1 when the kernel can be asked (a loud SKIP once otherwise), asked once. */
+static int live_state = 2;
+
+static int live_ok(void)
+{
+	if (live_state == 2)
+		live_state = live_require();
+	assert_true(live_state >= 0);
+	return live_state;
+}
+
+#define NR_SCHED_YIELD 24U /* x86_64: no arguments read, returns 0 */
+
+/*
+ * The stack loaded as a stack (threads tell KILL_THREAD from KILL_PROCESS),
+ * the fused filter alone, and the emulator's expectation: one outcome for
+ * sched_yield with random arguments.  False with *@bad filled otherwise.
+ */
+static bool same_in_kernel(struct progen_rng *rng, const struct scg_prog *progs, size_t n,
+			   const struct scg_prog *fused, struct verdict_case *bad, struct stats *st)
+{
+	struct scg_prog wrapped[4];
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(live_wrap_for_stacking(&progs[i], &wrapped[i]), 0);
+	struct live_call call = { .nr = NR_SCHED_YIELD };
+	for (int i = 0; i < 6; i++)
+		call.args[i] = progen_interesting64(rng);
+	struct live_outcome a, b, want;
+	assert_int_equal(live_run(wrapped, n, &call, &a), 0);
+	assert_int_equal(live_run(fused, 1, &call, &b), 0);
+	struct scg_seccomp_data d = { .nr = call.nr, .arch = 0xc000003eU,
+				      .instruction_pointer = live_ip(false) };
+	memcpy(d.args, call.args, sizeof(d.args));
+	struct scg_emu_result res;
+	assert_int_equal(scg_emu_stack_unchecked(progs, n, &d, &res, NULL, NULL, NULL, NULL), 0);
+	live_expect(&res, 0, &want);
+	for (size_t i = 0; i < n; i++)
+		scg_prog_release(&wrapped[i]);
+	st->kernel_calls++;
+	if (live_outcome_equal(&a, &b) && live_outcome_equal(&a, &want))
+		return true;
+	char sa[96], sb[96], sw[96];
+	live_outcome_format(&a, sa, sizeof(sa));
+	live_outcome_format(&b, sb, sizeof(sb));
+	live_outcome_format(&want, sw, sizeof(sw));
+	memset(bad, 0, sizeof(*bad));
+	snprintf(bad->what, sizeof(bad->what), "stack %s, fused %s, emulator %s", sa, sb, sw);
+	return false;
+}
 
 /* The partition of the stack against the emulator: examples and samples. */
 static enum failure check_partition(const struct scg_prog *progs, size_t n, uint64_t seed,
@@ -519,9 +573,16 @@ static enum failure check_fuse(const struct scg_prog *progs, size_t n, uint64_t 
 		/* a decompiled result keeps the effect; a chained one the very value */
 		bool ok = same_on_samples(progs, n, &res.prog, seed + (uint64_t)chain, res.chained,
 					  bad);
+		/* and a sample in the kernel itself */
+		struct progen_rng krng;
+		progen_seed(&krng, seed ^ 0x6b65726eULL);
+		bool kernel = !ok || progen_below(&krng, 3) != 0 || live_ok() != 1 ||
+			      same_in_kernel(&krng, progs, n, &res.prog, bad, st);
 		scg_fuse_result_release(&res);
 		if (!ok)
 			return F_FUSE;
+		if (!kernel)
+			return F_FUSE_KERNEL;
 	}
 	return OK;
 }
@@ -675,7 +736,7 @@ static void print_case(const struct scg_prog *progs, size_t n, enum failure kind
 			print_message("--- filter %zu\n%s", f, text);
 		free(text);
 	}
-	if (kind == F_ASM || kind == F_FUSE_UNPROVEN) {
+	if (kind == F_ASM || kind == F_FUSE_UNPROVEN || kind == F_FUSE_KERNEL) {
 		print_message("%s\n", bad->what);
 		return;
 	}
@@ -754,9 +815,9 @@ static void test_properties(void **state)
 		scg_prog_release(&pool[i]);
 	print_message("properties: %zu programs (%zu as stacks of 2-4): %zu partitioned, %zu "
 		      "declined, %zu decompiled, %zu fused by policy, %zu chained, %zu mutants "
-		      "diffed, %zu ABI round trips\n",
+		      "diffed, %zu ABI round trips, %zu calls in the kernel\n",
 		      st.programs, st.stacks, st.partitioned, st.declined, st.decompiled, st.fused,
-		      st.chained, st.mutants, st.asm_trips);
+		      st.chained, st.mutants, st.asm_trips, st.kernel_calls);
 	if (st.programs < 100)
 		return;
 	/* every kind of check ran */
