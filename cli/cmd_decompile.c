@@ -24,7 +24,8 @@ static void usage(FILE *out)
 		"default.  Several filters are a stack installed in the order given.\n"
 		"Compiling the result gives a filter 'syscage diff' proves equivalent.\n"
 		"\n"
-		"  -a, --arch ARCH    ABI for reading assembler input (default: native)\n"
+		"  -a, --arch ARCH    ABI for reading assembler input without an ABI header\n"
+		"                     (default: native)\n"
 		"  -o, --output FILE  write the policy to FILE (default: stdout)\n");
 	fputs(cli_timeout_usage, out);
 	fprintf(out,

@@ -37,7 +37,8 @@ static void usage(FILE *out)
 		"both verdicts, and an example as 'syscage emu' command lines.\n"
 		"\n"
 		"  -a, --arch ARCH     compare only calls of this ABI (policies are compiled\n"
-		"                      for it alone)\n"
+		"                      for it alone; the names of an assembler file without\n"
+		"                      an ABI header)\n"
 		"      --ignore-errno  every ERRNO(n) counts as the same verdict\n"
 		"      --json          print the result as JSON\n");
 	fputs(cli_timeout_usage, out);
