@@ -17,7 +17,8 @@ static void usage(FILE *out)
 		"#AUDIT_ARCH_X86_64, ret ERRNO(EACCES), ...  Reads FILE or standard input.\n"
 		"\n"
 		"  -a, --arch ARCH      target ABI for syscall names and argument words\n"
-		"                       (default: native)\n"
+		"                       (default: native, or the ABI a first line '; ...,\n"
+		"                       names for ABI' names; another one is refused)\n"
 		"  -f, --format FORMAT  raw: struct sock_filter records, native byte order\n"
 		"                       (default; never written to a terminal)\n"
 		"                       c: a C array for linux/filter.h\n"
@@ -86,7 +87,8 @@ static int assemble(const struct asm_cli_opts *o, const struct scg_arch *arch,
 		cli_error("asm: out of memory");
 		return -1;
 	}
-	SCG_OPTS(scg_asm_options, opts, .arch = arch,
+	/* without --arch, a header naming the file's ABI decides; with it, they must agree */
+	SCG_OPTS(scg_asm_options, opts, .arch = o->arch_name ? arch : NULL,
 		 .filename = strcmp(o->input, "-") ? o->input : "<stdin>");
 	int r = scg_asm(text, len, &opts, prog, diag);
 	cli_print_diag(diag);

@@ -236,7 +236,11 @@ static int print_stats(const struct scg_policy *policy, const struct scg_compile
 	const struct scg_arch *arch = scg_policy_arch_at(policy, 0);
 	int r = scg_compile_stats(policy, copts, prog, arch, &st);
 	if (r < 0) {
-		cli_error("compile: --stats: %s", strerror(-r));
+		if (r == -E2BIG)
+			cli_error("compile: --stats: the exact search for the best tree gave up (too "
+				  "many weighted syscalls to weigh every tree), so there is no comparison");
+		else
+			cli_error("compile: --stats: %s", strerror(-r));
 		return r;
 	}
 	double ratio = st.optimal_weighted_uncached > 0

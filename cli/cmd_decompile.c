@@ -24,7 +24,8 @@ static void usage(FILE *out)
 		"default.  Several filters are a stack installed in the order given.\n"
 		"Compiling the result gives a filter 'syscage diff' proves equivalent.\n"
 		"\n"
-		"  -a, --arch ARCH    ABI for reading assembler input (default: native)\n"
+		"  -a, --arch ARCH    ABI for reading assembler input without an ABI header\n"
+		"                     (default: native)\n"
 		"  -o, --output FILE  write the policy to FILE (default: stdout)\n");
 	fputs(cli_timeout_usage, out);
 	fprintf(out,
@@ -50,7 +51,7 @@ static int decompile_to(const struct scg_prog *progs, size_t n, const char *outp
 	if (budget)
 		cli_budget_error("decompile", ms, r, "the policy was complete");
 	else if (r < 0 && (!diag || !scg_diag_count(diag)))
-		cli_error("decompile: %s", strerror(-r));
+		cli_error("decompile: %s", cli_analysis_strerror(r));
 	if (r == 0) {
 		static const char header[] = "# decompiled by syscage\n";
 		size_t hl = strlen(header), tl = strlen(text);

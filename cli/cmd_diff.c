@@ -37,7 +37,8 @@ static void usage(FILE *out)
 		"both verdicts, and an example as 'syscage emu' command lines.\n"
 		"\n"
 		"  -a, --arch ARCH     compare only calls of this ABI (policies are compiled\n"
-		"                      for it alone)\n"
+		"                      for it alone; the names of an assembler file without\n"
+		"                      an ABI header)\n"
 		"      --ignore-errno  every ERRNO(n) counts as the same verdict\n"
 		"      --json          print the result as JSON\n");
 	fputs(cli_timeout_usage, out);
@@ -117,14 +118,16 @@ static void emu_command(const char *path, const struct scg_region *region,
 
 static void print_text(const struct diff_out *out, const struct scg_region *region,
 		       const char *abi, const char *sc, const char *args, const char *va,
-		       const char *vb, const struct scg_seccomp_data *d)
+		       const char *vb, const struct scg_seccomp_data *d, const uint32_t rets[2])
 {
 	printf("%s %s%s%s: %s in A, %s in B\n", abi, sc, args[0] ? " if " : "", args, va, vb);
 	char cmd[512];
 	for (int side = 0; side < 2; side++) {
 		emu_command(out->o->paths[side], region, d, cmd, sizeof(cmd));
+		char said[64]; /* the first line emu prints */
+		cli_verdict_format(rets[side], false, said, sizeof(said));
 		if (cmd[0])
-			printf("  %s   # %s\n", cmd, side ? vb : va);
+			printf("  %s   # %s\n", cmd, said);
 	}
 	if (!cli_region_arch(region))
 		printf("  example: arch 0x%08x nr %d\n", (unsigned)d->arch, (int)d->nr);
@@ -160,8 +163,9 @@ static int on_difference(void *ctx, const struct scg_region *region, uint32_t re
 	char abi[64], sc[256], va[64], vb[64];
 	cli_region_abi(region, abi, sizeof(abi));
 	cli_region_syscall(region, sc, sizeof(sc));
-	scg_ret_format(ret_a, va, sizeof(va));
-	scg_ret_format(ret_b, vb, sizeof(vb));
+	/* as emu says them: the commands printed beside them must agree */
+	cli_verdict_format(ret_a, true, va, sizeof(va));
+	cli_verdict_format(ret_b, true, vb, sizeof(vb));
 	const struct scg_arch *arch = cli_region_arch(region);
 	char *args = NULL;
 	r = scg_region_args_text(region, arch ? arch : scg_arch_lookup("x86_64"), &args);
@@ -170,7 +174,7 @@ static int on_difference(void *ctx, const struct scg_region *region, uint32_t re
 	if (out->o->json)
 		print_json(out, abi, sc, args, va, vb, &d);
 	else
-		print_text(out, region, abi, sc, args, va, vb, &d);
+		print_text(out, region, abi, sc, args, va, vb, &d, (const uint32_t[2]){ ret_a, ret_b });
 	free(args);
 	return 0;
 }
@@ -232,7 +236,7 @@ int cmd_diff(int argc, char **argv)
 	if (budget)
 		cli_budget_error("diff", o.timeout_ms, r, "every input was compared");
 	else if (r < 0 && (!diag || scg_diag_count(diag) == 0))
-		cli_error("diff: %s", strerror(-r));
+		cli_error("diff: %s", cli_analysis_strerror(r));
 	cli_undecided_free(undecided);
 	scg_diag_free(diag);
 	scg_prog_release(&a);

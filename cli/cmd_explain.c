@@ -217,7 +217,8 @@ static int explain(const struct explain_opts *o, const struct scg_arch *arch)
 		return CLI_EXIT_USAGE;
 	struct scg_prog prog = { 0 };
 	struct scg_policy *policy = NULL;
-	if (cli_analysis_load(o->input, NULL, &prog, &policy) < 0)
+	/* the call's ABI names an assembler file's words unless its header names them */
+	if (cli_analysis_load(o->input, cli_is_asm_path(o->input) ? arch : NULL, &prog, &policy) < 0)
 		return CLI_EXIT_USAGE;
 	if (policy)
 		print_rule(policy, &d);
@@ -250,7 +251,7 @@ static int explain(const struct explain_opts *o, const struct scg_arch *arch)
 		cli_budget_error("explain", o->timeout_ms, err,
 				 "the values that keep this path were decided");
 	else if (n < 0 && (!diag || !scg_diag_count(diag)))
-		cli_error("explain: %s", strerror(-n));
+		cli_error("explain: %s", cli_analysis_strerror(n));
 	scg_region_free(region);
 	scg_diag_free(diag);
 	free(pcs);

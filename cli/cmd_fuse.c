@@ -25,7 +25,7 @@ struct fuse_opts {
 	const char *files[MAX_FILTERS];
 	size_t nfiles;
 	long pid; /* 0: none */
-	const char *output, *workload;
+	const char *output, *workload, *arch_name;
 	bool no_workload, chain, json;
 	enum fuse_format format;
 	uint64_t timeout_ms;
@@ -52,6 +52,8 @@ static void usage(FILE *out)
 		"  -f, --filter FILTER  a filter: raw sock_filter records, assembler (*.s,\n"
 		"                       *.asm), a policy, OCI/Docker JSON or systemd unit,\n"
 		"                       or a built-in profile name (compiled first)\n"
+		"  -a, --arch ABI       the names of an assembler file without an ABI header\n"
+		"                       (default: the machine's); a header wins\n"
 		"      --pid PID        the stack process (or thread) PID holds\n"
 		"                       (PTRACE_SECCOMP_GET_FILTER; needs CAP_SYS_ADMIN)\n"
 		"  -o, --output OUT     write the fused filter there (default: stdout)\n"
@@ -92,6 +94,9 @@ static int on_option(int c, const char *arg, void *ctx)
 		break;
 	case 'o':
 		o->output = arg;
+		break;
+	case 'a':
+		o->arch_name = arg;
 		break;
 	case 'F':
 		if (!strcmp(arg, "raw"))
@@ -248,7 +253,7 @@ static int fuse(const struct fuse_opts *o, const struct scg_prog *progs, size_t 
 		return CLI_EXIT_BUDGET;
 	}
 	if (r < 0) {
-		cli_error("fuse: nothing written: %s", r == -EPROTO ? "the proof failed" : strerror(-r));
+		cli_error("fuse: nothing written: %s", r == -EPROTO ? "the proof failed" : cli_analysis_strerror(r));
 		return CLI_EXIT_USAGE;
 	}
 	char *data = NULL;
@@ -270,6 +275,7 @@ int cmd_fuse(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "filter", required_argument, NULL, 'f' },
+		{ "arch", required_argument, NULL, 'a' },
 		{ "pid", required_argument, NULL, OPT_PID },
 		{ "output", required_argument, NULL, 'o' },
 		{ "format", required_argument, NULL, 'F' },
@@ -281,7 +287,7 @@ int cmd_fuse(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	static const struct cli_command cmd = { "fuse", ":f:o:F:h", longopts, usage, on_option };
+	static const struct cli_command cmd = { "fuse", ":f:a:o:F:h", longopts, usage, on_option };
 	struct fuse_opts o = { .timeout_ms = CLI_ANALYSIS_TIMEOUT_S * 1000 };
 	int first = cli_parse_options(&cmd, argc, argv, &o);
 	if (first <= 0)
@@ -305,8 +311,14 @@ int cmd_fuse(int argc, char **argv)
 	if (o.pid) {
 		status = load_pid((pid_t)o.pid, progs, &n);
 	} else {
+		const struct scg_arch *arch = cli_arch(o.arch_name);
+		if (!arch)
+			status = CLI_EXIT_USAGE;
+		/* -a names an assembler file's words; a policy is compiled for all its ABIs */
 		for (; n < o.nfiles && !status; n++)
-			if (cli_analysis_load(o.files[n], NULL, &progs[n], NULL) < 0)
+			if ((cli_is_asm_path(o.files[n])
+				     ? cli_load_filter(o.files[n], arch, &progs[n])
+				     : cli_analysis_load(o.files[n], NULL, &progs[n], NULL)) < 0)
 				status = CLI_EXIT_USAGE;
 	}
 	if (!status)

@@ -323,7 +323,7 @@ int cmd_lint(int argc, char **argv)
 	bool budget = r == -ETIMEDOUT || r == -ECANCELED;
 	if (r < 0 && !budget) {
 		cli_print_diag(diag);
-		cli_error("lint: %s", strerror(-r));
+		cli_error("lint: %s", cli_analysis_strerror(r));
 	} else if (o.format == LINT_SARIF) {
 		print_sarif(diag, path);
 	} else if (o.format == LINT_JSON) {

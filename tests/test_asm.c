@@ -230,6 +230,40 @@ static void test_seccomp_fields_big_endian(void **state)
 		   { 0x15, 0, 0, 288 }, { 0x15, 0, 0, 0x80000016 });
 }
 
+/* A first line naming the ABI, as the disassembler writes it, decides the names. */
+static void test_abi_header(void **state)
+{
+	(void)state;
+	static const char text[] = "; 2 instructions, names for s390x\nld [arg0.lo]\nret a\n";
+	const struct scg_arch *x86 = scg_arch_lookup("x86");
+	struct scg_prog p;
+	/* no ABI given, or given as the default for files without a header: s390x's words */
+	SCG_OPTS(scg_asm_options, none);
+	assert_int_equal(scg_asm(text, strlen(text), &none, &p, NULL), 0);
+	assert_int_equal(p.insns[0].k, 20);
+	scg_prog_release(&p);
+	SCG_OPTS(scg_asm_options, fallback, .arch = x86, .arch_is_default = true);
+	assert_int_equal(scg_asm(text, strlen(text), &fallback, &p, NULL), 0);
+	assert_int_equal(p.insns[0].k, 20);
+	scg_prog_release(&p);
+	/* another ABI asked for explicitly: refused at the header */
+	SCG_OPTS(scg_asm_options, strict, .arch = x86);
+	struct scg_diag *diag = scg_diag_new();
+	assert_int_equal(scg_asm(text, strlen(text), &strict, &p, diag), -EINVAL);
+	assert_int_equal(p.len, 0);
+	assert_int_equal(scg_diag_get(diag, 0)->loc.line, 1);
+	scg_diag_free(diag);
+	/* without a header the given ABI names the words */
+	assert_int_equal(scg_asm(text + 34, strlen(text + 34), &fallback, &p, NULL), 0);
+	assert_int_equal(p.insns[0].k, 16);
+	scg_prog_release(&p);
+	/* an unknown ABI in the header is an error; "names for" elsewhere is a comment */
+	static const char bad[] = "; names for vax\nret #0\n", other[] = "; the names for x\nret #0\n";
+	assert_int_equal(scg_asm(bad, strlen(bad), &none, &p, NULL), -EINVAL);
+	assert_int_equal(scg_asm(other, strlen(other), &none, &p, NULL), 0);
+	scg_prog_release(&p);
+}
+
 static void test_seccomp_constants(void **state)
 {
 	(void)state;
@@ -773,6 +807,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_loads),
+		cmocka_unit_test(test_abi_header),
 		cmocka_unit_test(test_alu_ret_misc),
 		cmocka_unit_test(test_numbers),
 		cmocka_unit_test(test_jumps),

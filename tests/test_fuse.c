@@ -429,6 +429,74 @@ static void test_live_errno_tie(void **state)
 	}
 }
 
+static struct scg_prog asm_x86_64(const char *text)
+{
+	struct scg_prog p = { 0 };
+	SCG_OPTS(scg_asm_options, ao, .arch = scg_arch_lookup("x86_64"));
+	assert_int_equal(scg_asm(text, strlen(text), &ao, &p, NULL), 0);
+	return p;
+}
+
+/* The newest filter starts with A == 0 in a chain too: it may test A before loading it. */
+static void test_chain_starts_with_a_zero(void **state)
+{
+	(void)state;
+	struct scg_prog st[2] = {
+		asm_x86_64("ret LOG\n"),
+		asm_x86_64("jeq #0, zero\nret ERRNO(1)\nzero: ret ALLOW\n"),
+	};
+	struct scg_fuse_result res;
+	fuse_ok(st, 2, true, &res);
+	assert_int_equal(run_one(&res.prog, AUDIT_X86_64, NR_GETPID, NULL), SCG_RET_LOG);
+	scg_fuse_result_release(&res);
+	for (int i = 0; i < 2; i++)
+		scg_prog_release(&st[i]);
+}
+
+/*
+ * A newer filter's exit by a zero divisor (KILL_THREAD) does not end the
+ * stack: the older filter's KILL_PROCESS still wins, in the kernel and in
+ * the fused filter, decompiled or chained.  The call is made from a second
+ * thread, so the harness tells a dead thread from a dead process.
+ */
+static void test_live_div_zero_kill_process(void **state)
+{
+	(void)state;
+	struct scg_prog st[2] = {
+		getpid_filter(SCG_RET_KILL_PROCESS),
+		asm_x86_64("ld [nr]\njeq #getpid, dz\nret ALLOW\ndz: div x\nret ALLOW\n"),
+	};
+	for (int chain = 0; chain < 2; chain++) {
+		struct scg_fuse_result res;
+		fuse_ok(st, 2, chain, &res);
+		assert_int_equal(run_one(&res.prog, AUDIT_X86_64, NR_GETPID, NULL),
+				 SCG_RET_KILL_PROCESS);
+		assert_int_equal(run_one(&res.prog, AUDIT_X86_64, 0, NULL), SCG_RET_ALLOW);
+		int live = live_require();
+		assert_true(live >= 0);
+		if (live) {
+			struct scg_prog wrapped[2];
+			for (int i = 0; i < 2; i++)
+				assert_int_equal(live_wrap_for_stacking(&st[i], &wrapped[i]), 0);
+			struct live_call call = { .nr = NR_GETPID };
+			struct live_outcome a, b;
+			assert_int_equal(live_run(wrapped, 2, &call, &a), 0);
+			assert_int_equal(live_run(&res.prog, 1, &call, &b), 0);
+			char sa[96], sb[96];
+			live_outcome_format(&a, sa, sizeof(sa));
+			live_outcome_format(&b, sb, sizeof(sb));
+			if (a.kind != LIVE_PROCESS_KILLED || !live_outcome_equal(&a, &b))
+				fail_msg("%s: stack %s, fused %s", chain ? "chained" : "decompiled",
+					 sa, sb);
+			for (int i = 0; i < 2; i++)
+				scg_prog_release(&wrapped[i]);
+		}
+		scg_fuse_result_release(&res);
+	}
+	for (int i = 0; i < 2; i++)
+		scg_prog_release(&st[i]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -440,6 +508,8 @@ int main(void)
 		cmocka_unit_test(test_random_stacks),
 		cmocka_unit_test(test_live_stack_vs_fused),
 		cmocka_unit_test(test_live_errno_tie),
+		cmocka_unit_test(test_live_div_zero_kill_process),
+		cmocka_unit_test(test_chain_starts_with_a_zero),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -291,6 +291,64 @@ static void test_errno_values(void **state)
 	scg_policy_free(p);
 }
 
+/*
+ * libseccomp (2.5.4 here, 2.6 alike) refuses SCMP_ACT_ERRNO(n) for n >= 4095
+ * (seccomp_rule_add() and seccomp_init() say -EINVAL), and runc hands it the
+ * low 16 bits of errnoRet: the import refuses what runc could not load, and
+ * the export never writes it.
+ */
+static void test_errno_libseccomp_limit(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *entry; /* the errno part of getpid's entry, or of the default */
+		bool is_default, ok;
+	} cases[] = {
+		{ "\"errnoRet\": 4094", false, true },   { "\"errnoRet\": 4095", false, false },
+		{ "\"errnoRet\": 65535", false, false }, { "\"errnoRet\": 65536", false, true },
+		{ "\"errnoRet\": 70000", false, false }, { "\"errno\": \"4095\"", false, false },
+		{ "\"defaultErrnoRet\": 4094", true, true }, { "\"defaultErrnoRet\": 4095", true, false },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char json[512];
+		if (cases[i].is_default)
+			snprintf(json, sizeof(json),
+				 "{\"defaultAction\": \"SCMP_ACT_ERRNO\", %s, \"syscalls\": []}",
+				 cases[i].entry);
+		else
+			snprintf(json, sizeof(json),
+				 "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"syscalls\": [{\"names\": "
+				 "[\"getpid\"], \"action\": \"SCMP_ACT_ERRNO\", %s}]}",
+				 cases[i].entry);
+		struct scg_oci_options opts;
+		scg_oci_options_init(&opts);
+		opts.host_arch = "amd64";
+		struct scg_policy *p = NULL;
+		struct scg_diag *diag = scg_diag_new();
+		int r = scg_oci_import(json, strlen(json), &opts, &p, diag);
+		if ((r == 0) != cases[i].ok)
+			fail_msg("%s: import returned %d", cases[i].entry, r);
+		if (!cases[i].ok) {
+			bool said = false;
+			for (size_t k = 0; k < scg_diag_count(diag); k++)
+				said |= strstr(scg_diag_get(diag, k)->message, "libseccomp refuses") != NULL;
+			assert_true(said);
+		}
+		scg_diag_free(diag);
+		scg_policy_free(p);
+	}
+	/* and a policy with such an errno does not export */
+	struct scg_policy *p = NULL;
+	const char *text = "arch x86_64\ndefault allow\nerrno(4095) getpid\n";
+	assert_int_equal(scg_policy_parse(text, strlen(text), NULL, &p, NULL), 0);
+	char *out = NULL;
+	struct scg_diag *diag = scg_diag_new();
+	assert_int_equal(scg_oci_export(p, &out, diag), -EINVAL);
+	assert_null(out);
+	scg_diag_free(diag);
+	scg_policy_free(p);
+}
+
 /* Imports @json for an amd64 host, keeping the warnings in @diag. */
 static struct scg_policy *import_into(const char *json, struct scg_diag *diag)
 {
@@ -1061,6 +1119,7 @@ int main(void)
 		cmocka_unit_test(test_docker_other_host),
 		cmocka_unit_test(test_selection),
 		cmocka_unit_test(test_errno_values),
+		cmocka_unit_test(test_errno_libseccomp_limit),
 		cmocka_unit_test(test_podman_errno_names),
 		cmocka_unit_test(test_podman_errno_agreeing),
 		cmocka_unit_test(test_podman_errno_host),

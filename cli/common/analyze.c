@@ -144,6 +144,30 @@ struct scg_analysis_options cli_analysis_options(uint64_t ms)
 					      .timeout_ms = ms };
 }
 
+void cli_verdict_format(uint32_t ret, bool note_unknown, char *buf, size_t size)
+{
+	/* a filter of one `ret #ret`, run by the emulator: its classification, not a copy */
+	struct scg_insn insn = { 0x06 /* BPF_RET | BPF_K */, 0, 0, ret };
+	struct scg_prog one = { &insn, 1 };
+	struct scg_seccomp_data d = { 0 };
+	struct scg_emu_result res;
+	if (scg_emu_stack_unchecked(&one, 1, &d, &res, NULL, NULL, NULL, NULL) < 0) {
+		scg_ret_format(ret, buf, size);
+		return;
+	}
+	int n = scg_emu_result_format(&res, buf, size);
+	if (note_unknown && res.unknown_action && n > 0 && (size_t)n < size)
+		snprintf(buf + n, size - (size_t)n, " (unknown action 0x%08x)", ret);
+}
+
+const char *cli_analysis_strerror(int err)
+{
+	if (err == -E2BIG)
+		return "the analysis gave up where the error above says (a filter past its "
+		       "limits, or a question the solver could not decide): no answer is given";
+	return strerror(-err);
+}
+
 void cli_budget_error(const char *cmd, uint64_t ms, int err, const char *what)
 {
 	if (err == -ETIMEDOUT)

@@ -38,6 +38,18 @@ extern const char cli_timeout_usage[];
 int cli_parse_timeout(const char *cmd, const char *text, uint64_t *ms);
 /* Options for the library with a budget of @ms milliseconds (0: none). */
 struct scg_analysis_options cli_analysis_options(uint64_t ms);
+/*
+ * @ret as `syscage emu` prints the verdict (the emulator's own reading: an
+ * errno above 4095 is 4095, an unknown action kills the process), with
+ * " (unknown action 0x...)" after an unknown one when @note_unknown.
+ */
+void cli_verdict_format(uint32_t ret, bool note_unknown, char *buf, size_t size);
+/*
+ * The reason for @err (negative) from the analysis engine, in words: the
+ * engine's -E2BIG (a filter past its limits, or a solver that gave up) is no
+ * argument list, so it is said as what it is; other values as strerror().
+ */
+const char *cli_analysis_strerror(int err);
 /* "syscage: CMD: the time budget of 10 s ran out before ..." on stderr (@err: -ETIMEDOUT, ...). */
 void cli_budget_error(const char *cmd, uint64_t ms, int err, const char *what);
 

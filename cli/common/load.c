@@ -58,7 +58,9 @@ int cli_load_filter(const char *path, const struct scg_arch *arch, struct scg_pr
 	}
 	const char *name = path && strcmp(path, "-") ? path : "<stdin>";
 	if (cli_is_asm_path(path)) {
-		struct scg_asm_options opts = { .arch = arch, .filename = name };
+		/* a header naming the file's ABI wins over @arch, which names the words of others */
+		SCG_OPTS(scg_asm_options, opts, .arch = arch, .filename = name,
+			 .arch_is_default = true);
 		r = scg_asm(data, len, &opts, prog, diag);
 	} else {
 		r = scg_prog_from_raw(data, len, name, prog, diag);

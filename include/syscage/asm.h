@@ -26,6 +26,14 @@ struct scg_asm_options {
 	const struct scg_arch *arch;
 	/* Name used in diagnostics ("<stdin>" when NULL). */
 	const char *filename;
+	/*
+	 * A text whose first line is a comment ending in "names for ABI", as
+	 * scg_disasm() writes it ("; 36 instructions, names for s390x"), is
+	 * read with that ABI's names.  false: @arch, when set, must be that ABI
+	 * (another one is an error); true: @arch only names the words of a
+	 * text without such a header, and the header wins.
+	 */
+	bool arch_is_default;
 };
 
 /*

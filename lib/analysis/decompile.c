@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include <syscage/compile.h>
 #include <syscage/policy.h>
 
 #include "analysis/symexec.h"
@@ -638,6 +639,13 @@ static int build(struct decomp *d, struct abi_plan *plans, size_t *nplans)
 		if (r == 0 && target)
 			r = scg_policy_add_arch(d->policy, p->arch);
 	}
+	/*
+	 * No ABI needs a rule: every call gets the unknown ABIs' verdict.  The
+	 * language has no policy without targets, so the native ABI is one,
+	 * with that verdict as its default too.
+	 */
+	if (r == 0 && *nplans == 0)
+		r = scg_policy_add_arch(d->policy, scg_arch_native());
 	if (r < 0)
 		return r;
 	uint32_t def = d->common.n ? tally_top(&d->common) : canonical(d->badarch);
@@ -738,6 +746,38 @@ static void report_budget(const struct decomp *d, size_t nplans, const struct ab
 	free(what);
 }
 
+/*
+ * The promise is a policy that compiles to an equivalent filter: one the
+ * compiler cannot fit in the kernel's 4096 instructions is refused, with
+ * the compiler's count of what it would need.  0 or -ENOTSUP.
+ */
+static int check_compiles(const struct scg_policy *policy, struct scg_diag *diag)
+{
+	struct scg_diag *why = scg_diag_new();
+	if (!why)
+		return -ENOMEM;
+	struct scg_prog prog = { 0 };
+	int r = scg_compile(policy, NULL, &prog, why);
+	scg_prog_release(&prog);
+	if (r == 0 || r == -ENOMEM) {
+		scg_diag_free(why);
+		return r;
+	}
+	const char *reason = "the compiler refuses it";
+	for (size_t i = 0; i < scg_diag_count(why); i++)
+		if (scg_diag_get(why, i)->severity == SCG_SEV_ERROR) {
+			reason = scg_diag_get(why, i)->message;
+			break;
+		}
+	scg_diag_add(diag, SCG_SEV_ERROR, SCG_LOC_NONE, "decompile-too-big",
+		     "the filter's conditions do not factor into rules the compiler can lay out; "
+		     "read it with `syscage disasm` instead",
+		     "the policy would have %zu rules and does not compile: %s",
+		     scg_policy_rule_count(policy), reason);
+	scg_diag_free(why);
+	return -ENOTSUP;
+}
+
 int scg_decompile(const struct scg_prog *progs, size_t n, struct scg_policy **out,
 		  struct scg_diag *diag)
 {
@@ -762,6 +802,8 @@ int scg_decompile_opts(const struct scg_prog *progs, size_t n,
 	r = plans && d.policy ? build(&d, plans, &nplans) : -ENOMEM;
 	if (analysis_stopped(r))
 		report_budget(&d, nplans, plans);
+	if (r == 0)
+		r = check_compiles(d.policy, diag);
 	run_finish(&run, opts);
 	for (size_t i = 0; i < nplans; i++)
 		free(plans[i].syscalls);

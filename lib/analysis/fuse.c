@@ -17,8 +17,9 @@
  *  2. Chained, when the policy language cannot say what the stack does
  *     (a filter without an ABI check, tests of the instruction pointer,
  *     computed values): the filters' code one after the other, newest first,
- *     each `ret` replaced by a combination with the best value so far, kept
- *     in two scratch words no filter uses.  As slow as the stack (slower by
+ *     each `ret` (and each `div x`'s exit on a zero X) replaced by a
+ *     combination with the best value so far, kept in scratch words no
+ *     filter uses.  As slow as the stack (slower by
  *     the combining), but one filter.
  */
 #include <errno.h>
@@ -135,6 +136,21 @@ static void chain_ret_a(struct chain *c, size_t i)
 	}
 }
 
+/*
+ * `div x` at instruction @i: with X == 0 the kernel ends this filter with 0
+ * (KILL_THREAD), and only this one: the filters after it still run and a
+ * stronger verdict of theirs (KILL_PROCESS) wins.  So a zero X is one more
+ * `ret #0` to combine, never the end of the chain.  A is kept in the word
+ * of `ret a`'s value while X is tested.
+ */
+static void chain_div_x(struct chain *c, size_t i)
+{
+	strbuf_appendf(&c->sb, "\tst M[%u]\n\ttxa\n\tjeq #0, Z%zu_%zu, D%zu_%zu\nZ%zu_%zu:\n",
+		       c->tmp, c->f, i, c->f, i, c->f, i);
+	chain_ret_const(c, i, SCG_RET_KILL_THREAD);
+	strbuf_appendf(&c->sb, "D%zu_%zu:\n\tld M[%u]\n\tdiv x\n", c->f, i, c->tmp);
+}
+
 static const char *const jump_names[] = { "ja", "jeq", "jgt", "jge", "jset" };
 
 /* Copies one filter with its returns replaced; its jumps keep their targets through labels. */
@@ -150,6 +166,8 @@ static int chain_copy(struct chain *c, const struct scg_prog *p)
 				chain_ret_a(c, i);
 			else
 				chain_ret_const(c, i, in->k);
+		} else if (in->code == (BPF_ALU | BPF_DIV | BPF_X)) {
+			chain_div_x(c, i);
 		} else if (BPF_CLASS(in->code) == BPF_JMP && BPF_OP(in->code) == BPF_JA) {
 			strbuf_appendf(&c->sb, "\tja F%zu_%zu\n", c->f, i + 1 + in->k);
 		} else if (BPF_CLASS(in->code) == BPF_JMP) {
@@ -196,8 +214,8 @@ static int fuse_chain(const struct scg_prog *progs, size_t n, struct scg_prog *o
 	 * filter's last `ret` precedes, would look reached with the words unset.
 	 * So they are set first, to ALLOW, which any verdict replaces.
 	 */
-	if (n > 1)
-		strbuf_appendf(&c.sb, "\tld #0x%x\n\tst M[%u]\n\tld #0x%x\n\tst M[%u]\n",
+	if (n > 1) /* then A is 0 again: the first filter starts as the kernel starts it */
+		strbuf_appendf(&c.sb, "\tld #0x%x\n\tst M[%u]\n\tld #0x%x\n\tst M[%u]\n\tld #0\n",
 				   SCG_RET_ALLOW, c.val, rank_of(SCG_RET_ALLOW), c.key);
 	for (size_t f = n; f-- > 0 && r == 0;) {
 		c.f = f;
@@ -311,12 +329,6 @@ int scg_fuse(const struct scg_prog *progs, size_t n, const struct scg_fuse_optio
 		if (!why)
 			return -ENOMEM;
 		r = scg_decompile_opts(progs, n, o.limits, &res.policy, why);
-		if (r == 0 && scg_policy_arch_count(res.policy) == 0) {
-			/* every ABI gets the bad-architecture verdict: nothing a policy targets */
-			scg_diag_add(why, SCG_SEV_NOTE, SCG_LOC_NONE, "fuse-chained", NULL,
-				     "the stack treats every ABI as a bad architecture");
-			r = -ENOTSUP;
-		}
 		if (r == 0)
 			r = scg_compile(res.policy, o.compile, &res.prog, diag);
 		if (r == -ENOTSUP) {

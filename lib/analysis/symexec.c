@@ -1304,6 +1304,9 @@ static int run_alu(struct symexec *s, size_t fi, size_t pc, struct frame *f)
 	struct sval b = BPF_SRC(in->code) == BPF_X ? f->x : sv_const(in->k);
 	if (op == BPF_NEG)
 		b = sv_const(0);
+	/* a divisor known to be 0 ends the filter whatever A is, as in the emulator */
+	if (op == BPF_DIV && b.kind == SV_CONST && b.value == 0)
+		return 1;
 	if (f->a.kind == SV_CONST && b.kind == SV_CONST) {
 		uint32_t v;
 		if (!alu_const(op, f->a.value, b.value, &v))

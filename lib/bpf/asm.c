@@ -5,7 +5,11 @@
  * one run reports several problems, up to ASM_MAX_ERRORS.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
+
+#include <syscage/arch.h>
 
 #include "bpf/asm_internal.h"
 #include "util/opts.h"
@@ -66,6 +70,53 @@ static void ctx_release(struct asm_ctx *ctx)
 	free(ctx->label_slots);
 }
 
+/*
+ * The ABI a header names: a first line "; ..., names for ABI" (or ";
+ * names for ABI"), as the disassembler writes it.  Sets *@abi (NULL: no
+ * header), or reports an ABI no table knows and returns false.
+ */
+static bool header_arch(struct asm_ctx *ctx, const struct scg_arch **abi)
+{
+	static const char key[] = "names for ";
+	const size_t klen = sizeof(key) - 1;
+	*abi = NULL;
+	size_t end = 0;
+	while (end < ctx->text_len && ctx->text[end] != '\n')
+		end++;
+	if (end == 0 || ctx->text[0] != ';')
+		return true;
+	/* the last "names for " of the line, then one word to its end */
+	size_t at = SIZE_MAX;
+	for (size_t i = 1; i + klen <= end; i++)
+		if (!memcmp(ctx->text + i, key, klen))
+			at = i;
+	if (at == SIZE_MAX)
+		return true;
+	size_t b = at + klen, e = end;
+	while (e > b && (ctx->text[e - 1] == ' ' || ctx->text[e - 1] == '\t' ||
+			 ctx->text[e - 1] == '\r'))
+		e--;
+	/* the key must start the comment or follow ", " */
+	size_t k = at;
+	while (k > 1 && ctx->text[k - 1] == ' ')
+		k--;
+	if (k > 1 && ctx->text[k - 1] != ',')
+		return true;
+	char name[32];
+	if (e == b || e - b >= sizeof(name) || memchr(ctx->text + b, ' ', e - b))
+		return true;
+	memcpy(name, ctx->text + b, e - b);
+	name[e - b] = '\0';
+	*abi = scg_arch_lookup(name);
+	if (!*abi) {
+		asm_error(ctx, 1, (unsigned)b + 1, "asm-header-abi",
+			  "`syscage syscalls --arches` lists the ABIs",
+			  "the header names the ABI '%s', which no table knows", name);
+		return false;
+	}
+	return true;
+}
+
 int scg_asm(const char *text, size_t len, const struct scg_asm_options *opts, struct scg_prog *out,
 	    struct scg_diag *diag)
 {
@@ -75,7 +126,7 @@ int scg_asm(const char *text, size_t len, const struct scg_asm_options *opts, st
 	if (!text && len)
 		return -EINVAL;
 	struct scg_asm_options o;
-	if (opts_load(&o, sizeof(o), opts, OPTS_END(struct scg_asm_options, filename)) < 0)
+	if (opts_load(&o, sizeof(o), opts, OPTS_END(struct scg_asm_options, arch_is_default)) < 0)
 		return -EINVAL;
 	opts = &o;
 	struct asm_ctx ctx = {
@@ -88,7 +139,20 @@ int scg_asm(const char *text, size_t len, const struct scg_asm_options *opts, st
 	};
 	if (!ctx.lp)
 		return -ENOMEM;
-	asm_parse(&ctx);
+	const struct scg_arch *abi;
+	if (!header_arch(&ctx, &abi)) {
+		ctx.stopped = true;
+	} else if (abi && opts->arch && abi != opts->arch && !opts->arch_is_default) {
+		asm_error(&ctx, 1, 1, "asm-header-abi",
+			  "read it for its own ABI (no --arch), or disassemble it again for the other",
+			  "the header says the names are for %s, not for %s", scg_arch_name(abi),
+			  scg_arch_name(opts->arch));
+		ctx.stopped = true;
+	} else if (abi) {
+		ctx.arch = abi;
+	}
+	if (!ctx.stopped)
+		asm_parse(&ctx);
 	if (!ctx.nomem && !ctx.stopped)
 		check_size(&ctx);
 	int r = -EINVAL;

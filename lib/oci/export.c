@@ -76,6 +76,14 @@ static bool check_action(struct oci_export *x, uint32_t ret, struct scg_loc loc,
 				 "OCI has no action for %s", text);
 		return false;
 	}
+	/* libseccomp's db_action_valid(): SCMP_ACT_ERRNO(n) with n >= MAX_ERRNO is -EINVAL */
+	if (scg_action_of(ret) == SCG_ACTION_ERRNO && (ret & SCG_RET_DATA) >= SCG_MAX_ERRNO) {
+		oci_export_error(x, loc, "use an errno below 4095",
+				 "libseccomp refuses %s (errno 4095 and above), so runc could not "
+				 "load the profile",
+				 text);
+		return false;
+	}
 	if (scg_action_of(ret) == SCG_ACTION_USER_NOTIF && is_default) {
 		oci_export_error(x, loc, NULL, "runc refuses SCMP_ACT_NOTIFY as the default action");
 		return false;

@@ -214,6 +214,28 @@ static bool read_action(struct reader *rd, const struct oci_path *path, struct j
 	return false;
 }
 
+/*
+ * libseccomp refuses SCMP_ACT_ERRNO(n) for n >= MAX_ERRNO (4095): its
+ * db_action_valid() in 2.5 and 2.6, which seccomp_init() and
+ * seccomp_rule_add() call (-EINVAL), so runc and crun fail to start the
+ * container.  n is what runc hands over: the low 16 bits of the value.
+ */
+#define LIBSECCOMP_ERRNO_LIMIT 4095U
+
+/* An ERRNO action with @value (read at @path) libseccomp would refuse: an error. */
+static void check_errno_limit(struct reader *rd, const struct oci_path *path,
+			      enum oci_action action, uint32_t value)
+{
+	if (action != OCI_ACT_ERRNO || (value & 0xffffU) < LIBSECCOMP_ERRNO_LIMIT)
+		return;
+	char low[48] = "";
+	if (value > 0xffffU)
+		snprintf(low, sizeof(low), " (runc passes the low 16 bits of %u)", (unsigned)value);
+	oci_error(rd->doc, path, "an errno is at most 4094 here (4095 is MAX_ERRNO itself)",
+		  "libseccomp refuses SCMP_ACT_ERRNO(%u)%s, so runc cannot load this profile",
+		  (unsigned)(value & 0xffffU), low);
+}
+
 /* errnoRet and defaultErrnoRet: Go's *uint; runc keeps the low 16 bits and the kernel caps at 4095. */
 static bool read_errno(struct reader *rd, const struct oci_path *path, struct json_object *v,
 		       uint32_t *out)
@@ -221,11 +243,11 @@ static bool read_errno(struct reader *rd, const struct oci_path *path, struct js
 	uint64_t value;
 	if (!read_uint(rd, path, v, UINT32_MAX, &value))
 		return false;
-	if (value > SCG_MAX_ERRNO)
+	/* (a low half of 4095 or more is an error for ERRNO actions: check_errno_limit()) */
+	if (value > SCG_MAX_ERRNO && (value & 0xffffU) < LIBSECCOMP_ERRNO_LIMIT)
 		oci_warn(rd->doc, path, false, NULL,
-			 "%llu is not an errno: runc keeps the low 16 bits and the kernel "
-			 "returns at most 4095",
-			 (unsigned long long)value);
+			 "%llu is not an errno: runc keeps the low 16 bits (%llu)",
+			 (unsigned long long)value, (unsigned long long)(value & 0xffffU));
 	*out = (uint32_t)value;
 	return true;
 }
@@ -286,11 +308,9 @@ static void read_errno_text(struct reader *rd, const struct oci_path *path, stru
 		oci_warn(rd->doc, path, false, differs[0] ? differs : NULL,
 			 "Podman uses \"%s\" here, Docker ignores it and uses %s (%u)", s,
 			 numeric_key, *value);
-	if (number && n > SCG_MAX_ERRNO)
+	if (number && n > SCG_MAX_ERRNO && (n & 0xffffU) < LIBSECCOMP_ERRNO_LIMIT)
 		oci_warn(rd->doc, path, false, NULL,
-			 "%u is not an errno: runc keeps the low 16 bits and the kernel returns at "
-			 "most 4095",
-			 n);
+			 "%u is not an errno: runc keeps the low 16 bits (%u)", n, n & 0xffffU);
 	*has = true;
 	if (number) {
 		*value = n;
@@ -492,11 +512,17 @@ static void read_entry(struct reader *rd, const struct oci_path *path, struct js
 		read_action(rd, &actp, m, &e->action);
 	if ((m = member(v, "errnoRet")) && read_errno(rd, &ep, m, &e->errno_ret))
 		e->has_errno = true;
+	struct oci_path enp = PATH_KEY(path, "errno");
+	const struct oci_path *errno_at = &ep;
 	if ((m = member(v, "errno"))) {
-		struct oci_path enp = PATH_KEY(path, "errno");
+		uint32_t before = e->errno_ret;
 		read_errno_text(rd, &enp, m, &e->has_errno, &e->errno_ret, &e->errno_name,
 				"errnoRet");
+		if (e->errno_ret != before)
+			errno_at = &enp;
 	}
+	if (e->has_errno && !e->errno_name)
+		check_errno_limit(rd, errno_at, e->action, e->errno_ret);
 	read_args(rd, &argp, member(v, "args"), e);
 	if ((m = member(v, "comment")))
 		expect_type(rd, &cp, m, json_type_string, "a string");
@@ -692,11 +718,17 @@ int oci_profile_read(struct oci_doc *doc, struct oci_profile *out)
 		out->has_default = read_action(&rd, &dp, m, &out->default_action);
 	if ((m = member(obj, "defaultErrnoRet")) && read_errno(&rd, &dep, m, &out->default_errno))
 		out->has_default_errno = true;
+	struct oci_path denp = PATH_KEY(at, "defaultErrno");
+	const struct oci_path *errno_at = &dep;
 	if ((m = member(obj, "defaultErrno"))) {
-		struct oci_path denp = PATH_KEY(at, "defaultErrno");
+		uint32_t before = out->default_errno;
 		read_errno_text(&rd, &denp, m, &out->has_default_errno, &out->default_errno,
 				&out->default_errno_name, "defaultErrnoRet");
+		if (out->default_errno != before)
+			errno_at = &denp;
 	}
+	if (out->has_default && out->has_default_errno && !out->default_errno_name)
+		check_errno_limit(&rd, errno_at, out->default_action, out->default_errno);
 	read_arch_list(&rd, &ap, member(obj, "architectures"), &out->arches, &out->narches);
 	read_archmap(&rd, &mp, member(obj, "archMap"), out);
 	read_entries(&rd, &sp, member(obj, "syscalls"), out);

@@ -149,3 +149,25 @@ else
 fi
 expect_grep "$TMP/deny.dot" 'label="true"' "dot: true edges are labelled"
 expect_grep "$TMP/deny.dot" 'label="false"' "dot: false edges are labelled"
+
+# assembler for a big-endian first ABI names its words for that ABI in its header
+cat >"$TMP/be.policy" <<'POL'
+arch s390x, x86
+default kill-process
+allow socket if arg1 == 7
+allow read, write
+POL
+"$SYSCAGE" compile --format asm "$TMP/be.policy" -o "$TMP/be.s" 2>/dev/null
+"$SYSCAGE" compile "$TMP/be.policy" -o "$TMP/be.bpf" 2>/dev/null
+expect_status 0 "asm reads a .s for the ABI its header names" -- "$SYSCAGE" asm "$TMP/be.s" -o "$TMP/be2.bpf"
+expect_same "$TMP/be.bpf" "$TMP/be2.bpf" "the same filter as the compiled one"
+expect_status 0 "asm --arch of the header's own ABI" -- "$SYSCAGE" asm --arch s390x "$TMP/be.s" -o "$TMP/be3.bpf"
+expect_same "$TMP/be.bpf" "$TMP/be3.bpf" "the same filter again"
+expect_status 2 "asm --arch of another ABI than the header's is refused" -- \
+	"$SYSCAGE" asm --arch x86 "$TMP/be.s" -o "$TMP/be4.bpf"
+expect_grep "$TMP/err" "be.s:1:1: error: the header says the names are for s390x, not for x86" \
+	"the refusal names both ABIs"
+if [ -e "$TMP/be4.bpf" ]; then not_ok "nothing written" "be4.bpf exists"; else ok "nothing written"; fi
+sed '1s/s390x$/vax/' "$TMP/be.s" >"$TMP/vax.s"
+expect_status 2 "a header naming an unknown ABI is refused" -- "$SYSCAGE" asm "$TMP/vax.s"
+expect_grep "$TMP/err" "vax.s:1:[0-9]*: error: the header names the ABI 'vax'" "at its column"

@@ -26,4 +26,13 @@ expect_grep "$TMP/out" '"uncached_calls": 0' "no workload: no calls weigh"
 expect_status 2 "--json without --stats" -- "$SYSCAGE" compile --json default
 expect_status 2 "--stats with -O0" -- "$SYSCAGE" compile --stats -O0 default
 
+# too many weighted syscalls for the exact search: said so, not as errno E2BIG's text
+{
+	printf 'arch x86_64\ndefault allow\nerrno(EPERM) '
+	"$SYSCAGE" syscalls --list --arch x86_64 | awk 'NR % 3 == 0 { print $1 }' | paste -sd, -
+} >"$TMP/many.policy"
+"$SYSCAGE" compile --stats "$TMP/many.policy" -o "$TMP/many.bpf" >"$TMP/out" 2>"$TMP/err"
+expect_grep "$TMP/err" "the exact search for the best tree gave up" "--stats says the search gave up"
+if grep -q "Argument list too long" "$TMP/err"; then not_ok "--stats: no E2BIG text" "$(cat "$TMP/err")"; else ok "--stats: no E2BIG text"; fi
+
 echo "1..$n"

@@ -130,4 +130,47 @@ else
 	not_ok "a tiny budget: exit 3" "exit $st"
 fi
 
+# `div x` with X == 0 ends the filter with 0 (KILL_THREAD): X never written, loaded
+# with 0, or copied from a zero A
+for setup in "" "ldx #0" "ld #0; tax"; do
+	{
+		echo "	ld [arch]"
+		echo "	jeq #AUDIT_ARCH_X86_64, ok"
+		echo "	ret #0x80000000"
+		echo "ok:"
+		[ -n "$setup" ] && echo "	${setup//; /$'\n\t'}"
+		echo "	ld [nr]"
+		echo "	div x"
+		echo "	ret #0x00030000"
+	} >"$TMP/dz.s"
+	expect_status 0 "decompile: div by a zero X (${setup:-X never written})" -- \
+		"$SYSCAGE" decompile "$TMP/dz.s"
+	expect_grep "$TMP/out" "^default kill-thread$" \
+		"decompile: div by a zero X (${setup:-X never written}) is kill-thread"
+done
+
+# one verdict for every call of every ABI: a policy all the same
+for v in 0x7fff0000 0x00050001 0x80000000; do
+	printf '\tret #%s\n' "$v" >"$TMP/const.s"
+	expect_status 0 "decompile of a filter that only returns $v" -- \
+		"$SYSCAGE" decompile -o "$TMP/const.policy" "$TMP/const.s"
+	expect_status 0 "... compiles to an equivalent filter" -- \
+		"$SYSCAGE" diff "$TMP/const.s" "$TMP/const.policy"
+done
+
+# a filter whose policy would not compile: refused with the size it would need
+{
+	printf '\tld [arch]\n\tjne #AUDIT_ARCH_X86_64, kill\n\tld [nr]\n\tjne #mount, allow\n\tld [arg0.lo]\n'
+	for i in $(seq 0 12); do
+		printf 'E%d:\tjset #%d, O%d, E%d\n' $i $((1 << i)) $((i + 1)) $((i + 1))
+		printf 'O%d:\tjset #%d, E%d, O%d\n' $i $((1 << i)) $((i + 1)) $((i + 1))
+	done
+	printf 'E13:\tret ERRNO(1)\nO13:\tret ERRNO(2)\nallow:\tret ALLOW\nkill:\tret KILL_PROCESS\n'
+} >"$TMP/parity.s"
+expect_status 2 "decompile of a filter whose policy would not compile" -- \
+	"$SYSCAGE" decompile -o "$TMP/parity.policy" "$TMP/parity.s"
+expect_grep "$TMP/err" "the policy would have 4097 rules and does not compile: the filter needs [0-9]* instructions" \
+	"says the size it would need"
+if [ -e "$TMP/parity.policy" ]; then not_ok "no policy written" "parity.policy exists"; else ok "no policy written"; fi
+
 echo "1..$n"

@@ -134,4 +134,62 @@ expect_status 0 "--timeout 0: no limit" -- "$SYSCAGE" diff --timeout 0 "$TMP/a.p
 expect_status 2 "--timeout of a negative number" -- "$SYSCAGE" diff --timeout -1 "$TMP/a.policy" "$TMP/b.policy"
 expect_status 2 "--timeout of a word" -- "$SYSCAGE" diff --timeout soon "$TMP/a.policy" "$TMP/b.policy"
 
+# `div x` with X == 0 ends the filter with 0 (KILL_THREAD): X never written, loaded
+# with 0, or copied from a zero A
+for setup in "" "ldx #0" "ld #0; tax"; do
+	{
+		echo "	ld [arch]"
+		echo "	jeq #AUDIT_ARCH_X86_64, ok"
+		echo "	ret #0x80000000"
+		echo "ok:"
+		[ -n "$setup" ] && echo "	${setup//; /$'\n\t'}"
+		echo "	ld [nr]"
+		echo "	div x"
+		echo "	ret #0x00030000"
+	} >"$TMP/dz.s"
+	printf 'arch x86_64, x32\ndefault kill-thread\n' >"$TMP/dz.policy"
+	expect_status 0 "div by a zero X (${setup:-X never written}) is KILL_THREAD" -- \
+		"$SYSCAGE" diff "$TMP/dz.s" "$TMP/dz.policy"
+	printf 'default trap(0)\n' >"$TMP/dz-trap.policy"
+	expect_status 1 "div by a zero X (${setup:-X never written}) never goes on to TRAP" -- \
+		"$SYSCAGE" diff --arch x86_64 "$TMP/dz.s" "$TMP/dz-trap.policy"
+done
+
+# assembler for a big-endian first ABI names its words for that ABI in its header
+cat >"$TMP/be.policy" <<'POL'
+arch s390x, x86
+default kill-process
+allow socket if arg1 == 7
+allow read, write
+POL
+"$SYSCAGE" compile --format asm "$TMP/be.policy" -o "$TMP/be.s" 2>/dev/null
+"$SYSCAGE" compile "$TMP/be.policy" -o "$TMP/be.bpf" 2>/dev/null
+expect_status 0 "diff reads a .s for its header's ABI" -- "$SYSCAGE" diff "$TMP/be.s" "$TMP/be.bpf"
+expect_status 0 "and with --arch of another ABI" -- "$SYSCAGE" diff --arch x86 "$TMP/be.s" "$TMP/be.policy"
+expect_status 0 "explain -a x86 of the .s gives the policy's verdict" -- \
+	"$SYSCAGE" explain -a x86 "$TMP/be.s" socket 0 0x700000000
+expect_grep "$TMP/out" "verdict: KILL_PROCESS" "explain: KILL_PROCESS"
+# a .s without a header: -a names its words
+printf '\tld [arg1.lo]\n\tjeq #7, ok\n\tret KILL_PROCESS\nok:\tret ALLOW\n' >"$TMP/nohdr.s"
+printf '\tld [28]\n\tjeq #7, ok\n\tret KILL_PROCESS\nok:\tret ALLOW\n' >"$TMP/num.s"
+expect_status 0 "diff -a s390x names the words of a .s without a header" -- \
+	"$SYSCAGE" diff -a s390x "$TMP/nohdr.s" "$TMP/num.s"
+
+# verdicts as emu says them: an errno above 4095 is 4095, an unknown action kills the process
+printf '\tld [nr]\n\tjeq #getpid, e\n\tret ALLOW\ne:\tret #0x00051000\n' >"$TMP/big-errno.s"
+printf '\tld [nr]\n\tjeq #getpid, e\n\tret ALLOW\ne:\tret #0x721754ef\n' >"$TMP/unknown.s"
+expect_status 1 "an errno above 4095 against an unknown action" -- \
+	"$SYSCAGE" diff -a x86_64 "$TMP/big-errno.s" "$TMP/unknown.s"
+expect_grep "$TMP/out" "^x86_64 getpid: ERRNO\(4095\) in A, KILL_PROCESS \(unknown action 0x721754ef\) in B$" \
+	"the verdicts as the kernel applies them"
+confirmed=0
+while IFS= read -r line; do
+	cmd=${line%%   #*}
+	want=${line##*# }
+	got=$(eval "${cmd/syscage/$SYSCAGE}" 2>&1 | head -n 1)
+	[ "$got" = "$want" ] && confirmed=$((confirmed + 1))
+done < <(grep '^  syscage emu ' "$TMP/out" | sed 's/^  //')
+if [ "$confirmed" -eq 2 ]; then ok "emu prints what diff says beside each command"
+else not_ok "emu prints what diff says beside each command" "$(cat "$TMP/out")"; fi
+
 echo "1..$n"

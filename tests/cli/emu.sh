@@ -200,3 +200,21 @@ expect_status 2 "--batch takes them too" -- "$SYSCAGE" emu -f "$TMP/args.policy"
 if [ "$(tr '\n' ' ' <"$TMP/out")" = "ERRNO(1) ALLOW ERROR " ]; then ok "--batch verdicts with constants"; else
 	not_ok "--batch verdicts with constants" "$(cat "$TMP/out")"; fi
 expect_grep "$TMP/err" "constcases.txt:3:15: error: unknown constant 'AF_INTE'" "--batch: the bad one at its column"
+
+# assembler for a big-endian first ABI names its words for that ABI in its header
+cat >"$TMP/be.policy" <<'POL'
+arch s390x, x86
+default kill-process
+allow socket if arg1 == 7
+allow read, write
+POL
+"$SYSCAGE" compile --format asm "$TMP/be.policy" -o "$TMP/be.s" 2>/dev/null
+"$SYSCAGE" compile "$TMP/be.policy" -o "$TMP/be.bpf" 2>/dev/null
+for args in "0 7" "0 0x700000000"; do
+	want=$("$SYSCAGE" emu -a x86 -f "$TMP/be.policy" socket $args)
+	expect_emu "the .s header's ABI names its words: x86 socket $args" "$want" -- \
+		-a x86 -f "$TMP/be.s" socket $args
+	expect_emu "and the compiled filter agrees: x86 socket $args" "$want" -- \
+		-a x86 -f "$TMP/be.bpf" socket $args
+done
+expect_emu "x86 socket 0 0x700000000 is killed" KILL_PROCESS -- -a x86 -f "$TMP/be.s" socket 0 0x700000000

@@ -219,4 +219,70 @@ else
 	skip_feature no-inherited-filter "fuse --pid of a process without filters"
 fi
 
+# `div x` with X == 0 ends the filter with 0 (KILL_THREAD): X never written, loaded
+# with 0, or copied from a zero A
+for setup in "" "ldx #0" "ld #0; tax"; do
+	{
+		echo "	ld [arch]"
+		echo "	jeq #AUDIT_ARCH_X86_64, ok"
+		echo "	ret #0x80000000"
+		echo "ok:"
+		[ -n "$setup" ] && echo "	${setup//; /$'\n\t'}"
+		echo "	ld [nr]"
+		echo "	div x"
+		echo "	ret #0x00030000"
+	} >"$TMP/dz.s"
+	printf 'default allow\n' >"$TMP/allowall.policy"
+	expect_status 0 "fuse: div by a zero X (${setup:-X never written})" -- \
+		"$SYSCAGE" fuse -f "$TMP/dz.s" -f "$TMP/allowall.policy" -o "$TMP/dz.bpf"
+	expect_emu "fuse: div by a zero X (${setup:-X never written}) kills the thread" KILL_THREAD -- \
+		-a x86_64 -f "$TMP/dz.bpf" getpid
+done
+
+# An older filter's KILL_PROCESS wins over a newer filter's exit by a zero divisor, in
+# the decompiled filter and the chained one (each of the stack's filters runs to its end)
+cat >"$TMP/kp.s" <<'ASM'
+	ld [nr]
+	jeq #seccomp, allow
+	ret KILL_PROCESS
+allow:	ret ALLOW
+ASM
+printf '\tld [nr]\n\tdiv x\n\tret ALLOW\n' >"$TMP/dz0.s"
+for how in "" --chain; do
+	expect_status 0 "fuse ${how:-(decompiled)}: KILL_PROCESS, then a zero divisor" -- \
+		"$SYSCAGE" fuse $how -f "$TMP/kp.s" -f "$TMP/dz0.s" -o "$TMP/kpdz.bpf"
+	expect_emu "fuse ${how:-(decompiled)}: the older KILL_PROCESS wins" KILL_PROCESS -- \
+		-a x86_64 -f "$TMP/kpdz.bpf" getpid
+	expect_emu "fuse ${how:-(decompiled)}: seccomp gets the zero divisor's KILL_THREAD" \
+		KILL_THREAD -- -a x86_64 -f "$TMP/kpdz.bpf" seccomp
+	expect_emu "fuse ${how:-(decompiled)}: an unknown ABI too" KILL_PROCESS -- \
+		-a aarch64 -f "$TMP/kpdz.bpf" getpid
+done
+
+# assembler for a big-endian first ABI names its words for that ABI in its header
+cat >"$TMP/be.policy" <<'POL'
+arch s390x, x86
+default kill-process
+allow socket if arg1 == 7
+allow read, write
+POL
+"$SYSCAGE" compile --format asm "$TMP/be.policy" -o "$TMP/be.s" 2>/dev/null
+"$SYSCAGE" compile "$TMP/be.policy" -o "$TMP/be.bpf" 2>/dev/null
+expect_status 0 "fuse reads a .s for its header's ABI" -- \
+	"$SYSCAGE" fuse -f "$TMP/be.s" -f "$TMP/be.s" -o "$TMP/be-fused.bpf"
+expect_emu "fuse of the .s: x86 socket 0 0x700000000 is killed" KILL_PROCESS -- \
+	-a x86 -f "$TMP/be-fused.bpf" socket 0 0x700000000
+expect_emu "fuse of the .s: x86 socket 0 7 is allowed" ALLOW -- \
+	-a x86 -f "$TMP/be-fused.bpf" socket 0 7
+printf '\tld [arg1.lo]\n\tjeq #7, ok\n\tret KILL_PROCESS\nok:\tret ALLOW\n' >"$TMP/nohdr.s"
+expect_status 0 "fuse -a names the words of a .s without a header" -- \
+	"$SYSCAGE" fuse -a s390x --chain -f "$TMP/nohdr.s" -o "$TMP/nohdr.bpf"
+expect_emu "fuse -a s390x: arg1.lo is s390x's" ALLOW -- -a s390x -f "$TMP/nohdr.bpf" read 0 7
+
+# past the engine's limits: said as that, not as errno E2BIG's text
+printf '\tld [nr]\n\tret a\n' >"$TMP/ret-nr.s"
+expect_status 2 "fuse of a filter past the engine's limits" -- "$SYSCAGE" fuse -f "$TMP/ret-nr.s" -o "$TMP/rn.bpf"
+expect_grep "$TMP/err" "fuse: nothing written: the analysis gave up where" "fuse says the analysis gave up"
+if grep -q "Argument list too long" "$TMP/err"; then not_ok "fuse: no E2BIG text" "$(cat "$TMP/err")"; else ok "fuse: no E2BIG text"; fi
+
 echo "1..$n"

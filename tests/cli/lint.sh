@@ -233,4 +233,10 @@ if check_sarif "$TMP/f.sarif" >"$TMP/sarif.out" 2>&1; then ok "sarif: required f
 expect_grep "$TMP/f.sarif" '"region": \{"byteOffset": [0-9]+, "byteLength": 8\}' "sarif: instructions by their bytes"
 expect_status 2 "--format of a word" -- "$SYSCAGE" lint --format yaml "$TMP/p.policy"
 
+# past the engine's limits: said as that, not as errno E2BIG's text
+printf '\tld [nr]\n\tret a\n' >"$TMP/ret-nr.s"
+expect_status 2 "lint of a filter past the engine's limits" -- "$SYSCAGE" lint "$TMP/ret-nr.s"
+expect_grep "$TMP/err" "lint: the analysis gave up where the error above says" "lint says the analysis gave up"
+if grep -q "Argument list too long" "$TMP/err"; then not_ok "no E2BIG text" "$(cat "$TMP/err")"; else ok "no E2BIG text"; fi
+
 echo "1..$n"
