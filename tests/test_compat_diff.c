@@ -17,6 +17,7 @@
 
 #include <libgen.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,7 +32,7 @@
 
 static char driver_dir[PATH_MAX];
 
-static FILE *run_driver(const char *which, unsigned sets, const char *seed)
+static FILE *run_driver(const char *which, unsigned sets, const char *seed, bool overlap)
 {
 	char cmd[PATH_MAX + 128];
 	/* libseccomp 2.5.4 leaks on some error paths; a sanitizer build must not fail on
@@ -39,8 +40,8 @@ static FILE *run_driver(const char *which, unsigned sets, const char *seed)
 	const char *env = strcmp(which, "libseccomp") == 0 ?
 				  "ASAN_OPTIONS=\"${ASAN_OPTIONS:-}:detect_leaks=0\" " :
 				  "";
-	snprintf(cmd, sizeof(cmd), "%stimeout 120 '%s/compat/diff-%s' %u %s", env, driver_dir, which,
-		 sets, seed);
+	snprintf(cmd, sizeof(cmd), "%stimeout 120 '%s/compat/diff-%s' %s%u %s", env, driver_dir,
+		 which, overlap ? "overlap " : "", sets, seed);
 	FILE *f = popen(cmd, "r");
 	assert_non_null(f);
 	return f;
@@ -93,8 +94,8 @@ static void compare_line(const char *theirs, const char *ours, struct tally *t)
 
 static void run_pair(const char *seed, struct tally *t)
 {
-	FILE *theirs = run_driver("libseccomp", RULE_SETS, seed);
-	FILE *ours = run_driver("syscage", RULE_SETS, seed);
+	FILE *theirs = run_driver("libseccomp", RULE_SETS, seed, false);
+	FILE *ours = run_driver("syscage", RULE_SETS, seed, false);
 	char a[8192], b[8192];
 	for (;;) {
 		char *ra = fgets(a, sizeof(a), theirs), *rb = fgets(b, sizeof(b), ours);
@@ -123,6 +124,145 @@ static void test_against_libseccomp(void **state)
 	assert_true(t.libseccomp_wrong * 100 < t.verdicts);
 }
 
+/* --- overlapping rules of different actions --------------------------------------- */
+
+#define OVERLAP_SETS 400
+
+/* The kernel's rank of an action: lower is stricter. */
+static int32_t rank(unsigned long action)
+{
+	return (int32_t)((uint32_t)action & 0xffff0000U);
+}
+
+struct overlap_tally {
+	size_t sets, verdicts, same, stricter, data, libseccomp_slip, rc_differs, rc_differs_laxer;
+};
+
+/* "v=a,a": a verdict and the actions of the accepted rules the call matches. */
+static const char *parse_verdict(const char *p, unsigned long *v, unsigned long *acts, size_t *n)
+{
+	char *end;
+	*v = strtoul(p, &end, 16);
+	assert_true(*end == '=');
+	p = end + 1;
+	*n = 0;
+	while (*p != ' ' && *p != '\n' && *p != '\0') {
+		assert_true(*n < 16);
+		acts[(*n)++] = strtoul(p, &end, 16);
+		assert_true(end != p);
+		p = *end == ',' ? end + 1 : end;
+	}
+	return p;
+}
+
+static void compare_overlap_probe(const char *theirs, const char *ours, unsigned long def,
+				  bool rc_differs, struct overlap_tally *t)
+{
+	const char *a = strchr(theirs, ':'), *b = strchr(ours, ':');
+	assert_non_null(a);
+	assert_non_null(b);
+	assert_true(a - theirs == b - ours && strncmp(theirs, ours, (size_t)(a - theirs)) == 0);
+	a++;
+	b++;
+	while (*a == ' ' && *b == ' ') {
+		unsigned long lv, sv, lacts[16], sacts[16];
+		size_t ln, sn;
+		a = parse_verdict(a + 1, &lv, lacts, &ln);
+		b = parse_verdict(b + 1, &sv, sacts, &sn);
+		t->verdicts++;
+		if (lv == sv) {
+			t->same++;
+			continue;
+		}
+		if (rank(sv) < rank(lv)) {
+			t->stricter++;
+			continue;
+		}
+		if (rank(sv) == rank(lv)) {
+			t->data++; /* ERRNO(1) against ERRNO(13): neither is laxer */
+			continue;
+		}
+		/* syscage laxer: allowed only where libseccomp's verdict is no rule's for
+		 * this call (nor the default where none matches), a slip of its own. */
+		bool explained = ln == 0 && lv == def;
+		for (size_t i = 0; i < ln && !explained; i++)
+			explained = lacts[i] == lv;
+		if (!explained) {
+			t->libseccomp_slip++;
+			continue;
+		}
+		if (rc_differs) {
+			t->rc_differs_laxer++;
+			continue;
+		}
+		fail_msg("syscage laxer than libseccomp on overlapping rules:\n libseccomp: %s"
+			 " syscage:    %s",
+			 theirs, ours);
+	}
+	assert_true(*a == '\n' && *b == '\n');
+}
+
+static void run_overlaps(const char *seed, struct overlap_tally *t)
+{
+	char args[64];
+	snprintf(args, sizeof(args), "%s", seed);
+	FILE *theirs = run_driver("libseccomp", OVERLAP_SETS, args, true);
+	FILE *ours = run_driver("syscage", OVERLAP_SETS, args, true);
+	char a[16384], b[16384];
+	unsigned long def = 0;
+	bool rc_differs = false;
+	for (;;) {
+		char *ra = fgets(a, sizeof(a), theirs), *rb = fgets(b, sizeof(b), ours);
+		if (ra == NULL || rb == NULL) {
+			assert_true(ra == NULL && rb == NULL);
+			break;
+		}
+		if (strncmp(a, "overlap ", 8) == 0) {
+			/* "overlap N default D: rc rc ... export rc" */
+			const char *d = strstr(a, "default ");
+			assert_non_null(d);
+			def = strtoul(d + 8, NULL, 16);
+			t->sets++;
+			rc_differs = strcmp(a, b) != 0;
+			if (rc_differs && ++t->rc_differs <= 5)
+				fprintf(stderr, "return codes differ:\n libseccomp: %s syscage:    %s", a,
+					b);
+		} else if (strncmp(a, "  ov ", 5) == 0) {
+			compare_overlap_probe(a, b, def, rc_differs, t);
+		} else if (strcmp(a, b) != 0) {
+			fail_msg("line differs:\n libseccomp: %s syscage:    %s", a, b);
+		}
+	}
+	assert_int_equal(pclose(theirs), 0);
+	assert_int_equal(pclose(ours), 0);
+}
+
+/*
+ * Rule sets whose rules of different actions match the same calls (the
+ * driver's "overlap" mode).  syscage lets the stricter action decide where
+ * libseccomp's tree may pick either, so its verdict must be libseccomp's or
+ * stricter, except where libseccomp answers with no action its rules give
+ * the call (counted) or the two libraries accepted different rules
+ * (-EEXIST, counted and bounded).
+ */
+static void test_overlaps_against_libseccomp(void **state)
+{
+	(void)state;
+	struct overlap_tally t = { 0 };
+	static const char *const seeds[] = { "0x5eed", "0xbeef" };
+	for (size_t i = 0; i < sizeof(seeds) / sizeof(seeds[0]); i++)
+		run_overlaps(seeds[i], &t);
+	fprintf(stderr,
+		"%zu sets, %zu verdicts: %zu the same, %zu stricter, %zu other data of one action;"
+		" libseccomp's own slips %zu; return codes differ in %zu sets (%zu laxer verdicts"
+		" there)\n",
+		t.sets, t.verdicts, t.same, t.stricter, t.data, t.libseccomp_slip, t.rc_differs,
+		t.rc_differs_laxer);
+	assert_int_equal(t.sets, 2 * OVERLAP_SETS);
+	assert_true(t.verdicts >= t.sets * 16 * 3);
+	assert_true(t.rc_differs * 20 < t.sets);
+}
+
 int main(int argc, char **argv)
 {
 	(void)argc;
@@ -135,6 +275,7 @@ int main(int argc, char **argv)
 	snprintf(driver_dir, sizeof(driver_dir), "%s", dirname(self));
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_against_libseccomp),
+		cmocka_unit_test(test_overlaps_against_libseccomp),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -974,6 +974,57 @@ static void test_stack_two_contexts(void **state)
 }
 
 /*
+ * Two conditional rules of different actions for one syscall, neither
+ * holding the other: libseccomp kills at openat(.., O_WRONLY | O_CREAT),
+ * and so must the drop-in, whatever the order of adding (the stricter
+ * action decides where both match).
+ */
+static char overlap_path[64];
+
+static void child_overlap_kill_first(void)
+{
+	scmp_filter_ctx ctx = new_allow_ctx();
+	CHILD_EQ(seccomp_rule_add(ctx, SCMP_ACT_KILL_PROCESS, SCMP_SYS(openat), 1,
+				  SCMP_A2(SCMP_CMP_MASKED_EQ, O_WRONLY, O_WRONLY)),
+		 0);
+	CHILD_EQ(seccomp_rule_add(ctx, SCMP_ACT_LOG, SCMP_SYS(openat), 1, SCMP_A1(SCMP_CMP_NE, 0)),
+		 0);
+	load_and_release(ctx);
+	int fd = openat(AT_FDCWD, "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC); /* LOG */
+	CHILD_CHECK(fd >= 0);
+	close(fd);
+	openat(AT_FDCWD, overlap_path, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+	child_failf(__LINE__, "openat(O_WRONLY | O_CREAT) ran");
+}
+
+static void child_overlap_log_first(void)
+{
+	scmp_filter_ctx ctx = new_allow_ctx();
+	CHILD_EQ(seccomp_rule_add(ctx, SCMP_ACT_LOG, SCMP_SYS(openat), 1, SCMP_A1(SCMP_CMP_NE, 0)),
+		 0);
+	CHILD_EQ(seccomp_rule_add(ctx, SCMP_ACT_KILL_PROCESS, SCMP_SYS(openat), 1,
+				  SCMP_A2(SCMP_CMP_MASKED_EQ, O_WRONLY, O_WRONLY)),
+		 0);
+	load_and_release(ctx);
+	openat(AT_FDCWD, overlap_path, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+	child_failf(__LINE__, "openat(O_WRONLY | O_CREAT) ran");
+}
+
+static void test_overlapping_actions(void **state)
+{
+	(void)state;
+	require_live();
+	char dir[] = "/tmp/compat-overlap-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	snprintf(overlap_path, sizeof(overlap_path), "%s/created", dir);
+	expect_child_killed_by(child_overlap_kill_first, SIGSYS);
+	assert_int_equal(access(overlap_path, F_OK), -1);
+	expect_child_killed_by(child_overlap_log_first, SIGSYS);
+	assert_int_equal(access(overlap_path, F_OK), -1);
+	assert_int_equal(rmdir(dir), 0);
+}
+
+/*
  * Library calls after a filter is loaded make no call of their own beyond
  * the one they need: the filter below sends one syscall to a listener nobody
  * reads, so a probe child, a getpid() or a wait inside the library would
@@ -1101,6 +1152,7 @@ int main(void)
 	    cmocka_unit_test(test_reset_after_load),
 	    cmocka_unit_test(test_stack_two_contexts),
 	    cmocka_unit_test(test_no_calls_of_its_own),
+	    cmocka_unit_test(test_overlapping_actions),
 	};
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

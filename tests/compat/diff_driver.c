@@ -8,6 +8,7 @@
  * many calls; tests/test_compat_diff.c requires the two outputs to match.
  *
  *   diff-<lib> [RULE_SETS [SEED]]
+ *   diff-<lib> overlap [RULE_SETS [SEED]]   (overlapping rules of different actions)
  *
  * Only what libseccomp 2.5 and syscage define alike is exercised: generated
  * rule sets where conditional rules for one syscall share an action or test
@@ -645,6 +646,123 @@ static void one_rule_set(unsigned index)
 	seccomp_release(c);
 }
 
+/* --- overlapping rules of different actions ------------------------------------
+ * Rules on three syscalls, each with one or two comparisons on arguments 0-2
+ * from a small pool of data and any action, so that rules of different
+ * actions often match the same calls, neither holding the other.  What the
+ * rules mean is then no longer one answer (libseccomp's tree decides), so
+ * these lines carry the filter's verdict on each call with the actions of
+ * the accepted rules it matches: "  ov ARCH NAME: v=a,a v= ...".
+ * tests/test_compat_diff.c requires syscage's verdict to be libseccomp's or
+ * a stricter one, unless libseccomp's is none of those actions. */
+
+static const uint64_t overlap_data[] = { 0, 1, 2, 5, 0x80000000ULL, 0x100000000ULL,
+					 UINT64_MAX };
+
+static void gen_overlap_rule(struct gen_rule *r)
+{
+	unsigned used = 0;
+	r->n = 1 + rnd(2);
+	for (unsigned i = 0; i < r->n; i++) {
+		unsigned arg;
+		do
+			arg = rnd(3);
+		while (used & (1U << arg));
+		used |= 1U << arg;
+		enum scmp_compare op = (enum scmp_compare)(1 + rnd(7));
+		uint64_t a = overlap_data[rnd(N(overlap_data))];
+		uint64_t b = overlap_data[rnd(N(overlap_data))];
+		if (op == SCMP_CMP_MASKED_EQ && rnd(2) == 0) {
+			a = 1ULL << rnd(3); /* a flag test, as O_WRONLY */
+			b = rnd(2) ? a : 0;
+		}
+		r->cmp[i] = (struct scmp_arg_cmp){ arg, op, a, b };
+	}
+	r->action = actions[rnd(N(actions))];
+}
+
+static void probe_overlaps(const struct scg_prog *prog, const struct gen_rule *rules,
+			   size_t nrules, const uint32_t *set)
+{
+	for (size_t a = 0; a < 3 && set[a] != 0; a++) {
+		for (size_t s = 0; s < 3; s++) {
+			int nr = seccomp_syscall_resolve_name_arch(set[a], pool[s]);
+			if (nr < 0)
+				continue;
+			struct scg_seccomp_data d = { .nr = (uint32_t)nr };
+			d.arch = set[a] == SCMP_ARCH_X32 ? SCMP_ARCH_X86_64 : set[a];
+			printf("  ov %#x %s:", set[a], pool[s]);
+			for (int k = 0; k < 16; k++) {
+				for (unsigned i = 0; i < 6; i++) {
+					const struct gen_rule *r = &rules[rnd((uint32_t)nrules)];
+					const struct scmp_arg_cmp *c = &r->cmp[rnd(r->n)];
+					d.args[i] = rnd(2) ? c->datum_a : c->datum_b;
+					if (rnd(3) == 0)
+						d.args[i] += rnd(3) - 1;
+					if (rnd(4) == 0)
+						d.args[i] = overlap_data[rnd(N(overlap_data))];
+					if (rnd(4) == 0)
+						d.args[i] |= 1ULL << rnd(3);
+				}
+				uint32_t out;
+				if (scg_emu_run(prog, &d, &out, NULL, NULL, NULL) < 0)
+					out = 0xdeadbeef;
+				printf(" %x=", out);
+				/* The actions of the accepted rules this call matches. */
+				bool narrow = set[a] == SCMP_ARCH_X86 || set[a] == SCMP_ARCH_ARM ||
+					      set[a] == SCMP_ARCH_X32;
+				const char *sep = "";
+				for (size_t i = 0; i < nrules; i++) {
+					const struct gen_rule *r = &rules[i];
+					bool all = r->rc == 0 && r->pool_index == s;
+					for (unsigned j = 0; j < r->n && all; j++)
+						all = cmp_holds(&r->cmp[j], d.args, narrow);
+					if (all) {
+						printf("%s%x", sep, r->action);
+						sep = ",";
+					}
+				}
+			}
+			printf("\n");
+		}
+	}
+}
+
+static void one_overlap_set(unsigned index)
+{
+	uint32_t def = actions[rnd(N(actions))];
+	const uint32_t *set = arch_sets[rnd(N(arch_sets))];
+	scmp_filter_ctx c = seccomp_init(def);
+	printf("overlap %u default %x:", index, def);
+	setup_arches(c, set);
+	struct gen_rule rules[8];
+	size_t nrules = 2 + rnd(7);
+	for (size_t i = 0; i < nrules; i++) {
+		struct gen_rule *r = &rules[i];
+		r->pool_index = rnd(3);
+		r->sys = seccomp_syscall_resolve_name(pool[r->pool_index]);
+		gen_overlap_rule(r);
+		r->rc = seccomp_rule_add_array(c, r->action, r->sys, r->n, r->cmp);
+		printf(" %d", r->rc);
+	}
+	struct scg_prog prog = { 0 };
+	bool big_endian = false;
+	int rc = exported(c, big_endian, &prog);
+	printf(" export %d\n", rc);
+	for (size_t i = 0; i < nrules; i++) {
+		printf("  rule %d %#x", rules[i].sys, rules[i].action);
+		for (unsigned k = 0; k < rules[i].n; k++)
+			printf(" a%u/%d/%#" PRIx64 "/%#" PRIx64, rules[i].cmp[k].arg, rules[i].cmp[k].op,
+			       rules[i].cmp[k].datum_a, rules[i].cmp[k].datum_b);
+		printf("\n");
+	}
+	if (rc == 0) {
+		probe_overlaps(&prog, rules, nrules, set);
+		scg_prog_release(&prog);
+	}
+	seccomp_release(c);
+}
+
 /* Built twice, each time against one library's header: the loaded one must be that library. */
 static void require_own_library(void)
 {
@@ -659,6 +777,14 @@ static void require_own_library(void)
 int main(int argc, char **argv)
 {
 	require_own_library();
+	if (argc > 1 && strcmp(argv[1], "overlap") == 0) {
+		unsigned sets = argc > 2 ? (unsigned)strtoul(argv[2], NULL, 0) : 1000;
+		rng_state = argc > 3 ? strtoull(argv[3], NULL, 0) : 0x0f1aULL;
+		setvbuf(stdout, NULL, _IOFBF, 1 << 16);
+		for (unsigned i = 0; i < sets; i++)
+			one_overlap_set(i);
+		return 0;
+	}
 	unsigned sets = argc > 1 ? (unsigned)strtoul(argv[1], NULL, 0) : 2000;
 	rng_state = argc > 2 ? strtoull(argv[2], NULL, 0) : 0x5eccULL;
 	setvbuf(stdout, NULL, _IOFBF, 1 << 16);
