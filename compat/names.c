@@ -41,14 +41,14 @@ int compat_syscall_lookup(const struct scg_arch *arch, const char *name, uint32_
 	return -ENOENT;
 }
 
+/* libseccomp's name for @nr first (arm's 341 is arm_sync_file_range to it), then the table's. */
 const char *compat_syscall_name(const struct scg_arch *arch, uint32_t nr)
 {
-	const char *name = scg_syscall_name(arch, nr);
-	for (size_t i = 0; name == NULL && i < compat_legacy_count; i++)
+	for (size_t i = 0; i < compat_legacy_count; i++)
 		if ((uint32_t)compat_legacy_table[i].nr == nr &&
 		    strcmp(compat_legacy_table[i].arch, scg_arch_name(arch)) == 0)
-			name = compat_legacy_table[i].name;
-	return name;
+			return compat_legacy_table[i].name;
+	return scg_syscall_name(arch, nr);
 }
 
 int compat_pnr_of_name(const char *name)
