@@ -30,6 +30,9 @@
  */
 #define RULE_SETS 600
 
+/* libseccomp's __NR_SCMP_ERROR: a name it knows on no ABI. */
+#define SCMP_ERROR_NR (-1)
+
 static char driver_dir[PATH_MAX];
 
 static FILE *run_driver(const char *which, unsigned sets, const char *seed, bool overlap)
@@ -263,6 +266,155 @@ static void test_overlaps_against_libseccomp(void **state)
 	assert_true(t.rc_differs * 20 < t.sets);
 }
 
+/* --- resolvers ------------------------------------------------------------------------ */
+
+struct name_answer {
+	char key[96]; /* "TOKEN NAME" */
+	int theirs, ours;
+};
+
+static int by_key(const void *a, const void *b)
+{
+	return strcmp(((const struct name_answer *)a)->key, ((const struct name_answer *)b)->key);
+}
+
+/* The answer of one library for (token, name) from the "name" lines, or 0 when not printed. */
+static const struct name_answer *find_answer(const struct name_answer *v, size_t n,
+					     const char *token, const char *name)
+{
+	struct name_answer k;
+	snprintf(k.key, sizeof(k.key), "%s %s", token, name);
+	return bsearch(&k, v, n, sizeof(*v), by_key);
+}
+
+static char **read_lines(FILE *f, size_t *n)
+{
+	size_t cap = 1 << 18;
+	char **v = malloc(cap * sizeof(*v));
+	char buf[512];
+	*n = 0;
+	while (fgets(buf, sizeof(buf), f) != NULL) {
+		assert_true(*n < cap);
+		buf[strcspn(buf, "\n")] = '\0';
+		v[(*n)++] = strdup(buf);
+	}
+	return v;
+}
+
+struct resolver_tally {
+	size_t lines, same, lacks_name, lacks_number, unknown_name, own_pseudo;
+};
+
+/*
+ * One column of a "name" line: equal, or libseccomp 2.5 lacks the syscall on
+ * this ABI and syscage knows it (theirs a pseudo number or the error, ours a
+ * number), or libseccomp knows no such name at all (the error) and syscage
+ * answers a pseudo number.
+ */
+static bool name_answer_allowed(int theirs, int ours, struct resolver_tally *t)
+{
+	if (theirs == ours)
+		return true;
+	if (theirs < 0 && ours >= 0) {
+		t->lacks_name++;
+		return true;
+	}
+	if (theirs == SCMP_ERROR_NR && ours < 0) {
+		t->unknown_name++;
+		return true;
+	}
+	return false;
+}
+
+static void test_resolvers_against_libseccomp(void **state)
+{
+	(void)state;
+	char cmd[PATH_MAX + 64];
+	snprintf(cmd, sizeof(cmd), "'%s/compat/diff-libseccomp' resolve", driver_dir);
+	FILE *f = popen(cmd, "r");
+	assert_non_null(f);
+	size_t na, nb;
+	char **a = read_lines(f, &na);
+	assert_int_equal(pclose(f), 0);
+	snprintf(cmd, sizeof(cmd), "'%s/compat/diff-syscage' resolve", driver_dir);
+	f = popen(cmd, "r");
+	assert_non_null(f);
+	char **b = read_lines(f, &nb);
+	assert_int_equal(pclose(f), 0);
+	assert_int_equal(na, nb);
+
+	/* Both libraries' answers per (token, name), for judging the "num" lines. */
+	struct name_answer *answers = calloc(na, sizeof(*answers));
+	size_t nans = 0;
+	for (size_t i = 0; i < na; i++) {
+		char tok[32], name[64];
+		int t1, t2, o1, o2;
+		if (sscanf(a[i], "name %31s %63[^:]: %d %d", tok, name, &t1, &t2) != 4)
+			continue;
+		assert_int_equal(sscanf(b[i], "name %*s %*[^:]: %d %d", &o1, &o2), 2);
+		snprintf(answers[nans].key, sizeof(answers[nans].key), "%s %s", tok, name);
+		answers[nans].theirs = t1;
+		answers[nans].ours = o1;
+		nans++;
+	}
+	qsort(answers, nans, sizeof(*answers), by_key);
+
+	struct resolver_tally t = { 0 };
+	size_t bad = 0;
+	for (size_t i = 0; i < na; i++) {
+		t.lines++;
+		if (strcmp(a[i], b[i]) == 0) {
+			t.same++;
+			continue;
+		}
+		bool ok = false;
+		char tok[32], name[64], theirs[64], ours[64];
+		int t1, t2, o1, o2, num;
+		if (sscanf(a[i], "name %31s %63[^:]: %d %d", tok, name, &t1, &t2) == 4 &&
+		    sscanf(b[i], "name %*s %*[^:]: %d %d", &o1, &o2) == 2) {
+			ok = name_answer_allowed(t1, o1, &t) && name_answer_allowed(t2, o2, &t);
+		} else if (sscanf(a[i], "num %31s %d: %63s", tok, &num, theirs) == 3 &&
+			   sscanf(b[i], "num %*s %*d: %63s", ours) == 1) {
+			const struct name_answer *x;
+			if (strcmp(theirs, "-") == 0 && num <= -30001) {
+				t.own_pseudo++; /* syscage's pseudo numbers, for names newer than 2.5 */
+				ok = true;
+			} else if (strcmp(theirs, "-") == 0 && num < 0 &&
+				   (x = find_answer(answers, nans, tok, ours)) != NULL &&
+				   x->theirs == SCMP_ERROR_NR && x->ours == num) {
+				t.unknown_name++; /* a pseudo number of a name its resolver lacks */
+				ok = true;
+			} else if (strcmp(theirs, "-") == 0 &&
+				   (x = find_answer(answers, nans, tok, ours)) != NULL &&
+				   x->theirs < 0 && x->ours >= 0) {
+				t.lacks_number++; /* libseccomp lacks the syscall there */
+				ok = true;
+			} else if (strcmp(ours, "-") == 0 && num < 0 &&
+				   (x = find_answer(answers, nans, tok, theirs)) != NULL &&
+				   x->theirs == num && x->ours >= 0) {
+				t.lacks_number++; /* its pseudo number: syscage has the real one */
+				ok = true;
+			}
+		}
+		if (!ok && ++bad <= 20)
+			fprintf(stderr, "differs:\n libseccomp: %s\n syscage:    %s\n", a[i], b[i]);
+	}
+	fprintf(stderr,
+		"%zu resolver answers: %zu the same; libseccomp 2.5 lacks the syscall on the ABI"
+		" (names %zu, numbers %zu); names it does not know at all %zu; syscage's own"
+		" pseudo numbers %zu; other differences %zu\n",
+		t.lines, t.same, t.lacks_name, t.lacks_number, t.unknown_name, t.own_pseudo, bad);
+	for (size_t i = 0; i < na; i++) {
+		free(a[i]);
+		free(b[i]);
+	}
+	free(a);
+	free(b);
+	free(answers);
+	assert_int_equal(bad, 0);
+	assert_true(t.lines > 100000);
+}
+
 int main(int argc, char **argv)
 {
 	(void)argc;
@@ -276,6 +428,7 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_against_libseccomp),
 		cmocka_unit_test(test_overlaps_against_libseccomp),
+		cmocka_unit_test(test_resolvers_against_libseccomp),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -9,6 +9,7 @@
  *
  *   diff-<lib> [RULE_SETS [SEED]]
  *   diff-<lib> overlap [RULE_SETS [SEED]]   (overlapping rules of different actions)
+ *   diff-<lib> resolve [HEADER]             (every resolver answer)
  *
  * Only what libseccomp 2.5 and syscage define alike is exercised: generated
  * rule sets where conditional rules for one syscall share an action or test
@@ -763,6 +764,103 @@ static void one_overlap_set(unsigned index)
 	seccomp_release(c);
 }
 
+/* --- resolvers ---------------------------------------------------------------------
+ * Every resolver entry point over libseccomp 2.5's ABIs, every name either
+ * library knows (libseccomp's header HEADER, default the system's, and
+ * syscage's tables) and every number of each ABI's range, with and without
+ * its base, pseudo numbers included.  Lines:
+ *   abi NAME: TOKEN
+ *   name TOKEN NAME: resolve_name_arch resolve_name_rewrite
+ *   num TOKEN NUM: resolve_num_arch (or -)
+ * tests/test_compat_diff.c compares them; docs/libseccomp.md lists the
+ * allowed differences. */
+
+static const char *const resolver_abis[] = {
+	"x86",	      "x86_64",	   "x32",	   "arm",      "aarch64",  "mips",  "mipsel",
+	"mips64",     "mipsel64",  "mips64n32", "mipsel64n32", "ppc", "ppc64", "ppc64le",
+	"s390",	      "s390x",	   "parisc",	   "parisc64", "riscv64",
+};
+
+static int by_string(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The names of @header's __SNR_ and __PNR_ macros and of syscage's tables, sorted, unique. */
+static size_t resolver_names(const char *header, char ***out)
+{
+	size_t n = 0, cap = 4096;
+	char **v = malloc(cap * sizeof(*v));
+	FILE *f = fopen(header, "r");
+	char line[512], name[128];
+	while (f != NULL && fgets(line, sizeof(line), f) != NULL)
+		if ((sscanf(line, "#define __SNR_%127[A-Za-z0-9_]", name) == 1 ||
+		     sscanf(line, "#define __PNR_%127[A-Za-z0-9_]", name) == 1) &&
+		    n < cap)
+			v[n++] = strdup(name);
+	if (f != NULL)
+		fclose(f);
+	for (size_t a = 0; a < scg_arch_count(); a++) {
+		const struct scg_arch *arch = scg_arch_at(a);
+		for (size_t i = 0; i < scg_syscall_count(arch) && n < cap; i++) {
+			const char *nm;
+			uint32_t nr;
+			if (scg_syscall_at(arch, i, &nm, &nr) == 0)
+				v[n++] = strdup(nm);
+		}
+	}
+	qsort(v, n, sizeof(*v), by_string);
+	size_t u = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (u > 0 && strcmp(v[u - 1], v[i]) == 0) {
+			free(v[i]);
+			continue;
+		}
+		v[u++] = v[i];
+	}
+	*out = v;
+	return u;
+}
+
+static void resolve_num_line(uint32_t token, int num)
+{
+	char *name = seccomp_syscall_resolve_num_arch(token, num);
+	printf("num %#x %d: %s\n", token, num, name != NULL ? name : "-");
+	free(name);
+}
+
+static void resolvers(const char *header)
+{
+	char **names;
+	size_t nnames = resolver_names(header, &names);
+	printf("names %zu\n", nnames);
+	for (size_t a = 0; a < N(resolver_abis); a++) {
+		uint32_t token = seccomp_arch_resolve_name(resolver_abis[a]);
+		printf("abi %s: %#x\n", resolver_abis[a], token);
+		if (token == 0)
+			continue;
+		for (size_t i = 0; i < nnames; i++)
+			printf("name %#x %s: %d %d\n", token, names[i],
+			       seccomp_syscall_resolve_name_arch(token, names[i]),
+			       seccomp_syscall_resolve_name_rewrite(token, names[i]));
+		/* Numbers with and without the base (MIPS 4000/5000/6000, x32's bit 30),
+		 * ARM's private ones, and the pseudo numbers of both libraries. */
+		static const int bases[] = { 0, 4000, 5000, 6000, 0x40000000, 0xf0000 };
+		for (size_t b = 0; b < N(bases); b++)
+			for (int k = 0; k < 1100; k++)
+				resolve_num_line(token, bases[b] + k);
+		for (int k = -1; k >= -300; k--)
+			resolve_num_line(token, k);
+		for (int k = -10000; k >= -10300; k--)
+			resolve_num_line(token, k);
+		for (int k = -30001; k >= -30150; k--)
+			resolve_num_line(token, k);
+	}
+	for (size_t i = 0; i < nnames; i++)
+		free(names[i]);
+	free(names);
+}
+
 /* Built twice, each time against one library's header: the loaded one must be that library. */
 static void require_own_library(void)
 {
@@ -777,6 +875,11 @@ static void require_own_library(void)
 int main(int argc, char **argv)
 {
 	require_own_library();
+	if (argc > 1 && strcmp(argv[1], "resolve") == 0) {
+		setvbuf(stdout, NULL, _IOFBF, 1 << 16);
+		resolvers(argc > 2 ? argv[2] : "/usr/include/seccomp-syscalls.h");
+		return 0;
+	}
 	if (argc > 1 && strcmp(argv[1], "overlap") == 0) {
 		unsigned sets = argc > 2 ? (unsigned)strtoul(argv[2], NULL, 0) : 1000;
 		rng_state = argc > 3 ? strtoull(argv[3], NULL, 0) : 0x0f1aULL;
