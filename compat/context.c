@@ -39,11 +39,15 @@ int compat_state_notify_fd(void)
 	return state_notify_fd;
 }
 
-/* The highest level the running kernel supports. */
+/*
+ * The highest level the running kernel supports, from seccomp(2) alone (the
+ * actions and flags it accepts): the caller may already run under a filter,
+ * so no child, signal or other call that filter might hold up or kill.
+ */
 static unsigned probe_api_level(void)
 {
 	struct scg_features ft;
-	if (scg_features_probe(&ft) < 0 || !ft.filter_mode)
+	if (scg_features_probe_seccomp(&ft) < 0 || !ft.filter_mode)
 		return 1;
 	unsigned level = 1;
 	const uint32_t l3_actions = (1U << SCG_ACTION_KILL_PROCESS) | (1U << SCG_ACTION_LOG);

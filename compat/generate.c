@@ -188,19 +188,35 @@ static bool rule_subset(const struct compat_rule *a, const struct compat_rule *b
 	return true;
 }
 
-/* @a decides before @b: it is strictly narrower and of another action. */
+/* The kernel's rank of an action: lower is stricter (KILL_PROCESS lowest). */
+static int32_t action_rank(uint32_t action)
+{
+	return (int32_t)(action & SCG_RET_ACTION_FULL);
+}
+
+/*
+ * @a decides before @b where both match: the stricter action first, so a
+ * call two rules of different actions match never gets the laxer one
+ * (libseccomp's tree may let either decide, by its order of arguments,
+ * operators and data, never by strictness: the stricter is never more
+ * permissive than it).  Between actions of one rank (ERRNO(5) and ERRNO(6)),
+ * the strictly narrower rule first, as in libseccomp's nested ranges.
+ */
 static bool decides_first(const struct compat_rule *a, const struct compat_rule *b)
 {
+	if (action_rank(a->action) != action_rank(b->action))
+		return action_rank(a->action) < action_rank(b->action);
 	return a->action != b->action && rule_subset(a, b) && !rule_subset(b, a);
 }
 
 /*
  * The order the policy lists the rules in (its first match decides): newest
- * first, except that of overlapping conditional rules of one syscall with
- * different actions, a narrower one comes before every rule that contains
- * it, so the narrowest range decides, as in libseccomp (write with a2 < 128
- * ERRNO(5) and a2 < 256 ERRNO(6): write(.., .., 65) fails with EIO, in
- * either order of adding).  Each syscall keeps the places its rules had.
+ * first, except that of conditional rules of one syscall, a stricter action
+ * comes before a laxer one, and of actions of one rank a narrower rule
+ * before every rule that contains it, so the narrowest range decides, as in
+ * libseccomp (write with a2 < 128 ERRNO(5) and a2 < 256 ERRNO(6):
+ * write(.., .., 65) fails with EIO, in either order of adding).  Each
+ * syscall keeps the places its rules had.
  * The caller frees; NULL when out of memory.
  */
 static size_t *rule_order(const struct compat_filter *f)

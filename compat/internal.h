@@ -40,7 +40,8 @@ struct compat_pnr {
 extern const struct compat_pnr compat_pnr_table[];
 extern const size_t compat_pnr_count;
 
-/* Numbers libseccomp names where the kernel's tables do not (generated: compat/legacy_table.c). */
+/* Names libseccomp gives numbers the tables name otherwise or not at all
+ * (generated: compat/legacy_table.c). */
 struct compat_legacy {
 	const char *arch; /* libseccomp's ABI name */
 	const char *name;

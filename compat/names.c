@@ -41,14 +41,14 @@ int compat_syscall_lookup(const struct scg_arch *arch, const char *name, uint32_
 	return -ENOENT;
 }
 
+/* libseccomp's name for @nr first (arm's 341 is arm_sync_file_range to it), then the table's. */
 const char *compat_syscall_name(const struct scg_arch *arch, uint32_t nr)
 {
-	const char *name = scg_syscall_name(arch, nr);
-	for (size_t i = 0; name == NULL && i < compat_legacy_count; i++)
+	for (size_t i = 0; i < compat_legacy_count; i++)
 		if ((uint32_t)compat_legacy_table[i].nr == nr &&
 		    strcmp(compat_legacy_table[i].arch, scg_arch_name(arch)) == 0)
-			name = compat_legacy_table[i].name;
-	return name;
+			return compat_legacy_table[i].name;
+	return scg_syscall_name(arch, nr);
 }
 
 int compat_pnr_of_name(const char *name)
@@ -106,12 +106,35 @@ int compat_resolve_name(const struct scg_arch *arch, const char *name)
 	return pnr != 0 ? pnr : __NR_SCMP_ERROR;
 }
 
+/*
+ * The base every number of @arch's table carries: x32's bit 30, MIPS's
+ * 4000, 5000 or 6000 (the first entry of its table, rounded to a thousand);
+ * 0 elsewhere.
+ */
+static uint32_t number_base(const struct scg_arch *arch)
+{
+	uint32_t flags = scg_arch_nr_flags(arch);
+	if (flags != 0)
+		return flags;
+	const char *first;
+	uint32_t nr;
+	if (strncmp(scg_arch_name(arch), "mips", 4) != 0 || scg_syscall_at(arch, 0, &first, &nr) < 0)
+		return 0;
+	return nr - nr % 1000;
+}
+
 const char *compat_name_of_num(const struct scg_arch *arch, int num)
 {
 	if (arch == NULL)
 		return NULL;
-	if (num >= 0)
-		return compat_syscall_name(arch, (uint32_t)num);
+	if (num >= 0) {
+		/* libseccomp takes a number with or without its ABI's base: x32 2 and
+		 * 0x40000002 are both open, MIPS o32 2 and 4002 both fork. */
+		uint32_t nr = (uint32_t)num, base = number_base(arch);
+		if (base != 0 && nr < base)
+			nr += base;
+		return compat_syscall_name(arch, nr);
+	}
 	/* A pseudo number of libseccomp's names a syscall only on ABIs that resolve the
 	 * name to it.  syscage's own (COMPAT_PNR_OWN and below, for syscalls newer than
 	 * libseccomp 2.5's header) name theirs everywhere: a program whose headers
@@ -143,8 +166,6 @@ COMPAT_API uint32_t seccomp_arch_native(void)
 
 COMPAT_API char *seccomp_syscall_resolve_num_arch(uint32_t arch_token, int num)
 {
-	/* Numbers count with the ABI's base and x32 bit, as the kernel reports them:
-	 * MIPS o32 2 or x32 2 name nothing (libseccomp strips the base first). */
 	const char *name = compat_name_of_num(compat_arch_of_token(arch_token), num);
 	return name != NULL ? strdup(name) : NULL;
 }

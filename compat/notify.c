@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include <syscage/runtime.h>
 
@@ -15,6 +17,14 @@ _Static_assert(sizeof(struct seccomp_notif_resp) == sizeof(struct scg_notif_resp
 _Static_assert(sizeof(struct seccomp_notif_addfd) == 24, "addfd layout");
 
 #define COMPAT_IOCTL_NOTIF_ADDFD _IOW('!', 3, struct seccomp_notif_addfd)
+#define COMPAT_SECCOMP_GET_NOTIF_SIZES 3
+
+/* struct seccomp_notif_sizes */
+struct compat_notif_sizes {
+	uint16_t seccomp_notif;
+	uint16_t seccomp_notif_resp;
+	uint16_t seccomp_data;
+};
 
 /* Newer kernels may fill more than this header knows: allocate what they say. */
 static size_t kernel_size(size_t ours, uint16_t theirs)
@@ -22,18 +32,38 @@ static size_t kernel_size(size_t ours, uint16_t theirs)
 	return theirs > ours ? theirs : ours;
 }
 
+/*
+ * The kernel's sizes, asked once per process with the one call that answers
+ * them.  Typically called after a filter is loaded, so nothing else may run
+ * here: a probe child or a getpid() would meet that filter, whose NOTIFY
+ * calls wait for this very supervisor.
+ */
+static int notif_sizes(struct compat_notif_sizes *out)
+{
+	static struct compat_notif_sizes known;
+	if (known.seccomp_notif == 0) {
+		struct compat_notif_sizes s = { 0 };
+		if (syscall(SYS_seccomp, COMPAT_SECCOMP_GET_NOTIF_SIZES, 0, &s) != 0)
+			return -ECANCELED;
+		known = s;
+	}
+	*out = known;
+	return 0;
+}
+
 COMPAT_API int seccomp_notify_alloc(struct seccomp_notif **req, struct seccomp_notif_resp **resp)
 {
-	struct scg_features ft = { 0 };
+	struct compat_notif_sizes sizes;
 	if (compat_api_level() < 5)
 		return -EOPNOTSUPP;
-	if (scg_features_probe(&ft) < 0)
+	if (notif_sizes(&sizes) < 0)
 		return -ECANCELED;
 	struct seccomp_notif *q = NULL;
 	struct seccomp_notif_resp *r = NULL;
-	if (req != NULL && (q = calloc(1, kernel_size(sizeof(*q), ft.notif_size))) == NULL)
+	if (req != NULL && (q = calloc(1, kernel_size(sizeof(*q), sizes.seccomp_notif))) == NULL)
 		return -ENOMEM;
-	if (resp != NULL && (r = calloc(1, kernel_size(sizeof(*r), ft.notif_resp_size))) == NULL) {
+	if (resp != NULL &&
+	    (r = calloc(1, kernel_size(sizeof(*r), sizes.seccomp_notif_resp))) == NULL) {
 		free(q);
 		return -ENOMEM;
 	}

@@ -90,7 +90,7 @@ static bool cmps_subset(const struct compat_rule *small, const struct compat_rul
  * cover a stored rule of another action, or repeat one with another action,
  * is refused with -EEXIST; one that covers a stored rule of the same action
  * replaces it.  Where conditional rules of different actions overlap, the
- * newest decides (generate.c orders them so).
+ * stricter action decides (generate.c orders them so).
  */
 static int rules_insert(struct compat_rules *rules, const struct compat_rule *rule)
 {

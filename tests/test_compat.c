@@ -11,6 +11,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <endian.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -536,11 +537,11 @@ static uint32_t verdict_of(const struct scg_prog *prog, uint32_t audit, uint32_t
 }
 
 /*
- * Numbers count with the ABI's base and x32 bit, as the kernel reports them.
- * libseccomp 2.5 and 2.6 strip the base first and name x32 2 "open", MIPS 2
- * "fork"; syscage does not (docs/libseccomp.md).
+ * Numbers with or without the ABI's base and x32 bit: libseccomp 2.5 and 2.6
+ * name x32 2 and 0x40000002 "open", MIPS o32 2 and 4002 "fork", and so does
+ * the drop-in (it answered nothing without the base).
  */
-static void test_numbers_need_their_base(void **state)
+static void test_numbers_with_or_without_base(void **state)
 {
 	(void)state;
 	static const struct {
@@ -548,11 +549,12 @@ static void test_numbers_need_their_base(void **state)
 		int nr;
 		const char *name;
 	} numbers[] = {
-		{ SCMP_ARCH_X32, 2, NULL },	      { SCMP_ARCH_X32, 0x40000002, "open" },
-		{ SCMP_ARCH_MIPS, 2, NULL },	      { SCMP_ARCH_MIPS, 4002, "fork" },
-		{ SCMP_ARCH_MIPS64, 2, NULL },	      { SCMP_ARCH_MIPS64, 5002, "open" },
-		{ SCMP_ARCH_MIPS64N32, 2, NULL },     { SCMP_ARCH_MIPS64N32, 6002, "open" },
-		{ SCMP_ARCH_X32, 512, NULL },	      { SCMP_ARCH_X32, 0x40000000 + 512, "rt_sigaction" },
+		{ SCMP_ARCH_X32, 2, "open" },	      { SCMP_ARCH_X32, 0x40000002, "open" },
+		{ SCMP_ARCH_MIPS, 2, "fork" },	      { SCMP_ARCH_MIPS, 4002, "fork" },
+		{ SCMP_ARCH_MIPS64, 2, "open" },      { SCMP_ARCH_MIPS64, 5002, "open" },
+		{ SCMP_ARCH_MIPS64N32, 2, "open" },   { SCMP_ARCH_MIPS64N32, 6002, "open" },
+		{ SCMP_ARCH_X32, 512, "rt_sigaction" }, { SCMP_ARCH_X32, 0x40000000 + 512, "rt_sigaction" },
+		{ SCMP_ARCH_MIPS, 7000, NULL },	      { SCMP_ARCH_X86_64, 0x40000002, NULL },
 		{ SCMP_ARCH_X86_64, 184, "tuxcall" }, { SCMP_ARCH_X32, 0x40000000 + 184, "tuxcall" },
 	};
 	for (size_t i = 0; i < N(numbers); i++) {
@@ -597,6 +599,85 @@ static void test_numbers_need_their_base(void **state)
 	assert_int_equal(verdict_of(&prog, AUDIT_ARCH_AARCH64, 335, NULL), SCMP_ACT_ALLOW);
 	scg_prog_release(&prog);
 	seccomp_release(c);
+}
+
+/* Exports @c's program, in the byte order of its ABIs, as a native program. */
+static void export_prog_any_order(scmp_filter_ctx c, bool big_endian, struct scg_prog *prog)
+{
+	size_t len = 0;
+	assert_int_equal(seccomp_export_bpf_mem(c, NULL, &len), 0);
+	prog->len = len / sizeof(struct scg_insn);
+	prog->insns = calloc(prog->len, sizeof(struct scg_insn));
+	assert_non_null(prog->insns);
+	assert_int_equal(seccomp_export_bpf_mem(c, prog->insns, &len), 0);
+	for (size_t i = 0; big_endian && i < prog->len; i++) {
+		prog->insns[i].code = be16toh(prog->insns[i].code);
+		prog->insns[i].k = be32toh(prog->insns[i].k);
+	}
+}
+
+/*
+ * Syscalls older kernels' tables listed (the current ones no longer do):
+ * libseccomp names them, so a rule for one must reach its number.  With
+ * only the current tables, the rule for uselib on an m68k filter was
+ * accepted and added nothing, and 86 stayed allowed.
+ */
+static void test_removed_syscalls(void **state)
+{
+	(void)state;
+	static const struct {
+		uint32_t token;
+		bool big_endian;
+		const char *name;
+		int nr;
+	} removed[] = {
+		{ SCMP_ARCH_M68K, true, "uselib", 86 },
+		{ SCMP_ARCH_M68K, true, "create_module", 127 },
+		{ SCMP_ARCH_M68K, true, "get_kernel_syms", 130 },
+		{ SCMP_ARCH_M68K, true, "bdflush", 134 },
+		{ SCMP_ARCH_M68K, true, "_sysctl", 149 },
+		{ SCMP_ARCH_M68K, true, "query_module", 167 },
+		{ SCMP_ARCH_M68K, true, "nfsservctl", 169 },
+		{ SCMP_ARCH_M68K, true, "getpmsg", 188 },
+		{ SCMP_ARCH_M68K, true, "putpmsg", 189 },
+		{ SCMP_ARCH_SHEB, true, "uselib", 86 },
+		{ SCMP_ARCH_SHEB, true, "bdflush", 134 },
+		{ SCMP_ARCH_SH, false, "_sysctl", 149 },
+		{ SCMP_ARCH_SH, false, "nfsservctl", 169 },
+		{ SCMP_ARCH_LOONGARCH64, false, "nfsservctl", 42 },
+		{ SCMP_ARCH_ARM, false, "arm_sync_file_range", 341 },
+		{ SCMP_ARCH_X86_64, false, "uselib", 134 },
+		{ SCMP_ARCH_X86_64, false, "_sysctl", 156 },
+		{ SCMP_ARCH_X86_64, false, "create_module", 174 },
+		{ SCMP_ARCH_X86, false, "uselib", 86 },
+	};
+	for (size_t i = 0; i < N(removed); i++) {
+		uint32_t token = removed[i].token;
+		assert_int_equal(seccomp_syscall_resolve_name_arch(token, removed[i].name),
+				 removed[i].nr);
+		char *name = seccomp_syscall_resolve_num_arch(token, removed[i].nr);
+		assert_non_null(name);
+		assert_string_equal(name, removed[i].name);
+		free(name);
+		/* As SCMP_SYS() gives it: the native number, or a pseudo number. */
+		scmp_filter_ctx c = seccomp_init(SCMP_ACT_ALLOW);
+		if (token != SCMP_ARCH_X86_64) {
+			/* The native ABI goes first: an ABI of the other byte order cannot join it. */
+			assert_int_equal(seccomp_arch_remove(c, SCMP_ARCH_NATIVE), 0);
+			assert_int_equal(seccomp_arch_add(c, token), 0);
+		}
+		int nr = seccomp_syscall_resolve_name(removed[i].name);
+		assert_int_equal(seccomp_rule_add(c, SCMP_ACT_ERRNO(1), nr, 0), 0);
+		struct scg_prog prog = { 0 };
+		export_prog_any_order(c, removed[i].big_endian, &prog);
+		if (verdict_of(&prog, token, (uint32_t)removed[i].nr, NULL) != SCMP_ACT_ERRNO(1))
+			fail_msg("%s on %#x: %d is not denied", removed[i].name, token,
+				 removed[i].nr);
+		assert_int_equal(verdict_of(&prog, token, (uint32_t)removed[i].nr + 1000, NULL),
+				 SCMP_ACT_ALLOW);
+		scg_prog_release(&prog);
+		seccomp_release(c);
+	}
 }
 
 static void test_api_levels(void **state)
@@ -668,7 +749,8 @@ int main(void)
 		cmocka_unit_test(test_arches_and_names),
 		cmocka_unit_test(test_exports_and_transactions),
 		cmocka_unit_test(test_x86_64_high_numbers),
-		cmocka_unit_test(test_numbers_need_their_base),
+		cmocka_unit_test(test_numbers_with_or_without_base),
+		cmocka_unit_test(test_removed_syscalls),
 		cmocka_unit_test(test_api_levels),
 		cmocka_unit_test(test_notify_api),
 	};

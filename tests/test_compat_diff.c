@@ -17,6 +17,7 @@
 
 #include <libgen.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,9 +30,12 @@
  */
 #define RULE_SETS 600
 
+/* libseccomp's __NR_SCMP_ERROR: a name it knows on no ABI. */
+#define SCMP_ERROR_NR (-1)
+
 static char driver_dir[PATH_MAX];
 
-static FILE *run_driver(const char *which, unsigned sets, const char *seed)
+static FILE *run_driver(const char *which, unsigned sets, const char *seed, bool overlap)
 {
 	char cmd[PATH_MAX + 128];
 	/* libseccomp 2.5.4 leaks on some error paths; a sanitizer build must not fail on
@@ -39,8 +43,8 @@ static FILE *run_driver(const char *which, unsigned sets, const char *seed)
 	const char *env = strcmp(which, "libseccomp") == 0 ?
 				  "ASAN_OPTIONS=\"${ASAN_OPTIONS:-}:detect_leaks=0\" " :
 				  "";
-	snprintf(cmd, sizeof(cmd), "%stimeout 120 '%s/compat/diff-%s' %u %s", env, driver_dir, which,
-		 sets, seed);
+	snprintf(cmd, sizeof(cmd), "%stimeout 120 '%s/compat/diff-%s' %s%u %s", env, driver_dir,
+		 which, overlap ? "overlap " : "", sets, seed);
 	FILE *f = popen(cmd, "r");
 	assert_non_null(f);
 	return f;
@@ -93,8 +97,8 @@ static void compare_line(const char *theirs, const char *ours, struct tally *t)
 
 static void run_pair(const char *seed, struct tally *t)
 {
-	FILE *theirs = run_driver("libseccomp", RULE_SETS, seed);
-	FILE *ours = run_driver("syscage", RULE_SETS, seed);
+	FILE *theirs = run_driver("libseccomp", RULE_SETS, seed, false);
+	FILE *ours = run_driver("syscage", RULE_SETS, seed, false);
 	char a[8192], b[8192];
 	for (;;) {
 		char *ra = fgets(a, sizeof(a), theirs), *rb = fgets(b, sizeof(b), ours);
@@ -123,6 +127,294 @@ static void test_against_libseccomp(void **state)
 	assert_true(t.libseccomp_wrong * 100 < t.verdicts);
 }
 
+/* --- overlapping rules of different actions --------------------------------------- */
+
+#define OVERLAP_SETS 400
+
+/* The kernel's rank of an action: lower is stricter. */
+static int32_t rank(unsigned long action)
+{
+	return (int32_t)((uint32_t)action & 0xffff0000U);
+}
+
+struct overlap_tally {
+	size_t sets, verdicts, same, stricter, data, libseccomp_slip, rc_differs, rc_differs_laxer;
+};
+
+/* "v=a,a": a verdict and the actions of the accepted rules the call matches. */
+static const char *parse_verdict(const char *p, unsigned long *v, unsigned long *acts, size_t *n)
+{
+	char *end;
+	*v = strtoul(p, &end, 16);
+	assert_true(*end == '=');
+	p = end + 1;
+	*n = 0;
+	while (*p != ' ' && *p != '\n' && *p != '\0') {
+		assert_true(*n < 16);
+		acts[(*n)++] = strtoul(p, &end, 16);
+		assert_true(end != p);
+		p = *end == ',' ? end + 1 : end;
+	}
+	return p;
+}
+
+static void compare_overlap_probe(const char *theirs, const char *ours, unsigned long def,
+				  bool rc_differs, struct overlap_tally *t)
+{
+	const char *a = strchr(theirs, ':'), *b = strchr(ours, ':');
+	assert_non_null(a);
+	assert_non_null(b);
+	assert_true(a - theirs == b - ours && strncmp(theirs, ours, (size_t)(a - theirs)) == 0);
+	a++;
+	b++;
+	while (*a == ' ' && *b == ' ') {
+		unsigned long lv, sv, lacts[16], sacts[16];
+		size_t ln, sn;
+		a = parse_verdict(a + 1, &lv, lacts, &ln);
+		b = parse_verdict(b + 1, &sv, sacts, &sn);
+		t->verdicts++;
+		if (lv == sv) {
+			t->same++;
+			continue;
+		}
+		if (rank(sv) < rank(lv)) {
+			t->stricter++;
+			continue;
+		}
+		if (rank(sv) == rank(lv)) {
+			t->data++; /* ERRNO(1) against ERRNO(13): neither is laxer */
+			continue;
+		}
+		/* syscage laxer: allowed only where libseccomp's verdict is no rule's for
+		 * this call (nor the default where none matches), a slip of its own. */
+		bool explained = ln == 0 && lv == def;
+		for (size_t i = 0; i < ln && !explained; i++)
+			explained = lacts[i] == lv;
+		if (!explained) {
+			t->libseccomp_slip++;
+			continue;
+		}
+		if (rc_differs) {
+			t->rc_differs_laxer++;
+			continue;
+		}
+		fail_msg("syscage laxer than libseccomp on overlapping rules:\n libseccomp: %s"
+			 " syscage:    %s",
+			 theirs, ours);
+	}
+	assert_true(*a == '\n' && *b == '\n');
+}
+
+static void run_overlaps(const char *seed, struct overlap_tally *t)
+{
+	char args[64];
+	snprintf(args, sizeof(args), "%s", seed);
+	FILE *theirs = run_driver("libseccomp", OVERLAP_SETS, args, true);
+	FILE *ours = run_driver("syscage", OVERLAP_SETS, args, true);
+	char a[16384], b[16384];
+	unsigned long def = 0;
+	bool rc_differs = false;
+	for (;;) {
+		char *ra = fgets(a, sizeof(a), theirs), *rb = fgets(b, sizeof(b), ours);
+		if (ra == NULL || rb == NULL) {
+			assert_true(ra == NULL && rb == NULL);
+			break;
+		}
+		if (strncmp(a, "overlap ", 8) == 0) {
+			/* "overlap N default D: rc rc ... export rc" */
+			const char *d = strstr(a, "default ");
+			assert_non_null(d);
+			def = strtoul(d + 8, NULL, 16);
+			t->sets++;
+			rc_differs = strcmp(a, b) != 0;
+			if (rc_differs && ++t->rc_differs <= 5)
+				fprintf(stderr, "return codes differ:\n libseccomp: %s syscage:    %s", a,
+					b);
+		} else if (strncmp(a, "  ov ", 5) == 0) {
+			compare_overlap_probe(a, b, def, rc_differs, t);
+		} else if (strcmp(a, b) != 0) {
+			fail_msg("line differs:\n libseccomp: %s syscage:    %s", a, b);
+		}
+	}
+	assert_int_equal(pclose(theirs), 0);
+	assert_int_equal(pclose(ours), 0);
+}
+
+/*
+ * Rule sets whose rules of different actions match the same calls (the
+ * driver's "overlap" mode).  syscage lets the stricter action decide where
+ * libseccomp's tree may pick either, so its verdict must be libseccomp's or
+ * stricter, except where libseccomp answers with no action its rules give
+ * the call (counted) or the two libraries accepted different rules
+ * (-EEXIST, counted and bounded).
+ */
+static void test_overlaps_against_libseccomp(void **state)
+{
+	(void)state;
+	struct overlap_tally t = { 0 };
+	static const char *const seeds[] = { "0x5eed", "0xbeef" };
+	for (size_t i = 0; i < sizeof(seeds) / sizeof(seeds[0]); i++)
+		run_overlaps(seeds[i], &t);
+	fprintf(stderr,
+		"%zu sets, %zu verdicts: %zu the same, %zu stricter, %zu other data of one action;"
+		" libseccomp's own slips %zu; return codes differ in %zu sets (%zu laxer verdicts"
+		" there)\n",
+		t.sets, t.verdicts, t.same, t.stricter, t.data, t.libseccomp_slip, t.rc_differs,
+		t.rc_differs_laxer);
+	assert_int_equal(t.sets, 2 * OVERLAP_SETS);
+	assert_true(t.verdicts >= t.sets * 16 * 3);
+	assert_true(t.rc_differs * 20 < t.sets);
+}
+
+/* --- resolvers ------------------------------------------------------------------------ */
+
+struct name_answer {
+	char key[96]; /* "TOKEN NAME" */
+	int theirs, ours;
+};
+
+static int by_key(const void *a, const void *b)
+{
+	return strcmp(((const struct name_answer *)a)->key, ((const struct name_answer *)b)->key);
+}
+
+/* The answer of one library for (token, name) from the "name" lines, or 0 when not printed. */
+static const struct name_answer *find_answer(const struct name_answer *v, size_t n,
+					     const char *token, const char *name)
+{
+	struct name_answer k;
+	snprintf(k.key, sizeof(k.key), "%s %s", token, name);
+	return bsearch(&k, v, n, sizeof(*v), by_key);
+}
+
+static char **read_lines(FILE *f, size_t *n)
+{
+	size_t cap = 1 << 18;
+	char **v = malloc(cap * sizeof(*v));
+	char buf[512];
+	*n = 0;
+	while (fgets(buf, sizeof(buf), f) != NULL) {
+		assert_true(*n < cap);
+		buf[strcspn(buf, "\n")] = '\0';
+		v[(*n)++] = strdup(buf);
+	}
+	return v;
+}
+
+struct resolver_tally {
+	size_t lines, same, lacks_name, lacks_number, unknown_name, own_pseudo;
+};
+
+/*
+ * One column of a "name" line: equal, or libseccomp 2.5 lacks the syscall on
+ * this ABI and syscage knows it (theirs a pseudo number or the error, ours a
+ * number), or libseccomp knows no such name at all (the error) and syscage
+ * answers a pseudo number.
+ */
+static bool name_answer_allowed(int theirs, int ours, struct resolver_tally *t)
+{
+	if (theirs == ours)
+		return true;
+	if (theirs < 0 && ours >= 0) {
+		t->lacks_name++;
+		return true;
+	}
+	if (theirs == SCMP_ERROR_NR && ours < 0) {
+		t->unknown_name++;
+		return true;
+	}
+	return false;
+}
+
+static void test_resolvers_against_libseccomp(void **state)
+{
+	(void)state;
+	char cmd[PATH_MAX + 64];
+	snprintf(cmd, sizeof(cmd), "'%s/compat/diff-libseccomp' resolve", driver_dir);
+	FILE *f = popen(cmd, "r");
+	assert_non_null(f);
+	size_t na, nb;
+	char **a = read_lines(f, &na);
+	assert_int_equal(pclose(f), 0);
+	snprintf(cmd, sizeof(cmd), "'%s/compat/diff-syscage' resolve", driver_dir);
+	f = popen(cmd, "r");
+	assert_non_null(f);
+	char **b = read_lines(f, &nb);
+	assert_int_equal(pclose(f), 0);
+	assert_int_equal(na, nb);
+
+	/* Both libraries' answers per (token, name), for judging the "num" lines. */
+	struct name_answer *answers = calloc(na, sizeof(*answers));
+	size_t nans = 0;
+	for (size_t i = 0; i < na; i++) {
+		char tok[32], name[64];
+		int t1, t2, o1, o2;
+		if (sscanf(a[i], "name %31s %63[^:]: %d %d", tok, name, &t1, &t2) != 4)
+			continue;
+		assert_int_equal(sscanf(b[i], "name %*s %*[^:]: %d %d", &o1, &o2), 2);
+		snprintf(answers[nans].key, sizeof(answers[nans].key), "%s %s", tok, name);
+		answers[nans].theirs = t1;
+		answers[nans].ours = o1;
+		nans++;
+	}
+	qsort(answers, nans, sizeof(*answers), by_key);
+
+	struct resolver_tally t = { 0 };
+	size_t bad = 0;
+	for (size_t i = 0; i < na; i++) {
+		t.lines++;
+		if (strcmp(a[i], b[i]) == 0) {
+			t.same++;
+			continue;
+		}
+		bool ok = false;
+		char tok[32], name[64], theirs[64], ours[64];
+		int t1, t2, o1, o2, num;
+		if (sscanf(a[i], "name %31s %63[^:]: %d %d", tok, name, &t1, &t2) == 4 &&
+		    sscanf(b[i], "name %*s %*[^:]: %d %d", &o1, &o2) == 2) {
+			ok = name_answer_allowed(t1, o1, &t) && name_answer_allowed(t2, o2, &t);
+		} else if (sscanf(a[i], "num %31s %d: %63s", tok, &num, theirs) == 3 &&
+			   sscanf(b[i], "num %*s %*d: %63s", ours) == 1) {
+			const struct name_answer *x;
+			if (strcmp(theirs, "-") == 0 && num <= -30001) {
+				t.own_pseudo++; /* syscage's pseudo numbers, for names newer than 2.5 */
+				ok = true;
+			} else if (strcmp(theirs, "-") == 0 && num < 0 &&
+				   (x = find_answer(answers, nans, tok, ours)) != NULL &&
+				   x->theirs == SCMP_ERROR_NR && x->ours == num) {
+				t.unknown_name++; /* a pseudo number of a name its resolver lacks */
+				ok = true;
+			} else if (strcmp(theirs, "-") == 0 &&
+				   (x = find_answer(answers, nans, tok, ours)) != NULL &&
+				   x->theirs < 0 && x->ours >= 0) {
+				t.lacks_number++; /* libseccomp lacks the syscall there */
+				ok = true;
+			} else if (strcmp(ours, "-") == 0 && num < 0 &&
+				   (x = find_answer(answers, nans, tok, theirs)) != NULL &&
+				   x->theirs == num && x->ours >= 0) {
+				t.lacks_number++; /* its pseudo number: syscage has the real one */
+				ok = true;
+			}
+		}
+		if (!ok && ++bad <= 20)
+			fprintf(stderr, "differs:\n libseccomp: %s\n syscage:    %s\n", a[i], b[i]);
+	}
+	fprintf(stderr,
+		"%zu resolver answers: %zu the same; libseccomp 2.5 lacks the syscall on the ABI"
+		" (names %zu, numbers %zu); names it does not know at all %zu; syscage's own"
+		" pseudo numbers %zu; other differences %zu\n",
+		t.lines, t.same, t.lacks_name, t.lacks_number, t.unknown_name, t.own_pseudo, bad);
+	for (size_t i = 0; i < na; i++) {
+		free(a[i]);
+		free(b[i]);
+	}
+	free(a);
+	free(b);
+	free(answers);
+	assert_int_equal(bad, 0);
+	assert_true(t.lines > 100000);
+}
+
 int main(int argc, char **argv)
 {
 	(void)argc;
@@ -135,6 +427,8 @@ int main(int argc, char **argv)
 	snprintf(driver_dir, sizeof(driver_dir), "%s", dirname(self));
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_against_libseccomp),
+		cmocka_unit_test(test_overlaps_against_libseccomp),
+		cmocka_unit_test(test_resolvers_against_libseccomp),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -973,6 +973,149 @@ static void test_stack_two_contexts(void **state)
 	expect_child_exits_cleanly(child_stack_two_contexts);
 }
 
+/*
+ * Two conditional rules of different actions for one syscall, neither
+ * holding the other: libseccomp kills at openat(.., O_WRONLY | O_CREAT),
+ * and so must the drop-in, whatever the order of adding (the stricter
+ * action decides where both match).
+ */
+static char overlap_path[64];
+
+static void child_overlap_kill_first(void)
+{
+	scmp_filter_ctx ctx = new_allow_ctx();
+	CHILD_EQ(seccomp_rule_add(ctx, SCMP_ACT_KILL_PROCESS, SCMP_SYS(openat), 1,
+				  SCMP_A2(SCMP_CMP_MASKED_EQ, O_WRONLY, O_WRONLY)),
+		 0);
+	CHILD_EQ(seccomp_rule_add(ctx, SCMP_ACT_LOG, SCMP_SYS(openat), 1, SCMP_A1(SCMP_CMP_NE, 0)),
+		 0);
+	load_and_release(ctx);
+	int fd = openat(AT_FDCWD, "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC); /* LOG */
+	CHILD_CHECK(fd >= 0);
+	close(fd);
+	openat(AT_FDCWD, overlap_path, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+	child_failf(__LINE__, "openat(O_WRONLY | O_CREAT) ran");
+}
+
+static void child_overlap_log_first(void)
+{
+	scmp_filter_ctx ctx = new_allow_ctx();
+	CHILD_EQ(seccomp_rule_add(ctx, SCMP_ACT_LOG, SCMP_SYS(openat), 1, SCMP_A1(SCMP_CMP_NE, 0)),
+		 0);
+	CHILD_EQ(seccomp_rule_add(ctx, SCMP_ACT_KILL_PROCESS, SCMP_SYS(openat), 1,
+				  SCMP_A2(SCMP_CMP_MASKED_EQ, O_WRONLY, O_WRONLY)),
+		 0);
+	load_and_release(ctx);
+	openat(AT_FDCWD, overlap_path, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+	child_failf(__LINE__, "openat(O_WRONLY | O_CREAT) ran");
+}
+
+static void test_overlapping_actions(void **state)
+{
+	(void)state;
+	require_live();
+	char dir[] = "/tmp/compat-overlap-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	snprintf(overlap_path, sizeof(overlap_path), "%s/created", dir);
+	expect_child_killed_by(child_overlap_kill_first, SIGSYS);
+	assert_int_equal(access(overlap_path, F_OK), -1);
+	expect_child_killed_by(child_overlap_log_first, SIGSYS);
+	assert_int_equal(access(overlap_path, F_OK), -1);
+	assert_int_equal(rmdir(dir), 0);
+}
+
+/*
+ * Library calls after a filter is loaded make no call of their own beyond
+ * the one they need: the filter below sends one syscall to a listener nobody
+ * reads, so a probe child, a getpid() or a wait inside the library would
+ * block for ever (until CHILD_DEADLINE_S ends the child by SIGALRM).
+ */
+static const struct {
+	const char *name;
+	int nr;
+} held_calls[] = {
+	{ "getpid", SCMP_SYS(getpid) }, { "gettid", SCMP_SYS(gettid) },
+	{ "clone", SCMP_SYS(clone) },	{ "clone3", SCMP_SYS(clone3) },
+	{ "fork", SCMP_SYS(fork) },	{ "vfork", SCMP_SYS(vfork) },
+	{ "wait4", SCMP_SYS(wait4) },	{ "waitid", SCMP_SYS(waitid) },
+	{ "ptrace", SCMP_SYS(ptrace) }, { "kill", SCMP_SYS(kill) },
+	{ "tgkill", SCMP_SYS(tgkill) }, { "rt_sigaction", SCMP_SYS(rt_sigaction) },
+	{ "prctl", SCMP_SYS(prctl) },
+};
+static int held_nr;
+
+/* libseccomp's own example: NOTIFY on one call, load, then allocate the buffers. */
+static void child_notify_alloc_after_load(void)
+{
+	scmp_filter_ctx ctx = new_allow_ctx();
+	add_rule0(ctx, SCMP_ACT_NOTIFY, held_nr);
+	CHILD_EQ(seccomp_load(ctx), 0);
+	struct seccomp_notif *req = NULL;
+	struct seccomp_notif_resp *resp = NULL;
+	CHILD_EQ(seccomp_notify_alloc(&req, &resp), 0);
+	CHILD_CHECK(req != NULL && resp != NULL);
+	seccomp_notify_free(req, resp);
+	CHILD_CHECK(seccomp_notify_fd(ctx) >= 0);
+	CHILD_CHECK(seccomp_api_get() >= 5);
+	seccomp_release(ctx);
+}
+
+/*
+ * The API level asked for the first time under such a filter: the filter is
+ * installed by hand with its listener, and the global reset makes the
+ * library forget the level it knew.
+ */
+static void child_api_level_under_filter(void)
+{
+	scmp_filter_ctx ctx = new_allow_ctx();
+	add_rule0(ctx, SCMP_ACT_NOTIFY, held_nr);
+	static unsigned char bpf[65536];
+	size_t len = sizeof(bpf);
+	CHILD_EQ(seccomp_export_bpf_mem(ctx, bpf, &len), 0);
+	seccomp_release(ctx);
+	struct {
+		unsigned short len;
+		void *filter;
+	} fprog = { (unsigned short)(len / 8), bpf };
+	CHILD_EQ(prctl(PR_SET_NO_NEW_PRIVS, 1L, 0L, 0L, 0L), 0);
+	long listener = syscall(SYS_seccomp, 1 /* SET_MODE_FILTER */, 1UL << 3 /* NEW_LISTENER */,
+				&fprog);
+	CHILD_CHECK(listener >= 0);
+	CHILD_EQ(seccomp_reset(NULL, 0), 0);
+	CHILD_CHECK(seccomp_api_get() >= 5);
+	ctx = seccomp_init(SCMP_ACT_ALLOW);
+	CHILD_CHECK(ctx != NULL);
+	CHILD_EQ(seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(getppid), 0), 0);
+	struct seccomp_notif *req = NULL;
+	struct seccomp_notif_resp *resp = NULL;
+	CHILD_EQ(seccomp_notify_alloc(&req, &resp), 0);
+	seccomp_notify_free(req, resp);
+	seccomp_release(ctx);
+	close((int)listener);
+}
+
+static void test_no_calls_of_its_own(void **state)
+{
+	(void)state;
+	require_live();
+	for (size_t i = 0; i < N(held_calls); i++) {
+		held_nr = held_calls[i].nr;
+		if (held_nr < 0)
+			continue; /* not a syscall of this ABI */
+		int status = run_in_child(child_notify_alloc_after_load);
+		char what[640];
+		describe_status(status, what, sizeof(what));
+		if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+			fail_msg("NOTIFY on %s, seccomp_notify_alloc() after the load: child %s",
+				 held_calls[i].name, what);
+		status = run_in_child(child_api_level_under_filter);
+		describe_status(status, what, sizeof(what));
+		if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+			fail_msg("NOTIFY on %s, seccomp_api_get() under the filter: child %s",
+				 held_calls[i].name, what);
+	}
+}
+
 /* --- main ----------------------------------------------------------------------- */
 
 static int group_setup(void **state)
@@ -1008,6 +1151,8 @@ int main(void)
 	    cmocka_unit_test(test_notify_addfd),
 	    cmocka_unit_test(test_reset_after_load),
 	    cmocka_unit_test(test_stack_two_contexts),
+	    cmocka_unit_test(test_no_calls_of_its_own),
+	    cmocka_unit_test(test_overlapping_actions),
 	};
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

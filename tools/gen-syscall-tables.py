@@ -2,10 +2,12 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """Generate lib/arch/syscall_tables.c from the reference syscall tables.
 
-usage: gen-syscall-tables.py TABLE_DIR OUTPUT.c
+usage: gen-syscall-tables.py TABLE_DIR OUTPUT.c [REMOVED.tsv]
 
 TABLE_DIR holds one NAME.tbl per ABI, each line "syscall<TAB>number"; a
-name without a number is a syscall this ABI does not have.  For every table
+name without a number is a syscall this ABI does not have.  REMOVED.tsv
+(the project's data/syscalls-removed.tsv) adds the syscalls older kernels'
+tables listed: "TABLE<TAB>syscall<TAB>number" per line, '#' comments.  For every table
 the output holds the entries sorted by number and an index sorted by name,
 so both directions are a binary search, and one sorted list of every name
 any table knows, which tells "not on this ABI" from "no such syscall".
@@ -60,6 +62,31 @@ def parse_table(path):
     if len(present) > MAX_ENTRIES:
         raise TableError("%s: too many entries for a 16-bit index" % path)
     return present, absent
+
+
+def add_removed(tables, path):
+    """Adds the entries of REMOVED.tsv to the parsed tables."""
+    with open(path, encoding="ascii") as f:
+        for lineno, raw in enumerate(f, 1):
+            line = raw.rstrip("\n")
+            if not line.strip() or line.startswith("#"):
+                continue
+            where = "%s:%d" % (os.path.basename(path), lineno)
+            fields = line.split("\t")
+            if (len(fields) != 3 or not NAME_RE.match(fields[1])
+                    or not NUMBER_RE.match(fields[2])):
+                raise TableError("%s: expected TABLE<TAB>NAME<TAB>NUMBER, got %r"
+                                 % (where, line))
+            stem, name, nr = fields[0], fields[1], int(fields[2])
+            if stem not in tables:
+                raise TableError("%s: no table '%s'" % (where, stem))
+            present, absent = tables[stem]
+            if name in present:
+                raise TableError("%s: '%s' is in %s.tbl already" % (where, name, stem))
+            if nr in present.values():
+                raise TableError("%s: number %d is taken in %s.tbl" % (where, nr, stem))
+            present[name] = nr
+            absent.discard(name)
 
 
 def c_identifier(stem):
@@ -126,7 +153,7 @@ def source_title(table_dir):
     return None
 
 
-def header_comment(title, stems):
+def header_comment(title, stems, removed):
     out = [
         "/* SPDX-License-Identifier: LGPL-2.1-or-later */",
         "/*",
@@ -137,6 +164,8 @@ def header_comment(title, stems):
     ]
     if title:
         out.append(' * ("%s").' % title)
+    if removed:
+        out.append(" * With the syscalls older kernels listed: %s." % removed)
     out.append(" * Tables:")
     out.extend(wrap(stems, indent=" *  "))
     out[-1] = out[-1].rstrip(",") + "."
@@ -144,11 +173,13 @@ def header_comment(title, stems):
     return out
 
 
-def generate(table_dir):
+def generate(table_dir, removed=None):
     stems = sorted(name[:-4] for name in os.listdir(table_dir) if name.endswith(".tbl"))
     if not stems:
         raise TableError("%s: no *.tbl files" % table_dir)
     tables = {stem: parse_table(os.path.join(table_dir, stem + ".tbl")) for stem in stems}
+    if removed:
+        add_removed(tables, removed)
     identifiers = [c_identifier(stem) for stem in stems]
     if len(set(identifiers)) != len(identifiers):
         raise TableError("two table file names map to the same C identifier")
@@ -160,7 +191,8 @@ def generate(table_dir):
         all_names.update(present)
         all_names.update(absent)
 
-    out = header_comment(source_title(table_dir), stems)
+    out = header_comment(source_title(table_dir), stems,
+                         "data/" + os.path.basename(removed) if removed else None)
     out += ['#include "syscall_tables.h"', ""]
     for stem in stems:
         emit_table(out, stem, tables[stem][0])
@@ -175,12 +207,12 @@ def generate(table_dir):
 
 
 def main(argv):
-    if len(argv) != 3:
-        sys.stderr.write("usage: %s TABLE_DIR OUTPUT.c\n" % argv[0])
+    if len(argv) not in (3, 4):
+        sys.stderr.write("usage: %s TABLE_DIR OUTPUT.c [REMOVED.tsv]\n" % argv[0])
         return 2
     table_dir, output = argv[1], argv[2]
     try:
-        text = generate(table_dir)
+        text = generate(table_dir, argv[3] if len(argv) == 4 else None)
     except (OSError, UnicodeDecodeError, TableError) as e:
         sys.stderr.write("gen-syscall-tables: %s\n" % e)
         return 1

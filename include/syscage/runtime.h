@@ -85,13 +85,17 @@ struct scg_features {
  * The calls are only waited for by their pid, so the caller's other
  * children are left alone.  Returns 0 (also when seccomp is absent:
  * everything is then false/0) or a negative errno for an unexpected answer.
+ * Not for a process that may already run under a filter: the children meet
+ * that filter (a NOTIFY on getpid or clone would wait for a supervisor that
+ * is the caller itself); scg_features_probe_seccomp() is.
  */
 SCG_API int scg_features_probe(struct scg_features *out);
 /*
  * The seccomp part of scg_features_probe() alone: no child process, the
  * machine fields (ia32_emulation, x32, ptrace_get_filter) left false.  For
  * callers that only choose filter flags and actions, such as a launcher on
- * every start.
+ * every start, and for callers that may be filtered already: it makes only
+ * seccomp(2) calls (prctl(PR_GET_SECCOMP) where seccomp(2) is missing).
  */
 SCG_API int scg_features_probe_seccomp(struct scg_features *out);
 

@@ -106,7 +106,10 @@ static const char *const group_network_io[] = {
 };
 
 static const char *const group_obsolete[] = {
-	"sgetmask", "ssetmask", "sysfs", "ustat", NULL,
+	"_sysctl", "afs_syscall", "bdflush", "break", "create_module", "ftime",
+	"get_kernel_syms", "getpmsg", "gtty", "idle", "lock", "mpx", "prof", "profil",
+	"putpmsg", "query_module", "security", "sgetmask", "ssetmask", "stty", "sysfs",
+	"tuxcall", "ulimit", "uselib", "ustat", "vserver", NULL,
 };
 
 static const char *const group_pkey[] = {
@@ -114,16 +117,16 @@ static const char *const group_pkey[] = {
 };
 
 static const char *const group_privileged[] = {
-	"acct", "adjtimex", "bpf", "capset", "chown", "chown32", "chroot", "clock_adjtime",
-	"clock_adjtime64", "clock_settime", "clock_settime64", "delete_module",
-	"fanotify_init", "fanotify_mark", "fchown", "fchown32", "fchownat", "finit_module",
-	"init_module", "ioperm", "iopl", "kexec_file_load", "kexec_load", "lchown",
-	"lchown32", "open_by_handle_at", "pciconfig_iobase", "pciconfig_read",
-	"pciconfig_write", "pivot_root", "quotactl", "quotactl_fd", "reboot",
-	"s390_pci_mmio_read", "s390_pci_mmio_write", "setdomainname", "setfsuid",
-	"setfsuid32", "setgroups", "setgroups32", "sethostname", "setresuid",
-	"setresuid32", "setreuid", "setreuid32", "settimeofday", "setuid", "setuid32",
-	"stime", "swapoff", "swapon", "vhangup", NULL,
+	"_sysctl", "acct", "adjtimex", "bpf", "capset", "chown", "chown32", "chroot",
+	"clock_adjtime", "clock_adjtime64", "clock_settime", "clock_settime64",
+	"delete_module", "fanotify_init", "fanotify_mark", "fchown", "fchown32",
+	"fchownat", "finit_module", "init_module", "ioperm", "iopl", "kexec_file_load",
+	"kexec_load", "lchown", "lchown32", "nfsservctl", "open_by_handle_at",
+	"pciconfig_iobase", "pciconfig_read", "pciconfig_write", "pivot_root", "quotactl",
+	"quotactl_fd", "reboot", "s390_pci_mmio_read", "s390_pci_mmio_write",
+	"setdomainname", "setfsuid", "setfsuid32", "setgroups", "setgroups32",
+	"sethostname", "setresuid", "setresuid32", "setreuid", "setreuid32",
+	"settimeofday", "setuid", "setuid32", "stime", "swapoff", "swapon", "vhangup", NULL,
 };
 
 static const char *const group_process[] = {

@@ -200,7 +200,8 @@ podman_tests=("Podman's seccomp.json imports with --input-format oci"
 	"Podman: and allowed with it"
 	"Podman: an errno name that differs from errnoRet wins, with a warning"
 	"Podman: an unknown errno name is an error at its place, with a hint"
-	"Podman: exported as OCI JSON, the same filter")
+	"Podman: exported as OCI JSON, the same filter"
+	"Podman: uselib is EPERM, as under runc with libseccomp (a syscall older kernels had)")
 if [ -r "$PODMAN" ]; then
 	expect_status 0 "${podman_tests[0]}" -- \
 		"$SYSCAGE" compile --input-format oci --arch x86_64,x86,x32 -o "$TMP/podman.bpf" "$PODMAN"
@@ -216,6 +217,7 @@ if [ -r "$PODMAN" ]; then
 	fi
 	expect_emu "${podman_tests[5]}" "ALLOW" -- -f "$TMP/podman.bpf" mount
 	expect_emu "${podman_tests[6]}" "ERRNO(1)" -- -f "$TMP/podman.bpf" bpf
+	expect_emu "${podman_tests[12]}" "ERRNO(1)" -- -f "$TMP/podman.bpf" 134
 	"$SYSCAGE" compile --arch x86_64 --caps '' -o "$TMP/podman-nocaps.bpf" "$PODMAN" 2>"$TMP/err"
 	expect_emu "${podman_tests[7]}" "ERRNO(22)" -- -f "$TMP/podman-nocaps.bpf" socket 16 3 9
 	"$SYSCAGE" compile --arch x86_64 --caps AUDIT_WRITE -o "$TMP/podman-audit.bpf" "$PODMAN" \

@@ -18,6 +18,15 @@ expect_grep "$TMP/out" '^read 0$' "the other argument still resolves"
 expect_status 2 "a syscall missing on this ABI fails" -- "$SYSCAGE" syscalls --arch arm64 open
 expect_grep "$TMP/err" "not on aarch64; it exists on x86_64" "says where it exists"
 
+# Syscalls older kernels' tables listed: libseccomp names them, and so must
+# the tables, or rules for them (Podman's uselib) add nothing.
+expect_status 0 "removed syscalls keep their numbers" -- "$SYSCAGE" syscalls --arch x86_64 uselib _sysctl create_module
+expect_grep "$TMP/out" '^uselib 134$' "x86_64 uselib is 134"
+expect_grep "$TMP/out" '^create_module 174$' "x86_64 create_module is 174"
+expect_status 0 "on m68k too" -- "$SYSCAGE" syscalls --arch m68k uselib 189
+expect_grep "$TMP/out" '^uselib 86$' "m68k uselib is 86"
+expect_grep "$TMP/out" '^putpmsg 189$' "m68k 189 is putpmsg"
+
 expect_status 0 "--all-arches shows every ABI" -- "$SYSCAGE" syscalls --all-arches open
 expect_grep "$TMP/out" '^aarch64 +open -$' "absent ABIs show '-'"
 expect_grep "$TMP/out" '^mips +open 4005$' "mips o32 numbers carry 4000"

@@ -8,6 +8,8 @@
  * many calls; tests/test_compat_diff.c requires the two outputs to match.
  *
  *   diff-<lib> [RULE_SETS [SEED]]
+ *   diff-<lib> overlap [RULE_SETS [SEED]]   (overlapping rules of different actions)
+ *   diff-<lib> resolve [HEADER]             (every resolver answer)
  *
  * Only what libseccomp 2.5 and syscage define alike is exercised: generated
  * rule sets where conditional rules for one syscall share an action or test
@@ -645,6 +647,220 @@ static void one_rule_set(unsigned index)
 	seccomp_release(c);
 }
 
+/* --- overlapping rules of different actions ------------------------------------
+ * Rules on three syscalls, each with one or two comparisons on arguments 0-2
+ * from a small pool of data and any action, so that rules of different
+ * actions often match the same calls, neither holding the other.  What the
+ * rules mean is then no longer one answer (libseccomp's tree decides), so
+ * these lines carry the filter's verdict on each call with the actions of
+ * the accepted rules it matches: "  ov ARCH NAME: v=a,a v= ...".
+ * tests/test_compat_diff.c requires syscage's verdict to be libseccomp's or
+ * a stricter one, unless libseccomp's is none of those actions. */
+
+static const uint64_t overlap_data[] = { 0, 1, 2, 5, 0x80000000ULL, 0x100000000ULL,
+					 UINT64_MAX };
+
+static void gen_overlap_rule(struct gen_rule *r)
+{
+	unsigned used = 0;
+	r->n = 1 + rnd(2);
+	for (unsigned i = 0; i < r->n; i++) {
+		unsigned arg;
+		do
+			arg = rnd(3);
+		while (used & (1U << arg));
+		used |= 1U << arg;
+		enum scmp_compare op = (enum scmp_compare)(1 + rnd(7));
+		uint64_t a = overlap_data[rnd(N(overlap_data))];
+		uint64_t b = overlap_data[rnd(N(overlap_data))];
+		if (op == SCMP_CMP_MASKED_EQ && rnd(2) == 0) {
+			a = 1ULL << rnd(3); /* a flag test, as O_WRONLY */
+			b = rnd(2) ? a : 0;
+		}
+		r->cmp[i] = (struct scmp_arg_cmp){ arg, op, a, b };
+	}
+	r->action = actions[rnd(N(actions))];
+}
+
+static void probe_overlaps(const struct scg_prog *prog, const struct gen_rule *rules,
+			   size_t nrules, const uint32_t *set)
+{
+	for (size_t a = 0; a < 3 && set[a] != 0; a++) {
+		for (size_t s = 0; s < 3; s++) {
+			int nr = seccomp_syscall_resolve_name_arch(set[a], pool[s]);
+			if (nr < 0)
+				continue;
+			struct scg_seccomp_data d = { .nr = (uint32_t)nr };
+			d.arch = set[a] == SCMP_ARCH_X32 ? SCMP_ARCH_X86_64 : set[a];
+			printf("  ov %#x %s:", set[a], pool[s]);
+			for (int k = 0; k < 16; k++) {
+				for (unsigned i = 0; i < 6; i++) {
+					const struct gen_rule *r = &rules[rnd((uint32_t)nrules)];
+					const struct scmp_arg_cmp *c = &r->cmp[rnd(r->n)];
+					d.args[i] = rnd(2) ? c->datum_a : c->datum_b;
+					if (rnd(3) == 0)
+						d.args[i] += rnd(3) - 1;
+					if (rnd(4) == 0)
+						d.args[i] = overlap_data[rnd(N(overlap_data))];
+					if (rnd(4) == 0)
+						d.args[i] |= 1ULL << rnd(3);
+				}
+				uint32_t out;
+				if (scg_emu_run(prog, &d, &out, NULL, NULL, NULL) < 0)
+					out = 0xdeadbeef;
+				printf(" %x=", out);
+				/* The actions of the accepted rules this call matches. */
+				bool narrow = set[a] == SCMP_ARCH_X86 || set[a] == SCMP_ARCH_ARM ||
+					      set[a] == SCMP_ARCH_X32;
+				const char *sep = "";
+				for (size_t i = 0; i < nrules; i++) {
+					const struct gen_rule *r = &rules[i];
+					bool all = r->rc == 0 && r->pool_index == s;
+					for (unsigned j = 0; j < r->n && all; j++)
+						all = cmp_holds(&r->cmp[j], d.args, narrow);
+					if (all) {
+						printf("%s%x", sep, r->action);
+						sep = ",";
+					}
+				}
+			}
+			printf("\n");
+		}
+	}
+}
+
+static void one_overlap_set(unsigned index)
+{
+	uint32_t def = actions[rnd(N(actions))];
+	const uint32_t *set = arch_sets[rnd(N(arch_sets))];
+	scmp_filter_ctx c = seccomp_init(def);
+	printf("overlap %u default %x:", index, def);
+	setup_arches(c, set);
+	struct gen_rule rules[8];
+	size_t nrules = 2 + rnd(7);
+	for (size_t i = 0; i < nrules; i++) {
+		struct gen_rule *r = &rules[i];
+		r->pool_index = rnd(3);
+		r->sys = seccomp_syscall_resolve_name(pool[r->pool_index]);
+		gen_overlap_rule(r);
+		r->rc = seccomp_rule_add_array(c, r->action, r->sys, r->n, r->cmp);
+		printf(" %d", r->rc);
+	}
+	struct scg_prog prog = { 0 };
+	bool big_endian = false;
+	int rc = exported(c, big_endian, &prog);
+	printf(" export %d\n", rc);
+	for (size_t i = 0; i < nrules; i++) {
+		printf("  rule %d %#x", rules[i].sys, rules[i].action);
+		for (unsigned k = 0; k < rules[i].n; k++)
+			printf(" a%u/%d/%#" PRIx64 "/%#" PRIx64, rules[i].cmp[k].arg, rules[i].cmp[k].op,
+			       rules[i].cmp[k].datum_a, rules[i].cmp[k].datum_b);
+		printf("\n");
+	}
+	if (rc == 0) {
+		probe_overlaps(&prog, rules, nrules, set);
+		scg_prog_release(&prog);
+	}
+	seccomp_release(c);
+}
+
+/* --- resolvers ---------------------------------------------------------------------
+ * Every resolver entry point over libseccomp 2.5's ABIs, every name either
+ * library knows (libseccomp's header HEADER, default the system's, and
+ * syscage's tables) and every number of each ABI's range, with and without
+ * its base, pseudo numbers included.  Lines:
+ *   abi NAME: TOKEN
+ *   name TOKEN NAME: resolve_name_arch resolve_name_rewrite
+ *   num TOKEN NUM: resolve_num_arch (or -)
+ * tests/test_compat_diff.c compares them; docs/libseccomp.md lists the
+ * allowed differences. */
+
+static const char *const resolver_abis[] = {
+	"x86",	      "x86_64",	   "x32",	   "arm",      "aarch64",  "mips",  "mipsel",
+	"mips64",     "mipsel64",  "mips64n32", "mipsel64n32", "ppc", "ppc64", "ppc64le",
+	"s390",	      "s390x",	   "parisc",	   "parisc64", "riscv64",
+};
+
+static int by_string(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The names of @header's __SNR_ and __PNR_ macros and of syscage's tables, sorted, unique. */
+static size_t resolver_names(const char *header, char ***out)
+{
+	size_t n = 0, cap = 4096;
+	char **v = malloc(cap * sizeof(*v));
+	FILE *f = fopen(header, "r");
+	char line[512], name[128];
+	while (f != NULL && fgets(line, sizeof(line), f) != NULL)
+		if ((sscanf(line, "#define __SNR_%127[A-Za-z0-9_]", name) == 1 ||
+		     sscanf(line, "#define __PNR_%127[A-Za-z0-9_]", name) == 1) &&
+		    n < cap)
+			v[n++] = strdup(name);
+	if (f != NULL)
+		fclose(f);
+	for (size_t a = 0; a < scg_arch_count(); a++) {
+		const struct scg_arch *arch = scg_arch_at(a);
+		for (size_t i = 0; i < scg_syscall_count(arch) && n < cap; i++) {
+			const char *nm;
+			uint32_t nr;
+			if (scg_syscall_at(arch, i, &nm, &nr) == 0)
+				v[n++] = strdup(nm);
+		}
+	}
+	qsort(v, n, sizeof(*v), by_string);
+	size_t u = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (u > 0 && strcmp(v[u - 1], v[i]) == 0) {
+			free(v[i]);
+			continue;
+		}
+		v[u++] = v[i];
+	}
+	*out = v;
+	return u;
+}
+
+static void resolve_num_line(uint32_t token, int num)
+{
+	char *name = seccomp_syscall_resolve_num_arch(token, num);
+	printf("num %#x %d: %s\n", token, num, name != NULL ? name : "-");
+	free(name);
+}
+
+static void resolvers(const char *header)
+{
+	char **names;
+	size_t nnames = resolver_names(header, &names);
+	printf("names %zu\n", nnames);
+	for (size_t a = 0; a < N(resolver_abis); a++) {
+		uint32_t token = seccomp_arch_resolve_name(resolver_abis[a]);
+		printf("abi %s: %#x\n", resolver_abis[a], token);
+		if (token == 0)
+			continue;
+		for (size_t i = 0; i < nnames; i++)
+			printf("name %#x %s: %d %d\n", token, names[i],
+			       seccomp_syscall_resolve_name_arch(token, names[i]),
+			       seccomp_syscall_resolve_name_rewrite(token, names[i]));
+		/* Numbers with and without the base (MIPS 4000/5000/6000, x32's bit 30),
+		 * ARM's private ones, and the pseudo numbers of both libraries. */
+		static const int bases[] = { 0, 4000, 5000, 6000, 0x40000000, 0xf0000 };
+		for (size_t b = 0; b < N(bases); b++)
+			for (int k = 0; k < 1100; k++)
+				resolve_num_line(token, bases[b] + k);
+		for (int k = -1; k >= -300; k--)
+			resolve_num_line(token, k);
+		for (int k = -10000; k >= -10300; k--)
+			resolve_num_line(token, k);
+		for (int k = -30001; k >= -30150; k--)
+			resolve_num_line(token, k);
+	}
+	for (size_t i = 0; i < nnames; i++)
+		free(names[i]);
+	free(names);
+}
+
 /* Built twice, each time against one library's header: the loaded one must be that library. */
 static void require_own_library(void)
 {
@@ -659,6 +875,19 @@ static void require_own_library(void)
 int main(int argc, char **argv)
 {
 	require_own_library();
+	if (argc > 1 && strcmp(argv[1], "resolve") == 0) {
+		setvbuf(stdout, NULL, _IOFBF, 1 << 16);
+		resolvers(argc > 2 ? argv[2] : "/usr/include/seccomp-syscalls.h");
+		return 0;
+	}
+	if (argc > 1 && strcmp(argv[1], "overlap") == 0) {
+		unsigned sets = argc > 2 ? (unsigned)strtoul(argv[2], NULL, 0) : 1000;
+		rng_state = argc > 3 ? strtoull(argv[3], NULL, 0) : 0x0f1aULL;
+		setvbuf(stdout, NULL, _IOFBF, 1 << 16);
+		for (unsigned i = 0; i < sets; i++)
+			one_overlap_set(i);
+		return 0;
+	}
 	unsigned sets = argc > 1 ? (unsigned)strtoul(argv[1], NULL, 0) : 2000;
 	rng_state = argc > 2 ? strtoull(argv[2], NULL, 0) : 0x5eccULL;
 	setvbuf(stdout, NULL, _IOFBF, 1 << 16);
