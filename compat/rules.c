@@ -82,6 +82,46 @@ static bool cmps_subset(const struct compat_rule *small, const struct compat_rul
 	return true;
 }
 
+/* @a's comparisons begin @b's (both sorted by argument). */
+static bool cmps_prefix(const struct compat_rule *a, const struct compat_rule *b)
+{
+	if (a->ncmp > b->ncmp)
+		return false;
+	for (unsigned i = 0; i < a->ncmp; i++)
+		if (!cmp_equal(&a->cmp[i], &b->cmp[i]))
+			return false;
+	return true;
+}
+
+static bool greater_kind(enum scmp_compare op)
+{
+	return op == SCMP_CMP_GT || op == SCMP_CMP_GE;
+}
+
+static bool less_kind(enum scmp_compare op)
+{
+	return op == SCMP_CMP_LT || op == SCMP_CMP_LE;
+}
+
+/*
+ * On a 64-bit ABI libseccomp tests a 64-bit range comparison's high word in
+ * a node of its own: two rules whose first comparisons are ranges of one
+ * direction on one argument with the same high word share that node, and
+ * where one rule ends there and the other goes on, with different actions,
+ * the add fails with -EEXIST (as the differential test finds).
+ */
+static bool shares_range_node(const struct compat_rule *a, const struct compat_rule *b)
+{
+	/* Only where one rule ends at that node and the other goes on. */
+	if (scg_arch_bits(a->arch) != 64 || a->ncmp == 0 || b->ncmp == 0 ||
+	    (a->ncmp == 1) == (b->ncmp == 1))
+		return false;
+	const struct compat_cmp *x = &a->cmp[0], *y = &b->cmp[0];
+	if (x->arg != y->arg || (x->a >> 32) != (y->a >> 32))
+		return false;
+	return (greater_kind(x->op) && greater_kind(y->op)) || (less_kind(x->op) && less_kind(y->op));
+}
+
 /*
  * Stores @rule the way libseccomp merges rules of one syscall: a rule
  * without conditions decides the syscall alone (the first one stays; later
@@ -105,9 +145,18 @@ static int rules_insert(struct compat_rules *rules, const struct compat_rule *ru
 		bool covers_new = cmps_subset(e, rule), covered = cmps_subset(rule, e);
 		if (covers_new && covered)
 			return e->action == rule->action ? 0 : -EEXIST;
-		if (covers_new)
+		if (e->action == rule->action) {
+			if (covers_new)
+				return 0;
+			continue;
+		}
+		/* Another action: libseccomp's tree merges rules along their chains
+		 * (comparisons by argument), so only a prefix absorbs or conflicts. */
+		if (covers_new && cmps_prefix(e, rule))
 			return 0;
-		if (covered && e->action != rule->action)
+		if (covered && cmps_prefix(rule, e))
+			return -EEXIST;
+		if (shares_range_node(e, rule))
 			return -EEXIST;
 	}
 	size_t i = 0;

@@ -55,8 +55,8 @@ names = sorted(set(native) | set(pseudo))
 
 # syscage's own tables: every name, and per table its (name, number) pairs.
 tables_text = open(tables_c, encoding="utf-8").read()
-all_names = re.search(r"syscall_all_names\[\] = \{(.*?)\};", tables_text, re.S).group(1)
-newer = sorted(set(re.findall(r'"(\w+)"', all_names)) - set(names))
+all_names = re.search(r"syscall_name_pool\[\] =(.*?);", tables_text, re.S).group(1)
+newer = sorted(set(re.findall(r'"(\w+)(?:\\0)?"', all_names)) - set(names))
 PRIVATE_FIRST = -30001
 private = {}
 try:
@@ -73,7 +73,7 @@ pseudo.update(private)
 tables = {}
 for tbl, body in re.findall(r"static const struct syscall_entry (\w+)_by_nr\[\] = \{(.*?)\};",
                             tables_text, re.S):
-    tables[tbl] = {n: int(v, 0) for n, v in re.findall(r'\{ "(\w+)", (\w+) \}', body)}
+    tables[tbl] = {n: int(v, 0) for v, n in re.findall(r'\{ \d+, (\w+) \}, /\* (\w+) \*/', body)}
 
 H_HEAD = """/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*

@@ -143,10 +143,10 @@ GROUPS = [
 def read_syscall_names(tables_c):
     with open(tables_c, encoding="utf-8") as f:
         text = f.read()
-    m = re.search(r"syscall_all_names\[\]\s*=\s*\{(.*?)\};", text, re.S)
+    m = re.search(r"syscall_name_pool\[\]\s*=(.*?);", text, re.S)
     if not m:
-        sys.exit("gen-groups: no syscall_all_names in " + tables_c)
-    return set(re.findall(r'"([^"]+)"', m.group(1)))
+        sys.exit("gen-groups: no syscall_name_pool in " + tables_c)
+    return set(re.findall(r'"(\w+)(?:\\0)?"', m.group(1)))
 
 
 def flatten(name, table, stack=()):

@@ -115,7 +115,7 @@ def wrap(items, indent="\t", width=96):
     return lines
 
 
-def emit_table(out, stem, present):
+def emit_table(out, stem, present, offset):
     ident = c_identifier(stem)
     by_nr = sorted(present.items(), key=lambda item: item[1])
     position = {name: i for i, (name, _) in enumerate(by_nr)}
@@ -125,7 +125,7 @@ def emit_table(out, stem, present):
     out.append("/* %s.tbl: %d syscalls */" % (stem, len(by_nr)))
     out.append("static const struct syscall_entry %s_by_nr[] = {" % ident)
     for name, nr in by_nr:
-        out.append('\t{ "%s", %s },' % (name, format_nr(nr)))
+        out.append("\t{ %d, %s }, /* %s */" % (offset[name], format_nr(nr), name))
     out.append("};")
     out.append("")
     out.append("static const uint16_t %s_by_name[] = {" % ident)
@@ -194,15 +194,31 @@ def generate(table_dir, removed=None):
     out = header_comment(source_title(table_dir), stems,
                          "data/" + os.path.basename(removed) if removed else None)
     out += ['#include "syscall_tables.h"', ""]
-    for stem in stems:
-        emit_table(out, stem, tables[stem][0])
 
-    out.append("/* Every name any table lists, with or without a number. */")
-    out.append("const char *const syscall_all_names[] = {")
-    out.extend('\t"%s",' % name for name in sorted(all_names))
+    # Every name once, in one pool: entries hold offsets, so the tables need
+    # no pointer (and no relocation) per name.
+    names = sorted(all_names)
+    offset, at = {}, 0
+    for name in names:
+        offset[name] = at
+        at += len(name) + 1
+    if at > 0xFFFF:
+        raise TableError("the name pool outgrows its 16-bit offsets")
+    out.append("/* Every name any table lists, with or without a number, NUL-separated. */")
+    out.append("const char syscall_name_pool[] =")
+    out.extend('\t"%s\\0" /* %d */' % (name, offset[name]) for name in names)
+    out[-1] = out[-1].replace('\\0" /*', '" /*', 1)
+    out.append(";")
+    out.append("")
+    out.append("/* The pool's names in strcmp order, as offsets. */")
+    out.append("const uint16_t syscall_all_names[] = {")
+    out.extend(wrap(str(offset[name]) for name in names))
     out.append("};")
     out.append("")
-    out.append("const size_t syscall_all_count = %d;" % len(all_names))
+    out.append("const size_t syscall_all_count = %d;" % len(names))
+    out.append("")
+    for stem in stems:
+        emit_table(out, stem, tables[stem][0], offset)
     return "\n".join(out) + "\n"
 
 

@@ -13,7 +13,7 @@ static const struct syscall_entry *entry_by_name(const struct syscall_table *tab
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 		const struct syscall_entry *e = &table->by_nr[table->by_name[mid]];
-		int cmp = strcmp(name, e->name);
+		int cmp = strcmp(name, syscall_entry_name(e));
 		if (cmp == 0)
 			return e;
 		if (cmp < 0)
@@ -46,7 +46,7 @@ static bool is_known_anywhere(const char *name)
 	size_t lo = 0, hi = syscall_all_count;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		int cmp = strcmp(name, syscall_all_names[mid]);
+		int cmp = strcmp(name, syscall_all_name(mid));
 		if (cmp == 0)
 			return true;
 		if (cmp < 0)
@@ -74,7 +74,7 @@ const char *scg_syscall_name(const struct scg_arch *arch, uint32_t nr)
 	if (!arch)
 		return NULL;
 	const struct syscall_entry *e = entry_by_nr(arch->table, nr);
-	return e ? e->name : NULL;
+	return e ? syscall_entry_name(e) : NULL;
 }
 
 const char *scg_syscall_suggest(const struct scg_arch *arch, const char *name)
@@ -86,7 +86,7 @@ const char *scg_syscall_suggest(const struct scg_arch *arch, const char *name)
 	/* In name order, so ties break the same way on every ABI. */
 	const struct syscall_table *table = arch->table;
 	for (size_t i = 0; i < table->count; i++)
-		suggest_consider(&s, table->by_nr[table->by_name[i]].name);
+		suggest_consider(&s, syscall_entry_name(&table->by_nr[table->by_name[i]]));
 	return suggest_result(&s);
 }
 
@@ -103,7 +103,7 @@ int scg_syscall_at(const struct scg_arch *arch, size_t index, const char **name,
 		return -ERANGE;
 	const struct syscall_entry *e = &arch->table->by_nr[index];
 	if (name)
-		*name = e->name;
+		*name = syscall_entry_name(e);
 	if (nr)
 		*nr = e->nr;
 	return 0;

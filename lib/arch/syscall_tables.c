@@ -11,438 +11,1048 @@
  */
 #include "syscall_tables.h"
 
+/* Every name any table lists, with or without a number, NUL-separated. */
+const char syscall_name_pool[] =
+	"_llseek\0" /* 0 */
+	"_newselect\0" /* 8 */
+	"_sysctl\0" /* 19 */
+	"accept\0" /* 27 */
+	"accept4\0" /* 34 */
+	"access\0" /* 42 */
+	"acct\0" /* 49 */
+	"add_key\0" /* 54 */
+	"adjtimex\0" /* 62 */
+	"afs_syscall\0" /* 71 */
+	"alarm\0" /* 83 */
+	"arc_gettls\0" /* 89 */
+	"arc_settls\0" /* 100 */
+	"arc_usr_cmpxchg\0" /* 111 */
+	"arch_prctl\0" /* 127 */
+	"arm_fadvise64_64\0" /* 138 */
+	"atomic_barrier\0" /* 155 */
+	"atomic_cmpxchg_32\0" /* 170 */
+	"bdflush\0" /* 188 */
+	"bind\0" /* 196 */
+	"bpf\0" /* 201 */
+	"break\0" /* 205 */
+	"breakpoint\0" /* 211 */
+	"brk\0" /* 222 */
+	"cachectl\0" /* 226 */
+	"cacheflush\0" /* 235 */
+	"cachestat\0" /* 246 */
+	"capget\0" /* 256 */
+	"capset\0" /* 263 */
+	"chdir\0" /* 270 */
+	"chmod\0" /* 276 */
+	"chown\0" /* 282 */
+	"chown32\0" /* 288 */
+	"chroot\0" /* 296 */
+	"clock_adjtime\0" /* 303 */
+	"clock_adjtime64\0" /* 317 */
+	"clock_getres\0" /* 333 */
+	"clock_getres_time64\0" /* 346 */
+	"clock_gettime\0" /* 366 */
+	"clock_gettime64\0" /* 380 */
+	"clock_nanosleep\0" /* 396 */
+	"clock_nanosleep_time64\0" /* 412 */
+	"clock_settime\0" /* 435 */
+	"clock_settime64\0" /* 449 */
+	"clone\0" /* 465 */
+	"clone3\0" /* 471 */
+	"close\0" /* 478 */
+	"close_range\0" /* 484 */
+	"connect\0" /* 496 */
+	"copy_file_range\0" /* 504 */
+	"creat\0" /* 520 */
+	"create_module\0" /* 526 */
+	"delete_module\0" /* 540 */
+	"dipc\0" /* 554 */
+	"dup\0" /* 559 */
+	"dup2\0" /* 563 */
+	"dup3\0" /* 568 */
+	"epoll_create\0" /* 573 */
+	"epoll_create1\0" /* 586 */
+	"epoll_ctl\0" /* 600 */
+	"epoll_ctl_old\0" /* 610 */
+	"epoll_pwait\0" /* 624 */
+	"epoll_pwait2\0" /* 636 */
+	"epoll_wait\0" /* 649 */
+	"epoll_wait_old\0" /* 660 */
+	"eventfd\0" /* 675 */
+	"eventfd2\0" /* 683 */
+	"exec_with_loader\0" /* 692 */
+	"execv\0" /* 709 */
+	"execve\0" /* 715 */
+	"execveat\0" /* 722 */
+	"exit\0" /* 731 */
+	"exit_group\0" /* 736 */
+	"faccessat\0" /* 747 */
+	"faccessat2\0" /* 757 */
+	"fadvise64\0" /* 768 */
+	"fadvise64_64\0" /* 778 */
+	"fallocate\0" /* 791 */
+	"fanotify_init\0" /* 801 */
+	"fanotify_mark\0" /* 815 */
+	"fchdir\0" /* 829 */
+	"fchmod\0" /* 836 */
+	"fchmodat\0" /* 843 */
+	"fchmodat2\0" /* 852 */
+	"fchown\0" /* 862 */
+	"fchown32\0" /* 869 */
+	"fchownat\0" /* 878 */
+	"fcntl\0" /* 887 */
+	"fcntl64\0" /* 893 */
+	"fdatasync\0" /* 901 */
+	"fgetxattr\0" /* 911 */
+	"file_getattr\0" /* 921 */
+	"file_setattr\0" /* 934 */
+	"finit_module\0" /* 947 */
+	"flistxattr\0" /* 960 */
+	"flock\0" /* 971 */
+	"fork\0" /* 977 */
+	"fremovexattr\0" /* 982 */
+	"fsconfig\0" /* 995 */
+	"fsetxattr\0" /* 1004 */
+	"fsmount\0" /* 1014 */
+	"fsopen\0" /* 1022 */
+	"fspick\0" /* 1029 */
+	"fstat\0" /* 1036 */
+	"fstat64\0" /* 1042 */
+	"fstatat64\0" /* 1050 */
+	"fstatfs\0" /* 1060 */
+	"fstatfs64\0" /* 1068 */
+	"fsync\0" /* 1078 */
+	"ftime\0" /* 1084 */
+	"ftruncate\0" /* 1090 */
+	"ftruncate64\0" /* 1100 */
+	"futex\0" /* 1112 */
+	"futex_requeue\0" /* 1118 */
+	"futex_time64\0" /* 1132 */
+	"futex_wait\0" /* 1145 */
+	"futex_waitv\0" /* 1156 */
+	"futex_wake\0" /* 1168 */
+	"futimesat\0" /* 1179 */
+	"get_kernel_syms\0" /* 1189 */
+	"get_mempolicy\0" /* 1205 */
+	"get_robust_list\0" /* 1219 */
+	"get_thread_area\0" /* 1235 */
+	"get_tls\0" /* 1251 */
+	"getcpu\0" /* 1259 */
+	"getcwd\0" /* 1266 */
+	"getdents\0" /* 1273 */
+	"getdents64\0" /* 1282 */
+	"getdomainname\0" /* 1293 */
+	"getdtablesize\0" /* 1307 */
+	"getegid\0" /* 1321 */
+	"getegid32\0" /* 1329 */
+	"geteuid\0" /* 1339 */
+	"geteuid32\0" /* 1347 */
+	"getgid\0" /* 1357 */
+	"getgid32\0" /* 1364 */
+	"getgroups\0" /* 1373 */
+	"getgroups32\0" /* 1383 */
+	"gethostname\0" /* 1395 */
+	"getitimer\0" /* 1407 */
+	"getpagesize\0" /* 1417 */
+	"getpeername\0" /* 1429 */
+	"getpgid\0" /* 1441 */
+	"getpgrp\0" /* 1449 */
+	"getpid\0" /* 1457 */
+	"getpmsg\0" /* 1464 */
+	"getppid\0" /* 1472 */
+	"getpriority\0" /* 1480 */
+	"getrandom\0" /* 1492 */
+	"getresgid\0" /* 1502 */
+	"getresgid32\0" /* 1512 */
+	"getresuid\0" /* 1524 */
+	"getresuid32\0" /* 1534 */
+	"getrlimit\0" /* 1546 */
+	"getrusage\0" /* 1556 */
+	"getsid\0" /* 1566 */
+	"getsockname\0" /* 1573 */
+	"getsockopt\0" /* 1585 */
+	"gettid\0" /* 1596 */
+	"gettimeofday\0" /* 1603 */
+	"getuid\0" /* 1616 */
+	"getuid32\0" /* 1623 */
+	"getxattr\0" /* 1632 */
+	"getxattrat\0" /* 1641 */
+	"getxgid\0" /* 1652 */
+	"getxpid\0" /* 1660 */
+	"getxuid\0" /* 1668 */
+	"gtty\0" /* 1676 */
+	"idle\0" /* 1681 */
+	"init_module\0" /* 1686 */
+	"inotify_add_watch\0" /* 1698 */
+	"inotify_init\0" /* 1716 */
+	"inotify_init1\0" /* 1729 */
+	"inotify_rm_watch\0" /* 1743 */
+	"io_cancel\0" /* 1760 */
+	"io_destroy\0" /* 1770 */
+	"io_getevents\0" /* 1781 */
+	"io_pgetevents\0" /* 1794 */
+	"io_pgetevents_time64\0" /* 1808 */
+	"io_setup\0" /* 1829 */
+	"io_submit\0" /* 1838 */
+	"io_uring_enter\0" /* 1848 */
+	"io_uring_register\0" /* 1863 */
+	"io_uring_setup\0" /* 1881 */
+	"ioctl\0" /* 1896 */
+	"ioperm\0" /* 1902 */
+	"iopl\0" /* 1909 */
+	"ioprio_get\0" /* 1914 */
+	"ioprio_set\0" /* 1925 */
+	"ipc\0" /* 1936 */
+	"kcmp\0" /* 1940 */
+	"kern_features\0" /* 1945 */
+	"kexec_file_load\0" /* 1959 */
+	"kexec_load\0" /* 1975 */
+	"keyctl\0" /* 1986 */
+	"kill\0" /* 1993 */
+	"landlock_add_rule\0" /* 1998 */
+	"landlock_create_ruleset\0" /* 2016 */
+	"landlock_restrict_self\0" /* 2040 */
+	"lchown\0" /* 2063 */
+	"lchown32\0" /* 2070 */
+	"lgetxattr\0" /* 2079 */
+	"link\0" /* 2089 */
+	"linkat\0" /* 2094 */
+	"listen\0" /* 2101 */
+	"listmount\0" /* 2108 */
+	"listns\0" /* 2118 */
+	"listxattr\0" /* 2125 */
+	"listxattrat\0" /* 2135 */
+	"llistxattr\0" /* 2147 */
+	"llseek\0" /* 2158 */
+	"lock\0" /* 2165 */
+	"lookup_dcookie\0" /* 2170 */
+	"lremovexattr\0" /* 2185 */
+	"lseek\0" /* 2198 */
+	"lsetxattr\0" /* 2204 */
+	"lsm_get_self_attr\0" /* 2214 */
+	"lsm_list_modules\0" /* 2232 */
+	"lsm_set_self_attr\0" /* 2249 */
+	"lstat\0" /* 2267 */
+	"lstat64\0" /* 2273 */
+	"madvise\0" /* 2281 */
+	"map_shadow_stack\0" /* 2289 */
+	"mbind\0" /* 2306 */
+	"membarrier\0" /* 2312 */
+	"memfd_create\0" /* 2323 */
+	"memfd_secret\0" /* 2336 */
+	"memory_ordering\0" /* 2349 */
+	"migrate_pages\0" /* 2365 */
+	"mincore\0" /* 2379 */
+	"mkdir\0" /* 2387 */
+	"mkdirat\0" /* 2393 */
+	"mknod\0" /* 2401 */
+	"mknodat\0" /* 2407 */
+	"mlock\0" /* 2415 */
+	"mlock2\0" /* 2421 */
+	"mlockall\0" /* 2428 */
+	"mmap\0" /* 2437 */
+	"mmap2\0" /* 2442 */
+	"modify_ldt\0" /* 2448 */
+	"mount\0" /* 2459 */
+	"mount_setattr\0" /* 2465 */
+	"move_mount\0" /* 2479 */
+	"move_pages\0" /* 2490 */
+	"mprotect\0" /* 2501 */
+	"mpx\0" /* 2510 */
+	"mq_getsetattr\0" /* 2514 */
+	"mq_notify\0" /* 2528 */
+	"mq_open\0" /* 2538 */
+	"mq_timedreceive\0" /* 2546 */
+	"mq_timedreceive_time64\0" /* 2562 */
+	"mq_timedsend\0" /* 2585 */
+	"mq_timedsend_time64\0" /* 2598 */
+	"mq_unlink\0" /* 2618 */
+	"mremap\0" /* 2628 */
+	"mseal\0" /* 2635 */
+	"msgctl\0" /* 2641 */
+	"msgget\0" /* 2648 */
+	"msgrcv\0" /* 2655 */
+	"msgsnd\0" /* 2662 */
+	"msync\0" /* 2669 */
+	"multiplexer\0" /* 2675 */
+	"munlock\0" /* 2687 */
+	"munlockall\0" /* 2695 */
+	"munmap\0" /* 2706 */
+	"name_to_handle_at\0" /* 2713 */
+	"nanosleep\0" /* 2731 */
+	"newfstatat\0" /* 2741 */
+	"nfsservctl\0" /* 2752 */
+	"nice\0" /* 2763 */
+	"old_adjtimex\0" /* 2768 */
+	"oldfstat\0" /* 2781 */
+	"oldlstat\0" /* 2790 */
+	"oldolduname\0" /* 2799 */
+	"oldstat\0" /* 2811 */
+	"oldumount\0" /* 2819 */
+	"olduname\0" /* 2829 */
+	"open\0" /* 2838 */
+	"open_by_handle_at\0" /* 2843 */
+	"open_tree\0" /* 2861 */
+	"open_tree_attr\0" /* 2871 */
+	"openat\0" /* 2886 */
+	"openat2\0" /* 2893 */
+	"or1k_atomic\0" /* 2901 */
+	"osf_fstat\0" /* 2913 */
+	"osf_fstatfs\0" /* 2923 */
+	"osf_fstatfs64\0" /* 2935 */
+	"osf_getdirentries\0" /* 2949 */
+	"osf_getdomainname\0" /* 2967 */
+	"osf_getitimer\0" /* 2985 */
+	"osf_getrusage\0" /* 2999 */
+	"osf_getsysinfo\0" /* 3013 */
+	"osf_gettimeofday\0" /* 3028 */
+	"osf_lstat\0" /* 3045 */
+	"osf_mount\0" /* 3055 */
+	"osf_proplist_syscall\0" /* 3065 */
+	"osf_select\0" /* 3086 */
+	"osf_set_program_attributes\0" /* 3097 */
+	"osf_setitimer\0" /* 3124 */
+	"osf_setsysinfo\0" /* 3138 */
+	"osf_settimeofday\0" /* 3153 */
+	"osf_shmat\0" /* 3170 */
+	"osf_sigprocmask\0" /* 3180 */
+	"osf_sigstack\0" /* 3196 */
+	"osf_stat\0" /* 3209 */
+	"osf_statfs\0" /* 3218 */
+	"osf_statfs64\0" /* 3229 */
+	"osf_swapon\0" /* 3242 */
+	"osf_syscall\0" /* 3253 */
+	"osf_sysinfo\0" /* 3265 */
+	"osf_usleep_thread\0" /* 3277 */
+	"osf_utimes\0" /* 3295 */
+	"osf_utsname\0" /* 3306 */
+	"osf_wait4\0" /* 3318 */
+	"pause\0" /* 3328 */
+	"pciconfig_iobase\0" /* 3334 */
+	"pciconfig_read\0" /* 3351 */
+	"pciconfig_write\0" /* 3366 */
+	"perf_event_open\0" /* 3382 */
+	"perfctr\0" /* 3398 */
+	"personality\0" /* 3406 */
+	"pidfd_getfd\0" /* 3418 */
+	"pidfd_open\0" /* 3430 */
+	"pidfd_send_signal\0" /* 3441 */
+	"pipe\0" /* 3459 */
+	"pipe2\0" /* 3464 */
+	"pivot_root\0" /* 3470 */
+	"pkey_alloc\0" /* 3481 */
+	"pkey_free\0" /* 3492 */
+	"pkey_mprotect\0" /* 3502 */
+	"poll\0" /* 3516 */
+	"ppoll\0" /* 3521 */
+	"ppoll_time64\0" /* 3527 */
+	"prctl\0" /* 3540 */
+	"pread64\0" /* 3546 */
+	"preadv\0" /* 3554 */
+	"preadv2\0" /* 3561 */
+	"prlimit64\0" /* 3569 */
+	"process_madvise\0" /* 3579 */
+	"process_mrelease\0" /* 3595 */
+	"process_vm_readv\0" /* 3612 */
+	"process_vm_writev\0" /* 3629 */
+	"prof\0" /* 3647 */
+	"profil\0" /* 3652 */
+	"pselect6\0" /* 3659 */
+	"pselect6_time64\0" /* 3668 */
+	"ptrace\0" /* 3684 */
+	"putpmsg\0" /* 3691 */
+	"pwrite64\0" /* 3699 */
+	"pwritev\0" /* 3708 */
+	"pwritev2\0" /* 3716 */
+	"query_module\0" /* 3725 */
+	"quotactl\0" /* 3738 */
+	"quotactl_fd\0" /* 3747 */
+	"read\0" /* 3759 */
+	"readahead\0" /* 3764 */
+	"readdir\0" /* 3774 */
+	"readlink\0" /* 3782 */
+	"readlinkat\0" /* 3791 */
+	"readv\0" /* 3802 */
+	"reboot\0" /* 3808 */
+	"recv\0" /* 3815 */
+	"recvfrom\0" /* 3820 */
+	"recvmmsg\0" /* 3829 */
+	"recvmmsg_time64\0" /* 3838 */
+	"recvmsg\0" /* 3854 */
+	"remap_file_pages\0" /* 3862 */
+	"removexattr\0" /* 3879 */
+	"removexattrat\0" /* 3891 */
+	"rename\0" /* 3905 */
+	"renameat\0" /* 3912 */
+	"renameat2\0" /* 3921 */
+	"request_key\0" /* 3931 */
+	"restart_syscall\0" /* 3943 */
+	"riscv_flush_icache\0" /* 3959 */
+	"riscv_hwprobe\0" /* 3978 */
+	"rmdir\0" /* 3992 */
+	"rseq\0" /* 3998 */
+	"rseq_slice_yield\0" /* 4003 */
+	"rt_sigaction\0" /* 4020 */
+	"rt_sigpending\0" /* 4033 */
+	"rt_sigprocmask\0" /* 4047 */
+	"rt_sigqueueinfo\0" /* 4062 */
+	"rt_sigreturn\0" /* 4078 */
+	"rt_sigsuspend\0" /* 4091 */
+	"rt_sigtimedwait\0" /* 4105 */
+	"rt_sigtimedwait_time64\0" /* 4121 */
+	"rt_tgsigqueueinfo\0" /* 4144 */
+	"rtas\0" /* 4162 */
+	"s390_guarded_storage\0" /* 4167 */
+	"s390_pci_mmio_read\0" /* 4188 */
+	"s390_pci_mmio_write\0" /* 4207 */
+	"s390_runtime_instr\0" /* 4227 */
+	"s390_sthyi\0" /* 4246 */
+	"sched_get_affinity\0" /* 4257 */
+	"sched_get_priority_max\0" /* 4276 */
+	"sched_get_priority_min\0" /* 4299 */
+	"sched_getaffinity\0" /* 4322 */
+	"sched_getattr\0" /* 4340 */
+	"sched_getparam\0" /* 4354 */
+	"sched_getscheduler\0" /* 4369 */
+	"sched_rr_get_interval\0" /* 4388 */
+	"sched_rr_get_interval_time64\0" /* 4410 */
+	"sched_set_affinity\0" /* 4439 */
+	"sched_setaffinity\0" /* 4458 */
+	"sched_setattr\0" /* 4476 */
+	"sched_setparam\0" /* 4490 */
+	"sched_setscheduler\0" /* 4505 */
+	"sched_yield\0" /* 4524 */
+	"seccomp\0" /* 4536 */
+	"security\0" /* 4544 */
+	"select\0" /* 4553 */
+	"semctl\0" /* 4560 */
+	"semget\0" /* 4567 */
+	"semop\0" /* 4574 */
+	"semtimedop\0" /* 4580 */
+	"semtimedop_time64\0" /* 4591 */
+	"send\0" /* 4609 */
+	"sendfile\0" /* 4614 */
+	"sendfile64\0" /* 4623 */
+	"sendmmsg\0" /* 4634 */
+	"sendmsg\0" /* 4643 */
+	"sendto\0" /* 4651 */
+	"set_mempolicy\0" /* 4658 */
+	"set_mempolicy_home_node\0" /* 4672 */
+	"set_robust_list\0" /* 4696 */
+	"set_thread_area\0" /* 4712 */
+	"set_tid_address\0" /* 4728 */
+	"set_tls\0" /* 4744 */
+	"setdomainname\0" /* 4752 */
+	"setfsgid\0" /* 4766 */
+	"setfsgid32\0" /* 4775 */
+	"setfsuid\0" /* 4786 */
+	"setfsuid32\0" /* 4795 */
+	"setgid\0" /* 4806 */
+	"setgid32\0" /* 4813 */
+	"setgroups\0" /* 4822 */
+	"setgroups32\0" /* 4832 */
+	"sethae\0" /* 4844 */
+	"sethostname\0" /* 4851 */
+	"setitimer\0" /* 4863 */
+	"setns\0" /* 4873 */
+	"setpgid\0" /* 4879 */
+	"setpgrp\0" /* 4887 */
+	"setpriority\0" /* 4895 */
+	"setregid\0" /* 4907 */
+	"setregid32\0" /* 4916 */
+	"setresgid\0" /* 4927 */
+	"setresgid32\0" /* 4937 */
+	"setresuid\0" /* 4949 */
+	"setresuid32\0" /* 4959 */
+	"setreuid\0" /* 4971 */
+	"setreuid32\0" /* 4980 */
+	"setrlimit\0" /* 4991 */
+	"setsid\0" /* 5001 */
+	"setsockopt\0" /* 5008 */
+	"settimeofday\0" /* 5019 */
+	"setuid\0" /* 5032 */
+	"setuid32\0" /* 5039 */
+	"setxattr\0" /* 5048 */
+	"setxattrat\0" /* 5057 */
+	"sgetmask\0" /* 5068 */
+	"shmat\0" /* 5077 */
+	"shmctl\0" /* 5083 */
+	"shmdt\0" /* 5090 */
+	"shmget\0" /* 5096 */
+	"shutdown\0" /* 5103 */
+	"sigaction\0" /* 5112 */
+	"sigaltstack\0" /* 5122 */
+	"signal\0" /* 5134 */
+	"signalfd\0" /* 5141 */
+	"signalfd4\0" /* 5150 */
+	"sigpending\0" /* 5160 */
+	"sigprocmask\0" /* 5171 */
+	"sigreturn\0" /* 5183 */
+	"sigsuspend\0" /* 5193 */
+	"socket\0" /* 5204 */
+	"socketcall\0" /* 5211 */
+	"socketpair\0" /* 5222 */
+	"splice\0" /* 5233 */
+	"spu_create\0" /* 5240 */
+	"spu_run\0" /* 5251 */
+	"ssetmask\0" /* 5259 */
+	"stat\0" /* 5268 */
+	"stat64\0" /* 5273 */
+	"statfs\0" /* 5280 */
+	"statfs64\0" /* 5287 */
+	"statmount\0" /* 5296 */
+	"statx\0" /* 5306 */
+	"stime\0" /* 5312 */
+	"stty\0" /* 5318 */
+	"subpage_prot\0" /* 5323 */
+	"swapcontext\0" /* 5336 */
+	"swapoff\0" /* 5348 */
+	"swapon\0" /* 5356 */
+	"switch_endian\0" /* 5363 */
+	"symlink\0" /* 5377 */
+	"symlinkat\0" /* 5385 */
+	"sync\0" /* 5395 */
+	"sync_file_range\0" /* 5400 */
+	"sync_file_range2\0" /* 5416 */
+	"syncfs\0" /* 5433 */
+	"sys_debug_setcontext\0" /* 5440 */
+	"syscall\0" /* 5461 */
+	"sysfs\0" /* 5469 */
+	"sysinfo\0" /* 5475 */
+	"syslog\0" /* 5483 */
+	"sysmips\0" /* 5490 */
+	"tee\0" /* 5498 */
+	"tgkill\0" /* 5502 */
+	"time\0" /* 5509 */
+	"timer_create\0" /* 5514 */
+	"timer_delete\0" /* 5527 */
+	"timer_getoverrun\0" /* 5540 */
+	"timer_gettime\0" /* 5557 */
+	"timer_gettime64\0" /* 5571 */
+	"timer_settime\0" /* 5587 */
+	"timer_settime64\0" /* 5601 */
+	"timerfd\0" /* 5617 */
+	"timerfd_create\0" /* 5625 */
+	"timerfd_gettime\0" /* 5640 */
+	"timerfd_gettime64\0" /* 5656 */
+	"timerfd_settime\0" /* 5674 */
+	"timerfd_settime64\0" /* 5690 */
+	"times\0" /* 5708 */
+	"tkill\0" /* 5714 */
+	"truncate\0" /* 5720 */
+	"truncate64\0" /* 5729 */
+	"tuxcall\0" /* 5740 */
+	"ugetrlimit\0" /* 5748 */
+	"ulimit\0" /* 5759 */
+	"umask\0" /* 5766 */
+	"umount\0" /* 5772 */
+	"umount2\0" /* 5779 */
+	"uname\0" /* 5787 */
+	"unlink\0" /* 5793 */
+	"unlinkat\0" /* 5800 */
+	"unshare\0" /* 5809 */
+	"uprobe\0" /* 5817 */
+	"uretprobe\0" /* 5824 */
+	"uselib\0" /* 5834 */
+	"userfaultfd\0" /* 5841 */
+	"usr26\0" /* 5853 */
+	"usr32\0" /* 5859 */
+	"ustat\0" /* 5865 */
+	"utime\0" /* 5871 */
+	"utimensat\0" /* 5877 */
+	"utimensat_time64\0" /* 5887 */
+	"utimes\0" /* 5904 */
+	"utrap_install\0" /* 5911 */
+	"vfork\0" /* 5925 */
+	"vhangup\0" /* 5931 */
+	"vm86\0" /* 5939 */
+	"vm86old\0" /* 5944 */
+	"vmsplice\0" /* 5952 */
+	"vserver\0" /* 5961 */
+	"wait4\0" /* 5969 */
+	"waitid\0" /* 5975 */
+	"waitpid\0" /* 5982 */
+	"write\0" /* 5990 */
+	"writev" /* 5996 */
+;
+
+/* The pool's names in strcmp order, as offsets. */
+const uint16_t syscall_all_names[] = {
+	0, 8, 19, 27, 34, 42, 49, 54, 62, 71, 83, 89, 100, 111, 127, 138, 155, 170, 188, 196,
+	201, 205, 211, 222, 226, 235, 246, 256, 263, 270, 276, 282, 288, 296, 303, 317, 333,
+	346, 366, 380, 396, 412, 435, 449, 465, 471, 478, 484, 496, 504, 520, 526, 540, 554,
+	559, 563, 568, 573, 586, 600, 610, 624, 636, 649, 660, 675, 683, 692, 709, 715, 722,
+	731, 736, 747, 757, 768, 778, 791, 801, 815, 829, 836, 843, 852, 862, 869, 878, 887,
+	893, 901, 911, 921, 934, 947, 960, 971, 977, 982, 995, 1004, 1014, 1022, 1029, 1036,
+	1042, 1050, 1060, 1068, 1078, 1084, 1090, 1100, 1112, 1118, 1132, 1145, 1156, 1168,
+	1179, 1189, 1205, 1219, 1235, 1251, 1259, 1266, 1273, 1282, 1293, 1307, 1321, 1329,
+	1339, 1347, 1357, 1364, 1373, 1383, 1395, 1407, 1417, 1429, 1441, 1449, 1457, 1464,
+	1472, 1480, 1492, 1502, 1512, 1524, 1534, 1546, 1556, 1566, 1573, 1585, 1596, 1603,
+	1616, 1623, 1632, 1641, 1652, 1660, 1668, 1676, 1681, 1686, 1698, 1716, 1729, 1743,
+	1760, 1770, 1781, 1794, 1808, 1829, 1838, 1848, 1863, 1881, 1896, 1902, 1909, 1914,
+	1925, 1936, 1940, 1945, 1959, 1975, 1986, 1993, 1998, 2016, 2040, 2063, 2070, 2079,
+	2089, 2094, 2101, 2108, 2118, 2125, 2135, 2147, 2158, 2165, 2170, 2185, 2198, 2204,
+	2214, 2232, 2249, 2267, 2273, 2281, 2289, 2306, 2312, 2323, 2336, 2349, 2365, 2379,
+	2387, 2393, 2401, 2407, 2415, 2421, 2428, 2437, 2442, 2448, 2459, 2465, 2479, 2490,
+	2501, 2510, 2514, 2528, 2538, 2546, 2562, 2585, 2598, 2618, 2628, 2635, 2641, 2648,
+	2655, 2662, 2669, 2675, 2687, 2695, 2706, 2713, 2731, 2741, 2752, 2763, 2768, 2781,
+	2790, 2799, 2811, 2819, 2829, 2838, 2843, 2861, 2871, 2886, 2893, 2901, 2913, 2923,
+	2935, 2949, 2967, 2985, 2999, 3013, 3028, 3045, 3055, 3065, 3086, 3097, 3124, 3138,
+	3153, 3170, 3180, 3196, 3209, 3218, 3229, 3242, 3253, 3265, 3277, 3295, 3306, 3318,
+	3328, 3334, 3351, 3366, 3382, 3398, 3406, 3418, 3430, 3441, 3459, 3464, 3470, 3481,
+	3492, 3502, 3516, 3521, 3527, 3540, 3546, 3554, 3561, 3569, 3579, 3595, 3612, 3629,
+	3647, 3652, 3659, 3668, 3684, 3691, 3699, 3708, 3716, 3725, 3738, 3747, 3759, 3764,
+	3774, 3782, 3791, 3802, 3808, 3815, 3820, 3829, 3838, 3854, 3862, 3879, 3891, 3905,
+	3912, 3921, 3931, 3943, 3959, 3978, 3992, 3998, 4003, 4020, 4033, 4047, 4062, 4078,
+	4091, 4105, 4121, 4144, 4162, 4167, 4188, 4207, 4227, 4246, 4257, 4276, 4299, 4322,
+	4340, 4354, 4369, 4388, 4410, 4439, 4458, 4476, 4490, 4505, 4524, 4536, 4544, 4553,
+	4560, 4567, 4574, 4580, 4591, 4609, 4614, 4623, 4634, 4643, 4651, 4658, 4672, 4696,
+	4712, 4728, 4744, 4752, 4766, 4775, 4786, 4795, 4806, 4813, 4822, 4832, 4844, 4851,
+	4863, 4873, 4879, 4887, 4895, 4907, 4916, 4927, 4937, 4949, 4959, 4971, 4980, 4991,
+	5001, 5008, 5019, 5032, 5039, 5048, 5057, 5068, 5077, 5083, 5090, 5096, 5103, 5112,
+	5122, 5134, 5141, 5150, 5160, 5171, 5183, 5193, 5204, 5211, 5222, 5233, 5240, 5251,
+	5259, 5268, 5273, 5280, 5287, 5296, 5306, 5312, 5318, 5323, 5336, 5348, 5356, 5363,
+	5377, 5385, 5395, 5400, 5416, 5433, 5440, 5461, 5469, 5475, 5483, 5490, 5498, 5502,
+	5509, 5514, 5527, 5540, 5557, 5571, 5587, 5601, 5617, 5625, 5640, 5656, 5674, 5690,
+	5708, 5714, 5720, 5729, 5740, 5748, 5759, 5766, 5772, 5779, 5787, 5793, 5800, 5809,
+	5817, 5824, 5834, 5841, 5853, 5859, 5865, 5871, 5877, 5887, 5904, 5911, 5925, 5931,
+	5939, 5944, 5952, 5961, 5969, 5975, 5982, 5990, 5996,
+};
+
+const size_t syscall_all_count = 561;
+
 /* arm.tbl: 430 syscalls */
 static const struct syscall_entry arm_by_nr[] = {
-	{ "restart_syscall", 0 },
-	{ "exit", 1 },
-	{ "fork", 2 },
-	{ "read", 3 },
-	{ "write", 4 },
-	{ "open", 5 },
-	{ "close", 6 },
-	{ "creat", 8 },
-	{ "link", 9 },
-	{ "unlink", 10 },
-	{ "execve", 11 },
-	{ "chdir", 12 },
-	{ "mknod", 14 },
-	{ "chmod", 15 },
-	{ "lchown", 16 },
-	{ "lseek", 19 },
-	{ "getpid", 20 },
-	{ "mount", 21 },
-	{ "setuid", 23 },
-	{ "getuid", 24 },
-	{ "ptrace", 26 },
-	{ "pause", 29 },
-	{ "access", 33 },
-	{ "nice", 34 },
-	{ "sync", 36 },
-	{ "kill", 37 },
-	{ "rename", 38 },
-	{ "mkdir", 39 },
-	{ "rmdir", 40 },
-	{ "dup", 41 },
-	{ "pipe", 42 },
-	{ "times", 43 },
-	{ "brk", 45 },
-	{ "setgid", 46 },
-	{ "getgid", 47 },
-	{ "geteuid", 49 },
-	{ "getegid", 50 },
-	{ "acct", 51 },
-	{ "umount2", 52 },
-	{ "ioctl", 54 },
-	{ "fcntl", 55 },
-	{ "setpgid", 57 },
-	{ "umask", 60 },
-	{ "chroot", 61 },
-	{ "ustat", 62 },
-	{ "dup2", 63 },
-	{ "getppid", 64 },
-	{ "getpgrp", 65 },
-	{ "setsid", 66 },
-	{ "sigaction", 67 },
-	{ "setreuid", 70 },
-	{ "setregid", 71 },
-	{ "sigsuspend", 72 },
-	{ "sigpending", 73 },
-	{ "sethostname", 74 },
-	{ "setrlimit", 75 },
-	{ "getrusage", 77 },
-	{ "gettimeofday", 78 },
-	{ "settimeofday", 79 },
-	{ "getgroups", 80 },
-	{ "setgroups", 81 },
-	{ "symlink", 83 },
-	{ "readlink", 85 },
-	{ "uselib", 86 },
-	{ "swapon", 87 },
-	{ "reboot", 88 },
-	{ "munmap", 91 },
-	{ "truncate", 92 },
-	{ "ftruncate", 93 },
-	{ "fchmod", 94 },
-	{ "fchown", 95 },
-	{ "getpriority", 96 },
-	{ "setpriority", 97 },
-	{ "statfs", 99 },
-	{ "fstatfs", 100 },
-	{ "syslog", 103 },
-	{ "setitimer", 104 },
-	{ "getitimer", 105 },
-	{ "stat", 106 },
-	{ "lstat", 107 },
-	{ "fstat", 108 },
-	{ "vhangup", 111 },
-	{ "wait4", 114 },
-	{ "swapoff", 115 },
-	{ "sysinfo", 116 },
-	{ "fsync", 118 },
-	{ "sigreturn", 119 },
-	{ "clone", 120 },
-	{ "setdomainname", 121 },
-	{ "uname", 122 },
-	{ "adjtimex", 124 },
-	{ "mprotect", 125 },
-	{ "sigprocmask", 126 },
-	{ "init_module", 128 },
-	{ "delete_module", 129 },
-	{ "quotactl", 131 },
-	{ "getpgid", 132 },
-	{ "fchdir", 133 },
-	{ "bdflush", 134 },
-	{ "sysfs", 135 },
-	{ "personality", 136 },
-	{ "setfsuid", 138 },
-	{ "setfsgid", 139 },
-	{ "_llseek", 140 },
-	{ "getdents", 141 },
-	{ "_newselect", 142 },
-	{ "flock", 143 },
-	{ "msync", 144 },
-	{ "readv", 145 },
-	{ "writev", 146 },
-	{ "getsid", 147 },
-	{ "fdatasync", 148 },
-	{ "_sysctl", 149 },
-	{ "mlock", 150 },
-	{ "munlock", 151 },
-	{ "mlockall", 152 },
-	{ "munlockall", 153 },
-	{ "sched_setparam", 154 },
-	{ "sched_getparam", 155 },
-	{ "sched_setscheduler", 156 },
-	{ "sched_getscheduler", 157 },
-	{ "sched_yield", 158 },
-	{ "sched_get_priority_max", 159 },
-	{ "sched_get_priority_min", 160 },
-	{ "sched_rr_get_interval", 161 },
-	{ "nanosleep", 162 },
-	{ "mremap", 163 },
-	{ "setresuid", 164 },
-	{ "getresuid", 165 },
-	{ "poll", 168 },
-	{ "nfsservctl", 169 },
-	{ "setresgid", 170 },
-	{ "getresgid", 171 },
-	{ "prctl", 172 },
-	{ "rt_sigreturn", 173 },
-	{ "rt_sigaction", 174 },
-	{ "rt_sigprocmask", 175 },
-	{ "rt_sigpending", 176 },
-	{ "rt_sigtimedwait", 177 },
-	{ "rt_sigqueueinfo", 178 },
-	{ "rt_sigsuspend", 179 },
-	{ "pread64", 180 },
-	{ "pwrite64", 181 },
-	{ "chown", 182 },
-	{ "getcwd", 183 },
-	{ "capget", 184 },
-	{ "capset", 185 },
-	{ "sigaltstack", 186 },
-	{ "sendfile", 187 },
-	{ "vfork", 190 },
-	{ "ugetrlimit", 191 },
-	{ "mmap2", 192 },
-	{ "truncate64", 193 },
-	{ "ftruncate64", 194 },
-	{ "stat64", 195 },
-	{ "lstat64", 196 },
-	{ "fstat64", 197 },
-	{ "lchown32", 198 },
-	{ "getuid32", 199 },
-	{ "getgid32", 200 },
-	{ "geteuid32", 201 },
-	{ "getegid32", 202 },
-	{ "setreuid32", 203 },
-	{ "setregid32", 204 },
-	{ "getgroups32", 205 },
-	{ "setgroups32", 206 },
-	{ "fchown32", 207 },
-	{ "setresuid32", 208 },
-	{ "getresuid32", 209 },
-	{ "setresgid32", 210 },
-	{ "getresgid32", 211 },
-	{ "chown32", 212 },
-	{ "setuid32", 213 },
-	{ "setgid32", 214 },
-	{ "setfsuid32", 215 },
-	{ "setfsgid32", 216 },
-	{ "getdents64", 217 },
-	{ "pivot_root", 218 },
-	{ "mincore", 219 },
-	{ "madvise", 220 },
-	{ "fcntl64", 221 },
-	{ "gettid", 224 },
-	{ "readahead", 225 },
-	{ "setxattr", 226 },
-	{ "lsetxattr", 227 },
-	{ "fsetxattr", 228 },
-	{ "getxattr", 229 },
-	{ "lgetxattr", 230 },
-	{ "fgetxattr", 231 },
-	{ "listxattr", 232 },
-	{ "llistxattr", 233 },
-	{ "flistxattr", 234 },
-	{ "removexattr", 235 },
-	{ "lremovexattr", 236 },
-	{ "fremovexattr", 237 },
-	{ "tkill", 238 },
-	{ "sendfile64", 239 },
-	{ "futex", 240 },
-	{ "sched_setaffinity", 241 },
-	{ "sched_getaffinity", 242 },
-	{ "io_setup", 243 },
-	{ "io_destroy", 244 },
-	{ "io_getevents", 245 },
-	{ "io_submit", 246 },
-	{ "io_cancel", 247 },
-	{ "exit_group", 248 },
-	{ "lookup_dcookie", 249 },
-	{ "epoll_create", 250 },
-	{ "epoll_ctl", 251 },
-	{ "epoll_wait", 252 },
-	{ "remap_file_pages", 253 },
-	{ "set_tid_address", 256 },
-	{ "timer_create", 257 },
-	{ "timer_settime", 258 },
-	{ "timer_gettime", 259 },
-	{ "timer_getoverrun", 260 },
-	{ "timer_delete", 261 },
-	{ "clock_settime", 262 },
-	{ "clock_gettime", 263 },
-	{ "clock_getres", 264 },
-	{ "clock_nanosleep", 265 },
-	{ "statfs64", 266 },
-	{ "fstatfs64", 267 },
-	{ "tgkill", 268 },
-	{ "utimes", 269 },
-	{ "arm_fadvise64_64", 270 },
-	{ "pciconfig_iobase", 271 },
-	{ "pciconfig_read", 272 },
-	{ "pciconfig_write", 273 },
-	{ "mq_open", 274 },
-	{ "mq_unlink", 275 },
-	{ "mq_timedsend", 276 },
-	{ "mq_timedreceive", 277 },
-	{ "mq_notify", 278 },
-	{ "mq_getsetattr", 279 },
-	{ "waitid", 280 },
-	{ "socket", 281 },
-	{ "bind", 282 },
-	{ "connect", 283 },
-	{ "listen", 284 },
-	{ "accept", 285 },
-	{ "getsockname", 286 },
-	{ "getpeername", 287 },
-	{ "socketpair", 288 },
-	{ "send", 289 },
-	{ "sendto", 290 },
-	{ "recv", 291 },
-	{ "recvfrom", 292 },
-	{ "shutdown", 293 },
-	{ "setsockopt", 294 },
-	{ "getsockopt", 295 },
-	{ "sendmsg", 296 },
-	{ "recvmsg", 297 },
-	{ "semop", 298 },
-	{ "semget", 299 },
-	{ "semctl", 300 },
-	{ "msgsnd", 301 },
-	{ "msgrcv", 302 },
-	{ "msgget", 303 },
-	{ "msgctl", 304 },
-	{ "shmat", 305 },
-	{ "shmdt", 306 },
-	{ "shmget", 307 },
-	{ "shmctl", 308 },
-	{ "add_key", 309 },
-	{ "request_key", 310 },
-	{ "keyctl", 311 },
-	{ "semtimedop", 312 },
-	{ "vserver", 313 },
-	{ "ioprio_set", 314 },
-	{ "ioprio_get", 315 },
-	{ "inotify_init", 316 },
-	{ "inotify_add_watch", 317 },
-	{ "inotify_rm_watch", 318 },
-	{ "mbind", 319 },
-	{ "get_mempolicy", 320 },
-	{ "set_mempolicy", 321 },
-	{ "openat", 322 },
-	{ "mkdirat", 323 },
-	{ "mknodat", 324 },
-	{ "fchownat", 325 },
-	{ "futimesat", 326 },
-	{ "fstatat64", 327 },
-	{ "unlinkat", 328 },
-	{ "renameat", 329 },
-	{ "linkat", 330 },
-	{ "symlinkat", 331 },
-	{ "readlinkat", 332 },
-	{ "fchmodat", 333 },
-	{ "faccessat", 334 },
-	{ "pselect6", 335 },
-	{ "ppoll", 336 },
-	{ "unshare", 337 },
-	{ "set_robust_list", 338 },
-	{ "get_robust_list", 339 },
-	{ "splice", 340 },
-	{ "sync_file_range2", 341 },
-	{ "tee", 342 },
-	{ "vmsplice", 343 },
-	{ "move_pages", 344 },
-	{ "getcpu", 345 },
-	{ "epoll_pwait", 346 },
-	{ "kexec_load", 347 },
-	{ "utimensat", 348 },
-	{ "signalfd", 349 },
-	{ "timerfd_create", 350 },
-	{ "eventfd", 351 },
-	{ "fallocate", 352 },
-	{ "timerfd_settime", 353 },
-	{ "timerfd_gettime", 354 },
-	{ "signalfd4", 355 },
-	{ "eventfd2", 356 },
-	{ "epoll_create1", 357 },
-	{ "dup3", 358 },
-	{ "pipe2", 359 },
-	{ "inotify_init1", 360 },
-	{ "preadv", 361 },
-	{ "pwritev", 362 },
-	{ "rt_tgsigqueueinfo", 363 },
-	{ "perf_event_open", 364 },
-	{ "recvmmsg", 365 },
-	{ "accept4", 366 },
-	{ "fanotify_init", 367 },
-	{ "fanotify_mark", 368 },
-	{ "prlimit64", 369 },
-	{ "name_to_handle_at", 370 },
-	{ "open_by_handle_at", 371 },
-	{ "clock_adjtime", 372 },
-	{ "syncfs", 373 },
-	{ "sendmmsg", 374 },
-	{ "setns", 375 },
-	{ "process_vm_readv", 376 },
-	{ "process_vm_writev", 377 },
-	{ "kcmp", 378 },
-	{ "finit_module", 379 },
-	{ "sched_setattr", 380 },
-	{ "sched_getattr", 381 },
-	{ "renameat2", 382 },
-	{ "seccomp", 383 },
-	{ "getrandom", 384 },
-	{ "memfd_create", 385 },
-	{ "bpf", 386 },
-	{ "execveat", 387 },
-	{ "userfaultfd", 388 },
-	{ "membarrier", 389 },
-	{ "mlock2", 390 },
-	{ "copy_file_range", 391 },
-	{ "preadv2", 392 },
-	{ "pwritev2", 393 },
-	{ "pkey_mprotect", 394 },
-	{ "pkey_alloc", 395 },
-	{ "pkey_free", 396 },
-	{ "statx", 397 },
-	{ "rseq", 398 },
-	{ "io_pgetevents", 399 },
-	{ "migrate_pages", 400 },
-	{ "kexec_file_load", 401 },
-	{ "clock_gettime64", 403 },
-	{ "clock_settime64", 404 },
-	{ "clock_adjtime64", 405 },
-	{ "clock_getres_time64", 406 },
-	{ "clock_nanosleep_time64", 407 },
-	{ "timer_gettime64", 408 },
-	{ "timer_settime64", 409 },
-	{ "timerfd_gettime64", 410 },
-	{ "timerfd_settime64", 411 },
-	{ "utimensat_time64", 412 },
-	{ "pselect6_time64", 413 },
-	{ "ppoll_time64", 414 },
-	{ "io_pgetevents_time64", 416 },
-	{ "recvmmsg_time64", 417 },
-	{ "mq_timedsend_time64", 418 },
-	{ "mq_timedreceive_time64", 419 },
-	{ "semtimedop_time64", 420 },
-	{ "rt_sigtimedwait_time64", 421 },
-	{ "futex_time64", 422 },
-	{ "sched_rr_get_interval_time64", 423 },
-	{ "pidfd_send_signal", 424 },
-	{ "io_uring_setup", 425 },
-	{ "io_uring_enter", 426 },
-	{ "io_uring_register", 427 },
-	{ "open_tree", 428 },
-	{ "move_mount", 429 },
-	{ "fsopen", 430 },
-	{ "fsconfig", 431 },
-	{ "fsmount", 432 },
-	{ "fspick", 433 },
-	{ "pidfd_open", 434 },
-	{ "clone3", 435 },
-	{ "close_range", 436 },
-	{ "openat2", 437 },
-	{ "pidfd_getfd", 438 },
-	{ "faccessat2", 439 },
-	{ "process_madvise", 440 },
-	{ "epoll_pwait2", 441 },
-	{ "mount_setattr", 442 },
-	{ "quotactl_fd", 443 },
-	{ "landlock_create_ruleset", 444 },
-	{ "landlock_add_rule", 445 },
-	{ "landlock_restrict_self", 446 },
-	{ "process_mrelease", 448 },
-	{ "futex_waitv", 449 },
-	{ "set_mempolicy_home_node", 450 },
-	{ "cachestat", 451 },
-	{ "fchmodat2", 452 },
-	{ "map_shadow_stack", 453 },
-	{ "futex_wake", 454 },
-	{ "futex_wait", 455 },
-	{ "futex_requeue", 456 },
-	{ "statmount", 457 },
-	{ "listmount", 458 },
-	{ "lsm_get_self_attr", 459 },
-	{ "lsm_set_self_attr", 460 },
-	{ "lsm_list_modules", 461 },
-	{ "mseal", 462 },
-	{ "setxattrat", 463 },
-	{ "getxattrat", 464 },
-	{ "listxattrat", 465 },
-	{ "removexattrat", 466 },
-	{ "open_tree_attr", 467 },
-	{ "file_getattr", 468 },
-	{ "file_setattr", 469 },
-	{ "listns", 470 },
-	{ "rseq_slice_yield", 471 },
-	{ "breakpoint", 0xf0001 },
-	{ "cacheflush", 0xf0002 },
-	{ "usr26", 0xf0003 },
-	{ "usr32", 0xf0004 },
-	{ "set_tls", 0xf0005 },
-	{ "get_tls", 0xf0006 },
+	{ 3943, 0 }, /* restart_syscall */
+	{ 731, 1 }, /* exit */
+	{ 977, 2 }, /* fork */
+	{ 3759, 3 }, /* read */
+	{ 5990, 4 }, /* write */
+	{ 2838, 5 }, /* open */
+	{ 478, 6 }, /* close */
+	{ 520, 8 }, /* creat */
+	{ 2089, 9 }, /* link */
+	{ 5793, 10 }, /* unlink */
+	{ 715, 11 }, /* execve */
+	{ 270, 12 }, /* chdir */
+	{ 2401, 14 }, /* mknod */
+	{ 276, 15 }, /* chmod */
+	{ 2063, 16 }, /* lchown */
+	{ 2198, 19 }, /* lseek */
+	{ 1457, 20 }, /* getpid */
+	{ 2459, 21 }, /* mount */
+	{ 5032, 23 }, /* setuid */
+	{ 1616, 24 }, /* getuid */
+	{ 3684, 26 }, /* ptrace */
+	{ 3328, 29 }, /* pause */
+	{ 42, 33 }, /* access */
+	{ 2763, 34 }, /* nice */
+	{ 5395, 36 }, /* sync */
+	{ 1993, 37 }, /* kill */
+	{ 3905, 38 }, /* rename */
+	{ 2387, 39 }, /* mkdir */
+	{ 3992, 40 }, /* rmdir */
+	{ 559, 41 }, /* dup */
+	{ 3459, 42 }, /* pipe */
+	{ 5708, 43 }, /* times */
+	{ 222, 45 }, /* brk */
+	{ 4806, 46 }, /* setgid */
+	{ 1357, 47 }, /* getgid */
+	{ 1339, 49 }, /* geteuid */
+	{ 1321, 50 }, /* getegid */
+	{ 49, 51 }, /* acct */
+	{ 5779, 52 }, /* umount2 */
+	{ 1896, 54 }, /* ioctl */
+	{ 887, 55 }, /* fcntl */
+	{ 4879, 57 }, /* setpgid */
+	{ 5766, 60 }, /* umask */
+	{ 296, 61 }, /* chroot */
+	{ 5865, 62 }, /* ustat */
+	{ 563, 63 }, /* dup2 */
+	{ 1472, 64 }, /* getppid */
+	{ 1449, 65 }, /* getpgrp */
+	{ 5001, 66 }, /* setsid */
+	{ 5112, 67 }, /* sigaction */
+	{ 4971, 70 }, /* setreuid */
+	{ 4907, 71 }, /* setregid */
+	{ 5193, 72 }, /* sigsuspend */
+	{ 5160, 73 }, /* sigpending */
+	{ 4851, 74 }, /* sethostname */
+	{ 4991, 75 }, /* setrlimit */
+	{ 1556, 77 }, /* getrusage */
+	{ 1603, 78 }, /* gettimeofday */
+	{ 5019, 79 }, /* settimeofday */
+	{ 1373, 80 }, /* getgroups */
+	{ 4822, 81 }, /* setgroups */
+	{ 5377, 83 }, /* symlink */
+	{ 3782, 85 }, /* readlink */
+	{ 5834, 86 }, /* uselib */
+	{ 5356, 87 }, /* swapon */
+	{ 3808, 88 }, /* reboot */
+	{ 2706, 91 }, /* munmap */
+	{ 5720, 92 }, /* truncate */
+	{ 1090, 93 }, /* ftruncate */
+	{ 836, 94 }, /* fchmod */
+	{ 862, 95 }, /* fchown */
+	{ 1480, 96 }, /* getpriority */
+	{ 4895, 97 }, /* setpriority */
+	{ 5280, 99 }, /* statfs */
+	{ 1060, 100 }, /* fstatfs */
+	{ 5483, 103 }, /* syslog */
+	{ 4863, 104 }, /* setitimer */
+	{ 1407, 105 }, /* getitimer */
+	{ 5268, 106 }, /* stat */
+	{ 2267, 107 }, /* lstat */
+	{ 1036, 108 }, /* fstat */
+	{ 5931, 111 }, /* vhangup */
+	{ 5969, 114 }, /* wait4 */
+	{ 5348, 115 }, /* swapoff */
+	{ 5475, 116 }, /* sysinfo */
+	{ 1078, 118 }, /* fsync */
+	{ 5183, 119 }, /* sigreturn */
+	{ 465, 120 }, /* clone */
+	{ 4752, 121 }, /* setdomainname */
+	{ 5787, 122 }, /* uname */
+	{ 62, 124 }, /* adjtimex */
+	{ 2501, 125 }, /* mprotect */
+	{ 5171, 126 }, /* sigprocmask */
+	{ 1686, 128 }, /* init_module */
+	{ 540, 129 }, /* delete_module */
+	{ 3738, 131 }, /* quotactl */
+	{ 1441, 132 }, /* getpgid */
+	{ 829, 133 }, /* fchdir */
+	{ 188, 134 }, /* bdflush */
+	{ 5469, 135 }, /* sysfs */
+	{ 3406, 136 }, /* personality */
+	{ 4786, 138 }, /* setfsuid */
+	{ 4766, 139 }, /* setfsgid */
+	{ 0, 140 }, /* _llseek */
+	{ 1273, 141 }, /* getdents */
+	{ 8, 142 }, /* _newselect */
+	{ 971, 143 }, /* flock */
+	{ 2669, 144 }, /* msync */
+	{ 3802, 145 }, /* readv */
+	{ 5996, 146 }, /* writev */
+	{ 1566, 147 }, /* getsid */
+	{ 901, 148 }, /* fdatasync */
+	{ 19, 149 }, /* _sysctl */
+	{ 2415, 150 }, /* mlock */
+	{ 2687, 151 }, /* munlock */
+	{ 2428, 152 }, /* mlockall */
+	{ 2695, 153 }, /* munlockall */
+	{ 4490, 154 }, /* sched_setparam */
+	{ 4354, 155 }, /* sched_getparam */
+	{ 4505, 156 }, /* sched_setscheduler */
+	{ 4369, 157 }, /* sched_getscheduler */
+	{ 4524, 158 }, /* sched_yield */
+	{ 4276, 159 }, /* sched_get_priority_max */
+	{ 4299, 160 }, /* sched_get_priority_min */
+	{ 4388, 161 }, /* sched_rr_get_interval */
+	{ 2731, 162 }, /* nanosleep */
+	{ 2628, 163 }, /* mremap */
+	{ 4949, 164 }, /* setresuid */
+	{ 1524, 165 }, /* getresuid */
+	{ 3516, 168 }, /* poll */
+	{ 2752, 169 }, /* nfsservctl */
+	{ 4927, 170 }, /* setresgid */
+	{ 1502, 171 }, /* getresgid */
+	{ 3540, 172 }, /* prctl */
+	{ 4078, 173 }, /* rt_sigreturn */
+	{ 4020, 174 }, /* rt_sigaction */
+	{ 4047, 175 }, /* rt_sigprocmask */
+	{ 4033, 176 }, /* rt_sigpending */
+	{ 4105, 177 }, /* rt_sigtimedwait */
+	{ 4062, 178 }, /* rt_sigqueueinfo */
+	{ 4091, 179 }, /* rt_sigsuspend */
+	{ 3546, 180 }, /* pread64 */
+	{ 3699, 181 }, /* pwrite64 */
+	{ 282, 182 }, /* chown */
+	{ 1266, 183 }, /* getcwd */
+	{ 256, 184 }, /* capget */
+	{ 263, 185 }, /* capset */
+	{ 5122, 186 }, /* sigaltstack */
+	{ 4614, 187 }, /* sendfile */
+	{ 5925, 190 }, /* vfork */
+	{ 5748, 191 }, /* ugetrlimit */
+	{ 2442, 192 }, /* mmap2 */
+	{ 5729, 193 }, /* truncate64 */
+	{ 1100, 194 }, /* ftruncate64 */
+	{ 5273, 195 }, /* stat64 */
+	{ 2273, 196 }, /* lstat64 */
+	{ 1042, 197 }, /* fstat64 */
+	{ 2070, 198 }, /* lchown32 */
+	{ 1623, 199 }, /* getuid32 */
+	{ 1364, 200 }, /* getgid32 */
+	{ 1347, 201 }, /* geteuid32 */
+	{ 1329, 202 }, /* getegid32 */
+	{ 4980, 203 }, /* setreuid32 */
+	{ 4916, 204 }, /* setregid32 */
+	{ 1383, 205 }, /* getgroups32 */
+	{ 4832, 206 }, /* setgroups32 */
+	{ 869, 207 }, /* fchown32 */
+	{ 4959, 208 }, /* setresuid32 */
+	{ 1534, 209 }, /* getresuid32 */
+	{ 4937, 210 }, /* setresgid32 */
+	{ 1512, 211 }, /* getresgid32 */
+	{ 288, 212 }, /* chown32 */
+	{ 5039, 213 }, /* setuid32 */
+	{ 4813, 214 }, /* setgid32 */
+	{ 4795, 215 }, /* setfsuid32 */
+	{ 4775, 216 }, /* setfsgid32 */
+	{ 1282, 217 }, /* getdents64 */
+	{ 3470, 218 }, /* pivot_root */
+	{ 2379, 219 }, /* mincore */
+	{ 2281, 220 }, /* madvise */
+	{ 893, 221 }, /* fcntl64 */
+	{ 1596, 224 }, /* gettid */
+	{ 3764, 225 }, /* readahead */
+	{ 5048, 226 }, /* setxattr */
+	{ 2204, 227 }, /* lsetxattr */
+	{ 1004, 228 }, /* fsetxattr */
+	{ 1632, 229 }, /* getxattr */
+	{ 2079, 230 }, /* lgetxattr */
+	{ 911, 231 }, /* fgetxattr */
+	{ 2125, 232 }, /* listxattr */
+	{ 2147, 233 }, /* llistxattr */
+	{ 960, 234 }, /* flistxattr */
+	{ 3879, 235 }, /* removexattr */
+	{ 2185, 236 }, /* lremovexattr */
+	{ 982, 237 }, /* fremovexattr */
+	{ 5714, 238 }, /* tkill */
+	{ 4623, 239 }, /* sendfile64 */
+	{ 1112, 240 }, /* futex */
+	{ 4458, 241 }, /* sched_setaffinity */
+	{ 4322, 242 }, /* sched_getaffinity */
+	{ 1829, 243 }, /* io_setup */
+	{ 1770, 244 }, /* io_destroy */
+	{ 1781, 245 }, /* io_getevents */
+	{ 1838, 246 }, /* io_submit */
+	{ 1760, 247 }, /* io_cancel */
+	{ 736, 248 }, /* exit_group */
+	{ 2170, 249 }, /* lookup_dcookie */
+	{ 573, 250 }, /* epoll_create */
+	{ 600, 251 }, /* epoll_ctl */
+	{ 649, 252 }, /* epoll_wait */
+	{ 3862, 253 }, /* remap_file_pages */
+	{ 4728, 256 }, /* set_tid_address */
+	{ 5514, 257 }, /* timer_create */
+	{ 5587, 258 }, /* timer_settime */
+	{ 5557, 259 }, /* timer_gettime */
+	{ 5540, 260 }, /* timer_getoverrun */
+	{ 5527, 261 }, /* timer_delete */
+	{ 435, 262 }, /* clock_settime */
+	{ 366, 263 }, /* clock_gettime */
+	{ 333, 264 }, /* clock_getres */
+	{ 396, 265 }, /* clock_nanosleep */
+	{ 5287, 266 }, /* statfs64 */
+	{ 1068, 267 }, /* fstatfs64 */
+	{ 5502, 268 }, /* tgkill */
+	{ 5904, 269 }, /* utimes */
+	{ 138, 270 }, /* arm_fadvise64_64 */
+	{ 3334, 271 }, /* pciconfig_iobase */
+	{ 3351, 272 }, /* pciconfig_read */
+	{ 3366, 273 }, /* pciconfig_write */
+	{ 2538, 274 }, /* mq_open */
+	{ 2618, 275 }, /* mq_unlink */
+	{ 2585, 276 }, /* mq_timedsend */
+	{ 2546, 277 }, /* mq_timedreceive */
+	{ 2528, 278 }, /* mq_notify */
+	{ 2514, 279 }, /* mq_getsetattr */
+	{ 5975, 280 }, /* waitid */
+	{ 5204, 281 }, /* socket */
+	{ 196, 282 }, /* bind */
+	{ 496, 283 }, /* connect */
+	{ 2101, 284 }, /* listen */
+	{ 27, 285 }, /* accept */
+	{ 1573, 286 }, /* getsockname */
+	{ 1429, 287 }, /* getpeername */
+	{ 5222, 288 }, /* socketpair */
+	{ 4609, 289 }, /* send */
+	{ 4651, 290 }, /* sendto */
+	{ 3815, 291 }, /* recv */
+	{ 3820, 292 }, /* recvfrom */
+	{ 5103, 293 }, /* shutdown */
+	{ 5008, 294 }, /* setsockopt */
+	{ 1585, 295 }, /* getsockopt */
+	{ 4643, 296 }, /* sendmsg */
+	{ 3854, 297 }, /* recvmsg */
+	{ 4574, 298 }, /* semop */
+	{ 4567, 299 }, /* semget */
+	{ 4560, 300 }, /* semctl */
+	{ 2662, 301 }, /* msgsnd */
+	{ 2655, 302 }, /* msgrcv */
+	{ 2648, 303 }, /* msgget */
+	{ 2641, 304 }, /* msgctl */
+	{ 5077, 305 }, /* shmat */
+	{ 5090, 306 }, /* shmdt */
+	{ 5096, 307 }, /* shmget */
+	{ 5083, 308 }, /* shmctl */
+	{ 54, 309 }, /* add_key */
+	{ 3931, 310 }, /* request_key */
+	{ 1986, 311 }, /* keyctl */
+	{ 4580, 312 }, /* semtimedop */
+	{ 5961, 313 }, /* vserver */
+	{ 1925, 314 }, /* ioprio_set */
+	{ 1914, 315 }, /* ioprio_get */
+	{ 1716, 316 }, /* inotify_init */
+	{ 1698, 317 }, /* inotify_add_watch */
+	{ 1743, 318 }, /* inotify_rm_watch */
+	{ 2306, 319 }, /* mbind */
+	{ 1205, 320 }, /* get_mempolicy */
+	{ 4658, 321 }, /* set_mempolicy */
+	{ 2886, 322 }, /* openat */
+	{ 2393, 323 }, /* mkdirat */
+	{ 2407, 324 }, /* mknodat */
+	{ 878, 325 }, /* fchownat */
+	{ 1179, 326 }, /* futimesat */
+	{ 1050, 327 }, /* fstatat64 */
+	{ 5800, 328 }, /* unlinkat */
+	{ 3912, 329 }, /* renameat */
+	{ 2094, 330 }, /* linkat */
+	{ 5385, 331 }, /* symlinkat */
+	{ 3791, 332 }, /* readlinkat */
+	{ 843, 333 }, /* fchmodat */
+	{ 747, 334 }, /* faccessat */
+	{ 3659, 335 }, /* pselect6 */
+	{ 3521, 336 }, /* ppoll */
+	{ 5809, 337 }, /* unshare */
+	{ 4696, 338 }, /* set_robust_list */
+	{ 1219, 339 }, /* get_robust_list */
+	{ 5233, 340 }, /* splice */
+	{ 5416, 341 }, /* sync_file_range2 */
+	{ 5498, 342 }, /* tee */
+	{ 5952, 343 }, /* vmsplice */
+	{ 2490, 344 }, /* move_pages */
+	{ 1259, 345 }, /* getcpu */
+	{ 624, 346 }, /* epoll_pwait */
+	{ 1975, 347 }, /* kexec_load */
+	{ 5877, 348 }, /* utimensat */
+	{ 5141, 349 }, /* signalfd */
+	{ 5625, 350 }, /* timerfd_create */
+	{ 675, 351 }, /* eventfd */
+	{ 791, 352 }, /* fallocate */
+	{ 5674, 353 }, /* timerfd_settime */
+	{ 5640, 354 }, /* timerfd_gettime */
+	{ 5150, 355 }, /* signalfd4 */
+	{ 683, 356 }, /* eventfd2 */
+	{ 586, 357 }, /* epoll_create1 */
+	{ 568, 358 }, /* dup3 */
+	{ 3464, 359 }, /* pipe2 */
+	{ 1729, 360 }, /* inotify_init1 */
+	{ 3554, 361 }, /* preadv */
+	{ 3708, 362 }, /* pwritev */
+	{ 4144, 363 }, /* rt_tgsigqueueinfo */
+	{ 3382, 364 }, /* perf_event_open */
+	{ 3829, 365 }, /* recvmmsg */
+	{ 34, 366 }, /* accept4 */
+	{ 801, 367 }, /* fanotify_init */
+	{ 815, 368 }, /* fanotify_mark */
+	{ 3569, 369 }, /* prlimit64 */
+	{ 2713, 370 }, /* name_to_handle_at */
+	{ 2843, 371 }, /* open_by_handle_at */
+	{ 303, 372 }, /* clock_adjtime */
+	{ 5433, 373 }, /* syncfs */
+	{ 4634, 374 }, /* sendmmsg */
+	{ 4873, 375 }, /* setns */
+	{ 3612, 376 }, /* process_vm_readv */
+	{ 3629, 377 }, /* process_vm_writev */
+	{ 1940, 378 }, /* kcmp */
+	{ 947, 379 }, /* finit_module */
+	{ 4476, 380 }, /* sched_setattr */
+	{ 4340, 381 }, /* sched_getattr */
+	{ 3921, 382 }, /* renameat2 */
+	{ 4536, 383 }, /* seccomp */
+	{ 1492, 384 }, /* getrandom */
+	{ 2323, 385 }, /* memfd_create */
+	{ 201, 386 }, /* bpf */
+	{ 722, 387 }, /* execveat */
+	{ 5841, 388 }, /* userfaultfd */
+	{ 2312, 389 }, /* membarrier */
+	{ 2421, 390 }, /* mlock2 */
+	{ 504, 391 }, /* copy_file_range */
+	{ 3561, 392 }, /* preadv2 */
+	{ 3716, 393 }, /* pwritev2 */
+	{ 3502, 394 }, /* pkey_mprotect */
+	{ 3481, 395 }, /* pkey_alloc */
+	{ 3492, 396 }, /* pkey_free */
+	{ 5306, 397 }, /* statx */
+	{ 3998, 398 }, /* rseq */
+	{ 1794, 399 }, /* io_pgetevents */
+	{ 2365, 400 }, /* migrate_pages */
+	{ 1959, 401 }, /* kexec_file_load */
+	{ 380, 403 }, /* clock_gettime64 */
+	{ 449, 404 }, /* clock_settime64 */
+	{ 317, 405 }, /* clock_adjtime64 */
+	{ 346, 406 }, /* clock_getres_time64 */
+	{ 412, 407 }, /* clock_nanosleep_time64 */
+	{ 5571, 408 }, /* timer_gettime64 */
+	{ 5601, 409 }, /* timer_settime64 */
+	{ 5656, 410 }, /* timerfd_gettime64 */
+	{ 5690, 411 }, /* timerfd_settime64 */
+	{ 5887, 412 }, /* utimensat_time64 */
+	{ 3668, 413 }, /* pselect6_time64 */
+	{ 3527, 414 }, /* ppoll_time64 */
+	{ 1808, 416 }, /* io_pgetevents_time64 */
+	{ 3838, 417 }, /* recvmmsg_time64 */
+	{ 2598, 418 }, /* mq_timedsend_time64 */
+	{ 2562, 419 }, /* mq_timedreceive_time64 */
+	{ 4591, 420 }, /* semtimedop_time64 */
+	{ 4121, 421 }, /* rt_sigtimedwait_time64 */
+	{ 1132, 422 }, /* futex_time64 */
+	{ 4410, 423 }, /* sched_rr_get_interval_time64 */
+	{ 3441, 424 }, /* pidfd_send_signal */
+	{ 1881, 425 }, /* io_uring_setup */
+	{ 1848, 426 }, /* io_uring_enter */
+	{ 1863, 427 }, /* io_uring_register */
+	{ 2861, 428 }, /* open_tree */
+	{ 2479, 429 }, /* move_mount */
+	{ 1022, 430 }, /* fsopen */
+	{ 995, 431 }, /* fsconfig */
+	{ 1014, 432 }, /* fsmount */
+	{ 1029, 433 }, /* fspick */
+	{ 3430, 434 }, /* pidfd_open */
+	{ 471, 435 }, /* clone3 */
+	{ 484, 436 }, /* close_range */
+	{ 2893, 437 }, /* openat2 */
+	{ 3418, 438 }, /* pidfd_getfd */
+	{ 757, 439 }, /* faccessat2 */
+	{ 3579, 440 }, /* process_madvise */
+	{ 636, 441 }, /* epoll_pwait2 */
+	{ 2465, 442 }, /* mount_setattr */
+	{ 3747, 443 }, /* quotactl_fd */
+	{ 2016, 444 }, /* landlock_create_ruleset */
+	{ 1998, 445 }, /* landlock_add_rule */
+	{ 2040, 446 }, /* landlock_restrict_self */
+	{ 3595, 448 }, /* process_mrelease */
+	{ 1156, 449 }, /* futex_waitv */
+	{ 4672, 450 }, /* set_mempolicy_home_node */
+	{ 246, 451 }, /* cachestat */
+	{ 852, 452 }, /* fchmodat2 */
+	{ 2289, 453 }, /* map_shadow_stack */
+	{ 1168, 454 }, /* futex_wake */
+	{ 1145, 455 }, /* futex_wait */
+	{ 1118, 456 }, /* futex_requeue */
+	{ 5296, 457 }, /* statmount */
+	{ 2108, 458 }, /* listmount */
+	{ 2214, 459 }, /* lsm_get_self_attr */
+	{ 2249, 460 }, /* lsm_set_self_attr */
+	{ 2232, 461 }, /* lsm_list_modules */
+	{ 2635, 462 }, /* mseal */
+	{ 5057, 463 }, /* setxattrat */
+	{ 1641, 464 }, /* getxattrat */
+	{ 2135, 465 }, /* listxattrat */
+	{ 3891, 466 }, /* removexattrat */
+	{ 2871, 467 }, /* open_tree_attr */
+	{ 921, 468 }, /* file_getattr */
+	{ 934, 469 }, /* file_setattr */
+	{ 2118, 470 }, /* listns */
+	{ 4003, 471 }, /* rseq_slice_yield */
+	{ 211, 0xf0001 }, /* breakpoint */
+	{ 235, 0xf0002 }, /* cacheflush */
+	{ 5853, 0xf0003 }, /* usr26 */
+	{ 5859, 0xf0004 }, /* usr32 */
+	{ 4744, 0xf0005 }, /* set_tls */
+	{ 1251, 0xf0006 }, /* get_tls */
 };
 
 static const uint16_t arm_by_name[] = {
@@ -481,333 +1091,333 @@ const struct syscall_table syscall_table_arm = {
 
 /* arm64.tbl: 327 syscalls */
 static const struct syscall_entry arm64_by_nr[] = {
-	{ "io_setup", 0 },
-	{ "io_destroy", 1 },
-	{ "io_submit", 2 },
-	{ "io_cancel", 3 },
-	{ "io_getevents", 4 },
-	{ "setxattr", 5 },
-	{ "lsetxattr", 6 },
-	{ "fsetxattr", 7 },
-	{ "getxattr", 8 },
-	{ "lgetxattr", 9 },
-	{ "fgetxattr", 10 },
-	{ "listxattr", 11 },
-	{ "llistxattr", 12 },
-	{ "flistxattr", 13 },
-	{ "removexattr", 14 },
-	{ "lremovexattr", 15 },
-	{ "fremovexattr", 16 },
-	{ "getcwd", 17 },
-	{ "lookup_dcookie", 18 },
-	{ "eventfd2", 19 },
-	{ "epoll_create1", 20 },
-	{ "epoll_ctl", 21 },
-	{ "epoll_pwait", 22 },
-	{ "dup", 23 },
-	{ "dup3", 24 },
-	{ "fcntl", 25 },
-	{ "inotify_init1", 26 },
-	{ "inotify_add_watch", 27 },
-	{ "inotify_rm_watch", 28 },
-	{ "ioctl", 29 },
-	{ "ioprio_set", 30 },
-	{ "ioprio_get", 31 },
-	{ "flock", 32 },
-	{ "mknodat", 33 },
-	{ "mkdirat", 34 },
-	{ "unlinkat", 35 },
-	{ "symlinkat", 36 },
-	{ "linkat", 37 },
-	{ "renameat", 38 },
-	{ "umount2", 39 },
-	{ "mount", 40 },
-	{ "pivot_root", 41 },
-	{ "nfsservctl", 42 },
-	{ "statfs", 43 },
-	{ "fstatfs", 44 },
-	{ "truncate", 45 },
-	{ "ftruncate", 46 },
-	{ "fallocate", 47 },
-	{ "faccessat", 48 },
-	{ "chdir", 49 },
-	{ "fchdir", 50 },
-	{ "chroot", 51 },
-	{ "fchmod", 52 },
-	{ "fchmodat", 53 },
-	{ "fchownat", 54 },
-	{ "fchown", 55 },
-	{ "openat", 56 },
-	{ "close", 57 },
-	{ "vhangup", 58 },
-	{ "pipe2", 59 },
-	{ "quotactl", 60 },
-	{ "getdents64", 61 },
-	{ "lseek", 62 },
-	{ "read", 63 },
-	{ "write", 64 },
-	{ "readv", 65 },
-	{ "writev", 66 },
-	{ "pread64", 67 },
-	{ "pwrite64", 68 },
-	{ "preadv", 69 },
-	{ "pwritev", 70 },
-	{ "sendfile", 71 },
-	{ "pselect6", 72 },
-	{ "ppoll", 73 },
-	{ "signalfd4", 74 },
-	{ "vmsplice", 75 },
-	{ "splice", 76 },
-	{ "tee", 77 },
-	{ "readlinkat", 78 },
-	{ "newfstatat", 79 },
-	{ "fstat", 80 },
-	{ "sync", 81 },
-	{ "fsync", 82 },
-	{ "fdatasync", 83 },
-	{ "sync_file_range", 84 },
-	{ "timerfd_create", 85 },
-	{ "timerfd_settime", 86 },
-	{ "timerfd_gettime", 87 },
-	{ "utimensat", 88 },
-	{ "acct", 89 },
-	{ "capget", 90 },
-	{ "capset", 91 },
-	{ "personality", 92 },
-	{ "exit", 93 },
-	{ "exit_group", 94 },
-	{ "waitid", 95 },
-	{ "set_tid_address", 96 },
-	{ "unshare", 97 },
-	{ "futex", 98 },
-	{ "set_robust_list", 99 },
-	{ "get_robust_list", 100 },
-	{ "nanosleep", 101 },
-	{ "getitimer", 102 },
-	{ "setitimer", 103 },
-	{ "kexec_load", 104 },
-	{ "init_module", 105 },
-	{ "delete_module", 106 },
-	{ "timer_create", 107 },
-	{ "timer_gettime", 108 },
-	{ "timer_getoverrun", 109 },
-	{ "timer_settime", 110 },
-	{ "timer_delete", 111 },
-	{ "clock_settime", 112 },
-	{ "clock_gettime", 113 },
-	{ "clock_getres", 114 },
-	{ "clock_nanosleep", 115 },
-	{ "syslog", 116 },
-	{ "ptrace", 117 },
-	{ "sched_setparam", 118 },
-	{ "sched_setscheduler", 119 },
-	{ "sched_getscheduler", 120 },
-	{ "sched_getparam", 121 },
-	{ "sched_setaffinity", 122 },
-	{ "sched_getaffinity", 123 },
-	{ "sched_yield", 124 },
-	{ "sched_get_priority_max", 125 },
-	{ "sched_get_priority_min", 126 },
-	{ "sched_rr_get_interval", 127 },
-	{ "restart_syscall", 128 },
-	{ "kill", 129 },
-	{ "tkill", 130 },
-	{ "tgkill", 131 },
-	{ "sigaltstack", 132 },
-	{ "rt_sigsuspend", 133 },
-	{ "rt_sigaction", 134 },
-	{ "rt_sigprocmask", 135 },
-	{ "rt_sigpending", 136 },
-	{ "rt_sigtimedwait", 137 },
-	{ "rt_sigqueueinfo", 138 },
-	{ "rt_sigreturn", 139 },
-	{ "setpriority", 140 },
-	{ "getpriority", 141 },
-	{ "reboot", 142 },
-	{ "setregid", 143 },
-	{ "setgid", 144 },
-	{ "setreuid", 145 },
-	{ "setuid", 146 },
-	{ "setresuid", 147 },
-	{ "getresuid", 148 },
-	{ "setresgid", 149 },
-	{ "getresgid", 150 },
-	{ "setfsuid", 151 },
-	{ "setfsgid", 152 },
-	{ "times", 153 },
-	{ "setpgid", 154 },
-	{ "getpgid", 155 },
-	{ "getsid", 156 },
-	{ "setsid", 157 },
-	{ "getgroups", 158 },
-	{ "setgroups", 159 },
-	{ "uname", 160 },
-	{ "sethostname", 161 },
-	{ "setdomainname", 162 },
-	{ "getrlimit", 163 },
-	{ "setrlimit", 164 },
-	{ "getrusage", 165 },
-	{ "umask", 166 },
-	{ "prctl", 167 },
-	{ "getcpu", 168 },
-	{ "gettimeofday", 169 },
-	{ "settimeofday", 170 },
-	{ "adjtimex", 171 },
-	{ "getpid", 172 },
-	{ "getppid", 173 },
-	{ "getuid", 174 },
-	{ "geteuid", 175 },
-	{ "getgid", 176 },
-	{ "getegid", 177 },
-	{ "gettid", 178 },
-	{ "sysinfo", 179 },
-	{ "mq_open", 180 },
-	{ "mq_unlink", 181 },
-	{ "mq_timedsend", 182 },
-	{ "mq_timedreceive", 183 },
-	{ "mq_notify", 184 },
-	{ "mq_getsetattr", 185 },
-	{ "msgget", 186 },
-	{ "msgctl", 187 },
-	{ "msgrcv", 188 },
-	{ "msgsnd", 189 },
-	{ "semget", 190 },
-	{ "semctl", 191 },
-	{ "semtimedop", 192 },
-	{ "semop", 193 },
-	{ "shmget", 194 },
-	{ "shmctl", 195 },
-	{ "shmat", 196 },
-	{ "shmdt", 197 },
-	{ "socket", 198 },
-	{ "socketpair", 199 },
-	{ "bind", 200 },
-	{ "listen", 201 },
-	{ "accept", 202 },
-	{ "connect", 203 },
-	{ "getsockname", 204 },
-	{ "getpeername", 205 },
-	{ "sendto", 206 },
-	{ "recvfrom", 207 },
-	{ "setsockopt", 208 },
-	{ "getsockopt", 209 },
-	{ "shutdown", 210 },
-	{ "sendmsg", 211 },
-	{ "recvmsg", 212 },
-	{ "readahead", 213 },
-	{ "brk", 214 },
-	{ "munmap", 215 },
-	{ "mremap", 216 },
-	{ "add_key", 217 },
-	{ "request_key", 218 },
-	{ "keyctl", 219 },
-	{ "clone", 220 },
-	{ "execve", 221 },
-	{ "mmap", 222 },
-	{ "fadvise64", 223 },
-	{ "swapon", 224 },
-	{ "swapoff", 225 },
-	{ "mprotect", 226 },
-	{ "msync", 227 },
-	{ "mlock", 228 },
-	{ "munlock", 229 },
-	{ "mlockall", 230 },
-	{ "munlockall", 231 },
-	{ "mincore", 232 },
-	{ "madvise", 233 },
-	{ "remap_file_pages", 234 },
-	{ "mbind", 235 },
-	{ "get_mempolicy", 236 },
-	{ "set_mempolicy", 237 },
-	{ "migrate_pages", 238 },
-	{ "move_pages", 239 },
-	{ "rt_tgsigqueueinfo", 240 },
-	{ "perf_event_open", 241 },
-	{ "accept4", 242 },
-	{ "recvmmsg", 243 },
-	{ "wait4", 260 },
-	{ "prlimit64", 261 },
-	{ "fanotify_init", 262 },
-	{ "fanotify_mark", 263 },
-	{ "name_to_handle_at", 264 },
-	{ "open_by_handle_at", 265 },
-	{ "clock_adjtime", 266 },
-	{ "syncfs", 267 },
-	{ "setns", 268 },
-	{ "sendmmsg", 269 },
-	{ "process_vm_readv", 270 },
-	{ "process_vm_writev", 271 },
-	{ "kcmp", 272 },
-	{ "finit_module", 273 },
-	{ "sched_setattr", 274 },
-	{ "sched_getattr", 275 },
-	{ "renameat2", 276 },
-	{ "seccomp", 277 },
-	{ "getrandom", 278 },
-	{ "memfd_create", 279 },
-	{ "bpf", 280 },
-	{ "execveat", 281 },
-	{ "userfaultfd", 282 },
-	{ "membarrier", 283 },
-	{ "mlock2", 284 },
-	{ "copy_file_range", 285 },
-	{ "preadv2", 286 },
-	{ "pwritev2", 287 },
-	{ "pkey_mprotect", 288 },
-	{ "pkey_alloc", 289 },
-	{ "pkey_free", 290 },
-	{ "statx", 291 },
-	{ "io_pgetevents", 292 },
-	{ "rseq", 293 },
-	{ "kexec_file_load", 294 },
-	{ "pidfd_send_signal", 424 },
-	{ "io_uring_setup", 425 },
-	{ "io_uring_enter", 426 },
-	{ "io_uring_register", 427 },
-	{ "open_tree", 428 },
-	{ "move_mount", 429 },
-	{ "fsopen", 430 },
-	{ "fsconfig", 431 },
-	{ "fsmount", 432 },
-	{ "fspick", 433 },
-	{ "pidfd_open", 434 },
-	{ "clone3", 435 },
-	{ "close_range", 436 },
-	{ "openat2", 437 },
-	{ "pidfd_getfd", 438 },
-	{ "faccessat2", 439 },
-	{ "process_madvise", 440 },
-	{ "epoll_pwait2", 441 },
-	{ "mount_setattr", 442 },
-	{ "quotactl_fd", 443 },
-	{ "landlock_create_ruleset", 444 },
-	{ "landlock_add_rule", 445 },
-	{ "landlock_restrict_self", 446 },
-	{ "memfd_secret", 447 },
-	{ "process_mrelease", 448 },
-	{ "futex_waitv", 449 },
-	{ "set_mempolicy_home_node", 450 },
-	{ "cachestat", 451 },
-	{ "fchmodat2", 452 },
-	{ "map_shadow_stack", 453 },
-	{ "futex_wake", 454 },
-	{ "futex_wait", 455 },
-	{ "futex_requeue", 456 },
-	{ "statmount", 457 },
-	{ "listmount", 458 },
-	{ "lsm_get_self_attr", 459 },
-	{ "lsm_set_self_attr", 460 },
-	{ "lsm_list_modules", 461 },
-	{ "mseal", 462 },
-	{ "setxattrat", 463 },
-	{ "getxattrat", 464 },
-	{ "listxattrat", 465 },
-	{ "removexattrat", 466 },
-	{ "open_tree_attr", 467 },
-	{ "file_getattr", 468 },
-	{ "file_setattr", 469 },
-	{ "listns", 470 },
-	{ "rseq_slice_yield", 471 },
+	{ 1829, 0 }, /* io_setup */
+	{ 1770, 1 }, /* io_destroy */
+	{ 1838, 2 }, /* io_submit */
+	{ 1760, 3 }, /* io_cancel */
+	{ 1781, 4 }, /* io_getevents */
+	{ 5048, 5 }, /* setxattr */
+	{ 2204, 6 }, /* lsetxattr */
+	{ 1004, 7 }, /* fsetxattr */
+	{ 1632, 8 }, /* getxattr */
+	{ 2079, 9 }, /* lgetxattr */
+	{ 911, 10 }, /* fgetxattr */
+	{ 2125, 11 }, /* listxattr */
+	{ 2147, 12 }, /* llistxattr */
+	{ 960, 13 }, /* flistxattr */
+	{ 3879, 14 }, /* removexattr */
+	{ 2185, 15 }, /* lremovexattr */
+	{ 982, 16 }, /* fremovexattr */
+	{ 1266, 17 }, /* getcwd */
+	{ 2170, 18 }, /* lookup_dcookie */
+	{ 683, 19 }, /* eventfd2 */
+	{ 586, 20 }, /* epoll_create1 */
+	{ 600, 21 }, /* epoll_ctl */
+	{ 624, 22 }, /* epoll_pwait */
+	{ 559, 23 }, /* dup */
+	{ 568, 24 }, /* dup3 */
+	{ 887, 25 }, /* fcntl */
+	{ 1729, 26 }, /* inotify_init1 */
+	{ 1698, 27 }, /* inotify_add_watch */
+	{ 1743, 28 }, /* inotify_rm_watch */
+	{ 1896, 29 }, /* ioctl */
+	{ 1925, 30 }, /* ioprio_set */
+	{ 1914, 31 }, /* ioprio_get */
+	{ 971, 32 }, /* flock */
+	{ 2407, 33 }, /* mknodat */
+	{ 2393, 34 }, /* mkdirat */
+	{ 5800, 35 }, /* unlinkat */
+	{ 5385, 36 }, /* symlinkat */
+	{ 2094, 37 }, /* linkat */
+	{ 3912, 38 }, /* renameat */
+	{ 5779, 39 }, /* umount2 */
+	{ 2459, 40 }, /* mount */
+	{ 3470, 41 }, /* pivot_root */
+	{ 2752, 42 }, /* nfsservctl */
+	{ 5280, 43 }, /* statfs */
+	{ 1060, 44 }, /* fstatfs */
+	{ 5720, 45 }, /* truncate */
+	{ 1090, 46 }, /* ftruncate */
+	{ 791, 47 }, /* fallocate */
+	{ 747, 48 }, /* faccessat */
+	{ 270, 49 }, /* chdir */
+	{ 829, 50 }, /* fchdir */
+	{ 296, 51 }, /* chroot */
+	{ 836, 52 }, /* fchmod */
+	{ 843, 53 }, /* fchmodat */
+	{ 878, 54 }, /* fchownat */
+	{ 862, 55 }, /* fchown */
+	{ 2886, 56 }, /* openat */
+	{ 478, 57 }, /* close */
+	{ 5931, 58 }, /* vhangup */
+	{ 3464, 59 }, /* pipe2 */
+	{ 3738, 60 }, /* quotactl */
+	{ 1282, 61 }, /* getdents64 */
+	{ 2198, 62 }, /* lseek */
+	{ 3759, 63 }, /* read */
+	{ 5990, 64 }, /* write */
+	{ 3802, 65 }, /* readv */
+	{ 5996, 66 }, /* writev */
+	{ 3546, 67 }, /* pread64 */
+	{ 3699, 68 }, /* pwrite64 */
+	{ 3554, 69 }, /* preadv */
+	{ 3708, 70 }, /* pwritev */
+	{ 4614, 71 }, /* sendfile */
+	{ 3659, 72 }, /* pselect6 */
+	{ 3521, 73 }, /* ppoll */
+	{ 5150, 74 }, /* signalfd4 */
+	{ 5952, 75 }, /* vmsplice */
+	{ 5233, 76 }, /* splice */
+	{ 5498, 77 }, /* tee */
+	{ 3791, 78 }, /* readlinkat */
+	{ 2741, 79 }, /* newfstatat */
+	{ 1036, 80 }, /* fstat */
+	{ 5395, 81 }, /* sync */
+	{ 1078, 82 }, /* fsync */
+	{ 901, 83 }, /* fdatasync */
+	{ 5400, 84 }, /* sync_file_range */
+	{ 5625, 85 }, /* timerfd_create */
+	{ 5674, 86 }, /* timerfd_settime */
+	{ 5640, 87 }, /* timerfd_gettime */
+	{ 5877, 88 }, /* utimensat */
+	{ 49, 89 }, /* acct */
+	{ 256, 90 }, /* capget */
+	{ 263, 91 }, /* capset */
+	{ 3406, 92 }, /* personality */
+	{ 731, 93 }, /* exit */
+	{ 736, 94 }, /* exit_group */
+	{ 5975, 95 }, /* waitid */
+	{ 4728, 96 }, /* set_tid_address */
+	{ 5809, 97 }, /* unshare */
+	{ 1112, 98 }, /* futex */
+	{ 4696, 99 }, /* set_robust_list */
+	{ 1219, 100 }, /* get_robust_list */
+	{ 2731, 101 }, /* nanosleep */
+	{ 1407, 102 }, /* getitimer */
+	{ 4863, 103 }, /* setitimer */
+	{ 1975, 104 }, /* kexec_load */
+	{ 1686, 105 }, /* init_module */
+	{ 540, 106 }, /* delete_module */
+	{ 5514, 107 }, /* timer_create */
+	{ 5557, 108 }, /* timer_gettime */
+	{ 5540, 109 }, /* timer_getoverrun */
+	{ 5587, 110 }, /* timer_settime */
+	{ 5527, 111 }, /* timer_delete */
+	{ 435, 112 }, /* clock_settime */
+	{ 366, 113 }, /* clock_gettime */
+	{ 333, 114 }, /* clock_getres */
+	{ 396, 115 }, /* clock_nanosleep */
+	{ 5483, 116 }, /* syslog */
+	{ 3684, 117 }, /* ptrace */
+	{ 4490, 118 }, /* sched_setparam */
+	{ 4505, 119 }, /* sched_setscheduler */
+	{ 4369, 120 }, /* sched_getscheduler */
+	{ 4354, 121 }, /* sched_getparam */
+	{ 4458, 122 }, /* sched_setaffinity */
+	{ 4322, 123 }, /* sched_getaffinity */
+	{ 4524, 124 }, /* sched_yield */
+	{ 4276, 125 }, /* sched_get_priority_max */
+	{ 4299, 126 }, /* sched_get_priority_min */
+	{ 4388, 127 }, /* sched_rr_get_interval */
+	{ 3943, 128 }, /* restart_syscall */
+	{ 1993, 129 }, /* kill */
+	{ 5714, 130 }, /* tkill */
+	{ 5502, 131 }, /* tgkill */
+	{ 5122, 132 }, /* sigaltstack */
+	{ 4091, 133 }, /* rt_sigsuspend */
+	{ 4020, 134 }, /* rt_sigaction */
+	{ 4047, 135 }, /* rt_sigprocmask */
+	{ 4033, 136 }, /* rt_sigpending */
+	{ 4105, 137 }, /* rt_sigtimedwait */
+	{ 4062, 138 }, /* rt_sigqueueinfo */
+	{ 4078, 139 }, /* rt_sigreturn */
+	{ 4895, 140 }, /* setpriority */
+	{ 1480, 141 }, /* getpriority */
+	{ 3808, 142 }, /* reboot */
+	{ 4907, 143 }, /* setregid */
+	{ 4806, 144 }, /* setgid */
+	{ 4971, 145 }, /* setreuid */
+	{ 5032, 146 }, /* setuid */
+	{ 4949, 147 }, /* setresuid */
+	{ 1524, 148 }, /* getresuid */
+	{ 4927, 149 }, /* setresgid */
+	{ 1502, 150 }, /* getresgid */
+	{ 4786, 151 }, /* setfsuid */
+	{ 4766, 152 }, /* setfsgid */
+	{ 5708, 153 }, /* times */
+	{ 4879, 154 }, /* setpgid */
+	{ 1441, 155 }, /* getpgid */
+	{ 1566, 156 }, /* getsid */
+	{ 5001, 157 }, /* setsid */
+	{ 1373, 158 }, /* getgroups */
+	{ 4822, 159 }, /* setgroups */
+	{ 5787, 160 }, /* uname */
+	{ 4851, 161 }, /* sethostname */
+	{ 4752, 162 }, /* setdomainname */
+	{ 1546, 163 }, /* getrlimit */
+	{ 4991, 164 }, /* setrlimit */
+	{ 1556, 165 }, /* getrusage */
+	{ 5766, 166 }, /* umask */
+	{ 3540, 167 }, /* prctl */
+	{ 1259, 168 }, /* getcpu */
+	{ 1603, 169 }, /* gettimeofday */
+	{ 5019, 170 }, /* settimeofday */
+	{ 62, 171 }, /* adjtimex */
+	{ 1457, 172 }, /* getpid */
+	{ 1472, 173 }, /* getppid */
+	{ 1616, 174 }, /* getuid */
+	{ 1339, 175 }, /* geteuid */
+	{ 1357, 176 }, /* getgid */
+	{ 1321, 177 }, /* getegid */
+	{ 1596, 178 }, /* gettid */
+	{ 5475, 179 }, /* sysinfo */
+	{ 2538, 180 }, /* mq_open */
+	{ 2618, 181 }, /* mq_unlink */
+	{ 2585, 182 }, /* mq_timedsend */
+	{ 2546, 183 }, /* mq_timedreceive */
+	{ 2528, 184 }, /* mq_notify */
+	{ 2514, 185 }, /* mq_getsetattr */
+	{ 2648, 186 }, /* msgget */
+	{ 2641, 187 }, /* msgctl */
+	{ 2655, 188 }, /* msgrcv */
+	{ 2662, 189 }, /* msgsnd */
+	{ 4567, 190 }, /* semget */
+	{ 4560, 191 }, /* semctl */
+	{ 4580, 192 }, /* semtimedop */
+	{ 4574, 193 }, /* semop */
+	{ 5096, 194 }, /* shmget */
+	{ 5083, 195 }, /* shmctl */
+	{ 5077, 196 }, /* shmat */
+	{ 5090, 197 }, /* shmdt */
+	{ 5204, 198 }, /* socket */
+	{ 5222, 199 }, /* socketpair */
+	{ 196, 200 }, /* bind */
+	{ 2101, 201 }, /* listen */
+	{ 27, 202 }, /* accept */
+	{ 496, 203 }, /* connect */
+	{ 1573, 204 }, /* getsockname */
+	{ 1429, 205 }, /* getpeername */
+	{ 4651, 206 }, /* sendto */
+	{ 3820, 207 }, /* recvfrom */
+	{ 5008, 208 }, /* setsockopt */
+	{ 1585, 209 }, /* getsockopt */
+	{ 5103, 210 }, /* shutdown */
+	{ 4643, 211 }, /* sendmsg */
+	{ 3854, 212 }, /* recvmsg */
+	{ 3764, 213 }, /* readahead */
+	{ 222, 214 }, /* brk */
+	{ 2706, 215 }, /* munmap */
+	{ 2628, 216 }, /* mremap */
+	{ 54, 217 }, /* add_key */
+	{ 3931, 218 }, /* request_key */
+	{ 1986, 219 }, /* keyctl */
+	{ 465, 220 }, /* clone */
+	{ 715, 221 }, /* execve */
+	{ 2437, 222 }, /* mmap */
+	{ 768, 223 }, /* fadvise64 */
+	{ 5356, 224 }, /* swapon */
+	{ 5348, 225 }, /* swapoff */
+	{ 2501, 226 }, /* mprotect */
+	{ 2669, 227 }, /* msync */
+	{ 2415, 228 }, /* mlock */
+	{ 2687, 229 }, /* munlock */
+	{ 2428, 230 }, /* mlockall */
+	{ 2695, 231 }, /* munlockall */
+	{ 2379, 232 }, /* mincore */
+	{ 2281, 233 }, /* madvise */
+	{ 3862, 234 }, /* remap_file_pages */
+	{ 2306, 235 }, /* mbind */
+	{ 1205, 236 }, /* get_mempolicy */
+	{ 4658, 237 }, /* set_mempolicy */
+	{ 2365, 238 }, /* migrate_pages */
+	{ 2490, 239 }, /* move_pages */
+	{ 4144, 240 }, /* rt_tgsigqueueinfo */
+	{ 3382, 241 }, /* perf_event_open */
+	{ 34, 242 }, /* accept4 */
+	{ 3829, 243 }, /* recvmmsg */
+	{ 5969, 260 }, /* wait4 */
+	{ 3569, 261 }, /* prlimit64 */
+	{ 801, 262 }, /* fanotify_init */
+	{ 815, 263 }, /* fanotify_mark */
+	{ 2713, 264 }, /* name_to_handle_at */
+	{ 2843, 265 }, /* open_by_handle_at */
+	{ 303, 266 }, /* clock_adjtime */
+	{ 5433, 267 }, /* syncfs */
+	{ 4873, 268 }, /* setns */
+	{ 4634, 269 }, /* sendmmsg */
+	{ 3612, 270 }, /* process_vm_readv */
+	{ 3629, 271 }, /* process_vm_writev */
+	{ 1940, 272 }, /* kcmp */
+	{ 947, 273 }, /* finit_module */
+	{ 4476, 274 }, /* sched_setattr */
+	{ 4340, 275 }, /* sched_getattr */
+	{ 3921, 276 }, /* renameat2 */
+	{ 4536, 277 }, /* seccomp */
+	{ 1492, 278 }, /* getrandom */
+	{ 2323, 279 }, /* memfd_create */
+	{ 201, 280 }, /* bpf */
+	{ 722, 281 }, /* execveat */
+	{ 5841, 282 }, /* userfaultfd */
+	{ 2312, 283 }, /* membarrier */
+	{ 2421, 284 }, /* mlock2 */
+	{ 504, 285 }, /* copy_file_range */
+	{ 3561, 286 }, /* preadv2 */
+	{ 3716, 287 }, /* pwritev2 */
+	{ 3502, 288 }, /* pkey_mprotect */
+	{ 3481, 289 }, /* pkey_alloc */
+	{ 3492, 290 }, /* pkey_free */
+	{ 5306, 291 }, /* statx */
+	{ 1794, 292 }, /* io_pgetevents */
+	{ 3998, 293 }, /* rseq */
+	{ 1959, 294 }, /* kexec_file_load */
+	{ 3441, 424 }, /* pidfd_send_signal */
+	{ 1881, 425 }, /* io_uring_setup */
+	{ 1848, 426 }, /* io_uring_enter */
+	{ 1863, 427 }, /* io_uring_register */
+	{ 2861, 428 }, /* open_tree */
+	{ 2479, 429 }, /* move_mount */
+	{ 1022, 430 }, /* fsopen */
+	{ 995, 431 }, /* fsconfig */
+	{ 1014, 432 }, /* fsmount */
+	{ 1029, 433 }, /* fspick */
+	{ 3430, 434 }, /* pidfd_open */
+	{ 471, 435 }, /* clone3 */
+	{ 484, 436 }, /* close_range */
+	{ 2893, 437 }, /* openat2 */
+	{ 3418, 438 }, /* pidfd_getfd */
+	{ 757, 439 }, /* faccessat2 */
+	{ 3579, 440 }, /* process_madvise */
+	{ 636, 441 }, /* epoll_pwait2 */
+	{ 2465, 442 }, /* mount_setattr */
+	{ 3747, 443 }, /* quotactl_fd */
+	{ 2016, 444 }, /* landlock_create_ruleset */
+	{ 1998, 445 }, /* landlock_add_rule */
+	{ 2040, 446 }, /* landlock_restrict_self */
+	{ 2336, 447 }, /* memfd_secret */
+	{ 3595, 448 }, /* process_mrelease */
+	{ 1156, 449 }, /* futex_waitv */
+	{ 4672, 450 }, /* set_mempolicy_home_node */
+	{ 246, 451 }, /* cachestat */
+	{ 852, 452 }, /* fchmodat2 */
+	{ 2289, 453 }, /* map_shadow_stack */
+	{ 1168, 454 }, /* futex_wake */
+	{ 1145, 455 }, /* futex_wait */
+	{ 1118, 456 }, /* futex_requeue */
+	{ 5296, 457 }, /* statmount */
+	{ 2108, 458 }, /* listmount */
+	{ 2214, 459 }, /* lsm_get_self_attr */
+	{ 2249, 460 }, /* lsm_set_self_attr */
+	{ 2232, 461 }, /* lsm_list_modules */
+	{ 2635, 462 }, /* mseal */
+	{ 5057, 463 }, /* setxattrat */
+	{ 1641, 464 }, /* getxattrat */
+	{ 2135, 465 }, /* listxattrat */
+	{ 3891, 466 }, /* removexattrat */
+	{ 2871, 467 }, /* open_tree_attr */
+	{ 921, 468 }, /* file_getattr */
+	{ 934, 469 }, /* file_setattr */
+	{ 2118, 470 }, /* listns */
+	{ 4003, 471 }, /* rseq_slice_yield */
 };
 
 static const uint16_t arm64_by_name[] = {
@@ -840,467 +1450,467 @@ const struct syscall_table syscall_table_arm64 = {
 
 /* i386.tbl: 461 syscalls */
 static const struct syscall_entry i386_by_nr[] = {
-	{ "restart_syscall", 0 },
-	{ "exit", 1 },
-	{ "fork", 2 },
-	{ "read", 3 },
-	{ "write", 4 },
-	{ "open", 5 },
-	{ "close", 6 },
-	{ "waitpid", 7 },
-	{ "creat", 8 },
-	{ "link", 9 },
-	{ "unlink", 10 },
-	{ "execve", 11 },
-	{ "chdir", 12 },
-	{ "time", 13 },
-	{ "mknod", 14 },
-	{ "chmod", 15 },
-	{ "lchown", 16 },
-	{ "break", 17 },
-	{ "oldstat", 18 },
-	{ "lseek", 19 },
-	{ "getpid", 20 },
-	{ "mount", 21 },
-	{ "umount", 22 },
-	{ "setuid", 23 },
-	{ "getuid", 24 },
-	{ "stime", 25 },
-	{ "ptrace", 26 },
-	{ "alarm", 27 },
-	{ "oldfstat", 28 },
-	{ "pause", 29 },
-	{ "utime", 30 },
-	{ "stty", 31 },
-	{ "gtty", 32 },
-	{ "access", 33 },
-	{ "nice", 34 },
-	{ "ftime", 35 },
-	{ "sync", 36 },
-	{ "kill", 37 },
-	{ "rename", 38 },
-	{ "mkdir", 39 },
-	{ "rmdir", 40 },
-	{ "dup", 41 },
-	{ "pipe", 42 },
-	{ "times", 43 },
-	{ "prof", 44 },
-	{ "brk", 45 },
-	{ "setgid", 46 },
-	{ "getgid", 47 },
-	{ "signal", 48 },
-	{ "geteuid", 49 },
-	{ "getegid", 50 },
-	{ "acct", 51 },
-	{ "umount2", 52 },
-	{ "lock", 53 },
-	{ "ioctl", 54 },
-	{ "fcntl", 55 },
-	{ "mpx", 56 },
-	{ "setpgid", 57 },
-	{ "ulimit", 58 },
-	{ "oldolduname", 59 },
-	{ "umask", 60 },
-	{ "chroot", 61 },
-	{ "ustat", 62 },
-	{ "dup2", 63 },
-	{ "getppid", 64 },
-	{ "getpgrp", 65 },
-	{ "setsid", 66 },
-	{ "sigaction", 67 },
-	{ "sgetmask", 68 },
-	{ "ssetmask", 69 },
-	{ "setreuid", 70 },
-	{ "setregid", 71 },
-	{ "sigsuspend", 72 },
-	{ "sigpending", 73 },
-	{ "sethostname", 74 },
-	{ "setrlimit", 75 },
-	{ "getrlimit", 76 },
-	{ "getrusage", 77 },
-	{ "gettimeofday", 78 },
-	{ "settimeofday", 79 },
-	{ "getgroups", 80 },
-	{ "setgroups", 81 },
-	{ "select", 82 },
-	{ "symlink", 83 },
-	{ "oldlstat", 84 },
-	{ "readlink", 85 },
-	{ "uselib", 86 },
-	{ "swapon", 87 },
-	{ "reboot", 88 },
-	{ "readdir", 89 },
-	{ "mmap", 90 },
-	{ "munmap", 91 },
-	{ "truncate", 92 },
-	{ "ftruncate", 93 },
-	{ "fchmod", 94 },
-	{ "fchown", 95 },
-	{ "getpriority", 96 },
-	{ "setpriority", 97 },
-	{ "profil", 98 },
-	{ "statfs", 99 },
-	{ "fstatfs", 100 },
-	{ "ioperm", 101 },
-	{ "socketcall", 102 },
-	{ "syslog", 103 },
-	{ "setitimer", 104 },
-	{ "getitimer", 105 },
-	{ "stat", 106 },
-	{ "lstat", 107 },
-	{ "fstat", 108 },
-	{ "olduname", 109 },
-	{ "iopl", 110 },
-	{ "vhangup", 111 },
-	{ "idle", 112 },
-	{ "vm86old", 113 },
-	{ "wait4", 114 },
-	{ "swapoff", 115 },
-	{ "sysinfo", 116 },
-	{ "ipc", 117 },
-	{ "fsync", 118 },
-	{ "sigreturn", 119 },
-	{ "clone", 120 },
-	{ "setdomainname", 121 },
-	{ "uname", 122 },
-	{ "modify_ldt", 123 },
-	{ "adjtimex", 124 },
-	{ "mprotect", 125 },
-	{ "sigprocmask", 126 },
-	{ "create_module", 127 },
-	{ "init_module", 128 },
-	{ "delete_module", 129 },
-	{ "get_kernel_syms", 130 },
-	{ "quotactl", 131 },
-	{ "getpgid", 132 },
-	{ "fchdir", 133 },
-	{ "bdflush", 134 },
-	{ "sysfs", 135 },
-	{ "personality", 136 },
-	{ "afs_syscall", 137 },
-	{ "setfsuid", 138 },
-	{ "setfsgid", 139 },
-	{ "_llseek", 140 },
-	{ "getdents", 141 },
-	{ "_newselect", 142 },
-	{ "flock", 143 },
-	{ "msync", 144 },
-	{ "readv", 145 },
-	{ "writev", 146 },
-	{ "getsid", 147 },
-	{ "fdatasync", 148 },
-	{ "_sysctl", 149 },
-	{ "mlock", 150 },
-	{ "munlock", 151 },
-	{ "mlockall", 152 },
-	{ "munlockall", 153 },
-	{ "sched_setparam", 154 },
-	{ "sched_getparam", 155 },
-	{ "sched_setscheduler", 156 },
-	{ "sched_getscheduler", 157 },
-	{ "sched_yield", 158 },
-	{ "sched_get_priority_max", 159 },
-	{ "sched_get_priority_min", 160 },
-	{ "sched_rr_get_interval", 161 },
-	{ "nanosleep", 162 },
-	{ "mremap", 163 },
-	{ "setresuid", 164 },
-	{ "getresuid", 165 },
-	{ "vm86", 166 },
-	{ "query_module", 167 },
-	{ "poll", 168 },
-	{ "nfsservctl", 169 },
-	{ "setresgid", 170 },
-	{ "getresgid", 171 },
-	{ "prctl", 172 },
-	{ "rt_sigreturn", 173 },
-	{ "rt_sigaction", 174 },
-	{ "rt_sigprocmask", 175 },
-	{ "rt_sigpending", 176 },
-	{ "rt_sigtimedwait", 177 },
-	{ "rt_sigqueueinfo", 178 },
-	{ "rt_sigsuspend", 179 },
-	{ "pread64", 180 },
-	{ "pwrite64", 181 },
-	{ "chown", 182 },
-	{ "getcwd", 183 },
-	{ "capget", 184 },
-	{ "capset", 185 },
-	{ "sigaltstack", 186 },
-	{ "sendfile", 187 },
-	{ "getpmsg", 188 },
-	{ "putpmsg", 189 },
-	{ "vfork", 190 },
-	{ "ugetrlimit", 191 },
-	{ "mmap2", 192 },
-	{ "truncate64", 193 },
-	{ "ftruncate64", 194 },
-	{ "stat64", 195 },
-	{ "lstat64", 196 },
-	{ "fstat64", 197 },
-	{ "lchown32", 198 },
-	{ "getuid32", 199 },
-	{ "getgid32", 200 },
-	{ "geteuid32", 201 },
-	{ "getegid32", 202 },
-	{ "setreuid32", 203 },
-	{ "setregid32", 204 },
-	{ "getgroups32", 205 },
-	{ "setgroups32", 206 },
-	{ "fchown32", 207 },
-	{ "setresuid32", 208 },
-	{ "getresuid32", 209 },
-	{ "setresgid32", 210 },
-	{ "getresgid32", 211 },
-	{ "chown32", 212 },
-	{ "setuid32", 213 },
-	{ "setgid32", 214 },
-	{ "setfsuid32", 215 },
-	{ "setfsgid32", 216 },
-	{ "pivot_root", 217 },
-	{ "mincore", 218 },
-	{ "madvise", 219 },
-	{ "getdents64", 220 },
-	{ "fcntl64", 221 },
-	{ "gettid", 224 },
-	{ "readahead", 225 },
-	{ "setxattr", 226 },
-	{ "lsetxattr", 227 },
-	{ "fsetxattr", 228 },
-	{ "getxattr", 229 },
-	{ "lgetxattr", 230 },
-	{ "fgetxattr", 231 },
-	{ "listxattr", 232 },
-	{ "llistxattr", 233 },
-	{ "flistxattr", 234 },
-	{ "removexattr", 235 },
-	{ "lremovexattr", 236 },
-	{ "fremovexattr", 237 },
-	{ "tkill", 238 },
-	{ "sendfile64", 239 },
-	{ "futex", 240 },
-	{ "sched_setaffinity", 241 },
-	{ "sched_getaffinity", 242 },
-	{ "set_thread_area", 243 },
-	{ "get_thread_area", 244 },
-	{ "io_setup", 245 },
-	{ "io_destroy", 246 },
-	{ "io_getevents", 247 },
-	{ "io_submit", 248 },
-	{ "io_cancel", 249 },
-	{ "fadvise64", 250 },
-	{ "exit_group", 252 },
-	{ "lookup_dcookie", 253 },
-	{ "epoll_create", 254 },
-	{ "epoll_ctl", 255 },
-	{ "epoll_wait", 256 },
-	{ "remap_file_pages", 257 },
-	{ "set_tid_address", 258 },
-	{ "timer_create", 259 },
-	{ "timer_settime", 260 },
-	{ "timer_gettime", 261 },
-	{ "timer_getoverrun", 262 },
-	{ "timer_delete", 263 },
-	{ "clock_settime", 264 },
-	{ "clock_gettime", 265 },
-	{ "clock_getres", 266 },
-	{ "clock_nanosleep", 267 },
-	{ "statfs64", 268 },
-	{ "fstatfs64", 269 },
-	{ "tgkill", 270 },
-	{ "utimes", 271 },
-	{ "fadvise64_64", 272 },
-	{ "vserver", 273 },
-	{ "mbind", 274 },
-	{ "get_mempolicy", 275 },
-	{ "set_mempolicy", 276 },
-	{ "mq_open", 277 },
-	{ "mq_unlink", 278 },
-	{ "mq_timedsend", 279 },
-	{ "mq_timedreceive", 280 },
-	{ "mq_notify", 281 },
-	{ "mq_getsetattr", 282 },
-	{ "kexec_load", 283 },
-	{ "waitid", 284 },
-	{ "add_key", 286 },
-	{ "request_key", 287 },
-	{ "keyctl", 288 },
-	{ "ioprio_set", 289 },
-	{ "ioprio_get", 290 },
-	{ "inotify_init", 291 },
-	{ "inotify_add_watch", 292 },
-	{ "inotify_rm_watch", 293 },
-	{ "migrate_pages", 294 },
-	{ "openat", 295 },
-	{ "mkdirat", 296 },
-	{ "mknodat", 297 },
-	{ "fchownat", 298 },
-	{ "futimesat", 299 },
-	{ "fstatat64", 300 },
-	{ "unlinkat", 301 },
-	{ "renameat", 302 },
-	{ "linkat", 303 },
-	{ "symlinkat", 304 },
-	{ "readlinkat", 305 },
-	{ "fchmodat", 306 },
-	{ "faccessat", 307 },
-	{ "pselect6", 308 },
-	{ "ppoll", 309 },
-	{ "unshare", 310 },
-	{ "set_robust_list", 311 },
-	{ "get_robust_list", 312 },
-	{ "splice", 313 },
-	{ "sync_file_range", 314 },
-	{ "tee", 315 },
-	{ "vmsplice", 316 },
-	{ "move_pages", 317 },
-	{ "getcpu", 318 },
-	{ "epoll_pwait", 319 },
-	{ "utimensat", 320 },
-	{ "signalfd", 321 },
-	{ "timerfd_create", 322 },
-	{ "eventfd", 323 },
-	{ "fallocate", 324 },
-	{ "timerfd_settime", 325 },
-	{ "timerfd_gettime", 326 },
-	{ "signalfd4", 327 },
-	{ "eventfd2", 328 },
-	{ "epoll_create1", 329 },
-	{ "dup3", 330 },
-	{ "pipe2", 331 },
-	{ "inotify_init1", 332 },
-	{ "preadv", 333 },
-	{ "pwritev", 334 },
-	{ "rt_tgsigqueueinfo", 335 },
-	{ "perf_event_open", 336 },
-	{ "recvmmsg", 337 },
-	{ "fanotify_init", 338 },
-	{ "fanotify_mark", 339 },
-	{ "prlimit64", 340 },
-	{ "name_to_handle_at", 341 },
-	{ "open_by_handle_at", 342 },
-	{ "clock_adjtime", 343 },
-	{ "syncfs", 344 },
-	{ "sendmmsg", 345 },
-	{ "setns", 346 },
-	{ "process_vm_readv", 347 },
-	{ "process_vm_writev", 348 },
-	{ "kcmp", 349 },
-	{ "finit_module", 350 },
-	{ "sched_setattr", 351 },
-	{ "sched_getattr", 352 },
-	{ "renameat2", 353 },
-	{ "seccomp", 354 },
-	{ "getrandom", 355 },
-	{ "memfd_create", 356 },
-	{ "bpf", 357 },
-	{ "execveat", 358 },
-	{ "socket", 359 },
-	{ "socketpair", 360 },
-	{ "bind", 361 },
-	{ "connect", 362 },
-	{ "listen", 363 },
-	{ "accept4", 364 },
-	{ "getsockopt", 365 },
-	{ "setsockopt", 366 },
-	{ "getsockname", 367 },
-	{ "getpeername", 368 },
-	{ "sendto", 369 },
-	{ "sendmsg", 370 },
-	{ "recvfrom", 371 },
-	{ "recvmsg", 372 },
-	{ "shutdown", 373 },
-	{ "userfaultfd", 374 },
-	{ "membarrier", 375 },
-	{ "mlock2", 376 },
-	{ "copy_file_range", 377 },
-	{ "preadv2", 378 },
-	{ "pwritev2", 379 },
-	{ "pkey_mprotect", 380 },
-	{ "pkey_alloc", 381 },
-	{ "pkey_free", 382 },
-	{ "statx", 383 },
-	{ "arch_prctl", 384 },
-	{ "io_pgetevents", 385 },
-	{ "rseq", 386 },
-	{ "semget", 393 },
-	{ "semctl", 394 },
-	{ "shmget", 395 },
-	{ "shmctl", 396 },
-	{ "shmat", 397 },
-	{ "shmdt", 398 },
-	{ "msgget", 399 },
-	{ "msgsnd", 400 },
-	{ "msgrcv", 401 },
-	{ "msgctl", 402 },
-	{ "clock_gettime64", 403 },
-	{ "clock_settime64", 404 },
-	{ "clock_adjtime64", 405 },
-	{ "clock_getres_time64", 406 },
-	{ "clock_nanosleep_time64", 407 },
-	{ "timer_gettime64", 408 },
-	{ "timer_settime64", 409 },
-	{ "timerfd_gettime64", 410 },
-	{ "timerfd_settime64", 411 },
-	{ "utimensat_time64", 412 },
-	{ "pselect6_time64", 413 },
-	{ "ppoll_time64", 414 },
-	{ "io_pgetevents_time64", 416 },
-	{ "recvmmsg_time64", 417 },
-	{ "mq_timedsend_time64", 418 },
-	{ "mq_timedreceive_time64", 419 },
-	{ "semtimedop_time64", 420 },
-	{ "rt_sigtimedwait_time64", 421 },
-	{ "futex_time64", 422 },
-	{ "sched_rr_get_interval_time64", 423 },
-	{ "pidfd_send_signal", 424 },
-	{ "io_uring_setup", 425 },
-	{ "io_uring_enter", 426 },
-	{ "io_uring_register", 427 },
-	{ "open_tree", 428 },
-	{ "move_mount", 429 },
-	{ "fsopen", 430 },
-	{ "fsconfig", 431 },
-	{ "fsmount", 432 },
-	{ "fspick", 433 },
-	{ "pidfd_open", 434 },
-	{ "clone3", 435 },
-	{ "close_range", 436 },
-	{ "openat2", 437 },
-	{ "pidfd_getfd", 438 },
-	{ "faccessat2", 439 },
-	{ "process_madvise", 440 },
-	{ "epoll_pwait2", 441 },
-	{ "mount_setattr", 442 },
-	{ "quotactl_fd", 443 },
-	{ "landlock_create_ruleset", 444 },
-	{ "landlock_add_rule", 445 },
-	{ "landlock_restrict_self", 446 },
-	{ "memfd_secret", 447 },
-	{ "process_mrelease", 448 },
-	{ "futex_waitv", 449 },
-	{ "set_mempolicy_home_node", 450 },
-	{ "cachestat", 451 },
-	{ "fchmodat2", 452 },
-	{ "map_shadow_stack", 453 },
-	{ "futex_wake", 454 },
-	{ "futex_wait", 455 },
-	{ "futex_requeue", 456 },
-	{ "statmount", 457 },
-	{ "listmount", 458 },
-	{ "lsm_get_self_attr", 459 },
-	{ "lsm_set_self_attr", 460 },
-	{ "lsm_list_modules", 461 },
-	{ "mseal", 462 },
-	{ "setxattrat", 463 },
-	{ "getxattrat", 464 },
-	{ "listxattrat", 465 },
-	{ "removexattrat", 466 },
-	{ "open_tree_attr", 467 },
-	{ "file_getattr", 468 },
-	{ "file_setattr", 469 },
-	{ "listns", 470 },
-	{ "rseq_slice_yield", 471 },
+	{ 3943, 0 }, /* restart_syscall */
+	{ 731, 1 }, /* exit */
+	{ 977, 2 }, /* fork */
+	{ 3759, 3 }, /* read */
+	{ 5990, 4 }, /* write */
+	{ 2838, 5 }, /* open */
+	{ 478, 6 }, /* close */
+	{ 5982, 7 }, /* waitpid */
+	{ 520, 8 }, /* creat */
+	{ 2089, 9 }, /* link */
+	{ 5793, 10 }, /* unlink */
+	{ 715, 11 }, /* execve */
+	{ 270, 12 }, /* chdir */
+	{ 5509, 13 }, /* time */
+	{ 2401, 14 }, /* mknod */
+	{ 276, 15 }, /* chmod */
+	{ 2063, 16 }, /* lchown */
+	{ 205, 17 }, /* break */
+	{ 2811, 18 }, /* oldstat */
+	{ 2198, 19 }, /* lseek */
+	{ 1457, 20 }, /* getpid */
+	{ 2459, 21 }, /* mount */
+	{ 5772, 22 }, /* umount */
+	{ 5032, 23 }, /* setuid */
+	{ 1616, 24 }, /* getuid */
+	{ 5312, 25 }, /* stime */
+	{ 3684, 26 }, /* ptrace */
+	{ 83, 27 }, /* alarm */
+	{ 2781, 28 }, /* oldfstat */
+	{ 3328, 29 }, /* pause */
+	{ 5871, 30 }, /* utime */
+	{ 5318, 31 }, /* stty */
+	{ 1676, 32 }, /* gtty */
+	{ 42, 33 }, /* access */
+	{ 2763, 34 }, /* nice */
+	{ 1084, 35 }, /* ftime */
+	{ 5395, 36 }, /* sync */
+	{ 1993, 37 }, /* kill */
+	{ 3905, 38 }, /* rename */
+	{ 2387, 39 }, /* mkdir */
+	{ 3992, 40 }, /* rmdir */
+	{ 559, 41 }, /* dup */
+	{ 3459, 42 }, /* pipe */
+	{ 5708, 43 }, /* times */
+	{ 3647, 44 }, /* prof */
+	{ 222, 45 }, /* brk */
+	{ 4806, 46 }, /* setgid */
+	{ 1357, 47 }, /* getgid */
+	{ 5134, 48 }, /* signal */
+	{ 1339, 49 }, /* geteuid */
+	{ 1321, 50 }, /* getegid */
+	{ 49, 51 }, /* acct */
+	{ 5779, 52 }, /* umount2 */
+	{ 2165, 53 }, /* lock */
+	{ 1896, 54 }, /* ioctl */
+	{ 887, 55 }, /* fcntl */
+	{ 2510, 56 }, /* mpx */
+	{ 4879, 57 }, /* setpgid */
+	{ 5759, 58 }, /* ulimit */
+	{ 2799, 59 }, /* oldolduname */
+	{ 5766, 60 }, /* umask */
+	{ 296, 61 }, /* chroot */
+	{ 5865, 62 }, /* ustat */
+	{ 563, 63 }, /* dup2 */
+	{ 1472, 64 }, /* getppid */
+	{ 1449, 65 }, /* getpgrp */
+	{ 5001, 66 }, /* setsid */
+	{ 5112, 67 }, /* sigaction */
+	{ 5068, 68 }, /* sgetmask */
+	{ 5259, 69 }, /* ssetmask */
+	{ 4971, 70 }, /* setreuid */
+	{ 4907, 71 }, /* setregid */
+	{ 5193, 72 }, /* sigsuspend */
+	{ 5160, 73 }, /* sigpending */
+	{ 4851, 74 }, /* sethostname */
+	{ 4991, 75 }, /* setrlimit */
+	{ 1546, 76 }, /* getrlimit */
+	{ 1556, 77 }, /* getrusage */
+	{ 1603, 78 }, /* gettimeofday */
+	{ 5019, 79 }, /* settimeofday */
+	{ 1373, 80 }, /* getgroups */
+	{ 4822, 81 }, /* setgroups */
+	{ 4553, 82 }, /* select */
+	{ 5377, 83 }, /* symlink */
+	{ 2790, 84 }, /* oldlstat */
+	{ 3782, 85 }, /* readlink */
+	{ 5834, 86 }, /* uselib */
+	{ 5356, 87 }, /* swapon */
+	{ 3808, 88 }, /* reboot */
+	{ 3774, 89 }, /* readdir */
+	{ 2437, 90 }, /* mmap */
+	{ 2706, 91 }, /* munmap */
+	{ 5720, 92 }, /* truncate */
+	{ 1090, 93 }, /* ftruncate */
+	{ 836, 94 }, /* fchmod */
+	{ 862, 95 }, /* fchown */
+	{ 1480, 96 }, /* getpriority */
+	{ 4895, 97 }, /* setpriority */
+	{ 3652, 98 }, /* profil */
+	{ 5280, 99 }, /* statfs */
+	{ 1060, 100 }, /* fstatfs */
+	{ 1902, 101 }, /* ioperm */
+	{ 5211, 102 }, /* socketcall */
+	{ 5483, 103 }, /* syslog */
+	{ 4863, 104 }, /* setitimer */
+	{ 1407, 105 }, /* getitimer */
+	{ 5268, 106 }, /* stat */
+	{ 2267, 107 }, /* lstat */
+	{ 1036, 108 }, /* fstat */
+	{ 2829, 109 }, /* olduname */
+	{ 1909, 110 }, /* iopl */
+	{ 5931, 111 }, /* vhangup */
+	{ 1681, 112 }, /* idle */
+	{ 5944, 113 }, /* vm86old */
+	{ 5969, 114 }, /* wait4 */
+	{ 5348, 115 }, /* swapoff */
+	{ 5475, 116 }, /* sysinfo */
+	{ 1936, 117 }, /* ipc */
+	{ 1078, 118 }, /* fsync */
+	{ 5183, 119 }, /* sigreturn */
+	{ 465, 120 }, /* clone */
+	{ 4752, 121 }, /* setdomainname */
+	{ 5787, 122 }, /* uname */
+	{ 2448, 123 }, /* modify_ldt */
+	{ 62, 124 }, /* adjtimex */
+	{ 2501, 125 }, /* mprotect */
+	{ 5171, 126 }, /* sigprocmask */
+	{ 526, 127 }, /* create_module */
+	{ 1686, 128 }, /* init_module */
+	{ 540, 129 }, /* delete_module */
+	{ 1189, 130 }, /* get_kernel_syms */
+	{ 3738, 131 }, /* quotactl */
+	{ 1441, 132 }, /* getpgid */
+	{ 829, 133 }, /* fchdir */
+	{ 188, 134 }, /* bdflush */
+	{ 5469, 135 }, /* sysfs */
+	{ 3406, 136 }, /* personality */
+	{ 71, 137 }, /* afs_syscall */
+	{ 4786, 138 }, /* setfsuid */
+	{ 4766, 139 }, /* setfsgid */
+	{ 0, 140 }, /* _llseek */
+	{ 1273, 141 }, /* getdents */
+	{ 8, 142 }, /* _newselect */
+	{ 971, 143 }, /* flock */
+	{ 2669, 144 }, /* msync */
+	{ 3802, 145 }, /* readv */
+	{ 5996, 146 }, /* writev */
+	{ 1566, 147 }, /* getsid */
+	{ 901, 148 }, /* fdatasync */
+	{ 19, 149 }, /* _sysctl */
+	{ 2415, 150 }, /* mlock */
+	{ 2687, 151 }, /* munlock */
+	{ 2428, 152 }, /* mlockall */
+	{ 2695, 153 }, /* munlockall */
+	{ 4490, 154 }, /* sched_setparam */
+	{ 4354, 155 }, /* sched_getparam */
+	{ 4505, 156 }, /* sched_setscheduler */
+	{ 4369, 157 }, /* sched_getscheduler */
+	{ 4524, 158 }, /* sched_yield */
+	{ 4276, 159 }, /* sched_get_priority_max */
+	{ 4299, 160 }, /* sched_get_priority_min */
+	{ 4388, 161 }, /* sched_rr_get_interval */
+	{ 2731, 162 }, /* nanosleep */
+	{ 2628, 163 }, /* mremap */
+	{ 4949, 164 }, /* setresuid */
+	{ 1524, 165 }, /* getresuid */
+	{ 5939, 166 }, /* vm86 */
+	{ 3725, 167 }, /* query_module */
+	{ 3516, 168 }, /* poll */
+	{ 2752, 169 }, /* nfsservctl */
+	{ 4927, 170 }, /* setresgid */
+	{ 1502, 171 }, /* getresgid */
+	{ 3540, 172 }, /* prctl */
+	{ 4078, 173 }, /* rt_sigreturn */
+	{ 4020, 174 }, /* rt_sigaction */
+	{ 4047, 175 }, /* rt_sigprocmask */
+	{ 4033, 176 }, /* rt_sigpending */
+	{ 4105, 177 }, /* rt_sigtimedwait */
+	{ 4062, 178 }, /* rt_sigqueueinfo */
+	{ 4091, 179 }, /* rt_sigsuspend */
+	{ 3546, 180 }, /* pread64 */
+	{ 3699, 181 }, /* pwrite64 */
+	{ 282, 182 }, /* chown */
+	{ 1266, 183 }, /* getcwd */
+	{ 256, 184 }, /* capget */
+	{ 263, 185 }, /* capset */
+	{ 5122, 186 }, /* sigaltstack */
+	{ 4614, 187 }, /* sendfile */
+	{ 1464, 188 }, /* getpmsg */
+	{ 3691, 189 }, /* putpmsg */
+	{ 5925, 190 }, /* vfork */
+	{ 5748, 191 }, /* ugetrlimit */
+	{ 2442, 192 }, /* mmap2 */
+	{ 5729, 193 }, /* truncate64 */
+	{ 1100, 194 }, /* ftruncate64 */
+	{ 5273, 195 }, /* stat64 */
+	{ 2273, 196 }, /* lstat64 */
+	{ 1042, 197 }, /* fstat64 */
+	{ 2070, 198 }, /* lchown32 */
+	{ 1623, 199 }, /* getuid32 */
+	{ 1364, 200 }, /* getgid32 */
+	{ 1347, 201 }, /* geteuid32 */
+	{ 1329, 202 }, /* getegid32 */
+	{ 4980, 203 }, /* setreuid32 */
+	{ 4916, 204 }, /* setregid32 */
+	{ 1383, 205 }, /* getgroups32 */
+	{ 4832, 206 }, /* setgroups32 */
+	{ 869, 207 }, /* fchown32 */
+	{ 4959, 208 }, /* setresuid32 */
+	{ 1534, 209 }, /* getresuid32 */
+	{ 4937, 210 }, /* setresgid32 */
+	{ 1512, 211 }, /* getresgid32 */
+	{ 288, 212 }, /* chown32 */
+	{ 5039, 213 }, /* setuid32 */
+	{ 4813, 214 }, /* setgid32 */
+	{ 4795, 215 }, /* setfsuid32 */
+	{ 4775, 216 }, /* setfsgid32 */
+	{ 3470, 217 }, /* pivot_root */
+	{ 2379, 218 }, /* mincore */
+	{ 2281, 219 }, /* madvise */
+	{ 1282, 220 }, /* getdents64 */
+	{ 893, 221 }, /* fcntl64 */
+	{ 1596, 224 }, /* gettid */
+	{ 3764, 225 }, /* readahead */
+	{ 5048, 226 }, /* setxattr */
+	{ 2204, 227 }, /* lsetxattr */
+	{ 1004, 228 }, /* fsetxattr */
+	{ 1632, 229 }, /* getxattr */
+	{ 2079, 230 }, /* lgetxattr */
+	{ 911, 231 }, /* fgetxattr */
+	{ 2125, 232 }, /* listxattr */
+	{ 2147, 233 }, /* llistxattr */
+	{ 960, 234 }, /* flistxattr */
+	{ 3879, 235 }, /* removexattr */
+	{ 2185, 236 }, /* lremovexattr */
+	{ 982, 237 }, /* fremovexattr */
+	{ 5714, 238 }, /* tkill */
+	{ 4623, 239 }, /* sendfile64 */
+	{ 1112, 240 }, /* futex */
+	{ 4458, 241 }, /* sched_setaffinity */
+	{ 4322, 242 }, /* sched_getaffinity */
+	{ 4712, 243 }, /* set_thread_area */
+	{ 1235, 244 }, /* get_thread_area */
+	{ 1829, 245 }, /* io_setup */
+	{ 1770, 246 }, /* io_destroy */
+	{ 1781, 247 }, /* io_getevents */
+	{ 1838, 248 }, /* io_submit */
+	{ 1760, 249 }, /* io_cancel */
+	{ 768, 250 }, /* fadvise64 */
+	{ 736, 252 }, /* exit_group */
+	{ 2170, 253 }, /* lookup_dcookie */
+	{ 573, 254 }, /* epoll_create */
+	{ 600, 255 }, /* epoll_ctl */
+	{ 649, 256 }, /* epoll_wait */
+	{ 3862, 257 }, /* remap_file_pages */
+	{ 4728, 258 }, /* set_tid_address */
+	{ 5514, 259 }, /* timer_create */
+	{ 5587, 260 }, /* timer_settime */
+	{ 5557, 261 }, /* timer_gettime */
+	{ 5540, 262 }, /* timer_getoverrun */
+	{ 5527, 263 }, /* timer_delete */
+	{ 435, 264 }, /* clock_settime */
+	{ 366, 265 }, /* clock_gettime */
+	{ 333, 266 }, /* clock_getres */
+	{ 396, 267 }, /* clock_nanosleep */
+	{ 5287, 268 }, /* statfs64 */
+	{ 1068, 269 }, /* fstatfs64 */
+	{ 5502, 270 }, /* tgkill */
+	{ 5904, 271 }, /* utimes */
+	{ 778, 272 }, /* fadvise64_64 */
+	{ 5961, 273 }, /* vserver */
+	{ 2306, 274 }, /* mbind */
+	{ 1205, 275 }, /* get_mempolicy */
+	{ 4658, 276 }, /* set_mempolicy */
+	{ 2538, 277 }, /* mq_open */
+	{ 2618, 278 }, /* mq_unlink */
+	{ 2585, 279 }, /* mq_timedsend */
+	{ 2546, 280 }, /* mq_timedreceive */
+	{ 2528, 281 }, /* mq_notify */
+	{ 2514, 282 }, /* mq_getsetattr */
+	{ 1975, 283 }, /* kexec_load */
+	{ 5975, 284 }, /* waitid */
+	{ 54, 286 }, /* add_key */
+	{ 3931, 287 }, /* request_key */
+	{ 1986, 288 }, /* keyctl */
+	{ 1925, 289 }, /* ioprio_set */
+	{ 1914, 290 }, /* ioprio_get */
+	{ 1716, 291 }, /* inotify_init */
+	{ 1698, 292 }, /* inotify_add_watch */
+	{ 1743, 293 }, /* inotify_rm_watch */
+	{ 2365, 294 }, /* migrate_pages */
+	{ 2886, 295 }, /* openat */
+	{ 2393, 296 }, /* mkdirat */
+	{ 2407, 297 }, /* mknodat */
+	{ 878, 298 }, /* fchownat */
+	{ 1179, 299 }, /* futimesat */
+	{ 1050, 300 }, /* fstatat64 */
+	{ 5800, 301 }, /* unlinkat */
+	{ 3912, 302 }, /* renameat */
+	{ 2094, 303 }, /* linkat */
+	{ 5385, 304 }, /* symlinkat */
+	{ 3791, 305 }, /* readlinkat */
+	{ 843, 306 }, /* fchmodat */
+	{ 747, 307 }, /* faccessat */
+	{ 3659, 308 }, /* pselect6 */
+	{ 3521, 309 }, /* ppoll */
+	{ 5809, 310 }, /* unshare */
+	{ 4696, 311 }, /* set_robust_list */
+	{ 1219, 312 }, /* get_robust_list */
+	{ 5233, 313 }, /* splice */
+	{ 5400, 314 }, /* sync_file_range */
+	{ 5498, 315 }, /* tee */
+	{ 5952, 316 }, /* vmsplice */
+	{ 2490, 317 }, /* move_pages */
+	{ 1259, 318 }, /* getcpu */
+	{ 624, 319 }, /* epoll_pwait */
+	{ 5877, 320 }, /* utimensat */
+	{ 5141, 321 }, /* signalfd */
+	{ 5625, 322 }, /* timerfd_create */
+	{ 675, 323 }, /* eventfd */
+	{ 791, 324 }, /* fallocate */
+	{ 5674, 325 }, /* timerfd_settime */
+	{ 5640, 326 }, /* timerfd_gettime */
+	{ 5150, 327 }, /* signalfd4 */
+	{ 683, 328 }, /* eventfd2 */
+	{ 586, 329 }, /* epoll_create1 */
+	{ 568, 330 }, /* dup3 */
+	{ 3464, 331 }, /* pipe2 */
+	{ 1729, 332 }, /* inotify_init1 */
+	{ 3554, 333 }, /* preadv */
+	{ 3708, 334 }, /* pwritev */
+	{ 4144, 335 }, /* rt_tgsigqueueinfo */
+	{ 3382, 336 }, /* perf_event_open */
+	{ 3829, 337 }, /* recvmmsg */
+	{ 801, 338 }, /* fanotify_init */
+	{ 815, 339 }, /* fanotify_mark */
+	{ 3569, 340 }, /* prlimit64 */
+	{ 2713, 341 }, /* name_to_handle_at */
+	{ 2843, 342 }, /* open_by_handle_at */
+	{ 303, 343 }, /* clock_adjtime */
+	{ 5433, 344 }, /* syncfs */
+	{ 4634, 345 }, /* sendmmsg */
+	{ 4873, 346 }, /* setns */
+	{ 3612, 347 }, /* process_vm_readv */
+	{ 3629, 348 }, /* process_vm_writev */
+	{ 1940, 349 }, /* kcmp */
+	{ 947, 350 }, /* finit_module */
+	{ 4476, 351 }, /* sched_setattr */
+	{ 4340, 352 }, /* sched_getattr */
+	{ 3921, 353 }, /* renameat2 */
+	{ 4536, 354 }, /* seccomp */
+	{ 1492, 355 }, /* getrandom */
+	{ 2323, 356 }, /* memfd_create */
+	{ 201, 357 }, /* bpf */
+	{ 722, 358 }, /* execveat */
+	{ 5204, 359 }, /* socket */
+	{ 5222, 360 }, /* socketpair */
+	{ 196, 361 }, /* bind */
+	{ 496, 362 }, /* connect */
+	{ 2101, 363 }, /* listen */
+	{ 34, 364 }, /* accept4 */
+	{ 1585, 365 }, /* getsockopt */
+	{ 5008, 366 }, /* setsockopt */
+	{ 1573, 367 }, /* getsockname */
+	{ 1429, 368 }, /* getpeername */
+	{ 4651, 369 }, /* sendto */
+	{ 4643, 370 }, /* sendmsg */
+	{ 3820, 371 }, /* recvfrom */
+	{ 3854, 372 }, /* recvmsg */
+	{ 5103, 373 }, /* shutdown */
+	{ 5841, 374 }, /* userfaultfd */
+	{ 2312, 375 }, /* membarrier */
+	{ 2421, 376 }, /* mlock2 */
+	{ 504, 377 }, /* copy_file_range */
+	{ 3561, 378 }, /* preadv2 */
+	{ 3716, 379 }, /* pwritev2 */
+	{ 3502, 380 }, /* pkey_mprotect */
+	{ 3481, 381 }, /* pkey_alloc */
+	{ 3492, 382 }, /* pkey_free */
+	{ 5306, 383 }, /* statx */
+	{ 127, 384 }, /* arch_prctl */
+	{ 1794, 385 }, /* io_pgetevents */
+	{ 3998, 386 }, /* rseq */
+	{ 4567, 393 }, /* semget */
+	{ 4560, 394 }, /* semctl */
+	{ 5096, 395 }, /* shmget */
+	{ 5083, 396 }, /* shmctl */
+	{ 5077, 397 }, /* shmat */
+	{ 5090, 398 }, /* shmdt */
+	{ 2648, 399 }, /* msgget */
+	{ 2662, 400 }, /* msgsnd */
+	{ 2655, 401 }, /* msgrcv */
+	{ 2641, 402 }, /* msgctl */
+	{ 380, 403 }, /* clock_gettime64 */
+	{ 449, 404 }, /* clock_settime64 */
+	{ 317, 405 }, /* clock_adjtime64 */
+	{ 346, 406 }, /* clock_getres_time64 */
+	{ 412, 407 }, /* clock_nanosleep_time64 */
+	{ 5571, 408 }, /* timer_gettime64 */
+	{ 5601, 409 }, /* timer_settime64 */
+	{ 5656, 410 }, /* timerfd_gettime64 */
+	{ 5690, 411 }, /* timerfd_settime64 */
+	{ 5887, 412 }, /* utimensat_time64 */
+	{ 3668, 413 }, /* pselect6_time64 */
+	{ 3527, 414 }, /* ppoll_time64 */
+	{ 1808, 416 }, /* io_pgetevents_time64 */
+	{ 3838, 417 }, /* recvmmsg_time64 */
+	{ 2598, 418 }, /* mq_timedsend_time64 */
+	{ 2562, 419 }, /* mq_timedreceive_time64 */
+	{ 4591, 420 }, /* semtimedop_time64 */
+	{ 4121, 421 }, /* rt_sigtimedwait_time64 */
+	{ 1132, 422 }, /* futex_time64 */
+	{ 4410, 423 }, /* sched_rr_get_interval_time64 */
+	{ 3441, 424 }, /* pidfd_send_signal */
+	{ 1881, 425 }, /* io_uring_setup */
+	{ 1848, 426 }, /* io_uring_enter */
+	{ 1863, 427 }, /* io_uring_register */
+	{ 2861, 428 }, /* open_tree */
+	{ 2479, 429 }, /* move_mount */
+	{ 1022, 430 }, /* fsopen */
+	{ 995, 431 }, /* fsconfig */
+	{ 1014, 432 }, /* fsmount */
+	{ 1029, 433 }, /* fspick */
+	{ 3430, 434 }, /* pidfd_open */
+	{ 471, 435 }, /* clone3 */
+	{ 484, 436 }, /* close_range */
+	{ 2893, 437 }, /* openat2 */
+	{ 3418, 438 }, /* pidfd_getfd */
+	{ 757, 439 }, /* faccessat2 */
+	{ 3579, 440 }, /* process_madvise */
+	{ 636, 441 }, /* epoll_pwait2 */
+	{ 2465, 442 }, /* mount_setattr */
+	{ 3747, 443 }, /* quotactl_fd */
+	{ 2016, 444 }, /* landlock_create_ruleset */
+	{ 1998, 445 }, /* landlock_add_rule */
+	{ 2040, 446 }, /* landlock_restrict_self */
+	{ 2336, 447 }, /* memfd_secret */
+	{ 3595, 448 }, /* process_mrelease */
+	{ 1156, 449 }, /* futex_waitv */
+	{ 4672, 450 }, /* set_mempolicy_home_node */
+	{ 246, 451 }, /* cachestat */
+	{ 852, 452 }, /* fchmodat2 */
+	{ 2289, 453 }, /* map_shadow_stack */
+	{ 1168, 454 }, /* futex_wake */
+	{ 1145, 455 }, /* futex_wait */
+	{ 1118, 456 }, /* futex_requeue */
+	{ 5296, 457 }, /* statmount */
+	{ 2108, 458 }, /* listmount */
+	{ 2214, 459 }, /* lsm_get_self_attr */
+	{ 2249, 460 }, /* lsm_set_self_attr */
+	{ 2232, 461 }, /* lsm_list_modules */
+	{ 2635, 462 }, /* mseal */
+	{ 5057, 463 }, /* setxattrat */
+	{ 1641, 464 }, /* getxattrat */
+	{ 2135, 465 }, /* listxattrat */
+	{ 3891, 466 }, /* removexattrat */
+	{ 2871, 467 }, /* open_tree_attr */
+	{ 921, 468 }, /* file_getattr */
+	{ 934, 469 }, /* file_setattr */
+	{ 2118, 470 }, /* listns */
+	{ 4003, 471 }, /* rseq_slice_yield */
 };
 
 static const uint16_t i386_by_name[] = {
@@ -1341,330 +1951,330 @@ const struct syscall_table syscall_table_i386 = {
 
 /* loongarch64.tbl: 324 syscalls */
 static const struct syscall_entry loongarch64_by_nr[] = {
-	{ "io_setup", 0 },
-	{ "io_destroy", 1 },
-	{ "io_submit", 2 },
-	{ "io_cancel", 3 },
-	{ "io_getevents", 4 },
-	{ "setxattr", 5 },
-	{ "lsetxattr", 6 },
-	{ "fsetxattr", 7 },
-	{ "getxattr", 8 },
-	{ "lgetxattr", 9 },
-	{ "fgetxattr", 10 },
-	{ "listxattr", 11 },
-	{ "llistxattr", 12 },
-	{ "flistxattr", 13 },
-	{ "removexattr", 14 },
-	{ "lremovexattr", 15 },
-	{ "fremovexattr", 16 },
-	{ "getcwd", 17 },
-	{ "lookup_dcookie", 18 },
-	{ "eventfd2", 19 },
-	{ "epoll_create1", 20 },
-	{ "epoll_ctl", 21 },
-	{ "epoll_pwait", 22 },
-	{ "dup", 23 },
-	{ "dup3", 24 },
-	{ "fcntl", 25 },
-	{ "inotify_init1", 26 },
-	{ "inotify_add_watch", 27 },
-	{ "inotify_rm_watch", 28 },
-	{ "ioctl", 29 },
-	{ "ioprio_set", 30 },
-	{ "ioprio_get", 31 },
-	{ "flock", 32 },
-	{ "mknodat", 33 },
-	{ "mkdirat", 34 },
-	{ "unlinkat", 35 },
-	{ "symlinkat", 36 },
-	{ "linkat", 37 },
-	{ "umount2", 39 },
-	{ "mount", 40 },
-	{ "pivot_root", 41 },
-	{ "nfsservctl", 42 },
-	{ "statfs", 43 },
-	{ "fstatfs", 44 },
-	{ "truncate", 45 },
-	{ "ftruncate", 46 },
-	{ "fallocate", 47 },
-	{ "faccessat", 48 },
-	{ "chdir", 49 },
-	{ "fchdir", 50 },
-	{ "chroot", 51 },
-	{ "fchmod", 52 },
-	{ "fchmodat", 53 },
-	{ "fchownat", 54 },
-	{ "fchown", 55 },
-	{ "openat", 56 },
-	{ "close", 57 },
-	{ "vhangup", 58 },
-	{ "pipe2", 59 },
-	{ "quotactl", 60 },
-	{ "getdents64", 61 },
-	{ "lseek", 62 },
-	{ "read", 63 },
-	{ "write", 64 },
-	{ "readv", 65 },
-	{ "writev", 66 },
-	{ "pread64", 67 },
-	{ "pwrite64", 68 },
-	{ "preadv", 69 },
-	{ "pwritev", 70 },
-	{ "sendfile", 71 },
-	{ "pselect6", 72 },
-	{ "ppoll", 73 },
-	{ "signalfd4", 74 },
-	{ "vmsplice", 75 },
-	{ "splice", 76 },
-	{ "tee", 77 },
-	{ "readlinkat", 78 },
-	{ "newfstatat", 79 },
-	{ "fstat", 80 },
-	{ "sync", 81 },
-	{ "fsync", 82 },
-	{ "fdatasync", 83 },
-	{ "sync_file_range", 84 },
-	{ "timerfd_create", 85 },
-	{ "timerfd_settime", 86 },
-	{ "timerfd_gettime", 87 },
-	{ "utimensat", 88 },
-	{ "acct", 89 },
-	{ "capget", 90 },
-	{ "capset", 91 },
-	{ "personality", 92 },
-	{ "exit", 93 },
-	{ "exit_group", 94 },
-	{ "waitid", 95 },
-	{ "set_tid_address", 96 },
-	{ "unshare", 97 },
-	{ "futex", 98 },
-	{ "set_robust_list", 99 },
-	{ "get_robust_list", 100 },
-	{ "nanosleep", 101 },
-	{ "getitimer", 102 },
-	{ "setitimer", 103 },
-	{ "kexec_load", 104 },
-	{ "init_module", 105 },
-	{ "delete_module", 106 },
-	{ "timer_create", 107 },
-	{ "timer_gettime", 108 },
-	{ "timer_getoverrun", 109 },
-	{ "timer_settime", 110 },
-	{ "timer_delete", 111 },
-	{ "clock_settime", 112 },
-	{ "clock_gettime", 113 },
-	{ "clock_getres", 114 },
-	{ "clock_nanosleep", 115 },
-	{ "syslog", 116 },
-	{ "ptrace", 117 },
-	{ "sched_setparam", 118 },
-	{ "sched_setscheduler", 119 },
-	{ "sched_getscheduler", 120 },
-	{ "sched_getparam", 121 },
-	{ "sched_setaffinity", 122 },
-	{ "sched_getaffinity", 123 },
-	{ "sched_yield", 124 },
-	{ "sched_get_priority_max", 125 },
-	{ "sched_get_priority_min", 126 },
-	{ "sched_rr_get_interval", 127 },
-	{ "restart_syscall", 128 },
-	{ "kill", 129 },
-	{ "tkill", 130 },
-	{ "tgkill", 131 },
-	{ "sigaltstack", 132 },
-	{ "rt_sigsuspend", 133 },
-	{ "rt_sigaction", 134 },
-	{ "rt_sigprocmask", 135 },
-	{ "rt_sigpending", 136 },
-	{ "rt_sigtimedwait", 137 },
-	{ "rt_sigqueueinfo", 138 },
-	{ "rt_sigreturn", 139 },
-	{ "setpriority", 140 },
-	{ "getpriority", 141 },
-	{ "reboot", 142 },
-	{ "setregid", 143 },
-	{ "setgid", 144 },
-	{ "setreuid", 145 },
-	{ "setuid", 146 },
-	{ "setresuid", 147 },
-	{ "getresuid", 148 },
-	{ "setresgid", 149 },
-	{ "getresgid", 150 },
-	{ "setfsuid", 151 },
-	{ "setfsgid", 152 },
-	{ "times", 153 },
-	{ "setpgid", 154 },
-	{ "getpgid", 155 },
-	{ "getsid", 156 },
-	{ "setsid", 157 },
-	{ "getgroups", 158 },
-	{ "setgroups", 159 },
-	{ "uname", 160 },
-	{ "sethostname", 161 },
-	{ "setdomainname", 162 },
-	{ "getrusage", 165 },
-	{ "umask", 166 },
-	{ "prctl", 167 },
-	{ "getcpu", 168 },
-	{ "gettimeofday", 169 },
-	{ "settimeofday", 170 },
-	{ "adjtimex", 171 },
-	{ "getpid", 172 },
-	{ "getppid", 173 },
-	{ "getuid", 174 },
-	{ "geteuid", 175 },
-	{ "getgid", 176 },
-	{ "getegid", 177 },
-	{ "gettid", 178 },
-	{ "sysinfo", 179 },
-	{ "mq_open", 180 },
-	{ "mq_unlink", 181 },
-	{ "mq_timedsend", 182 },
-	{ "mq_timedreceive", 183 },
-	{ "mq_notify", 184 },
-	{ "mq_getsetattr", 185 },
-	{ "msgget", 186 },
-	{ "msgctl", 187 },
-	{ "msgrcv", 188 },
-	{ "msgsnd", 189 },
-	{ "semget", 190 },
-	{ "semctl", 191 },
-	{ "semtimedop", 192 },
-	{ "semop", 193 },
-	{ "shmget", 194 },
-	{ "shmctl", 195 },
-	{ "shmat", 196 },
-	{ "shmdt", 197 },
-	{ "socket", 198 },
-	{ "socketpair", 199 },
-	{ "bind", 200 },
-	{ "listen", 201 },
-	{ "accept", 202 },
-	{ "connect", 203 },
-	{ "getsockname", 204 },
-	{ "getpeername", 205 },
-	{ "sendto", 206 },
-	{ "recvfrom", 207 },
-	{ "setsockopt", 208 },
-	{ "getsockopt", 209 },
-	{ "shutdown", 210 },
-	{ "sendmsg", 211 },
-	{ "recvmsg", 212 },
-	{ "readahead", 213 },
-	{ "brk", 214 },
-	{ "munmap", 215 },
-	{ "mremap", 216 },
-	{ "add_key", 217 },
-	{ "request_key", 218 },
-	{ "keyctl", 219 },
-	{ "clone", 220 },
-	{ "execve", 221 },
-	{ "mmap", 222 },
-	{ "fadvise64", 223 },
-	{ "swapon", 224 },
-	{ "swapoff", 225 },
-	{ "mprotect", 226 },
-	{ "msync", 227 },
-	{ "mlock", 228 },
-	{ "munlock", 229 },
-	{ "mlockall", 230 },
-	{ "munlockall", 231 },
-	{ "mincore", 232 },
-	{ "madvise", 233 },
-	{ "remap_file_pages", 234 },
-	{ "mbind", 235 },
-	{ "get_mempolicy", 236 },
-	{ "set_mempolicy", 237 },
-	{ "migrate_pages", 238 },
-	{ "move_pages", 239 },
-	{ "rt_tgsigqueueinfo", 240 },
-	{ "perf_event_open", 241 },
-	{ "accept4", 242 },
-	{ "recvmmsg", 243 },
-	{ "wait4", 260 },
-	{ "prlimit64", 261 },
-	{ "fanotify_init", 262 },
-	{ "fanotify_mark", 263 },
-	{ "name_to_handle_at", 264 },
-	{ "open_by_handle_at", 265 },
-	{ "clock_adjtime", 266 },
-	{ "syncfs", 267 },
-	{ "setns", 268 },
-	{ "sendmmsg", 269 },
-	{ "process_vm_readv", 270 },
-	{ "process_vm_writev", 271 },
-	{ "kcmp", 272 },
-	{ "finit_module", 273 },
-	{ "sched_setattr", 274 },
-	{ "sched_getattr", 275 },
-	{ "renameat2", 276 },
-	{ "seccomp", 277 },
-	{ "getrandom", 278 },
-	{ "memfd_create", 279 },
-	{ "bpf", 280 },
-	{ "execveat", 281 },
-	{ "userfaultfd", 282 },
-	{ "membarrier", 283 },
-	{ "mlock2", 284 },
-	{ "copy_file_range", 285 },
-	{ "preadv2", 286 },
-	{ "pwritev2", 287 },
-	{ "pkey_mprotect", 288 },
-	{ "pkey_alloc", 289 },
-	{ "pkey_free", 290 },
-	{ "statx", 291 },
-	{ "io_pgetevents", 292 },
-	{ "rseq", 293 },
-	{ "kexec_file_load", 294 },
-	{ "pidfd_send_signal", 424 },
-	{ "io_uring_setup", 425 },
-	{ "io_uring_enter", 426 },
-	{ "io_uring_register", 427 },
-	{ "open_tree", 428 },
-	{ "move_mount", 429 },
-	{ "fsopen", 430 },
-	{ "fsconfig", 431 },
-	{ "fsmount", 432 },
-	{ "fspick", 433 },
-	{ "pidfd_open", 434 },
-	{ "clone3", 435 },
-	{ "close_range", 436 },
-	{ "openat2", 437 },
-	{ "pidfd_getfd", 438 },
-	{ "faccessat2", 439 },
-	{ "process_madvise", 440 },
-	{ "epoll_pwait2", 441 },
-	{ "mount_setattr", 442 },
-	{ "quotactl_fd", 443 },
-	{ "landlock_create_ruleset", 444 },
-	{ "landlock_add_rule", 445 },
-	{ "landlock_restrict_self", 446 },
-	{ "memfd_secret", 447 },
-	{ "process_mrelease", 448 },
-	{ "futex_waitv", 449 },
-	{ "set_mempolicy_home_node", 450 },
-	{ "cachestat", 451 },
-	{ "fchmodat2", 452 },
-	{ "map_shadow_stack", 453 },
-	{ "futex_wake", 454 },
-	{ "futex_wait", 455 },
-	{ "futex_requeue", 456 },
-	{ "statmount", 457 },
-	{ "listmount", 458 },
-	{ "lsm_get_self_attr", 459 },
-	{ "lsm_set_self_attr", 460 },
-	{ "lsm_list_modules", 461 },
-	{ "mseal", 462 },
-	{ "setxattrat", 463 },
-	{ "getxattrat", 464 },
-	{ "listxattrat", 465 },
-	{ "removexattrat", 466 },
-	{ "open_tree_attr", 467 },
-	{ "file_getattr", 468 },
-	{ "file_setattr", 469 },
-	{ "listns", 470 },
-	{ "rseq_slice_yield", 471 },
+	{ 1829, 0 }, /* io_setup */
+	{ 1770, 1 }, /* io_destroy */
+	{ 1838, 2 }, /* io_submit */
+	{ 1760, 3 }, /* io_cancel */
+	{ 1781, 4 }, /* io_getevents */
+	{ 5048, 5 }, /* setxattr */
+	{ 2204, 6 }, /* lsetxattr */
+	{ 1004, 7 }, /* fsetxattr */
+	{ 1632, 8 }, /* getxattr */
+	{ 2079, 9 }, /* lgetxattr */
+	{ 911, 10 }, /* fgetxattr */
+	{ 2125, 11 }, /* listxattr */
+	{ 2147, 12 }, /* llistxattr */
+	{ 960, 13 }, /* flistxattr */
+	{ 3879, 14 }, /* removexattr */
+	{ 2185, 15 }, /* lremovexattr */
+	{ 982, 16 }, /* fremovexattr */
+	{ 1266, 17 }, /* getcwd */
+	{ 2170, 18 }, /* lookup_dcookie */
+	{ 683, 19 }, /* eventfd2 */
+	{ 586, 20 }, /* epoll_create1 */
+	{ 600, 21 }, /* epoll_ctl */
+	{ 624, 22 }, /* epoll_pwait */
+	{ 559, 23 }, /* dup */
+	{ 568, 24 }, /* dup3 */
+	{ 887, 25 }, /* fcntl */
+	{ 1729, 26 }, /* inotify_init1 */
+	{ 1698, 27 }, /* inotify_add_watch */
+	{ 1743, 28 }, /* inotify_rm_watch */
+	{ 1896, 29 }, /* ioctl */
+	{ 1925, 30 }, /* ioprio_set */
+	{ 1914, 31 }, /* ioprio_get */
+	{ 971, 32 }, /* flock */
+	{ 2407, 33 }, /* mknodat */
+	{ 2393, 34 }, /* mkdirat */
+	{ 5800, 35 }, /* unlinkat */
+	{ 5385, 36 }, /* symlinkat */
+	{ 2094, 37 }, /* linkat */
+	{ 5779, 39 }, /* umount2 */
+	{ 2459, 40 }, /* mount */
+	{ 3470, 41 }, /* pivot_root */
+	{ 2752, 42 }, /* nfsservctl */
+	{ 5280, 43 }, /* statfs */
+	{ 1060, 44 }, /* fstatfs */
+	{ 5720, 45 }, /* truncate */
+	{ 1090, 46 }, /* ftruncate */
+	{ 791, 47 }, /* fallocate */
+	{ 747, 48 }, /* faccessat */
+	{ 270, 49 }, /* chdir */
+	{ 829, 50 }, /* fchdir */
+	{ 296, 51 }, /* chroot */
+	{ 836, 52 }, /* fchmod */
+	{ 843, 53 }, /* fchmodat */
+	{ 878, 54 }, /* fchownat */
+	{ 862, 55 }, /* fchown */
+	{ 2886, 56 }, /* openat */
+	{ 478, 57 }, /* close */
+	{ 5931, 58 }, /* vhangup */
+	{ 3464, 59 }, /* pipe2 */
+	{ 3738, 60 }, /* quotactl */
+	{ 1282, 61 }, /* getdents64 */
+	{ 2198, 62 }, /* lseek */
+	{ 3759, 63 }, /* read */
+	{ 5990, 64 }, /* write */
+	{ 3802, 65 }, /* readv */
+	{ 5996, 66 }, /* writev */
+	{ 3546, 67 }, /* pread64 */
+	{ 3699, 68 }, /* pwrite64 */
+	{ 3554, 69 }, /* preadv */
+	{ 3708, 70 }, /* pwritev */
+	{ 4614, 71 }, /* sendfile */
+	{ 3659, 72 }, /* pselect6 */
+	{ 3521, 73 }, /* ppoll */
+	{ 5150, 74 }, /* signalfd4 */
+	{ 5952, 75 }, /* vmsplice */
+	{ 5233, 76 }, /* splice */
+	{ 5498, 77 }, /* tee */
+	{ 3791, 78 }, /* readlinkat */
+	{ 2741, 79 }, /* newfstatat */
+	{ 1036, 80 }, /* fstat */
+	{ 5395, 81 }, /* sync */
+	{ 1078, 82 }, /* fsync */
+	{ 901, 83 }, /* fdatasync */
+	{ 5400, 84 }, /* sync_file_range */
+	{ 5625, 85 }, /* timerfd_create */
+	{ 5674, 86 }, /* timerfd_settime */
+	{ 5640, 87 }, /* timerfd_gettime */
+	{ 5877, 88 }, /* utimensat */
+	{ 49, 89 }, /* acct */
+	{ 256, 90 }, /* capget */
+	{ 263, 91 }, /* capset */
+	{ 3406, 92 }, /* personality */
+	{ 731, 93 }, /* exit */
+	{ 736, 94 }, /* exit_group */
+	{ 5975, 95 }, /* waitid */
+	{ 4728, 96 }, /* set_tid_address */
+	{ 5809, 97 }, /* unshare */
+	{ 1112, 98 }, /* futex */
+	{ 4696, 99 }, /* set_robust_list */
+	{ 1219, 100 }, /* get_robust_list */
+	{ 2731, 101 }, /* nanosleep */
+	{ 1407, 102 }, /* getitimer */
+	{ 4863, 103 }, /* setitimer */
+	{ 1975, 104 }, /* kexec_load */
+	{ 1686, 105 }, /* init_module */
+	{ 540, 106 }, /* delete_module */
+	{ 5514, 107 }, /* timer_create */
+	{ 5557, 108 }, /* timer_gettime */
+	{ 5540, 109 }, /* timer_getoverrun */
+	{ 5587, 110 }, /* timer_settime */
+	{ 5527, 111 }, /* timer_delete */
+	{ 435, 112 }, /* clock_settime */
+	{ 366, 113 }, /* clock_gettime */
+	{ 333, 114 }, /* clock_getres */
+	{ 396, 115 }, /* clock_nanosleep */
+	{ 5483, 116 }, /* syslog */
+	{ 3684, 117 }, /* ptrace */
+	{ 4490, 118 }, /* sched_setparam */
+	{ 4505, 119 }, /* sched_setscheduler */
+	{ 4369, 120 }, /* sched_getscheduler */
+	{ 4354, 121 }, /* sched_getparam */
+	{ 4458, 122 }, /* sched_setaffinity */
+	{ 4322, 123 }, /* sched_getaffinity */
+	{ 4524, 124 }, /* sched_yield */
+	{ 4276, 125 }, /* sched_get_priority_max */
+	{ 4299, 126 }, /* sched_get_priority_min */
+	{ 4388, 127 }, /* sched_rr_get_interval */
+	{ 3943, 128 }, /* restart_syscall */
+	{ 1993, 129 }, /* kill */
+	{ 5714, 130 }, /* tkill */
+	{ 5502, 131 }, /* tgkill */
+	{ 5122, 132 }, /* sigaltstack */
+	{ 4091, 133 }, /* rt_sigsuspend */
+	{ 4020, 134 }, /* rt_sigaction */
+	{ 4047, 135 }, /* rt_sigprocmask */
+	{ 4033, 136 }, /* rt_sigpending */
+	{ 4105, 137 }, /* rt_sigtimedwait */
+	{ 4062, 138 }, /* rt_sigqueueinfo */
+	{ 4078, 139 }, /* rt_sigreturn */
+	{ 4895, 140 }, /* setpriority */
+	{ 1480, 141 }, /* getpriority */
+	{ 3808, 142 }, /* reboot */
+	{ 4907, 143 }, /* setregid */
+	{ 4806, 144 }, /* setgid */
+	{ 4971, 145 }, /* setreuid */
+	{ 5032, 146 }, /* setuid */
+	{ 4949, 147 }, /* setresuid */
+	{ 1524, 148 }, /* getresuid */
+	{ 4927, 149 }, /* setresgid */
+	{ 1502, 150 }, /* getresgid */
+	{ 4786, 151 }, /* setfsuid */
+	{ 4766, 152 }, /* setfsgid */
+	{ 5708, 153 }, /* times */
+	{ 4879, 154 }, /* setpgid */
+	{ 1441, 155 }, /* getpgid */
+	{ 1566, 156 }, /* getsid */
+	{ 5001, 157 }, /* setsid */
+	{ 1373, 158 }, /* getgroups */
+	{ 4822, 159 }, /* setgroups */
+	{ 5787, 160 }, /* uname */
+	{ 4851, 161 }, /* sethostname */
+	{ 4752, 162 }, /* setdomainname */
+	{ 1556, 165 }, /* getrusage */
+	{ 5766, 166 }, /* umask */
+	{ 3540, 167 }, /* prctl */
+	{ 1259, 168 }, /* getcpu */
+	{ 1603, 169 }, /* gettimeofday */
+	{ 5019, 170 }, /* settimeofday */
+	{ 62, 171 }, /* adjtimex */
+	{ 1457, 172 }, /* getpid */
+	{ 1472, 173 }, /* getppid */
+	{ 1616, 174 }, /* getuid */
+	{ 1339, 175 }, /* geteuid */
+	{ 1357, 176 }, /* getgid */
+	{ 1321, 177 }, /* getegid */
+	{ 1596, 178 }, /* gettid */
+	{ 5475, 179 }, /* sysinfo */
+	{ 2538, 180 }, /* mq_open */
+	{ 2618, 181 }, /* mq_unlink */
+	{ 2585, 182 }, /* mq_timedsend */
+	{ 2546, 183 }, /* mq_timedreceive */
+	{ 2528, 184 }, /* mq_notify */
+	{ 2514, 185 }, /* mq_getsetattr */
+	{ 2648, 186 }, /* msgget */
+	{ 2641, 187 }, /* msgctl */
+	{ 2655, 188 }, /* msgrcv */
+	{ 2662, 189 }, /* msgsnd */
+	{ 4567, 190 }, /* semget */
+	{ 4560, 191 }, /* semctl */
+	{ 4580, 192 }, /* semtimedop */
+	{ 4574, 193 }, /* semop */
+	{ 5096, 194 }, /* shmget */
+	{ 5083, 195 }, /* shmctl */
+	{ 5077, 196 }, /* shmat */
+	{ 5090, 197 }, /* shmdt */
+	{ 5204, 198 }, /* socket */
+	{ 5222, 199 }, /* socketpair */
+	{ 196, 200 }, /* bind */
+	{ 2101, 201 }, /* listen */
+	{ 27, 202 }, /* accept */
+	{ 496, 203 }, /* connect */
+	{ 1573, 204 }, /* getsockname */
+	{ 1429, 205 }, /* getpeername */
+	{ 4651, 206 }, /* sendto */
+	{ 3820, 207 }, /* recvfrom */
+	{ 5008, 208 }, /* setsockopt */
+	{ 1585, 209 }, /* getsockopt */
+	{ 5103, 210 }, /* shutdown */
+	{ 4643, 211 }, /* sendmsg */
+	{ 3854, 212 }, /* recvmsg */
+	{ 3764, 213 }, /* readahead */
+	{ 222, 214 }, /* brk */
+	{ 2706, 215 }, /* munmap */
+	{ 2628, 216 }, /* mremap */
+	{ 54, 217 }, /* add_key */
+	{ 3931, 218 }, /* request_key */
+	{ 1986, 219 }, /* keyctl */
+	{ 465, 220 }, /* clone */
+	{ 715, 221 }, /* execve */
+	{ 2437, 222 }, /* mmap */
+	{ 768, 223 }, /* fadvise64 */
+	{ 5356, 224 }, /* swapon */
+	{ 5348, 225 }, /* swapoff */
+	{ 2501, 226 }, /* mprotect */
+	{ 2669, 227 }, /* msync */
+	{ 2415, 228 }, /* mlock */
+	{ 2687, 229 }, /* munlock */
+	{ 2428, 230 }, /* mlockall */
+	{ 2695, 231 }, /* munlockall */
+	{ 2379, 232 }, /* mincore */
+	{ 2281, 233 }, /* madvise */
+	{ 3862, 234 }, /* remap_file_pages */
+	{ 2306, 235 }, /* mbind */
+	{ 1205, 236 }, /* get_mempolicy */
+	{ 4658, 237 }, /* set_mempolicy */
+	{ 2365, 238 }, /* migrate_pages */
+	{ 2490, 239 }, /* move_pages */
+	{ 4144, 240 }, /* rt_tgsigqueueinfo */
+	{ 3382, 241 }, /* perf_event_open */
+	{ 34, 242 }, /* accept4 */
+	{ 3829, 243 }, /* recvmmsg */
+	{ 5969, 260 }, /* wait4 */
+	{ 3569, 261 }, /* prlimit64 */
+	{ 801, 262 }, /* fanotify_init */
+	{ 815, 263 }, /* fanotify_mark */
+	{ 2713, 264 }, /* name_to_handle_at */
+	{ 2843, 265 }, /* open_by_handle_at */
+	{ 303, 266 }, /* clock_adjtime */
+	{ 5433, 267 }, /* syncfs */
+	{ 4873, 268 }, /* setns */
+	{ 4634, 269 }, /* sendmmsg */
+	{ 3612, 270 }, /* process_vm_readv */
+	{ 3629, 271 }, /* process_vm_writev */
+	{ 1940, 272 }, /* kcmp */
+	{ 947, 273 }, /* finit_module */
+	{ 4476, 274 }, /* sched_setattr */
+	{ 4340, 275 }, /* sched_getattr */
+	{ 3921, 276 }, /* renameat2 */
+	{ 4536, 277 }, /* seccomp */
+	{ 1492, 278 }, /* getrandom */
+	{ 2323, 279 }, /* memfd_create */
+	{ 201, 280 }, /* bpf */
+	{ 722, 281 }, /* execveat */
+	{ 5841, 282 }, /* userfaultfd */
+	{ 2312, 283 }, /* membarrier */
+	{ 2421, 284 }, /* mlock2 */
+	{ 504, 285 }, /* copy_file_range */
+	{ 3561, 286 }, /* preadv2 */
+	{ 3716, 287 }, /* pwritev2 */
+	{ 3502, 288 }, /* pkey_mprotect */
+	{ 3481, 289 }, /* pkey_alloc */
+	{ 3492, 290 }, /* pkey_free */
+	{ 5306, 291 }, /* statx */
+	{ 1794, 292 }, /* io_pgetevents */
+	{ 3998, 293 }, /* rseq */
+	{ 1959, 294 }, /* kexec_file_load */
+	{ 3441, 424 }, /* pidfd_send_signal */
+	{ 1881, 425 }, /* io_uring_setup */
+	{ 1848, 426 }, /* io_uring_enter */
+	{ 1863, 427 }, /* io_uring_register */
+	{ 2861, 428 }, /* open_tree */
+	{ 2479, 429 }, /* move_mount */
+	{ 1022, 430 }, /* fsopen */
+	{ 995, 431 }, /* fsconfig */
+	{ 1014, 432 }, /* fsmount */
+	{ 1029, 433 }, /* fspick */
+	{ 3430, 434 }, /* pidfd_open */
+	{ 471, 435 }, /* clone3 */
+	{ 484, 436 }, /* close_range */
+	{ 2893, 437 }, /* openat2 */
+	{ 3418, 438 }, /* pidfd_getfd */
+	{ 757, 439 }, /* faccessat2 */
+	{ 3579, 440 }, /* process_madvise */
+	{ 636, 441 }, /* epoll_pwait2 */
+	{ 2465, 442 }, /* mount_setattr */
+	{ 3747, 443 }, /* quotactl_fd */
+	{ 2016, 444 }, /* landlock_create_ruleset */
+	{ 1998, 445 }, /* landlock_add_rule */
+	{ 2040, 446 }, /* landlock_restrict_self */
+	{ 2336, 447 }, /* memfd_secret */
+	{ 3595, 448 }, /* process_mrelease */
+	{ 1156, 449 }, /* futex_waitv */
+	{ 4672, 450 }, /* set_mempolicy_home_node */
+	{ 246, 451 }, /* cachestat */
+	{ 852, 452 }, /* fchmodat2 */
+	{ 2289, 453 }, /* map_shadow_stack */
+	{ 1168, 454 }, /* futex_wake */
+	{ 1145, 455 }, /* futex_wait */
+	{ 1118, 456 }, /* futex_requeue */
+	{ 5296, 457 }, /* statmount */
+	{ 2108, 458 }, /* listmount */
+	{ 2214, 459 }, /* lsm_get_self_attr */
+	{ 2249, 460 }, /* lsm_set_self_attr */
+	{ 2232, 461 }, /* lsm_list_modules */
+	{ 2635, 462 }, /* mseal */
+	{ 5057, 463 }, /* setxattrat */
+	{ 1641, 464 }, /* getxattrat */
+	{ 2135, 465 }, /* listxattrat */
+	{ 3891, 466 }, /* removexattrat */
+	{ 2871, 467 }, /* open_tree_attr */
+	{ 921, 468 }, /* file_getattr */
+	{ 934, 469 }, /* file_setattr */
+	{ 2118, 470 }, /* listns */
+	{ 4003, 471 }, /* rseq_slice_yield */
 };
 
 static const uint16_t loongarch64_by_name[] = {
@@ -1697,449 +2307,449 @@ const struct syscall_table syscall_table_loongarch64 = {
 
 /* m68k.tbl: 443 syscalls */
 static const struct syscall_entry m68k_by_nr[] = {
-	{ "restart_syscall", 0 },
-	{ "exit", 1 },
-	{ "fork", 2 },
-	{ "read", 3 },
-	{ "write", 4 },
-	{ "open", 5 },
-	{ "close", 6 },
-	{ "waitpid", 7 },
-	{ "creat", 8 },
-	{ "link", 9 },
-	{ "unlink", 10 },
-	{ "execve", 11 },
-	{ "chdir", 12 },
-	{ "time", 13 },
-	{ "mknod", 14 },
-	{ "chmod", 15 },
-	{ "chown", 16 },
-	{ "oldstat", 18 },
-	{ "lseek", 19 },
-	{ "getpid", 20 },
-	{ "mount", 21 },
-	{ "umount", 22 },
-	{ "setuid", 23 },
-	{ "getuid", 24 },
-	{ "stime", 25 },
-	{ "ptrace", 26 },
-	{ "alarm", 27 },
-	{ "oldfstat", 28 },
-	{ "pause", 29 },
-	{ "utime", 30 },
-	{ "access", 33 },
-	{ "nice", 34 },
-	{ "sync", 36 },
-	{ "kill", 37 },
-	{ "rename", 38 },
-	{ "mkdir", 39 },
-	{ "rmdir", 40 },
-	{ "dup", 41 },
-	{ "pipe", 42 },
-	{ "times", 43 },
-	{ "brk", 45 },
-	{ "setgid", 46 },
-	{ "getgid", 47 },
-	{ "signal", 48 },
-	{ "geteuid", 49 },
-	{ "getegid", 50 },
-	{ "acct", 51 },
-	{ "umount2", 52 },
-	{ "ioctl", 54 },
-	{ "fcntl", 55 },
-	{ "setpgid", 57 },
-	{ "umask", 60 },
-	{ "chroot", 61 },
-	{ "ustat", 62 },
-	{ "dup2", 63 },
-	{ "getppid", 64 },
-	{ "getpgrp", 65 },
-	{ "setsid", 66 },
-	{ "sigaction", 67 },
-	{ "sgetmask", 68 },
-	{ "ssetmask", 69 },
-	{ "setreuid", 70 },
-	{ "setregid", 71 },
-	{ "sigsuspend", 72 },
-	{ "sigpending", 73 },
-	{ "sethostname", 74 },
-	{ "setrlimit", 75 },
-	{ "getrlimit", 76 },
-	{ "getrusage", 77 },
-	{ "gettimeofday", 78 },
-	{ "settimeofday", 79 },
-	{ "getgroups", 80 },
-	{ "setgroups", 81 },
-	{ "select", 82 },
-	{ "symlink", 83 },
-	{ "oldlstat", 84 },
-	{ "readlink", 85 },
-	{ "uselib", 86 },
-	{ "swapon", 87 },
-	{ "reboot", 88 },
-	{ "readdir", 89 },
-	{ "mmap", 90 },
-	{ "munmap", 91 },
-	{ "truncate", 92 },
-	{ "ftruncate", 93 },
-	{ "fchmod", 94 },
-	{ "fchown", 95 },
-	{ "getpriority", 96 },
-	{ "setpriority", 97 },
-	{ "statfs", 99 },
-	{ "fstatfs", 100 },
-	{ "socketcall", 102 },
-	{ "syslog", 103 },
-	{ "setitimer", 104 },
-	{ "getitimer", 105 },
-	{ "stat", 106 },
-	{ "lstat", 107 },
-	{ "fstat", 108 },
-	{ "vhangup", 111 },
-	{ "wait4", 114 },
-	{ "swapoff", 115 },
-	{ "sysinfo", 116 },
-	{ "ipc", 117 },
-	{ "fsync", 118 },
-	{ "sigreturn", 119 },
-	{ "clone", 120 },
-	{ "setdomainname", 121 },
-	{ "uname", 122 },
-	{ "cacheflush", 123 },
-	{ "adjtimex", 124 },
-	{ "mprotect", 125 },
-	{ "sigprocmask", 126 },
-	{ "create_module", 127 },
-	{ "init_module", 128 },
-	{ "delete_module", 129 },
-	{ "get_kernel_syms", 130 },
-	{ "quotactl", 131 },
-	{ "getpgid", 132 },
-	{ "fchdir", 133 },
-	{ "bdflush", 134 },
-	{ "sysfs", 135 },
-	{ "personality", 136 },
-	{ "setfsuid", 138 },
-	{ "setfsgid", 139 },
-	{ "_llseek", 140 },
-	{ "getdents", 141 },
-	{ "_newselect", 142 },
-	{ "flock", 143 },
-	{ "msync", 144 },
-	{ "readv", 145 },
-	{ "writev", 146 },
-	{ "getsid", 147 },
-	{ "fdatasync", 148 },
-	{ "_sysctl", 149 },
-	{ "mlock", 150 },
-	{ "munlock", 151 },
-	{ "mlockall", 152 },
-	{ "munlockall", 153 },
-	{ "sched_setparam", 154 },
-	{ "sched_getparam", 155 },
-	{ "sched_setscheduler", 156 },
-	{ "sched_getscheduler", 157 },
-	{ "sched_yield", 158 },
-	{ "sched_get_priority_max", 159 },
-	{ "sched_get_priority_min", 160 },
-	{ "sched_rr_get_interval", 161 },
-	{ "nanosleep", 162 },
-	{ "mremap", 163 },
-	{ "setresuid", 164 },
-	{ "getresuid", 165 },
-	{ "getpagesize", 166 },
-	{ "query_module", 167 },
-	{ "poll", 168 },
-	{ "nfsservctl", 169 },
-	{ "setresgid", 170 },
-	{ "getresgid", 171 },
-	{ "prctl", 172 },
-	{ "rt_sigreturn", 173 },
-	{ "rt_sigaction", 174 },
-	{ "rt_sigprocmask", 175 },
-	{ "rt_sigpending", 176 },
-	{ "rt_sigtimedwait", 177 },
-	{ "rt_sigqueueinfo", 178 },
-	{ "rt_sigsuspend", 179 },
-	{ "pread64", 180 },
-	{ "pwrite64", 181 },
-	{ "lchown", 182 },
-	{ "getcwd", 183 },
-	{ "capget", 184 },
-	{ "capset", 185 },
-	{ "sigaltstack", 186 },
-	{ "sendfile", 187 },
-	{ "getpmsg", 188 },
-	{ "putpmsg", 189 },
-	{ "vfork", 190 },
-	{ "ugetrlimit", 191 },
-	{ "mmap2", 192 },
-	{ "truncate64", 193 },
-	{ "ftruncate64", 194 },
-	{ "stat64", 195 },
-	{ "lstat64", 196 },
-	{ "fstat64", 197 },
-	{ "chown32", 198 },
-	{ "getuid32", 199 },
-	{ "getgid32", 200 },
-	{ "geteuid32", 201 },
-	{ "getegid32", 202 },
-	{ "setreuid32", 203 },
-	{ "setregid32", 204 },
-	{ "getgroups32", 205 },
-	{ "setgroups32", 206 },
-	{ "fchown32", 207 },
-	{ "setresuid32", 208 },
-	{ "getresuid32", 209 },
-	{ "setresgid32", 210 },
-	{ "getresgid32", 211 },
-	{ "lchown32", 212 },
-	{ "setuid32", 213 },
-	{ "setgid32", 214 },
-	{ "setfsuid32", 215 },
-	{ "setfsgid32", 216 },
-	{ "pivot_root", 217 },
-	{ "getdents64", 220 },
-	{ "gettid", 221 },
-	{ "tkill", 222 },
-	{ "setxattr", 223 },
-	{ "lsetxattr", 224 },
-	{ "fsetxattr", 225 },
-	{ "getxattr", 226 },
-	{ "lgetxattr", 227 },
-	{ "fgetxattr", 228 },
-	{ "listxattr", 229 },
-	{ "llistxattr", 230 },
-	{ "flistxattr", 231 },
-	{ "removexattr", 232 },
-	{ "lremovexattr", 233 },
-	{ "fremovexattr", 234 },
-	{ "futex", 235 },
-	{ "sendfile64", 236 },
-	{ "mincore", 237 },
-	{ "madvise", 238 },
-	{ "fcntl64", 239 },
-	{ "readahead", 240 },
-	{ "io_setup", 241 },
-	{ "io_destroy", 242 },
-	{ "io_getevents", 243 },
-	{ "io_submit", 244 },
-	{ "io_cancel", 245 },
-	{ "fadvise64", 246 },
-	{ "exit_group", 247 },
-	{ "lookup_dcookie", 248 },
-	{ "epoll_create", 249 },
-	{ "epoll_ctl", 250 },
-	{ "epoll_wait", 251 },
-	{ "remap_file_pages", 252 },
-	{ "set_tid_address", 253 },
-	{ "timer_create", 254 },
-	{ "timer_settime", 255 },
-	{ "timer_gettime", 256 },
-	{ "timer_getoverrun", 257 },
-	{ "timer_delete", 258 },
-	{ "clock_settime", 259 },
-	{ "clock_gettime", 260 },
-	{ "clock_getres", 261 },
-	{ "clock_nanosleep", 262 },
-	{ "statfs64", 263 },
-	{ "fstatfs64", 264 },
-	{ "tgkill", 265 },
-	{ "utimes", 266 },
-	{ "fadvise64_64", 267 },
-	{ "mbind", 268 },
-	{ "get_mempolicy", 269 },
-	{ "set_mempolicy", 270 },
-	{ "mq_open", 271 },
-	{ "mq_unlink", 272 },
-	{ "mq_timedsend", 273 },
-	{ "mq_timedreceive", 274 },
-	{ "mq_notify", 275 },
-	{ "mq_getsetattr", 276 },
-	{ "waitid", 277 },
-	{ "add_key", 279 },
-	{ "request_key", 280 },
-	{ "keyctl", 281 },
-	{ "ioprio_set", 282 },
-	{ "ioprio_get", 283 },
-	{ "inotify_init", 284 },
-	{ "inotify_add_watch", 285 },
-	{ "inotify_rm_watch", 286 },
-	{ "migrate_pages", 287 },
-	{ "openat", 288 },
-	{ "mkdirat", 289 },
-	{ "mknodat", 290 },
-	{ "fchownat", 291 },
-	{ "futimesat", 292 },
-	{ "fstatat64", 293 },
-	{ "unlinkat", 294 },
-	{ "renameat", 295 },
-	{ "linkat", 296 },
-	{ "symlinkat", 297 },
-	{ "readlinkat", 298 },
-	{ "fchmodat", 299 },
-	{ "faccessat", 300 },
-	{ "pselect6", 301 },
-	{ "ppoll", 302 },
-	{ "unshare", 303 },
-	{ "set_robust_list", 304 },
-	{ "get_robust_list", 305 },
-	{ "splice", 306 },
-	{ "sync_file_range", 307 },
-	{ "tee", 308 },
-	{ "vmsplice", 309 },
-	{ "move_pages", 310 },
-	{ "sched_setaffinity", 311 },
-	{ "sched_getaffinity", 312 },
-	{ "kexec_load", 313 },
-	{ "getcpu", 314 },
-	{ "epoll_pwait", 315 },
-	{ "utimensat", 316 },
-	{ "signalfd", 317 },
-	{ "timerfd_create", 318 },
-	{ "eventfd", 319 },
-	{ "fallocate", 320 },
-	{ "timerfd_settime", 321 },
-	{ "timerfd_gettime", 322 },
-	{ "signalfd4", 323 },
-	{ "eventfd2", 324 },
-	{ "epoll_create1", 325 },
-	{ "dup3", 326 },
-	{ "pipe2", 327 },
-	{ "inotify_init1", 328 },
-	{ "preadv", 329 },
-	{ "pwritev", 330 },
-	{ "rt_tgsigqueueinfo", 331 },
-	{ "perf_event_open", 332 },
-	{ "get_thread_area", 333 },
-	{ "set_thread_area", 334 },
-	{ "atomic_cmpxchg_32", 335 },
-	{ "atomic_barrier", 336 },
-	{ "fanotify_init", 337 },
-	{ "fanotify_mark", 338 },
-	{ "prlimit64", 339 },
-	{ "name_to_handle_at", 340 },
-	{ "open_by_handle_at", 341 },
-	{ "clock_adjtime", 342 },
-	{ "syncfs", 343 },
-	{ "setns", 344 },
-	{ "process_vm_readv", 345 },
-	{ "process_vm_writev", 346 },
-	{ "kcmp", 347 },
-	{ "finit_module", 348 },
-	{ "sched_setattr", 349 },
-	{ "sched_getattr", 350 },
-	{ "renameat2", 351 },
-	{ "getrandom", 352 },
-	{ "memfd_create", 353 },
-	{ "bpf", 354 },
-	{ "execveat", 355 },
-	{ "socket", 356 },
-	{ "socketpair", 357 },
-	{ "bind", 358 },
-	{ "connect", 359 },
-	{ "listen", 360 },
-	{ "accept4", 361 },
-	{ "getsockopt", 362 },
-	{ "setsockopt", 363 },
-	{ "getsockname", 364 },
-	{ "getpeername", 365 },
-	{ "sendto", 366 },
-	{ "sendmsg", 367 },
-	{ "recvfrom", 368 },
-	{ "recvmsg", 369 },
-	{ "shutdown", 370 },
-	{ "recvmmsg", 371 },
-	{ "sendmmsg", 372 },
-	{ "userfaultfd", 373 },
-	{ "membarrier", 374 },
-	{ "mlock2", 375 },
-	{ "copy_file_range", 376 },
-	{ "preadv2", 377 },
-	{ "pwritev2", 378 },
-	{ "statx", 379 },
-	{ "seccomp", 380 },
-	{ "pkey_mprotect", 381 },
-	{ "pkey_alloc", 382 },
-	{ "pkey_free", 383 },
-	{ "rseq", 384 },
-	{ "semget", 393 },
-	{ "semctl", 394 },
-	{ "shmget", 395 },
-	{ "shmctl", 396 },
-	{ "shmat", 397 },
-	{ "shmdt", 398 },
-	{ "msgget", 399 },
-	{ "msgsnd", 400 },
-	{ "msgrcv", 401 },
-	{ "msgctl", 402 },
-	{ "clock_gettime64", 403 },
-	{ "clock_settime64", 404 },
-	{ "clock_adjtime64", 405 },
-	{ "clock_getres_time64", 406 },
-	{ "clock_nanosleep_time64", 407 },
-	{ "timer_gettime64", 408 },
-	{ "timer_settime64", 409 },
-	{ "timerfd_gettime64", 410 },
-	{ "timerfd_settime64", 411 },
-	{ "utimensat_time64", 412 },
-	{ "pselect6_time64", 413 },
-	{ "ppoll_time64", 414 },
-	{ "io_pgetevents_time64", 416 },
-	{ "recvmmsg_time64", 417 },
-	{ "mq_timedsend_time64", 418 },
-	{ "mq_timedreceive_time64", 419 },
-	{ "semtimedop_time64", 420 },
-	{ "rt_sigtimedwait_time64", 421 },
-	{ "futex_time64", 422 },
-	{ "sched_rr_get_interval_time64", 423 },
-	{ "pidfd_send_signal", 424 },
-	{ "io_uring_setup", 425 },
-	{ "io_uring_enter", 426 },
-	{ "io_uring_register", 427 },
-	{ "open_tree", 428 },
-	{ "move_mount", 429 },
-	{ "fsopen", 430 },
-	{ "fsconfig", 431 },
-	{ "fsmount", 432 },
-	{ "fspick", 433 },
-	{ "pidfd_open", 434 },
-	{ "clone3", 435 },
-	{ "close_range", 436 },
-	{ "openat2", 437 },
-	{ "pidfd_getfd", 438 },
-	{ "faccessat2", 439 },
-	{ "process_madvise", 440 },
-	{ "epoll_pwait2", 441 },
-	{ "mount_setattr", 442 },
-	{ "quotactl_fd", 443 },
-	{ "landlock_create_ruleset", 444 },
-	{ "landlock_add_rule", 445 },
-	{ "landlock_restrict_self", 446 },
-	{ "process_mrelease", 448 },
-	{ "futex_waitv", 449 },
-	{ "set_mempolicy_home_node", 450 },
-	{ "cachestat", 451 },
-	{ "fchmodat2", 452 },
-	{ "map_shadow_stack", 453 },
-	{ "futex_wake", 454 },
-	{ "futex_wait", 455 },
-	{ "futex_requeue", 456 },
-	{ "statmount", 457 },
-	{ "listmount", 458 },
-	{ "lsm_get_self_attr", 459 },
-	{ "lsm_set_self_attr", 460 },
-	{ "lsm_list_modules", 461 },
-	{ "mseal", 462 },
-	{ "setxattrat", 463 },
-	{ "getxattrat", 464 },
-	{ "listxattrat", 465 },
-	{ "removexattrat", 466 },
-	{ "open_tree_attr", 467 },
-	{ "file_getattr", 468 },
-	{ "file_setattr", 469 },
-	{ "listns", 470 },
-	{ "rseq_slice_yield", 471 },
+	{ 3943, 0 }, /* restart_syscall */
+	{ 731, 1 }, /* exit */
+	{ 977, 2 }, /* fork */
+	{ 3759, 3 }, /* read */
+	{ 5990, 4 }, /* write */
+	{ 2838, 5 }, /* open */
+	{ 478, 6 }, /* close */
+	{ 5982, 7 }, /* waitpid */
+	{ 520, 8 }, /* creat */
+	{ 2089, 9 }, /* link */
+	{ 5793, 10 }, /* unlink */
+	{ 715, 11 }, /* execve */
+	{ 270, 12 }, /* chdir */
+	{ 5509, 13 }, /* time */
+	{ 2401, 14 }, /* mknod */
+	{ 276, 15 }, /* chmod */
+	{ 282, 16 }, /* chown */
+	{ 2811, 18 }, /* oldstat */
+	{ 2198, 19 }, /* lseek */
+	{ 1457, 20 }, /* getpid */
+	{ 2459, 21 }, /* mount */
+	{ 5772, 22 }, /* umount */
+	{ 5032, 23 }, /* setuid */
+	{ 1616, 24 }, /* getuid */
+	{ 5312, 25 }, /* stime */
+	{ 3684, 26 }, /* ptrace */
+	{ 83, 27 }, /* alarm */
+	{ 2781, 28 }, /* oldfstat */
+	{ 3328, 29 }, /* pause */
+	{ 5871, 30 }, /* utime */
+	{ 42, 33 }, /* access */
+	{ 2763, 34 }, /* nice */
+	{ 5395, 36 }, /* sync */
+	{ 1993, 37 }, /* kill */
+	{ 3905, 38 }, /* rename */
+	{ 2387, 39 }, /* mkdir */
+	{ 3992, 40 }, /* rmdir */
+	{ 559, 41 }, /* dup */
+	{ 3459, 42 }, /* pipe */
+	{ 5708, 43 }, /* times */
+	{ 222, 45 }, /* brk */
+	{ 4806, 46 }, /* setgid */
+	{ 1357, 47 }, /* getgid */
+	{ 5134, 48 }, /* signal */
+	{ 1339, 49 }, /* geteuid */
+	{ 1321, 50 }, /* getegid */
+	{ 49, 51 }, /* acct */
+	{ 5779, 52 }, /* umount2 */
+	{ 1896, 54 }, /* ioctl */
+	{ 887, 55 }, /* fcntl */
+	{ 4879, 57 }, /* setpgid */
+	{ 5766, 60 }, /* umask */
+	{ 296, 61 }, /* chroot */
+	{ 5865, 62 }, /* ustat */
+	{ 563, 63 }, /* dup2 */
+	{ 1472, 64 }, /* getppid */
+	{ 1449, 65 }, /* getpgrp */
+	{ 5001, 66 }, /* setsid */
+	{ 5112, 67 }, /* sigaction */
+	{ 5068, 68 }, /* sgetmask */
+	{ 5259, 69 }, /* ssetmask */
+	{ 4971, 70 }, /* setreuid */
+	{ 4907, 71 }, /* setregid */
+	{ 5193, 72 }, /* sigsuspend */
+	{ 5160, 73 }, /* sigpending */
+	{ 4851, 74 }, /* sethostname */
+	{ 4991, 75 }, /* setrlimit */
+	{ 1546, 76 }, /* getrlimit */
+	{ 1556, 77 }, /* getrusage */
+	{ 1603, 78 }, /* gettimeofday */
+	{ 5019, 79 }, /* settimeofday */
+	{ 1373, 80 }, /* getgroups */
+	{ 4822, 81 }, /* setgroups */
+	{ 4553, 82 }, /* select */
+	{ 5377, 83 }, /* symlink */
+	{ 2790, 84 }, /* oldlstat */
+	{ 3782, 85 }, /* readlink */
+	{ 5834, 86 }, /* uselib */
+	{ 5356, 87 }, /* swapon */
+	{ 3808, 88 }, /* reboot */
+	{ 3774, 89 }, /* readdir */
+	{ 2437, 90 }, /* mmap */
+	{ 2706, 91 }, /* munmap */
+	{ 5720, 92 }, /* truncate */
+	{ 1090, 93 }, /* ftruncate */
+	{ 836, 94 }, /* fchmod */
+	{ 862, 95 }, /* fchown */
+	{ 1480, 96 }, /* getpriority */
+	{ 4895, 97 }, /* setpriority */
+	{ 5280, 99 }, /* statfs */
+	{ 1060, 100 }, /* fstatfs */
+	{ 5211, 102 }, /* socketcall */
+	{ 5483, 103 }, /* syslog */
+	{ 4863, 104 }, /* setitimer */
+	{ 1407, 105 }, /* getitimer */
+	{ 5268, 106 }, /* stat */
+	{ 2267, 107 }, /* lstat */
+	{ 1036, 108 }, /* fstat */
+	{ 5931, 111 }, /* vhangup */
+	{ 5969, 114 }, /* wait4 */
+	{ 5348, 115 }, /* swapoff */
+	{ 5475, 116 }, /* sysinfo */
+	{ 1936, 117 }, /* ipc */
+	{ 1078, 118 }, /* fsync */
+	{ 5183, 119 }, /* sigreturn */
+	{ 465, 120 }, /* clone */
+	{ 4752, 121 }, /* setdomainname */
+	{ 5787, 122 }, /* uname */
+	{ 235, 123 }, /* cacheflush */
+	{ 62, 124 }, /* adjtimex */
+	{ 2501, 125 }, /* mprotect */
+	{ 5171, 126 }, /* sigprocmask */
+	{ 526, 127 }, /* create_module */
+	{ 1686, 128 }, /* init_module */
+	{ 540, 129 }, /* delete_module */
+	{ 1189, 130 }, /* get_kernel_syms */
+	{ 3738, 131 }, /* quotactl */
+	{ 1441, 132 }, /* getpgid */
+	{ 829, 133 }, /* fchdir */
+	{ 188, 134 }, /* bdflush */
+	{ 5469, 135 }, /* sysfs */
+	{ 3406, 136 }, /* personality */
+	{ 4786, 138 }, /* setfsuid */
+	{ 4766, 139 }, /* setfsgid */
+	{ 0, 140 }, /* _llseek */
+	{ 1273, 141 }, /* getdents */
+	{ 8, 142 }, /* _newselect */
+	{ 971, 143 }, /* flock */
+	{ 2669, 144 }, /* msync */
+	{ 3802, 145 }, /* readv */
+	{ 5996, 146 }, /* writev */
+	{ 1566, 147 }, /* getsid */
+	{ 901, 148 }, /* fdatasync */
+	{ 19, 149 }, /* _sysctl */
+	{ 2415, 150 }, /* mlock */
+	{ 2687, 151 }, /* munlock */
+	{ 2428, 152 }, /* mlockall */
+	{ 2695, 153 }, /* munlockall */
+	{ 4490, 154 }, /* sched_setparam */
+	{ 4354, 155 }, /* sched_getparam */
+	{ 4505, 156 }, /* sched_setscheduler */
+	{ 4369, 157 }, /* sched_getscheduler */
+	{ 4524, 158 }, /* sched_yield */
+	{ 4276, 159 }, /* sched_get_priority_max */
+	{ 4299, 160 }, /* sched_get_priority_min */
+	{ 4388, 161 }, /* sched_rr_get_interval */
+	{ 2731, 162 }, /* nanosleep */
+	{ 2628, 163 }, /* mremap */
+	{ 4949, 164 }, /* setresuid */
+	{ 1524, 165 }, /* getresuid */
+	{ 1417, 166 }, /* getpagesize */
+	{ 3725, 167 }, /* query_module */
+	{ 3516, 168 }, /* poll */
+	{ 2752, 169 }, /* nfsservctl */
+	{ 4927, 170 }, /* setresgid */
+	{ 1502, 171 }, /* getresgid */
+	{ 3540, 172 }, /* prctl */
+	{ 4078, 173 }, /* rt_sigreturn */
+	{ 4020, 174 }, /* rt_sigaction */
+	{ 4047, 175 }, /* rt_sigprocmask */
+	{ 4033, 176 }, /* rt_sigpending */
+	{ 4105, 177 }, /* rt_sigtimedwait */
+	{ 4062, 178 }, /* rt_sigqueueinfo */
+	{ 4091, 179 }, /* rt_sigsuspend */
+	{ 3546, 180 }, /* pread64 */
+	{ 3699, 181 }, /* pwrite64 */
+	{ 2063, 182 }, /* lchown */
+	{ 1266, 183 }, /* getcwd */
+	{ 256, 184 }, /* capget */
+	{ 263, 185 }, /* capset */
+	{ 5122, 186 }, /* sigaltstack */
+	{ 4614, 187 }, /* sendfile */
+	{ 1464, 188 }, /* getpmsg */
+	{ 3691, 189 }, /* putpmsg */
+	{ 5925, 190 }, /* vfork */
+	{ 5748, 191 }, /* ugetrlimit */
+	{ 2442, 192 }, /* mmap2 */
+	{ 5729, 193 }, /* truncate64 */
+	{ 1100, 194 }, /* ftruncate64 */
+	{ 5273, 195 }, /* stat64 */
+	{ 2273, 196 }, /* lstat64 */
+	{ 1042, 197 }, /* fstat64 */
+	{ 288, 198 }, /* chown32 */
+	{ 1623, 199 }, /* getuid32 */
+	{ 1364, 200 }, /* getgid32 */
+	{ 1347, 201 }, /* geteuid32 */
+	{ 1329, 202 }, /* getegid32 */
+	{ 4980, 203 }, /* setreuid32 */
+	{ 4916, 204 }, /* setregid32 */
+	{ 1383, 205 }, /* getgroups32 */
+	{ 4832, 206 }, /* setgroups32 */
+	{ 869, 207 }, /* fchown32 */
+	{ 4959, 208 }, /* setresuid32 */
+	{ 1534, 209 }, /* getresuid32 */
+	{ 4937, 210 }, /* setresgid32 */
+	{ 1512, 211 }, /* getresgid32 */
+	{ 2070, 212 }, /* lchown32 */
+	{ 5039, 213 }, /* setuid32 */
+	{ 4813, 214 }, /* setgid32 */
+	{ 4795, 215 }, /* setfsuid32 */
+	{ 4775, 216 }, /* setfsgid32 */
+	{ 3470, 217 }, /* pivot_root */
+	{ 1282, 220 }, /* getdents64 */
+	{ 1596, 221 }, /* gettid */
+	{ 5714, 222 }, /* tkill */
+	{ 5048, 223 }, /* setxattr */
+	{ 2204, 224 }, /* lsetxattr */
+	{ 1004, 225 }, /* fsetxattr */
+	{ 1632, 226 }, /* getxattr */
+	{ 2079, 227 }, /* lgetxattr */
+	{ 911, 228 }, /* fgetxattr */
+	{ 2125, 229 }, /* listxattr */
+	{ 2147, 230 }, /* llistxattr */
+	{ 960, 231 }, /* flistxattr */
+	{ 3879, 232 }, /* removexattr */
+	{ 2185, 233 }, /* lremovexattr */
+	{ 982, 234 }, /* fremovexattr */
+	{ 1112, 235 }, /* futex */
+	{ 4623, 236 }, /* sendfile64 */
+	{ 2379, 237 }, /* mincore */
+	{ 2281, 238 }, /* madvise */
+	{ 893, 239 }, /* fcntl64 */
+	{ 3764, 240 }, /* readahead */
+	{ 1829, 241 }, /* io_setup */
+	{ 1770, 242 }, /* io_destroy */
+	{ 1781, 243 }, /* io_getevents */
+	{ 1838, 244 }, /* io_submit */
+	{ 1760, 245 }, /* io_cancel */
+	{ 768, 246 }, /* fadvise64 */
+	{ 736, 247 }, /* exit_group */
+	{ 2170, 248 }, /* lookup_dcookie */
+	{ 573, 249 }, /* epoll_create */
+	{ 600, 250 }, /* epoll_ctl */
+	{ 649, 251 }, /* epoll_wait */
+	{ 3862, 252 }, /* remap_file_pages */
+	{ 4728, 253 }, /* set_tid_address */
+	{ 5514, 254 }, /* timer_create */
+	{ 5587, 255 }, /* timer_settime */
+	{ 5557, 256 }, /* timer_gettime */
+	{ 5540, 257 }, /* timer_getoverrun */
+	{ 5527, 258 }, /* timer_delete */
+	{ 435, 259 }, /* clock_settime */
+	{ 366, 260 }, /* clock_gettime */
+	{ 333, 261 }, /* clock_getres */
+	{ 396, 262 }, /* clock_nanosleep */
+	{ 5287, 263 }, /* statfs64 */
+	{ 1068, 264 }, /* fstatfs64 */
+	{ 5502, 265 }, /* tgkill */
+	{ 5904, 266 }, /* utimes */
+	{ 778, 267 }, /* fadvise64_64 */
+	{ 2306, 268 }, /* mbind */
+	{ 1205, 269 }, /* get_mempolicy */
+	{ 4658, 270 }, /* set_mempolicy */
+	{ 2538, 271 }, /* mq_open */
+	{ 2618, 272 }, /* mq_unlink */
+	{ 2585, 273 }, /* mq_timedsend */
+	{ 2546, 274 }, /* mq_timedreceive */
+	{ 2528, 275 }, /* mq_notify */
+	{ 2514, 276 }, /* mq_getsetattr */
+	{ 5975, 277 }, /* waitid */
+	{ 54, 279 }, /* add_key */
+	{ 3931, 280 }, /* request_key */
+	{ 1986, 281 }, /* keyctl */
+	{ 1925, 282 }, /* ioprio_set */
+	{ 1914, 283 }, /* ioprio_get */
+	{ 1716, 284 }, /* inotify_init */
+	{ 1698, 285 }, /* inotify_add_watch */
+	{ 1743, 286 }, /* inotify_rm_watch */
+	{ 2365, 287 }, /* migrate_pages */
+	{ 2886, 288 }, /* openat */
+	{ 2393, 289 }, /* mkdirat */
+	{ 2407, 290 }, /* mknodat */
+	{ 878, 291 }, /* fchownat */
+	{ 1179, 292 }, /* futimesat */
+	{ 1050, 293 }, /* fstatat64 */
+	{ 5800, 294 }, /* unlinkat */
+	{ 3912, 295 }, /* renameat */
+	{ 2094, 296 }, /* linkat */
+	{ 5385, 297 }, /* symlinkat */
+	{ 3791, 298 }, /* readlinkat */
+	{ 843, 299 }, /* fchmodat */
+	{ 747, 300 }, /* faccessat */
+	{ 3659, 301 }, /* pselect6 */
+	{ 3521, 302 }, /* ppoll */
+	{ 5809, 303 }, /* unshare */
+	{ 4696, 304 }, /* set_robust_list */
+	{ 1219, 305 }, /* get_robust_list */
+	{ 5233, 306 }, /* splice */
+	{ 5400, 307 }, /* sync_file_range */
+	{ 5498, 308 }, /* tee */
+	{ 5952, 309 }, /* vmsplice */
+	{ 2490, 310 }, /* move_pages */
+	{ 4458, 311 }, /* sched_setaffinity */
+	{ 4322, 312 }, /* sched_getaffinity */
+	{ 1975, 313 }, /* kexec_load */
+	{ 1259, 314 }, /* getcpu */
+	{ 624, 315 }, /* epoll_pwait */
+	{ 5877, 316 }, /* utimensat */
+	{ 5141, 317 }, /* signalfd */
+	{ 5625, 318 }, /* timerfd_create */
+	{ 675, 319 }, /* eventfd */
+	{ 791, 320 }, /* fallocate */
+	{ 5674, 321 }, /* timerfd_settime */
+	{ 5640, 322 }, /* timerfd_gettime */
+	{ 5150, 323 }, /* signalfd4 */
+	{ 683, 324 }, /* eventfd2 */
+	{ 586, 325 }, /* epoll_create1 */
+	{ 568, 326 }, /* dup3 */
+	{ 3464, 327 }, /* pipe2 */
+	{ 1729, 328 }, /* inotify_init1 */
+	{ 3554, 329 }, /* preadv */
+	{ 3708, 330 }, /* pwritev */
+	{ 4144, 331 }, /* rt_tgsigqueueinfo */
+	{ 3382, 332 }, /* perf_event_open */
+	{ 1235, 333 }, /* get_thread_area */
+	{ 4712, 334 }, /* set_thread_area */
+	{ 170, 335 }, /* atomic_cmpxchg_32 */
+	{ 155, 336 }, /* atomic_barrier */
+	{ 801, 337 }, /* fanotify_init */
+	{ 815, 338 }, /* fanotify_mark */
+	{ 3569, 339 }, /* prlimit64 */
+	{ 2713, 340 }, /* name_to_handle_at */
+	{ 2843, 341 }, /* open_by_handle_at */
+	{ 303, 342 }, /* clock_adjtime */
+	{ 5433, 343 }, /* syncfs */
+	{ 4873, 344 }, /* setns */
+	{ 3612, 345 }, /* process_vm_readv */
+	{ 3629, 346 }, /* process_vm_writev */
+	{ 1940, 347 }, /* kcmp */
+	{ 947, 348 }, /* finit_module */
+	{ 4476, 349 }, /* sched_setattr */
+	{ 4340, 350 }, /* sched_getattr */
+	{ 3921, 351 }, /* renameat2 */
+	{ 1492, 352 }, /* getrandom */
+	{ 2323, 353 }, /* memfd_create */
+	{ 201, 354 }, /* bpf */
+	{ 722, 355 }, /* execveat */
+	{ 5204, 356 }, /* socket */
+	{ 5222, 357 }, /* socketpair */
+	{ 196, 358 }, /* bind */
+	{ 496, 359 }, /* connect */
+	{ 2101, 360 }, /* listen */
+	{ 34, 361 }, /* accept4 */
+	{ 1585, 362 }, /* getsockopt */
+	{ 5008, 363 }, /* setsockopt */
+	{ 1573, 364 }, /* getsockname */
+	{ 1429, 365 }, /* getpeername */
+	{ 4651, 366 }, /* sendto */
+	{ 4643, 367 }, /* sendmsg */
+	{ 3820, 368 }, /* recvfrom */
+	{ 3854, 369 }, /* recvmsg */
+	{ 5103, 370 }, /* shutdown */
+	{ 3829, 371 }, /* recvmmsg */
+	{ 4634, 372 }, /* sendmmsg */
+	{ 5841, 373 }, /* userfaultfd */
+	{ 2312, 374 }, /* membarrier */
+	{ 2421, 375 }, /* mlock2 */
+	{ 504, 376 }, /* copy_file_range */
+	{ 3561, 377 }, /* preadv2 */
+	{ 3716, 378 }, /* pwritev2 */
+	{ 5306, 379 }, /* statx */
+	{ 4536, 380 }, /* seccomp */
+	{ 3502, 381 }, /* pkey_mprotect */
+	{ 3481, 382 }, /* pkey_alloc */
+	{ 3492, 383 }, /* pkey_free */
+	{ 3998, 384 }, /* rseq */
+	{ 4567, 393 }, /* semget */
+	{ 4560, 394 }, /* semctl */
+	{ 5096, 395 }, /* shmget */
+	{ 5083, 396 }, /* shmctl */
+	{ 5077, 397 }, /* shmat */
+	{ 5090, 398 }, /* shmdt */
+	{ 2648, 399 }, /* msgget */
+	{ 2662, 400 }, /* msgsnd */
+	{ 2655, 401 }, /* msgrcv */
+	{ 2641, 402 }, /* msgctl */
+	{ 380, 403 }, /* clock_gettime64 */
+	{ 449, 404 }, /* clock_settime64 */
+	{ 317, 405 }, /* clock_adjtime64 */
+	{ 346, 406 }, /* clock_getres_time64 */
+	{ 412, 407 }, /* clock_nanosleep_time64 */
+	{ 5571, 408 }, /* timer_gettime64 */
+	{ 5601, 409 }, /* timer_settime64 */
+	{ 5656, 410 }, /* timerfd_gettime64 */
+	{ 5690, 411 }, /* timerfd_settime64 */
+	{ 5887, 412 }, /* utimensat_time64 */
+	{ 3668, 413 }, /* pselect6_time64 */
+	{ 3527, 414 }, /* ppoll_time64 */
+	{ 1808, 416 }, /* io_pgetevents_time64 */
+	{ 3838, 417 }, /* recvmmsg_time64 */
+	{ 2598, 418 }, /* mq_timedsend_time64 */
+	{ 2562, 419 }, /* mq_timedreceive_time64 */
+	{ 4591, 420 }, /* semtimedop_time64 */
+	{ 4121, 421 }, /* rt_sigtimedwait_time64 */
+	{ 1132, 422 }, /* futex_time64 */
+	{ 4410, 423 }, /* sched_rr_get_interval_time64 */
+	{ 3441, 424 }, /* pidfd_send_signal */
+	{ 1881, 425 }, /* io_uring_setup */
+	{ 1848, 426 }, /* io_uring_enter */
+	{ 1863, 427 }, /* io_uring_register */
+	{ 2861, 428 }, /* open_tree */
+	{ 2479, 429 }, /* move_mount */
+	{ 1022, 430 }, /* fsopen */
+	{ 995, 431 }, /* fsconfig */
+	{ 1014, 432 }, /* fsmount */
+	{ 1029, 433 }, /* fspick */
+	{ 3430, 434 }, /* pidfd_open */
+	{ 471, 435 }, /* clone3 */
+	{ 484, 436 }, /* close_range */
+	{ 2893, 437 }, /* openat2 */
+	{ 3418, 438 }, /* pidfd_getfd */
+	{ 757, 439 }, /* faccessat2 */
+	{ 3579, 440 }, /* process_madvise */
+	{ 636, 441 }, /* epoll_pwait2 */
+	{ 2465, 442 }, /* mount_setattr */
+	{ 3747, 443 }, /* quotactl_fd */
+	{ 2016, 444 }, /* landlock_create_ruleset */
+	{ 1998, 445 }, /* landlock_add_rule */
+	{ 2040, 446 }, /* landlock_restrict_self */
+	{ 3595, 448 }, /* process_mrelease */
+	{ 1156, 449 }, /* futex_waitv */
+	{ 4672, 450 }, /* set_mempolicy_home_node */
+	{ 246, 451 }, /* cachestat */
+	{ 852, 452 }, /* fchmodat2 */
+	{ 2289, 453 }, /* map_shadow_stack */
+	{ 1168, 454 }, /* futex_wake */
+	{ 1145, 455 }, /* futex_wait */
+	{ 1118, 456 }, /* futex_requeue */
+	{ 5296, 457 }, /* statmount */
+	{ 2108, 458 }, /* listmount */
+	{ 2214, 459 }, /* lsm_get_self_attr */
+	{ 2249, 460 }, /* lsm_set_self_attr */
+	{ 2232, 461 }, /* lsm_list_modules */
+	{ 2635, 462 }, /* mseal */
+	{ 5057, 463 }, /* setxattrat */
+	{ 1641, 464 }, /* getxattrat */
+	{ 2135, 465 }, /* listxattrat */
+	{ 3891, 466 }, /* removexattrat */
+	{ 2871, 467 }, /* open_tree_attr */
+	{ 921, 468 }, /* file_getattr */
+	{ 934, 469 }, /* file_setattr */
+	{ 2118, 470 }, /* listns */
+	{ 4003, 471 }, /* rseq_slice_yield */
 };
 
 static const uint16_t m68k_by_name[] = {
@@ -2179,379 +2789,379 @@ const struct syscall_table syscall_table_m68k = {
 
 /* mips64.tbl: 373 syscalls */
 static const struct syscall_entry mips64_by_nr[] = {
-	{ "read", 5000 },
-	{ "write", 5001 },
-	{ "open", 5002 },
-	{ "close", 5003 },
-	{ "stat", 5004 },
-	{ "fstat", 5005 },
-	{ "lstat", 5006 },
-	{ "poll", 5007 },
-	{ "lseek", 5008 },
-	{ "mmap", 5009 },
-	{ "mprotect", 5010 },
-	{ "munmap", 5011 },
-	{ "brk", 5012 },
-	{ "rt_sigaction", 5013 },
-	{ "rt_sigprocmask", 5014 },
-	{ "ioctl", 5015 },
-	{ "pread64", 5016 },
-	{ "pwrite64", 5017 },
-	{ "readv", 5018 },
-	{ "writev", 5019 },
-	{ "access", 5020 },
-	{ "pipe", 5021 },
-	{ "_newselect", 5022 },
-	{ "sched_yield", 5023 },
-	{ "mremap", 5024 },
-	{ "msync", 5025 },
-	{ "mincore", 5026 },
-	{ "madvise", 5027 },
-	{ "shmget", 5028 },
-	{ "shmat", 5029 },
-	{ "shmctl", 5030 },
-	{ "dup", 5031 },
-	{ "dup2", 5032 },
-	{ "pause", 5033 },
-	{ "nanosleep", 5034 },
-	{ "getitimer", 5035 },
-	{ "setitimer", 5036 },
-	{ "alarm", 5037 },
-	{ "getpid", 5038 },
-	{ "sendfile", 5039 },
-	{ "socket", 5040 },
-	{ "connect", 5041 },
-	{ "accept", 5042 },
-	{ "sendto", 5043 },
-	{ "recvfrom", 5044 },
-	{ "sendmsg", 5045 },
-	{ "recvmsg", 5046 },
-	{ "shutdown", 5047 },
-	{ "bind", 5048 },
-	{ "listen", 5049 },
-	{ "getsockname", 5050 },
-	{ "getpeername", 5051 },
-	{ "socketpair", 5052 },
-	{ "setsockopt", 5053 },
-	{ "getsockopt", 5054 },
-	{ "clone", 5055 },
-	{ "fork", 5056 },
-	{ "execve", 5057 },
-	{ "exit", 5058 },
-	{ "wait4", 5059 },
-	{ "kill", 5060 },
-	{ "uname", 5061 },
-	{ "semget", 5062 },
-	{ "semop", 5063 },
-	{ "semctl", 5064 },
-	{ "shmdt", 5065 },
-	{ "msgget", 5066 },
-	{ "msgsnd", 5067 },
-	{ "msgrcv", 5068 },
-	{ "msgctl", 5069 },
-	{ "fcntl", 5070 },
-	{ "flock", 5071 },
-	{ "fsync", 5072 },
-	{ "fdatasync", 5073 },
-	{ "truncate", 5074 },
-	{ "ftruncate", 5075 },
-	{ "getdents", 5076 },
-	{ "getcwd", 5077 },
-	{ "chdir", 5078 },
-	{ "fchdir", 5079 },
-	{ "rename", 5080 },
-	{ "mkdir", 5081 },
-	{ "rmdir", 5082 },
-	{ "creat", 5083 },
-	{ "link", 5084 },
-	{ "unlink", 5085 },
-	{ "symlink", 5086 },
-	{ "readlink", 5087 },
-	{ "chmod", 5088 },
-	{ "fchmod", 5089 },
-	{ "chown", 5090 },
-	{ "fchown", 5091 },
-	{ "lchown", 5092 },
-	{ "umask", 5093 },
-	{ "gettimeofday", 5094 },
-	{ "getrlimit", 5095 },
-	{ "getrusage", 5096 },
-	{ "sysinfo", 5097 },
-	{ "times", 5098 },
-	{ "ptrace", 5099 },
-	{ "getuid", 5100 },
-	{ "syslog", 5101 },
-	{ "getgid", 5102 },
-	{ "setuid", 5103 },
-	{ "setgid", 5104 },
-	{ "geteuid", 5105 },
-	{ "getegid", 5106 },
-	{ "setpgid", 5107 },
-	{ "getppid", 5108 },
-	{ "getpgrp", 5109 },
-	{ "setsid", 5110 },
-	{ "setreuid", 5111 },
-	{ "setregid", 5112 },
-	{ "getgroups", 5113 },
-	{ "setgroups", 5114 },
-	{ "setresuid", 5115 },
-	{ "getresuid", 5116 },
-	{ "setresgid", 5117 },
-	{ "getresgid", 5118 },
-	{ "getpgid", 5119 },
-	{ "setfsuid", 5120 },
-	{ "setfsgid", 5121 },
-	{ "getsid", 5122 },
-	{ "capget", 5123 },
-	{ "capset", 5124 },
-	{ "rt_sigpending", 5125 },
-	{ "rt_sigtimedwait", 5126 },
-	{ "rt_sigqueueinfo", 5127 },
-	{ "rt_sigsuspend", 5128 },
-	{ "sigaltstack", 5129 },
-	{ "utime", 5130 },
-	{ "mknod", 5131 },
-	{ "personality", 5132 },
-	{ "ustat", 5133 },
-	{ "statfs", 5134 },
-	{ "fstatfs", 5135 },
-	{ "sysfs", 5136 },
-	{ "getpriority", 5137 },
-	{ "setpriority", 5138 },
-	{ "sched_setparam", 5139 },
-	{ "sched_getparam", 5140 },
-	{ "sched_setscheduler", 5141 },
-	{ "sched_getscheduler", 5142 },
-	{ "sched_get_priority_max", 5143 },
-	{ "sched_get_priority_min", 5144 },
-	{ "sched_rr_get_interval", 5145 },
-	{ "mlock", 5146 },
-	{ "munlock", 5147 },
-	{ "mlockall", 5148 },
-	{ "munlockall", 5149 },
-	{ "vhangup", 5150 },
-	{ "pivot_root", 5151 },
-	{ "_sysctl", 5152 },
-	{ "prctl", 5153 },
-	{ "adjtimex", 5154 },
-	{ "setrlimit", 5155 },
-	{ "chroot", 5156 },
-	{ "sync", 5157 },
-	{ "acct", 5158 },
-	{ "settimeofday", 5159 },
-	{ "mount", 5160 },
-	{ "umount2", 5161 },
-	{ "swapon", 5162 },
-	{ "swapoff", 5163 },
-	{ "reboot", 5164 },
-	{ "sethostname", 5165 },
-	{ "setdomainname", 5166 },
-	{ "create_module", 5167 },
-	{ "init_module", 5168 },
-	{ "delete_module", 5169 },
-	{ "get_kernel_syms", 5170 },
-	{ "query_module", 5171 },
-	{ "quotactl", 5172 },
-	{ "nfsservctl", 5173 },
-	{ "getpmsg", 5174 },
-	{ "putpmsg", 5175 },
-	{ "afs_syscall", 5176 },
-	{ "gettid", 5178 },
-	{ "readahead", 5179 },
-	{ "setxattr", 5180 },
-	{ "lsetxattr", 5181 },
-	{ "fsetxattr", 5182 },
-	{ "getxattr", 5183 },
-	{ "lgetxattr", 5184 },
-	{ "fgetxattr", 5185 },
-	{ "listxattr", 5186 },
-	{ "llistxattr", 5187 },
-	{ "flistxattr", 5188 },
-	{ "removexattr", 5189 },
-	{ "lremovexattr", 5190 },
-	{ "fremovexattr", 5191 },
-	{ "tkill", 5192 },
-	{ "futex", 5194 },
-	{ "sched_setaffinity", 5195 },
-	{ "sched_getaffinity", 5196 },
-	{ "cacheflush", 5197 },
-	{ "cachectl", 5198 },
-	{ "sysmips", 5199 },
-	{ "io_setup", 5200 },
-	{ "io_destroy", 5201 },
-	{ "io_getevents", 5202 },
-	{ "io_submit", 5203 },
-	{ "io_cancel", 5204 },
-	{ "exit_group", 5205 },
-	{ "lookup_dcookie", 5206 },
-	{ "epoll_create", 5207 },
-	{ "epoll_ctl", 5208 },
-	{ "epoll_wait", 5209 },
-	{ "remap_file_pages", 5210 },
-	{ "rt_sigreturn", 5211 },
-	{ "set_tid_address", 5212 },
-	{ "restart_syscall", 5213 },
-	{ "semtimedop", 5214 },
-	{ "fadvise64", 5215 },
-	{ "timer_create", 5216 },
-	{ "timer_settime", 5217 },
-	{ "timer_gettime", 5218 },
-	{ "timer_getoverrun", 5219 },
-	{ "timer_delete", 5220 },
-	{ "clock_settime", 5221 },
-	{ "clock_gettime", 5222 },
-	{ "clock_getres", 5223 },
-	{ "clock_nanosleep", 5224 },
-	{ "tgkill", 5225 },
-	{ "utimes", 5226 },
-	{ "mbind", 5227 },
-	{ "get_mempolicy", 5228 },
-	{ "set_mempolicy", 5229 },
-	{ "mq_open", 5230 },
-	{ "mq_unlink", 5231 },
-	{ "mq_timedsend", 5232 },
-	{ "mq_timedreceive", 5233 },
-	{ "mq_notify", 5234 },
-	{ "mq_getsetattr", 5235 },
-	{ "vserver", 5236 },
-	{ "waitid", 5237 },
-	{ "add_key", 5239 },
-	{ "request_key", 5240 },
-	{ "keyctl", 5241 },
-	{ "set_thread_area", 5242 },
-	{ "inotify_init", 5243 },
-	{ "inotify_add_watch", 5244 },
-	{ "inotify_rm_watch", 5245 },
-	{ "migrate_pages", 5246 },
-	{ "openat", 5247 },
-	{ "mkdirat", 5248 },
-	{ "mknodat", 5249 },
-	{ "fchownat", 5250 },
-	{ "futimesat", 5251 },
-	{ "newfstatat", 5252 },
-	{ "unlinkat", 5253 },
-	{ "renameat", 5254 },
-	{ "linkat", 5255 },
-	{ "symlinkat", 5256 },
-	{ "readlinkat", 5257 },
-	{ "fchmodat", 5258 },
-	{ "faccessat", 5259 },
-	{ "pselect6", 5260 },
-	{ "ppoll", 5261 },
-	{ "unshare", 5262 },
-	{ "splice", 5263 },
-	{ "sync_file_range", 5264 },
-	{ "tee", 5265 },
-	{ "vmsplice", 5266 },
-	{ "move_pages", 5267 },
-	{ "set_robust_list", 5268 },
-	{ "get_robust_list", 5269 },
-	{ "kexec_load", 5270 },
-	{ "getcpu", 5271 },
-	{ "epoll_pwait", 5272 },
-	{ "ioprio_set", 5273 },
-	{ "ioprio_get", 5274 },
-	{ "utimensat", 5275 },
-	{ "signalfd", 5276 },
-	{ "timerfd", 5277 },
-	{ "eventfd", 5278 },
-	{ "fallocate", 5279 },
-	{ "timerfd_create", 5280 },
-	{ "timerfd_gettime", 5281 },
-	{ "timerfd_settime", 5282 },
-	{ "signalfd4", 5283 },
-	{ "eventfd2", 5284 },
-	{ "epoll_create1", 5285 },
-	{ "dup3", 5286 },
-	{ "pipe2", 5287 },
-	{ "inotify_init1", 5288 },
-	{ "preadv", 5289 },
-	{ "pwritev", 5290 },
-	{ "rt_tgsigqueueinfo", 5291 },
-	{ "perf_event_open", 5292 },
-	{ "accept4", 5293 },
-	{ "recvmmsg", 5294 },
-	{ "fanotify_init", 5295 },
-	{ "fanotify_mark", 5296 },
-	{ "prlimit64", 5297 },
-	{ "name_to_handle_at", 5298 },
-	{ "open_by_handle_at", 5299 },
-	{ "clock_adjtime", 5300 },
-	{ "syncfs", 5301 },
-	{ "sendmmsg", 5302 },
-	{ "setns", 5303 },
-	{ "process_vm_readv", 5304 },
-	{ "process_vm_writev", 5305 },
-	{ "kcmp", 5306 },
-	{ "finit_module", 5307 },
-	{ "getdents64", 5308 },
-	{ "sched_setattr", 5309 },
-	{ "sched_getattr", 5310 },
-	{ "renameat2", 5311 },
-	{ "seccomp", 5312 },
-	{ "getrandom", 5313 },
-	{ "memfd_create", 5314 },
-	{ "bpf", 5315 },
-	{ "execveat", 5316 },
-	{ "userfaultfd", 5317 },
-	{ "membarrier", 5318 },
-	{ "mlock2", 5319 },
-	{ "copy_file_range", 5320 },
-	{ "preadv2", 5321 },
-	{ "pwritev2", 5322 },
-	{ "pkey_mprotect", 5323 },
-	{ "pkey_alloc", 5324 },
-	{ "pkey_free", 5325 },
-	{ "statx", 5326 },
-	{ "rseq", 5327 },
-	{ "io_pgetevents", 5328 },
-	{ "pidfd_send_signal", 5424 },
-	{ "io_uring_setup", 5425 },
-	{ "io_uring_enter", 5426 },
-	{ "io_uring_register", 5427 },
-	{ "open_tree", 5428 },
-	{ "move_mount", 5429 },
-	{ "fsopen", 5430 },
-	{ "fsconfig", 5431 },
-	{ "fsmount", 5432 },
-	{ "fspick", 5433 },
-	{ "pidfd_open", 5434 },
-	{ "clone3", 5435 },
-	{ "close_range", 5436 },
-	{ "openat2", 5437 },
-	{ "pidfd_getfd", 5438 },
-	{ "faccessat2", 5439 },
-	{ "process_madvise", 5440 },
-	{ "epoll_pwait2", 5441 },
-	{ "mount_setattr", 5442 },
-	{ "quotactl_fd", 5443 },
-	{ "landlock_create_ruleset", 5444 },
-	{ "landlock_add_rule", 5445 },
-	{ "landlock_restrict_self", 5446 },
-	{ "process_mrelease", 5448 },
-	{ "futex_waitv", 5449 },
-	{ "set_mempolicy_home_node", 5450 },
-	{ "cachestat", 5451 },
-	{ "fchmodat2", 5452 },
-	{ "map_shadow_stack", 5453 },
-	{ "futex_wake", 5454 },
-	{ "futex_wait", 5455 },
-	{ "futex_requeue", 5456 },
-	{ "statmount", 5457 },
-	{ "listmount", 5458 },
-	{ "lsm_get_self_attr", 5459 },
-	{ "lsm_set_self_attr", 5460 },
-	{ "lsm_list_modules", 5461 },
-	{ "mseal", 5462 },
-	{ "setxattrat", 5463 },
-	{ "getxattrat", 5464 },
-	{ "listxattrat", 5465 },
-	{ "removexattrat", 5466 },
-	{ "open_tree_attr", 5467 },
-	{ "file_getattr", 5468 },
-	{ "file_setattr", 5469 },
-	{ "listns", 5470 },
-	{ "rseq_slice_yield", 5471 },
+	{ 3759, 5000 }, /* read */
+	{ 5990, 5001 }, /* write */
+	{ 2838, 5002 }, /* open */
+	{ 478, 5003 }, /* close */
+	{ 5268, 5004 }, /* stat */
+	{ 1036, 5005 }, /* fstat */
+	{ 2267, 5006 }, /* lstat */
+	{ 3516, 5007 }, /* poll */
+	{ 2198, 5008 }, /* lseek */
+	{ 2437, 5009 }, /* mmap */
+	{ 2501, 5010 }, /* mprotect */
+	{ 2706, 5011 }, /* munmap */
+	{ 222, 5012 }, /* brk */
+	{ 4020, 5013 }, /* rt_sigaction */
+	{ 4047, 5014 }, /* rt_sigprocmask */
+	{ 1896, 5015 }, /* ioctl */
+	{ 3546, 5016 }, /* pread64 */
+	{ 3699, 5017 }, /* pwrite64 */
+	{ 3802, 5018 }, /* readv */
+	{ 5996, 5019 }, /* writev */
+	{ 42, 5020 }, /* access */
+	{ 3459, 5021 }, /* pipe */
+	{ 8, 5022 }, /* _newselect */
+	{ 4524, 5023 }, /* sched_yield */
+	{ 2628, 5024 }, /* mremap */
+	{ 2669, 5025 }, /* msync */
+	{ 2379, 5026 }, /* mincore */
+	{ 2281, 5027 }, /* madvise */
+	{ 5096, 5028 }, /* shmget */
+	{ 5077, 5029 }, /* shmat */
+	{ 5083, 5030 }, /* shmctl */
+	{ 559, 5031 }, /* dup */
+	{ 563, 5032 }, /* dup2 */
+	{ 3328, 5033 }, /* pause */
+	{ 2731, 5034 }, /* nanosleep */
+	{ 1407, 5035 }, /* getitimer */
+	{ 4863, 5036 }, /* setitimer */
+	{ 83, 5037 }, /* alarm */
+	{ 1457, 5038 }, /* getpid */
+	{ 4614, 5039 }, /* sendfile */
+	{ 5204, 5040 }, /* socket */
+	{ 496, 5041 }, /* connect */
+	{ 27, 5042 }, /* accept */
+	{ 4651, 5043 }, /* sendto */
+	{ 3820, 5044 }, /* recvfrom */
+	{ 4643, 5045 }, /* sendmsg */
+	{ 3854, 5046 }, /* recvmsg */
+	{ 5103, 5047 }, /* shutdown */
+	{ 196, 5048 }, /* bind */
+	{ 2101, 5049 }, /* listen */
+	{ 1573, 5050 }, /* getsockname */
+	{ 1429, 5051 }, /* getpeername */
+	{ 5222, 5052 }, /* socketpair */
+	{ 5008, 5053 }, /* setsockopt */
+	{ 1585, 5054 }, /* getsockopt */
+	{ 465, 5055 }, /* clone */
+	{ 977, 5056 }, /* fork */
+	{ 715, 5057 }, /* execve */
+	{ 731, 5058 }, /* exit */
+	{ 5969, 5059 }, /* wait4 */
+	{ 1993, 5060 }, /* kill */
+	{ 5787, 5061 }, /* uname */
+	{ 4567, 5062 }, /* semget */
+	{ 4574, 5063 }, /* semop */
+	{ 4560, 5064 }, /* semctl */
+	{ 5090, 5065 }, /* shmdt */
+	{ 2648, 5066 }, /* msgget */
+	{ 2662, 5067 }, /* msgsnd */
+	{ 2655, 5068 }, /* msgrcv */
+	{ 2641, 5069 }, /* msgctl */
+	{ 887, 5070 }, /* fcntl */
+	{ 971, 5071 }, /* flock */
+	{ 1078, 5072 }, /* fsync */
+	{ 901, 5073 }, /* fdatasync */
+	{ 5720, 5074 }, /* truncate */
+	{ 1090, 5075 }, /* ftruncate */
+	{ 1273, 5076 }, /* getdents */
+	{ 1266, 5077 }, /* getcwd */
+	{ 270, 5078 }, /* chdir */
+	{ 829, 5079 }, /* fchdir */
+	{ 3905, 5080 }, /* rename */
+	{ 2387, 5081 }, /* mkdir */
+	{ 3992, 5082 }, /* rmdir */
+	{ 520, 5083 }, /* creat */
+	{ 2089, 5084 }, /* link */
+	{ 5793, 5085 }, /* unlink */
+	{ 5377, 5086 }, /* symlink */
+	{ 3782, 5087 }, /* readlink */
+	{ 276, 5088 }, /* chmod */
+	{ 836, 5089 }, /* fchmod */
+	{ 282, 5090 }, /* chown */
+	{ 862, 5091 }, /* fchown */
+	{ 2063, 5092 }, /* lchown */
+	{ 5766, 5093 }, /* umask */
+	{ 1603, 5094 }, /* gettimeofday */
+	{ 1546, 5095 }, /* getrlimit */
+	{ 1556, 5096 }, /* getrusage */
+	{ 5475, 5097 }, /* sysinfo */
+	{ 5708, 5098 }, /* times */
+	{ 3684, 5099 }, /* ptrace */
+	{ 1616, 5100 }, /* getuid */
+	{ 5483, 5101 }, /* syslog */
+	{ 1357, 5102 }, /* getgid */
+	{ 5032, 5103 }, /* setuid */
+	{ 4806, 5104 }, /* setgid */
+	{ 1339, 5105 }, /* geteuid */
+	{ 1321, 5106 }, /* getegid */
+	{ 4879, 5107 }, /* setpgid */
+	{ 1472, 5108 }, /* getppid */
+	{ 1449, 5109 }, /* getpgrp */
+	{ 5001, 5110 }, /* setsid */
+	{ 4971, 5111 }, /* setreuid */
+	{ 4907, 5112 }, /* setregid */
+	{ 1373, 5113 }, /* getgroups */
+	{ 4822, 5114 }, /* setgroups */
+	{ 4949, 5115 }, /* setresuid */
+	{ 1524, 5116 }, /* getresuid */
+	{ 4927, 5117 }, /* setresgid */
+	{ 1502, 5118 }, /* getresgid */
+	{ 1441, 5119 }, /* getpgid */
+	{ 4786, 5120 }, /* setfsuid */
+	{ 4766, 5121 }, /* setfsgid */
+	{ 1566, 5122 }, /* getsid */
+	{ 256, 5123 }, /* capget */
+	{ 263, 5124 }, /* capset */
+	{ 4033, 5125 }, /* rt_sigpending */
+	{ 4105, 5126 }, /* rt_sigtimedwait */
+	{ 4062, 5127 }, /* rt_sigqueueinfo */
+	{ 4091, 5128 }, /* rt_sigsuspend */
+	{ 5122, 5129 }, /* sigaltstack */
+	{ 5871, 5130 }, /* utime */
+	{ 2401, 5131 }, /* mknod */
+	{ 3406, 5132 }, /* personality */
+	{ 5865, 5133 }, /* ustat */
+	{ 5280, 5134 }, /* statfs */
+	{ 1060, 5135 }, /* fstatfs */
+	{ 5469, 5136 }, /* sysfs */
+	{ 1480, 5137 }, /* getpriority */
+	{ 4895, 5138 }, /* setpriority */
+	{ 4490, 5139 }, /* sched_setparam */
+	{ 4354, 5140 }, /* sched_getparam */
+	{ 4505, 5141 }, /* sched_setscheduler */
+	{ 4369, 5142 }, /* sched_getscheduler */
+	{ 4276, 5143 }, /* sched_get_priority_max */
+	{ 4299, 5144 }, /* sched_get_priority_min */
+	{ 4388, 5145 }, /* sched_rr_get_interval */
+	{ 2415, 5146 }, /* mlock */
+	{ 2687, 5147 }, /* munlock */
+	{ 2428, 5148 }, /* mlockall */
+	{ 2695, 5149 }, /* munlockall */
+	{ 5931, 5150 }, /* vhangup */
+	{ 3470, 5151 }, /* pivot_root */
+	{ 19, 5152 }, /* _sysctl */
+	{ 3540, 5153 }, /* prctl */
+	{ 62, 5154 }, /* adjtimex */
+	{ 4991, 5155 }, /* setrlimit */
+	{ 296, 5156 }, /* chroot */
+	{ 5395, 5157 }, /* sync */
+	{ 49, 5158 }, /* acct */
+	{ 5019, 5159 }, /* settimeofday */
+	{ 2459, 5160 }, /* mount */
+	{ 5779, 5161 }, /* umount2 */
+	{ 5356, 5162 }, /* swapon */
+	{ 5348, 5163 }, /* swapoff */
+	{ 3808, 5164 }, /* reboot */
+	{ 4851, 5165 }, /* sethostname */
+	{ 4752, 5166 }, /* setdomainname */
+	{ 526, 5167 }, /* create_module */
+	{ 1686, 5168 }, /* init_module */
+	{ 540, 5169 }, /* delete_module */
+	{ 1189, 5170 }, /* get_kernel_syms */
+	{ 3725, 5171 }, /* query_module */
+	{ 3738, 5172 }, /* quotactl */
+	{ 2752, 5173 }, /* nfsservctl */
+	{ 1464, 5174 }, /* getpmsg */
+	{ 3691, 5175 }, /* putpmsg */
+	{ 71, 5176 }, /* afs_syscall */
+	{ 1596, 5178 }, /* gettid */
+	{ 3764, 5179 }, /* readahead */
+	{ 5048, 5180 }, /* setxattr */
+	{ 2204, 5181 }, /* lsetxattr */
+	{ 1004, 5182 }, /* fsetxattr */
+	{ 1632, 5183 }, /* getxattr */
+	{ 2079, 5184 }, /* lgetxattr */
+	{ 911, 5185 }, /* fgetxattr */
+	{ 2125, 5186 }, /* listxattr */
+	{ 2147, 5187 }, /* llistxattr */
+	{ 960, 5188 }, /* flistxattr */
+	{ 3879, 5189 }, /* removexattr */
+	{ 2185, 5190 }, /* lremovexattr */
+	{ 982, 5191 }, /* fremovexattr */
+	{ 5714, 5192 }, /* tkill */
+	{ 1112, 5194 }, /* futex */
+	{ 4458, 5195 }, /* sched_setaffinity */
+	{ 4322, 5196 }, /* sched_getaffinity */
+	{ 235, 5197 }, /* cacheflush */
+	{ 226, 5198 }, /* cachectl */
+	{ 5490, 5199 }, /* sysmips */
+	{ 1829, 5200 }, /* io_setup */
+	{ 1770, 5201 }, /* io_destroy */
+	{ 1781, 5202 }, /* io_getevents */
+	{ 1838, 5203 }, /* io_submit */
+	{ 1760, 5204 }, /* io_cancel */
+	{ 736, 5205 }, /* exit_group */
+	{ 2170, 5206 }, /* lookup_dcookie */
+	{ 573, 5207 }, /* epoll_create */
+	{ 600, 5208 }, /* epoll_ctl */
+	{ 649, 5209 }, /* epoll_wait */
+	{ 3862, 5210 }, /* remap_file_pages */
+	{ 4078, 5211 }, /* rt_sigreturn */
+	{ 4728, 5212 }, /* set_tid_address */
+	{ 3943, 5213 }, /* restart_syscall */
+	{ 4580, 5214 }, /* semtimedop */
+	{ 768, 5215 }, /* fadvise64 */
+	{ 5514, 5216 }, /* timer_create */
+	{ 5587, 5217 }, /* timer_settime */
+	{ 5557, 5218 }, /* timer_gettime */
+	{ 5540, 5219 }, /* timer_getoverrun */
+	{ 5527, 5220 }, /* timer_delete */
+	{ 435, 5221 }, /* clock_settime */
+	{ 366, 5222 }, /* clock_gettime */
+	{ 333, 5223 }, /* clock_getres */
+	{ 396, 5224 }, /* clock_nanosleep */
+	{ 5502, 5225 }, /* tgkill */
+	{ 5904, 5226 }, /* utimes */
+	{ 2306, 5227 }, /* mbind */
+	{ 1205, 5228 }, /* get_mempolicy */
+	{ 4658, 5229 }, /* set_mempolicy */
+	{ 2538, 5230 }, /* mq_open */
+	{ 2618, 5231 }, /* mq_unlink */
+	{ 2585, 5232 }, /* mq_timedsend */
+	{ 2546, 5233 }, /* mq_timedreceive */
+	{ 2528, 5234 }, /* mq_notify */
+	{ 2514, 5235 }, /* mq_getsetattr */
+	{ 5961, 5236 }, /* vserver */
+	{ 5975, 5237 }, /* waitid */
+	{ 54, 5239 }, /* add_key */
+	{ 3931, 5240 }, /* request_key */
+	{ 1986, 5241 }, /* keyctl */
+	{ 4712, 5242 }, /* set_thread_area */
+	{ 1716, 5243 }, /* inotify_init */
+	{ 1698, 5244 }, /* inotify_add_watch */
+	{ 1743, 5245 }, /* inotify_rm_watch */
+	{ 2365, 5246 }, /* migrate_pages */
+	{ 2886, 5247 }, /* openat */
+	{ 2393, 5248 }, /* mkdirat */
+	{ 2407, 5249 }, /* mknodat */
+	{ 878, 5250 }, /* fchownat */
+	{ 1179, 5251 }, /* futimesat */
+	{ 2741, 5252 }, /* newfstatat */
+	{ 5800, 5253 }, /* unlinkat */
+	{ 3912, 5254 }, /* renameat */
+	{ 2094, 5255 }, /* linkat */
+	{ 5385, 5256 }, /* symlinkat */
+	{ 3791, 5257 }, /* readlinkat */
+	{ 843, 5258 }, /* fchmodat */
+	{ 747, 5259 }, /* faccessat */
+	{ 3659, 5260 }, /* pselect6 */
+	{ 3521, 5261 }, /* ppoll */
+	{ 5809, 5262 }, /* unshare */
+	{ 5233, 5263 }, /* splice */
+	{ 5400, 5264 }, /* sync_file_range */
+	{ 5498, 5265 }, /* tee */
+	{ 5952, 5266 }, /* vmsplice */
+	{ 2490, 5267 }, /* move_pages */
+	{ 4696, 5268 }, /* set_robust_list */
+	{ 1219, 5269 }, /* get_robust_list */
+	{ 1975, 5270 }, /* kexec_load */
+	{ 1259, 5271 }, /* getcpu */
+	{ 624, 5272 }, /* epoll_pwait */
+	{ 1925, 5273 }, /* ioprio_set */
+	{ 1914, 5274 }, /* ioprio_get */
+	{ 5877, 5275 }, /* utimensat */
+	{ 5141, 5276 }, /* signalfd */
+	{ 5617, 5277 }, /* timerfd */
+	{ 675, 5278 }, /* eventfd */
+	{ 791, 5279 }, /* fallocate */
+	{ 5625, 5280 }, /* timerfd_create */
+	{ 5640, 5281 }, /* timerfd_gettime */
+	{ 5674, 5282 }, /* timerfd_settime */
+	{ 5150, 5283 }, /* signalfd4 */
+	{ 683, 5284 }, /* eventfd2 */
+	{ 586, 5285 }, /* epoll_create1 */
+	{ 568, 5286 }, /* dup3 */
+	{ 3464, 5287 }, /* pipe2 */
+	{ 1729, 5288 }, /* inotify_init1 */
+	{ 3554, 5289 }, /* preadv */
+	{ 3708, 5290 }, /* pwritev */
+	{ 4144, 5291 }, /* rt_tgsigqueueinfo */
+	{ 3382, 5292 }, /* perf_event_open */
+	{ 34, 5293 }, /* accept4 */
+	{ 3829, 5294 }, /* recvmmsg */
+	{ 801, 5295 }, /* fanotify_init */
+	{ 815, 5296 }, /* fanotify_mark */
+	{ 3569, 5297 }, /* prlimit64 */
+	{ 2713, 5298 }, /* name_to_handle_at */
+	{ 2843, 5299 }, /* open_by_handle_at */
+	{ 303, 5300 }, /* clock_adjtime */
+	{ 5433, 5301 }, /* syncfs */
+	{ 4634, 5302 }, /* sendmmsg */
+	{ 4873, 5303 }, /* setns */
+	{ 3612, 5304 }, /* process_vm_readv */
+	{ 3629, 5305 }, /* process_vm_writev */
+	{ 1940, 5306 }, /* kcmp */
+	{ 947, 5307 }, /* finit_module */
+	{ 1282, 5308 }, /* getdents64 */
+	{ 4476, 5309 }, /* sched_setattr */
+	{ 4340, 5310 }, /* sched_getattr */
+	{ 3921, 5311 }, /* renameat2 */
+	{ 4536, 5312 }, /* seccomp */
+	{ 1492, 5313 }, /* getrandom */
+	{ 2323, 5314 }, /* memfd_create */
+	{ 201, 5315 }, /* bpf */
+	{ 722, 5316 }, /* execveat */
+	{ 5841, 5317 }, /* userfaultfd */
+	{ 2312, 5318 }, /* membarrier */
+	{ 2421, 5319 }, /* mlock2 */
+	{ 504, 5320 }, /* copy_file_range */
+	{ 3561, 5321 }, /* preadv2 */
+	{ 3716, 5322 }, /* pwritev2 */
+	{ 3502, 5323 }, /* pkey_mprotect */
+	{ 3481, 5324 }, /* pkey_alloc */
+	{ 3492, 5325 }, /* pkey_free */
+	{ 5306, 5326 }, /* statx */
+	{ 3998, 5327 }, /* rseq */
+	{ 1794, 5328 }, /* io_pgetevents */
+	{ 3441, 5424 }, /* pidfd_send_signal */
+	{ 1881, 5425 }, /* io_uring_setup */
+	{ 1848, 5426 }, /* io_uring_enter */
+	{ 1863, 5427 }, /* io_uring_register */
+	{ 2861, 5428 }, /* open_tree */
+	{ 2479, 5429 }, /* move_mount */
+	{ 1022, 5430 }, /* fsopen */
+	{ 995, 5431 }, /* fsconfig */
+	{ 1014, 5432 }, /* fsmount */
+	{ 1029, 5433 }, /* fspick */
+	{ 3430, 5434 }, /* pidfd_open */
+	{ 471, 5435 }, /* clone3 */
+	{ 484, 5436 }, /* close_range */
+	{ 2893, 5437 }, /* openat2 */
+	{ 3418, 5438 }, /* pidfd_getfd */
+	{ 757, 5439 }, /* faccessat2 */
+	{ 3579, 5440 }, /* process_madvise */
+	{ 636, 5441 }, /* epoll_pwait2 */
+	{ 2465, 5442 }, /* mount_setattr */
+	{ 3747, 5443 }, /* quotactl_fd */
+	{ 2016, 5444 }, /* landlock_create_ruleset */
+	{ 1998, 5445 }, /* landlock_add_rule */
+	{ 2040, 5446 }, /* landlock_restrict_self */
+	{ 3595, 5448 }, /* process_mrelease */
+	{ 1156, 5449 }, /* futex_waitv */
+	{ 4672, 5450 }, /* set_mempolicy_home_node */
+	{ 246, 5451 }, /* cachestat */
+	{ 852, 5452 }, /* fchmodat2 */
+	{ 2289, 5453 }, /* map_shadow_stack */
+	{ 1168, 5454 }, /* futex_wake */
+	{ 1145, 5455 }, /* futex_wait */
+	{ 1118, 5456 }, /* futex_requeue */
+	{ 5296, 5457 }, /* statmount */
+	{ 2108, 5458 }, /* listmount */
+	{ 2214, 5459 }, /* lsm_get_self_attr */
+	{ 2249, 5460 }, /* lsm_set_self_attr */
+	{ 2232, 5461 }, /* lsm_list_modules */
+	{ 2635, 5462 }, /* mseal */
+	{ 5057, 5463 }, /* setxattrat */
+	{ 1641, 5464 }, /* getxattrat */
+	{ 2135, 5465 }, /* listxattrat */
+	{ 3891, 5466 }, /* removexattrat */
+	{ 2871, 5467 }, /* open_tree_attr */
+	{ 921, 5468 }, /* file_getattr */
+	{ 934, 5469 }, /* file_setattr */
+	{ 2118, 5470 }, /* listns */
+	{ 4003, 5471 }, /* rseq_slice_yield */
 };
 
 static const uint16_t mips64_by_name[] = {
@@ -2587,403 +3197,403 @@ const struct syscall_table syscall_table_mips64 = {
 
 /* mips64n32.tbl: 397 syscalls */
 static const struct syscall_entry mips64n32_by_nr[] = {
-	{ "read", 6000 },
-	{ "write", 6001 },
-	{ "open", 6002 },
-	{ "close", 6003 },
-	{ "stat", 6004 },
-	{ "fstat", 6005 },
-	{ "lstat", 6006 },
-	{ "poll", 6007 },
-	{ "lseek", 6008 },
-	{ "mmap", 6009 },
-	{ "mprotect", 6010 },
-	{ "munmap", 6011 },
-	{ "brk", 6012 },
-	{ "rt_sigaction", 6013 },
-	{ "rt_sigprocmask", 6014 },
-	{ "ioctl", 6015 },
-	{ "pread64", 6016 },
-	{ "pwrite64", 6017 },
-	{ "readv", 6018 },
-	{ "writev", 6019 },
-	{ "access", 6020 },
-	{ "pipe", 6021 },
-	{ "_newselect", 6022 },
-	{ "sched_yield", 6023 },
-	{ "mremap", 6024 },
-	{ "msync", 6025 },
-	{ "mincore", 6026 },
-	{ "madvise", 6027 },
-	{ "shmget", 6028 },
-	{ "shmat", 6029 },
-	{ "shmctl", 6030 },
-	{ "dup", 6031 },
-	{ "dup2", 6032 },
-	{ "pause", 6033 },
-	{ "nanosleep", 6034 },
-	{ "getitimer", 6035 },
-	{ "setitimer", 6036 },
-	{ "alarm", 6037 },
-	{ "getpid", 6038 },
-	{ "sendfile", 6039 },
-	{ "socket", 6040 },
-	{ "connect", 6041 },
-	{ "accept", 6042 },
-	{ "sendto", 6043 },
-	{ "recvfrom", 6044 },
-	{ "sendmsg", 6045 },
-	{ "recvmsg", 6046 },
-	{ "shutdown", 6047 },
-	{ "bind", 6048 },
-	{ "listen", 6049 },
-	{ "getsockname", 6050 },
-	{ "getpeername", 6051 },
-	{ "socketpair", 6052 },
-	{ "setsockopt", 6053 },
-	{ "getsockopt", 6054 },
-	{ "clone", 6055 },
-	{ "fork", 6056 },
-	{ "execve", 6057 },
-	{ "exit", 6058 },
-	{ "wait4", 6059 },
-	{ "kill", 6060 },
-	{ "uname", 6061 },
-	{ "semget", 6062 },
-	{ "semop", 6063 },
-	{ "semctl", 6064 },
-	{ "shmdt", 6065 },
-	{ "msgget", 6066 },
-	{ "msgsnd", 6067 },
-	{ "msgrcv", 6068 },
-	{ "msgctl", 6069 },
-	{ "fcntl", 6070 },
-	{ "flock", 6071 },
-	{ "fsync", 6072 },
-	{ "fdatasync", 6073 },
-	{ "truncate", 6074 },
-	{ "ftruncate", 6075 },
-	{ "getdents", 6076 },
-	{ "getcwd", 6077 },
-	{ "chdir", 6078 },
-	{ "fchdir", 6079 },
-	{ "rename", 6080 },
-	{ "mkdir", 6081 },
-	{ "rmdir", 6082 },
-	{ "creat", 6083 },
-	{ "link", 6084 },
-	{ "unlink", 6085 },
-	{ "symlink", 6086 },
-	{ "readlink", 6087 },
-	{ "chmod", 6088 },
-	{ "fchmod", 6089 },
-	{ "chown", 6090 },
-	{ "fchown", 6091 },
-	{ "lchown", 6092 },
-	{ "umask", 6093 },
-	{ "gettimeofday", 6094 },
-	{ "getrlimit", 6095 },
-	{ "getrusage", 6096 },
-	{ "sysinfo", 6097 },
-	{ "times", 6098 },
-	{ "ptrace", 6099 },
-	{ "getuid", 6100 },
-	{ "syslog", 6101 },
-	{ "getgid", 6102 },
-	{ "setuid", 6103 },
-	{ "setgid", 6104 },
-	{ "geteuid", 6105 },
-	{ "getegid", 6106 },
-	{ "setpgid", 6107 },
-	{ "getppid", 6108 },
-	{ "getpgrp", 6109 },
-	{ "setsid", 6110 },
-	{ "setreuid", 6111 },
-	{ "setregid", 6112 },
-	{ "getgroups", 6113 },
-	{ "setgroups", 6114 },
-	{ "setresuid", 6115 },
-	{ "getresuid", 6116 },
-	{ "setresgid", 6117 },
-	{ "getresgid", 6118 },
-	{ "getpgid", 6119 },
-	{ "setfsuid", 6120 },
-	{ "setfsgid", 6121 },
-	{ "getsid", 6122 },
-	{ "capget", 6123 },
-	{ "capset", 6124 },
-	{ "rt_sigpending", 6125 },
-	{ "rt_sigtimedwait", 6126 },
-	{ "rt_sigqueueinfo", 6127 },
-	{ "rt_sigsuspend", 6128 },
-	{ "sigaltstack", 6129 },
-	{ "utime", 6130 },
-	{ "mknod", 6131 },
-	{ "personality", 6132 },
-	{ "ustat", 6133 },
-	{ "statfs", 6134 },
-	{ "fstatfs", 6135 },
-	{ "sysfs", 6136 },
-	{ "getpriority", 6137 },
-	{ "setpriority", 6138 },
-	{ "sched_setparam", 6139 },
-	{ "sched_getparam", 6140 },
-	{ "sched_setscheduler", 6141 },
-	{ "sched_getscheduler", 6142 },
-	{ "sched_get_priority_max", 6143 },
-	{ "sched_get_priority_min", 6144 },
-	{ "sched_rr_get_interval", 6145 },
-	{ "mlock", 6146 },
-	{ "munlock", 6147 },
-	{ "mlockall", 6148 },
-	{ "munlockall", 6149 },
-	{ "vhangup", 6150 },
-	{ "pivot_root", 6151 },
-	{ "_sysctl", 6152 },
-	{ "prctl", 6153 },
-	{ "adjtimex", 6154 },
-	{ "setrlimit", 6155 },
-	{ "chroot", 6156 },
-	{ "sync", 6157 },
-	{ "acct", 6158 },
-	{ "settimeofday", 6159 },
-	{ "mount", 6160 },
-	{ "umount2", 6161 },
-	{ "swapon", 6162 },
-	{ "swapoff", 6163 },
-	{ "reboot", 6164 },
-	{ "sethostname", 6165 },
-	{ "setdomainname", 6166 },
-	{ "create_module", 6167 },
-	{ "init_module", 6168 },
-	{ "delete_module", 6169 },
-	{ "get_kernel_syms", 6170 },
-	{ "query_module", 6171 },
-	{ "quotactl", 6172 },
-	{ "nfsservctl", 6173 },
-	{ "getpmsg", 6174 },
-	{ "putpmsg", 6175 },
-	{ "afs_syscall", 6176 },
-	{ "gettid", 6178 },
-	{ "readahead", 6179 },
-	{ "setxattr", 6180 },
-	{ "lsetxattr", 6181 },
-	{ "fsetxattr", 6182 },
-	{ "getxattr", 6183 },
-	{ "lgetxattr", 6184 },
-	{ "fgetxattr", 6185 },
-	{ "listxattr", 6186 },
-	{ "llistxattr", 6187 },
-	{ "flistxattr", 6188 },
-	{ "removexattr", 6189 },
-	{ "lremovexattr", 6190 },
-	{ "fremovexattr", 6191 },
-	{ "tkill", 6192 },
-	{ "futex", 6194 },
-	{ "sched_setaffinity", 6195 },
-	{ "sched_getaffinity", 6196 },
-	{ "cacheflush", 6197 },
-	{ "cachectl", 6198 },
-	{ "sysmips", 6199 },
-	{ "io_setup", 6200 },
-	{ "io_destroy", 6201 },
-	{ "io_getevents", 6202 },
-	{ "io_submit", 6203 },
-	{ "io_cancel", 6204 },
-	{ "exit_group", 6205 },
-	{ "lookup_dcookie", 6206 },
-	{ "epoll_create", 6207 },
-	{ "epoll_ctl", 6208 },
-	{ "epoll_wait", 6209 },
-	{ "remap_file_pages", 6210 },
-	{ "rt_sigreturn", 6211 },
-	{ "fcntl64", 6212 },
-	{ "set_tid_address", 6213 },
-	{ "restart_syscall", 6214 },
-	{ "semtimedop", 6215 },
-	{ "fadvise64", 6216 },
-	{ "statfs64", 6217 },
-	{ "fstatfs64", 6218 },
-	{ "sendfile64", 6219 },
-	{ "timer_create", 6220 },
-	{ "timer_settime", 6221 },
-	{ "timer_gettime", 6222 },
-	{ "timer_getoverrun", 6223 },
-	{ "timer_delete", 6224 },
-	{ "clock_settime", 6225 },
-	{ "clock_gettime", 6226 },
-	{ "clock_getres", 6227 },
-	{ "clock_nanosleep", 6228 },
-	{ "tgkill", 6229 },
-	{ "utimes", 6230 },
-	{ "mbind", 6231 },
-	{ "get_mempolicy", 6232 },
-	{ "set_mempolicy", 6233 },
-	{ "mq_open", 6234 },
-	{ "mq_unlink", 6235 },
-	{ "mq_timedsend", 6236 },
-	{ "mq_timedreceive", 6237 },
-	{ "mq_notify", 6238 },
-	{ "mq_getsetattr", 6239 },
-	{ "vserver", 6240 },
-	{ "waitid", 6241 },
-	{ "add_key", 6243 },
-	{ "request_key", 6244 },
-	{ "keyctl", 6245 },
-	{ "set_thread_area", 6246 },
-	{ "inotify_init", 6247 },
-	{ "inotify_add_watch", 6248 },
-	{ "inotify_rm_watch", 6249 },
-	{ "migrate_pages", 6250 },
-	{ "openat", 6251 },
-	{ "mkdirat", 6252 },
-	{ "mknodat", 6253 },
-	{ "fchownat", 6254 },
-	{ "futimesat", 6255 },
-	{ "newfstatat", 6256 },
-	{ "unlinkat", 6257 },
-	{ "renameat", 6258 },
-	{ "linkat", 6259 },
-	{ "symlinkat", 6260 },
-	{ "readlinkat", 6261 },
-	{ "fchmodat", 6262 },
-	{ "faccessat", 6263 },
-	{ "pselect6", 6264 },
-	{ "ppoll", 6265 },
-	{ "unshare", 6266 },
-	{ "splice", 6267 },
-	{ "sync_file_range", 6268 },
-	{ "tee", 6269 },
-	{ "vmsplice", 6270 },
-	{ "move_pages", 6271 },
-	{ "set_robust_list", 6272 },
-	{ "get_robust_list", 6273 },
-	{ "kexec_load", 6274 },
-	{ "getcpu", 6275 },
-	{ "epoll_pwait", 6276 },
-	{ "ioprio_set", 6277 },
-	{ "ioprio_get", 6278 },
-	{ "utimensat", 6279 },
-	{ "signalfd", 6280 },
-	{ "timerfd", 6281 },
-	{ "eventfd", 6282 },
-	{ "fallocate", 6283 },
-	{ "timerfd_create", 6284 },
-	{ "timerfd_gettime", 6285 },
-	{ "timerfd_settime", 6286 },
-	{ "signalfd4", 6287 },
-	{ "eventfd2", 6288 },
-	{ "epoll_create1", 6289 },
-	{ "dup3", 6290 },
-	{ "pipe2", 6291 },
-	{ "inotify_init1", 6292 },
-	{ "preadv", 6293 },
-	{ "pwritev", 6294 },
-	{ "rt_tgsigqueueinfo", 6295 },
-	{ "perf_event_open", 6296 },
-	{ "accept4", 6297 },
-	{ "recvmmsg", 6298 },
-	{ "getdents64", 6299 },
-	{ "fanotify_init", 6300 },
-	{ "fanotify_mark", 6301 },
-	{ "prlimit64", 6302 },
-	{ "name_to_handle_at", 6303 },
-	{ "open_by_handle_at", 6304 },
-	{ "clock_adjtime", 6305 },
-	{ "syncfs", 6306 },
-	{ "sendmmsg", 6307 },
-	{ "setns", 6308 },
-	{ "process_vm_readv", 6309 },
-	{ "process_vm_writev", 6310 },
-	{ "kcmp", 6311 },
-	{ "finit_module", 6312 },
-	{ "sched_setattr", 6313 },
-	{ "sched_getattr", 6314 },
-	{ "renameat2", 6315 },
-	{ "seccomp", 6316 },
-	{ "getrandom", 6317 },
-	{ "memfd_create", 6318 },
-	{ "bpf", 6319 },
-	{ "execveat", 6320 },
-	{ "userfaultfd", 6321 },
-	{ "membarrier", 6322 },
-	{ "mlock2", 6323 },
-	{ "copy_file_range", 6324 },
-	{ "preadv2", 6325 },
-	{ "pwritev2", 6326 },
-	{ "pkey_mprotect", 6327 },
-	{ "pkey_alloc", 6328 },
-	{ "pkey_free", 6329 },
-	{ "statx", 6330 },
-	{ "rseq", 6331 },
-	{ "io_pgetevents", 6332 },
-	{ "clock_gettime64", 6403 },
-	{ "clock_settime64", 6404 },
-	{ "clock_adjtime64", 6405 },
-	{ "clock_getres_time64", 6406 },
-	{ "clock_nanosleep_time64", 6407 },
-	{ "timer_gettime64", 6408 },
-	{ "timer_settime64", 6409 },
-	{ "timerfd_gettime64", 6410 },
-	{ "timerfd_settime64", 6411 },
-	{ "utimensat_time64", 6412 },
-	{ "pselect6_time64", 6413 },
-	{ "ppoll_time64", 6414 },
-	{ "io_pgetevents_time64", 6416 },
-	{ "recvmmsg_time64", 6417 },
-	{ "mq_timedsend_time64", 6418 },
-	{ "mq_timedreceive_time64", 6419 },
-	{ "semtimedop_time64", 6420 },
-	{ "rt_sigtimedwait_time64", 6421 },
-	{ "futex_time64", 6422 },
-	{ "sched_rr_get_interval_time64", 6423 },
-	{ "pidfd_send_signal", 6424 },
-	{ "io_uring_setup", 6425 },
-	{ "io_uring_enter", 6426 },
-	{ "io_uring_register", 6427 },
-	{ "open_tree", 6428 },
-	{ "move_mount", 6429 },
-	{ "fsopen", 6430 },
-	{ "fsconfig", 6431 },
-	{ "fsmount", 6432 },
-	{ "fspick", 6433 },
-	{ "pidfd_open", 6434 },
-	{ "clone3", 6435 },
-	{ "close_range", 6436 },
-	{ "openat2", 6437 },
-	{ "pidfd_getfd", 6438 },
-	{ "faccessat2", 6439 },
-	{ "process_madvise", 6440 },
-	{ "epoll_pwait2", 6441 },
-	{ "mount_setattr", 6442 },
-	{ "quotactl_fd", 6443 },
-	{ "landlock_create_ruleset", 6444 },
-	{ "landlock_add_rule", 6445 },
-	{ "landlock_restrict_self", 6446 },
-	{ "process_mrelease", 6448 },
-	{ "futex_waitv", 6449 },
-	{ "set_mempolicy_home_node", 6450 },
-	{ "cachestat", 6451 },
-	{ "fchmodat2", 6452 },
-	{ "map_shadow_stack", 6453 },
-	{ "futex_wake", 6454 },
-	{ "futex_wait", 6455 },
-	{ "futex_requeue", 6456 },
-	{ "statmount", 6457 },
-	{ "listmount", 6458 },
-	{ "lsm_get_self_attr", 6459 },
-	{ "lsm_set_self_attr", 6460 },
-	{ "lsm_list_modules", 6461 },
-	{ "mseal", 6462 },
-	{ "setxattrat", 6463 },
-	{ "getxattrat", 6464 },
-	{ "listxattrat", 6465 },
-	{ "removexattrat", 6466 },
-	{ "open_tree_attr", 6467 },
-	{ "file_getattr", 6468 },
-	{ "file_setattr", 6469 },
-	{ "listns", 6470 },
-	{ "rseq_slice_yield", 6471 },
+	{ 3759, 6000 }, /* read */
+	{ 5990, 6001 }, /* write */
+	{ 2838, 6002 }, /* open */
+	{ 478, 6003 }, /* close */
+	{ 5268, 6004 }, /* stat */
+	{ 1036, 6005 }, /* fstat */
+	{ 2267, 6006 }, /* lstat */
+	{ 3516, 6007 }, /* poll */
+	{ 2198, 6008 }, /* lseek */
+	{ 2437, 6009 }, /* mmap */
+	{ 2501, 6010 }, /* mprotect */
+	{ 2706, 6011 }, /* munmap */
+	{ 222, 6012 }, /* brk */
+	{ 4020, 6013 }, /* rt_sigaction */
+	{ 4047, 6014 }, /* rt_sigprocmask */
+	{ 1896, 6015 }, /* ioctl */
+	{ 3546, 6016 }, /* pread64 */
+	{ 3699, 6017 }, /* pwrite64 */
+	{ 3802, 6018 }, /* readv */
+	{ 5996, 6019 }, /* writev */
+	{ 42, 6020 }, /* access */
+	{ 3459, 6021 }, /* pipe */
+	{ 8, 6022 }, /* _newselect */
+	{ 4524, 6023 }, /* sched_yield */
+	{ 2628, 6024 }, /* mremap */
+	{ 2669, 6025 }, /* msync */
+	{ 2379, 6026 }, /* mincore */
+	{ 2281, 6027 }, /* madvise */
+	{ 5096, 6028 }, /* shmget */
+	{ 5077, 6029 }, /* shmat */
+	{ 5083, 6030 }, /* shmctl */
+	{ 559, 6031 }, /* dup */
+	{ 563, 6032 }, /* dup2 */
+	{ 3328, 6033 }, /* pause */
+	{ 2731, 6034 }, /* nanosleep */
+	{ 1407, 6035 }, /* getitimer */
+	{ 4863, 6036 }, /* setitimer */
+	{ 83, 6037 }, /* alarm */
+	{ 1457, 6038 }, /* getpid */
+	{ 4614, 6039 }, /* sendfile */
+	{ 5204, 6040 }, /* socket */
+	{ 496, 6041 }, /* connect */
+	{ 27, 6042 }, /* accept */
+	{ 4651, 6043 }, /* sendto */
+	{ 3820, 6044 }, /* recvfrom */
+	{ 4643, 6045 }, /* sendmsg */
+	{ 3854, 6046 }, /* recvmsg */
+	{ 5103, 6047 }, /* shutdown */
+	{ 196, 6048 }, /* bind */
+	{ 2101, 6049 }, /* listen */
+	{ 1573, 6050 }, /* getsockname */
+	{ 1429, 6051 }, /* getpeername */
+	{ 5222, 6052 }, /* socketpair */
+	{ 5008, 6053 }, /* setsockopt */
+	{ 1585, 6054 }, /* getsockopt */
+	{ 465, 6055 }, /* clone */
+	{ 977, 6056 }, /* fork */
+	{ 715, 6057 }, /* execve */
+	{ 731, 6058 }, /* exit */
+	{ 5969, 6059 }, /* wait4 */
+	{ 1993, 6060 }, /* kill */
+	{ 5787, 6061 }, /* uname */
+	{ 4567, 6062 }, /* semget */
+	{ 4574, 6063 }, /* semop */
+	{ 4560, 6064 }, /* semctl */
+	{ 5090, 6065 }, /* shmdt */
+	{ 2648, 6066 }, /* msgget */
+	{ 2662, 6067 }, /* msgsnd */
+	{ 2655, 6068 }, /* msgrcv */
+	{ 2641, 6069 }, /* msgctl */
+	{ 887, 6070 }, /* fcntl */
+	{ 971, 6071 }, /* flock */
+	{ 1078, 6072 }, /* fsync */
+	{ 901, 6073 }, /* fdatasync */
+	{ 5720, 6074 }, /* truncate */
+	{ 1090, 6075 }, /* ftruncate */
+	{ 1273, 6076 }, /* getdents */
+	{ 1266, 6077 }, /* getcwd */
+	{ 270, 6078 }, /* chdir */
+	{ 829, 6079 }, /* fchdir */
+	{ 3905, 6080 }, /* rename */
+	{ 2387, 6081 }, /* mkdir */
+	{ 3992, 6082 }, /* rmdir */
+	{ 520, 6083 }, /* creat */
+	{ 2089, 6084 }, /* link */
+	{ 5793, 6085 }, /* unlink */
+	{ 5377, 6086 }, /* symlink */
+	{ 3782, 6087 }, /* readlink */
+	{ 276, 6088 }, /* chmod */
+	{ 836, 6089 }, /* fchmod */
+	{ 282, 6090 }, /* chown */
+	{ 862, 6091 }, /* fchown */
+	{ 2063, 6092 }, /* lchown */
+	{ 5766, 6093 }, /* umask */
+	{ 1603, 6094 }, /* gettimeofday */
+	{ 1546, 6095 }, /* getrlimit */
+	{ 1556, 6096 }, /* getrusage */
+	{ 5475, 6097 }, /* sysinfo */
+	{ 5708, 6098 }, /* times */
+	{ 3684, 6099 }, /* ptrace */
+	{ 1616, 6100 }, /* getuid */
+	{ 5483, 6101 }, /* syslog */
+	{ 1357, 6102 }, /* getgid */
+	{ 5032, 6103 }, /* setuid */
+	{ 4806, 6104 }, /* setgid */
+	{ 1339, 6105 }, /* geteuid */
+	{ 1321, 6106 }, /* getegid */
+	{ 4879, 6107 }, /* setpgid */
+	{ 1472, 6108 }, /* getppid */
+	{ 1449, 6109 }, /* getpgrp */
+	{ 5001, 6110 }, /* setsid */
+	{ 4971, 6111 }, /* setreuid */
+	{ 4907, 6112 }, /* setregid */
+	{ 1373, 6113 }, /* getgroups */
+	{ 4822, 6114 }, /* setgroups */
+	{ 4949, 6115 }, /* setresuid */
+	{ 1524, 6116 }, /* getresuid */
+	{ 4927, 6117 }, /* setresgid */
+	{ 1502, 6118 }, /* getresgid */
+	{ 1441, 6119 }, /* getpgid */
+	{ 4786, 6120 }, /* setfsuid */
+	{ 4766, 6121 }, /* setfsgid */
+	{ 1566, 6122 }, /* getsid */
+	{ 256, 6123 }, /* capget */
+	{ 263, 6124 }, /* capset */
+	{ 4033, 6125 }, /* rt_sigpending */
+	{ 4105, 6126 }, /* rt_sigtimedwait */
+	{ 4062, 6127 }, /* rt_sigqueueinfo */
+	{ 4091, 6128 }, /* rt_sigsuspend */
+	{ 5122, 6129 }, /* sigaltstack */
+	{ 5871, 6130 }, /* utime */
+	{ 2401, 6131 }, /* mknod */
+	{ 3406, 6132 }, /* personality */
+	{ 5865, 6133 }, /* ustat */
+	{ 5280, 6134 }, /* statfs */
+	{ 1060, 6135 }, /* fstatfs */
+	{ 5469, 6136 }, /* sysfs */
+	{ 1480, 6137 }, /* getpriority */
+	{ 4895, 6138 }, /* setpriority */
+	{ 4490, 6139 }, /* sched_setparam */
+	{ 4354, 6140 }, /* sched_getparam */
+	{ 4505, 6141 }, /* sched_setscheduler */
+	{ 4369, 6142 }, /* sched_getscheduler */
+	{ 4276, 6143 }, /* sched_get_priority_max */
+	{ 4299, 6144 }, /* sched_get_priority_min */
+	{ 4388, 6145 }, /* sched_rr_get_interval */
+	{ 2415, 6146 }, /* mlock */
+	{ 2687, 6147 }, /* munlock */
+	{ 2428, 6148 }, /* mlockall */
+	{ 2695, 6149 }, /* munlockall */
+	{ 5931, 6150 }, /* vhangup */
+	{ 3470, 6151 }, /* pivot_root */
+	{ 19, 6152 }, /* _sysctl */
+	{ 3540, 6153 }, /* prctl */
+	{ 62, 6154 }, /* adjtimex */
+	{ 4991, 6155 }, /* setrlimit */
+	{ 296, 6156 }, /* chroot */
+	{ 5395, 6157 }, /* sync */
+	{ 49, 6158 }, /* acct */
+	{ 5019, 6159 }, /* settimeofday */
+	{ 2459, 6160 }, /* mount */
+	{ 5779, 6161 }, /* umount2 */
+	{ 5356, 6162 }, /* swapon */
+	{ 5348, 6163 }, /* swapoff */
+	{ 3808, 6164 }, /* reboot */
+	{ 4851, 6165 }, /* sethostname */
+	{ 4752, 6166 }, /* setdomainname */
+	{ 526, 6167 }, /* create_module */
+	{ 1686, 6168 }, /* init_module */
+	{ 540, 6169 }, /* delete_module */
+	{ 1189, 6170 }, /* get_kernel_syms */
+	{ 3725, 6171 }, /* query_module */
+	{ 3738, 6172 }, /* quotactl */
+	{ 2752, 6173 }, /* nfsservctl */
+	{ 1464, 6174 }, /* getpmsg */
+	{ 3691, 6175 }, /* putpmsg */
+	{ 71, 6176 }, /* afs_syscall */
+	{ 1596, 6178 }, /* gettid */
+	{ 3764, 6179 }, /* readahead */
+	{ 5048, 6180 }, /* setxattr */
+	{ 2204, 6181 }, /* lsetxattr */
+	{ 1004, 6182 }, /* fsetxattr */
+	{ 1632, 6183 }, /* getxattr */
+	{ 2079, 6184 }, /* lgetxattr */
+	{ 911, 6185 }, /* fgetxattr */
+	{ 2125, 6186 }, /* listxattr */
+	{ 2147, 6187 }, /* llistxattr */
+	{ 960, 6188 }, /* flistxattr */
+	{ 3879, 6189 }, /* removexattr */
+	{ 2185, 6190 }, /* lremovexattr */
+	{ 982, 6191 }, /* fremovexattr */
+	{ 5714, 6192 }, /* tkill */
+	{ 1112, 6194 }, /* futex */
+	{ 4458, 6195 }, /* sched_setaffinity */
+	{ 4322, 6196 }, /* sched_getaffinity */
+	{ 235, 6197 }, /* cacheflush */
+	{ 226, 6198 }, /* cachectl */
+	{ 5490, 6199 }, /* sysmips */
+	{ 1829, 6200 }, /* io_setup */
+	{ 1770, 6201 }, /* io_destroy */
+	{ 1781, 6202 }, /* io_getevents */
+	{ 1838, 6203 }, /* io_submit */
+	{ 1760, 6204 }, /* io_cancel */
+	{ 736, 6205 }, /* exit_group */
+	{ 2170, 6206 }, /* lookup_dcookie */
+	{ 573, 6207 }, /* epoll_create */
+	{ 600, 6208 }, /* epoll_ctl */
+	{ 649, 6209 }, /* epoll_wait */
+	{ 3862, 6210 }, /* remap_file_pages */
+	{ 4078, 6211 }, /* rt_sigreturn */
+	{ 893, 6212 }, /* fcntl64 */
+	{ 4728, 6213 }, /* set_tid_address */
+	{ 3943, 6214 }, /* restart_syscall */
+	{ 4580, 6215 }, /* semtimedop */
+	{ 768, 6216 }, /* fadvise64 */
+	{ 5287, 6217 }, /* statfs64 */
+	{ 1068, 6218 }, /* fstatfs64 */
+	{ 4623, 6219 }, /* sendfile64 */
+	{ 5514, 6220 }, /* timer_create */
+	{ 5587, 6221 }, /* timer_settime */
+	{ 5557, 6222 }, /* timer_gettime */
+	{ 5540, 6223 }, /* timer_getoverrun */
+	{ 5527, 6224 }, /* timer_delete */
+	{ 435, 6225 }, /* clock_settime */
+	{ 366, 6226 }, /* clock_gettime */
+	{ 333, 6227 }, /* clock_getres */
+	{ 396, 6228 }, /* clock_nanosleep */
+	{ 5502, 6229 }, /* tgkill */
+	{ 5904, 6230 }, /* utimes */
+	{ 2306, 6231 }, /* mbind */
+	{ 1205, 6232 }, /* get_mempolicy */
+	{ 4658, 6233 }, /* set_mempolicy */
+	{ 2538, 6234 }, /* mq_open */
+	{ 2618, 6235 }, /* mq_unlink */
+	{ 2585, 6236 }, /* mq_timedsend */
+	{ 2546, 6237 }, /* mq_timedreceive */
+	{ 2528, 6238 }, /* mq_notify */
+	{ 2514, 6239 }, /* mq_getsetattr */
+	{ 5961, 6240 }, /* vserver */
+	{ 5975, 6241 }, /* waitid */
+	{ 54, 6243 }, /* add_key */
+	{ 3931, 6244 }, /* request_key */
+	{ 1986, 6245 }, /* keyctl */
+	{ 4712, 6246 }, /* set_thread_area */
+	{ 1716, 6247 }, /* inotify_init */
+	{ 1698, 6248 }, /* inotify_add_watch */
+	{ 1743, 6249 }, /* inotify_rm_watch */
+	{ 2365, 6250 }, /* migrate_pages */
+	{ 2886, 6251 }, /* openat */
+	{ 2393, 6252 }, /* mkdirat */
+	{ 2407, 6253 }, /* mknodat */
+	{ 878, 6254 }, /* fchownat */
+	{ 1179, 6255 }, /* futimesat */
+	{ 2741, 6256 }, /* newfstatat */
+	{ 5800, 6257 }, /* unlinkat */
+	{ 3912, 6258 }, /* renameat */
+	{ 2094, 6259 }, /* linkat */
+	{ 5385, 6260 }, /* symlinkat */
+	{ 3791, 6261 }, /* readlinkat */
+	{ 843, 6262 }, /* fchmodat */
+	{ 747, 6263 }, /* faccessat */
+	{ 3659, 6264 }, /* pselect6 */
+	{ 3521, 6265 }, /* ppoll */
+	{ 5809, 6266 }, /* unshare */
+	{ 5233, 6267 }, /* splice */
+	{ 5400, 6268 }, /* sync_file_range */
+	{ 5498, 6269 }, /* tee */
+	{ 5952, 6270 }, /* vmsplice */
+	{ 2490, 6271 }, /* move_pages */
+	{ 4696, 6272 }, /* set_robust_list */
+	{ 1219, 6273 }, /* get_robust_list */
+	{ 1975, 6274 }, /* kexec_load */
+	{ 1259, 6275 }, /* getcpu */
+	{ 624, 6276 }, /* epoll_pwait */
+	{ 1925, 6277 }, /* ioprio_set */
+	{ 1914, 6278 }, /* ioprio_get */
+	{ 5877, 6279 }, /* utimensat */
+	{ 5141, 6280 }, /* signalfd */
+	{ 5617, 6281 }, /* timerfd */
+	{ 675, 6282 }, /* eventfd */
+	{ 791, 6283 }, /* fallocate */
+	{ 5625, 6284 }, /* timerfd_create */
+	{ 5640, 6285 }, /* timerfd_gettime */
+	{ 5674, 6286 }, /* timerfd_settime */
+	{ 5150, 6287 }, /* signalfd4 */
+	{ 683, 6288 }, /* eventfd2 */
+	{ 586, 6289 }, /* epoll_create1 */
+	{ 568, 6290 }, /* dup3 */
+	{ 3464, 6291 }, /* pipe2 */
+	{ 1729, 6292 }, /* inotify_init1 */
+	{ 3554, 6293 }, /* preadv */
+	{ 3708, 6294 }, /* pwritev */
+	{ 4144, 6295 }, /* rt_tgsigqueueinfo */
+	{ 3382, 6296 }, /* perf_event_open */
+	{ 34, 6297 }, /* accept4 */
+	{ 3829, 6298 }, /* recvmmsg */
+	{ 1282, 6299 }, /* getdents64 */
+	{ 801, 6300 }, /* fanotify_init */
+	{ 815, 6301 }, /* fanotify_mark */
+	{ 3569, 6302 }, /* prlimit64 */
+	{ 2713, 6303 }, /* name_to_handle_at */
+	{ 2843, 6304 }, /* open_by_handle_at */
+	{ 303, 6305 }, /* clock_adjtime */
+	{ 5433, 6306 }, /* syncfs */
+	{ 4634, 6307 }, /* sendmmsg */
+	{ 4873, 6308 }, /* setns */
+	{ 3612, 6309 }, /* process_vm_readv */
+	{ 3629, 6310 }, /* process_vm_writev */
+	{ 1940, 6311 }, /* kcmp */
+	{ 947, 6312 }, /* finit_module */
+	{ 4476, 6313 }, /* sched_setattr */
+	{ 4340, 6314 }, /* sched_getattr */
+	{ 3921, 6315 }, /* renameat2 */
+	{ 4536, 6316 }, /* seccomp */
+	{ 1492, 6317 }, /* getrandom */
+	{ 2323, 6318 }, /* memfd_create */
+	{ 201, 6319 }, /* bpf */
+	{ 722, 6320 }, /* execveat */
+	{ 5841, 6321 }, /* userfaultfd */
+	{ 2312, 6322 }, /* membarrier */
+	{ 2421, 6323 }, /* mlock2 */
+	{ 504, 6324 }, /* copy_file_range */
+	{ 3561, 6325 }, /* preadv2 */
+	{ 3716, 6326 }, /* pwritev2 */
+	{ 3502, 6327 }, /* pkey_mprotect */
+	{ 3481, 6328 }, /* pkey_alloc */
+	{ 3492, 6329 }, /* pkey_free */
+	{ 5306, 6330 }, /* statx */
+	{ 3998, 6331 }, /* rseq */
+	{ 1794, 6332 }, /* io_pgetevents */
+	{ 380, 6403 }, /* clock_gettime64 */
+	{ 449, 6404 }, /* clock_settime64 */
+	{ 317, 6405 }, /* clock_adjtime64 */
+	{ 346, 6406 }, /* clock_getres_time64 */
+	{ 412, 6407 }, /* clock_nanosleep_time64 */
+	{ 5571, 6408 }, /* timer_gettime64 */
+	{ 5601, 6409 }, /* timer_settime64 */
+	{ 5656, 6410 }, /* timerfd_gettime64 */
+	{ 5690, 6411 }, /* timerfd_settime64 */
+	{ 5887, 6412 }, /* utimensat_time64 */
+	{ 3668, 6413 }, /* pselect6_time64 */
+	{ 3527, 6414 }, /* ppoll_time64 */
+	{ 1808, 6416 }, /* io_pgetevents_time64 */
+	{ 3838, 6417 }, /* recvmmsg_time64 */
+	{ 2598, 6418 }, /* mq_timedsend_time64 */
+	{ 2562, 6419 }, /* mq_timedreceive_time64 */
+	{ 4591, 6420 }, /* semtimedop_time64 */
+	{ 4121, 6421 }, /* rt_sigtimedwait_time64 */
+	{ 1132, 6422 }, /* futex_time64 */
+	{ 4410, 6423 }, /* sched_rr_get_interval_time64 */
+	{ 3441, 6424 }, /* pidfd_send_signal */
+	{ 1881, 6425 }, /* io_uring_setup */
+	{ 1848, 6426 }, /* io_uring_enter */
+	{ 1863, 6427 }, /* io_uring_register */
+	{ 2861, 6428 }, /* open_tree */
+	{ 2479, 6429 }, /* move_mount */
+	{ 1022, 6430 }, /* fsopen */
+	{ 995, 6431 }, /* fsconfig */
+	{ 1014, 6432 }, /* fsmount */
+	{ 1029, 6433 }, /* fspick */
+	{ 3430, 6434 }, /* pidfd_open */
+	{ 471, 6435 }, /* clone3 */
+	{ 484, 6436 }, /* close_range */
+	{ 2893, 6437 }, /* openat2 */
+	{ 3418, 6438 }, /* pidfd_getfd */
+	{ 757, 6439 }, /* faccessat2 */
+	{ 3579, 6440 }, /* process_madvise */
+	{ 636, 6441 }, /* epoll_pwait2 */
+	{ 2465, 6442 }, /* mount_setattr */
+	{ 3747, 6443 }, /* quotactl_fd */
+	{ 2016, 6444 }, /* landlock_create_ruleset */
+	{ 1998, 6445 }, /* landlock_add_rule */
+	{ 2040, 6446 }, /* landlock_restrict_self */
+	{ 3595, 6448 }, /* process_mrelease */
+	{ 1156, 6449 }, /* futex_waitv */
+	{ 4672, 6450 }, /* set_mempolicy_home_node */
+	{ 246, 6451 }, /* cachestat */
+	{ 852, 6452 }, /* fchmodat2 */
+	{ 2289, 6453 }, /* map_shadow_stack */
+	{ 1168, 6454 }, /* futex_wake */
+	{ 1145, 6455 }, /* futex_wait */
+	{ 1118, 6456 }, /* futex_requeue */
+	{ 5296, 6457 }, /* statmount */
+	{ 2108, 6458 }, /* listmount */
+	{ 2214, 6459 }, /* lsm_get_self_attr */
+	{ 2249, 6460 }, /* lsm_set_self_attr */
+	{ 2232, 6461 }, /* lsm_list_modules */
+	{ 2635, 6462 }, /* mseal */
+	{ 5057, 6463 }, /* setxattrat */
+	{ 1641, 6464 }, /* getxattrat */
+	{ 2135, 6465 }, /* listxattrat */
+	{ 3891, 6466 }, /* removexattrat */
+	{ 2871, 6467 }, /* open_tree_attr */
+	{ 921, 6468 }, /* file_getattr */
+	{ 934, 6469 }, /* file_setattr */
+	{ 2118, 6470 }, /* listns */
+	{ 4003, 6471 }, /* rseq_slice_yield */
 };
 
 static const uint16_t mips64n32_by_name[] = {
@@ -3020,443 +3630,443 @@ const struct syscall_table syscall_table_mips64n32 = {
 
 /* mipso32.tbl: 437 syscalls */
 static const struct syscall_entry mipso32_by_nr[] = {
-	{ "syscall", 4000 },
-	{ "exit", 4001 },
-	{ "fork", 4002 },
-	{ "read", 4003 },
-	{ "write", 4004 },
-	{ "open", 4005 },
-	{ "close", 4006 },
-	{ "waitpid", 4007 },
-	{ "creat", 4008 },
-	{ "link", 4009 },
-	{ "unlink", 4010 },
-	{ "execve", 4011 },
-	{ "chdir", 4012 },
-	{ "time", 4013 },
-	{ "mknod", 4014 },
-	{ "chmod", 4015 },
-	{ "lchown", 4016 },
-	{ "break", 4017 },
-	{ "lseek", 4019 },
-	{ "getpid", 4020 },
-	{ "mount", 4021 },
-	{ "umount", 4022 },
-	{ "setuid", 4023 },
-	{ "getuid", 4024 },
-	{ "stime", 4025 },
-	{ "ptrace", 4026 },
-	{ "alarm", 4027 },
-	{ "pause", 4029 },
-	{ "utime", 4030 },
-	{ "stty", 4031 },
-	{ "gtty", 4032 },
-	{ "access", 4033 },
-	{ "nice", 4034 },
-	{ "ftime", 4035 },
-	{ "sync", 4036 },
-	{ "kill", 4037 },
-	{ "rename", 4038 },
-	{ "mkdir", 4039 },
-	{ "rmdir", 4040 },
-	{ "dup", 4041 },
-	{ "pipe", 4042 },
-	{ "times", 4043 },
-	{ "prof", 4044 },
-	{ "brk", 4045 },
-	{ "setgid", 4046 },
-	{ "getgid", 4047 },
-	{ "signal", 4048 },
-	{ "geteuid", 4049 },
-	{ "getegid", 4050 },
-	{ "acct", 4051 },
-	{ "umount2", 4052 },
-	{ "lock", 4053 },
-	{ "ioctl", 4054 },
-	{ "fcntl", 4055 },
-	{ "mpx", 4056 },
-	{ "setpgid", 4057 },
-	{ "ulimit", 4058 },
-	{ "umask", 4060 },
-	{ "chroot", 4061 },
-	{ "ustat", 4062 },
-	{ "dup2", 4063 },
-	{ "getppid", 4064 },
-	{ "getpgrp", 4065 },
-	{ "setsid", 4066 },
-	{ "sigaction", 4067 },
-	{ "sgetmask", 4068 },
-	{ "ssetmask", 4069 },
-	{ "setreuid", 4070 },
-	{ "setregid", 4071 },
-	{ "sigsuspend", 4072 },
-	{ "sigpending", 4073 },
-	{ "sethostname", 4074 },
-	{ "setrlimit", 4075 },
-	{ "getrlimit", 4076 },
-	{ "getrusage", 4077 },
-	{ "gettimeofday", 4078 },
-	{ "settimeofday", 4079 },
-	{ "getgroups", 4080 },
-	{ "setgroups", 4081 },
-	{ "symlink", 4083 },
-	{ "readlink", 4085 },
-	{ "uselib", 4086 },
-	{ "swapon", 4087 },
-	{ "reboot", 4088 },
-	{ "readdir", 4089 },
-	{ "mmap", 4090 },
-	{ "munmap", 4091 },
-	{ "truncate", 4092 },
-	{ "ftruncate", 4093 },
-	{ "fchmod", 4094 },
-	{ "fchown", 4095 },
-	{ "getpriority", 4096 },
-	{ "setpriority", 4097 },
-	{ "profil", 4098 },
-	{ "statfs", 4099 },
-	{ "fstatfs", 4100 },
-	{ "ioperm", 4101 },
-	{ "socketcall", 4102 },
-	{ "syslog", 4103 },
-	{ "setitimer", 4104 },
-	{ "getitimer", 4105 },
-	{ "stat", 4106 },
-	{ "lstat", 4107 },
-	{ "fstat", 4108 },
-	{ "iopl", 4110 },
-	{ "vhangup", 4111 },
-	{ "idle", 4112 },
-	{ "vm86", 4113 },
-	{ "wait4", 4114 },
-	{ "swapoff", 4115 },
-	{ "sysinfo", 4116 },
-	{ "ipc", 4117 },
-	{ "fsync", 4118 },
-	{ "sigreturn", 4119 },
-	{ "clone", 4120 },
-	{ "setdomainname", 4121 },
-	{ "uname", 4122 },
-	{ "modify_ldt", 4123 },
-	{ "adjtimex", 4124 },
-	{ "mprotect", 4125 },
-	{ "sigprocmask", 4126 },
-	{ "create_module", 4127 },
-	{ "init_module", 4128 },
-	{ "delete_module", 4129 },
-	{ "get_kernel_syms", 4130 },
-	{ "quotactl", 4131 },
-	{ "getpgid", 4132 },
-	{ "fchdir", 4133 },
-	{ "bdflush", 4134 },
-	{ "sysfs", 4135 },
-	{ "personality", 4136 },
-	{ "afs_syscall", 4137 },
-	{ "setfsuid", 4138 },
-	{ "setfsgid", 4139 },
-	{ "_llseek", 4140 },
-	{ "getdents", 4141 },
-	{ "_newselect", 4142 },
-	{ "flock", 4143 },
-	{ "msync", 4144 },
-	{ "readv", 4145 },
-	{ "writev", 4146 },
-	{ "cacheflush", 4147 },
-	{ "cachectl", 4148 },
-	{ "sysmips", 4149 },
-	{ "getsid", 4151 },
-	{ "fdatasync", 4152 },
-	{ "_sysctl", 4153 },
-	{ "mlock", 4154 },
-	{ "munlock", 4155 },
-	{ "mlockall", 4156 },
-	{ "munlockall", 4157 },
-	{ "sched_setparam", 4158 },
-	{ "sched_getparam", 4159 },
-	{ "sched_setscheduler", 4160 },
-	{ "sched_getscheduler", 4161 },
-	{ "sched_yield", 4162 },
-	{ "sched_get_priority_max", 4163 },
-	{ "sched_get_priority_min", 4164 },
-	{ "sched_rr_get_interval", 4165 },
-	{ "nanosleep", 4166 },
-	{ "mremap", 4167 },
-	{ "accept", 4168 },
-	{ "bind", 4169 },
-	{ "connect", 4170 },
-	{ "getpeername", 4171 },
-	{ "getsockname", 4172 },
-	{ "getsockopt", 4173 },
-	{ "listen", 4174 },
-	{ "recv", 4175 },
-	{ "recvfrom", 4176 },
-	{ "recvmsg", 4177 },
-	{ "send", 4178 },
-	{ "sendmsg", 4179 },
-	{ "sendto", 4180 },
-	{ "setsockopt", 4181 },
-	{ "shutdown", 4182 },
-	{ "socket", 4183 },
-	{ "socketpair", 4184 },
-	{ "setresuid", 4185 },
-	{ "getresuid", 4186 },
-	{ "query_module", 4187 },
-	{ "poll", 4188 },
-	{ "nfsservctl", 4189 },
-	{ "setresgid", 4190 },
-	{ "getresgid", 4191 },
-	{ "prctl", 4192 },
-	{ "rt_sigreturn", 4193 },
-	{ "rt_sigaction", 4194 },
-	{ "rt_sigprocmask", 4195 },
-	{ "rt_sigpending", 4196 },
-	{ "rt_sigtimedwait", 4197 },
-	{ "rt_sigqueueinfo", 4198 },
-	{ "rt_sigsuspend", 4199 },
-	{ "pread64", 4200 },
-	{ "pwrite64", 4201 },
-	{ "chown", 4202 },
-	{ "getcwd", 4203 },
-	{ "capget", 4204 },
-	{ "capset", 4205 },
-	{ "sigaltstack", 4206 },
-	{ "sendfile", 4207 },
-	{ "getpmsg", 4208 },
-	{ "putpmsg", 4209 },
-	{ "mmap2", 4210 },
-	{ "truncate64", 4211 },
-	{ "ftruncate64", 4212 },
-	{ "stat64", 4213 },
-	{ "lstat64", 4214 },
-	{ "fstat64", 4215 },
-	{ "pivot_root", 4216 },
-	{ "mincore", 4217 },
-	{ "madvise", 4218 },
-	{ "getdents64", 4219 },
-	{ "fcntl64", 4220 },
-	{ "gettid", 4222 },
-	{ "readahead", 4223 },
-	{ "setxattr", 4224 },
-	{ "lsetxattr", 4225 },
-	{ "fsetxattr", 4226 },
-	{ "getxattr", 4227 },
-	{ "lgetxattr", 4228 },
-	{ "fgetxattr", 4229 },
-	{ "listxattr", 4230 },
-	{ "llistxattr", 4231 },
-	{ "flistxattr", 4232 },
-	{ "removexattr", 4233 },
-	{ "lremovexattr", 4234 },
-	{ "fremovexattr", 4235 },
-	{ "tkill", 4236 },
-	{ "sendfile64", 4237 },
-	{ "futex", 4238 },
-	{ "sched_setaffinity", 4239 },
-	{ "sched_getaffinity", 4240 },
-	{ "io_setup", 4241 },
-	{ "io_destroy", 4242 },
-	{ "io_getevents", 4243 },
-	{ "io_submit", 4244 },
-	{ "io_cancel", 4245 },
-	{ "exit_group", 4246 },
-	{ "lookup_dcookie", 4247 },
-	{ "epoll_create", 4248 },
-	{ "epoll_ctl", 4249 },
-	{ "epoll_wait", 4250 },
-	{ "remap_file_pages", 4251 },
-	{ "set_tid_address", 4252 },
-	{ "restart_syscall", 4253 },
-	{ "fadvise64", 4254 },
-	{ "statfs64", 4255 },
-	{ "fstatfs64", 4256 },
-	{ "timer_create", 4257 },
-	{ "timer_settime", 4258 },
-	{ "timer_gettime", 4259 },
-	{ "timer_getoverrun", 4260 },
-	{ "timer_delete", 4261 },
-	{ "clock_settime", 4262 },
-	{ "clock_gettime", 4263 },
-	{ "clock_getres", 4264 },
-	{ "clock_nanosleep", 4265 },
-	{ "tgkill", 4266 },
-	{ "utimes", 4267 },
-	{ "mbind", 4268 },
-	{ "get_mempolicy", 4269 },
-	{ "set_mempolicy", 4270 },
-	{ "mq_open", 4271 },
-	{ "mq_unlink", 4272 },
-	{ "mq_timedsend", 4273 },
-	{ "mq_timedreceive", 4274 },
-	{ "mq_notify", 4275 },
-	{ "mq_getsetattr", 4276 },
-	{ "vserver", 4277 },
-	{ "waitid", 4278 },
-	{ "add_key", 4280 },
-	{ "request_key", 4281 },
-	{ "keyctl", 4282 },
-	{ "set_thread_area", 4283 },
-	{ "inotify_init", 4284 },
-	{ "inotify_add_watch", 4285 },
-	{ "inotify_rm_watch", 4286 },
-	{ "migrate_pages", 4287 },
-	{ "openat", 4288 },
-	{ "mkdirat", 4289 },
-	{ "mknodat", 4290 },
-	{ "fchownat", 4291 },
-	{ "futimesat", 4292 },
-	{ "fstatat64", 4293 },
-	{ "unlinkat", 4294 },
-	{ "renameat", 4295 },
-	{ "linkat", 4296 },
-	{ "symlinkat", 4297 },
-	{ "readlinkat", 4298 },
-	{ "fchmodat", 4299 },
-	{ "faccessat", 4300 },
-	{ "pselect6", 4301 },
-	{ "ppoll", 4302 },
-	{ "unshare", 4303 },
-	{ "splice", 4304 },
-	{ "sync_file_range", 4305 },
-	{ "tee", 4306 },
-	{ "vmsplice", 4307 },
-	{ "move_pages", 4308 },
-	{ "set_robust_list", 4309 },
-	{ "get_robust_list", 4310 },
-	{ "kexec_load", 4311 },
-	{ "getcpu", 4312 },
-	{ "epoll_pwait", 4313 },
-	{ "ioprio_set", 4314 },
-	{ "ioprio_get", 4315 },
-	{ "utimensat", 4316 },
-	{ "signalfd", 4317 },
-	{ "timerfd", 4318 },
-	{ "eventfd", 4319 },
-	{ "fallocate", 4320 },
-	{ "timerfd_create", 4321 },
-	{ "timerfd_gettime", 4322 },
-	{ "timerfd_settime", 4323 },
-	{ "signalfd4", 4324 },
-	{ "eventfd2", 4325 },
-	{ "epoll_create1", 4326 },
-	{ "dup3", 4327 },
-	{ "pipe2", 4328 },
-	{ "inotify_init1", 4329 },
-	{ "preadv", 4330 },
-	{ "pwritev", 4331 },
-	{ "rt_tgsigqueueinfo", 4332 },
-	{ "perf_event_open", 4333 },
-	{ "accept4", 4334 },
-	{ "recvmmsg", 4335 },
-	{ "fanotify_init", 4336 },
-	{ "fanotify_mark", 4337 },
-	{ "prlimit64", 4338 },
-	{ "name_to_handle_at", 4339 },
-	{ "open_by_handle_at", 4340 },
-	{ "clock_adjtime", 4341 },
-	{ "syncfs", 4342 },
-	{ "sendmmsg", 4343 },
-	{ "setns", 4344 },
-	{ "process_vm_readv", 4345 },
-	{ "process_vm_writev", 4346 },
-	{ "kcmp", 4347 },
-	{ "finit_module", 4348 },
-	{ "sched_setattr", 4349 },
-	{ "sched_getattr", 4350 },
-	{ "renameat2", 4351 },
-	{ "seccomp", 4352 },
-	{ "getrandom", 4353 },
-	{ "memfd_create", 4354 },
-	{ "bpf", 4355 },
-	{ "execveat", 4356 },
-	{ "userfaultfd", 4357 },
-	{ "membarrier", 4358 },
-	{ "mlock2", 4359 },
-	{ "copy_file_range", 4360 },
-	{ "preadv2", 4361 },
-	{ "pwritev2", 4362 },
-	{ "pkey_mprotect", 4363 },
-	{ "pkey_alloc", 4364 },
-	{ "pkey_free", 4365 },
-	{ "statx", 4366 },
-	{ "rseq", 4367 },
-	{ "io_pgetevents", 4368 },
-	{ "semget", 4393 },
-	{ "semctl", 4394 },
-	{ "shmget", 4395 },
-	{ "shmctl", 4396 },
-	{ "shmat", 4397 },
-	{ "shmdt", 4398 },
-	{ "msgget", 4399 },
-	{ "msgsnd", 4400 },
-	{ "msgrcv", 4401 },
-	{ "msgctl", 4402 },
-	{ "clock_gettime64", 4403 },
-	{ "clock_settime64", 4404 },
-	{ "clock_adjtime64", 4405 },
-	{ "clock_getres_time64", 4406 },
-	{ "clock_nanosleep_time64", 4407 },
-	{ "timer_gettime64", 4408 },
-	{ "timer_settime64", 4409 },
-	{ "timerfd_gettime64", 4410 },
-	{ "timerfd_settime64", 4411 },
-	{ "utimensat_time64", 4412 },
-	{ "pselect6_time64", 4413 },
-	{ "ppoll_time64", 4414 },
-	{ "io_pgetevents_time64", 4416 },
-	{ "recvmmsg_time64", 4417 },
-	{ "mq_timedsend_time64", 4418 },
-	{ "mq_timedreceive_time64", 4419 },
-	{ "semtimedop_time64", 4420 },
-	{ "rt_sigtimedwait_time64", 4421 },
-	{ "futex_time64", 4422 },
-	{ "sched_rr_get_interval_time64", 4423 },
-	{ "pidfd_send_signal", 4424 },
-	{ "io_uring_setup", 4425 },
-	{ "io_uring_enter", 4426 },
-	{ "io_uring_register", 4427 },
-	{ "open_tree", 4428 },
-	{ "move_mount", 4429 },
-	{ "fsopen", 4430 },
-	{ "fsconfig", 4431 },
-	{ "fsmount", 4432 },
-	{ "fspick", 4433 },
-	{ "pidfd_open", 4434 },
-	{ "clone3", 4435 },
-	{ "close_range", 4436 },
-	{ "openat2", 4437 },
-	{ "pidfd_getfd", 4438 },
-	{ "faccessat2", 4439 },
-	{ "process_madvise", 4440 },
-	{ "epoll_pwait2", 4441 },
-	{ "mount_setattr", 4442 },
-	{ "quotactl_fd", 4443 },
-	{ "landlock_create_ruleset", 4444 },
-	{ "landlock_add_rule", 4445 },
-	{ "landlock_restrict_self", 4446 },
-	{ "process_mrelease", 4448 },
-	{ "futex_waitv", 4449 },
-	{ "set_mempolicy_home_node", 4450 },
-	{ "cachestat", 4451 },
-	{ "fchmodat2", 4452 },
-	{ "map_shadow_stack", 4453 },
-	{ "futex_wake", 4454 },
-	{ "futex_wait", 4455 },
-	{ "futex_requeue", 4456 },
-	{ "statmount", 4457 },
-	{ "listmount", 4458 },
-	{ "lsm_get_self_attr", 4459 },
-	{ "lsm_set_self_attr", 4460 },
-	{ "lsm_list_modules", 4461 },
-	{ "mseal", 4462 },
-	{ "setxattrat", 4463 },
-	{ "getxattrat", 4464 },
-	{ "listxattrat", 4465 },
-	{ "removexattrat", 4466 },
-	{ "open_tree_attr", 4467 },
-	{ "file_getattr", 4468 },
-	{ "file_setattr", 4469 },
-	{ "listns", 4470 },
-	{ "rseq_slice_yield", 4471 },
+	{ 5461, 4000 }, /* syscall */
+	{ 731, 4001 }, /* exit */
+	{ 977, 4002 }, /* fork */
+	{ 3759, 4003 }, /* read */
+	{ 5990, 4004 }, /* write */
+	{ 2838, 4005 }, /* open */
+	{ 478, 4006 }, /* close */
+	{ 5982, 4007 }, /* waitpid */
+	{ 520, 4008 }, /* creat */
+	{ 2089, 4009 }, /* link */
+	{ 5793, 4010 }, /* unlink */
+	{ 715, 4011 }, /* execve */
+	{ 270, 4012 }, /* chdir */
+	{ 5509, 4013 }, /* time */
+	{ 2401, 4014 }, /* mknod */
+	{ 276, 4015 }, /* chmod */
+	{ 2063, 4016 }, /* lchown */
+	{ 205, 4017 }, /* break */
+	{ 2198, 4019 }, /* lseek */
+	{ 1457, 4020 }, /* getpid */
+	{ 2459, 4021 }, /* mount */
+	{ 5772, 4022 }, /* umount */
+	{ 5032, 4023 }, /* setuid */
+	{ 1616, 4024 }, /* getuid */
+	{ 5312, 4025 }, /* stime */
+	{ 3684, 4026 }, /* ptrace */
+	{ 83, 4027 }, /* alarm */
+	{ 3328, 4029 }, /* pause */
+	{ 5871, 4030 }, /* utime */
+	{ 5318, 4031 }, /* stty */
+	{ 1676, 4032 }, /* gtty */
+	{ 42, 4033 }, /* access */
+	{ 2763, 4034 }, /* nice */
+	{ 1084, 4035 }, /* ftime */
+	{ 5395, 4036 }, /* sync */
+	{ 1993, 4037 }, /* kill */
+	{ 3905, 4038 }, /* rename */
+	{ 2387, 4039 }, /* mkdir */
+	{ 3992, 4040 }, /* rmdir */
+	{ 559, 4041 }, /* dup */
+	{ 3459, 4042 }, /* pipe */
+	{ 5708, 4043 }, /* times */
+	{ 3647, 4044 }, /* prof */
+	{ 222, 4045 }, /* brk */
+	{ 4806, 4046 }, /* setgid */
+	{ 1357, 4047 }, /* getgid */
+	{ 5134, 4048 }, /* signal */
+	{ 1339, 4049 }, /* geteuid */
+	{ 1321, 4050 }, /* getegid */
+	{ 49, 4051 }, /* acct */
+	{ 5779, 4052 }, /* umount2 */
+	{ 2165, 4053 }, /* lock */
+	{ 1896, 4054 }, /* ioctl */
+	{ 887, 4055 }, /* fcntl */
+	{ 2510, 4056 }, /* mpx */
+	{ 4879, 4057 }, /* setpgid */
+	{ 5759, 4058 }, /* ulimit */
+	{ 5766, 4060 }, /* umask */
+	{ 296, 4061 }, /* chroot */
+	{ 5865, 4062 }, /* ustat */
+	{ 563, 4063 }, /* dup2 */
+	{ 1472, 4064 }, /* getppid */
+	{ 1449, 4065 }, /* getpgrp */
+	{ 5001, 4066 }, /* setsid */
+	{ 5112, 4067 }, /* sigaction */
+	{ 5068, 4068 }, /* sgetmask */
+	{ 5259, 4069 }, /* ssetmask */
+	{ 4971, 4070 }, /* setreuid */
+	{ 4907, 4071 }, /* setregid */
+	{ 5193, 4072 }, /* sigsuspend */
+	{ 5160, 4073 }, /* sigpending */
+	{ 4851, 4074 }, /* sethostname */
+	{ 4991, 4075 }, /* setrlimit */
+	{ 1546, 4076 }, /* getrlimit */
+	{ 1556, 4077 }, /* getrusage */
+	{ 1603, 4078 }, /* gettimeofday */
+	{ 5019, 4079 }, /* settimeofday */
+	{ 1373, 4080 }, /* getgroups */
+	{ 4822, 4081 }, /* setgroups */
+	{ 5377, 4083 }, /* symlink */
+	{ 3782, 4085 }, /* readlink */
+	{ 5834, 4086 }, /* uselib */
+	{ 5356, 4087 }, /* swapon */
+	{ 3808, 4088 }, /* reboot */
+	{ 3774, 4089 }, /* readdir */
+	{ 2437, 4090 }, /* mmap */
+	{ 2706, 4091 }, /* munmap */
+	{ 5720, 4092 }, /* truncate */
+	{ 1090, 4093 }, /* ftruncate */
+	{ 836, 4094 }, /* fchmod */
+	{ 862, 4095 }, /* fchown */
+	{ 1480, 4096 }, /* getpriority */
+	{ 4895, 4097 }, /* setpriority */
+	{ 3652, 4098 }, /* profil */
+	{ 5280, 4099 }, /* statfs */
+	{ 1060, 4100 }, /* fstatfs */
+	{ 1902, 4101 }, /* ioperm */
+	{ 5211, 4102 }, /* socketcall */
+	{ 5483, 4103 }, /* syslog */
+	{ 4863, 4104 }, /* setitimer */
+	{ 1407, 4105 }, /* getitimer */
+	{ 5268, 4106 }, /* stat */
+	{ 2267, 4107 }, /* lstat */
+	{ 1036, 4108 }, /* fstat */
+	{ 1909, 4110 }, /* iopl */
+	{ 5931, 4111 }, /* vhangup */
+	{ 1681, 4112 }, /* idle */
+	{ 5939, 4113 }, /* vm86 */
+	{ 5969, 4114 }, /* wait4 */
+	{ 5348, 4115 }, /* swapoff */
+	{ 5475, 4116 }, /* sysinfo */
+	{ 1936, 4117 }, /* ipc */
+	{ 1078, 4118 }, /* fsync */
+	{ 5183, 4119 }, /* sigreturn */
+	{ 465, 4120 }, /* clone */
+	{ 4752, 4121 }, /* setdomainname */
+	{ 5787, 4122 }, /* uname */
+	{ 2448, 4123 }, /* modify_ldt */
+	{ 62, 4124 }, /* adjtimex */
+	{ 2501, 4125 }, /* mprotect */
+	{ 5171, 4126 }, /* sigprocmask */
+	{ 526, 4127 }, /* create_module */
+	{ 1686, 4128 }, /* init_module */
+	{ 540, 4129 }, /* delete_module */
+	{ 1189, 4130 }, /* get_kernel_syms */
+	{ 3738, 4131 }, /* quotactl */
+	{ 1441, 4132 }, /* getpgid */
+	{ 829, 4133 }, /* fchdir */
+	{ 188, 4134 }, /* bdflush */
+	{ 5469, 4135 }, /* sysfs */
+	{ 3406, 4136 }, /* personality */
+	{ 71, 4137 }, /* afs_syscall */
+	{ 4786, 4138 }, /* setfsuid */
+	{ 4766, 4139 }, /* setfsgid */
+	{ 0, 4140 }, /* _llseek */
+	{ 1273, 4141 }, /* getdents */
+	{ 8, 4142 }, /* _newselect */
+	{ 971, 4143 }, /* flock */
+	{ 2669, 4144 }, /* msync */
+	{ 3802, 4145 }, /* readv */
+	{ 5996, 4146 }, /* writev */
+	{ 235, 4147 }, /* cacheflush */
+	{ 226, 4148 }, /* cachectl */
+	{ 5490, 4149 }, /* sysmips */
+	{ 1566, 4151 }, /* getsid */
+	{ 901, 4152 }, /* fdatasync */
+	{ 19, 4153 }, /* _sysctl */
+	{ 2415, 4154 }, /* mlock */
+	{ 2687, 4155 }, /* munlock */
+	{ 2428, 4156 }, /* mlockall */
+	{ 2695, 4157 }, /* munlockall */
+	{ 4490, 4158 }, /* sched_setparam */
+	{ 4354, 4159 }, /* sched_getparam */
+	{ 4505, 4160 }, /* sched_setscheduler */
+	{ 4369, 4161 }, /* sched_getscheduler */
+	{ 4524, 4162 }, /* sched_yield */
+	{ 4276, 4163 }, /* sched_get_priority_max */
+	{ 4299, 4164 }, /* sched_get_priority_min */
+	{ 4388, 4165 }, /* sched_rr_get_interval */
+	{ 2731, 4166 }, /* nanosleep */
+	{ 2628, 4167 }, /* mremap */
+	{ 27, 4168 }, /* accept */
+	{ 196, 4169 }, /* bind */
+	{ 496, 4170 }, /* connect */
+	{ 1429, 4171 }, /* getpeername */
+	{ 1573, 4172 }, /* getsockname */
+	{ 1585, 4173 }, /* getsockopt */
+	{ 2101, 4174 }, /* listen */
+	{ 3815, 4175 }, /* recv */
+	{ 3820, 4176 }, /* recvfrom */
+	{ 3854, 4177 }, /* recvmsg */
+	{ 4609, 4178 }, /* send */
+	{ 4643, 4179 }, /* sendmsg */
+	{ 4651, 4180 }, /* sendto */
+	{ 5008, 4181 }, /* setsockopt */
+	{ 5103, 4182 }, /* shutdown */
+	{ 5204, 4183 }, /* socket */
+	{ 5222, 4184 }, /* socketpair */
+	{ 4949, 4185 }, /* setresuid */
+	{ 1524, 4186 }, /* getresuid */
+	{ 3725, 4187 }, /* query_module */
+	{ 3516, 4188 }, /* poll */
+	{ 2752, 4189 }, /* nfsservctl */
+	{ 4927, 4190 }, /* setresgid */
+	{ 1502, 4191 }, /* getresgid */
+	{ 3540, 4192 }, /* prctl */
+	{ 4078, 4193 }, /* rt_sigreturn */
+	{ 4020, 4194 }, /* rt_sigaction */
+	{ 4047, 4195 }, /* rt_sigprocmask */
+	{ 4033, 4196 }, /* rt_sigpending */
+	{ 4105, 4197 }, /* rt_sigtimedwait */
+	{ 4062, 4198 }, /* rt_sigqueueinfo */
+	{ 4091, 4199 }, /* rt_sigsuspend */
+	{ 3546, 4200 }, /* pread64 */
+	{ 3699, 4201 }, /* pwrite64 */
+	{ 282, 4202 }, /* chown */
+	{ 1266, 4203 }, /* getcwd */
+	{ 256, 4204 }, /* capget */
+	{ 263, 4205 }, /* capset */
+	{ 5122, 4206 }, /* sigaltstack */
+	{ 4614, 4207 }, /* sendfile */
+	{ 1464, 4208 }, /* getpmsg */
+	{ 3691, 4209 }, /* putpmsg */
+	{ 2442, 4210 }, /* mmap2 */
+	{ 5729, 4211 }, /* truncate64 */
+	{ 1100, 4212 }, /* ftruncate64 */
+	{ 5273, 4213 }, /* stat64 */
+	{ 2273, 4214 }, /* lstat64 */
+	{ 1042, 4215 }, /* fstat64 */
+	{ 3470, 4216 }, /* pivot_root */
+	{ 2379, 4217 }, /* mincore */
+	{ 2281, 4218 }, /* madvise */
+	{ 1282, 4219 }, /* getdents64 */
+	{ 893, 4220 }, /* fcntl64 */
+	{ 1596, 4222 }, /* gettid */
+	{ 3764, 4223 }, /* readahead */
+	{ 5048, 4224 }, /* setxattr */
+	{ 2204, 4225 }, /* lsetxattr */
+	{ 1004, 4226 }, /* fsetxattr */
+	{ 1632, 4227 }, /* getxattr */
+	{ 2079, 4228 }, /* lgetxattr */
+	{ 911, 4229 }, /* fgetxattr */
+	{ 2125, 4230 }, /* listxattr */
+	{ 2147, 4231 }, /* llistxattr */
+	{ 960, 4232 }, /* flistxattr */
+	{ 3879, 4233 }, /* removexattr */
+	{ 2185, 4234 }, /* lremovexattr */
+	{ 982, 4235 }, /* fremovexattr */
+	{ 5714, 4236 }, /* tkill */
+	{ 4623, 4237 }, /* sendfile64 */
+	{ 1112, 4238 }, /* futex */
+	{ 4458, 4239 }, /* sched_setaffinity */
+	{ 4322, 4240 }, /* sched_getaffinity */
+	{ 1829, 4241 }, /* io_setup */
+	{ 1770, 4242 }, /* io_destroy */
+	{ 1781, 4243 }, /* io_getevents */
+	{ 1838, 4244 }, /* io_submit */
+	{ 1760, 4245 }, /* io_cancel */
+	{ 736, 4246 }, /* exit_group */
+	{ 2170, 4247 }, /* lookup_dcookie */
+	{ 573, 4248 }, /* epoll_create */
+	{ 600, 4249 }, /* epoll_ctl */
+	{ 649, 4250 }, /* epoll_wait */
+	{ 3862, 4251 }, /* remap_file_pages */
+	{ 4728, 4252 }, /* set_tid_address */
+	{ 3943, 4253 }, /* restart_syscall */
+	{ 768, 4254 }, /* fadvise64 */
+	{ 5287, 4255 }, /* statfs64 */
+	{ 1068, 4256 }, /* fstatfs64 */
+	{ 5514, 4257 }, /* timer_create */
+	{ 5587, 4258 }, /* timer_settime */
+	{ 5557, 4259 }, /* timer_gettime */
+	{ 5540, 4260 }, /* timer_getoverrun */
+	{ 5527, 4261 }, /* timer_delete */
+	{ 435, 4262 }, /* clock_settime */
+	{ 366, 4263 }, /* clock_gettime */
+	{ 333, 4264 }, /* clock_getres */
+	{ 396, 4265 }, /* clock_nanosleep */
+	{ 5502, 4266 }, /* tgkill */
+	{ 5904, 4267 }, /* utimes */
+	{ 2306, 4268 }, /* mbind */
+	{ 1205, 4269 }, /* get_mempolicy */
+	{ 4658, 4270 }, /* set_mempolicy */
+	{ 2538, 4271 }, /* mq_open */
+	{ 2618, 4272 }, /* mq_unlink */
+	{ 2585, 4273 }, /* mq_timedsend */
+	{ 2546, 4274 }, /* mq_timedreceive */
+	{ 2528, 4275 }, /* mq_notify */
+	{ 2514, 4276 }, /* mq_getsetattr */
+	{ 5961, 4277 }, /* vserver */
+	{ 5975, 4278 }, /* waitid */
+	{ 54, 4280 }, /* add_key */
+	{ 3931, 4281 }, /* request_key */
+	{ 1986, 4282 }, /* keyctl */
+	{ 4712, 4283 }, /* set_thread_area */
+	{ 1716, 4284 }, /* inotify_init */
+	{ 1698, 4285 }, /* inotify_add_watch */
+	{ 1743, 4286 }, /* inotify_rm_watch */
+	{ 2365, 4287 }, /* migrate_pages */
+	{ 2886, 4288 }, /* openat */
+	{ 2393, 4289 }, /* mkdirat */
+	{ 2407, 4290 }, /* mknodat */
+	{ 878, 4291 }, /* fchownat */
+	{ 1179, 4292 }, /* futimesat */
+	{ 1050, 4293 }, /* fstatat64 */
+	{ 5800, 4294 }, /* unlinkat */
+	{ 3912, 4295 }, /* renameat */
+	{ 2094, 4296 }, /* linkat */
+	{ 5385, 4297 }, /* symlinkat */
+	{ 3791, 4298 }, /* readlinkat */
+	{ 843, 4299 }, /* fchmodat */
+	{ 747, 4300 }, /* faccessat */
+	{ 3659, 4301 }, /* pselect6 */
+	{ 3521, 4302 }, /* ppoll */
+	{ 5809, 4303 }, /* unshare */
+	{ 5233, 4304 }, /* splice */
+	{ 5400, 4305 }, /* sync_file_range */
+	{ 5498, 4306 }, /* tee */
+	{ 5952, 4307 }, /* vmsplice */
+	{ 2490, 4308 }, /* move_pages */
+	{ 4696, 4309 }, /* set_robust_list */
+	{ 1219, 4310 }, /* get_robust_list */
+	{ 1975, 4311 }, /* kexec_load */
+	{ 1259, 4312 }, /* getcpu */
+	{ 624, 4313 }, /* epoll_pwait */
+	{ 1925, 4314 }, /* ioprio_set */
+	{ 1914, 4315 }, /* ioprio_get */
+	{ 5877, 4316 }, /* utimensat */
+	{ 5141, 4317 }, /* signalfd */
+	{ 5617, 4318 }, /* timerfd */
+	{ 675, 4319 }, /* eventfd */
+	{ 791, 4320 }, /* fallocate */
+	{ 5625, 4321 }, /* timerfd_create */
+	{ 5640, 4322 }, /* timerfd_gettime */
+	{ 5674, 4323 }, /* timerfd_settime */
+	{ 5150, 4324 }, /* signalfd4 */
+	{ 683, 4325 }, /* eventfd2 */
+	{ 586, 4326 }, /* epoll_create1 */
+	{ 568, 4327 }, /* dup3 */
+	{ 3464, 4328 }, /* pipe2 */
+	{ 1729, 4329 }, /* inotify_init1 */
+	{ 3554, 4330 }, /* preadv */
+	{ 3708, 4331 }, /* pwritev */
+	{ 4144, 4332 }, /* rt_tgsigqueueinfo */
+	{ 3382, 4333 }, /* perf_event_open */
+	{ 34, 4334 }, /* accept4 */
+	{ 3829, 4335 }, /* recvmmsg */
+	{ 801, 4336 }, /* fanotify_init */
+	{ 815, 4337 }, /* fanotify_mark */
+	{ 3569, 4338 }, /* prlimit64 */
+	{ 2713, 4339 }, /* name_to_handle_at */
+	{ 2843, 4340 }, /* open_by_handle_at */
+	{ 303, 4341 }, /* clock_adjtime */
+	{ 5433, 4342 }, /* syncfs */
+	{ 4634, 4343 }, /* sendmmsg */
+	{ 4873, 4344 }, /* setns */
+	{ 3612, 4345 }, /* process_vm_readv */
+	{ 3629, 4346 }, /* process_vm_writev */
+	{ 1940, 4347 }, /* kcmp */
+	{ 947, 4348 }, /* finit_module */
+	{ 4476, 4349 }, /* sched_setattr */
+	{ 4340, 4350 }, /* sched_getattr */
+	{ 3921, 4351 }, /* renameat2 */
+	{ 4536, 4352 }, /* seccomp */
+	{ 1492, 4353 }, /* getrandom */
+	{ 2323, 4354 }, /* memfd_create */
+	{ 201, 4355 }, /* bpf */
+	{ 722, 4356 }, /* execveat */
+	{ 5841, 4357 }, /* userfaultfd */
+	{ 2312, 4358 }, /* membarrier */
+	{ 2421, 4359 }, /* mlock2 */
+	{ 504, 4360 }, /* copy_file_range */
+	{ 3561, 4361 }, /* preadv2 */
+	{ 3716, 4362 }, /* pwritev2 */
+	{ 3502, 4363 }, /* pkey_mprotect */
+	{ 3481, 4364 }, /* pkey_alloc */
+	{ 3492, 4365 }, /* pkey_free */
+	{ 5306, 4366 }, /* statx */
+	{ 3998, 4367 }, /* rseq */
+	{ 1794, 4368 }, /* io_pgetevents */
+	{ 4567, 4393 }, /* semget */
+	{ 4560, 4394 }, /* semctl */
+	{ 5096, 4395 }, /* shmget */
+	{ 5083, 4396 }, /* shmctl */
+	{ 5077, 4397 }, /* shmat */
+	{ 5090, 4398 }, /* shmdt */
+	{ 2648, 4399 }, /* msgget */
+	{ 2662, 4400 }, /* msgsnd */
+	{ 2655, 4401 }, /* msgrcv */
+	{ 2641, 4402 }, /* msgctl */
+	{ 380, 4403 }, /* clock_gettime64 */
+	{ 449, 4404 }, /* clock_settime64 */
+	{ 317, 4405 }, /* clock_adjtime64 */
+	{ 346, 4406 }, /* clock_getres_time64 */
+	{ 412, 4407 }, /* clock_nanosleep_time64 */
+	{ 5571, 4408 }, /* timer_gettime64 */
+	{ 5601, 4409 }, /* timer_settime64 */
+	{ 5656, 4410 }, /* timerfd_gettime64 */
+	{ 5690, 4411 }, /* timerfd_settime64 */
+	{ 5887, 4412 }, /* utimensat_time64 */
+	{ 3668, 4413 }, /* pselect6_time64 */
+	{ 3527, 4414 }, /* ppoll_time64 */
+	{ 1808, 4416 }, /* io_pgetevents_time64 */
+	{ 3838, 4417 }, /* recvmmsg_time64 */
+	{ 2598, 4418 }, /* mq_timedsend_time64 */
+	{ 2562, 4419 }, /* mq_timedreceive_time64 */
+	{ 4591, 4420 }, /* semtimedop_time64 */
+	{ 4121, 4421 }, /* rt_sigtimedwait_time64 */
+	{ 1132, 4422 }, /* futex_time64 */
+	{ 4410, 4423 }, /* sched_rr_get_interval_time64 */
+	{ 3441, 4424 }, /* pidfd_send_signal */
+	{ 1881, 4425 }, /* io_uring_setup */
+	{ 1848, 4426 }, /* io_uring_enter */
+	{ 1863, 4427 }, /* io_uring_register */
+	{ 2861, 4428 }, /* open_tree */
+	{ 2479, 4429 }, /* move_mount */
+	{ 1022, 4430 }, /* fsopen */
+	{ 995, 4431 }, /* fsconfig */
+	{ 1014, 4432 }, /* fsmount */
+	{ 1029, 4433 }, /* fspick */
+	{ 3430, 4434 }, /* pidfd_open */
+	{ 471, 4435 }, /* clone3 */
+	{ 484, 4436 }, /* close_range */
+	{ 2893, 4437 }, /* openat2 */
+	{ 3418, 4438 }, /* pidfd_getfd */
+	{ 757, 4439 }, /* faccessat2 */
+	{ 3579, 4440 }, /* process_madvise */
+	{ 636, 4441 }, /* epoll_pwait2 */
+	{ 2465, 4442 }, /* mount_setattr */
+	{ 3747, 4443 }, /* quotactl_fd */
+	{ 2016, 4444 }, /* landlock_create_ruleset */
+	{ 1998, 4445 }, /* landlock_add_rule */
+	{ 2040, 4446 }, /* landlock_restrict_self */
+	{ 3595, 4448 }, /* process_mrelease */
+	{ 1156, 4449 }, /* futex_waitv */
+	{ 4672, 4450 }, /* set_mempolicy_home_node */
+	{ 246, 4451 }, /* cachestat */
+	{ 852, 4452 }, /* fchmodat2 */
+	{ 2289, 4453 }, /* map_shadow_stack */
+	{ 1168, 4454 }, /* futex_wake */
+	{ 1145, 4455 }, /* futex_wait */
+	{ 1118, 4456 }, /* futex_requeue */
+	{ 5296, 4457 }, /* statmount */
+	{ 2108, 4458 }, /* listmount */
+	{ 2214, 4459 }, /* lsm_get_self_attr */
+	{ 2249, 4460 }, /* lsm_set_self_attr */
+	{ 2232, 4461 }, /* lsm_list_modules */
+	{ 2635, 4462 }, /* mseal */
+	{ 5057, 4463 }, /* setxattrat */
+	{ 1641, 4464 }, /* getxattrat */
+	{ 2135, 4465 }, /* listxattrat */
+	{ 3891, 4466 }, /* removexattrat */
+	{ 2871, 4467 }, /* open_tree_attr */
+	{ 921, 4468 }, /* file_getattr */
+	{ 934, 4469 }, /* file_setattr */
+	{ 2118, 4470 }, /* listns */
+	{ 4003, 4471 }, /* rseq_slice_yield */
 };
 
 static const uint16_t mipso32_by_name[] = {
@@ -3495,413 +4105,413 @@ const struct syscall_table syscall_table_mipso32 = {
 
 /* parisc.tbl: 407 syscalls */
 static const struct syscall_entry parisc_by_nr[] = {
-	{ "restart_syscall", 0 },
-	{ "exit", 1 },
-	{ "fork", 2 },
-	{ "read", 3 },
-	{ "write", 4 },
-	{ "open", 5 },
-	{ "close", 6 },
-	{ "waitpid", 7 },
-	{ "creat", 8 },
-	{ "link", 9 },
-	{ "unlink", 10 },
-	{ "execve", 11 },
-	{ "chdir", 12 },
-	{ "time", 13 },
-	{ "mknod", 14 },
-	{ "chmod", 15 },
-	{ "lchown", 16 },
-	{ "socket", 17 },
-	{ "stat", 18 },
-	{ "lseek", 19 },
-	{ "getpid", 20 },
-	{ "mount", 21 },
-	{ "bind", 22 },
-	{ "setuid", 23 },
-	{ "getuid", 24 },
-	{ "stime", 25 },
-	{ "ptrace", 26 },
-	{ "alarm", 27 },
-	{ "fstat", 28 },
-	{ "pause", 29 },
-	{ "utime", 30 },
-	{ "connect", 31 },
-	{ "listen", 32 },
-	{ "access", 33 },
-	{ "nice", 34 },
-	{ "accept", 35 },
-	{ "sync", 36 },
-	{ "kill", 37 },
-	{ "rename", 38 },
-	{ "mkdir", 39 },
-	{ "rmdir", 40 },
-	{ "dup", 41 },
-	{ "pipe", 42 },
-	{ "times", 43 },
-	{ "getsockname", 44 },
-	{ "brk", 45 },
-	{ "setgid", 46 },
-	{ "getgid", 47 },
-	{ "signal", 48 },
-	{ "geteuid", 49 },
-	{ "getegid", 50 },
-	{ "acct", 51 },
-	{ "umount2", 52 },
-	{ "getpeername", 53 },
-	{ "ioctl", 54 },
-	{ "fcntl", 55 },
-	{ "socketpair", 56 },
-	{ "setpgid", 57 },
-	{ "send", 58 },
-	{ "uname", 59 },
-	{ "umask", 60 },
-	{ "chroot", 61 },
-	{ "ustat", 62 },
-	{ "dup2", 63 },
-	{ "getppid", 64 },
-	{ "getpgrp", 65 },
-	{ "setsid", 66 },
-	{ "pivot_root", 67 },
-	{ "sgetmask", 68 },
-	{ "ssetmask", 69 },
-	{ "setreuid", 70 },
-	{ "setregid", 71 },
-	{ "mincore", 72 },
-	{ "sigpending", 73 },
-	{ "sethostname", 74 },
-	{ "setrlimit", 75 },
-	{ "getrlimit", 76 },
-	{ "getrusage", 77 },
-	{ "gettimeofday", 78 },
-	{ "settimeofday", 79 },
-	{ "getgroups", 80 },
-	{ "setgroups", 81 },
-	{ "sendto", 82 },
-	{ "symlink", 83 },
-	{ "lstat", 84 },
-	{ "readlink", 85 },
-	{ "uselib", 86 },
-	{ "swapon", 87 },
-	{ "reboot", 88 },
-	{ "mmap2", 89 },
-	{ "mmap", 90 },
-	{ "munmap", 91 },
-	{ "truncate", 92 },
-	{ "ftruncate", 93 },
-	{ "fchmod", 94 },
-	{ "fchown", 95 },
-	{ "getpriority", 96 },
-	{ "setpriority", 97 },
-	{ "recv", 98 },
-	{ "statfs", 99 },
-	{ "fstatfs", 100 },
-	{ "stat64", 101 },
-	{ "syslog", 103 },
-	{ "setitimer", 104 },
-	{ "getitimer", 105 },
-	{ "capget", 106 },
-	{ "capset", 107 },
-	{ "pread64", 108 },
-	{ "pwrite64", 109 },
-	{ "getcwd", 110 },
-	{ "vhangup", 111 },
-	{ "fstat64", 112 },
-	{ "vfork", 113 },
-	{ "wait4", 114 },
-	{ "swapoff", 115 },
-	{ "sysinfo", 116 },
-	{ "shutdown", 117 },
-	{ "fsync", 118 },
-	{ "madvise", 119 },
-	{ "clone", 120 },
-	{ "setdomainname", 121 },
-	{ "sendfile", 122 },
-	{ "recvfrom", 123 },
-	{ "adjtimex", 124 },
-	{ "mprotect", 125 },
-	{ "sigprocmask", 126 },
-	{ "init_module", 128 },
-	{ "delete_module", 129 },
-	{ "quotactl", 131 },
-	{ "getpgid", 132 },
-	{ "fchdir", 133 },
-	{ "bdflush", 134 },
-	{ "sysfs", 135 },
-	{ "personality", 136 },
-	{ "setfsuid", 138 },
-	{ "setfsgid", 139 },
-	{ "_llseek", 140 },
-	{ "getdents", 141 },
-	{ "_newselect", 142 },
-	{ "flock", 143 },
-	{ "msync", 144 },
-	{ "readv", 145 },
-	{ "writev", 146 },
-	{ "getsid", 147 },
-	{ "fdatasync", 148 },
-	{ "_sysctl", 149 },
-	{ "mlock", 150 },
-	{ "munlock", 151 },
-	{ "mlockall", 152 },
-	{ "munlockall", 153 },
-	{ "sched_setparam", 154 },
-	{ "sched_getparam", 155 },
-	{ "sched_setscheduler", 156 },
-	{ "sched_getscheduler", 157 },
-	{ "sched_yield", 158 },
-	{ "sched_get_priority_max", 159 },
-	{ "sched_get_priority_min", 160 },
-	{ "sched_rr_get_interval", 161 },
-	{ "nanosleep", 162 },
-	{ "mremap", 163 },
-	{ "setresuid", 164 },
-	{ "getresuid", 165 },
-	{ "sigaltstack", 166 },
-	{ "poll", 168 },
-	{ "setresgid", 170 },
-	{ "getresgid", 171 },
-	{ "prctl", 172 },
-	{ "rt_sigreturn", 173 },
-	{ "rt_sigaction", 174 },
-	{ "rt_sigprocmask", 175 },
-	{ "rt_sigpending", 176 },
-	{ "rt_sigtimedwait", 177 },
-	{ "rt_sigqueueinfo", 178 },
-	{ "rt_sigsuspend", 179 },
-	{ "chown", 180 },
-	{ "setsockopt", 181 },
-	{ "getsockopt", 182 },
-	{ "sendmsg", 183 },
-	{ "recvmsg", 184 },
-	{ "semop", 185 },
-	{ "semget", 186 },
-	{ "semctl", 187 },
-	{ "msgsnd", 188 },
-	{ "msgrcv", 189 },
-	{ "msgget", 190 },
-	{ "msgctl", 191 },
-	{ "shmat", 192 },
-	{ "shmdt", 193 },
-	{ "shmget", 194 },
-	{ "shmctl", 195 },
-	{ "lstat64", 198 },
-	{ "truncate64", 199 },
-	{ "ftruncate64", 200 },
-	{ "getdents64", 201 },
-	{ "fcntl64", 202 },
-	{ "gettid", 206 },
-	{ "readahead", 207 },
-	{ "tkill", 208 },
-	{ "sendfile64", 209 },
-	{ "futex", 210 },
-	{ "sched_setaffinity", 211 },
-	{ "sched_getaffinity", 212 },
-	{ "io_setup", 215 },
-	{ "io_destroy", 216 },
-	{ "io_getevents", 217 },
-	{ "io_submit", 218 },
-	{ "io_cancel", 219 },
-	{ "exit_group", 222 },
-	{ "lookup_dcookie", 223 },
-	{ "epoll_create", 224 },
-	{ "epoll_ctl", 225 },
-	{ "epoll_wait", 226 },
-	{ "remap_file_pages", 227 },
-	{ "semtimedop", 228 },
-	{ "mq_open", 229 },
-	{ "mq_unlink", 230 },
-	{ "mq_timedsend", 231 },
-	{ "mq_timedreceive", 232 },
-	{ "mq_notify", 233 },
-	{ "mq_getsetattr", 234 },
-	{ "waitid", 235 },
-	{ "fadvise64_64", 236 },
-	{ "set_tid_address", 237 },
-	{ "setxattr", 238 },
-	{ "lsetxattr", 239 },
-	{ "fsetxattr", 240 },
-	{ "getxattr", 241 },
-	{ "lgetxattr", 242 },
-	{ "fgetxattr", 243 },
-	{ "listxattr", 244 },
-	{ "llistxattr", 245 },
-	{ "flistxattr", 246 },
-	{ "removexattr", 247 },
-	{ "lremovexattr", 248 },
-	{ "fremovexattr", 249 },
-	{ "timer_create", 250 },
-	{ "timer_settime", 251 },
-	{ "timer_gettime", 252 },
-	{ "timer_getoverrun", 253 },
-	{ "timer_delete", 254 },
-	{ "clock_settime", 255 },
-	{ "clock_gettime", 256 },
-	{ "clock_getres", 257 },
-	{ "clock_nanosleep", 258 },
-	{ "tgkill", 259 },
-	{ "mbind", 260 },
-	{ "get_mempolicy", 261 },
-	{ "set_mempolicy", 262 },
-	{ "add_key", 264 },
-	{ "request_key", 265 },
-	{ "keyctl", 266 },
-	{ "ioprio_set", 267 },
-	{ "ioprio_get", 268 },
-	{ "inotify_init", 269 },
-	{ "inotify_add_watch", 270 },
-	{ "inotify_rm_watch", 271 },
-	{ "migrate_pages", 272 },
-	{ "pselect6", 273 },
-	{ "ppoll", 274 },
-	{ "openat", 275 },
-	{ "mkdirat", 276 },
-	{ "mknodat", 277 },
-	{ "fchownat", 278 },
-	{ "futimesat", 279 },
-	{ "fstatat64", 280 },
-	{ "unlinkat", 281 },
-	{ "renameat", 282 },
-	{ "linkat", 283 },
-	{ "symlinkat", 284 },
-	{ "readlinkat", 285 },
-	{ "fchmodat", 286 },
-	{ "faccessat", 287 },
-	{ "unshare", 288 },
-	{ "set_robust_list", 289 },
-	{ "get_robust_list", 290 },
-	{ "splice", 291 },
-	{ "sync_file_range", 292 },
-	{ "tee", 293 },
-	{ "vmsplice", 294 },
-	{ "move_pages", 295 },
-	{ "getcpu", 296 },
-	{ "epoll_pwait", 297 },
-	{ "statfs64", 298 },
-	{ "fstatfs64", 299 },
-	{ "kexec_load", 300 },
-	{ "utimensat", 301 },
-	{ "signalfd", 302 },
-	{ "eventfd", 304 },
-	{ "fallocate", 305 },
-	{ "timerfd_create", 306 },
-	{ "timerfd_settime", 307 },
-	{ "timerfd_gettime", 308 },
-	{ "signalfd4", 309 },
-	{ "eventfd2", 310 },
-	{ "epoll_create1", 311 },
-	{ "dup3", 312 },
-	{ "pipe2", 313 },
-	{ "inotify_init1", 314 },
-	{ "preadv", 315 },
-	{ "pwritev", 316 },
-	{ "rt_tgsigqueueinfo", 317 },
-	{ "perf_event_open", 318 },
-	{ "recvmmsg", 319 },
-	{ "accept4", 320 },
-	{ "prlimit64", 321 },
-	{ "fanotify_init", 322 },
-	{ "fanotify_mark", 323 },
-	{ "clock_adjtime", 324 },
-	{ "name_to_handle_at", 325 },
-	{ "open_by_handle_at", 326 },
-	{ "syncfs", 327 },
-	{ "setns", 328 },
-	{ "sendmmsg", 329 },
-	{ "process_vm_readv", 330 },
-	{ "process_vm_writev", 331 },
-	{ "kcmp", 332 },
-	{ "finit_module", 333 },
-	{ "sched_setattr", 334 },
-	{ "sched_getattr", 335 },
-	{ "utimes", 336 },
-	{ "renameat2", 337 },
-	{ "seccomp", 338 },
-	{ "getrandom", 339 },
-	{ "memfd_create", 340 },
-	{ "bpf", 341 },
-	{ "execveat", 342 },
-	{ "membarrier", 343 },
-	{ "userfaultfd", 344 },
-	{ "mlock2", 345 },
-	{ "copy_file_range", 346 },
-	{ "preadv2", 347 },
-	{ "pwritev2", 348 },
-	{ "statx", 349 },
-	{ "io_pgetevents", 350 },
-	{ "pkey_mprotect", 351 },
-	{ "pkey_alloc", 352 },
-	{ "pkey_free", 353 },
-	{ "rseq", 354 },
-	{ "kexec_file_load", 355 },
-	{ "cacheflush", 356 },
-	{ "clock_gettime64", 403 },
-	{ "clock_settime64", 404 },
-	{ "clock_adjtime64", 405 },
-	{ "clock_getres_time64", 406 },
-	{ "clock_nanosleep_time64", 407 },
-	{ "timer_gettime64", 408 },
-	{ "timer_settime64", 409 },
-	{ "timerfd_gettime64", 410 },
-	{ "timerfd_settime64", 411 },
-	{ "utimensat_time64", 412 },
-	{ "pselect6_time64", 413 },
-	{ "ppoll_time64", 414 },
-	{ "io_pgetevents_time64", 416 },
-	{ "recvmmsg_time64", 417 },
-	{ "mq_timedsend_time64", 418 },
-	{ "mq_timedreceive_time64", 419 },
-	{ "semtimedop_time64", 420 },
-	{ "rt_sigtimedwait_time64", 421 },
-	{ "futex_time64", 422 },
-	{ "sched_rr_get_interval_time64", 423 },
-	{ "pidfd_send_signal", 424 },
-	{ "io_uring_setup", 425 },
-	{ "io_uring_enter", 426 },
-	{ "io_uring_register", 427 },
-	{ "open_tree", 428 },
-	{ "move_mount", 429 },
-	{ "fsopen", 430 },
-	{ "fsconfig", 431 },
-	{ "fsmount", 432 },
-	{ "fspick", 433 },
-	{ "pidfd_open", 434 },
-	{ "clone3", 435 },
-	{ "close_range", 436 },
-	{ "openat2", 437 },
-	{ "pidfd_getfd", 438 },
-	{ "faccessat2", 439 },
-	{ "process_madvise", 440 },
-	{ "epoll_pwait2", 441 },
-	{ "mount_setattr", 442 },
-	{ "quotactl_fd", 443 },
-	{ "landlock_create_ruleset", 444 },
-	{ "landlock_add_rule", 445 },
-	{ "landlock_restrict_self", 446 },
-	{ "process_mrelease", 448 },
-	{ "futex_waitv", 449 },
-	{ "set_mempolicy_home_node", 450 },
-	{ "cachestat", 451 },
-	{ "fchmodat2", 452 },
-	{ "map_shadow_stack", 453 },
-	{ "futex_wake", 454 },
-	{ "futex_wait", 455 },
-	{ "futex_requeue", 456 },
-	{ "statmount", 457 },
-	{ "listmount", 458 },
-	{ "lsm_get_self_attr", 459 },
-	{ "lsm_set_self_attr", 460 },
-	{ "lsm_list_modules", 461 },
-	{ "mseal", 462 },
-	{ "setxattrat", 463 },
-	{ "getxattrat", 464 },
-	{ "listxattrat", 465 },
-	{ "removexattrat", 466 },
-	{ "open_tree_attr", 467 },
-	{ "file_getattr", 468 },
-	{ "file_setattr", 469 },
-	{ "listns", 470 },
-	{ "rseq_slice_yield", 471 },
+	{ 3943, 0 }, /* restart_syscall */
+	{ 731, 1 }, /* exit */
+	{ 977, 2 }, /* fork */
+	{ 3759, 3 }, /* read */
+	{ 5990, 4 }, /* write */
+	{ 2838, 5 }, /* open */
+	{ 478, 6 }, /* close */
+	{ 5982, 7 }, /* waitpid */
+	{ 520, 8 }, /* creat */
+	{ 2089, 9 }, /* link */
+	{ 5793, 10 }, /* unlink */
+	{ 715, 11 }, /* execve */
+	{ 270, 12 }, /* chdir */
+	{ 5509, 13 }, /* time */
+	{ 2401, 14 }, /* mknod */
+	{ 276, 15 }, /* chmod */
+	{ 2063, 16 }, /* lchown */
+	{ 5204, 17 }, /* socket */
+	{ 5268, 18 }, /* stat */
+	{ 2198, 19 }, /* lseek */
+	{ 1457, 20 }, /* getpid */
+	{ 2459, 21 }, /* mount */
+	{ 196, 22 }, /* bind */
+	{ 5032, 23 }, /* setuid */
+	{ 1616, 24 }, /* getuid */
+	{ 5312, 25 }, /* stime */
+	{ 3684, 26 }, /* ptrace */
+	{ 83, 27 }, /* alarm */
+	{ 1036, 28 }, /* fstat */
+	{ 3328, 29 }, /* pause */
+	{ 5871, 30 }, /* utime */
+	{ 496, 31 }, /* connect */
+	{ 2101, 32 }, /* listen */
+	{ 42, 33 }, /* access */
+	{ 2763, 34 }, /* nice */
+	{ 27, 35 }, /* accept */
+	{ 5395, 36 }, /* sync */
+	{ 1993, 37 }, /* kill */
+	{ 3905, 38 }, /* rename */
+	{ 2387, 39 }, /* mkdir */
+	{ 3992, 40 }, /* rmdir */
+	{ 559, 41 }, /* dup */
+	{ 3459, 42 }, /* pipe */
+	{ 5708, 43 }, /* times */
+	{ 1573, 44 }, /* getsockname */
+	{ 222, 45 }, /* brk */
+	{ 4806, 46 }, /* setgid */
+	{ 1357, 47 }, /* getgid */
+	{ 5134, 48 }, /* signal */
+	{ 1339, 49 }, /* geteuid */
+	{ 1321, 50 }, /* getegid */
+	{ 49, 51 }, /* acct */
+	{ 5779, 52 }, /* umount2 */
+	{ 1429, 53 }, /* getpeername */
+	{ 1896, 54 }, /* ioctl */
+	{ 887, 55 }, /* fcntl */
+	{ 5222, 56 }, /* socketpair */
+	{ 4879, 57 }, /* setpgid */
+	{ 4609, 58 }, /* send */
+	{ 5787, 59 }, /* uname */
+	{ 5766, 60 }, /* umask */
+	{ 296, 61 }, /* chroot */
+	{ 5865, 62 }, /* ustat */
+	{ 563, 63 }, /* dup2 */
+	{ 1472, 64 }, /* getppid */
+	{ 1449, 65 }, /* getpgrp */
+	{ 5001, 66 }, /* setsid */
+	{ 3470, 67 }, /* pivot_root */
+	{ 5068, 68 }, /* sgetmask */
+	{ 5259, 69 }, /* ssetmask */
+	{ 4971, 70 }, /* setreuid */
+	{ 4907, 71 }, /* setregid */
+	{ 2379, 72 }, /* mincore */
+	{ 5160, 73 }, /* sigpending */
+	{ 4851, 74 }, /* sethostname */
+	{ 4991, 75 }, /* setrlimit */
+	{ 1546, 76 }, /* getrlimit */
+	{ 1556, 77 }, /* getrusage */
+	{ 1603, 78 }, /* gettimeofday */
+	{ 5019, 79 }, /* settimeofday */
+	{ 1373, 80 }, /* getgroups */
+	{ 4822, 81 }, /* setgroups */
+	{ 4651, 82 }, /* sendto */
+	{ 5377, 83 }, /* symlink */
+	{ 2267, 84 }, /* lstat */
+	{ 3782, 85 }, /* readlink */
+	{ 5834, 86 }, /* uselib */
+	{ 5356, 87 }, /* swapon */
+	{ 3808, 88 }, /* reboot */
+	{ 2442, 89 }, /* mmap2 */
+	{ 2437, 90 }, /* mmap */
+	{ 2706, 91 }, /* munmap */
+	{ 5720, 92 }, /* truncate */
+	{ 1090, 93 }, /* ftruncate */
+	{ 836, 94 }, /* fchmod */
+	{ 862, 95 }, /* fchown */
+	{ 1480, 96 }, /* getpriority */
+	{ 4895, 97 }, /* setpriority */
+	{ 3815, 98 }, /* recv */
+	{ 5280, 99 }, /* statfs */
+	{ 1060, 100 }, /* fstatfs */
+	{ 5273, 101 }, /* stat64 */
+	{ 5483, 103 }, /* syslog */
+	{ 4863, 104 }, /* setitimer */
+	{ 1407, 105 }, /* getitimer */
+	{ 256, 106 }, /* capget */
+	{ 263, 107 }, /* capset */
+	{ 3546, 108 }, /* pread64 */
+	{ 3699, 109 }, /* pwrite64 */
+	{ 1266, 110 }, /* getcwd */
+	{ 5931, 111 }, /* vhangup */
+	{ 1042, 112 }, /* fstat64 */
+	{ 5925, 113 }, /* vfork */
+	{ 5969, 114 }, /* wait4 */
+	{ 5348, 115 }, /* swapoff */
+	{ 5475, 116 }, /* sysinfo */
+	{ 5103, 117 }, /* shutdown */
+	{ 1078, 118 }, /* fsync */
+	{ 2281, 119 }, /* madvise */
+	{ 465, 120 }, /* clone */
+	{ 4752, 121 }, /* setdomainname */
+	{ 4614, 122 }, /* sendfile */
+	{ 3820, 123 }, /* recvfrom */
+	{ 62, 124 }, /* adjtimex */
+	{ 2501, 125 }, /* mprotect */
+	{ 5171, 126 }, /* sigprocmask */
+	{ 1686, 128 }, /* init_module */
+	{ 540, 129 }, /* delete_module */
+	{ 3738, 131 }, /* quotactl */
+	{ 1441, 132 }, /* getpgid */
+	{ 829, 133 }, /* fchdir */
+	{ 188, 134 }, /* bdflush */
+	{ 5469, 135 }, /* sysfs */
+	{ 3406, 136 }, /* personality */
+	{ 4786, 138 }, /* setfsuid */
+	{ 4766, 139 }, /* setfsgid */
+	{ 0, 140 }, /* _llseek */
+	{ 1273, 141 }, /* getdents */
+	{ 8, 142 }, /* _newselect */
+	{ 971, 143 }, /* flock */
+	{ 2669, 144 }, /* msync */
+	{ 3802, 145 }, /* readv */
+	{ 5996, 146 }, /* writev */
+	{ 1566, 147 }, /* getsid */
+	{ 901, 148 }, /* fdatasync */
+	{ 19, 149 }, /* _sysctl */
+	{ 2415, 150 }, /* mlock */
+	{ 2687, 151 }, /* munlock */
+	{ 2428, 152 }, /* mlockall */
+	{ 2695, 153 }, /* munlockall */
+	{ 4490, 154 }, /* sched_setparam */
+	{ 4354, 155 }, /* sched_getparam */
+	{ 4505, 156 }, /* sched_setscheduler */
+	{ 4369, 157 }, /* sched_getscheduler */
+	{ 4524, 158 }, /* sched_yield */
+	{ 4276, 159 }, /* sched_get_priority_max */
+	{ 4299, 160 }, /* sched_get_priority_min */
+	{ 4388, 161 }, /* sched_rr_get_interval */
+	{ 2731, 162 }, /* nanosleep */
+	{ 2628, 163 }, /* mremap */
+	{ 4949, 164 }, /* setresuid */
+	{ 1524, 165 }, /* getresuid */
+	{ 5122, 166 }, /* sigaltstack */
+	{ 3516, 168 }, /* poll */
+	{ 4927, 170 }, /* setresgid */
+	{ 1502, 171 }, /* getresgid */
+	{ 3540, 172 }, /* prctl */
+	{ 4078, 173 }, /* rt_sigreturn */
+	{ 4020, 174 }, /* rt_sigaction */
+	{ 4047, 175 }, /* rt_sigprocmask */
+	{ 4033, 176 }, /* rt_sigpending */
+	{ 4105, 177 }, /* rt_sigtimedwait */
+	{ 4062, 178 }, /* rt_sigqueueinfo */
+	{ 4091, 179 }, /* rt_sigsuspend */
+	{ 282, 180 }, /* chown */
+	{ 5008, 181 }, /* setsockopt */
+	{ 1585, 182 }, /* getsockopt */
+	{ 4643, 183 }, /* sendmsg */
+	{ 3854, 184 }, /* recvmsg */
+	{ 4574, 185 }, /* semop */
+	{ 4567, 186 }, /* semget */
+	{ 4560, 187 }, /* semctl */
+	{ 2662, 188 }, /* msgsnd */
+	{ 2655, 189 }, /* msgrcv */
+	{ 2648, 190 }, /* msgget */
+	{ 2641, 191 }, /* msgctl */
+	{ 5077, 192 }, /* shmat */
+	{ 5090, 193 }, /* shmdt */
+	{ 5096, 194 }, /* shmget */
+	{ 5083, 195 }, /* shmctl */
+	{ 2273, 198 }, /* lstat64 */
+	{ 5729, 199 }, /* truncate64 */
+	{ 1100, 200 }, /* ftruncate64 */
+	{ 1282, 201 }, /* getdents64 */
+	{ 893, 202 }, /* fcntl64 */
+	{ 1596, 206 }, /* gettid */
+	{ 3764, 207 }, /* readahead */
+	{ 5714, 208 }, /* tkill */
+	{ 4623, 209 }, /* sendfile64 */
+	{ 1112, 210 }, /* futex */
+	{ 4458, 211 }, /* sched_setaffinity */
+	{ 4322, 212 }, /* sched_getaffinity */
+	{ 1829, 215 }, /* io_setup */
+	{ 1770, 216 }, /* io_destroy */
+	{ 1781, 217 }, /* io_getevents */
+	{ 1838, 218 }, /* io_submit */
+	{ 1760, 219 }, /* io_cancel */
+	{ 736, 222 }, /* exit_group */
+	{ 2170, 223 }, /* lookup_dcookie */
+	{ 573, 224 }, /* epoll_create */
+	{ 600, 225 }, /* epoll_ctl */
+	{ 649, 226 }, /* epoll_wait */
+	{ 3862, 227 }, /* remap_file_pages */
+	{ 4580, 228 }, /* semtimedop */
+	{ 2538, 229 }, /* mq_open */
+	{ 2618, 230 }, /* mq_unlink */
+	{ 2585, 231 }, /* mq_timedsend */
+	{ 2546, 232 }, /* mq_timedreceive */
+	{ 2528, 233 }, /* mq_notify */
+	{ 2514, 234 }, /* mq_getsetattr */
+	{ 5975, 235 }, /* waitid */
+	{ 778, 236 }, /* fadvise64_64 */
+	{ 4728, 237 }, /* set_tid_address */
+	{ 5048, 238 }, /* setxattr */
+	{ 2204, 239 }, /* lsetxattr */
+	{ 1004, 240 }, /* fsetxattr */
+	{ 1632, 241 }, /* getxattr */
+	{ 2079, 242 }, /* lgetxattr */
+	{ 911, 243 }, /* fgetxattr */
+	{ 2125, 244 }, /* listxattr */
+	{ 2147, 245 }, /* llistxattr */
+	{ 960, 246 }, /* flistxattr */
+	{ 3879, 247 }, /* removexattr */
+	{ 2185, 248 }, /* lremovexattr */
+	{ 982, 249 }, /* fremovexattr */
+	{ 5514, 250 }, /* timer_create */
+	{ 5587, 251 }, /* timer_settime */
+	{ 5557, 252 }, /* timer_gettime */
+	{ 5540, 253 }, /* timer_getoverrun */
+	{ 5527, 254 }, /* timer_delete */
+	{ 435, 255 }, /* clock_settime */
+	{ 366, 256 }, /* clock_gettime */
+	{ 333, 257 }, /* clock_getres */
+	{ 396, 258 }, /* clock_nanosleep */
+	{ 5502, 259 }, /* tgkill */
+	{ 2306, 260 }, /* mbind */
+	{ 1205, 261 }, /* get_mempolicy */
+	{ 4658, 262 }, /* set_mempolicy */
+	{ 54, 264 }, /* add_key */
+	{ 3931, 265 }, /* request_key */
+	{ 1986, 266 }, /* keyctl */
+	{ 1925, 267 }, /* ioprio_set */
+	{ 1914, 268 }, /* ioprio_get */
+	{ 1716, 269 }, /* inotify_init */
+	{ 1698, 270 }, /* inotify_add_watch */
+	{ 1743, 271 }, /* inotify_rm_watch */
+	{ 2365, 272 }, /* migrate_pages */
+	{ 3659, 273 }, /* pselect6 */
+	{ 3521, 274 }, /* ppoll */
+	{ 2886, 275 }, /* openat */
+	{ 2393, 276 }, /* mkdirat */
+	{ 2407, 277 }, /* mknodat */
+	{ 878, 278 }, /* fchownat */
+	{ 1179, 279 }, /* futimesat */
+	{ 1050, 280 }, /* fstatat64 */
+	{ 5800, 281 }, /* unlinkat */
+	{ 3912, 282 }, /* renameat */
+	{ 2094, 283 }, /* linkat */
+	{ 5385, 284 }, /* symlinkat */
+	{ 3791, 285 }, /* readlinkat */
+	{ 843, 286 }, /* fchmodat */
+	{ 747, 287 }, /* faccessat */
+	{ 5809, 288 }, /* unshare */
+	{ 4696, 289 }, /* set_robust_list */
+	{ 1219, 290 }, /* get_robust_list */
+	{ 5233, 291 }, /* splice */
+	{ 5400, 292 }, /* sync_file_range */
+	{ 5498, 293 }, /* tee */
+	{ 5952, 294 }, /* vmsplice */
+	{ 2490, 295 }, /* move_pages */
+	{ 1259, 296 }, /* getcpu */
+	{ 624, 297 }, /* epoll_pwait */
+	{ 5287, 298 }, /* statfs64 */
+	{ 1068, 299 }, /* fstatfs64 */
+	{ 1975, 300 }, /* kexec_load */
+	{ 5877, 301 }, /* utimensat */
+	{ 5141, 302 }, /* signalfd */
+	{ 675, 304 }, /* eventfd */
+	{ 791, 305 }, /* fallocate */
+	{ 5625, 306 }, /* timerfd_create */
+	{ 5674, 307 }, /* timerfd_settime */
+	{ 5640, 308 }, /* timerfd_gettime */
+	{ 5150, 309 }, /* signalfd4 */
+	{ 683, 310 }, /* eventfd2 */
+	{ 586, 311 }, /* epoll_create1 */
+	{ 568, 312 }, /* dup3 */
+	{ 3464, 313 }, /* pipe2 */
+	{ 1729, 314 }, /* inotify_init1 */
+	{ 3554, 315 }, /* preadv */
+	{ 3708, 316 }, /* pwritev */
+	{ 4144, 317 }, /* rt_tgsigqueueinfo */
+	{ 3382, 318 }, /* perf_event_open */
+	{ 3829, 319 }, /* recvmmsg */
+	{ 34, 320 }, /* accept4 */
+	{ 3569, 321 }, /* prlimit64 */
+	{ 801, 322 }, /* fanotify_init */
+	{ 815, 323 }, /* fanotify_mark */
+	{ 303, 324 }, /* clock_adjtime */
+	{ 2713, 325 }, /* name_to_handle_at */
+	{ 2843, 326 }, /* open_by_handle_at */
+	{ 5433, 327 }, /* syncfs */
+	{ 4873, 328 }, /* setns */
+	{ 4634, 329 }, /* sendmmsg */
+	{ 3612, 330 }, /* process_vm_readv */
+	{ 3629, 331 }, /* process_vm_writev */
+	{ 1940, 332 }, /* kcmp */
+	{ 947, 333 }, /* finit_module */
+	{ 4476, 334 }, /* sched_setattr */
+	{ 4340, 335 }, /* sched_getattr */
+	{ 5904, 336 }, /* utimes */
+	{ 3921, 337 }, /* renameat2 */
+	{ 4536, 338 }, /* seccomp */
+	{ 1492, 339 }, /* getrandom */
+	{ 2323, 340 }, /* memfd_create */
+	{ 201, 341 }, /* bpf */
+	{ 722, 342 }, /* execveat */
+	{ 2312, 343 }, /* membarrier */
+	{ 5841, 344 }, /* userfaultfd */
+	{ 2421, 345 }, /* mlock2 */
+	{ 504, 346 }, /* copy_file_range */
+	{ 3561, 347 }, /* preadv2 */
+	{ 3716, 348 }, /* pwritev2 */
+	{ 5306, 349 }, /* statx */
+	{ 1794, 350 }, /* io_pgetevents */
+	{ 3502, 351 }, /* pkey_mprotect */
+	{ 3481, 352 }, /* pkey_alloc */
+	{ 3492, 353 }, /* pkey_free */
+	{ 3998, 354 }, /* rseq */
+	{ 1959, 355 }, /* kexec_file_load */
+	{ 235, 356 }, /* cacheflush */
+	{ 380, 403 }, /* clock_gettime64 */
+	{ 449, 404 }, /* clock_settime64 */
+	{ 317, 405 }, /* clock_adjtime64 */
+	{ 346, 406 }, /* clock_getres_time64 */
+	{ 412, 407 }, /* clock_nanosleep_time64 */
+	{ 5571, 408 }, /* timer_gettime64 */
+	{ 5601, 409 }, /* timer_settime64 */
+	{ 5656, 410 }, /* timerfd_gettime64 */
+	{ 5690, 411 }, /* timerfd_settime64 */
+	{ 5887, 412 }, /* utimensat_time64 */
+	{ 3668, 413 }, /* pselect6_time64 */
+	{ 3527, 414 }, /* ppoll_time64 */
+	{ 1808, 416 }, /* io_pgetevents_time64 */
+	{ 3838, 417 }, /* recvmmsg_time64 */
+	{ 2598, 418 }, /* mq_timedsend_time64 */
+	{ 2562, 419 }, /* mq_timedreceive_time64 */
+	{ 4591, 420 }, /* semtimedop_time64 */
+	{ 4121, 421 }, /* rt_sigtimedwait_time64 */
+	{ 1132, 422 }, /* futex_time64 */
+	{ 4410, 423 }, /* sched_rr_get_interval_time64 */
+	{ 3441, 424 }, /* pidfd_send_signal */
+	{ 1881, 425 }, /* io_uring_setup */
+	{ 1848, 426 }, /* io_uring_enter */
+	{ 1863, 427 }, /* io_uring_register */
+	{ 2861, 428 }, /* open_tree */
+	{ 2479, 429 }, /* move_mount */
+	{ 1022, 430 }, /* fsopen */
+	{ 995, 431 }, /* fsconfig */
+	{ 1014, 432 }, /* fsmount */
+	{ 1029, 433 }, /* fspick */
+	{ 3430, 434 }, /* pidfd_open */
+	{ 471, 435 }, /* clone3 */
+	{ 484, 436 }, /* close_range */
+	{ 2893, 437 }, /* openat2 */
+	{ 3418, 438 }, /* pidfd_getfd */
+	{ 757, 439 }, /* faccessat2 */
+	{ 3579, 440 }, /* process_madvise */
+	{ 636, 441 }, /* epoll_pwait2 */
+	{ 2465, 442 }, /* mount_setattr */
+	{ 3747, 443 }, /* quotactl_fd */
+	{ 2016, 444 }, /* landlock_create_ruleset */
+	{ 1998, 445 }, /* landlock_add_rule */
+	{ 2040, 446 }, /* landlock_restrict_self */
+	{ 3595, 448 }, /* process_mrelease */
+	{ 1156, 449 }, /* futex_waitv */
+	{ 4672, 450 }, /* set_mempolicy_home_node */
+	{ 246, 451 }, /* cachestat */
+	{ 852, 452 }, /* fchmodat2 */
+	{ 2289, 453 }, /* map_shadow_stack */
+	{ 1168, 454 }, /* futex_wake */
+	{ 1145, 455 }, /* futex_wait */
+	{ 1118, 456 }, /* futex_requeue */
+	{ 5296, 457 }, /* statmount */
+	{ 2108, 458 }, /* listmount */
+	{ 2214, 459 }, /* lsm_get_self_attr */
+	{ 2249, 460 }, /* lsm_set_self_attr */
+	{ 2232, 461 }, /* lsm_list_modules */
+	{ 2635, 462 }, /* mseal */
+	{ 5057, 463 }, /* setxattrat */
+	{ 1641, 464 }, /* getxattrat */
+	{ 2135, 465 }, /* listxattrat */
+	{ 3891, 466 }, /* removexattrat */
+	{ 2871, 467 }, /* open_tree_attr */
+	{ 921, 468 }, /* file_getattr */
+	{ 934, 469 }, /* file_setattr */
+	{ 2118, 470 }, /* listns */
+	{ 4003, 471 }, /* rseq_slice_yield */
 };
 
 static const uint16_t parisc_by_name[] = {
@@ -3939,393 +4549,393 @@ const struct syscall_table syscall_table_parisc = {
 
 /* parisc64.tbl: 387 syscalls */
 static const struct syscall_entry parisc64_by_nr[] = {
-	{ "restart_syscall", 0 },
-	{ "exit", 1 },
-	{ "fork", 2 },
-	{ "read", 3 },
-	{ "write", 4 },
-	{ "open", 5 },
-	{ "close", 6 },
-	{ "waitpid", 7 },
-	{ "creat", 8 },
-	{ "link", 9 },
-	{ "unlink", 10 },
-	{ "execve", 11 },
-	{ "chdir", 12 },
-	{ "time", 13 },
-	{ "mknod", 14 },
-	{ "chmod", 15 },
-	{ "lchown", 16 },
-	{ "socket", 17 },
-	{ "stat", 18 },
-	{ "lseek", 19 },
-	{ "getpid", 20 },
-	{ "mount", 21 },
-	{ "bind", 22 },
-	{ "setuid", 23 },
-	{ "getuid", 24 },
-	{ "stime", 25 },
-	{ "ptrace", 26 },
-	{ "alarm", 27 },
-	{ "fstat", 28 },
-	{ "pause", 29 },
-	{ "utime", 30 },
-	{ "connect", 31 },
-	{ "listen", 32 },
-	{ "access", 33 },
-	{ "nice", 34 },
-	{ "accept", 35 },
-	{ "sync", 36 },
-	{ "kill", 37 },
-	{ "rename", 38 },
-	{ "mkdir", 39 },
-	{ "rmdir", 40 },
-	{ "dup", 41 },
-	{ "pipe", 42 },
-	{ "times", 43 },
-	{ "getsockname", 44 },
-	{ "brk", 45 },
-	{ "setgid", 46 },
-	{ "getgid", 47 },
-	{ "signal", 48 },
-	{ "geteuid", 49 },
-	{ "getegid", 50 },
-	{ "acct", 51 },
-	{ "umount2", 52 },
-	{ "getpeername", 53 },
-	{ "ioctl", 54 },
-	{ "fcntl", 55 },
-	{ "socketpair", 56 },
-	{ "setpgid", 57 },
-	{ "send", 58 },
-	{ "uname", 59 },
-	{ "umask", 60 },
-	{ "chroot", 61 },
-	{ "ustat", 62 },
-	{ "dup2", 63 },
-	{ "getppid", 64 },
-	{ "getpgrp", 65 },
-	{ "setsid", 66 },
-	{ "pivot_root", 67 },
-	{ "sgetmask", 68 },
-	{ "ssetmask", 69 },
-	{ "setreuid", 70 },
-	{ "setregid", 71 },
-	{ "mincore", 72 },
-	{ "sigpending", 73 },
-	{ "sethostname", 74 },
-	{ "setrlimit", 75 },
-	{ "getrlimit", 76 },
-	{ "getrusage", 77 },
-	{ "gettimeofday", 78 },
-	{ "settimeofday", 79 },
-	{ "getgroups", 80 },
-	{ "setgroups", 81 },
-	{ "sendto", 82 },
-	{ "symlink", 83 },
-	{ "lstat", 84 },
-	{ "readlink", 85 },
-	{ "uselib", 86 },
-	{ "swapon", 87 },
-	{ "reboot", 88 },
-	{ "mmap2", 89 },
-	{ "mmap", 90 },
-	{ "munmap", 91 },
-	{ "truncate", 92 },
-	{ "ftruncate", 93 },
-	{ "fchmod", 94 },
-	{ "fchown", 95 },
-	{ "getpriority", 96 },
-	{ "setpriority", 97 },
-	{ "recv", 98 },
-	{ "statfs", 99 },
-	{ "fstatfs", 100 },
-	{ "stat64", 101 },
-	{ "syslog", 103 },
-	{ "setitimer", 104 },
-	{ "getitimer", 105 },
-	{ "capget", 106 },
-	{ "capset", 107 },
-	{ "pread64", 108 },
-	{ "pwrite64", 109 },
-	{ "getcwd", 110 },
-	{ "vhangup", 111 },
-	{ "fstat64", 112 },
-	{ "vfork", 113 },
-	{ "wait4", 114 },
-	{ "swapoff", 115 },
-	{ "sysinfo", 116 },
-	{ "shutdown", 117 },
-	{ "fsync", 118 },
-	{ "madvise", 119 },
-	{ "clone", 120 },
-	{ "setdomainname", 121 },
-	{ "sendfile", 122 },
-	{ "recvfrom", 123 },
-	{ "adjtimex", 124 },
-	{ "mprotect", 125 },
-	{ "sigprocmask", 126 },
-	{ "init_module", 128 },
-	{ "delete_module", 129 },
-	{ "quotactl", 131 },
-	{ "getpgid", 132 },
-	{ "fchdir", 133 },
-	{ "bdflush", 134 },
-	{ "sysfs", 135 },
-	{ "personality", 136 },
-	{ "setfsuid", 138 },
-	{ "setfsgid", 139 },
-	{ "_llseek", 140 },
-	{ "getdents", 141 },
-	{ "_newselect", 142 },
-	{ "flock", 143 },
-	{ "msync", 144 },
-	{ "readv", 145 },
-	{ "writev", 146 },
-	{ "getsid", 147 },
-	{ "fdatasync", 148 },
-	{ "_sysctl", 149 },
-	{ "mlock", 150 },
-	{ "munlock", 151 },
-	{ "mlockall", 152 },
-	{ "munlockall", 153 },
-	{ "sched_setparam", 154 },
-	{ "sched_getparam", 155 },
-	{ "sched_setscheduler", 156 },
-	{ "sched_getscheduler", 157 },
-	{ "sched_yield", 158 },
-	{ "sched_get_priority_max", 159 },
-	{ "sched_get_priority_min", 160 },
-	{ "sched_rr_get_interval", 161 },
-	{ "nanosleep", 162 },
-	{ "mremap", 163 },
-	{ "setresuid", 164 },
-	{ "getresuid", 165 },
-	{ "sigaltstack", 166 },
-	{ "poll", 168 },
-	{ "setresgid", 170 },
-	{ "getresgid", 171 },
-	{ "prctl", 172 },
-	{ "rt_sigreturn", 173 },
-	{ "rt_sigaction", 174 },
-	{ "rt_sigprocmask", 175 },
-	{ "rt_sigpending", 176 },
-	{ "rt_sigtimedwait", 177 },
-	{ "rt_sigqueueinfo", 178 },
-	{ "rt_sigsuspend", 179 },
-	{ "chown", 180 },
-	{ "setsockopt", 181 },
-	{ "getsockopt", 182 },
-	{ "sendmsg", 183 },
-	{ "recvmsg", 184 },
-	{ "semop", 185 },
-	{ "semget", 186 },
-	{ "semctl", 187 },
-	{ "msgsnd", 188 },
-	{ "msgrcv", 189 },
-	{ "msgget", 190 },
-	{ "msgctl", 191 },
-	{ "shmat", 192 },
-	{ "shmdt", 193 },
-	{ "shmget", 194 },
-	{ "shmctl", 195 },
-	{ "lstat64", 198 },
-	{ "truncate64", 199 },
-	{ "ftruncate64", 200 },
-	{ "getdents64", 201 },
-	{ "fcntl64", 202 },
-	{ "gettid", 206 },
-	{ "readahead", 207 },
-	{ "tkill", 208 },
-	{ "sendfile64", 209 },
-	{ "futex", 210 },
-	{ "sched_setaffinity", 211 },
-	{ "sched_getaffinity", 212 },
-	{ "io_setup", 215 },
-	{ "io_destroy", 216 },
-	{ "io_getevents", 217 },
-	{ "io_submit", 218 },
-	{ "io_cancel", 219 },
-	{ "exit_group", 222 },
-	{ "lookup_dcookie", 223 },
-	{ "epoll_create", 224 },
-	{ "epoll_ctl", 225 },
-	{ "epoll_wait", 226 },
-	{ "remap_file_pages", 227 },
-	{ "semtimedop", 228 },
-	{ "mq_open", 229 },
-	{ "mq_unlink", 230 },
-	{ "mq_timedsend", 231 },
-	{ "mq_timedreceive", 232 },
-	{ "mq_notify", 233 },
-	{ "mq_getsetattr", 234 },
-	{ "waitid", 235 },
-	{ "fadvise64_64", 236 },
-	{ "set_tid_address", 237 },
-	{ "setxattr", 238 },
-	{ "lsetxattr", 239 },
-	{ "fsetxattr", 240 },
-	{ "getxattr", 241 },
-	{ "lgetxattr", 242 },
-	{ "fgetxattr", 243 },
-	{ "listxattr", 244 },
-	{ "llistxattr", 245 },
-	{ "flistxattr", 246 },
-	{ "removexattr", 247 },
-	{ "lremovexattr", 248 },
-	{ "fremovexattr", 249 },
-	{ "timer_create", 250 },
-	{ "timer_settime", 251 },
-	{ "timer_gettime", 252 },
-	{ "timer_getoverrun", 253 },
-	{ "timer_delete", 254 },
-	{ "clock_settime", 255 },
-	{ "clock_gettime", 256 },
-	{ "clock_getres", 257 },
-	{ "clock_nanosleep", 258 },
-	{ "tgkill", 259 },
-	{ "mbind", 260 },
-	{ "get_mempolicy", 261 },
-	{ "set_mempolicy", 262 },
-	{ "add_key", 264 },
-	{ "request_key", 265 },
-	{ "keyctl", 266 },
-	{ "ioprio_set", 267 },
-	{ "ioprio_get", 268 },
-	{ "inotify_init", 269 },
-	{ "inotify_add_watch", 270 },
-	{ "inotify_rm_watch", 271 },
-	{ "migrate_pages", 272 },
-	{ "pselect6", 273 },
-	{ "ppoll", 274 },
-	{ "openat", 275 },
-	{ "mkdirat", 276 },
-	{ "mknodat", 277 },
-	{ "fchownat", 278 },
-	{ "futimesat", 279 },
-	{ "fstatat64", 280 },
-	{ "unlinkat", 281 },
-	{ "renameat", 282 },
-	{ "linkat", 283 },
-	{ "symlinkat", 284 },
-	{ "readlinkat", 285 },
-	{ "fchmodat", 286 },
-	{ "faccessat", 287 },
-	{ "unshare", 288 },
-	{ "set_robust_list", 289 },
-	{ "get_robust_list", 290 },
-	{ "splice", 291 },
-	{ "sync_file_range", 292 },
-	{ "tee", 293 },
-	{ "vmsplice", 294 },
-	{ "move_pages", 295 },
-	{ "getcpu", 296 },
-	{ "epoll_pwait", 297 },
-	{ "statfs64", 298 },
-	{ "fstatfs64", 299 },
-	{ "kexec_load", 300 },
-	{ "utimensat", 301 },
-	{ "signalfd", 302 },
-	{ "eventfd", 304 },
-	{ "fallocate", 305 },
-	{ "timerfd_create", 306 },
-	{ "timerfd_settime", 307 },
-	{ "timerfd_gettime", 308 },
-	{ "signalfd4", 309 },
-	{ "eventfd2", 310 },
-	{ "epoll_create1", 311 },
-	{ "dup3", 312 },
-	{ "pipe2", 313 },
-	{ "inotify_init1", 314 },
-	{ "preadv", 315 },
-	{ "pwritev", 316 },
-	{ "rt_tgsigqueueinfo", 317 },
-	{ "perf_event_open", 318 },
-	{ "recvmmsg", 319 },
-	{ "accept4", 320 },
-	{ "prlimit64", 321 },
-	{ "fanotify_init", 322 },
-	{ "fanotify_mark", 323 },
-	{ "clock_adjtime", 324 },
-	{ "name_to_handle_at", 325 },
-	{ "open_by_handle_at", 326 },
-	{ "syncfs", 327 },
-	{ "setns", 328 },
-	{ "sendmmsg", 329 },
-	{ "process_vm_readv", 330 },
-	{ "process_vm_writev", 331 },
-	{ "kcmp", 332 },
-	{ "finit_module", 333 },
-	{ "sched_setattr", 334 },
-	{ "sched_getattr", 335 },
-	{ "utimes", 336 },
-	{ "renameat2", 337 },
-	{ "seccomp", 338 },
-	{ "getrandom", 339 },
-	{ "memfd_create", 340 },
-	{ "bpf", 341 },
-	{ "execveat", 342 },
-	{ "membarrier", 343 },
-	{ "userfaultfd", 344 },
-	{ "mlock2", 345 },
-	{ "copy_file_range", 346 },
-	{ "preadv2", 347 },
-	{ "pwritev2", 348 },
-	{ "statx", 349 },
-	{ "io_pgetevents", 350 },
-	{ "pkey_mprotect", 351 },
-	{ "pkey_alloc", 352 },
-	{ "pkey_free", 353 },
-	{ "rseq", 354 },
-	{ "kexec_file_load", 355 },
-	{ "cacheflush", 356 },
-	{ "pidfd_send_signal", 424 },
-	{ "io_uring_setup", 425 },
-	{ "io_uring_enter", 426 },
-	{ "io_uring_register", 427 },
-	{ "open_tree", 428 },
-	{ "move_mount", 429 },
-	{ "fsopen", 430 },
-	{ "fsconfig", 431 },
-	{ "fsmount", 432 },
-	{ "fspick", 433 },
-	{ "pidfd_open", 434 },
-	{ "clone3", 435 },
-	{ "close_range", 436 },
-	{ "openat2", 437 },
-	{ "pidfd_getfd", 438 },
-	{ "faccessat2", 439 },
-	{ "process_madvise", 440 },
-	{ "epoll_pwait2", 441 },
-	{ "mount_setattr", 442 },
-	{ "quotactl_fd", 443 },
-	{ "landlock_create_ruleset", 444 },
-	{ "landlock_add_rule", 445 },
-	{ "landlock_restrict_self", 446 },
-	{ "process_mrelease", 448 },
-	{ "futex_waitv", 449 },
-	{ "set_mempolicy_home_node", 450 },
-	{ "cachestat", 451 },
-	{ "fchmodat2", 452 },
-	{ "map_shadow_stack", 453 },
-	{ "futex_wake", 454 },
-	{ "futex_wait", 455 },
-	{ "futex_requeue", 456 },
-	{ "statmount", 457 },
-	{ "listmount", 458 },
-	{ "lsm_get_self_attr", 459 },
-	{ "lsm_set_self_attr", 460 },
-	{ "lsm_list_modules", 461 },
-	{ "mseal", 462 },
-	{ "setxattrat", 463 },
-	{ "getxattrat", 464 },
-	{ "listxattrat", 465 },
-	{ "removexattrat", 466 },
-	{ "open_tree_attr", 467 },
-	{ "file_getattr", 468 },
-	{ "file_setattr", 469 },
-	{ "listns", 470 },
-	{ "rseq_slice_yield", 471 },
+	{ 3943, 0 }, /* restart_syscall */
+	{ 731, 1 }, /* exit */
+	{ 977, 2 }, /* fork */
+	{ 3759, 3 }, /* read */
+	{ 5990, 4 }, /* write */
+	{ 2838, 5 }, /* open */
+	{ 478, 6 }, /* close */
+	{ 5982, 7 }, /* waitpid */
+	{ 520, 8 }, /* creat */
+	{ 2089, 9 }, /* link */
+	{ 5793, 10 }, /* unlink */
+	{ 715, 11 }, /* execve */
+	{ 270, 12 }, /* chdir */
+	{ 5509, 13 }, /* time */
+	{ 2401, 14 }, /* mknod */
+	{ 276, 15 }, /* chmod */
+	{ 2063, 16 }, /* lchown */
+	{ 5204, 17 }, /* socket */
+	{ 5268, 18 }, /* stat */
+	{ 2198, 19 }, /* lseek */
+	{ 1457, 20 }, /* getpid */
+	{ 2459, 21 }, /* mount */
+	{ 196, 22 }, /* bind */
+	{ 5032, 23 }, /* setuid */
+	{ 1616, 24 }, /* getuid */
+	{ 5312, 25 }, /* stime */
+	{ 3684, 26 }, /* ptrace */
+	{ 83, 27 }, /* alarm */
+	{ 1036, 28 }, /* fstat */
+	{ 3328, 29 }, /* pause */
+	{ 5871, 30 }, /* utime */
+	{ 496, 31 }, /* connect */
+	{ 2101, 32 }, /* listen */
+	{ 42, 33 }, /* access */
+	{ 2763, 34 }, /* nice */
+	{ 27, 35 }, /* accept */
+	{ 5395, 36 }, /* sync */
+	{ 1993, 37 }, /* kill */
+	{ 3905, 38 }, /* rename */
+	{ 2387, 39 }, /* mkdir */
+	{ 3992, 40 }, /* rmdir */
+	{ 559, 41 }, /* dup */
+	{ 3459, 42 }, /* pipe */
+	{ 5708, 43 }, /* times */
+	{ 1573, 44 }, /* getsockname */
+	{ 222, 45 }, /* brk */
+	{ 4806, 46 }, /* setgid */
+	{ 1357, 47 }, /* getgid */
+	{ 5134, 48 }, /* signal */
+	{ 1339, 49 }, /* geteuid */
+	{ 1321, 50 }, /* getegid */
+	{ 49, 51 }, /* acct */
+	{ 5779, 52 }, /* umount2 */
+	{ 1429, 53 }, /* getpeername */
+	{ 1896, 54 }, /* ioctl */
+	{ 887, 55 }, /* fcntl */
+	{ 5222, 56 }, /* socketpair */
+	{ 4879, 57 }, /* setpgid */
+	{ 4609, 58 }, /* send */
+	{ 5787, 59 }, /* uname */
+	{ 5766, 60 }, /* umask */
+	{ 296, 61 }, /* chroot */
+	{ 5865, 62 }, /* ustat */
+	{ 563, 63 }, /* dup2 */
+	{ 1472, 64 }, /* getppid */
+	{ 1449, 65 }, /* getpgrp */
+	{ 5001, 66 }, /* setsid */
+	{ 3470, 67 }, /* pivot_root */
+	{ 5068, 68 }, /* sgetmask */
+	{ 5259, 69 }, /* ssetmask */
+	{ 4971, 70 }, /* setreuid */
+	{ 4907, 71 }, /* setregid */
+	{ 2379, 72 }, /* mincore */
+	{ 5160, 73 }, /* sigpending */
+	{ 4851, 74 }, /* sethostname */
+	{ 4991, 75 }, /* setrlimit */
+	{ 1546, 76 }, /* getrlimit */
+	{ 1556, 77 }, /* getrusage */
+	{ 1603, 78 }, /* gettimeofday */
+	{ 5019, 79 }, /* settimeofday */
+	{ 1373, 80 }, /* getgroups */
+	{ 4822, 81 }, /* setgroups */
+	{ 4651, 82 }, /* sendto */
+	{ 5377, 83 }, /* symlink */
+	{ 2267, 84 }, /* lstat */
+	{ 3782, 85 }, /* readlink */
+	{ 5834, 86 }, /* uselib */
+	{ 5356, 87 }, /* swapon */
+	{ 3808, 88 }, /* reboot */
+	{ 2442, 89 }, /* mmap2 */
+	{ 2437, 90 }, /* mmap */
+	{ 2706, 91 }, /* munmap */
+	{ 5720, 92 }, /* truncate */
+	{ 1090, 93 }, /* ftruncate */
+	{ 836, 94 }, /* fchmod */
+	{ 862, 95 }, /* fchown */
+	{ 1480, 96 }, /* getpriority */
+	{ 4895, 97 }, /* setpriority */
+	{ 3815, 98 }, /* recv */
+	{ 5280, 99 }, /* statfs */
+	{ 1060, 100 }, /* fstatfs */
+	{ 5273, 101 }, /* stat64 */
+	{ 5483, 103 }, /* syslog */
+	{ 4863, 104 }, /* setitimer */
+	{ 1407, 105 }, /* getitimer */
+	{ 256, 106 }, /* capget */
+	{ 263, 107 }, /* capset */
+	{ 3546, 108 }, /* pread64 */
+	{ 3699, 109 }, /* pwrite64 */
+	{ 1266, 110 }, /* getcwd */
+	{ 5931, 111 }, /* vhangup */
+	{ 1042, 112 }, /* fstat64 */
+	{ 5925, 113 }, /* vfork */
+	{ 5969, 114 }, /* wait4 */
+	{ 5348, 115 }, /* swapoff */
+	{ 5475, 116 }, /* sysinfo */
+	{ 5103, 117 }, /* shutdown */
+	{ 1078, 118 }, /* fsync */
+	{ 2281, 119 }, /* madvise */
+	{ 465, 120 }, /* clone */
+	{ 4752, 121 }, /* setdomainname */
+	{ 4614, 122 }, /* sendfile */
+	{ 3820, 123 }, /* recvfrom */
+	{ 62, 124 }, /* adjtimex */
+	{ 2501, 125 }, /* mprotect */
+	{ 5171, 126 }, /* sigprocmask */
+	{ 1686, 128 }, /* init_module */
+	{ 540, 129 }, /* delete_module */
+	{ 3738, 131 }, /* quotactl */
+	{ 1441, 132 }, /* getpgid */
+	{ 829, 133 }, /* fchdir */
+	{ 188, 134 }, /* bdflush */
+	{ 5469, 135 }, /* sysfs */
+	{ 3406, 136 }, /* personality */
+	{ 4786, 138 }, /* setfsuid */
+	{ 4766, 139 }, /* setfsgid */
+	{ 0, 140 }, /* _llseek */
+	{ 1273, 141 }, /* getdents */
+	{ 8, 142 }, /* _newselect */
+	{ 971, 143 }, /* flock */
+	{ 2669, 144 }, /* msync */
+	{ 3802, 145 }, /* readv */
+	{ 5996, 146 }, /* writev */
+	{ 1566, 147 }, /* getsid */
+	{ 901, 148 }, /* fdatasync */
+	{ 19, 149 }, /* _sysctl */
+	{ 2415, 150 }, /* mlock */
+	{ 2687, 151 }, /* munlock */
+	{ 2428, 152 }, /* mlockall */
+	{ 2695, 153 }, /* munlockall */
+	{ 4490, 154 }, /* sched_setparam */
+	{ 4354, 155 }, /* sched_getparam */
+	{ 4505, 156 }, /* sched_setscheduler */
+	{ 4369, 157 }, /* sched_getscheduler */
+	{ 4524, 158 }, /* sched_yield */
+	{ 4276, 159 }, /* sched_get_priority_max */
+	{ 4299, 160 }, /* sched_get_priority_min */
+	{ 4388, 161 }, /* sched_rr_get_interval */
+	{ 2731, 162 }, /* nanosleep */
+	{ 2628, 163 }, /* mremap */
+	{ 4949, 164 }, /* setresuid */
+	{ 1524, 165 }, /* getresuid */
+	{ 5122, 166 }, /* sigaltstack */
+	{ 3516, 168 }, /* poll */
+	{ 4927, 170 }, /* setresgid */
+	{ 1502, 171 }, /* getresgid */
+	{ 3540, 172 }, /* prctl */
+	{ 4078, 173 }, /* rt_sigreturn */
+	{ 4020, 174 }, /* rt_sigaction */
+	{ 4047, 175 }, /* rt_sigprocmask */
+	{ 4033, 176 }, /* rt_sigpending */
+	{ 4105, 177 }, /* rt_sigtimedwait */
+	{ 4062, 178 }, /* rt_sigqueueinfo */
+	{ 4091, 179 }, /* rt_sigsuspend */
+	{ 282, 180 }, /* chown */
+	{ 5008, 181 }, /* setsockopt */
+	{ 1585, 182 }, /* getsockopt */
+	{ 4643, 183 }, /* sendmsg */
+	{ 3854, 184 }, /* recvmsg */
+	{ 4574, 185 }, /* semop */
+	{ 4567, 186 }, /* semget */
+	{ 4560, 187 }, /* semctl */
+	{ 2662, 188 }, /* msgsnd */
+	{ 2655, 189 }, /* msgrcv */
+	{ 2648, 190 }, /* msgget */
+	{ 2641, 191 }, /* msgctl */
+	{ 5077, 192 }, /* shmat */
+	{ 5090, 193 }, /* shmdt */
+	{ 5096, 194 }, /* shmget */
+	{ 5083, 195 }, /* shmctl */
+	{ 2273, 198 }, /* lstat64 */
+	{ 5729, 199 }, /* truncate64 */
+	{ 1100, 200 }, /* ftruncate64 */
+	{ 1282, 201 }, /* getdents64 */
+	{ 893, 202 }, /* fcntl64 */
+	{ 1596, 206 }, /* gettid */
+	{ 3764, 207 }, /* readahead */
+	{ 5714, 208 }, /* tkill */
+	{ 4623, 209 }, /* sendfile64 */
+	{ 1112, 210 }, /* futex */
+	{ 4458, 211 }, /* sched_setaffinity */
+	{ 4322, 212 }, /* sched_getaffinity */
+	{ 1829, 215 }, /* io_setup */
+	{ 1770, 216 }, /* io_destroy */
+	{ 1781, 217 }, /* io_getevents */
+	{ 1838, 218 }, /* io_submit */
+	{ 1760, 219 }, /* io_cancel */
+	{ 736, 222 }, /* exit_group */
+	{ 2170, 223 }, /* lookup_dcookie */
+	{ 573, 224 }, /* epoll_create */
+	{ 600, 225 }, /* epoll_ctl */
+	{ 649, 226 }, /* epoll_wait */
+	{ 3862, 227 }, /* remap_file_pages */
+	{ 4580, 228 }, /* semtimedop */
+	{ 2538, 229 }, /* mq_open */
+	{ 2618, 230 }, /* mq_unlink */
+	{ 2585, 231 }, /* mq_timedsend */
+	{ 2546, 232 }, /* mq_timedreceive */
+	{ 2528, 233 }, /* mq_notify */
+	{ 2514, 234 }, /* mq_getsetattr */
+	{ 5975, 235 }, /* waitid */
+	{ 778, 236 }, /* fadvise64_64 */
+	{ 4728, 237 }, /* set_tid_address */
+	{ 5048, 238 }, /* setxattr */
+	{ 2204, 239 }, /* lsetxattr */
+	{ 1004, 240 }, /* fsetxattr */
+	{ 1632, 241 }, /* getxattr */
+	{ 2079, 242 }, /* lgetxattr */
+	{ 911, 243 }, /* fgetxattr */
+	{ 2125, 244 }, /* listxattr */
+	{ 2147, 245 }, /* llistxattr */
+	{ 960, 246 }, /* flistxattr */
+	{ 3879, 247 }, /* removexattr */
+	{ 2185, 248 }, /* lremovexattr */
+	{ 982, 249 }, /* fremovexattr */
+	{ 5514, 250 }, /* timer_create */
+	{ 5587, 251 }, /* timer_settime */
+	{ 5557, 252 }, /* timer_gettime */
+	{ 5540, 253 }, /* timer_getoverrun */
+	{ 5527, 254 }, /* timer_delete */
+	{ 435, 255 }, /* clock_settime */
+	{ 366, 256 }, /* clock_gettime */
+	{ 333, 257 }, /* clock_getres */
+	{ 396, 258 }, /* clock_nanosleep */
+	{ 5502, 259 }, /* tgkill */
+	{ 2306, 260 }, /* mbind */
+	{ 1205, 261 }, /* get_mempolicy */
+	{ 4658, 262 }, /* set_mempolicy */
+	{ 54, 264 }, /* add_key */
+	{ 3931, 265 }, /* request_key */
+	{ 1986, 266 }, /* keyctl */
+	{ 1925, 267 }, /* ioprio_set */
+	{ 1914, 268 }, /* ioprio_get */
+	{ 1716, 269 }, /* inotify_init */
+	{ 1698, 270 }, /* inotify_add_watch */
+	{ 1743, 271 }, /* inotify_rm_watch */
+	{ 2365, 272 }, /* migrate_pages */
+	{ 3659, 273 }, /* pselect6 */
+	{ 3521, 274 }, /* ppoll */
+	{ 2886, 275 }, /* openat */
+	{ 2393, 276 }, /* mkdirat */
+	{ 2407, 277 }, /* mknodat */
+	{ 878, 278 }, /* fchownat */
+	{ 1179, 279 }, /* futimesat */
+	{ 1050, 280 }, /* fstatat64 */
+	{ 5800, 281 }, /* unlinkat */
+	{ 3912, 282 }, /* renameat */
+	{ 2094, 283 }, /* linkat */
+	{ 5385, 284 }, /* symlinkat */
+	{ 3791, 285 }, /* readlinkat */
+	{ 843, 286 }, /* fchmodat */
+	{ 747, 287 }, /* faccessat */
+	{ 5809, 288 }, /* unshare */
+	{ 4696, 289 }, /* set_robust_list */
+	{ 1219, 290 }, /* get_robust_list */
+	{ 5233, 291 }, /* splice */
+	{ 5400, 292 }, /* sync_file_range */
+	{ 5498, 293 }, /* tee */
+	{ 5952, 294 }, /* vmsplice */
+	{ 2490, 295 }, /* move_pages */
+	{ 1259, 296 }, /* getcpu */
+	{ 624, 297 }, /* epoll_pwait */
+	{ 5287, 298 }, /* statfs64 */
+	{ 1068, 299 }, /* fstatfs64 */
+	{ 1975, 300 }, /* kexec_load */
+	{ 5877, 301 }, /* utimensat */
+	{ 5141, 302 }, /* signalfd */
+	{ 675, 304 }, /* eventfd */
+	{ 791, 305 }, /* fallocate */
+	{ 5625, 306 }, /* timerfd_create */
+	{ 5674, 307 }, /* timerfd_settime */
+	{ 5640, 308 }, /* timerfd_gettime */
+	{ 5150, 309 }, /* signalfd4 */
+	{ 683, 310 }, /* eventfd2 */
+	{ 586, 311 }, /* epoll_create1 */
+	{ 568, 312 }, /* dup3 */
+	{ 3464, 313 }, /* pipe2 */
+	{ 1729, 314 }, /* inotify_init1 */
+	{ 3554, 315 }, /* preadv */
+	{ 3708, 316 }, /* pwritev */
+	{ 4144, 317 }, /* rt_tgsigqueueinfo */
+	{ 3382, 318 }, /* perf_event_open */
+	{ 3829, 319 }, /* recvmmsg */
+	{ 34, 320 }, /* accept4 */
+	{ 3569, 321 }, /* prlimit64 */
+	{ 801, 322 }, /* fanotify_init */
+	{ 815, 323 }, /* fanotify_mark */
+	{ 303, 324 }, /* clock_adjtime */
+	{ 2713, 325 }, /* name_to_handle_at */
+	{ 2843, 326 }, /* open_by_handle_at */
+	{ 5433, 327 }, /* syncfs */
+	{ 4873, 328 }, /* setns */
+	{ 4634, 329 }, /* sendmmsg */
+	{ 3612, 330 }, /* process_vm_readv */
+	{ 3629, 331 }, /* process_vm_writev */
+	{ 1940, 332 }, /* kcmp */
+	{ 947, 333 }, /* finit_module */
+	{ 4476, 334 }, /* sched_setattr */
+	{ 4340, 335 }, /* sched_getattr */
+	{ 5904, 336 }, /* utimes */
+	{ 3921, 337 }, /* renameat2 */
+	{ 4536, 338 }, /* seccomp */
+	{ 1492, 339 }, /* getrandom */
+	{ 2323, 340 }, /* memfd_create */
+	{ 201, 341 }, /* bpf */
+	{ 722, 342 }, /* execveat */
+	{ 2312, 343 }, /* membarrier */
+	{ 5841, 344 }, /* userfaultfd */
+	{ 2421, 345 }, /* mlock2 */
+	{ 504, 346 }, /* copy_file_range */
+	{ 3561, 347 }, /* preadv2 */
+	{ 3716, 348 }, /* pwritev2 */
+	{ 5306, 349 }, /* statx */
+	{ 1794, 350 }, /* io_pgetevents */
+	{ 3502, 351 }, /* pkey_mprotect */
+	{ 3481, 352 }, /* pkey_alloc */
+	{ 3492, 353 }, /* pkey_free */
+	{ 3998, 354 }, /* rseq */
+	{ 1959, 355 }, /* kexec_file_load */
+	{ 235, 356 }, /* cacheflush */
+	{ 3441, 424 }, /* pidfd_send_signal */
+	{ 1881, 425 }, /* io_uring_setup */
+	{ 1848, 426 }, /* io_uring_enter */
+	{ 1863, 427 }, /* io_uring_register */
+	{ 2861, 428 }, /* open_tree */
+	{ 2479, 429 }, /* move_mount */
+	{ 1022, 430 }, /* fsopen */
+	{ 995, 431 }, /* fsconfig */
+	{ 1014, 432 }, /* fsmount */
+	{ 1029, 433 }, /* fspick */
+	{ 3430, 434 }, /* pidfd_open */
+	{ 471, 435 }, /* clone3 */
+	{ 484, 436 }, /* close_range */
+	{ 2893, 437 }, /* openat2 */
+	{ 3418, 438 }, /* pidfd_getfd */
+	{ 757, 439 }, /* faccessat2 */
+	{ 3579, 440 }, /* process_madvise */
+	{ 636, 441 }, /* epoll_pwait2 */
+	{ 2465, 442 }, /* mount_setattr */
+	{ 3747, 443 }, /* quotactl_fd */
+	{ 2016, 444 }, /* landlock_create_ruleset */
+	{ 1998, 445 }, /* landlock_add_rule */
+	{ 2040, 446 }, /* landlock_restrict_self */
+	{ 3595, 448 }, /* process_mrelease */
+	{ 1156, 449 }, /* futex_waitv */
+	{ 4672, 450 }, /* set_mempolicy_home_node */
+	{ 246, 451 }, /* cachestat */
+	{ 852, 452 }, /* fchmodat2 */
+	{ 2289, 453 }, /* map_shadow_stack */
+	{ 1168, 454 }, /* futex_wake */
+	{ 1145, 455 }, /* futex_wait */
+	{ 1118, 456 }, /* futex_requeue */
+	{ 5296, 457 }, /* statmount */
+	{ 2108, 458 }, /* listmount */
+	{ 2214, 459 }, /* lsm_get_self_attr */
+	{ 2249, 460 }, /* lsm_set_self_attr */
+	{ 2232, 461 }, /* lsm_list_modules */
+	{ 2635, 462 }, /* mseal */
+	{ 5057, 463 }, /* setxattrat */
+	{ 1641, 464 }, /* getxattrat */
+	{ 2135, 465 }, /* listxattrat */
+	{ 3891, 466 }, /* removexattrat */
+	{ 2871, 467 }, /* open_tree_attr */
+	{ 921, 468 }, /* file_getattr */
+	{ 934, 469 }, /* file_setattr */
+	{ 2118, 470 }, /* listns */
+	{ 4003, 471 }, /* rseq_slice_yield */
 };
 
 static const uint16_t parisc64_by_name[] = {
@@ -4361,458 +4971,458 @@ const struct syscall_table syscall_table_parisc64 = {
 
 /* powerpc.tbl: 452 syscalls */
 static const struct syscall_entry powerpc_by_nr[] = {
-	{ "restart_syscall", 0 },
-	{ "exit", 1 },
-	{ "fork", 2 },
-	{ "read", 3 },
-	{ "write", 4 },
-	{ "open", 5 },
-	{ "close", 6 },
-	{ "waitpid", 7 },
-	{ "creat", 8 },
-	{ "link", 9 },
-	{ "unlink", 10 },
-	{ "execve", 11 },
-	{ "chdir", 12 },
-	{ "time", 13 },
-	{ "mknod", 14 },
-	{ "chmod", 15 },
-	{ "lchown", 16 },
-	{ "break", 17 },
-	{ "oldstat", 18 },
-	{ "lseek", 19 },
-	{ "getpid", 20 },
-	{ "mount", 21 },
-	{ "umount", 22 },
-	{ "setuid", 23 },
-	{ "getuid", 24 },
-	{ "stime", 25 },
-	{ "ptrace", 26 },
-	{ "alarm", 27 },
-	{ "oldfstat", 28 },
-	{ "pause", 29 },
-	{ "utime", 30 },
-	{ "stty", 31 },
-	{ "gtty", 32 },
-	{ "access", 33 },
-	{ "nice", 34 },
-	{ "ftime", 35 },
-	{ "sync", 36 },
-	{ "kill", 37 },
-	{ "rename", 38 },
-	{ "mkdir", 39 },
-	{ "rmdir", 40 },
-	{ "dup", 41 },
-	{ "pipe", 42 },
-	{ "times", 43 },
-	{ "prof", 44 },
-	{ "brk", 45 },
-	{ "setgid", 46 },
-	{ "getgid", 47 },
-	{ "signal", 48 },
-	{ "geteuid", 49 },
-	{ "getegid", 50 },
-	{ "acct", 51 },
-	{ "umount2", 52 },
-	{ "lock", 53 },
-	{ "ioctl", 54 },
-	{ "fcntl", 55 },
-	{ "mpx", 56 },
-	{ "setpgid", 57 },
-	{ "ulimit", 58 },
-	{ "oldolduname", 59 },
-	{ "umask", 60 },
-	{ "chroot", 61 },
-	{ "ustat", 62 },
-	{ "dup2", 63 },
-	{ "getppid", 64 },
-	{ "getpgrp", 65 },
-	{ "setsid", 66 },
-	{ "sigaction", 67 },
-	{ "sgetmask", 68 },
-	{ "ssetmask", 69 },
-	{ "setreuid", 70 },
-	{ "setregid", 71 },
-	{ "sigsuspend", 72 },
-	{ "sigpending", 73 },
-	{ "sethostname", 74 },
-	{ "setrlimit", 75 },
-	{ "getrlimit", 76 },
-	{ "getrusage", 77 },
-	{ "gettimeofday", 78 },
-	{ "settimeofday", 79 },
-	{ "getgroups", 80 },
-	{ "setgroups", 81 },
-	{ "select", 82 },
-	{ "symlink", 83 },
-	{ "oldlstat", 84 },
-	{ "readlink", 85 },
-	{ "uselib", 86 },
-	{ "swapon", 87 },
-	{ "reboot", 88 },
-	{ "readdir", 89 },
-	{ "mmap", 90 },
-	{ "munmap", 91 },
-	{ "truncate", 92 },
-	{ "ftruncate", 93 },
-	{ "fchmod", 94 },
-	{ "fchown", 95 },
-	{ "getpriority", 96 },
-	{ "setpriority", 97 },
-	{ "profil", 98 },
-	{ "statfs", 99 },
-	{ "fstatfs", 100 },
-	{ "ioperm", 101 },
-	{ "socketcall", 102 },
-	{ "syslog", 103 },
-	{ "setitimer", 104 },
-	{ "getitimer", 105 },
-	{ "stat", 106 },
-	{ "lstat", 107 },
-	{ "fstat", 108 },
-	{ "olduname", 109 },
-	{ "iopl", 110 },
-	{ "vhangup", 111 },
-	{ "idle", 112 },
-	{ "vm86", 113 },
-	{ "wait4", 114 },
-	{ "swapoff", 115 },
-	{ "sysinfo", 116 },
-	{ "ipc", 117 },
-	{ "fsync", 118 },
-	{ "sigreturn", 119 },
-	{ "clone", 120 },
-	{ "setdomainname", 121 },
-	{ "uname", 122 },
-	{ "modify_ldt", 123 },
-	{ "adjtimex", 124 },
-	{ "mprotect", 125 },
-	{ "sigprocmask", 126 },
-	{ "create_module", 127 },
-	{ "init_module", 128 },
-	{ "delete_module", 129 },
-	{ "get_kernel_syms", 130 },
-	{ "quotactl", 131 },
-	{ "getpgid", 132 },
-	{ "fchdir", 133 },
-	{ "bdflush", 134 },
-	{ "sysfs", 135 },
-	{ "personality", 136 },
-	{ "afs_syscall", 137 },
-	{ "setfsuid", 138 },
-	{ "setfsgid", 139 },
-	{ "_llseek", 140 },
-	{ "getdents", 141 },
-	{ "_newselect", 142 },
-	{ "flock", 143 },
-	{ "msync", 144 },
-	{ "readv", 145 },
-	{ "writev", 146 },
-	{ "getsid", 147 },
-	{ "fdatasync", 148 },
-	{ "_sysctl", 149 },
-	{ "mlock", 150 },
-	{ "munlock", 151 },
-	{ "mlockall", 152 },
-	{ "munlockall", 153 },
-	{ "sched_setparam", 154 },
-	{ "sched_getparam", 155 },
-	{ "sched_setscheduler", 156 },
-	{ "sched_getscheduler", 157 },
-	{ "sched_yield", 158 },
-	{ "sched_get_priority_max", 159 },
-	{ "sched_get_priority_min", 160 },
-	{ "sched_rr_get_interval", 161 },
-	{ "nanosleep", 162 },
-	{ "mremap", 163 },
-	{ "setresuid", 164 },
-	{ "getresuid", 165 },
-	{ "query_module", 166 },
-	{ "poll", 167 },
-	{ "nfsservctl", 168 },
-	{ "setresgid", 169 },
-	{ "getresgid", 170 },
-	{ "prctl", 171 },
-	{ "rt_sigreturn", 172 },
-	{ "rt_sigaction", 173 },
-	{ "rt_sigprocmask", 174 },
-	{ "rt_sigpending", 175 },
-	{ "rt_sigtimedwait", 176 },
-	{ "rt_sigqueueinfo", 177 },
-	{ "rt_sigsuspend", 178 },
-	{ "pread64", 179 },
-	{ "pwrite64", 180 },
-	{ "chown", 181 },
-	{ "getcwd", 182 },
-	{ "capget", 183 },
-	{ "capset", 184 },
-	{ "sigaltstack", 185 },
-	{ "sendfile", 186 },
-	{ "getpmsg", 187 },
-	{ "putpmsg", 188 },
-	{ "vfork", 189 },
-	{ "ugetrlimit", 190 },
-	{ "readahead", 191 },
-	{ "mmap2", 192 },
-	{ "truncate64", 193 },
-	{ "ftruncate64", 194 },
-	{ "stat64", 195 },
-	{ "lstat64", 196 },
-	{ "fstat64", 197 },
-	{ "pciconfig_read", 198 },
-	{ "pciconfig_write", 199 },
-	{ "pciconfig_iobase", 200 },
-	{ "multiplexer", 201 },
-	{ "getdents64", 202 },
-	{ "pivot_root", 203 },
-	{ "fcntl64", 204 },
-	{ "madvise", 205 },
-	{ "mincore", 206 },
-	{ "gettid", 207 },
-	{ "tkill", 208 },
-	{ "setxattr", 209 },
-	{ "lsetxattr", 210 },
-	{ "fsetxattr", 211 },
-	{ "getxattr", 212 },
-	{ "lgetxattr", 213 },
-	{ "fgetxattr", 214 },
-	{ "listxattr", 215 },
-	{ "llistxattr", 216 },
-	{ "flistxattr", 217 },
-	{ "removexattr", 218 },
-	{ "lremovexattr", 219 },
-	{ "fremovexattr", 220 },
-	{ "futex", 221 },
-	{ "sched_setaffinity", 222 },
-	{ "sched_getaffinity", 223 },
-	{ "tuxcall", 225 },
-	{ "sendfile64", 226 },
-	{ "io_setup", 227 },
-	{ "io_destroy", 228 },
-	{ "io_getevents", 229 },
-	{ "io_submit", 230 },
-	{ "io_cancel", 231 },
-	{ "set_tid_address", 232 },
-	{ "fadvise64", 233 },
-	{ "exit_group", 234 },
-	{ "lookup_dcookie", 235 },
-	{ "epoll_create", 236 },
-	{ "epoll_ctl", 237 },
-	{ "epoll_wait", 238 },
-	{ "remap_file_pages", 239 },
-	{ "timer_create", 240 },
-	{ "timer_settime", 241 },
-	{ "timer_gettime", 242 },
-	{ "timer_getoverrun", 243 },
-	{ "timer_delete", 244 },
-	{ "clock_settime", 245 },
-	{ "clock_gettime", 246 },
-	{ "clock_getres", 247 },
-	{ "clock_nanosleep", 248 },
-	{ "swapcontext", 249 },
-	{ "tgkill", 250 },
-	{ "utimes", 251 },
-	{ "statfs64", 252 },
-	{ "fstatfs64", 253 },
-	{ "fadvise64_64", 254 },
-	{ "rtas", 255 },
-	{ "sys_debug_setcontext", 256 },
-	{ "migrate_pages", 258 },
-	{ "mbind", 259 },
-	{ "get_mempolicy", 260 },
-	{ "set_mempolicy", 261 },
-	{ "mq_open", 262 },
-	{ "mq_unlink", 263 },
-	{ "mq_timedsend", 264 },
-	{ "mq_timedreceive", 265 },
-	{ "mq_notify", 266 },
-	{ "mq_getsetattr", 267 },
-	{ "kexec_load", 268 },
-	{ "add_key", 269 },
-	{ "request_key", 270 },
-	{ "keyctl", 271 },
-	{ "waitid", 272 },
-	{ "ioprio_set", 273 },
-	{ "ioprio_get", 274 },
-	{ "inotify_init", 275 },
-	{ "inotify_add_watch", 276 },
-	{ "inotify_rm_watch", 277 },
-	{ "spu_run", 278 },
-	{ "spu_create", 279 },
-	{ "pselect6", 280 },
-	{ "ppoll", 281 },
-	{ "unshare", 282 },
-	{ "splice", 283 },
-	{ "tee", 284 },
-	{ "vmsplice", 285 },
-	{ "openat", 286 },
-	{ "mkdirat", 287 },
-	{ "mknodat", 288 },
-	{ "fchownat", 289 },
-	{ "futimesat", 290 },
-	{ "fstatat64", 291 },
-	{ "unlinkat", 292 },
-	{ "renameat", 293 },
-	{ "linkat", 294 },
-	{ "symlinkat", 295 },
-	{ "readlinkat", 296 },
-	{ "fchmodat", 297 },
-	{ "faccessat", 298 },
-	{ "get_robust_list", 299 },
-	{ "set_robust_list", 300 },
-	{ "move_pages", 301 },
-	{ "getcpu", 302 },
-	{ "epoll_pwait", 303 },
-	{ "utimensat", 304 },
-	{ "signalfd", 305 },
-	{ "timerfd_create", 306 },
-	{ "eventfd", 307 },
-	{ "sync_file_range2", 308 },
-	{ "fallocate", 309 },
-	{ "subpage_prot", 310 },
-	{ "timerfd_settime", 311 },
-	{ "timerfd_gettime", 312 },
-	{ "signalfd4", 313 },
-	{ "eventfd2", 314 },
-	{ "epoll_create1", 315 },
-	{ "dup3", 316 },
-	{ "pipe2", 317 },
-	{ "inotify_init1", 318 },
-	{ "perf_event_open", 319 },
-	{ "preadv", 320 },
-	{ "pwritev", 321 },
-	{ "rt_tgsigqueueinfo", 322 },
-	{ "fanotify_init", 323 },
-	{ "fanotify_mark", 324 },
-	{ "prlimit64", 325 },
-	{ "socket", 326 },
-	{ "bind", 327 },
-	{ "connect", 328 },
-	{ "listen", 329 },
-	{ "accept", 330 },
-	{ "getsockname", 331 },
-	{ "getpeername", 332 },
-	{ "socketpair", 333 },
-	{ "send", 334 },
-	{ "sendto", 335 },
-	{ "recv", 336 },
-	{ "recvfrom", 337 },
-	{ "shutdown", 338 },
-	{ "setsockopt", 339 },
-	{ "getsockopt", 340 },
-	{ "sendmsg", 341 },
-	{ "recvmsg", 342 },
-	{ "recvmmsg", 343 },
-	{ "accept4", 344 },
-	{ "name_to_handle_at", 345 },
-	{ "open_by_handle_at", 346 },
-	{ "clock_adjtime", 347 },
-	{ "syncfs", 348 },
-	{ "sendmmsg", 349 },
-	{ "setns", 350 },
-	{ "process_vm_readv", 351 },
-	{ "process_vm_writev", 352 },
-	{ "finit_module", 353 },
-	{ "kcmp", 354 },
-	{ "sched_setattr", 355 },
-	{ "sched_getattr", 356 },
-	{ "renameat2", 357 },
-	{ "seccomp", 358 },
-	{ "getrandom", 359 },
-	{ "memfd_create", 360 },
-	{ "bpf", 361 },
-	{ "execveat", 362 },
-	{ "switch_endian", 363 },
-	{ "userfaultfd", 364 },
-	{ "membarrier", 365 },
-	{ "mlock2", 378 },
-	{ "copy_file_range", 379 },
-	{ "preadv2", 380 },
-	{ "pwritev2", 381 },
-	{ "kexec_file_load", 382 },
-	{ "statx", 383 },
-	{ "pkey_alloc", 384 },
-	{ "pkey_free", 385 },
-	{ "pkey_mprotect", 386 },
-	{ "rseq", 387 },
-	{ "io_pgetevents", 388 },
-	{ "semget", 393 },
-	{ "semctl", 394 },
-	{ "shmget", 395 },
-	{ "shmctl", 396 },
-	{ "shmat", 397 },
-	{ "shmdt", 398 },
-	{ "msgget", 399 },
-	{ "msgsnd", 400 },
-	{ "msgrcv", 401 },
-	{ "msgctl", 402 },
-	{ "clock_gettime64", 403 },
-	{ "clock_settime64", 404 },
-	{ "clock_adjtime64", 405 },
-	{ "clock_getres_time64", 406 },
-	{ "clock_nanosleep_time64", 407 },
-	{ "timer_gettime64", 408 },
-	{ "timer_settime64", 409 },
-	{ "timerfd_gettime64", 410 },
-	{ "timerfd_settime64", 411 },
-	{ "utimensat_time64", 412 },
-	{ "pselect6_time64", 413 },
-	{ "ppoll_time64", 414 },
-	{ "io_pgetevents_time64", 416 },
-	{ "recvmmsg_time64", 417 },
-	{ "mq_timedsend_time64", 418 },
-	{ "mq_timedreceive_time64", 419 },
-	{ "semtimedop_time64", 420 },
-	{ "rt_sigtimedwait_time64", 421 },
-	{ "futex_time64", 422 },
-	{ "sched_rr_get_interval_time64", 423 },
-	{ "pidfd_send_signal", 424 },
-	{ "io_uring_setup", 425 },
-	{ "io_uring_enter", 426 },
-	{ "io_uring_register", 427 },
-	{ "open_tree", 428 },
-	{ "move_mount", 429 },
-	{ "fsopen", 430 },
-	{ "fsconfig", 431 },
-	{ "fsmount", 432 },
-	{ "fspick", 433 },
-	{ "pidfd_open", 434 },
-	{ "clone3", 435 },
-	{ "close_range", 436 },
-	{ "openat2", 437 },
-	{ "pidfd_getfd", 438 },
-	{ "faccessat2", 439 },
-	{ "process_madvise", 440 },
-	{ "epoll_pwait2", 441 },
-	{ "mount_setattr", 442 },
-	{ "quotactl_fd", 443 },
-	{ "landlock_create_ruleset", 444 },
-	{ "landlock_add_rule", 445 },
-	{ "landlock_restrict_self", 446 },
-	{ "process_mrelease", 448 },
-	{ "futex_waitv", 449 },
-	{ "set_mempolicy_home_node", 450 },
-	{ "cachestat", 451 },
-	{ "fchmodat2", 452 },
-	{ "map_shadow_stack", 453 },
-	{ "futex_wake", 454 },
-	{ "futex_wait", 455 },
-	{ "futex_requeue", 456 },
-	{ "statmount", 457 },
-	{ "listmount", 458 },
-	{ "lsm_get_self_attr", 459 },
-	{ "lsm_set_self_attr", 460 },
-	{ "lsm_list_modules", 461 },
-	{ "mseal", 462 },
-	{ "setxattrat", 463 },
-	{ "getxattrat", 464 },
-	{ "listxattrat", 465 },
-	{ "removexattrat", 466 },
-	{ "open_tree_attr", 467 },
-	{ "file_getattr", 468 },
-	{ "file_setattr", 469 },
-	{ "listns", 470 },
-	{ "rseq_slice_yield", 471 },
+	{ 3943, 0 }, /* restart_syscall */
+	{ 731, 1 }, /* exit */
+	{ 977, 2 }, /* fork */
+	{ 3759, 3 }, /* read */
+	{ 5990, 4 }, /* write */
+	{ 2838, 5 }, /* open */
+	{ 478, 6 }, /* close */
+	{ 5982, 7 }, /* waitpid */
+	{ 520, 8 }, /* creat */
+	{ 2089, 9 }, /* link */
+	{ 5793, 10 }, /* unlink */
+	{ 715, 11 }, /* execve */
+	{ 270, 12 }, /* chdir */
+	{ 5509, 13 }, /* time */
+	{ 2401, 14 }, /* mknod */
+	{ 276, 15 }, /* chmod */
+	{ 2063, 16 }, /* lchown */
+	{ 205, 17 }, /* break */
+	{ 2811, 18 }, /* oldstat */
+	{ 2198, 19 }, /* lseek */
+	{ 1457, 20 }, /* getpid */
+	{ 2459, 21 }, /* mount */
+	{ 5772, 22 }, /* umount */
+	{ 5032, 23 }, /* setuid */
+	{ 1616, 24 }, /* getuid */
+	{ 5312, 25 }, /* stime */
+	{ 3684, 26 }, /* ptrace */
+	{ 83, 27 }, /* alarm */
+	{ 2781, 28 }, /* oldfstat */
+	{ 3328, 29 }, /* pause */
+	{ 5871, 30 }, /* utime */
+	{ 5318, 31 }, /* stty */
+	{ 1676, 32 }, /* gtty */
+	{ 42, 33 }, /* access */
+	{ 2763, 34 }, /* nice */
+	{ 1084, 35 }, /* ftime */
+	{ 5395, 36 }, /* sync */
+	{ 1993, 37 }, /* kill */
+	{ 3905, 38 }, /* rename */
+	{ 2387, 39 }, /* mkdir */
+	{ 3992, 40 }, /* rmdir */
+	{ 559, 41 }, /* dup */
+	{ 3459, 42 }, /* pipe */
+	{ 5708, 43 }, /* times */
+	{ 3647, 44 }, /* prof */
+	{ 222, 45 }, /* brk */
+	{ 4806, 46 }, /* setgid */
+	{ 1357, 47 }, /* getgid */
+	{ 5134, 48 }, /* signal */
+	{ 1339, 49 }, /* geteuid */
+	{ 1321, 50 }, /* getegid */
+	{ 49, 51 }, /* acct */
+	{ 5779, 52 }, /* umount2 */
+	{ 2165, 53 }, /* lock */
+	{ 1896, 54 }, /* ioctl */
+	{ 887, 55 }, /* fcntl */
+	{ 2510, 56 }, /* mpx */
+	{ 4879, 57 }, /* setpgid */
+	{ 5759, 58 }, /* ulimit */
+	{ 2799, 59 }, /* oldolduname */
+	{ 5766, 60 }, /* umask */
+	{ 296, 61 }, /* chroot */
+	{ 5865, 62 }, /* ustat */
+	{ 563, 63 }, /* dup2 */
+	{ 1472, 64 }, /* getppid */
+	{ 1449, 65 }, /* getpgrp */
+	{ 5001, 66 }, /* setsid */
+	{ 5112, 67 }, /* sigaction */
+	{ 5068, 68 }, /* sgetmask */
+	{ 5259, 69 }, /* ssetmask */
+	{ 4971, 70 }, /* setreuid */
+	{ 4907, 71 }, /* setregid */
+	{ 5193, 72 }, /* sigsuspend */
+	{ 5160, 73 }, /* sigpending */
+	{ 4851, 74 }, /* sethostname */
+	{ 4991, 75 }, /* setrlimit */
+	{ 1546, 76 }, /* getrlimit */
+	{ 1556, 77 }, /* getrusage */
+	{ 1603, 78 }, /* gettimeofday */
+	{ 5019, 79 }, /* settimeofday */
+	{ 1373, 80 }, /* getgroups */
+	{ 4822, 81 }, /* setgroups */
+	{ 4553, 82 }, /* select */
+	{ 5377, 83 }, /* symlink */
+	{ 2790, 84 }, /* oldlstat */
+	{ 3782, 85 }, /* readlink */
+	{ 5834, 86 }, /* uselib */
+	{ 5356, 87 }, /* swapon */
+	{ 3808, 88 }, /* reboot */
+	{ 3774, 89 }, /* readdir */
+	{ 2437, 90 }, /* mmap */
+	{ 2706, 91 }, /* munmap */
+	{ 5720, 92 }, /* truncate */
+	{ 1090, 93 }, /* ftruncate */
+	{ 836, 94 }, /* fchmod */
+	{ 862, 95 }, /* fchown */
+	{ 1480, 96 }, /* getpriority */
+	{ 4895, 97 }, /* setpriority */
+	{ 3652, 98 }, /* profil */
+	{ 5280, 99 }, /* statfs */
+	{ 1060, 100 }, /* fstatfs */
+	{ 1902, 101 }, /* ioperm */
+	{ 5211, 102 }, /* socketcall */
+	{ 5483, 103 }, /* syslog */
+	{ 4863, 104 }, /* setitimer */
+	{ 1407, 105 }, /* getitimer */
+	{ 5268, 106 }, /* stat */
+	{ 2267, 107 }, /* lstat */
+	{ 1036, 108 }, /* fstat */
+	{ 2829, 109 }, /* olduname */
+	{ 1909, 110 }, /* iopl */
+	{ 5931, 111 }, /* vhangup */
+	{ 1681, 112 }, /* idle */
+	{ 5939, 113 }, /* vm86 */
+	{ 5969, 114 }, /* wait4 */
+	{ 5348, 115 }, /* swapoff */
+	{ 5475, 116 }, /* sysinfo */
+	{ 1936, 117 }, /* ipc */
+	{ 1078, 118 }, /* fsync */
+	{ 5183, 119 }, /* sigreturn */
+	{ 465, 120 }, /* clone */
+	{ 4752, 121 }, /* setdomainname */
+	{ 5787, 122 }, /* uname */
+	{ 2448, 123 }, /* modify_ldt */
+	{ 62, 124 }, /* adjtimex */
+	{ 2501, 125 }, /* mprotect */
+	{ 5171, 126 }, /* sigprocmask */
+	{ 526, 127 }, /* create_module */
+	{ 1686, 128 }, /* init_module */
+	{ 540, 129 }, /* delete_module */
+	{ 1189, 130 }, /* get_kernel_syms */
+	{ 3738, 131 }, /* quotactl */
+	{ 1441, 132 }, /* getpgid */
+	{ 829, 133 }, /* fchdir */
+	{ 188, 134 }, /* bdflush */
+	{ 5469, 135 }, /* sysfs */
+	{ 3406, 136 }, /* personality */
+	{ 71, 137 }, /* afs_syscall */
+	{ 4786, 138 }, /* setfsuid */
+	{ 4766, 139 }, /* setfsgid */
+	{ 0, 140 }, /* _llseek */
+	{ 1273, 141 }, /* getdents */
+	{ 8, 142 }, /* _newselect */
+	{ 971, 143 }, /* flock */
+	{ 2669, 144 }, /* msync */
+	{ 3802, 145 }, /* readv */
+	{ 5996, 146 }, /* writev */
+	{ 1566, 147 }, /* getsid */
+	{ 901, 148 }, /* fdatasync */
+	{ 19, 149 }, /* _sysctl */
+	{ 2415, 150 }, /* mlock */
+	{ 2687, 151 }, /* munlock */
+	{ 2428, 152 }, /* mlockall */
+	{ 2695, 153 }, /* munlockall */
+	{ 4490, 154 }, /* sched_setparam */
+	{ 4354, 155 }, /* sched_getparam */
+	{ 4505, 156 }, /* sched_setscheduler */
+	{ 4369, 157 }, /* sched_getscheduler */
+	{ 4524, 158 }, /* sched_yield */
+	{ 4276, 159 }, /* sched_get_priority_max */
+	{ 4299, 160 }, /* sched_get_priority_min */
+	{ 4388, 161 }, /* sched_rr_get_interval */
+	{ 2731, 162 }, /* nanosleep */
+	{ 2628, 163 }, /* mremap */
+	{ 4949, 164 }, /* setresuid */
+	{ 1524, 165 }, /* getresuid */
+	{ 3725, 166 }, /* query_module */
+	{ 3516, 167 }, /* poll */
+	{ 2752, 168 }, /* nfsservctl */
+	{ 4927, 169 }, /* setresgid */
+	{ 1502, 170 }, /* getresgid */
+	{ 3540, 171 }, /* prctl */
+	{ 4078, 172 }, /* rt_sigreturn */
+	{ 4020, 173 }, /* rt_sigaction */
+	{ 4047, 174 }, /* rt_sigprocmask */
+	{ 4033, 175 }, /* rt_sigpending */
+	{ 4105, 176 }, /* rt_sigtimedwait */
+	{ 4062, 177 }, /* rt_sigqueueinfo */
+	{ 4091, 178 }, /* rt_sigsuspend */
+	{ 3546, 179 }, /* pread64 */
+	{ 3699, 180 }, /* pwrite64 */
+	{ 282, 181 }, /* chown */
+	{ 1266, 182 }, /* getcwd */
+	{ 256, 183 }, /* capget */
+	{ 263, 184 }, /* capset */
+	{ 5122, 185 }, /* sigaltstack */
+	{ 4614, 186 }, /* sendfile */
+	{ 1464, 187 }, /* getpmsg */
+	{ 3691, 188 }, /* putpmsg */
+	{ 5925, 189 }, /* vfork */
+	{ 5748, 190 }, /* ugetrlimit */
+	{ 3764, 191 }, /* readahead */
+	{ 2442, 192 }, /* mmap2 */
+	{ 5729, 193 }, /* truncate64 */
+	{ 1100, 194 }, /* ftruncate64 */
+	{ 5273, 195 }, /* stat64 */
+	{ 2273, 196 }, /* lstat64 */
+	{ 1042, 197 }, /* fstat64 */
+	{ 3351, 198 }, /* pciconfig_read */
+	{ 3366, 199 }, /* pciconfig_write */
+	{ 3334, 200 }, /* pciconfig_iobase */
+	{ 2675, 201 }, /* multiplexer */
+	{ 1282, 202 }, /* getdents64 */
+	{ 3470, 203 }, /* pivot_root */
+	{ 893, 204 }, /* fcntl64 */
+	{ 2281, 205 }, /* madvise */
+	{ 2379, 206 }, /* mincore */
+	{ 1596, 207 }, /* gettid */
+	{ 5714, 208 }, /* tkill */
+	{ 5048, 209 }, /* setxattr */
+	{ 2204, 210 }, /* lsetxattr */
+	{ 1004, 211 }, /* fsetxattr */
+	{ 1632, 212 }, /* getxattr */
+	{ 2079, 213 }, /* lgetxattr */
+	{ 911, 214 }, /* fgetxattr */
+	{ 2125, 215 }, /* listxattr */
+	{ 2147, 216 }, /* llistxattr */
+	{ 960, 217 }, /* flistxattr */
+	{ 3879, 218 }, /* removexattr */
+	{ 2185, 219 }, /* lremovexattr */
+	{ 982, 220 }, /* fremovexattr */
+	{ 1112, 221 }, /* futex */
+	{ 4458, 222 }, /* sched_setaffinity */
+	{ 4322, 223 }, /* sched_getaffinity */
+	{ 5740, 225 }, /* tuxcall */
+	{ 4623, 226 }, /* sendfile64 */
+	{ 1829, 227 }, /* io_setup */
+	{ 1770, 228 }, /* io_destroy */
+	{ 1781, 229 }, /* io_getevents */
+	{ 1838, 230 }, /* io_submit */
+	{ 1760, 231 }, /* io_cancel */
+	{ 4728, 232 }, /* set_tid_address */
+	{ 768, 233 }, /* fadvise64 */
+	{ 736, 234 }, /* exit_group */
+	{ 2170, 235 }, /* lookup_dcookie */
+	{ 573, 236 }, /* epoll_create */
+	{ 600, 237 }, /* epoll_ctl */
+	{ 649, 238 }, /* epoll_wait */
+	{ 3862, 239 }, /* remap_file_pages */
+	{ 5514, 240 }, /* timer_create */
+	{ 5587, 241 }, /* timer_settime */
+	{ 5557, 242 }, /* timer_gettime */
+	{ 5540, 243 }, /* timer_getoverrun */
+	{ 5527, 244 }, /* timer_delete */
+	{ 435, 245 }, /* clock_settime */
+	{ 366, 246 }, /* clock_gettime */
+	{ 333, 247 }, /* clock_getres */
+	{ 396, 248 }, /* clock_nanosleep */
+	{ 5336, 249 }, /* swapcontext */
+	{ 5502, 250 }, /* tgkill */
+	{ 5904, 251 }, /* utimes */
+	{ 5287, 252 }, /* statfs64 */
+	{ 1068, 253 }, /* fstatfs64 */
+	{ 778, 254 }, /* fadvise64_64 */
+	{ 4162, 255 }, /* rtas */
+	{ 5440, 256 }, /* sys_debug_setcontext */
+	{ 2365, 258 }, /* migrate_pages */
+	{ 2306, 259 }, /* mbind */
+	{ 1205, 260 }, /* get_mempolicy */
+	{ 4658, 261 }, /* set_mempolicy */
+	{ 2538, 262 }, /* mq_open */
+	{ 2618, 263 }, /* mq_unlink */
+	{ 2585, 264 }, /* mq_timedsend */
+	{ 2546, 265 }, /* mq_timedreceive */
+	{ 2528, 266 }, /* mq_notify */
+	{ 2514, 267 }, /* mq_getsetattr */
+	{ 1975, 268 }, /* kexec_load */
+	{ 54, 269 }, /* add_key */
+	{ 3931, 270 }, /* request_key */
+	{ 1986, 271 }, /* keyctl */
+	{ 5975, 272 }, /* waitid */
+	{ 1925, 273 }, /* ioprio_set */
+	{ 1914, 274 }, /* ioprio_get */
+	{ 1716, 275 }, /* inotify_init */
+	{ 1698, 276 }, /* inotify_add_watch */
+	{ 1743, 277 }, /* inotify_rm_watch */
+	{ 5251, 278 }, /* spu_run */
+	{ 5240, 279 }, /* spu_create */
+	{ 3659, 280 }, /* pselect6 */
+	{ 3521, 281 }, /* ppoll */
+	{ 5809, 282 }, /* unshare */
+	{ 5233, 283 }, /* splice */
+	{ 5498, 284 }, /* tee */
+	{ 5952, 285 }, /* vmsplice */
+	{ 2886, 286 }, /* openat */
+	{ 2393, 287 }, /* mkdirat */
+	{ 2407, 288 }, /* mknodat */
+	{ 878, 289 }, /* fchownat */
+	{ 1179, 290 }, /* futimesat */
+	{ 1050, 291 }, /* fstatat64 */
+	{ 5800, 292 }, /* unlinkat */
+	{ 3912, 293 }, /* renameat */
+	{ 2094, 294 }, /* linkat */
+	{ 5385, 295 }, /* symlinkat */
+	{ 3791, 296 }, /* readlinkat */
+	{ 843, 297 }, /* fchmodat */
+	{ 747, 298 }, /* faccessat */
+	{ 1219, 299 }, /* get_robust_list */
+	{ 4696, 300 }, /* set_robust_list */
+	{ 2490, 301 }, /* move_pages */
+	{ 1259, 302 }, /* getcpu */
+	{ 624, 303 }, /* epoll_pwait */
+	{ 5877, 304 }, /* utimensat */
+	{ 5141, 305 }, /* signalfd */
+	{ 5625, 306 }, /* timerfd_create */
+	{ 675, 307 }, /* eventfd */
+	{ 5416, 308 }, /* sync_file_range2 */
+	{ 791, 309 }, /* fallocate */
+	{ 5323, 310 }, /* subpage_prot */
+	{ 5674, 311 }, /* timerfd_settime */
+	{ 5640, 312 }, /* timerfd_gettime */
+	{ 5150, 313 }, /* signalfd4 */
+	{ 683, 314 }, /* eventfd2 */
+	{ 586, 315 }, /* epoll_create1 */
+	{ 568, 316 }, /* dup3 */
+	{ 3464, 317 }, /* pipe2 */
+	{ 1729, 318 }, /* inotify_init1 */
+	{ 3382, 319 }, /* perf_event_open */
+	{ 3554, 320 }, /* preadv */
+	{ 3708, 321 }, /* pwritev */
+	{ 4144, 322 }, /* rt_tgsigqueueinfo */
+	{ 801, 323 }, /* fanotify_init */
+	{ 815, 324 }, /* fanotify_mark */
+	{ 3569, 325 }, /* prlimit64 */
+	{ 5204, 326 }, /* socket */
+	{ 196, 327 }, /* bind */
+	{ 496, 328 }, /* connect */
+	{ 2101, 329 }, /* listen */
+	{ 27, 330 }, /* accept */
+	{ 1573, 331 }, /* getsockname */
+	{ 1429, 332 }, /* getpeername */
+	{ 5222, 333 }, /* socketpair */
+	{ 4609, 334 }, /* send */
+	{ 4651, 335 }, /* sendto */
+	{ 3815, 336 }, /* recv */
+	{ 3820, 337 }, /* recvfrom */
+	{ 5103, 338 }, /* shutdown */
+	{ 5008, 339 }, /* setsockopt */
+	{ 1585, 340 }, /* getsockopt */
+	{ 4643, 341 }, /* sendmsg */
+	{ 3854, 342 }, /* recvmsg */
+	{ 3829, 343 }, /* recvmmsg */
+	{ 34, 344 }, /* accept4 */
+	{ 2713, 345 }, /* name_to_handle_at */
+	{ 2843, 346 }, /* open_by_handle_at */
+	{ 303, 347 }, /* clock_adjtime */
+	{ 5433, 348 }, /* syncfs */
+	{ 4634, 349 }, /* sendmmsg */
+	{ 4873, 350 }, /* setns */
+	{ 3612, 351 }, /* process_vm_readv */
+	{ 3629, 352 }, /* process_vm_writev */
+	{ 947, 353 }, /* finit_module */
+	{ 1940, 354 }, /* kcmp */
+	{ 4476, 355 }, /* sched_setattr */
+	{ 4340, 356 }, /* sched_getattr */
+	{ 3921, 357 }, /* renameat2 */
+	{ 4536, 358 }, /* seccomp */
+	{ 1492, 359 }, /* getrandom */
+	{ 2323, 360 }, /* memfd_create */
+	{ 201, 361 }, /* bpf */
+	{ 722, 362 }, /* execveat */
+	{ 5363, 363 }, /* switch_endian */
+	{ 5841, 364 }, /* userfaultfd */
+	{ 2312, 365 }, /* membarrier */
+	{ 2421, 378 }, /* mlock2 */
+	{ 504, 379 }, /* copy_file_range */
+	{ 3561, 380 }, /* preadv2 */
+	{ 3716, 381 }, /* pwritev2 */
+	{ 1959, 382 }, /* kexec_file_load */
+	{ 5306, 383 }, /* statx */
+	{ 3481, 384 }, /* pkey_alloc */
+	{ 3492, 385 }, /* pkey_free */
+	{ 3502, 386 }, /* pkey_mprotect */
+	{ 3998, 387 }, /* rseq */
+	{ 1794, 388 }, /* io_pgetevents */
+	{ 4567, 393 }, /* semget */
+	{ 4560, 394 }, /* semctl */
+	{ 5096, 395 }, /* shmget */
+	{ 5083, 396 }, /* shmctl */
+	{ 5077, 397 }, /* shmat */
+	{ 5090, 398 }, /* shmdt */
+	{ 2648, 399 }, /* msgget */
+	{ 2662, 400 }, /* msgsnd */
+	{ 2655, 401 }, /* msgrcv */
+	{ 2641, 402 }, /* msgctl */
+	{ 380, 403 }, /* clock_gettime64 */
+	{ 449, 404 }, /* clock_settime64 */
+	{ 317, 405 }, /* clock_adjtime64 */
+	{ 346, 406 }, /* clock_getres_time64 */
+	{ 412, 407 }, /* clock_nanosleep_time64 */
+	{ 5571, 408 }, /* timer_gettime64 */
+	{ 5601, 409 }, /* timer_settime64 */
+	{ 5656, 410 }, /* timerfd_gettime64 */
+	{ 5690, 411 }, /* timerfd_settime64 */
+	{ 5887, 412 }, /* utimensat_time64 */
+	{ 3668, 413 }, /* pselect6_time64 */
+	{ 3527, 414 }, /* ppoll_time64 */
+	{ 1808, 416 }, /* io_pgetevents_time64 */
+	{ 3838, 417 }, /* recvmmsg_time64 */
+	{ 2598, 418 }, /* mq_timedsend_time64 */
+	{ 2562, 419 }, /* mq_timedreceive_time64 */
+	{ 4591, 420 }, /* semtimedop_time64 */
+	{ 4121, 421 }, /* rt_sigtimedwait_time64 */
+	{ 1132, 422 }, /* futex_time64 */
+	{ 4410, 423 }, /* sched_rr_get_interval_time64 */
+	{ 3441, 424 }, /* pidfd_send_signal */
+	{ 1881, 425 }, /* io_uring_setup */
+	{ 1848, 426 }, /* io_uring_enter */
+	{ 1863, 427 }, /* io_uring_register */
+	{ 2861, 428 }, /* open_tree */
+	{ 2479, 429 }, /* move_mount */
+	{ 1022, 430 }, /* fsopen */
+	{ 995, 431 }, /* fsconfig */
+	{ 1014, 432 }, /* fsmount */
+	{ 1029, 433 }, /* fspick */
+	{ 3430, 434 }, /* pidfd_open */
+	{ 471, 435 }, /* clone3 */
+	{ 484, 436 }, /* close_range */
+	{ 2893, 437 }, /* openat2 */
+	{ 3418, 438 }, /* pidfd_getfd */
+	{ 757, 439 }, /* faccessat2 */
+	{ 3579, 440 }, /* process_madvise */
+	{ 636, 441 }, /* epoll_pwait2 */
+	{ 2465, 442 }, /* mount_setattr */
+	{ 3747, 443 }, /* quotactl_fd */
+	{ 2016, 444 }, /* landlock_create_ruleset */
+	{ 1998, 445 }, /* landlock_add_rule */
+	{ 2040, 446 }, /* landlock_restrict_self */
+	{ 3595, 448 }, /* process_mrelease */
+	{ 1156, 449 }, /* futex_waitv */
+	{ 4672, 450 }, /* set_mempolicy_home_node */
+	{ 246, 451 }, /* cachestat */
+	{ 852, 452 }, /* fchmodat2 */
+	{ 2289, 453 }, /* map_shadow_stack */
+	{ 1168, 454 }, /* futex_wake */
+	{ 1145, 455 }, /* futex_wait */
+	{ 1118, 456 }, /* futex_requeue */
+	{ 5296, 457 }, /* statmount */
+	{ 2108, 458 }, /* listmount */
+	{ 2214, 459 }, /* lsm_get_self_attr */
+	{ 2249, 460 }, /* lsm_set_self_attr */
+	{ 2232, 461 }, /* lsm_list_modules */
+	{ 2635, 462 }, /* mseal */
+	{ 5057, 463 }, /* setxattrat */
+	{ 1641, 464 }, /* getxattrat */
+	{ 2135, 465 }, /* listxattrat */
+	{ 3891, 466 }, /* removexattrat */
+	{ 2871, 467 }, /* open_tree_attr */
+	{ 921, 468 }, /* file_getattr */
+	{ 934, 469 }, /* file_setattr */
+	{ 2118, 470 }, /* listns */
+	{ 4003, 471 }, /* rseq_slice_yield */
 };
 
 static const uint16_t powerpc_by_name[] = {
@@ -4852,430 +5462,430 @@ const struct syscall_table syscall_table_powerpc = {
 
 /* powerpc64.tbl: 424 syscalls */
 static const struct syscall_entry powerpc64_by_nr[] = {
-	{ "restart_syscall", 0 },
-	{ "exit", 1 },
-	{ "fork", 2 },
-	{ "read", 3 },
-	{ "write", 4 },
-	{ "open", 5 },
-	{ "close", 6 },
-	{ "waitpid", 7 },
-	{ "creat", 8 },
-	{ "link", 9 },
-	{ "unlink", 10 },
-	{ "execve", 11 },
-	{ "chdir", 12 },
-	{ "time", 13 },
-	{ "mknod", 14 },
-	{ "chmod", 15 },
-	{ "lchown", 16 },
-	{ "break", 17 },
-	{ "oldstat", 18 },
-	{ "lseek", 19 },
-	{ "getpid", 20 },
-	{ "mount", 21 },
-	{ "umount", 22 },
-	{ "setuid", 23 },
-	{ "getuid", 24 },
-	{ "stime", 25 },
-	{ "ptrace", 26 },
-	{ "alarm", 27 },
-	{ "oldfstat", 28 },
-	{ "pause", 29 },
-	{ "utime", 30 },
-	{ "stty", 31 },
-	{ "gtty", 32 },
-	{ "access", 33 },
-	{ "nice", 34 },
-	{ "ftime", 35 },
-	{ "sync", 36 },
-	{ "kill", 37 },
-	{ "rename", 38 },
-	{ "mkdir", 39 },
-	{ "rmdir", 40 },
-	{ "dup", 41 },
-	{ "pipe", 42 },
-	{ "times", 43 },
-	{ "prof", 44 },
-	{ "brk", 45 },
-	{ "setgid", 46 },
-	{ "getgid", 47 },
-	{ "signal", 48 },
-	{ "geteuid", 49 },
-	{ "getegid", 50 },
-	{ "acct", 51 },
-	{ "umount2", 52 },
-	{ "lock", 53 },
-	{ "ioctl", 54 },
-	{ "fcntl", 55 },
-	{ "mpx", 56 },
-	{ "setpgid", 57 },
-	{ "ulimit", 58 },
-	{ "oldolduname", 59 },
-	{ "umask", 60 },
-	{ "chroot", 61 },
-	{ "ustat", 62 },
-	{ "dup2", 63 },
-	{ "getppid", 64 },
-	{ "getpgrp", 65 },
-	{ "setsid", 66 },
-	{ "sigaction", 67 },
-	{ "sgetmask", 68 },
-	{ "ssetmask", 69 },
-	{ "setreuid", 70 },
-	{ "setregid", 71 },
-	{ "sigsuspend", 72 },
-	{ "sigpending", 73 },
-	{ "sethostname", 74 },
-	{ "setrlimit", 75 },
-	{ "getrlimit", 76 },
-	{ "getrusage", 77 },
-	{ "gettimeofday", 78 },
-	{ "settimeofday", 79 },
-	{ "getgroups", 80 },
-	{ "setgroups", 81 },
-	{ "select", 82 },
-	{ "symlink", 83 },
-	{ "oldlstat", 84 },
-	{ "readlink", 85 },
-	{ "uselib", 86 },
-	{ "swapon", 87 },
-	{ "reboot", 88 },
-	{ "readdir", 89 },
-	{ "mmap", 90 },
-	{ "munmap", 91 },
-	{ "truncate", 92 },
-	{ "ftruncate", 93 },
-	{ "fchmod", 94 },
-	{ "fchown", 95 },
-	{ "getpriority", 96 },
-	{ "setpriority", 97 },
-	{ "profil", 98 },
-	{ "statfs", 99 },
-	{ "fstatfs", 100 },
-	{ "ioperm", 101 },
-	{ "socketcall", 102 },
-	{ "syslog", 103 },
-	{ "setitimer", 104 },
-	{ "getitimer", 105 },
-	{ "stat", 106 },
-	{ "lstat", 107 },
-	{ "fstat", 108 },
-	{ "olduname", 109 },
-	{ "iopl", 110 },
-	{ "vhangup", 111 },
-	{ "idle", 112 },
-	{ "vm86", 113 },
-	{ "wait4", 114 },
-	{ "swapoff", 115 },
-	{ "sysinfo", 116 },
-	{ "ipc", 117 },
-	{ "fsync", 118 },
-	{ "sigreturn", 119 },
-	{ "clone", 120 },
-	{ "setdomainname", 121 },
-	{ "uname", 122 },
-	{ "modify_ldt", 123 },
-	{ "adjtimex", 124 },
-	{ "mprotect", 125 },
-	{ "sigprocmask", 126 },
-	{ "create_module", 127 },
-	{ "init_module", 128 },
-	{ "delete_module", 129 },
-	{ "get_kernel_syms", 130 },
-	{ "quotactl", 131 },
-	{ "getpgid", 132 },
-	{ "fchdir", 133 },
-	{ "bdflush", 134 },
-	{ "sysfs", 135 },
-	{ "personality", 136 },
-	{ "afs_syscall", 137 },
-	{ "setfsuid", 138 },
-	{ "setfsgid", 139 },
-	{ "_llseek", 140 },
-	{ "getdents", 141 },
-	{ "_newselect", 142 },
-	{ "flock", 143 },
-	{ "msync", 144 },
-	{ "readv", 145 },
-	{ "writev", 146 },
-	{ "getsid", 147 },
-	{ "fdatasync", 148 },
-	{ "_sysctl", 149 },
-	{ "mlock", 150 },
-	{ "munlock", 151 },
-	{ "mlockall", 152 },
-	{ "munlockall", 153 },
-	{ "sched_setparam", 154 },
-	{ "sched_getparam", 155 },
-	{ "sched_setscheduler", 156 },
-	{ "sched_getscheduler", 157 },
-	{ "sched_yield", 158 },
-	{ "sched_get_priority_max", 159 },
-	{ "sched_get_priority_min", 160 },
-	{ "sched_rr_get_interval", 161 },
-	{ "nanosleep", 162 },
-	{ "mremap", 163 },
-	{ "setresuid", 164 },
-	{ "getresuid", 165 },
-	{ "query_module", 166 },
-	{ "poll", 167 },
-	{ "nfsservctl", 168 },
-	{ "setresgid", 169 },
-	{ "getresgid", 170 },
-	{ "prctl", 171 },
-	{ "rt_sigreturn", 172 },
-	{ "rt_sigaction", 173 },
-	{ "rt_sigprocmask", 174 },
-	{ "rt_sigpending", 175 },
-	{ "rt_sigtimedwait", 176 },
-	{ "rt_sigqueueinfo", 177 },
-	{ "rt_sigsuspend", 178 },
-	{ "pread64", 179 },
-	{ "pwrite64", 180 },
-	{ "chown", 181 },
-	{ "getcwd", 182 },
-	{ "capget", 183 },
-	{ "capset", 184 },
-	{ "sigaltstack", 185 },
-	{ "sendfile", 186 },
-	{ "getpmsg", 187 },
-	{ "putpmsg", 188 },
-	{ "vfork", 189 },
-	{ "ugetrlimit", 190 },
-	{ "readahead", 191 },
-	{ "pciconfig_read", 198 },
-	{ "pciconfig_write", 199 },
-	{ "pciconfig_iobase", 200 },
-	{ "multiplexer", 201 },
-	{ "getdents64", 202 },
-	{ "pivot_root", 203 },
-	{ "madvise", 205 },
-	{ "mincore", 206 },
-	{ "gettid", 207 },
-	{ "tkill", 208 },
-	{ "setxattr", 209 },
-	{ "lsetxattr", 210 },
-	{ "fsetxattr", 211 },
-	{ "getxattr", 212 },
-	{ "lgetxattr", 213 },
-	{ "fgetxattr", 214 },
-	{ "listxattr", 215 },
-	{ "llistxattr", 216 },
-	{ "flistxattr", 217 },
-	{ "removexattr", 218 },
-	{ "lremovexattr", 219 },
-	{ "fremovexattr", 220 },
-	{ "futex", 221 },
-	{ "sched_setaffinity", 222 },
-	{ "sched_getaffinity", 223 },
-	{ "tuxcall", 225 },
-	{ "io_setup", 227 },
-	{ "io_destroy", 228 },
-	{ "io_getevents", 229 },
-	{ "io_submit", 230 },
-	{ "io_cancel", 231 },
-	{ "set_tid_address", 232 },
-	{ "fadvise64", 233 },
-	{ "exit_group", 234 },
-	{ "lookup_dcookie", 235 },
-	{ "epoll_create", 236 },
-	{ "epoll_ctl", 237 },
-	{ "epoll_wait", 238 },
-	{ "remap_file_pages", 239 },
-	{ "timer_create", 240 },
-	{ "timer_settime", 241 },
-	{ "timer_gettime", 242 },
-	{ "timer_getoverrun", 243 },
-	{ "timer_delete", 244 },
-	{ "clock_settime", 245 },
-	{ "clock_gettime", 246 },
-	{ "clock_getres", 247 },
-	{ "clock_nanosleep", 248 },
-	{ "swapcontext", 249 },
-	{ "tgkill", 250 },
-	{ "utimes", 251 },
-	{ "statfs64", 252 },
-	{ "fstatfs64", 253 },
-	{ "rtas", 255 },
-	{ "sys_debug_setcontext", 256 },
-	{ "migrate_pages", 258 },
-	{ "mbind", 259 },
-	{ "get_mempolicy", 260 },
-	{ "set_mempolicy", 261 },
-	{ "mq_open", 262 },
-	{ "mq_unlink", 263 },
-	{ "mq_timedsend", 264 },
-	{ "mq_timedreceive", 265 },
-	{ "mq_notify", 266 },
-	{ "mq_getsetattr", 267 },
-	{ "kexec_load", 268 },
-	{ "add_key", 269 },
-	{ "request_key", 270 },
-	{ "keyctl", 271 },
-	{ "waitid", 272 },
-	{ "ioprio_set", 273 },
-	{ "ioprio_get", 274 },
-	{ "inotify_init", 275 },
-	{ "inotify_add_watch", 276 },
-	{ "inotify_rm_watch", 277 },
-	{ "spu_run", 278 },
-	{ "spu_create", 279 },
-	{ "pselect6", 280 },
-	{ "ppoll", 281 },
-	{ "unshare", 282 },
-	{ "splice", 283 },
-	{ "tee", 284 },
-	{ "vmsplice", 285 },
-	{ "openat", 286 },
-	{ "mkdirat", 287 },
-	{ "mknodat", 288 },
-	{ "fchownat", 289 },
-	{ "futimesat", 290 },
-	{ "newfstatat", 291 },
-	{ "unlinkat", 292 },
-	{ "renameat", 293 },
-	{ "linkat", 294 },
-	{ "symlinkat", 295 },
-	{ "readlinkat", 296 },
-	{ "fchmodat", 297 },
-	{ "faccessat", 298 },
-	{ "get_robust_list", 299 },
-	{ "set_robust_list", 300 },
-	{ "move_pages", 301 },
-	{ "getcpu", 302 },
-	{ "epoll_pwait", 303 },
-	{ "utimensat", 304 },
-	{ "signalfd", 305 },
-	{ "timerfd_create", 306 },
-	{ "eventfd", 307 },
-	{ "sync_file_range2", 308 },
-	{ "fallocate", 309 },
-	{ "subpage_prot", 310 },
-	{ "timerfd_settime", 311 },
-	{ "timerfd_gettime", 312 },
-	{ "signalfd4", 313 },
-	{ "eventfd2", 314 },
-	{ "epoll_create1", 315 },
-	{ "dup3", 316 },
-	{ "pipe2", 317 },
-	{ "inotify_init1", 318 },
-	{ "perf_event_open", 319 },
-	{ "preadv", 320 },
-	{ "pwritev", 321 },
-	{ "rt_tgsigqueueinfo", 322 },
-	{ "fanotify_init", 323 },
-	{ "fanotify_mark", 324 },
-	{ "prlimit64", 325 },
-	{ "socket", 326 },
-	{ "bind", 327 },
-	{ "connect", 328 },
-	{ "listen", 329 },
-	{ "accept", 330 },
-	{ "getsockname", 331 },
-	{ "getpeername", 332 },
-	{ "socketpair", 333 },
-	{ "send", 334 },
-	{ "sendto", 335 },
-	{ "recv", 336 },
-	{ "recvfrom", 337 },
-	{ "shutdown", 338 },
-	{ "setsockopt", 339 },
-	{ "getsockopt", 340 },
-	{ "sendmsg", 341 },
-	{ "recvmsg", 342 },
-	{ "recvmmsg", 343 },
-	{ "accept4", 344 },
-	{ "name_to_handle_at", 345 },
-	{ "open_by_handle_at", 346 },
-	{ "clock_adjtime", 347 },
-	{ "syncfs", 348 },
-	{ "sendmmsg", 349 },
-	{ "setns", 350 },
-	{ "process_vm_readv", 351 },
-	{ "process_vm_writev", 352 },
-	{ "finit_module", 353 },
-	{ "kcmp", 354 },
-	{ "sched_setattr", 355 },
-	{ "sched_getattr", 356 },
-	{ "renameat2", 357 },
-	{ "seccomp", 358 },
-	{ "getrandom", 359 },
-	{ "memfd_create", 360 },
-	{ "bpf", 361 },
-	{ "execveat", 362 },
-	{ "switch_endian", 363 },
-	{ "userfaultfd", 364 },
-	{ "membarrier", 365 },
-	{ "mlock2", 378 },
-	{ "copy_file_range", 379 },
-	{ "preadv2", 380 },
-	{ "pwritev2", 381 },
-	{ "kexec_file_load", 382 },
-	{ "statx", 383 },
-	{ "pkey_alloc", 384 },
-	{ "pkey_free", 385 },
-	{ "pkey_mprotect", 386 },
-	{ "rseq", 387 },
-	{ "io_pgetevents", 388 },
-	{ "semtimedop", 392 },
-	{ "semget", 393 },
-	{ "semctl", 394 },
-	{ "shmget", 395 },
-	{ "shmctl", 396 },
-	{ "shmat", 397 },
-	{ "shmdt", 398 },
-	{ "msgget", 399 },
-	{ "msgsnd", 400 },
-	{ "msgrcv", 401 },
-	{ "msgctl", 402 },
-	{ "pidfd_send_signal", 424 },
-	{ "io_uring_setup", 425 },
-	{ "io_uring_enter", 426 },
-	{ "io_uring_register", 427 },
-	{ "open_tree", 428 },
-	{ "move_mount", 429 },
-	{ "fsopen", 430 },
-	{ "fsconfig", 431 },
-	{ "fsmount", 432 },
-	{ "fspick", 433 },
-	{ "pidfd_open", 434 },
-	{ "clone3", 435 },
-	{ "close_range", 436 },
-	{ "openat2", 437 },
-	{ "pidfd_getfd", 438 },
-	{ "faccessat2", 439 },
-	{ "process_madvise", 440 },
-	{ "epoll_pwait2", 441 },
-	{ "mount_setattr", 442 },
-	{ "quotactl_fd", 443 },
-	{ "landlock_create_ruleset", 444 },
-	{ "landlock_add_rule", 445 },
-	{ "landlock_restrict_self", 446 },
-	{ "process_mrelease", 448 },
-	{ "futex_waitv", 449 },
-	{ "set_mempolicy_home_node", 450 },
-	{ "cachestat", 451 },
-	{ "fchmodat2", 452 },
-	{ "map_shadow_stack", 453 },
-	{ "futex_wake", 454 },
-	{ "futex_wait", 455 },
-	{ "futex_requeue", 456 },
-	{ "statmount", 457 },
-	{ "listmount", 458 },
-	{ "lsm_get_self_attr", 459 },
-	{ "lsm_set_self_attr", 460 },
-	{ "lsm_list_modules", 461 },
-	{ "mseal", 462 },
-	{ "setxattrat", 463 },
-	{ "getxattrat", 464 },
-	{ "listxattrat", 465 },
-	{ "removexattrat", 466 },
-	{ "open_tree_attr", 467 },
-	{ "file_getattr", 468 },
-	{ "file_setattr", 469 },
-	{ "listns", 470 },
-	{ "rseq_slice_yield", 471 },
+	{ 3943, 0 }, /* restart_syscall */
+	{ 731, 1 }, /* exit */
+	{ 977, 2 }, /* fork */
+	{ 3759, 3 }, /* read */
+	{ 5990, 4 }, /* write */
+	{ 2838, 5 }, /* open */
+	{ 478, 6 }, /* close */
+	{ 5982, 7 }, /* waitpid */
+	{ 520, 8 }, /* creat */
+	{ 2089, 9 }, /* link */
+	{ 5793, 10 }, /* unlink */
+	{ 715, 11 }, /* execve */
+	{ 270, 12 }, /* chdir */
+	{ 5509, 13 }, /* time */
+	{ 2401, 14 }, /* mknod */
+	{ 276, 15 }, /* chmod */
+	{ 2063, 16 }, /* lchown */
+	{ 205, 17 }, /* break */
+	{ 2811, 18 }, /* oldstat */
+	{ 2198, 19 }, /* lseek */
+	{ 1457, 20 }, /* getpid */
+	{ 2459, 21 }, /* mount */
+	{ 5772, 22 }, /* umount */
+	{ 5032, 23 }, /* setuid */
+	{ 1616, 24 }, /* getuid */
+	{ 5312, 25 }, /* stime */
+	{ 3684, 26 }, /* ptrace */
+	{ 83, 27 }, /* alarm */
+	{ 2781, 28 }, /* oldfstat */
+	{ 3328, 29 }, /* pause */
+	{ 5871, 30 }, /* utime */
+	{ 5318, 31 }, /* stty */
+	{ 1676, 32 }, /* gtty */
+	{ 42, 33 }, /* access */
+	{ 2763, 34 }, /* nice */
+	{ 1084, 35 }, /* ftime */
+	{ 5395, 36 }, /* sync */
+	{ 1993, 37 }, /* kill */
+	{ 3905, 38 }, /* rename */
+	{ 2387, 39 }, /* mkdir */
+	{ 3992, 40 }, /* rmdir */
+	{ 559, 41 }, /* dup */
+	{ 3459, 42 }, /* pipe */
+	{ 5708, 43 }, /* times */
+	{ 3647, 44 }, /* prof */
+	{ 222, 45 }, /* brk */
+	{ 4806, 46 }, /* setgid */
+	{ 1357, 47 }, /* getgid */
+	{ 5134, 48 }, /* signal */
+	{ 1339, 49 }, /* geteuid */
+	{ 1321, 50 }, /* getegid */
+	{ 49, 51 }, /* acct */
+	{ 5779, 52 }, /* umount2 */
+	{ 2165, 53 }, /* lock */
+	{ 1896, 54 }, /* ioctl */
+	{ 887, 55 }, /* fcntl */
+	{ 2510, 56 }, /* mpx */
+	{ 4879, 57 }, /* setpgid */
+	{ 5759, 58 }, /* ulimit */
+	{ 2799, 59 }, /* oldolduname */
+	{ 5766, 60 }, /* umask */
+	{ 296, 61 }, /* chroot */
+	{ 5865, 62 }, /* ustat */
+	{ 563, 63 }, /* dup2 */
+	{ 1472, 64 }, /* getppid */
+	{ 1449, 65 }, /* getpgrp */
+	{ 5001, 66 }, /* setsid */
+	{ 5112, 67 }, /* sigaction */
+	{ 5068, 68 }, /* sgetmask */
+	{ 5259, 69 }, /* ssetmask */
+	{ 4971, 70 }, /* setreuid */
+	{ 4907, 71 }, /* setregid */
+	{ 5193, 72 }, /* sigsuspend */
+	{ 5160, 73 }, /* sigpending */
+	{ 4851, 74 }, /* sethostname */
+	{ 4991, 75 }, /* setrlimit */
+	{ 1546, 76 }, /* getrlimit */
+	{ 1556, 77 }, /* getrusage */
+	{ 1603, 78 }, /* gettimeofday */
+	{ 5019, 79 }, /* settimeofday */
+	{ 1373, 80 }, /* getgroups */
+	{ 4822, 81 }, /* setgroups */
+	{ 4553, 82 }, /* select */
+	{ 5377, 83 }, /* symlink */
+	{ 2790, 84 }, /* oldlstat */
+	{ 3782, 85 }, /* readlink */
+	{ 5834, 86 }, /* uselib */
+	{ 5356, 87 }, /* swapon */
+	{ 3808, 88 }, /* reboot */
+	{ 3774, 89 }, /* readdir */
+	{ 2437, 90 }, /* mmap */
+	{ 2706, 91 }, /* munmap */
+	{ 5720, 92 }, /* truncate */
+	{ 1090, 93 }, /* ftruncate */
+	{ 836, 94 }, /* fchmod */
+	{ 862, 95 }, /* fchown */
+	{ 1480, 96 }, /* getpriority */
+	{ 4895, 97 }, /* setpriority */
+	{ 3652, 98 }, /* profil */
+	{ 5280, 99 }, /* statfs */
+	{ 1060, 100 }, /* fstatfs */
+	{ 1902, 101 }, /* ioperm */
+	{ 5211, 102 }, /* socketcall */
+	{ 5483, 103 }, /* syslog */
+	{ 4863, 104 }, /* setitimer */
+	{ 1407, 105 }, /* getitimer */
+	{ 5268, 106 }, /* stat */
+	{ 2267, 107 }, /* lstat */
+	{ 1036, 108 }, /* fstat */
+	{ 2829, 109 }, /* olduname */
+	{ 1909, 110 }, /* iopl */
+	{ 5931, 111 }, /* vhangup */
+	{ 1681, 112 }, /* idle */
+	{ 5939, 113 }, /* vm86 */
+	{ 5969, 114 }, /* wait4 */
+	{ 5348, 115 }, /* swapoff */
+	{ 5475, 116 }, /* sysinfo */
+	{ 1936, 117 }, /* ipc */
+	{ 1078, 118 }, /* fsync */
+	{ 5183, 119 }, /* sigreturn */
+	{ 465, 120 }, /* clone */
+	{ 4752, 121 }, /* setdomainname */
+	{ 5787, 122 }, /* uname */
+	{ 2448, 123 }, /* modify_ldt */
+	{ 62, 124 }, /* adjtimex */
+	{ 2501, 125 }, /* mprotect */
+	{ 5171, 126 }, /* sigprocmask */
+	{ 526, 127 }, /* create_module */
+	{ 1686, 128 }, /* init_module */
+	{ 540, 129 }, /* delete_module */
+	{ 1189, 130 }, /* get_kernel_syms */
+	{ 3738, 131 }, /* quotactl */
+	{ 1441, 132 }, /* getpgid */
+	{ 829, 133 }, /* fchdir */
+	{ 188, 134 }, /* bdflush */
+	{ 5469, 135 }, /* sysfs */
+	{ 3406, 136 }, /* personality */
+	{ 71, 137 }, /* afs_syscall */
+	{ 4786, 138 }, /* setfsuid */
+	{ 4766, 139 }, /* setfsgid */
+	{ 0, 140 }, /* _llseek */
+	{ 1273, 141 }, /* getdents */
+	{ 8, 142 }, /* _newselect */
+	{ 971, 143 }, /* flock */
+	{ 2669, 144 }, /* msync */
+	{ 3802, 145 }, /* readv */
+	{ 5996, 146 }, /* writev */
+	{ 1566, 147 }, /* getsid */
+	{ 901, 148 }, /* fdatasync */
+	{ 19, 149 }, /* _sysctl */
+	{ 2415, 150 }, /* mlock */
+	{ 2687, 151 }, /* munlock */
+	{ 2428, 152 }, /* mlockall */
+	{ 2695, 153 }, /* munlockall */
+	{ 4490, 154 }, /* sched_setparam */
+	{ 4354, 155 }, /* sched_getparam */
+	{ 4505, 156 }, /* sched_setscheduler */
+	{ 4369, 157 }, /* sched_getscheduler */
+	{ 4524, 158 }, /* sched_yield */
+	{ 4276, 159 }, /* sched_get_priority_max */
+	{ 4299, 160 }, /* sched_get_priority_min */
+	{ 4388, 161 }, /* sched_rr_get_interval */
+	{ 2731, 162 }, /* nanosleep */
+	{ 2628, 163 }, /* mremap */
+	{ 4949, 164 }, /* setresuid */
+	{ 1524, 165 }, /* getresuid */
+	{ 3725, 166 }, /* query_module */
+	{ 3516, 167 }, /* poll */
+	{ 2752, 168 }, /* nfsservctl */
+	{ 4927, 169 }, /* setresgid */
+	{ 1502, 170 }, /* getresgid */
+	{ 3540, 171 }, /* prctl */
+	{ 4078, 172 }, /* rt_sigreturn */
+	{ 4020, 173 }, /* rt_sigaction */
+	{ 4047, 174 }, /* rt_sigprocmask */
+	{ 4033, 175 }, /* rt_sigpending */
+	{ 4105, 176 }, /* rt_sigtimedwait */
+	{ 4062, 177 }, /* rt_sigqueueinfo */
+	{ 4091, 178 }, /* rt_sigsuspend */
+	{ 3546, 179 }, /* pread64 */
+	{ 3699, 180 }, /* pwrite64 */
+	{ 282, 181 }, /* chown */
+	{ 1266, 182 }, /* getcwd */
+	{ 256, 183 }, /* capget */
+	{ 263, 184 }, /* capset */
+	{ 5122, 185 }, /* sigaltstack */
+	{ 4614, 186 }, /* sendfile */
+	{ 1464, 187 }, /* getpmsg */
+	{ 3691, 188 }, /* putpmsg */
+	{ 5925, 189 }, /* vfork */
+	{ 5748, 190 }, /* ugetrlimit */
+	{ 3764, 191 }, /* readahead */
+	{ 3351, 198 }, /* pciconfig_read */
+	{ 3366, 199 }, /* pciconfig_write */
+	{ 3334, 200 }, /* pciconfig_iobase */
+	{ 2675, 201 }, /* multiplexer */
+	{ 1282, 202 }, /* getdents64 */
+	{ 3470, 203 }, /* pivot_root */
+	{ 2281, 205 }, /* madvise */
+	{ 2379, 206 }, /* mincore */
+	{ 1596, 207 }, /* gettid */
+	{ 5714, 208 }, /* tkill */
+	{ 5048, 209 }, /* setxattr */
+	{ 2204, 210 }, /* lsetxattr */
+	{ 1004, 211 }, /* fsetxattr */
+	{ 1632, 212 }, /* getxattr */
+	{ 2079, 213 }, /* lgetxattr */
+	{ 911, 214 }, /* fgetxattr */
+	{ 2125, 215 }, /* listxattr */
+	{ 2147, 216 }, /* llistxattr */
+	{ 960, 217 }, /* flistxattr */
+	{ 3879, 218 }, /* removexattr */
+	{ 2185, 219 }, /* lremovexattr */
+	{ 982, 220 }, /* fremovexattr */
+	{ 1112, 221 }, /* futex */
+	{ 4458, 222 }, /* sched_setaffinity */
+	{ 4322, 223 }, /* sched_getaffinity */
+	{ 5740, 225 }, /* tuxcall */
+	{ 1829, 227 }, /* io_setup */
+	{ 1770, 228 }, /* io_destroy */
+	{ 1781, 229 }, /* io_getevents */
+	{ 1838, 230 }, /* io_submit */
+	{ 1760, 231 }, /* io_cancel */
+	{ 4728, 232 }, /* set_tid_address */
+	{ 768, 233 }, /* fadvise64 */
+	{ 736, 234 }, /* exit_group */
+	{ 2170, 235 }, /* lookup_dcookie */
+	{ 573, 236 }, /* epoll_create */
+	{ 600, 237 }, /* epoll_ctl */
+	{ 649, 238 }, /* epoll_wait */
+	{ 3862, 239 }, /* remap_file_pages */
+	{ 5514, 240 }, /* timer_create */
+	{ 5587, 241 }, /* timer_settime */
+	{ 5557, 242 }, /* timer_gettime */
+	{ 5540, 243 }, /* timer_getoverrun */
+	{ 5527, 244 }, /* timer_delete */
+	{ 435, 245 }, /* clock_settime */
+	{ 366, 246 }, /* clock_gettime */
+	{ 333, 247 }, /* clock_getres */
+	{ 396, 248 }, /* clock_nanosleep */
+	{ 5336, 249 }, /* swapcontext */
+	{ 5502, 250 }, /* tgkill */
+	{ 5904, 251 }, /* utimes */
+	{ 5287, 252 }, /* statfs64 */
+	{ 1068, 253 }, /* fstatfs64 */
+	{ 4162, 255 }, /* rtas */
+	{ 5440, 256 }, /* sys_debug_setcontext */
+	{ 2365, 258 }, /* migrate_pages */
+	{ 2306, 259 }, /* mbind */
+	{ 1205, 260 }, /* get_mempolicy */
+	{ 4658, 261 }, /* set_mempolicy */
+	{ 2538, 262 }, /* mq_open */
+	{ 2618, 263 }, /* mq_unlink */
+	{ 2585, 264 }, /* mq_timedsend */
+	{ 2546, 265 }, /* mq_timedreceive */
+	{ 2528, 266 }, /* mq_notify */
+	{ 2514, 267 }, /* mq_getsetattr */
+	{ 1975, 268 }, /* kexec_load */
+	{ 54, 269 }, /* add_key */
+	{ 3931, 270 }, /* request_key */
+	{ 1986, 271 }, /* keyctl */
+	{ 5975, 272 }, /* waitid */
+	{ 1925, 273 }, /* ioprio_set */
+	{ 1914, 274 }, /* ioprio_get */
+	{ 1716, 275 }, /* inotify_init */
+	{ 1698, 276 }, /* inotify_add_watch */
+	{ 1743, 277 }, /* inotify_rm_watch */
+	{ 5251, 278 }, /* spu_run */
+	{ 5240, 279 }, /* spu_create */
+	{ 3659, 280 }, /* pselect6 */
+	{ 3521, 281 }, /* ppoll */
+	{ 5809, 282 }, /* unshare */
+	{ 5233, 283 }, /* splice */
+	{ 5498, 284 }, /* tee */
+	{ 5952, 285 }, /* vmsplice */
+	{ 2886, 286 }, /* openat */
+	{ 2393, 287 }, /* mkdirat */
+	{ 2407, 288 }, /* mknodat */
+	{ 878, 289 }, /* fchownat */
+	{ 1179, 290 }, /* futimesat */
+	{ 2741, 291 }, /* newfstatat */
+	{ 5800, 292 }, /* unlinkat */
+	{ 3912, 293 }, /* renameat */
+	{ 2094, 294 }, /* linkat */
+	{ 5385, 295 }, /* symlinkat */
+	{ 3791, 296 }, /* readlinkat */
+	{ 843, 297 }, /* fchmodat */
+	{ 747, 298 }, /* faccessat */
+	{ 1219, 299 }, /* get_robust_list */
+	{ 4696, 300 }, /* set_robust_list */
+	{ 2490, 301 }, /* move_pages */
+	{ 1259, 302 }, /* getcpu */
+	{ 624, 303 }, /* epoll_pwait */
+	{ 5877, 304 }, /* utimensat */
+	{ 5141, 305 }, /* signalfd */
+	{ 5625, 306 }, /* timerfd_create */
+	{ 675, 307 }, /* eventfd */
+	{ 5416, 308 }, /* sync_file_range2 */
+	{ 791, 309 }, /* fallocate */
+	{ 5323, 310 }, /* subpage_prot */
+	{ 5674, 311 }, /* timerfd_settime */
+	{ 5640, 312 }, /* timerfd_gettime */
+	{ 5150, 313 }, /* signalfd4 */
+	{ 683, 314 }, /* eventfd2 */
+	{ 586, 315 }, /* epoll_create1 */
+	{ 568, 316 }, /* dup3 */
+	{ 3464, 317 }, /* pipe2 */
+	{ 1729, 318 }, /* inotify_init1 */
+	{ 3382, 319 }, /* perf_event_open */
+	{ 3554, 320 }, /* preadv */
+	{ 3708, 321 }, /* pwritev */
+	{ 4144, 322 }, /* rt_tgsigqueueinfo */
+	{ 801, 323 }, /* fanotify_init */
+	{ 815, 324 }, /* fanotify_mark */
+	{ 3569, 325 }, /* prlimit64 */
+	{ 5204, 326 }, /* socket */
+	{ 196, 327 }, /* bind */
+	{ 496, 328 }, /* connect */
+	{ 2101, 329 }, /* listen */
+	{ 27, 330 }, /* accept */
+	{ 1573, 331 }, /* getsockname */
+	{ 1429, 332 }, /* getpeername */
+	{ 5222, 333 }, /* socketpair */
+	{ 4609, 334 }, /* send */
+	{ 4651, 335 }, /* sendto */
+	{ 3815, 336 }, /* recv */
+	{ 3820, 337 }, /* recvfrom */
+	{ 5103, 338 }, /* shutdown */
+	{ 5008, 339 }, /* setsockopt */
+	{ 1585, 340 }, /* getsockopt */
+	{ 4643, 341 }, /* sendmsg */
+	{ 3854, 342 }, /* recvmsg */
+	{ 3829, 343 }, /* recvmmsg */
+	{ 34, 344 }, /* accept4 */
+	{ 2713, 345 }, /* name_to_handle_at */
+	{ 2843, 346 }, /* open_by_handle_at */
+	{ 303, 347 }, /* clock_adjtime */
+	{ 5433, 348 }, /* syncfs */
+	{ 4634, 349 }, /* sendmmsg */
+	{ 4873, 350 }, /* setns */
+	{ 3612, 351 }, /* process_vm_readv */
+	{ 3629, 352 }, /* process_vm_writev */
+	{ 947, 353 }, /* finit_module */
+	{ 1940, 354 }, /* kcmp */
+	{ 4476, 355 }, /* sched_setattr */
+	{ 4340, 356 }, /* sched_getattr */
+	{ 3921, 357 }, /* renameat2 */
+	{ 4536, 358 }, /* seccomp */
+	{ 1492, 359 }, /* getrandom */
+	{ 2323, 360 }, /* memfd_create */
+	{ 201, 361 }, /* bpf */
+	{ 722, 362 }, /* execveat */
+	{ 5363, 363 }, /* switch_endian */
+	{ 5841, 364 }, /* userfaultfd */
+	{ 2312, 365 }, /* membarrier */
+	{ 2421, 378 }, /* mlock2 */
+	{ 504, 379 }, /* copy_file_range */
+	{ 3561, 380 }, /* preadv2 */
+	{ 3716, 381 }, /* pwritev2 */
+	{ 1959, 382 }, /* kexec_file_load */
+	{ 5306, 383 }, /* statx */
+	{ 3481, 384 }, /* pkey_alloc */
+	{ 3492, 385 }, /* pkey_free */
+	{ 3502, 386 }, /* pkey_mprotect */
+	{ 3998, 387 }, /* rseq */
+	{ 1794, 388 }, /* io_pgetevents */
+	{ 4580, 392 }, /* semtimedop */
+	{ 4567, 393 }, /* semget */
+	{ 4560, 394 }, /* semctl */
+	{ 5096, 395 }, /* shmget */
+	{ 5083, 396 }, /* shmctl */
+	{ 5077, 397 }, /* shmat */
+	{ 5090, 398 }, /* shmdt */
+	{ 2648, 399 }, /* msgget */
+	{ 2662, 400 }, /* msgsnd */
+	{ 2655, 401 }, /* msgrcv */
+	{ 2641, 402 }, /* msgctl */
+	{ 3441, 424 }, /* pidfd_send_signal */
+	{ 1881, 425 }, /* io_uring_setup */
+	{ 1848, 426 }, /* io_uring_enter */
+	{ 1863, 427 }, /* io_uring_register */
+	{ 2861, 428 }, /* open_tree */
+	{ 2479, 429 }, /* move_mount */
+	{ 1022, 430 }, /* fsopen */
+	{ 995, 431 }, /* fsconfig */
+	{ 1014, 432 }, /* fsmount */
+	{ 1029, 433 }, /* fspick */
+	{ 3430, 434 }, /* pidfd_open */
+	{ 471, 435 }, /* clone3 */
+	{ 484, 436 }, /* close_range */
+	{ 2893, 437 }, /* openat2 */
+	{ 3418, 438 }, /* pidfd_getfd */
+	{ 757, 439 }, /* faccessat2 */
+	{ 3579, 440 }, /* process_madvise */
+	{ 636, 441 }, /* epoll_pwait2 */
+	{ 2465, 442 }, /* mount_setattr */
+	{ 3747, 443 }, /* quotactl_fd */
+	{ 2016, 444 }, /* landlock_create_ruleset */
+	{ 1998, 445 }, /* landlock_add_rule */
+	{ 2040, 446 }, /* landlock_restrict_self */
+	{ 3595, 448 }, /* process_mrelease */
+	{ 1156, 449 }, /* futex_waitv */
+	{ 4672, 450 }, /* set_mempolicy_home_node */
+	{ 246, 451 }, /* cachestat */
+	{ 852, 452 }, /* fchmodat2 */
+	{ 2289, 453 }, /* map_shadow_stack */
+	{ 1168, 454 }, /* futex_wake */
+	{ 1145, 455 }, /* futex_wait */
+	{ 1118, 456 }, /* futex_requeue */
+	{ 5296, 457 }, /* statmount */
+	{ 2108, 458 }, /* listmount */
+	{ 2214, 459 }, /* lsm_get_self_attr */
+	{ 2249, 460 }, /* lsm_set_self_attr */
+	{ 2232, 461 }, /* lsm_list_modules */
+	{ 2635, 462 }, /* mseal */
+	{ 5057, 463 }, /* setxattrat */
+	{ 1641, 464 }, /* getxattrat */
+	{ 2135, 465 }, /* listxattrat */
+	{ 3891, 466 }, /* removexattrat */
+	{ 2871, 467 }, /* open_tree_attr */
+	{ 921, 468 }, /* file_getattr */
+	{ 934, 469 }, /* file_setattr */
+	{ 2118, 470 }, /* listns */
+	{ 4003, 471 }, /* rseq_slice_yield */
 };
 
 static const uint16_t powerpc64_by_name[] = {
@@ -5314,334 +5924,334 @@ const struct syscall_table syscall_table_powerpc64 = {
 
 /* riscv64.tbl: 328 syscalls */
 static const struct syscall_entry riscv64_by_nr[] = {
-	{ "io_setup", 0 },
-	{ "io_destroy", 1 },
-	{ "io_submit", 2 },
-	{ "io_cancel", 3 },
-	{ "io_getevents", 4 },
-	{ "setxattr", 5 },
-	{ "lsetxattr", 6 },
-	{ "fsetxattr", 7 },
-	{ "getxattr", 8 },
-	{ "lgetxattr", 9 },
-	{ "fgetxattr", 10 },
-	{ "listxattr", 11 },
-	{ "llistxattr", 12 },
-	{ "flistxattr", 13 },
-	{ "removexattr", 14 },
-	{ "lremovexattr", 15 },
-	{ "fremovexattr", 16 },
-	{ "getcwd", 17 },
-	{ "lookup_dcookie", 18 },
-	{ "eventfd2", 19 },
-	{ "epoll_create1", 20 },
-	{ "epoll_ctl", 21 },
-	{ "epoll_pwait", 22 },
-	{ "dup", 23 },
-	{ "dup3", 24 },
-	{ "fcntl", 25 },
-	{ "inotify_init1", 26 },
-	{ "inotify_add_watch", 27 },
-	{ "inotify_rm_watch", 28 },
-	{ "ioctl", 29 },
-	{ "ioprio_set", 30 },
-	{ "ioprio_get", 31 },
-	{ "flock", 32 },
-	{ "mknodat", 33 },
-	{ "mkdirat", 34 },
-	{ "unlinkat", 35 },
-	{ "symlinkat", 36 },
-	{ "linkat", 37 },
-	{ "umount2", 39 },
-	{ "mount", 40 },
-	{ "pivot_root", 41 },
-	{ "nfsservctl", 42 },
-	{ "statfs", 43 },
-	{ "fstatfs", 44 },
-	{ "truncate", 45 },
-	{ "ftruncate", 46 },
-	{ "fallocate", 47 },
-	{ "faccessat", 48 },
-	{ "chdir", 49 },
-	{ "fchdir", 50 },
-	{ "chroot", 51 },
-	{ "fchmod", 52 },
-	{ "fchmodat", 53 },
-	{ "fchownat", 54 },
-	{ "fchown", 55 },
-	{ "openat", 56 },
-	{ "close", 57 },
-	{ "vhangup", 58 },
-	{ "pipe2", 59 },
-	{ "quotactl", 60 },
-	{ "getdents64", 61 },
-	{ "lseek", 62 },
-	{ "read", 63 },
-	{ "write", 64 },
-	{ "readv", 65 },
-	{ "writev", 66 },
-	{ "pread64", 67 },
-	{ "pwrite64", 68 },
-	{ "preadv", 69 },
-	{ "pwritev", 70 },
-	{ "sendfile", 71 },
-	{ "pselect6", 72 },
-	{ "ppoll", 73 },
-	{ "signalfd4", 74 },
-	{ "vmsplice", 75 },
-	{ "splice", 76 },
-	{ "tee", 77 },
-	{ "readlinkat", 78 },
-	{ "newfstatat", 79 },
-	{ "fstat", 80 },
-	{ "sync", 81 },
-	{ "fsync", 82 },
-	{ "fdatasync", 83 },
-	{ "sync_file_range", 84 },
-	{ "timerfd_create", 85 },
-	{ "timerfd_settime", 86 },
-	{ "timerfd_gettime", 87 },
-	{ "utimensat", 88 },
-	{ "acct", 89 },
-	{ "capget", 90 },
-	{ "capset", 91 },
-	{ "personality", 92 },
-	{ "exit", 93 },
-	{ "exit_group", 94 },
-	{ "waitid", 95 },
-	{ "set_tid_address", 96 },
-	{ "unshare", 97 },
-	{ "futex", 98 },
-	{ "set_robust_list", 99 },
-	{ "get_robust_list", 100 },
-	{ "nanosleep", 101 },
-	{ "getitimer", 102 },
-	{ "setitimer", 103 },
-	{ "kexec_load", 104 },
-	{ "init_module", 105 },
-	{ "delete_module", 106 },
-	{ "timer_create", 107 },
-	{ "timer_gettime", 108 },
-	{ "timer_getoverrun", 109 },
-	{ "timer_settime", 110 },
-	{ "timer_delete", 111 },
-	{ "clock_settime", 112 },
-	{ "clock_gettime", 113 },
-	{ "clock_getres", 114 },
-	{ "clock_nanosleep", 115 },
-	{ "syslog", 116 },
-	{ "ptrace", 117 },
-	{ "sched_setparam", 118 },
-	{ "sched_setscheduler", 119 },
-	{ "sched_getscheduler", 120 },
-	{ "sched_getparam", 121 },
-	{ "sched_setaffinity", 122 },
-	{ "sched_getaffinity", 123 },
-	{ "sched_yield", 124 },
-	{ "sched_get_priority_max", 125 },
-	{ "sched_get_priority_min", 126 },
-	{ "sched_rr_get_interval", 127 },
-	{ "restart_syscall", 128 },
-	{ "kill", 129 },
-	{ "tkill", 130 },
-	{ "tgkill", 131 },
-	{ "sigaltstack", 132 },
-	{ "rt_sigsuspend", 133 },
-	{ "rt_sigaction", 134 },
-	{ "rt_sigprocmask", 135 },
-	{ "rt_sigpending", 136 },
-	{ "rt_sigtimedwait", 137 },
-	{ "rt_sigqueueinfo", 138 },
-	{ "rt_sigreturn", 139 },
-	{ "setpriority", 140 },
-	{ "getpriority", 141 },
-	{ "reboot", 142 },
-	{ "setregid", 143 },
-	{ "setgid", 144 },
-	{ "setreuid", 145 },
-	{ "setuid", 146 },
-	{ "setresuid", 147 },
-	{ "getresuid", 148 },
-	{ "setresgid", 149 },
-	{ "getresgid", 150 },
-	{ "setfsuid", 151 },
-	{ "setfsgid", 152 },
-	{ "times", 153 },
-	{ "setpgid", 154 },
-	{ "getpgid", 155 },
-	{ "getsid", 156 },
-	{ "setsid", 157 },
-	{ "getgroups", 158 },
-	{ "setgroups", 159 },
-	{ "uname", 160 },
-	{ "sethostname", 161 },
-	{ "setdomainname", 162 },
-	{ "getrlimit", 163 },
-	{ "setrlimit", 164 },
-	{ "getrusage", 165 },
-	{ "umask", 166 },
-	{ "prctl", 167 },
-	{ "getcpu", 168 },
-	{ "gettimeofday", 169 },
-	{ "settimeofday", 170 },
-	{ "adjtimex", 171 },
-	{ "getpid", 172 },
-	{ "getppid", 173 },
-	{ "getuid", 174 },
-	{ "geteuid", 175 },
-	{ "getgid", 176 },
-	{ "getegid", 177 },
-	{ "gettid", 178 },
-	{ "sysinfo", 179 },
-	{ "mq_open", 180 },
-	{ "mq_unlink", 181 },
-	{ "mq_timedsend", 182 },
-	{ "mq_timedreceive", 183 },
-	{ "mq_notify", 184 },
-	{ "mq_getsetattr", 185 },
-	{ "msgget", 186 },
-	{ "msgctl", 187 },
-	{ "msgrcv", 188 },
-	{ "msgsnd", 189 },
-	{ "semget", 190 },
-	{ "semctl", 191 },
-	{ "semtimedop", 192 },
-	{ "semop", 193 },
-	{ "shmget", 194 },
-	{ "shmctl", 195 },
-	{ "shmat", 196 },
-	{ "shmdt", 197 },
-	{ "socket", 198 },
-	{ "socketpair", 199 },
-	{ "bind", 200 },
-	{ "listen", 201 },
-	{ "accept", 202 },
-	{ "connect", 203 },
-	{ "getsockname", 204 },
-	{ "getpeername", 205 },
-	{ "sendto", 206 },
-	{ "recvfrom", 207 },
-	{ "setsockopt", 208 },
-	{ "getsockopt", 209 },
-	{ "shutdown", 210 },
-	{ "sendmsg", 211 },
-	{ "recvmsg", 212 },
-	{ "readahead", 213 },
-	{ "brk", 214 },
-	{ "munmap", 215 },
-	{ "mremap", 216 },
-	{ "add_key", 217 },
-	{ "request_key", 218 },
-	{ "keyctl", 219 },
-	{ "clone", 220 },
-	{ "execve", 221 },
-	{ "mmap", 222 },
-	{ "fadvise64", 223 },
-	{ "swapon", 224 },
-	{ "swapoff", 225 },
-	{ "mprotect", 226 },
-	{ "msync", 227 },
-	{ "mlock", 228 },
-	{ "munlock", 229 },
-	{ "mlockall", 230 },
-	{ "munlockall", 231 },
-	{ "mincore", 232 },
-	{ "madvise", 233 },
-	{ "remap_file_pages", 234 },
-	{ "mbind", 235 },
-	{ "get_mempolicy", 236 },
-	{ "set_mempolicy", 237 },
-	{ "migrate_pages", 238 },
-	{ "move_pages", 239 },
-	{ "rt_tgsigqueueinfo", 240 },
-	{ "perf_event_open", 241 },
-	{ "accept4", 242 },
-	{ "recvmmsg", 243 },
-	{ "riscv_hwprobe", 258 },
-	{ "riscv_flush_icache", 259 },
-	{ "wait4", 260 },
-	{ "prlimit64", 261 },
-	{ "fanotify_init", 262 },
-	{ "fanotify_mark", 263 },
-	{ "name_to_handle_at", 264 },
-	{ "open_by_handle_at", 265 },
-	{ "clock_adjtime", 266 },
-	{ "syncfs", 267 },
-	{ "setns", 268 },
-	{ "sendmmsg", 269 },
-	{ "process_vm_readv", 270 },
-	{ "process_vm_writev", 271 },
-	{ "kcmp", 272 },
-	{ "finit_module", 273 },
-	{ "sched_setattr", 274 },
-	{ "sched_getattr", 275 },
-	{ "renameat2", 276 },
-	{ "seccomp", 277 },
-	{ "getrandom", 278 },
-	{ "memfd_create", 279 },
-	{ "bpf", 280 },
-	{ "execveat", 281 },
-	{ "userfaultfd", 282 },
-	{ "membarrier", 283 },
-	{ "mlock2", 284 },
-	{ "copy_file_range", 285 },
-	{ "preadv2", 286 },
-	{ "pwritev2", 287 },
-	{ "pkey_mprotect", 288 },
-	{ "pkey_alloc", 289 },
-	{ "pkey_free", 290 },
-	{ "statx", 291 },
-	{ "io_pgetevents", 292 },
-	{ "rseq", 293 },
-	{ "kexec_file_load", 294 },
-	{ "pidfd_send_signal", 424 },
-	{ "io_uring_setup", 425 },
-	{ "io_uring_enter", 426 },
-	{ "io_uring_register", 427 },
-	{ "open_tree", 428 },
-	{ "move_mount", 429 },
-	{ "fsopen", 430 },
-	{ "fsconfig", 431 },
-	{ "fsmount", 432 },
-	{ "fspick", 433 },
-	{ "pidfd_open", 434 },
-	{ "clone3", 435 },
-	{ "close_range", 436 },
-	{ "openat2", 437 },
-	{ "pidfd_getfd", 438 },
-	{ "faccessat2", 439 },
-	{ "process_madvise", 440 },
-	{ "epoll_pwait2", 441 },
-	{ "mount_setattr", 442 },
-	{ "quotactl_fd", 443 },
-	{ "landlock_create_ruleset", 444 },
-	{ "landlock_add_rule", 445 },
-	{ "landlock_restrict_self", 446 },
-	{ "memfd_secret", 447 },
-	{ "process_mrelease", 448 },
-	{ "futex_waitv", 449 },
-	{ "set_mempolicy_home_node", 450 },
-	{ "cachestat", 451 },
-	{ "fchmodat2", 452 },
-	{ "map_shadow_stack", 453 },
-	{ "futex_wake", 454 },
-	{ "futex_wait", 455 },
-	{ "futex_requeue", 456 },
-	{ "statmount", 457 },
-	{ "listmount", 458 },
-	{ "lsm_get_self_attr", 459 },
-	{ "lsm_set_self_attr", 460 },
-	{ "lsm_list_modules", 461 },
-	{ "mseal", 462 },
-	{ "setxattrat", 463 },
-	{ "getxattrat", 464 },
-	{ "listxattrat", 465 },
-	{ "removexattrat", 466 },
-	{ "open_tree_attr", 467 },
-	{ "file_getattr", 468 },
-	{ "file_setattr", 469 },
-	{ "listns", 470 },
-	{ "rseq_slice_yield", 471 },
+	{ 1829, 0 }, /* io_setup */
+	{ 1770, 1 }, /* io_destroy */
+	{ 1838, 2 }, /* io_submit */
+	{ 1760, 3 }, /* io_cancel */
+	{ 1781, 4 }, /* io_getevents */
+	{ 5048, 5 }, /* setxattr */
+	{ 2204, 6 }, /* lsetxattr */
+	{ 1004, 7 }, /* fsetxattr */
+	{ 1632, 8 }, /* getxattr */
+	{ 2079, 9 }, /* lgetxattr */
+	{ 911, 10 }, /* fgetxattr */
+	{ 2125, 11 }, /* listxattr */
+	{ 2147, 12 }, /* llistxattr */
+	{ 960, 13 }, /* flistxattr */
+	{ 3879, 14 }, /* removexattr */
+	{ 2185, 15 }, /* lremovexattr */
+	{ 982, 16 }, /* fremovexattr */
+	{ 1266, 17 }, /* getcwd */
+	{ 2170, 18 }, /* lookup_dcookie */
+	{ 683, 19 }, /* eventfd2 */
+	{ 586, 20 }, /* epoll_create1 */
+	{ 600, 21 }, /* epoll_ctl */
+	{ 624, 22 }, /* epoll_pwait */
+	{ 559, 23 }, /* dup */
+	{ 568, 24 }, /* dup3 */
+	{ 887, 25 }, /* fcntl */
+	{ 1729, 26 }, /* inotify_init1 */
+	{ 1698, 27 }, /* inotify_add_watch */
+	{ 1743, 28 }, /* inotify_rm_watch */
+	{ 1896, 29 }, /* ioctl */
+	{ 1925, 30 }, /* ioprio_set */
+	{ 1914, 31 }, /* ioprio_get */
+	{ 971, 32 }, /* flock */
+	{ 2407, 33 }, /* mknodat */
+	{ 2393, 34 }, /* mkdirat */
+	{ 5800, 35 }, /* unlinkat */
+	{ 5385, 36 }, /* symlinkat */
+	{ 2094, 37 }, /* linkat */
+	{ 5779, 39 }, /* umount2 */
+	{ 2459, 40 }, /* mount */
+	{ 3470, 41 }, /* pivot_root */
+	{ 2752, 42 }, /* nfsservctl */
+	{ 5280, 43 }, /* statfs */
+	{ 1060, 44 }, /* fstatfs */
+	{ 5720, 45 }, /* truncate */
+	{ 1090, 46 }, /* ftruncate */
+	{ 791, 47 }, /* fallocate */
+	{ 747, 48 }, /* faccessat */
+	{ 270, 49 }, /* chdir */
+	{ 829, 50 }, /* fchdir */
+	{ 296, 51 }, /* chroot */
+	{ 836, 52 }, /* fchmod */
+	{ 843, 53 }, /* fchmodat */
+	{ 878, 54 }, /* fchownat */
+	{ 862, 55 }, /* fchown */
+	{ 2886, 56 }, /* openat */
+	{ 478, 57 }, /* close */
+	{ 5931, 58 }, /* vhangup */
+	{ 3464, 59 }, /* pipe2 */
+	{ 3738, 60 }, /* quotactl */
+	{ 1282, 61 }, /* getdents64 */
+	{ 2198, 62 }, /* lseek */
+	{ 3759, 63 }, /* read */
+	{ 5990, 64 }, /* write */
+	{ 3802, 65 }, /* readv */
+	{ 5996, 66 }, /* writev */
+	{ 3546, 67 }, /* pread64 */
+	{ 3699, 68 }, /* pwrite64 */
+	{ 3554, 69 }, /* preadv */
+	{ 3708, 70 }, /* pwritev */
+	{ 4614, 71 }, /* sendfile */
+	{ 3659, 72 }, /* pselect6 */
+	{ 3521, 73 }, /* ppoll */
+	{ 5150, 74 }, /* signalfd4 */
+	{ 5952, 75 }, /* vmsplice */
+	{ 5233, 76 }, /* splice */
+	{ 5498, 77 }, /* tee */
+	{ 3791, 78 }, /* readlinkat */
+	{ 2741, 79 }, /* newfstatat */
+	{ 1036, 80 }, /* fstat */
+	{ 5395, 81 }, /* sync */
+	{ 1078, 82 }, /* fsync */
+	{ 901, 83 }, /* fdatasync */
+	{ 5400, 84 }, /* sync_file_range */
+	{ 5625, 85 }, /* timerfd_create */
+	{ 5674, 86 }, /* timerfd_settime */
+	{ 5640, 87 }, /* timerfd_gettime */
+	{ 5877, 88 }, /* utimensat */
+	{ 49, 89 }, /* acct */
+	{ 256, 90 }, /* capget */
+	{ 263, 91 }, /* capset */
+	{ 3406, 92 }, /* personality */
+	{ 731, 93 }, /* exit */
+	{ 736, 94 }, /* exit_group */
+	{ 5975, 95 }, /* waitid */
+	{ 4728, 96 }, /* set_tid_address */
+	{ 5809, 97 }, /* unshare */
+	{ 1112, 98 }, /* futex */
+	{ 4696, 99 }, /* set_robust_list */
+	{ 1219, 100 }, /* get_robust_list */
+	{ 2731, 101 }, /* nanosleep */
+	{ 1407, 102 }, /* getitimer */
+	{ 4863, 103 }, /* setitimer */
+	{ 1975, 104 }, /* kexec_load */
+	{ 1686, 105 }, /* init_module */
+	{ 540, 106 }, /* delete_module */
+	{ 5514, 107 }, /* timer_create */
+	{ 5557, 108 }, /* timer_gettime */
+	{ 5540, 109 }, /* timer_getoverrun */
+	{ 5587, 110 }, /* timer_settime */
+	{ 5527, 111 }, /* timer_delete */
+	{ 435, 112 }, /* clock_settime */
+	{ 366, 113 }, /* clock_gettime */
+	{ 333, 114 }, /* clock_getres */
+	{ 396, 115 }, /* clock_nanosleep */
+	{ 5483, 116 }, /* syslog */
+	{ 3684, 117 }, /* ptrace */
+	{ 4490, 118 }, /* sched_setparam */
+	{ 4505, 119 }, /* sched_setscheduler */
+	{ 4369, 120 }, /* sched_getscheduler */
+	{ 4354, 121 }, /* sched_getparam */
+	{ 4458, 122 }, /* sched_setaffinity */
+	{ 4322, 123 }, /* sched_getaffinity */
+	{ 4524, 124 }, /* sched_yield */
+	{ 4276, 125 }, /* sched_get_priority_max */
+	{ 4299, 126 }, /* sched_get_priority_min */
+	{ 4388, 127 }, /* sched_rr_get_interval */
+	{ 3943, 128 }, /* restart_syscall */
+	{ 1993, 129 }, /* kill */
+	{ 5714, 130 }, /* tkill */
+	{ 5502, 131 }, /* tgkill */
+	{ 5122, 132 }, /* sigaltstack */
+	{ 4091, 133 }, /* rt_sigsuspend */
+	{ 4020, 134 }, /* rt_sigaction */
+	{ 4047, 135 }, /* rt_sigprocmask */
+	{ 4033, 136 }, /* rt_sigpending */
+	{ 4105, 137 }, /* rt_sigtimedwait */
+	{ 4062, 138 }, /* rt_sigqueueinfo */
+	{ 4078, 139 }, /* rt_sigreturn */
+	{ 4895, 140 }, /* setpriority */
+	{ 1480, 141 }, /* getpriority */
+	{ 3808, 142 }, /* reboot */
+	{ 4907, 143 }, /* setregid */
+	{ 4806, 144 }, /* setgid */
+	{ 4971, 145 }, /* setreuid */
+	{ 5032, 146 }, /* setuid */
+	{ 4949, 147 }, /* setresuid */
+	{ 1524, 148 }, /* getresuid */
+	{ 4927, 149 }, /* setresgid */
+	{ 1502, 150 }, /* getresgid */
+	{ 4786, 151 }, /* setfsuid */
+	{ 4766, 152 }, /* setfsgid */
+	{ 5708, 153 }, /* times */
+	{ 4879, 154 }, /* setpgid */
+	{ 1441, 155 }, /* getpgid */
+	{ 1566, 156 }, /* getsid */
+	{ 5001, 157 }, /* setsid */
+	{ 1373, 158 }, /* getgroups */
+	{ 4822, 159 }, /* setgroups */
+	{ 5787, 160 }, /* uname */
+	{ 4851, 161 }, /* sethostname */
+	{ 4752, 162 }, /* setdomainname */
+	{ 1546, 163 }, /* getrlimit */
+	{ 4991, 164 }, /* setrlimit */
+	{ 1556, 165 }, /* getrusage */
+	{ 5766, 166 }, /* umask */
+	{ 3540, 167 }, /* prctl */
+	{ 1259, 168 }, /* getcpu */
+	{ 1603, 169 }, /* gettimeofday */
+	{ 5019, 170 }, /* settimeofday */
+	{ 62, 171 }, /* adjtimex */
+	{ 1457, 172 }, /* getpid */
+	{ 1472, 173 }, /* getppid */
+	{ 1616, 174 }, /* getuid */
+	{ 1339, 175 }, /* geteuid */
+	{ 1357, 176 }, /* getgid */
+	{ 1321, 177 }, /* getegid */
+	{ 1596, 178 }, /* gettid */
+	{ 5475, 179 }, /* sysinfo */
+	{ 2538, 180 }, /* mq_open */
+	{ 2618, 181 }, /* mq_unlink */
+	{ 2585, 182 }, /* mq_timedsend */
+	{ 2546, 183 }, /* mq_timedreceive */
+	{ 2528, 184 }, /* mq_notify */
+	{ 2514, 185 }, /* mq_getsetattr */
+	{ 2648, 186 }, /* msgget */
+	{ 2641, 187 }, /* msgctl */
+	{ 2655, 188 }, /* msgrcv */
+	{ 2662, 189 }, /* msgsnd */
+	{ 4567, 190 }, /* semget */
+	{ 4560, 191 }, /* semctl */
+	{ 4580, 192 }, /* semtimedop */
+	{ 4574, 193 }, /* semop */
+	{ 5096, 194 }, /* shmget */
+	{ 5083, 195 }, /* shmctl */
+	{ 5077, 196 }, /* shmat */
+	{ 5090, 197 }, /* shmdt */
+	{ 5204, 198 }, /* socket */
+	{ 5222, 199 }, /* socketpair */
+	{ 196, 200 }, /* bind */
+	{ 2101, 201 }, /* listen */
+	{ 27, 202 }, /* accept */
+	{ 496, 203 }, /* connect */
+	{ 1573, 204 }, /* getsockname */
+	{ 1429, 205 }, /* getpeername */
+	{ 4651, 206 }, /* sendto */
+	{ 3820, 207 }, /* recvfrom */
+	{ 5008, 208 }, /* setsockopt */
+	{ 1585, 209 }, /* getsockopt */
+	{ 5103, 210 }, /* shutdown */
+	{ 4643, 211 }, /* sendmsg */
+	{ 3854, 212 }, /* recvmsg */
+	{ 3764, 213 }, /* readahead */
+	{ 222, 214 }, /* brk */
+	{ 2706, 215 }, /* munmap */
+	{ 2628, 216 }, /* mremap */
+	{ 54, 217 }, /* add_key */
+	{ 3931, 218 }, /* request_key */
+	{ 1986, 219 }, /* keyctl */
+	{ 465, 220 }, /* clone */
+	{ 715, 221 }, /* execve */
+	{ 2437, 222 }, /* mmap */
+	{ 768, 223 }, /* fadvise64 */
+	{ 5356, 224 }, /* swapon */
+	{ 5348, 225 }, /* swapoff */
+	{ 2501, 226 }, /* mprotect */
+	{ 2669, 227 }, /* msync */
+	{ 2415, 228 }, /* mlock */
+	{ 2687, 229 }, /* munlock */
+	{ 2428, 230 }, /* mlockall */
+	{ 2695, 231 }, /* munlockall */
+	{ 2379, 232 }, /* mincore */
+	{ 2281, 233 }, /* madvise */
+	{ 3862, 234 }, /* remap_file_pages */
+	{ 2306, 235 }, /* mbind */
+	{ 1205, 236 }, /* get_mempolicy */
+	{ 4658, 237 }, /* set_mempolicy */
+	{ 2365, 238 }, /* migrate_pages */
+	{ 2490, 239 }, /* move_pages */
+	{ 4144, 240 }, /* rt_tgsigqueueinfo */
+	{ 3382, 241 }, /* perf_event_open */
+	{ 34, 242 }, /* accept4 */
+	{ 3829, 243 }, /* recvmmsg */
+	{ 3978, 258 }, /* riscv_hwprobe */
+	{ 3959, 259 }, /* riscv_flush_icache */
+	{ 5969, 260 }, /* wait4 */
+	{ 3569, 261 }, /* prlimit64 */
+	{ 801, 262 }, /* fanotify_init */
+	{ 815, 263 }, /* fanotify_mark */
+	{ 2713, 264 }, /* name_to_handle_at */
+	{ 2843, 265 }, /* open_by_handle_at */
+	{ 303, 266 }, /* clock_adjtime */
+	{ 5433, 267 }, /* syncfs */
+	{ 4873, 268 }, /* setns */
+	{ 4634, 269 }, /* sendmmsg */
+	{ 3612, 270 }, /* process_vm_readv */
+	{ 3629, 271 }, /* process_vm_writev */
+	{ 1940, 272 }, /* kcmp */
+	{ 947, 273 }, /* finit_module */
+	{ 4476, 274 }, /* sched_setattr */
+	{ 4340, 275 }, /* sched_getattr */
+	{ 3921, 276 }, /* renameat2 */
+	{ 4536, 277 }, /* seccomp */
+	{ 1492, 278 }, /* getrandom */
+	{ 2323, 279 }, /* memfd_create */
+	{ 201, 280 }, /* bpf */
+	{ 722, 281 }, /* execveat */
+	{ 5841, 282 }, /* userfaultfd */
+	{ 2312, 283 }, /* membarrier */
+	{ 2421, 284 }, /* mlock2 */
+	{ 504, 285 }, /* copy_file_range */
+	{ 3561, 286 }, /* preadv2 */
+	{ 3716, 287 }, /* pwritev2 */
+	{ 3502, 288 }, /* pkey_mprotect */
+	{ 3481, 289 }, /* pkey_alloc */
+	{ 3492, 290 }, /* pkey_free */
+	{ 5306, 291 }, /* statx */
+	{ 1794, 292 }, /* io_pgetevents */
+	{ 3998, 293 }, /* rseq */
+	{ 1959, 294 }, /* kexec_file_load */
+	{ 3441, 424 }, /* pidfd_send_signal */
+	{ 1881, 425 }, /* io_uring_setup */
+	{ 1848, 426 }, /* io_uring_enter */
+	{ 1863, 427 }, /* io_uring_register */
+	{ 2861, 428 }, /* open_tree */
+	{ 2479, 429 }, /* move_mount */
+	{ 1022, 430 }, /* fsopen */
+	{ 995, 431 }, /* fsconfig */
+	{ 1014, 432 }, /* fsmount */
+	{ 1029, 433 }, /* fspick */
+	{ 3430, 434 }, /* pidfd_open */
+	{ 471, 435 }, /* clone3 */
+	{ 484, 436 }, /* close_range */
+	{ 2893, 437 }, /* openat2 */
+	{ 3418, 438 }, /* pidfd_getfd */
+	{ 757, 439 }, /* faccessat2 */
+	{ 3579, 440 }, /* process_madvise */
+	{ 636, 441 }, /* epoll_pwait2 */
+	{ 2465, 442 }, /* mount_setattr */
+	{ 3747, 443 }, /* quotactl_fd */
+	{ 2016, 444 }, /* landlock_create_ruleset */
+	{ 1998, 445 }, /* landlock_add_rule */
+	{ 2040, 446 }, /* landlock_restrict_self */
+	{ 2336, 447 }, /* memfd_secret */
+	{ 3595, 448 }, /* process_mrelease */
+	{ 1156, 449 }, /* futex_waitv */
+	{ 4672, 450 }, /* set_mempolicy_home_node */
+	{ 246, 451 }, /* cachestat */
+	{ 852, 452 }, /* fchmodat2 */
+	{ 2289, 453 }, /* map_shadow_stack */
+	{ 1168, 454 }, /* futex_wake */
+	{ 1145, 455 }, /* futex_wait */
+	{ 1118, 456 }, /* futex_requeue */
+	{ 5296, 457 }, /* statmount */
+	{ 2108, 458 }, /* listmount */
+	{ 2214, 459 }, /* lsm_get_self_attr */
+	{ 2249, 460 }, /* lsm_set_self_attr */
+	{ 2232, 461 }, /* lsm_list_modules */
+	{ 2635, 462 }, /* mseal */
+	{ 5057, 463 }, /* setxattrat */
+	{ 1641, 464 }, /* getxattrat */
+	{ 2135, 465 }, /* listxattrat */
+	{ 3891, 466 }, /* removexattrat */
+	{ 2871, 467 }, /* open_tree_attr */
+	{ 921, 468 }, /* file_getattr */
+	{ 934, 469 }, /* file_setattr */
+	{ 2118, 470 }, /* listns */
+	{ 4003, 471 }, /* rseq_slice_yield */
 };
 
 static const uint16_t riscv64_by_name[] = {
@@ -5674,446 +6284,446 @@ const struct syscall_table syscall_table_riscv64 = {
 
 /* s390.tbl: 440 syscalls */
 static const struct syscall_entry s390_by_nr[] = {
-	{ "exit", 1 },
-	{ "fork", 2 },
-	{ "read", 3 },
-	{ "write", 4 },
-	{ "open", 5 },
-	{ "close", 6 },
-	{ "restart_syscall", 7 },
-	{ "creat", 8 },
-	{ "link", 9 },
-	{ "unlink", 10 },
-	{ "execve", 11 },
-	{ "chdir", 12 },
-	{ "time", 13 },
-	{ "mknod", 14 },
-	{ "chmod", 15 },
-	{ "lchown", 16 },
-	{ "lseek", 19 },
-	{ "getpid", 20 },
-	{ "mount", 21 },
-	{ "umount", 22 },
-	{ "setuid", 23 },
-	{ "getuid", 24 },
-	{ "stime", 25 },
-	{ "ptrace", 26 },
-	{ "alarm", 27 },
-	{ "pause", 29 },
-	{ "utime", 30 },
-	{ "access", 33 },
-	{ "nice", 34 },
-	{ "sync", 36 },
-	{ "kill", 37 },
-	{ "rename", 38 },
-	{ "mkdir", 39 },
-	{ "rmdir", 40 },
-	{ "dup", 41 },
-	{ "pipe", 42 },
-	{ "times", 43 },
-	{ "brk", 45 },
-	{ "setgid", 46 },
-	{ "getgid", 47 },
-	{ "signal", 48 },
-	{ "geteuid", 49 },
-	{ "getegid", 50 },
-	{ "acct", 51 },
-	{ "umount2", 52 },
-	{ "ioctl", 54 },
-	{ "fcntl", 55 },
-	{ "setpgid", 57 },
-	{ "umask", 60 },
-	{ "chroot", 61 },
-	{ "ustat", 62 },
-	{ "dup2", 63 },
-	{ "getppid", 64 },
-	{ "getpgrp", 65 },
-	{ "setsid", 66 },
-	{ "sigaction", 67 },
-	{ "setreuid", 70 },
-	{ "setregid", 71 },
-	{ "sigsuspend", 72 },
-	{ "sigpending", 73 },
-	{ "sethostname", 74 },
-	{ "setrlimit", 75 },
-	{ "getrlimit", 76 },
-	{ "getrusage", 77 },
-	{ "gettimeofday", 78 },
-	{ "settimeofday", 79 },
-	{ "getgroups", 80 },
-	{ "setgroups", 81 },
-	{ "symlink", 83 },
-	{ "readlink", 85 },
-	{ "uselib", 86 },
-	{ "swapon", 87 },
-	{ "reboot", 88 },
-	{ "readdir", 89 },
-	{ "mmap", 90 },
-	{ "munmap", 91 },
-	{ "truncate", 92 },
-	{ "ftruncate", 93 },
-	{ "fchmod", 94 },
-	{ "fchown", 95 },
-	{ "getpriority", 96 },
-	{ "setpriority", 97 },
-	{ "statfs", 99 },
-	{ "fstatfs", 100 },
-	{ "ioperm", 101 },
-	{ "socketcall", 102 },
-	{ "syslog", 103 },
-	{ "setitimer", 104 },
-	{ "getitimer", 105 },
-	{ "stat", 106 },
-	{ "lstat", 107 },
-	{ "fstat", 108 },
-	{ "lookup_dcookie", 110 },
-	{ "vhangup", 111 },
-	{ "idle", 112 },
-	{ "wait4", 114 },
-	{ "swapoff", 115 },
-	{ "sysinfo", 116 },
-	{ "ipc", 117 },
-	{ "fsync", 118 },
-	{ "sigreturn", 119 },
-	{ "clone", 120 },
-	{ "setdomainname", 121 },
-	{ "uname", 122 },
-	{ "adjtimex", 124 },
-	{ "mprotect", 125 },
-	{ "sigprocmask", 126 },
-	{ "create_module", 127 },
-	{ "init_module", 128 },
-	{ "delete_module", 129 },
-	{ "get_kernel_syms", 130 },
-	{ "quotactl", 131 },
-	{ "getpgid", 132 },
-	{ "fchdir", 133 },
-	{ "bdflush", 134 },
-	{ "sysfs", 135 },
-	{ "personality", 136 },
-	{ "afs_syscall", 137 },
-	{ "setfsuid", 138 },
-	{ "setfsgid", 139 },
-	{ "_llseek", 140 },
-	{ "getdents", 141 },
-	{ "_newselect", 142 },
-	{ "flock", 143 },
-	{ "msync", 144 },
-	{ "readv", 145 },
-	{ "writev", 146 },
-	{ "getsid", 147 },
-	{ "fdatasync", 148 },
-	{ "_sysctl", 149 },
-	{ "mlock", 150 },
-	{ "munlock", 151 },
-	{ "mlockall", 152 },
-	{ "munlockall", 153 },
-	{ "sched_setparam", 154 },
-	{ "sched_getparam", 155 },
-	{ "sched_setscheduler", 156 },
-	{ "sched_getscheduler", 157 },
-	{ "sched_yield", 158 },
-	{ "sched_get_priority_max", 159 },
-	{ "sched_get_priority_min", 160 },
-	{ "sched_rr_get_interval", 161 },
-	{ "nanosleep", 162 },
-	{ "mremap", 163 },
-	{ "setresuid", 164 },
-	{ "getresuid", 165 },
-	{ "query_module", 167 },
-	{ "poll", 168 },
-	{ "nfsservctl", 169 },
-	{ "setresgid", 170 },
-	{ "getresgid", 171 },
-	{ "prctl", 172 },
-	{ "rt_sigreturn", 173 },
-	{ "rt_sigaction", 174 },
-	{ "rt_sigprocmask", 175 },
-	{ "rt_sigpending", 176 },
-	{ "rt_sigtimedwait", 177 },
-	{ "rt_sigqueueinfo", 178 },
-	{ "rt_sigsuspend", 179 },
-	{ "pread64", 180 },
-	{ "pwrite64", 181 },
-	{ "chown", 182 },
-	{ "getcwd", 183 },
-	{ "capget", 184 },
-	{ "capset", 185 },
-	{ "sigaltstack", 186 },
-	{ "sendfile", 187 },
-	{ "getpmsg", 188 },
-	{ "putpmsg", 189 },
-	{ "vfork", 190 },
-	{ "ugetrlimit", 191 },
-	{ "mmap2", 192 },
-	{ "truncate64", 193 },
-	{ "ftruncate64", 194 },
-	{ "stat64", 195 },
-	{ "lstat64", 196 },
-	{ "fstat64", 197 },
-	{ "lchown32", 198 },
-	{ "getuid32", 199 },
-	{ "getgid32", 200 },
-	{ "geteuid32", 201 },
-	{ "getegid32", 202 },
-	{ "setreuid32", 203 },
-	{ "setregid32", 204 },
-	{ "getgroups32", 205 },
-	{ "setgroups32", 206 },
-	{ "fchown32", 207 },
-	{ "setresuid32", 208 },
-	{ "getresuid32", 209 },
-	{ "setresgid32", 210 },
-	{ "getresgid32", 211 },
-	{ "chown32", 212 },
-	{ "setuid32", 213 },
-	{ "setgid32", 214 },
-	{ "setfsuid32", 215 },
-	{ "setfsgid32", 216 },
-	{ "pivot_root", 217 },
-	{ "mincore", 218 },
-	{ "madvise", 219 },
-	{ "getdents64", 220 },
-	{ "fcntl64", 221 },
-	{ "readahead", 222 },
-	{ "sendfile64", 223 },
-	{ "setxattr", 224 },
-	{ "lsetxattr", 225 },
-	{ "fsetxattr", 226 },
-	{ "getxattr", 227 },
-	{ "lgetxattr", 228 },
-	{ "fgetxattr", 229 },
-	{ "listxattr", 230 },
-	{ "llistxattr", 231 },
-	{ "flistxattr", 232 },
-	{ "removexattr", 233 },
-	{ "lremovexattr", 234 },
-	{ "fremovexattr", 235 },
-	{ "gettid", 236 },
-	{ "tkill", 237 },
-	{ "futex", 238 },
-	{ "sched_setaffinity", 239 },
-	{ "sched_getaffinity", 240 },
-	{ "tgkill", 241 },
-	{ "io_setup", 243 },
-	{ "io_destroy", 244 },
-	{ "io_getevents", 245 },
-	{ "io_submit", 246 },
-	{ "io_cancel", 247 },
-	{ "exit_group", 248 },
-	{ "epoll_create", 249 },
-	{ "epoll_ctl", 250 },
-	{ "epoll_wait", 251 },
-	{ "set_tid_address", 252 },
-	{ "fadvise64", 253 },
-	{ "timer_create", 254 },
-	{ "timer_settime", 255 },
-	{ "timer_gettime", 256 },
-	{ "timer_getoverrun", 257 },
-	{ "timer_delete", 258 },
-	{ "clock_settime", 259 },
-	{ "clock_gettime", 260 },
-	{ "clock_getres", 261 },
-	{ "clock_nanosleep", 262 },
-	{ "fadvise64_64", 264 },
-	{ "statfs64", 265 },
-	{ "fstatfs64", 266 },
-	{ "remap_file_pages", 267 },
-	{ "mbind", 268 },
-	{ "get_mempolicy", 269 },
-	{ "set_mempolicy", 270 },
-	{ "mq_open", 271 },
-	{ "mq_unlink", 272 },
-	{ "mq_timedsend", 273 },
-	{ "mq_timedreceive", 274 },
-	{ "mq_notify", 275 },
-	{ "mq_getsetattr", 276 },
-	{ "kexec_load", 277 },
-	{ "add_key", 278 },
-	{ "request_key", 279 },
-	{ "keyctl", 280 },
-	{ "waitid", 281 },
-	{ "ioprio_set", 282 },
-	{ "ioprio_get", 283 },
-	{ "inotify_init", 284 },
-	{ "inotify_add_watch", 285 },
-	{ "inotify_rm_watch", 286 },
-	{ "migrate_pages", 287 },
-	{ "openat", 288 },
-	{ "mkdirat", 289 },
-	{ "mknodat", 290 },
-	{ "fchownat", 291 },
-	{ "futimesat", 292 },
-	{ "fstatat64", 293 },
-	{ "unlinkat", 294 },
-	{ "renameat", 295 },
-	{ "linkat", 296 },
-	{ "symlinkat", 297 },
-	{ "readlinkat", 298 },
-	{ "fchmodat", 299 },
-	{ "faccessat", 300 },
-	{ "pselect6", 301 },
-	{ "ppoll", 302 },
-	{ "unshare", 303 },
-	{ "set_robust_list", 304 },
-	{ "get_robust_list", 305 },
-	{ "splice", 306 },
-	{ "sync_file_range", 307 },
-	{ "tee", 308 },
-	{ "vmsplice", 309 },
-	{ "move_pages", 310 },
-	{ "getcpu", 311 },
-	{ "epoll_pwait", 312 },
-	{ "utimes", 313 },
-	{ "fallocate", 314 },
-	{ "utimensat", 315 },
-	{ "signalfd", 316 },
-	{ "timerfd", 317 },
-	{ "eventfd", 318 },
-	{ "timerfd_create", 319 },
-	{ "timerfd_settime", 320 },
-	{ "timerfd_gettime", 321 },
-	{ "signalfd4", 322 },
-	{ "eventfd2", 323 },
-	{ "inotify_init1", 324 },
-	{ "pipe2", 325 },
-	{ "dup3", 326 },
-	{ "epoll_create1", 327 },
-	{ "preadv", 328 },
-	{ "pwritev", 329 },
-	{ "rt_tgsigqueueinfo", 330 },
-	{ "perf_event_open", 331 },
-	{ "fanotify_init", 332 },
-	{ "fanotify_mark", 333 },
-	{ "prlimit64", 334 },
-	{ "name_to_handle_at", 335 },
-	{ "open_by_handle_at", 336 },
-	{ "clock_adjtime", 337 },
-	{ "syncfs", 338 },
-	{ "setns", 339 },
-	{ "process_vm_readv", 340 },
-	{ "process_vm_writev", 341 },
-	{ "s390_runtime_instr", 342 },
-	{ "kcmp", 343 },
-	{ "finit_module", 344 },
-	{ "sched_setattr", 345 },
-	{ "sched_getattr", 346 },
-	{ "renameat2", 347 },
-	{ "seccomp", 348 },
-	{ "getrandom", 349 },
-	{ "memfd_create", 350 },
-	{ "bpf", 351 },
-	{ "s390_pci_mmio_write", 352 },
-	{ "s390_pci_mmio_read", 353 },
-	{ "execveat", 354 },
-	{ "userfaultfd", 355 },
-	{ "membarrier", 356 },
-	{ "recvmmsg", 357 },
-	{ "sendmmsg", 358 },
-	{ "socket", 359 },
-	{ "socketpair", 360 },
-	{ "bind", 361 },
-	{ "connect", 362 },
-	{ "listen", 363 },
-	{ "accept4", 364 },
-	{ "getsockopt", 365 },
-	{ "setsockopt", 366 },
-	{ "getsockname", 367 },
-	{ "getpeername", 368 },
-	{ "sendto", 369 },
-	{ "sendmsg", 370 },
-	{ "recvfrom", 371 },
-	{ "recvmsg", 372 },
-	{ "shutdown", 373 },
-	{ "mlock2", 374 },
-	{ "copy_file_range", 375 },
-	{ "preadv2", 376 },
-	{ "pwritev2", 377 },
-	{ "s390_guarded_storage", 378 },
-	{ "statx", 379 },
-	{ "s390_sthyi", 380 },
-	{ "kexec_file_load", 381 },
-	{ "io_pgetevents", 382 },
-	{ "rseq", 383 },
-	{ "pkey_mprotect", 384 },
-	{ "pkey_alloc", 385 },
-	{ "pkey_free", 386 },
-	{ "semget", 393 },
-	{ "semctl", 394 },
-	{ "shmget", 395 },
-	{ "shmctl", 396 },
-	{ "shmat", 397 },
-	{ "shmdt", 398 },
-	{ "msgget", 399 },
-	{ "msgsnd", 400 },
-	{ "msgrcv", 401 },
-	{ "msgctl", 402 },
-	{ "clock_gettime64", 403 },
-	{ "clock_settime64", 404 },
-	{ "clock_adjtime64", 405 },
-	{ "clock_getres_time64", 406 },
-	{ "clock_nanosleep_time64", 407 },
-	{ "timer_gettime64", 408 },
-	{ "timer_settime64", 409 },
-	{ "timerfd_gettime64", 410 },
-	{ "timerfd_settime64", 411 },
-	{ "utimensat_time64", 412 },
-	{ "pselect6_time64", 413 },
-	{ "ppoll_time64", 414 },
-	{ "io_pgetevents_time64", 416 },
-	{ "recvmmsg_time64", 417 },
-	{ "mq_timedsend_time64", 418 },
-	{ "mq_timedreceive_time64", 419 },
-	{ "semtimedop_time64", 420 },
-	{ "rt_sigtimedwait_time64", 421 },
-	{ "futex_time64", 422 },
-	{ "sched_rr_get_interval_time64", 423 },
-	{ "pidfd_send_signal", 424 },
-	{ "io_uring_setup", 425 },
-	{ "io_uring_enter", 426 },
-	{ "io_uring_register", 427 },
-	{ "open_tree", 428 },
-	{ "move_mount", 429 },
-	{ "fsopen", 430 },
-	{ "fsconfig", 431 },
-	{ "fsmount", 432 },
-	{ "fspick", 433 },
-	{ "pidfd_open", 434 },
-	{ "clone3", 435 },
-	{ "close_range", 436 },
-	{ "openat2", 437 },
-	{ "pidfd_getfd", 438 },
-	{ "faccessat2", 439 },
-	{ "process_madvise", 440 },
-	{ "epoll_pwait2", 441 },
-	{ "mount_setattr", 442 },
-	{ "quotactl_fd", 443 },
-	{ "landlock_create_ruleset", 444 },
-	{ "landlock_add_rule", 445 },
-	{ "landlock_restrict_self", 446 },
-	{ "memfd_secret", 447 },
-	{ "process_mrelease", 448 },
-	{ "futex_waitv", 449 },
-	{ "set_mempolicy_home_node", 450 },
-	{ "cachestat", 451 },
-	{ "fchmodat2", 452 },
-	{ "map_shadow_stack", 453 },
-	{ "futex_wake", 454 },
-	{ "futex_wait", 455 },
-	{ "futex_requeue", 456 },
-	{ "statmount", 457 },
-	{ "listmount", 458 },
-	{ "lsm_get_self_attr", 459 },
-	{ "lsm_set_self_attr", 460 },
-	{ "lsm_list_modules", 461 },
-	{ "mseal", 462 },
-	{ "setxattrat", 463 },
-	{ "getxattrat", 464 },
-	{ "listxattrat", 465 },
-	{ "removexattrat", 466 },
-	{ "open_tree_attr", 467 },
-	{ "file_getattr", 468 },
-	{ "file_setattr", 469 },
+	{ 731, 1 }, /* exit */
+	{ 977, 2 }, /* fork */
+	{ 3759, 3 }, /* read */
+	{ 5990, 4 }, /* write */
+	{ 2838, 5 }, /* open */
+	{ 478, 6 }, /* close */
+	{ 3943, 7 }, /* restart_syscall */
+	{ 520, 8 }, /* creat */
+	{ 2089, 9 }, /* link */
+	{ 5793, 10 }, /* unlink */
+	{ 715, 11 }, /* execve */
+	{ 270, 12 }, /* chdir */
+	{ 5509, 13 }, /* time */
+	{ 2401, 14 }, /* mknod */
+	{ 276, 15 }, /* chmod */
+	{ 2063, 16 }, /* lchown */
+	{ 2198, 19 }, /* lseek */
+	{ 1457, 20 }, /* getpid */
+	{ 2459, 21 }, /* mount */
+	{ 5772, 22 }, /* umount */
+	{ 5032, 23 }, /* setuid */
+	{ 1616, 24 }, /* getuid */
+	{ 5312, 25 }, /* stime */
+	{ 3684, 26 }, /* ptrace */
+	{ 83, 27 }, /* alarm */
+	{ 3328, 29 }, /* pause */
+	{ 5871, 30 }, /* utime */
+	{ 42, 33 }, /* access */
+	{ 2763, 34 }, /* nice */
+	{ 5395, 36 }, /* sync */
+	{ 1993, 37 }, /* kill */
+	{ 3905, 38 }, /* rename */
+	{ 2387, 39 }, /* mkdir */
+	{ 3992, 40 }, /* rmdir */
+	{ 559, 41 }, /* dup */
+	{ 3459, 42 }, /* pipe */
+	{ 5708, 43 }, /* times */
+	{ 222, 45 }, /* brk */
+	{ 4806, 46 }, /* setgid */
+	{ 1357, 47 }, /* getgid */
+	{ 5134, 48 }, /* signal */
+	{ 1339, 49 }, /* geteuid */
+	{ 1321, 50 }, /* getegid */
+	{ 49, 51 }, /* acct */
+	{ 5779, 52 }, /* umount2 */
+	{ 1896, 54 }, /* ioctl */
+	{ 887, 55 }, /* fcntl */
+	{ 4879, 57 }, /* setpgid */
+	{ 5766, 60 }, /* umask */
+	{ 296, 61 }, /* chroot */
+	{ 5865, 62 }, /* ustat */
+	{ 563, 63 }, /* dup2 */
+	{ 1472, 64 }, /* getppid */
+	{ 1449, 65 }, /* getpgrp */
+	{ 5001, 66 }, /* setsid */
+	{ 5112, 67 }, /* sigaction */
+	{ 4971, 70 }, /* setreuid */
+	{ 4907, 71 }, /* setregid */
+	{ 5193, 72 }, /* sigsuspend */
+	{ 5160, 73 }, /* sigpending */
+	{ 4851, 74 }, /* sethostname */
+	{ 4991, 75 }, /* setrlimit */
+	{ 1546, 76 }, /* getrlimit */
+	{ 1556, 77 }, /* getrusage */
+	{ 1603, 78 }, /* gettimeofday */
+	{ 5019, 79 }, /* settimeofday */
+	{ 1373, 80 }, /* getgroups */
+	{ 4822, 81 }, /* setgroups */
+	{ 5377, 83 }, /* symlink */
+	{ 3782, 85 }, /* readlink */
+	{ 5834, 86 }, /* uselib */
+	{ 5356, 87 }, /* swapon */
+	{ 3808, 88 }, /* reboot */
+	{ 3774, 89 }, /* readdir */
+	{ 2437, 90 }, /* mmap */
+	{ 2706, 91 }, /* munmap */
+	{ 5720, 92 }, /* truncate */
+	{ 1090, 93 }, /* ftruncate */
+	{ 836, 94 }, /* fchmod */
+	{ 862, 95 }, /* fchown */
+	{ 1480, 96 }, /* getpriority */
+	{ 4895, 97 }, /* setpriority */
+	{ 5280, 99 }, /* statfs */
+	{ 1060, 100 }, /* fstatfs */
+	{ 1902, 101 }, /* ioperm */
+	{ 5211, 102 }, /* socketcall */
+	{ 5483, 103 }, /* syslog */
+	{ 4863, 104 }, /* setitimer */
+	{ 1407, 105 }, /* getitimer */
+	{ 5268, 106 }, /* stat */
+	{ 2267, 107 }, /* lstat */
+	{ 1036, 108 }, /* fstat */
+	{ 2170, 110 }, /* lookup_dcookie */
+	{ 5931, 111 }, /* vhangup */
+	{ 1681, 112 }, /* idle */
+	{ 5969, 114 }, /* wait4 */
+	{ 5348, 115 }, /* swapoff */
+	{ 5475, 116 }, /* sysinfo */
+	{ 1936, 117 }, /* ipc */
+	{ 1078, 118 }, /* fsync */
+	{ 5183, 119 }, /* sigreturn */
+	{ 465, 120 }, /* clone */
+	{ 4752, 121 }, /* setdomainname */
+	{ 5787, 122 }, /* uname */
+	{ 62, 124 }, /* adjtimex */
+	{ 2501, 125 }, /* mprotect */
+	{ 5171, 126 }, /* sigprocmask */
+	{ 526, 127 }, /* create_module */
+	{ 1686, 128 }, /* init_module */
+	{ 540, 129 }, /* delete_module */
+	{ 1189, 130 }, /* get_kernel_syms */
+	{ 3738, 131 }, /* quotactl */
+	{ 1441, 132 }, /* getpgid */
+	{ 829, 133 }, /* fchdir */
+	{ 188, 134 }, /* bdflush */
+	{ 5469, 135 }, /* sysfs */
+	{ 3406, 136 }, /* personality */
+	{ 71, 137 }, /* afs_syscall */
+	{ 4786, 138 }, /* setfsuid */
+	{ 4766, 139 }, /* setfsgid */
+	{ 0, 140 }, /* _llseek */
+	{ 1273, 141 }, /* getdents */
+	{ 8, 142 }, /* _newselect */
+	{ 971, 143 }, /* flock */
+	{ 2669, 144 }, /* msync */
+	{ 3802, 145 }, /* readv */
+	{ 5996, 146 }, /* writev */
+	{ 1566, 147 }, /* getsid */
+	{ 901, 148 }, /* fdatasync */
+	{ 19, 149 }, /* _sysctl */
+	{ 2415, 150 }, /* mlock */
+	{ 2687, 151 }, /* munlock */
+	{ 2428, 152 }, /* mlockall */
+	{ 2695, 153 }, /* munlockall */
+	{ 4490, 154 }, /* sched_setparam */
+	{ 4354, 155 }, /* sched_getparam */
+	{ 4505, 156 }, /* sched_setscheduler */
+	{ 4369, 157 }, /* sched_getscheduler */
+	{ 4524, 158 }, /* sched_yield */
+	{ 4276, 159 }, /* sched_get_priority_max */
+	{ 4299, 160 }, /* sched_get_priority_min */
+	{ 4388, 161 }, /* sched_rr_get_interval */
+	{ 2731, 162 }, /* nanosleep */
+	{ 2628, 163 }, /* mremap */
+	{ 4949, 164 }, /* setresuid */
+	{ 1524, 165 }, /* getresuid */
+	{ 3725, 167 }, /* query_module */
+	{ 3516, 168 }, /* poll */
+	{ 2752, 169 }, /* nfsservctl */
+	{ 4927, 170 }, /* setresgid */
+	{ 1502, 171 }, /* getresgid */
+	{ 3540, 172 }, /* prctl */
+	{ 4078, 173 }, /* rt_sigreturn */
+	{ 4020, 174 }, /* rt_sigaction */
+	{ 4047, 175 }, /* rt_sigprocmask */
+	{ 4033, 176 }, /* rt_sigpending */
+	{ 4105, 177 }, /* rt_sigtimedwait */
+	{ 4062, 178 }, /* rt_sigqueueinfo */
+	{ 4091, 179 }, /* rt_sigsuspend */
+	{ 3546, 180 }, /* pread64 */
+	{ 3699, 181 }, /* pwrite64 */
+	{ 282, 182 }, /* chown */
+	{ 1266, 183 }, /* getcwd */
+	{ 256, 184 }, /* capget */
+	{ 263, 185 }, /* capset */
+	{ 5122, 186 }, /* sigaltstack */
+	{ 4614, 187 }, /* sendfile */
+	{ 1464, 188 }, /* getpmsg */
+	{ 3691, 189 }, /* putpmsg */
+	{ 5925, 190 }, /* vfork */
+	{ 5748, 191 }, /* ugetrlimit */
+	{ 2442, 192 }, /* mmap2 */
+	{ 5729, 193 }, /* truncate64 */
+	{ 1100, 194 }, /* ftruncate64 */
+	{ 5273, 195 }, /* stat64 */
+	{ 2273, 196 }, /* lstat64 */
+	{ 1042, 197 }, /* fstat64 */
+	{ 2070, 198 }, /* lchown32 */
+	{ 1623, 199 }, /* getuid32 */
+	{ 1364, 200 }, /* getgid32 */
+	{ 1347, 201 }, /* geteuid32 */
+	{ 1329, 202 }, /* getegid32 */
+	{ 4980, 203 }, /* setreuid32 */
+	{ 4916, 204 }, /* setregid32 */
+	{ 1383, 205 }, /* getgroups32 */
+	{ 4832, 206 }, /* setgroups32 */
+	{ 869, 207 }, /* fchown32 */
+	{ 4959, 208 }, /* setresuid32 */
+	{ 1534, 209 }, /* getresuid32 */
+	{ 4937, 210 }, /* setresgid32 */
+	{ 1512, 211 }, /* getresgid32 */
+	{ 288, 212 }, /* chown32 */
+	{ 5039, 213 }, /* setuid32 */
+	{ 4813, 214 }, /* setgid32 */
+	{ 4795, 215 }, /* setfsuid32 */
+	{ 4775, 216 }, /* setfsgid32 */
+	{ 3470, 217 }, /* pivot_root */
+	{ 2379, 218 }, /* mincore */
+	{ 2281, 219 }, /* madvise */
+	{ 1282, 220 }, /* getdents64 */
+	{ 893, 221 }, /* fcntl64 */
+	{ 3764, 222 }, /* readahead */
+	{ 4623, 223 }, /* sendfile64 */
+	{ 5048, 224 }, /* setxattr */
+	{ 2204, 225 }, /* lsetxattr */
+	{ 1004, 226 }, /* fsetxattr */
+	{ 1632, 227 }, /* getxattr */
+	{ 2079, 228 }, /* lgetxattr */
+	{ 911, 229 }, /* fgetxattr */
+	{ 2125, 230 }, /* listxattr */
+	{ 2147, 231 }, /* llistxattr */
+	{ 960, 232 }, /* flistxattr */
+	{ 3879, 233 }, /* removexattr */
+	{ 2185, 234 }, /* lremovexattr */
+	{ 982, 235 }, /* fremovexattr */
+	{ 1596, 236 }, /* gettid */
+	{ 5714, 237 }, /* tkill */
+	{ 1112, 238 }, /* futex */
+	{ 4458, 239 }, /* sched_setaffinity */
+	{ 4322, 240 }, /* sched_getaffinity */
+	{ 5502, 241 }, /* tgkill */
+	{ 1829, 243 }, /* io_setup */
+	{ 1770, 244 }, /* io_destroy */
+	{ 1781, 245 }, /* io_getevents */
+	{ 1838, 246 }, /* io_submit */
+	{ 1760, 247 }, /* io_cancel */
+	{ 736, 248 }, /* exit_group */
+	{ 573, 249 }, /* epoll_create */
+	{ 600, 250 }, /* epoll_ctl */
+	{ 649, 251 }, /* epoll_wait */
+	{ 4728, 252 }, /* set_tid_address */
+	{ 768, 253 }, /* fadvise64 */
+	{ 5514, 254 }, /* timer_create */
+	{ 5587, 255 }, /* timer_settime */
+	{ 5557, 256 }, /* timer_gettime */
+	{ 5540, 257 }, /* timer_getoverrun */
+	{ 5527, 258 }, /* timer_delete */
+	{ 435, 259 }, /* clock_settime */
+	{ 366, 260 }, /* clock_gettime */
+	{ 333, 261 }, /* clock_getres */
+	{ 396, 262 }, /* clock_nanosleep */
+	{ 778, 264 }, /* fadvise64_64 */
+	{ 5287, 265 }, /* statfs64 */
+	{ 1068, 266 }, /* fstatfs64 */
+	{ 3862, 267 }, /* remap_file_pages */
+	{ 2306, 268 }, /* mbind */
+	{ 1205, 269 }, /* get_mempolicy */
+	{ 4658, 270 }, /* set_mempolicy */
+	{ 2538, 271 }, /* mq_open */
+	{ 2618, 272 }, /* mq_unlink */
+	{ 2585, 273 }, /* mq_timedsend */
+	{ 2546, 274 }, /* mq_timedreceive */
+	{ 2528, 275 }, /* mq_notify */
+	{ 2514, 276 }, /* mq_getsetattr */
+	{ 1975, 277 }, /* kexec_load */
+	{ 54, 278 }, /* add_key */
+	{ 3931, 279 }, /* request_key */
+	{ 1986, 280 }, /* keyctl */
+	{ 5975, 281 }, /* waitid */
+	{ 1925, 282 }, /* ioprio_set */
+	{ 1914, 283 }, /* ioprio_get */
+	{ 1716, 284 }, /* inotify_init */
+	{ 1698, 285 }, /* inotify_add_watch */
+	{ 1743, 286 }, /* inotify_rm_watch */
+	{ 2365, 287 }, /* migrate_pages */
+	{ 2886, 288 }, /* openat */
+	{ 2393, 289 }, /* mkdirat */
+	{ 2407, 290 }, /* mknodat */
+	{ 878, 291 }, /* fchownat */
+	{ 1179, 292 }, /* futimesat */
+	{ 1050, 293 }, /* fstatat64 */
+	{ 5800, 294 }, /* unlinkat */
+	{ 3912, 295 }, /* renameat */
+	{ 2094, 296 }, /* linkat */
+	{ 5385, 297 }, /* symlinkat */
+	{ 3791, 298 }, /* readlinkat */
+	{ 843, 299 }, /* fchmodat */
+	{ 747, 300 }, /* faccessat */
+	{ 3659, 301 }, /* pselect6 */
+	{ 3521, 302 }, /* ppoll */
+	{ 5809, 303 }, /* unshare */
+	{ 4696, 304 }, /* set_robust_list */
+	{ 1219, 305 }, /* get_robust_list */
+	{ 5233, 306 }, /* splice */
+	{ 5400, 307 }, /* sync_file_range */
+	{ 5498, 308 }, /* tee */
+	{ 5952, 309 }, /* vmsplice */
+	{ 2490, 310 }, /* move_pages */
+	{ 1259, 311 }, /* getcpu */
+	{ 624, 312 }, /* epoll_pwait */
+	{ 5904, 313 }, /* utimes */
+	{ 791, 314 }, /* fallocate */
+	{ 5877, 315 }, /* utimensat */
+	{ 5141, 316 }, /* signalfd */
+	{ 5617, 317 }, /* timerfd */
+	{ 675, 318 }, /* eventfd */
+	{ 5625, 319 }, /* timerfd_create */
+	{ 5674, 320 }, /* timerfd_settime */
+	{ 5640, 321 }, /* timerfd_gettime */
+	{ 5150, 322 }, /* signalfd4 */
+	{ 683, 323 }, /* eventfd2 */
+	{ 1729, 324 }, /* inotify_init1 */
+	{ 3464, 325 }, /* pipe2 */
+	{ 568, 326 }, /* dup3 */
+	{ 586, 327 }, /* epoll_create1 */
+	{ 3554, 328 }, /* preadv */
+	{ 3708, 329 }, /* pwritev */
+	{ 4144, 330 }, /* rt_tgsigqueueinfo */
+	{ 3382, 331 }, /* perf_event_open */
+	{ 801, 332 }, /* fanotify_init */
+	{ 815, 333 }, /* fanotify_mark */
+	{ 3569, 334 }, /* prlimit64 */
+	{ 2713, 335 }, /* name_to_handle_at */
+	{ 2843, 336 }, /* open_by_handle_at */
+	{ 303, 337 }, /* clock_adjtime */
+	{ 5433, 338 }, /* syncfs */
+	{ 4873, 339 }, /* setns */
+	{ 3612, 340 }, /* process_vm_readv */
+	{ 3629, 341 }, /* process_vm_writev */
+	{ 4227, 342 }, /* s390_runtime_instr */
+	{ 1940, 343 }, /* kcmp */
+	{ 947, 344 }, /* finit_module */
+	{ 4476, 345 }, /* sched_setattr */
+	{ 4340, 346 }, /* sched_getattr */
+	{ 3921, 347 }, /* renameat2 */
+	{ 4536, 348 }, /* seccomp */
+	{ 1492, 349 }, /* getrandom */
+	{ 2323, 350 }, /* memfd_create */
+	{ 201, 351 }, /* bpf */
+	{ 4207, 352 }, /* s390_pci_mmio_write */
+	{ 4188, 353 }, /* s390_pci_mmio_read */
+	{ 722, 354 }, /* execveat */
+	{ 5841, 355 }, /* userfaultfd */
+	{ 2312, 356 }, /* membarrier */
+	{ 3829, 357 }, /* recvmmsg */
+	{ 4634, 358 }, /* sendmmsg */
+	{ 5204, 359 }, /* socket */
+	{ 5222, 360 }, /* socketpair */
+	{ 196, 361 }, /* bind */
+	{ 496, 362 }, /* connect */
+	{ 2101, 363 }, /* listen */
+	{ 34, 364 }, /* accept4 */
+	{ 1585, 365 }, /* getsockopt */
+	{ 5008, 366 }, /* setsockopt */
+	{ 1573, 367 }, /* getsockname */
+	{ 1429, 368 }, /* getpeername */
+	{ 4651, 369 }, /* sendto */
+	{ 4643, 370 }, /* sendmsg */
+	{ 3820, 371 }, /* recvfrom */
+	{ 3854, 372 }, /* recvmsg */
+	{ 5103, 373 }, /* shutdown */
+	{ 2421, 374 }, /* mlock2 */
+	{ 504, 375 }, /* copy_file_range */
+	{ 3561, 376 }, /* preadv2 */
+	{ 3716, 377 }, /* pwritev2 */
+	{ 4167, 378 }, /* s390_guarded_storage */
+	{ 5306, 379 }, /* statx */
+	{ 4246, 380 }, /* s390_sthyi */
+	{ 1959, 381 }, /* kexec_file_load */
+	{ 1794, 382 }, /* io_pgetevents */
+	{ 3998, 383 }, /* rseq */
+	{ 3502, 384 }, /* pkey_mprotect */
+	{ 3481, 385 }, /* pkey_alloc */
+	{ 3492, 386 }, /* pkey_free */
+	{ 4567, 393 }, /* semget */
+	{ 4560, 394 }, /* semctl */
+	{ 5096, 395 }, /* shmget */
+	{ 5083, 396 }, /* shmctl */
+	{ 5077, 397 }, /* shmat */
+	{ 5090, 398 }, /* shmdt */
+	{ 2648, 399 }, /* msgget */
+	{ 2662, 400 }, /* msgsnd */
+	{ 2655, 401 }, /* msgrcv */
+	{ 2641, 402 }, /* msgctl */
+	{ 380, 403 }, /* clock_gettime64 */
+	{ 449, 404 }, /* clock_settime64 */
+	{ 317, 405 }, /* clock_adjtime64 */
+	{ 346, 406 }, /* clock_getres_time64 */
+	{ 412, 407 }, /* clock_nanosleep_time64 */
+	{ 5571, 408 }, /* timer_gettime64 */
+	{ 5601, 409 }, /* timer_settime64 */
+	{ 5656, 410 }, /* timerfd_gettime64 */
+	{ 5690, 411 }, /* timerfd_settime64 */
+	{ 5887, 412 }, /* utimensat_time64 */
+	{ 3668, 413 }, /* pselect6_time64 */
+	{ 3527, 414 }, /* ppoll_time64 */
+	{ 1808, 416 }, /* io_pgetevents_time64 */
+	{ 3838, 417 }, /* recvmmsg_time64 */
+	{ 2598, 418 }, /* mq_timedsend_time64 */
+	{ 2562, 419 }, /* mq_timedreceive_time64 */
+	{ 4591, 420 }, /* semtimedop_time64 */
+	{ 4121, 421 }, /* rt_sigtimedwait_time64 */
+	{ 1132, 422 }, /* futex_time64 */
+	{ 4410, 423 }, /* sched_rr_get_interval_time64 */
+	{ 3441, 424 }, /* pidfd_send_signal */
+	{ 1881, 425 }, /* io_uring_setup */
+	{ 1848, 426 }, /* io_uring_enter */
+	{ 1863, 427 }, /* io_uring_register */
+	{ 2861, 428 }, /* open_tree */
+	{ 2479, 429 }, /* move_mount */
+	{ 1022, 430 }, /* fsopen */
+	{ 995, 431 }, /* fsconfig */
+	{ 1014, 432 }, /* fsmount */
+	{ 1029, 433 }, /* fspick */
+	{ 3430, 434 }, /* pidfd_open */
+	{ 471, 435 }, /* clone3 */
+	{ 484, 436 }, /* close_range */
+	{ 2893, 437 }, /* openat2 */
+	{ 3418, 438 }, /* pidfd_getfd */
+	{ 757, 439 }, /* faccessat2 */
+	{ 3579, 440 }, /* process_madvise */
+	{ 636, 441 }, /* epoll_pwait2 */
+	{ 2465, 442 }, /* mount_setattr */
+	{ 3747, 443 }, /* quotactl_fd */
+	{ 2016, 444 }, /* landlock_create_ruleset */
+	{ 1998, 445 }, /* landlock_add_rule */
+	{ 2040, 446 }, /* landlock_restrict_self */
+	{ 2336, 447 }, /* memfd_secret */
+	{ 3595, 448 }, /* process_mrelease */
+	{ 1156, 449 }, /* futex_waitv */
+	{ 4672, 450 }, /* set_mempolicy_home_node */
+	{ 246, 451 }, /* cachestat */
+	{ 852, 452 }, /* fchmodat2 */
+	{ 2289, 453 }, /* map_shadow_stack */
+	{ 1168, 454 }, /* futex_wake */
+	{ 1145, 455 }, /* futex_wait */
+	{ 1118, 456 }, /* futex_requeue */
+	{ 5296, 457 }, /* statmount */
+	{ 2108, 458 }, /* listmount */
+	{ 2214, 459 }, /* lsm_get_self_attr */
+	{ 2249, 460 }, /* lsm_set_self_attr */
+	{ 2232, 461 }, /* lsm_list_modules */
+	{ 2635, 462 }, /* mseal */
+	{ 5057, 463 }, /* setxattrat */
+	{ 1641, 464 }, /* getxattrat */
+	{ 2135, 465 }, /* listxattrat */
+	{ 3891, 466 }, /* removexattrat */
+	{ 2871, 467 }, /* open_tree_attr */
+	{ 921, 468 }, /* file_getattr */
+	{ 934, 469 }, /* file_setattr */
 };
 
 static const uint16_t s390_by_name[] = {
@@ -6152,396 +6762,396 @@ const struct syscall_table syscall_table_s390 = {
 
 /* s390x.tbl: 390 syscalls */
 static const struct syscall_entry s390x_by_nr[] = {
-	{ "exit", 1 },
-	{ "fork", 2 },
-	{ "read", 3 },
-	{ "write", 4 },
-	{ "open", 5 },
-	{ "close", 6 },
-	{ "restart_syscall", 7 },
-	{ "creat", 8 },
-	{ "link", 9 },
-	{ "unlink", 10 },
-	{ "execve", 11 },
-	{ "chdir", 12 },
-	{ "mknod", 14 },
-	{ "chmod", 15 },
-	{ "lseek", 19 },
-	{ "getpid", 20 },
-	{ "mount", 21 },
-	{ "umount", 22 },
-	{ "ptrace", 26 },
-	{ "alarm", 27 },
-	{ "pause", 29 },
-	{ "utime", 30 },
-	{ "access", 33 },
-	{ "nice", 34 },
-	{ "sync", 36 },
-	{ "kill", 37 },
-	{ "rename", 38 },
-	{ "mkdir", 39 },
-	{ "rmdir", 40 },
-	{ "dup", 41 },
-	{ "pipe", 42 },
-	{ "times", 43 },
-	{ "brk", 45 },
-	{ "signal", 48 },
-	{ "acct", 51 },
-	{ "umount2", 52 },
-	{ "ioctl", 54 },
-	{ "fcntl", 55 },
-	{ "setpgid", 57 },
-	{ "umask", 60 },
-	{ "chroot", 61 },
-	{ "ustat", 62 },
-	{ "dup2", 63 },
-	{ "getppid", 64 },
-	{ "getpgrp", 65 },
-	{ "setsid", 66 },
-	{ "sigaction", 67 },
-	{ "sigsuspend", 72 },
-	{ "sigpending", 73 },
-	{ "sethostname", 74 },
-	{ "setrlimit", 75 },
-	{ "getrusage", 77 },
-	{ "gettimeofday", 78 },
-	{ "settimeofday", 79 },
-	{ "symlink", 83 },
-	{ "readlink", 85 },
-	{ "uselib", 86 },
-	{ "swapon", 87 },
-	{ "reboot", 88 },
-	{ "readdir", 89 },
-	{ "mmap", 90 },
-	{ "munmap", 91 },
-	{ "truncate", 92 },
-	{ "ftruncate", 93 },
-	{ "fchmod", 94 },
-	{ "getpriority", 96 },
-	{ "setpriority", 97 },
-	{ "statfs", 99 },
-	{ "fstatfs", 100 },
-	{ "socketcall", 102 },
-	{ "syslog", 103 },
-	{ "setitimer", 104 },
-	{ "getitimer", 105 },
-	{ "stat", 106 },
-	{ "lstat", 107 },
-	{ "fstat", 108 },
-	{ "lookup_dcookie", 110 },
-	{ "vhangup", 111 },
-	{ "idle", 112 },
-	{ "wait4", 114 },
-	{ "swapoff", 115 },
-	{ "sysinfo", 116 },
-	{ "ipc", 117 },
-	{ "fsync", 118 },
-	{ "sigreturn", 119 },
-	{ "clone", 120 },
-	{ "setdomainname", 121 },
-	{ "uname", 122 },
-	{ "adjtimex", 124 },
-	{ "mprotect", 125 },
-	{ "sigprocmask", 126 },
-	{ "create_module", 127 },
-	{ "init_module", 128 },
-	{ "delete_module", 129 },
-	{ "get_kernel_syms", 130 },
-	{ "quotactl", 131 },
-	{ "getpgid", 132 },
-	{ "fchdir", 133 },
-	{ "bdflush", 134 },
-	{ "sysfs", 135 },
-	{ "personality", 136 },
-	{ "afs_syscall", 137 },
-	{ "getdents", 141 },
-	{ "select", 142 },
-	{ "flock", 143 },
-	{ "msync", 144 },
-	{ "readv", 145 },
-	{ "writev", 146 },
-	{ "getsid", 147 },
-	{ "fdatasync", 148 },
-	{ "_sysctl", 149 },
-	{ "mlock", 150 },
-	{ "munlock", 151 },
-	{ "mlockall", 152 },
-	{ "munlockall", 153 },
-	{ "sched_setparam", 154 },
-	{ "sched_getparam", 155 },
-	{ "sched_setscheduler", 156 },
-	{ "sched_getscheduler", 157 },
-	{ "sched_yield", 158 },
-	{ "sched_get_priority_max", 159 },
-	{ "sched_get_priority_min", 160 },
-	{ "sched_rr_get_interval", 161 },
-	{ "nanosleep", 162 },
-	{ "mremap", 163 },
-	{ "query_module", 167 },
-	{ "poll", 168 },
-	{ "nfsservctl", 169 },
-	{ "prctl", 172 },
-	{ "rt_sigreturn", 173 },
-	{ "rt_sigaction", 174 },
-	{ "rt_sigprocmask", 175 },
-	{ "rt_sigpending", 176 },
-	{ "rt_sigtimedwait", 177 },
-	{ "rt_sigqueueinfo", 178 },
-	{ "rt_sigsuspend", 179 },
-	{ "pread64", 180 },
-	{ "pwrite64", 181 },
-	{ "getcwd", 183 },
-	{ "capget", 184 },
-	{ "capset", 185 },
-	{ "sigaltstack", 186 },
-	{ "sendfile", 187 },
-	{ "getpmsg", 188 },
-	{ "putpmsg", 189 },
-	{ "vfork", 190 },
-	{ "getrlimit", 191 },
-	{ "lchown", 198 },
-	{ "getuid", 199 },
-	{ "getgid", 200 },
-	{ "geteuid", 201 },
-	{ "getegid", 202 },
-	{ "setreuid", 203 },
-	{ "setregid", 204 },
-	{ "getgroups", 205 },
-	{ "setgroups", 206 },
-	{ "fchown", 207 },
-	{ "setresuid", 208 },
-	{ "getresuid", 209 },
-	{ "setresgid", 210 },
-	{ "getresgid", 211 },
-	{ "chown", 212 },
-	{ "setuid", 213 },
-	{ "setgid", 214 },
-	{ "setfsuid", 215 },
-	{ "setfsgid", 216 },
-	{ "pivot_root", 217 },
-	{ "mincore", 218 },
-	{ "madvise", 219 },
-	{ "getdents64", 220 },
-	{ "readahead", 222 },
-	{ "setxattr", 224 },
-	{ "lsetxattr", 225 },
-	{ "fsetxattr", 226 },
-	{ "getxattr", 227 },
-	{ "lgetxattr", 228 },
-	{ "fgetxattr", 229 },
-	{ "listxattr", 230 },
-	{ "llistxattr", 231 },
-	{ "flistxattr", 232 },
-	{ "removexattr", 233 },
-	{ "lremovexattr", 234 },
-	{ "fremovexattr", 235 },
-	{ "gettid", 236 },
-	{ "tkill", 237 },
-	{ "futex", 238 },
-	{ "sched_setaffinity", 239 },
-	{ "sched_getaffinity", 240 },
-	{ "tgkill", 241 },
-	{ "io_setup", 243 },
-	{ "io_destroy", 244 },
-	{ "io_getevents", 245 },
-	{ "io_submit", 246 },
-	{ "io_cancel", 247 },
-	{ "exit_group", 248 },
-	{ "epoll_create", 249 },
-	{ "epoll_ctl", 250 },
-	{ "epoll_wait", 251 },
-	{ "set_tid_address", 252 },
-	{ "fadvise64", 253 },
-	{ "timer_create", 254 },
-	{ "timer_settime", 255 },
-	{ "timer_gettime", 256 },
-	{ "timer_getoverrun", 257 },
-	{ "timer_delete", 258 },
-	{ "clock_settime", 259 },
-	{ "clock_gettime", 260 },
-	{ "clock_getres", 261 },
-	{ "clock_nanosleep", 262 },
-	{ "statfs64", 265 },
-	{ "fstatfs64", 266 },
-	{ "remap_file_pages", 267 },
-	{ "mbind", 268 },
-	{ "get_mempolicy", 269 },
-	{ "set_mempolicy", 270 },
-	{ "mq_open", 271 },
-	{ "mq_unlink", 272 },
-	{ "mq_timedsend", 273 },
-	{ "mq_timedreceive", 274 },
-	{ "mq_notify", 275 },
-	{ "mq_getsetattr", 276 },
-	{ "kexec_load", 277 },
-	{ "add_key", 278 },
-	{ "request_key", 279 },
-	{ "keyctl", 280 },
-	{ "waitid", 281 },
-	{ "ioprio_set", 282 },
-	{ "ioprio_get", 283 },
-	{ "inotify_init", 284 },
-	{ "inotify_add_watch", 285 },
-	{ "inotify_rm_watch", 286 },
-	{ "migrate_pages", 287 },
-	{ "openat", 288 },
-	{ "mkdirat", 289 },
-	{ "mknodat", 290 },
-	{ "fchownat", 291 },
-	{ "futimesat", 292 },
-	{ "newfstatat", 293 },
-	{ "unlinkat", 294 },
-	{ "renameat", 295 },
-	{ "linkat", 296 },
-	{ "symlinkat", 297 },
-	{ "readlinkat", 298 },
-	{ "fchmodat", 299 },
-	{ "faccessat", 300 },
-	{ "pselect6", 301 },
-	{ "ppoll", 302 },
-	{ "unshare", 303 },
-	{ "set_robust_list", 304 },
-	{ "get_robust_list", 305 },
-	{ "splice", 306 },
-	{ "sync_file_range", 307 },
-	{ "tee", 308 },
-	{ "vmsplice", 309 },
-	{ "move_pages", 310 },
-	{ "getcpu", 311 },
-	{ "epoll_pwait", 312 },
-	{ "utimes", 313 },
-	{ "fallocate", 314 },
-	{ "utimensat", 315 },
-	{ "signalfd", 316 },
-	{ "timerfd", 317 },
-	{ "eventfd", 318 },
-	{ "timerfd_create", 319 },
-	{ "timerfd_settime", 320 },
-	{ "timerfd_gettime", 321 },
-	{ "signalfd4", 322 },
-	{ "eventfd2", 323 },
-	{ "inotify_init1", 324 },
-	{ "pipe2", 325 },
-	{ "dup3", 326 },
-	{ "epoll_create1", 327 },
-	{ "preadv", 328 },
-	{ "pwritev", 329 },
-	{ "rt_tgsigqueueinfo", 330 },
-	{ "perf_event_open", 331 },
-	{ "fanotify_init", 332 },
-	{ "fanotify_mark", 333 },
-	{ "prlimit64", 334 },
-	{ "name_to_handle_at", 335 },
-	{ "open_by_handle_at", 336 },
-	{ "clock_adjtime", 337 },
-	{ "syncfs", 338 },
-	{ "setns", 339 },
-	{ "process_vm_readv", 340 },
-	{ "process_vm_writev", 341 },
-	{ "s390_runtime_instr", 342 },
-	{ "kcmp", 343 },
-	{ "finit_module", 344 },
-	{ "sched_setattr", 345 },
-	{ "sched_getattr", 346 },
-	{ "renameat2", 347 },
-	{ "seccomp", 348 },
-	{ "getrandom", 349 },
-	{ "memfd_create", 350 },
-	{ "bpf", 351 },
-	{ "s390_pci_mmio_write", 352 },
-	{ "s390_pci_mmio_read", 353 },
-	{ "execveat", 354 },
-	{ "userfaultfd", 355 },
-	{ "membarrier", 356 },
-	{ "recvmmsg", 357 },
-	{ "sendmmsg", 358 },
-	{ "socket", 359 },
-	{ "socketpair", 360 },
-	{ "bind", 361 },
-	{ "connect", 362 },
-	{ "listen", 363 },
-	{ "accept4", 364 },
-	{ "getsockopt", 365 },
-	{ "setsockopt", 366 },
-	{ "getsockname", 367 },
-	{ "getpeername", 368 },
-	{ "sendto", 369 },
-	{ "sendmsg", 370 },
-	{ "recvfrom", 371 },
-	{ "recvmsg", 372 },
-	{ "shutdown", 373 },
-	{ "mlock2", 374 },
-	{ "copy_file_range", 375 },
-	{ "preadv2", 376 },
-	{ "pwritev2", 377 },
-	{ "s390_guarded_storage", 378 },
-	{ "statx", 379 },
-	{ "s390_sthyi", 380 },
-	{ "kexec_file_load", 381 },
-	{ "io_pgetevents", 382 },
-	{ "rseq", 383 },
-	{ "pkey_mprotect", 384 },
-	{ "pkey_alloc", 385 },
-	{ "pkey_free", 386 },
-	{ "semtimedop", 392 },
-	{ "semget", 393 },
-	{ "semctl", 394 },
-	{ "shmget", 395 },
-	{ "shmctl", 396 },
-	{ "shmat", 397 },
-	{ "shmdt", 398 },
-	{ "msgget", 399 },
-	{ "msgsnd", 400 },
-	{ "msgrcv", 401 },
-	{ "msgctl", 402 },
-	{ "pidfd_send_signal", 424 },
-	{ "io_uring_setup", 425 },
-	{ "io_uring_enter", 426 },
-	{ "io_uring_register", 427 },
-	{ "open_tree", 428 },
-	{ "move_mount", 429 },
-	{ "fsopen", 430 },
-	{ "fsconfig", 431 },
-	{ "fsmount", 432 },
-	{ "fspick", 433 },
-	{ "pidfd_open", 434 },
-	{ "clone3", 435 },
-	{ "close_range", 436 },
-	{ "openat2", 437 },
-	{ "pidfd_getfd", 438 },
-	{ "faccessat2", 439 },
-	{ "process_madvise", 440 },
-	{ "epoll_pwait2", 441 },
-	{ "mount_setattr", 442 },
-	{ "quotactl_fd", 443 },
-	{ "landlock_create_ruleset", 444 },
-	{ "landlock_add_rule", 445 },
-	{ "landlock_restrict_self", 446 },
-	{ "memfd_secret", 447 },
-	{ "process_mrelease", 448 },
-	{ "futex_waitv", 449 },
-	{ "set_mempolicy_home_node", 450 },
-	{ "cachestat", 451 },
-	{ "fchmodat2", 452 },
-	{ "map_shadow_stack", 453 },
-	{ "futex_wake", 454 },
-	{ "futex_wait", 455 },
-	{ "futex_requeue", 456 },
-	{ "statmount", 457 },
-	{ "listmount", 458 },
-	{ "lsm_get_self_attr", 459 },
-	{ "lsm_set_self_attr", 460 },
-	{ "lsm_list_modules", 461 },
-	{ "mseal", 462 },
-	{ "setxattrat", 463 },
-	{ "getxattrat", 464 },
-	{ "listxattrat", 465 },
-	{ "removexattrat", 466 },
-	{ "open_tree_attr", 467 },
-	{ "file_getattr", 468 },
-	{ "file_setattr", 469 },
-	{ "listns", 470 },
-	{ "rseq_slice_yield", 471 },
+	{ 731, 1 }, /* exit */
+	{ 977, 2 }, /* fork */
+	{ 3759, 3 }, /* read */
+	{ 5990, 4 }, /* write */
+	{ 2838, 5 }, /* open */
+	{ 478, 6 }, /* close */
+	{ 3943, 7 }, /* restart_syscall */
+	{ 520, 8 }, /* creat */
+	{ 2089, 9 }, /* link */
+	{ 5793, 10 }, /* unlink */
+	{ 715, 11 }, /* execve */
+	{ 270, 12 }, /* chdir */
+	{ 2401, 14 }, /* mknod */
+	{ 276, 15 }, /* chmod */
+	{ 2198, 19 }, /* lseek */
+	{ 1457, 20 }, /* getpid */
+	{ 2459, 21 }, /* mount */
+	{ 5772, 22 }, /* umount */
+	{ 3684, 26 }, /* ptrace */
+	{ 83, 27 }, /* alarm */
+	{ 3328, 29 }, /* pause */
+	{ 5871, 30 }, /* utime */
+	{ 42, 33 }, /* access */
+	{ 2763, 34 }, /* nice */
+	{ 5395, 36 }, /* sync */
+	{ 1993, 37 }, /* kill */
+	{ 3905, 38 }, /* rename */
+	{ 2387, 39 }, /* mkdir */
+	{ 3992, 40 }, /* rmdir */
+	{ 559, 41 }, /* dup */
+	{ 3459, 42 }, /* pipe */
+	{ 5708, 43 }, /* times */
+	{ 222, 45 }, /* brk */
+	{ 5134, 48 }, /* signal */
+	{ 49, 51 }, /* acct */
+	{ 5779, 52 }, /* umount2 */
+	{ 1896, 54 }, /* ioctl */
+	{ 887, 55 }, /* fcntl */
+	{ 4879, 57 }, /* setpgid */
+	{ 5766, 60 }, /* umask */
+	{ 296, 61 }, /* chroot */
+	{ 5865, 62 }, /* ustat */
+	{ 563, 63 }, /* dup2 */
+	{ 1472, 64 }, /* getppid */
+	{ 1449, 65 }, /* getpgrp */
+	{ 5001, 66 }, /* setsid */
+	{ 5112, 67 }, /* sigaction */
+	{ 5193, 72 }, /* sigsuspend */
+	{ 5160, 73 }, /* sigpending */
+	{ 4851, 74 }, /* sethostname */
+	{ 4991, 75 }, /* setrlimit */
+	{ 1556, 77 }, /* getrusage */
+	{ 1603, 78 }, /* gettimeofday */
+	{ 5019, 79 }, /* settimeofday */
+	{ 5377, 83 }, /* symlink */
+	{ 3782, 85 }, /* readlink */
+	{ 5834, 86 }, /* uselib */
+	{ 5356, 87 }, /* swapon */
+	{ 3808, 88 }, /* reboot */
+	{ 3774, 89 }, /* readdir */
+	{ 2437, 90 }, /* mmap */
+	{ 2706, 91 }, /* munmap */
+	{ 5720, 92 }, /* truncate */
+	{ 1090, 93 }, /* ftruncate */
+	{ 836, 94 }, /* fchmod */
+	{ 1480, 96 }, /* getpriority */
+	{ 4895, 97 }, /* setpriority */
+	{ 5280, 99 }, /* statfs */
+	{ 1060, 100 }, /* fstatfs */
+	{ 5211, 102 }, /* socketcall */
+	{ 5483, 103 }, /* syslog */
+	{ 4863, 104 }, /* setitimer */
+	{ 1407, 105 }, /* getitimer */
+	{ 5268, 106 }, /* stat */
+	{ 2267, 107 }, /* lstat */
+	{ 1036, 108 }, /* fstat */
+	{ 2170, 110 }, /* lookup_dcookie */
+	{ 5931, 111 }, /* vhangup */
+	{ 1681, 112 }, /* idle */
+	{ 5969, 114 }, /* wait4 */
+	{ 5348, 115 }, /* swapoff */
+	{ 5475, 116 }, /* sysinfo */
+	{ 1936, 117 }, /* ipc */
+	{ 1078, 118 }, /* fsync */
+	{ 5183, 119 }, /* sigreturn */
+	{ 465, 120 }, /* clone */
+	{ 4752, 121 }, /* setdomainname */
+	{ 5787, 122 }, /* uname */
+	{ 62, 124 }, /* adjtimex */
+	{ 2501, 125 }, /* mprotect */
+	{ 5171, 126 }, /* sigprocmask */
+	{ 526, 127 }, /* create_module */
+	{ 1686, 128 }, /* init_module */
+	{ 540, 129 }, /* delete_module */
+	{ 1189, 130 }, /* get_kernel_syms */
+	{ 3738, 131 }, /* quotactl */
+	{ 1441, 132 }, /* getpgid */
+	{ 829, 133 }, /* fchdir */
+	{ 188, 134 }, /* bdflush */
+	{ 5469, 135 }, /* sysfs */
+	{ 3406, 136 }, /* personality */
+	{ 71, 137 }, /* afs_syscall */
+	{ 1273, 141 }, /* getdents */
+	{ 4553, 142 }, /* select */
+	{ 971, 143 }, /* flock */
+	{ 2669, 144 }, /* msync */
+	{ 3802, 145 }, /* readv */
+	{ 5996, 146 }, /* writev */
+	{ 1566, 147 }, /* getsid */
+	{ 901, 148 }, /* fdatasync */
+	{ 19, 149 }, /* _sysctl */
+	{ 2415, 150 }, /* mlock */
+	{ 2687, 151 }, /* munlock */
+	{ 2428, 152 }, /* mlockall */
+	{ 2695, 153 }, /* munlockall */
+	{ 4490, 154 }, /* sched_setparam */
+	{ 4354, 155 }, /* sched_getparam */
+	{ 4505, 156 }, /* sched_setscheduler */
+	{ 4369, 157 }, /* sched_getscheduler */
+	{ 4524, 158 }, /* sched_yield */
+	{ 4276, 159 }, /* sched_get_priority_max */
+	{ 4299, 160 }, /* sched_get_priority_min */
+	{ 4388, 161 }, /* sched_rr_get_interval */
+	{ 2731, 162 }, /* nanosleep */
+	{ 2628, 163 }, /* mremap */
+	{ 3725, 167 }, /* query_module */
+	{ 3516, 168 }, /* poll */
+	{ 2752, 169 }, /* nfsservctl */
+	{ 3540, 172 }, /* prctl */
+	{ 4078, 173 }, /* rt_sigreturn */
+	{ 4020, 174 }, /* rt_sigaction */
+	{ 4047, 175 }, /* rt_sigprocmask */
+	{ 4033, 176 }, /* rt_sigpending */
+	{ 4105, 177 }, /* rt_sigtimedwait */
+	{ 4062, 178 }, /* rt_sigqueueinfo */
+	{ 4091, 179 }, /* rt_sigsuspend */
+	{ 3546, 180 }, /* pread64 */
+	{ 3699, 181 }, /* pwrite64 */
+	{ 1266, 183 }, /* getcwd */
+	{ 256, 184 }, /* capget */
+	{ 263, 185 }, /* capset */
+	{ 5122, 186 }, /* sigaltstack */
+	{ 4614, 187 }, /* sendfile */
+	{ 1464, 188 }, /* getpmsg */
+	{ 3691, 189 }, /* putpmsg */
+	{ 5925, 190 }, /* vfork */
+	{ 1546, 191 }, /* getrlimit */
+	{ 2063, 198 }, /* lchown */
+	{ 1616, 199 }, /* getuid */
+	{ 1357, 200 }, /* getgid */
+	{ 1339, 201 }, /* geteuid */
+	{ 1321, 202 }, /* getegid */
+	{ 4971, 203 }, /* setreuid */
+	{ 4907, 204 }, /* setregid */
+	{ 1373, 205 }, /* getgroups */
+	{ 4822, 206 }, /* setgroups */
+	{ 862, 207 }, /* fchown */
+	{ 4949, 208 }, /* setresuid */
+	{ 1524, 209 }, /* getresuid */
+	{ 4927, 210 }, /* setresgid */
+	{ 1502, 211 }, /* getresgid */
+	{ 282, 212 }, /* chown */
+	{ 5032, 213 }, /* setuid */
+	{ 4806, 214 }, /* setgid */
+	{ 4786, 215 }, /* setfsuid */
+	{ 4766, 216 }, /* setfsgid */
+	{ 3470, 217 }, /* pivot_root */
+	{ 2379, 218 }, /* mincore */
+	{ 2281, 219 }, /* madvise */
+	{ 1282, 220 }, /* getdents64 */
+	{ 3764, 222 }, /* readahead */
+	{ 5048, 224 }, /* setxattr */
+	{ 2204, 225 }, /* lsetxattr */
+	{ 1004, 226 }, /* fsetxattr */
+	{ 1632, 227 }, /* getxattr */
+	{ 2079, 228 }, /* lgetxattr */
+	{ 911, 229 }, /* fgetxattr */
+	{ 2125, 230 }, /* listxattr */
+	{ 2147, 231 }, /* llistxattr */
+	{ 960, 232 }, /* flistxattr */
+	{ 3879, 233 }, /* removexattr */
+	{ 2185, 234 }, /* lremovexattr */
+	{ 982, 235 }, /* fremovexattr */
+	{ 1596, 236 }, /* gettid */
+	{ 5714, 237 }, /* tkill */
+	{ 1112, 238 }, /* futex */
+	{ 4458, 239 }, /* sched_setaffinity */
+	{ 4322, 240 }, /* sched_getaffinity */
+	{ 5502, 241 }, /* tgkill */
+	{ 1829, 243 }, /* io_setup */
+	{ 1770, 244 }, /* io_destroy */
+	{ 1781, 245 }, /* io_getevents */
+	{ 1838, 246 }, /* io_submit */
+	{ 1760, 247 }, /* io_cancel */
+	{ 736, 248 }, /* exit_group */
+	{ 573, 249 }, /* epoll_create */
+	{ 600, 250 }, /* epoll_ctl */
+	{ 649, 251 }, /* epoll_wait */
+	{ 4728, 252 }, /* set_tid_address */
+	{ 768, 253 }, /* fadvise64 */
+	{ 5514, 254 }, /* timer_create */
+	{ 5587, 255 }, /* timer_settime */
+	{ 5557, 256 }, /* timer_gettime */
+	{ 5540, 257 }, /* timer_getoverrun */
+	{ 5527, 258 }, /* timer_delete */
+	{ 435, 259 }, /* clock_settime */
+	{ 366, 260 }, /* clock_gettime */
+	{ 333, 261 }, /* clock_getres */
+	{ 396, 262 }, /* clock_nanosleep */
+	{ 5287, 265 }, /* statfs64 */
+	{ 1068, 266 }, /* fstatfs64 */
+	{ 3862, 267 }, /* remap_file_pages */
+	{ 2306, 268 }, /* mbind */
+	{ 1205, 269 }, /* get_mempolicy */
+	{ 4658, 270 }, /* set_mempolicy */
+	{ 2538, 271 }, /* mq_open */
+	{ 2618, 272 }, /* mq_unlink */
+	{ 2585, 273 }, /* mq_timedsend */
+	{ 2546, 274 }, /* mq_timedreceive */
+	{ 2528, 275 }, /* mq_notify */
+	{ 2514, 276 }, /* mq_getsetattr */
+	{ 1975, 277 }, /* kexec_load */
+	{ 54, 278 }, /* add_key */
+	{ 3931, 279 }, /* request_key */
+	{ 1986, 280 }, /* keyctl */
+	{ 5975, 281 }, /* waitid */
+	{ 1925, 282 }, /* ioprio_set */
+	{ 1914, 283 }, /* ioprio_get */
+	{ 1716, 284 }, /* inotify_init */
+	{ 1698, 285 }, /* inotify_add_watch */
+	{ 1743, 286 }, /* inotify_rm_watch */
+	{ 2365, 287 }, /* migrate_pages */
+	{ 2886, 288 }, /* openat */
+	{ 2393, 289 }, /* mkdirat */
+	{ 2407, 290 }, /* mknodat */
+	{ 878, 291 }, /* fchownat */
+	{ 1179, 292 }, /* futimesat */
+	{ 2741, 293 }, /* newfstatat */
+	{ 5800, 294 }, /* unlinkat */
+	{ 3912, 295 }, /* renameat */
+	{ 2094, 296 }, /* linkat */
+	{ 5385, 297 }, /* symlinkat */
+	{ 3791, 298 }, /* readlinkat */
+	{ 843, 299 }, /* fchmodat */
+	{ 747, 300 }, /* faccessat */
+	{ 3659, 301 }, /* pselect6 */
+	{ 3521, 302 }, /* ppoll */
+	{ 5809, 303 }, /* unshare */
+	{ 4696, 304 }, /* set_robust_list */
+	{ 1219, 305 }, /* get_robust_list */
+	{ 5233, 306 }, /* splice */
+	{ 5400, 307 }, /* sync_file_range */
+	{ 5498, 308 }, /* tee */
+	{ 5952, 309 }, /* vmsplice */
+	{ 2490, 310 }, /* move_pages */
+	{ 1259, 311 }, /* getcpu */
+	{ 624, 312 }, /* epoll_pwait */
+	{ 5904, 313 }, /* utimes */
+	{ 791, 314 }, /* fallocate */
+	{ 5877, 315 }, /* utimensat */
+	{ 5141, 316 }, /* signalfd */
+	{ 5617, 317 }, /* timerfd */
+	{ 675, 318 }, /* eventfd */
+	{ 5625, 319 }, /* timerfd_create */
+	{ 5674, 320 }, /* timerfd_settime */
+	{ 5640, 321 }, /* timerfd_gettime */
+	{ 5150, 322 }, /* signalfd4 */
+	{ 683, 323 }, /* eventfd2 */
+	{ 1729, 324 }, /* inotify_init1 */
+	{ 3464, 325 }, /* pipe2 */
+	{ 568, 326 }, /* dup3 */
+	{ 586, 327 }, /* epoll_create1 */
+	{ 3554, 328 }, /* preadv */
+	{ 3708, 329 }, /* pwritev */
+	{ 4144, 330 }, /* rt_tgsigqueueinfo */
+	{ 3382, 331 }, /* perf_event_open */
+	{ 801, 332 }, /* fanotify_init */
+	{ 815, 333 }, /* fanotify_mark */
+	{ 3569, 334 }, /* prlimit64 */
+	{ 2713, 335 }, /* name_to_handle_at */
+	{ 2843, 336 }, /* open_by_handle_at */
+	{ 303, 337 }, /* clock_adjtime */
+	{ 5433, 338 }, /* syncfs */
+	{ 4873, 339 }, /* setns */
+	{ 3612, 340 }, /* process_vm_readv */
+	{ 3629, 341 }, /* process_vm_writev */
+	{ 4227, 342 }, /* s390_runtime_instr */
+	{ 1940, 343 }, /* kcmp */
+	{ 947, 344 }, /* finit_module */
+	{ 4476, 345 }, /* sched_setattr */
+	{ 4340, 346 }, /* sched_getattr */
+	{ 3921, 347 }, /* renameat2 */
+	{ 4536, 348 }, /* seccomp */
+	{ 1492, 349 }, /* getrandom */
+	{ 2323, 350 }, /* memfd_create */
+	{ 201, 351 }, /* bpf */
+	{ 4207, 352 }, /* s390_pci_mmio_write */
+	{ 4188, 353 }, /* s390_pci_mmio_read */
+	{ 722, 354 }, /* execveat */
+	{ 5841, 355 }, /* userfaultfd */
+	{ 2312, 356 }, /* membarrier */
+	{ 3829, 357 }, /* recvmmsg */
+	{ 4634, 358 }, /* sendmmsg */
+	{ 5204, 359 }, /* socket */
+	{ 5222, 360 }, /* socketpair */
+	{ 196, 361 }, /* bind */
+	{ 496, 362 }, /* connect */
+	{ 2101, 363 }, /* listen */
+	{ 34, 364 }, /* accept4 */
+	{ 1585, 365 }, /* getsockopt */
+	{ 5008, 366 }, /* setsockopt */
+	{ 1573, 367 }, /* getsockname */
+	{ 1429, 368 }, /* getpeername */
+	{ 4651, 369 }, /* sendto */
+	{ 4643, 370 }, /* sendmsg */
+	{ 3820, 371 }, /* recvfrom */
+	{ 3854, 372 }, /* recvmsg */
+	{ 5103, 373 }, /* shutdown */
+	{ 2421, 374 }, /* mlock2 */
+	{ 504, 375 }, /* copy_file_range */
+	{ 3561, 376 }, /* preadv2 */
+	{ 3716, 377 }, /* pwritev2 */
+	{ 4167, 378 }, /* s390_guarded_storage */
+	{ 5306, 379 }, /* statx */
+	{ 4246, 380 }, /* s390_sthyi */
+	{ 1959, 381 }, /* kexec_file_load */
+	{ 1794, 382 }, /* io_pgetevents */
+	{ 3998, 383 }, /* rseq */
+	{ 3502, 384 }, /* pkey_mprotect */
+	{ 3481, 385 }, /* pkey_alloc */
+	{ 3492, 386 }, /* pkey_free */
+	{ 4580, 392 }, /* semtimedop */
+	{ 4567, 393 }, /* semget */
+	{ 4560, 394 }, /* semctl */
+	{ 5096, 395 }, /* shmget */
+	{ 5083, 396 }, /* shmctl */
+	{ 5077, 397 }, /* shmat */
+	{ 5090, 398 }, /* shmdt */
+	{ 2648, 399 }, /* msgget */
+	{ 2662, 400 }, /* msgsnd */
+	{ 2655, 401 }, /* msgrcv */
+	{ 2641, 402 }, /* msgctl */
+	{ 3441, 424 }, /* pidfd_send_signal */
+	{ 1881, 425 }, /* io_uring_setup */
+	{ 1848, 426 }, /* io_uring_enter */
+	{ 1863, 427 }, /* io_uring_register */
+	{ 2861, 428 }, /* open_tree */
+	{ 2479, 429 }, /* move_mount */
+	{ 1022, 430 }, /* fsopen */
+	{ 995, 431 }, /* fsconfig */
+	{ 1014, 432 }, /* fsmount */
+	{ 1029, 433 }, /* fspick */
+	{ 3430, 434 }, /* pidfd_open */
+	{ 471, 435 }, /* clone3 */
+	{ 484, 436 }, /* close_range */
+	{ 2893, 437 }, /* openat2 */
+	{ 3418, 438 }, /* pidfd_getfd */
+	{ 757, 439 }, /* faccessat2 */
+	{ 3579, 440 }, /* process_madvise */
+	{ 636, 441 }, /* epoll_pwait2 */
+	{ 2465, 442 }, /* mount_setattr */
+	{ 3747, 443 }, /* quotactl_fd */
+	{ 2016, 444 }, /* landlock_create_ruleset */
+	{ 1998, 445 }, /* landlock_add_rule */
+	{ 2040, 446 }, /* landlock_restrict_self */
+	{ 2336, 447 }, /* memfd_secret */
+	{ 3595, 448 }, /* process_mrelease */
+	{ 1156, 449 }, /* futex_waitv */
+	{ 4672, 450 }, /* set_mempolicy_home_node */
+	{ 246, 451 }, /* cachestat */
+	{ 852, 452 }, /* fchmodat2 */
+	{ 2289, 453 }, /* map_shadow_stack */
+	{ 1168, 454 }, /* futex_wake */
+	{ 1145, 455 }, /* futex_wait */
+	{ 1118, 456 }, /* futex_requeue */
+	{ 5296, 457 }, /* statmount */
+	{ 2108, 458 }, /* listmount */
+	{ 2214, 459 }, /* lsm_get_self_attr */
+	{ 2249, 460 }, /* lsm_set_self_attr */
+	{ 2232, 461 }, /* lsm_list_modules */
+	{ 2635, 462 }, /* mseal */
+	{ 5057, 463 }, /* setxattrat */
+	{ 1641, 464 }, /* getxattrat */
+	{ 2135, 465 }, /* listxattrat */
+	{ 3891, 466 }, /* removexattrat */
+	{ 2871, 467 }, /* open_tree_attr */
+	{ 921, 468 }, /* file_getattr */
+	{ 934, 469 }, /* file_setattr */
+	{ 2118, 470 }, /* listns */
+	{ 4003, 471 }, /* rseq_slice_yield */
 };
 
 static const uint16_t s390x_by_name[] = {
@@ -6578,442 +7188,442 @@ const struct syscall_table syscall_table_s390x = {
 
 /* sh.tbl: 436 syscalls */
 static const struct syscall_entry sh_by_nr[] = {
-	{ "restart_syscall", 0 },
-	{ "exit", 1 },
-	{ "fork", 2 },
-	{ "read", 3 },
-	{ "write", 4 },
-	{ "open", 5 },
-	{ "close", 6 },
-	{ "waitpid", 7 },
-	{ "creat", 8 },
-	{ "link", 9 },
-	{ "unlink", 10 },
-	{ "execve", 11 },
-	{ "chdir", 12 },
-	{ "time", 13 },
-	{ "mknod", 14 },
-	{ "chmod", 15 },
-	{ "lchown", 16 },
-	{ "oldstat", 18 },
-	{ "lseek", 19 },
-	{ "getpid", 20 },
-	{ "mount", 21 },
-	{ "umount", 22 },
-	{ "setuid", 23 },
-	{ "getuid", 24 },
-	{ "stime", 25 },
-	{ "ptrace", 26 },
-	{ "alarm", 27 },
-	{ "oldfstat", 28 },
-	{ "pause", 29 },
-	{ "utime", 30 },
-	{ "access", 33 },
-	{ "nice", 34 },
-	{ "sync", 36 },
-	{ "kill", 37 },
-	{ "rename", 38 },
-	{ "mkdir", 39 },
-	{ "rmdir", 40 },
-	{ "dup", 41 },
-	{ "pipe", 42 },
-	{ "times", 43 },
-	{ "brk", 45 },
-	{ "setgid", 46 },
-	{ "getgid", 47 },
-	{ "signal", 48 },
-	{ "geteuid", 49 },
-	{ "getegid", 50 },
-	{ "acct", 51 },
-	{ "umount2", 52 },
-	{ "ioctl", 54 },
-	{ "fcntl", 55 },
-	{ "setpgid", 57 },
-	{ "umask", 60 },
-	{ "chroot", 61 },
-	{ "ustat", 62 },
-	{ "dup2", 63 },
-	{ "getppid", 64 },
-	{ "getpgrp", 65 },
-	{ "setsid", 66 },
-	{ "sigaction", 67 },
-	{ "sgetmask", 68 },
-	{ "ssetmask", 69 },
-	{ "setreuid", 70 },
-	{ "setregid", 71 },
-	{ "sigsuspend", 72 },
-	{ "sigpending", 73 },
-	{ "sethostname", 74 },
-	{ "setrlimit", 75 },
-	{ "getrlimit", 76 },
-	{ "getrusage", 77 },
-	{ "gettimeofday", 78 },
-	{ "settimeofday", 79 },
-	{ "getgroups", 80 },
-	{ "setgroups", 81 },
-	{ "symlink", 83 },
-	{ "oldlstat", 84 },
-	{ "readlink", 85 },
-	{ "uselib", 86 },
-	{ "swapon", 87 },
-	{ "reboot", 88 },
-	{ "readdir", 89 },
-	{ "mmap", 90 },
-	{ "munmap", 91 },
-	{ "truncate", 92 },
-	{ "ftruncate", 93 },
-	{ "fchmod", 94 },
-	{ "fchown", 95 },
-	{ "getpriority", 96 },
-	{ "setpriority", 97 },
-	{ "statfs", 99 },
-	{ "fstatfs", 100 },
-	{ "socketcall", 102 },
-	{ "syslog", 103 },
-	{ "setitimer", 104 },
-	{ "getitimer", 105 },
-	{ "stat", 106 },
-	{ "lstat", 107 },
-	{ "fstat", 108 },
-	{ "olduname", 109 },
-	{ "vhangup", 111 },
-	{ "wait4", 114 },
-	{ "swapoff", 115 },
-	{ "sysinfo", 116 },
-	{ "ipc", 117 },
-	{ "fsync", 118 },
-	{ "sigreturn", 119 },
-	{ "clone", 120 },
-	{ "setdomainname", 121 },
-	{ "uname", 122 },
-	{ "cacheflush", 123 },
-	{ "adjtimex", 124 },
-	{ "mprotect", 125 },
-	{ "sigprocmask", 126 },
-	{ "init_module", 128 },
-	{ "delete_module", 129 },
-	{ "quotactl", 131 },
-	{ "getpgid", 132 },
-	{ "fchdir", 133 },
-	{ "bdflush", 134 },
-	{ "sysfs", 135 },
-	{ "personality", 136 },
-	{ "setfsuid", 138 },
-	{ "setfsgid", 139 },
-	{ "_llseek", 140 },
-	{ "getdents", 141 },
-	{ "_newselect", 142 },
-	{ "flock", 143 },
-	{ "msync", 144 },
-	{ "readv", 145 },
-	{ "writev", 146 },
-	{ "getsid", 147 },
-	{ "fdatasync", 148 },
-	{ "_sysctl", 149 },
-	{ "mlock", 150 },
-	{ "munlock", 151 },
-	{ "mlockall", 152 },
-	{ "munlockall", 153 },
-	{ "sched_setparam", 154 },
-	{ "sched_getparam", 155 },
-	{ "sched_setscheduler", 156 },
-	{ "sched_getscheduler", 157 },
-	{ "sched_yield", 158 },
-	{ "sched_get_priority_max", 159 },
-	{ "sched_get_priority_min", 160 },
-	{ "sched_rr_get_interval", 161 },
-	{ "nanosleep", 162 },
-	{ "mremap", 163 },
-	{ "setresuid", 164 },
-	{ "getresuid", 165 },
-	{ "poll", 168 },
-	{ "nfsservctl", 169 },
-	{ "setresgid", 170 },
-	{ "getresgid", 171 },
-	{ "prctl", 172 },
-	{ "rt_sigreturn", 173 },
-	{ "rt_sigaction", 174 },
-	{ "rt_sigprocmask", 175 },
-	{ "rt_sigpending", 176 },
-	{ "rt_sigtimedwait", 177 },
-	{ "rt_sigqueueinfo", 178 },
-	{ "rt_sigsuspend", 179 },
-	{ "pread64", 180 },
-	{ "pwrite64", 181 },
-	{ "chown", 182 },
-	{ "getcwd", 183 },
-	{ "capget", 184 },
-	{ "capset", 185 },
-	{ "sigaltstack", 186 },
-	{ "sendfile", 187 },
-	{ "vfork", 190 },
-	{ "ugetrlimit", 191 },
-	{ "mmap2", 192 },
-	{ "truncate64", 193 },
-	{ "ftruncate64", 194 },
-	{ "stat64", 195 },
-	{ "lstat64", 196 },
-	{ "fstat64", 197 },
-	{ "lchown32", 198 },
-	{ "getuid32", 199 },
-	{ "getgid32", 200 },
-	{ "geteuid32", 201 },
-	{ "getegid32", 202 },
-	{ "setreuid32", 203 },
-	{ "setregid32", 204 },
-	{ "getgroups32", 205 },
-	{ "setgroups32", 206 },
-	{ "fchown32", 207 },
-	{ "setresuid32", 208 },
-	{ "getresuid32", 209 },
-	{ "setresgid32", 210 },
-	{ "getresgid32", 211 },
-	{ "chown32", 212 },
-	{ "setuid32", 213 },
-	{ "setgid32", 214 },
-	{ "setfsuid32", 215 },
-	{ "setfsgid32", 216 },
-	{ "pivot_root", 217 },
-	{ "mincore", 218 },
-	{ "madvise", 219 },
-	{ "getdents64", 220 },
-	{ "fcntl64", 221 },
-	{ "gettid", 224 },
-	{ "readahead", 225 },
-	{ "setxattr", 226 },
-	{ "lsetxattr", 227 },
-	{ "fsetxattr", 228 },
-	{ "getxattr", 229 },
-	{ "lgetxattr", 230 },
-	{ "fgetxattr", 231 },
-	{ "listxattr", 232 },
-	{ "llistxattr", 233 },
-	{ "flistxattr", 234 },
-	{ "removexattr", 235 },
-	{ "lremovexattr", 236 },
-	{ "fremovexattr", 237 },
-	{ "tkill", 238 },
-	{ "sendfile64", 239 },
-	{ "futex", 240 },
-	{ "sched_setaffinity", 241 },
-	{ "sched_getaffinity", 242 },
-	{ "io_setup", 245 },
-	{ "io_destroy", 246 },
-	{ "io_getevents", 247 },
-	{ "io_submit", 248 },
-	{ "io_cancel", 249 },
-	{ "fadvise64", 250 },
-	{ "exit_group", 252 },
-	{ "lookup_dcookie", 253 },
-	{ "epoll_create", 254 },
-	{ "epoll_ctl", 255 },
-	{ "epoll_wait", 256 },
-	{ "remap_file_pages", 257 },
-	{ "set_tid_address", 258 },
-	{ "timer_create", 259 },
-	{ "timer_settime", 260 },
-	{ "timer_gettime", 261 },
-	{ "timer_getoverrun", 262 },
-	{ "timer_delete", 263 },
-	{ "clock_settime", 264 },
-	{ "clock_gettime", 265 },
-	{ "clock_getres", 266 },
-	{ "clock_nanosleep", 267 },
-	{ "statfs64", 268 },
-	{ "fstatfs64", 269 },
-	{ "tgkill", 270 },
-	{ "utimes", 271 },
-	{ "fadvise64_64", 272 },
-	{ "mbind", 274 },
-	{ "get_mempolicy", 275 },
-	{ "set_mempolicy", 276 },
-	{ "mq_open", 277 },
-	{ "mq_unlink", 278 },
-	{ "mq_timedsend", 279 },
-	{ "mq_timedreceive", 280 },
-	{ "mq_notify", 281 },
-	{ "mq_getsetattr", 282 },
-	{ "kexec_load", 283 },
-	{ "waitid", 284 },
-	{ "add_key", 285 },
-	{ "request_key", 286 },
-	{ "keyctl", 287 },
-	{ "ioprio_set", 288 },
-	{ "ioprio_get", 289 },
-	{ "inotify_init", 290 },
-	{ "inotify_add_watch", 291 },
-	{ "inotify_rm_watch", 292 },
-	{ "migrate_pages", 294 },
-	{ "openat", 295 },
-	{ "mkdirat", 296 },
-	{ "mknodat", 297 },
-	{ "fchownat", 298 },
-	{ "futimesat", 299 },
-	{ "fstatat64", 300 },
-	{ "unlinkat", 301 },
-	{ "renameat", 302 },
-	{ "linkat", 303 },
-	{ "symlinkat", 304 },
-	{ "readlinkat", 305 },
-	{ "fchmodat", 306 },
-	{ "faccessat", 307 },
-	{ "pselect6", 308 },
-	{ "ppoll", 309 },
-	{ "unshare", 310 },
-	{ "set_robust_list", 311 },
-	{ "get_robust_list", 312 },
-	{ "splice", 313 },
-	{ "sync_file_range", 314 },
-	{ "tee", 315 },
-	{ "vmsplice", 316 },
-	{ "move_pages", 317 },
-	{ "getcpu", 318 },
-	{ "epoll_pwait", 319 },
-	{ "utimensat", 320 },
-	{ "signalfd", 321 },
-	{ "timerfd_create", 322 },
-	{ "eventfd", 323 },
-	{ "fallocate", 324 },
-	{ "timerfd_settime", 325 },
-	{ "timerfd_gettime", 326 },
-	{ "signalfd4", 327 },
-	{ "eventfd2", 328 },
-	{ "epoll_create1", 329 },
-	{ "dup3", 330 },
-	{ "pipe2", 331 },
-	{ "inotify_init1", 332 },
-	{ "preadv", 333 },
-	{ "pwritev", 334 },
-	{ "rt_tgsigqueueinfo", 335 },
-	{ "perf_event_open", 336 },
-	{ "fanotify_init", 337 },
-	{ "fanotify_mark", 338 },
-	{ "prlimit64", 339 },
-	{ "socket", 340 },
-	{ "bind", 341 },
-	{ "connect", 342 },
-	{ "listen", 343 },
-	{ "accept", 344 },
-	{ "getsockname", 345 },
-	{ "getpeername", 346 },
-	{ "socketpair", 347 },
-	{ "send", 348 },
-	{ "sendto", 349 },
-	{ "recv", 350 },
-	{ "recvfrom", 351 },
-	{ "shutdown", 352 },
-	{ "setsockopt", 353 },
-	{ "getsockopt", 354 },
-	{ "sendmsg", 355 },
-	{ "recvmsg", 356 },
-	{ "recvmmsg", 357 },
-	{ "accept4", 358 },
-	{ "name_to_handle_at", 359 },
-	{ "open_by_handle_at", 360 },
-	{ "clock_adjtime", 361 },
-	{ "syncfs", 362 },
-	{ "sendmmsg", 363 },
-	{ "setns", 364 },
-	{ "process_vm_readv", 365 },
-	{ "process_vm_writev", 366 },
-	{ "kcmp", 367 },
-	{ "finit_module", 368 },
-	{ "sched_getattr", 369 },
-	{ "sched_setattr", 370 },
-	{ "renameat2", 371 },
-	{ "seccomp", 372 },
-	{ "getrandom", 373 },
-	{ "memfd_create", 374 },
-	{ "bpf", 375 },
-	{ "execveat", 376 },
-	{ "userfaultfd", 377 },
-	{ "membarrier", 378 },
-	{ "mlock2", 379 },
-	{ "copy_file_range", 380 },
-	{ "preadv2", 381 },
-	{ "pwritev2", 382 },
-	{ "statx", 383 },
-	{ "pkey_mprotect", 384 },
-	{ "pkey_alloc", 385 },
-	{ "pkey_free", 386 },
-	{ "rseq", 387 },
-	{ "sync_file_range2", 388 },
-	{ "semget", 393 },
-	{ "semctl", 394 },
-	{ "shmget", 395 },
-	{ "shmctl", 396 },
-	{ "shmat", 397 },
-	{ "shmdt", 398 },
-	{ "msgget", 399 },
-	{ "msgsnd", 400 },
-	{ "msgrcv", 401 },
-	{ "msgctl", 402 },
-	{ "clock_gettime64", 403 },
-	{ "clock_settime64", 404 },
-	{ "clock_adjtime64", 405 },
-	{ "clock_getres_time64", 406 },
-	{ "clock_nanosleep_time64", 407 },
-	{ "timer_gettime64", 408 },
-	{ "timer_settime64", 409 },
-	{ "timerfd_gettime64", 410 },
-	{ "timerfd_settime64", 411 },
-	{ "utimensat_time64", 412 },
-	{ "pselect6_time64", 413 },
-	{ "ppoll_time64", 414 },
-	{ "io_pgetevents_time64", 416 },
-	{ "recvmmsg_time64", 417 },
-	{ "mq_timedsend_time64", 418 },
-	{ "mq_timedreceive_time64", 419 },
-	{ "semtimedop_time64", 420 },
-	{ "rt_sigtimedwait_time64", 421 },
-	{ "futex_time64", 422 },
-	{ "sched_rr_get_interval_time64", 423 },
-	{ "pidfd_send_signal", 424 },
-	{ "io_uring_setup", 425 },
-	{ "io_uring_enter", 426 },
-	{ "io_uring_register", 427 },
-	{ "open_tree", 428 },
-	{ "move_mount", 429 },
-	{ "fsopen", 430 },
-	{ "fsconfig", 431 },
-	{ "fsmount", 432 },
-	{ "fspick", 433 },
-	{ "pidfd_open", 434 },
-	{ "close_range", 436 },
-	{ "openat2", 437 },
-	{ "pidfd_getfd", 438 },
-	{ "faccessat2", 439 },
-	{ "process_madvise", 440 },
-	{ "epoll_pwait2", 441 },
-	{ "mount_setattr", 442 },
-	{ "quotactl_fd", 443 },
-	{ "landlock_create_ruleset", 444 },
-	{ "landlock_add_rule", 445 },
-	{ "landlock_restrict_self", 446 },
-	{ "process_mrelease", 448 },
-	{ "futex_waitv", 449 },
-	{ "set_mempolicy_home_node", 450 },
-	{ "cachestat", 451 },
-	{ "fchmodat2", 452 },
-	{ "map_shadow_stack", 453 },
-	{ "futex_wake", 454 },
-	{ "futex_wait", 455 },
-	{ "futex_requeue", 456 },
-	{ "statmount", 457 },
-	{ "listmount", 458 },
-	{ "lsm_get_self_attr", 459 },
-	{ "lsm_set_self_attr", 460 },
-	{ "lsm_list_modules", 461 },
-	{ "mseal", 462 },
-	{ "setxattrat", 463 },
-	{ "getxattrat", 464 },
-	{ "listxattrat", 465 },
-	{ "removexattrat", 466 },
-	{ "open_tree_attr", 467 },
-	{ "file_getattr", 468 },
-	{ "file_setattr", 469 },
-	{ "listns", 470 },
-	{ "rseq_slice_yield", 471 },
+	{ 3943, 0 }, /* restart_syscall */
+	{ 731, 1 }, /* exit */
+	{ 977, 2 }, /* fork */
+	{ 3759, 3 }, /* read */
+	{ 5990, 4 }, /* write */
+	{ 2838, 5 }, /* open */
+	{ 478, 6 }, /* close */
+	{ 5982, 7 }, /* waitpid */
+	{ 520, 8 }, /* creat */
+	{ 2089, 9 }, /* link */
+	{ 5793, 10 }, /* unlink */
+	{ 715, 11 }, /* execve */
+	{ 270, 12 }, /* chdir */
+	{ 5509, 13 }, /* time */
+	{ 2401, 14 }, /* mknod */
+	{ 276, 15 }, /* chmod */
+	{ 2063, 16 }, /* lchown */
+	{ 2811, 18 }, /* oldstat */
+	{ 2198, 19 }, /* lseek */
+	{ 1457, 20 }, /* getpid */
+	{ 2459, 21 }, /* mount */
+	{ 5772, 22 }, /* umount */
+	{ 5032, 23 }, /* setuid */
+	{ 1616, 24 }, /* getuid */
+	{ 5312, 25 }, /* stime */
+	{ 3684, 26 }, /* ptrace */
+	{ 83, 27 }, /* alarm */
+	{ 2781, 28 }, /* oldfstat */
+	{ 3328, 29 }, /* pause */
+	{ 5871, 30 }, /* utime */
+	{ 42, 33 }, /* access */
+	{ 2763, 34 }, /* nice */
+	{ 5395, 36 }, /* sync */
+	{ 1993, 37 }, /* kill */
+	{ 3905, 38 }, /* rename */
+	{ 2387, 39 }, /* mkdir */
+	{ 3992, 40 }, /* rmdir */
+	{ 559, 41 }, /* dup */
+	{ 3459, 42 }, /* pipe */
+	{ 5708, 43 }, /* times */
+	{ 222, 45 }, /* brk */
+	{ 4806, 46 }, /* setgid */
+	{ 1357, 47 }, /* getgid */
+	{ 5134, 48 }, /* signal */
+	{ 1339, 49 }, /* geteuid */
+	{ 1321, 50 }, /* getegid */
+	{ 49, 51 }, /* acct */
+	{ 5779, 52 }, /* umount2 */
+	{ 1896, 54 }, /* ioctl */
+	{ 887, 55 }, /* fcntl */
+	{ 4879, 57 }, /* setpgid */
+	{ 5766, 60 }, /* umask */
+	{ 296, 61 }, /* chroot */
+	{ 5865, 62 }, /* ustat */
+	{ 563, 63 }, /* dup2 */
+	{ 1472, 64 }, /* getppid */
+	{ 1449, 65 }, /* getpgrp */
+	{ 5001, 66 }, /* setsid */
+	{ 5112, 67 }, /* sigaction */
+	{ 5068, 68 }, /* sgetmask */
+	{ 5259, 69 }, /* ssetmask */
+	{ 4971, 70 }, /* setreuid */
+	{ 4907, 71 }, /* setregid */
+	{ 5193, 72 }, /* sigsuspend */
+	{ 5160, 73 }, /* sigpending */
+	{ 4851, 74 }, /* sethostname */
+	{ 4991, 75 }, /* setrlimit */
+	{ 1546, 76 }, /* getrlimit */
+	{ 1556, 77 }, /* getrusage */
+	{ 1603, 78 }, /* gettimeofday */
+	{ 5019, 79 }, /* settimeofday */
+	{ 1373, 80 }, /* getgroups */
+	{ 4822, 81 }, /* setgroups */
+	{ 5377, 83 }, /* symlink */
+	{ 2790, 84 }, /* oldlstat */
+	{ 3782, 85 }, /* readlink */
+	{ 5834, 86 }, /* uselib */
+	{ 5356, 87 }, /* swapon */
+	{ 3808, 88 }, /* reboot */
+	{ 3774, 89 }, /* readdir */
+	{ 2437, 90 }, /* mmap */
+	{ 2706, 91 }, /* munmap */
+	{ 5720, 92 }, /* truncate */
+	{ 1090, 93 }, /* ftruncate */
+	{ 836, 94 }, /* fchmod */
+	{ 862, 95 }, /* fchown */
+	{ 1480, 96 }, /* getpriority */
+	{ 4895, 97 }, /* setpriority */
+	{ 5280, 99 }, /* statfs */
+	{ 1060, 100 }, /* fstatfs */
+	{ 5211, 102 }, /* socketcall */
+	{ 5483, 103 }, /* syslog */
+	{ 4863, 104 }, /* setitimer */
+	{ 1407, 105 }, /* getitimer */
+	{ 5268, 106 }, /* stat */
+	{ 2267, 107 }, /* lstat */
+	{ 1036, 108 }, /* fstat */
+	{ 2829, 109 }, /* olduname */
+	{ 5931, 111 }, /* vhangup */
+	{ 5969, 114 }, /* wait4 */
+	{ 5348, 115 }, /* swapoff */
+	{ 5475, 116 }, /* sysinfo */
+	{ 1936, 117 }, /* ipc */
+	{ 1078, 118 }, /* fsync */
+	{ 5183, 119 }, /* sigreturn */
+	{ 465, 120 }, /* clone */
+	{ 4752, 121 }, /* setdomainname */
+	{ 5787, 122 }, /* uname */
+	{ 235, 123 }, /* cacheflush */
+	{ 62, 124 }, /* adjtimex */
+	{ 2501, 125 }, /* mprotect */
+	{ 5171, 126 }, /* sigprocmask */
+	{ 1686, 128 }, /* init_module */
+	{ 540, 129 }, /* delete_module */
+	{ 3738, 131 }, /* quotactl */
+	{ 1441, 132 }, /* getpgid */
+	{ 829, 133 }, /* fchdir */
+	{ 188, 134 }, /* bdflush */
+	{ 5469, 135 }, /* sysfs */
+	{ 3406, 136 }, /* personality */
+	{ 4786, 138 }, /* setfsuid */
+	{ 4766, 139 }, /* setfsgid */
+	{ 0, 140 }, /* _llseek */
+	{ 1273, 141 }, /* getdents */
+	{ 8, 142 }, /* _newselect */
+	{ 971, 143 }, /* flock */
+	{ 2669, 144 }, /* msync */
+	{ 3802, 145 }, /* readv */
+	{ 5996, 146 }, /* writev */
+	{ 1566, 147 }, /* getsid */
+	{ 901, 148 }, /* fdatasync */
+	{ 19, 149 }, /* _sysctl */
+	{ 2415, 150 }, /* mlock */
+	{ 2687, 151 }, /* munlock */
+	{ 2428, 152 }, /* mlockall */
+	{ 2695, 153 }, /* munlockall */
+	{ 4490, 154 }, /* sched_setparam */
+	{ 4354, 155 }, /* sched_getparam */
+	{ 4505, 156 }, /* sched_setscheduler */
+	{ 4369, 157 }, /* sched_getscheduler */
+	{ 4524, 158 }, /* sched_yield */
+	{ 4276, 159 }, /* sched_get_priority_max */
+	{ 4299, 160 }, /* sched_get_priority_min */
+	{ 4388, 161 }, /* sched_rr_get_interval */
+	{ 2731, 162 }, /* nanosleep */
+	{ 2628, 163 }, /* mremap */
+	{ 4949, 164 }, /* setresuid */
+	{ 1524, 165 }, /* getresuid */
+	{ 3516, 168 }, /* poll */
+	{ 2752, 169 }, /* nfsservctl */
+	{ 4927, 170 }, /* setresgid */
+	{ 1502, 171 }, /* getresgid */
+	{ 3540, 172 }, /* prctl */
+	{ 4078, 173 }, /* rt_sigreturn */
+	{ 4020, 174 }, /* rt_sigaction */
+	{ 4047, 175 }, /* rt_sigprocmask */
+	{ 4033, 176 }, /* rt_sigpending */
+	{ 4105, 177 }, /* rt_sigtimedwait */
+	{ 4062, 178 }, /* rt_sigqueueinfo */
+	{ 4091, 179 }, /* rt_sigsuspend */
+	{ 3546, 180 }, /* pread64 */
+	{ 3699, 181 }, /* pwrite64 */
+	{ 282, 182 }, /* chown */
+	{ 1266, 183 }, /* getcwd */
+	{ 256, 184 }, /* capget */
+	{ 263, 185 }, /* capset */
+	{ 5122, 186 }, /* sigaltstack */
+	{ 4614, 187 }, /* sendfile */
+	{ 5925, 190 }, /* vfork */
+	{ 5748, 191 }, /* ugetrlimit */
+	{ 2442, 192 }, /* mmap2 */
+	{ 5729, 193 }, /* truncate64 */
+	{ 1100, 194 }, /* ftruncate64 */
+	{ 5273, 195 }, /* stat64 */
+	{ 2273, 196 }, /* lstat64 */
+	{ 1042, 197 }, /* fstat64 */
+	{ 2070, 198 }, /* lchown32 */
+	{ 1623, 199 }, /* getuid32 */
+	{ 1364, 200 }, /* getgid32 */
+	{ 1347, 201 }, /* geteuid32 */
+	{ 1329, 202 }, /* getegid32 */
+	{ 4980, 203 }, /* setreuid32 */
+	{ 4916, 204 }, /* setregid32 */
+	{ 1383, 205 }, /* getgroups32 */
+	{ 4832, 206 }, /* setgroups32 */
+	{ 869, 207 }, /* fchown32 */
+	{ 4959, 208 }, /* setresuid32 */
+	{ 1534, 209 }, /* getresuid32 */
+	{ 4937, 210 }, /* setresgid32 */
+	{ 1512, 211 }, /* getresgid32 */
+	{ 288, 212 }, /* chown32 */
+	{ 5039, 213 }, /* setuid32 */
+	{ 4813, 214 }, /* setgid32 */
+	{ 4795, 215 }, /* setfsuid32 */
+	{ 4775, 216 }, /* setfsgid32 */
+	{ 3470, 217 }, /* pivot_root */
+	{ 2379, 218 }, /* mincore */
+	{ 2281, 219 }, /* madvise */
+	{ 1282, 220 }, /* getdents64 */
+	{ 893, 221 }, /* fcntl64 */
+	{ 1596, 224 }, /* gettid */
+	{ 3764, 225 }, /* readahead */
+	{ 5048, 226 }, /* setxattr */
+	{ 2204, 227 }, /* lsetxattr */
+	{ 1004, 228 }, /* fsetxattr */
+	{ 1632, 229 }, /* getxattr */
+	{ 2079, 230 }, /* lgetxattr */
+	{ 911, 231 }, /* fgetxattr */
+	{ 2125, 232 }, /* listxattr */
+	{ 2147, 233 }, /* llistxattr */
+	{ 960, 234 }, /* flistxattr */
+	{ 3879, 235 }, /* removexattr */
+	{ 2185, 236 }, /* lremovexattr */
+	{ 982, 237 }, /* fremovexattr */
+	{ 5714, 238 }, /* tkill */
+	{ 4623, 239 }, /* sendfile64 */
+	{ 1112, 240 }, /* futex */
+	{ 4458, 241 }, /* sched_setaffinity */
+	{ 4322, 242 }, /* sched_getaffinity */
+	{ 1829, 245 }, /* io_setup */
+	{ 1770, 246 }, /* io_destroy */
+	{ 1781, 247 }, /* io_getevents */
+	{ 1838, 248 }, /* io_submit */
+	{ 1760, 249 }, /* io_cancel */
+	{ 768, 250 }, /* fadvise64 */
+	{ 736, 252 }, /* exit_group */
+	{ 2170, 253 }, /* lookup_dcookie */
+	{ 573, 254 }, /* epoll_create */
+	{ 600, 255 }, /* epoll_ctl */
+	{ 649, 256 }, /* epoll_wait */
+	{ 3862, 257 }, /* remap_file_pages */
+	{ 4728, 258 }, /* set_tid_address */
+	{ 5514, 259 }, /* timer_create */
+	{ 5587, 260 }, /* timer_settime */
+	{ 5557, 261 }, /* timer_gettime */
+	{ 5540, 262 }, /* timer_getoverrun */
+	{ 5527, 263 }, /* timer_delete */
+	{ 435, 264 }, /* clock_settime */
+	{ 366, 265 }, /* clock_gettime */
+	{ 333, 266 }, /* clock_getres */
+	{ 396, 267 }, /* clock_nanosleep */
+	{ 5287, 268 }, /* statfs64 */
+	{ 1068, 269 }, /* fstatfs64 */
+	{ 5502, 270 }, /* tgkill */
+	{ 5904, 271 }, /* utimes */
+	{ 778, 272 }, /* fadvise64_64 */
+	{ 2306, 274 }, /* mbind */
+	{ 1205, 275 }, /* get_mempolicy */
+	{ 4658, 276 }, /* set_mempolicy */
+	{ 2538, 277 }, /* mq_open */
+	{ 2618, 278 }, /* mq_unlink */
+	{ 2585, 279 }, /* mq_timedsend */
+	{ 2546, 280 }, /* mq_timedreceive */
+	{ 2528, 281 }, /* mq_notify */
+	{ 2514, 282 }, /* mq_getsetattr */
+	{ 1975, 283 }, /* kexec_load */
+	{ 5975, 284 }, /* waitid */
+	{ 54, 285 }, /* add_key */
+	{ 3931, 286 }, /* request_key */
+	{ 1986, 287 }, /* keyctl */
+	{ 1925, 288 }, /* ioprio_set */
+	{ 1914, 289 }, /* ioprio_get */
+	{ 1716, 290 }, /* inotify_init */
+	{ 1698, 291 }, /* inotify_add_watch */
+	{ 1743, 292 }, /* inotify_rm_watch */
+	{ 2365, 294 }, /* migrate_pages */
+	{ 2886, 295 }, /* openat */
+	{ 2393, 296 }, /* mkdirat */
+	{ 2407, 297 }, /* mknodat */
+	{ 878, 298 }, /* fchownat */
+	{ 1179, 299 }, /* futimesat */
+	{ 1050, 300 }, /* fstatat64 */
+	{ 5800, 301 }, /* unlinkat */
+	{ 3912, 302 }, /* renameat */
+	{ 2094, 303 }, /* linkat */
+	{ 5385, 304 }, /* symlinkat */
+	{ 3791, 305 }, /* readlinkat */
+	{ 843, 306 }, /* fchmodat */
+	{ 747, 307 }, /* faccessat */
+	{ 3659, 308 }, /* pselect6 */
+	{ 3521, 309 }, /* ppoll */
+	{ 5809, 310 }, /* unshare */
+	{ 4696, 311 }, /* set_robust_list */
+	{ 1219, 312 }, /* get_robust_list */
+	{ 5233, 313 }, /* splice */
+	{ 5400, 314 }, /* sync_file_range */
+	{ 5498, 315 }, /* tee */
+	{ 5952, 316 }, /* vmsplice */
+	{ 2490, 317 }, /* move_pages */
+	{ 1259, 318 }, /* getcpu */
+	{ 624, 319 }, /* epoll_pwait */
+	{ 5877, 320 }, /* utimensat */
+	{ 5141, 321 }, /* signalfd */
+	{ 5625, 322 }, /* timerfd_create */
+	{ 675, 323 }, /* eventfd */
+	{ 791, 324 }, /* fallocate */
+	{ 5674, 325 }, /* timerfd_settime */
+	{ 5640, 326 }, /* timerfd_gettime */
+	{ 5150, 327 }, /* signalfd4 */
+	{ 683, 328 }, /* eventfd2 */
+	{ 586, 329 }, /* epoll_create1 */
+	{ 568, 330 }, /* dup3 */
+	{ 3464, 331 }, /* pipe2 */
+	{ 1729, 332 }, /* inotify_init1 */
+	{ 3554, 333 }, /* preadv */
+	{ 3708, 334 }, /* pwritev */
+	{ 4144, 335 }, /* rt_tgsigqueueinfo */
+	{ 3382, 336 }, /* perf_event_open */
+	{ 801, 337 }, /* fanotify_init */
+	{ 815, 338 }, /* fanotify_mark */
+	{ 3569, 339 }, /* prlimit64 */
+	{ 5204, 340 }, /* socket */
+	{ 196, 341 }, /* bind */
+	{ 496, 342 }, /* connect */
+	{ 2101, 343 }, /* listen */
+	{ 27, 344 }, /* accept */
+	{ 1573, 345 }, /* getsockname */
+	{ 1429, 346 }, /* getpeername */
+	{ 5222, 347 }, /* socketpair */
+	{ 4609, 348 }, /* send */
+	{ 4651, 349 }, /* sendto */
+	{ 3815, 350 }, /* recv */
+	{ 3820, 351 }, /* recvfrom */
+	{ 5103, 352 }, /* shutdown */
+	{ 5008, 353 }, /* setsockopt */
+	{ 1585, 354 }, /* getsockopt */
+	{ 4643, 355 }, /* sendmsg */
+	{ 3854, 356 }, /* recvmsg */
+	{ 3829, 357 }, /* recvmmsg */
+	{ 34, 358 }, /* accept4 */
+	{ 2713, 359 }, /* name_to_handle_at */
+	{ 2843, 360 }, /* open_by_handle_at */
+	{ 303, 361 }, /* clock_adjtime */
+	{ 5433, 362 }, /* syncfs */
+	{ 4634, 363 }, /* sendmmsg */
+	{ 4873, 364 }, /* setns */
+	{ 3612, 365 }, /* process_vm_readv */
+	{ 3629, 366 }, /* process_vm_writev */
+	{ 1940, 367 }, /* kcmp */
+	{ 947, 368 }, /* finit_module */
+	{ 4340, 369 }, /* sched_getattr */
+	{ 4476, 370 }, /* sched_setattr */
+	{ 3921, 371 }, /* renameat2 */
+	{ 4536, 372 }, /* seccomp */
+	{ 1492, 373 }, /* getrandom */
+	{ 2323, 374 }, /* memfd_create */
+	{ 201, 375 }, /* bpf */
+	{ 722, 376 }, /* execveat */
+	{ 5841, 377 }, /* userfaultfd */
+	{ 2312, 378 }, /* membarrier */
+	{ 2421, 379 }, /* mlock2 */
+	{ 504, 380 }, /* copy_file_range */
+	{ 3561, 381 }, /* preadv2 */
+	{ 3716, 382 }, /* pwritev2 */
+	{ 5306, 383 }, /* statx */
+	{ 3502, 384 }, /* pkey_mprotect */
+	{ 3481, 385 }, /* pkey_alloc */
+	{ 3492, 386 }, /* pkey_free */
+	{ 3998, 387 }, /* rseq */
+	{ 5416, 388 }, /* sync_file_range2 */
+	{ 4567, 393 }, /* semget */
+	{ 4560, 394 }, /* semctl */
+	{ 5096, 395 }, /* shmget */
+	{ 5083, 396 }, /* shmctl */
+	{ 5077, 397 }, /* shmat */
+	{ 5090, 398 }, /* shmdt */
+	{ 2648, 399 }, /* msgget */
+	{ 2662, 400 }, /* msgsnd */
+	{ 2655, 401 }, /* msgrcv */
+	{ 2641, 402 }, /* msgctl */
+	{ 380, 403 }, /* clock_gettime64 */
+	{ 449, 404 }, /* clock_settime64 */
+	{ 317, 405 }, /* clock_adjtime64 */
+	{ 346, 406 }, /* clock_getres_time64 */
+	{ 412, 407 }, /* clock_nanosleep_time64 */
+	{ 5571, 408 }, /* timer_gettime64 */
+	{ 5601, 409 }, /* timer_settime64 */
+	{ 5656, 410 }, /* timerfd_gettime64 */
+	{ 5690, 411 }, /* timerfd_settime64 */
+	{ 5887, 412 }, /* utimensat_time64 */
+	{ 3668, 413 }, /* pselect6_time64 */
+	{ 3527, 414 }, /* ppoll_time64 */
+	{ 1808, 416 }, /* io_pgetevents_time64 */
+	{ 3838, 417 }, /* recvmmsg_time64 */
+	{ 2598, 418 }, /* mq_timedsend_time64 */
+	{ 2562, 419 }, /* mq_timedreceive_time64 */
+	{ 4591, 420 }, /* semtimedop_time64 */
+	{ 4121, 421 }, /* rt_sigtimedwait_time64 */
+	{ 1132, 422 }, /* futex_time64 */
+	{ 4410, 423 }, /* sched_rr_get_interval_time64 */
+	{ 3441, 424 }, /* pidfd_send_signal */
+	{ 1881, 425 }, /* io_uring_setup */
+	{ 1848, 426 }, /* io_uring_enter */
+	{ 1863, 427 }, /* io_uring_register */
+	{ 2861, 428 }, /* open_tree */
+	{ 2479, 429 }, /* move_mount */
+	{ 1022, 430 }, /* fsopen */
+	{ 995, 431 }, /* fsconfig */
+	{ 1014, 432 }, /* fsmount */
+	{ 1029, 433 }, /* fspick */
+	{ 3430, 434 }, /* pidfd_open */
+	{ 484, 436 }, /* close_range */
+	{ 2893, 437 }, /* openat2 */
+	{ 3418, 438 }, /* pidfd_getfd */
+	{ 757, 439 }, /* faccessat2 */
+	{ 3579, 440 }, /* process_madvise */
+	{ 636, 441 }, /* epoll_pwait2 */
+	{ 2465, 442 }, /* mount_setattr */
+	{ 3747, 443 }, /* quotactl_fd */
+	{ 2016, 444 }, /* landlock_create_ruleset */
+	{ 1998, 445 }, /* landlock_add_rule */
+	{ 2040, 446 }, /* landlock_restrict_self */
+	{ 3595, 448 }, /* process_mrelease */
+	{ 1156, 449 }, /* futex_waitv */
+	{ 4672, 450 }, /* set_mempolicy_home_node */
+	{ 246, 451 }, /* cachestat */
+	{ 852, 452 }, /* fchmodat2 */
+	{ 2289, 453 }, /* map_shadow_stack */
+	{ 1168, 454 }, /* futex_wake */
+	{ 1145, 455 }, /* futex_wait */
+	{ 1118, 456 }, /* futex_requeue */
+	{ 5296, 457 }, /* statmount */
+	{ 2108, 458 }, /* listmount */
+	{ 2214, 459 }, /* lsm_get_self_attr */
+	{ 2249, 460 }, /* lsm_set_self_attr */
+	{ 2232, 461 }, /* lsm_list_modules */
+	{ 2635, 462 }, /* mseal */
+	{ 5057, 463 }, /* setxattrat */
+	{ 1641, 464 }, /* getxattrat */
+	{ 2135, 465 }, /* listxattrat */
+	{ 3891, 466 }, /* removexattrat */
+	{ 2871, 467 }, /* open_tree_attr */
+	{ 921, 468 }, /* file_getattr */
+	{ 934, 469 }, /* file_setattr */
+	{ 2118, 470 }, /* listns */
+	{ 4003, 471 }, /* rseq_slice_yield */
 };
 
 static const uint16_t sh_by_name[] = {
@@ -7052,380 +7662,380 @@ const struct syscall_table syscall_table_sh = {
 
 /* x32.tbl: 374 syscalls */
 static const struct syscall_entry x32_by_nr[] = {
-	{ "read", 0x40000000 },
-	{ "write", 0x40000001 },
-	{ "open", 0x40000002 },
-	{ "close", 0x40000003 },
-	{ "stat", 0x40000004 },
-	{ "fstat", 0x40000005 },
-	{ "lstat", 0x40000006 },
-	{ "poll", 0x40000007 },
-	{ "lseek", 0x40000008 },
-	{ "mmap", 0x40000009 },
-	{ "mprotect", 0x4000000a },
-	{ "munmap", 0x4000000b },
-	{ "brk", 0x4000000c },
-	{ "rt_sigprocmask", 0x4000000e },
-	{ "pread64", 0x40000011 },
-	{ "pwrite64", 0x40000012 },
-	{ "access", 0x40000015 },
-	{ "pipe", 0x40000016 },
-	{ "select", 0x40000017 },
-	{ "sched_yield", 0x40000018 },
-	{ "mremap", 0x40000019 },
-	{ "msync", 0x4000001a },
-	{ "mincore", 0x4000001b },
-	{ "madvise", 0x4000001c },
-	{ "shmget", 0x4000001d },
-	{ "shmat", 0x4000001e },
-	{ "shmctl", 0x4000001f },
-	{ "dup", 0x40000020 },
-	{ "dup2", 0x40000021 },
-	{ "pause", 0x40000022 },
-	{ "nanosleep", 0x40000023 },
-	{ "getitimer", 0x40000024 },
-	{ "alarm", 0x40000025 },
-	{ "setitimer", 0x40000026 },
-	{ "getpid", 0x40000027 },
-	{ "sendfile", 0x40000028 },
-	{ "socket", 0x40000029 },
-	{ "connect", 0x4000002a },
-	{ "accept", 0x4000002b },
-	{ "sendto", 0x4000002c },
-	{ "shutdown", 0x40000030 },
-	{ "bind", 0x40000031 },
-	{ "listen", 0x40000032 },
-	{ "getsockname", 0x40000033 },
-	{ "getpeername", 0x40000034 },
-	{ "socketpair", 0x40000035 },
-	{ "clone", 0x40000038 },
-	{ "fork", 0x40000039 },
-	{ "vfork", 0x4000003a },
-	{ "exit", 0x4000003c },
-	{ "wait4", 0x4000003d },
-	{ "kill", 0x4000003e },
-	{ "uname", 0x4000003f },
-	{ "semget", 0x40000040 },
-	{ "semop", 0x40000041 },
-	{ "semctl", 0x40000042 },
-	{ "shmdt", 0x40000043 },
-	{ "msgget", 0x40000044 },
-	{ "msgsnd", 0x40000045 },
-	{ "msgrcv", 0x40000046 },
-	{ "msgctl", 0x40000047 },
-	{ "fcntl", 0x40000048 },
-	{ "flock", 0x40000049 },
-	{ "fsync", 0x4000004a },
-	{ "fdatasync", 0x4000004b },
-	{ "truncate", 0x4000004c },
-	{ "ftruncate", 0x4000004d },
-	{ "getdents", 0x4000004e },
-	{ "getcwd", 0x4000004f },
-	{ "chdir", 0x40000050 },
-	{ "fchdir", 0x40000051 },
-	{ "rename", 0x40000052 },
-	{ "mkdir", 0x40000053 },
-	{ "rmdir", 0x40000054 },
-	{ "creat", 0x40000055 },
-	{ "link", 0x40000056 },
-	{ "unlink", 0x40000057 },
-	{ "symlink", 0x40000058 },
-	{ "readlink", 0x40000059 },
-	{ "chmod", 0x4000005a },
-	{ "fchmod", 0x4000005b },
-	{ "chown", 0x4000005c },
-	{ "fchown", 0x4000005d },
-	{ "lchown", 0x4000005e },
-	{ "umask", 0x4000005f },
-	{ "gettimeofday", 0x40000060 },
-	{ "getrlimit", 0x40000061 },
-	{ "getrusage", 0x40000062 },
-	{ "sysinfo", 0x40000063 },
-	{ "times", 0x40000064 },
-	{ "getuid", 0x40000066 },
-	{ "syslog", 0x40000067 },
-	{ "getgid", 0x40000068 },
-	{ "setuid", 0x40000069 },
-	{ "setgid", 0x4000006a },
-	{ "geteuid", 0x4000006b },
-	{ "getegid", 0x4000006c },
-	{ "setpgid", 0x4000006d },
-	{ "getppid", 0x4000006e },
-	{ "getpgrp", 0x4000006f },
-	{ "setsid", 0x40000070 },
-	{ "setreuid", 0x40000071 },
-	{ "setregid", 0x40000072 },
-	{ "getgroups", 0x40000073 },
-	{ "setgroups", 0x40000074 },
-	{ "setresuid", 0x40000075 },
-	{ "getresuid", 0x40000076 },
-	{ "setresgid", 0x40000077 },
-	{ "getresgid", 0x40000078 },
-	{ "getpgid", 0x40000079 },
-	{ "setfsuid", 0x4000007a },
-	{ "setfsgid", 0x4000007b },
-	{ "getsid", 0x4000007c },
-	{ "capget", 0x4000007d },
-	{ "capset", 0x4000007e },
-	{ "rt_sigsuspend", 0x40000082 },
-	{ "utime", 0x40000084 },
-	{ "mknod", 0x40000085 },
-	{ "personality", 0x40000087 },
-	{ "ustat", 0x40000088 },
-	{ "statfs", 0x40000089 },
-	{ "fstatfs", 0x4000008a },
-	{ "sysfs", 0x4000008b },
-	{ "getpriority", 0x4000008c },
-	{ "setpriority", 0x4000008d },
-	{ "sched_setparam", 0x4000008e },
-	{ "sched_getparam", 0x4000008f },
-	{ "sched_setscheduler", 0x40000090 },
-	{ "sched_getscheduler", 0x40000091 },
-	{ "sched_get_priority_max", 0x40000092 },
-	{ "sched_get_priority_min", 0x40000093 },
-	{ "sched_rr_get_interval", 0x40000094 },
-	{ "mlock", 0x40000095 },
-	{ "munlock", 0x40000096 },
-	{ "mlockall", 0x40000097 },
-	{ "munlockall", 0x40000098 },
-	{ "vhangup", 0x40000099 },
-	{ "modify_ldt", 0x4000009a },
-	{ "pivot_root", 0x4000009b },
-	{ "prctl", 0x4000009d },
-	{ "arch_prctl", 0x4000009e },
-	{ "adjtimex", 0x4000009f },
-	{ "setrlimit", 0x400000a0 },
-	{ "chroot", 0x400000a1 },
-	{ "sync", 0x400000a2 },
-	{ "acct", 0x400000a3 },
-	{ "settimeofday", 0x400000a4 },
-	{ "mount", 0x400000a5 },
-	{ "umount2", 0x400000a6 },
-	{ "swapon", 0x400000a7 },
-	{ "swapoff", 0x400000a8 },
-	{ "reboot", 0x400000a9 },
-	{ "sethostname", 0x400000aa },
-	{ "setdomainname", 0x400000ab },
-	{ "iopl", 0x400000ac },
-	{ "ioperm", 0x400000ad },
-	{ "init_module", 0x400000af },
-	{ "delete_module", 0x400000b0 },
-	{ "quotactl", 0x400000b3 },
-	{ "getpmsg", 0x400000b5 },
-	{ "putpmsg", 0x400000b6 },
-	{ "afs_syscall", 0x400000b7 },
-	{ "tuxcall", 0x400000b8 },
-	{ "security", 0x400000b9 },
-	{ "gettid", 0x400000ba },
-	{ "readahead", 0x400000bb },
-	{ "setxattr", 0x400000bc },
-	{ "lsetxattr", 0x400000bd },
-	{ "fsetxattr", 0x400000be },
-	{ "getxattr", 0x400000bf },
-	{ "lgetxattr", 0x400000c0 },
-	{ "fgetxattr", 0x400000c1 },
-	{ "listxattr", 0x400000c2 },
-	{ "llistxattr", 0x400000c3 },
-	{ "flistxattr", 0x400000c4 },
-	{ "removexattr", 0x400000c5 },
-	{ "lremovexattr", 0x400000c6 },
-	{ "fremovexattr", 0x400000c7 },
-	{ "tkill", 0x400000c8 },
-	{ "time", 0x400000c9 },
-	{ "futex", 0x400000ca },
-	{ "sched_setaffinity", 0x400000cb },
-	{ "sched_getaffinity", 0x400000cc },
-	{ "io_destroy", 0x400000cf },
-	{ "io_getevents", 0x400000d0 },
-	{ "io_cancel", 0x400000d2 },
-	{ "lookup_dcookie", 0x400000d4 },
-	{ "epoll_create", 0x400000d5 },
-	{ "remap_file_pages", 0x400000d8 },
-	{ "getdents64", 0x400000d9 },
-	{ "set_tid_address", 0x400000da },
-	{ "restart_syscall", 0x400000db },
-	{ "semtimedop", 0x400000dc },
-	{ "fadvise64", 0x400000dd },
-	{ "timer_settime", 0x400000df },
-	{ "timer_gettime", 0x400000e0 },
-	{ "timer_getoverrun", 0x400000e1 },
-	{ "timer_delete", 0x400000e2 },
-	{ "clock_settime", 0x400000e3 },
-	{ "clock_gettime", 0x400000e4 },
-	{ "clock_getres", 0x400000e5 },
-	{ "clock_nanosleep", 0x400000e6 },
-	{ "exit_group", 0x400000e7 },
-	{ "epoll_wait", 0x400000e8 },
-	{ "epoll_ctl", 0x400000e9 },
-	{ "tgkill", 0x400000ea },
-	{ "utimes", 0x400000eb },
-	{ "mbind", 0x400000ed },
-	{ "set_mempolicy", 0x400000ee },
-	{ "get_mempolicy", 0x400000ef },
-	{ "mq_open", 0x400000f0 },
-	{ "mq_unlink", 0x400000f1 },
-	{ "mq_timedsend", 0x400000f2 },
-	{ "mq_timedreceive", 0x400000f3 },
-	{ "mq_getsetattr", 0x400000f5 },
-	{ "add_key", 0x400000f8 },
-	{ "request_key", 0x400000f9 },
-	{ "keyctl", 0x400000fa },
-	{ "ioprio_set", 0x400000fb },
-	{ "ioprio_get", 0x400000fc },
-	{ "inotify_init", 0x400000fd },
-	{ "inotify_add_watch", 0x400000fe },
-	{ "inotify_rm_watch", 0x400000ff },
-	{ "migrate_pages", 0x40000100 },
-	{ "openat", 0x40000101 },
-	{ "mkdirat", 0x40000102 },
-	{ "mknodat", 0x40000103 },
-	{ "fchownat", 0x40000104 },
-	{ "futimesat", 0x40000105 },
-	{ "newfstatat", 0x40000106 },
-	{ "unlinkat", 0x40000107 },
-	{ "renameat", 0x40000108 },
-	{ "linkat", 0x40000109 },
-	{ "symlinkat", 0x4000010a },
-	{ "readlinkat", 0x4000010b },
-	{ "fchmodat", 0x4000010c },
-	{ "faccessat", 0x4000010d },
-	{ "pselect6", 0x4000010e },
-	{ "ppoll", 0x4000010f },
-	{ "unshare", 0x40000110 },
-	{ "splice", 0x40000113 },
-	{ "tee", 0x40000114 },
-	{ "sync_file_range", 0x40000115 },
-	{ "utimensat", 0x40000118 },
-	{ "epoll_pwait", 0x40000119 },
-	{ "signalfd", 0x4000011a },
-	{ "timerfd_create", 0x4000011b },
-	{ "eventfd", 0x4000011c },
-	{ "fallocate", 0x4000011d },
-	{ "timerfd_settime", 0x4000011e },
-	{ "timerfd_gettime", 0x4000011f },
-	{ "accept4", 0x40000120 },
-	{ "signalfd4", 0x40000121 },
-	{ "eventfd2", 0x40000122 },
-	{ "epoll_create1", 0x40000123 },
-	{ "dup3", 0x40000124 },
-	{ "pipe2", 0x40000125 },
-	{ "inotify_init1", 0x40000126 },
-	{ "perf_event_open", 0x4000012a },
-	{ "fanotify_init", 0x4000012c },
-	{ "fanotify_mark", 0x4000012d },
-	{ "prlimit64", 0x4000012e },
-	{ "name_to_handle_at", 0x4000012f },
-	{ "open_by_handle_at", 0x40000130 },
-	{ "clock_adjtime", 0x40000131 },
-	{ "syncfs", 0x40000132 },
-	{ "setns", 0x40000134 },
-	{ "getcpu", 0x40000135 },
-	{ "kcmp", 0x40000138 },
-	{ "finit_module", 0x40000139 },
-	{ "sched_setattr", 0x4000013a },
-	{ "sched_getattr", 0x4000013b },
-	{ "renameat2", 0x4000013c },
-	{ "seccomp", 0x4000013d },
-	{ "getrandom", 0x4000013e },
-	{ "memfd_create", 0x4000013f },
-	{ "kexec_file_load", 0x40000140 },
-	{ "bpf", 0x40000141 },
-	{ "userfaultfd", 0x40000143 },
-	{ "membarrier", 0x40000144 },
-	{ "mlock2", 0x40000145 },
-	{ "copy_file_range", 0x40000146 },
-	{ "pkey_mprotect", 0x40000149 },
-	{ "pkey_alloc", 0x4000014a },
-	{ "pkey_free", 0x4000014b },
-	{ "statx", 0x4000014c },
-	{ "io_pgetevents", 0x4000014d },
-	{ "rseq", 0x4000014e },
-	{ "uretprobe", 0x4000014f },
-	{ "uprobe", 0x40000150 },
-	{ "pidfd_send_signal", 0x400001a8 },
-	{ "io_uring_setup", 0x400001a9 },
-	{ "io_uring_enter", 0x400001aa },
-	{ "io_uring_register", 0x400001ab },
-	{ "open_tree", 0x400001ac },
-	{ "move_mount", 0x400001ad },
-	{ "fsopen", 0x400001ae },
-	{ "fsconfig", 0x400001af },
-	{ "fsmount", 0x400001b0 },
-	{ "fspick", 0x400001b1 },
-	{ "pidfd_open", 0x400001b2 },
-	{ "clone3", 0x400001b3 },
-	{ "close_range", 0x400001b4 },
-	{ "openat2", 0x400001b5 },
-	{ "pidfd_getfd", 0x400001b6 },
-	{ "faccessat2", 0x400001b7 },
-	{ "process_madvise", 0x400001b8 },
-	{ "epoll_pwait2", 0x400001b9 },
-	{ "mount_setattr", 0x400001ba },
-	{ "quotactl_fd", 0x400001bb },
-	{ "landlock_create_ruleset", 0x400001bc },
-	{ "landlock_add_rule", 0x400001bd },
-	{ "landlock_restrict_self", 0x400001be },
-	{ "memfd_secret", 0x400001bf },
-	{ "process_mrelease", 0x400001c0 },
-	{ "futex_waitv", 0x400001c1 },
-	{ "set_mempolicy_home_node", 0x400001c2 },
-	{ "cachestat", 0x400001c3 },
-	{ "fchmodat2", 0x400001c4 },
-	{ "map_shadow_stack", 0x400001c5 },
-	{ "futex_wake", 0x400001c6 },
-	{ "futex_wait", 0x400001c7 },
-	{ "futex_requeue", 0x400001c8 },
-	{ "statmount", 0x400001c9 },
-	{ "listmount", 0x400001ca },
-	{ "lsm_get_self_attr", 0x400001cb },
-	{ "lsm_set_self_attr", 0x400001cc },
-	{ "lsm_list_modules", 0x400001cd },
-	{ "mseal", 0x400001ce },
-	{ "setxattrat", 0x400001cf },
-	{ "getxattrat", 0x400001d0 },
-	{ "listxattrat", 0x400001d1 },
-	{ "removexattrat", 0x400001d2 },
-	{ "open_tree_attr", 0x400001d3 },
-	{ "file_getattr", 0x400001d4 },
-	{ "file_setattr", 0x400001d5 },
-	{ "listns", 0x400001d6 },
-	{ "rseq_slice_yield", 0x400001d7 },
-	{ "rt_sigaction", 0x40000200 },
-	{ "rt_sigreturn", 0x40000201 },
-	{ "ioctl", 0x40000202 },
-	{ "readv", 0x40000203 },
-	{ "writev", 0x40000204 },
-	{ "recvfrom", 0x40000205 },
-	{ "sendmsg", 0x40000206 },
-	{ "recvmsg", 0x40000207 },
-	{ "execve", 0x40000208 },
-	{ "ptrace", 0x40000209 },
-	{ "rt_sigpending", 0x4000020a },
-	{ "rt_sigtimedwait", 0x4000020b },
-	{ "rt_sigqueueinfo", 0x4000020c },
-	{ "sigaltstack", 0x4000020d },
-	{ "timer_create", 0x4000020e },
-	{ "mq_notify", 0x4000020f },
-	{ "kexec_load", 0x40000210 },
-	{ "waitid", 0x40000211 },
-	{ "set_robust_list", 0x40000212 },
-	{ "get_robust_list", 0x40000213 },
-	{ "vmsplice", 0x40000214 },
-	{ "move_pages", 0x40000215 },
-	{ "preadv", 0x40000216 },
-	{ "pwritev", 0x40000217 },
-	{ "rt_tgsigqueueinfo", 0x40000218 },
-	{ "recvmmsg", 0x40000219 },
-	{ "sendmmsg", 0x4000021a },
-	{ "process_vm_readv", 0x4000021b },
-	{ "process_vm_writev", 0x4000021c },
-	{ "setsockopt", 0x4000021d },
-	{ "getsockopt", 0x4000021e },
-	{ "io_setup", 0x4000021f },
-	{ "io_submit", 0x40000220 },
-	{ "execveat", 0x40000221 },
-	{ "preadv2", 0x40000222 },
-	{ "pwritev2", 0x40000223 },
+	{ 3759, 0x40000000 }, /* read */
+	{ 5990, 0x40000001 }, /* write */
+	{ 2838, 0x40000002 }, /* open */
+	{ 478, 0x40000003 }, /* close */
+	{ 5268, 0x40000004 }, /* stat */
+	{ 1036, 0x40000005 }, /* fstat */
+	{ 2267, 0x40000006 }, /* lstat */
+	{ 3516, 0x40000007 }, /* poll */
+	{ 2198, 0x40000008 }, /* lseek */
+	{ 2437, 0x40000009 }, /* mmap */
+	{ 2501, 0x4000000a }, /* mprotect */
+	{ 2706, 0x4000000b }, /* munmap */
+	{ 222, 0x4000000c }, /* brk */
+	{ 4047, 0x4000000e }, /* rt_sigprocmask */
+	{ 3546, 0x40000011 }, /* pread64 */
+	{ 3699, 0x40000012 }, /* pwrite64 */
+	{ 42, 0x40000015 }, /* access */
+	{ 3459, 0x40000016 }, /* pipe */
+	{ 4553, 0x40000017 }, /* select */
+	{ 4524, 0x40000018 }, /* sched_yield */
+	{ 2628, 0x40000019 }, /* mremap */
+	{ 2669, 0x4000001a }, /* msync */
+	{ 2379, 0x4000001b }, /* mincore */
+	{ 2281, 0x4000001c }, /* madvise */
+	{ 5096, 0x4000001d }, /* shmget */
+	{ 5077, 0x4000001e }, /* shmat */
+	{ 5083, 0x4000001f }, /* shmctl */
+	{ 559, 0x40000020 }, /* dup */
+	{ 563, 0x40000021 }, /* dup2 */
+	{ 3328, 0x40000022 }, /* pause */
+	{ 2731, 0x40000023 }, /* nanosleep */
+	{ 1407, 0x40000024 }, /* getitimer */
+	{ 83, 0x40000025 }, /* alarm */
+	{ 4863, 0x40000026 }, /* setitimer */
+	{ 1457, 0x40000027 }, /* getpid */
+	{ 4614, 0x40000028 }, /* sendfile */
+	{ 5204, 0x40000029 }, /* socket */
+	{ 496, 0x4000002a }, /* connect */
+	{ 27, 0x4000002b }, /* accept */
+	{ 4651, 0x4000002c }, /* sendto */
+	{ 5103, 0x40000030 }, /* shutdown */
+	{ 196, 0x40000031 }, /* bind */
+	{ 2101, 0x40000032 }, /* listen */
+	{ 1573, 0x40000033 }, /* getsockname */
+	{ 1429, 0x40000034 }, /* getpeername */
+	{ 5222, 0x40000035 }, /* socketpair */
+	{ 465, 0x40000038 }, /* clone */
+	{ 977, 0x40000039 }, /* fork */
+	{ 5925, 0x4000003a }, /* vfork */
+	{ 731, 0x4000003c }, /* exit */
+	{ 5969, 0x4000003d }, /* wait4 */
+	{ 1993, 0x4000003e }, /* kill */
+	{ 5787, 0x4000003f }, /* uname */
+	{ 4567, 0x40000040 }, /* semget */
+	{ 4574, 0x40000041 }, /* semop */
+	{ 4560, 0x40000042 }, /* semctl */
+	{ 5090, 0x40000043 }, /* shmdt */
+	{ 2648, 0x40000044 }, /* msgget */
+	{ 2662, 0x40000045 }, /* msgsnd */
+	{ 2655, 0x40000046 }, /* msgrcv */
+	{ 2641, 0x40000047 }, /* msgctl */
+	{ 887, 0x40000048 }, /* fcntl */
+	{ 971, 0x40000049 }, /* flock */
+	{ 1078, 0x4000004a }, /* fsync */
+	{ 901, 0x4000004b }, /* fdatasync */
+	{ 5720, 0x4000004c }, /* truncate */
+	{ 1090, 0x4000004d }, /* ftruncate */
+	{ 1273, 0x4000004e }, /* getdents */
+	{ 1266, 0x4000004f }, /* getcwd */
+	{ 270, 0x40000050 }, /* chdir */
+	{ 829, 0x40000051 }, /* fchdir */
+	{ 3905, 0x40000052 }, /* rename */
+	{ 2387, 0x40000053 }, /* mkdir */
+	{ 3992, 0x40000054 }, /* rmdir */
+	{ 520, 0x40000055 }, /* creat */
+	{ 2089, 0x40000056 }, /* link */
+	{ 5793, 0x40000057 }, /* unlink */
+	{ 5377, 0x40000058 }, /* symlink */
+	{ 3782, 0x40000059 }, /* readlink */
+	{ 276, 0x4000005a }, /* chmod */
+	{ 836, 0x4000005b }, /* fchmod */
+	{ 282, 0x4000005c }, /* chown */
+	{ 862, 0x4000005d }, /* fchown */
+	{ 2063, 0x4000005e }, /* lchown */
+	{ 5766, 0x4000005f }, /* umask */
+	{ 1603, 0x40000060 }, /* gettimeofday */
+	{ 1546, 0x40000061 }, /* getrlimit */
+	{ 1556, 0x40000062 }, /* getrusage */
+	{ 5475, 0x40000063 }, /* sysinfo */
+	{ 5708, 0x40000064 }, /* times */
+	{ 1616, 0x40000066 }, /* getuid */
+	{ 5483, 0x40000067 }, /* syslog */
+	{ 1357, 0x40000068 }, /* getgid */
+	{ 5032, 0x40000069 }, /* setuid */
+	{ 4806, 0x4000006a }, /* setgid */
+	{ 1339, 0x4000006b }, /* geteuid */
+	{ 1321, 0x4000006c }, /* getegid */
+	{ 4879, 0x4000006d }, /* setpgid */
+	{ 1472, 0x4000006e }, /* getppid */
+	{ 1449, 0x4000006f }, /* getpgrp */
+	{ 5001, 0x40000070 }, /* setsid */
+	{ 4971, 0x40000071 }, /* setreuid */
+	{ 4907, 0x40000072 }, /* setregid */
+	{ 1373, 0x40000073 }, /* getgroups */
+	{ 4822, 0x40000074 }, /* setgroups */
+	{ 4949, 0x40000075 }, /* setresuid */
+	{ 1524, 0x40000076 }, /* getresuid */
+	{ 4927, 0x40000077 }, /* setresgid */
+	{ 1502, 0x40000078 }, /* getresgid */
+	{ 1441, 0x40000079 }, /* getpgid */
+	{ 4786, 0x4000007a }, /* setfsuid */
+	{ 4766, 0x4000007b }, /* setfsgid */
+	{ 1566, 0x4000007c }, /* getsid */
+	{ 256, 0x4000007d }, /* capget */
+	{ 263, 0x4000007e }, /* capset */
+	{ 4091, 0x40000082 }, /* rt_sigsuspend */
+	{ 5871, 0x40000084 }, /* utime */
+	{ 2401, 0x40000085 }, /* mknod */
+	{ 3406, 0x40000087 }, /* personality */
+	{ 5865, 0x40000088 }, /* ustat */
+	{ 5280, 0x40000089 }, /* statfs */
+	{ 1060, 0x4000008a }, /* fstatfs */
+	{ 5469, 0x4000008b }, /* sysfs */
+	{ 1480, 0x4000008c }, /* getpriority */
+	{ 4895, 0x4000008d }, /* setpriority */
+	{ 4490, 0x4000008e }, /* sched_setparam */
+	{ 4354, 0x4000008f }, /* sched_getparam */
+	{ 4505, 0x40000090 }, /* sched_setscheduler */
+	{ 4369, 0x40000091 }, /* sched_getscheduler */
+	{ 4276, 0x40000092 }, /* sched_get_priority_max */
+	{ 4299, 0x40000093 }, /* sched_get_priority_min */
+	{ 4388, 0x40000094 }, /* sched_rr_get_interval */
+	{ 2415, 0x40000095 }, /* mlock */
+	{ 2687, 0x40000096 }, /* munlock */
+	{ 2428, 0x40000097 }, /* mlockall */
+	{ 2695, 0x40000098 }, /* munlockall */
+	{ 5931, 0x40000099 }, /* vhangup */
+	{ 2448, 0x4000009a }, /* modify_ldt */
+	{ 3470, 0x4000009b }, /* pivot_root */
+	{ 3540, 0x4000009d }, /* prctl */
+	{ 127, 0x4000009e }, /* arch_prctl */
+	{ 62, 0x4000009f }, /* adjtimex */
+	{ 4991, 0x400000a0 }, /* setrlimit */
+	{ 296, 0x400000a1 }, /* chroot */
+	{ 5395, 0x400000a2 }, /* sync */
+	{ 49, 0x400000a3 }, /* acct */
+	{ 5019, 0x400000a4 }, /* settimeofday */
+	{ 2459, 0x400000a5 }, /* mount */
+	{ 5779, 0x400000a6 }, /* umount2 */
+	{ 5356, 0x400000a7 }, /* swapon */
+	{ 5348, 0x400000a8 }, /* swapoff */
+	{ 3808, 0x400000a9 }, /* reboot */
+	{ 4851, 0x400000aa }, /* sethostname */
+	{ 4752, 0x400000ab }, /* setdomainname */
+	{ 1909, 0x400000ac }, /* iopl */
+	{ 1902, 0x400000ad }, /* ioperm */
+	{ 1686, 0x400000af }, /* init_module */
+	{ 540, 0x400000b0 }, /* delete_module */
+	{ 3738, 0x400000b3 }, /* quotactl */
+	{ 1464, 0x400000b5 }, /* getpmsg */
+	{ 3691, 0x400000b6 }, /* putpmsg */
+	{ 71, 0x400000b7 }, /* afs_syscall */
+	{ 5740, 0x400000b8 }, /* tuxcall */
+	{ 4544, 0x400000b9 }, /* security */
+	{ 1596, 0x400000ba }, /* gettid */
+	{ 3764, 0x400000bb }, /* readahead */
+	{ 5048, 0x400000bc }, /* setxattr */
+	{ 2204, 0x400000bd }, /* lsetxattr */
+	{ 1004, 0x400000be }, /* fsetxattr */
+	{ 1632, 0x400000bf }, /* getxattr */
+	{ 2079, 0x400000c0 }, /* lgetxattr */
+	{ 911, 0x400000c1 }, /* fgetxattr */
+	{ 2125, 0x400000c2 }, /* listxattr */
+	{ 2147, 0x400000c3 }, /* llistxattr */
+	{ 960, 0x400000c4 }, /* flistxattr */
+	{ 3879, 0x400000c5 }, /* removexattr */
+	{ 2185, 0x400000c6 }, /* lremovexattr */
+	{ 982, 0x400000c7 }, /* fremovexattr */
+	{ 5714, 0x400000c8 }, /* tkill */
+	{ 5509, 0x400000c9 }, /* time */
+	{ 1112, 0x400000ca }, /* futex */
+	{ 4458, 0x400000cb }, /* sched_setaffinity */
+	{ 4322, 0x400000cc }, /* sched_getaffinity */
+	{ 1770, 0x400000cf }, /* io_destroy */
+	{ 1781, 0x400000d0 }, /* io_getevents */
+	{ 1760, 0x400000d2 }, /* io_cancel */
+	{ 2170, 0x400000d4 }, /* lookup_dcookie */
+	{ 573, 0x400000d5 }, /* epoll_create */
+	{ 3862, 0x400000d8 }, /* remap_file_pages */
+	{ 1282, 0x400000d9 }, /* getdents64 */
+	{ 4728, 0x400000da }, /* set_tid_address */
+	{ 3943, 0x400000db }, /* restart_syscall */
+	{ 4580, 0x400000dc }, /* semtimedop */
+	{ 768, 0x400000dd }, /* fadvise64 */
+	{ 5587, 0x400000df }, /* timer_settime */
+	{ 5557, 0x400000e0 }, /* timer_gettime */
+	{ 5540, 0x400000e1 }, /* timer_getoverrun */
+	{ 5527, 0x400000e2 }, /* timer_delete */
+	{ 435, 0x400000e3 }, /* clock_settime */
+	{ 366, 0x400000e4 }, /* clock_gettime */
+	{ 333, 0x400000e5 }, /* clock_getres */
+	{ 396, 0x400000e6 }, /* clock_nanosleep */
+	{ 736, 0x400000e7 }, /* exit_group */
+	{ 649, 0x400000e8 }, /* epoll_wait */
+	{ 600, 0x400000e9 }, /* epoll_ctl */
+	{ 5502, 0x400000ea }, /* tgkill */
+	{ 5904, 0x400000eb }, /* utimes */
+	{ 2306, 0x400000ed }, /* mbind */
+	{ 4658, 0x400000ee }, /* set_mempolicy */
+	{ 1205, 0x400000ef }, /* get_mempolicy */
+	{ 2538, 0x400000f0 }, /* mq_open */
+	{ 2618, 0x400000f1 }, /* mq_unlink */
+	{ 2585, 0x400000f2 }, /* mq_timedsend */
+	{ 2546, 0x400000f3 }, /* mq_timedreceive */
+	{ 2514, 0x400000f5 }, /* mq_getsetattr */
+	{ 54, 0x400000f8 }, /* add_key */
+	{ 3931, 0x400000f9 }, /* request_key */
+	{ 1986, 0x400000fa }, /* keyctl */
+	{ 1925, 0x400000fb }, /* ioprio_set */
+	{ 1914, 0x400000fc }, /* ioprio_get */
+	{ 1716, 0x400000fd }, /* inotify_init */
+	{ 1698, 0x400000fe }, /* inotify_add_watch */
+	{ 1743, 0x400000ff }, /* inotify_rm_watch */
+	{ 2365, 0x40000100 }, /* migrate_pages */
+	{ 2886, 0x40000101 }, /* openat */
+	{ 2393, 0x40000102 }, /* mkdirat */
+	{ 2407, 0x40000103 }, /* mknodat */
+	{ 878, 0x40000104 }, /* fchownat */
+	{ 1179, 0x40000105 }, /* futimesat */
+	{ 2741, 0x40000106 }, /* newfstatat */
+	{ 5800, 0x40000107 }, /* unlinkat */
+	{ 3912, 0x40000108 }, /* renameat */
+	{ 2094, 0x40000109 }, /* linkat */
+	{ 5385, 0x4000010a }, /* symlinkat */
+	{ 3791, 0x4000010b }, /* readlinkat */
+	{ 843, 0x4000010c }, /* fchmodat */
+	{ 747, 0x4000010d }, /* faccessat */
+	{ 3659, 0x4000010e }, /* pselect6 */
+	{ 3521, 0x4000010f }, /* ppoll */
+	{ 5809, 0x40000110 }, /* unshare */
+	{ 5233, 0x40000113 }, /* splice */
+	{ 5498, 0x40000114 }, /* tee */
+	{ 5400, 0x40000115 }, /* sync_file_range */
+	{ 5877, 0x40000118 }, /* utimensat */
+	{ 624, 0x40000119 }, /* epoll_pwait */
+	{ 5141, 0x4000011a }, /* signalfd */
+	{ 5625, 0x4000011b }, /* timerfd_create */
+	{ 675, 0x4000011c }, /* eventfd */
+	{ 791, 0x4000011d }, /* fallocate */
+	{ 5674, 0x4000011e }, /* timerfd_settime */
+	{ 5640, 0x4000011f }, /* timerfd_gettime */
+	{ 34, 0x40000120 }, /* accept4 */
+	{ 5150, 0x40000121 }, /* signalfd4 */
+	{ 683, 0x40000122 }, /* eventfd2 */
+	{ 586, 0x40000123 }, /* epoll_create1 */
+	{ 568, 0x40000124 }, /* dup3 */
+	{ 3464, 0x40000125 }, /* pipe2 */
+	{ 1729, 0x40000126 }, /* inotify_init1 */
+	{ 3382, 0x4000012a }, /* perf_event_open */
+	{ 801, 0x4000012c }, /* fanotify_init */
+	{ 815, 0x4000012d }, /* fanotify_mark */
+	{ 3569, 0x4000012e }, /* prlimit64 */
+	{ 2713, 0x4000012f }, /* name_to_handle_at */
+	{ 2843, 0x40000130 }, /* open_by_handle_at */
+	{ 303, 0x40000131 }, /* clock_adjtime */
+	{ 5433, 0x40000132 }, /* syncfs */
+	{ 4873, 0x40000134 }, /* setns */
+	{ 1259, 0x40000135 }, /* getcpu */
+	{ 1940, 0x40000138 }, /* kcmp */
+	{ 947, 0x40000139 }, /* finit_module */
+	{ 4476, 0x4000013a }, /* sched_setattr */
+	{ 4340, 0x4000013b }, /* sched_getattr */
+	{ 3921, 0x4000013c }, /* renameat2 */
+	{ 4536, 0x4000013d }, /* seccomp */
+	{ 1492, 0x4000013e }, /* getrandom */
+	{ 2323, 0x4000013f }, /* memfd_create */
+	{ 1959, 0x40000140 }, /* kexec_file_load */
+	{ 201, 0x40000141 }, /* bpf */
+	{ 5841, 0x40000143 }, /* userfaultfd */
+	{ 2312, 0x40000144 }, /* membarrier */
+	{ 2421, 0x40000145 }, /* mlock2 */
+	{ 504, 0x40000146 }, /* copy_file_range */
+	{ 3502, 0x40000149 }, /* pkey_mprotect */
+	{ 3481, 0x4000014a }, /* pkey_alloc */
+	{ 3492, 0x4000014b }, /* pkey_free */
+	{ 5306, 0x4000014c }, /* statx */
+	{ 1794, 0x4000014d }, /* io_pgetevents */
+	{ 3998, 0x4000014e }, /* rseq */
+	{ 5824, 0x4000014f }, /* uretprobe */
+	{ 5817, 0x40000150 }, /* uprobe */
+	{ 3441, 0x400001a8 }, /* pidfd_send_signal */
+	{ 1881, 0x400001a9 }, /* io_uring_setup */
+	{ 1848, 0x400001aa }, /* io_uring_enter */
+	{ 1863, 0x400001ab }, /* io_uring_register */
+	{ 2861, 0x400001ac }, /* open_tree */
+	{ 2479, 0x400001ad }, /* move_mount */
+	{ 1022, 0x400001ae }, /* fsopen */
+	{ 995, 0x400001af }, /* fsconfig */
+	{ 1014, 0x400001b0 }, /* fsmount */
+	{ 1029, 0x400001b1 }, /* fspick */
+	{ 3430, 0x400001b2 }, /* pidfd_open */
+	{ 471, 0x400001b3 }, /* clone3 */
+	{ 484, 0x400001b4 }, /* close_range */
+	{ 2893, 0x400001b5 }, /* openat2 */
+	{ 3418, 0x400001b6 }, /* pidfd_getfd */
+	{ 757, 0x400001b7 }, /* faccessat2 */
+	{ 3579, 0x400001b8 }, /* process_madvise */
+	{ 636, 0x400001b9 }, /* epoll_pwait2 */
+	{ 2465, 0x400001ba }, /* mount_setattr */
+	{ 3747, 0x400001bb }, /* quotactl_fd */
+	{ 2016, 0x400001bc }, /* landlock_create_ruleset */
+	{ 1998, 0x400001bd }, /* landlock_add_rule */
+	{ 2040, 0x400001be }, /* landlock_restrict_self */
+	{ 2336, 0x400001bf }, /* memfd_secret */
+	{ 3595, 0x400001c0 }, /* process_mrelease */
+	{ 1156, 0x400001c1 }, /* futex_waitv */
+	{ 4672, 0x400001c2 }, /* set_mempolicy_home_node */
+	{ 246, 0x400001c3 }, /* cachestat */
+	{ 852, 0x400001c4 }, /* fchmodat2 */
+	{ 2289, 0x400001c5 }, /* map_shadow_stack */
+	{ 1168, 0x400001c6 }, /* futex_wake */
+	{ 1145, 0x400001c7 }, /* futex_wait */
+	{ 1118, 0x400001c8 }, /* futex_requeue */
+	{ 5296, 0x400001c9 }, /* statmount */
+	{ 2108, 0x400001ca }, /* listmount */
+	{ 2214, 0x400001cb }, /* lsm_get_self_attr */
+	{ 2249, 0x400001cc }, /* lsm_set_self_attr */
+	{ 2232, 0x400001cd }, /* lsm_list_modules */
+	{ 2635, 0x400001ce }, /* mseal */
+	{ 5057, 0x400001cf }, /* setxattrat */
+	{ 1641, 0x400001d0 }, /* getxattrat */
+	{ 2135, 0x400001d1 }, /* listxattrat */
+	{ 3891, 0x400001d2 }, /* removexattrat */
+	{ 2871, 0x400001d3 }, /* open_tree_attr */
+	{ 921, 0x400001d4 }, /* file_getattr */
+	{ 934, 0x400001d5 }, /* file_setattr */
+	{ 2118, 0x400001d6 }, /* listns */
+	{ 4003, 0x400001d7 }, /* rseq_slice_yield */
+	{ 4020, 0x40000200 }, /* rt_sigaction */
+	{ 4078, 0x40000201 }, /* rt_sigreturn */
+	{ 1896, 0x40000202 }, /* ioctl */
+	{ 3802, 0x40000203 }, /* readv */
+	{ 5996, 0x40000204 }, /* writev */
+	{ 3820, 0x40000205 }, /* recvfrom */
+	{ 4643, 0x40000206 }, /* sendmsg */
+	{ 3854, 0x40000207 }, /* recvmsg */
+	{ 715, 0x40000208 }, /* execve */
+	{ 3684, 0x40000209 }, /* ptrace */
+	{ 4033, 0x4000020a }, /* rt_sigpending */
+	{ 4105, 0x4000020b }, /* rt_sigtimedwait */
+	{ 4062, 0x4000020c }, /* rt_sigqueueinfo */
+	{ 5122, 0x4000020d }, /* sigaltstack */
+	{ 5514, 0x4000020e }, /* timer_create */
+	{ 2528, 0x4000020f }, /* mq_notify */
+	{ 1975, 0x40000210 }, /* kexec_load */
+	{ 5975, 0x40000211 }, /* waitid */
+	{ 4696, 0x40000212 }, /* set_robust_list */
+	{ 1219, 0x40000213 }, /* get_robust_list */
+	{ 5952, 0x40000214 }, /* vmsplice */
+	{ 2490, 0x40000215 }, /* move_pages */
+	{ 3554, 0x40000216 }, /* preadv */
+	{ 3708, 0x40000217 }, /* pwritev */
+	{ 4144, 0x40000218 }, /* rt_tgsigqueueinfo */
+	{ 3829, 0x40000219 }, /* recvmmsg */
+	{ 4634, 0x4000021a }, /* sendmmsg */
+	{ 3612, 0x4000021b }, /* process_vm_readv */
+	{ 3629, 0x4000021c }, /* process_vm_writev */
+	{ 5008, 0x4000021d }, /* setsockopt */
+	{ 1585, 0x4000021e }, /* getsockopt */
+	{ 1829, 0x4000021f }, /* io_setup */
+	{ 1838, 0x40000220 }, /* io_submit */
+	{ 722, 0x40000221 }, /* execveat */
+	{ 3561, 0x40000222 }, /* preadv2 */
+	{ 3716, 0x40000223 }, /* pwritev2 */
 };
 
 static const uint16_t x32_by_name[] = {
@@ -7461,391 +8071,391 @@ const struct syscall_table syscall_table_x32 = {
 
 /* x86_64.tbl: 385 syscalls */
 static const struct syscall_entry x86_64_by_nr[] = {
-	{ "read", 0 },
-	{ "write", 1 },
-	{ "open", 2 },
-	{ "close", 3 },
-	{ "stat", 4 },
-	{ "fstat", 5 },
-	{ "lstat", 6 },
-	{ "poll", 7 },
-	{ "lseek", 8 },
-	{ "mmap", 9 },
-	{ "mprotect", 10 },
-	{ "munmap", 11 },
-	{ "brk", 12 },
-	{ "rt_sigaction", 13 },
-	{ "rt_sigprocmask", 14 },
-	{ "rt_sigreturn", 15 },
-	{ "ioctl", 16 },
-	{ "pread64", 17 },
-	{ "pwrite64", 18 },
-	{ "readv", 19 },
-	{ "writev", 20 },
-	{ "access", 21 },
-	{ "pipe", 22 },
-	{ "select", 23 },
-	{ "sched_yield", 24 },
-	{ "mremap", 25 },
-	{ "msync", 26 },
-	{ "mincore", 27 },
-	{ "madvise", 28 },
-	{ "shmget", 29 },
-	{ "shmat", 30 },
-	{ "shmctl", 31 },
-	{ "dup", 32 },
-	{ "dup2", 33 },
-	{ "pause", 34 },
-	{ "nanosleep", 35 },
-	{ "getitimer", 36 },
-	{ "alarm", 37 },
-	{ "setitimer", 38 },
-	{ "getpid", 39 },
-	{ "sendfile", 40 },
-	{ "socket", 41 },
-	{ "connect", 42 },
-	{ "accept", 43 },
-	{ "sendto", 44 },
-	{ "recvfrom", 45 },
-	{ "sendmsg", 46 },
-	{ "recvmsg", 47 },
-	{ "shutdown", 48 },
-	{ "bind", 49 },
-	{ "listen", 50 },
-	{ "getsockname", 51 },
-	{ "getpeername", 52 },
-	{ "socketpair", 53 },
-	{ "setsockopt", 54 },
-	{ "getsockopt", 55 },
-	{ "clone", 56 },
-	{ "fork", 57 },
-	{ "vfork", 58 },
-	{ "execve", 59 },
-	{ "exit", 60 },
-	{ "wait4", 61 },
-	{ "kill", 62 },
-	{ "uname", 63 },
-	{ "semget", 64 },
-	{ "semop", 65 },
-	{ "semctl", 66 },
-	{ "shmdt", 67 },
-	{ "msgget", 68 },
-	{ "msgsnd", 69 },
-	{ "msgrcv", 70 },
-	{ "msgctl", 71 },
-	{ "fcntl", 72 },
-	{ "flock", 73 },
-	{ "fsync", 74 },
-	{ "fdatasync", 75 },
-	{ "truncate", 76 },
-	{ "ftruncate", 77 },
-	{ "getdents", 78 },
-	{ "getcwd", 79 },
-	{ "chdir", 80 },
-	{ "fchdir", 81 },
-	{ "rename", 82 },
-	{ "mkdir", 83 },
-	{ "rmdir", 84 },
-	{ "creat", 85 },
-	{ "link", 86 },
-	{ "unlink", 87 },
-	{ "symlink", 88 },
-	{ "readlink", 89 },
-	{ "chmod", 90 },
-	{ "fchmod", 91 },
-	{ "chown", 92 },
-	{ "fchown", 93 },
-	{ "lchown", 94 },
-	{ "umask", 95 },
-	{ "gettimeofday", 96 },
-	{ "getrlimit", 97 },
-	{ "getrusage", 98 },
-	{ "sysinfo", 99 },
-	{ "times", 100 },
-	{ "ptrace", 101 },
-	{ "getuid", 102 },
-	{ "syslog", 103 },
-	{ "getgid", 104 },
-	{ "setuid", 105 },
-	{ "setgid", 106 },
-	{ "geteuid", 107 },
-	{ "getegid", 108 },
-	{ "setpgid", 109 },
-	{ "getppid", 110 },
-	{ "getpgrp", 111 },
-	{ "setsid", 112 },
-	{ "setreuid", 113 },
-	{ "setregid", 114 },
-	{ "getgroups", 115 },
-	{ "setgroups", 116 },
-	{ "setresuid", 117 },
-	{ "getresuid", 118 },
-	{ "setresgid", 119 },
-	{ "getresgid", 120 },
-	{ "getpgid", 121 },
-	{ "setfsuid", 122 },
-	{ "setfsgid", 123 },
-	{ "getsid", 124 },
-	{ "capget", 125 },
-	{ "capset", 126 },
-	{ "rt_sigpending", 127 },
-	{ "rt_sigtimedwait", 128 },
-	{ "rt_sigqueueinfo", 129 },
-	{ "rt_sigsuspend", 130 },
-	{ "sigaltstack", 131 },
-	{ "utime", 132 },
-	{ "mknod", 133 },
-	{ "uselib", 134 },
-	{ "personality", 135 },
-	{ "ustat", 136 },
-	{ "statfs", 137 },
-	{ "fstatfs", 138 },
-	{ "sysfs", 139 },
-	{ "getpriority", 140 },
-	{ "setpriority", 141 },
-	{ "sched_setparam", 142 },
-	{ "sched_getparam", 143 },
-	{ "sched_setscheduler", 144 },
-	{ "sched_getscheduler", 145 },
-	{ "sched_get_priority_max", 146 },
-	{ "sched_get_priority_min", 147 },
-	{ "sched_rr_get_interval", 148 },
-	{ "mlock", 149 },
-	{ "munlock", 150 },
-	{ "mlockall", 151 },
-	{ "munlockall", 152 },
-	{ "vhangup", 153 },
-	{ "modify_ldt", 154 },
-	{ "pivot_root", 155 },
-	{ "_sysctl", 156 },
-	{ "prctl", 157 },
-	{ "arch_prctl", 158 },
-	{ "adjtimex", 159 },
-	{ "setrlimit", 160 },
-	{ "chroot", 161 },
-	{ "sync", 162 },
-	{ "acct", 163 },
-	{ "settimeofday", 164 },
-	{ "mount", 165 },
-	{ "umount2", 166 },
-	{ "swapon", 167 },
-	{ "swapoff", 168 },
-	{ "reboot", 169 },
-	{ "sethostname", 170 },
-	{ "setdomainname", 171 },
-	{ "iopl", 172 },
-	{ "ioperm", 173 },
-	{ "create_module", 174 },
-	{ "init_module", 175 },
-	{ "delete_module", 176 },
-	{ "get_kernel_syms", 177 },
-	{ "query_module", 178 },
-	{ "quotactl", 179 },
-	{ "nfsservctl", 180 },
-	{ "getpmsg", 181 },
-	{ "putpmsg", 182 },
-	{ "afs_syscall", 183 },
-	{ "tuxcall", 184 },
-	{ "security", 185 },
-	{ "gettid", 186 },
-	{ "readahead", 187 },
-	{ "setxattr", 188 },
-	{ "lsetxattr", 189 },
-	{ "fsetxattr", 190 },
-	{ "getxattr", 191 },
-	{ "lgetxattr", 192 },
-	{ "fgetxattr", 193 },
-	{ "listxattr", 194 },
-	{ "llistxattr", 195 },
-	{ "flistxattr", 196 },
-	{ "removexattr", 197 },
-	{ "lremovexattr", 198 },
-	{ "fremovexattr", 199 },
-	{ "tkill", 200 },
-	{ "time", 201 },
-	{ "futex", 202 },
-	{ "sched_setaffinity", 203 },
-	{ "sched_getaffinity", 204 },
-	{ "set_thread_area", 205 },
-	{ "io_setup", 206 },
-	{ "io_destroy", 207 },
-	{ "io_getevents", 208 },
-	{ "io_submit", 209 },
-	{ "io_cancel", 210 },
-	{ "get_thread_area", 211 },
-	{ "lookup_dcookie", 212 },
-	{ "epoll_create", 213 },
-	{ "epoll_ctl_old", 214 },
-	{ "epoll_wait_old", 215 },
-	{ "remap_file_pages", 216 },
-	{ "getdents64", 217 },
-	{ "set_tid_address", 218 },
-	{ "restart_syscall", 219 },
-	{ "semtimedop", 220 },
-	{ "fadvise64", 221 },
-	{ "timer_create", 222 },
-	{ "timer_settime", 223 },
-	{ "timer_gettime", 224 },
-	{ "timer_getoverrun", 225 },
-	{ "timer_delete", 226 },
-	{ "clock_settime", 227 },
-	{ "clock_gettime", 228 },
-	{ "clock_getres", 229 },
-	{ "clock_nanosleep", 230 },
-	{ "exit_group", 231 },
-	{ "epoll_wait", 232 },
-	{ "epoll_ctl", 233 },
-	{ "tgkill", 234 },
-	{ "utimes", 235 },
-	{ "vserver", 236 },
-	{ "mbind", 237 },
-	{ "set_mempolicy", 238 },
-	{ "get_mempolicy", 239 },
-	{ "mq_open", 240 },
-	{ "mq_unlink", 241 },
-	{ "mq_timedsend", 242 },
-	{ "mq_timedreceive", 243 },
-	{ "mq_notify", 244 },
-	{ "mq_getsetattr", 245 },
-	{ "kexec_load", 246 },
-	{ "waitid", 247 },
-	{ "add_key", 248 },
-	{ "request_key", 249 },
-	{ "keyctl", 250 },
-	{ "ioprio_set", 251 },
-	{ "ioprio_get", 252 },
-	{ "inotify_init", 253 },
-	{ "inotify_add_watch", 254 },
-	{ "inotify_rm_watch", 255 },
-	{ "migrate_pages", 256 },
-	{ "openat", 257 },
-	{ "mkdirat", 258 },
-	{ "mknodat", 259 },
-	{ "fchownat", 260 },
-	{ "futimesat", 261 },
-	{ "newfstatat", 262 },
-	{ "unlinkat", 263 },
-	{ "renameat", 264 },
-	{ "linkat", 265 },
-	{ "symlinkat", 266 },
-	{ "readlinkat", 267 },
-	{ "fchmodat", 268 },
-	{ "faccessat", 269 },
-	{ "pselect6", 270 },
-	{ "ppoll", 271 },
-	{ "unshare", 272 },
-	{ "set_robust_list", 273 },
-	{ "get_robust_list", 274 },
-	{ "splice", 275 },
-	{ "tee", 276 },
-	{ "sync_file_range", 277 },
-	{ "vmsplice", 278 },
-	{ "move_pages", 279 },
-	{ "utimensat", 280 },
-	{ "epoll_pwait", 281 },
-	{ "signalfd", 282 },
-	{ "timerfd_create", 283 },
-	{ "eventfd", 284 },
-	{ "fallocate", 285 },
-	{ "timerfd_settime", 286 },
-	{ "timerfd_gettime", 287 },
-	{ "accept4", 288 },
-	{ "signalfd4", 289 },
-	{ "eventfd2", 290 },
-	{ "epoll_create1", 291 },
-	{ "dup3", 292 },
-	{ "pipe2", 293 },
-	{ "inotify_init1", 294 },
-	{ "preadv", 295 },
-	{ "pwritev", 296 },
-	{ "rt_tgsigqueueinfo", 297 },
-	{ "perf_event_open", 298 },
-	{ "recvmmsg", 299 },
-	{ "fanotify_init", 300 },
-	{ "fanotify_mark", 301 },
-	{ "prlimit64", 302 },
-	{ "name_to_handle_at", 303 },
-	{ "open_by_handle_at", 304 },
-	{ "clock_adjtime", 305 },
-	{ "syncfs", 306 },
-	{ "sendmmsg", 307 },
-	{ "setns", 308 },
-	{ "getcpu", 309 },
-	{ "process_vm_readv", 310 },
-	{ "process_vm_writev", 311 },
-	{ "kcmp", 312 },
-	{ "finit_module", 313 },
-	{ "sched_setattr", 314 },
-	{ "sched_getattr", 315 },
-	{ "renameat2", 316 },
-	{ "seccomp", 317 },
-	{ "getrandom", 318 },
-	{ "memfd_create", 319 },
-	{ "kexec_file_load", 320 },
-	{ "bpf", 321 },
-	{ "execveat", 322 },
-	{ "userfaultfd", 323 },
-	{ "membarrier", 324 },
-	{ "mlock2", 325 },
-	{ "copy_file_range", 326 },
-	{ "preadv2", 327 },
-	{ "pwritev2", 328 },
-	{ "pkey_mprotect", 329 },
-	{ "pkey_alloc", 330 },
-	{ "pkey_free", 331 },
-	{ "statx", 332 },
-	{ "io_pgetevents", 333 },
-	{ "rseq", 334 },
-	{ "uretprobe", 335 },
-	{ "uprobe", 336 },
-	{ "pidfd_send_signal", 424 },
-	{ "io_uring_setup", 425 },
-	{ "io_uring_enter", 426 },
-	{ "io_uring_register", 427 },
-	{ "open_tree", 428 },
-	{ "move_mount", 429 },
-	{ "fsopen", 430 },
-	{ "fsconfig", 431 },
-	{ "fsmount", 432 },
-	{ "fspick", 433 },
-	{ "pidfd_open", 434 },
-	{ "clone3", 435 },
-	{ "close_range", 436 },
-	{ "openat2", 437 },
-	{ "pidfd_getfd", 438 },
-	{ "faccessat2", 439 },
-	{ "process_madvise", 440 },
-	{ "epoll_pwait2", 441 },
-	{ "mount_setattr", 442 },
-	{ "quotactl_fd", 443 },
-	{ "landlock_create_ruleset", 444 },
-	{ "landlock_add_rule", 445 },
-	{ "landlock_restrict_self", 446 },
-	{ "memfd_secret", 447 },
-	{ "process_mrelease", 448 },
-	{ "futex_waitv", 449 },
-	{ "set_mempolicy_home_node", 450 },
-	{ "cachestat", 451 },
-	{ "fchmodat2", 452 },
-	{ "map_shadow_stack", 453 },
-	{ "futex_wake", 454 },
-	{ "futex_wait", 455 },
-	{ "futex_requeue", 456 },
-	{ "statmount", 457 },
-	{ "listmount", 458 },
-	{ "lsm_get_self_attr", 459 },
-	{ "lsm_set_self_attr", 460 },
-	{ "lsm_list_modules", 461 },
-	{ "mseal", 462 },
-	{ "setxattrat", 463 },
-	{ "getxattrat", 464 },
-	{ "listxattrat", 465 },
-	{ "removexattrat", 466 },
-	{ "open_tree_attr", 467 },
-	{ "file_getattr", 468 },
-	{ "file_setattr", 469 },
-	{ "listns", 470 },
-	{ "rseq_slice_yield", 471 },
+	{ 3759, 0 }, /* read */
+	{ 5990, 1 }, /* write */
+	{ 2838, 2 }, /* open */
+	{ 478, 3 }, /* close */
+	{ 5268, 4 }, /* stat */
+	{ 1036, 5 }, /* fstat */
+	{ 2267, 6 }, /* lstat */
+	{ 3516, 7 }, /* poll */
+	{ 2198, 8 }, /* lseek */
+	{ 2437, 9 }, /* mmap */
+	{ 2501, 10 }, /* mprotect */
+	{ 2706, 11 }, /* munmap */
+	{ 222, 12 }, /* brk */
+	{ 4020, 13 }, /* rt_sigaction */
+	{ 4047, 14 }, /* rt_sigprocmask */
+	{ 4078, 15 }, /* rt_sigreturn */
+	{ 1896, 16 }, /* ioctl */
+	{ 3546, 17 }, /* pread64 */
+	{ 3699, 18 }, /* pwrite64 */
+	{ 3802, 19 }, /* readv */
+	{ 5996, 20 }, /* writev */
+	{ 42, 21 }, /* access */
+	{ 3459, 22 }, /* pipe */
+	{ 4553, 23 }, /* select */
+	{ 4524, 24 }, /* sched_yield */
+	{ 2628, 25 }, /* mremap */
+	{ 2669, 26 }, /* msync */
+	{ 2379, 27 }, /* mincore */
+	{ 2281, 28 }, /* madvise */
+	{ 5096, 29 }, /* shmget */
+	{ 5077, 30 }, /* shmat */
+	{ 5083, 31 }, /* shmctl */
+	{ 559, 32 }, /* dup */
+	{ 563, 33 }, /* dup2 */
+	{ 3328, 34 }, /* pause */
+	{ 2731, 35 }, /* nanosleep */
+	{ 1407, 36 }, /* getitimer */
+	{ 83, 37 }, /* alarm */
+	{ 4863, 38 }, /* setitimer */
+	{ 1457, 39 }, /* getpid */
+	{ 4614, 40 }, /* sendfile */
+	{ 5204, 41 }, /* socket */
+	{ 496, 42 }, /* connect */
+	{ 27, 43 }, /* accept */
+	{ 4651, 44 }, /* sendto */
+	{ 3820, 45 }, /* recvfrom */
+	{ 4643, 46 }, /* sendmsg */
+	{ 3854, 47 }, /* recvmsg */
+	{ 5103, 48 }, /* shutdown */
+	{ 196, 49 }, /* bind */
+	{ 2101, 50 }, /* listen */
+	{ 1573, 51 }, /* getsockname */
+	{ 1429, 52 }, /* getpeername */
+	{ 5222, 53 }, /* socketpair */
+	{ 5008, 54 }, /* setsockopt */
+	{ 1585, 55 }, /* getsockopt */
+	{ 465, 56 }, /* clone */
+	{ 977, 57 }, /* fork */
+	{ 5925, 58 }, /* vfork */
+	{ 715, 59 }, /* execve */
+	{ 731, 60 }, /* exit */
+	{ 5969, 61 }, /* wait4 */
+	{ 1993, 62 }, /* kill */
+	{ 5787, 63 }, /* uname */
+	{ 4567, 64 }, /* semget */
+	{ 4574, 65 }, /* semop */
+	{ 4560, 66 }, /* semctl */
+	{ 5090, 67 }, /* shmdt */
+	{ 2648, 68 }, /* msgget */
+	{ 2662, 69 }, /* msgsnd */
+	{ 2655, 70 }, /* msgrcv */
+	{ 2641, 71 }, /* msgctl */
+	{ 887, 72 }, /* fcntl */
+	{ 971, 73 }, /* flock */
+	{ 1078, 74 }, /* fsync */
+	{ 901, 75 }, /* fdatasync */
+	{ 5720, 76 }, /* truncate */
+	{ 1090, 77 }, /* ftruncate */
+	{ 1273, 78 }, /* getdents */
+	{ 1266, 79 }, /* getcwd */
+	{ 270, 80 }, /* chdir */
+	{ 829, 81 }, /* fchdir */
+	{ 3905, 82 }, /* rename */
+	{ 2387, 83 }, /* mkdir */
+	{ 3992, 84 }, /* rmdir */
+	{ 520, 85 }, /* creat */
+	{ 2089, 86 }, /* link */
+	{ 5793, 87 }, /* unlink */
+	{ 5377, 88 }, /* symlink */
+	{ 3782, 89 }, /* readlink */
+	{ 276, 90 }, /* chmod */
+	{ 836, 91 }, /* fchmod */
+	{ 282, 92 }, /* chown */
+	{ 862, 93 }, /* fchown */
+	{ 2063, 94 }, /* lchown */
+	{ 5766, 95 }, /* umask */
+	{ 1603, 96 }, /* gettimeofday */
+	{ 1546, 97 }, /* getrlimit */
+	{ 1556, 98 }, /* getrusage */
+	{ 5475, 99 }, /* sysinfo */
+	{ 5708, 100 }, /* times */
+	{ 3684, 101 }, /* ptrace */
+	{ 1616, 102 }, /* getuid */
+	{ 5483, 103 }, /* syslog */
+	{ 1357, 104 }, /* getgid */
+	{ 5032, 105 }, /* setuid */
+	{ 4806, 106 }, /* setgid */
+	{ 1339, 107 }, /* geteuid */
+	{ 1321, 108 }, /* getegid */
+	{ 4879, 109 }, /* setpgid */
+	{ 1472, 110 }, /* getppid */
+	{ 1449, 111 }, /* getpgrp */
+	{ 5001, 112 }, /* setsid */
+	{ 4971, 113 }, /* setreuid */
+	{ 4907, 114 }, /* setregid */
+	{ 1373, 115 }, /* getgroups */
+	{ 4822, 116 }, /* setgroups */
+	{ 4949, 117 }, /* setresuid */
+	{ 1524, 118 }, /* getresuid */
+	{ 4927, 119 }, /* setresgid */
+	{ 1502, 120 }, /* getresgid */
+	{ 1441, 121 }, /* getpgid */
+	{ 4786, 122 }, /* setfsuid */
+	{ 4766, 123 }, /* setfsgid */
+	{ 1566, 124 }, /* getsid */
+	{ 256, 125 }, /* capget */
+	{ 263, 126 }, /* capset */
+	{ 4033, 127 }, /* rt_sigpending */
+	{ 4105, 128 }, /* rt_sigtimedwait */
+	{ 4062, 129 }, /* rt_sigqueueinfo */
+	{ 4091, 130 }, /* rt_sigsuspend */
+	{ 5122, 131 }, /* sigaltstack */
+	{ 5871, 132 }, /* utime */
+	{ 2401, 133 }, /* mknod */
+	{ 5834, 134 }, /* uselib */
+	{ 3406, 135 }, /* personality */
+	{ 5865, 136 }, /* ustat */
+	{ 5280, 137 }, /* statfs */
+	{ 1060, 138 }, /* fstatfs */
+	{ 5469, 139 }, /* sysfs */
+	{ 1480, 140 }, /* getpriority */
+	{ 4895, 141 }, /* setpriority */
+	{ 4490, 142 }, /* sched_setparam */
+	{ 4354, 143 }, /* sched_getparam */
+	{ 4505, 144 }, /* sched_setscheduler */
+	{ 4369, 145 }, /* sched_getscheduler */
+	{ 4276, 146 }, /* sched_get_priority_max */
+	{ 4299, 147 }, /* sched_get_priority_min */
+	{ 4388, 148 }, /* sched_rr_get_interval */
+	{ 2415, 149 }, /* mlock */
+	{ 2687, 150 }, /* munlock */
+	{ 2428, 151 }, /* mlockall */
+	{ 2695, 152 }, /* munlockall */
+	{ 5931, 153 }, /* vhangup */
+	{ 2448, 154 }, /* modify_ldt */
+	{ 3470, 155 }, /* pivot_root */
+	{ 19, 156 }, /* _sysctl */
+	{ 3540, 157 }, /* prctl */
+	{ 127, 158 }, /* arch_prctl */
+	{ 62, 159 }, /* adjtimex */
+	{ 4991, 160 }, /* setrlimit */
+	{ 296, 161 }, /* chroot */
+	{ 5395, 162 }, /* sync */
+	{ 49, 163 }, /* acct */
+	{ 5019, 164 }, /* settimeofday */
+	{ 2459, 165 }, /* mount */
+	{ 5779, 166 }, /* umount2 */
+	{ 5356, 167 }, /* swapon */
+	{ 5348, 168 }, /* swapoff */
+	{ 3808, 169 }, /* reboot */
+	{ 4851, 170 }, /* sethostname */
+	{ 4752, 171 }, /* setdomainname */
+	{ 1909, 172 }, /* iopl */
+	{ 1902, 173 }, /* ioperm */
+	{ 526, 174 }, /* create_module */
+	{ 1686, 175 }, /* init_module */
+	{ 540, 176 }, /* delete_module */
+	{ 1189, 177 }, /* get_kernel_syms */
+	{ 3725, 178 }, /* query_module */
+	{ 3738, 179 }, /* quotactl */
+	{ 2752, 180 }, /* nfsservctl */
+	{ 1464, 181 }, /* getpmsg */
+	{ 3691, 182 }, /* putpmsg */
+	{ 71, 183 }, /* afs_syscall */
+	{ 5740, 184 }, /* tuxcall */
+	{ 4544, 185 }, /* security */
+	{ 1596, 186 }, /* gettid */
+	{ 3764, 187 }, /* readahead */
+	{ 5048, 188 }, /* setxattr */
+	{ 2204, 189 }, /* lsetxattr */
+	{ 1004, 190 }, /* fsetxattr */
+	{ 1632, 191 }, /* getxattr */
+	{ 2079, 192 }, /* lgetxattr */
+	{ 911, 193 }, /* fgetxattr */
+	{ 2125, 194 }, /* listxattr */
+	{ 2147, 195 }, /* llistxattr */
+	{ 960, 196 }, /* flistxattr */
+	{ 3879, 197 }, /* removexattr */
+	{ 2185, 198 }, /* lremovexattr */
+	{ 982, 199 }, /* fremovexattr */
+	{ 5714, 200 }, /* tkill */
+	{ 5509, 201 }, /* time */
+	{ 1112, 202 }, /* futex */
+	{ 4458, 203 }, /* sched_setaffinity */
+	{ 4322, 204 }, /* sched_getaffinity */
+	{ 4712, 205 }, /* set_thread_area */
+	{ 1829, 206 }, /* io_setup */
+	{ 1770, 207 }, /* io_destroy */
+	{ 1781, 208 }, /* io_getevents */
+	{ 1838, 209 }, /* io_submit */
+	{ 1760, 210 }, /* io_cancel */
+	{ 1235, 211 }, /* get_thread_area */
+	{ 2170, 212 }, /* lookup_dcookie */
+	{ 573, 213 }, /* epoll_create */
+	{ 610, 214 }, /* epoll_ctl_old */
+	{ 660, 215 }, /* epoll_wait_old */
+	{ 3862, 216 }, /* remap_file_pages */
+	{ 1282, 217 }, /* getdents64 */
+	{ 4728, 218 }, /* set_tid_address */
+	{ 3943, 219 }, /* restart_syscall */
+	{ 4580, 220 }, /* semtimedop */
+	{ 768, 221 }, /* fadvise64 */
+	{ 5514, 222 }, /* timer_create */
+	{ 5587, 223 }, /* timer_settime */
+	{ 5557, 224 }, /* timer_gettime */
+	{ 5540, 225 }, /* timer_getoverrun */
+	{ 5527, 226 }, /* timer_delete */
+	{ 435, 227 }, /* clock_settime */
+	{ 366, 228 }, /* clock_gettime */
+	{ 333, 229 }, /* clock_getres */
+	{ 396, 230 }, /* clock_nanosleep */
+	{ 736, 231 }, /* exit_group */
+	{ 649, 232 }, /* epoll_wait */
+	{ 600, 233 }, /* epoll_ctl */
+	{ 5502, 234 }, /* tgkill */
+	{ 5904, 235 }, /* utimes */
+	{ 5961, 236 }, /* vserver */
+	{ 2306, 237 }, /* mbind */
+	{ 4658, 238 }, /* set_mempolicy */
+	{ 1205, 239 }, /* get_mempolicy */
+	{ 2538, 240 }, /* mq_open */
+	{ 2618, 241 }, /* mq_unlink */
+	{ 2585, 242 }, /* mq_timedsend */
+	{ 2546, 243 }, /* mq_timedreceive */
+	{ 2528, 244 }, /* mq_notify */
+	{ 2514, 245 }, /* mq_getsetattr */
+	{ 1975, 246 }, /* kexec_load */
+	{ 5975, 247 }, /* waitid */
+	{ 54, 248 }, /* add_key */
+	{ 3931, 249 }, /* request_key */
+	{ 1986, 250 }, /* keyctl */
+	{ 1925, 251 }, /* ioprio_set */
+	{ 1914, 252 }, /* ioprio_get */
+	{ 1716, 253 }, /* inotify_init */
+	{ 1698, 254 }, /* inotify_add_watch */
+	{ 1743, 255 }, /* inotify_rm_watch */
+	{ 2365, 256 }, /* migrate_pages */
+	{ 2886, 257 }, /* openat */
+	{ 2393, 258 }, /* mkdirat */
+	{ 2407, 259 }, /* mknodat */
+	{ 878, 260 }, /* fchownat */
+	{ 1179, 261 }, /* futimesat */
+	{ 2741, 262 }, /* newfstatat */
+	{ 5800, 263 }, /* unlinkat */
+	{ 3912, 264 }, /* renameat */
+	{ 2094, 265 }, /* linkat */
+	{ 5385, 266 }, /* symlinkat */
+	{ 3791, 267 }, /* readlinkat */
+	{ 843, 268 }, /* fchmodat */
+	{ 747, 269 }, /* faccessat */
+	{ 3659, 270 }, /* pselect6 */
+	{ 3521, 271 }, /* ppoll */
+	{ 5809, 272 }, /* unshare */
+	{ 4696, 273 }, /* set_robust_list */
+	{ 1219, 274 }, /* get_robust_list */
+	{ 5233, 275 }, /* splice */
+	{ 5498, 276 }, /* tee */
+	{ 5400, 277 }, /* sync_file_range */
+	{ 5952, 278 }, /* vmsplice */
+	{ 2490, 279 }, /* move_pages */
+	{ 5877, 280 }, /* utimensat */
+	{ 624, 281 }, /* epoll_pwait */
+	{ 5141, 282 }, /* signalfd */
+	{ 5625, 283 }, /* timerfd_create */
+	{ 675, 284 }, /* eventfd */
+	{ 791, 285 }, /* fallocate */
+	{ 5674, 286 }, /* timerfd_settime */
+	{ 5640, 287 }, /* timerfd_gettime */
+	{ 34, 288 }, /* accept4 */
+	{ 5150, 289 }, /* signalfd4 */
+	{ 683, 290 }, /* eventfd2 */
+	{ 586, 291 }, /* epoll_create1 */
+	{ 568, 292 }, /* dup3 */
+	{ 3464, 293 }, /* pipe2 */
+	{ 1729, 294 }, /* inotify_init1 */
+	{ 3554, 295 }, /* preadv */
+	{ 3708, 296 }, /* pwritev */
+	{ 4144, 297 }, /* rt_tgsigqueueinfo */
+	{ 3382, 298 }, /* perf_event_open */
+	{ 3829, 299 }, /* recvmmsg */
+	{ 801, 300 }, /* fanotify_init */
+	{ 815, 301 }, /* fanotify_mark */
+	{ 3569, 302 }, /* prlimit64 */
+	{ 2713, 303 }, /* name_to_handle_at */
+	{ 2843, 304 }, /* open_by_handle_at */
+	{ 303, 305 }, /* clock_adjtime */
+	{ 5433, 306 }, /* syncfs */
+	{ 4634, 307 }, /* sendmmsg */
+	{ 4873, 308 }, /* setns */
+	{ 1259, 309 }, /* getcpu */
+	{ 3612, 310 }, /* process_vm_readv */
+	{ 3629, 311 }, /* process_vm_writev */
+	{ 1940, 312 }, /* kcmp */
+	{ 947, 313 }, /* finit_module */
+	{ 4476, 314 }, /* sched_setattr */
+	{ 4340, 315 }, /* sched_getattr */
+	{ 3921, 316 }, /* renameat2 */
+	{ 4536, 317 }, /* seccomp */
+	{ 1492, 318 }, /* getrandom */
+	{ 2323, 319 }, /* memfd_create */
+	{ 1959, 320 }, /* kexec_file_load */
+	{ 201, 321 }, /* bpf */
+	{ 722, 322 }, /* execveat */
+	{ 5841, 323 }, /* userfaultfd */
+	{ 2312, 324 }, /* membarrier */
+	{ 2421, 325 }, /* mlock2 */
+	{ 504, 326 }, /* copy_file_range */
+	{ 3561, 327 }, /* preadv2 */
+	{ 3716, 328 }, /* pwritev2 */
+	{ 3502, 329 }, /* pkey_mprotect */
+	{ 3481, 330 }, /* pkey_alloc */
+	{ 3492, 331 }, /* pkey_free */
+	{ 5306, 332 }, /* statx */
+	{ 1794, 333 }, /* io_pgetevents */
+	{ 3998, 334 }, /* rseq */
+	{ 5824, 335 }, /* uretprobe */
+	{ 5817, 336 }, /* uprobe */
+	{ 3441, 424 }, /* pidfd_send_signal */
+	{ 1881, 425 }, /* io_uring_setup */
+	{ 1848, 426 }, /* io_uring_enter */
+	{ 1863, 427 }, /* io_uring_register */
+	{ 2861, 428 }, /* open_tree */
+	{ 2479, 429 }, /* move_mount */
+	{ 1022, 430 }, /* fsopen */
+	{ 995, 431 }, /* fsconfig */
+	{ 1014, 432 }, /* fsmount */
+	{ 1029, 433 }, /* fspick */
+	{ 3430, 434 }, /* pidfd_open */
+	{ 471, 435 }, /* clone3 */
+	{ 484, 436 }, /* close_range */
+	{ 2893, 437 }, /* openat2 */
+	{ 3418, 438 }, /* pidfd_getfd */
+	{ 757, 439 }, /* faccessat2 */
+	{ 3579, 440 }, /* process_madvise */
+	{ 636, 441 }, /* epoll_pwait2 */
+	{ 2465, 442 }, /* mount_setattr */
+	{ 3747, 443 }, /* quotactl_fd */
+	{ 2016, 444 }, /* landlock_create_ruleset */
+	{ 1998, 445 }, /* landlock_add_rule */
+	{ 2040, 446 }, /* landlock_restrict_self */
+	{ 2336, 447 }, /* memfd_secret */
+	{ 3595, 448 }, /* process_mrelease */
+	{ 1156, 449 }, /* futex_waitv */
+	{ 4672, 450 }, /* set_mempolicy_home_node */
+	{ 246, 451 }, /* cachestat */
+	{ 852, 452 }, /* fchmodat2 */
+	{ 2289, 453 }, /* map_shadow_stack */
+	{ 1168, 454 }, /* futex_wake */
+	{ 1145, 455 }, /* futex_wait */
+	{ 1118, 456 }, /* futex_requeue */
+	{ 5296, 457 }, /* statmount */
+	{ 2108, 458 }, /* listmount */
+	{ 2214, 459 }, /* lsm_get_self_attr */
+	{ 2249, 460 }, /* lsm_set_self_attr */
+	{ 2232, 461 }, /* lsm_list_modules */
+	{ 2635, 462 }, /* mseal */
+	{ 5057, 463 }, /* setxattrat */
+	{ 1641, 464 }, /* getxattrat */
+	{ 2135, 465 }, /* listxattrat */
+	{ 3891, 466 }, /* removexattrat */
+	{ 2871, 467 }, /* open_tree_attr */
+	{ 921, 468 }, /* file_getattr */
+	{ 934, 469 }, /* file_setattr */
+	{ 2118, 470 }, /* listns */
+	{ 4003, 471 }, /* rseq_slice_yield */
 };
 
 static const uint16_t x86_64_by_name[] = {
@@ -7879,569 +8489,3 @@ const struct syscall_table syscall_table_x86_64 = {
 	.count = 385,
 };
 
-/* Every name any table lists, with or without a number. */
-const char *const syscall_all_names[] = {
-	"_llseek",
-	"_newselect",
-	"_sysctl",
-	"accept",
-	"accept4",
-	"access",
-	"acct",
-	"add_key",
-	"adjtimex",
-	"afs_syscall",
-	"alarm",
-	"arc_gettls",
-	"arc_settls",
-	"arc_usr_cmpxchg",
-	"arch_prctl",
-	"arm_fadvise64_64",
-	"atomic_barrier",
-	"atomic_cmpxchg_32",
-	"bdflush",
-	"bind",
-	"bpf",
-	"break",
-	"breakpoint",
-	"brk",
-	"cachectl",
-	"cacheflush",
-	"cachestat",
-	"capget",
-	"capset",
-	"chdir",
-	"chmod",
-	"chown",
-	"chown32",
-	"chroot",
-	"clock_adjtime",
-	"clock_adjtime64",
-	"clock_getres",
-	"clock_getres_time64",
-	"clock_gettime",
-	"clock_gettime64",
-	"clock_nanosleep",
-	"clock_nanosleep_time64",
-	"clock_settime",
-	"clock_settime64",
-	"clone",
-	"clone3",
-	"close",
-	"close_range",
-	"connect",
-	"copy_file_range",
-	"creat",
-	"create_module",
-	"delete_module",
-	"dipc",
-	"dup",
-	"dup2",
-	"dup3",
-	"epoll_create",
-	"epoll_create1",
-	"epoll_ctl",
-	"epoll_ctl_old",
-	"epoll_pwait",
-	"epoll_pwait2",
-	"epoll_wait",
-	"epoll_wait_old",
-	"eventfd",
-	"eventfd2",
-	"exec_with_loader",
-	"execv",
-	"execve",
-	"execveat",
-	"exit",
-	"exit_group",
-	"faccessat",
-	"faccessat2",
-	"fadvise64",
-	"fadvise64_64",
-	"fallocate",
-	"fanotify_init",
-	"fanotify_mark",
-	"fchdir",
-	"fchmod",
-	"fchmodat",
-	"fchmodat2",
-	"fchown",
-	"fchown32",
-	"fchownat",
-	"fcntl",
-	"fcntl64",
-	"fdatasync",
-	"fgetxattr",
-	"file_getattr",
-	"file_setattr",
-	"finit_module",
-	"flistxattr",
-	"flock",
-	"fork",
-	"fremovexattr",
-	"fsconfig",
-	"fsetxattr",
-	"fsmount",
-	"fsopen",
-	"fspick",
-	"fstat",
-	"fstat64",
-	"fstatat64",
-	"fstatfs",
-	"fstatfs64",
-	"fsync",
-	"ftime",
-	"ftruncate",
-	"ftruncate64",
-	"futex",
-	"futex_requeue",
-	"futex_time64",
-	"futex_wait",
-	"futex_waitv",
-	"futex_wake",
-	"futimesat",
-	"get_kernel_syms",
-	"get_mempolicy",
-	"get_robust_list",
-	"get_thread_area",
-	"get_tls",
-	"getcpu",
-	"getcwd",
-	"getdents",
-	"getdents64",
-	"getdomainname",
-	"getdtablesize",
-	"getegid",
-	"getegid32",
-	"geteuid",
-	"geteuid32",
-	"getgid",
-	"getgid32",
-	"getgroups",
-	"getgroups32",
-	"gethostname",
-	"getitimer",
-	"getpagesize",
-	"getpeername",
-	"getpgid",
-	"getpgrp",
-	"getpid",
-	"getpmsg",
-	"getppid",
-	"getpriority",
-	"getrandom",
-	"getresgid",
-	"getresgid32",
-	"getresuid",
-	"getresuid32",
-	"getrlimit",
-	"getrusage",
-	"getsid",
-	"getsockname",
-	"getsockopt",
-	"gettid",
-	"gettimeofday",
-	"getuid",
-	"getuid32",
-	"getxattr",
-	"getxattrat",
-	"getxgid",
-	"getxpid",
-	"getxuid",
-	"gtty",
-	"idle",
-	"init_module",
-	"inotify_add_watch",
-	"inotify_init",
-	"inotify_init1",
-	"inotify_rm_watch",
-	"io_cancel",
-	"io_destroy",
-	"io_getevents",
-	"io_pgetevents",
-	"io_pgetevents_time64",
-	"io_setup",
-	"io_submit",
-	"io_uring_enter",
-	"io_uring_register",
-	"io_uring_setup",
-	"ioctl",
-	"ioperm",
-	"iopl",
-	"ioprio_get",
-	"ioprio_set",
-	"ipc",
-	"kcmp",
-	"kern_features",
-	"kexec_file_load",
-	"kexec_load",
-	"keyctl",
-	"kill",
-	"landlock_add_rule",
-	"landlock_create_ruleset",
-	"landlock_restrict_self",
-	"lchown",
-	"lchown32",
-	"lgetxattr",
-	"link",
-	"linkat",
-	"listen",
-	"listmount",
-	"listns",
-	"listxattr",
-	"listxattrat",
-	"llistxattr",
-	"llseek",
-	"lock",
-	"lookup_dcookie",
-	"lremovexattr",
-	"lseek",
-	"lsetxattr",
-	"lsm_get_self_attr",
-	"lsm_list_modules",
-	"lsm_set_self_attr",
-	"lstat",
-	"lstat64",
-	"madvise",
-	"map_shadow_stack",
-	"mbind",
-	"membarrier",
-	"memfd_create",
-	"memfd_secret",
-	"memory_ordering",
-	"migrate_pages",
-	"mincore",
-	"mkdir",
-	"mkdirat",
-	"mknod",
-	"mknodat",
-	"mlock",
-	"mlock2",
-	"mlockall",
-	"mmap",
-	"mmap2",
-	"modify_ldt",
-	"mount",
-	"mount_setattr",
-	"move_mount",
-	"move_pages",
-	"mprotect",
-	"mpx",
-	"mq_getsetattr",
-	"mq_notify",
-	"mq_open",
-	"mq_timedreceive",
-	"mq_timedreceive_time64",
-	"mq_timedsend",
-	"mq_timedsend_time64",
-	"mq_unlink",
-	"mremap",
-	"mseal",
-	"msgctl",
-	"msgget",
-	"msgrcv",
-	"msgsnd",
-	"msync",
-	"multiplexer",
-	"munlock",
-	"munlockall",
-	"munmap",
-	"name_to_handle_at",
-	"nanosleep",
-	"newfstatat",
-	"nfsservctl",
-	"nice",
-	"old_adjtimex",
-	"oldfstat",
-	"oldlstat",
-	"oldolduname",
-	"oldstat",
-	"oldumount",
-	"olduname",
-	"open",
-	"open_by_handle_at",
-	"open_tree",
-	"open_tree_attr",
-	"openat",
-	"openat2",
-	"or1k_atomic",
-	"osf_fstat",
-	"osf_fstatfs",
-	"osf_fstatfs64",
-	"osf_getdirentries",
-	"osf_getdomainname",
-	"osf_getitimer",
-	"osf_getrusage",
-	"osf_getsysinfo",
-	"osf_gettimeofday",
-	"osf_lstat",
-	"osf_mount",
-	"osf_proplist_syscall",
-	"osf_select",
-	"osf_set_program_attributes",
-	"osf_setitimer",
-	"osf_setsysinfo",
-	"osf_settimeofday",
-	"osf_shmat",
-	"osf_sigprocmask",
-	"osf_sigstack",
-	"osf_stat",
-	"osf_statfs",
-	"osf_statfs64",
-	"osf_swapon",
-	"osf_syscall",
-	"osf_sysinfo",
-	"osf_usleep_thread",
-	"osf_utimes",
-	"osf_utsname",
-	"osf_wait4",
-	"pause",
-	"pciconfig_iobase",
-	"pciconfig_read",
-	"pciconfig_write",
-	"perf_event_open",
-	"perfctr",
-	"personality",
-	"pidfd_getfd",
-	"pidfd_open",
-	"pidfd_send_signal",
-	"pipe",
-	"pipe2",
-	"pivot_root",
-	"pkey_alloc",
-	"pkey_free",
-	"pkey_mprotect",
-	"poll",
-	"ppoll",
-	"ppoll_time64",
-	"prctl",
-	"pread64",
-	"preadv",
-	"preadv2",
-	"prlimit64",
-	"process_madvise",
-	"process_mrelease",
-	"process_vm_readv",
-	"process_vm_writev",
-	"prof",
-	"profil",
-	"pselect6",
-	"pselect6_time64",
-	"ptrace",
-	"putpmsg",
-	"pwrite64",
-	"pwritev",
-	"pwritev2",
-	"query_module",
-	"quotactl",
-	"quotactl_fd",
-	"read",
-	"readahead",
-	"readdir",
-	"readlink",
-	"readlinkat",
-	"readv",
-	"reboot",
-	"recv",
-	"recvfrom",
-	"recvmmsg",
-	"recvmmsg_time64",
-	"recvmsg",
-	"remap_file_pages",
-	"removexattr",
-	"removexattrat",
-	"rename",
-	"renameat",
-	"renameat2",
-	"request_key",
-	"restart_syscall",
-	"riscv_flush_icache",
-	"riscv_hwprobe",
-	"rmdir",
-	"rseq",
-	"rseq_slice_yield",
-	"rt_sigaction",
-	"rt_sigpending",
-	"rt_sigprocmask",
-	"rt_sigqueueinfo",
-	"rt_sigreturn",
-	"rt_sigsuspend",
-	"rt_sigtimedwait",
-	"rt_sigtimedwait_time64",
-	"rt_tgsigqueueinfo",
-	"rtas",
-	"s390_guarded_storage",
-	"s390_pci_mmio_read",
-	"s390_pci_mmio_write",
-	"s390_runtime_instr",
-	"s390_sthyi",
-	"sched_get_affinity",
-	"sched_get_priority_max",
-	"sched_get_priority_min",
-	"sched_getaffinity",
-	"sched_getattr",
-	"sched_getparam",
-	"sched_getscheduler",
-	"sched_rr_get_interval",
-	"sched_rr_get_interval_time64",
-	"sched_set_affinity",
-	"sched_setaffinity",
-	"sched_setattr",
-	"sched_setparam",
-	"sched_setscheduler",
-	"sched_yield",
-	"seccomp",
-	"security",
-	"select",
-	"semctl",
-	"semget",
-	"semop",
-	"semtimedop",
-	"semtimedop_time64",
-	"send",
-	"sendfile",
-	"sendfile64",
-	"sendmmsg",
-	"sendmsg",
-	"sendto",
-	"set_mempolicy",
-	"set_mempolicy_home_node",
-	"set_robust_list",
-	"set_thread_area",
-	"set_tid_address",
-	"set_tls",
-	"setdomainname",
-	"setfsgid",
-	"setfsgid32",
-	"setfsuid",
-	"setfsuid32",
-	"setgid",
-	"setgid32",
-	"setgroups",
-	"setgroups32",
-	"sethae",
-	"sethostname",
-	"setitimer",
-	"setns",
-	"setpgid",
-	"setpgrp",
-	"setpriority",
-	"setregid",
-	"setregid32",
-	"setresgid",
-	"setresgid32",
-	"setresuid",
-	"setresuid32",
-	"setreuid",
-	"setreuid32",
-	"setrlimit",
-	"setsid",
-	"setsockopt",
-	"settimeofday",
-	"setuid",
-	"setuid32",
-	"setxattr",
-	"setxattrat",
-	"sgetmask",
-	"shmat",
-	"shmctl",
-	"shmdt",
-	"shmget",
-	"shutdown",
-	"sigaction",
-	"sigaltstack",
-	"signal",
-	"signalfd",
-	"signalfd4",
-	"sigpending",
-	"sigprocmask",
-	"sigreturn",
-	"sigsuspend",
-	"socket",
-	"socketcall",
-	"socketpair",
-	"splice",
-	"spu_create",
-	"spu_run",
-	"ssetmask",
-	"stat",
-	"stat64",
-	"statfs",
-	"statfs64",
-	"statmount",
-	"statx",
-	"stime",
-	"stty",
-	"subpage_prot",
-	"swapcontext",
-	"swapoff",
-	"swapon",
-	"switch_endian",
-	"symlink",
-	"symlinkat",
-	"sync",
-	"sync_file_range",
-	"sync_file_range2",
-	"syncfs",
-	"sys_debug_setcontext",
-	"syscall",
-	"sysfs",
-	"sysinfo",
-	"syslog",
-	"sysmips",
-	"tee",
-	"tgkill",
-	"time",
-	"timer_create",
-	"timer_delete",
-	"timer_getoverrun",
-	"timer_gettime",
-	"timer_gettime64",
-	"timer_settime",
-	"timer_settime64",
-	"timerfd",
-	"timerfd_create",
-	"timerfd_gettime",
-	"timerfd_gettime64",
-	"timerfd_settime",
-	"timerfd_settime64",
-	"times",
-	"tkill",
-	"truncate",
-	"truncate64",
-	"tuxcall",
-	"ugetrlimit",
-	"ulimit",
-	"umask",
-	"umount",
-	"umount2",
-	"uname",
-	"unlink",
-	"unlinkat",
-	"unshare",
-	"uprobe",
-	"uretprobe",
-	"uselib",
-	"userfaultfd",
-	"usr26",
-	"usr32",
-	"ustat",
-	"utime",
-	"utimensat",
-	"utimensat_time64",
-	"utimes",
-	"utrap_install",
-	"vfork",
-	"vhangup",
-	"vm86",
-	"vm86old",
-	"vmsplice",
-	"vserver",
-	"wait4",
-	"waitid",
-	"waitpid",
-	"write",
-	"writev",
-};
-
-const size_t syscall_all_count = 561;

@@ -10,7 +10,7 @@
 #include <stdint.h>
 
 struct syscall_entry {
-	const char *name;
+	uint16_t name; /* offset in syscall_name_pool */
 	uint32_t nr;
 };
 
@@ -42,12 +42,25 @@ extern const struct syscall_table syscall_table_sh;
 extern const struct syscall_table syscall_table_x32;
 extern const struct syscall_table syscall_table_x86_64;
 
+/* Every name below, NUL-separated; entries and the list hold offsets into it. */
+extern const char syscall_name_pool[];
+
 /*
  * Every syscall name any reference table lists, numbered or not, in strcmp
- * order: a name here but not in an ABI's table is a real syscall that ABI
- * lacks, not a typo.
+ * order (offsets into syscall_name_pool): a name here but not in an ABI's
+ * table is a real syscall that ABI lacks, not a typo.
  */
-extern const char *const syscall_all_names[];
+extern const uint16_t syscall_all_names[];
 extern const size_t syscall_all_count;
+
+static inline const char *syscall_entry_name(const struct syscall_entry *e)
+{
+	return syscall_name_pool + e->name;
+}
+
+static inline const char *syscall_all_name(size_t i)
+{
+	return syscall_name_pool + syscall_all_names[i];
+}
 
 #endif

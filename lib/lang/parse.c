@@ -369,7 +369,7 @@ static const char *suggest_syscall(const char *name)
 	struct suggest s;
 	suggest_init(&s, name);
 	for (size_t i = 0; i < syscall_all_count; i++)
-		suggest_consider(&s, syscall_all_names[i]);
+		suggest_consider(&s, syscall_all_name(i));
 	return suggest_result(&s);
 }
 
