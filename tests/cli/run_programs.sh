@@ -674,6 +674,20 @@ else
 	skip_feature i386-emulation "int 0x80: kill, tkill, tgkill at syscage and its watchdog"
 	skip_feature i386-emulation "int 0x80: each refused with EPERM"
 fi
+# And through the x32 ABI, where the kernel runs x32 calls.
+if have_feature x32; then
+	rm -f "$TMP/r.x32"
+	expect_status 0 "x32: kill, tkill, tgkill at syscage and its watchdog" -- $T setsid "$S" \
+		run -p "$TMP/unshare.policy" -- "$N" x32 "$TMP/r.x32"
+	if grep -qx 'x32 done' "$TMP/r.x32" && [ "$(grep -c ' EPERM$' "$TMP/r.x32")" -eq 6 ] &&
+		[ "$(wc -l <"$TMP/r.x32")" -eq 7 ]; then
+		ok "x32: each refused with EPERM"; else
+		not_ok "x32: each refused with EPERM" "$(cat "$TMP/r.x32" 2>/dev/null)"
+	fi
+else
+	skip_feature x32 "x32: kill, tkill, tgkill at syscage and its watchdog"
+	skip_feature x32 "x32: each refused with EPERM"
+fi
 
 # --- reports show memory the program may have changed after the call --------
 

@@ -24,6 +24,9 @@
  *       kill, tkill, tgkill), once with clean registers and once with
  *       junk in the upper halves of the 64-bit registers.  Writes
  *       "NAME TARGET E" per attempt and "int80 done".
+ *   notif_attack x32 RESULT
+ *       the same through the x32 ABI (the x86_64 numbers with bit 30 set),
+ *       which runs where the kernel has x32 on.  Writes "x32 done".
  *   notif_attack clone-parent RESULT
  *       makes syscage the parent of a new process (CLONE_PARENT) whose exit
  *       signal is SIGKILL, lets it exit, then calls unshare(0).  Writes
@@ -198,10 +201,34 @@ static int run_int80(void)
 	note("int80 done");
 	return 0;
 }
+
+static void x32_at(pid_t pid, const char *name)
+{
+	const long x32 = 0x40000000L;
+	note("kill %s %s", name, outcome(syscall(x32 | SYS_kill, pid, SIGKILL)));
+	note("tkill %s %s", name, outcome(syscall(x32 | SYS_tkill, pid, SIGKILL)));
+	note("tgkill %s %s", name, outcome(syscall(x32 | SYS_tgkill, pid, pid, SIGKILL)));
+}
+
+static int run_x32(void)
+{
+	pid_t supervisor = getppid(), watchdog = find_watchdog(supervisor);
+	if (watchdog)
+		x32_at(watchdog, "syscage-watch");
+	x32_at(supervisor, "syscage");
+	note("x32 done");
+	return 0;
+}
 #else
 static int run_int80(void)
 {
 	note("int80 not x86_64");
+	return 1;
+}
+
+static int run_x32(void)
+{
+	note("x32 not x86_64");
 	return 1;
 }
 #endif
@@ -280,6 +307,8 @@ int main(int argc, char **argv)
 		return run_own_filter_orphan(argv[2]);
 	if (!strcmp(mode, "int80") && argc == 3)
 		return run_int80();
+	if (!strcmp(mode, "x32") && argc == 3)
+		return run_x32();
 	if (!strcmp(mode, "clone-parent") && argc == 3)
 		return run_clone_parent();
 	if (!strcmp(mode, "bad-pointers") && argc == 3)
