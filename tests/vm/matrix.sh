@@ -8,7 +8,7 @@
 #
 # KERNEL is a name from kernels.txt or `host`.  The build must be configured with tests;
 # it is not rebuilt here.  Each kernel's meson log is kept as BUILD/meson-logs/kernel-NAME.json
-# (and .txt), for tests/summarize.py.
+# (and .txt), for tests/summarize.py, and the guest's console as kernel-NAME.console.
 #
 # SYSCAGE_MATRIX_TESTS overrides the tests run (meson test names);
 # SYSCAGE_TEST_SCALE (default 8 in a guest, where code runs about ten times slower under
@@ -73,6 +73,8 @@ run_one() {
 		cp "$out/$logbase.json" "$out/$logbase.txt" "$build/meson-logs/" 2>/dev/null
 	fi
 	local wall=$SECONDS
+	# the guest kernel's console, for a panic or a hang
+	[ -f "$out/kernel-console" ] && cp "$out/kernel-console" "$build/meson-logs/$logbase.console"
 	if [ ! -s "$build/meson-logs/$logbase.json" ] || [ "$build/meson-logs/$logbase.json" -ot "$out" ]; then
 		echo "kernel-$name: no test ran (exit $status); the last lines:"
 		tail -n 30 "$out/console" | sed 's/^/    /'
