@@ -26,6 +26,8 @@ struct run_opts {
 	bool complain; /* --complain: nothing denied, only told */
 	bool quiet;
 	bool wait;
+	bool keep_children; /* --keep-children */
+	bool no_landlock;   /* --no-landlock */
 	enum scg_own_filters own_filters; /* --own-filters */
 };
 
@@ -33,7 +35,8 @@ static void usage(FILE *out)
 {
 	fprintf(out,
 		"usage: syscage run [-p POLICY] [--log FILE] [--no-report] [--complain]\n"
-		"                   [--own-filters=allow|refuse] [-w] [-q] [-v] -- CMD [ARG...]\n"
+		"                   [--own-filters=allow|refuse] [--keep-children] [--no-landlock]\n"
+		"                   [-w] [-q] [-v] -- CMD [ARG...]\n"
 		"  -p, --policy POLICY  policy file, OCI profile (*.json) or built-in profile\n"
 		"                       (default: the built-in profile 'default')\n"
 		"      --log FILE       write every denial to FILE as a JSON line\n"
@@ -48,9 +51,18 @@ static void usage(FILE *out)
 		"                       EPERM (refuse)\n"
 		"  -w, --wait           when the program exits, go on supervising its descendants\n"
 		"                       (daemons) until none is left\n"
+		"      --keep-children  leave the program's descendants running when it ends\n"
+		"                       (default: its whole tree is killed when a KILL verdict\n"
+		"                       ends it, and when syscage exits)\n"
+		"      --no-landlock    no Landlock domain for the program (default, where the\n"
+		"                       kernel has Landlock: it cannot trace, open /proc/PID/mem\n"
+		"                       of, signal or reach the abstract unix sockets of\n"
+		"                       processes outside it)\n"
 		"  -q, --quiet          no denial lines or summary on stderr\n"
-		"  -v, --verbose        also the policy's warnings about syscalls a target ABI\n"
-		"                       lacks ('syscage compile' always shows them)\n");
+		"  -v, --verbose        say which layers confine the program (seccomp, Landlock,\n"
+		"                       process tree), and show the policy's warnings about\n"
+		"                       syscalls a target ABI lacks ('syscage compile' always\n"
+		"                       shows them)\n");
 }
 
 /* -v: the policy's warnings are wanted, so it is parsed at the start. */
@@ -84,6 +96,8 @@ static int on_option(int c, const char *arg, void *ctx)
 		return -1;
 	case 'q': cfg->quiet = true; break;
 	case 'w': cfg->wait = true; break;
+	case 'K': cfg->keep_children = true; break;
+	case 'L': cfg->no_landlock = true; break;
 	case 'v': cli_set_policy_warnings(CLI_POLICY_WARN_ALL); verbose = true; break;
 	}
 	return 0;
@@ -94,7 +108,7 @@ static int launch(const struct run_opts *cfg, char **argv, const char *path,
 		  const struct scg_policy *policy, const struct scg_features *features)
 {
 	struct run_front front = { .policy_name = cfg->policy_name, .command = argv[0],
-				   .wait = cfg->wait, .diag = scg_diag_new(),
+				   .wait = cfg->wait, .verbose = verbose, .diag = scg_diag_new(),
 				   .report = run_report_new(cfg->log_path, cfg->quiet,
 							    cfg->complain) };
 	if (!front.report || !front.diag) {
@@ -108,6 +122,7 @@ static int launch(const struct run_opts *cfg, char **argv, const char *path,
 		 .mode = cfg->report ? SCG_LAUNCH_REPORT : SCG_LAUNCH_UNSUPERVISED,
 		 .profile = policy ? NULL : cfg->policy_name, .path = path, .features = features,
 		 .complain = cfg->complain, .own_filters = cfg->own_filters,
+		 .keep_children = cfg->keep_children, .no_landlock = cfg->no_landlock,
 		 .on_denial = run_report_denial, .on_own_filter = run_report_own_filter);
 	run_front_events(&front, &o);
 	struct scg_launch_result res;
@@ -127,6 +142,7 @@ int cmd_run(int argc, char **argv)
 		{ "wait", no_argument, NULL, 'w' },         { "verbose", no_argument, NULL, 'v' },
 		{ "complain", no_argument, NULL, 'C' },     { "help", no_argument, NULL, 'h' },
 		{ "own-filters", required_argument, NULL, 'O' },
+		{ "keep-children", no_argument, NULL, 'K' }, { "no-landlock", no_argument, NULL, 'L' },
 		{ NULL, 0, NULL, 0 },
 	};
 	static const struct cli_command cmd = { "run", "+:p:qvwh", longopts, usage, on_option };

@@ -3,7 +3,8 @@
  * The launcher's child between fork and exec.
  *
  * The filter arrives compiled (launch_filter.c); the child binds itself to
- * the supervisor's life, installs it and execs.  Once the filter is in,
+ * the supervisor's life, joins the program's cgroup (launch_tree.c), enters
+ * its Landlock domain (landlock.c), installs the filter and execs.  Once the filter is in,
  * every syscall goes through the program's policy, so the child only makes
  * raw syscalls carrying the exec cookie: sendmsg to hand over the listener,
  * execve, and exit_group if the exec fails.
@@ -57,6 +58,12 @@ _Noreturn void launch_child(const struct launch *l, struct scg_prog *filter, uin
 		fail_early(sock, SCG_LAUNCH_STAGE_CHILD, errno);
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1L, 0L, 0L, 0L) < 0)
 		fail_early(sock, SCG_LAUNCH_STAGE_NO_NEW_PRIVS, errno);
+	/* Before anything the program runs: its tree, then its Landlock domain,
+	 * which the supervisor and the watchdog stay outside of. */
+	tree_child_join(l->tree);
+	int e = l->landlock_abi > 0 ? landlock_enter(l->landlock_abi) : 0;
+	if (e < 0)
+		fail_early(sock, SCG_LAUNCH_STAGE_LANDLOCK, -e);
 	/* This child is single-threaded (fork copies one thread): no TSYNC needed. */
 	struct scg_install_result res = { .listener = -1 };
 	int r = scg_filter_install(filter, l->supervised ? l->listener_flags : 0, &res);

@@ -45,6 +45,12 @@ bool feature_have(const char *name)
 	if (!strcmp(name, "user-notif"))
 		return (f->actions & (1U << SCG_ACTION_USER_NOTIF)) &&
 		       (f->flags & SCG_FILTER_FLAG_NEW_LISTENER);
+	if (!strcmp(name, "landlock"))
+		return f->landlock_abi >= 1;
+	if (!strcmp(name, "landlock-scope"))
+		return f->landlock_abi >= 6;
+	if (!strcmp(name, "cgroup-kill"))
+		return f->cgroup_kill;
 	if (!strcmp(name, "no-inherited-filter"))
 		return prctl(PR_GET_SECCOMP, 0L, 0L, 0L, 0L) == 0;
 	/* tools whose output the importers are held against */
