@@ -113,6 +113,45 @@ else
 	skip_feature python3 "KILL verdict, the waiting thread ended by another thread's execve"
 fi
 
+# --- what the guard leaves to the domain stays cacheable --------------------------
+
+# The filter run installs, read back from the running program: where the
+# domain is scoped, the calls the default profile allows unconditionally
+# (fcntl, kill, tgkill, ...) stay in the kernel's action cache, as with the
+# profile installed directly; without Landlock the guard tests their arguments.
+cached_calls() { # cached_calls RUN-OPTION...: the names among CALLS the installed filter caches
+	local sv p
+	"$S" run -q "$@" -- sleep 30 2>/dev/null &
+	sv=$!
+	for _ in $(seq 200); do p=$(pgrep -P "$sv" -x sleep) && break; sleep 0.05; done
+	rm -rf "$TMP/dump"
+	"$S" dump --format raw -o "$TMP/dump" "$p" >/dev/null 2>&1
+	kill "$sv"
+	wait "$sv" 2>/dev/null
+	"$S" verify --cache --json "$TMP/dump/filter-0.bpf" | python3 -c '
+import json, subprocess, sys
+c = [x for x in json.load(sys.stdin)["cache"] if x["arch"] == "x86_64"][0]
+for name in sys.argv[2:]:
+    nr = int(subprocess.run([sys.argv[1], "syscalls", name], capture_output=True, text=True).stdout.split()[1])
+    if any(a <= nr <= b for a, b in c["ranges"]):
+        print(name)
+' "$S" fcntl kill tgkill tkill rt_sigqueueinfo pidfd_open pidfd_send_signal prlimit64 prctl
+}
+if [ "$(uname -m)" = x86_64 ] && command -v python3 >/dev/null && have_feature ptrace-get-filter &&
+	have_feature landlock-scope; then
+	got=$(cached_calls -p default | tr '\n' ' ')
+	if [ "$got" = "fcntl kill tgkill tkill rt_sigqueueinfo pidfd_open pidfd_send_signal " ]; then
+		ok "run -p default, scoped domain: fcntl, kill, tgkill, tkill, rt_sigqueueinfo, pidfd_* cached"; else
+		not_ok "run -p default, scoped domain: fcntl, kill, tgkill, tkill, rt_sigqueueinfo, pidfd_* cached" "cached: $got"
+	fi
+	got=$(cached_calls --no-landlock -p default | tr '\n' ' ')
+	if [ -z "$got" ]; then ok "  --no-landlock: the guard tests their arguments, none cached"; else
+		not_ok "  --no-landlock: the guard tests their arguments, none cached" "cached: $got"
+	fi
+else
+	skip_feature ptrace-get-filter "run -p default, scoped domain: the calls the guard leaves are cached"
+fi
+
 # --- the layers, said -----------------------------------------------------------
 
 expect_status 0 "run -v: says which layers are in force" -- $T "$S" run -v -- true
