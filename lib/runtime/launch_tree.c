@@ -178,6 +178,20 @@ static size_t tree_children(const struct tree *t, pid_t *out, size_t max, pid_t 
 	return k;
 }
 
+/* No cgroup after all: closed, removed (it holds no process), forgotten. */
+static void drop_cgroup(struct tree *t)
+{
+	if (t->procs_fd >= 0)
+		close(t->procs_fd);
+	if (t->kill_fd >= 0)
+		close(t->kill_fd);
+	t->procs_fd = t->kill_fd = -1;
+	if (t->cgroup)
+		rmdir(t->cgroup);
+	free(t->cgroup);
+	t->cgroup = NULL;
+}
+
 /* A cgroup of the launch's own beneath ours; 0 or -errno (then none). */
 static int make_cgroup(struct tree *t)
 {
@@ -203,7 +217,7 @@ static int make_cgroup(struct tree *t)
 	t->kill_fd = open(path, O_WRONLY | O_CLOEXEC);
 	if (t->procs_fd < 0 || t->kill_fd < 0) {
 		r = -errno;
-		tree_release(t);
+		drop_cgroup(t);
 		return r;
 	}
 	return 0;
@@ -261,12 +275,7 @@ void tree_confirm(struct tree *t, pid_t program)
 		joined = p && len >= nlen && !strncmp(p + len - nlen, name, nlen);
 	}
 	if (!joined) {
-		close(t->procs_fd);
-		close(t->kill_fd);
-		t->procs_fd = t->kill_fd = -1;
-		rmdir(t->cgroup);
-		free(t->cgroup);
-		t->cgroup = NULL;
+		drop_cgroup(t);
 		t->how = SCG_LAUNCH_TREE_SUBREAPER;
 	}
 }
@@ -304,17 +313,9 @@ void tree_kill(struct tree *t, pid_t program)
 
 void tree_release(struct tree *t)
 {
-	if (t->procs_fd >= 0)
-		close(t->procs_fd);
-	if (t->kill_fd >= 0)
-		close(t->kill_fd);
-	t->procs_fd = t->kill_fd = -1;
-	/* Empty once every process of it is reaped (tree_kill()); with
-	 * keep_children or a daemon still alive, rmdir fails and it stays. */
-	if (t->cgroup)
-		rmdir(t->cgroup);
-	free(t->cgroup);
-	t->cgroup = NULL;
+	/* Empty once every process of it is reaped (tree_kill()); should one
+	 * be left, rmdir fails and the cgroup stays. */
+	drop_cgroup(t);
 	free(t->callers);
 	t->callers = NULL;
 	t->ncallers = 0;

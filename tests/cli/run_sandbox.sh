@@ -220,8 +220,13 @@ if alive daemon.pid; then ok "  --keep-children: the daemon lives on"; else
 	not_ok "  --keep-children: the daemon lives on"
 fi
 for f in child.pid daemon.pid; do alive $f && kill -9 "$(cat $f)"; done
-if ! ls -d /sys/fs/cgroup/syscage-* /sys/fs/cgroup/unified/syscage-* >/dev/null 2>&1; then
-	ok "no cgroup left behind"; else not_ok "no cgroup left behind"
+if have_feature cgroup-kill; then
+	expect_status 159 "-v, a program that leaves a daemon, killed by a verdict" -- \
+		$T "$S" run -v -p "$TMP/kill.policy" -- sh -c 'sh -c "sleep 1000.2 &"; exec uname'
+	cg=$(sed -n 's/.*process tree: cgroup, killed whole //p' "$TMP/err")
+	if [ -n "$cg" ] && [ ! -e "$cg" ]; then ok "  its cgroup is removed"; else
+		not_ok "  its cgroup is removed" "'$cg'"
+	fi
 fi
 
 # nginx: the master killed by a verdict (its main loop waits in rt_sigsuspend,
