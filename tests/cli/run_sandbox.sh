@@ -184,7 +184,7 @@ expect_grep "$TMP/out" "^  process tree: " "  status: a process tree line"
 # re-parents), then the program calls what the policy kills.  Each writes its pid.
 tree_prog='sleep 1000.1 & echo $! >child.pid; sh -c "sleep 1000.2 & echo \$! >daemon.pid"; exec uname'
 # alive PIDFILE: the process is still there, running what we started
-alive() { local p; p=$(cat "$1" 2>/dev/null) && grep -qa '^sleep' "/proc/$p/cmdline" 2>/dev/null; }
+alive() { local p; p=$(cat "$1" 2>/dev/null) && { tr '\0' ' ' <"/proc/$p/cmdline"; } 2>/dev/null | grep -q '^sleep 1000\.[12] $'; }
 tree_gone() { # tree_gone NAME
 	local left=""
 	alive child.pid && left="$left child"
