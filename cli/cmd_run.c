@@ -28,6 +28,7 @@ struct run_opts {
 	bool wait;
 	bool keep_children; /* --keep-children */
 	bool no_landlock;   /* --no-landlock */
+	bool unshare_pid;   /* --unshare-pid */
 	enum scg_own_filters own_filters; /* --own-filters */
 };
 
@@ -36,7 +37,7 @@ static void usage(FILE *out)
 	fprintf(out,
 		"usage: syscage run [-p POLICY] [--log FILE] [--no-report] [--complain]\n"
 		"                   [--own-filters=allow|refuse] [--keep-children] [--no-landlock]\n"
-		"                   [-w] [-q] [-v] -- CMD [ARG...]\n"
+		"                   [--unshare-pid] [-w] [-q] [-v] -- CMD [ARG...]\n"
 		"  -p, --policy POLICY  policy file, OCI profile (*.json) or built-in profile\n"
 		"                       (default: the built-in profile 'default')\n"
 		"      --log FILE       write every denial to FILE as a JSON line\n"
@@ -58,6 +59,9 @@ static void usage(FILE *out)
 		"                       kernel has Landlock: it cannot trace, open /proc/PID/mem\n"
 		"                       of, signal or reach the abstract unix sockets of\n"
 		"                       processes outside it)\n"
+		"      --unshare-pid    run the program in a pid namespace of its own, /proc\n"
+		"                       mounted anew: it sees only its own tree, which the\n"
+		"                       kernel ends with it (a user namespace too, unless root)\n"
 		"  -q, --quiet          no denial lines or summary on stderr\n"
 		"  -v, --verbose        say which layers confine the program (seccomp, Landlock,\n"
 		"                       process tree), and show the policy's warnings about\n"
@@ -98,6 +102,7 @@ static int on_option(int c, const char *arg, void *ctx)
 	case 'w': cfg->wait = true; break;
 	case 'K': cfg->keep_children = true; break;
 	case 'L': cfg->no_landlock = true; break;
+	case 'P': cfg->unshare_pid = true; break;
 	case 'v': cli_set_policy_warnings(CLI_POLICY_WARN_ALL); verbose = true; break;
 	}
 	return 0;
@@ -123,6 +128,7 @@ static int launch(const struct run_opts *cfg, char **argv, const char *path,
 		 .profile = policy ? NULL : cfg->policy_name, .path = path, .features = features,
 		 .complain = cfg->complain, .own_filters = cfg->own_filters,
 		 .keep_children = cfg->keep_children, .no_landlock = cfg->no_landlock,
+		 .unshare_pid = cfg->unshare_pid,
 		 .on_denial = run_report_denial, .on_own_filter = run_report_own_filter);
 	run_front_events(&front, &o);
 	struct scg_launch_result res;
@@ -143,6 +149,7 @@ int cmd_run(int argc, char **argv)
 		{ "complain", no_argument, NULL, 'C' },     { "help", no_argument, NULL, 'h' },
 		{ "own-filters", required_argument, NULL, 'O' },
 		{ "keep-children", no_argument, NULL, 'K' }, { "no-landlock", no_argument, NULL, 'L' },
+		{ "unshare-pid", no_argument, NULL, 'P' },
 		{ NULL, 0, NULL, 0 },
 	};
 	static const struct cli_command cmd = { "run", "+:p:qvwh", longopts, usage, on_option };

@@ -44,9 +44,10 @@ void run_front_layers(const struct scg_launch_layers *layers, void *front)
 		tree = "cgroup, killed whole";
 	else if (layers->tree == SCG_LAUNCH_TREE_SUBREAPER)
 		tree = "subreaper, killed whole";
-	cli_error("layers: seccomp filter (%s); Landlock: %s; process tree: %s%s%s",
+	cli_error("layers: seccomp filter (%s); Landlock: %s; process tree: %s%s%s%s",
 		  layers->supervised ? "supervised" : "no supervisor", landlock, tree,
-		  layers->cgroup ? " " : "", layers->cgroup ? layers->cgroup : "");
+		  layers->cgroup ? " " : "", layers->cgroup ? layers->cgroup : "",
+		  layers->pid_namespace ? "; pid namespace of its own" : "");
 }
 
 void run_front_events(struct run_front *f, struct scg_launch_options *o)
@@ -106,6 +107,12 @@ static void not_started(const struct run_front *f, const struct scg_launch_resul
 		return;
 	case SCG_LAUNCH_STAGE_LANDLOCK:
 		cli_error("cannot enter the Landlock domain: %s (--no-landlock runs without it)", err);
+		return;
+	case SCG_LAUNCH_STAGE_PID_NAMESPACE:
+		cli_error("cannot give the program a pid namespace: %s%s", err,
+			  res->error == EPERM || res->error == EACCES || res->error == ENOSPC
+				  ? " (unprivileged user namespaces may be disabled here)"
+				  : "");
 		return;
 	case SCG_LAUNCH_STAGE_LISTENER:
 		cli_error("cannot hand the listener to the watchdog: %s", err);

@@ -133,6 +133,7 @@ enum scg_launch_stage {
 	SCG_LAUNCH_STAGE_LISTENER,      /* handing the listener to the watchdog */
 	SCG_LAUNCH_STAGE_EXEC,          /* execve (error: its errno) */
 	SCG_LAUNCH_STAGE_LANDLOCK,      /* the child's Landlock domain */
+	SCG_LAUNCH_STAGE_PID_NAMESPACE, /* unshare_pid: the namespaces, or /proc in them */
 };
 
 /* What becomes of the program's descendants when the launch ends. */
@@ -153,6 +154,7 @@ struct scg_launch_layers {
 	uint64_t landlock_scoped; /* SCG_LAUNCH_SCOPE_* of that domain */
 	enum scg_launch_tree tree;
 	const char *cgroup;   /* TREE_CGROUP: the cgroup's directory (borrowed) */
+	bool pid_namespace;   /* unshare_pid: the program is in a pid namespace of its own */
 };
 
 /* How a launch ended. */
@@ -284,6 +286,18 @@ struct scg_launch_options {
 	bool no_landlock;
 	/* The program runs (its exec succeeded); @layers say what confines it. */
 	void (*on_started)(const struct scg_launch_layers *layers, void *ctx);
+	/*
+	 * The program in a pid namespace of its own (with a user namespace
+	 * mapping only the caller's ids when the caller is not root), /proc
+	 * mounted anew in a mount namespace of its own: it sees only its own
+	 * tree, and the kernel kills that whole tree when the namespace's init
+	 * (a small process of the launcher's, the program's parent) ends, which
+	 * it does when the program ends.  The launcher's child stays outside
+	 * and exits as the program did; result.pid is the program's pid as the
+	 * caller sees it.  Its descendants end with it whatever wait_descendants
+	 * and keep_children say: the namespace ends with its init.
+	 */
+	bool unshare_pid;
 };
 
 /*

@@ -136,9 +136,19 @@ static int await_exec(const struct launch *l, int sock, int *listener,
 		      struct scg_launch_result *res)
 {
 	struct launch_msg m;
-	ssize_t n = recv_msg(sock, &m, listener);
-	if (n == (ssize_t)sizeof(m) && m.kind == LAUNCH_MSG_LISTENER && *listener >= 0)
+	ssize_t n;
+	bool listening = false;
+	for (;;) {
 		n = recv_msg(sock, &m, listener);
+		if (n != (ssize_t)sizeof(m))
+			break;
+		if (m.kind == LAUNCH_MSG_PROGRAM && m.err > 0)
+			res->pid = (pid_t)m.err; /* unshare_pid: not the child, its grandchild */
+		else if (m.kind == LAUNCH_MSG_LISTENER && *listener >= 0 && !listening)
+			listening = true;
+		else
+			break;
+	}
 	if (n == 0 && !(l->supervised && *listener < 0))
 		return 0; /* exec closed the socket */
 	res->stage = SCG_LAUNCH_STAGE_CHILD;
@@ -194,6 +204,7 @@ static bool ended_by_verdict(const struct scg_launch_result *res, int status)
 
 struct loop {
 	struct supervisor sv;
+	pid_t waited; /* the launcher's child: the program, or (unshare_pid) its relay */
 	struct watchdog *dog;
 	int sfd;
 	int listener;
@@ -204,10 +215,10 @@ struct loop {
 static int supervise(struct loop *lp, int *status)
 {
 	struct supervisor *sv = &lp->sv;
-	pid_t child = sv->res->pid;
+	pid_t child = sv->res->pid, waited = lp->waited;
 	bool listening = lp->listener >= 0, exited = false;
 	for (;;) {
-		if (!exited && child_exited(child, status)) {
+		if (!exited && child_exited(waited, status)) {
 			if (!lp->drain) {
 				serve_pending(sv, listening ? lp->listener : -1);
 				return 0;
@@ -215,7 +226,7 @@ static int supervise(struct loop *lp, int *status)
 			exited = true;
 			/* A program a verdict ended takes its tree along, waited for or not. */
 			if (ended_by_verdict(sv->res, *status))
-				tree_kill(sv->l->tree, child);
+				tree_kill(sv->l->tree, waited);
 		}
 		if (exited && !listening)
 			return 0;
@@ -251,7 +262,7 @@ static int supervise(struct loop *lp, int *status)
 				/* Descendants that re-parented to us: reaped, so that their
 				 * filter is released and the listener can tell none is left. */
 				if (si.ssi_signo == SIGCHLD)
-					tree_reap(sv->l->tree, child);
+					tree_reap(sv->l->tree, waited);
 				on_signal(child, &si);
 			}
 		}
@@ -373,7 +384,8 @@ static void started(struct launch *l, pid_t child)
 	struct scg_launch_layers layers = { .supervised = l->supervised,
 					    .landlock_abi = l->landlock_abi,
 					    .landlock_scoped = landlock_scopes(l->landlock_abi),
-					    .tree = l->tree->how, .cgroup = l->tree->cgroup };
+					    .tree = l->tree->how, .cgroup = l->tree->cgroup,
+					    .pid_namespace = l->o.unshare_pid };
 	l->o.on_started(&layers, l->o.ctx);
 }
 
@@ -416,6 +428,7 @@ static int launch_with_dog(struct loop *lp, const sigset_t *orig)
 		return not_started(res, SCG_LAUNCH_STAGE_FORK, child);
 	}
 	res->pid = child;
+	lp->waited = child;
 	/* Without it, the parent-death signal alone. */
 	watchdog_give_program(lp->dog, child);
 	int status = 0;

@@ -128,6 +128,7 @@ bool guard_refuses(const struct scg_policy *guard, const struct scg_notif *n,
 enum launch_msg_kind {
 	LAUNCH_MSG_LISTENER = 1, /* carries the listener fd (SCM_RIGHTS) */
 	LAUNCH_MSG_FAILED,       /* stage, err: why the program could not start */
+	LAUNCH_MSG_PROGRAM,      /* err: the program's pid, when it is not the child (unshare_pid) */
 };
 
 struct launch_msg {

@@ -229,6 +229,46 @@ if have_feature cgroup-kill; then
 	fi
 fi
 
+# --unshare-pid: the program is pid 2 of a namespace of its own (its init,
+# syscage's, is 1), sees only that in /proc, and the namespace ends with it.
+expect_status 7 "--unshare-pid: the program's exit status" -- \
+	$T "$S" run -q --unshare-pid -- sh -c 'echo $$; ls /proc | grep -c "^[0-9]"; exit 7'
+if [ "$(head -n 1 "$TMP/out")" = 2 ] && [ "$(sed -n 2p "$TMP/out")" -le 4 ]; then
+	ok "  it is pid 2 and /proc shows its namespace alone"; else
+	not_ok "  it is pid 2 and /proc shows its namespace alone" "$(cat "$TMP/out")"
+fi
+expect_status 159 "--unshare-pid: a KILL verdict" -- $T "$S" run --unshare-pid -p "$TMP/kill.policy" -- uname
+expect_grep "$TMP/err" "program killed: the policy's KILL verdict for uname" "  said as the program's"
+rm -f child.pid daemon.pid
+expect_status 159 "--unshare-pid --keep-children: the program killed by a verdict" -- \
+	$T "$S" run --unshare-pid --keep-children -p "$TMP/kill.policy" -- sh -c "$tree_prog"
+if [ -s daemon.pid ] && ! pgrep -fx 'sleep 1000\.[12]' >/dev/null; then
+	ok "  the namespace ended with it: no child or daemon left"; else
+	not_ok "  the namespace ended with it: no child or daemon left" "$(pgrep -afx 'sleep 1000\.[12]')"
+fi
+rm -f "$TMP/up"
+$T "$S" run -q --unshare-pid -- sh -c "touch '$TMP/up'; exec sleep 1000.3" &
+sv=$!
+for _ in $(seq 600); do [ -e "$TMP/up" ] && break; sleep 0.05; done
+kill -TERM "$(pgrep -P "$sv" -x syscage || echo "$sv")"
+wait "$sv"
+rc=$?
+if [ "$rc" = 143 ]; then ok "--unshare-pid: SIGTERM to syscage reaches the program"; else
+	not_ok "--unshare-pid: SIGTERM to syscage reaches the program" "status $rc"
+fi
+if command -v setpriv >/dev/null && [ "$(id -u)" = 0 ]; then
+	as_nobody "$S" run -q --unshare-pid -- sh -c 'id -u; echo $$' >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	if [ $rc = 0 ] && [ "$(tr '\n' ' ' <"$TMP/out")" = "65534 2 " ]; then
+		ok "--unshare-pid as uid 65534 (a user namespace too): still uid 65534, pid 2"
+	elif [ $rc = 125 ] && grep -q "user namespaces may be disabled" "$TMP/err"; then
+		skip_feature user-namespaces "--unshare-pid as uid 65534 (a user namespace too)"
+	else
+		not_ok "--unshare-pid as uid 65534 (a user namespace too): still uid 65534, pid 2" \
+			"status $rc" "$(cat "$TMP/out" "$TMP/err")"
+	fi
+fi
+
 # nginx: the master killed by a verdict (its main loop waits in rt_sigsuspend,
 # which the policy kills); the workers it forked must not keep serving.
 if command -v nginx >/dev/null && [ "$(id -u)" = 0 ]; then
