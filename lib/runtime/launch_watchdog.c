@@ -190,8 +190,8 @@ static _Noreturn void watch(struct launch *l, int sock, const struct scg_notif *
 	 * to it that the kernel lets through, say) cannot end both. */
 	setpgid(0, 0);
 	/* What the program must not reach: the supervisor (our parent), us, our group. */
-	struct launch_guard g = { .supervisor = getppid(), .watchdog = getpid(), .group = getpgid(getppid()),
-				  .landlock_abi = l->landlock_abi,
+	struct launch_guard g = { .supervisor = getppid(), .watchdog = getpid(),
+				  .group = getpgid(getppid()), .landlock_abi = l->landlock_abi,
 				  .watch_own_filters = l->how == INSTALL_REPORT };
 	struct scg_policy *guard = NULL;
 	guard_policy(&g, SCG_RET_ALLOW, &guard);
@@ -238,6 +238,9 @@ int watchdog_start(struct launch *l, struct watchdog *out)
 	}
 	int e = errno;
 	close(sv[1]);
+	/* Here too, so that its group is its own before the program starts. */
+	if (pid > 0)
+		setpgid(pid, pid);
 	if (pid < 0) {
 		close(sv[0]);
 		munmap(slot, sizeof(*slot));
