@@ -507,7 +507,7 @@ int scg_launch(char *const argv[], const struct scg_policy *policy,
 		not_started(&res, SCG_LAUNCH_STAGE_WATCHDOG, r);
 	tree.watchdog = dog.pid;
 	if (r == 0 && tree.kill_fd >= 0)
-		watchdog_give_tree(&dog, tree.kill_fd); /* without it, the program alone */
+		watchdog_give_tree(&dog, tree.kill_fd, tree.parent_fd); /* else: the program alone */
 	if (r == 0) {
 		struct sigaction old_pipe;
 		sigaction(SIGPIPE, NULL, &old_pipe);

@@ -162,6 +162,7 @@ struct tree {
 	char *cgroup;       /* CGROUP: its directory, made for this launch */
 	int procs_fd;       /* its cgroup.procs, which the child joins */
 	int kill_fd;        /* its cgroup.kill */
+	int parent_fd;      /* the directory it is made in (O_PATH) */
 	int subreaper_was;  /* PR_GET_CHILD_SUBREAPER before; -1: not changed */
 	pid_t watchdog;     /* never killed nor reaped here */
 	pid_t *callers;     /* the caller's children before the launch: left alone */
@@ -181,6 +182,12 @@ void tree_confirm(struct tree *t, pid_t program);
 void tree_reap(struct tree *t, pid_t program);
 /* Kills every process of the tree (but @program, reaped by the caller) and reaps them. */
 void tree_kill(struct tree *t, pid_t program);
+/* The name of a launch's cgroup, made by supervisor %d. */
+#define TREE_CGROUP_NAME "syscage-%d"
+/* Removes the cgroup @supervisor made in @parent_fd once it is empty (waiting
+ * for its killed processes to be reaped, boundedly): the watchdog's, after
+ * a supervisor that died.  0 or -errno. */
+int tree_remove_cgroup(int parent_fd, pid_t supervisor);
 /* Removes the cgroup if it is empty, restores the subreaper setting. */
 void tree_release(struct tree *t);
 
@@ -197,8 +204,9 @@ int watchdog_start(struct launch *l, struct watchdog *out);
 int watchdog_give_program(struct watchdog *dog, pid_t program);
 /* Hands it (a copy of) @listener; 0 or -errno. */
 int watchdog_give_listener(struct watchdog *dog, int listener);
-/* Hands it the program's cgroup.kill, written when the supervisor is gone; 0 or -errno. */
-int watchdog_give_tree(struct watchdog *dog, int cgroup_kill);
+/* Hands it the program's cgroup.kill, written when the supervisor is gone, and the
+ * directory the cgroup is in, to remove it then; 0 or -errno. */
+int watchdog_give_tree(struct watchdog *dog, int cgroup_kill, int parent_dir);
 /* Lets it answer from now on while the supervisor lives on; 0 or -errno. */
 int watchdog_take_over(struct watchdog *dog);
 /* Tells it the supervisor is done, without waiting for it.  No-op when none. */

@@ -24,6 +24,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -185,7 +186,9 @@ static void drop_cgroup(struct tree *t)
 		close(t->procs_fd);
 	if (t->kill_fd >= 0)
 		close(t->kill_fd);
-	t->procs_fd = t->kill_fd = -1;
+	if (t->parent_fd >= 0)
+		close(t->parent_fd);
+	t->procs_fd = t->kill_fd = t->parent_fd = -1;
 	if (t->cgroup)
 		rmdir(t->cgroup);
 	free(t->cgroup);
@@ -202,7 +205,7 @@ static int make_cgroup(struct tree *t)
 	size_t len = strlen(dir) + 32;
 	if (!(t->cgroup = malloc(len)))
 		return -ENOMEM;
-	snprintf(t->cgroup, len, "%s/syscage-%d", dir, (int)getpid());
+	snprintf(t->cgroup, len, "%s/" TREE_CGROUP_NAME, dir, (int)getpid());
 	if (mkdir(t->cgroup, 0755) < 0 &&
 	    !(errno == EEXIST && rmdir(t->cgroup) == 0 && mkdir(t->cgroup, 0755) == 0)) {
 		r = -errno;
@@ -210,6 +213,7 @@ static int make_cgroup(struct tree *t)
 		t->cgroup = NULL;
 		return r;
 	}
+	t->parent_fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	char path[4200];
 	snprintf(path, sizeof(path), "%s/cgroup.procs", t->cgroup);
 	t->procs_fd = open(path, O_WRONLY | O_CLOEXEC);
@@ -228,8 +232,35 @@ void tree_init(struct tree *t)
 	*t = (struct tree){.how = SCG_LAUNCH_TREE_KEPT,
 			   .procs_fd = -1,
 			   .kill_fd = -1,
+			   .parent_fd = -1,
 			   .subreaper_was = -1,
 			   .watchdog = -1};
+}
+
+int tree_remove_cgroup(int parent_fd, pid_t supervisor)
+{
+	char name[64], events[96], buf[256];
+	snprintf(name, sizeof(name), TREE_CGROUP_NAME, (int)supervisor);
+	snprintf(events, sizeof(events), "%s/cgroup.events", name);
+	/* Killed processes stay in it until reaped (by init, or the next
+	 * subreaper): their going shows in cgroup.events.  Bounded. */
+	for (int i = 0; i < 200; i++) {
+		if (unlinkat(parent_fd, name, AT_REMOVEDIR) == 0 || errno != EBUSY)
+			return errno == ENOENT ? 0 : -errno;
+		int fd = openat(parent_fd, events, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			return -errno;
+		ssize_t n = read(fd, buf, sizeof(buf) - 1);
+		if (n > 0) {
+			buf[n] = '\0';
+			if (!strstr(buf, "populated 0")) {
+				struct pollfd pfd = { .fd = fd, .events = POLLPRI };
+				poll(&pfd, 1, 10);
+			}
+		}
+		close(fd);
+	}
+	return -EBUSY;
 }
 
 int tree_setup(struct tree *t, bool try_cgroup)

@@ -46,6 +46,7 @@ enum dog_msg {
 	DOG_LISTENER,    /* carries the listener */
 	DOG_TAKE_OVER,   /* answer from now on: the supervisor gave up */
 	DOG_TREE,        /* carries the program's cgroup.kill */
+	DOG_CGROUP_DIR,  /* carries the directory its cgroup is in */
 };
 
 static void close_between(unsigned first, unsigned last)
@@ -102,6 +103,8 @@ struct dog {
 	const struct scg_policy *guard; /* NULL: none could be built, so nothing runs */
 	int sock, pidfd, listener;
 	int tree_kill; /* the program's cgroup.kill, or -1 */
+	int cgroup_dir; /* the directory the program's cgroup is in, or -1 */
+	pid_t supervisor;
 	bool serving;
 };
 
@@ -153,6 +156,9 @@ static void on_message(struct dog *d)
 	case DOG_TREE:
 		d->tree_kill = fd;
 		return;
+	case DOG_CGROUP_DIR:
+		d->cgroup_dir = fd;
+		return;
 	case DOG_TAKE_OVER:
 		if (fd >= 0)
 			close(fd);
@@ -178,6 +184,14 @@ static void on_message(struct dog *d)
 		take_over(d);
 }
 
+/* Done: the program's cgroup, left by a supervisor that died, goes too. */
+static _Noreturn void finish(struct dog *d)
+{
+	if (d->cgroup_dir >= 0)
+		tree_remove_cgroup(d->cgroup_dir, d->supervisor);
+	_exit(0);
+}
+
 static _Noreturn void watch(struct launch *l, int sock, const struct scg_notif *slot)
 {
 	close_others(sock);
@@ -196,10 +210,10 @@ static _Noreturn void watch(struct launch *l, int sock, const struct scg_notif *
 	struct scg_policy *guard = NULL;
 	guard_policy(&g, SCG_RET_ALLOW, &guard);
 	struct dog d = { .l = l, .slot = slot, .guard = guard, .sock = sock, .pidfd = -1,
-			 .listener = -1, .tree_kill = -1 };
+			 .listener = -1, .tree_kill = -1, .cgroup_dir = -1, .supervisor = g.supervisor };
 	for (;;) {
 		if (d.sock < 0 && (d.listener < 0 || !d.serving))
-			_exit(0);
+			finish(&d);
 		struct pollfd pfd[2] = { { .fd = d.sock, .events = POLLIN },
 					 { .fd = d.serving ? d.listener : -1, .events = POLLIN } };
 		if (poll(pfd, 2, -1) < 0)
@@ -211,7 +225,7 @@ static _Noreturn void watch(struct launch *l, int sock, const struct scg_notif *
 			if (scg_notif_receive(d.listener, &n) == 0)
 				answer(&d, &n);
 		} else if (pfd[1].revents & (POLLHUP | POLLERR | POLLNVAL)) {
-			_exit(0); /* no task uses the filter any more */
+			finish(&d); /* no task uses the filter any more */
 		}
 	}
 }
@@ -267,9 +281,10 @@ int watchdog_give_listener(struct watchdog *dog, int listener)
 	return send_msg(dog->fd, DOG_LISTENER, listener);
 }
 
-int watchdog_give_tree(struct watchdog *dog, int cgroup_kill)
+int watchdog_give_tree(struct watchdog *dog, int cgroup_kill, int parent_dir)
 {
-	return send_msg(dog->fd, DOG_TREE, cgroup_kill);
+	int r = send_msg(dog->fd, DOG_TREE, cgroup_kill);
+	return r == 0 && parent_dir >= 0 ? send_msg(dog->fd, DOG_CGROUP_DIR, parent_dir) : r;
 }
 
 int watchdog_take_over(struct watchdog *dog)

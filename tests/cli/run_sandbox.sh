@@ -269,6 +269,25 @@ if command -v setpriv >/dev/null && [ "$(id -u)" = 0 ]; then
 	fi
 fi
 
+# syscage killed: the watchdog kills the tree through cgroup.kill and then
+# removes the cgroup, once its processes are reaped.
+if have_feature cgroup-kill; then
+	rm -f "$TMP/up" child.pid
+	"$S" run -v -p "$TMP/kill.policy" -- sh -c "sleep 1000.1 & echo \$! >child.pid; touch '$TMP/up'; wait" \
+		2>"$TMP/killed.err" &
+	sv=$!
+	for _ in $(seq 600); do [ -e "$TMP/up" ] && break; sleep 0.05; done
+	cg=$(sed -n 's/.*process tree: cgroup, killed whole \([^;]*\).*/\1/p' "$TMP/killed.err")
+	kill -KILL "$sv"
+	wait "$sv" 2>/dev/null
+	for _ in $(seq 600); do [ -n "$cg" ] && [ ! -e "$cg" ] && ! alive child.pid && break; sleep 0.05; done
+	if [ -n "$cg" ] && [ ! -e "$cg" ] && ! alive child.pid; then
+		ok "syscage killed: the watchdog ends the tree and removes its cgroup"; else
+		not_ok "syscage killed: the watchdog ends the tree and removes its cgroup" "'$cg'"
+		alive child.pid && kill -9 "$(cat child.pid)"
+	fi
+fi
+
 # nginx: the master killed by a verdict (its main loop waits in rt_sigsuspend,
 # which the policy kills); the workers it forked must not keep serving.
 if command -v nginx >/dev/null && [ "$(id -u)" = 0 ]; then
