@@ -186,13 +186,37 @@ static void drop_cgroup(struct tree *t)
 		close(t->procs_fd);
 	if (t->kill_fd >= 0)
 		close(t->kill_fd);
+	/* A killed process that is not ours to reap (an init of a pid namespace
+	 * the program had) may still be on its way out. */
+	if (t->cgroup && rmdir(t->cgroup) < 0 && errno == EBUSY && t->parent_fd >= 0)
+		tree_remove_cgroup(t->parent_fd, getpid());
 	if (t->parent_fd >= 0)
 		close(t->parent_fd);
 	t->procs_fd = t->kill_fd = t->parent_fd = -1;
-	if (t->cgroup)
-		rmdir(t->cgroup);
 	free(t->cgroup);
 	t->cgroup = NULL;
+}
+
+/*
+ * Removes the empty cgroups in @dir that launches whose supervisor and
+ * watchdog were both killed (syscage dump -- syscage run ..., say) left
+ * behind: named for a pid no process has now.  One in use is not empty,
+ * and rmdir refuses it.
+ */
+static void remove_stale(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	while (d && (e = readdir(d))) {
+		int pid;
+		char end;
+		if (sscanf(e->d_name, TREE_CGROUP_NAME "%c", &pid, &end) != 1 || pid <= 0 ||
+		    kill(pid, 0) == 0 || errno != ESRCH)
+			continue;
+		unlinkat(dirfd(d), e->d_name, AT_REMOVEDIR);
+	}
+	if (d)
+		closedir(d);
 }
 
 /* A cgroup of the launch's own beneath ours; 0 or -errno (then none). */
@@ -202,6 +226,7 @@ static int make_cgroup(struct tree *t)
 	int r = own_cgroup_dir(dir, sizeof(dir));
 	if (r < 0)
 		return r;
+	remove_stale(dir);
 	size_t len = strlen(dir) + 32;
 	if (!(t->cgroup = malloc(len)))
 		return -ENOMEM;

@@ -288,6 +288,22 @@ if have_feature cgroup-kill; then
 	fi
 fi
 
+# One left behind by a syscage and watchdog both killed (syscage dump does
+# that to what it traces) is removed by the next launch: its pid is dead.
+if have_feature cgroup-kill && command -v findmnt >/dev/null; then
+	mnt=$(findmnt -t cgroup2 -n -o TARGET | head -n 1)
+	own=$(sed -n 's/^0:://p' /proc/self/cgroup)
+	sh -c 'echo $$ >"$1"' sh "$TMP/dead.pid"
+	stale="$mnt${own%/}/syscage-$(cat "$TMP/dead.pid")"
+	if mkdir "$stale" 2>/dev/null; then
+		expect_status 0 "a cgroup left by a killed syscage" -- $T "$S" run -- true
+		if [ ! -e "$stale" ]; then ok "  is removed by the next launch"; else
+			not_ok "  is removed by the next launch" "$stale"
+			rmdir "$stale"
+		fi
+	fi
+fi
+
 # nginx: the master killed by a verdict (its main loop waits in rt_sigsuspend,
 # which the policy kills); the workers it forked must not keep serving.
 if command -v nginx >/dev/null && [ "$(id -u)" = 0 ]; then
