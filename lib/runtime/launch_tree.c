@@ -279,7 +279,7 @@ int tree_remove_cgroup(int parent_fd, pid_t supervisor)
 		if (n > 0) {
 			buf[n] = '\0';
 			if (!strstr(buf, "populated 0")) {
-				struct pollfd pfd = { .fd = fd, .events = POLLPRI };
+				struct pollfd pfd = {.fd = fd, .events = POLLPRI};
 				poll(&pfd, 1, 10);
 			}
 		}
