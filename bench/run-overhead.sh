@@ -17,6 +17,11 @@
 #     profile.  Each pair runs PAIRS (default 5) times alternately; the
 #     median of the median rounds, and the fastest round (the least disturbed
 #     on a busy machine).
+# (c) fcntl(0, F_GETFD) under the built-in default profile, which allows it
+#     unconditionally: installed directly, under `syscage run` (where the
+#     kernel has Landlock's scopes the guard leaves fcntl alone, so the kernel
+#     caches it as it does the direct filter) and under `run --no-landlock`
+#     (the guard tests fcntl's arguments: not cacheable).
 #
 # Needs the CLI and two helpers (the helpers come with the tests, which need cmocka):
 # ninja -C build syscage tests/helpers/spawn_median tests/helpers/syscall_loop
@@ -91,6 +96,18 @@ printf 'default allow\nerrno(EACCES) mkdir, mkdirat\nerrno(EPERM) getppid if arg
 	>"$TMP/uncached.policy"
 per_call "not cacheable (condition on getppid)" "$TMP/uncached.policy"
 per_call "built-in default profile" default
+
+echo
+echo "## fcntl(0, F_GETFD) x $CALLS per round under the default profile, $PAIRS runs each, alternating"
+"$S" compile -o "$TMP/f.bpf" default
+fd=() fr=() fn=()
+for i in $(seq "$PAIRS"); do
+	fd+=("$("$LOOP" -c fcntl -f "$TMP/f.bpf" "$CALLS" | awk '{ print $2 }')")
+	fr+=("$("$S" run -q -- "$LOOP" -c fcntl "$CALLS" | awk '{ print $2 }')")
+	fn+=("$("$S" run -q --no-landlock -- "$LOOP" -c fcntl "$CALLS" | awk '{ print $2 }')")
+done
+echo "no filter: $("$LOOP" -c fcntl "$CALLS" | awk '{ print $2 }') ns/call"
+echo "direct: median $(median "${fd[@]}") ns/call; run: $(median "${fr[@]}"); run --no-landlock: $(median "${fn[@]}")"
 
 # What the kernel executes for getppid in each filter, from the emulator: exact,
 # unlike the timings.  The filter `syscage run` installed is read back from a

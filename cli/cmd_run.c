@@ -27,6 +27,9 @@ struct run_opts {
 	bool complain; /* --complain: nothing denied, only told */
 	bool quiet;
 	bool wait;
+	bool keep_children; /* --keep-children */
+	bool no_landlock;   /* --no-landlock */
+	bool unshare_pid;   /* --unshare-pid */
 	enum scg_own_filters own_filters; /* --own-filters */
 };
 
@@ -34,7 +37,8 @@ static void usage(FILE *out)
 {
 	fprintf(out,
 		"usage: syscage run [-p POLICY] [--log FILE | --log-fd N] [--no-report]\n"
-		"                   [--complain] [--own-filters=allow|refuse] [-w] [-q] [-v]\n"
+		"                   [--complain] [--own-filters=allow|refuse] [--keep-children]\n"
+		"                   [--no-landlock] [--unshare-pid] [-w] [-q] [-v]\n"
 		"                   -- CMD [ARG...]\n"
 		"  -p, --policy POLICY  policy file, OCI profile (*.json) or built-in profile\n"
 		"                       (default: the built-in profile 'default')\n"
@@ -53,9 +57,21 @@ static void usage(FILE *out)
 		"                       EPERM (refuse)\n"
 		"  -w, --wait           when the program exits, go on supervising its descendants\n"
 		"                       (daemons) until none is left\n"
+		"      --keep-children  leave the program's descendants running when it ends\n"
+		"                       (default: its whole tree is killed when a KILL verdict\n"
+		"                       ends it, and when syscage exits)\n"
+		"      --no-landlock    no Landlock domain for the program (default, where the\n"
+		"                       kernel has Landlock: it cannot trace, open /proc/PID/mem\n"
+		"                       of, signal or reach the abstract unix sockets of\n"
+		"                       processes outside it)\n"
+		"      --unshare-pid    run the program in a pid namespace of its own, /proc\n"
+		"                       mounted anew: it sees only its own tree, which the\n"
+		"                       kernel ends with it (a user namespace too, unless root)\n"
 		"  -q, --quiet          no denial lines or summary on stderr\n"
-		"  -v, --verbose        also the policy's warnings about syscalls a target ABI\n"
-		"                       lacks ('syscage compile' always shows them)\n");
+		"  -v, --verbose        say which layers confine the program (seccomp, Landlock,\n"
+		"                       process tree), and show the policy's warnings about\n"
+		"                       syscalls a target ABI lacks ('syscage compile' always\n"
+		"                       shows them)\n");
 }
 
 /* -v: the policy's warnings are wanted, so it is parsed at the start. */
@@ -93,6 +109,9 @@ static int on_option(int c, const char *arg, void *ctx)
 		return -1;
 	case 'q': cfg->quiet = true; break;
 	case 'w': cfg->wait = true; break;
+	case 'K': cfg->keep_children = true; break;
+	case 'L': cfg->no_landlock = true; break;
+	case 'P': cfg->unshare_pid = true; break;
 	case 'v': cli_set_policy_warnings(CLI_POLICY_WARN_ALL); verbose = true; break;
 	}
 	return 0;
@@ -109,7 +128,7 @@ static int launch(const struct run_opts *cfg, char **argv, const char *path,
 	if ((cfg->log_path || cfg->log_fd >= 0) && !log)
 		return EXIT_SETUP;
 	struct run_front front = { .policy_name = cfg->policy_name, .command = argv[0],
-				   .wait = cfg->wait, .diag = scg_diag_new(),
+				   .wait = cfg->wait, .verbose = verbose, .diag = scg_diag_new(),
 				   .report = run_report_new(log, cfg->quiet, cfg->complain) };
 	if (!front.report || !front.diag) {
 		cli_error("cannot set up: %s", strerror(ENOMEM));
@@ -121,6 +140,8 @@ static int launch(const struct run_opts *cfg, char **argv, const char *path,
 		 .mode = cfg->report ? SCG_LAUNCH_REPORT : SCG_LAUNCH_UNSUPERVISED,
 		 .profile = policy ? NULL : cfg->policy_name, .path = path, .features = features,
 		 .complain = cfg->complain, .own_filters = cfg->own_filters,
+		 .keep_children = cfg->keep_children, .no_landlock = cfg->no_landlock,
+		 .unshare_pid = cfg->unshare_pid,
 		 .on_denial = run_report_denial, .on_own_filter = run_report_own_filter);
 	run_front_events(&front, &o);
 	struct scg_launch_result res;
@@ -141,6 +162,8 @@ int cmd_run(int argc, char **argv)
 		{ "wait", no_argument, NULL, 'w' },         { "verbose", no_argument, NULL, 'v' },
 		{ "complain", no_argument, NULL, 'C' },     { "help", no_argument, NULL, 'h' },
 		{ "own-filters", required_argument, NULL, 'O' },
+		{ "keep-children", no_argument, NULL, 'K' }, { "no-landlock", no_argument, NULL, 'L' },
+		{ "unshare-pid", no_argument, NULL, 'P' },
 		{ NULL, 0, NULL, 0 },
 	};
 	static const struct cli_command cmd = { "run", "+:p:qvwh", longopts, usage, on_option };

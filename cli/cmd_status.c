@@ -26,8 +26,10 @@ static void usage(FILE *out)
 		"\n"
 		"Then what the kernel offers, as syscage's probes find it: seccomp(2), the\n"
 		"actions and filter flags it knows, user notification, 32-bit emulation\n"
-		"(int $0x80), x32, PTRACE_SECCOMP_GET_FILTER, and the names of the missing\n"
-		"features (those SYSCAGE_DISABLE_FEATURES names count as missing).\n"
+		"(int $0x80), x32, PTRACE_SECCOMP_GET_FILTER, the layers 'syscage run' adds\n"
+		"(Landlock ABI and scopes, how the program's process tree is ended), and the\n"
+		"names of the missing features (those SYSCAGE_DISABLE_FEATURES names count as\n"
+		"missing).\n"
 		"\n"
 		"  -a, --all    every process /proc lists that is under seccomp; processes that\n"
 		"               exit during the scan are left out, those /proc will not show\n"
@@ -169,6 +171,20 @@ static void print_kernel_text(const struct scg_features *f)
 	else
 		printf("  PTRACE_SECCOMP_GET_FILTER: no (%s)\n",
 		       get_filter_reason(f->ptrace_get_filter_error));
+	if (f->landlock_abi >= 6)
+		printf("  Landlock: ABI %d (a program under run cannot trace, open /proc/PID/mem of,\n"
+		       "    signal or reach the abstract unix sockets of processes outside its domain)\n",
+		       f->landlock_abi);
+	else if (f->landlock_abi > 0)
+		printf("  Landlock: ABI %d (a program under run cannot trace or open /proc/PID/mem of\n"
+		       "    processes outside its domain; no scopes before ABI 6, Linux 6.12)\n",
+		       f->landlock_abi);
+	else
+		printf("  Landlock: no\n");
+	printf("  process tree: %s\n",
+	       f->cgroup_kill ? "a cgroup of its own (cgroup.kill), and the supervisor as subreaper"
+			      : "the supervisor as subreaper (no cgroup v2 with cgroup.kill that "
+				"syscage may write)");
 	printf("  missing:");
 	bool any = false;
 	for (size_t i = 0; i < cli_feature_count(); i++) {
@@ -198,6 +214,8 @@ static void print_kernel_json(const struct scg_features *f)
 		       f->notif_resp_size, f->data_size);
 	else
 		printf("null");
+	printf(", \"landlock_abi\": %d, \"process_tree\": \"%s\"", f->landlock_abi,
+	       f->cgroup_kill ? "cgroup" : "subreaper");
 	printf(", \"ptrace_get_filter_error\": ");
 	if (f->ptrace_get_filter)
 		printf("null");

@@ -18,13 +18,17 @@ struct run_front {
 	 * not refused with "use --no-report". */
 	bool supervisor_only;
 	bool wait;               /* --wait: descendants count */
+	bool verbose;            /* -v: say which layers confine the program */
 	struct scg_diag *diag;   /* the launch's compile diagnostics, printed when ready */
 	struct run_report *report; /* run: the denials' report (run_report_denial()) */
 	void *data;                /* the command's own state, for its own events */
 };
 
-/* Sets @o's diag, wait_descendants, on_ready and on_gave_up for @f, and its ctx to @f. */
+/* Sets @o's diag, wait_descendants, on_ready, on_gave_up and (verbose) on_started for
+ * @f, and its ctx to @f. */
 void run_front_events(struct run_front *f, struct scg_launch_options *o);
+/* options.on_started: "syscage: layers: ..." on stderr (run -v). */
+void run_front_layers(const struct scg_launch_layers *layers, void *front);
 /* options.on_ready: prints the compile diagnostics. */
 void run_front_ready(void *front);
 /* options.on_gave_up: says supervision stopped. */

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <signal.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "common/features.h"
@@ -30,12 +31,33 @@ void run_front_gave_up(int error, void *front)
 		  strerror(error));
 }
 
+void run_front_layers(const struct scg_launch_layers *layers, void *front)
+{
+	(void)front;
+	char landlock[128] = "none";
+	if (layers->landlock_abi > 0)
+		snprintf(landlock, sizeof(landlock), "ABI %d, %s", layers->landlock_abi,
+			 layers->landlock_scoped ? "scoped: signals, abstract unix sockets"
+						 : "no scopes (ptrace and /proc/PID/mem only)");
+	const char *tree = "kept (--keep-children)";
+	if (layers->tree == SCG_LAUNCH_TREE_CGROUP)
+		tree = "cgroup, killed whole";
+	else if (layers->tree == SCG_LAUNCH_TREE_SUBREAPER)
+		tree = "subreaper, killed whole";
+	cli_error("layers: seccomp filter (%s); Landlock: %s; process tree: %s%s%s%s",
+		  layers->supervised ? "supervised" : "no supervisor", landlock, tree,
+		  layers->cgroup ? " " : "", layers->cgroup ? layers->cgroup : "",
+		  layers->pid_namespace ? "; pid namespace of its own" : "");
+}
+
 void run_front_events(struct run_front *f, struct scg_launch_options *o)
 {
 	o->diag = f->diag;
 	o->on_ready = run_front_ready;
 	o->on_gave_up = run_front_gave_up;
 	o->wait_descendants = f->wait;
+	if (f->verbose)
+		o->on_started = run_front_layers;
 	o->ctx = f;
 }
 
@@ -82,6 +104,15 @@ static void not_started(const struct run_front *f, const struct scg_launch_resul
 				  "syscage run, learn or inject");
 		else
 			cli_error("cannot install the filter: %s", err);
+		return;
+	case SCG_LAUNCH_STAGE_LANDLOCK:
+		cli_error("cannot enter the Landlock domain: %s (--no-landlock runs without it)", err);
+		return;
+	case SCG_LAUNCH_STAGE_PID_NAMESPACE:
+		cli_error("cannot give the program a pid namespace: %s%s", err,
+			  res->error == EPERM || res->error == EACCES || res->error == ENOSPC
+				  ? " (unprivileged user namespaces may be disabled here)"
+				  : "");
 		return;
 	case SCG_LAUNCH_STAGE_LISTENER:
 		cli_error("cannot hand the listener to the watchdog: %s", err);

@@ -52,7 +52,7 @@ skip_feature() { n=$((n + 1)); echo "ok $n - $2 # SKIP $1"; }
 # have_feature FEATURE: whether this machine has FEATURE, as the built syscage's
 # probes see it (`syscage status --json`, less SYSCAGE_DISABLE_FEATURES): tsync, log,
 # spec-allow, new-listener, tsync-esrch, wait-killable-recv, user-notif,
-# i386-emulation, x32, ptrace-get-filter.  Also runc (installed, and mount
+# i386-emulation, x32, ptrace-get-filter, landlock, landlock-scope, cgroup-kill.  Also runc (installed, and mount
 # namespaces work), no-inherited-filter (this shell runs under no seccomp filter) and
 # firejail (its seccomp compiler, fseccomp, is installed).
 # An unknown name is a failed check, so a typo cannot turn checks into skips.

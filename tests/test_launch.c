@@ -3,7 +3,8 @@
  * The launcher (<syscage/launch.h>) driven as a library, without the
  * command: a program allowed, denied with an errno, killed by a KILL
  * verdict under each mode that answers, the denial event with its decoded
- * call, the recorded calls, the results, and a hostile program that kills
+ * call, the recorded calls, the results, the program's tree ended with it
+ * (its daemon gone, the caller's own child untouched), and a hostile program that kills
  * the supervisor side and must not run on unsupervised.
  *
  * The programs run are this binary itself (see child_main()) and
@@ -70,6 +71,25 @@ static int child_main(int argc, char **argv)
 		return own_filter_then_unshare();
 	if (argc >= 4 && !strcmp(argv[2], "exit"))
 		return atoi(argv[3]);
+	if (argc >= 4 && !strcmp(argv[2], "daemon")) { /* a daemon that writes its pid to argv[3] */
+		pid_t mid = fork();
+		if (mid == 0) {
+			if (fork() == 0) {
+				FILE *f = fopen(argv[3], "w");
+				if (f) {
+					fprintf(f, "%d\n", (int)getpid());
+					fclose(f);
+				}
+				for (;;)
+					pause();
+			}
+			_exit(0);
+		}
+		waitpid(mid, NULL, 0);
+		for (int i = 0; i < 6000 && access(argv[3], F_OK) != 0; i++)
+			usleep(10000);
+		return 0;
+	}
 	if (argc >= 3 && !strcmp(argv[2], "unshare3")) { /* bit i: call i+1 failed with EIO */
 		int bits = 0;
 		for (int i = 0; i < 3; i++)
@@ -109,7 +129,18 @@ struct report {
 	struct scg_launch_result exit_result; /* what on_exit saw */
 	unsigned own_filters, own_refused;    /* on_own_filter calls, and refused ones */
 	char own_filter_call[32];
+	unsigned started;                     /* on_started calls */
+	struct scg_launch_layers layers;      /* what it saw (cgroup not kept) */
+	bool callers_child_alive;             /* the caller's own child, after the launch */
 };
+
+static void on_started(const struct scg_launch_layers *layers, void *ctx)
+{
+	struct report *rep = ctx;
+	rep->started++;
+	rep->layers = *layers;
+	rep->layers.cgroup = NULL;
+}
 
 static void on_ready(void *ctx)
 {
@@ -190,6 +221,8 @@ static bool complain;
 static enum scg_own_filters own_filters;
 static scg_notif_decide_fn serve_with = kill_everything;
 static const char *fallback_src; /* the watchdog's verdicts (NULL: the policy's) */
+static bool keep_children;
+static bool callers_child; /* the caller has a child of its own during the launch */
 
 static void launch_in_child(const char *policy_src, enum scg_launch_mode mode, const char *const argv[],
 			    struct report *out)
@@ -209,13 +242,24 @@ static void launch_in_child(const char *policy_src, enum scg_launch_mode mode, c
 	if (pid == 0) {
 		alarm(60);
 		prctl(PR_SET_DUMPABLE, 1L, 0L, 0L, 0L);
-		SCG_OPTS(scg_launch_options, o, .mode = mode, .ctx = shm, .on_denial = on_denial,
+		pid_t mine = callers_child ? fork() : -1;
+		if (mine == 0) {
+			for (;;)
+				pause();
+		}
+		SCG_OPTS(scg_launch_options, o, .on_started = on_started,
+			 .keep_children = keep_children, .mode = mode, .ctx = shm, .on_denial = on_denial,
 			 .on_call = on_call, .on_notif = serve_with, .complain = complain,
 			 .on_ready = on_ready, .on_exit = on_exit_event, .on_gave_up = on_gave_up,
 			 .fallback = fallback, .own_filters = own_filters,
 			 .on_own_filter = on_own_filter);
 		shm->r = scg_launch((char *const *)argv, policy, &o, &shm->res);
 		shm->dumpable_after = prctl(PR_GET_DUMPABLE, 0L, 0L, 0L, 0L);
+		if (mine > 0) {
+			shm->callers_child_alive = waitpid(mine, NULL, WNOHANG) == 0;
+			kill(mine, SIGKILL);
+			waitpid(mine, NULL, 0);
+		}
 		_exit(0);
 	}
 	int status;
@@ -348,6 +392,77 @@ static void test_kill_verdict(void **state)
 	assert_int_equal(scg_launch_exit_status(&rep.res), 128 + SIGSYS);
 	assert_int_equal(rep.denials, 1);
 	assert_int_equal(rep.denied_action, SCG_RET_KILL_PROCESS);
+}
+
+/* Whether a process of pid @pid runs this binary's daemon (not a pid reused since). */
+static bool daemon_alive(pid_t pid)
+{
+	char path[64], exe[PATH_MAX];
+	snprintf(path, sizeof(path), "/proc/%d/exe", (int)pid);
+	ssize_t n = readlink(path, exe, sizeof(exe) - 1);
+	if (n < 0)
+		return false;
+	exe[n] = '\0';
+	return !strcmp(exe, self);
+}
+
+static pid_t read_pid(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	int pid = -1;
+	if (f) {
+		if (fscanf(f, "%d", &pid) != 1)
+			pid = -1;
+		fclose(f);
+	}
+	return (pid_t)pid;
+}
+
+/*
+ * The program's tree ends with it: a daemon it left (re-parented) is gone
+ * when scg_launch() returns, a child the caller had before is neither
+ * killed nor reaped, and on_started says how; keep_children leaves the
+ * daemon.
+ */
+static void test_tree(void **state)
+{
+	(void)state;
+	NEED_NOTIF();
+	char path[] = "/tmp/syscage-test-daemon-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	const char *argv[] = { self, "child", "daemon", path, NULL };
+	struct report rep;
+	callers_child = true;
+	for (int keep = 0; keep < 2; keep++) {
+		unlink(path);
+		keep_children = keep;
+		launch_in_child("default allow\n", SCG_LAUNCH_REPORT, argv, &rep);
+		assert_int_equal(rep.r, 0);
+		assert_int_equal(rep.res.end, SCG_LAUNCH_EXITED);
+		assert_true(rep.callers_child_alive);
+		assert_int_equal(rep.started, 1);
+		assert_true(rep.layers.supervised);
+		pid_t daemon = read_pid(path);
+		assert_true(daemon > 0);
+		if (keep) {
+			assert_int_equal(rep.layers.tree, SCG_LAUNCH_TREE_KEPT);
+			assert_true(daemon_alive(daemon));
+			kill(daemon, SIGKILL);
+		} else {
+			assert_true(rep.layers.tree == SCG_LAUNCH_TREE_CGROUP ||
+				    rep.layers.tree == SCG_LAUNCH_TREE_SUBREAPER);
+			assert_int_equal(rep.layers.tree == SCG_LAUNCH_TREE_CGROUP,
+					 feature_have("cgroup-kill"));
+			assert_false(daemon_alive(daemon));
+		}
+		assert_int_equal(rep.layers.landlock_abi > 0, feature_have("landlock"));
+		assert_int_equal(rep.layers.landlock_scoped != 0, feature_have("landlock-scope"));
+	}
+	callers_child = false;
+	keep_children = false;
+	unlink(path);
 }
 
 /* complain: the KILL verdict is reported, not carried out; the call runs. */
@@ -632,6 +747,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_deny_errno),
 		cmocka_unit_test(test_unsupervised),
 		cmocka_unit_test(test_kill_verdict),
+		cmocka_unit_test(test_tree),
 		cmocka_unit_test(test_complain),
 		cmocka_unit_test(test_own_filter),
 		cmocka_unit_test(test_kill_under_serve),

@@ -210,7 +210,7 @@ int cli_check_operands(const struct cli_command *cmd, int count, int min, int ma
 		       const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
 /*
- * scg_features_probe_seccomp(), less the features the environment variable
+ * scg_features_probe_launch(), less the features the environment variable
  * SYSCAGE_DISABLE_FEATURES names (comma-separated: tsync, log, spec-allow,
  * new-listener, tsync-esrch, wait-killable-recv, user-notif, ia32-emulation
  * or i386-emulation, x32, ptrace-get-filter; cli/common/features.h lists them): the

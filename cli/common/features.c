@@ -16,7 +16,15 @@
 #include "features.h"
 
 /* The fields of struct scg_features that are plain booleans about the machine. */
-enum machine_field { MACHINE_NONE, MACHINE_IA32, MACHINE_X32, MACHINE_PTRACE_GET_FILTER };
+enum machine_field {
+	MACHINE_NONE,
+	MACHINE_IA32,
+	MACHINE_X32,
+	MACHINE_PTRACE_GET_FILTER,
+	MACHINE_LANDLOCK,       /* any Landlock ABI */
+	MACHINE_LANDLOCK_SCOPE, /* Landlock ABI 6: scoped signals and abstract sockets */
+	MACHINE_CGROUP_KILL,
+};
 
 struct feature_name {
 	const char *name;
@@ -36,6 +44,9 @@ static const struct feature_name features[] = {
 	{ "i386-emulation", 0, 0, MACHINE_IA32 },
 	{ "x32", 0, 0, MACHINE_X32 },
 	{ "ptrace-get-filter", 0, 0, MACHINE_PTRACE_GET_FILTER },
+	{ "landlock", 0, 0, MACHINE_LANDLOCK },
+	{ "landlock-scope", 0, 0, MACHINE_LANDLOCK_SCOPE },
+	{ "cgroup-kill", 0, 0, MACHINE_CGROUP_KILL },
 };
 
 #define NFEATURES (sizeof(features) / sizeof(features[0]))
@@ -62,6 +73,12 @@ static bool machine_has(const struct scg_features *f, enum machine_field m)
 		return f->x32;
 	case MACHINE_PTRACE_GET_FILTER:
 		return f->ptrace_get_filter;
+	case MACHINE_LANDLOCK:
+		return f->landlock_abi >= 1;
+	case MACHINE_LANDLOCK_SCOPE:
+		return f->landlock_abi >= 6;
+	case MACHINE_CGROUP_KILL:
+		return f->cgroup_kill;
 	case MACHINE_NONE:
 		break;
 	}
@@ -92,6 +109,16 @@ static void clear(struct scg_features *f, const struct feature_name *n)
 		f->ptrace_get_filter = false;
 		f->ptrace_get_filter_error = ECANCELED;
 		break;
+	case MACHINE_LANDLOCK:
+		f->landlock_abi = 0;
+		break;
+	case MACHINE_LANDLOCK_SCOPE: /* the ABI before scopes */
+		if (f->landlock_abi > 5)
+			f->landlock_abi = 5;
+		break;
+	case MACHINE_CGROUP_KILL:
+		f->cgroup_kill = false;
+		break;
 	case MACHINE_NONE:
 		break;
 	}
@@ -117,13 +144,13 @@ static void disable(struct scg_features *f, const char *name, size_t len)
 	warned = true;
 	cli_error("warning: SYSCAGE_DISABLE_FEATURES: unknown feature '%.*s' (tsync, log, "
 		  "spec-allow, new-listener, tsync-esrch, wait-killable-recv, user-notif, "
-		  "ia32-emulation, x32, ptrace-get-filter)",
+		  "ia32-emulation, x32, ptrace-get-filter, landlock, landlock-scope, cgroup-kill)",
 		  (int)len, name);
 }
 
 static int probe(struct scg_features *f, bool machine)
 {
-	int r = machine ? scg_features_probe(f) : scg_features_probe_seccomp(f);
+	int r = machine ? scg_features_probe(f) : scg_features_probe_launch(f);
 	const char *list = getenv("SYSCAGE_DISABLE_FEATURES");
 	if (r < 0 || !list)
 		return r;

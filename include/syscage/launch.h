@@ -15,16 +15,27 @@
  *   - the program starts through an exec cookie: a random value in the sixth
  *     argument register that only the launcher's own execve carries, so the
  *     policy may deny execve and the program still starts (docs/run.md);
+ *   - where the kernel has Landlock (and unless no_landlock), the program
+ *     runs in a Landlock domain that loses no file access but cannot trace
+ *     or open the /proc/PID/mem of processes outside it (the caller's
+ *     shell, say), nor, from Landlock ABI 6, signal them or reach their
+ *     abstract unix sockets; the supervisor and the watchdog stay outside;
  *   - a supervised filter carries a guard that refuses, on every native ABI,
- *     the calls that would kill, stop, trace or limit the supervisor or the
- *     watchdog (signals by pid or to their group, pidfds, ptrace,
- *     process_vm_*, prlimit, F_SETSIG SIGKILL); pidfd_send_signal fails with
- *     ENOSYS;
+ *     the calls that would limit the supervisor or the watchdog (prlimit),
+ *     and those that would kill, stop or trace them where the domain does
+ *     not (signals by pid or to their group, pidfds, ptrace,
+ *     process_vm_*, F_SETSIG SIGKILL; pidfd_send_signal then fails with
+ *     ENOSYS);
  *   - the program gets SIGKILL as its parent-death signal, and a watchdog
- *     (a second child, started first) kills it when the supervisor dies
- *     however it dies, even after a credential change cleared that signal,
- *     and then answers the filter's notifications with the fallback
- *     policy's verdicts, unreported, for whatever still uses it;
+ *     (a second child, started first, in a process group of its own) kills
+ *     it, and its cgroup, when the supervisor dies however it dies, even
+ *     after a credential change cleared that signal, and then answers the
+ *     filter's notifications with the fallback policy's verdicts,
+ *     unreported, for whatever still uses it;
+ *   - the program's tree ends with it (unless keep_children): its own
+ *     cgroup v2, ended by cgroup.kill, where one can be made beneath the
+ *     caller's, and the caller as the tree's subreaper, which reaps the
+ *     descendants that re-parent to it and kills what is left;
  *   - the program stays in the caller's process group (job control);
  *     signals sent to the caller that a terminal or a user sends a whole
  *     program (SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2,
@@ -33,7 +44,9 @@
  * While it runs, scg_launch() blocks every signal of the calling thread but
  * SIGTSTP, SIGTTIN and SIGTTOU (they are read from a signalfd) and ignores
  * SIGPIPE; both are restored on return.  It waits only for its own
- * children.  Call it from a single-threaded process (the library itself
+ * children and the program's descendants that re-parented to it (the
+ * subreaper setting is restored on return), never for a child the caller
+ * had before.  Call it from a single-threaded process (the library itself
  * starts no threads): the program and the watchdog are forked from the
  * caller.  Nothing is printed: every message is the caller's.
  *
@@ -119,6 +132,29 @@ enum scg_launch_stage {
 	SCG_LAUNCH_STAGE_CHILD,         /* the child before exec (error 0: it died unexplained) */
 	SCG_LAUNCH_STAGE_LISTENER,      /* handing the listener to the watchdog */
 	SCG_LAUNCH_STAGE_EXEC,          /* execve (error: its errno) */
+	SCG_LAUNCH_STAGE_LANDLOCK,      /* the child's Landlock domain */
+	SCG_LAUNCH_STAGE_PID_NAMESPACE, /* unshare_pid: the namespaces, or /proc in them */
+};
+
+/* What becomes of the program's descendants when the launch ends. */
+enum scg_launch_tree {
+	SCG_LAUNCH_TREE_KEPT = 0,  /* keep_children: they live on */
+	SCG_LAUNCH_TREE_CGROUP,    /* a cgroup v2 of the program's own, ended by cgroup.kill */
+	SCG_LAUNCH_TREE_SUBREAPER, /* the supervisor is their subreaper and kills them */
+};
+
+/* Landlock scopes of the program's domain (the kernel's LANDLOCK_SCOPE_* values). */
+#define SCG_LAUNCH_SCOPE_ABSTRACT_UNIX_SOCKET (1ULL << 0)
+#define SCG_LAUNCH_SCOPE_SIGNAL		      (1ULL << 1)
+
+/* The layers that confine the program besides the policy, as on_started sees them. */
+struct scg_launch_layers {
+	bool supervised;      /* a supervisor answers the filter (not --no-report) */
+	int landlock_abi;     /* the ABI of the program's Landlock domain; 0: none */
+	uint64_t landlock_scoped; /* SCG_LAUNCH_SCOPE_* of that domain */
+	enum scg_launch_tree tree;
+	const char *cgroup;   /* TREE_CGROUP: the cgroup's directory (borrowed) */
+	bool pid_namespace;   /* unshare_pid: the program is in a pid namespace of its own */
 };
 
 /* How a launch ended. */
@@ -231,6 +267,37 @@ struct scg_launch_options {
 	void (*on_gave_up)(int error, void *ctx);
 	/* The launch is over; @result is what scg_launch() returns in *out. */
 	void (*on_exit)(const struct scg_launch_result *result, void *ctx);
+
+	/* --- added later ------------------------------------------------------- */
+	/*
+	 * Leave the program's descendants alone when the launch ends: by
+	 * default every process of its tree (also those that re-parented) is
+	 * killed when the program is killed by a verdict, and when the launch
+	 * returns (after wait_descendants' wait); see enum scg_launch_tree.
+	 */
+	bool keep_children;
+	/*
+	 * No Landlock domain for the program.  By default, where the kernel has
+	 * Landlock (its ABI in features->landlock_abi), the program runs in a
+	 * domain that loses no file access but cannot trace, open the
+	 * /proc/PID/mem of, and from ABI 6 signal or reach the abstract unix
+	 * sockets of processes outside it; the guard then leaves those to it.
+	 */
+	bool no_landlock;
+	/* The program runs (its exec succeeded); @layers say what confines it. */
+	void (*on_started)(const struct scg_launch_layers *layers, void *ctx);
+	/*
+	 * The program in a pid namespace of its own (with a user namespace
+	 * mapping only the caller's ids when the caller is not root), /proc
+	 * mounted anew in a mount namespace of its own: it sees only its own
+	 * tree, and the kernel kills that whole tree when the namespace's init
+	 * (a small process of the launcher's, the program's parent) ends, which
+	 * it does when the program ends.  The launcher's child stays outside
+	 * and exits as the program did; result.pid is the program's pid as the
+	 * caller sees it.  Its descendants end with it whatever wait_descendants
+	 * and keep_children say: the namespace ends with its init.
+	 */
+	bool unshare_pid;
 };
 
 /*

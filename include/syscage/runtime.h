@@ -71,6 +71,16 @@ struct scg_features {
 	 */
 	bool ptrace_get_filter;
 	int ptrace_get_filter_error;
+	/*
+	 * Landlock: the ABI version the kernel reports (0: not built, or not
+	 * enabled at boot).  ABI 1 (Linux 5.13) keeps a process in a domain from
+	 * tracing processes outside it; ABI 6 (6.12) adds scopes: signals and
+	 * abstract unix sockets.
+	 */
+	int landlock_abi;
+	/* This process's cgroup (v2) is writable and a cgroup made in it gets a
+	 * cgroup.kill (Linux 5.14): a launched program's tree can be ended whole. */
+	bool cgroup_kill;
 };
 
 /*
@@ -93,11 +103,18 @@ SCG_API int scg_features_probe(struct scg_features *out);
 /*
  * The seccomp part of scg_features_probe() alone: no child process, the
  * machine fields (ia32_emulation, x32, ptrace_get_filter) left false.  For
- * callers that only choose filter flags and actions, such as a launcher on
- * every start, and for callers that may be filtered already: it makes only
+ * callers that only choose filter flags and actions, and for callers that
+ * may be filtered already (the libseccomp drop-in): it makes only
  * seccomp(2) calls (prctl(PR_GET_SECCOMP) where seccomp(2) is missing).
  */
 SCG_API int scg_features_probe_seccomp(struct scg_features *out);
+/*
+ * scg_features_probe_seccomp() and what a launcher needs besides
+ * (landlock_abi, cgroup_kill): no child process either, but it reads
+ * /proc/self and the cgroup file system, so it is for callers not yet
+ * filtered, such as a launcher on every start.
+ */
+SCG_API int scg_features_probe_launch(struct scg_features *out);
 
 /* --- installing ----------------------------------------------------------- */
 

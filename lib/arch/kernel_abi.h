@@ -77,4 +77,35 @@ struct syscall_info {
 	uint32_t pad2;
 };
 
+
+/*
+ * Landlock (Linux 5.13): the syscalls (one number on every architecture
+ * but alpha, which the project does not target), landlock_create_ruleset's
+ * flags, and the parts of its structs the launcher uses.  Debian 12's
+ * headers predate the scoped field (ABI 6, Linux 6.12).
+ */
+#define SCG_NR_landlock_create_ruleset		 444
+#define SCG_NR_landlock_add_rule		 445
+#define SCG_NR_landlock_restrict_self		 446
+#define SCG_LANDLOCK_CREATE_RULESET_VERSION	 (1U << 0)
+#define SCG_LANDLOCK_RULE_PATH_BENEATH		 1
+#define SCG_LANDLOCK_ACCESS_FS_MAKE_BLOCK	 (1ULL << 11)
+#define SCG_LANDLOCK_ACCESS_FS_REFER		 (1ULL << 13) /* ABI 2 */
+#define SCG_LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET (1ULL << 0) /* ABI 6 */
+#define SCG_LANDLOCK_SCOPE_SIGNAL		 (1ULL << 1) /* ABI 6 */
+
+/* struct landlock_ruleset_attr as of ABI 6; older kernels take it whole while
+ * the fields they do not know are 0. */
+struct ll_ruleset_attr {
+	uint64_t handled_access_fs;
+	uint64_t handled_access_net; /* ABI 4 */
+	uint64_t scoped;             /* ABI 6 */
+};
+
+/* struct landlock_path_beneath_attr (packed in the kernel's header) */
+struct ll_path_beneath_attr {
+	uint64_t allowed_access;
+	int32_t parent_fd;
+} __attribute__((packed));
+
 #endif

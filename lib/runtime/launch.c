@@ -136,9 +136,19 @@ static int await_exec(const struct launch *l, int sock, int *listener,
 		      struct scg_launch_result *res)
 {
 	struct launch_msg m;
-	ssize_t n = recv_msg(sock, &m, listener);
-	if (n == (ssize_t)sizeof(m) && m.kind == LAUNCH_MSG_LISTENER && *listener >= 0)
+	ssize_t n;
+	bool listening = false;
+	for (;;) {
 		n = recv_msg(sock, &m, listener);
+		if (n != (ssize_t)sizeof(m))
+			break;
+		if (m.kind == LAUNCH_MSG_PROGRAM && m.err > 0)
+			res->pid = (pid_t)m.err; /* unshare_pid: not the child, its grandchild */
+		else if (m.kind == LAUNCH_MSG_LISTENER && *listener >= 0 && !listening)
+			listening = true;
+		else
+			break;
+	}
 	if (n == 0 && !(l->supervised && *listener < 0))
 		return 0; /* exec closed the socket */
 	res->stage = SCG_LAUNCH_STAGE_CHILD;
@@ -185,8 +195,16 @@ static void serve_pending(struct supervisor *sv, int listener)
 			break;
 }
 
+/* Whether the program's wait @status is a KILL verdict's doing (the supervisor's or the kernel's). */
+static bool ended_by_verdict(const struct scg_launch_result *res, int status)
+{
+	return WIFSIGNALED(status) && ((res->killed_by_verdict && WTERMSIG(status) == SIGKILL) ||
+				       WTERMSIG(status) == SIGSYS);
+}
+
 struct loop {
 	struct supervisor sv;
+	pid_t waited; /* the launcher's child: the program, or (unshare_pid) its relay */
 	struct watchdog *dog;
 	int sfd;
 	int listener;
@@ -197,15 +215,18 @@ struct loop {
 static int supervise(struct loop *lp, int *status)
 {
 	struct supervisor *sv = &lp->sv;
-	pid_t child = sv->res->pid;
+	pid_t child = sv->res->pid, waited = lp->waited;
 	bool listening = lp->listener >= 0, exited = false;
 	for (;;) {
-		if (!exited && child_exited(child, status)) {
+		if (!exited && child_exited(waited, status)) {
 			if (!lp->drain) {
 				serve_pending(sv, listening ? lp->listener : -1);
 				return 0;
 			}
 			exited = true;
+			/* A program a verdict ended takes its tree along, waited for or not. */
+			if (ended_by_verdict(sv->res, *status))
+				tree_kill(sv->l->tree, waited);
 		}
 		if (exited && !listening)
 			return 0;
@@ -238,6 +259,10 @@ static int supervise(struct loop *lp, int *status)
 				/* Once the program is gone, a signal ends the wait for its descendants. */
 				if (exited && si.ssi_signo != SIGCHLD)
 					return 0;
+				/* Descendants that re-parented to us: reaped, so that their
+				 * filter is released and the listener can tell none is left. */
+				if (si.ssi_signo == SIGCHLD)
+					tree_reap(sv->l->tree, waited);
 				on_signal(child, &si);
 			}
 		}
@@ -297,13 +322,15 @@ static int prepare(struct launch *l, char *const argv[], const struct scg_policy
 		return r;
 	struct scg_features f;
 	const struct scg_features *features = l->o.features;
-	if (!features && scg_features_probe_seccomp(&f) == 0)
+	if (!features && scg_features_probe_launch(&f) == 0)
 		features = &f;
 	/* WAIT_KILLABLE_RECV: once the supervisor has received a call, a
 	 * harmless signal to the caller must not restart it and report it twice. */
 	l->listener_flags = SCG_FILTER_FLAG_NEW_LISTENER;
 	if (features && (features->flags & SCG_FILTER_FLAG_WAIT_KILLABLE_RECV))
 		l->listener_flags |= SCG_FILTER_FLAG_WAIT_KILLABLE_RECV;
+	l->landlock_abi = !l->o.no_landlock && features ? features->landlock_abi : 0;
+	l->try_cgroup = !l->o.keep_children && features && features->cgroup_kill;
 	return 0;
 }
 
@@ -348,13 +375,27 @@ static pid_t start_program(struct loop *lp, struct scg_prog *filter, uint64_t co
 	return child < 0 ? -e : child;
 }
 
+/* The program runs: its tree is settled, and the caller told what confines it. */
+static void started(struct launch *l, pid_t child)
+{
+	tree_confirm(l->tree, child);
+	if (!l->o.on_started)
+		return;
+	struct scg_launch_layers layers = { .supervised = l->supervised,
+					    .landlock_abi = l->landlock_abi,
+					    .landlock_scoped = landlock_scopes(l->landlock_abi),
+					    .tree = l->tree->how, .cgroup = l->tree->cgroup,
+					    .pid_namespace = l->o.unshare_pid };
+	l->o.on_started(&layers, l->o.ctx);
+}
+
 /* Runs the launch once the watchdog is up; fills @res. */
 static int launch_with_dog(struct loop *lp, const sigset_t *orig)
 {
 	struct launch *l = lp->sv.l;
 	struct scg_launch_result *res = lp->sv.res;
 	struct launch_guard guard = { .supervisor = getpid(), .watchdog = lp->dog->pid,
-				      .group = getpgrp(),
+				      .group = getpgrp(), .landlock_abi = l->landlock_abi,
 				      .watch_own_filters = l->how == INSTALL_REPORT ||
 							   l->how == INSTALL_COMPLAIN };
 	struct scg_policy *guard_pol = NULL;
@@ -387,6 +428,7 @@ static int launch_with_dog(struct loop *lp, const sigset_t *orig)
 		return not_started(res, SCG_LAUNCH_STAGE_FORK, child);
 	}
 	res->pid = child;
+	lp->waited = child;
 	/* Without it, the parent-death signal alone. */
 	watchdog_give_program(lp->dog, child);
 	int status = 0;
@@ -394,6 +436,8 @@ static int launch_with_dog(struct loop *lp, const sigset_t *orig)
 	close(sock[0]);
 	if (r == 0 && lp->listener >= 0 && (r = watchdog_give_listener(lp->dog, lp->listener)) < 0)
 		not_started(res, SCG_LAUNCH_STAGE_LISTENER, r);
+	if (r == 0)
+		started(l, child);
 	if (r < 0) {
 		res->end = SCG_LAUNCH_NOT_STARTED;
 	} else if ((r = supervise(lp, &status)) < 0) {
@@ -415,6 +459,8 @@ static int launch_with_dog(struct loop *lp, const sigset_t *orig)
 		while (waitpid(child, &status, 0) < 0 && errno == EINTR)
 			;
 	}
+	/* The program's descendants end with it (unless keep_children). */
+	tree_kill(l->tree, child);
 	scg_policy_free(guard_pol);
 	/* A program that ran is a launch that worked, however it ended. */
 	return res->end == SCG_LAUNCH_NOT_STARTED ? r : 0;
@@ -425,6 +471,9 @@ int scg_launch(char *const argv[], const struct scg_policy *policy,
 {
 	struct scg_launch_result res = { .end = SCG_LAUNCH_NOT_STARTED };
 	struct launch l = { 0 };
+	struct tree tree;
+	tree_init(&tree);
+	l.tree = &tree;
 	char *resolved = NULL;
 	int r = prepare(&l, argv, policy, opts);
 	if (r < 0) {
@@ -450,11 +499,16 @@ int scg_launch(char *const argv[], const struct scg_policy *policy,
 	 * listener, or writing our /proc files; the watchdog inherits this. */
 	int dumpable = prctl(PR_GET_DUMPABLE, 0L, 0L, 0L, 0L);
 	prctl(PR_SET_DUMPABLE, 0L, 0L, 0L, 0L);
-	struct watchdog dog;
-	r = watchdog_start(&l, &dog);
-	if (r < 0) {
+	/* Before the watchdog, so that the caller's children are told apart from ours. */
+	if (!l.o.keep_children && (r = tree_setup(&tree, l.try_cgroup)) < 0)
+		not_started(&res, SCG_LAUNCH_STAGE_SETUP, r);
+	struct watchdog dog = { .pid = -1 };
+	if (r == 0 && (r = watchdog_start(&l, &dog)) < 0)
 		not_started(&res, SCG_LAUNCH_STAGE_WATCHDOG, r);
-	} else {
+	tree.watchdog = dog.pid;
+	if (r == 0 && tree.kill_fd >= 0)
+		watchdog_give_tree(&dog, tree.kill_fd, tree.parent_fd); /* else: the program alone */
+	if (r == 0) {
 		struct sigaction old_pipe;
 		sigaction(SIGPIPE, NULL, &old_pipe);
 		struct loop lp = { .sv = { .l = &l, .slot = dog.slot, .res = &res }, .dog = &dog,
@@ -471,6 +525,7 @@ int scg_launch(char *const argv[], const struct scg_policy *policy,
 		sigprocmask(SIG_SETMASK, &orig, NULL);
 		sigaction(SIGPIPE, &old_pipe, NULL);
 	}
+	tree_release(&tree);
 	if (dumpable == 1)
 		prctl(PR_SET_DUMPABLE, 1L, 0L, 0L, 0L);
 	close(sfd);

@@ -9,18 +9,29 @@
  * supervisor with ENOSYS and KILL verdicts no longer kill.  The guard
  * refuses with EPERM, on every native ABI:
  *
+ *   - prlimit64 on them (a lowered RLIMIT_CPU hard limit ends in SIGKILL;
+ *     Landlock does not judge limits);
+ *
+ * and what the program's Landlock domain (landlock.c) does not already
+ * refuse in the kernel, which sees the target where a filter sees only
+ * numbers (and testing them costs those syscalls the kernel's cache):
+ * without a domain of ABI 6, the signals:
+ *
  *   - any signal to the supervisor or the watchdog by pid: kill, tkill,
- *     tgkill, rt_sigqueueinfo, rt_tgsigqueueinfo;
+ *     tgkill, rt_sigqueueinfo, rt_tgsigqueueinfo (kill also to the
+ *     watchdog's group, which is its own);
  *   - SIGKILL to a group that may hold them: kill(0), kill(-1) and
  *     kill(-GROUP) with the supervisor's process group (the program stays
  *     in it, for job control; other signals to the group are blocked by
  *     the supervisor or stop it, and stopping it only makes denied calls
  *     wait);
- *   - pidfd_open, ptrace, process_vm_readv/writev and prlimit64 on them;
+ *   - pidfd_open on them;
  *   - fcntl(F_SETSIG, SIGKILL): SIGIO to a descriptor's owner (F_SETOWN,
  *     which can name any process) would otherwise deliver SIGKILL.
  *
- * pidfd_send_signal fails with ENOSYS, as on kernels before 5.1: a
+ * and without any domain, ptrace and process_vm_readv/writev on them.
+ *
+ * Without a scoped domain pidfd_send_signal fails with ENOSYS, as on kernels before 5.1: a
  * /proc/PID directory serves as its pidfd, and which process that is the
  * filter cannot see.  Programs that probe for it (Go's runtime does) fall
  * back to kill(), which the guard can judge.
@@ -70,12 +81,14 @@ static struct scg_expr *names_ours(const struct launch_guard *g, unsigned arg)
 	return scg_expr_or(arg_is(arg, g->supervisor), arg_is(arg, g->watchdog));
 }
 
-/* kill(): any signal to ours; SIGKILL to every process, to our group or to the caller's. */
+/* kill(): any signal to ours or to the watchdog's group (its own); SIGKILL to every
+ * process, to the supervisor's group or to the caller's. */
 static struct scg_expr *kill_cond(const struct launch_guard *g)
 {
 	struct scg_expr *groups = scg_expr_or(scg_expr_or(arg_is(0, 0), arg_is(0, -1)),
 					      arg_is(0, -g->group));
-	return scg_expr_or(names_ours(g, 0), scg_expr_and(arg_is(1, SIGKILL), groups));
+	struct scg_expr *ours = scg_expr_or(names_ours(g, 0), arg_is(0, -g->watchdog));
+	return scg_expr_or(ours, scg_expr_and(arg_is(1, SIGKILL), groups));
 }
 
 /* Appends a rule: @syscall gets @action (when @cond holds, if @cond is not NULL). */
@@ -108,11 +121,11 @@ static int watch_own_filters(struct scg_policy *p)
 	return r;
 }
 
-static int add_rules(struct scg_policy *p, const struct launch_guard *g, uint32_t allow)
+/* Signals to ours, by pid, by group, through a pidfd or SIGIO: Landlock's signal scope
+ * (ABI 6) refuses them all in the kernel, which sees the target. */
+static int refuse_signals(struct scg_policy *p, const struct launch_guard *g)
 {
-	static const char *const by_first_arg[] = { "tkill", "rt_sigqueueinfo", "pidfd_open",
-						    "process_vm_readv", "process_vm_writev",
-						    "prlimit64" };
+	static const char *const by_first_arg[] = { "tkill", "rt_sigqueueinfo", "pidfd_open" };
 	int r = refuse_if(p, "kill", kill_cond(g));
 	for (size_t i = 0; r == 0 && i < sizeof(by_first_arg) / sizeof(by_first_arg[0]); i++)
 		r = refuse_if(p, by_first_arg[i], names_ours(g, 0));
@@ -120,14 +133,35 @@ static int add_rules(struct scg_policy *p, const struct launch_guard *g, uint32_
 		r = refuse_if(p, "tgkill", scg_expr_or(names_ours(g, 0), names_ours(g, 1)));
 	if (r == 0)
 		r = refuse_if(p, "rt_tgsigqueueinfo", scg_expr_or(names_ours(g, 0), names_ours(g, 1)));
-	if (r == 0)
-		r = refuse_if(p, "ptrace", names_ours(g, 1));
 	/* fcntl64: the 32-bit ABI's name for it */
 	for (size_t i = 0; r == 0 && i < 2; i++)
 		r = refuse_if(p, i ? "fcntl64" : "fcntl",
 			      scg_expr_and(arg_is(1, F_SETSIG), arg_is(2, SIGKILL)));
 	if (r == 0)
 		r = refuse(p, "pidfd_send_signal", GUARD_ENOSYS, NULL);
+	return r;
+}
+
+/* Tracing ours and reading or writing their memory: any Landlock domain (ABI 1)
+ * refuses it to its processes. */
+static int refuse_tracing(struct scg_policy *p, const struct launch_guard *g)
+{
+	int r = refuse_if(p, "ptrace", names_ours(g, 1));
+	if (r == 0)
+		r = refuse_if(p, "process_vm_readv", names_ours(g, 0));
+	if (r == 0)
+		r = refuse_if(p, "process_vm_writev", names_ours(g, 0));
+	return r;
+}
+
+static int add_rules(struct scg_policy *p, const struct launch_guard *g, uint32_t allow)
+{
+	/* Landlock does not judge resource limits: RLIMIT_CPU's hard limit ends with SIGKILL. */
+	int r = refuse_if(p, "prlimit64", names_ours(g, 0));
+	if (r == 0 && g->landlock_abi < 6)
+		r = refuse_signals(p, g);
+	if (r == 0 && g->landlock_abi < 1)
+		r = refuse_tracing(p, g);
 	/* Only where the call would run unseen: a TRACE return stays the tracer's. */
 	if (r == 0 && g->watch_own_filters &&
 	    (scg_action_of(allow) == SCG_ACTION_ALLOW || scg_action_of(allow) == SCG_ACTION_LOG))

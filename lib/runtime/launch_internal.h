@@ -10,6 +10,8 @@
  *   launch_guard.c    the guard: what keeps the program away from the launcher
  *   launch_watchdog.c the watchdog: kills the program when the supervisor dies, then
  *                     answers the filter
+ *   launch_tree.c     the program's process tree: a cgroup or the subreaper, killed whole
+ *   landlock.c        the program's Landlock domain
  *   launch_serve.c    serving notifications per mode (report, record, serve)
  *   verdict.c         a policy's verdict as the answer to a notification
  *   fd_passing.c      descriptors over a Unix socket
@@ -46,6 +48,9 @@ struct launch {
 	bool supervised;                  /* the filter has a listener */
 	enum install_how how;             /* what becomes of the policy's verdicts */
 	unsigned listener_flags;          /* NEW_LISTENER (+ WAIT_KILLABLE_RECV) */
+	int landlock_abi;                 /* the program's domain: its ABI; 0: none */
+	bool try_cgroup;                  /* features say a cgroup of its own can be made */
+	struct tree *tree;                /* the program's process tree */
 };
 
 /* The policy deciding the calls: the given one, or the profile parsed now (NULL: no memory). */
@@ -84,6 +89,9 @@ struct launch_guard {
 	pid_t supervisor;
 	pid_t watchdog;
 	pid_t group; /* the supervisor's process group */
+	/* The program's Landlock ABI (0: none): from 1 it cannot trace the
+	 * launcher's processes, from 6 it cannot signal them either. */
+	int landlock_abi;
 	/* A filter the program installs of its own goes to the supervisor first
 	 * (REPORT: it would outrank the reported verdicts; launch_guard.c). */
 	bool watch_own_filters;
@@ -120,6 +128,7 @@ bool guard_refuses(const struct scg_policy *guard, const struct scg_notif *n,
 enum launch_msg_kind {
 	LAUNCH_MSG_LISTENER = 1, /* carries the listener fd (SCM_RIGHTS) */
 	LAUNCH_MSG_FAILED,       /* stage, err: why the program could not start */
+	LAUNCH_MSG_PROGRAM,      /* err: the program's pid, when it is not the child (unshare_pid) */
 };
 
 struct launch_msg {
@@ -136,6 +145,52 @@ struct launch_msg {
 _Noreturn void launch_child(const struct launch *l, struct scg_prog *filter, uint64_t cookie,
 			    pid_t supervisor, int sock, const sigset_t *orig_mask);
 
+/* --- Landlock (landlock.c) ------------------------------------------------- */
+
+/* The Landlock ABI of this kernel; 0 without Landlock. */
+int landlock_abi_probe(void);
+/* The scopes (SCG_LAUNCH_SCOPE_*) a domain of @abi gets. */
+uint64_t landlock_scopes(int abi);
+/* Puts the calling thread (no_new_privs set) into a domain of @abi that loses
+ * no file access; 0 or -errno. */
+int landlock_enter(int abi);
+
+/* --- the process tree (launch_tree.c) -------------------------------------- */
+
+struct tree {
+	enum scg_launch_tree how;
+	char *cgroup;       /* CGROUP: its directory, made for this launch */
+	int procs_fd;       /* its cgroup.procs, which the child joins */
+	int kill_fd;        /* its cgroup.kill */
+	int parent_fd;      /* the directory it is made in (O_PATH) */
+	int subreaper_was;  /* PR_GET_CHILD_SUBREAPER before; -1: not changed */
+	pid_t watchdog;     /* never killed nor reaped here */
+	pid_t *callers;     /* the caller's children before the launch: left alone */
+	size_t ncallers;
+};
+
+void tree_init(struct tree *t);
+/* Whether a cgroup with cgroup.kill can be made beneath this process's. */
+bool tree_cgroup_possible(void);
+/* Makes the caller the subreaper and, with @try_cgroup, a cgroup; 0 or -errno. */
+int tree_setup(struct tree *t, bool try_cgroup);
+/* In the child before exec: joins the cgroup, if any. */
+void tree_child_join(const struct tree *t);
+/* After exec: when @program did not join the cgroup, the subreaper alone. */
+void tree_confirm(struct tree *t, pid_t program);
+/* Reaps the tree's processes that have exited (re-parented to us), not @program. */
+void tree_reap(struct tree *t, pid_t program);
+/* Kills every process of the tree (but @program, reaped by the caller) and reaps them. */
+void tree_kill(struct tree *t, pid_t program);
+/* The name of a launch's cgroup, made by supervisor %d. */
+#define TREE_CGROUP_NAME "syscage-%d"
+/* Removes the cgroup @supervisor made in @parent_fd once it is empty (waiting
+ * for its killed processes to be reaped, boundedly): the watchdog's, after
+ * a supervisor that died.  0 or -errno. */
+int tree_remove_cgroup(int parent_fd, pid_t supervisor);
+/* Removes the cgroup if it is empty, restores the subreaper setting. */
+void tree_release(struct tree *t);
+
 /* --- the watchdog (launch_watchdog.c) -------------------------------------- */
 
 struct watchdog {
@@ -149,6 +204,9 @@ int watchdog_start(struct launch *l, struct watchdog *out);
 int watchdog_give_program(struct watchdog *dog, pid_t program);
 /* Hands it (a copy of) @listener; 0 or -errno. */
 int watchdog_give_listener(struct watchdog *dog, int listener);
+/* Hands it the program's cgroup.kill, written when the supervisor is gone, and the
+ * directory the cgroup is in, to remove it then; 0 or -errno. */
+int watchdog_give_tree(struct watchdog *dog, int cgroup_kill, int parent_dir);
 /* Lets it answer from now on while the supervisor lives on; 0 or -errno. */
 int watchdog_take_over(struct watchdog *dog);
 /* Tells it the supervisor is done, without waiting for it.  No-op when none. */
@@ -172,8 +230,21 @@ int serve_handle(struct supervisor *sv, int listener, scg_notif_decide_fn decide
 /* Serves what waits on @listener, as @sv's mode says; 0 or -errno. */
 int serve_one(struct supervisor *sv, int listener);
 
-/* The thread group of thread @tid, from /proc. */
+/* The thread group of thread @tid, from /proc (@tid when /proc does not show it). */
 pid_t tgid_of(pid_t tid);
+
+/* A notified caller's process, pinned (verdict.c). */
+struct verdict_pin {
+	int pidfd;  /* -1 before Linux 5.3: then the pid, while the call waits */
+	pid_t tgid;
+};
+/* Pins @n's caller's process while the call still waits (or its thread
+ * still shows in that process): 0, or -ENOENT when it is gone. */
+int verdict_pin(int listener, const struct scg_notif *n, struct verdict_pin *pin);
+/* Whether scg_notif_answer_verdict() kills the caller for @action. */
+bool verdict_kills(uint32_t action);
+/* SIGKILL to the pinned process, and the pin released: the pid killed, or -errno. */
+pid_t verdict_kill_pinned(struct verdict_pin *pin);
 
 /* --- descriptors over a Unix socket (fd_passing.c) ------------------------- */
 

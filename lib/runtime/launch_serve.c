@@ -143,6 +143,12 @@ static int decide_report(int listener, const struct scg_notif *n, struct scg_not
 		answer_own_filter(sv, n, resp);
 		return 0;
 	}
+	/* A process that made a call its policy kills dies, also when another
+	 * thread's execve ends the waiting thread while the report is written:
+	 * its process is pinned now, before the report. */
+	struct verdict_pin pin;
+	bool pinned = l->how != INSTALL_COMPLAIN && verdict_kills(v.action) &&
+		      verdict_pin(listener, n, &pin) == 0;
 	if (!lets_run(a) && l->o.on_denial) {
 		char call[768];
 		struct scg_launch_denial d = {
@@ -152,10 +158,14 @@ static int decide_report(int listener, const struct scg_notif *n, struct scg_not
 		d.read_after_call = scg_notif_format_call(listener, n, call, sizeof(call));
 		l->o.on_denial(&d, l->o.ctx);
 	}
-	if (l->how == INSTALL_COMPLAIN)
+	if (l->how == INSTALL_COMPLAIN) {
 		resp->flags = SCG_NOTIF_FLAG_CONTINUE; /* told, not carried out */
-	else
+	} else if (pinned) {
+		resp->error = -ENOSYS; /* unseen: the caller is dead */
+		note_kill(sv, verdict_kill_pinned(&pin), name);
+	} else {
 		note_kill(sv, scg_notif_answer_verdict(listener, n, v.action, resp), name);
+	}
 	return 0;
 }
 

@@ -45,6 +45,8 @@ enum dog_msg {
 	DOG_PROGRAM = 1, /* carries a pidfd of the program */
 	DOG_LISTENER,    /* carries the listener */
 	DOG_TAKE_OVER,   /* answer from now on: the supervisor gave up */
+	DOG_TREE,        /* carries the program's cgroup.kill */
+	DOG_CGROUP_DIR,  /* carries the directory its cgroup is in */
 };
 
 static void close_between(unsigned first, unsigned last)
@@ -100,6 +102,9 @@ struct dog {
 	const struct scg_notif *slot;
 	const struct scg_policy *guard; /* NULL: none could be built, so nothing runs */
 	int sock, pidfd, listener;
+	int tree_kill; /* the program's cgroup.kill, or -1 */
+	int cgroup_dir; /* the directory the program's cgroup is in, or -1 */
+	pid_t supervisor;
 	bool serving;
 };
 
@@ -148,6 +153,12 @@ static void on_message(struct dog *d)
 	case DOG_LISTENER:
 		d->listener = fd;
 		return;
+	case DOG_TREE:
+		d->tree_kill = fd;
+		return;
+	case DOG_CGROUP_DIR:
+		d->cgroup_dir = fd;
+		return;
 	case DOG_TAKE_OVER:
 		if (fd >= 0)
 			close(fd);
@@ -161,10 +172,24 @@ static void on_message(struct dog *d)
 	/* End-of-file: the supervisor is gone, or done. */
 	if (d->pidfd >= 0)
 		syscall(SYS_pidfd_send_signal, d->pidfd, SIGKILL, NULL, 0);
+	/* The whole tree goes with it; after a normal end it is gone already. */
+	if (d->tree_kill >= 0) {
+		(void)!write(d->tree_kill, "1", 1);
+		close(d->tree_kill);
+		d->tree_kill = -1;
+	}
 	close(d->sock);
 	d->sock = -1;
 	if (!d->serving)
 		take_over(d);
+}
+
+/* Done: the program's cgroup, left by a supervisor that died, goes too. */
+static _Noreturn void finish(struct dog *d)
+{
+	if (d->cgroup_dir >= 0)
+		tree_remove_cgroup(d->cgroup_dir, d->supervisor);
+	_exit(0);
 }
 
 static _Noreturn void watch(struct launch *l, int sock, const struct scg_notif *slot)
@@ -175,16 +200,20 @@ static _Noreturn void watch(struct launch *l, int sock, const struct scg_notif *
 	sigset_t all;
 	sigfillset(&all);
 	sigprocmask(SIG_BLOCK, &all, NULL);
+	/* A group of its own: whatever reaches the supervisor's group (a SIGIO
+	 * to it that the kernel lets through, say) cannot end both. */
+	setpgid(0, 0);
 	/* What the program must not reach: the supervisor (our parent), us, our group. */
-	struct launch_guard g = { .supervisor = getppid(), .watchdog = getpid(), .group = getpgrp(),
+	struct launch_guard g = { .supervisor = getppid(), .watchdog = getpid(),
+				  .group = getpgid(getppid()), .landlock_abi = l->landlock_abi,
 				  .watch_own_filters = l->how == INSTALL_REPORT };
 	struct scg_policy *guard = NULL;
 	guard_policy(&g, SCG_RET_ALLOW, &guard);
 	struct dog d = { .l = l, .slot = slot, .guard = guard, .sock = sock, .pidfd = -1,
-			 .listener = -1 };
+			 .listener = -1, .tree_kill = -1, .cgroup_dir = -1, .supervisor = g.supervisor };
 	for (;;) {
 		if (d.sock < 0 && (d.listener < 0 || !d.serving))
-			_exit(0);
+			finish(&d);
 		struct pollfd pfd[2] = { { .fd = d.sock, .events = POLLIN },
 					 { .fd = d.serving ? d.listener : -1, .events = POLLIN } };
 		if (poll(pfd, 2, -1) < 0)
@@ -196,7 +225,7 @@ static _Noreturn void watch(struct launch *l, int sock, const struct scg_notif *
 			if (scg_notif_receive(d.listener, &n) == 0)
 				answer(&d, &n);
 		} else if (pfd[1].revents & (POLLHUP | POLLERR | POLLNVAL)) {
-			_exit(0); /* no task uses the filter any more */
+			finish(&d); /* no task uses the filter any more */
 		}
 	}
 }
@@ -223,6 +252,9 @@ int watchdog_start(struct launch *l, struct watchdog *out)
 	}
 	int e = errno;
 	close(sv[1]);
+	/* Here too, so that its group is its own before the program starts. */
+	if (pid > 0)
+		setpgid(pid, pid);
 	if (pid < 0) {
 		close(sv[0]);
 		munmap(slot, sizeof(*slot));
@@ -247,6 +279,12 @@ int watchdog_give_program(struct watchdog *dog, pid_t program)
 int watchdog_give_listener(struct watchdog *dog, int listener)
 {
 	return send_msg(dog->fd, DOG_LISTENER, listener);
+}
+
+int watchdog_give_tree(struct watchdog *dog, int cgroup_kill, int parent_dir)
+{
+	int r = send_msg(dog->fd, DOG_TREE, cgroup_kill);
+	return r == 0 && parent_dir >= 0 ? send_msg(dog->fd, DOG_CGROUP_DIR, parent_dir) : r;
 }
 
 int watchdog_take_over(struct watchdog *dog)

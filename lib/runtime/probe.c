@@ -6,6 +6,7 @@
 #include <sys/prctl.h>
 
 #include "runtime/internal.h"
+#include "runtime/launch_internal.h"
 
 
 /* struct seccomp_notif_sizes */
@@ -102,15 +103,32 @@ int features_probe_ops(const struct runtime_ops *ops, struct scg_features *out)
 	return 0;
 }
 
+/* What a launcher confines a program with besides seccomp: no child needed. */
+static void probe_confinement(struct scg_features *out)
+{
+	out->landlock_abi = landlock_abi_probe();
+	out->cgroup_kill = tree_cgroup_possible();
+}
+
 int scg_features_probe_seccomp(struct scg_features *out)
 {
 	return features_probe_ops(&runtime_kernel_ops, out);
 }
 
-int scg_features_probe(struct scg_features *out)
+int scg_features_probe_launch(struct scg_features *out)
 {
 	int r = features_probe_ops(&runtime_kernel_ops, out);
 	if (r == 0)
+		probe_confinement(out);
+	return r;
+}
+
+int scg_features_probe(struct scg_features *out)
+{
+	int r = features_probe_ops(&runtime_kernel_ops, out);
+	if (r == 0) {
+		probe_confinement(out);
 		features_probe_machine(out);
+	}
 	return r;
 }

@@ -12,10 +12,11 @@
 
 #include "runtime/launch_internal.h"
 
-pid_t tgid_of(pid_t tid)
+/* The thread group of @tid, or -1 when /proc no longer shows the thread. */
+static pid_t tgid_read(pid_t tid)
 {
 	char path[64], line[128];
-	pid_t tgid = tid;
+	pid_t tgid = -1;
 	snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
 	FILE *f = fopen(path, "re");
 	while (f && fgets(line, sizeof(line), f))
@@ -26,28 +27,79 @@ pid_t tgid_of(pid_t tid)
 	return tgid;
 }
 
+pid_t tgid_of(pid_t tid)
+{
+	pid_t tgid = tgid_read(tid);
+	return tgid > 0 ? tgid : tid;
+}
+
 pid_t scg_notif_tgid(const struct scg_notif *notif)
 {
 	return tgid_of((pid_t)notif->pid);
 }
 
-/* SIGKILL to the caller's process: a pidfd pins it, ID_VALID proves it is still the caller. */
+int verdict_pin(int listener, const struct scg_notif *n, struct verdict_pin *pin)
+{
+	pid_t tid = (pid_t)n->pid, tgid = tgid_of(tid);
+	int pidfd = (int)syscall(SYS_pidfd_open, tgid, 0);
+	int e = errno;
+	/* Opened first, then proven: while the call waits, or while /proc shows
+	 * the thread in that group, the pid has not been reused, so the pidfd
+	 * is the caller's process.  Without pidfds (before 5.3) the pid is
+	 * still the caller's while its call waits for us. */
+	bool caller = scg_notif_id_valid(listener, n->id) == 0;
+	if (!caller && pidfd >= 0)
+		caller = tgid_read(tid) == tgid;
+	if (!caller || (pidfd < 0 && e != ENOSYS)) {
+		if (pidfd >= 0)
+			close(pidfd);
+		return -ENOENT;
+	}
+	*pin = (struct verdict_pin){.pidfd = pidfd, .tgid = tgid};
+	return 0;
+}
+
+pid_t verdict_kill_pinned(struct verdict_pin *pin)
+{
+	long r = pin->pidfd >= 0 ? syscall(SYS_pidfd_send_signal, pin->pidfd, SIGKILL, NULL, 0)
+				 : kill(pin->tgid, SIGKILL);
+	if (r < 0 && pin->pidfd >= 0 && errno == ENOSYS)
+		r = kill(pin->tgid, SIGKILL);
+	pid_t killed = r == 0 ? pin->tgid : -errno;
+	if (pin->pidfd >= 0)
+		close(pin->pidfd);
+	pin->pidfd = -1;
+	return killed;
+}
+
+/*
+ * SIGKILL to the caller's process, pinned by a pidfd.  Also when the
+ * waiting thread is gone by now but its process lives on (another thread's
+ * execve ended it): the process made a call its policy kills.
+ */
 static pid_t kill_caller(int listener, const struct scg_notif *n)
 {
-	pid_t tgid = tgid_of((pid_t)n->pid);
-	int pidfd = (int)syscall(SYS_pidfd_open, tgid, 0);
-	pid_t killed = -ENOENT;
-	if (scg_notif_id_valid(listener, n->id) == 0) {
-		long r = pidfd >= 0 ? syscall(SYS_pidfd_send_signal, pidfd, SIGKILL, NULL, 0)
-				    : kill(tgid, SIGKILL);
-		/* Without pidfds (before 5.3) the pid is still the caller's: it waits for us. */
-		if (r < 0 && pidfd >= 0 && errno == ENOSYS)
-			r = kill(tgid, SIGKILL);
-		killed = r == 0 ? tgid : -errno;
+	struct verdict_pin pin;
+	int r = verdict_pin(listener, n, &pin);
+	return r < 0 ? r : verdict_kill_pinned(&pin);
+}
+
+bool verdict_kills(uint32_t action)
+{
+	switch (scg_action_of(action)) {
+	case SCG_ACTION_KILL_PROCESS:
+	case SCG_ACTION_KILL_THREAD:
+	case SCG_ACTION_TRAP:
+	case SCG_ACTION_UNKNOWN:
+		return true;
+	case SCG_ACTION_ERRNO:
+	case SCG_ACTION_ALLOW:
+	case SCG_ACTION_LOG:
+	case SCG_ACTION_USER_NOTIF:
+	case SCG_ACTION_TRACE:
+		return false;
 	}
-	if (pidfd >= 0)
-		close(pidfd);
-	return killed;
+	return true;
 }
 
 pid_t scg_notif_answer_verdict(int listener, const struct scg_notif *n, uint32_t action,

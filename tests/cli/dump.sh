@@ -53,8 +53,11 @@ assert d["processes"][0]["seccomp"] == sys.argv[3]
 k = d["kernel"]
 assert k["seccomp_syscall"] is True and "ALLOW" in k["actions"] and "tsync" in k["filter_flags"]
 names = ["tsync", "log", "spec-allow", "new-listener", "tsync-esrch", "wait-killable-recv",
-         "user-notif", "i386-emulation", "x32", "ptrace-get-filter"]
+         "user-notif", "i386-emulation", "x32", "ptrace-get-filter", "landlock",
+         "landlock-scope", "cgroup-kill"]
 assert sorted(k["features"]) == sorted(names), k["features"]
+assert isinstance(k["landlock_abi"], int) and (k["landlock_abi"] > 0) == k["features"]["landlock"]
+assert k["process_tree"] == ("cgroup" if k["features"]["cgroup-kill"] else "subreaper")
 assert all(isinstance(v, bool) for v in k["features"].values())
 assert (k["ptrace_get_filter_error"] is None) == k["features"]["ptrace-get-filter"]
 ' "$TMP/out" $$ "$mode" 2>"$TMP/err"; then

@@ -267,10 +267,11 @@ expect_grep "$TMP/bg.err" 'SIGKILL' "message names SIGKILL"
 # Runs under reap_all (a child subreaper), which collects every process the
 # scenario leaves behind and reports how each ended.  The program and its
 # grandchild both wait in mkdirat, which only the (stopped) supervisor can
-# answer; then the supervisor is killed.
+# answer; then the supervisor is killed.  --keep-children: the grandchild is
+# left to the watchdog's answers (by default the watchdog kills the tree).
 cat >"$TMP/killsv.sh" <<'EOF'
 S=$1 W=$2 deny=$3 dir=$4
-"$S" run -p "$deny" -- "$W" block "$dir/ks.ready" "$dir/ks.go" "$dir/nope" 2>"$dir/killsv.err" &
+"$S" run --keep-children -p "$deny" -- "$W" block "$dir/ks.ready" "$dir/ks.go" "$dir/nope" 2>"$dir/killsv.err" &
 sv=$!
 for _ in $(seq 600); do [ -s "$dir/ks.ready" ] && break; sleep 0.05; done
 read -r prog grandchild nr <"$dir/ks.ready" || exit 3
@@ -351,7 +352,7 @@ for size in (4096, 1):
     except BlockingIOError:
         pass
 ' || exit 5
-"$S" run -p "$deny" -- "$W" child-loop 3000 "$dir/nope" "$dir/cl.ready" "$dir/cl.result" 2>"$dir/full" &
+"$S" run --keep-children -p "$deny" -- "$W" child-loop 3000 "$dir/nope" "$dir/cl.ready" "$dir/cl.result" 2>"$dir/full" &
 sv=$!
 for _ in $(seq 600); do [ -s "$dir/cl.ready" ] && break; sleep 0.05; done
 read -r child nr <"$dir/cl.ready" || exit 3
@@ -483,6 +484,9 @@ fi
 # as the guard would and records them, so the policy it writes runs the same
 # program under run, where the guard refuses them and the policy allows them.
 rm -f "$TMP/r.lv" "$TMP/r.rv"
+# Without Landlock: with its scopes the kernel refuses the signals to syscage
+# and a SIGKILL to the group kills the program itself (tests/cli/run_sandbox.sh).
+export SYSCAGE_DISABLE_FEATURES=landlock
 expect_status 0 "learn a program the guard refuses" -- $T setsid "$S" learn -o "$TMP/vectors.policy" -- \
 	"$A" vectors "$TMP/r.lv"
 expect_status 0 "run it under the learned policy" -- $T setsid "$S" run -p "$TMP/vectors.policy" -- \
@@ -510,6 +514,16 @@ if [ "$(id -u)" -eq 0 ] && unshare --pid --fork --mount-proc true 2>/dev/null; t
 else
 	skip_feature pid-namespace "attack: kill(-1, SIGKILL), in a pid namespace"
 fi
+# Landlock without scopes (ABI 1-5): the guard refuses the signals, the domain the tracing.
+rm -f "$TMP/r.vectors"
+SYSCAGE_DISABLE_FEATURES=landlock-scope expect_status 0 "attack, Landlock without scopes: every other way in" -- \
+	$T setsid "$S" run -p "$TMP/unshare.policy" -- "$A" vectors "$TMP/r.vectors"
+if grep -qx 'vectors done' "$TMP/r.vectors" &&
+	! grep -v -e ' EPERM$' -e '^pidfd_send_signal .* ENOSYS$' -e '^vectors done$' "$TMP/r.vectors" | grep -q .; then
+	ok "attack, Landlock without scopes: each refused"; else
+	not_ok "attack, Landlock without scopes: each refused" "$(cat "$TMP/r.vectors" 2>/dev/null)"
+fi
+unset SYSCAGE_DISABLE_FEATURES
 
 # --- ways past the supervisor the guard does not see (tests/helpers/notif_attack.c) ---
 
@@ -569,12 +583,12 @@ if grep -qx 'install 0 0' "$TMP/r.own" && ! grep -q '^unshare' "$TMP/r.own"; the
 	ok "own filter under --no-report: nothing ran past unshare"; else
 	not_ok "own filter under --no-report: nothing ran past unshare" "$(cat "$TMP/r.own" 2>/dev/null)"
 fi
-# A descendant left behind installs its filter once syscage has exited: the
+# A descendant left behind (--keep-children) installs its filter once syscage has exited: the
 # watchdog answers alone, unreported, and keeps the choice made for the run.
 for answer in allow refuse; do
 	rm -f "$TMP/r.own"
 	expect_status 0 "own filter from an orphan after syscage exited (--own-filters=$answer)" -- \
-		$T "$REAP" 30 "$S" run -q --own-filters=$answer -p "$TMP/unshare.policy" -- \
+		$T "$REAP" 30 "$S" run -q --keep-children --own-filters=$answer -p "$TMP/unshare.policy" -- \
 		"$N" own-filter-orphan errno "$TMP/r.own"
 	if [ $answer = allow ]; then want='install 0 0'; else want='install -1 EPERM'; fi
 	if grep -qx "$want" "$TMP/r.own" && { [ $answer = allow ] || ! grep -q '^unshare' "$TMP/r.own"; }; then
@@ -717,7 +731,7 @@ echo "# race: $(grep -c INNOCENT "$TMP/race.log") of 300 reports showed the rewr
 # --- programs that fork and exit, close every fd, exec in a loop ------------
 
 rm -f "$TMP/result"
-expect_status 0 "program forks and exits at once" -- $T "$REAP" 30 "$S" run -p "$deny" -- "$W" fork-exit "$TMP/result" "$TMP/nope"
+expect_status 0 "program forks and exits at once" -- $T "$REAP" 30 "$S" run --keep-children -p "$deny" -- "$W" fork-exit "$TMP/result" "$TMP/nope"
 if [ "$(grep -c '^reaped .* exit 0$' "$TMP/out")" -ge 2 ] && ! grep -q -v '^reaped .* exit 0$' "$TMP/out"; then
 	ok "the orphan ends on its own"; else not_ok "the orphan ends on its own" "$(cat "$TMP/out")"
 fi
@@ -739,7 +753,7 @@ if ! grep -q '^left' "$TMP/out"; then ok "--wait: nothing left behind"; else not
 # (stopped) supervisor has not answered yet: syscage still answers them as
 # the policy says and reports them, before it closes the listener.
 rm -f "$TMP/ready" "$TMP/go" "$TMP/result".*
-"$S" run -p "$deny" --log "$TMP/pending.log" -- "$W" pending "$TMP/ready" "$TMP/go" "$TMP/result" "$TMP/nope" \
+"$S" run --keep-children -p "$deny" --log "$TMP/pending.log" -- "$W" pending "$TMP/ready" "$TMP/go" "$TMP/result" "$TMP/nope" \
 	>"$TMP/pending.out" 2>"$TMP/pending.err" &
 sv=$!
 wait_for "$TMP/ready" && read -r prog _ children <"$TMP/ready"

@@ -38,6 +38,12 @@
  *       running into an unreadable page without a NUL, 1 MiB without a
  *       NUL, a clone3 size of 1 MiB.  Writes "NAME R E" per call and
  *       "bad-pointers done".
+ *   notif_attack exec-race READY GO RESULT
+ *       a second thread calls unshare(0); once it waits in that call, writes
+ *       "PID TID NR" to READY, waits for the file GO (the test creates it
+ *       once syscage is busy reporting the call), then execs
+ *       `sh -c 'echo survived >RESULT; exec sleep 1000'`: the exec ends the
+ *       waiting thread, and the process must die all the same.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -53,6 +59,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
@@ -297,6 +304,50 @@ static int run_bad_pointers(void)
 	return 0;
 }
 
+static volatile pid_t racer_tid;
+
+static void *racer(void *arg)
+{
+	(void)arg;
+	racer_tid = (pid_t)syscall(SYS_gettid);
+	syscall(SYS_unshare, 0L); /* killed by the policy; never returns */
+	return NULL;
+}
+
+/* Whether thread @tid waits in syscall @nr (the first field of /proc's syscall file). */
+static bool waits_in(pid_t tid, long nr)
+{
+	char path[64], buf[64];
+	snprintf(path, sizeof(path), "/proc/self/task/%d/syscall", (int)tid);
+	FILE *f = fopen(path, "re");
+	long got = -2;
+	if (f && fgets(buf, sizeof(buf), f))
+		got = strtol(buf, NULL, 10);
+	if (f)
+		fclose(f);
+	return got == nr;
+}
+
+static int run_exec_race(const char *ready, const char *go)
+{
+	pthread_t t;
+	if (pthread_create(&t, NULL, racer, NULL) != 0)
+		return 3;
+	while (!racer_tid || !waits_in(racer_tid, SYS_unshare))
+		sleep_ms(10);
+	FILE *f = fopen(ready, "we");
+	if (!f)
+		return 4;
+	fprintf(f, "%d %d %ld\n", (int)getpid(), (int)racer_tid, (long)SYS_unshare);
+	fclose(f);
+	while (access(go, F_OK) != 0)
+		sleep_ms(10);
+	char cmd[512];
+	snprintf(cmd, sizeof(cmd), "echo survived >'%s'; exec sleep 1000", result_path);
+	execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+	return 5;
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 2 ? argv[1] : "";
@@ -313,6 +364,8 @@ int main(int argc, char **argv)
 		return run_clone_parent();
 	if (!strcmp(mode, "bad-pointers") && argc == 3)
 		return run_bad_pointers();
+	if (!strcmp(mode, "exec-race") && argc == 5)
+		return run_exec_race(argv[2], argv[3]);
 	fprintf(stderr, "usage: notif_attack MODE [ARG] RESULT (see the comment at the top)\n");
 	return 2;
 }

@@ -1,16 +1,18 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * syscall_loop [-f FILTER] [-r ROUNDS] N: the cost of one allowed syscall.
+ * syscall_loop [-f FILTER] [-r ROUNDS] [-c fcntl] N: the cost of one allowed syscall.
  *
  * With -f, first installs the raw filter in FILTER (struct sock_filter
  * records, as `syscage compile` writes them) itself, the way a program that
  * sandboxes itself would.  Then makes N getppid calls ROUNDS times (default
  * 7) and prints the median and the fastest round as "ns/call X min Y"
  * (on a busy machine the fastest round is the one least disturbed).  getppid does no work of
- * its own, so what changes between runs is the filter's cost.  Used by
- * bench/run-overhead.sh.
+ * its own, so what changes between runs is the filter's cost.  With -c fcntl,
+ * fcntl(0, F_GETFD) instead: a call the launcher's guard once had to test
+ * the arguments of.  Used by bench/run-overhead.sh.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,8 +69,11 @@ int main(int argc, char **argv)
 {
 	const char *filter = NULL;
 	int rounds = 7, c;
-	while ((c = getopt(argc, argv, "f:r:")) != -1) {
-		if (c == 'f')
+	long nr = SYS_getppid;
+	while ((c = getopt(argc, argv, "f:r:c:")) != -1) {
+		if (c == 'c' && !strcmp(optarg, "fcntl"))
+			nr = SYS_fcntl;
+		else if (c == 'f')
 			filter = optarg;
 		else if (c == 'r')
 			rounds = atoi(optarg);
@@ -81,12 +86,14 @@ int main(int argc, char **argv)
 	if (n < 1 || (filter && install(filter) < 0))
 		return filter ? 4 : 2;
 	double per_call[1000];
+	/* getppid takes no arguments: the extra ones are ignored */
+	long a0 = 0, a1 = nr == SYS_fcntl ? F_GETFD : 0;
 	for (long i = 0; i < n / 10; i++) /* warm up caches and the CPU's frequency */
-		syscall(SYS_getppid);
+		syscall(nr, a0, a1);
 	for (int r = 0; r < rounds; r++) {
 		double t0 = now_ns();
 		for (long i = 0; i < n; i++)
-			syscall(SYS_getppid);
+			syscall(nr, a0, a1);
 		per_call[r] = (now_ns() - t0) / (double)n;
 	}
 	qsort(per_call, (size_t)rounds, sizeof(per_call[0]), cmp_double);

@@ -73,6 +73,12 @@ bool feature_have(const char *name)
 		       (f->flags & SCG_FILTER_FLAG_NEW_LISTENER);
 	if (!strcmp(name, "uretprobe"))
 		return have_uretprobe();
+	if (!strcmp(name, "landlock"))
+		return f->landlock_abi >= 1;
+	if (!strcmp(name, "landlock-scope"))
+		return f->landlock_abi >= 6;
+	if (!strcmp(name, "cgroup-kill"))
+		return f->cgroup_kill;
 	if (!strcmp(name, "no-inherited-filter"))
 		return prctl(PR_GET_SECCOMP, 0L, 0L, 0L, 0L) == 0;
 	/* tools whose output the importers are held against */

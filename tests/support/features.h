@@ -15,7 +15,8 @@
  * the filter flags as SYSCAGE_DISABLE_FEATURES spells them (tsync, log,
  * spec-allow, new-listener, tsync-esrch, wait-killable-recv),
  * ptrace-get-filter (PTRACE_SECCOMP_GET_FILTER and _GET_METADATA work for
- * this process), and no-inherited-filter (this process runs under no seccomp
+ * this process), landlock and landlock-scope (Landlock, ABI 6), cgroup-kill
+ * (a cgroup with cgroup.kill can be made beneath this process's), and no-inherited-filter (this process runs under no seccomp
  * filter, so filter counts, indexes and budgets are the test's own).  An
  * unknown name aborts the test, so a typo cannot turn checks into skips.
  */
