@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common/analyze.h"
 
@@ -230,8 +231,8 @@ static void print_sarif(const struct scg_diag *diag, const char *input)
 /* A policy file's own warnings (shadowed rules, ...), parsed again to collect them. */
 static void policy_warnings(const char *path, const struct scg_arch *arch, struct scg_diag *diag)
 {
-	size_t len = strlen(path);
-	if (len < 7 || strcmp(path + len - 7, ".policy"))
+	if (cli_last_input_format() != SCG_INPUT_POLICY || !strcmp(path, "-") ||
+	    (!strchr(path, '/') && access(path, F_OK) < 0))
 		return;
 	const struct scg_arch *const targets[1] = { arch };
 	struct scg_policy_source_options so = { .arches = arch ? targets : NULL, .narches = arch ? 1 : 0 };

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <syscage/load.h>
+
 #include "analyze.h"
 
 int cli_analysis_load(const char *path, const struct scg_arch *arch, struct scg_prog *prog,
@@ -11,25 +13,31 @@ int cli_analysis_load(const char *path, const struct scg_arch *arch, struct scg_
 {
 	if (policy)
 		*policy = NULL;
-	if (!cli_is_policy_ref(path))
-		return cli_load_filter(path, arch, prog);
-	struct scg_policy *p;
+	*prog = (struct scg_prog){ 0 };
+	struct scg_input in;
 	const struct scg_arch *const targets[1] = { arch };
-	int r = cli_load_policy(path, targets, arch ? 1 : 0, &p);
+	int r = cli_load_input(path, arch, targets, arch ? 1 : 0, &in);
 	if (r < 0)
 		return r;
+	if (!in.policy) {
+		*prog = in.prog;
+		in.prog = (struct scg_prog){ 0 };
+		scg_input_release(&in);
+		return 0;
+	}
 	struct scg_diag *diag = scg_diag_new();
 	if (!diag) {
-		scg_policy_free(p);
+		scg_input_release(&in);
 		return -ENOMEM;
 	}
-	r = scg_compile(p, NULL, prog, diag);
+	r = scg_compile(in.policy, NULL, prog, diag);
 	cli_print_diag(diag);
 	scg_diag_free(diag);
-	if (r == 0 && policy)
-		*policy = p;
-	else
-		scg_policy_free(p);
+	if (r == 0 && policy) {
+		*policy = in.policy;
+		in.policy = NULL;
+	}
+	scg_input_release(&in);
 	return r;
 }
 

@@ -59,7 +59,7 @@ expect_status 2 "--input-format settles it" -- "$SYSCAGE" compile --input-format
 expect_grep "$TMP/err" "both\.txt:1:1: error: line is neither an assignment" \
 	"the file is read as the format says"
 expect_status 2 "an unknown format" -- "$SYSCAGE" compile --input-format sytemd "$TMP/both.txt"
-expect_grep "$TMP/err" "unknown format 'sytemd' \(the formats: policy, oci, systemd, firejail, minijail, kafel\)" \
+expect_grep "$TMP/err" "unknown format 'sytemd' \(the formats: raw, asm, policy, oci, k8s, systemd, minijail, kafel, firejail\)" \
 	"the error lists the formats"
 expect_status 0 "--help names --input-format" -- "$SYSCAGE" lint --help
 expect_grep "$TMP/out" "--input-format FORMAT" "lint's help"
