@@ -132,9 +132,12 @@ static int load_pid(pid_t pid, struct scg_prog *progs, size_t *n)
 	struct scg_process_filters pf;
 	int r = diag ? scg_inspect_process_filters(pid, 10000U, &pf, diag) : -ENOMEM;
 	cli_print_diag(diag);
+	/* the inspection's own error says why, with a hint: no second line in other words */
+	bool told = scg_diag_count_at_least(diag, SCG_SEV_ERROR) > 0;
 	scg_diag_free(diag);
 	if (r < 0) {
-		cli_error("fuse: cannot read the filters of %d: %s", (int)pid, strerror(-r));
+		if (!told)
+			cli_error("fuse: cannot read the filters of %d: %s", (int)pid, strerror(-r));
 		return CLI_EXIT_USAGE;
 	}
 	int status = 0;

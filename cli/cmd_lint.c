@@ -323,8 +323,18 @@ int cmd_lint(int argc, char **argv)
 	/* out of time: what was found stands, and the analysis-budget finding says what was not done */
 	bool budget = r == -ETIMEDOUT || r == -ECANCELED;
 	if (r < 0 && !budget) {
-		cli_print_diag(diag);
-		cli_error("lint: %s", strerror(-r));
+		/* the input's findings name it: "insn 7" alone does not say where */
+		for (size_t i = 0; i < scg_diag_count(diag); i++) {
+			struct scg_diag_entry e = *scg_diag_get(diag, i);
+			if (!e.loc.file)
+				e.loc.file = path;
+			cli_print_diag_entry(&e);
+		}
+		if (r == -EINVAL && scg_diag_count_at_least(diag, SCG_SEV_ERROR))
+			cli_error("lint: %s is no filter the kernel would load, so nothing was "
+				  "checked", path);
+		else
+			cli_error("lint: %s: %s", path, strerror(-r));
 	} else if (o.format == LINT_SARIF) {
 		print_sarif(diag, path);
 	} else if (o.format == LINT_JSON) {
