@@ -15,8 +15,6 @@
 
 #include <json-c/json.h>
 
-#include <syscage/oci.h>
-
 #include "common/cli.h"
 #include "k8s.h"
 #include "common/textbuf.h"
@@ -182,17 +180,4 @@ int cli_oci_to_k8s(const char *json, const char *name, char **yaml)
 		r = -EINVAL;
 	}
 	return r;
-}
-
-int cli_k8s_import(const char *text, size_t len, const struct scg_oci_options *opts,
-		   struct scg_policy **out, struct scg_diag *diag)
-{
-	(void)text;
-	(void)len;
-	*out = NULL;
-	scg_diag_add(diag, SCG_SEV_ERROR, (struct scg_loc){ .file = opts->filename, .insn = -1 },
-		     "k8s-unsupported", "give the SeccompProfile's spec as OCI JSON",
-		     "a Kubernetes object in YAML: syscage writes SeccompProfile objects "
-		     "(compile --format k8s) but does not read them");
-	return -EINVAL;
 }

@@ -3,8 +3,6 @@
 #include <errno.h>
 #include <stddef.h>
 
-#include <syscage/oci.h>
-
 #include "common/cli.h"
 #include "k8s.h"
 
@@ -16,11 +14,4 @@ int cli_oci_to_k8s(const char *json, const char *name, char **yaml)
 	cli_error("this syscage was built without json-c, so it cannot write SeccompProfile "
 		  "objects (install libjson-c-dev and run meson setup with -Doci=enabled)");
 	return -ENOTSUP;
-}
-
-int cli_k8s_import(const char *text, size_t len, const struct scg_oci_options *opts,
-		   struct scg_policy **out, struct scg_diag *diag)
-{
-	/* the OCI import, absent as well, says what is missing */
-	return scg_oci_import(text, len, opts, out, diag);
 }

@@ -16,7 +16,6 @@
 #include <syscage/oci.h>
 
 #include "cli.h"
-#include "k8s.h"
 
 /* The @frequency counts of the last minijail policy loaded (cli_policy_counts()). */
 static struct scg_import_count *policy_counts;
@@ -56,7 +55,7 @@ static int import_side(enum scg_input_format format, const char *text, size_t le
 	struct scg_oci_options o = *(const struct scg_oci_options *)ctx;
 	o.filename = filename;
 	if (format == SCG_INPUT_K8S)
-		return cli_k8s_import(text, len, &o, out, diag);
+		return scg_k8s_import(text, len, &o, out, diag);
 	return scg_oci_import(text, len, &o, out, diag);
 }
 

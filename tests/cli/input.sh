@@ -95,6 +95,27 @@ expect_status 2 "--input-format policy reads it as a policy" -- "$SYSCAGE" emu -
 expect_grep "$TMP/err" "prog:1:1: error" "the policy parser's error"
 expect_status 0 "--input-format raw reads a filter" -- "$SYSCAGE" emu --input-format raw -f "$TMP/f" mkdir
 
+# Kubernetes SeccompProfile YAML: what compile --format k8s writes reads back as the OCI
+# export of the same policy, under any name; errors give the YAML's line
+printf 'default errno(EPERM)\nallow read, write\nerrno(EACCES) openat if (flags & O_CREAT) != 0\nkill ptrace\n' >"$TMP/k.policy"
+"$SYSCAGE" compile --format k8s -o "$TMP/k.yaml" "$TMP/k.policy" 2>/dev/null
+"$SYSCAGE" compile --format oci -o "$TMP/k.json" "$TMP/k.policy" 2>/dev/null
+cp "$TMP/k.yaml" "$TMP/kprofile"
+for f in k.yaml kprofile; do
+	expect_status 0 "diff $f k.json: the YAML is the OCI profile" -- "$SYSCAGE" diff "$TMP/$f" "$TMP/k.json"
+	expect_emu "emu -f $f: openat with O_CREAT" "ERRNO(13)" -- -f "$TMP/$f" openat 0 0 64
+done
+expect_status 0 "explain k.yaml ptrace" -- "$SYSCAGE" explain "$TMP/k.yaml" ptrace
+line=$(($(grep -n '^    - ptrace' "$TMP/k.yaml" | cut -d: -f1) - 1)) # its entry's "- names:"
+expect_grep "$TMP/out" "decided by the rule at .*k\.yaml:$line\$" "explain: the YAML's line of ptrace's entry"
+printf 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: x\n' >"$TMP/pod.yaml"
+expect_status 2 "a Pod is refused" -- "$SYSCAGE" lint "$TMP/pod.yaml"
+expect_grep "$TMP/err" "pod\.yaml:1:1: error: a Kubernetes Pod object, not a SeccompProfile" "naming its kind"
+printf 'apiVersion: security-profiles-operator.x-k8s.io/v1beta1\nkind: SeccompProfile\nmetadata:\n  name: x\nspec:\n  defaultAction: SCMP_ACT_ERRNO\n  syscalls:\n  - names: [read, write]\n    action: SCMP_ACT_ALLOW\n  - names:\n    - openat\n    action: SCMP_ACT_BOGUS\n' >"$TMP/bad.yaml"
+expect_status 2 "an unknown action is refused" -- "$SYSCAGE" compile -o "$TMP/bad.bpf" "$TMP/bad.yaml"
+expect_grep "$TMP/err" "bad\.yaml:12:[0-9]+: error: syscalls\[1\]\.action: unknown action 'SCMP_ACT_BOGUS'" "at the YAML's line"
+test -e "$TMP/bad.bpf" && not_ok "nothing written" || ok "nothing written"
+
 # every command that takes a filter or a policy says the same about its input
 "$SYSCAGE" compile --help | sed -n '/^Inputs:/,$p' >"$TMP/help-compile"
 for c in lint diff explain emu fuse run decompile disasm verify inject; do
