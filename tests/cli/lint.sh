@@ -67,7 +67,7 @@ expect_grep "$TMP/out" "^.*two\.policy:3: error: on x86_64, socket\(AF_VSOCK \| 
 	"argument 0: an error naming the call, at the rule testing it"
 expect_grep "$TMP/out" "^.*two\.policy:4: error: on x86_64, socket\(AF_UNSPEC, 0, 9 \| 1 << 32\) is allowed.*argument 2 \(int protocol\).*ERRNO\(22\) \[int-compared-64\]$" \
 	"argument 2: at its own rule, not the first rule for socket"
-expect_grep "$TMP/out" "^  fix: compare only the low 32 bits.*--int-args-32$" "the fix"
+expect_grep "$TMP/out" "^  fix: compare only the low 32 bits: the parameter by its name, or argN\.lo$" "the fix, in the policy's words"
 expect_status 1 "Docker's profile as runc reads it" -- "$SYSCAGE" lint --severity error "$DATA/docker-default.json"
 expect_grep "$TMP/out" "docker-default\.json:465: error: on x86_64, socket\(AF_(ALG|VSOCK) \| 1 << 32, \.\.\.\) is allowed.*\[int-compared-64\]$" \
 	"Docker's JSON: the socket bypass, at the rule that lets it through"
@@ -230,7 +230,29 @@ expect_grep "$TMP/p.sarif" '"ruleId": "multiplexer-bypass", "ruleIndex": [0-9]+,
 	"sarif: a warning keeps its level"
 if check_sarif "$TMP/f.sarif" >"$TMP/sarif.out" 2>&1; then ok "sarif: required fields of a filter's report"; else
 	not_ok "sarif: required fields of a filter's report" "$(head -c 400 "$TMP/sarif.out")"; fi
-expect_grep "$TMP/f.sarif" '"region": \{"byteOffset": [0-9]+, "byteLength": 8\}' "sarif: instructions by their bytes"
+"$SYSCAGE" asm -o "$TMP/arg-eq.bpf" "$CRAFT/arg-eq.s"
+"$SYSCAGE" lint --format sarif "$TMP/arg-eq.bpf" >"$TMP/raw.sarif"
+expect_grep "$TMP/raw.sarif" '"region": \{"byteOffset": [0-9]+, "byteLength": 8\}' "sarif: a raw filter's instructions by their bytes"
+if grep -q byteOffset "$TMP/f.sarif" "$TMP/p.sarif"; then not_ok "sarif: no byte offsets into text" "$(grep -c byteOffset "$TMP/f.sarif" "$TMP/p.sarif")"
+else ok "sarif: no byte offsets into text"; fi
 expect_status 2 "--format of a word" -- "$SYSCAGE" lint --format yaml "$TMP/p.policy"
+
+# Fixes in the input's own language, and no instruction passed off as a place in the text
+printf '[Service]\nSystemCallFilter=~mkdir\n' >"$TMP/deny.service"
+expect_status 1 "lint a unit" -- "$SYSCAGE" lint "$TMP/deny.service"
+expect_grep "$TMP/out" "^  fix: add SystemCallFilter=~ptrace, or leave it out of the allow list$" "a unit's fix is a setting"
+if grep -q "in the policy\|--int-args-32\|errno(E" "$TMP/out"; then not_ok "no policy or OCI words for a unit" "$(grep 'in the policy\|--int-args-32\|errno(E' "$TMP/out" | head -3)"
+else ok "no policy or OCI words for a unit"; fi
+printf '{"defaultAction": "SCMP_ACT_ALLOW", "syscalls": [{"names": ["mkdir"], "action": "SCMP_ACT_ERRNO"}]}\n' >"$TMP/deny.json"
+expect_status 1 "lint an OCI profile" -- "$SYSCAGE" lint "$TMP/deny.json"
+expect_grep "$TMP/out" '^  fix: take "ptrace" out of the "names" of the SCMP_ACT_ALLOW entries' "an OCI profile's fix is its JSON"
+expect_grep "$TMP/out" "^  fix: use SCMP_ACT_KILL_PROCESS" "KILL_THREAD in OCI's words"
+expect_grep "$TMP/out" "deny\.json: compiled, insn [0-9]+: warning: KILL_THREAD" "a finding of the compiled filter names the input"
+printf 'default allow\nerrno(EACCES) mkdir\n' >"$TMP/deny.policy"
+expect_status 1 "lint a policy" -- "$SYSCAGE" lint "$TMP/deny.policy"
+expect_grep "$TMP/out" "^  fix: deny it unless the program needs it: errno\(EPERM\) ptrace$" "a policy's fix is a rule"
+"$SYSCAGE" lint --format sarif "$TMP/deny.service" >"$TMP/unit.sarif"
+if grep -q byteOffset "$TMP/unit.sarif"; then not_ok "sarif of a unit: no byte offsets"; else ok "sarif of a unit: no byte offsets"; fi
+expect_grep "$TMP/unit.sarif" '"properties": \{"fix": "add SystemCallFilter=~' "sarif of a unit: the fix as a setting"
 
 echo "1..$n"
