@@ -372,13 +372,15 @@ int cmd_lint(int argc, char **argv)
 			cli_error("lint: %s: %s", path, strerror(-r));
 	} else {
 		struct scg_diag *shown = in_input_terms(diag, path);
-		const struct scg_diag *out = shown ? shown : diag;
+		struct scg_diag *grouped = lint_group(shown ? shown : diag, cli_last_input_format());
+		const struct scg_diag *out = grouped ? grouped : shown ? shown : diag;
 		if (o.format == LINT_SARIF)
 			print_sarif(out, path);
 		else if (o.format == LINT_JSON)
 			print_json(out);
 		else
 			print_text(out);
+		scg_diag_free(grouped);
 		scg_diag_free(shown);
 	}
 	if (budget)

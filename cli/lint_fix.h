@@ -16,4 +16,12 @@
 const char *lint_fix(enum scg_input_format format, const struct scg_diag_entry *e, char *buf,
 		     size_t size);
 
+/*
+ * @diag with the risky syscalls one verdict allows at one place (a rule, the
+ * default, an instruction) as one finding naming them all, its fix in
+ * @format's language, and a finding repeated at the same place once; NULL
+ * when memory runs out.  Free with scg_diag_free().
+ */
+struct scg_diag *lint_group(const struct scg_diag *diag, enum scg_input_format format);
+
 #endif

@@ -13,7 +13,7 @@ expect_grep "$TMP/out" "allowed through the x32 ABI .*\[abi-bypass\]" "x32 numbe
 expect_grep "$TMP/out" "^insn 3: warning: KILL_THREAD .*\[kill-thread\]" "kill-thread at its instruction"
 expect_grep "$TMP/out" "^insn 4: warning: no input reaches instructions 4\.\.4 \[unreachable\]" "unreachable"
 expect_grep "$TMP/out" "^insn 4: info: TRACE .*\[trace-without-tracer\]" "trace"
-expect_grep "$TMP/out" "bpf is allowed.*\[risky-syscall\]" "risky syscalls"
+expect_grep "$TMP/out" "(bpf is allowed|syscalls that commonly break sandboxes are allowed .*: .*bpf).*\[risky-syscall\]" "risky syscalls"
 
 cat >"$TMP/p.policy" <<'POL'
 arch x86_64, x86
@@ -240,17 +240,26 @@ expect_status 2 "--format of a word" -- "$SYSCAGE" lint --format yaml "$TMP/p.po
 # Fixes in the input's own language, and no instruction passed off as a place in the text
 printf '[Service]\nSystemCallFilter=~mkdir\n' >"$TMP/deny.service"
 expect_status 1 "lint a unit" -- "$SYSCAGE" lint "$TMP/deny.service"
-expect_grep "$TMP/out" "^  fix: add SystemCallFilter=~ptrace, or leave it out of the allow list$" "a unit's fix is a setting"
+expect_grep "$TMP/out" "^  fix: add SystemCallFilter=~ptrace bpf .*, or leave them out of the allow list$" "a unit's fix is a setting"
 if grep -q "in the policy\|--int-args-32\|errno(E" "$TMP/out"; then not_ok "no policy or OCI words for a unit" "$(grep 'in the policy\|--int-args-32\|errno(E' "$TMP/out" | head -3)"
 else ok "no policy or OCI words for a unit"; fi
 printf '{"defaultAction": "SCMP_ACT_ALLOW", "syscalls": [{"names": ["mkdir"], "action": "SCMP_ACT_ERRNO"}]}\n' >"$TMP/deny.json"
 expect_status 1 "lint an OCI profile" -- "$SYSCAGE" lint "$TMP/deny.json"
-expect_grep "$TMP/out" '^  fix: take "ptrace" out of the "names" of the SCMP_ACT_ALLOW entries' "an OCI profile's fix is its JSON"
+expect_grep "$TMP/out" '^  fix: take them out of the "names" of the SCMP_ACT_ALLOW entries, or add an entry that denies them: "ptrace", "bpf", ' "an OCI profile's fix is its JSON"
 expect_grep "$TMP/out" "^  fix: use SCMP_ACT_KILL_PROCESS" "KILL_THREAD in OCI's words"
 expect_grep "$TMP/out" "deny\.json: compiled, insn [0-9]+: warning: KILL_THREAD" "a finding of the compiled filter names the input"
 printf 'default allow\nerrno(EACCES) mkdir\n' >"$TMP/deny.policy"
 expect_status 1 "lint a policy" -- "$SYSCAGE" lint "$TMP/deny.policy"
-expect_grep "$TMP/out" "^  fix: deny it unless the program needs it: errno\(EPERM\) ptrace$" "a policy's fix is a rule"
+expect_grep "$TMP/out" "^  fix: deny them unless the program needs them: errno\(EPERM\) ptrace, bpf, " "a policy's fix is a rule"
+expect_grep "$TMP/out" "deny\.policy:1: warning: 21 syscalls that commonly break sandboxes are allowed on x86_64, x86 and x32: ptrace \(it inspects" \
+	"what the default allows: one finding, at the default's line"
+if [ "$(grep -c 'risky-syscall' "$TMP/out")" = 1 ]; then ok "one risky-syscall finding for the default"
+else not_ok "one risky-syscall finding for the default" "$(grep -c 'risky-syscall' "$TMP/out")"; fi
+printf 'default allow\nbadarch kill-thread\nerrno(EACCES) mkdir\n' >"$TMP/badarch.policy"
+expect_status 1 "lint badarch kill-thread" -- "$SYSCAGE" lint "$TMP/badarch.policy"
+expect_grep "$TMP/out" "badarch\.policy:2: warning: KILL_THREAD .*\[kill-thread\]" "kill-thread at the badarch line"
+if [ "$(grep -c 'kill-thread\]' "$TMP/out")" = 1 ]; then ok "kill-thread once"
+else not_ok "kill-thread once" "$(grep 'kill-thread' "$TMP/out")"; fi
 "$SYSCAGE" lint --format sarif "$TMP/deny.service" >"$TMP/unit.sarif"
 if grep -q byteOffset "$TMP/unit.sarif"; then not_ok "sarif of a unit: no byte offsets"; else ok "sarif of a unit: no byte offsets"; fi
 expect_grep "$TMP/unit.sarif" '"properties": \{"fix": "add SystemCallFilter=~' "sarif of a unit: the fix as a setting"
