@@ -617,6 +617,24 @@ bool scg_systemd_detect(const char *text, size_t len)
 	return false;
 }
 
+/*
+ * Where the policy's settings come from: what no filter decides is
+ * SystemCallFilter='s (its first line), other ABIs are
+ * SystemCallArchitectures=' (or, without it, SystemCallFilter='s).
+ */
+static int setting_locs(const struct sd_settings *set, struct scg_policy *p)
+{
+	if (!set->filter.present)
+		return 0;
+	int r = scg_policy_set_setting_loc(p, SCG_SETTING_DEFAULT, set->filter.loc);
+	if (r == 0)
+		r = scg_policy_set_setting_loc(p, SCG_SETTING_UNKNOWN, set->filter.loc);
+	if (r == 0)
+		r = scg_policy_set_setting_loc(p, SCG_SETTING_BADARCH,
+					       set->archs_present ? set->archs_loc : set->filter.loc);
+	return r;
+}
+
 int scg_systemd_import(const char *text, size_t len, const struct scg_import_options *opts,
 		       struct scg_policy **out, struct scg_diag *diag)
 {
@@ -636,6 +654,12 @@ int scg_systemd_import(const char *text, size_t len, const struct scg_import_opt
 		r = sd_build_filters(&c.set, &c.st);
 	if (r == 0)
 		r = imp_stack_to_policy(&c.st, out);
+	if (r == 0)
+		r = setting_locs(&c.set, *out);
+	if (r < 0) {
+		scg_policy_free(*out);
+		*out = NULL;
+	}
 	imp_stack_release(&c.st);
 	sd_settings_release(&c.set);
 	return r;

@@ -247,7 +247,10 @@ printf '{"defaultAction": "SCMP_ACT_ALLOW", "syscalls": [{"names": ["mkdir"], "a
 expect_status 1 "lint an OCI profile" -- "$SYSCAGE" lint "$TMP/deny.json"
 expect_grep "$TMP/out" '^  fix: take them out of the "names" of the SCMP_ACT_ALLOW entries, or add an entry that denies them: "ptrace", "bpf", ' "an OCI profile's fix is its JSON"
 expect_grep "$TMP/out" "^  fix: use SCMP_ACT_KILL_PROCESS" "KILL_THREAD in OCI's words"
-expect_grep "$TMP/out" "deny\.json: compiled, insn [0-9]+: warning: KILL_THREAD" "a finding of the compiled filter names the input"
+expect_grep "$TMP/out" "deny\.json:[0-9]+: warning: KILL_THREAD" "KILL_THREAD at the profile's line"
+printf '[Service]\nRestrictAddressFamilies=AF_UNIX\n' >"$TMP/raf.service"
+expect_status 1 "lint a unit without SystemCallFilter=" -- "$SYSCAGE" lint "$TMP/raf.service"
+expect_grep "$TMP/out" "raf\.service: compiled, insn [0-9]+: warning: " "a finding of the compiled filter names the input"
 printf 'default allow\nerrno(EACCES) mkdir\n' >"$TMP/deny.policy"
 expect_status 1 "lint a policy" -- "$SYSCAGE" lint "$TMP/deny.policy"
 expect_grep "$TMP/out" "^  fix: deny them unless the program needs them: errno\(EPERM\) ptrace, bpf, " "a policy's fix is a rule"
@@ -263,5 +266,47 @@ else not_ok "kill-thread once" "$(grep 'kill-thread' "$TMP/out")"; fi
 "$SYSCAGE" lint --format sarif "$TMP/deny.service" >"$TMP/unit.sarif"
 if grep -q byteOffset "$TMP/unit.sarif"; then not_ok "sarif of a unit: no byte offsets"; else ok "sarif of a unit: no byte offsets"; fi
 expect_grep "$TMP/unit.sarif" '"properties": \{"fix": "add SystemCallFilter=~' "sarif of a unit: the fix as a setting"
+
+# SARIF of a policy, a unit and an OCI profile: every finding at a line of the input, and
+# that line (read back) is the statement, setting or JSON member the finding is about
+cat >"$TMP/sarif.policy" <<'POL'
+# a comment first, so that byte offsets and lines differ
+default allow
+badarch kill-thread
+
+errno(EACCES) mkdir
+allow socket if domain == AF_UNIX
+POL
+printf '# a comment\n[Unit]\nDescription=x\n\n[Service]\nExecStart=/bin/true\nSystemCallArchitectures=native\nSystemCallFilter=@system-service\nSystemCallFilter=~@privileged\nRestrictAddressFamilies=AF_UNIX AF_INET\n' >"$TMP/sarif.service"
+printf '{\n  "defaultAction": "SCMP_ACT_ALLOW",\n  "architectures": ["SCMP_ARCH_X86_64"],\n  "syscalls": [\n    {"names": ["mkdir"], "action": "SCMP_ACT_ERRNO"}\n  ]\n}\n' >"$TMP/sarif.json"
+read_back() { # FILE KIND: each result's startLine read back from FILE
+	python3 - "$1" "$2" <<'PY'
+import json, re, sys
+sarif, kind = json.load(open(sys.argv[1])), sys.argv[2]
+looks = {"policy": r"^(default|badarch|unknown|allow|errno|kill|kill-thread|kill-process|log|trap|notify|arch)\b",
+         "unit": r"^(SystemCall[A-Za-z]*|Restrict[A-Za-z]*|MemoryDenyWriteExecute|LockPersonality|Protect[A-Za-z]*|PrivateDevices)=",
+         "json": r'^\s*(\{\s*)?"(defaultAction|architectures|archMap|names|syscalls|action)"|^\s*\{'}[kind]
+bad = []
+for res in sarif["runs"][0]["results"]:
+    phys = res["locations"][0]["physicalLocation"]
+    region = phys.get("region", {})
+    if "startLine" not in region:
+        bad.append("no line: " + res["message"]["text"][:80])
+        continue
+    lines = open(phys["artifactLocation"]["uri"]).read().split("\n")
+    text = lines[region["startLine"] - 1]
+    if not re.search(looks, text):
+        bad.append("line %d %r for %s" % (region["startLine"], text, res["ruleId"]))
+print("\n".join(bad) if bad else "ok %d" % len(sarif["runs"][0]["results"]))
+sys.exit(1 if bad else 0)
+PY
+}
+for k in policy:sarif.policy unit:sarif.service json:sarif.json; do
+	kind=${k%%:*} f=${k#*:}
+	(cd "$TMP" && "$SYSCAGE" lint --format sarif "$f" >"$f.sarif" 2>/dev/null)
+	if (cd "$TMP" && read_back "$f.sarif" "$kind") >"$TMP/rb.out" 2>&1 && grep -q "^ok [1-9]" "$TMP/rb.out"; then
+		ok "sarif of $f: every finding at its line ($(cat "$TMP/rb.out"))"
+	else not_ok "sarif of $f: every finding at its line" "$(head -c 600 "$TMP/rb.out")"; fi
+done
 
 echo "1..$n"
