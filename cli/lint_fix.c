@@ -93,8 +93,9 @@ static const char *oci_fix(const char *code, const char *name, char *buf, size_t
 		snprintf(buf, size,
 			 "list in \"architectures\" only the ABIs the rules are written for");
 	else if (!strcmp(code, "kill-thread"))
-		snprintf(buf, size, "use SCMP_ACT_KILL_PROCESS, not SCMP_ACT_KILL or "
-				    "SCMP_ACT_KILL_THREAD");
+		snprintf(buf, size,
+			 "use SCMP_ACT_KILL_PROCESS, not SCMP_ACT_KILL or "
+			 "SCMP_ACT_KILL_THREAD");
 	else if (!strcmp(code, "unknown-not-enosys"))
 		snprintf(buf, size,
 			 "keep runc's ENOSYS answer for syscalls newer than the profile (do not "
@@ -113,8 +114,8 @@ static const char *policy_fix(const char *code, const char *name, char *buf, siz
 	if (!strcmp(code, "risky-syscall") && name[0])
 		snprintf(buf, size, "deny it unless the program needs it: errno(EPERM) %s", name);
 	else if (!strcmp(code, "multiplexer-bypass") && name[0])
-		snprintf(buf, size,
-			 "errno(ENOSYS) %s (the C library then makes the direct calls)", name);
+		snprintf(buf, size, "errno(ENOSYS) %s (the C library then makes the direct calls)",
+			 name);
 	else if (!strcmp(code, "io-uring-bypass"))
 		snprintf(buf, size,
 			 "errno(ENOSYS) io_uring_setup, io_uring_enter, io_uring_register");
@@ -162,7 +163,8 @@ static const char *firejail_fix(const char *code, const char *name, char *buf, s
 	if (!strcmp(code, "risky-syscall") && name[0])
 		snprintf(buf, size, "add 'seccomp %s' (or seccomp.drop %s)", name, name);
 	else if (!strcmp(code, "io-uring-bypass"))
-		snprintf(buf, size, "add 'seccomp io_uring_setup,io_uring_enter,io_uring_register'");
+		snprintf(buf, size,
+			 "add 'seccomp io_uring_setup,io_uring_enter,io_uring_register'");
 	else
 		return NULL;
 	return buf;
@@ -305,8 +307,9 @@ struct scg_diag *lint_group(const struct scg_diag *diag, enum scg_input_format f
 				add_word(names, sizeof(names), word);
 				const char *why = strstr(f->message, " is allowed (");
 				size_t len = strlen(reasons);
-				snprintf(reasons + len, sizeof(reasons) - len, "%s%s%s", len ? ", " : "",
-					 word, why ? why + strlen(" is allowed") : "");
+				snprintf(reasons + len, sizeof(reasons) - len, "%s%s%s",
+					 len ? ", " : "", word,
+					 why ? why + strlen(" is allowed") : "");
 			}
 		}
 		/* one syscall on several ABIs: its findings as they are */
@@ -331,18 +334,21 @@ struct scg_diag *lint_group(const struct scg_diag *diag, enum scg_input_format f
 				nnames++;
 			char fix[1400];
 			group_fix(format, names, fix, sizeof(fix));
-			char *last = strrchr(abis, ','); /* "x86_64, x86, x32": "..., x86 and x32" */
+			char *last =
+			    strrchr(abis, ','); /* "x86_64, x86, x32": "..., x86 and x32" */
 			char tail[64] = "";
 			if (last) {
 				snprintf(tail, sizeof(tail), " and%s", last + 1);
 				*last = '\0';
 			}
-			r = scg_diag_add(out, e->severity, e->loc, e->code, fix,
-					 "%zu syscalls that commonly break sandboxes are allowed on "
-					 "%s%s: %s",
-					 nnames, abis, tail, reasons);
+			r = scg_diag_add(
+			    out, e->severity, e->loc, e->code, fix,
+			    "%zu syscalls that commonly break sandboxes are allowed on "
+			    "%s%s: %s",
+			    nnames, abis, tail, reasons);
 		} else {
-			r = scg_diag_add(out, e->severity, e->loc, e->code, e->hint, "%s", e->message);
+			r = scg_diag_add(out, e->severity, e->loc, e->code, e->hint, "%s",
+					 e->message);
 		}
 		if (r < 0) {
 			scg_diag_free(out);

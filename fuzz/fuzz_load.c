@@ -32,7 +32,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* the first byte names a format when it is one (1 .. SCG_INPUT_FORMATS), else none */
 	unsigned pick = size ? data[0] : 0;
 	enum scg_input_format format =
-		pick <= SCG_INPUT_FORMATS ? (enum scg_input_format)pick : SCG_INPUT_AUTO;
+	    pick <= SCG_INPUT_FORMATS ? (enum scg_input_format)pick : SCG_INPUT_AUTO;
 	if (size && pick <= SCG_INPUT_FORMATS) {
 		data++;
 		size--;

@@ -25,11 +25,11 @@ extern "C" {
 
 enum scg_input_format {
 	SCG_INPUT_AUTO = 0, /* told by the content (scg_input_detect()) */
-	SCG_INPUT_RAW,      /* a compiled filter: struct sock_filter records, native byte order */
-	SCG_INPUT_ASM,      /* assembler text (scg_asm()) */
+	SCG_INPUT_RAW,	    /* a compiled filter: struct sock_filter records, native byte order */
+	SCG_INPUT_ASM,	    /* assembler text (scg_asm()) */
 	SCG_INPUT_POLICY,   /* the policy language (scg_policy_parse()) */
-	SCG_INPUT_OCI,      /* OCI/Docker/Podman JSON (libsyscage-oci) */
-	SCG_INPUT_K8S,      /* a Kubernetes SeccompProfile in YAML (libsyscage-oci) */
+	SCG_INPUT_OCI,	    /* OCI/Docker/Podman JSON (libsyscage-oci) */
+	SCG_INPUT_K8S,	    /* a Kubernetes SeccompProfile in YAML (libsyscage-oci) */
 	SCG_INPUT_SYSTEMD,  /* systemd unit settings (scg_systemd_import()) */
 	SCG_INPUT_MINIJAIL, /* a minijail seccomp policy (scg_minijail_import()) */
 	SCG_INPUT_KAFEL,    /* a kafel policy (scg_kafel_import()) */
@@ -98,7 +98,7 @@ struct scg_load_options {
 struct scg_input {
 	enum scg_input_format format;
 	struct scg_policy *policy; /* policy formats; NULL for a filter */
-	struct scg_prog prog;      /* filter formats; empty for a policy */
+	struct scg_prog prog;	   /* filter formats; empty for a policy */
 };
 
 /*

@@ -37,11 +37,10 @@ static bool is_blank(char c)
 /* The first word of each line that is not a comment, compared with the language's statements. */
 static bool detect_policy(const char *text, size_t len)
 {
-	static const char *const words[] = { "allow",  "kill",	 "kill-process", "kill-thread",
-					     "errno",  "trap",	 "trace",	 "log",
-					     "notify", "action", "default",	 "unknown",
-					     "badarch", "arch",	 "include",	 "use",
-					     NULL };
+	static const char *const words[] = {
+	    "allow",   "kill", "kill-process", "kill-thread", "errno",	 "trap",
+	    "trace",   "log",  "notify",       "action",      "default", "unknown",
+	    "badarch", "arch", "include",      "use",	      NULL};
 	const char *p = text, *end = text + len;
 	while (p < end) {
 		const char *e = memchr(p, '\n', (size_t)(end - p));
@@ -73,7 +72,8 @@ static const char *asm_skip(const char *p, const char *end)
 	for (;;) {
 		while (p < end && (is_blank(*p) || *p == '\n'))
 			p++;
-		if (p < end && (*p == ';' || *p == '#' || (*p == '/' && p + 1 < end && p[1] == '/'))) {
+		if (p < end &&
+		    (*p == ';' || *p == '#' || (*p == '/' && p + 1 < end && p[1] == '/'))) {
 			const char *e = memchr(p, '\n', (size_t)(end - p));
 			p = e ? e : end;
 			continue;
@@ -102,7 +102,8 @@ static bool detect_asm(const char *text, size_t len)
 	const char *end = text + len, *p = asm_skip(text, end), *q = p;
 	while (q < end && is_ident(*q, q == p))
 		q++;
-	return q > p && (q == end || !is_ident(*q, false)) && asm_mnemonic_known(p, (size_t)(q - p));
+	return q > p && (q == end || !is_ident(*q, false)) &&
+	       asm_mnemonic_known(p, (size_t)(q - p));
 }
 
 /* The first character that is not white space, or 0. */
@@ -223,7 +224,7 @@ static int read_side(enum scg_input_format f, const char *data, size_t len,
 		     const struct scg_load_options *o, struct scg_input *out, struct scg_diag *diag)
 {
 	if (!o->import) {
-		scg_diag_add(diag, SCG_SEV_ERROR, (struct scg_loc){ .file = name_of(o), .insn = -1 },
+		scg_diag_add(diag, SCG_SEV_ERROR, (struct scg_loc){.file = name_of(o), .insn = -1},
 			     "input-no-reader", "libsyscage-oci reads it (scg_oci_import())",
 			     "%s: this program has no reader for it", scg_input_format_summary(f));
 		return -EINVAL;
@@ -251,22 +252,28 @@ static const struct format {
 		    struct scg_input *out, struct scg_diag *diag);
 	const char *suffixes[6];
 } formats[SCG_INPUT_FORMATS + 1] = {
-	[SCG_INPUT_AUTO] = { "auto", "told by the content", NULL, NULL, { NULL } },
-	[SCG_INPUT_RAW] = { "raw", "a compiled filter", NULL, read_raw, { ".bpf" } },
-	[SCG_INPUT_ASM] = { "asm", "assembler", detect_asm, read_asm, { ".s", ".asm" } },
-	[SCG_INPUT_POLICY] = { "policy", "the policy language", detect_policy, read_policy,
-			       { ".policy" } },
-	[SCG_INPUT_OCI] = { "oci", "OCI/Docker/Podman JSON", detect_oci, read_oci, { ".json" } },
-	[SCG_INPUT_K8S] = { "k8s", "Kubernetes YAML", detect_k8s, read_k8s, { ".yaml", ".yml" } },
-	[SCG_INPUT_SYSTEMD] = { "systemd", "systemd unit settings", scg_systemd_detect,
-				read_systemd,
-				{ ".service", ".socket", ".mount", ".swap", ".conf" } },
-	[SCG_INPUT_MINIJAIL] = { "minijail", "a minijail policy", scg_minijail_detect,
-				 read_minijail, { "-seccomp.policy", ".minijail" } },
-	[SCG_INPUT_KAFEL] = { "kafel", "a kafel policy", scg_kafel_detect, read_kafel,
-			      { ".kafel" } },
-	[SCG_INPUT_FIREJAIL] = { "firejail", "firejail options", scg_firejail_detect,
-				 read_firejail, { ".profile", ".inc", ".local" } },
+    [SCG_INPUT_AUTO] = {"auto", "told by the content", NULL, NULL, {NULL}},
+    [SCG_INPUT_RAW] = {"raw", "a compiled filter", NULL, read_raw, {".bpf"}},
+    [SCG_INPUT_ASM] = {"asm", "assembler", detect_asm, read_asm, {".s", ".asm"}},
+    [SCG_INPUT_POLICY] = {"policy", "the policy language", detect_policy, read_policy, {".policy"}},
+    [SCG_INPUT_OCI] = {"oci", "OCI/Docker/Podman JSON", detect_oci, read_oci, {".json"}},
+    [SCG_INPUT_K8S] = {"k8s", "Kubernetes YAML", detect_k8s, read_k8s, {".yaml", ".yml"}},
+    [SCG_INPUT_SYSTEMD] = {"systemd",
+			   "systemd unit settings",
+			   scg_systemd_detect,
+			   read_systemd,
+			   {".service", ".socket", ".mount", ".swap", ".conf"}},
+    [SCG_INPUT_MINIJAIL] = {"minijail",
+			    "a minijail policy",
+			    scg_minijail_detect,
+			    read_minijail,
+			    {"-seccomp.policy", ".minijail"}},
+    [SCG_INPUT_KAFEL] = {"kafel", "a kafel policy", scg_kafel_detect, read_kafel, {".kafel"}},
+    [SCG_INPUT_FIREJAIL] = {"firejail",
+			    "firejail options",
+			    scg_firejail_detect,
+			    read_firejail,
+			    {".profile", ".inc", ".local"}},
 };
 
 const char *scg_input_format_name(enum scg_input_format format)
@@ -335,15 +342,17 @@ static void list_formats(char *buf, size_t size)
 	buf[0] = '\0';
 	for (size_t i = 1, len = 0; i <= SCG_INPUT_FORMATS && len < size; i++)
 		len += (size_t)snprintf(buf + len, size - len, "%s%s (%s)",
-					i == 1 ? "" : i == SCG_INPUT_FORMATS ? " or " : ", ",
+					i == 1			 ? ""
+					: i == SCG_INPUT_FORMATS ? " or "
+								 : ", ",
 					formats[i].summary, formats[i].name);
 }
 
-int scg_input_detect(const void *data, size_t len, const char *filename,
-		     enum scg_input_format *out, struct scg_diag *diag)
+int scg_input_detect(const void *data, size_t len, const char *filename, enum scg_input_format *out,
+		     struct scg_diag *diag)
 {
 	const char *text = data, *name = filename ? filename : "<stdin>";
-	struct scg_loc loc = { .file = name, .insn = -1 };
+	struct scg_loc loc = {.file = name, .insn = -1};
 	*out = SCG_INPUT_AUTO;
 	unsigned fits[SCG_INPUT_FORMATS];
 	size_t n = 0;
@@ -369,11 +378,12 @@ int scg_input_detect(const void *data, size_t len, const char *filename,
 	}
 	if (n == 0) {
 		list_formats(list, sizeof(list));
-		scg_diag_add(diag, SCG_SEV_ERROR, loc, "input-format-unknown",
-			     "name the format (--input-format) to have its reader say what is wrong",
-			     first_char(text, len) ? "no filter or policy syscage reads: tried %s" :
-						     "empty: no filter or policy in it (tried %s)",
-			     list);
+		scg_diag_add(
+		    diag, SCG_SEV_ERROR, loc, "input-format-unknown",
+		    "name the format (--input-format) to have its reader say what is wrong",
+		    first_char(text, len) ? "no filter or policy syscage reads: tried %s"
+					  : "empty: no filter or policy in it (tried %s)",
+		    list);
 		return -EINVAL;
 	}
 	list[0] = '\0';
@@ -390,7 +400,7 @@ int scg_input_detect(const void *data, size_t len, const char *filename,
 int scg_input_load(const void *data, size_t len, const struct scg_load_options *opts,
 		   struct scg_input *out, struct scg_diag *diag)
 {
-	*out = (struct scg_input){ 0 };
+	*out = (struct scg_input){0};
 	struct scg_load_options o;
 	int r = opts_load(&o, sizeof(o), opts, sizeof(o));
 	if (r < 0)
@@ -400,7 +410,7 @@ int scg_input_load(const void *data, size_t len, const struct scg_load_options *
 		return -EINVAL;
 	if (f == SCG_INPUT_AUTO && (r = scg_input_detect(data, len, o.filename, &f, diag)) < 0)
 		return r;
-	struct scg_input in = { .format = f };
+	struct scg_input in = {.format = f};
 	r = formats[f].read(data, len, &o, &in, diag);
 	if (r == 0 && in.policy && f != SCG_INPUT_POLICY)
 		r = set_targets(in.policy, o.arches, o.narches);
@@ -418,5 +428,5 @@ void scg_input_release(struct scg_input *in)
 		return;
 	scg_policy_free(in->policy);
 	scg_prog_release(&in->prog);
-	*in = (struct scg_input){ 0 };
+	*in = (struct scg_input){0};
 }

@@ -42,7 +42,7 @@ static void yaml_error(struct yaml *y, unsigned line, unsigned column, const cha
 		return;
 	y->failed = true;
 	scg_diag_add(y->diag, SCG_SEV_ERROR,
-		     (struct scg_loc){ .file = y->file, .line = line, .column = column, .insn = -1 },
+		     (struct scg_loc){.file = y->file, .line = line, .column = column, .insn = -1},
 		     "k8s-yaml", hint, "%s", msg);
 }
 
@@ -105,7 +105,7 @@ static int split_lines(struct yaml *y, const char *text, size_t len)
 			return -EINVAL;
 		}
 		if (n && !marker && y->n < cap) /* cap counts the lines: always true */
-			y->lines[y->n++] = (struct yaml_line){ q, n, indent, number };
+			y->lines[y->n++] = (struct yaml_line){q, n, indent, number};
 		p = e < end ? e + 1 : end;
 	}
 	return 0;
@@ -193,7 +193,8 @@ static void inline_value(struct yaml *y, const struct yaml_line *l, const char *
 	}
 	if (s[n - 1] != ']') {
 		yaml_error(y, l->number, (unsigned)(s - l->text) + l->indent + 1,
-			   "close the list on its line: [a, b]", "a [ list that does not end on its line");
+			   "close the list on its line: [a, b]",
+			   "a [ list that does not end on its line");
 		return;
 	}
 	strbuf_append(&y->out, "[");
@@ -265,11 +266,10 @@ static void mapping(struct yaml *y, const struct yaml_line *l, const char *s, si
 			     is_seq_item(y->lines[y->at].text, y->lines[y->at].len)))) {
 			if (skip) { /* passed over: every line deeper than the key, or its list */
 				unsigned at_indent = y->lines[y->at].indent;
-				while (y->at < y->n && (y->lines[y->at].indent > indent ||
-							(y->lines[y->at].indent == indent &&
-							 at_indent == indent &&
-							 is_seq_item(y->lines[y->at].text,
-								     y->lines[y->at].len))))
+				while (y->at < y->n &&
+				       (y->lines[y->at].indent > indent ||
+					(y->lines[y->at].indent == indent && at_indent == indent &&
+					 is_seq_item(y->lines[y->at].text, y->lines[y->at].len))))
 					y->at++;
 			} else {
 				node(y, y->lines[y->at].indent, false);
@@ -286,7 +286,8 @@ static void mapping(struct yaml *y, const struct yaml_line *l, const char *s, si
 	}
 	if (y->at < y->n && y->lines[y->at].indent > indent && !y->failed)
 		yaml_error(y, y->lines[y->at].number, y->lines[y->at].indent + 1,
-			   "indent a mapping's keys alike", "a line indented deeper than its mapping");
+			   "indent a mapping's keys alike",
+			   "a line indented deeper than its mapping");
 	if (!top)
 		strbuf_append(&y->out, "}");
 }
@@ -317,7 +318,7 @@ static void sequence(struct yaml *y, unsigned indent)
 			else
 				strbuf_append(&y->out, "null");
 		} else if (key_end(s, n)) { /* "- key: value": a mapping at the key's column */
-			struct yaml_line item = { s, n, col, l->number };
+			struct yaml_line item = {s, n, col, l->number};
 			y->lines[y->at] = item;
 			mapping(y, &y->lines[y->at], s, n, col, false);
 		} else {
@@ -336,7 +337,8 @@ static void node(struct yaml *y, unsigned indent, bool top)
 	size_t at = y->at; /* by index: mapping() and sequence() move y->at on */
 	if (is_seq_item(y->lines[at].text, y->lines[at].len)) {
 		if (top)
-			yaml_error(y, y->lines[at].number, indent + 1, "a SeccompProfile is a mapping",
+			yaml_error(y, y->lines[at].number, indent + 1,
+				   "a SeccompProfile is a mapping",
 				   "a list where the object's fields belong");
 		else
 			sequence(y, indent);
@@ -359,8 +361,10 @@ int scg_k8s_import(const char *yaml, size_t len, const struct scg_oci_options *o
 		o = *opts;
 	else
 		scg_oci_options_init(&o);
-	struct yaml y = { .file = o.filename ? o.filename : "<k8s>", .diag = diag,
-			  .emitted_line = 1, .out = STRBUF_INIT };
+	struct yaml y = {.file = o.filename ? o.filename : "<k8s>",
+			 .diag = diag,
+			 .emitted_line = 1,
+			 .out = STRBUF_INIT};
 	int r = split_lines(&y, yaml, len);
 	if (r == 0 && y.n == 0) {
 		yaml_error(&y, 1, 1, NULL, "an empty YAML document: no SeccompProfile in it");
@@ -369,14 +373,16 @@ int scg_k8s_import(const char *yaml, size_t len, const struct scg_oci_options *o
 	if (r == 0) {
 		node(&y, y.lines[0].indent, true);
 		if (!y.failed && y.lines[0].indent != 0)
-			yaml_error(&y, y.lines[0].number, 1, NULL, "the object's fields are indented");
+			yaml_error(&y, y.lines[0].number, 1, NULL,
+				   "the object's fields are indented");
 	}
 	const char *kind = y.kind;
 	if (r == 0 && !y.failed && strcmp(kind, "SeccompProfile") &&
 	    strcmp(kind, "\"SeccompProfile\"")) {
 		char msg[128];
 		snprintf(msg, sizeof(msg), "%s%s%s, not a SeccompProfile",
-			 kind[0] ? "a Kubernetes " : "no 'kind:' field", kind, kind[0] ? " object" : "");
+			 kind[0] ? "a Kubernetes " : "no 'kind:' field", kind,
+			 kind[0] ? " object" : "");
 		yaml_error(&y, y.lines[0].number, 1,
 			   "syscage reads the Security Profiles Operator's SeccompProfile objects",
 			   msg);
