@@ -150,11 +150,17 @@ static void print_refusal(const struct scg_diag *diag)
 {
 	for (size_t j = 0; j < scg_diag_count(diag); j++) {
 		const struct scg_diag_entry *e = scg_diag_get(diag, j);
+		struct scg_diag_entry bare = *e;
+		bare.hint = NULL; /* on a line of its own, not escaped into this one */
 		char line[512];
-		if (e->severity != SCG_SEV_ERROR || scg_diag_format(e, line, sizeof(line)) < 0)
+		if (e->severity != SCG_SEV_ERROR || scg_diag_format(&bare, line, sizeof(line)) < 0)
 			continue;
 		fputs("  ", stderr);
 		cli_fputs_escaped(line, stderr); /* the file's name, as given */
+		if (e->hint) {
+			fputs("\n    hint: ", stderr);
+			cli_fputs_escaped(e->hint, stderr);
+		}
 		fputc('\n', stderr);
 	}
 }

@@ -218,7 +218,7 @@ static int explain(const struct explain_opts *o, const struct scg_arch *arch)
 	struct scg_prog prog = { 0 };
 	struct scg_policy *policy = NULL;
 	/* the call's ABI names an assembler file's words unless its header names them */
-	if (cli_analysis_load(o->input, cli_is_asm_path(o->input) ? arch : NULL, &prog, &policy) < 0)
+	if (cli_analysis_load_words(o->input, arch, &prog, &policy) < 0)
 		return CLI_EXIT_USAGE;
 	if (policy)
 		print_rule(policy, &d);

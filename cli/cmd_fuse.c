@@ -137,9 +137,12 @@ static int load_pid(pid_t pid, struct scg_prog *progs, size_t *n)
 	struct scg_process_filters pf;
 	int r = diag ? scg_inspect_process_filters(pid, 10000U, &pf, diag) : -ENOMEM;
 	cli_print_diag(diag);
+	/* the inspection's own error says why, with a hint: no second line in other words */
+	bool told = scg_diag_count_at_least(diag, SCG_SEV_ERROR) > 0;
 	scg_diag_free(diag);
 	if (r < 0) {
-		cli_error("fuse: cannot read the filters of %d: %s", (int)pid, strerror(-r));
+		if (!told)
+			cli_error("fuse: cannot read the filters of %d: %s", (int)pid, strerror(-r));
 		return CLI_EXIT_USAGE;
 	}
 	int status = 0;
@@ -316,9 +319,7 @@ int cmd_fuse(int argc, char **argv)
 			status = CLI_EXIT_USAGE;
 		/* -a names an assembler file's words; a policy is compiled for all its ABIs */
 		for (; n < o.nfiles && !status; n++)
-			if ((cli_is_asm_path(o.files[n])
-				     ? cli_load_filter(o.files[n], arch, &progs[n])
-				     : cli_analysis_load(o.files[n], NULL, &progs[n], NULL)) < 0)
+			if (cli_analysis_load_words(o.files[n], arch, &progs[n], NULL) < 0)
 				status = CLI_EXIT_USAGE;
 	}
 	if (!status)

@@ -8,8 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common/analyze.h"
+#include "lint_fix.h"
 
 static void usage(FILE *out)
 {
@@ -96,6 +98,10 @@ static void print_text(const struct scg_diag *diag)
 			cli_fputs_escaped(e->loc.file, stdout);
 			printf(":%u: ", e->loc.line);
 		} else if (e->loc.insn >= 0) {
+			if (e->loc.file) { /* compiled from it: the instruction is the filter's */
+				cli_fputs_escaped(e->loc.file, stdout);
+				printf(": compiled, ");
+			}
 			printf("insn %ld: ", e->loc.insn);
 		}
 		printf("%s: ", level_name(e->severity));
@@ -158,8 +164,8 @@ static void json_uri(FILE *out, const char *path)
 /*
  * SARIF 2.1.0, one run: tool.driver with a rule per finding code (its
  * description, the fix as help), a result per finding with its level, the
- * policy's file, line and column, or the filter file and the instruction's
- * bytes (8 per instruction).
+ * policy's file, line and column, or the raw filter file and the
+ * instruction's bytes (8 per instruction).
  */
 static void print_sarif(const struct scg_diag *diag, const char *input)
 {
@@ -210,7 +216,9 @@ static void print_sarif(const struct scg_diag *diag, const char *input)
 			if (e->loc.column)
 				printf(", \"startColumn\": %u", e->loc.column);
 			printf("}");
-		} else if (e->loc.insn >= 0) {
+		} else if (e->loc.insn >= 0 && cli_last_input_format() == SCG_INPUT_RAW) {
+			/* a raw filter's bytes: 8 per instruction; in any other input they are
+			 * no place, and the result names the file alone */
 			printf("}, \"region\": {\"byteOffset\": %ld, \"byteLength\": 8}", e->loc.insn * 8);
 		} else {
 			printf("}");
@@ -230,8 +238,8 @@ static void print_sarif(const struct scg_diag *diag, const char *input)
 /* A policy file's own warnings (shadowed rules, ...), parsed again to collect them. */
 static void policy_warnings(const char *path, const struct scg_arch *arch, struct scg_diag *diag)
 {
-	size_t len = strlen(path);
-	if (len < 7 || strcmp(path + len - 7, ".policy"))
+	if (cli_last_input_format() != SCG_INPUT_POLICY || !strcmp(path, "-") ||
+	    (!strchr(path, '/') && access(path, F_OK) < 0))
 		return;
 	const struct scg_arch *const targets[1] = { arch };
 	struct scg_policy_source_options so = { .arches = arch ? targets : NULL, .narches = arch ? 1 : 0 };
@@ -245,6 +253,34 @@ static void policy_warnings(const char *path, const struct scg_arch *arch, struc
 	}
 	scg_policy_free(p);
 	scg_diag_free(own);
+}
+
+/*
+ * The findings as the input's author reads them: fixes in the input's
+ * language, and a finding the engine could only tie to an instruction of
+ * the compiled filter named after the input it was compiled from.  NULL
+ * (the findings as they are) when nothing changes or memory runs out.
+ */
+static struct scg_diag *in_input_terms(const struct scg_diag *diag, const char *path)
+{
+	enum scg_input_format format = cli_last_input_format();
+	if (format == SCG_INPUT_RAW || format == SCG_INPUT_ASM || format == SCG_INPUT_AUTO)
+		return NULL; /* a filter's instructions are its own */
+	struct scg_diag *shown = scg_diag_new();
+	for (size_t i = 0; shown && i < scg_diag_count(diag); i++) {
+		const struct scg_diag_entry *e = scg_diag_get(diag, i);
+		char buf[320];
+		const char *fix = lint_fix(format, e, buf, sizeof(buf));
+		struct scg_loc loc = e->loc;
+		if (!loc.file)
+			loc.file = strcmp(path, "-") ? path : "<stdin>";
+		if (scg_diag_add(shown, e->severity, loc, e->code, fix ? fix : e->hint, "%s",
+				 e->message) < 0) {
+			scg_diag_free(shown);
+			return NULL;
+		}
+	}
+	return shown;
 }
 
 struct lint_opts {
@@ -322,14 +358,30 @@ int cmd_lint(int argc, char **argv)
 	/* out of time: what was found stands, and the analysis-budget finding says what was not done */
 	bool budget = r == -ETIMEDOUT || r == -ECANCELED;
 	if (r < 0 && !budget) {
-		cli_print_diag(diag);
-		cli_error("lint: %s", cli_analysis_strerror(r));
-	} else if (o.format == LINT_SARIF) {
-		print_sarif(diag, path);
-	} else if (o.format == LINT_JSON) {
-		print_json(diag);
+		/* the input's findings name it: "insn 7" alone does not say where */
+		for (size_t i = 0; i < scg_diag_count(diag); i++) {
+			struct scg_diag_entry e = *scg_diag_get(diag, i);
+			if (!e.loc.file)
+				e.loc.file = path;
+			cli_print_diag_entry(&e);
+		}
+		if (r == -EINVAL && scg_diag_count_at_least(diag, SCG_SEV_ERROR))
+			cli_error("lint: %s is no filter the kernel would load, so nothing was "
+				  "checked", path);
+		else
+			cli_error("lint: %s: %s", path, cli_analysis_strerror(r));
 	} else {
-		print_text(diag);
+		struct scg_diag *shown = in_input_terms(diag, path);
+		struct scg_diag *grouped = lint_group(shown ? shown : diag, cli_last_input_format());
+		const struct scg_diag *out = grouped ? grouped : shown ? shown : diag;
+		if (o.format == LINT_SARIF)
+			print_sarif(out, path);
+		else if (o.format == LINT_JSON)
+			print_json(out);
+		else
+			print_text(out);
+		scg_diag_free(grouped);
+		scg_diag_free(shown);
 	}
 	if (budget)
 		cli_budget_error("lint", o.timeout_ms, r, "every check was done");

@@ -110,7 +110,7 @@ static int on_option(int c, const char *arg, void *ctx)
 	case 'q': cfg->quiet = true; break;
 	case 'w': cfg->wait = true; break;
 	case 'K': cfg->keep_children = true; break;
-	case 'L': cfg->no_landlock = true; break;
+	case 'N': cfg->no_landlock = true; break;
 	case 'P': cfg->unshare_pid = true; break;
 	case 'v': cli_set_policy_warnings(CLI_POLICY_WARN_ALL); verbose = true; break;
 	}
@@ -162,7 +162,7 @@ int cmd_run(int argc, char **argv)
 		{ "wait", no_argument, NULL, 'w' },         { "verbose", no_argument, NULL, 'v' },
 		{ "complain", no_argument, NULL, 'C' },     { "help", no_argument, NULL, 'h' },
 		{ "own-filters", required_argument, NULL, 'O' },
-		{ "keep-children", no_argument, NULL, 'K' }, { "no-landlock", no_argument, NULL, 'L' },
+		{ "keep-children", no_argument, NULL, 'K' }, { "no-landlock", no_argument, NULL, 'N' },
 		{ "unshare-pid", no_argument, NULL, 'P' },
 		{ NULL, 0, NULL, 0 },
 	};

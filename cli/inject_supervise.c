@@ -156,6 +156,24 @@ static bool has_syscalls(const struct scg_inject_rule *r)
 	return false;
 }
 
+/* What a rule does to a call: a fault (error= or retval=), else a signal, else only a delay. */
+enum rule_kind { KIND_FAULT, KIND_SIGNAL, KIND_DELAY };
+
+static enum rule_kind kind_of(const struct scg_inject_rule *r)
+{
+	if (r->has_error || r->has_retval)
+		return KIND_FAULT;
+	return r->signal ? KIND_SIGNAL : KIND_DELAY;
+}
+
+static const char *kind_noun(enum rule_kind k, uint64_t n)
+{
+	static const char *const nouns[][2] = { { "fault", "faults" },
+						{ "signal", "signals" },
+						{ "delay", "delays" } };
+	return nouns[k][n != 1];
+}
+
 static void print_rule_summary(const struct inject_state *st, size_t i)
 {
 	const struct scg_inject_rule *r = st->rules[i];
@@ -170,7 +188,8 @@ static void print_rule_summary(const struct inject_state *st, size_t i)
 		fprintf(stderr, ": in the filter; the kernel answers, uncounted\n");
 		return;
 	}
-	fprintf(stderr, ": %llu", (unsigned long long)s->injected);
+	fprintf(stderr, ": %llu %s", (unsigned long long)s->injected,
+		kind_noun(kind_of(r), s->injected));
 	for (size_t k = 0; k < s->nnames; k++)
 		fprintf(stderr, "%s%s %llu", k ? ", " : " (", s->per_syscall[k].name,
 			(unsigned long long)s->per_syscall[k].count);
@@ -191,15 +210,21 @@ static void print_rule_summary(const struct inject_state *st, size_t i)
 
 void inject_summary(const struct inject_state *st)
 {
-	uint64_t total = 0;
+	uint64_t total[3] = { 0 };
 	size_t in_filter = 0;
 	for (size_t i = 0; i < st->nrules; i++) {
-		total += st->stats[i].injected;
+		total[kind_of(st->rules[i])] += st->stats[i].injected;
 		in_filter += inject_in_filter(st->rules[i], st->count_all) &&
 			     has_syscalls(st->rules[i]);
 	}
-	fprintf(stderr, "syscage: inject: %llu fault%s injected by the supervisor",
-		(unsigned long long)total, total == 1 ? "" : "s");
+	/* faults always, delays and signals when there were any: a delay is no fault */
+	fprintf(stderr, "syscage: inject: %llu %s", (unsigned long long)total[KIND_FAULT],
+		kind_noun(KIND_FAULT, total[KIND_FAULT]));
+	for (enum rule_kind k = KIND_SIGNAL; k <= KIND_DELAY; k++)
+		if (total[k])
+			fprintf(stderr, "%s%llu %s", k == KIND_DELAY || !total[KIND_DELAY] ? " and " : ", ",
+				(unsigned long long)total[k], kind_noun(k, total[k]));
+	fprintf(stderr, " injected by the supervisor");
 	if (in_filter) /* SECCOMP_RET_ERRNO leaves no trace a supervisor could count */
 		fprintf(stderr, "; the kernel injects the faults of %zu rule%s in the filter, "
 			"uncounted (--count counts them)", in_filter, in_filter == 1 ? "" : "s");

@@ -96,6 +96,15 @@ int main(int argc, char **argv)
 			return commands[i].run(argc - 1, argv + 1);
 		}
 
+	const char *names[sizeof(commands) / sizeof(commands[0])];
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		names[i] = commands[i].name;
+	const char *near = scg_suggest(name, names, sizeof(names) / sizeof(names[0]));
+	if (near) {
+		cli_error("unknown command '%s'; did you mean '%s'? ('syscage --help' lists them)",
+			  name, near);
+		return CLI_EXIT_USAGE;
+	}
 	cli_error("unknown command '%s'", name);
 	usage(stderr);
 	return CLI_EXIT_USAGE;

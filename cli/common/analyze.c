@@ -4,33 +4,55 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <syscage/load.h>
+
 #include "analyze.h"
+
+/* @words names a headerless assembler file's words; @target, when set, the one ABI a policy
+ * is compiled for. */
+static int analysis_load(const char *path, const struct scg_arch *words, const struct scg_arch *target,
+			 struct scg_prog *prog, struct scg_policy **policy)
+{
+	if (policy)
+		*policy = NULL;
+	*prog = (struct scg_prog){ 0 };
+	struct scg_input in;
+	const struct scg_arch *const targets[1] = { target };
+	int r = cli_load_input(path, words, targets, target ? 1 : 0, &in);
+	if (r < 0)
+		return r;
+	if (!in.policy) {
+		*prog = in.prog;
+		in.prog = (struct scg_prog){ 0 };
+		scg_input_release(&in);
+		return 0;
+	}
+	struct scg_diag *diag = scg_diag_new();
+	if (!diag) {
+		scg_input_release(&in);
+		return -ENOMEM;
+	}
+	r = scg_compile(in.policy, NULL, prog, diag);
+	cli_print_diag(diag);
+	scg_diag_free(diag);
+	if (r == 0 && policy) {
+		*policy = in.policy;
+		in.policy = NULL;
+	}
+	scg_input_release(&in);
+	return r;
+}
 
 int cli_analysis_load(const char *path, const struct scg_arch *arch, struct scg_prog *prog,
 		      struct scg_policy **policy)
 {
-	if (policy)
-		*policy = NULL;
-	if (!cli_is_policy_ref(path))
-		return cli_load_filter(path, arch, prog);
-	struct scg_policy *p;
-	const struct scg_arch *const targets[1] = { arch };
-	int r = cli_load_policy(path, targets, arch ? 1 : 0, &p);
-	if (r < 0)
-		return r;
-	struct scg_diag *diag = scg_diag_new();
-	if (!diag) {
-		scg_policy_free(p);
-		return -ENOMEM;
-	}
-	r = scg_compile(p, NULL, prog, diag);
-	cli_print_diag(diag);
-	scg_diag_free(diag);
-	if (r == 0 && policy)
-		*policy = p;
-	else
-		scg_policy_free(p);
-	return r;
+	return analysis_load(path, arch, arch, prog, policy);
+}
+
+int cli_analysis_load_words(const char *path, const struct scg_arch *words, struct scg_prog *prog,
+			    struct scg_policy **policy)
+{
+	return analysis_load(path, words, NULL, prog, policy);
 }
 
 static bool single_value(const struct scg_region *region, unsigned word, uint32_t *v)

@@ -19,6 +19,10 @@
  */
 int cli_analysis_load(const char *path, const struct scg_arch *arch, struct scg_prog *prog,
 		      struct scg_policy **policy);
+/* The same with a policy compiled for all its ABIs: @words only names the words of an
+ * assembler input without an ABI header. */
+int cli_analysis_load_words(const char *path, const struct scg_arch *words, struct scg_prog *prog,
+			    struct scg_policy **policy);
 
 /*
  * Exit status of an analysis command whose time budget ran out before the

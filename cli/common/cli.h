@@ -125,33 +125,43 @@ int cli_constant_eval(const struct scg_arch *arch, const char *text, uint64_t *v
 		      char *msg, size_t msg_size, char *hint, size_t hint_size);
 
 /*
- * Loads a filter named on the command line: assembler text for *.s and
- * *.asm, a compiled policy for what cli_is_policy_ref() accepts, raw
- * struct sock_filter records otherwise ("-": stdin, raw).
- * Diagnostics are printed; returns 0 or -errno.
+ * Loads a filter named on the command line: a file in any input format
+ * (cli_load_input()), a policy or built-in profile compiled with the
+ * default options.  Diagnostics are printed; returns 0 or -errno.
  */
 int cli_load_filter(const char *path, const struct scg_arch *arch, struct scg_prog *prog);
-bool cli_is_asm_path(const char *path);
+
+/*
+ * Loads what a command-line name holds: a file in any input format
+ * (scg_input_load(), "-": stdin), told by its content or --input-format,
+ * or else a built-in profile.  @arch: assembler's ABI (NULL: native);
+ * @narches ABIs at @arches, when there are any, become a policy's exact
+ * targets.  Diagnostics are printed; 0 or -errno, *@out to release.
+ */
+struct scg_input;
+int cli_load_input(const char *name_or_path, const struct scg_arch *arch,
+		   const struct scg_arch *const *arches, size_t narches, struct scg_input *out);
+/* The format of the last input cli_load_input() read (SCG_INPUT_AUTO: none). */
+enum scg_input_format cli_last_input_format(void);
 
 /*
  * Which of the parser's warnings cli_load_policy() prints.  That a syscall
  * is absent on one of the target ABIs ([absent-syscall]) is the same news on
  * every load of the policy: compile prints it; run, emu and the commands
  * that only use a policy leave it out unless -v asks for it.  Lint's report
- * carries the warnings of *.policy files itself, so the loader prints only
+ * carries the warnings of the policy language itself, so the loader prints only
  * their errors.  main() sets it for each command; commands with -v raise it.
  */
 enum cli_policy_warnings {
 	CLI_POLICY_WARN_QUIET_ABI, /* every warning but [absent-syscall] (the default) */
 	CLI_POLICY_WARN_ALL,
-	CLI_POLICY_WARN_LINT, /* *.policy files: errors only; other inputs: all */
+	CLI_POLICY_WARN_LINT, /* the policy language: errors only; other inputs: all */
 };
 void cli_set_policy_warnings(enum cli_policy_warnings which);
 
 /*
- * Loads a policy named on the command line: a built-in profile name, an
- * OCI/Docker JSON profile (*.json), or a policy file ("-": policy text on
- * stdin).  @narches ABIs at @arches, when there are any, become its exact
+ * Loads a policy named on the command line: what cli_load_input() reads,
+ * a compiled filter decompiled into the policy it carries out.  @narches ABIs at @arches, when there are any, become its exact
  * targets.  Diagnostics are printed; returns 0 or -errno, *@out is new.
  */
 int cli_load_policy(const char *name_or_path, const struct scg_arch *const *arches,
@@ -256,15 +266,8 @@ enum {
 extern const char cli_oci_usage[];
 int cli_oci_option(int c, const char *arg);
 /*
- * True when cli_load_filter() compiles @path: a name with a policy format's
- * suffix (*.policy, *.json, *.service, ...), a built-in profile name, or,
- * once --input-format has named a format, any file but *.s, *.asm and *.bpf.
- */
-bool cli_is_policy_ref(const char *path);
-
-/*
- * --input-format: the format every policy file is read in (policy, oci,
- * systemd, firejail, minijail, kafel), instead of the one its content shows.  Prints an error that
+ * --input-format: the format every input file is read in
+ * (scg_input_format_parse()), instead of the one its content shows.  Prints an error that
  * lists the formats for an unknown name; 0 or -EINVAL.  cli_parse_options() takes the
  * option for the commands cli_takes_input_format() names and prints
  * cli_input_format_usage after their --help.

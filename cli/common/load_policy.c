@@ -1,13 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Loading a policy named on the command line: a file in one of the input
- * formats (the policy language, OCI/Docker JSON, systemd unit settings,
- * firejail options, minijail and kafel policies),
- * or the name of a built-in profile.  A name counts as a file when it looks
- * like one (a '/' or a known suffix) or a file of that name exists;
- * anything else must be a built-in profile.  A file's format is the one
- * --input-format names, or else the one its content shows (the suffix
- * settles a tie); one table lists the formats.
+ * Loading a filter or a policy named on the command line: a file in any
+ * input format (scg_input_load(): told by its content, or the one
+ * --input-format names), or the name of a built-in profile.  A name counts
+ * as a file when it looks like one (a '/' or a known suffix) or a file of
+ * that name exists; anything else must be a built-in profile.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -15,121 +12,10 @@
 #include <unistd.h>
 
 #include <syscage/import.h>
+#include <syscage/load.h>
 #include <syscage/oci.h>
 
 #include "cli.h"
-
-static bool has_suffix(const char *s, const char *suffix)
-{
-	size_t ls = strlen(s), lx = strlen(suffix);
-	return ls >= lx && !strcmp(s + ls - lx, suffix);
-}
-
-static int set_targets(struct scg_policy *p, const struct scg_arch *const *arches, size_t n);
-
-/* --- input formats ---------------------------------------------------------- */
-
-typedef bool (*detect_fn)(const char *text, size_t len);
-typedef int (*import_fn)(const char *path, const char *text, size_t len,
-			 const struct scg_policy_source_options *opts, struct scg_policy **out,
-			 struct scg_diag *diag);
-
-/* The first character that is not white space, or 0. */
-static char first_char(const char *text, size_t len)
-{
-	for (size_t i = 0; i < len; i++)
-		if (!strchr(" \t\r\n", text[i]))
-			return text[i];
-	return 0;
-}
-
-/* The first word of each line that is not a comment, compared with the language's statements. */
-static bool detect_policy(const char *text, size_t len)
-{
-	static const char *const words[] = { "allow",  "kill",	 "kill-process", "kill-thread",
-					     "errno",  "trap",	 "trace",	 "log",
-					     "notify", "action", "default",	 "unknown",
-					     "badarch", "arch",	 "include",	 "use",
-					     NULL };
-	const char *p = text, *end = text + len;
-	while (p < end) {
-		const char *e = memchr(p, '\n', (size_t)(end - p));
-		if (!e)
-			e = end;
-		while (p < e && (*p == ' ' || *p == '\t'))
-			p++;
-		size_t n = 0;
-		while (p + n < e && (p[n] == '-' || (p[n] >= 'a' && p[n] <= 'z')))
-			n++;
-		for (const char *const *w = words; *w && n; w++)
-			if (strlen(*w) == n && !strncmp(p, *w, n) &&
-			    (p + n == e || strchr(" \t(", p[n])))
-				return true;
-		p = e < end ? e + 1 : end;
-	}
-	return false;
-}
-
-static bool detect_oci(const char *text, size_t len)
-{
-	return first_char(text, len) == '{';
-}
-
-static int import_policy(const char *path, const char *text, size_t len,
-			 const struct scg_policy_source_options *opts, struct scg_policy **out,
-			 struct scg_diag *diag)
-{
-	/* files are parsed from their path, so that includes resolve beside them */
-	if (strcmp(path, "-"))
-		return scg_policy_parse_file(path, opts, out, diag);
-	return scg_policy_parse(text, len, opts, out, diag);
-}
-
-static int import_oci(const char *path, const char *text, size_t len,
-		      const struct scg_policy_source_options *opts, struct scg_policy **out,
-		      struct scg_diag *diag)
-{
-	(void)path;
-	struct scg_oci_options o = *cli_oci_import_options();
-	o.filename = opts->filename;
-	int r = scg_oci_import(text, len, &o, out, diag);
-	if (r == 0)
-		r = set_targets(*out, opts->arches, opts->narches);
-	return r;
-}
-
-/* The library importers share one signature: text in, policy out, rules located in @filename. */
-typedef int (*importer_fn)(const char *text, size_t len, const struct scg_import_options *o,
-			   struct scg_policy **out, struct scg_diag *diag);
-
-static int run_importer(importer_fn import, const char *text, size_t len,
-			const struct scg_policy_source_options *opts, struct scg_policy **out,
-			struct scg_diag *diag)
-{
-	struct scg_import_options o;
-	scg_import_options_init(&o);
-	o.filename = opts->filename;
-	int r = import(text, len, &o, out, diag);
-	if (r == 0)
-		r = set_targets(*out, opts->arches, opts->narches);
-	return r;
-}
-
-static int import_systemd(const char *path, const char *text, size_t len,
-			  const struct scg_policy_source_options *opts, struct scg_policy **out,
-			  struct scg_diag *diag)
-{
-	(void)path;
-	return run_importer(scg_systemd_import, text, len, opts, out, diag);
-}
-
-static int import_firejail(const char *path, const char *text, size_t len,
-			   const struct scg_policy_source_options *opts, struct scg_policy **out,
-			   struct scg_diag *diag)
-{
-	(void)path;
-	return run_importer(scg_firejail_import, text, len, opts, out, diag);
-}
 
 /* The @frequency counts of the last minijail policy loaded (cli_policy_counts()). */
 static struct scg_import_count *policy_counts;
@@ -148,71 +34,45 @@ const struct scg_import_count *cli_policy_counts(size_t *n)
 	return policy_counts;
 }
 
-static int import_minijail(const char *path, const char *text, size_t len,
-			   const struct scg_policy_source_options *opts, struct scg_policy **out,
-			   struct scg_diag *diag)
+static int read_counts(const char *name, const char *text, size_t len, struct scg_diag *diag)
 {
-	(void)path;
-	int r = run_importer(scg_minijail_import, text, len, opts, out, diag);
-	if (r == 0) {
-		struct scg_import_options o;
-		scg_import_options_init(&o);
-		o.filename = opts->filename;
-		static bool registered;
-		if (!registered)
-			atexit(free_policy_counts);
-		registered = true;
-		free_policy_counts();
-		r = scg_minijail_frequency(text, len, &o, &policy_counts, &policy_ncounts, diag);
-	}
-	return r;
+	struct scg_import_options o;
+	scg_import_options_init(&o);
+	o.filename = name;
+	static bool registered;
+	if (!registered)
+		atexit(free_policy_counts);
+	registered = true;
+	free_policy_counts();
+	return scg_minijail_frequency(text, len, &o, &policy_counts, &policy_ncounts, diag);
 }
 
-static int import_kafel(const char *path, const char *text, size_t len,
-			const struct scg_policy_source_options *opts, struct scg_policy **out,
-			struct scg_diag *diag)
+/* OCI JSON and Kubernetes YAML, which libsyscage-oci reads with the OCI options. */
+static int import_side(enum scg_input_format format, const char *text, size_t len,
+		       const char *filename, void *ctx, struct scg_policy **out,
+		       struct scg_diag *diag)
 {
-	(void)path;
-	return run_importer(scg_kafel_import, text, len, opts, out, diag);
+	struct scg_oci_options o = *(const struct scg_oci_options *)ctx;
+	o.filename = filename;
+	if (format == SCG_INPUT_K8S)
+		return scg_k8s_import(text, len, &o, out, diag);
+	return scg_oci_import(text, len, &o, out, diag);
 }
 
-/* systemd units and drop-ins go by these names; policies and profiles by theirs. */
-static const char *const systemd_suffixes[] = { ".service", ".socket", ".mount", ".swap", ".conf",
-						NULL };
-static const char *const policy_suffixes[] = { ".policy", NULL };
-static const char *const oci_suffixes[] = { ".json", NULL };
-static const char *const firejail_suffixes[] = { ".profile", ".inc", ".local", NULL };
-static const char *const minijail_suffixes[] = { "-seccomp.policy", ".minijail", NULL };
-static const char *const kafel_suffixes[] = { ".kafel", NULL };
-
-/* The formats --input-format names; a new one is a row here. */
-static const struct input_format {
-	const char *name;
-	detect_fn detect;
-	import_fn import;
-	const char *const *suffixes;
-} formats[] = {
-	{ "policy", detect_policy, import_policy, policy_suffixes },
-	{ "oci", detect_oci, import_oci, oci_suffixes },
-	{ "systemd", scg_systemd_detect, import_systemd, systemd_suffixes },
-	{ "firejail", scg_firejail_detect, import_firejail, firejail_suffixes },
-	{ "minijail", scg_minijail_detect, import_minijail, minijail_suffixes },
-	{ "kafel", scg_kafel_detect, import_kafel, kafel_suffixes },
-};
-#define NFORMATS (sizeof(formats) / sizeof(formats[0]))
-
-static const struct input_format *chosen_format;
+static enum scg_input_format chosen_format = SCG_INPUT_AUTO;
 
 int cli_set_input_format(const char *name)
 {
-	char list[160] = "";
-	for (size_t i = 0; i < NFORMATS; i++) {
-		if (!strcmp(formats[i].name, name)) {
-			chosen_format = &formats[i];
-			return 0;
-		}
-		strncat(list, i ? ", " : "", sizeof(list) - strlen(list) - 1);
-		strncat(list, formats[i].name, sizeof(list) - strlen(list) - 1);
+	enum scg_input_format f;
+	if (scg_input_format_parse(name, &f) == 0) {
+		chosen_format = f;
+		return 0;
+	}
+	char list[200] = "";
+	for (int i = 1; i <= SCG_INPUT_FORMATS; i++) {
+		strncat(list, i > 1 ? ", " : "", sizeof(list) - strlen(list) - 1);
+		strncat(list, scg_input_format_name((enum scg_input_format)i),
+			sizeof(list) - strlen(list) - 1);
 	}
 	cli_error("--input-format: unknown format '%s' (the formats: %s)", name, list);
 	return -EINVAL;
@@ -220,8 +80,9 @@ int cli_set_input_format(const char *name)
 
 bool cli_takes_input_format(const char *command)
 {
-	static const char *const commands[] = { "compile", "run", "diff", "lint", "explain",
-						"decompile", "emu", NULL };
+	static const char *const commands[] = { "compile", "run",    "diff",   "lint",
+						"explain", "decompile", "emu", "fuse",
+						"disasm",  "verify", "inject", NULL };
 	for (const char *const *c = commands; *c; c++)
 		if (!strcmp(*c, command))
 			return true;
@@ -230,92 +91,37 @@ bool cli_takes_input_format(const char *command)
 
 const char cli_input_format_usage[] =
 	"\n"
-	"Input format of policy files:\n"
-	"  --input-format FORMAT  read policy files as FORMAT: policy (the policy\n"
-	"                         language), oci (OCI/Docker JSON), systemd (a unit,\n"
-	"                         a drop-in or `systemctl show` output), firejail\n"
-	"                         (a profile or command-line options), minijail (a\n"
-	"                         seccomp policy of minijail0(5)) or kafel; default:\n"
-	"                         told by the content, the name settling a tie\n";
+	"Inputs: a FILE (\"-\": stdin) holds a filter or a policy in any format,\n"
+	"told by its content, not its name; a name that is no file is a built-in\n"
+	"profile.\n"
+	"  --input-format FORMAT  read every FILE as FORMAT: raw (a compiled filter),\n"
+	"                         asm (assembler), policy (the policy language), oci\n"
+	"                         (OCI/Docker/Podman JSON), k8s (a Kubernetes\n"
+	"                         SeccompProfile in YAML), systemd (a unit, a\n"
+	"                         drop-in or `systemctl show` output), minijail,\n"
+	"                         kafel or firejail; default: told by the content,\n"
+	"                         the name settling a tie\n";
 
-static bool has_any_suffix(const char *path, const char *const *suffixes)
+/* Names that say "a file": the suffixes of the formats. */
+static bool has_file_suffix(const char *name)
 {
-	for (; *suffixes; suffixes++)
-		if (has_suffix(path, *suffixes))
+	static const char *const suffixes[] = { ".policy", ".json",  ".yaml", ".yml",  ".bpf",
+						".s",	   ".asm",   ".txt",  ".service", ".socket",
+						".mount",  ".swap",  ".conf", ".profile", ".inc",
+						".local",  ".minijail", ".kafel", ".bin", NULL };
+	size_t ln = strlen(name);
+	for (const char *const *s = suffixes; *s; s++) {
+		size_t ls = strlen(*s);
+		if (ln > ls && !strcmp(name + ln - ls, *s))
 			return true;
-	return false;
-}
-
-/* The format of @text: the chosen one, the only one its content fits, or the one its name says. */
-static const struct input_format *format_of(const char *path, const char *text, size_t len)
-{
-	if (chosen_format)
-		return chosen_format;
-	const struct input_format *fits[NFORMATS], *named = NULL;
-	size_t n = 0;
-	for (size_t i = 0; i < NFORMATS; i++) {
-		if (formats[i].detect(text, len))
-			fits[n++] = &formats[i];
-		if (has_any_suffix(path, formats[i].suffixes))
-			named = &formats[i];
 	}
-	if (n == 1)
-		return fits[0];
-	for (size_t i = 0; i < n && named; i++)
-		if (fits[i] == named)
-			return named;
-	if (n == 0) /* nothing recognisable: the format the name says, or the policy language */
-		return named ? named : &formats[0];
-	char list[128] = "";
-	for (size_t i = 0; i < n; i++) {
-		strncat(list, i ? ", " : "", sizeof(list) - strlen(list) - 1);
-		strncat(list, fits[i]->name, sizeof(list) - strlen(list) - 1);
-	}
-	cli_error("%s: the content fits several input formats (%s); say which with "
-		  "--input-format",
-		  path, list);
-	return NULL;
-}
-
-static bool has_policy_suffix(const char *path)
-{
-	for (size_t i = 0; i < NFORMATS; i++)
-		if (has_any_suffix(path, formats[i].suffixes))
-			return true;
 	return false;
 }
 
 static bool looks_like_file(const char *name)
 {
-	return !strcmp(name, "-") || strchr(name, '/') || has_policy_suffix(name) ||
+	return !strcmp(name, "-") || strchr(name, '/') || has_file_suffix(name) ||
 	       access(name, F_OK) == 0;
-}
-
-bool cli_is_policy_ref(const char *path)
-{
-	if (!path || !strcmp(path, "-"))
-		return false;
-	if (has_policy_suffix(path))
-		return true;
-	/* with a format named, every file but assembler and raw *.bpf is a policy */
-	if (chosen_format && !cli_is_asm_path(path) && !has_suffix(path, ".bpf"))
-		return true;
-	return !strchr(path, '/') && access(path, F_OK) != 0 && scg_profile_source(path) != NULL;
-}
-
-/* Makes @arches (when given) the policy's exact targets. */
-static int set_targets(struct scg_policy *p, const struct scg_arch *const *arches, size_t n)
-{
-	if (n == 0)
-		return 0;
-	while (scg_policy_arch_count(p))
-		scg_policy_remove_arch(p, scg_policy_arch_at(p, 0));
-	for (size_t i = 0; i < n; i++) {
-		int r = scg_policy_add_arch(p, arches[i]);
-		if (r < 0)
-			return r;
-	}
-	return 0;
 }
 
 #define MAX_CAPS 64
@@ -409,9 +215,9 @@ int cli_oci_option(int c, const char *arg)
 	}
 }
 
-/* A policy file in whichever input format it is written. */
-static int load_file(const char *path, const struct scg_policy_source_options *opts,
-		     struct scg_policy **out, struct scg_diag *diag)
+/* A file in whichever input format it is written. */
+static int load_file(const char *path, const struct scg_load_options *opts,
+		     struct scg_input *out, struct scg_diag *diag)
 {
 	/* a missing file is reported as the policy parser always did (never opened: a FIFO would block) */
 	if (strcmp(path, "-") && access(path, R_OK) < 0) {
@@ -424,8 +230,11 @@ static int load_file(const char *path, const struct scg_policy_source_options *o
 	int r = cli_read_file(path, &text, &len);
 	if (r < 0)
 		return r;
-	const struct input_format *f = format_of(path, text, len);
-	r = f ? f->import(path, text, len, opts, out, diag) : -EINVAL;
+	r = scg_input_load(text, len, opts, out, diag);
+	if (r == 0 && out->format == SCG_INPUT_MINIJAIL)
+		r = read_counts(opts->filename, text, len, diag);
+	if (r < 0)
+		scg_input_release(out);
 	free(text);
 	return r;
 }
@@ -449,7 +258,7 @@ void cli_set_policy_warnings(enum cli_policy_warnings which)
 	policy_warnings = which;
 }
 
-static bool shown(const struct scg_diag_entry *e, const char *name_or_path)
+static bool shown(const struct scg_diag_entry *e, enum scg_input_format format)
 {
 	if (e->severity != SCG_SEV_WARNING)
 		return true;
@@ -459,41 +268,110 @@ static bool shown(const struct scg_diag_entry *e, const char *name_or_path)
 	case CLI_POLICY_WARN_QUIET_ABI:
 		return !e->code || strcmp(e->code, "absent-syscall");
 	case CLI_POLICY_WARN_LINT:
-		return !has_suffix(name_or_path, ".policy");
+		return format != SCG_INPUT_POLICY;
 	}
 	return true;
 }
 
-int cli_load_policy(const char *name_or_path, const struct scg_arch *const *arches,
-		    size_t narches, struct scg_policy **out)
+static enum scg_input_format last_format;
+
+enum scg_input_format cli_last_input_format(void)
 {
-	*out = NULL;
+	return last_format;
+}
+
+int cli_load_input(const char *name_or_path, const struct scg_arch *arch,
+		   const struct scg_arch *const *arches, size_t narches, struct scg_input *out)
+{
+	*out = (struct scg_input){ 0 };
+	last_format = SCG_INPUT_AUTO;
 	struct scg_diag *diag = scg_diag_new();
 	if (!diag)
 		return -ENOMEM;
-	struct scg_policy_source_options opts = { .filename = name_or_path,
-						  .arches = narches ? arches : NULL,
-						  .narches = narches };
+	SCG_OPTS(scg_load_options, lo, .format = chosen_format, .filename = name_or_path,
+		 .arch = arch, .arches = narches ? arches : NULL, .narches = narches,
+		 .import = import_side, .import_ctx = cli_oci_import_options());
 	int r;
 	if (looks_like_file(name_or_path)) {
 		if (!strcmp(name_or_path, "-"))
-			opts.filename = "<stdin>";
-		r = load_file(name_or_path, &opts, out, diag);
+			lo.filename = "<stdin>";
+		r = load_file(name_or_path, &lo, out, diag);
 	} else if (scg_profile_source(name_or_path)) {
-		r = scg_profile_load(name_or_path, &opts, out, diag);
+		struct scg_policy_source_options po = { .filename = name_or_path,
+							.arches = lo.arches,
+							.narches = narches };
+		out->format = SCG_INPUT_POLICY;
+		r = scg_profile_load(name_or_path, &po, &out->policy, diag);
 	} else {
 		unknown_profile(name_or_path);
 		r = -ENOENT;
 	}
 	for (size_t i = 0; i < scg_diag_count(diag); i++)
-		if (shown(scg_diag_get(diag, i), name_or_path))
+		if (shown(scg_diag_get(diag, i), out->format))
 			cli_print_diag_entry(scg_diag_get(diag, i));
 	if (r == -ENOMEM)
-		cli_error("cannot load policy '%s': %s", name_or_path, strerror(-r));
-	if (r < 0) {
-		scg_policy_free(*out);
-		*out = NULL;
-	}
+		cli_error("cannot load '%s': %s", name_or_path, strerror(-r));
+	if (r < 0)
+		scg_input_release(out);
+	else
+		last_format = out->format;
 	scg_diag_free(diag);
+	return r;
+}
+
+#if SYSCAGE_WITH_ANALYSIS
+#include "analyze.h"
+
+/* The policy a compiled filter carries out, decompiled (exact: scg_decompile()). */
+static int filter_policy(const char *name, const struct scg_prog *prog, struct scg_policy **out)
+{
+	struct scg_diag *diag = scg_diag_new();
+	if (!diag)
+		return -ENOMEM;
+	SCG_OPTS(scg_analysis_options, ao, .timeout_ms = CLI_ANALYSIS_TIMEOUT_S * 1000);
+	int r = scg_decompile_opts(prog, 1, &ao, out, diag);
+	cli_print_diag(diag);
+	if (r < 0 && !scg_diag_count_at_least(diag, SCG_SEV_ERROR))
+		cli_error("%s: cannot read the filter as a policy: %s", name, strerror(-r));
+	scg_diag_free(diag);
+	return r;
+}
+#else
+static int filter_policy(const char *name, const struct scg_prog *prog, struct scg_policy **out)
+{
+	(void)prog;
+	*out = NULL;
+	cli_error("%s: a compiled filter is used as a policy through the analysis engine, which "
+		  "this syscage was built without (meson setup -Danalysis=enabled)", name);
+	return -ENOTSUP;
+}
+#endif
+
+int cli_load_policy(const char *name_or_path, const struct scg_arch *const *arches,
+		    size_t narches, struct scg_policy **out)
+{
+	*out = NULL;
+	struct scg_input in;
+	int r = cli_load_input(name_or_path, NULL, arches, narches, &in);
+	if (r < 0)
+		return r;
+	if (in.policy) {
+		*out = in.policy;
+		in.policy = NULL;
+	} else {
+		r = filter_policy(name_or_path, &in.prog, out);
+		if (r == 0 && narches) {
+			/* the filter's ABIs are what it decides; only the named ones stay targets */
+			for (size_t i = scg_policy_arch_count(*out); i-- > 0;) {
+				const struct scg_arch *a = scg_policy_arch_at(*out, i);
+				bool keep = false;
+				for (size_t j = 0; j < narches; j++)
+					keep |= arches[j] == a;
+				if (!keep)
+					scg_policy_remove_arch(*out, a);
+			}
+		}
+	}
+	scg_input_release(&in);
 	return r;
 }

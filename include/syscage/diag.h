@@ -84,6 +84,13 @@ SCG_API int scg_diag_format(const struct scg_diag_entry *entry, char *buf, size_
 /* "note", "warning" or "error" (static storage); "?" for any other value. */
 SCG_API const char *scg_severity_name(enum scg_severity severity);
 
+/*
+ * For a "did you mean" hint: the one of the @n @candidates closest to
+ * @word (case-insensitive edit distance) when it is close enough to be a
+ * typo of it, else NULL.  Returns one of @candidates (borrowed).
+ */
+SCG_API const char *scg_suggest(const char *word, const char *const *candidates, size_t n);
+
 #ifdef __cplusplus
 }
 #endif

@@ -78,6 +78,18 @@ SCG_API int scg_oci_import(const char *json, size_t len, const struct scg_oci_op
 			   struct scg_policy **out, struct scg_diag *diag);
 
 /*
+ * Parses @len bytes of YAML: a Kubernetes SeccompProfile object (the
+ * Security Profiles Operator's, security-profiles-operator.x-k8s.io), whose
+ * spec is read as the OCI linux.seccomp object it mirrors, as
+ * scg_oci_import() reads it; diagnostics give the YAML's lines.  The YAML
+ * read is the block style such objects are written in: mappings, sequences,
+ * plain and quoted scalars, [a, b] lists, comments; one document.  Returns
+ * what scg_oci_import() returns.
+ */
+SCG_API int scg_k8s_import(const char *yaml, size_t len, const struct scg_oci_options *opts,
+			   struct scg_policy **out, struct scg_diag *diag);
+
+/*
  * Writes @policy as an OCI linux.seccomp object (pretty-printed JSON, with
  * a trailing newline) to *@json (caller frees).  First-match rules become
  * disjoint entries, since OCI entries only AND comparisons and libseccomp

@@ -143,6 +143,19 @@ SCG_API void scg_policy_set_unknown(struct scg_policy *policy, uint32_t action);
 SCG_API void scg_policy_clear_unknown(struct scg_policy *policy);
 SCG_API bool scg_policy_unknown(const struct scg_policy *policy, uint32_t *action);
 
+/* The settings, for where each was written. */
+enum scg_setting {
+	SCG_SETTING_DEFAULT = 0,
+	SCG_SETTING_BADARCH,
+	SCG_SETTING_UNKNOWN,
+};
+/* Records where a setting was written (file copied).  0, -EINVAL or -ENOMEM. */
+SCG_API int scg_policy_set_setting_loc(struct scg_policy *policy, enum scg_setting setting,
+				       struct scg_loc loc);
+/* Where a setting was written (loc.file borrowed from the policy); SCG_LOC_NONE when unknown. */
+SCG_API struct scg_loc scg_policy_setting_loc(const struct scg_policy *policy,
+					      enum scg_setting setting);
+
 /*
  * Appends a rule.  Atomic: on failure the policy is unchanged (and the
  * spec's condition is freed).  Returns 0, -EINVAL (arg > 5, bad width, no

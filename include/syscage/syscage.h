@@ -18,6 +18,7 @@
 #include <syscage/launch.h>
 #include <syscage/number.h>
 #include <syscage/learn.h>
+#include <syscage/load.h>
 #include <syscage/auditlog.h>
 #include <syscage/policy.h>
 #include <syscage/runtime.h>

@@ -89,8 +89,43 @@ static struct scg_loc where(const struct lint *l, uint32_t audit, uint32_t nr, u
 		if (v.source == SCG_VERDICT_RULE && scg_policy_rule_at(l->policy, v.rule, &rule) == 0 &&
 		    rule.loc.line)
 			return rule.loc;
+		/* no rule: the setting that decided, where the policy says where it was written */
+		struct scg_loc s = scg_policy_setting_loc(l->policy, SCG_SETTING_DEFAULT);
+		if (v.source == SCG_VERDICT_BADARCH)
+			s = scg_policy_setting_loc(l->policy, SCG_SETTING_BADARCH);
+		else if (v.source == SCG_VERDICT_UNKNOWN &&
+			 scg_policy_setting_loc(l->policy, SCG_SETTING_UNKNOWN).line)
+			s = scg_policy_setting_loc(l->policy, SCG_SETTING_UNKNOWN);
+		if (v.source != SCG_VERDICT_RULE && s.line)
+			return s;
 	}
 	return SCG_LOC_INSN(ret_pc);
+}
+
+/* Where the policy writes the action @ret: a setting, or the first rule that gives it. */
+static struct scg_loc action_loc(const struct lint *l, uint32_t ret, size_t pc)
+{
+	if (!l->policy)
+		return SCG_LOC_INSN(pc);
+	uint32_t unknown;
+	const struct {
+		bool gives;
+		enum scg_setting setting;
+	} settings[] = {
+		{ scg_policy_badarch(l->policy) == ret, SCG_SETTING_BADARCH },
+		{ scg_policy_default(l->policy) == ret, SCG_SETTING_DEFAULT },
+		{ scg_policy_unknown(l->policy, &unknown) && unknown == ret, SCG_SETTING_UNKNOWN },
+	};
+	for (size_t i = 0; i < sizeof(settings) / sizeof(settings[0]); i++) {
+		struct scg_loc s = scg_policy_setting_loc(l->policy, settings[i].setting);
+		if (settings[i].gives && s.line)
+			return s;
+	}
+	struct scg_rule rule;
+	for (size_t i = 0; i < scg_policy_rule_count(l->policy); i++)
+		if (scg_policy_rule_at(l->policy, i, &rule) == 0 && rule.action == ret && rule.loc.line)
+			return rule.loc;
+	return SCG_LOC_INSN(pc);
 }
 
 /* --- whole-filter checks --------------------------------------------------- */
@@ -128,7 +163,7 @@ static void check_returns(struct lint *l)
 			continue;
 		enum scg_action a = scg_action_of(in->k);
 		if (a == SCG_ACTION_KILL_THREAD)
-			scg_diag_add(l->diag, SCG_SEV_WARNING, SCG_LOC_INSN(pc), "kill-thread",
+			scg_diag_add(l->diag, SCG_SEV_WARNING, action_loc(l, in->k, pc), "kill-thread",
 				     "use KILL_PROCESS (kill-process in policies)",
 				     "KILL_THREAD leaves the other threads running, in a state "
 				     "the program never expected");

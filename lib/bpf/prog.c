@@ -45,7 +45,8 @@ int scg_prog_from_raw(const void *data, size_t size, const char *name, struct sc
 	}
 	if (size % sizeof(struct scg_insn)) {
 		scg_diag_add(diag, SCG_SEV_ERROR, loc, "raw-size",
-			     "is it a filter file? assembler text needs a .s or .asm name",
+			     "a compiled filter is whole 8-byte struct sock_filter records: this is "
+			     "a truncated filter or binary data of another kind",
 			     "size %zu is not a multiple of 8 (%zu whole instructions and %zu extra bytes)",
 			     size, size / 8, size % 8);
 		return -EINVAL;

@@ -1027,8 +1027,10 @@ bool scg_firejail_detect(const char *text, size_t len)
 			w++;
 		if ((e ? e : end) - w > 2 && !strncmp(w, "--", 2))
 			w += 2;
-		size_t n = strcspn(w, " \t=\n");
-		if (w + n <= (e ? e : end) && n &&
+		size_t n = 0; /* the option's name, within the line (the text has no NUL) */
+		while (w + n < (e ? e : end) && !strchr(" \t=\n", w[n]))
+			n++;
+		if (n &&
 		    (in_list(keywords, w, n) || in_list(unsupported, w, n)))
 			return true;
 		p = e ? e + 1 : end;

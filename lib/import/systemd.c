@@ -505,6 +505,7 @@ static bool read_flag_setting(struct ctx *c, const struct unit_setting *s)
 	    {"ProtectKernelLogs", &set->kernel_logs},
 	    {"ProtectHostname", &set->hostname},
 	    {"PrivateDevices", &set->devices},
+	    {"DynamicUser", &set->dynamic_user},
 	};
 	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++)
 		if (!strcmp(flags[i].key, s->key)) {
@@ -529,7 +530,20 @@ static bool is_directive(const char *key)
 	for (const char *const *d = directives; *d; d++)
 		if (!strcmp(*d, key))
 			return true;
-	return false;
+	/* no seccomp directive, but it turns RestrictSUIDSGID= on */
+	return !strcmp(key, "DynamicUser");
+}
+
+static int compare_setting(const void *key, const void *entry)
+{
+	return strcmp(key, ((const struct sd_setting_name *)entry)->name);
+}
+
+/* A setting systemd knows, in some section: it installs no seccomp filter of its own. */
+static bool known_setting(const char *key)
+{
+	return bsearch(key, sd_setting_names, sd_setting_count, sizeof(sd_setting_names[0]),
+		       compare_setting) != NULL;
 }
 
 /* A key that is almost a seccomp directive is worth a warning; others are not ours. */
@@ -551,7 +565,8 @@ static int on_setting(void *ctx, const struct unit_setting *s)
 {
 	struct ctx *c = ctx;
 	if (!is_directive(s->key)) {
-		if (exec_section(s->section))
+		/* `systemctl show` prints properties beside the settings: no warning there */
+		if (s->section[0] && exec_section(s->section) && !known_setting(s->key))
 			check_unknown_key(c, s);
 		return 0;
 	}
@@ -602,6 +617,24 @@ bool scg_systemd_detect(const char *text, size_t len)
 	return false;
 }
 
+/*
+ * Where the policy's settings come from: what no filter decides is
+ * SystemCallFilter='s (its first line), other ABIs are
+ * SystemCallArchitectures=' (or, without it, SystemCallFilter='s).
+ */
+static int setting_locs(const struct sd_settings *set, struct scg_policy *p)
+{
+	if (!set->filter.present)
+		return 0;
+	int r = scg_policy_set_setting_loc(p, SCG_SETTING_DEFAULT, set->filter.loc);
+	if (r == 0)
+		r = scg_policy_set_setting_loc(p, SCG_SETTING_UNKNOWN, set->filter.loc);
+	if (r == 0)
+		r = scg_policy_set_setting_loc(p, SCG_SETTING_BADARCH,
+					       set->archs_present ? set->archs_loc : set->filter.loc);
+	return r;
+}
+
 int scg_systemd_import(const char *text, size_t len, const struct scg_import_options *opts,
 		       struct scg_policy **out, struct scg_diag *diag)
 {
@@ -621,6 +654,12 @@ int scg_systemd_import(const char *text, size_t len, const struct scg_import_opt
 		r = sd_build_filters(&c.set, &c.st);
 	if (r == 0)
 		r = imp_stack_to_policy(&c.st, out);
+	if (r == 0)
+		r = setting_locs(&c.set, *out);
+	if (r < 0) {
+		scg_policy_free(*out);
+		*out = NULL;
+	}
 	imp_stack_release(&c.st);
 	sd_settings_release(&c.set);
 	return r;

@@ -78,7 +78,31 @@ struct sd_settings {
 	struct scg_loc ns_loc;
 	struct sd_flag mdwx, lock_personality, realtime, suid_sgid, clock, modules, tunables,
 	    kernel_logs, hostname, devices;
+	struct sd_flag dynamic_user; /* implies RestrictSUIDSGID=yes, which it cannot turn off */
 };
+
+/* The unit-file sections systemd reads settings in. */
+enum {
+	SD_SECTION_UNIT = 1 << 0,
+	SD_SECTION_SERVICE = 1 << 1,
+	SD_SECTION_SOCKET = 1 << 2,
+	SD_SECTION_MOUNT = 1 << 3,
+	SD_SECTION_AUTOMOUNT = 1 << 4,
+	SD_SECTION_SWAP = 1 << 5,
+	SD_SECTION_TIMER = 1 << 6,
+	SD_SECTION_PATH = 1 << 7,
+	SD_SECTION_SLICE = 1 << 8,
+	SD_SECTION_SCOPE = 1 << 9,
+	SD_SECTION_INSTALL = 1 << 10,
+};
+
+/* Every setting systemd 252 knows, sorted by name (systemd_settings.c, generated). */
+struct sd_setting_name {
+	const char *name;
+	unsigned sections; /* SD_SECTION_* */
+};
+extern const struct sd_setting_name sd_setting_names[];
+extern const size_t sd_setting_count;
 
 #define SD_AF_MAX 46		/* AF_MAX of the kernel headers systemd 252 was built with */
 #define SD_NS_ALL 0x7e020080ULL /* cgroup ipc net mnt pid user uts time */

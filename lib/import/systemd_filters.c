@@ -184,9 +184,10 @@ static const struct {
 
 static int suid_sgid(struct imp_stack *st, const struct sd_settings *s)
 {
-	if (!s->suid_sgid.on)
+	/* DynamicUser=yes turns it on for good: RestrictSUIDSGID=no does not undo that */
+	if (!s->suid_sgid.on && !s->dynamic_user.on)
 		return 0;
-	struct scg_loc loc = s->suid_sgid.loc;
+	struct scg_loc loc = s->suid_sgid.on ? s->suid_sgid.loc : s->dynamic_user.loc;
 	struct imp_layer *l = push(st, all_abis(st), loc);
 	int r = l ? 0 : -ENOMEM;
 	/* openat2()'s mode sits in memory: ENOSYS sends the C library back to openat() */

@@ -847,12 +847,22 @@ static bool setting_value(struct lowering *lw, const struct usetting *s, const c
 static void apply_settings(struct lowering *lw)
 {
 	uint32_t v;
-	if (setting_value(lw, &lw->ctx->def, "default", &v))
+	/* where each was written goes with it (for lint and explain; no verdict depends on it,
+	 * so running out of memory for the file name only loses the place) */
+	if (setting_value(lw, &lw->ctx->def, "default", &v)) {
 		scg_policy_set_default(lw->policy, v);
-	if (setting_value(lw, &lw->ctx->badarch, "badarch", &v))
+		(void)scg_policy_set_setting_loc(lw->policy, SCG_SETTING_DEFAULT, lw->ctx->def.loc);
+	}
+	if (setting_value(lw, &lw->ctx->badarch, "badarch", &v)) {
 		scg_policy_set_badarch(lw->policy, v);
-	if (setting_value(lw, &lw->ctx->unknown, "unknown", &v))
+		(void)scg_policy_set_setting_loc(lw->policy, SCG_SETTING_BADARCH,
+						 lw->ctx->badarch.loc);
+	}
+	if (setting_value(lw, &lw->ctx->unknown, "unknown", &v)) {
 		scg_policy_set_unknown(lw->policy, v);
+		(void)scg_policy_set_setting_loc(lw->policy, SCG_SETTING_UNKNOWN,
+						 lw->ctx->unknown.loc);
+	}
 }
 
 int lang_lower(struct parse_ctx *ctx, struct scg_policy *policy)

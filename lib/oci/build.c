@@ -399,6 +399,18 @@ static int add_high_numbers(const struct oci_resolved *res, const struct oci_stu
 			return 0;
 	return libseccomp_high_add(p);
 }
+/* Where the settings come from: "defaultAction", and "architectures" for other ABIs. */
+static int setting_locs(const struct oci_profile *prof, struct scg_policy *p)
+{
+	int r = 0;
+	if (prof->default_loc.line)
+		r = scg_policy_set_setting_loc(p, SCG_SETTING_DEFAULT, prof->default_loc);
+	const struct scg_loc *arches = prof->arches_loc.line ? &prof->arches_loc : &prof->default_loc;
+	if (r == 0 && arches->line)
+		r = scg_policy_set_setting_loc(p, SCG_SETTING_BADARCH, *arches);
+	return r;
+}
+
 
 int oci_build(struct oci_doc *doc, const struct oci_resolved *res,
 	      const struct scg_oci_options *opts, struct scg_policy **out)
@@ -422,7 +434,9 @@ int oci_build(struct oci_doc *doc, const struct oci_resolved *res,
 		scg_policy_set_default(p, res->default_ret);
 		/* libseccomp's bad-architecture action, which runc keeps: SCMP_ACT_KILL */
 		scg_policy_set_badarch(p, SCG_RET_KILL_THREAD);
-		r = oci_stub_front(res, &plan, p);
+		r = setting_locs(res->profile, p);
+		if (r == 0)
+			r = oci_stub_front(res, &plan, p);
 	}
 	if (r == 0)
 		r = build_rules(doc, res, opts->int_args_32, p);

@@ -194,6 +194,8 @@ struct oci_profile {
 	size_t narchmap;
 	struct oci_entry *entries;
 	size_t nentries;
+	/* where "defaultAction" and "architectures" are written (line 0: absent) */
+	struct scg_loc default_loc, arches_loc;
 };
 
 /* Reads the profile; every problem is reported, -EINVAL if any was an error. */

@@ -716,6 +716,12 @@ int oci_profile_read(struct oci_doc *doc, struct oci_profile *out)
 	struct json_object *m = member(obj, "defaultAction");
 	if (m && !(json_object_get_type(m) == json_type_string && !json_object_get_string_len(m)))
 		out->has_default = read_action(&rd, &dp, m, &out->default_action);
+	if (out->has_default)
+		out->default_loc = oci_doc_loc(doc, &dp, true);
+	if (member(obj, "architectures"))
+		out->arches_loc = oci_doc_loc(doc, &ap, true);
+	else if (member(obj, "archMap"))
+		out->arches_loc = oci_doc_loc(doc, &mp, true);
 	if ((m = member(obj, "defaultErrnoRet")) && read_errno(&rd, &dep, m, &out->default_errno))
 		out->has_default_errno = true;
 	struct oci_path denp = PATH_KEY(at, "defaultErrno");

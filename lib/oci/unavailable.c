@@ -30,6 +30,12 @@ int scg_oci_import(const char *json, size_t len, const struct scg_oci_options *o
 	return -ENOTSUP;
 }
 
+int scg_k8s_import(const char *yaml, size_t len, const struct scg_oci_options *opts,
+		   struct scg_policy **out, struct scg_diag *diag)
+{
+	return scg_oci_import(yaml, len, opts, out, diag);
+}
+
 int scg_oci_export(const struct scg_policy *policy, char **json, struct scg_diag *diag)
 {
 	(void)policy;

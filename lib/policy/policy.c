@@ -32,6 +32,7 @@ struct scg_policy {
 	size_t nrules, rules_cap;
 	char **files; /* interned file names that rule locations point to */
 	size_t nfiles;
+	struct scg_loc setting_loc[3]; /* enum scg_setting; file interned too */
 };
 
 struct scg_policy *scg_policy_new(void)
@@ -41,6 +42,8 @@ struct scg_policy *scg_policy_new(void)
 		return NULL;
 	p->default_action = SCG_RET_KILL_PROCESS;
 	p->badarch_action = SCG_RET_KILL_PROCESS;
+	for (size_t i = 0; i < 3; i++)
+		p->setting_loc[i] = SCG_LOC_NONE;
 	return p;
 }
 
@@ -275,6 +278,24 @@ bool scg_policy_unknown(const struct scg_policy *policy, uint32_t *action)
 	return policy->has_unknown;
 }
 
+int scg_policy_set_setting_loc(struct scg_policy *policy, enum scg_setting setting,
+			       struct scg_loc loc)
+{
+	if ((unsigned)setting > SCG_SETTING_UNKNOWN)
+		return -EINVAL;
+	int err = 0;
+	loc.file = intern_file(policy, loc.file, &err);
+	if (err)
+		return err;
+	policy->setting_loc[setting] = loc;
+	return 0;
+}
+
+struct scg_loc scg_policy_setting_loc(const struct scg_policy *policy, enum scg_setting setting)
+{
+	return (unsigned)setting > SCG_SETTING_UNKNOWN ? SCG_LOC_NONE : policy->setting_loc[setting];
+}
+
 struct scg_policy *scg_policy_clone(const struct scg_policy *policy)
 {
 	struct scg_policy *copy = scg_policy_new();
@@ -286,6 +307,12 @@ struct scg_policy *scg_policy_clone(const struct scg_policy *policy)
 	copy->badarch_action = policy->badarch_action;
 	copy->unknown_action = policy->unknown_action;
 	copy->has_unknown = policy->has_unknown;
+	for (unsigned i = 0; i < 3; i++) {
+		if (scg_policy_set_setting_loc(copy, (enum scg_setting)i, policy->setting_loc[i]) < 0) {
+			scg_policy_free(copy);
+			return NULL;
+		}
+	}
 	for (size_t i = 0; i < policy->nrules; i++) {
 		const struct stored_rule *r = &policy->rules[i];
 		struct scg_rule_spec spec = {

@@ -56,7 +56,7 @@ expect_status 2 "content that fits two formats is refused" -- "$SYSCAGE" compile
 expect_grep "$TMP/err" "fits several input formats \(minijail, kafel\)" "the error names the candidates"
 expect_status 2 "an unknown format lists them all" -- "$SYSCAGE" compile --input-format kafle \
 	"$TMP/kf/both.txt"
-expect_grep "$TMP/err" "the formats: policy, oci, systemd, firejail, minijail, kafel" "the list"
+expect_grep "$TMP/err" "the formats: raw, asm, policy, oci, k8s, systemd, minijail, kafel, firejail" "the list"
 
 printf 'POLICY a {\n  ALLOW { read, wrtie }\n}\nUSE a DEFAULT KILL\n' >"$TMP/kf/bad.txt"
 expect_status 2 "an unknown syscall is an error" -- "$SYSCAGE" compile --input-format kafel \

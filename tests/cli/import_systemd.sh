@@ -59,7 +59,7 @@ expect_status 2 "--input-format settles it" -- "$SYSCAGE" compile --input-format
 expect_grep "$TMP/err" "both\.txt:1:1: error: line is neither an assignment" \
 	"the file is read as the format says"
 expect_status 2 "an unknown format" -- "$SYSCAGE" compile --input-format sytemd "$TMP/both.txt"
-expect_grep "$TMP/err" "unknown format 'sytemd' \(the formats: policy, oci, systemd, firejail, minijail, kafel\)" \
+expect_grep "$TMP/err" "unknown format 'sytemd' \(the formats: raw, asm, policy, oci, k8s, systemd, minijail, kafel, firejail\)" \
 	"the error lists the formats"
 expect_status 0 "--help names --input-format" -- "$SYSCAGE" lint --help
 expect_grep "$TMP/out" "--input-format FORMAT" "lint's help"
@@ -94,5 +94,93 @@ expect_status 2 "a condition on arguments is refused" -- "$SYSCAGE" compile --fo
 expect_grep "$TMP/err" "cond\.policy:4:.*error: the rule for 'socket' has a condition on arguments" \
 	"the error names the rule"
 test -e "$TMP/cond.service" && not_ok "nothing written" || ok "nothing written"
+
+# Every setting systemd 252 knows is recognised: those that install no filter are ignored
+# without a word (redis-server.service of Debian 12, its settings as shipped)
+cat >"$TMP/redis-server.service" <<'UNIT'
+[Unit]
+Description=Advanced key-value store
+After=network.target
+Documentation=http://redis.io/documentation, man:redis-server(1)
+
+[Service]
+Type=notify
+ExecStart=/usr/bin/redis-server /etc/redis/redis.conf --supervised systemd --daemonize no
+PIDFile=/run/redis/redis-server.pid
+TimeoutStopSec=0
+Restart=always
+User=redis
+Group=redis
+RuntimeDirectory=redis
+RuntimeDirectoryMode=2755
+UMask=007
+PrivateTmp=true
+LimitNOFILE=65535
+PrivateDevices=true
+ProtectHome=true
+ProtectSystem=strict
+ReadWritePaths=-/var/lib/redis
+CapabilityBoundingSet=
+LockPersonality=true
+MemoryDenyWriteExecute=true
+NoNewPrivileges=true
+PrivateUsers=true
+ProtectClock=true
+ProtectControlGroups=true
+ProtectHostname=true
+ProtectKernelLogs=true
+ProtectKernelModules=true
+ProtectKernelTunables=true
+ProtectProc=invisible
+ProcSubset=pid
+RemoveIPC=true
+RestrictAddressFamilies=AF_INET AF_INET6 AF_UNIX
+RestrictNamespaces=true
+RestrictRealtime=true
+RestrictSUIDSGID=true
+SystemCallArchitectures=native
+SystemCallFilter=@system-service
+SystemCallFilter=~ @privileged @resources
+ReadWriteDirectories=-/etc/redis
+NoExecPaths=/
+ExecPaths=/usr/bin/redis-server /usr/lib /lib
+KillMode=mixed
+MemoryMax=1G
+OOMPolicy=stop
+
+[Install]
+WantedBy=multi-user.target
+Alias=redis.service
+UNIT
+for c in "lint" "explain" "emu -f" "compile -o /dev/null"; do
+	case $c in
+	explain) args=(explain "$TMP/redis-server.service" read) ;;
+	"emu -f") args=(emu -f "$TMP/redis-server.service" read) ;;
+	"compile -o /dev/null") args=(compile -o /dev/null "$TMP/redis-server.service") ;;
+	*) args=(lint "$TMP/redis-server.service") ;;
+	esac
+	"$SYSCAGE" "${args[@]}" >"$TMP/out" 2>"$TMP/err"
+	if grep -q "unknown setting" "$TMP/out" "$TMP/err"; then
+		not_ok "$c redis-server.service: no setting of systemd 252 is unknown" "$(grep 'unknown setting' "$TMP/err" "$TMP/out")"
+	else ok "$c redis-server.service: no setting of systemd 252 is unknown"; fi
+done
+# a mistyped directive is still told, once in every command
+printf '[Service]\nProtectClok=yes\nSystemCallFilter=~mkdir\n' >"$TMP/typo.service"
+for c in explain emu; do
+	if [ "$c" = explain ]; then "$SYSCAGE" explain "$TMP/typo.service" read >"$TMP/out" 2>"$TMP/err"
+	else "$SYSCAGE" emu -f "$TMP/typo.service" read >"$TMP/out" 2>"$TMP/err"; fi
+	if [ "$(grep -c "unknown setting 'ProtectClok'" "$TMP/err")" = 1 ]; then ok "$c: the typo's warning once"
+	else not_ok "$c: the typo's warning once" "$(cat "$TMP/err")"; fi
+done
+# DynamicUser=yes implies RestrictSUIDSGID=yes, which RestrictSUIDSGID=no does not undo
+printf '[Service]\nDynamicUser=yes\nRestrictSUIDSGID=no\n' >"$TMP/dynamic.service"
+expect_emu "DynamicUser=yes: chmod u+s is refused" "ERRNO(1)" -- -f "$TMP/dynamic.service" chmod 0 04755
+expect_emu "DynamicUser=yes: a plain chmod is allowed" "ALLOW" -- -f "$TMP/dynamic.service" chmod 0 0755
+printf '[Service]\nDynamicUser=no\n' >"$TMP/static.service"
+expect_emu "DynamicUser=no: chmod u+s is allowed" "ALLOW" -- -f "$TMP/static.service" chmod 0 04755
+# systemctl show prints properties that are no settings: no warning for them
+printf 'ProtectProc=invisible\nExecMainPID=42\nSystemCallFilter=~mkdir\n' >"$TMP/show.txt"
+expect_status 0 "systemctl show output" -- "$SYSCAGE" emu --input-format systemd -f "$TMP/show.txt" read
+if [ -s "$TMP/err" ]; then not_ok "no warning for its properties" "$(cat "$TMP/err")"; else ok "no warning for its properties"; fi
 
 echo "1..$n"

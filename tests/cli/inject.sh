@@ -75,7 +75,7 @@ fi
 expect_status 1 "cat fails on its 3rd openat" -- env LC_ALL=C $T "$S" inject 'openat:error=ENOENT:when=3' -- cat "$TMP/file"
 expect_grep "$TMP/err" "cat: .*file: No such file or directory" "cat says: No such file or directory"
 expect_grep "$TMP/err" "1 fault injected" "summary counts the injection"
-expect_grep "$TMP/err" "rule 1  openat:error=ENOENT:when=3: 1 \(openat 1\) in pid [0-9]+" \
+expect_grep "$TMP/err" "rule 1  openat:error=ENOENT:when=3: 1 fault \(openat 1\) in pid [0-9]+" \
 	"summary names rule, syscall and pid"
 
 expect_status 0 "dump catches the installed filter" -- $T "$S" dump --format asm -- \

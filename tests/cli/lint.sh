@@ -13,7 +13,7 @@ expect_grep "$TMP/out" "allowed through the x32 ABI .*\[abi-bypass\]" "x32 numbe
 expect_grep "$TMP/out" "^insn 3: warning: KILL_THREAD .*\[kill-thread\]" "kill-thread at its instruction"
 expect_grep "$TMP/out" "^insn 4: warning: no input reaches instructions 4\.\.4 \[unreachable\]" "unreachable"
 expect_grep "$TMP/out" "^insn 4: info: TRACE .*\[trace-without-tracer\]" "trace"
-expect_grep "$TMP/out" "bpf is allowed.*\[risky-syscall\]" "risky syscalls"
+expect_grep "$TMP/out" "(bpf is allowed|syscalls that commonly break sandboxes are allowed .*: .*bpf).*\[risky-syscall\]" "risky syscalls"
 
 cat >"$TMP/p.policy" <<'POL'
 arch x86_64, x86
@@ -67,7 +67,7 @@ expect_grep "$TMP/out" "^.*two\.policy:3: error: on x86_64, socket\(AF_VSOCK \| 
 	"argument 0: an error naming the call, at the rule testing it"
 expect_grep "$TMP/out" "^.*two\.policy:4: error: on x86_64, socket\(AF_UNSPEC, 0, 9 \| 1 << 32\) is allowed.*argument 2 \(int protocol\).*ERRNO\(22\) \[int-compared-64\]$" \
 	"argument 2: at its own rule, not the first rule for socket"
-expect_grep "$TMP/out" "^  fix: compare only the low 32 bits.*--int-args-32$" "the fix"
+expect_grep "$TMP/out" "^  fix: compare only the low 32 bits: the parameter by its name, or argN\.lo$" "the fix, in the policy's words"
 expect_status 1 "Docker's profile as runc reads it" -- "$SYSCAGE" lint --severity error "$DATA/docker-default.json"
 expect_grep "$TMP/out" "docker-default\.json:465: error: on x86_64, socket\(AF_(ALG|VSOCK) \| 1 << 32, \.\.\.\) is allowed.*\[int-compared-64\]$" \
 	"Docker's JSON: the socket bypass, at the rule that lets it through"
@@ -230,7 +230,11 @@ expect_grep "$TMP/p.sarif" '"ruleId": "multiplexer-bypass", "ruleIndex": [0-9]+,
 	"sarif: a warning keeps its level"
 if check_sarif "$TMP/f.sarif" >"$TMP/sarif.out" 2>&1; then ok "sarif: required fields of a filter's report"; else
 	not_ok "sarif: required fields of a filter's report" "$(head -c 400 "$TMP/sarif.out")"; fi
-expect_grep "$TMP/f.sarif" '"region": \{"byteOffset": [0-9]+, "byteLength": 8\}' "sarif: instructions by their bytes"
+"$SYSCAGE" asm -o "$TMP/arg-eq.bpf" "$CRAFT/arg-eq.s"
+"$SYSCAGE" lint --format sarif "$TMP/arg-eq.bpf" >"$TMP/raw.sarif"
+expect_grep "$TMP/raw.sarif" '"region": \{"byteOffset": [0-9]+, "byteLength": 8\}' "sarif: a raw filter's instructions by their bytes"
+if grep -q byteOffset "$TMP/f.sarif" "$TMP/p.sarif"; then not_ok "sarif: no byte offsets into text" "$(grep -c byteOffset "$TMP/f.sarif" "$TMP/p.sarif")"
+else ok "sarif: no byte offsets into text"; fi
 expect_status 2 "--format of a word" -- "$SYSCAGE" lint --format yaml "$TMP/p.policy"
 
 # past the engine's limits: said as that, not as errno E2BIG's text
@@ -238,5 +242,77 @@ printf '\tld [nr]\n\tret a\n' >"$TMP/ret-nr.s"
 expect_status 2 "lint of a filter past the engine's limits" -- "$SYSCAGE" lint "$TMP/ret-nr.s"
 expect_grep "$TMP/err" "lint: the analysis gave up where the error above says" "lint says the analysis gave up"
 if grep -q "Argument list too long" "$TMP/err"; then not_ok "no E2BIG text" "$(cat "$TMP/err")"; else ok "no E2BIG text"; fi
+
+# Fixes in the input's own language, and no instruction passed off as a place in the text
+printf '[Service]\nSystemCallFilter=~mkdir\n' >"$TMP/deny.service"
+expect_status 1 "lint a unit" -- "$SYSCAGE" lint "$TMP/deny.service"
+expect_grep "$TMP/out" "^  fix: add SystemCallFilter=~ptrace bpf .*, or leave them out of the allow list$" "a unit's fix is a setting"
+if grep -q "in the policy\|--int-args-32\|errno(E" "$TMP/out"; then not_ok "no policy or OCI words for a unit" "$(grep 'in the policy\|--int-args-32\|errno(E' "$TMP/out" | head -3)"
+else ok "no policy or OCI words for a unit"; fi
+printf '{"defaultAction": "SCMP_ACT_ALLOW", "syscalls": [{"names": ["mkdir"], "action": "SCMP_ACT_ERRNO"}]}\n' >"$TMP/deny.json"
+expect_status 1 "lint an OCI profile" -- "$SYSCAGE" lint "$TMP/deny.json"
+expect_grep "$TMP/out" '^  fix: take them out of the "names" of the SCMP_ACT_ALLOW entries, or add an entry that denies them: "ptrace", "bpf", ' "an OCI profile's fix is its JSON"
+expect_grep "$TMP/out" "^  fix: use SCMP_ACT_KILL_PROCESS" "KILL_THREAD in OCI's words"
+expect_grep "$TMP/out" "deny\.json:[0-9]+: warning: KILL_THREAD" "KILL_THREAD at the profile's line"
+printf '[Service]\nRestrictAddressFamilies=AF_UNIX\n' >"$TMP/raf.service"
+expect_status 1 "lint a unit without SystemCallFilter=" -- "$SYSCAGE" lint "$TMP/raf.service"
+expect_grep "$TMP/out" "raf\.service: compiled, insn [0-9]+: warning: " "a finding of the compiled filter names the input"
+printf 'default allow\nerrno(EACCES) mkdir\n' >"$TMP/deny.policy"
+expect_status 1 "lint a policy" -- "$SYSCAGE" lint "$TMP/deny.policy"
+expect_grep "$TMP/out" "^  fix: deny them unless the program needs them: errno\(EPERM\) ptrace, bpf, " "a policy's fix is a rule"
+expect_grep "$TMP/out" "deny\.policy:1: warning: 21 syscalls that commonly break sandboxes are allowed on x86_64, x86 and x32: ptrace \(it inspects" \
+	"what the default allows: one finding, at the default's line"
+if [ "$(grep -c 'risky-syscall' "$TMP/out")" = 1 ]; then ok "one risky-syscall finding for the default"
+else not_ok "one risky-syscall finding for the default" "$(grep -c 'risky-syscall' "$TMP/out")"; fi
+printf 'default allow\nbadarch kill-thread\nerrno(EACCES) mkdir\n' >"$TMP/badarch.policy"
+expect_status 1 "lint badarch kill-thread" -- "$SYSCAGE" lint "$TMP/badarch.policy"
+expect_grep "$TMP/out" "badarch\.policy:2: warning: KILL_THREAD .*\[kill-thread\]" "kill-thread at the badarch line"
+if [ "$(grep -c 'kill-thread\]' "$TMP/out")" = 1 ]; then ok "kill-thread once"
+else not_ok "kill-thread once" "$(grep 'kill-thread' "$TMP/out")"; fi
+"$SYSCAGE" lint --format sarif "$TMP/deny.service" >"$TMP/unit.sarif"
+if grep -q byteOffset "$TMP/unit.sarif"; then not_ok "sarif of a unit: no byte offsets"; else ok "sarif of a unit: no byte offsets"; fi
+expect_grep "$TMP/unit.sarif" '"properties": \{"fix": "add SystemCallFilter=~' "sarif of a unit: the fix as a setting"
+
+# SARIF of a policy, a unit and an OCI profile: every finding at a line of the input, and
+# that line (read back) is the statement, setting or JSON member the finding is about
+cat >"$TMP/sarif.policy" <<'POL'
+# a comment first, so that byte offsets and lines differ
+default allow
+badarch kill-thread
+
+errno(EACCES) mkdir
+allow socket if domain == AF_UNIX
+POL
+printf '# a comment\n[Unit]\nDescription=x\n\n[Service]\nExecStart=/bin/true\nSystemCallArchitectures=native\nSystemCallFilter=@system-service\nSystemCallFilter=~@privileged\nRestrictAddressFamilies=AF_UNIX AF_INET\n' >"$TMP/sarif.service"
+printf '{\n  "defaultAction": "SCMP_ACT_ALLOW",\n  "architectures": ["SCMP_ARCH_X86_64"],\n  "syscalls": [\n    {"names": ["mkdir"], "action": "SCMP_ACT_ERRNO"}\n  ]\n}\n' >"$TMP/sarif.json"
+read_back() { # FILE KIND: each result's startLine read back from FILE
+	python3 - "$1" "$2" <<'PY'
+import json, re, sys
+sarif, kind = json.load(open(sys.argv[1])), sys.argv[2]
+looks = {"policy": r"^(default|badarch|unknown|allow|errno|kill|kill-thread|kill-process|log|trap|notify|arch)\b",
+         "unit": r"^(SystemCall[A-Za-z]*|Restrict[A-Za-z]*|MemoryDenyWriteExecute|LockPersonality|Protect[A-Za-z]*|PrivateDevices)=",
+         "json": r'^\s*(\{\s*)?"(defaultAction|architectures|archMap|names|syscalls|action)"|^\s*\{'}[kind]
+bad = []
+for res in sarif["runs"][0]["results"]:
+    phys = res["locations"][0]["physicalLocation"]
+    region = phys.get("region", {})
+    if "startLine" not in region:
+        bad.append("no line: " + res["message"]["text"][:80])
+        continue
+    lines = open(phys["artifactLocation"]["uri"]).read().split("\n")
+    text = lines[region["startLine"] - 1]
+    if not re.search(looks, text):
+        bad.append("line %d %r for %s" % (region["startLine"], text, res["ruleId"]))
+print("\n".join(bad) if bad else "ok %d" % len(sarif["runs"][0]["results"]))
+sys.exit(1 if bad else 0)
+PY
+}
+for k in policy:sarif.policy unit:sarif.service json:sarif.json; do
+	kind=${k%%:*} f=${k#*:}
+	(cd "$TMP" && "$SYSCAGE" lint --format sarif "$f" >"$f.sarif" 2>/dev/null)
+	if (cd "$TMP" && read_back "$f.sarif" "$kind") >"$TMP/rb.out" 2>&1 && grep -q "^ok [1-9]" "$TMP/rb.out"; then
+		ok "sarif of $f: every finding at its line ($(cat "$TMP/rb.out"))"
+	else not_ok "sarif of $f: every finding at its line" "$(head -c 600 "$TMP/rb.out")"; fi
+done
 
 echo "1..$n"

@@ -27,7 +27,7 @@ list="$src/tests/vm/kernels.txt"
 # and the CLI scripts that install filters, supervise, trace or learn.  The unit suite, the
 # sweeps against libseccomp and the other CLI scripts compute without the kernel's help:
 # they run on the host alone.  (meson takes either suites or names: the suite is listed.)
-SCRIPTS="run.sh run_programs.sh run_report.sh run_complain.sh learn.sh learn_ebpf.sh
+SCRIPTS="run.sh run_programs.sh run_report.sh run_complain.sh run_sandbox.sh learn.sh learn_ebpf.sh
 	learn_log.sh inject.sh dump.sh compat.sh"
 suite_tests() {
 	meson test -C "$build" --no-rebuild --list --suite live 2>/dev/null |
