@@ -149,7 +149,10 @@ if [ "$(uname -m)" = x86_64 ] && command -v python3 >/dev/null && have_feature p
 		not_ok "  --no-landlock: the guard tests their arguments, none cached" "cached: $got"
 	fi
 else
-	skip_feature ptrace-get-filter "run -p default, scoped domain: the calls the guard leaves are cached"
+	# named by what this machine lacks: the scopes, or reading the filter back
+	missing=ptrace-get-filter
+	have_feature landlock-scope || missing=landlock-scope
+	skip_feature "$missing" "run -p default, scoped domain: the calls the guard leaves are cached"
 fi
 
 # --- the layers, said -----------------------------------------------------------
