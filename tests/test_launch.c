@@ -75,10 +75,15 @@ static int child_main(int argc, char **argv)
 		pid_t mid = fork();
 		if (mid == 0) {
 			if (fork() == 0) {
-				FILE *f = fopen(argv[3], "w");
+				/* written whole, then renamed: the program (which waits for the
+				 * name) must not end the tree while the pid is half written */
+				char tmp[4200];
+				snprintf(tmp, sizeof(tmp), "%s.tmp", argv[3]);
+				FILE *f = fopen(tmp, "w");
 				if (f) {
 					fprintf(f, "%d\n", (int)getpid());
 					fclose(f);
+					rename(tmp, argv[3]);
 				}
 				for (;;)
 					pause();

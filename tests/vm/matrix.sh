@@ -44,7 +44,7 @@ kernel_line() {
 # run_one NAME: runs the tests on kernel NAME; prints its closing lines.
 run_one() {
 	local name=$1
-	local line package cmdline logbase="kernel-$1" forbid="" status
+	local line package cpus cmdline logbase="kernel-$1" forbid="" status
 	local out
 	out=$(mktemp -d /var/tmp/syscage-matrix.XXXXXX)
 	local guest_cmd=(meson test -C "$build" --no-rebuild --logbase "$logbase" --num-processes 2)
@@ -60,11 +60,12 @@ run_one() {
 			return 2
 		fi
 		package=$(echo "$line" | awk '{ print $2 }')
-		cmdline=$(echo "$line" | cut -f3-)
+		cpus=$(echo "$line" | awk '{ print $3 }')
+		cmdline=$(echo "$line" | cut -f4-)
 		forbid=$REQUIRED_IN_GUEST
 		# The guest's meson log is copied out: its own file system is thrown away.
 		# shellcheck disable=SC2086
-		(cd "$src" && "$src/tests/vm/vm-run" --append " $cmdline" --timeout 3000 \
+		(cd "$src" && "$src/tests/vm/vm-run" --append " $cmdline" --cpus "$cpus" --timeout 3000 \
 			--out "$out" --console "$out/kernel-console" \
 			--env "SYSCAGE_TEST_SCALE=${SYSCAGE_TEST_SCALE:-8}" "$package" -- \
 			sh -c '"$@"; s=$?; cp "$0"/meson-logs/'"$logbase"'.json "$0"/meson-logs/'"$logbase"'.txt "$SYSCAGE_VM_OUT"/; exit $s' \
