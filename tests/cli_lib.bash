@@ -99,3 +99,12 @@ helper() {
 	fi
 	realpath "$h"
 }
+
+# div_by_zero_filter SETUP: assembler for x86_64 whose `div x` meets X == 0, so the kernel
+# ends the filter with 0 (KILL_THREAD); SETUP ("", "ldx #0", "ld #0; tax": instructions
+# separated by "; ") is how X comes to be 0 ("": never written).
+div_by_zero_filter() {
+	printf '\tld [arch]\n\tjeq #AUDIT_ARCH_X86_64, ok\n\tret #0x80000000\nok:\n'
+	[ -z "$1" ] || printf '\t%s\n' "${1//; /$'\n\t'}"
+	printf '\tld [nr]\n\tdiv x\n\tret #0x00030000\n'
+}

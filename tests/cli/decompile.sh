@@ -133,16 +133,7 @@ fi
 # `div x` with X == 0 ends the filter with 0 (KILL_THREAD): X never written, loaded
 # with 0, or copied from a zero A
 for setup in "" "ldx #0" "ld #0; tax"; do
-	{
-		echo "	ld [arch]"
-		echo "	jeq #AUDIT_ARCH_X86_64, ok"
-		echo "	ret #0x80000000"
-		echo "ok:"
-		[ -n "$setup" ] && echo "	${setup//; /$'\n\t'}"
-		echo "	ld [nr]"
-		echo "	div x"
-		echo "	ret #0x00030000"
-	} >"$TMP/dz.s"
+	div_by_zero_filter "$setup" >"$TMP/dz.s"
 	expect_status 0 "decompile: div by a zero X (${setup:-X never written})" -- \
 		"$SYSCAGE" decompile "$TMP/dz.s"
 	expect_grep "$TMP/out" "^default kill-thread$" \
