@@ -705,8 +705,8 @@ const char *constant_family(const char *syscall, const char *param, const char *
 	for (size_t i = 0; syscall && param && i < sizeof(param_families) / sizeof(param_families[0]);
 	     i++) {
 		const struct param_family *f = &param_families[i];
-		if ((!strcmp(f->syscall, "*") || !strcmp(f->syscall, syscall)) &&
-		    !strcmp(f->param, param)) {
+		/* the parameter first: every comparison a policy reads comes through here */
+		if (!strcmp(f->param, param) && (!strcmp(f->syscall, "*") || !strcmp(f->syscall, syscall))) {
 			if (example)
 				*example = f->example;
 			return f->prefix;
