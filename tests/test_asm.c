@@ -20,6 +20,7 @@
 
 #include "support/diag_print.h"
 #include "support/progen.h"
+#include "support/scale.h"
 
 #define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -441,7 +442,7 @@ static void test_trampoline_random(void **state)
 	(void)state;
 	struct progen_rng rng;
 	progen_seed(&rng, 42);
-	for (int round = 0; round < 40; round++) {
+	for (size_t round = 0; round < test_scaled(40); round++) {
 		size_t n = 200 + progen_below(&rng, 1200);
 		size_t *jt = calloc(n, sizeof(*jt)), *jf = calloc(n, sizeof(*jf));
 		char *text = malloc(n * 48);

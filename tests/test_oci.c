@@ -747,15 +747,25 @@ static void sweep_one(struct sweep *s, const struct scg_seccomp_data *d)
 }
 
 /* Does some rule of @p name syscall @nr on @arch? */
-static bool has_rules(const struct scg_policy *p, const struct scg_arch *arch, uint32_t nr)
+/* The numbers @p has conditional rules for on @arch, for a sweep to look up per syscall. */
+static size_t conditional_numbers(const struct scg_policy *p, const struct scg_arch *arch,
+				  uint32_t *nrs)
 {
+	size_t n = 0;
 	for (size_t i = 0; i < scg_policy_rule_count(p); i++) {
-		uint32_t rnr;
 		struct scg_rule r;
-		if (scg_policy_rule_nr(p, i, arch, &rnr) == 0 && rnr == nr &&
-		    scg_policy_rule_at(p, i, &r) == 0 && r.cond)
-			return true;
+		if (scg_policy_rule_nr(p, i, arch, &nrs[n]) == 0 && scg_policy_rule_at(p, i, &r) == 0 &&
+		    r.cond)
+			n++;
 	}
+	return n;
+}
+
+static bool has_number(const uint32_t *nrs, size_t n, uint32_t nr)
+{
+	for (size_t i = 0; i < n; i++)
+		if (nrs[i] == nr)
+			return true;
 	return false;
 }
 
@@ -767,15 +777,18 @@ static size_t same_verdicts(const struct scg_policy *a, const struct scg_policy 
 			    const uint64_t *consts, size_t nconsts)
 {
 	struct sweep s = { a, b, 0, 0 };
+	uint32_t *conditional = calloc(scg_policy_rule_count(a) + 1, sizeof(*conditional));
+	assert_non_null(conditional);
 	for (size_t t = 0; t < scg_policy_arch_count(a); t++) {
 		const struct scg_arch *arch = scg_policy_arch_at(a, t);
+		size_t nconditional = conditional_numbers(a, arch, conditional);
 		for (size_t i = 0; i < scg_syscall_count(arch); i++) {
 			const char *name;
 			uint32_t nr;
 			scg_syscall_at(arch, i, &name, &nr);
 			struct scg_seccomp_data d = { .nr = nr, .arch = scg_arch_audit(arch) };
 			sweep_one(&s, &d);
-			if (!has_rules(a, arch, nr))
+			if (!has_number(conditional, nconditional, nr))
 				continue;
 			for (size_t c = 0; c < nconsts; c++) {
 				for (unsigned arg = 0; arg < 3; arg++) {
@@ -796,6 +809,7 @@ static size_t same_verdicts(const struct scg_policy *a, const struct scg_policy 
 			}
 		}
 	}
+	free(conditional);
 	assert_true(s.checked > 0);
 	return s.failures;
 }
