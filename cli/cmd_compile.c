@@ -18,7 +18,8 @@
 #define MAX_ARCHES 32
 
 /* Long options without a short form. */
-enum { OPT_WORKLOAD = 256, OPT_NO_WORKLOAD, OPT_SHOW_PROFILE, OPT_STATS, OPT_JSON };
+enum { OPT_WORKLOAD = 256, OPT_NO_WORKLOAD, OPT_SHOW_PROFILE, OPT_STATS, OPT_JSON,
+       OPT_NO_RUNTIME_CALLS };
 
 enum format {
 	FORMAT_RAW,
@@ -43,6 +44,7 @@ struct options {
 	bool list_profiles;
 	const char *show_profile; /* built-in profile whose source to print */
 	bool stats, json;         /* --stats: the layout against the optimum */
+	bool no_runtime_calls;    /* oci, k8s: the policy as it is (scg_oci_add_runtime_calls()) */
 };
 
 static void usage(FILE *out)
@@ -67,6 +69,10 @@ static void usage(FILE *out)
 	      "                        Profiles Operator SeccompProfile object, YAML,\n"
 	      "                        named after POLICY (docs/oci.md); minijail, kafel:\n"
 	      "                        a minijail or kafel seccomp policy (docs/import.md)\n"
+	      "  --no-runtime-calls    oci, k8s: leave out the calls an OCI runtime makes\n"
+	      "                        under the filter before the program starts (the\n"
+	      "                        exec, runc's last steps), which the export otherwise\n"
+	      "                        allows where the policy leaves them to its default\n"
 	      "  -O0, -O1              optimisation (default -O1); -O0 is one plain rule\n"
 	      "                        chain per ABI\n"
 	      "  --workload FILE       lay the filter out for the calls counted in FILE\n"
@@ -170,6 +176,9 @@ static int on_option(int c, const char *arg, void *ctx)
 	case OPT_JSON:
 		o->json = true;
 		break;
+	case OPT_NO_RUNTIME_CALLS:
+		o->no_runtime_calls = true;
+		break;
 	default:
 		return cli_oci_option(c, arg) < 0 ? -EINVAL : 0;
 	}
@@ -191,6 +200,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "no-workload", no_argument, NULL, OPT_NO_WORKLOAD },
 		{ "stats", no_argument, NULL, OPT_STATS },
 		{ "json", no_argument, NULL, OPT_JSON },
+		{ "no-runtime-calls", no_argument, NULL, OPT_NO_RUNTIME_CALLS },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -360,10 +370,25 @@ static void k8s_name(const char *path, char *out, size_t size)
 		snprintf(out, size, "syscage-profile");
 }
 
+/* The OCI export of @policy, with the runtime's start calls unless @as_is. */
+static int oci_export(const struct scg_policy *policy, bool as_is, char **data,
+		      struct scg_diag *diag)
+{
+	if (as_is)
+		return scg_oci_export(policy, data, diag);
+	struct scg_policy *ready = scg_policy_clone(policy);
+	int r = ready ? scg_oci_add_runtime_calls(ready, diag) : -ENOMEM;
+	if (r == 0)
+		r = scg_oci_export(ready, data, diag);
+	scg_policy_free(ready);
+	return r;
+}
+
 /* OCI JSON, policy text, systemd settings or a SeccompProfile: the policy itself, not a filter. */
-static int convert_to(const struct scg_policy *policy, enum format format, const char *path,
+static int convert_to(const struct scg_policy *policy, const struct options *o, const char *path,
 		      char **data, size_t *len)
 {
+	enum format format = o->format;
 	bool oci = format == FORMAT_OCI || format == FORMAT_K8S, systemd = format == FORMAT_SYSTEMD;
 	const char *what = oci		       ? "OCI JSON"
 			   : systemd		       ? "systemd settings"
@@ -373,7 +398,7 @@ static int convert_to(const struct scg_policy *policy, enum format format, const
 	struct scg_diag *diag = scg_diag_new();
 	if (!diag)
 		return -ENOMEM;
-	int r = oci	 ? scg_oci_export(policy, data, diag) :
+	int r = oci	 ? oci_export(policy, o->no_runtime_calls, data, diag) :
 		systemd ? scg_systemd_export(policy, data, diag) :
 		format == FORMAT_MINIJAIL ? scg_minijail_export(policy, data, diag) :
 		format == FORMAT_KAFEL	  ? scg_kafel_export(policy, data, diag) :
@@ -415,6 +440,10 @@ int cmd_compile(int argc, char **argv)
 		cli_error("compile: --stats is about the optimised filter (-O1, a filter format)");
 		return CLI_EXIT_USAGE;
 	}
+	if (o.no_runtime_calls && o.format != FORMAT_OCI && o.format != FORMAT_K8S) {
+		cli_error("compile: --no-runtime-calls goes with --format oci or k8s");
+		return CLI_EXIT_USAGE;
+	}
 	if (o.json && !o.stats) {
 		cli_error("compile: --json goes with --stats");
 		return CLI_EXIT_USAGE;
@@ -429,7 +458,7 @@ int cmd_compile(int argc, char **argv)
 		return CLI_EXIT_USAGE;
 	char *data = NULL;
 	size_t len = 0;
-	int r = text ? convert_to(policy, o.format, argv[first], &data, &len)
+	int r = text ? convert_to(policy, &o, argv[first], &data, &len)
 		     : compile_to(policy, &o, &data, &len);
 	if (r == 0 && (!o.stats || o.output))
 		r = cli_write_output(o.output, data, len, o.format == FORMAT_RAW);

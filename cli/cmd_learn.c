@@ -143,35 +143,18 @@ static bool to_stdout(const char *path)
 
 /*
  * The calls an OCI runtime makes under the container's filter before the
- * program's first instruction, which learning never sees: runc and crun
- * install the filter as one of the last steps of the container's setup and
- * then exec the program, so the exec must be allowed or the container
- * cannot start.  runc (1.1, with noNewPrivileges) also signals the exec
- * FIFO, closes its descriptors (reading /proc/self/fd) and runs Go's
- * runtime in between.  Added to the OCI export only, on the native ABI, as
- * seen 0 times, without argument restrictions (the filter cannot tell the
- * runtime's calls from the program's); a policy for `syscage run` needs none
- * of them (its launcher's exec passes with the exec cookie).  docs/learn.md.
+ * program's first instruction, which learning never sees
+ * (scg_oci_runtime_call()): added to the OCI export only, on the native ABI,
+ * as seen 0 times, without argument restrictions; a policy for `syscage run`
+ * needs none of them (its launcher's exec passes with the exec cookie).
  */
-static const char *const runtime_start_calls[] = {
-	/* the exec itself */
-	"execve", "execveat",
-	/* runc: the exec FIFO, then closing every descriptor above stderr */
-	"openat", "write", "close", "fstatfs", "getdents64", "getpid", "fcntl", "epoll_ctl",
-	/* Go's runtime: scheduling, preemption signals, memory */
-	"futex", "nanosleep", "sched_yield", "rt_sigreturn", "rt_sigprocmask", "sigaltstack",
-	"tgkill", "gettid", "mmap", "munmap", "madvise", "epoll_pwait", "exit_group",
-	/* its clocks: served by the vDSO where the clock source allows it, real calls where it
-	 * does not (virtual machines without a stable TSC), so never seen while learning here */
-	"clock_gettime", "gettimeofday",
-};
-
 static int add_runtime_start_calls(struct scg_learn *rec)
 {
 	const struct scg_arch *native = scg_arch_native();
-	for (size_t i = 0; i < sizeof(runtime_start_calls) / sizeof(runtime_start_calls[0]); i++) {
+	const char *name;
+	for (size_t i = 0; (name = scg_oci_runtime_call(i)); i++) {
 		uint32_t nr;
-		if (scg_syscall_lookup(native, runtime_start_calls[i], &nr) < 0)
+		if (scg_syscall_lookup(native, name, &nr) < 0)
 			continue;
 		int r = scg_learn_add_calls(rec, native, nr, 0);
 		if (r < 0)
