@@ -8,6 +8,7 @@
 #include <syscage/diag.h>
 
 #include "grow.h"
+#include "suggest.h"
 
 /* Each entry owns its strings; the public view points into them. */
 struct diag_item {
@@ -172,4 +173,13 @@ int scg_diag_format(const struct scg_diag_entry *entry, char *buf, size_t size)
 		more = snprintf(rest, size - used, "%s: %s",
 				scg_severity_name(entry->severity), entry->message);
 	return more < 0 ? more : at + more;
+}
+
+const char *scg_suggest(const char *word, const char *const *candidates, size_t n)
+{
+	struct suggest s;
+	suggest_init(&s, word);
+	for (size_t i = 0; i < n; i++)
+		suggest_consider(&s, candidates[i]);
+	return suggest_result(&s);
 }

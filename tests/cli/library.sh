@@ -12,10 +12,10 @@ else
 	ok "only scg_* symbols are exported"
 fi
 if nm -D --defined-only --with-symbol-versions "$LIB" | awk '$2 != "A" {print $3}' |
-	grep -v '@@SYSCAGE_0$' >"$TMP/unversioned"; then
-	not_ok "every symbol is versioned SYSCAGE_0" "$(head "$TMP/unversioned")"
+	grep -v '@@SYSCAGE_0\.1$' >"$TMP/unversioned"; then
+	not_ok "every symbol is versioned SYSCAGE_0.1" "$(head "$TMP/unversioned")"
 else
-	ok "every symbol is versioned SYSCAGE_0"
+	ok "every symbol is versioned SYSCAGE_0.1"
 fi
 real=$(readlink -f "$LIB")
 if [ "${real##*/}" = "libsyscage.so.$(sed -n "s/^  version: '\(.*\)',/\1/p" meson.build)" ]; then
