@@ -802,8 +802,14 @@ int scg_decompile_opts(const struct scg_prog *progs, size_t n,
 	r = plans && d.policy ? build(&d, plans, &nplans) : -ENOMEM;
 	if (analysis_stopped(r))
 		report_budget(&d, nplans, plans);
+	struct scg_policy *simple = NULL;
 	if (r == 0)
+		r = scg_policy_simplify(d.policy, &simple);
+	if (r == 0) {
+		scg_policy_free(d.policy);
+		d.policy = simple;
 		r = check_compiles(d.policy, diag);
+	}
 	run_finish(&run, opts);
 	for (size_t i = 0; i < nplans; i++)
 		free(plans[i].syscalls);
