@@ -230,7 +230,7 @@ static int load_base(const struct inject_opts *o, struct scg_policy **out)
 static bool needs_supervisor(struct scg_inject_rule *const *rules, size_t n, bool count_all)
 {
 	for (size_t i = 0; i < n; i++)
-		if (!inject_in_filter(rules[i], count_all))
+		if (!scg_inject_rule_in_filter(rules[i], count_all))
 			return true;
 	return false;
 }
@@ -240,7 +240,7 @@ static int launch(const struct inject_opts *o, struct scg_inject_rule *const *ru
 		  const struct scg_policy *base, const char *path)
 {
 	struct scg_policy *installed;
-	if (inject_build_policy(rules, o->nrules, base, o->count_all, &installed) < 0) {
+	if (scg_inject_policy_build(rules, o->nrules, base, o->count_all, &installed) < 0) {
 		cli_error("inject: out of memory");
 		return EXIT_SETUP;
 	}

@@ -337,6 +337,27 @@ static enum scg_input_format named(const char *name, const unsigned *among, size
 	return (enum scg_input_format)f;
 }
 
+enum scg_input_format scg_input_format_of_name(const char *name)
+{
+	return name ? named(name, NULL, 0) : SCG_INPUT_AUTO;
+}
+
+bool scg_input_name_is_file(const char *name)
+{
+	static const char *const generic[] = { ".txt", ".bin" }; /* files of no one format */
+	if (!name)
+		return false;
+	if (!strcmp(name, "-") || strchr(name, '/') || named(name, NULL, 0) != SCG_INPUT_AUTO)
+		return true;
+	size_t ln = strlen(name);
+	for (size_t i = 0; i < sizeof(generic) / sizeof(generic[0]); i++) {
+		size_t ls = strlen(generic[i]);
+		if (ln > ls && !strcmp(name + ln - ls, generic[i]))
+			return true;
+	}
+	return false;
+}
+
 /* "a (x), b (y) or c (z)": every format, in words and by name, onto @buf. */
 static void list_formats(char *buf, size_t size)
 {
