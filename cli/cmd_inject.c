@@ -154,7 +154,7 @@ static void print_rule_diag(size_t index, const struct scg_diag *diag)
 		const char *kind = e->severity == SCG_SEV_WARNING ? "warning: " : "";
 		if (e->hint)
 			cli_error("inject: %srule %zu, column %u: %s (%s)", kind, index + 1,
-				  e->loc.column, e->message, e->hint);
+				  e->loc.column, e->message, cli_hint(e));
 		else
 			cli_error("inject: %srule %zu, column %u: %s", kind, index + 1, e->loc.column,
 				  e->message);
@@ -171,7 +171,7 @@ static int resolve_rules(struct scg_inject_rule *const *rules, size_t n)
 	for (size_t i = 0; i < scg_diag_count(diag); i++) {
 		const struct scg_diag_entry *e = scg_diag_get(diag, i);
 		cli_error("inject: warning: rule %u: %s (%s)", e->loc.line, e->message,
-			  e->hint ? e->hint : "");
+			  cli_hint(e) ? cli_hint(e) : "");
 	}
 	scg_diag_free(diag);
 	return r;

@@ -740,7 +740,7 @@ static void report_budget(const struct decomp *d, size_t nplans, const struct ab
 	if (strbuf_finish(&sb, &what) < 0)
 		what = NULL;
 	scg_diag_add(d->diag, SCG_SEV_ERROR, SCG_LOC_NONE, "analysis-budget",
-		     "give it more time (--timeout SECONDS, 0 for no limit)",
+		     scg_hint_text(SCG_HINT_MORE_TIME),
 		     "the time budget ran out before the policy was complete, so none is written; "
 		     "not decided: %s", what ? what : "(no memory to say)");
 	free(what);

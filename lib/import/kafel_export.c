@@ -170,7 +170,7 @@ static void check_targets(struct exporter *x)
 	for (size_t i = 1; i < scg_policy_arch_count(p); i++) {
 		const struct scg_arch *a = scg_policy_arch_at(p, i);
 		if (strcmp(scg_arch_name(a), "x32") || strcmp(scg_arch_name(x->abi), "x86_64")) {
-			refuse(x, NULL, "compile with --arch for one ABI",
+			refuse(x, NULL, scg_hint_text(SCG_HINT_ONE_ARCH),
 			       "kafel filters one ABI; the policy targets %s too", scg_arch_name(a));
 			return;
 		}
@@ -190,7 +190,7 @@ static void check_targets(struct exporter *x)
 		refuse(x, NULL, "write 'badarch kill-thread'",
 		       "kafel kills the thread for calls of other ABIs%s", "");
 	else if (!x32 && !strcmp(scg_arch_name(x->abi), "x86_64") && dflt != SCG_RET_KILL_THREAD)
-		refuse(x, NULL, "target x32 too (--arch x86_64,x32), with no rule for it",
+		refuse(x, NULL, scg_hint_text(SCG_HINT_ADD_X32),
 		       "kafel gives x32 calls the default, the policy kills their thread%s", "");
 	if (scg_policy_unknown(p, &u) && u != dflt)
 		refuse(x, NULL, "kafel gives unknown numbers the default",

@@ -439,7 +439,7 @@ int scg_minijail_export(const struct scg_policy *policy, char **text, struct scg
 	*text = NULL;
 	struct exporter x = {.p = policy, .diag = diag};
 	if (scg_policy_arch_count(policy) != 1) {
-		refuse(&x, NULL, "compile with --arch for one ABI",
+		refuse(&x, NULL, scg_hint_text(SCG_HINT_ONE_ARCH),
 		       "minijail filters one ABI; the policy targets %s",
 		       scg_policy_arch_count(policy) ? "several" : "none");
 		return x.err;

@@ -402,7 +402,7 @@ int scg_input_detect(const void *data, size_t len, const char *filename, enum sc
 		list_formats(list, sizeof(list));
 		scg_diag_add(
 		    diag, SCG_SEV_ERROR, loc, "input-format-unknown",
-		    "name the format (--input-format) to have its reader say what is wrong",
+		    scg_hint_text(SCG_HINT_NAME_FORMAT),
 		    first_char(text, len) ? "no filter or policy syscage reads: tried %s"
 					  : "empty: no filter or policy in it (tried %s)",
 		    list);
@@ -413,8 +413,8 @@ int scg_input_detect(const void *data, size_t len, const char *filename, enum sc
 		l += (size_t)snprintf(list + l, sizeof(list) - l, "%s%s", i ? ", " : "",
 				      formats[fits[i]].name);
 	scg_diag_add(diag, SCG_SEV_ERROR, loc, "input-format-ambiguous",
-		     "or give the file the suffix of one",
-		     "the content fits several input formats (%s); say which with --input-format",
+		     scg_hint_text(SCG_HINT_CHOOSE_FORMAT),
+		     "the content fits several input formats (%s)",
 		     list);
 	return -EINVAL;
 }
