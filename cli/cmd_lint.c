@@ -83,7 +83,7 @@ static void print_json(const struct scg_diag *diag)
 		printf(", \"message\": ");
 		cli_json_string(stdout, e->message);
 		printf(", \"fix\": ");
-		cli_json_string(stdout, e->hint ? e->hint : "");
+		cli_json_string(stdout, cli_hint(e) ? cli_hint(e) : "");
 		printf("}");
 	}
 	printf("%s]\n}\n", scg_diag_count(diag) ? "\n  " : "");
@@ -109,7 +109,7 @@ static void print_text(const struct scg_diag *diag)
 		printf(" [%s]\n", e->code ? e->code : "");
 		if (e->hint) {
 			fputs("  fix: ", stdout);
-			cli_fputs_escaped(e->hint, stdout);
+			cli_fputs_escaped(cli_hint(e), stdout);
 			putchar('\n');
 		}
 	}
@@ -192,7 +192,7 @@ static void print_sarif(const struct scg_diag *diag, const char *input)
 		printf(", \"shortDescription\": {\"text\": ");
 		cli_json_string(stdout, rule_description(code, e->message));
 		printf("}, \"help\": {\"text\": ");
-		cli_json_string(stdout, e->hint ? e->hint : rule_description(code, e->message));
+		cli_json_string(stdout, cli_hint(e) ? cli_hint(e) : rule_description(code, e->message));
 		printf("}}");
 	}
 	printf("%s]\n        }\n      },\n      \"results\": [", ncodes ? "\n          " : "");
@@ -226,7 +226,7 @@ static void print_sarif(const struct scg_diag *diag, const char *input)
 		printf("}}]");
 		if (e->hint) {
 			printf(",\n         \"properties\": {\"fix\": ");
-			cli_json_string(stdout, e->hint);
+			cli_json_string(stdout, cli_hint(e));
 			printf("}");
 		}
 		printf("}");

@@ -58,6 +58,9 @@ void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cli_print_diag(const struct scg_diag *diag);
 /* Prints one diagnostic as cli_print_diag() does. */
 void cli_print_diag_entry(const struct scg_diag_entry *e);
+/* @e's hint in the command's words (its flags) where the library says what to change by
+ * hint_id; else @e's own hint (NULL: none). */
+const char *cli_hint(const struct scg_diag_entry *e);
 /*
  * @s with control characters written as \xNN: bytes below 0x20, DEL, and
  * the C1 controls of UTF-8 (0xc2 0x80..0x9f), which terminals run.  Other

@@ -740,7 +740,7 @@ static void report_budget(const struct decomp *d, size_t nplans, const struct ab
 	if (strbuf_finish(&sb, &what) < 0)
 		what = NULL;
 	scg_diag_add(d->diag, SCG_SEV_ERROR, SCG_LOC_NONE, "analysis-budget",
-		     "give it more time (--timeout SECONDS, 0 for no limit)",
+		     scg_hint_text(SCG_HINT_MORE_TIME),
 		     "the time budget ran out before the policy was complete, so none is written; "
 		     "not decided: %s", what ? what : "(no memory to say)");
 	free(what);
@@ -802,8 +802,14 @@ int scg_decompile_opts(const struct scg_prog *progs, size_t n,
 	r = plans && d.policy ? build(&d, plans, &nplans) : -ENOMEM;
 	if (analysis_stopped(r))
 		report_budget(&d, nplans, plans);
+	struct scg_policy *simple = NULL;
 	if (r == 0)
+		r = scg_policy_simplify(d.policy, &simple);
+	if (r == 0) {
+		scg_policy_free(d.policy);
+		d.policy = simple;
 		r = check_compiles(d.policy, diag);
+	}
 	run_finish(&run, opts);
 	for (size_t i = 0; i < nplans; i++)
 		free(plans[i].syscalls);

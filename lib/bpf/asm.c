@@ -110,7 +110,7 @@ static bool header_arch(struct asm_ctx *ctx, const struct scg_arch **abi)
 	*abi = scg_arch_lookup(name);
 	if (!*abi) {
 		asm_error(ctx, 1, (unsigned)b + 1, "asm-header-abi",
-			  "`syscage syscalls --arches` lists the ABIs",
+			  scg_hint_text(SCG_HINT_LIST_ARCHES),
 			  "the header names the ABI '%s', which no table knows", name);
 		return false;
 	}
@@ -144,7 +144,7 @@ int scg_asm(const char *text, size_t len, const struct scg_asm_options *opts, st
 		ctx.stopped = true;
 	} else if (abi && opts->arch && abi != opts->arch && !opts->arch_is_default) {
 		asm_error(&ctx, 1, 1, "asm-header-abi",
-			  "read it for its own ABI (no --arch), or disassemble it again for the other",
+			  scg_hint_text(SCG_HINT_OWN_ARCH),
 			  "the header says the names are for %s, not for %s", scg_arch_name(abi),
 			  scg_arch_name(opts->arch));
 		ctx.stopped = true;

@@ -8,6 +8,7 @@
  * stacked as the kernel runs them.  Options that are not seccomp are not
  * ours and are skipped.
  */
+#include <stdarg.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -103,12 +104,17 @@ struct fj_ctx {
 };
 
 static void diag(struct fj_ctx *c, enum scg_severity sev, struct scg_loc loc, const char *hint,
-		 const char *fmt, const char *what)
+		 const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+static void diag(struct fj_ctx *c, enum scg_severity sev, struct scg_loc loc, const char *hint,
+		 const char *fmt, ...)
 {
 	if (sev == SCG_SEV_ERROR)
 		c->failed = true;
-	scg_diag_add(c->diag, sev, loc, sev == SCG_SEV_ERROR ? "firejail" : "firejail-ignored",
-		     hint, fmt, what);
+	va_list ap;
+	va_start(ap, fmt);
+	scg_diag_vadd(c->diag, sev, loc, sev == SCG_SEV_ERROR ? "firejail" : "firejail-ignored",
+		      hint, fmt, ap);
+	va_end(ap);
 }
 
 static bool in_list(const char *const *list, const char *word, size_t len)
@@ -297,7 +303,7 @@ static int read_line(struct fj_ctx *c, const char *file, char *line, unsigned li
 			diag(c, SCG_SEV_WARNING,
 			     (struct scg_loc){file, lineno, (unsigned)(p - line) + 1, -1},
 			     "firejail decides it when it starts the sandbox",
-			     "a conditional line is not followed%s", "");
+			     "a conditional line is not followed");
 		return 0;
 	}
 	if (!cmdline && ignored(c, p))
@@ -354,7 +360,7 @@ static int read_text(struct fj_ctx *c, const char *file, const char *text, size_
 		if (strlen(line) != n)
 			diag(c, SCG_SEV_ERROR,
 			     (struct scg_loc){file, lineno, (unsigned)strlen(line) + 1, -1},
-			     "profiles are text", "NUL byte in line%s", "");
+			     "profiles are text", "NUL byte in line");
 		else
 			r = read_line(c, file, line, lineno);
 		free(line);
@@ -946,7 +952,7 @@ static int build_one(struct fj_ctx *c, struct imp_stack *st, enum fj_filter f)
 	if (s->drop32.text && !s->keep32.text)
 		diag(c, SCG_SEV_WARNING, s->drop32.loc,
 		     "measured: the stack it installs is its prebuilt i386 default list",
-		     "firejail 0.9.72 loads the i386 default list instead of seccomp.32.drop's%s", "");
+		     "firejail 0.9.72 loads the i386 default list instead of seccomp.32.drop's");
 	bool rebuilt = (s->list.text && *s->list.text) || s->action != (SCG_RET_ERRNO | EPERM);
 	switch (f) {
 	case F_PROTOCOL:
@@ -989,12 +995,12 @@ static int build(struct fj_ctx *c, struct imp_stack *st)
 	if (s->drop32.text && !s->keep32.text)
 		diag(c, SCG_SEV_WARNING, s->drop32.loc,
 		     "measured: the stack it installs is its prebuilt i386 default list",
-		     "firejail 0.9.72 loads the i386 default list instead of seccomp.32.drop's%s", "");
+		     "firejail 0.9.72 loads the i386 default list instead of seccomp.32.drop's");
 	bool rebuilt = (s->list.text && *s->list.text) || s->action != (SCG_RET_ERRNO | EPERM);
 	if (s->list32.text && !rebuilt && !s->drop32.text && !s->keep32.text)
 		diag(c, SCG_SEV_WARNING, s->list32.loc,
 		     "it counts with a list for seccomp too, or another seccomp-error-action",
-		     "firejail 0.9.72 loads its i386 default list without seccomp.32's%s", "");
+		     "firejail 0.9.72 loads its i386 default list without seccomp.32's");
 	enum fj_filter seq[16];
 	size_t n = 0;
 	if (s->nproto)

@@ -6,6 +6,7 @@
  * with a warning is ignored here too, with the warning.  The filters come
  * from systemd_filters.c, the one policy from stack.c.
  */
+#include <stdarg.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -100,10 +101,14 @@ struct ctx {
 	struct scg_diag *diag;
 };
 
-static void warn(struct ctx *c, struct scg_loc loc, const char *hint, const char *fmt,
-		 const char *what)
+static void warn(struct ctx *c, struct scg_loc loc, const char *hint, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static void warn(struct ctx *c, struct scg_loc loc, const char *hint, const char *fmt, ...)
 {
-	scg_diag_add(c->diag, SCG_SEV_WARNING, loc, "systemd-ignored", hint, fmt, what);
+	va_list ap;
+	va_start(ap, fmt);
+	scg_diag_vadd(c->diag, SCG_SEV_WARNING, loc, "systemd-ignored", hint, fmt, ap);
+	va_end(ap);
 }
 
 /* --- syscall lists -------------------------------------------------------- */

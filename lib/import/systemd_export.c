@@ -9,6 +9,7 @@
  * differ between ABIs, actions other than allow, errno and kill, calls
  * libseccomp has no name for) is refused with the rule that says it.
  */
+#include <stdarg.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,12 +32,17 @@ struct exporter {
 };
 
 static void refuse(struct exporter *x, const struct scg_rule *rule, const char *hint,
-		   const char *fmt, const char *what)
+		   const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static void refuse(struct exporter *x, const struct scg_rule *rule, const char *hint,
+		   const char *fmt, ...)
 {
 	if (!x->err)
 		x->err = -EINVAL;
 	struct scg_loc loc = rule ? rule->loc : SCG_LOC_NONE;
-	scg_diag_add(x->diag, SCG_SEV_ERROR, loc, "systemd-export", hint, fmt, what);
+	va_list ap;
+	va_start(ap, fmt);
+	scg_diag_vadd(x->diag, SCG_SEV_ERROR, loc, "systemd-export", hint, fmt, ap);
+	va_end(ap);
 }
 
 /* The rule that decides @nr on @abi when it has a condition on arguments, or none. */
@@ -187,7 +193,7 @@ static void check_unnamed(struct exporter *x)
 	uint32_t u;
 	if (scg_policy_unknown(x->p, &u) && u != x->dflt)
 		refuse(x, NULL, "systemd gives unknown numbers the same verdict as other calls",
-		       "the 'unknown' verdict differs from the default%s", "");
+		       "the 'unknown' verdict differs from the default");
 	for (size_t i = 0; i < scg_policy_rule_count(x->p) && !x->err; i++) {
 		struct scg_rule rule;
 		scg_policy_rule_at(x->p, i, &rule);
@@ -226,23 +232,20 @@ static void write_arches(struct exporter *x, struct strbuf *sb)
 		if (scg_action_of(badarch) != SCG_ACTION_ALLOW)
 			refuse(x, NULL, "write 'badarch allow', or target fewer ABIs",
 			       "without SystemCallArchitectures= systemd lets calls of other ABIs "
-			       "through%s",
-			       "");
+			       "through");
 		return;
 	}
 	if (!x->target[0] || badarch != SCG_RET_KILL_THREAD)
 		refuse(x, NULL, "target x86_64 and write 'badarch kill-thread'",
 		       "SystemCallArchitectures= always keeps the native ABI and kills only the "
-		       "thread of other ABIs%s",
-		       "");
+		       "thread of other ABIs");
 	bool high = x->target[2];
 	for (size_t i = 0; i < scg_policy_rule_count(x->p) && !high; i++)
 		high = libseccomp_high_rule_is(x->p, i);
 	if (!high)
 		refuse(
 		    x, NULL, "add 'kill-thread 0x80000000..0xbfffffff on x86_64', or target x32",
-		    "without x32, libseccomp's filter kills x86_64 calls 0x80000000..0xbfffffff%s",
-		    "");
+		    "without x32, libseccomp's filter kills x86_64 calls 0x80000000..0xbfffffff");
 	strbuf_append(sb, "SystemCallArchitectures=native");
 	if (x->target[1])
 		strbuf_append(sb, " x86");
@@ -259,7 +262,7 @@ static void write_error_number(struct exporter *x, struct strbuf *sb)
 	if (a != SCG_ACTION_ERRNO || (x->dflt & SCG_RET_DATA) == 0 ||
 	    (x->dflt & SCG_RET_DATA) > 4095) {
 		refuse(x, NULL, "the default can be allow, kill or errno(1..4095)",
-		       "systemd cannot give the policy's default to every other call%s", "");
+		       "systemd cannot give the policy's default to every other call");
 		return;
 	}
 	const char *name = scg_errno_name(x->abis[0], x->dflt & SCG_RET_DATA);

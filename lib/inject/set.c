@@ -312,7 +312,7 @@ static int take_personality(struct set_ctx *c, char *item, unsigned column)
 	}
 	if (!c->abis) {
 		scg_diag_add(c->diag, SCG_SEV_ERROR, at(where), "inject-personality",
-			     "the target ABIs come from -p's policy, or are the native ones",
+			     scg_hint_text(SCG_HINT_INJECT_ARCHES),
 			     "no target ABI has the personality '@%s'", suffix);
 		return -EINVAL;
 	}

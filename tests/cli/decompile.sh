@@ -89,6 +89,17 @@ expect_status 2 "unknown numbers in too many runs" -- "$SYSCAGE" decompile "$TMP
 expect_grep "$TMP/err" "numbers no table knows get (ALLOW|ERRNO\(1\)) from 0x[0-9a-f]+ on, other unknown numbers (ALLOW|ERRNO\(1\)), over more than [0-9]+ separate runs" "names the verdicts and the limit"
 expect_grep "$TMP/err" "hint: a policy gives unknown numbers one verdict" "with a hint"
 
+# a filter that tests the same bits twice on one path: the condition states the test once
+twice_filter >"$TMP/twice.s"
+expect_status 0 "decompile of a filter testing bits twice" -- "$SYSCAGE" decompile "$TMP/twice.s"
+if grep -q '0x30000000) != 0 && (arg0.lo & 0x30000000) != 0' "$TMP/out"; then
+	not_ok "repeated conditions are simplified" "$(grep clone "$TMP/out")"
+else
+	expect_grep "$TMP/out" '^errno\(EACCES\) clone if \(arg0.lo & 0x30000000\) != 0 && \(arg1.lo <= 4 \|\| arg1.lo >= 6\) on x86_64$' \
+		"repeated conditions are simplified"
+fi
+roundtrip "a filter testing bits twice" "$TMP/twice.s"
+
 roundtrip "a stack of two filters" "$TMP/hand.bpf" "$TMP/default.bpf"
 expect_status 0 "-o writes the file" -- "$SYSCAGE" decompile -o "$TMP/o.policy" "$TMP/hand.bpf"
 expect_grep "$TMP/o.policy" "^arch x86_64$" "-o content"
