@@ -15,6 +15,9 @@ import os
 import re
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import ctables  # noqa: E402
+
 GROUPS = [
     ("aio", "asynchronous I/O: the io_* family and io_uring", """
         io_cancel io_destroy io_getevents io_pgetevents io_pgetevents_time64
@@ -161,10 +164,6 @@ def flatten(name, table, stack=()):
     return members
 
 
-def c_identifier(name):
-    return "group_" + name.replace("-", "_")
-
-
 def render(groups, known):
     table = {name: (summary, words) for name, summary, words in groups}
     out = [
@@ -178,31 +177,16 @@ def render(groups, known):
         "/* clang-format off */",
     ]
     dropped = set()
+    rows = []
     for name, summary, _ in groups:
         members = flatten(name, table)
         dropped |= members - known
-        members = sorted(members & known)
-        out.append("static const char *const %s[] = {" % c_identifier(name))
-        line = "\t"
-        for m in members:
-            cell = '"%s", ' % m
-            if len(line.expandtabs(8)) + len(cell) > 92:
-                out.append(line.rstrip())
-                line = "\t"
-            line += cell
-        out.append(line + "NULL,")
-        out.append("};")
-        out.append("")
-    out.append("const struct group_entry group_table[] = {")
-    for name, summary, _ in groups:
-        out.append('\t{ "%s", "%s", %s },' % (name, summary, c_identifier(name)))
-    out += [
-        "};",
-        "/* clang-format on */",
-        "",
-        "const size_t group_table_count = sizeof(group_table) / sizeof(group_table[0]);",
-        "",
-    ]
+        rows.append((name, summary, sorted(members & known)))
+    out += ctables.render_groups("group", "struct group_entry", "group_table",
+                                 "group_table_count", rows)
+    # scg_group_members()'s NULL-terminated lists, filled on first use
+    out += ["const char *group_member_view[%d];" % sum(len(r[2]) + 1 for r in rows)]
+    out += ["/* clang-format on */", ""]
     return "\n".join(out), dropped
 
 

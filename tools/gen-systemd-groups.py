@@ -26,6 +26,9 @@ import re
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import ctables  # noqa: E402
+
 
 def read_listing():
     saved = os.environ.get("SYSCALL_FILTER_TEXT")
@@ -62,22 +65,6 @@ def parse(text):
             if not re.fullmatch(r"@?[a-z0-9_-]+", m):
                 sys.exit(f"unexpected member {m!r} in @{name}")
     return groups
-
-
-def c_ident(name):
-    return "sd_group_" + name.replace("-", "_")
-
-
-def c_list(members):
-    lines, cur = [], "\t"
-    for m in members + ["NULL"]:
-        item = (m if m == "NULL" else f'"{m}"') + ","
-        if len(cur) + len(item) + 1 > 88:
-            lines.append(cur.rstrip())
-            cur = "\t"
-        cur += item + " "
-    lines.append(cur.rstrip())
-    return "\n".join(lines)
 
 
 # libseccomp's architecture tokens (AUDIT_ARCH values) in the order the table lists them
@@ -124,12 +111,16 @@ def render_names(numbers):
         '#include "import/systemd.h"\n'
         "\n"
         "/* clang-format off */\n"
-        "const struct sd_name sd_names[] = {\n"
     ]
+    pool = ctables.Pool()
+    rows = []
     for name, nrs in numbers.items():
         cells = ", ".join("-1" if nr is None else str(nr) if nr < 0 else hex(nr) for nr in nrs)
-        parts.append(f'\t{{ "{name}", {{ {cells} }} }},\n')
-    parts.append("};\n\nconst size_t sd_name_count = sizeof(sd_names) / sizeof(sd_names[0]);\n")
+        rows.append(f"\t{{ {pool.add(name)}, {{ {cells} }} }}, /* {name} */\n")
+    parts.append("\n".join(pool.render("sd_name_pool")) + "\n\n")
+    parts.append("const struct sd_name sd_names[] = {\n")
+    parts += rows
+    parts.append(f"}};\n\nconst size_t sd_name_count = {len(rows)};\n")
     parts.append("/* clang-format on */\n")
     return "".join(parts)
 
@@ -157,13 +148,8 @@ def main():
         "\n"
         "/* clang-format off */\n"
     ]
-    for name, _, members in groups:
-        parts.append(f"static const char *const {c_ident(name)}[] = {{\n{c_list(members)}\n}};\n\n")
-    parts.append("const struct sd_group sd_groups[] = {\n")
-    for name, summary, _ in groups:
-        summary = summary.replace("\\", "\\\\").replace('"', '\\"')
-        parts.append(f'\t{{ "{name}", "{summary}", {c_ident(name)} }},\n')
-    parts.append("};\n\nconst size_t sd_group_count = sizeof(sd_groups) / sizeof(sd_groups[0]);\n")
+    parts.append("\n".join(ctables.render_groups("sd_group", "struct sd_group", "sd_groups",
+                                                 "sd_group_count", groups)) + "\n")
     parts.append("/* clang-format on */\n")
     write(out_path, "".join(parts))
     names = table_names(tables_c)

@@ -586,7 +586,7 @@ static const struct fj_syscall *find_syscall(const char *name, bool b32)
 	const struct fj_syscall *t = b32 ? fj_syscalls32 : fj_syscalls64;
 	size_t n = b32 ? fj_syscall_count32 : fj_syscall_count64;
 	for (size_t i = 0; i < n; i++)
-		if (!strcmp(t[i].name, name))
+		if (!strcmp(fj_name_pool + t[i].name, name))
 			return &t[i];
 	return NULL;
 }
@@ -594,7 +594,7 @@ static const struct fj_syscall *find_syscall(const char *name, bool b32)
 static const struct fj_group *find_group(const char *name)
 {
 	for (size_t i = 0; i < fj_group_count; i++)
-		if (!strcmp(fj_groups[i].name, name))
+		if (!strcmp(fj_name_pool + fj_groups[i].name, name))
 			return &fj_groups[i];
 	return NULL;
 }
@@ -711,10 +711,11 @@ static int parse_items(struct fj_ctx *c, const struct fj_list *l, bool b32, enum
 		/* what firejail needs after exec stays out of filters loaded before it */
 		bool late = false;
 		if (!it->skip && kind != FJ_KEEP && !it->neg) {
-			if (it->group)
-				for (size_t k = 0; k < (b32 ? it->g->n32 : it->g->n64); k++)
-					late |= after_exec(b32 ? it->g->nr32[k] : it->g->nr64[k], b32);
-			else
+			size_t gn = 0;
+			const uint32_t *nrs = it->group ? fj_group_numbers(it->g, b32, &gn) : NULL;
+			for (size_t k = 0; k < gn; k++)
+				late |= after_exec(nrs[k], b32);
+			if (!it->group)
 				late = after_exec(it->nr, b32);
 		}
 		if (late) {
@@ -734,8 +735,8 @@ static int parse_items(struct fj_ctx *c, const struct fj_list *l, bool b32, enum
 static int add_group(struct imp_layer *l, const struct fj_group *g, bool b32, uint32_t act,
 		     struct scg_loc loc)
 {
-	const uint32_t *nrs = b32 ? g->nr32 : g->nr64;
-	size_t n = b32 ? g->n32 : g->n64;
+	size_t n;
+	const uint32_t *nrs = fj_group_numbers(g, b32, &n);
 	int e = 0;
 	for (size_t i = 0; i < n && !e; i++)
 		e = add_nr(l, abi_of(b32), nrs[i], NULL, act, loc);

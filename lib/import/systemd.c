@@ -30,7 +30,7 @@ void scg_import_options_init(struct scg_import_options *opts)
 const struct sd_group *sd_group_find(const char *name)
 {
 	for (size_t i = 0; i < sd_group_count; i++)
-		if (!strcmp(sd_groups[i].name, name))
+		if (!strcmp(sd_group_name(&sd_groups[i]), name))
 			return &sd_groups[i];
 	return NULL;
 }
@@ -40,7 +40,7 @@ const struct sd_name *sd_name_find(const char *name)
 	size_t lo = 0, hi = sd_name_count;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		int c = strcmp(sd_names[mid].name, name);
+		int c = strcmp(sd_name_text(&sd_names[mid]), name);
 		if (c == 0)
 			return &sd_names[mid];
 		if (c < 0)
@@ -74,8 +74,8 @@ int sd_layer_add_names(const struct imp_stack *st, struct imp_layer *layer, cons
 	if (name[0] != '@')
 		return sd_name_find(name) ? imp_layer_add(layer, name, NULL, action, loc) : 0;
 	const struct sd_group *g = sd_group_find(name + 1);
-	for (const char *const *m = g ? g->members : NULL; m && *m; m++) {
-		int r = sd_layer_add_names(st, layer, *m, action, loc);
+	for (size_t i = 0; g && i < g->count; i++) {
+		int r = sd_layer_add_names(st, layer, sd_group_member(g, i), action, loc);
 		if (r < 0)
 			return r;
 	}
@@ -169,7 +169,7 @@ static int list_apply(struct ctx *c, struct sd_list *l, const char *name, int er
 				char hint[96] = "";
 				suggest_init(&sg, name + 1);
 				for (size_t i = 0; i < sd_group_count; i++)
-					suggest_consider(&sg, sd_groups[i].name);
+					suggest_consider(&sg, sd_group_name(&sd_groups[i]));
 				if (suggest_result(&sg))
 					snprintf(hint, sizeof(hint), "did you mean '@%s'?",
 						 suggest_result(&sg));
@@ -180,8 +180,8 @@ static int list_apply(struct ctx *c, struct sd_list *l, const char *name, int er
 			}
 			return 0;
 		}
-		for (const char *const *m = g->members; *m; m++) {
-			int r = list_apply(c, l, *m, err, add, loc, false);
+		for (size_t i = 0; i < g->count; i++) {
+			int r = list_apply(c, l, sd_group_member(g, i), err, add, loc, false);
 			if (r < 0)
 				return r;
 		}
@@ -536,7 +536,7 @@ static bool is_directive(const char *key)
 
 static int compare_setting(const void *key, const void *entry)
 {
-	return strcmp(key, ((const struct sd_setting_name *)entry)->name);
+	return strcmp(key, sd_setting_pool + ((const struct sd_setting_name *)entry)->name);
 }
 
 /* A setting systemd knows, in some section: it installs no seccomp filter of its own. */

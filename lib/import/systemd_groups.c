@@ -6,309 +6,728 @@
 #include "import/systemd.h"
 
 /* clang-format off */
-static const char *const sd_group_default[] = {
-	"arch_prctl", "brk", "cacheflush", "clock_getres", "clock_getres_time64",
-	"clock_gettime", "clock_gettime64", "clock_nanosleep", "clock_nanosleep_time64",
-	"execve", "exit", "exit_group", "futex", "futex_time64", "futex_waitv",
-	"get_robust_list", "get_thread_area", "getegid", "getegid32", "geteuid", "geteuid32",
-	"getgid", "getgid32", "getgroups", "getgroups32", "getpgid", "getpgrp", "getpid",
-	"getppid", "getrandom", "getresgid", "getresgid32", "getresuid", "getresuid32",
-	"getrlimit", "getsid", "gettid", "gettimeofday", "getuid", "getuid32", "membarrier",
-	"mmap", "mmap2", "mprotect", "munmap", "nanosleep", "pause", "prlimit64",
-	"restart_syscall", "riscv_flush_icache", "riscv_hwprobe", "rseq", "rt_sigreturn",
-	"sched_getaffinity", "sched_yield", "set_robust_list", "set_thread_area",
-	"set_tid_address", "set_tls", "sigreturn", "time", "ugetrlimit", "uretprobe", NULL,
-};
+const char sd_group_pool[] =
+	"\0" /* 0 */
+	"default\0" /* 1 */
+	"System calls that are always permitted\0" /* 9 */
+	"arch_prctl\0" /* 48 */
+	"brk\0" /* 59 */
+	"cacheflush\0" /* 63 */
+	"clock_getres\0" /* 74 */
+	"clock_getres_time64\0" /* 87 */
+	"clock_gettime\0" /* 107 */
+	"clock_gettime64\0" /* 121 */
+	"clock_nanosleep\0" /* 137 */
+	"clock_nanosleep_time64\0" /* 153 */
+	"execve\0" /* 176 */
+	"exit\0" /* 183 */
+	"exit_group\0" /* 188 */
+	"futex\0" /* 199 */
+	"futex_time64\0" /* 205 */
+	"futex_waitv\0" /* 218 */
+	"get_robust_list\0" /* 230 */
+	"get_thread_area\0" /* 246 */
+	"getegid\0" /* 262 */
+	"getegid32\0" /* 270 */
+	"geteuid\0" /* 280 */
+	"geteuid32\0" /* 288 */
+	"getgid\0" /* 298 */
+	"getgid32\0" /* 305 */
+	"getgroups\0" /* 314 */
+	"getgroups32\0" /* 324 */
+	"getpgid\0" /* 336 */
+	"getpgrp\0" /* 344 */
+	"getpid\0" /* 352 */
+	"getppid\0" /* 359 */
+	"getrandom\0" /* 367 */
+	"getresgid\0" /* 377 */
+	"getresgid32\0" /* 387 */
+	"getresuid\0" /* 399 */
+	"getresuid32\0" /* 409 */
+	"getrlimit\0" /* 421 */
+	"getsid\0" /* 431 */
+	"gettid\0" /* 438 */
+	"gettimeofday\0" /* 445 */
+	"getuid\0" /* 458 */
+	"getuid32\0" /* 465 */
+	"membarrier\0" /* 474 */
+	"mmap\0" /* 485 */
+	"mmap2\0" /* 490 */
+	"mprotect\0" /* 496 */
+	"munmap\0" /* 505 */
+	"nanosleep\0" /* 512 */
+	"pause\0" /* 522 */
+	"prlimit64\0" /* 528 */
+	"restart_syscall\0" /* 538 */
+	"riscv_flush_icache\0" /* 554 */
+	"riscv_hwprobe\0" /* 573 */
+	"rseq\0" /* 587 */
+	"rt_sigreturn\0" /* 592 */
+	"sched_getaffinity\0" /* 605 */
+	"sched_yield\0" /* 623 */
+	"set_robust_list\0" /* 635 */
+	"set_thread_area\0" /* 651 */
+	"set_tid_address\0" /* 667 */
+	"set_tls\0" /* 683 */
+	"sigreturn\0" /* 691 */
+	"time\0" /* 701 */
+	"ugetrlimit\0" /* 706 */
+	"uretprobe\0" /* 717 */
+	"aio\0" /* 727 */
+	"Asynchronous IO\0" /* 731 */
+	"io_cancel\0" /* 747 */
+	"io_destroy\0" /* 757 */
+	"io_getevents\0" /* 768 */
+	"io_pgetevents\0" /* 781 */
+	"io_pgetevents_time64\0" /* 795 */
+	"io_setup\0" /* 816 */
+	"io_submit\0" /* 825 */
+	"io_uring_enter\0" /* 835 */
+	"io_uring_register\0" /* 850 */
+	"io_uring_setup\0" /* 868 */
+	"basic-io\0" /* 883 */
+	"Basic IO\0" /* 892 */
+	"_llseek\0" /* 901 */
+	"close\0" /* 909 */
+	"close_range\0" /* 915 */
+	"dup\0" /* 927 */
+	"dup2\0" /* 931 */
+	"dup3\0" /* 936 */
+	"lseek\0" /* 941 */
+	"pread64\0" /* 947 */
+	"preadv\0" /* 955 */
+	"preadv2\0" /* 962 */
+	"pwrite64\0" /* 970 */
+	"pwritev\0" /* 979 */
+	"pwritev2\0" /* 987 */
+	"read\0" /* 996 */
+	"readv\0" /* 1001 */
+	"write\0" /* 1007 */
+	"writev\0" /* 1013 */
+	"chown\0" /* 1020 */
+	"Change ownership of files and directories\0" /* 1026 */
+	"chown32\0" /* 1068 */
+	"fchown\0" /* 1076 */
+	"fchown32\0" /* 1083 */
+	"fchownat\0" /* 1092 */
+	"lchown\0" /* 1101 */
+	"lchown32\0" /* 1108 */
+	"clock\0" /* 1117 */
+	"Change the system time\0" /* 1123 */
+	"adjtimex\0" /* 1146 */
+	"clock_adjtime\0" /* 1155 */
+	"clock_adjtime64\0" /* 1169 */
+	"clock_settime\0" /* 1185 */
+	"clock_settime64\0" /* 1199 */
+	"settimeofday\0" /* 1215 */
+	"cpu-emulation\0" /* 1228 */
+	"System calls for CPU emulation functionality\0" /* 1242 */
+	"modify_ldt\0" /* 1287 */
+	"subpage_prot\0" /* 1298 */
+	"switch_endian\0" /* 1311 */
+	"vm86\0" /* 1325 */
+	"vm86old\0" /* 1330 */
+	"debug\0" /* 1338 */
+	"Debugging, performance monitoring and tracing functionality\0" /* 1344 */
+	"lookup_dcookie\0" /* 1404 */
+	"perf_event_open\0" /* 1419 */
+	"pidfd_getfd\0" /* 1435 */
+	"ptrace\0" /* 1447 */
+	"rtas\0" /* 1454 */
+	"s390_runtime_instr\0" /* 1459 */
+	"sys_debug_setcontext\0" /* 1478 */
+	"file-system\0" /* 1499 */
+	"File system operations\0" /* 1511 */
+	"access\0" /* 1534 */
+	"chdir\0" /* 1541 */
+	"chmod\0" /* 1547 */
+	"creat\0" /* 1553 */
+	"faccessat\0" /* 1559 */
+	"faccessat2\0" /* 1569 */
+	"fallocate\0" /* 1580 */
+	"fchdir\0" /* 1590 */
+	"fchmod\0" /* 1597 */
+	"fchmodat\0" /* 1604 */
+	"fchmodat2\0" /* 1613 */
+	"fcntl\0" /* 1623 */
+	"fcntl64\0" /* 1629 */
+	"fgetxattr\0" /* 1637 */
+	"flistxattr\0" /* 1647 */
+	"fremovexattr\0" /* 1658 */
+	"fsetxattr\0" /* 1671 */
+	"fstat\0" /* 1681 */
+	"fstat64\0" /* 1687 */
+	"fstatat64\0" /* 1695 */
+	"fstatfs\0" /* 1705 */
+	"fstatfs64\0" /* 1713 */
+	"ftruncate\0" /* 1723 */
+	"ftruncate64\0" /* 1733 */
+	"futimesat\0" /* 1745 */
+	"getcwd\0" /* 1755 */
+	"getdents\0" /* 1762 */
+	"getdents64\0" /* 1771 */
+	"getxattr\0" /* 1782 */
+	"inotify_add_watch\0" /* 1791 */
+	"inotify_init\0" /* 1809 */
+	"inotify_init1\0" /* 1822 */
+	"inotify_rm_watch\0" /* 1836 */
+	"lgetxattr\0" /* 1853 */
+	"link\0" /* 1863 */
+	"linkat\0" /* 1868 */
+	"listxattr\0" /* 1875 */
+	"llistxattr\0" /* 1885 */
+	"lremovexattr\0" /* 1896 */
+	"lsetxattr\0" /* 1909 */
+	"lstat\0" /* 1919 */
+	"lstat64\0" /* 1925 */
+	"mkdir\0" /* 1933 */
+	"mkdirat\0" /* 1939 */
+	"mknod\0" /* 1947 */
+	"mknodat\0" /* 1953 */
+	"newfstatat\0" /* 1961 */
+	"oldfstat\0" /* 1972 */
+	"oldlstat\0" /* 1981 */
+	"oldstat\0" /* 1990 */
+	"open\0" /* 1998 */
+	"openat\0" /* 2003 */
+	"openat2\0" /* 2010 */
+	"readlink\0" /* 2018 */
+	"readlinkat\0" /* 2027 */
+	"removexattr\0" /* 2038 */
+	"rename\0" /* 2050 */
+	"renameat\0" /* 2057 */
+	"renameat2\0" /* 2066 */
+	"rmdir\0" /* 2076 */
+	"setxattr\0" /* 2082 */
+	"stat\0" /* 2091 */
+	"stat64\0" /* 2096 */
+	"statfs\0" /* 2103 */
+	"statfs64\0" /* 2110 */
+	"statx\0" /* 2119 */
+	"symlink\0" /* 2125 */
+	"symlinkat\0" /* 2133 */
+	"truncate\0" /* 2143 */
+	"truncate64\0" /* 2152 */
+	"unlink\0" /* 2163 */
+	"unlinkat\0" /* 2170 */
+	"utime\0" /* 2179 */
+	"utimensat\0" /* 2185 */
+	"utimensat_time64\0" /* 2195 */
+	"utimes\0" /* 2212 */
+	"io-event\0" /* 2219 */
+	"Event loop system calls\0" /* 2228 */
+	"_newselect\0" /* 2252 */
+	"epoll_create\0" /* 2263 */
+	"epoll_create1\0" /* 2276 */
+	"epoll_ctl\0" /* 2290 */
+	"epoll_ctl_old\0" /* 2300 */
+	"epoll_pwait\0" /* 2314 */
+	"epoll_pwait2\0" /* 2326 */
+	"epoll_wait\0" /* 2339 */
+	"epoll_wait_old\0" /* 2350 */
+	"eventfd\0" /* 2365 */
+	"eventfd2\0" /* 2373 */
+	"poll\0" /* 2382 */
+	"ppoll\0" /* 2387 */
+	"ppoll_time64\0" /* 2393 */
+	"pselect6\0" /* 2406 */
+	"pselect6_time64\0" /* 2415 */
+	"select\0" /* 2431 */
+	"ipc\0" /* 2438 */
+	"SysV IPC, POSIX Message Queues or other IPC\0" /* 2442 */
+	"memfd_create\0" /* 2486 */
+	"mq_getsetattr\0" /* 2499 */
+	"mq_notify\0" /* 2513 */
+	"mq_open\0" /* 2523 */
+	"mq_timedreceive\0" /* 2531 */
+	"mq_timedreceive_time64\0" /* 2547 */
+	"mq_timedsend\0" /* 2570 */
+	"mq_timedsend_time64\0" /* 2583 */
+	"mq_unlink\0" /* 2603 */
+	"msgctl\0" /* 2613 */
+	"msgget\0" /* 2620 */
+	"msgrcv\0" /* 2627 */
+	"msgsnd\0" /* 2634 */
+	"pipe\0" /* 2641 */
+	"pipe2\0" /* 2646 */
+	"process_madvise\0" /* 2652 */
+	"process_vm_readv\0" /* 2668 */
+	"process_vm_writev\0" /* 2685 */
+	"semctl\0" /* 2703 */
+	"semget\0" /* 2710 */
+	"semop\0" /* 2717 */
+	"semtimedop\0" /* 2723 */
+	"semtimedop_time64\0" /* 2734 */
+	"shmat\0" /* 2752 */
+	"shmctl\0" /* 2758 */
+	"shmdt\0" /* 2765 */
+	"shmget\0" /* 2771 */
+	"keyring\0" /* 2778 */
+	"Kernel keyring access\0" /* 2786 */
+	"add_key\0" /* 2808 */
+	"keyctl\0" /* 2816 */
+	"request_key\0" /* 2823 */
+	"memlock\0" /* 2835 */
+	"Memory locking control\0" /* 2843 */
+	"mlock\0" /* 2866 */
+	"mlock2\0" /* 2872 */
+	"mlockall\0" /* 2879 */
+	"munlock\0" /* 2888 */
+	"munlockall\0" /* 2896 */
+	"module\0" /* 2907 */
+	"Loading and unloading of kernel modules\0" /* 2914 */
+	"delete_module\0" /* 2954 */
+	"finit_module\0" /* 2968 */
+	"init_module\0" /* 2981 */
+	"mount\0" /* 2993 */
+	"Mounting and unmounting of file systems\0" /* 2999 */
+	"chroot\0" /* 3039 */
+	"fsconfig\0" /* 3046 */
+	"fsmount\0" /* 3055 */
+	"fsopen\0" /* 3063 */
+	"fspick\0" /* 3070 */
+	"mount_setattr\0" /* 3077 */
+	"move_mount\0" /* 3091 */
+	"open_tree\0" /* 3102 */
+	"pivot_root\0" /* 3112 */
+	"umount\0" /* 3123 */
+	"umount2\0" /* 3130 */
+	"network-io\0" /* 3138 */
+	"Network or Unix socket IO, should not be needed if not network facing\0" /* 3149 */
+	"accept\0" /* 3219 */
+	"accept4\0" /* 3226 */
+	"bind\0" /* 3234 */
+	"connect\0" /* 3239 */
+	"getpeername\0" /* 3247 */
+	"getsockname\0" /* 3259 */
+	"getsockopt\0" /* 3271 */
+	"listen\0" /* 3282 */
+	"recv\0" /* 3289 */
+	"recvfrom\0" /* 3294 */
+	"recvmmsg\0" /* 3303 */
+	"recvmmsg_time64\0" /* 3312 */
+	"recvmsg\0" /* 3328 */
+	"send\0" /* 3336 */
+	"sendmmsg\0" /* 3341 */
+	"sendmsg\0" /* 3350 */
+	"sendto\0" /* 3358 */
+	"setsockopt\0" /* 3365 */
+	"shutdown\0" /* 3376 */
+	"socket\0" /* 3385 */
+	"socketcall\0" /* 3392 */
+	"socketpair\0" /* 3403 */
+	"obsolete\0" /* 3414 */
+	"Unusual, obsolete or unimplemented system calls\0" /* 3423 */
+	"_sysctl\0" /* 3471 */
+	"afs_syscall\0" /* 3479 */
+	"bdflush\0" /* 3491 */
+	"break\0" /* 3499 */
+	"create_module\0" /* 3505 */
+	"ftime\0" /* 3519 */
+	"get_kernel_syms\0" /* 3525 */
+	"getpmsg\0" /* 3541 */
+	"gtty\0" /* 3549 */
+	"idle\0" /* 3554 */
+	"lock\0" /* 3559 */
+	"mpx\0" /* 3564 */
+	"prof\0" /* 3568 */
+	"profil\0" /* 3573 */
+	"putpmsg\0" /* 3580 */
+	"query_module\0" /* 3588 */
+	"security\0" /* 3601 */
+	"sgetmask\0" /* 3610 */
+	"ssetmask\0" /* 3619 */
+	"stime\0" /* 3628 */
+	"stty\0" /* 3634 */
+	"sysfs\0" /* 3639 */
+	"tuxcall\0" /* 3645 */
+	"ulimit\0" /* 3653 */
+	"uselib\0" /* 3660 */
+	"ustat\0" /* 3667 */
+	"vserver\0" /* 3673 */
+	"pkey\0" /* 3681 */
+	"System calls used for memory protection keys\0" /* 3686 */
+	"pkey_alloc\0" /* 3731 */
+	"pkey_free\0" /* 3742 */
+	"pkey_mprotect\0" /* 3752 */
+	"privileged\0" /* 3766 */
+	"All system calls which need super-user capabilities\0" /* 3777 */
+	"@chown\0" /* 3829 */
+	"@clock\0" /* 3836 */
+	"@module\0" /* 3843 */
+	"@raw-io\0" /* 3851 */
+	"@reboot\0" /* 3859 */
+	"@swap\0" /* 3867 */
+	"acct\0" /* 3873 */
+	"bpf\0" /* 3878 */
+	"capset\0" /* 3882 */
+	"fanotify_init\0" /* 3889 */
+	"fanotify_mark\0" /* 3903 */
+	"nfsservctl\0" /* 3917 */
+	"open_by_handle_at\0" /* 3928 */
+	"quotactl\0" /* 3946 */
+	"quotactl_fd\0" /* 3955 */
+	"setdomainname\0" /* 3967 */
+	"setfsuid\0" /* 3981 */
+	"setfsuid32\0" /* 3990 */
+	"setgroups\0" /* 4001 */
+	"setgroups32\0" /* 4011 */
+	"sethostname\0" /* 4023 */
+	"setresuid\0" /* 4035 */
+	"setresuid32\0" /* 4045 */
+	"setreuid\0" /* 4057 */
+	"setreuid32\0" /* 4066 */
+	"setuid\0" /* 4077 */
+	"setuid32\0" /* 4084 */
+	"vhangup\0" /* 4093 */
+	"process\0" /* 4101 */
+	"Process control, execution, namespacing operations\0" /* 4109 */
+	"capget\0" /* 4160 */
+	"clone\0" /* 4167 */
+	"clone3\0" /* 4173 */
+	"execveat\0" /* 4180 */
+	"fork\0" /* 4189 */
+	"getrusage\0" /* 4194 */
+	"kill\0" /* 4204 */
+	"pidfd_open\0" /* 4209 */
+	"pidfd_send_signal\0" /* 4220 */
+	"prctl\0" /* 4238 */
+	"rt_sigqueueinfo\0" /* 4244 */
+	"rt_tgsigqueueinfo\0" /* 4260 */
+	"setns\0" /* 4278 */
+	"swapcontext\0" /* 4284 */
+	"tgkill\0" /* 4296 */
+	"times\0" /* 4303 */
+	"tkill\0" /* 4309 */
+	"unshare\0" /* 4315 */
+	"vfork\0" /* 4323 */
+	"wait4\0" /* 4329 */
+	"waitid\0" /* 4335 */
+	"waitpid\0" /* 4342 */
+	"raw-io\0" /* 4350 */
+	"Raw I/O port access\0" /* 4357 */
+	"ioperm\0" /* 4377 */
+	"iopl\0" /* 4384 */
+	"pciconfig_iobase\0" /* 4389 */
+	"pciconfig_read\0" /* 4406 */
+	"pciconfig_write\0" /* 4421 */
+	"s390_pci_mmio_read\0" /* 4437 */
+	"s390_pci_mmio_write\0" /* 4456 */
+	"reboot\0" /* 4476 */
+	"Reboot and reboot preparation/kexec\0" /* 4483 */
+	"kexec_file_load\0" /* 4519 */
+	"kexec_load\0" /* 4535 */
+	"resources\0" /* 4546 */
+	"Alter resource settings\0" /* 4556 */
+	"ioprio_set\0" /* 4580 */
+	"mbind\0" /* 4591 */
+	"migrate_pages\0" /* 4597 */
+	"move_pages\0" /* 4611 */
+	"nice\0" /* 4622 */
+	"sched_setaffinity\0" /* 4627 */
+	"sched_setattr\0" /* 4645 */
+	"sched_setparam\0" /* 4659 */
+	"sched_setscheduler\0" /* 4674 */
+	"set_mempolicy\0" /* 4693 */
+	"set_mempolicy_home_node\0" /* 4707 */
+	"setpriority\0" /* 4731 */
+	"setrlimit\0" /* 4743 */
+	"Operations for changing user/group credentials\0" /* 4753 */
+	"setgid\0" /* 4800 */
+	"setgid32\0" /* 4807 */
+	"setregid\0" /* 4816 */
+	"setregid32\0" /* 4825 */
+	"setresgid\0" /* 4836 */
+	"setresgid32\0" /* 4846 */
+	"signal\0" /* 4858 */
+	"Process signal handling\0" /* 4865 */
+	"rt_sigaction\0" /* 4889 */
+	"rt_sigpending\0" /* 4902 */
+	"rt_sigprocmask\0" /* 4916 */
+	"rt_sigsuspend\0" /* 4931 */
+	"rt_sigtimedwait\0" /* 4945 */
+	"rt_sigtimedwait_time64\0" /* 4961 */
+	"sigaction\0" /* 4984 */
+	"sigaltstack\0" /* 4994 */
+	"signalfd\0" /* 5006 */
+	"signalfd4\0" /* 5015 */
+	"sigpending\0" /* 5025 */
+	"sigprocmask\0" /* 5036 */
+	"sigsuspend\0" /* 5048 */
+	"swap\0" /* 5059 */
+	"Enable/disable swap devices\0" /* 5064 */
+	"swapoff\0" /* 5092 */
+	"swapon\0" /* 5100 */
+	"sync\0" /* 5107 */
+	"Synchronize files and memory to storage\0" /* 5112 */
+	"fdatasync\0" /* 5152 */
+	"fsync\0" /* 5162 */
+	"msync\0" /* 5168 */
+	"sync_file_range\0" /* 5174 */
+	"sync_file_range2\0" /* 5190 */
+	"syncfs\0" /* 5207 */
+	"system-service\0" /* 5214 */
+	"General system service operations\0" /* 5229 */
+	"@aio\0" /* 5263 */
+	"@basic-io\0" /* 5268 */
+	"@default\0" /* 5278 */
+	"@file-system\0" /* 5287 */
+	"@io-event\0" /* 5300 */
+	"@ipc\0" /* 5310 */
+	"@keyring\0" /* 5315 */
+	"@memlock\0" /* 5324 */
+	"@network-io\0" /* 5333 */
+	"@process\0" /* 5345 */
+	"@resources\0" /* 5354 */
+	"@setuid\0" /* 5365 */
+	"@signal\0" /* 5373 */
+	"@sync\0" /* 5381 */
+	"@timer\0" /* 5387 */
+	"arm_fadvise64_64\0" /* 5394 */
+	"copy_file_range\0" /* 5411 */
+	"fadvise64\0" /* 5427 */
+	"fadvise64_64\0" /* 5437 */
+	"flock\0" /* 5450 */
+	"get_mempolicy\0" /* 5456 */
+	"getcpu\0" /* 5470 */
+	"getpriority\0" /* 5477 */
+	"ioctl\0" /* 5489 */
+	"ioprio_get\0" /* 5495 */
+	"kcmp\0" /* 5506 */
+	"madvise\0" /* 5511 */
+	"mremap\0" /* 5519 */
+	"name_to_handle_at\0" /* 5526 */
+	"oldolduname\0" /* 5544 */
+	"olduname\0" /* 5556 */
+	"personality\0" /* 5565 */
+	"readahead\0" /* 5577 */
+	"readdir\0" /* 5587 */
+	"remap_file_pages\0" /* 5595 */
+	"sched_get_priority_max\0" /* 5612 */
+	"sched_get_priority_min\0" /* 5635 */
+	"sched_getattr\0" /* 5658 */
+	"sched_getparam\0" /* 5672 */
+	"sched_getscheduler\0" /* 5687 */
+	"sched_rr_get_interval\0" /* 5706 */
+	"sched_rr_get_interval_time64\0" /* 5728 */
+	"sendfile\0" /* 5757 */
+	"sendfile64\0" /* 5766 */
+	"setfsgid\0" /* 5777 */
+	"setfsgid32\0" /* 5786 */
+	"setpgid\0" /* 5797 */
+	"setsid\0" /* 5805 */
+	"splice\0" /* 5812 */
+	"sysinfo\0" /* 5819 */
+	"tee\0" /* 5827 */
+	"umask\0" /* 5831 */
+	"uname\0" /* 5837 */
+	"userfaultfd\0" /* 5843 */
+	"vmsplice\0" /* 5855 */
+	"timer\0" /* 5864 */
+	"Schedule operations by time\0" /* 5870 */
+	"alarm\0" /* 5898 */
+	"getitimer\0" /* 5904 */
+	"setitimer\0" /* 5914 */
+	"timer_create\0" /* 5924 */
+	"timer_delete\0" /* 5937 */
+	"timer_getoverrun\0" /* 5950 */
+	"timer_gettime\0" /* 5967 */
+	"timer_gettime64\0" /* 5981 */
+	"timer_settime\0" /* 5997 */
+	"timer_settime64\0" /* 6011 */
+	"timerfd_create\0" /* 6027 */
+	"timerfd_gettime\0" /* 6042 */
+	"timerfd_gettime64\0" /* 6058 */
+	"timerfd_settime\0" /* 6076 */
+	"timerfd_settime64\0" /* 6092 */
+	"known\0" /* 6110 */
+	"All known syscalls declared in the kernel\0" /* 6116 */
+	"@obsolete\0" /* 6158 */
+	"arc_gettls\0" /* 6168 */
+	"arc_settls\0" /* 6179 */
+	"arc_usr_cmpxchg\0" /* 6190 */
+	"atomic_barrier\0" /* 6206 */
+	"atomic_cmpxchg_32\0" /* 6221 */
+	"cachectl\0" /* 6239 */
+	"dipc\0" /* 6248 */
+	"exec_with_loader\0" /* 6253 */
+	"execv\0" /* 6270 */
+	"futex_requeue\0" /* 6276 */
+	"futex_wait\0" /* 6290 */
+	"futex_wake\0" /* 6301 */
+	"getdomainname\0" /* 6312 */
+	"getdtablesize\0" /* 6326 */
+	"gethostname\0" /* 6340 */
+	"getpagesize\0" /* 6352 */
+	"getxgid\0" /* 6364 */
+	"getxpid\0" /* 6372 */
+	"getxuid\0" /* 6380 */
+	"kern_features\0" /* 6388 */
+	"landlock_add_rule\0" /* 6402 */
+	"landlock_create_ruleset\0" /* 6420 */
+	"landlock_restrict_self\0" /* 6444 */
+	"map_shadow_stack\0" /* 6467 */
+	"memfd_secret\0" /* 6484 */
+	"memory_ordering\0" /* 6497 */
+	"mincore\0" /* 6513 */
+	"multiplexer\0" /* 6521 */
+	"old_adjtimex\0" /* 6533 */
+	"oldumount\0" /* 6546 */
+	"or1k_atomic\0" /* 6556 */
+	"osf_fstat\0" /* 6568 */
+	"osf_fstatfs\0" /* 6578 */
+	"osf_fstatfs64\0" /* 6590 */
+	"osf_getdirentries\0" /* 6604 */
+	"osf_getdomainname\0" /* 6622 */
+	"osf_getitimer\0" /* 6640 */
+	"osf_getrusage\0" /* 6654 */
+	"osf_getsysinfo\0" /* 6668 */
+	"osf_gettimeofday\0" /* 6683 */
+	"osf_lstat\0" /* 6700 */
+	"osf_mount\0" /* 6710 */
+	"osf_proplist_syscall\0" /* 6720 */
+	"osf_select\0" /* 6741 */
+	"osf_set_program_attributes\0" /* 6752 */
+	"osf_setitimer\0" /* 6779 */
+	"osf_setsysinfo\0" /* 6793 */
+	"osf_settimeofday\0" /* 6808 */
+	"osf_shmat\0" /* 6825 */
+	"osf_sigprocmask\0" /* 6835 */
+	"osf_sigstack\0" /* 6851 */
+	"osf_stat\0" /* 6864 */
+	"osf_statfs\0" /* 6873 */
+	"osf_statfs64\0" /* 6884 */
+	"osf_swapon\0" /* 6897 */
+	"osf_syscall\0" /* 6908 */
+	"osf_sysinfo\0" /* 6920 */
+	"osf_usleep_thread\0" /* 6932 */
+	"osf_utimes\0" /* 6950 */
+	"osf_utsname\0" /* 6961 */
+	"osf_wait4\0" /* 6973 */
+	"perfctr\0" /* 6983 */
+	"process_mrelease\0" /* 6991 */
+	"s390_guarded_storage\0" /* 7008 */
+	"s390_sthyi\0" /* 7029 */
+	"sched_get_affinity\0" /* 7040 */
+	"sched_set_affinity\0" /* 7059 */
+	"seccomp\0" /* 7078 */
+	"sethae\0" /* 7086 */
+	"setpgrp\0" /* 7093 */
+	"spu_create\0" /* 7101 */
+	"spu_run\0" /* 7112 */
+	"syscall\0" /* 7120 */
+	"syslog\0" /* 7128 */
+	"sysmips\0" /* 7135 */
+	"timerfd\0" /* 7143 */
+	"utrap_install\0" /* 7151 */
+;
 
-static const char *const sd_group_aio[] = {
-	"io_cancel", "io_destroy", "io_getevents", "io_pgetevents", "io_pgetevents_time64",
-	"io_setup", "io_submit", "io_uring_enter", "io_uring_register", "io_uring_setup",
-	NULL,
-};
-
-static const char *const sd_group_basic_io[] = {
-	"_llseek", "close", "close_range", "dup", "dup2", "dup3", "lseek", "pread64",
-	"preadv", "preadv2", "pwrite64", "pwritev", "pwritev2", "read", "readv", "write",
-	"writev", NULL,
-};
-
-static const char *const sd_group_chown[] = {
-	"chown", "chown32", "fchown", "fchown32", "fchownat", "lchown", "lchown32", NULL,
-};
-
-static const char *const sd_group_clock[] = {
-	"adjtimex", "clock_adjtime", "clock_adjtime64", "clock_settime", "clock_settime64",
-	"settimeofday", NULL,
-};
-
-static const char *const sd_group_cpu_emulation[] = {
-	"modify_ldt", "subpage_prot", "switch_endian", "vm86", "vm86old", NULL,
-};
-
-static const char *const sd_group_debug[] = {
-	"lookup_dcookie", "perf_event_open", "pidfd_getfd", "ptrace", "rtas",
-	"s390_runtime_instr", "sys_debug_setcontext", NULL,
-};
-
-static const char *const sd_group_file_system[] = {
-	"access", "chdir", "chmod", "close", "creat", "faccessat", "faccessat2", "fallocate",
-	"fchdir", "fchmod", "fchmodat", "fchmodat2", "fcntl", "fcntl64", "fgetxattr",
-	"flistxattr", "fremovexattr", "fsetxattr", "fstat", "fstat64", "fstatat64", "fstatfs",
-	"fstatfs64", "ftruncate", "ftruncate64", "futimesat", "getcwd", "getdents",
-	"getdents64", "getxattr", "inotify_add_watch", "inotify_init", "inotify_init1",
-	"inotify_rm_watch", "lgetxattr", "link", "linkat", "listxattr", "llistxattr",
-	"lremovexattr", "lsetxattr", "lstat", "lstat64", "mkdir", "mkdirat", "mknod",
-	"mknodat", "newfstatat", "oldfstat", "oldlstat", "oldstat", "open", "openat",
-	"openat2", "readlink", "readlinkat", "removexattr", "rename", "renameat", "renameat2",
-	"rmdir", "setxattr", "stat", "stat64", "statfs", "statfs64", "statx", "symlink",
-	"symlinkat", "truncate", "truncate64", "unlink", "unlinkat", "utime", "utimensat",
-	"utimensat_time64", "utimes", NULL,
-};
-
-static const char *const sd_group_io_event[] = {
-	"_newselect", "epoll_create", "epoll_create1", "epoll_ctl", "epoll_ctl_old",
-	"epoll_pwait", "epoll_pwait2", "epoll_wait", "epoll_wait_old", "eventfd", "eventfd2",
-	"poll", "ppoll", "ppoll_time64", "pselect6", "pselect6_time64", "select", NULL,
-};
-
-static const char *const sd_group_ipc[] = {
-	"ipc", "memfd_create", "mq_getsetattr", "mq_notify", "mq_open", "mq_timedreceive",
-	"mq_timedreceive_time64", "mq_timedsend", "mq_timedsend_time64", "mq_unlink",
-	"msgctl", "msgget", "msgrcv", "msgsnd", "pipe", "pipe2", "process_madvise",
-	"process_vm_readv", "process_vm_writev", "semctl", "semget", "semop", "semtimedop",
-	"semtimedop_time64", "shmat", "shmctl", "shmdt", "shmget", NULL,
-};
-
-static const char *const sd_group_keyring[] = {
-	"add_key", "keyctl", "request_key", NULL,
-};
-
-static const char *const sd_group_memlock[] = {
-	"mlock", "mlock2", "mlockall", "munlock", "munlockall", NULL,
-};
-
-static const char *const sd_group_module[] = {
-	"delete_module", "finit_module", "init_module", NULL,
-};
-
-static const char *const sd_group_mount[] = {
-	"chroot", "fsconfig", "fsmount", "fsopen", "fspick", "mount", "mount_setattr",
-	"move_mount", "open_tree", "pivot_root", "umount", "umount2", NULL,
-};
-
-static const char *const sd_group_network_io[] = {
-	"accept", "accept4", "bind", "connect", "getpeername", "getsockname", "getsockopt",
-	"listen", "recv", "recvfrom", "recvmmsg", "recvmmsg_time64", "recvmsg", "send",
-	"sendmmsg", "sendmsg", "sendto", "setsockopt", "shutdown", "socket", "socketcall",
-	"socketpair", NULL,
-};
-
-static const char *const sd_group_obsolete[] = {
-	"_sysctl", "afs_syscall", "bdflush", "break", "create_module", "ftime",
-	"get_kernel_syms", "getpmsg", "gtty", "idle", "lock", "mpx", "prof", "profil",
-	"putpmsg", "query_module", "security", "sgetmask", "ssetmask", "stime", "stty",
-	"sysfs", "tuxcall", "ulimit", "uselib", "ustat", "vserver", NULL,
-};
-
-static const char *const sd_group_pkey[] = {
-	"pkey_alloc", "pkey_free", "pkey_mprotect", NULL,
-};
-
-static const char *const sd_group_privileged[] = {
-	"@chown", "@clock", "@module", "@raw-io", "@reboot", "@swap", "_sysctl", "acct",
-	"bpf", "capset", "chroot", "fanotify_init", "fanotify_mark", "nfsservctl",
-	"open_by_handle_at", "pivot_root", "quotactl", "quotactl_fd", "setdomainname",
-	"setfsuid", "setfsuid32", "setgroups", "setgroups32", "sethostname", "setresuid",
-	"setresuid32", "setreuid", "setreuid32", "setuid", "setuid32", "vhangup", NULL,
-};
-
-static const char *const sd_group_process[] = {
-	"capget", "clone", "clone3", "execveat", "fork", "getrusage", "kill", "pidfd_open",
-	"pidfd_send_signal", "prctl", "rt_sigqueueinfo", "rt_tgsigqueueinfo", "setns",
-	"swapcontext", "tgkill", "times", "tkill", "unshare", "vfork", "wait4", "waitid",
-	"waitpid", NULL,
-};
-
-static const char *const sd_group_raw_io[] = {
-	"ioperm", "iopl", "pciconfig_iobase", "pciconfig_read", "pciconfig_write",
-	"s390_pci_mmio_read", "s390_pci_mmio_write", NULL,
-};
-
-static const char *const sd_group_reboot[] = {
-	"kexec_file_load", "kexec_load", "reboot", NULL,
-};
-
-static const char *const sd_group_resources[] = {
-	"ioprio_set", "mbind", "migrate_pages", "move_pages", "nice", "sched_setaffinity",
-	"sched_setattr", "sched_setparam", "sched_setscheduler", "set_mempolicy",
-	"set_mempolicy_home_node", "setpriority", "setrlimit", NULL,
-};
-
-static const char *const sd_group_setuid[] = {
-	"setgid", "setgid32", "setgroups", "setgroups32", "setregid", "setregid32",
-	"setresgid", "setresgid32", "setresuid", "setresuid32", "setreuid", "setreuid32",
-	"setuid", "setuid32", NULL,
-};
-
-static const char *const sd_group_signal[] = {
-	"rt_sigaction", "rt_sigpending", "rt_sigprocmask", "rt_sigsuspend", "rt_sigtimedwait",
-	"rt_sigtimedwait_time64", "sigaction", "sigaltstack", "signal", "signalfd",
-	"signalfd4", "sigpending", "sigprocmask", "sigsuspend", NULL,
-};
-
-static const char *const sd_group_swap[] = {
-	"swapoff", "swapon", NULL,
-};
-
-static const char *const sd_group_sync[] = {
-	"fdatasync", "fsync", "msync", "sync", "sync_file_range", "sync_file_range2",
-	"syncfs", NULL,
-};
-
-static const char *const sd_group_system_service[] = {
-	"@aio", "@basic-io", "@chown", "@default", "@file-system", "@io-event", "@ipc",
-	"@keyring", "@memlock", "@network-io", "@process", "@resources", "@setuid", "@signal",
-	"@sync", "@timer", "arm_fadvise64_64", "capget", "capset", "copy_file_range",
-	"fadvise64", "fadvise64_64", "flock", "get_mempolicy", "getcpu", "getpriority",
-	"ioctl", "ioprio_get", "kcmp", "madvise", "mremap", "name_to_handle_at",
-	"oldolduname", "olduname", "personality", "readahead", "readdir", "remap_file_pages",
-	"sched_get_priority_max", "sched_get_priority_min", "sched_getattr", "sched_getparam",
-	"sched_getscheduler", "sched_rr_get_interval", "sched_rr_get_interval_time64",
-	"sched_yield", "sendfile", "sendfile64", "setfsgid", "setfsgid32", "setfsuid",
-	"setfsuid32", "setpgid", "setsid", "splice", "sysinfo", "tee", "umask", "uname",
-	"userfaultfd", "vmsplice", NULL,
-};
-
-static const char *const sd_group_timer[] = {
-	"alarm", "getitimer", "setitimer", "timer_create", "timer_delete", "timer_getoverrun",
-	"timer_gettime", "timer_gettime64", "timer_settime", "timer_settime64",
-	"timerfd_create", "timerfd_gettime", "timerfd_gettime64", "timerfd_settime",
-	"timerfd_settime64", "times", NULL,
-};
-
-static const char *const sd_group_known[] = {
-	"@obsolete", "_llseek", "_newselect", "accept", "accept4", "access", "acct",
-	"add_key", "adjtimex", "alarm", "arc_gettls", "arc_settls", "arc_usr_cmpxchg",
-	"arch_prctl", "arm_fadvise64_64", "atomic_barrier", "atomic_cmpxchg_32", "bind",
-	"bpf", "brk", "cachectl", "cacheflush", "capget", "capset", "chdir", "chmod", "chown",
-	"chown32", "chroot", "clock_adjtime", "clock_adjtime64", "clock_getres",
-	"clock_getres_time64", "clock_gettime", "clock_gettime64", "clock_nanosleep",
-	"clock_nanosleep_time64", "clock_settime", "clock_settime64", "clone", "clone3",
-	"close", "close_range", "connect", "copy_file_range", "creat", "delete_module",
-	"dipc", "dup", "dup2", "dup3", "epoll_create", "epoll_create1", "epoll_ctl",
-	"epoll_ctl_old", "epoll_pwait", "epoll_pwait2", "epoll_wait", "epoll_wait_old",
-	"eventfd", "eventfd2", "exec_with_loader", "execv", "execve", "execveat", "exit",
-	"exit_group", "faccessat", "faccessat2", "fadvise64", "fadvise64_64", "fallocate",
-	"fanotify_init", "fanotify_mark", "fchdir", "fchmod", "fchmodat", "fchmodat2",
-	"fchown", "fchown32", "fchownat", "fcntl", "fcntl64", "fdatasync", "fgetxattr",
-	"finit_module", "flistxattr", "flock", "fork", "fremovexattr", "fsconfig",
-	"fsetxattr", "fsmount", "fsopen", "fspick", "fstat", "fstat64", "fstatat64",
-	"fstatfs", "fstatfs64", "fsync", "ftruncate", "ftruncate64", "futex", "futex_requeue",
-	"futex_time64", "futex_wait", "futex_waitv", "futex_wake", "futimesat",
-	"get_mempolicy", "get_robust_list", "get_thread_area", "getcpu", "getcwd", "getdents",
-	"getdents64", "getdomainname", "getdtablesize", "getegid", "getegid32", "geteuid",
-	"geteuid32", "getgid", "getgid32", "getgroups", "getgroups32", "gethostname",
-	"getitimer", "getpagesize", "getpeername", "getpgid", "getpgrp", "getpid", "getppid",
-	"getpriority", "getrandom", "getresgid", "getresgid32", "getresuid", "getresuid32",
-	"getrlimit", "getrusage", "getsid", "getsockname", "getsockopt", "gettid",
-	"gettimeofday", "getuid", "getuid32", "getxattr", "getxgid", "getxpid", "getxuid",
-	"init_module", "inotify_add_watch", "inotify_init", "inotify_init1",
-	"inotify_rm_watch", "io_cancel", "io_destroy", "io_getevents", "io_pgetevents",
-	"io_pgetevents_time64", "io_setup", "io_submit", "io_uring_enter",
-	"io_uring_register", "io_uring_setup", "ioctl", "ioperm", "iopl", "ioprio_get",
-	"ioprio_set", "ipc", "kcmp", "kern_features", "kexec_file_load", "kexec_load",
-	"keyctl", "kill", "landlock_add_rule", "landlock_create_ruleset",
-	"landlock_restrict_self", "lchown", "lchown32", "lgetxattr", "link", "linkat",
-	"listen", "listxattr", "llistxattr", "lookup_dcookie", "lremovexattr", "lseek",
-	"lsetxattr", "lstat", "lstat64", "madvise", "map_shadow_stack", "mbind", "membarrier",
-	"memfd_create", "memfd_secret", "memory_ordering", "migrate_pages", "mincore",
-	"mkdir", "mkdirat", "mknod", "mknodat", "mlock", "mlock2", "mlockall", "mmap",
-	"mmap2", "modify_ldt", "mount", "mount_setattr", "move_mount", "move_pages",
-	"mprotect", "mq_getsetattr", "mq_notify", "mq_open", "mq_timedreceive",
-	"mq_timedreceive_time64", "mq_timedsend", "mq_timedsend_time64", "mq_unlink",
-	"mremap", "msgctl", "msgget", "msgrcv", "msgsnd", "msync", "multiplexer", "munlock",
-	"munlockall", "munmap", "name_to_handle_at", "nanosleep", "newfstatat", "nice",
-	"old_adjtimex", "oldfstat", "oldlstat", "oldolduname", "oldstat", "oldumount",
-	"olduname", "open", "open_by_handle_at", "open_tree", "openat", "openat2",
-	"or1k_atomic", "osf_fstat", "osf_fstatfs", "osf_fstatfs64", "osf_getdirentries",
-	"osf_getdomainname", "osf_getitimer", "osf_getrusage", "osf_getsysinfo",
-	"osf_gettimeofday", "osf_lstat", "osf_mount", "osf_proplist_syscall", "osf_select",
-	"osf_set_program_attributes", "osf_setitimer", "osf_setsysinfo", "osf_settimeofday",
-	"osf_shmat", "osf_sigprocmask", "osf_sigstack", "osf_stat", "osf_statfs",
-	"osf_statfs64", "osf_swapon", "osf_syscall", "osf_sysinfo", "osf_usleep_thread",
-	"osf_utimes", "osf_utsname", "osf_wait4", "pause", "pciconfig_iobase",
-	"pciconfig_read", "pciconfig_write", "perf_event_open", "perfctr", "personality",
-	"pidfd_getfd", "pidfd_open", "pidfd_send_signal", "pipe", "pipe2", "pivot_root",
-	"pkey_alloc", "pkey_free", "pkey_mprotect", "poll", "ppoll", "ppoll_time64", "prctl",
-	"pread64", "preadv", "preadv2", "prlimit64", "process_madvise", "process_mrelease",
-	"process_vm_readv", "process_vm_writev", "pselect6", "pselect6_time64", "ptrace",
-	"pwrite64", "pwritev", "pwritev2", "quotactl", "quotactl_fd", "read", "readahead",
-	"readdir", "readlink", "readlinkat", "readv", "reboot", "recv", "recvfrom",
-	"recvmmsg", "recvmmsg_time64", "recvmsg", "remap_file_pages", "removexattr", "rename",
-	"renameat", "renameat2", "request_key", "restart_syscall", "riscv_flush_icache",
-	"riscv_hwprobe", "rmdir", "rseq", "rt_sigaction", "rt_sigpending", "rt_sigprocmask",
-	"rt_sigqueueinfo", "rt_sigreturn", "rt_sigsuspend", "rt_sigtimedwait",
-	"rt_sigtimedwait_time64", "rt_tgsigqueueinfo", "rtas", "s390_guarded_storage",
-	"s390_pci_mmio_read", "s390_pci_mmio_write", "s390_runtime_instr", "s390_sthyi",
-	"sched_get_affinity", "sched_get_priority_max", "sched_get_priority_min",
-	"sched_getaffinity", "sched_getattr", "sched_getparam", "sched_getscheduler",
-	"sched_rr_get_interval", "sched_rr_get_interval_time64", "sched_set_affinity",
-	"sched_setaffinity", "sched_setattr", "sched_setparam", "sched_setscheduler",
-	"sched_yield", "seccomp", "select", "semctl", "semget", "semop", "semtimedop",
-	"semtimedop_time64", "send", "sendfile", "sendfile64", "sendmmsg", "sendmsg",
-	"sendto", "set_mempolicy", "set_mempolicy_home_node", "set_robust_list",
-	"set_thread_area", "set_tid_address", "setdomainname", "setfsgid", "setfsgid32",
-	"setfsuid", "setfsuid32", "setgid", "setgid32", "setgroups", "setgroups32", "sethae",
-	"sethostname", "setitimer", "setns", "setpgid", "setpgrp", "setpriority", "setregid",
-	"setregid32", "setresgid", "setresgid32", "setresuid", "setresuid32", "setreuid",
-	"setreuid32", "setrlimit", "setsid", "setsockopt", "settimeofday", "setuid",
-	"setuid32", "setxattr", "sgetmask", "shmat", "shmctl", "shmdt", "shmget", "shutdown",
-	"sigaction", "sigaltstack", "signal", "signalfd", "signalfd4", "sigpending",
-	"sigprocmask", "sigreturn", "sigsuspend", "socket", "socketcall", "socketpair",
-	"splice", "spu_create", "spu_run", "ssetmask", "stat", "stat64", "statfs", "statfs64",
-	"statx", "stime", "subpage_prot", "swapcontext", "swapoff", "swapon", "switch_endian",
-	"symlink", "symlinkat", "sync", "sync_file_range", "sync_file_range2", "syncfs",
-	"sys_debug_setcontext", "syscall", "sysfs", "sysinfo", "syslog", "sysmips", "tee",
-	"tgkill", "time", "timer_create", "timer_delete", "timer_getoverrun", "timer_gettime",
-	"timer_gettime64", "timer_settime", "timer_settime64", "timerfd", "timerfd_create",
-	"timerfd_gettime", "timerfd_gettime64", "timerfd_settime", "timerfd_settime64",
-	"times", "tkill", "truncate", "truncate64", "ugetrlimit", "umask", "umount",
-	"umount2", "uname", "unlink", "unlinkat", "unshare", "userfaultfd", "ustat", "utime",
-	"utimensat", "utimensat_time64", "utimes", "utrap_install", "vfork", "vhangup",
-	"vm86", "vm86old", "vmsplice", "wait4", "waitid", "waitpid", "write", "writev", NULL,
+const uint16_t sd_group_members[] = {
+	48, 59, 63, 74, 87, 107, 121, 137, 153, 176, 183, 188, 199, 205, 218, 230, 246,
+	262, 270, 280, 288, 298, 305, 314, 324, 336, 344, 352, 359, 367, 377, 387, 399,
+	409, 421, 431, 438, 445, 458, 465, 474, 485, 490, 496, 505, 512, 522, 528, 538,
+	554, 573, 587, 592, 605, 623, 635, 651, 667, 683, 691, 701, 706, 717, 747, 757,
+	768, 781, 795, 816, 825, 835, 850, 868, 901, 909, 915, 927, 931, 936, 941, 947,
+	955, 962, 970, 979, 987, 996, 1001, 1007, 1013, 1020, 1068, 1076, 1083, 1092, 1101,
+	1108, 1146, 1155, 1169, 1185, 1199, 1215, 1287, 1298, 1311, 1325, 1330, 1404, 1419,
+	1435, 1447, 1454, 1459, 1478, 1534, 1541, 1547, 909, 1553, 1559, 1569, 1580, 1590,
+	1597, 1604, 1613, 1623, 1629, 1637, 1647, 1658, 1671, 1681, 1687, 1695, 1705, 1713,
+	1723, 1733, 1745, 1755, 1762, 1771, 1782, 1791, 1809, 1822, 1836, 1853, 1863, 1868,
+	1875, 1885, 1896, 1909, 1919, 1925, 1933, 1939, 1947, 1953, 1961, 1972, 1981, 1990,
+	1998, 2003, 2010, 2018, 2027, 2038, 2050, 2057, 2066, 2076, 2082, 2091, 2096, 2103,
+	2110, 2119, 2125, 2133, 2143, 2152, 2163, 2170, 2179, 2185, 2195, 2212, 2252, 2263,
+	2276, 2290, 2300, 2314, 2326, 2339, 2350, 2365, 2373, 2382, 2387, 2393, 2406, 2415,
+	2431, 2438, 2486, 2499, 2513, 2523, 2531, 2547, 2570, 2583, 2603, 2613, 2620, 2627,
+	2634, 2641, 2646, 2652, 2668, 2685, 2703, 2710, 2717, 2723, 2734, 2752, 2758, 2765,
+	2771, 2808, 2816, 2823, 2866, 2872, 2879, 2888, 2896, 2954, 2968, 2981, 3039, 3046,
+	3055, 3063, 3070, 2993, 3077, 3091, 3102, 3112, 3123, 3130, 3219, 3226, 3234, 3239,
+	3247, 3259, 3271, 3282, 3289, 3294, 3303, 3312, 3328, 3336, 3341, 3350, 3358, 3365,
+	3376, 3385, 3392, 3403, 3471, 3479, 3491, 3499, 3505, 3519, 3525, 3541, 3549, 3554,
+	3559, 3564, 3568, 3573, 3580, 3588, 3601, 3610, 3619, 3628, 3634, 3639, 3645, 3653,
+	3660, 3667, 3673, 3731, 3742, 3752, 3829, 3836, 3843, 3851, 3859, 3867, 3471, 3873,
+	3878, 3882, 3039, 3889, 3903, 3917, 3928, 3112, 3946, 3955, 3967, 3981, 3990, 4001,
+	4011, 4023, 4035, 4045, 4057, 4066, 4077, 4084, 4093, 4160, 4167, 4173, 4180, 4189,
+	4194, 4204, 4209, 4220, 4238, 4244, 4260, 4278, 4284, 4296, 4303, 4309, 4315, 4323,
+	4329, 4335, 4342, 4377, 4384, 4389, 4406, 4421, 4437, 4456, 4519, 4535, 4476, 4580,
+	4591, 4597, 4611, 4622, 4627, 4645, 4659, 4674, 4693, 4707, 4731, 4743, 4800, 4807,
+	4001, 4011, 4816, 4825, 4836, 4846, 4035, 4045, 4057, 4066, 4077, 4084, 4889, 4902,
+	4916, 4931, 4945, 4961, 4984, 4994, 4858, 5006, 5015, 5025, 5036, 5048, 5092, 5100,
+	5152, 5162, 5168, 5107, 5174, 5190, 5207, 5263, 5268, 3829, 5278, 5287, 5300, 5310,
+	5315, 5324, 5333, 5345, 5354, 5365, 5373, 5381, 5387, 5394, 4160, 3882, 5411, 5427,
+	5437, 5450, 5456, 5470, 5477, 5489, 5495, 5506, 5511, 5519, 5526, 5544, 5556, 5565,
+	5577, 5587, 5595, 5612, 5635, 5658, 5672, 5687, 5706, 5728, 623, 5757, 5766, 5777,
+	5786, 3981, 3990, 5797, 5805, 5812, 5819, 5827, 5831, 5837, 5843, 5855, 5898, 5904,
+	5914, 5924, 5937, 5950, 5967, 5981, 5997, 6011, 6027, 6042, 6058, 6076, 6092, 4303,
+	6158, 901, 2252, 3219, 3226, 1534, 3873, 2808, 1146, 5898, 6168, 6179, 6190, 48,
+	5394, 6206, 6221, 3234, 3878, 59, 6239, 63, 4160, 3882, 1541, 1547, 1020, 1068,
+	3039, 1155, 1169, 74, 87, 107, 121, 137, 153, 1185, 1199, 4167, 4173, 909, 915,
+	3239, 5411, 1553, 2954, 6248, 927, 931, 936, 2263, 2276, 2290, 2300, 2314, 2326,
+	2339, 2350, 2365, 2373, 6253, 6270, 176, 4180, 183, 188, 1559, 1569, 5427, 5437,
+	1580, 3889, 3903, 1590, 1597, 1604, 1613, 1076, 1083, 1092, 1623, 1629, 5152, 1637,
+	2968, 1647, 5450, 4189, 1658, 3046, 1671, 3055, 3063, 3070, 1681, 1687, 1695, 1705,
+	1713, 5162, 1723, 1733, 199, 6276, 205, 6290, 218, 6301, 1745, 5456, 230, 246,
+	5470, 1755, 1762, 1771, 6312, 6326, 262, 270, 280, 288, 298, 305, 314, 324, 6340,
+	5904, 6352, 3247, 336, 344, 352, 359, 5477, 367, 377, 387, 399, 409, 421, 4194,
+	431, 3259, 3271, 438, 445, 458, 465, 1782, 6364, 6372, 6380, 2981, 1791, 1809,
+	1822, 1836, 747, 757, 768, 781, 795, 816, 825, 835, 850, 868, 5489, 4377, 4384,
+	5495, 4580, 2438, 5506, 6388, 4519, 4535, 2816, 4204, 6402, 6420, 6444, 1101, 1108,
+	1853, 1863, 1868, 3282, 1875, 1885, 1404, 1896, 941, 1909, 1919, 1925, 5511, 6467,
+	4591, 474, 2486, 6484, 6497, 4597, 6513, 1933, 1939, 1947, 1953, 2866, 2872, 2879,
+	485, 490, 1287, 2993, 3077, 3091, 4611, 496, 2499, 2513, 2523, 2531, 2547, 2570,
+	2583, 2603, 5519, 2613, 2620, 2627, 2634, 5168, 6521, 2888, 2896, 505, 5526, 512,
+	1961, 4622, 6533, 1972, 1981, 5544, 1990, 6546, 5556, 1998, 3928, 3102, 2003, 2010,
+	6556, 6568, 6578, 6590, 6604, 6622, 6640, 6654, 6668, 6683, 6700, 6710, 6720, 6741,
+	6752, 6779, 6793, 6808, 6825, 6835, 6851, 6864, 6873, 6884, 6897, 6908, 6920, 6932,
+	6950, 6961, 6973, 522, 4389, 4406, 4421, 1419, 6983, 5565, 1435, 4209, 4220, 2641,
+	2646, 3112, 3731, 3742, 3752, 2382, 2387, 2393, 4238, 947, 955, 962, 528, 2652,
+	6991, 2668, 2685, 2406, 2415, 1447, 970, 979, 987, 3946, 3955, 996, 5577, 5587,
+	2018, 2027, 1001, 4476, 3289, 3294, 3303, 3312, 3328, 5595, 2038, 2050, 2057, 2066,
+	2823, 538, 554, 573, 2076, 587, 4889, 4902, 4916, 4244, 592, 4931, 4945, 4961,
+	4260, 1454, 7008, 4437, 4456, 1459, 7029, 7040, 5612, 5635, 605, 5658, 5672, 5687,
+	5706, 5728, 7059, 4627, 4645, 4659, 4674, 623, 7078, 2431, 2703, 2710, 2717, 2723,
+	2734, 3336, 5757, 5766, 3341, 3350, 3358, 4693, 4707, 635, 651, 667, 3967, 5777,
+	5786, 3981, 3990, 4800, 4807, 4001, 4011, 7086, 4023, 5914, 4278, 5797, 7093, 4731,
+	4816, 4825, 4836, 4846, 4035, 4045, 4057, 4066, 4743, 5805, 3365, 1215, 4077, 4084,
+	2082, 3610, 2752, 2758, 2765, 2771, 3376, 4984, 4994, 4858, 5006, 5015, 5025, 5036,
+	691, 5048, 3385, 3392, 3403, 5812, 7101, 7112, 3619, 2091, 2096, 2103, 2110, 2119,
+	3628, 1298, 4284, 5092, 5100, 1311, 2125, 2133, 5107, 5174, 5190, 5207, 1478, 7120,
+	3639, 5819, 7128, 7135, 5827, 4296, 701, 5924, 5937, 5950, 5967, 5981, 5997, 6011,
+	7143, 6027, 6042, 6058, 6076, 6092, 4303, 4309, 2143, 2152, 706, 5831, 3123, 3130,
+	5837, 2163, 2170, 4315, 5843, 3667, 2179, 2185, 2195, 2212, 7151, 4323, 4093, 1325,
+	1330, 5855, 4329, 4335, 4342, 1007, 1013,
 };
 
 const struct sd_group sd_groups[] = {
-	{ "default", "System calls that are always permitted", sd_group_default },
-	{ "aio", "Asynchronous IO", sd_group_aio },
-	{ "basic-io", "Basic IO", sd_group_basic_io },
-	{ "chown", "Change ownership of files and directories", sd_group_chown },
-	{ "clock", "Change the system time", sd_group_clock },
-	{ "cpu-emulation", "System calls for CPU emulation functionality", sd_group_cpu_emulation },
-	{ "debug", "Debugging, performance monitoring and tracing functionality", sd_group_debug },
-	{ "file-system", "File system operations", sd_group_file_system },
-	{ "io-event", "Event loop system calls", sd_group_io_event },
-	{ "ipc", "SysV IPC, POSIX Message Queues or other IPC", sd_group_ipc },
-	{ "keyring", "Kernel keyring access", sd_group_keyring },
-	{ "memlock", "Memory locking control", sd_group_memlock },
-	{ "module", "Loading and unloading of kernel modules", sd_group_module },
-	{ "mount", "Mounting and unmounting of file systems", sd_group_mount },
-	{ "network-io", "Network or Unix socket IO, should not be needed if not network facing", sd_group_network_io },
-	{ "obsolete", "Unusual, obsolete or unimplemented system calls", sd_group_obsolete },
-	{ "pkey", "System calls used for memory protection keys", sd_group_pkey },
-	{ "privileged", "All system calls which need super-user capabilities", sd_group_privileged },
-	{ "process", "Process control, execution, namespacing operations", sd_group_process },
-	{ "raw-io", "Raw I/O port access", sd_group_raw_io },
-	{ "reboot", "Reboot and reboot preparation/kexec", sd_group_reboot },
-	{ "resources", "Alter resource settings", sd_group_resources },
-	{ "setuid", "Operations for changing user/group credentials", sd_group_setuid },
-	{ "signal", "Process signal handling", sd_group_signal },
-	{ "swap", "Enable/disable swap devices", sd_group_swap },
-	{ "sync", "Synchronize files and memory to storage", sd_group_sync },
-	{ "system-service", "General system service operations", sd_group_system_service },
-	{ "timer", "Schedule operations by time", sd_group_timer },
-	{ "known", "All known syscalls declared in the kernel", sd_group_known },
+	{ 1, 9, 0, 63 }, /* default */
+	{ 727, 731, 63, 10 }, /* aio */
+	{ 883, 892, 73, 17 }, /* basic-io */
+	{ 1020, 1026, 90, 7 }, /* chown */
+	{ 1117, 1123, 97, 6 }, /* clock */
+	{ 1228, 1242, 103, 5 }, /* cpu-emulation */
+	{ 1338, 1344, 108, 7 }, /* debug */
+	{ 1499, 1511, 115, 77 }, /* file-system */
+	{ 2219, 2228, 192, 17 }, /* io-event */
+	{ 2438, 2442, 209, 28 }, /* ipc */
+	{ 2778, 2786, 237, 3 }, /* keyring */
+	{ 2835, 2843, 240, 5 }, /* memlock */
+	{ 2907, 2914, 245, 3 }, /* module */
+	{ 2993, 2999, 248, 12 }, /* mount */
+	{ 3138, 3149, 260, 22 }, /* network-io */
+	{ 3414, 3423, 282, 27 }, /* obsolete */
+	{ 3681, 3686, 309, 3 }, /* pkey */
+	{ 3766, 3777, 312, 31 }, /* privileged */
+	{ 4101, 4109, 343, 22 }, /* process */
+	{ 4350, 4357, 365, 7 }, /* raw-io */
+	{ 4476, 4483, 372, 3 }, /* reboot */
+	{ 4546, 4556, 375, 13 }, /* resources */
+	{ 4077, 4753, 388, 14 }, /* setuid */
+	{ 4858, 4865, 402, 14 }, /* signal */
+	{ 5059, 5064, 416, 2 }, /* swap */
+	{ 5107, 5112, 418, 7 }, /* sync */
+	{ 5214, 5229, 425, 61 }, /* system-service */
+	{ 5864, 5870, 486, 16 }, /* timer */
+	{ 6110, 6116, 502, 515 }, /* known */
 };
 
-const size_t sd_group_count = sizeof(sd_groups) / sizeof(sd_groups[0]);
+const size_t sd_group_count = 29;
 /* clang-format on */

@@ -6,284 +6,622 @@
 #include "lang/lang_internal.h"
 
 /* clang-format off */
-static const char *const group_aio[] = {
-	"io_cancel", "io_destroy", "io_getevents", "io_pgetevents", "io_pgetevents_time64",
-	"io_setup", "io_submit", "io_uring_enter", "io_uring_register", "io_uring_setup", NULL,
-};
+const char group_pool[] =
+	"\0" /* 0 */
+	"aio\0" /* 1 */
+	"asynchronous I/O: the io_* family and io_uring\0" /* 5 */
+	"io_cancel\0" /* 52 */
+	"io_destroy\0" /* 62 */
+	"io_getevents\0" /* 73 */
+	"io_pgetevents\0" /* 86 */
+	"io_pgetevents_time64\0" /* 100 */
+	"io_setup\0" /* 121 */
+	"io_submit\0" /* 130 */
+	"io_uring_enter\0" /* 140 */
+	"io_uring_register\0" /* 155 */
+	"io_uring_setup\0" /* 173 */
+	"basic-io\0" /* 188 */
+	"reading, writing, seeking and closing file descriptors\0" /* 197 */
+	"_llseek\0" /* 252 */
+	"close\0" /* 260 */
+	"close_range\0" /* 266 */
+	"dup\0" /* 278 */
+	"dup2\0" /* 282 */
+	"dup3\0" /* 287 */
+	"lseek\0" /* 292 */
+	"pread64\0" /* 298 */
+	"preadv\0" /* 306 */
+	"preadv2\0" /* 313 */
+	"pwrite64\0" /* 321 */
+	"pwritev\0" /* 330 */
+	"pwritev2\0" /* 338 */
+	"read\0" /* 347 */
+	"readv\0" /* 352 */
+	"write\0" /* 358 */
+	"writev\0" /* 364 */
+	"chown\0" /* 371 */
+	"changing file ownership\0" /* 377 */
+	"chown32\0" /* 401 */
+	"fchown\0" /* 409 */
+	"fchown32\0" /* 416 */
+	"fchownat\0" /* 425 */
+	"lchown\0" /* 434 */
+	"lchown32\0" /* 441 */
+	"clock\0" /* 450 */
+	"setting the system clock\0" /* 456 */
+	"adjtimex\0" /* 481 */
+	"clock_adjtime\0" /* 490 */
+	"clock_adjtime64\0" /* 504 */
+	"clock_settime\0" /* 520 */
+	"clock_settime64\0" /* 534 */
+	"settimeofday\0" /* 550 */
+	"stime\0" /* 563 */
+	"cpu-emulation\0" /* 569 */
+	"running code in other CPU modes (vm86, LDT changes)\0" /* 583 */
+	"modify_ldt\0" /* 635 */
+	"subpage_prot\0" /* 646 */
+	"switch_endian\0" /* 659 */
+	"vm86\0" /* 673 */
+	"vm86old\0" /* 678 */
+	"debug\0" /* 686 */
+	"debugging, tracing and performance monitoring of processes\0" /* 692 */
+	"lookup_dcookie\0" /* 751 */
+	"perf_event_open\0" /* 766 */
+	"pidfd_getfd\0" /* 782 */
+	"ptrace\0" /* 794 */
+	"rtas\0" /* 801 */
+	"s390_runtime_instr\0" /* 806 */
+	"sys_debug_setcontext\0" /* 825 */
+	"default\0" /* 846 */
+	"what nearly every program needs: memory, time, ids, exit\0" /* 854 */
+	"brk\0" /* 911 */
+	"cacheflush\0" /* 915 */
+	"clock_getres\0" /* 926 */
+	"clock_getres_time64\0" /* 939 */
+	"clock_gettime\0" /* 959 */
+	"clock_gettime64\0" /* 973 */
+	"clock_nanosleep\0" /* 989 */
+	"clock_nanosleep_time64\0" /* 1005 */
+	"execve\0" /* 1028 */
+	"exit\0" /* 1035 */
+	"exit_group\0" /* 1040 */
+	"futex\0" /* 1051 */
+	"futex_time64\0" /* 1057 */
+	"futex_waitv\0" /* 1070 */
+	"get_robust_list\0" /* 1082 */
+	"get_thread_area\0" /* 1098 */
+	"getegid\0" /* 1114 */
+	"getegid32\0" /* 1122 */
+	"geteuid\0" /* 1132 */
+	"geteuid32\0" /* 1140 */
+	"getgid\0" /* 1150 */
+	"getgid32\0" /* 1157 */
+	"getgroups\0" /* 1166 */
+	"getgroups32\0" /* 1176 */
+	"getpgid\0" /* 1188 */
+	"getpgrp\0" /* 1196 */
+	"getpid\0" /* 1204 */
+	"getppid\0" /* 1211 */
+	"getrandom\0" /* 1219 */
+	"getresgid\0" /* 1229 */
+	"getresgid32\0" /* 1239 */
+	"getresuid\0" /* 1251 */
+	"getresuid32\0" /* 1261 */
+	"getrlimit\0" /* 1273 */
+	"getsid\0" /* 1283 */
+	"gettid\0" /* 1290 */
+	"gettimeofday\0" /* 1297 */
+	"getuid\0" /* 1310 */
+	"getuid32\0" /* 1317 */
+	"lsm_get_self_attr\0" /* 1326 */
+	"lsm_list_modules\0" /* 1344 */
+	"membarrier\0" /* 1361 */
+	"mmap\0" /* 1372 */
+	"mmap2\0" /* 1377 */
+	"mprotect\0" /* 1383 */
+	"munmap\0" /* 1392 */
+	"nanosleep\0" /* 1399 */
+	"pause\0" /* 1409 */
+	"prlimit64\0" /* 1415 */
+	"restart_syscall\0" /* 1425 */
+	"riscv_flush_icache\0" /* 1441 */
+	"riscv_hwprobe\0" /* 1460 */
+	"rseq\0" /* 1474 */
+	"rt_sigreturn\0" /* 1479 */
+	"sched_getaffinity\0" /* 1492 */
+	"sched_yield\0" /* 1510 */
+	"set_robust_list\0" /* 1522 */
+	"set_thread_area\0" /* 1538 */
+	"set_tid_address\0" /* 1554 */
+	"set_tls\0" /* 1570 */
+	"sigreturn\0" /* 1578 */
+	"time\0" /* 1588 */
+	"ugetrlimit\0" /* 1593 */
+	"file-system\0" /* 1604 */
+	"opening, creating, renaming, inspecting and removing files\0" /* 1616 */
+	"access\0" /* 1675 */
+	"chdir\0" /* 1682 */
+	"chmod\0" /* 1688 */
+	"creat\0" /* 1694 */
+	"faccessat\0" /* 1700 */
+	"faccessat2\0" /* 1710 */
+	"fallocate\0" /* 1721 */
+	"fchdir\0" /* 1731 */
+	"fchmod\0" /* 1738 */
+	"fchmodat\0" /* 1745 */
+	"fchmodat2\0" /* 1754 */
+	"fcntl\0" /* 1764 */
+	"fcntl64\0" /* 1770 */
+	"fgetxattr\0" /* 1778 */
+	"flistxattr\0" /* 1788 */
+	"fremovexattr\0" /* 1799 */
+	"fsetxattr\0" /* 1812 */
+	"fstat\0" /* 1822 */
+	"fstat64\0" /* 1828 */
+	"fstatat64\0" /* 1836 */
+	"fstatfs\0" /* 1846 */
+	"fstatfs64\0" /* 1854 */
+	"ftruncate\0" /* 1864 */
+	"ftruncate64\0" /* 1874 */
+	"futimesat\0" /* 1886 */
+	"getcwd\0" /* 1896 */
+	"getdents\0" /* 1903 */
+	"getdents64\0" /* 1912 */
+	"getxattr\0" /* 1923 */
+	"inotify_add_watch\0" /* 1932 */
+	"inotify_init\0" /* 1950 */
+	"inotify_init1\0" /* 1963 */
+	"inotify_rm_watch\0" /* 1977 */
+	"lgetxattr\0" /* 1994 */
+	"link\0" /* 2004 */
+	"linkat\0" /* 2009 */
+	"listxattr\0" /* 2016 */
+	"llistxattr\0" /* 2026 */
+	"lremovexattr\0" /* 2037 */
+	"lsetxattr\0" /* 2050 */
+	"lstat\0" /* 2060 */
+	"lstat64\0" /* 2066 */
+	"mkdir\0" /* 2074 */
+	"mkdirat\0" /* 2080 */
+	"mknod\0" /* 2088 */
+	"mknodat\0" /* 2094 */
+	"newfstatat\0" /* 2102 */
+	"oldfstat\0" /* 2113 */
+	"oldlstat\0" /* 2122 */
+	"oldstat\0" /* 2131 */
+	"open\0" /* 2139 */
+	"openat\0" /* 2144 */
+	"openat2\0" /* 2151 */
+	"readlink\0" /* 2159 */
+	"readlinkat\0" /* 2168 */
+	"removexattr\0" /* 2179 */
+	"rename\0" /* 2191 */
+	"renameat\0" /* 2198 */
+	"renameat2\0" /* 2207 */
+	"rmdir\0" /* 2217 */
+	"setxattr\0" /* 2223 */
+	"stat\0" /* 2232 */
+	"stat64\0" /* 2237 */
+	"statfs\0" /* 2244 */
+	"statfs64\0" /* 2251 */
+	"statx\0" /* 2260 */
+	"symlink\0" /* 2266 */
+	"symlinkat\0" /* 2274 */
+	"truncate\0" /* 2284 */
+	"truncate64\0" /* 2293 */
+	"unlink\0" /* 2304 */
+	"unlinkat\0" /* 2311 */
+	"utime\0" /* 2320 */
+	"utimensat\0" /* 2326 */
+	"utimensat_time64\0" /* 2336 */
+	"utimes\0" /* 2353 */
+	"io-event\0" /* 2360 */
+	"waiting for events on file descriptors\0" /* 2369 */
+	"_newselect\0" /* 2408 */
+	"epoll_create\0" /* 2419 */
+	"epoll_create1\0" /* 2432 */
+	"epoll_ctl\0" /* 2446 */
+	"epoll_ctl_old\0" /* 2456 */
+	"epoll_pwait\0" /* 2470 */
+	"epoll_pwait2\0" /* 2482 */
+	"epoll_wait\0" /* 2495 */
+	"epoll_wait_old\0" /* 2506 */
+	"eventfd\0" /* 2521 */
+	"eventfd2\0" /* 2529 */
+	"poll\0" /* 2538 */
+	"ppoll\0" /* 2543 */
+	"ppoll_time64\0" /* 2549 */
+	"pselect6\0" /* 2562 */
+	"pselect6_time64\0" /* 2571 */
+	"select\0" /* 2587 */
+	"ipc\0" /* 2594 */
+	"pipes, SysV and POSIX IPC, cross-process memory access\0" /* 2598 */
+	"memfd_create\0" /* 2653 */
+	"mq_getsetattr\0" /* 2666 */
+	"mq_notify\0" /* 2680 */
+	"mq_open\0" /* 2690 */
+	"mq_timedreceive\0" /* 2698 */
+	"mq_timedreceive_time64\0" /* 2714 */
+	"mq_timedsend\0" /* 2737 */
+	"mq_timedsend_time64\0" /* 2750 */
+	"mq_unlink\0" /* 2770 */
+	"msgctl\0" /* 2780 */
+	"msgget\0" /* 2787 */
+	"msgrcv\0" /* 2794 */
+	"msgsnd\0" /* 2801 */
+	"pipe\0" /* 2808 */
+	"pipe2\0" /* 2813 */
+	"process_madvise\0" /* 2819 */
+	"process_vm_readv\0" /* 2835 */
+	"process_vm_writev\0" /* 2852 */
+	"semctl\0" /* 2870 */
+	"semget\0" /* 2877 */
+	"semop\0" /* 2884 */
+	"semtimedop\0" /* 2890 */
+	"semtimedop_time64\0" /* 2901 */
+	"shmat\0" /* 2919 */
+	"shmctl\0" /* 2925 */
+	"shmdt\0" /* 2932 */
+	"shmget\0" /* 2938 */
+	"keyring\0" /* 2945 */
+	"the kernel keyring\0" /* 2953 */
+	"add_key\0" /* 2972 */
+	"keyctl\0" /* 2980 */
+	"request_key\0" /* 2987 */
+	"memlock\0" /* 2999 */
+	"locking memory in RAM\0" /* 3007 */
+	"mlock\0" /* 3029 */
+	"mlock2\0" /* 3035 */
+	"mlockall\0" /* 3042 */
+	"munlock\0" /* 3051 */
+	"munlockall\0" /* 3059 */
+	"module\0" /* 3070 */
+	"loading and unloading kernel modules\0" /* 3077 */
+	"delete_module\0" /* 3114 */
+	"finit_module\0" /* 3128 */
+	"init_module\0" /* 3141 */
+	"mount\0" /* 3153 */
+	"mounting, unmounting and changing the root directory\0" /* 3159 */
+	"chroot\0" /* 3212 */
+	"fsconfig\0" /* 3219 */
+	"fsmount\0" /* 3228 */
+	"fsopen\0" /* 3236 */
+	"fspick\0" /* 3243 */
+	"mount_setattr\0" /* 3250 */
+	"move_mount\0" /* 3264 */
+	"open_tree\0" /* 3275 */
+	"pivot_root\0" /* 3285 */
+	"umount\0" /* 3296 */
+	"umount2\0" /* 3303 */
+	"network-io\0" /* 3311 */
+	"sockets: creating, connecting, sending, receiving\0" /* 3322 */
+	"accept\0" /* 3372 */
+	"accept4\0" /* 3379 */
+	"bind\0" /* 3387 */
+	"connect\0" /* 3392 */
+	"getpeername\0" /* 3400 */
+	"getsockname\0" /* 3412 */
+	"getsockopt\0" /* 3424 */
+	"listen\0" /* 3435 */
+	"recv\0" /* 3442 */
+	"recvfrom\0" /* 3447 */
+	"recvmmsg\0" /* 3456 */
+	"recvmmsg_time64\0" /* 3465 */
+	"recvmsg\0" /* 3481 */
+	"send\0" /* 3489 */
+	"sendmmsg\0" /* 3494 */
+	"sendmsg\0" /* 3503 */
+	"sendto\0" /* 3511 */
+	"setsockopt\0" /* 3518 */
+	"shutdown\0" /* 3529 */
+	"socket\0" /* 3538 */
+	"socketcall\0" /* 3545 */
+	"socketpair\0" /* 3556 */
+	"obsolete\0" /* 3567 */
+	"syscalls nobody should need any more\0" /* 3576 */
+	"_sysctl\0" /* 3613 */
+	"afs_syscall\0" /* 3621 */
+	"bdflush\0" /* 3633 */
+	"break\0" /* 3641 */
+	"create_module\0" /* 3647 */
+	"ftime\0" /* 3661 */
+	"get_kernel_syms\0" /* 3667 */
+	"getpmsg\0" /* 3683 */
+	"gtty\0" /* 3691 */
+	"idle\0" /* 3696 */
+	"lock\0" /* 3701 */
+	"mpx\0" /* 3706 */
+	"prof\0" /* 3710 */
+	"profil\0" /* 3715 */
+	"putpmsg\0" /* 3722 */
+	"query_module\0" /* 3730 */
+	"security\0" /* 3743 */
+	"sgetmask\0" /* 3752 */
+	"ssetmask\0" /* 3761 */
+	"stty\0" /* 3770 */
+	"sysfs\0" /* 3775 */
+	"tuxcall\0" /* 3781 */
+	"ulimit\0" /* 3789 */
+	"uselib\0" /* 3796 */
+	"ustat\0" /* 3803 */
+	"vserver\0" /* 3809 */
+	"pkey\0" /* 3817 */
+	"memory protection keys\0" /* 3822 */
+	"pkey_alloc\0" /* 3845 */
+	"pkey_free\0" /* 3856 */
+	"pkey_mprotect\0" /* 3866 */
+	"privileged\0" /* 3880 */
+	"calls that need privileges (capabilities) to succeed\0" /* 3891 */
+	"acct\0" /* 3944 */
+	"bpf\0" /* 3949 */
+	"capset\0" /* 3953 */
+	"fanotify_init\0" /* 3960 */
+	"fanotify_mark\0" /* 3974 */
+	"ioperm\0" /* 3988 */
+	"iopl\0" /* 3995 */
+	"kexec_file_load\0" /* 4000 */
+	"kexec_load\0" /* 4016 */
+	"nfsservctl\0" /* 4027 */
+	"open_by_handle_at\0" /* 4038 */
+	"pciconfig_iobase\0" /* 4056 */
+	"pciconfig_read\0" /* 4073 */
+	"pciconfig_write\0" /* 4088 */
+	"quotactl\0" /* 4104 */
+	"quotactl_fd\0" /* 4113 */
+	"reboot\0" /* 4125 */
+	"s390_pci_mmio_read\0" /* 4132 */
+	"s390_pci_mmio_write\0" /* 4151 */
+	"setdomainname\0" /* 4171 */
+	"setfsuid\0" /* 4185 */
+	"setfsuid32\0" /* 4194 */
+	"setgroups\0" /* 4205 */
+	"setgroups32\0" /* 4215 */
+	"sethostname\0" /* 4227 */
+	"setresuid\0" /* 4239 */
+	"setresuid32\0" /* 4249 */
+	"setreuid\0" /* 4261 */
+	"setreuid32\0" /* 4270 */
+	"setuid\0" /* 4281 */
+	"setuid32\0" /* 4288 */
+	"swapoff\0" /* 4297 */
+	"swapon\0" /* 4305 */
+	"vhangup\0" /* 4312 */
+	"process\0" /* 4320 */
+	"creating, signalling, waiting for and inspecting processes\0" /* 4328 */
+	"capget\0" /* 4387 */
+	"clone\0" /* 4394 */
+	"clone3\0" /* 4400 */
+	"execveat\0" /* 4407 */
+	"fork\0" /* 4416 */
+	"getrusage\0" /* 4421 */
+	"kill\0" /* 4431 */
+	"pidfd_open\0" /* 4436 */
+	"pidfd_send_signal\0" /* 4447 */
+	"prctl\0" /* 4465 */
+	"rt_sigqueueinfo\0" /* 4471 */
+	"rt_tgsigqueueinfo\0" /* 4487 */
+	"setns\0" /* 4505 */
+	"swapcontext\0" /* 4511 */
+	"tgkill\0" /* 4523 */
+	"times\0" /* 4530 */
+	"tkill\0" /* 4536 */
+	"unshare\0" /* 4542 */
+	"vfork\0" /* 4550 */
+	"wait4\0" /* 4556 */
+	"waitid\0" /* 4562 */
+	"waitpid\0" /* 4569 */
+	"raw-io\0" /* 4577 */
+	"raw access to I/O ports and devices\0" /* 4584 */
+	"rebooting and loading a new kernel\0" /* 4620 */
+	"resources\0" /* 4655 */
+	"changing resource limits, priorities and memory policy\0" /* 4665 */
+	"ioprio_set\0" /* 4720 */
+	"mbind\0" /* 4731 */
+	"migrate_pages\0" /* 4737 */
+	"move_pages\0" /* 4751 */
+	"nice\0" /* 4762 */
+	"sched_setaffinity\0" /* 4767 */
+	"sched_setattr\0" /* 4785 */
+	"sched_setparam\0" /* 4799 */
+	"sched_setscheduler\0" /* 4814 */
+	"set_mempolicy\0" /* 4833 */
+	"set_mempolicy_home_node\0" /* 4847 */
+	"setpriority\0" /* 4871 */
+	"setrlimit\0" /* 4883 */
+	"sandbox\0" /* 4893 */
+	"setting up sandboxes: seccomp and Landlock\0" /* 4901 */
+	"landlock_add_rule\0" /* 4944 */
+	"landlock_create_ruleset\0" /* 4962 */
+	"landlock_restrict_self\0" /* 4986 */
+	"seccomp\0" /* 5009 */
+	"changing user and group ids\0" /* 5017 */
+	"setgid\0" /* 5045 */
+	"setgid32\0" /* 5052 */
+	"setregid\0" /* 5061 */
+	"setregid32\0" /* 5070 */
+	"setresgid\0" /* 5081 */
+	"setresgid32\0" /* 5091 */
+	"signal\0" /* 5103 */
+	"handling and masking signals\0" /* 5110 */
+	"rt_sigaction\0" /* 5139 */
+	"rt_sigpending\0" /* 5152 */
+	"rt_sigprocmask\0" /* 5166 */
+	"rt_sigsuspend\0" /* 5181 */
+	"rt_sigtimedwait\0" /* 5195 */
+	"rt_sigtimedwait_time64\0" /* 5211 */
+	"sigaction\0" /* 5234 */
+	"sigaltstack\0" /* 5244 */
+	"signalfd\0" /* 5256 */
+	"signalfd4\0" /* 5265 */
+	"sigpending\0" /* 5275 */
+	"sigprocmask\0" /* 5286 */
+	"sigsuspend\0" /* 5298 */
+	"swap\0" /* 5309 */
+	"enabling and disabling swap\0" /* 5314 */
+	"sync\0" /* 5342 */
+	"flushing files and memory to storage\0" /* 5347 */
+	"fdatasync\0" /* 5384 */
+	"fsync\0" /* 5394 */
+	"msync\0" /* 5400 */
+	"sync_file_range\0" /* 5406 */
+	"sync_file_range2\0" /* 5422 */
+	"syncfs\0" /* 5439 */
+	"system-service\0" /* 5446 */
+	"what a typical system service needs\0" /* 5461 */
+	"alarm\0" /* 5497 */
+	"arm_fadvise64_64\0" /* 5503 */
+	"copy_file_range\0" /* 5520 */
+	"fadvise64\0" /* 5536 */
+	"fadvise64_64\0" /* 5546 */
+	"flock\0" /* 5559 */
+	"get_mempolicy\0" /* 5565 */
+	"getcpu\0" /* 5579 */
+	"getitimer\0" /* 5586 */
+	"getpriority\0" /* 5596 */
+	"ioctl\0" /* 5608 */
+	"ioprio_get\0" /* 5614 */
+	"kcmp\0" /* 5625 */
+	"madvise\0" /* 5630 */
+	"mremap\0" /* 5638 */
+	"name_to_handle_at\0" /* 5645 */
+	"oldolduname\0" /* 5663 */
+	"olduname\0" /* 5675 */
+	"personality\0" /* 5684 */
+	"readahead\0" /* 5696 */
+	"readdir\0" /* 5706 */
+	"remap_file_pages\0" /* 5714 */
+	"sched_get_priority_max\0" /* 5731 */
+	"sched_get_priority_min\0" /* 5754 */
+	"sched_getattr\0" /* 5777 */
+	"sched_getparam\0" /* 5791 */
+	"sched_getscheduler\0" /* 5806 */
+	"sched_rr_get_interval\0" /* 5825 */
+	"sched_rr_get_interval_time64\0" /* 5847 */
+	"sendfile\0" /* 5876 */
+	"sendfile64\0" /* 5885 */
+	"setfsgid\0" /* 5896 */
+	"setfsgid32\0" /* 5905 */
+	"setitimer\0" /* 5916 */
+	"setpgid\0" /* 5926 */
+	"setsid\0" /* 5934 */
+	"splice\0" /* 5941 */
+	"sysinfo\0" /* 5948 */
+	"tee\0" /* 5956 */
+	"timer_create\0" /* 5960 */
+	"timer_delete\0" /* 5973 */
+	"timer_getoverrun\0" /* 5986 */
+	"timer_gettime\0" /* 6003 */
+	"timer_gettime64\0" /* 6017 */
+	"timer_settime\0" /* 6033 */
+	"timer_settime64\0" /* 6047 */
+	"timerfd_create\0" /* 6063 */
+	"timerfd_gettime\0" /* 6078 */
+	"timerfd_gettime64\0" /* 6094 */
+	"timerfd_settime\0" /* 6112 */
+	"timerfd_settime64\0" /* 6128 */
+	"umask\0" /* 6146 */
+	"uname\0" /* 6152 */
+	"userfaultfd\0" /* 6158 */
+	"vmsplice\0" /* 6170 */
+	"timer\0" /* 6179 */
+	"timers and alarms\0" /* 6185 */
+;
 
-static const char *const group_basic_io[] = {
-	"_llseek", "close", "close_range", "dup", "dup2", "dup3", "lseek", "pread64",
-	"preadv", "preadv2", "pwrite64", "pwritev", "pwritev2", "read", "readv", "write",
-	"writev", NULL,
-};
-
-static const char *const group_chown[] = {
-	"chown", "chown32", "fchown", "fchown32", "fchownat", "lchown", "lchown32", NULL,
-};
-
-static const char *const group_clock[] = {
-	"adjtimex", "clock_adjtime", "clock_adjtime64", "clock_settime", "clock_settime64",
-	"settimeofday", "stime", NULL,
-};
-
-static const char *const group_cpu_emulation[] = {
-	"modify_ldt", "subpage_prot", "switch_endian", "vm86", "vm86old", NULL,
-};
-
-static const char *const group_debug[] = {
-	"lookup_dcookie", "perf_event_open", "pidfd_getfd", "ptrace", "rtas",
-	"s390_runtime_instr", "sys_debug_setcontext", NULL,
-};
-
-static const char *const group_default[] = {
-	"brk", "cacheflush", "clock_getres", "clock_getres_time64", "clock_gettime",
-	"clock_gettime64", "clock_nanosleep", "clock_nanosleep_time64", "execve", "exit",
-	"exit_group", "futex", "futex_time64", "futex_waitv", "get_robust_list",
-	"get_thread_area", "getegid", "getegid32", "geteuid", "geteuid32", "getgid",
-	"getgid32", "getgroups", "getgroups32", "getpgid", "getpgrp", "getpid", "getppid",
-	"getrandom", "getresgid", "getresgid32", "getresuid", "getresuid32", "getrlimit",
-	"getsid", "gettid", "gettimeofday", "getuid", "getuid32", "lsm_get_self_attr",
-	"lsm_list_modules", "membarrier", "mmap", "mmap2", "mprotect", "munmap",
-	"nanosleep", "pause", "prlimit64", "restart_syscall", "riscv_flush_icache",
-	"riscv_hwprobe", "rseq", "rt_sigreturn", "sched_getaffinity", "sched_yield",
-	"set_robust_list", "set_thread_area", "set_tid_address", "set_tls", "sigreturn",
-	"time", "ugetrlimit", NULL,
-};
-
-static const char *const group_file_system[] = {
-	"access", "chdir", "chmod", "close", "creat", "faccessat", "faccessat2",
-	"fallocate", "fchdir", "fchmod", "fchmodat", "fchmodat2", "fcntl", "fcntl64",
-	"fgetxattr", "flistxattr", "fremovexattr", "fsetxattr", "fstat", "fstat64",
-	"fstatat64", "fstatfs", "fstatfs64", "ftruncate", "ftruncate64", "futimesat",
-	"getcwd", "getdents", "getdents64", "getxattr", "inotify_add_watch",
-	"inotify_init", "inotify_init1", "inotify_rm_watch", "lgetxattr", "link", "linkat",
-	"listxattr", "llistxattr", "lremovexattr", "lsetxattr", "lstat", "lstat64",
-	"mkdir", "mkdirat", "mknod", "mknodat", "mmap", "mmap2", "munmap", "newfstatat",
-	"oldfstat", "oldlstat", "oldstat", "open", "openat", "openat2", "readlink",
-	"readlinkat", "removexattr", "rename", "renameat", "renameat2", "rmdir",
-	"setxattr", "stat", "stat64", "statfs", "statfs64", "statx", "symlink",
-	"symlinkat", "truncate", "truncate64", "unlink", "unlinkat", "utime", "utimensat",
-	"utimensat_time64", "utimes", NULL,
-};
-
-static const char *const group_io_event[] = {
-	"_newselect", "epoll_create", "epoll_create1", "epoll_ctl", "epoll_ctl_old",
-	"epoll_pwait", "epoll_pwait2", "epoll_wait", "epoll_wait_old", "eventfd",
-	"eventfd2", "poll", "ppoll", "ppoll_time64", "pselect6", "pselect6_time64",
-	"select", NULL,
-};
-
-static const char *const group_ipc[] = {
-	"ipc", "memfd_create", "mq_getsetattr", "mq_notify", "mq_open", "mq_timedreceive",
-	"mq_timedreceive_time64", "mq_timedsend", "mq_timedsend_time64", "mq_unlink",
-	"msgctl", "msgget", "msgrcv", "msgsnd", "pipe", "pipe2", "process_madvise",
-	"process_vm_readv", "process_vm_writev", "semctl", "semget", "semop", "semtimedop",
-	"semtimedop_time64", "shmat", "shmctl", "shmdt", "shmget", NULL,
-};
-
-static const char *const group_keyring[] = {
-	"add_key", "keyctl", "request_key", NULL,
-};
-
-static const char *const group_memlock[] = {
-	"mlock", "mlock2", "mlockall", "munlock", "munlockall", NULL,
-};
-
-static const char *const group_module[] = {
-	"delete_module", "finit_module", "init_module", NULL,
-};
-
-static const char *const group_mount[] = {
-	"chroot", "fsconfig", "fsmount", "fsopen", "fspick", "mount", "mount_setattr",
-	"move_mount", "open_tree", "pivot_root", "umount", "umount2", NULL,
-};
-
-static const char *const group_network_io[] = {
-	"accept", "accept4", "bind", "connect", "getpeername", "getsockname", "getsockopt",
-	"listen", "recv", "recvfrom", "recvmmsg", "recvmmsg_time64", "recvmsg", "send",
-	"sendmmsg", "sendmsg", "sendto", "setsockopt", "shutdown", "socket", "socketcall",
-	"socketpair", NULL,
-};
-
-static const char *const group_obsolete[] = {
-	"_sysctl", "afs_syscall", "bdflush", "break", "create_module", "ftime",
-	"get_kernel_syms", "getpmsg", "gtty", "idle", "lock", "mpx", "prof", "profil",
-	"putpmsg", "query_module", "security", "sgetmask", "ssetmask", "stty", "sysfs",
-	"tuxcall", "ulimit", "uselib", "ustat", "vserver", NULL,
-};
-
-static const char *const group_pkey[] = {
-	"pkey_alloc", "pkey_free", "pkey_mprotect", NULL,
-};
-
-static const char *const group_privileged[] = {
-	"_sysctl", "acct", "adjtimex", "bpf", "capset", "chown", "chown32", "chroot",
-	"clock_adjtime", "clock_adjtime64", "clock_settime", "clock_settime64",
-	"delete_module", "fanotify_init", "fanotify_mark", "fchown", "fchown32",
-	"fchownat", "finit_module", "init_module", "ioperm", "iopl", "kexec_file_load",
-	"kexec_load", "lchown", "lchown32", "nfsservctl", "open_by_handle_at",
-	"pciconfig_iobase", "pciconfig_read", "pciconfig_write", "pivot_root", "quotactl",
-	"quotactl_fd", "reboot", "s390_pci_mmio_read", "s390_pci_mmio_write",
-	"setdomainname", "setfsuid", "setfsuid32", "setgroups", "setgroups32",
-	"sethostname", "setresuid", "setresuid32", "setreuid", "setreuid32",
-	"settimeofday", "setuid", "setuid32", "stime", "swapoff", "swapon", "vhangup", NULL,
-};
-
-static const char *const group_process[] = {
-	"capget", "clone", "clone3", "execveat", "fork", "getrusage", "kill", "pidfd_open",
-	"pidfd_send_signal", "prctl", "rt_sigqueueinfo", "rt_tgsigqueueinfo", "setns",
-	"swapcontext", "tgkill", "times", "tkill", "unshare", "vfork", "wait4", "waitid",
-	"waitpid", NULL,
-};
-
-static const char *const group_raw_io[] = {
-	"ioperm", "iopl", "pciconfig_iobase", "pciconfig_read", "pciconfig_write",
-	"s390_pci_mmio_read", "s390_pci_mmio_write", NULL,
-};
-
-static const char *const group_reboot[] = {
-	"kexec_file_load", "kexec_load", "reboot", NULL,
-};
-
-static const char *const group_resources[] = {
-	"ioprio_set", "mbind", "migrate_pages", "move_pages", "nice", "sched_setaffinity",
-	"sched_setattr", "sched_setparam", "sched_setscheduler", "set_mempolicy",
-	"set_mempolicy_home_node", "setpriority", "setrlimit", NULL,
-};
-
-static const char *const group_sandbox[] = {
-	"landlock_add_rule", "landlock_create_ruleset", "landlock_restrict_self",
-	"seccomp", NULL,
-};
-
-static const char *const group_setuid[] = {
-	"setgid", "setgid32", "setgroups", "setgroups32", "setregid", "setregid32",
-	"setresgid", "setresgid32", "setresuid", "setresuid32", "setreuid", "setreuid32",
-	"setuid", "setuid32", NULL,
-};
-
-static const char *const group_signal[] = {
-	"rt_sigaction", "rt_sigpending", "rt_sigprocmask", "rt_sigsuspend",
-	"rt_sigtimedwait", "rt_sigtimedwait_time64", "sigaction", "sigaltstack", "signal",
-	"signalfd", "signalfd4", "sigpending", "sigprocmask", "sigsuspend", NULL,
-};
-
-static const char *const group_swap[] = {
-	"swapoff", "swapon", NULL,
-};
-
-static const char *const group_sync[] = {
-	"fdatasync", "fsync", "msync", "sync", "sync_file_range", "sync_file_range2",
-	"syncfs", NULL,
-};
-
-static const char *const group_system_service[] = {
-	"_llseek", "_newselect", "accept", "accept4", "access", "add_key", "alarm",
-	"arm_fadvise64_64", "bind", "brk", "cacheflush", "capget", "capset", "chdir",
-	"chmod", "chown", "chown32", "clock_getres", "clock_getres_time64",
-	"clock_gettime", "clock_gettime64", "clock_nanosleep", "clock_nanosleep_time64",
-	"clone", "clone3", "close", "close_range", "connect", "copy_file_range", "creat",
-	"dup", "dup2", "dup3", "epoll_create", "epoll_create1", "epoll_ctl",
-	"epoll_ctl_old", "epoll_pwait", "epoll_pwait2", "epoll_wait", "epoll_wait_old",
-	"eventfd", "eventfd2", "execve", "execveat", "exit", "exit_group", "faccessat",
-	"faccessat2", "fadvise64", "fadvise64_64", "fallocate", "fchdir", "fchmod",
-	"fchmodat", "fchmodat2", "fchown", "fchown32", "fchownat", "fcntl", "fcntl64",
-	"fdatasync", "fgetxattr", "flistxattr", "flock", "fork", "fremovexattr",
-	"fsetxattr", "fstat", "fstat64", "fstatat64", "fstatfs", "fstatfs64", "fsync",
-	"ftruncate", "ftruncate64", "futex", "futex_time64", "futex_waitv", "futimesat",
-	"get_mempolicy", "get_robust_list", "get_thread_area", "getcpu", "getcwd",
-	"getdents", "getdents64", "getegid", "getegid32", "geteuid", "geteuid32", "getgid",
-	"getgid32", "getgroups", "getgroups32", "getitimer", "getpeername", "getpgid",
-	"getpgrp", "getpid", "getppid", "getpriority", "getrandom", "getresgid",
-	"getresgid32", "getresuid", "getresuid32", "getrlimit", "getrusage", "getsid",
-	"getsockname", "getsockopt", "gettid", "gettimeofday", "getuid", "getuid32",
-	"getxattr", "inotify_add_watch", "inotify_init", "inotify_init1",
-	"inotify_rm_watch", "io_cancel", "io_destroy", "io_getevents", "io_pgetevents",
-	"io_pgetevents_time64", "io_setup", "io_submit", "io_uring_enter",
-	"io_uring_register", "io_uring_setup", "ioctl", "ioprio_get", "ioprio_set", "ipc",
-	"kcmp", "keyctl", "kill", "lchown", "lchown32", "lgetxattr", "link", "linkat",
-	"listen", "listxattr", "llistxattr", "lremovexattr", "lseek", "lsetxattr",
-	"lsm_get_self_attr", "lsm_list_modules", "lstat", "lstat64", "madvise", "mbind",
-	"membarrier", "memfd_create", "migrate_pages", "mkdir", "mkdirat", "mknod",
-	"mknodat", "mlock", "mlock2", "mlockall", "mmap", "mmap2", "move_pages",
-	"mprotect", "mq_getsetattr", "mq_notify", "mq_open", "mq_timedreceive",
-	"mq_timedreceive_time64", "mq_timedsend", "mq_timedsend_time64", "mq_unlink",
-	"mremap", "msgctl", "msgget", "msgrcv", "msgsnd", "msync", "munlock", "munlockall",
-	"munmap", "name_to_handle_at", "nanosleep", "newfstatat", "nice", "oldfstat",
-	"oldlstat", "oldolduname", "oldstat", "olduname", "open", "openat", "openat2",
-	"pause", "personality", "pidfd_open", "pidfd_send_signal", "pipe", "pipe2", "poll",
-	"ppoll", "ppoll_time64", "prctl", "pread64", "preadv", "preadv2", "prlimit64",
-	"process_madvise", "process_vm_readv", "process_vm_writev", "pselect6",
-	"pselect6_time64", "pwrite64", "pwritev", "pwritev2", "read", "readahead",
-	"readdir", "readlink", "readlinkat", "readv", "recv", "recvfrom", "recvmmsg",
-	"recvmmsg_time64", "recvmsg", "remap_file_pages", "removexattr", "rename",
-	"renameat", "renameat2", "request_key", "restart_syscall", "riscv_flush_icache",
-	"riscv_hwprobe", "rmdir", "rseq", "rt_sigaction", "rt_sigpending",
-	"rt_sigprocmask", "rt_sigqueueinfo", "rt_sigreturn", "rt_sigsuspend",
-	"rt_sigtimedwait", "rt_sigtimedwait_time64", "rt_tgsigqueueinfo",
-	"sched_get_priority_max", "sched_get_priority_min", "sched_getaffinity",
-	"sched_getattr", "sched_getparam", "sched_getscheduler", "sched_rr_get_interval",
-	"sched_rr_get_interval_time64", "sched_setaffinity", "sched_setattr",
-	"sched_setparam", "sched_setscheduler", "sched_yield", "select", "semctl",
-	"semget", "semop", "semtimedop", "semtimedop_time64", "send", "sendfile",
-	"sendfile64", "sendmmsg", "sendmsg", "sendto", "set_mempolicy",
-	"set_mempolicy_home_node", "set_robust_list", "set_thread_area", "set_tid_address",
-	"set_tls", "setfsgid", "setfsgid32", "setfsuid", "setfsuid32", "setgid",
-	"setgid32", "setgroups", "setgroups32", "setitimer", "setns", "setpgid",
-	"setpriority", "setregid", "setregid32", "setresgid", "setresgid32", "setresuid",
-	"setresuid32", "setreuid", "setreuid32", "setrlimit", "setsid", "setsockopt",
-	"setuid", "setuid32", "setxattr", "shmat", "shmctl", "shmdt", "shmget", "shutdown",
-	"sigaction", "sigaltstack", "signal", "signalfd", "signalfd4", "sigpending",
-	"sigprocmask", "sigreturn", "sigsuspend", "socket", "socketcall", "socketpair",
-	"splice", "stat", "stat64", "statfs", "statfs64", "statx", "swapcontext",
-	"symlink", "symlinkat", "sync", "sync_file_range", "sync_file_range2", "syncfs",
-	"sysinfo", "tee", "tgkill", "time", "timer_create", "timer_delete",
-	"timer_getoverrun", "timer_gettime", "timer_gettime64", "timer_settime",
-	"timer_settime64", "timerfd_create", "timerfd_gettime", "timerfd_gettime64",
-	"timerfd_settime", "timerfd_settime64", "times", "tkill", "truncate", "truncate64",
-	"ugetrlimit", "umask", "uname", "unlink", "unlinkat", "unshare", "userfaultfd",
-	"utime", "utimensat", "utimensat_time64", "utimes", "vfork", "vmsplice", "wait4",
-	"waitid", "waitpid", "write", "writev", NULL,
-};
-
-static const char *const group_timer[] = {
-	"alarm", "getitimer", "setitimer", "timer_create", "timer_delete",
-	"timer_getoverrun", "timer_gettime", "timer_gettime64", "timer_settime",
-	"timer_settime64", "timerfd_create", "timerfd_gettime", "timerfd_gettime64",
-	"timerfd_settime", "timerfd_settime64", "times", NULL,
+const uint16_t group_members[] = {
+	52, 62, 73, 86, 100, 121, 130, 140, 155, 173, 252, 260, 266, 278, 282, 287, 292,
+	298, 306, 313, 321, 330, 338, 347, 352, 358, 364, 371, 401, 409, 416, 425, 434,
+	441, 481, 490, 504, 520, 534, 550, 563, 635, 646, 659, 673, 678, 751, 766, 782,
+	794, 801, 806, 825, 911, 915, 926, 939, 959, 973, 989, 1005, 1028, 1035, 1040,
+	1051, 1057, 1070, 1082, 1098, 1114, 1122, 1132, 1140, 1150, 1157, 1166, 1176, 1188,
+	1196, 1204, 1211, 1219, 1229, 1239, 1251, 1261, 1273, 1283, 1290, 1297, 1310, 1317,
+	1326, 1344, 1361, 1372, 1377, 1383, 1392, 1399, 1409, 1415, 1425, 1441, 1460, 1474,
+	1479, 1492, 1510, 1522, 1538, 1554, 1570, 1578, 1588, 1593, 1675, 1682, 1688, 260,
+	1694, 1700, 1710, 1721, 1731, 1738, 1745, 1754, 1764, 1770, 1778, 1788, 1799, 1812,
+	1822, 1828, 1836, 1846, 1854, 1864, 1874, 1886, 1896, 1903, 1912, 1923, 1932, 1950,
+	1963, 1977, 1994, 2004, 2009, 2016, 2026, 2037, 2050, 2060, 2066, 2074, 2080, 2088,
+	2094, 1372, 1377, 1392, 2102, 2113, 2122, 2131, 2139, 2144, 2151, 2159, 2168, 2179,
+	2191, 2198, 2207, 2217, 2223, 2232, 2237, 2244, 2251, 2260, 2266, 2274, 2284, 2293,
+	2304, 2311, 2320, 2326, 2336, 2353, 2408, 2419, 2432, 2446, 2456, 2470, 2482, 2495,
+	2506, 2521, 2529, 2538, 2543, 2549, 2562, 2571, 2587, 2594, 2653, 2666, 2680, 2690,
+	2698, 2714, 2737, 2750, 2770, 2780, 2787, 2794, 2801, 2808, 2813, 2819, 2835, 2852,
+	2870, 2877, 2884, 2890, 2901, 2919, 2925, 2932, 2938, 2972, 2980, 2987, 3029, 3035,
+	3042, 3051, 3059, 3114, 3128, 3141, 3212, 3219, 3228, 3236, 3243, 3153, 3250, 3264,
+	3275, 3285, 3296, 3303, 3372, 3379, 3387, 3392, 3400, 3412, 3424, 3435, 3442, 3447,
+	3456, 3465, 3481, 3489, 3494, 3503, 3511, 3518, 3529, 3538, 3545, 3556, 3613, 3621,
+	3633, 3641, 3647, 3661, 3667, 3683, 3691, 3696, 3701, 3706, 3710, 3715, 3722, 3730,
+	3743, 3752, 3761, 3770, 3775, 3781, 3789, 3796, 3803, 3809, 3845, 3856, 3866, 3613,
+	3944, 481, 3949, 3953, 371, 401, 3212, 490, 504, 520, 534, 3114, 3960, 3974, 409,
+	416, 425, 3128, 3141, 3988, 3995, 4000, 4016, 434, 441, 4027, 4038, 4056, 4073,
+	4088, 3285, 4104, 4113, 4125, 4132, 4151, 4171, 4185, 4194, 4205, 4215, 4227, 4239,
+	4249, 4261, 4270, 550, 4281, 4288, 563, 4297, 4305, 4312, 4387, 4394, 4400, 4407,
+	4416, 4421, 4431, 4436, 4447, 4465, 4471, 4487, 4505, 4511, 4523, 4530, 4536, 4542,
+	4550, 4556, 4562, 4569, 3988, 3995, 4056, 4073, 4088, 4132, 4151, 4000, 4016, 4125,
+	4720, 4731, 4737, 4751, 4762, 4767, 4785, 4799, 4814, 4833, 4847, 4871, 4883, 4944,
+	4962, 4986, 5009, 5045, 5052, 4205, 4215, 5061, 5070, 5081, 5091, 4239, 4249, 4261,
+	4270, 4281, 4288, 5139, 5152, 5166, 5181, 5195, 5211, 5234, 5244, 5103, 5256, 5265,
+	5275, 5286, 5298, 4297, 4305, 5384, 5394, 5400, 5342, 5406, 5422, 5439, 252, 2408,
+	3372, 3379, 1675, 2972, 5497, 5503, 3387, 911, 915, 4387, 3953, 1682, 1688, 371,
+	401, 926, 939, 959, 973, 989, 1005, 4394, 4400, 260, 266, 3392, 5520, 1694, 278,
+	282, 287, 2419, 2432, 2446, 2456, 2470, 2482, 2495, 2506, 2521, 2529, 1028, 4407,
+	1035, 1040, 1700, 1710, 5536, 5546, 1721, 1731, 1738, 1745, 1754, 409, 416, 425,
+	1764, 1770, 5384, 1778, 1788, 5559, 4416, 1799, 1812, 1822, 1828, 1836, 1846, 1854,
+	5394, 1864, 1874, 1051, 1057, 1070, 1886, 5565, 1082, 1098, 5579, 1896, 1903, 1912,
+	1114, 1122, 1132, 1140, 1150, 1157, 1166, 1176, 5586, 3400, 1188, 1196, 1204, 1211,
+	5596, 1219, 1229, 1239, 1251, 1261, 1273, 4421, 1283, 3412, 3424, 1290, 1297, 1310,
+	1317, 1923, 1932, 1950, 1963, 1977, 52, 62, 73, 86, 100, 121, 130, 140, 155, 173,
+	5608, 5614, 4720, 2594, 5625, 2980, 4431, 434, 441, 1994, 2004, 2009, 3435, 2016,
+	2026, 2037, 292, 2050, 1326, 1344, 2060, 2066, 5630, 4731, 1361, 2653, 4737, 2074,
+	2080, 2088, 2094, 3029, 3035, 3042, 1372, 1377, 4751, 1383, 2666, 2680, 2690, 2698,
+	2714, 2737, 2750, 2770, 5638, 2780, 2787, 2794, 2801, 5400, 3051, 3059, 1392, 5645,
+	1399, 2102, 4762, 2113, 2122, 5663, 2131, 5675, 2139, 2144, 2151, 1409, 5684, 4436,
+	4447, 2808, 2813, 2538, 2543, 2549, 4465, 298, 306, 313, 1415, 2819, 2835, 2852,
+	2562, 2571, 321, 330, 338, 347, 5696, 5706, 2159, 2168, 352, 3442, 3447, 3456,
+	3465, 3481, 5714, 2179, 2191, 2198, 2207, 2987, 1425, 1441, 1460, 2217, 1474, 5139,
+	5152, 5166, 4471, 1479, 5181, 5195, 5211, 4487, 5731, 5754, 1492, 5777, 5791, 5806,
+	5825, 5847, 4767, 4785, 4799, 4814, 1510, 2587, 2870, 2877, 2884, 2890, 2901, 3489,
+	5876, 5885, 3494, 3503, 3511, 4833, 4847, 1522, 1538, 1554, 1570, 5896, 5905, 4185,
+	4194, 5045, 5052, 4205, 4215, 5916, 4505, 5926, 4871, 5061, 5070, 5081, 5091, 4239,
+	4249, 4261, 4270, 4883, 5934, 3518, 4281, 4288, 2223, 2919, 2925, 2932, 2938, 3529,
+	5234, 5244, 5103, 5256, 5265, 5275, 5286, 1578, 5298, 3538, 3545, 3556, 5941, 2232,
+	2237, 2244, 2251, 2260, 4511, 2266, 2274, 5342, 5406, 5422, 5439, 5948, 5956, 4523,
+	1588, 5960, 5973, 5986, 6003, 6017, 6033, 6047, 6063, 6078, 6094, 6112, 6128, 4530,
+	4536, 2284, 2293, 1593, 6146, 6152, 2304, 2311, 4542, 6158, 2320, 2326, 2336, 2353,
+	4550, 6170, 4556, 4562, 4569, 358, 364, 5497, 5586, 5916, 5960, 5973, 5986, 6003,
+	6017, 6033, 6047, 6063, 6078, 6094, 6112, 6128, 4530,
 };
 
 const struct group_entry group_table[] = {
-	{ "aio", "asynchronous I/O: the io_* family and io_uring", group_aio },
-	{ "basic-io", "reading, writing, seeking and closing file descriptors", group_basic_io },
-	{ "chown", "changing file ownership", group_chown },
-	{ "clock", "setting the system clock", group_clock },
-	{ "cpu-emulation", "running code in other CPU modes (vm86, LDT changes)", group_cpu_emulation },
-	{ "debug", "debugging, tracing and performance monitoring of processes", group_debug },
-	{ "default", "what nearly every program needs: memory, time, ids, exit", group_default },
-	{ "file-system", "opening, creating, renaming, inspecting and removing files", group_file_system },
-	{ "io-event", "waiting for events on file descriptors", group_io_event },
-	{ "ipc", "pipes, SysV and POSIX IPC, cross-process memory access", group_ipc },
-	{ "keyring", "the kernel keyring", group_keyring },
-	{ "memlock", "locking memory in RAM", group_memlock },
-	{ "module", "loading and unloading kernel modules", group_module },
-	{ "mount", "mounting, unmounting and changing the root directory", group_mount },
-	{ "network-io", "sockets: creating, connecting, sending, receiving", group_network_io },
-	{ "obsolete", "syscalls nobody should need any more", group_obsolete },
-	{ "pkey", "memory protection keys", group_pkey },
-	{ "privileged", "calls that need privileges (capabilities) to succeed", group_privileged },
-	{ "process", "creating, signalling, waiting for and inspecting processes", group_process },
-	{ "raw-io", "raw access to I/O ports and devices", group_raw_io },
-	{ "reboot", "rebooting and loading a new kernel", group_reboot },
-	{ "resources", "changing resource limits, priorities and memory policy", group_resources },
-	{ "sandbox", "setting up sandboxes: seccomp and Landlock", group_sandbox },
-	{ "setuid", "changing user and group ids", group_setuid },
-	{ "signal", "handling and masking signals", group_signal },
-	{ "swap", "enabling and disabling swap", group_swap },
-	{ "sync", "flushing files and memory to storage", group_sync },
-	{ "system-service", "what a typical system service needs", group_system_service },
-	{ "timer", "timers and alarms", group_timer },
+	{ 1, 5, 0, 10 }, /* aio */
+	{ 188, 197, 10, 17 }, /* basic-io */
+	{ 371, 377, 27, 7 }, /* chown */
+	{ 450, 456, 34, 7 }, /* clock */
+	{ 569, 583, 41, 5 }, /* cpu-emulation */
+	{ 686, 692, 46, 7 }, /* debug */
+	{ 846, 854, 53, 63 }, /* default */
+	{ 1604, 1616, 116, 80 }, /* file-system */
+	{ 2360, 2369, 196, 17 }, /* io-event */
+	{ 2594, 2598, 213, 28 }, /* ipc */
+	{ 2945, 2953, 241, 3 }, /* keyring */
+	{ 2999, 3007, 244, 5 }, /* memlock */
+	{ 3070, 3077, 249, 3 }, /* module */
+	{ 3153, 3159, 252, 12 }, /* mount */
+	{ 3311, 3322, 264, 22 }, /* network-io */
+	{ 3567, 3576, 286, 26 }, /* obsolete */
+	{ 3817, 3822, 312, 3 }, /* pkey */
+	{ 3880, 3891, 315, 54 }, /* privileged */
+	{ 4320, 4328, 369, 22 }, /* process */
+	{ 4577, 4584, 391, 7 }, /* raw-io */
+	{ 4125, 4620, 398, 3 }, /* reboot */
+	{ 4655, 4665, 401, 13 }, /* resources */
+	{ 4893, 4901, 414, 4 }, /* sandbox */
+	{ 4281, 5017, 418, 14 }, /* setuid */
+	{ 5103, 5110, 432, 14 }, /* signal */
+	{ 5309, 5314, 446, 2 }, /* swap */
+	{ 5342, 5347, 448, 7 }, /* sync */
+	{ 5446, 5461, 455, 376 }, /* system-service */
+	{ 6179, 6185, 831, 16 }, /* timer */
 };
-/* clang-format on */
 
-const size_t group_table_count = sizeof(group_table) / sizeof(group_table[0]);
+const size_t group_table_count = 29;
+const char *group_member_view[876];
+/* clang-format on */
