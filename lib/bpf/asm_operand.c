@@ -17,7 +17,7 @@
 
 #define NAME_MAX_LEN 64
 
-static const char *const action_names[] = {
+static const char action_names[][13] = {
 	"ALLOW", "KILL_PROCESS", "KILL_THREAD", "KILL", "TRAP",
 	"ERRNO", "TRACE",	 "LOG",		"USER_NOTIF",
 };

@@ -38,7 +38,7 @@ static const char *const unsupported[] = {
 };
 
 /* Words that only firejail profiles start lines with. */
-static const char *const keywords[] = {
+static const char keywords[][28] = {
     "seccomp",
     "seccomp.drop",
     "seccomp.keep",
@@ -65,7 +65,6 @@ static const char *const keywords[] = {
     "net",
     "nodvd",
     "notv",
-    NULL,
 };
 
 /* A list option's value and where it starts. */
@@ -115,6 +114,14 @@ static bool in_list(const char *const *list, const char *word, size_t len)
 {
 	for (; *list; list++)
 		if (strlen(*list) == len && !strncmp(*list, word, len))
+			return true;
+	return false;
+}
+
+static bool in_keywords(const char *word, size_t len)
+{
+	for (size_t i = 0; i < sizeof(keywords) / sizeof(keywords[0]); i++)
+		if (strlen(keywords[i]) == len && !strncmp(keywords[i], word, len))
 			return true;
 	return false;
 }
@@ -1032,7 +1039,7 @@ bool scg_firejail_detect(const char *text, size_t len)
 		while (w + n < (e ? e : end) && !strchr(" \t=\n", w[n]))
 			n++;
 		if (n &&
-		    (in_list(keywords, w, n) || in_list(unsupported, w, n)))
+		    (in_keywords(w, n) || in_list(unsupported, w, n)))
 			return true;
 		p = e ? e + 1 : end;
 	}
@@ -1063,7 +1070,7 @@ int scg_firejail_import(const char *text, size_t len, const struct scg_import_op
 	int r = read_text(&c, file, text, len);
 	struct imp_stack st;
 	imp_stack_init(&st, file);
-	static const char *const abis[] = {"x86_64", "x86", "x32"};
+	static const char abis[][7] = {"x86_64", "x86", "x32"};
 	for (size_t i = 0; i < 3; i++)
 		st.targets[st.ntargets++] = scg_arch_lookup(abis[i]);
 	if (r == 0 && !c.failed)

@@ -53,7 +53,7 @@ const struct sd_name *sd_name_find(const char *name)
 
 int sd_resolve(const struct scg_arch *arch, const char *name, uint32_t *nr)
 {
-	static const char *const abis[] = {"x86_64", "x86", "x32"};
+	static const char abis[][7] = {"x86_64", "x86", "x32"};
 	const struct sd_name *n = sd_name_find(name);
 	for (size_t i = 0; n && i < 3; i++) {
 		if (strcmp(scg_arch_name(arch), abis[i]))
@@ -279,8 +279,8 @@ static int read_list(struct ctx *c, struct sd_list *l, const struct unit_setting
 
 static int parse_bool(const char *v, bool *out)
 {
-	static const char *const yes[] = {"1", "yes", "y", "true", "t", "on"};
-	static const char *const no[] = {"0", "no", "n", "false", "f", "off"};
+	static const char yes[][5] = {"1", "yes", "y", "true", "t", "on"};
+	static const char no[][6] = {"0", "no", "n", "false", "f", "off"};
 	for (size_t i = 0; i < 6; i++) {
 		if (!strcasecmp(v, yes[i]))
 			return *out = true, 0;
@@ -467,7 +467,7 @@ static void read_namespaces(struct ctx *c, const struct unit_setting *s)
 
 /* --- dispatch ------------------------------------------------------------- */
 
-static const char *const directives[] = {
+static const char directives[][32] = {
     "SystemCallFilter",
     "SystemCallErrorNumber",
     "SystemCallArchitectures",
@@ -484,8 +484,8 @@ static const char *const directives[] = {
     "ProtectKernelLogs",
     "ProtectHostname",
     "PrivateDevices",
-    NULL,
 };
+#define DIRECTIVE_COUNT (sizeof(directives) / sizeof(directives[0]))
 
 /* Reads @s when it is one of the boolean directives; false when it is none of them. */
 static bool read_flag_setting(struct ctx *c, const struct unit_setting *s)
@@ -527,8 +527,8 @@ static bool exec_section(const char *section)
 
 static bool is_directive(const char *key)
 {
-	for (const char *const *d = directives; *d; d++)
-		if (!strcmp(*d, key))
+	for (size_t i = 0; i < DIRECTIVE_COUNT; i++)
+		if (!strcmp(directives[i], key))
 			return true;
 	/* no seccomp directive, but it turns RestrictSUIDSGID= on */
 	return !strcmp(key, "DynamicUser");
@@ -551,8 +551,8 @@ static void check_unknown_key(struct ctx *c, const struct unit_setting *s)
 {
 	struct suggest sg;
 	suggest_init(&sg, s->key);
-	for (const char *const *d = directives; *d; d++)
-		suggest_consider(&sg, *d);
+	for (size_t i = 0; i < DIRECTIVE_COUNT; i++)
+		suggest_consider(&sg, directives[i]);
 	const char *near = suggest_result(&sg);
 	if (!near)
 		return;
@@ -607,9 +607,9 @@ bool scg_systemd_detect(const char *text, size_t len)
 		for (const char *const *h = headers; *h; h++)
 			if (n >= strlen(*h) && !strncmp(p, *h, strlen(*h)))
 				return true;
-		for (const char *const *d = directives; *d; d++) {
-			size_t dl = strlen(*d);
-			if (n > dl && !strncmp(p, *d, dl) && p[dl] == '=')
+		for (size_t i = 0; i < DIRECTIVE_COUNT; i++) {
+			size_t dl = strlen(directives[i]);
+			if (n > dl && !strncmp(p, directives[i], dl) && p[dl] == '=')
 				return true;
 		}
 		p = e ? e + 1 : end;

@@ -275,7 +275,7 @@ int scg_systemd_export(const struct scg_policy *policy, char **text, struct scg_
 {
 	*text = NULL;
 	struct exporter x = {.p = policy, .diag = diag, .dflt = scg_policy_default(policy)};
-	static const char *const names[] = {"x86_64", "x86", "x32"};
+	static const char names[][7] = {"x86_64", "x86", "x32"};
 	for (size_t a = 0; a < 3; a++)
 		x.abis[a] = scg_arch_lookup(names[a]);
 	for (size_t i = 0; i < scg_policy_arch_count(policy); i++) {

@@ -20,7 +20,7 @@
 #include "util/grow.h"
 
 /* Parameter names that hold a file name (a path) in the man pages' prototypes. */
-static const char *const path_params[] = {
+static const char path_params[][9] = {
 	"pathname", "filename", "path",	  "oldpath", "newpath", "linkpath",
 	"source",   "target",	"special", "new_root", "put_old",
 };
