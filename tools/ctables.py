@@ -1,7 +1,10 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """C output shared by the table generators of tools/: strings go into one pool per
 table and rows hold 16-bit offsets into it, so a table carries no pointer and the
-shared library needs no load-time relocation for it."""
+shared library needs no load-time relocation for it.  Also the reader of
+data/syscalls.csv, for the generators that need the syscall names."""
+
+import re
 
 
 def c_string(s):
@@ -65,3 +68,37 @@ def render_groups(prefix, entry_type, table, count, groups):
     out += ["};", "", "const %s %s[] = {" % (entry_type, table)] + rows + ["};", ""]
     out.append("const size_t %s = %d;" % (count, len(groups)))
     return out
+
+
+def read_syscalls(path):
+    """data/syscalls.csv as (abis, {name: {abi: nr}}): the column names in order, and for
+    every name the ABIs that number it (an ABI missing from a name's dict lacks it)."""
+    abis, names = None, {}
+    with open(path, encoding="ascii") as f:
+        for lineno, line in enumerate(f, 1):
+            line = line.rstrip("\n")
+            if not line or line.startswith("#"):
+                continue
+            cells = line.split(",")
+            if abis is None:
+                if cells[0] != "syscall" or len(cells) < 2:
+                    raise SystemExit("%s:%d: expected the header syscall,ABI,..." % (path, lineno))
+                abis = cells[1:]
+                continue
+            if len(cells) != len(abis) + 1:
+                raise SystemExit("%s:%d: expected %d cells" % (path, lineno, len(abis) + 1))
+            name = cells[0]
+            if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name) or name in names:
+                raise SystemExit("%s:%d: bad or repeated name %r" % (path, lineno, name))
+            if names and name < max(names):
+                raise SystemExit("%s:%d: rows out of order at %r" % (path, lineno, name))
+            row = {}
+            for abi, cell in zip(abis, cells[1:]):
+                if cell:
+                    if not cell.isdigit() or int(cell) > 0xFFFFFFFF:
+                        raise SystemExit("%s:%d: bad number %r" % (path, lineno, cell))
+                    row[abi] = int(cell)
+            names[name] = row
+    if abis is None:
+        raise SystemExit("%s: no header row" % path)
+    return abis, names

@@ -4,9 +4,9 @@
 syscalls, read from the SYNOPSIS prototypes of the Linux man-pages (section 2).
 The build turns the file into C (tools/gen-tables-c.py).
 
-    tools/gen-syscall-params.py [MAN2_DIR] [SYSCALL_TABLES_C] [OUTPUT]
+    tools/gen-syscall-params.py [MAN2_DIR] [SYSCALLS_CSV] [OUTPUT]
 
-Defaults: /usr/share/man/man2, lib/arch/syscall_tables.c,
+Defaults: /usr/share/man/man2, data/syscalls.csv,
 data/syscall-params.tsv.  The output depends only on the inputs (files
 are read in sorted order), so running it twice gives identical files.
 
@@ -24,6 +24,9 @@ import gzip
 import os
 import re
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import ctables  # noqa: E402
 
 # Kinds, mirrored by enum scg_param_kind in include/syscage/arch.h.
 KIND_32 = "SCG_PARAM_32"        # int-like: only the low 32 bits count
@@ -151,13 +154,8 @@ OVERRIDES = {
 TROFF_FONT_MACROS = {"B", "I", "R", "BI", "BR", "IB", "IR", "RB", "RI", "SM", "SB"}
 
 
-def read_syscall_names(tables_c):
-    with open(tables_c, encoding="utf-8") as f:
-        text = f.read()
-    m = re.search(r"syscall_all_names\[\]\s*=\s*\{(.*?)\};", text, re.S)
-    if not m:
-        sys.exit("gen-syscall-params: no syscall_all_names in " + tables_c)
-    return set(re.findall(r'"([^"]+)"', m.group(1)))
+def read_syscall_names(syscalls_csv):
+    return set(ctables.read_syscalls(syscalls_csv)[1])
 
 
 def troff_args(s):
@@ -362,9 +360,9 @@ def render(found, unsupported):
 
 def main(argv):
     man_dir = argv[1] if len(argv) > 1 else "/usr/share/man/man2"
-    tables_c = argv[2] if len(argv) > 2 else "lib/arch/syscall_tables.c"
+    syscalls_csv = argv[2] if len(argv) > 2 else "data/syscalls.csv"
     output = argv[3] if len(argv) > 3 else "data/syscall-params.tsv"
-    known = read_syscall_names(tables_c)
+    known = read_syscall_names(syscalls_csv)
     found = collect(man_dir, known)
     unsupported = apply_overrides(found, known)
     text = render(found, unsupported)

@@ -4,7 +4,7 @@
 syscall groups of the installed systemd and the syscall numbers its
 libseccomp gives each name, for the systemd unit importer.
 
-    tools/gen-systemd-groups.py [GROUPS_C [NAMES_C [SYSCALL_TABLES_C]]]
+    tools/gen-systemd-groups.py [GROUPS_C [NAMES_C [SYSCALLS_CSV]]]
 
 Groups come from `systemd-analyze syscall-filter` (set SYSTEMD_ANALYZE to
 another command, or give its saved output with SYSCALL_FILTER_TEXT=FILE);
@@ -19,7 +19,6 @@ inputs, same files.
 """
 
 import ctypes
-import importlib.util
 
 import os
 import re
@@ -76,13 +75,9 @@ MULTIPLEXED = range(-299, -100)
 DIRECT = -2
 
 
-def table_names(tables_c):
-    """Every name of syscage's syscall tables, read as tools/gen-groups.py reads them."""
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "gen-groups.py")
-    spec = importlib.util.spec_from_file_location("gen_groups", path)
-    gen_groups = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(gen_groups)
-    return gen_groups.read_syscall_names(tables_c)
+def table_names(syscalls_csv):
+    """Every name of syscage's syscall tables (data/syscalls.csv)."""
+    return set(ctables.read_syscalls(syscalls_csv)[1])
 
 
 def libseccomp_numbers(names):
@@ -134,7 +129,7 @@ def write(path, text):
 def main():
     out_path = sys.argv[1] if len(sys.argv) > 1 else "lib/import/systemd_groups.c"
     names_path = sys.argv[2] if len(sys.argv) > 2 else "lib/import/systemd_names.c"
-    tables_c = sys.argv[3] if len(sys.argv) > 3 else "lib/arch/syscall_tables.c"
+    syscalls_csv = sys.argv[3] if len(sys.argv) > 3 else "data/syscalls.csv"
     groups = parse(read_listing())
     if not groups:
         sys.exit("systemd-analyze syscall-filter listed no groups")
@@ -152,7 +147,7 @@ def main():
                                                  "sd_group_count", groups)) + "\n")
     parts.append("/* clang-format on */\n")
     write(out_path, "".join(parts))
-    names = table_names(tables_c)
+    names = table_names(syscalls_csv)
     for _, _, members in groups:
         names.update(m for m in members if not m.startswith("@"))
     write(names_path, render_names(libseccomp_numbers(names)))

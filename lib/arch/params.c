@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * Parameter names and widths from the man pages (syscall_params.c, generated
- * by tools/gen-syscall-params.py), and the rules for when they describe an
+ * Parameter names and widths from the man pages (data/syscall-params.tsv,
+ * turned into syscall_params.c by the build), and the rules for when they describe an
  * ABI's registers: the language's named arguments, the decoder, learn and
  * inject all read them through here.
  */

@@ -3,7 +3,7 @@
  * Targeting calls by the file they name, like strace's -P: the path tests
  * of an :if= condition (path == "notes.txt"), and which arguments of a
  * syscall are file names or descriptors, from the parameter tables of the
- * policy language (lib/arch/syscall_params.c, after the man pages).
+ * policy language (data/syscall-params.tsv, after the man pages).
  *
  * A seccomp filter sees registers, not the memory behind a pointer, so a
  * rule with a path test is always supervised: the supervisor reads the

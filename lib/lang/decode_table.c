@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Which constants each syscall parameter takes, for the decoder.  The
- * parameter names are those of the generated table (syscall_params.c,
+ * parameter names are those of the parameter table (data/syscall-params.tsv,
  * from the man pages); the constants and their values per ABI are the
  * policy language's (constants.c), so whatever the decoder prints, a
  * policy reads back.
