@@ -28,10 +28,17 @@ class Pool:
             raise SystemExit("string pool past 64 KiB: offsets are 16-bit")
         return self.offsets[s]
 
-    def render(self, name):
-        """The pool as a C definition, one string a line with its offset."""
-        out = ["const char %s[] =" % name]
-        out += ['\t%s\\0" /* %d */' % (c_string(s)[:-1], self.offsets[s]) for s in self.strings]
+    def render(self, name, width=96):
+        """The pool as a C definition, strings packed into lines no wider than @width; the
+        rows that index it name each string in a comment."""
+        out, line = ["const char %s[] =" % name], "\t"
+        for s in self.strings:
+            cell = c_string(s)[:-1] + '\\0" '
+            if len((line + cell).expandtabs(8)) > width and line.strip():
+                out.append(line.rstrip())
+                line = "\t"
+            line += cell
+        out.append(line.rstrip())
         out.append(";")
         return out
 

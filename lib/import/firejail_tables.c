@@ -7,468 +7,87 @@
 
 /* clang-format off */
 const char fj_name_pool[] =
-	"\0" /* 0 */
-	"_sysctl\0" /* 1 */
-	"accept\0" /* 9 */
-	"accept4\0" /* 16 */
-	"access\0" /* 24 */
-	"acct\0" /* 31 */
-	"add_key\0" /* 36 */
-	"adjtimex\0" /* 44 */
-	"afs_syscall\0" /* 53 */
-	"alarm\0" /* 65 */
-	"arch_prctl\0" /* 71 */
-	"bind\0" /* 82 */
-	"bpf\0" /* 87 */
-	"brk\0" /* 91 */
-	"capget\0" /* 95 */
-	"capset\0" /* 102 */
-	"chdir\0" /* 109 */
-	"chmod\0" /* 115 */
-	"chown\0" /* 121 */
-	"chroot\0" /* 127 */
-	"clock_adjtime\0" /* 134 */
-	"clock_getres\0" /* 148 */
-	"clock_gettime\0" /* 161 */
-	"clock_nanosleep\0" /* 175 */
-	"clock_settime\0" /* 191 */
-	"clone\0" /* 205 */
-	"clone3\0" /* 211 */
-	"close\0" /* 218 */
-	"close_range\0" /* 224 */
-	"connect\0" /* 236 */
-	"copy_file_range\0" /* 244 */
-	"creat\0" /* 260 */
-	"create_module\0" /* 266 */
-	"delete_module\0" /* 280 */
-	"dup\0" /* 294 */
-	"dup2\0" /* 298 */
-	"dup3\0" /* 303 */
-	"epoll_create\0" /* 308 */
-	"epoll_create1\0" /* 321 */
-	"epoll_ctl\0" /* 335 */
-	"epoll_ctl_old\0" /* 345 */
-	"epoll_pwait\0" /* 359 */
-	"epoll_wait\0" /* 371 */
-	"epoll_wait_old\0" /* 382 */
-	"eventfd\0" /* 397 */
-	"eventfd2\0" /* 405 */
-	"execve\0" /* 414 */
-	"execveat\0" /* 421 */
-	"exit\0" /* 430 */
-	"exit_group\0" /* 435 */
-	"faccessat\0" /* 446 */
-	"faccessat2\0" /* 456 */
-	"fadvise64\0" /* 467 */
-	"fallocate\0" /* 477 */
-	"fanotify_init\0" /* 487 */
-	"fanotify_mark\0" /* 501 */
-	"fchdir\0" /* 515 */
-	"fchmod\0" /* 522 */
-	"fchmodat\0" /* 529 */
-	"fchown\0" /* 538 */
-	"fchownat\0" /* 545 */
-	"fcntl\0" /* 554 */
-	"fdatasync\0" /* 560 */
-	"fgetxattr\0" /* 570 */
-	"finit_module\0" /* 580 */
-	"flistxattr\0" /* 593 */
-	"flock\0" /* 604 */
-	"fork\0" /* 610 */
-	"fremovexattr\0" /* 615 */
-	"fsconfig\0" /* 628 */
-	"fsetxattr\0" /* 637 */
-	"fsmount\0" /* 647 */
-	"fsopen\0" /* 655 */
-	"fspick\0" /* 662 */
-	"fstat\0" /* 669 */
-	"fstatfs\0" /* 675 */
-	"fsync\0" /* 683 */
-	"ftruncate\0" /* 689 */
-	"futex\0" /* 699 */
-	"futimesat\0" /* 705 */
-	"get_kernel_syms\0" /* 715 */
-	"get_mempolicy\0" /* 731 */
-	"get_robust_list\0" /* 745 */
-	"get_thread_area\0" /* 761 */
-	"getcpu\0" /* 777 */
-	"getcwd\0" /* 784 */
-	"getdents\0" /* 791 */
-	"getdents64\0" /* 800 */
-	"getegid\0" /* 811 */
-	"geteuid\0" /* 819 */
-	"getgid\0" /* 827 */
-	"getgroups\0" /* 834 */
-	"getitimer\0" /* 844 */
-	"getpeername\0" /* 854 */
-	"getpgid\0" /* 866 */
-	"getpgrp\0" /* 874 */
-	"getpid\0" /* 882 */
-	"getpmsg\0" /* 889 */
-	"getppid\0" /* 897 */
-	"getpriority\0" /* 905 */
-	"getrandom\0" /* 917 */
-	"getresgid\0" /* 927 */
-	"getresuid\0" /* 937 */
-	"getrlimit\0" /* 947 */
-	"getrusage\0" /* 957 */
-	"getsid\0" /* 967 */
-	"getsockname\0" /* 974 */
-	"getsockopt\0" /* 986 */
-	"gettid\0" /* 997 */
-	"gettimeofday\0" /* 1004 */
-	"getuid\0" /* 1017 */
-	"getxattr\0" /* 1024 */
-	"init_module\0" /* 1033 */
-	"inotify_add_watch\0" /* 1045 */
-	"inotify_init\0" /* 1063 */
-	"inotify_init1\0" /* 1076 */
-	"inotify_rm_watch\0" /* 1090 */
-	"io_cancel\0" /* 1107 */
-	"io_destroy\0" /* 1117 */
-	"io_getevents\0" /* 1128 */
-	"io_pgetevents\0" /* 1141 */
-	"io_setup\0" /* 1155 */
-	"io_submit\0" /* 1164 */
-	"io_uring_enter\0" /* 1174 */
-	"io_uring_register\0" /* 1189 */
-	"io_uring_setup\0" /* 1207 */
-	"ioctl\0" /* 1222 */
-	"ioperm\0" /* 1228 */
-	"iopl\0" /* 1235 */
-	"ioprio_get\0" /* 1240 */
-	"ioprio_set\0" /* 1251 */
-	"kcmp\0" /* 1262 */
-	"kexec_file_load\0" /* 1267 */
-	"kexec_load\0" /* 1283 */
-	"keyctl\0" /* 1294 */
-	"kill\0" /* 1301 */
-	"lchown\0" /* 1306 */
-	"lgetxattr\0" /* 1313 */
-	"link\0" /* 1323 */
-	"linkat\0" /* 1328 */
-	"listen\0" /* 1335 */
-	"listxattr\0" /* 1342 */
-	"llistxattr\0" /* 1352 */
-	"lookup_dcookie\0" /* 1363 */
-	"lremovexattr\0" /* 1378 */
-	"lseek\0" /* 1391 */
-	"lsetxattr\0" /* 1397 */
-	"lstat\0" /* 1407 */
-	"madvise\0" /* 1413 */
-	"mbind\0" /* 1421 */
-	"membarrier\0" /* 1427 */
-	"memfd_create\0" /* 1438 */
-	"migrate_pages\0" /* 1451 */
-	"mincore\0" /* 1465 */
-	"mkdir\0" /* 1473 */
-	"mkdirat\0" /* 1479 */
-	"mknod\0" /* 1487 */
-	"mknodat\0" /* 1493 */
-	"mlock\0" /* 1501 */
-	"mlock2\0" /* 1507 */
-	"mlockall\0" /* 1514 */
-	"mmap\0" /* 1523 */
-	"modify_ldt\0" /* 1528 */
-	"mount\0" /* 1539 */
-	"move_mount\0" /* 1545 */
-	"move_pages\0" /* 1556 */
-	"mprotect\0" /* 1567 */
-	"mq_getsetattr\0" /* 1576 */
-	"mq_notify\0" /* 1590 */
-	"mq_open\0" /* 1600 */
-	"mq_timedreceive\0" /* 1608 */
-	"mq_timedsend\0" /* 1624 */
-	"mq_unlink\0" /* 1637 */
-	"mremap\0" /* 1647 */
-	"msgctl\0" /* 1654 */
-	"msgget\0" /* 1661 */
-	"msgrcv\0" /* 1668 */
-	"msgsnd\0" /* 1675 */
-	"msync\0" /* 1682 */
-	"munlock\0" /* 1688 */
-	"munlockall\0" /* 1696 */
-	"munmap\0" /* 1707 */
-	"name_to_handle_at\0" /* 1714 */
-	"nanosleep\0" /* 1732 */
-	"newfstatat\0" /* 1742 */
-	"nfsservctl\0" /* 1753 */
-	"open\0" /* 1764 */
-	"open_by_handle_at\0" /* 1769 */
-	"open_tree\0" /* 1787 */
-	"openat\0" /* 1797 */
-	"openat2\0" /* 1804 */
-	"pause\0" /* 1812 */
-	"perf_event_open\0" /* 1818 */
-	"personality\0" /* 1834 */
-	"pidfd_getfd\0" /* 1846 */
-	"pidfd_open\0" /* 1858 */
-	"pidfd_send_signal\0" /* 1869 */
-	"pipe\0" /* 1887 */
-	"pipe2\0" /* 1892 */
-	"pivot_root\0" /* 1898 */
-	"pkey_alloc\0" /* 1909 */
-	"pkey_free\0" /* 1920 */
-	"pkey_mprotect\0" /* 1930 */
-	"poll\0" /* 1944 */
-	"ppoll\0" /* 1949 */
-	"prctl\0" /* 1955 */
-	"pread64\0" /* 1961 */
-	"preadv\0" /* 1969 */
-	"preadv2\0" /* 1976 */
-	"prlimit64\0" /* 1984 */
-	"process_madvise\0" /* 1994 */
-	"process_vm_readv\0" /* 2010 */
-	"process_vm_writev\0" /* 2027 */
-	"pselect6\0" /* 2045 */
-	"ptrace\0" /* 2054 */
-	"putpmsg\0" /* 2061 */
-	"pwrite64\0" /* 2069 */
-	"pwritev\0" /* 2078 */
-	"pwritev2\0" /* 2086 */
-	"query_module\0" /* 2095 */
-	"quotactl\0" /* 2108 */
-	"read\0" /* 2117 */
-	"readahead\0" /* 2122 */
-	"readlink\0" /* 2132 */
-	"readlinkat\0" /* 2141 */
-	"readv\0" /* 2152 */
-	"reboot\0" /* 2158 */
-	"recvfrom\0" /* 2165 */
-	"recvmmsg\0" /* 2174 */
-	"recvmsg\0" /* 2183 */
-	"remap_file_pages\0" /* 2191 */
-	"removexattr\0" /* 2208 */
-	"rename\0" /* 2220 */
-	"renameat\0" /* 2227 */
-	"renameat2\0" /* 2236 */
-	"request_key\0" /* 2246 */
-	"restart_syscall\0" /* 2258 */
-	"rmdir\0" /* 2274 */
-	"rseq\0" /* 2280 */
-	"rt_sigaction\0" /* 2285 */
-	"rt_sigpending\0" /* 2298 */
-	"rt_sigprocmask\0" /* 2312 */
-	"rt_sigqueueinfo\0" /* 2327 */
-	"rt_sigreturn\0" /* 2343 */
-	"rt_sigsuspend\0" /* 2356 */
-	"rt_sigtimedwait\0" /* 2370 */
-	"rt_tgsigqueueinfo\0" /* 2386 */
-	"sched_get_priority_max\0" /* 2404 */
-	"sched_get_priority_min\0" /* 2427 */
-	"sched_getaffinity\0" /* 2450 */
-	"sched_getattr\0" /* 2468 */
-	"sched_getparam\0" /* 2482 */
-	"sched_getscheduler\0" /* 2497 */
-	"sched_rr_get_interval\0" /* 2516 */
-	"sched_setaffinity\0" /* 2538 */
-	"sched_setattr\0" /* 2556 */
-	"sched_setparam\0" /* 2570 */
-	"sched_setscheduler\0" /* 2585 */
-	"sched_yield\0" /* 2604 */
-	"seccomp\0" /* 2616 */
-	"security\0" /* 2624 */
-	"select\0" /* 2633 */
-	"semctl\0" /* 2640 */
-	"semget\0" /* 2647 */
-	"semop\0" /* 2654 */
-	"semtimedop\0" /* 2660 */
-	"sendfile\0" /* 2671 */
-	"sendmmsg\0" /* 2680 */
-	"sendmsg\0" /* 2689 */
-	"sendto\0" /* 2697 */
-	"set_mempolicy\0" /* 2704 */
-	"set_robust_list\0" /* 2718 */
-	"set_thread_area\0" /* 2734 */
-	"set_tid_address\0" /* 2750 */
-	"setdomainname\0" /* 2766 */
-	"setfsgid\0" /* 2780 */
-	"setfsuid\0" /* 2789 */
-	"setgid\0" /* 2798 */
-	"setgroups\0" /* 2805 */
-	"sethostname\0" /* 2815 */
-	"setitimer\0" /* 2827 */
-	"setns\0" /* 2837 */
-	"setpgid\0" /* 2843 */
-	"setpriority\0" /* 2851 */
-	"setregid\0" /* 2863 */
-	"setresgid\0" /* 2872 */
-	"setresuid\0" /* 2882 */
-	"setreuid\0" /* 2892 */
-	"setrlimit\0" /* 2901 */
-	"setsid\0" /* 2911 */
-	"setsockopt\0" /* 2918 */
-	"settimeofday\0" /* 2929 */
-	"setuid\0" /* 2942 */
-	"setxattr\0" /* 2949 */
-	"shmat\0" /* 2958 */
-	"shmctl\0" /* 2964 */
-	"shmdt\0" /* 2971 */
-	"shmget\0" /* 2977 */
-	"shutdown\0" /* 2984 */
-	"sigaltstack\0" /* 2993 */
-	"signalfd\0" /* 3005 */
-	"signalfd4\0" /* 3014 */
-	"socket\0" /* 3024 */
-	"socketpair\0" /* 3031 */
-	"splice\0" /* 3042 */
-	"stat\0" /* 3049 */
-	"statfs\0" /* 3054 */
-	"statx\0" /* 3061 */
-	"swapoff\0" /* 3067 */
-	"swapon\0" /* 3075 */
-	"symlink\0" /* 3082 */
-	"symlinkat\0" /* 3090 */
-	"sync\0" /* 3100 */
-	"sync_file_range\0" /* 3105 */
-	"syncfs\0" /* 3121 */
-	"sysfs\0" /* 3128 */
-	"sysinfo\0" /* 3134 */
-	"syslog\0" /* 3142 */
-	"tee\0" /* 3149 */
-	"tgkill\0" /* 3153 */
-	"time\0" /* 3160 */
-	"timer_create\0" /* 3165 */
-	"timer_delete\0" /* 3178 */
-	"timer_getoverrun\0" /* 3191 */
-	"timer_gettime\0" /* 3208 */
-	"timer_settime\0" /* 3222 */
-	"timerfd_create\0" /* 3236 */
-	"timerfd_gettime\0" /* 3251 */
-	"timerfd_settime\0" /* 3267 */
-	"times\0" /* 3283 */
-	"tkill\0" /* 3289 */
-	"truncate\0" /* 3295 */
-	"tuxcall\0" /* 3304 */
-	"umask\0" /* 3312 */
-	"umount2\0" /* 3318 */
-	"uname\0" /* 3326 */
-	"unlink\0" /* 3332 */
-	"unlinkat\0" /* 3339 */
-	"unshare\0" /* 3348 */
-	"uselib\0" /* 3356 */
-	"userfaultfd\0" /* 3363 */
-	"ustat\0" /* 3375 */
-	"utime\0" /* 3381 */
-	"utimensat\0" /* 3387 */
-	"utimes\0" /* 3397 */
-	"vfork\0" /* 3404 */
-	"vhangup\0" /* 3410 */
-	"vmsplice\0" /* 3418 */
-	"vserver\0" /* 3427 */
-	"wait4\0" /* 3435 */
-	"waitid\0" /* 3441 */
-	"write\0" /* 3448 */
-	"writev\0" /* 3454 */
-	"_llseek\0" /* 3461 */
-	"_newselect\0" /* 3469 */
-	"bdflush\0" /* 3480 */
-	"break\0" /* 3488 */
-	"chown32\0" /* 3494 */
-	"clock_adjtime64\0" /* 3502 */
-	"clock_getres_time64\0" /* 3518 */
-	"clock_gettime64\0" /* 3538 */
-	"clock_nanosleep_time64\0" /* 3554 */
-	"clock_settime64\0" /* 3577 */
-	"fadvise64_64\0" /* 3593 */
-	"fchown32\0" /* 3606 */
-	"fcntl64\0" /* 3615 */
-	"fstat64\0" /* 3623 */
-	"fstatat64\0" /* 3631 */
-	"fstatfs64\0" /* 3641 */
-	"ftime\0" /* 3651 */
-	"ftruncate64\0" /* 3657 */
-	"futex_time64\0" /* 3669 */
-	"getegid32\0" /* 3682 */
-	"geteuid32\0" /* 3692 */
-	"getgid32\0" /* 3702 */
-	"getgroups32\0" /* 3711 */
-	"getresgid32\0" /* 3723 */
-	"getresuid32\0" /* 3735 */
-	"getuid32\0" /* 3747 */
-	"gtty\0" /* 3756 */
-	"idle\0" /* 3761 */
-	"io_pgetevents_time64\0" /* 3766 */
-	"ipc\0" /* 3787 */
-	"lchown32\0" /* 3791 */
-	"lock\0" /* 3800 */
-	"lstat64\0" /* 3805 */
-	"mmap2\0" /* 3813 */
-	"mpx\0" /* 3819 */
-	"mq_timedreceive_time64\0" /* 3823 */
-	"mq_timedsend_time64\0" /* 3846 */
-	"nice\0" /* 3866 */
-	"oldfstat\0" /* 3871 */
-	"oldlstat\0" /* 3880 */
-	"oldolduname\0" /* 3889 */
-	"oldstat\0" /* 3901 */
-	"olduname\0" /* 3909 */
-	"ppoll_time64\0" /* 3918 */
-	"prof\0" /* 3931 */
-	"profil\0" /* 3936 */
-	"pselect6_time64\0" /* 3943 */
-	"readdir\0" /* 3959 */
-	"recvmmsg_time64\0" /* 3967 */
-	"rt_sigtimedwait_time64\0" /* 3983 */
-	"sched_rr_get_interval_time64\0" /* 4006 */
-	"semtimedop_time64\0" /* 4035 */
-	"sendfile64\0" /* 4053 */
-	"setfsgid32\0" /* 4064 */
-	"setfsuid32\0" /* 4075 */
-	"setgid32\0" /* 4086 */
-	"setgroups32\0" /* 4095 */
-	"setregid32\0" /* 4107 */
-	"setresgid32\0" /* 4118 */
-	"setresuid32\0" /* 4130 */
-	"setreuid32\0" /* 4142 */
-	"setuid32\0" /* 4153 */
-	"sgetmask\0" /* 4162 */
-	"sigaction\0" /* 4171 */
-	"signal\0" /* 4181 */
-	"sigpending\0" /* 4188 */
-	"sigprocmask\0" /* 4199 */
-	"sigreturn\0" /* 4211 */
-	"sigsuspend\0" /* 4221 */
-	"socketcall\0" /* 4232 */
-	"ssetmask\0" /* 4243 */
-	"stat64\0" /* 4252 */
-	"statfs64\0" /* 4259 */
-	"stime\0" /* 4268 */
-	"stty\0" /* 4274 */
-	"timer_gettime64\0" /* 4279 */
-	"timer_settime64\0" /* 4295 */
-	"timerfd_gettime64\0" /* 4311 */
-	"timerfd_settime64\0" /* 4329 */
-	"truncate64\0" /* 4347 */
-	"ugetrlimit\0" /* 4358 */
-	"ulimit\0" /* 4369 */
-	"umount\0" /* 4376 */
-	"utimensat_time64\0" /* 4383 */
-	"vm86\0" /* 4400 */
-	"vm86old\0" /* 4405 */
-	"waitpid\0" /* 4413 */
-	"aio\0" /* 4421 */
-	"basic-io\0" /* 4425 */
-	"clock\0" /* 4434 */
-	"cpu-emulation\0" /* 4440 */
-	"debug\0" /* 4454 */
-	"default\0" /* 4460 */
-	"default-keep\0" /* 4468 */
-	"default-nodebuggers\0" /* 4481 */
-	"file-system\0" /* 4501 */
-	"io-event\0" /* 4513 */
-	"keyring\0" /* 4522 */
-	"memlock\0" /* 4530 */
-	"module\0" /* 4538 */
-	"network-io\0" /* 4545 */
-	"obsolete\0" /* 4556 */
-	"privileged\0" /* 4565 */
-	"process\0" /* 4576 */
-	"raw-io\0" /* 4584 */
-	"resources\0" /* 4591 */
-	"swap\0" /* 4601 */
-	"system-service\0" /* 4606 */
-	"timer\0" /* 4621 */
+	"\0" "_sysctl\0" "accept\0" "accept4\0" "access\0" "acct\0" "add_key\0" "adjtimex\0"
+	"afs_syscall\0" "alarm\0" "arch_prctl\0" "bind\0" "bpf\0" "brk\0" "capget\0" "capset\0"
+	"chdir\0" "chmod\0" "chown\0" "chroot\0" "clock_adjtime\0" "clock_getres\0"
+	"clock_gettime\0" "clock_nanosleep\0" "clock_settime\0" "clone\0" "clone3\0" "close\0"
+	"close_range\0" "connect\0" "copy_file_range\0" "creat\0" "create_module\0"
+	"delete_module\0" "dup\0" "dup2\0" "dup3\0" "epoll_create\0" "epoll_create1\0"
+	"epoll_ctl\0" "epoll_ctl_old\0" "epoll_pwait\0" "epoll_wait\0" "epoll_wait_old\0"
+	"eventfd\0" "eventfd2\0" "execve\0" "execveat\0" "exit\0" "exit_group\0" "faccessat\0"
+	"faccessat2\0" "fadvise64\0" "fallocate\0" "fanotify_init\0" "fanotify_mark\0"
+	"fchdir\0" "fchmod\0" "fchmodat\0" "fchown\0" "fchownat\0" "fcntl\0" "fdatasync\0"
+	"fgetxattr\0" "finit_module\0" "flistxattr\0" "flock\0" "fork\0" "fremovexattr\0"
+	"fsconfig\0" "fsetxattr\0" "fsmount\0" "fsopen\0" "fspick\0" "fstat\0" "fstatfs\0"
+	"fsync\0" "ftruncate\0" "futex\0" "futimesat\0" "get_kernel_syms\0" "get_mempolicy\0"
+	"get_robust_list\0" "get_thread_area\0" "getcpu\0" "getcwd\0" "getdents\0"
+	"getdents64\0" "getegid\0" "geteuid\0" "getgid\0" "getgroups\0" "getitimer\0"
+	"getpeername\0" "getpgid\0" "getpgrp\0" "getpid\0" "getpmsg\0" "getppid\0"
+	"getpriority\0" "getrandom\0" "getresgid\0" "getresuid\0" "getrlimit\0" "getrusage\0"
+	"getsid\0" "getsockname\0" "getsockopt\0" "gettid\0" "gettimeofday\0" "getuid\0"
+	"getxattr\0" "init_module\0" "inotify_add_watch\0" "inotify_init\0" "inotify_init1\0"
+	"inotify_rm_watch\0" "io_cancel\0" "io_destroy\0" "io_getevents\0" "io_pgetevents\0"
+	"io_setup\0" "io_submit\0" "io_uring_enter\0" "io_uring_register\0" "io_uring_setup\0"
+	"ioctl\0" "ioperm\0" "iopl\0" "ioprio_get\0" "ioprio_set\0" "kcmp\0"
+	"kexec_file_load\0" "kexec_load\0" "keyctl\0" "kill\0" "lchown\0" "lgetxattr\0"
+	"link\0" "linkat\0" "listen\0" "listxattr\0" "llistxattr\0" "lookup_dcookie\0"
+	"lremovexattr\0" "lseek\0" "lsetxattr\0" "lstat\0" "madvise\0" "mbind\0" "membarrier\0"
+	"memfd_create\0" "migrate_pages\0" "mincore\0" "mkdir\0" "mkdirat\0" "mknod\0"
+	"mknodat\0" "mlock\0" "mlock2\0" "mlockall\0" "mmap\0" "modify_ldt\0" "mount\0"
+	"move_mount\0" "move_pages\0" "mprotect\0" "mq_getsetattr\0" "mq_notify\0" "mq_open\0"
+	"mq_timedreceive\0" "mq_timedsend\0" "mq_unlink\0" "mremap\0" "msgctl\0" "msgget\0"
+	"msgrcv\0" "msgsnd\0" "msync\0" "munlock\0" "munlockall\0" "munmap\0"
+	"name_to_handle_at\0" "nanosleep\0" "newfstatat\0" "nfsservctl\0" "open\0"
+	"open_by_handle_at\0" "open_tree\0" "openat\0" "openat2\0" "pause\0"
+	"perf_event_open\0" "personality\0" "pidfd_getfd\0" "pidfd_open\0"
+	"pidfd_send_signal\0" "pipe\0" "pipe2\0" "pivot_root\0" "pkey_alloc\0" "pkey_free\0"
+	"pkey_mprotect\0" "poll\0" "ppoll\0" "prctl\0" "pread64\0" "preadv\0" "preadv2\0"
+	"prlimit64\0" "process_madvise\0" "process_vm_readv\0" "process_vm_writev\0"
+	"pselect6\0" "ptrace\0" "putpmsg\0" "pwrite64\0" "pwritev\0" "pwritev2\0"
+	"query_module\0" "quotactl\0" "read\0" "readahead\0" "readlink\0" "readlinkat\0"
+	"readv\0" "reboot\0" "recvfrom\0" "recvmmsg\0" "recvmsg\0" "remap_file_pages\0"
+	"removexattr\0" "rename\0" "renameat\0" "renameat2\0" "request_key\0"
+	"restart_syscall\0" "rmdir\0" "rseq\0" "rt_sigaction\0" "rt_sigpending\0"
+	"rt_sigprocmask\0" "rt_sigqueueinfo\0" "rt_sigreturn\0" "rt_sigsuspend\0"
+	"rt_sigtimedwait\0" "rt_tgsigqueueinfo\0" "sched_get_priority_max\0"
+	"sched_get_priority_min\0" "sched_getaffinity\0" "sched_getattr\0" "sched_getparam\0"
+	"sched_getscheduler\0" "sched_rr_get_interval\0" "sched_setaffinity\0"
+	"sched_setattr\0" "sched_setparam\0" "sched_setscheduler\0" "sched_yield\0" "seccomp\0"
+	"security\0" "select\0" "semctl\0" "semget\0" "semop\0" "semtimedop\0" "sendfile\0"
+	"sendmmsg\0" "sendmsg\0" "sendto\0" "set_mempolicy\0" "set_robust_list\0"
+	"set_thread_area\0" "set_tid_address\0" "setdomainname\0" "setfsgid\0" "setfsuid\0"
+	"setgid\0" "setgroups\0" "sethostname\0" "setitimer\0" "setns\0" "setpgid\0"
+	"setpriority\0" "setregid\0" "setresgid\0" "setresuid\0" "setreuid\0" "setrlimit\0"
+	"setsid\0" "setsockopt\0" "settimeofday\0" "setuid\0" "setxattr\0" "shmat\0" "shmctl\0"
+	"shmdt\0" "shmget\0" "shutdown\0" "sigaltstack\0" "signalfd\0" "signalfd4\0" "socket\0"
+	"socketpair\0" "splice\0" "stat\0" "statfs\0" "statx\0" "swapoff\0" "swapon\0"
+	"symlink\0" "symlinkat\0" "sync\0" "sync_file_range\0" "syncfs\0" "sysfs\0" "sysinfo\0"
+	"syslog\0" "tee\0" "tgkill\0" "time\0" "timer_create\0" "timer_delete\0"
+	"timer_getoverrun\0" "timer_gettime\0" "timer_settime\0" "timerfd_create\0"
+	"timerfd_gettime\0" "timerfd_settime\0" "times\0" "tkill\0" "truncate\0" "tuxcall\0"
+	"umask\0" "umount2\0" "uname\0" "unlink\0" "unlinkat\0" "unshare\0" "uselib\0"
+	"userfaultfd\0" "ustat\0" "utime\0" "utimensat\0" "utimes\0" "vfork\0" "vhangup\0"
+	"vmsplice\0" "vserver\0" "wait4\0" "waitid\0" "write\0" "writev\0" "_llseek\0"
+	"_newselect\0" "bdflush\0" "break\0" "chown32\0" "clock_adjtime64\0"
+	"clock_getres_time64\0" "clock_gettime64\0" "clock_nanosleep_time64\0"
+	"clock_settime64\0" "fadvise64_64\0" "fchown32\0" "fcntl64\0" "fstat64\0" "fstatat64\0"
+	"fstatfs64\0" "ftime\0" "ftruncate64\0" "futex_time64\0" "getegid32\0" "geteuid32\0"
+	"getgid32\0" "getgroups32\0" "getresgid32\0" "getresuid32\0" "getuid32\0" "gtty\0"
+	"idle\0" "io_pgetevents_time64\0" "ipc\0" "lchown32\0" "lock\0" "lstat64\0" "mmap2\0"
+	"mpx\0" "mq_timedreceive_time64\0" "mq_timedsend_time64\0" "nice\0" "oldfstat\0"
+	"oldlstat\0" "oldolduname\0" "oldstat\0" "olduname\0" "ppoll_time64\0" "prof\0"
+	"profil\0" "pselect6_time64\0" "readdir\0" "recvmmsg_time64\0"
+	"rt_sigtimedwait_time64\0" "sched_rr_get_interval_time64\0" "semtimedop_time64\0"
+	"sendfile64\0" "setfsgid32\0" "setfsuid32\0" "setgid32\0" "setgroups32\0"
+	"setregid32\0" "setresgid32\0" "setresuid32\0" "setreuid32\0" "setuid32\0" "sgetmask\0"
+	"sigaction\0" "signal\0" "sigpending\0" "sigprocmask\0" "sigreturn\0" "sigsuspend\0"
+	"socketcall\0" "ssetmask\0" "stat64\0" "statfs64\0" "stime\0" "stty\0"
+	"timer_gettime64\0" "timer_settime64\0" "timerfd_gettime64\0" "timerfd_settime64\0"
+	"truncate64\0" "ugetrlimit\0" "ulimit\0" "umount\0" "utimensat_time64\0" "vm86\0"
+	"vm86old\0" "waitpid\0" "aio\0" "basic-io\0" "clock\0" "cpu-emulation\0" "debug\0"
+	"default\0" "default-keep\0" "default-nodebuggers\0" "file-system\0" "io-event\0"
+	"keyring\0" "memlock\0" "module\0" "network-io\0" "obsolete\0" "privileged\0"
+	"process\0" "raw-io\0" "resources\0" "swap\0" "system-service\0" "timer\0"
 ;
 
 const struct fj_syscall fj_syscalls64[] = {

@@ -7,619 +7,130 @@
 
 /* clang-format off */
 const char sd_group_pool[] =
-	"\0" /* 0 */
-	"default\0" /* 1 */
-	"System calls that are always permitted\0" /* 9 */
-	"arch_prctl\0" /* 48 */
-	"brk\0" /* 59 */
-	"cacheflush\0" /* 63 */
-	"clock_getres\0" /* 74 */
-	"clock_getres_time64\0" /* 87 */
-	"clock_gettime\0" /* 107 */
-	"clock_gettime64\0" /* 121 */
-	"clock_nanosleep\0" /* 137 */
-	"clock_nanosleep_time64\0" /* 153 */
-	"execve\0" /* 176 */
-	"exit\0" /* 183 */
-	"exit_group\0" /* 188 */
-	"futex\0" /* 199 */
-	"futex_time64\0" /* 205 */
-	"futex_waitv\0" /* 218 */
-	"get_robust_list\0" /* 230 */
-	"get_thread_area\0" /* 246 */
-	"getegid\0" /* 262 */
-	"getegid32\0" /* 270 */
-	"geteuid\0" /* 280 */
-	"geteuid32\0" /* 288 */
-	"getgid\0" /* 298 */
-	"getgid32\0" /* 305 */
-	"getgroups\0" /* 314 */
-	"getgroups32\0" /* 324 */
-	"getpgid\0" /* 336 */
-	"getpgrp\0" /* 344 */
-	"getpid\0" /* 352 */
-	"getppid\0" /* 359 */
-	"getrandom\0" /* 367 */
-	"getresgid\0" /* 377 */
-	"getresgid32\0" /* 387 */
-	"getresuid\0" /* 399 */
-	"getresuid32\0" /* 409 */
-	"getrlimit\0" /* 421 */
-	"getsid\0" /* 431 */
-	"gettid\0" /* 438 */
-	"gettimeofday\0" /* 445 */
-	"getuid\0" /* 458 */
-	"getuid32\0" /* 465 */
-	"membarrier\0" /* 474 */
-	"mmap\0" /* 485 */
-	"mmap2\0" /* 490 */
-	"mprotect\0" /* 496 */
-	"munmap\0" /* 505 */
-	"nanosleep\0" /* 512 */
-	"pause\0" /* 522 */
-	"prlimit64\0" /* 528 */
-	"restart_syscall\0" /* 538 */
-	"riscv_flush_icache\0" /* 554 */
-	"riscv_hwprobe\0" /* 573 */
-	"rseq\0" /* 587 */
-	"rt_sigreturn\0" /* 592 */
-	"sched_getaffinity\0" /* 605 */
-	"sched_yield\0" /* 623 */
-	"set_robust_list\0" /* 635 */
-	"set_thread_area\0" /* 651 */
-	"set_tid_address\0" /* 667 */
-	"set_tls\0" /* 683 */
-	"sigreturn\0" /* 691 */
-	"time\0" /* 701 */
-	"ugetrlimit\0" /* 706 */
-	"uretprobe\0" /* 717 */
-	"aio\0" /* 727 */
-	"Asynchronous IO\0" /* 731 */
-	"io_cancel\0" /* 747 */
-	"io_destroy\0" /* 757 */
-	"io_getevents\0" /* 768 */
-	"io_pgetevents\0" /* 781 */
-	"io_pgetevents_time64\0" /* 795 */
-	"io_setup\0" /* 816 */
-	"io_submit\0" /* 825 */
-	"io_uring_enter\0" /* 835 */
-	"io_uring_register\0" /* 850 */
-	"io_uring_setup\0" /* 868 */
-	"basic-io\0" /* 883 */
-	"Basic IO\0" /* 892 */
-	"_llseek\0" /* 901 */
-	"close\0" /* 909 */
-	"close_range\0" /* 915 */
-	"dup\0" /* 927 */
-	"dup2\0" /* 931 */
-	"dup3\0" /* 936 */
-	"lseek\0" /* 941 */
-	"pread64\0" /* 947 */
-	"preadv\0" /* 955 */
-	"preadv2\0" /* 962 */
-	"pwrite64\0" /* 970 */
-	"pwritev\0" /* 979 */
-	"pwritev2\0" /* 987 */
-	"read\0" /* 996 */
-	"readv\0" /* 1001 */
-	"write\0" /* 1007 */
-	"writev\0" /* 1013 */
-	"chown\0" /* 1020 */
-	"Change ownership of files and directories\0" /* 1026 */
-	"chown32\0" /* 1068 */
-	"fchown\0" /* 1076 */
-	"fchown32\0" /* 1083 */
-	"fchownat\0" /* 1092 */
-	"lchown\0" /* 1101 */
-	"lchown32\0" /* 1108 */
-	"clock\0" /* 1117 */
-	"Change the system time\0" /* 1123 */
-	"adjtimex\0" /* 1146 */
-	"clock_adjtime\0" /* 1155 */
-	"clock_adjtime64\0" /* 1169 */
-	"clock_settime\0" /* 1185 */
-	"clock_settime64\0" /* 1199 */
-	"settimeofday\0" /* 1215 */
-	"cpu-emulation\0" /* 1228 */
-	"System calls for CPU emulation functionality\0" /* 1242 */
-	"modify_ldt\0" /* 1287 */
-	"subpage_prot\0" /* 1298 */
-	"switch_endian\0" /* 1311 */
-	"vm86\0" /* 1325 */
-	"vm86old\0" /* 1330 */
-	"debug\0" /* 1338 */
-	"Debugging, performance monitoring and tracing functionality\0" /* 1344 */
-	"lookup_dcookie\0" /* 1404 */
-	"perf_event_open\0" /* 1419 */
-	"pidfd_getfd\0" /* 1435 */
-	"ptrace\0" /* 1447 */
-	"rtas\0" /* 1454 */
-	"s390_runtime_instr\0" /* 1459 */
-	"sys_debug_setcontext\0" /* 1478 */
-	"file-system\0" /* 1499 */
-	"File system operations\0" /* 1511 */
-	"access\0" /* 1534 */
-	"chdir\0" /* 1541 */
-	"chmod\0" /* 1547 */
-	"creat\0" /* 1553 */
-	"faccessat\0" /* 1559 */
-	"faccessat2\0" /* 1569 */
-	"fallocate\0" /* 1580 */
-	"fchdir\0" /* 1590 */
-	"fchmod\0" /* 1597 */
-	"fchmodat\0" /* 1604 */
-	"fchmodat2\0" /* 1613 */
-	"fcntl\0" /* 1623 */
-	"fcntl64\0" /* 1629 */
-	"fgetxattr\0" /* 1637 */
-	"flistxattr\0" /* 1647 */
-	"fremovexattr\0" /* 1658 */
-	"fsetxattr\0" /* 1671 */
-	"fstat\0" /* 1681 */
-	"fstat64\0" /* 1687 */
-	"fstatat64\0" /* 1695 */
-	"fstatfs\0" /* 1705 */
-	"fstatfs64\0" /* 1713 */
-	"ftruncate\0" /* 1723 */
-	"ftruncate64\0" /* 1733 */
-	"futimesat\0" /* 1745 */
-	"getcwd\0" /* 1755 */
-	"getdents\0" /* 1762 */
-	"getdents64\0" /* 1771 */
-	"getxattr\0" /* 1782 */
-	"inotify_add_watch\0" /* 1791 */
-	"inotify_init\0" /* 1809 */
-	"inotify_init1\0" /* 1822 */
-	"inotify_rm_watch\0" /* 1836 */
-	"lgetxattr\0" /* 1853 */
-	"link\0" /* 1863 */
-	"linkat\0" /* 1868 */
-	"listxattr\0" /* 1875 */
-	"llistxattr\0" /* 1885 */
-	"lremovexattr\0" /* 1896 */
-	"lsetxattr\0" /* 1909 */
-	"lstat\0" /* 1919 */
-	"lstat64\0" /* 1925 */
-	"mkdir\0" /* 1933 */
-	"mkdirat\0" /* 1939 */
-	"mknod\0" /* 1947 */
-	"mknodat\0" /* 1953 */
-	"newfstatat\0" /* 1961 */
-	"oldfstat\0" /* 1972 */
-	"oldlstat\0" /* 1981 */
-	"oldstat\0" /* 1990 */
-	"open\0" /* 1998 */
-	"openat\0" /* 2003 */
-	"openat2\0" /* 2010 */
-	"readlink\0" /* 2018 */
-	"readlinkat\0" /* 2027 */
-	"removexattr\0" /* 2038 */
-	"rename\0" /* 2050 */
-	"renameat\0" /* 2057 */
-	"renameat2\0" /* 2066 */
-	"rmdir\0" /* 2076 */
-	"setxattr\0" /* 2082 */
-	"stat\0" /* 2091 */
-	"stat64\0" /* 2096 */
-	"statfs\0" /* 2103 */
-	"statfs64\0" /* 2110 */
-	"statx\0" /* 2119 */
-	"symlink\0" /* 2125 */
-	"symlinkat\0" /* 2133 */
-	"truncate\0" /* 2143 */
-	"truncate64\0" /* 2152 */
-	"unlink\0" /* 2163 */
-	"unlinkat\0" /* 2170 */
-	"utime\0" /* 2179 */
-	"utimensat\0" /* 2185 */
-	"utimensat_time64\0" /* 2195 */
-	"utimes\0" /* 2212 */
-	"io-event\0" /* 2219 */
-	"Event loop system calls\0" /* 2228 */
-	"_newselect\0" /* 2252 */
-	"epoll_create\0" /* 2263 */
-	"epoll_create1\0" /* 2276 */
-	"epoll_ctl\0" /* 2290 */
-	"epoll_ctl_old\0" /* 2300 */
-	"epoll_pwait\0" /* 2314 */
-	"epoll_pwait2\0" /* 2326 */
-	"epoll_wait\0" /* 2339 */
-	"epoll_wait_old\0" /* 2350 */
-	"eventfd\0" /* 2365 */
-	"eventfd2\0" /* 2373 */
-	"poll\0" /* 2382 */
-	"ppoll\0" /* 2387 */
-	"ppoll_time64\0" /* 2393 */
-	"pselect6\0" /* 2406 */
-	"pselect6_time64\0" /* 2415 */
-	"select\0" /* 2431 */
-	"ipc\0" /* 2438 */
-	"SysV IPC, POSIX Message Queues or other IPC\0" /* 2442 */
-	"memfd_create\0" /* 2486 */
-	"mq_getsetattr\0" /* 2499 */
-	"mq_notify\0" /* 2513 */
-	"mq_open\0" /* 2523 */
-	"mq_timedreceive\0" /* 2531 */
-	"mq_timedreceive_time64\0" /* 2547 */
-	"mq_timedsend\0" /* 2570 */
-	"mq_timedsend_time64\0" /* 2583 */
-	"mq_unlink\0" /* 2603 */
-	"msgctl\0" /* 2613 */
-	"msgget\0" /* 2620 */
-	"msgrcv\0" /* 2627 */
-	"msgsnd\0" /* 2634 */
-	"pipe\0" /* 2641 */
-	"pipe2\0" /* 2646 */
-	"process_madvise\0" /* 2652 */
-	"process_vm_readv\0" /* 2668 */
-	"process_vm_writev\0" /* 2685 */
-	"semctl\0" /* 2703 */
-	"semget\0" /* 2710 */
-	"semop\0" /* 2717 */
-	"semtimedop\0" /* 2723 */
-	"semtimedop_time64\0" /* 2734 */
-	"shmat\0" /* 2752 */
-	"shmctl\0" /* 2758 */
-	"shmdt\0" /* 2765 */
-	"shmget\0" /* 2771 */
-	"keyring\0" /* 2778 */
-	"Kernel keyring access\0" /* 2786 */
-	"add_key\0" /* 2808 */
-	"keyctl\0" /* 2816 */
-	"request_key\0" /* 2823 */
-	"memlock\0" /* 2835 */
-	"Memory locking control\0" /* 2843 */
-	"mlock\0" /* 2866 */
-	"mlock2\0" /* 2872 */
-	"mlockall\0" /* 2879 */
-	"munlock\0" /* 2888 */
-	"munlockall\0" /* 2896 */
-	"module\0" /* 2907 */
-	"Loading and unloading of kernel modules\0" /* 2914 */
-	"delete_module\0" /* 2954 */
-	"finit_module\0" /* 2968 */
-	"init_module\0" /* 2981 */
-	"mount\0" /* 2993 */
-	"Mounting and unmounting of file systems\0" /* 2999 */
-	"chroot\0" /* 3039 */
-	"fsconfig\0" /* 3046 */
-	"fsmount\0" /* 3055 */
-	"fsopen\0" /* 3063 */
-	"fspick\0" /* 3070 */
-	"mount_setattr\0" /* 3077 */
-	"move_mount\0" /* 3091 */
-	"open_tree\0" /* 3102 */
-	"pivot_root\0" /* 3112 */
-	"umount\0" /* 3123 */
-	"umount2\0" /* 3130 */
-	"network-io\0" /* 3138 */
-	"Network or Unix socket IO, should not be needed if not network facing\0" /* 3149 */
-	"accept\0" /* 3219 */
-	"accept4\0" /* 3226 */
-	"bind\0" /* 3234 */
-	"connect\0" /* 3239 */
-	"getpeername\0" /* 3247 */
-	"getsockname\0" /* 3259 */
-	"getsockopt\0" /* 3271 */
-	"listen\0" /* 3282 */
-	"recv\0" /* 3289 */
-	"recvfrom\0" /* 3294 */
-	"recvmmsg\0" /* 3303 */
-	"recvmmsg_time64\0" /* 3312 */
-	"recvmsg\0" /* 3328 */
-	"send\0" /* 3336 */
-	"sendmmsg\0" /* 3341 */
-	"sendmsg\0" /* 3350 */
-	"sendto\0" /* 3358 */
-	"setsockopt\0" /* 3365 */
-	"shutdown\0" /* 3376 */
-	"socket\0" /* 3385 */
-	"socketcall\0" /* 3392 */
-	"socketpair\0" /* 3403 */
-	"obsolete\0" /* 3414 */
-	"Unusual, obsolete or unimplemented system calls\0" /* 3423 */
-	"_sysctl\0" /* 3471 */
-	"afs_syscall\0" /* 3479 */
-	"bdflush\0" /* 3491 */
-	"break\0" /* 3499 */
-	"create_module\0" /* 3505 */
-	"ftime\0" /* 3519 */
-	"get_kernel_syms\0" /* 3525 */
-	"getpmsg\0" /* 3541 */
-	"gtty\0" /* 3549 */
-	"idle\0" /* 3554 */
-	"lock\0" /* 3559 */
-	"mpx\0" /* 3564 */
-	"prof\0" /* 3568 */
-	"profil\0" /* 3573 */
-	"putpmsg\0" /* 3580 */
-	"query_module\0" /* 3588 */
-	"security\0" /* 3601 */
-	"sgetmask\0" /* 3610 */
-	"ssetmask\0" /* 3619 */
-	"stime\0" /* 3628 */
-	"stty\0" /* 3634 */
-	"sysfs\0" /* 3639 */
-	"tuxcall\0" /* 3645 */
-	"ulimit\0" /* 3653 */
-	"uselib\0" /* 3660 */
-	"ustat\0" /* 3667 */
-	"vserver\0" /* 3673 */
-	"pkey\0" /* 3681 */
-	"System calls used for memory protection keys\0" /* 3686 */
-	"pkey_alloc\0" /* 3731 */
-	"pkey_free\0" /* 3742 */
-	"pkey_mprotect\0" /* 3752 */
-	"privileged\0" /* 3766 */
-	"All system calls which need super-user capabilities\0" /* 3777 */
-	"@chown\0" /* 3829 */
-	"@clock\0" /* 3836 */
-	"@module\0" /* 3843 */
-	"@raw-io\0" /* 3851 */
-	"@reboot\0" /* 3859 */
-	"@swap\0" /* 3867 */
-	"acct\0" /* 3873 */
-	"bpf\0" /* 3878 */
-	"capset\0" /* 3882 */
-	"fanotify_init\0" /* 3889 */
-	"fanotify_mark\0" /* 3903 */
-	"nfsservctl\0" /* 3917 */
-	"open_by_handle_at\0" /* 3928 */
-	"quotactl\0" /* 3946 */
-	"quotactl_fd\0" /* 3955 */
-	"setdomainname\0" /* 3967 */
-	"setfsuid\0" /* 3981 */
-	"setfsuid32\0" /* 3990 */
-	"setgroups\0" /* 4001 */
-	"setgroups32\0" /* 4011 */
-	"sethostname\0" /* 4023 */
-	"setresuid\0" /* 4035 */
-	"setresuid32\0" /* 4045 */
-	"setreuid\0" /* 4057 */
-	"setreuid32\0" /* 4066 */
-	"setuid\0" /* 4077 */
-	"setuid32\0" /* 4084 */
-	"vhangup\0" /* 4093 */
-	"process\0" /* 4101 */
-	"Process control, execution, namespacing operations\0" /* 4109 */
-	"capget\0" /* 4160 */
-	"clone\0" /* 4167 */
-	"clone3\0" /* 4173 */
-	"execveat\0" /* 4180 */
-	"fork\0" /* 4189 */
-	"getrusage\0" /* 4194 */
-	"kill\0" /* 4204 */
-	"pidfd_open\0" /* 4209 */
-	"pidfd_send_signal\0" /* 4220 */
-	"prctl\0" /* 4238 */
-	"rt_sigqueueinfo\0" /* 4244 */
-	"rt_tgsigqueueinfo\0" /* 4260 */
-	"setns\0" /* 4278 */
-	"swapcontext\0" /* 4284 */
-	"tgkill\0" /* 4296 */
-	"times\0" /* 4303 */
-	"tkill\0" /* 4309 */
-	"unshare\0" /* 4315 */
-	"vfork\0" /* 4323 */
-	"wait4\0" /* 4329 */
-	"waitid\0" /* 4335 */
-	"waitpid\0" /* 4342 */
-	"raw-io\0" /* 4350 */
-	"Raw I/O port access\0" /* 4357 */
-	"ioperm\0" /* 4377 */
-	"iopl\0" /* 4384 */
-	"pciconfig_iobase\0" /* 4389 */
-	"pciconfig_read\0" /* 4406 */
-	"pciconfig_write\0" /* 4421 */
-	"s390_pci_mmio_read\0" /* 4437 */
-	"s390_pci_mmio_write\0" /* 4456 */
-	"reboot\0" /* 4476 */
-	"Reboot and reboot preparation/kexec\0" /* 4483 */
-	"kexec_file_load\0" /* 4519 */
-	"kexec_load\0" /* 4535 */
-	"resources\0" /* 4546 */
-	"Alter resource settings\0" /* 4556 */
-	"ioprio_set\0" /* 4580 */
-	"mbind\0" /* 4591 */
-	"migrate_pages\0" /* 4597 */
-	"move_pages\0" /* 4611 */
-	"nice\0" /* 4622 */
-	"sched_setaffinity\0" /* 4627 */
-	"sched_setattr\0" /* 4645 */
-	"sched_setparam\0" /* 4659 */
-	"sched_setscheduler\0" /* 4674 */
-	"set_mempolicy\0" /* 4693 */
-	"set_mempolicy_home_node\0" /* 4707 */
-	"setpriority\0" /* 4731 */
-	"setrlimit\0" /* 4743 */
-	"Operations for changing user/group credentials\0" /* 4753 */
-	"setgid\0" /* 4800 */
-	"setgid32\0" /* 4807 */
-	"setregid\0" /* 4816 */
-	"setregid32\0" /* 4825 */
-	"setresgid\0" /* 4836 */
-	"setresgid32\0" /* 4846 */
-	"signal\0" /* 4858 */
-	"Process signal handling\0" /* 4865 */
-	"rt_sigaction\0" /* 4889 */
-	"rt_sigpending\0" /* 4902 */
-	"rt_sigprocmask\0" /* 4916 */
-	"rt_sigsuspend\0" /* 4931 */
-	"rt_sigtimedwait\0" /* 4945 */
-	"rt_sigtimedwait_time64\0" /* 4961 */
-	"sigaction\0" /* 4984 */
-	"sigaltstack\0" /* 4994 */
-	"signalfd\0" /* 5006 */
-	"signalfd4\0" /* 5015 */
-	"sigpending\0" /* 5025 */
-	"sigprocmask\0" /* 5036 */
-	"sigsuspend\0" /* 5048 */
-	"swap\0" /* 5059 */
-	"Enable/disable swap devices\0" /* 5064 */
-	"swapoff\0" /* 5092 */
-	"swapon\0" /* 5100 */
-	"sync\0" /* 5107 */
-	"Synchronize files and memory to storage\0" /* 5112 */
-	"fdatasync\0" /* 5152 */
-	"fsync\0" /* 5162 */
-	"msync\0" /* 5168 */
-	"sync_file_range\0" /* 5174 */
-	"sync_file_range2\0" /* 5190 */
-	"syncfs\0" /* 5207 */
-	"system-service\0" /* 5214 */
-	"General system service operations\0" /* 5229 */
-	"@aio\0" /* 5263 */
-	"@basic-io\0" /* 5268 */
-	"@default\0" /* 5278 */
-	"@file-system\0" /* 5287 */
-	"@io-event\0" /* 5300 */
-	"@ipc\0" /* 5310 */
-	"@keyring\0" /* 5315 */
-	"@memlock\0" /* 5324 */
-	"@network-io\0" /* 5333 */
-	"@process\0" /* 5345 */
-	"@resources\0" /* 5354 */
-	"@setuid\0" /* 5365 */
-	"@signal\0" /* 5373 */
-	"@sync\0" /* 5381 */
-	"@timer\0" /* 5387 */
-	"arm_fadvise64_64\0" /* 5394 */
-	"copy_file_range\0" /* 5411 */
-	"fadvise64\0" /* 5427 */
-	"fadvise64_64\0" /* 5437 */
-	"flock\0" /* 5450 */
-	"get_mempolicy\0" /* 5456 */
-	"getcpu\0" /* 5470 */
-	"getpriority\0" /* 5477 */
-	"ioctl\0" /* 5489 */
-	"ioprio_get\0" /* 5495 */
-	"kcmp\0" /* 5506 */
-	"madvise\0" /* 5511 */
-	"mremap\0" /* 5519 */
-	"name_to_handle_at\0" /* 5526 */
-	"oldolduname\0" /* 5544 */
-	"olduname\0" /* 5556 */
-	"personality\0" /* 5565 */
-	"readahead\0" /* 5577 */
-	"readdir\0" /* 5587 */
-	"remap_file_pages\0" /* 5595 */
-	"sched_get_priority_max\0" /* 5612 */
-	"sched_get_priority_min\0" /* 5635 */
-	"sched_getattr\0" /* 5658 */
-	"sched_getparam\0" /* 5672 */
-	"sched_getscheduler\0" /* 5687 */
-	"sched_rr_get_interval\0" /* 5706 */
-	"sched_rr_get_interval_time64\0" /* 5728 */
-	"sendfile\0" /* 5757 */
-	"sendfile64\0" /* 5766 */
-	"setfsgid\0" /* 5777 */
-	"setfsgid32\0" /* 5786 */
-	"setpgid\0" /* 5797 */
-	"setsid\0" /* 5805 */
-	"splice\0" /* 5812 */
-	"sysinfo\0" /* 5819 */
-	"tee\0" /* 5827 */
-	"umask\0" /* 5831 */
-	"uname\0" /* 5837 */
-	"userfaultfd\0" /* 5843 */
-	"vmsplice\0" /* 5855 */
-	"timer\0" /* 5864 */
-	"Schedule operations by time\0" /* 5870 */
-	"alarm\0" /* 5898 */
-	"getitimer\0" /* 5904 */
-	"setitimer\0" /* 5914 */
-	"timer_create\0" /* 5924 */
-	"timer_delete\0" /* 5937 */
-	"timer_getoverrun\0" /* 5950 */
-	"timer_gettime\0" /* 5967 */
-	"timer_gettime64\0" /* 5981 */
-	"timer_settime\0" /* 5997 */
-	"timer_settime64\0" /* 6011 */
-	"timerfd_create\0" /* 6027 */
-	"timerfd_gettime\0" /* 6042 */
-	"timerfd_gettime64\0" /* 6058 */
-	"timerfd_settime\0" /* 6076 */
-	"timerfd_settime64\0" /* 6092 */
-	"known\0" /* 6110 */
-	"All known syscalls declared in the kernel\0" /* 6116 */
-	"@obsolete\0" /* 6158 */
-	"arc_gettls\0" /* 6168 */
-	"arc_settls\0" /* 6179 */
-	"arc_usr_cmpxchg\0" /* 6190 */
-	"atomic_barrier\0" /* 6206 */
-	"atomic_cmpxchg_32\0" /* 6221 */
-	"cachectl\0" /* 6239 */
-	"dipc\0" /* 6248 */
-	"exec_with_loader\0" /* 6253 */
-	"execv\0" /* 6270 */
-	"futex_requeue\0" /* 6276 */
-	"futex_wait\0" /* 6290 */
-	"futex_wake\0" /* 6301 */
-	"getdomainname\0" /* 6312 */
-	"getdtablesize\0" /* 6326 */
-	"gethostname\0" /* 6340 */
-	"getpagesize\0" /* 6352 */
-	"getxgid\0" /* 6364 */
-	"getxpid\0" /* 6372 */
-	"getxuid\0" /* 6380 */
-	"kern_features\0" /* 6388 */
-	"landlock_add_rule\0" /* 6402 */
-	"landlock_create_ruleset\0" /* 6420 */
-	"landlock_restrict_self\0" /* 6444 */
-	"map_shadow_stack\0" /* 6467 */
-	"memfd_secret\0" /* 6484 */
-	"memory_ordering\0" /* 6497 */
-	"mincore\0" /* 6513 */
-	"multiplexer\0" /* 6521 */
-	"old_adjtimex\0" /* 6533 */
-	"oldumount\0" /* 6546 */
-	"or1k_atomic\0" /* 6556 */
-	"osf_fstat\0" /* 6568 */
-	"osf_fstatfs\0" /* 6578 */
-	"osf_fstatfs64\0" /* 6590 */
-	"osf_getdirentries\0" /* 6604 */
-	"osf_getdomainname\0" /* 6622 */
-	"osf_getitimer\0" /* 6640 */
-	"osf_getrusage\0" /* 6654 */
-	"osf_getsysinfo\0" /* 6668 */
-	"osf_gettimeofday\0" /* 6683 */
-	"osf_lstat\0" /* 6700 */
-	"osf_mount\0" /* 6710 */
-	"osf_proplist_syscall\0" /* 6720 */
-	"osf_select\0" /* 6741 */
-	"osf_set_program_attributes\0" /* 6752 */
-	"osf_setitimer\0" /* 6779 */
-	"osf_setsysinfo\0" /* 6793 */
-	"osf_settimeofday\0" /* 6808 */
-	"osf_shmat\0" /* 6825 */
-	"osf_sigprocmask\0" /* 6835 */
-	"osf_sigstack\0" /* 6851 */
-	"osf_stat\0" /* 6864 */
-	"osf_statfs\0" /* 6873 */
-	"osf_statfs64\0" /* 6884 */
-	"osf_swapon\0" /* 6897 */
-	"osf_syscall\0" /* 6908 */
-	"osf_sysinfo\0" /* 6920 */
-	"osf_usleep_thread\0" /* 6932 */
-	"osf_utimes\0" /* 6950 */
-	"osf_utsname\0" /* 6961 */
-	"osf_wait4\0" /* 6973 */
-	"perfctr\0" /* 6983 */
-	"process_mrelease\0" /* 6991 */
-	"s390_guarded_storage\0" /* 7008 */
-	"s390_sthyi\0" /* 7029 */
-	"sched_get_affinity\0" /* 7040 */
-	"sched_set_affinity\0" /* 7059 */
-	"seccomp\0" /* 7078 */
-	"sethae\0" /* 7086 */
-	"setpgrp\0" /* 7093 */
-	"spu_create\0" /* 7101 */
-	"spu_run\0" /* 7112 */
-	"syscall\0" /* 7120 */
-	"syslog\0" /* 7128 */
-	"sysmips\0" /* 7135 */
-	"timerfd\0" /* 7143 */
-	"utrap_install\0" /* 7151 */
+	"\0" "default\0" "System calls that are always permitted\0" "arch_prctl\0" "brk\0"
+	"cacheflush\0" "clock_getres\0" "clock_getres_time64\0" "clock_gettime\0"
+	"clock_gettime64\0" "clock_nanosleep\0" "clock_nanosleep_time64\0" "execve\0" "exit\0"
+	"exit_group\0" "futex\0" "futex_time64\0" "futex_waitv\0" "get_robust_list\0"
+	"get_thread_area\0" "getegid\0" "getegid32\0" "geteuid\0" "geteuid32\0" "getgid\0"
+	"getgid32\0" "getgroups\0" "getgroups32\0" "getpgid\0" "getpgrp\0" "getpid\0"
+	"getppid\0" "getrandom\0" "getresgid\0" "getresgid32\0" "getresuid\0" "getresuid32\0"
+	"getrlimit\0" "getsid\0" "gettid\0" "gettimeofday\0" "getuid\0" "getuid32\0"
+	"membarrier\0" "mmap\0" "mmap2\0" "mprotect\0" "munmap\0" "nanosleep\0" "pause\0"
+	"prlimit64\0" "restart_syscall\0" "riscv_flush_icache\0" "riscv_hwprobe\0" "rseq\0"
+	"rt_sigreturn\0" "sched_getaffinity\0" "sched_yield\0" "set_robust_list\0"
+	"set_thread_area\0" "set_tid_address\0" "set_tls\0" "sigreturn\0" "time\0"
+	"ugetrlimit\0" "uretprobe\0" "aio\0" "Asynchronous IO\0" "io_cancel\0" "io_destroy\0"
+	"io_getevents\0" "io_pgetevents\0" "io_pgetevents_time64\0" "io_setup\0" "io_submit\0"
+	"io_uring_enter\0" "io_uring_register\0" "io_uring_setup\0" "basic-io\0" "Basic IO\0"
+	"_llseek\0" "close\0" "close_range\0" "dup\0" "dup2\0" "dup3\0" "lseek\0" "pread64\0"
+	"preadv\0" "preadv2\0" "pwrite64\0" "pwritev\0" "pwritev2\0" "read\0" "readv\0"
+	"write\0" "writev\0" "chown\0" "Change ownership of files and directories\0"
+	"chown32\0" "fchown\0" "fchown32\0" "fchownat\0" "lchown\0" "lchown32\0" "clock\0"
+	"Change the system time\0" "adjtimex\0" "clock_adjtime\0" "clock_adjtime64\0"
+	"clock_settime\0" "clock_settime64\0" "settimeofday\0" "cpu-emulation\0"
+	"System calls for CPU emulation functionality\0" "modify_ldt\0" "subpage_prot\0"
+	"switch_endian\0" "vm86\0" "vm86old\0" "debug\0"
+	"Debugging, performance monitoring and tracing functionality\0" "lookup_dcookie\0"
+	"perf_event_open\0" "pidfd_getfd\0" "ptrace\0" "rtas\0" "s390_runtime_instr\0"
+	"sys_debug_setcontext\0" "file-system\0" "File system operations\0" "access\0"
+	"chdir\0" "chmod\0" "creat\0" "faccessat\0" "faccessat2\0" "fallocate\0" "fchdir\0"
+	"fchmod\0" "fchmodat\0" "fchmodat2\0" "fcntl\0" "fcntl64\0" "fgetxattr\0"
+	"flistxattr\0" "fremovexattr\0" "fsetxattr\0" "fstat\0" "fstat64\0" "fstatat64\0"
+	"fstatfs\0" "fstatfs64\0" "ftruncate\0" "ftruncate64\0" "futimesat\0" "getcwd\0"
+	"getdents\0" "getdents64\0" "getxattr\0" "inotify_add_watch\0" "inotify_init\0"
+	"inotify_init1\0" "inotify_rm_watch\0" "lgetxattr\0" "link\0" "linkat\0" "listxattr\0"
+	"llistxattr\0" "lremovexattr\0" "lsetxattr\0" "lstat\0" "lstat64\0" "mkdir\0"
+	"mkdirat\0" "mknod\0" "mknodat\0" "newfstatat\0" "oldfstat\0" "oldlstat\0" "oldstat\0"
+	"open\0" "openat\0" "openat2\0" "readlink\0" "readlinkat\0" "removexattr\0" "rename\0"
+	"renameat\0" "renameat2\0" "rmdir\0" "setxattr\0" "stat\0" "stat64\0" "statfs\0"
+	"statfs64\0" "statx\0" "symlink\0" "symlinkat\0" "truncate\0" "truncate64\0" "unlink\0"
+	"unlinkat\0" "utime\0" "utimensat\0" "utimensat_time64\0" "utimes\0" "io-event\0"
+	"Event loop system calls\0" "_newselect\0" "epoll_create\0" "epoll_create1\0"
+	"epoll_ctl\0" "epoll_ctl_old\0" "epoll_pwait\0" "epoll_pwait2\0" "epoll_wait\0"
+	"epoll_wait_old\0" "eventfd\0" "eventfd2\0" "poll\0" "ppoll\0" "ppoll_time64\0"
+	"pselect6\0" "pselect6_time64\0" "select\0" "ipc\0"
+	"SysV IPC, POSIX Message Queues or other IPC\0" "memfd_create\0" "mq_getsetattr\0"
+	"mq_notify\0" "mq_open\0" "mq_timedreceive\0" "mq_timedreceive_time64\0"
+	"mq_timedsend\0" "mq_timedsend_time64\0" "mq_unlink\0" "msgctl\0" "msgget\0" "msgrcv\0"
+	"msgsnd\0" "pipe\0" "pipe2\0" "process_madvise\0" "process_vm_readv\0"
+	"process_vm_writev\0" "semctl\0" "semget\0" "semop\0" "semtimedop\0"
+	"semtimedop_time64\0" "shmat\0" "shmctl\0" "shmdt\0" "shmget\0" "keyring\0"
+	"Kernel keyring access\0" "add_key\0" "keyctl\0" "request_key\0" "memlock\0"
+	"Memory locking control\0" "mlock\0" "mlock2\0" "mlockall\0" "munlock\0" "munlockall\0"
+	"module\0" "Loading and unloading of kernel modules\0" "delete_module\0"
+	"finit_module\0" "init_module\0" "mount\0" "Mounting and unmounting of file systems\0"
+	"chroot\0" "fsconfig\0" "fsmount\0" "fsopen\0" "fspick\0" "mount_setattr\0"
+	"move_mount\0" "open_tree\0" "pivot_root\0" "umount\0" "umount2\0" "network-io\0"
+	"Network or Unix socket IO, should not be needed if not network facing\0" "accept\0"
+	"accept4\0" "bind\0" "connect\0" "getpeername\0" "getsockname\0" "getsockopt\0"
+	"listen\0" "recv\0" "recvfrom\0" "recvmmsg\0" "recvmmsg_time64\0" "recvmsg\0" "send\0"
+	"sendmmsg\0" "sendmsg\0" "sendto\0" "setsockopt\0" "shutdown\0" "socket\0"
+	"socketcall\0" "socketpair\0" "obsolete\0"
+	"Unusual, obsolete or unimplemented system calls\0" "_sysctl\0" "afs_syscall\0"
+	"bdflush\0" "break\0" "create_module\0" "ftime\0" "get_kernel_syms\0" "getpmsg\0"
+	"gtty\0" "idle\0" "lock\0" "mpx\0" "prof\0" "profil\0" "putpmsg\0" "query_module\0"
+	"security\0" "sgetmask\0" "ssetmask\0" "stime\0" "stty\0" "sysfs\0" "tuxcall\0"
+	"ulimit\0" "uselib\0" "ustat\0" "vserver\0" "pkey\0"
+	"System calls used for memory protection keys\0" "pkey_alloc\0" "pkey_free\0"
+	"pkey_mprotect\0" "privileged\0"
+	"All system calls which need super-user capabilities\0" "@chown\0" "@clock\0"
+	"@module\0" "@raw-io\0" "@reboot\0" "@swap\0" "acct\0" "bpf\0" "capset\0"
+	"fanotify_init\0" "fanotify_mark\0" "nfsservctl\0" "open_by_handle_at\0" "quotactl\0"
+	"quotactl_fd\0" "setdomainname\0" "setfsuid\0" "setfsuid32\0" "setgroups\0"
+	"setgroups32\0" "sethostname\0" "setresuid\0" "setresuid32\0" "setreuid\0"
+	"setreuid32\0" "setuid\0" "setuid32\0" "vhangup\0" "process\0"
+	"Process control, execution, namespacing operations\0" "capget\0" "clone\0" "clone3\0"
+	"execveat\0" "fork\0" "getrusage\0" "kill\0" "pidfd_open\0" "pidfd_send_signal\0"
+	"prctl\0" "rt_sigqueueinfo\0" "rt_tgsigqueueinfo\0" "setns\0" "swapcontext\0"
+	"tgkill\0" "times\0" "tkill\0" "unshare\0" "vfork\0" "wait4\0" "waitid\0" "waitpid\0"
+	"raw-io\0" "Raw I/O port access\0" "ioperm\0" "iopl\0" "pciconfig_iobase\0"
+	"pciconfig_read\0" "pciconfig_write\0" "s390_pci_mmio_read\0" "s390_pci_mmio_write\0"
+	"reboot\0" "Reboot and reboot preparation/kexec\0" "kexec_file_load\0" "kexec_load\0"
+	"resources\0" "Alter resource settings\0" "ioprio_set\0" "mbind\0" "migrate_pages\0"
+	"move_pages\0" "nice\0" "sched_setaffinity\0" "sched_setattr\0" "sched_setparam\0"
+	"sched_setscheduler\0" "set_mempolicy\0" "set_mempolicy_home_node\0" "setpriority\0"
+	"setrlimit\0" "Operations for changing user/group credentials\0" "setgid\0"
+	"setgid32\0" "setregid\0" "setregid32\0" "setresgid\0" "setresgid32\0" "signal\0"
+	"Process signal handling\0" "rt_sigaction\0" "rt_sigpending\0" "rt_sigprocmask\0"
+	"rt_sigsuspend\0" "rt_sigtimedwait\0" "rt_sigtimedwait_time64\0" "sigaction\0"
+	"sigaltstack\0" "signalfd\0" "signalfd4\0" "sigpending\0" "sigprocmask\0"
+	"sigsuspend\0" "swap\0" "Enable/disable swap devices\0" "swapoff\0" "swapon\0" "sync\0"
+	"Synchronize files and memory to storage\0" "fdatasync\0" "fsync\0" "msync\0"
+	"sync_file_range\0" "sync_file_range2\0" "syncfs\0" "system-service\0"
+	"General system service operations\0" "@aio\0" "@basic-io\0" "@default\0"
+	"@file-system\0" "@io-event\0" "@ipc\0" "@keyring\0" "@memlock\0" "@network-io\0"
+	"@process\0" "@resources\0" "@setuid\0" "@signal\0" "@sync\0" "@timer\0"
+	"arm_fadvise64_64\0" "copy_file_range\0" "fadvise64\0" "fadvise64_64\0" "flock\0"
+	"get_mempolicy\0" "getcpu\0" "getpriority\0" "ioctl\0" "ioprio_get\0" "kcmp\0"
+	"madvise\0" "mremap\0" "name_to_handle_at\0" "oldolduname\0" "olduname\0"
+	"personality\0" "readahead\0" "readdir\0" "remap_file_pages\0"
+	"sched_get_priority_max\0" "sched_get_priority_min\0" "sched_getattr\0"
+	"sched_getparam\0" "sched_getscheduler\0" "sched_rr_get_interval\0"
+	"sched_rr_get_interval_time64\0" "sendfile\0" "sendfile64\0" "setfsgid\0"
+	"setfsgid32\0" "setpgid\0" "setsid\0" "splice\0" "sysinfo\0" "tee\0" "umask\0"
+	"uname\0" "userfaultfd\0" "vmsplice\0" "timer\0" "Schedule operations by time\0"
+	"alarm\0" "getitimer\0" "setitimer\0" "timer_create\0" "timer_delete\0"
+	"timer_getoverrun\0" "timer_gettime\0" "timer_gettime64\0" "timer_settime\0"
+	"timer_settime64\0" "timerfd_create\0" "timerfd_gettime\0" "timerfd_gettime64\0"
+	"timerfd_settime\0" "timerfd_settime64\0" "known\0"
+	"All known syscalls declared in the kernel\0" "@obsolete\0" "arc_gettls\0"
+	"arc_settls\0" "arc_usr_cmpxchg\0" "atomic_barrier\0" "atomic_cmpxchg_32\0"
+	"cachectl\0" "dipc\0" "exec_with_loader\0" "execv\0" "futex_requeue\0" "futex_wait\0"
+	"futex_wake\0" "getdomainname\0" "getdtablesize\0" "gethostname\0" "getpagesize\0"
+	"getxgid\0" "getxpid\0" "getxuid\0" "kern_features\0" "landlock_add_rule\0"
+	"landlock_create_ruleset\0" "landlock_restrict_self\0" "map_shadow_stack\0"
+	"memfd_secret\0" "memory_ordering\0" "mincore\0" "multiplexer\0" "old_adjtimex\0"
+	"oldumount\0" "or1k_atomic\0" "osf_fstat\0" "osf_fstatfs\0" "osf_fstatfs64\0"
+	"osf_getdirentries\0" "osf_getdomainname\0" "osf_getitimer\0" "osf_getrusage\0"
+	"osf_getsysinfo\0" "osf_gettimeofday\0" "osf_lstat\0" "osf_mount\0"
+	"osf_proplist_syscall\0" "osf_select\0" "osf_set_program_attributes\0"
+	"osf_setitimer\0" "osf_setsysinfo\0" "osf_settimeofday\0" "osf_shmat\0"
+	"osf_sigprocmask\0" "osf_sigstack\0" "osf_stat\0" "osf_statfs\0" "osf_statfs64\0"
+	"osf_swapon\0" "osf_syscall\0" "osf_sysinfo\0" "osf_usleep_thread\0" "osf_utimes\0"
+	"osf_utsname\0" "osf_wait4\0" "perfctr\0" "process_mrelease\0" "s390_guarded_storage\0"
+	"s390_sthyi\0" "sched_get_affinity\0" "sched_set_affinity\0" "seccomp\0" "sethae\0"
+	"setpgrp\0" "spu_create\0" "spu_run\0" "syscall\0" "syslog\0" "sysmips\0" "timerfd\0"
+	"utrap_install\0"
 ;
 
 const uint16_t sd_group_members[] = {

@@ -7,493 +7,93 @@
 
 /* clang-format off */
 const char sd_name_pool[] =
-	"\0" /* 0 */
-	"_llseek\0" /* 1 */
-	"_newselect\0" /* 9 */
-	"_sysctl\0" /* 20 */
-	"accept\0" /* 28 */
-	"accept4\0" /* 35 */
-	"access\0" /* 43 */
-	"acct\0" /* 50 */
-	"add_key\0" /* 55 */
-	"adjtimex\0" /* 63 */
-	"afs_syscall\0" /* 72 */
-	"alarm\0" /* 84 */
-	"arch_prctl\0" /* 90 */
-	"arm_fadvise64_64\0" /* 101 */
-	"bdflush\0" /* 118 */
-	"bind\0" /* 126 */
-	"bpf\0" /* 131 */
-	"break\0" /* 135 */
-	"breakpoint\0" /* 141 */
-	"brk\0" /* 152 */
-	"cachectl\0" /* 156 */
-	"cacheflush\0" /* 165 */
-	"cachestat\0" /* 176 */
-	"capget\0" /* 186 */
-	"capset\0" /* 193 */
-	"chdir\0" /* 200 */
-	"chmod\0" /* 206 */
-	"chown\0" /* 212 */
-	"chown32\0" /* 218 */
-	"chroot\0" /* 226 */
-	"clock_adjtime\0" /* 233 */
-	"clock_adjtime64\0" /* 247 */
-	"clock_getres\0" /* 263 */
-	"clock_getres_time64\0" /* 276 */
-	"clock_gettime\0" /* 296 */
-	"clock_gettime64\0" /* 310 */
-	"clock_nanosleep\0" /* 326 */
-	"clock_nanosleep_time64\0" /* 342 */
-	"clock_settime\0" /* 365 */
-	"clock_settime64\0" /* 379 */
-	"clone\0" /* 395 */
-	"clone3\0" /* 401 */
-	"close\0" /* 408 */
-	"close_range\0" /* 414 */
-	"connect\0" /* 426 */
-	"copy_file_range\0" /* 434 */
-	"creat\0" /* 450 */
-	"create_module\0" /* 456 */
-	"delete_module\0" /* 470 */
-	"dup\0" /* 484 */
-	"dup2\0" /* 488 */
-	"dup3\0" /* 493 */
-	"epoll_create\0" /* 498 */
-	"epoll_create1\0" /* 511 */
-	"epoll_ctl\0" /* 525 */
-	"epoll_ctl_old\0" /* 535 */
-	"epoll_pwait\0" /* 549 */
-	"epoll_pwait2\0" /* 561 */
-	"epoll_wait\0" /* 574 */
-	"epoll_wait_old\0" /* 585 */
-	"eventfd\0" /* 600 */
-	"eventfd2\0" /* 608 */
-	"execve\0" /* 617 */
-	"execveat\0" /* 624 */
-	"exit\0" /* 633 */
-	"exit_group\0" /* 638 */
-	"faccessat\0" /* 649 */
-	"faccessat2\0" /* 659 */
-	"fadvise64\0" /* 670 */
-	"fadvise64_64\0" /* 680 */
-	"fallocate\0" /* 693 */
-	"fanotify_init\0" /* 703 */
-	"fanotify_mark\0" /* 717 */
-	"fchdir\0" /* 731 */
-	"fchmod\0" /* 738 */
-	"fchmodat\0" /* 745 */
-	"fchmodat2\0" /* 754 */
-	"fchown\0" /* 764 */
-	"fchown32\0" /* 771 */
-	"fchownat\0" /* 780 */
-	"fcntl\0" /* 789 */
-	"fcntl64\0" /* 795 */
-	"fdatasync\0" /* 803 */
-	"fgetxattr\0" /* 813 */
-	"finit_module\0" /* 823 */
-	"flistxattr\0" /* 836 */
-	"flock\0" /* 847 */
-	"fork\0" /* 853 */
-	"fremovexattr\0" /* 858 */
-	"fsconfig\0" /* 871 */
-	"fsetxattr\0" /* 880 */
-	"fsmount\0" /* 890 */
-	"fsopen\0" /* 898 */
-	"fspick\0" /* 905 */
-	"fstat\0" /* 912 */
-	"fstat64\0" /* 918 */
-	"fstatat64\0" /* 926 */
-	"fstatfs\0" /* 936 */
-	"fstatfs64\0" /* 944 */
-	"fsync\0" /* 954 */
-	"ftime\0" /* 960 */
-	"ftruncate\0" /* 966 */
-	"ftruncate64\0" /* 976 */
-	"futex\0" /* 988 */
-	"futex_requeue\0" /* 994 */
-	"futex_time64\0" /* 1008 */
-	"futex_wait\0" /* 1021 */
-	"futex_waitv\0" /* 1032 */
-	"futex_wake\0" /* 1044 */
-	"futimesat\0" /* 1055 */
-	"get_kernel_syms\0" /* 1065 */
-	"get_mempolicy\0" /* 1081 */
-	"get_robust_list\0" /* 1095 */
-	"get_thread_area\0" /* 1111 */
-	"get_tls\0" /* 1127 */
-	"getcpu\0" /* 1135 */
-	"getcwd\0" /* 1142 */
-	"getdents\0" /* 1149 */
-	"getdents64\0" /* 1158 */
-	"getegid\0" /* 1169 */
-	"getegid32\0" /* 1177 */
-	"geteuid\0" /* 1187 */
-	"geteuid32\0" /* 1195 */
-	"getgid\0" /* 1205 */
-	"getgid32\0" /* 1212 */
-	"getgroups\0" /* 1221 */
-	"getgroups32\0" /* 1231 */
-	"getitimer\0" /* 1243 */
-	"getpeername\0" /* 1253 */
-	"getpgid\0" /* 1265 */
-	"getpgrp\0" /* 1273 */
-	"getpid\0" /* 1281 */
-	"getpmsg\0" /* 1288 */
-	"getppid\0" /* 1296 */
-	"getpriority\0" /* 1304 */
-	"getrandom\0" /* 1316 */
-	"getresgid\0" /* 1326 */
-	"getresgid32\0" /* 1336 */
-	"getresuid\0" /* 1348 */
-	"getresuid32\0" /* 1358 */
-	"getrlimit\0" /* 1370 */
-	"getrusage\0" /* 1380 */
-	"getsid\0" /* 1390 */
-	"getsockname\0" /* 1397 */
-	"getsockopt\0" /* 1409 */
-	"gettid\0" /* 1420 */
-	"gettimeofday\0" /* 1427 */
-	"getuid\0" /* 1440 */
-	"getuid32\0" /* 1447 */
-	"getxattr\0" /* 1456 */
-	"gtty\0" /* 1465 */
-	"idle\0" /* 1470 */
-	"init_module\0" /* 1475 */
-	"inotify_add_watch\0" /* 1487 */
-	"inotify_init\0" /* 1505 */
-	"inotify_init1\0" /* 1518 */
-	"inotify_rm_watch\0" /* 1532 */
-	"io_cancel\0" /* 1549 */
-	"io_destroy\0" /* 1559 */
-	"io_getevents\0" /* 1570 */
-	"io_pgetevents\0" /* 1583 */
-	"io_pgetevents_time64\0" /* 1597 */
-	"io_setup\0" /* 1618 */
-	"io_submit\0" /* 1627 */
-	"io_uring_enter\0" /* 1637 */
-	"io_uring_register\0" /* 1652 */
-	"io_uring_setup\0" /* 1670 */
-	"ioctl\0" /* 1685 */
-	"ioperm\0" /* 1691 */
-	"iopl\0" /* 1698 */
-	"ioprio_get\0" /* 1703 */
-	"ioprio_set\0" /* 1714 */
-	"ipc\0" /* 1725 */
-	"kcmp\0" /* 1729 */
-	"kexec_file_load\0" /* 1734 */
-	"kexec_load\0" /* 1750 */
-	"keyctl\0" /* 1761 */
-	"kill\0" /* 1768 */
-	"landlock_add_rule\0" /* 1773 */
-	"landlock_create_ruleset\0" /* 1791 */
-	"landlock_restrict_self\0" /* 1815 */
-	"lchown\0" /* 1838 */
-	"lchown32\0" /* 1845 */
-	"lgetxattr\0" /* 1854 */
-	"link\0" /* 1864 */
-	"linkat\0" /* 1869 */
-	"listen\0" /* 1876 */
-	"listxattr\0" /* 1883 */
-	"llistxattr\0" /* 1893 */
-	"lock\0" /* 1904 */
-	"lookup_dcookie\0" /* 1909 */
-	"lremovexattr\0" /* 1924 */
-	"lseek\0" /* 1937 */
-	"lsetxattr\0" /* 1943 */
-	"lstat\0" /* 1953 */
-	"lstat64\0" /* 1959 */
-	"madvise\0" /* 1967 */
-	"map_shadow_stack\0" /* 1975 */
-	"mbind\0" /* 1992 */
-	"membarrier\0" /* 1998 */
-	"memfd_create\0" /* 2009 */
-	"memfd_secret\0" /* 2022 */
-	"migrate_pages\0" /* 2035 */
-	"mincore\0" /* 2049 */
-	"mkdir\0" /* 2057 */
-	"mkdirat\0" /* 2063 */
-	"mknod\0" /* 2071 */
-	"mknodat\0" /* 2077 */
-	"mlock\0" /* 2085 */
-	"mlock2\0" /* 2091 */
-	"mlockall\0" /* 2098 */
-	"mmap\0" /* 2107 */
-	"mmap2\0" /* 2112 */
-	"modify_ldt\0" /* 2118 */
-	"mount\0" /* 2129 */
-	"mount_setattr\0" /* 2135 */
-	"move_mount\0" /* 2149 */
-	"move_pages\0" /* 2160 */
-	"mprotect\0" /* 2171 */
-	"mpx\0" /* 2180 */
-	"mq_getsetattr\0" /* 2184 */
-	"mq_notify\0" /* 2198 */
-	"mq_open\0" /* 2208 */
-	"mq_timedreceive\0" /* 2216 */
-	"mq_timedreceive_time64\0" /* 2232 */
-	"mq_timedsend\0" /* 2255 */
-	"mq_timedsend_time64\0" /* 2268 */
-	"mq_unlink\0" /* 2288 */
-	"mremap\0" /* 2298 */
-	"msgctl\0" /* 2305 */
-	"msgget\0" /* 2312 */
-	"msgrcv\0" /* 2319 */
-	"msgsnd\0" /* 2326 */
-	"msync\0" /* 2333 */
-	"multiplexer\0" /* 2339 */
-	"munlock\0" /* 2351 */
-	"munlockall\0" /* 2359 */
-	"munmap\0" /* 2370 */
-	"name_to_handle_at\0" /* 2377 */
-	"nanosleep\0" /* 2395 */
-	"newfstatat\0" /* 2405 */
-	"nfsservctl\0" /* 2416 */
-	"nice\0" /* 2427 */
-	"oldfstat\0" /* 2432 */
-	"oldlstat\0" /* 2441 */
-	"oldolduname\0" /* 2450 */
-	"oldstat\0" /* 2462 */
-	"olduname\0" /* 2470 */
-	"open\0" /* 2479 */
-	"open_by_handle_at\0" /* 2484 */
-	"open_tree\0" /* 2502 */
-	"openat\0" /* 2512 */
-	"openat2\0" /* 2519 */
-	"pause\0" /* 2527 */
-	"pciconfig_iobase\0" /* 2533 */
-	"pciconfig_read\0" /* 2550 */
-	"pciconfig_write\0" /* 2565 */
-	"perf_event_open\0" /* 2581 */
-	"personality\0" /* 2597 */
-	"pidfd_getfd\0" /* 2609 */
-	"pidfd_open\0" /* 2621 */
-	"pidfd_send_signal\0" /* 2632 */
-	"pipe\0" /* 2650 */
-	"pipe2\0" /* 2655 */
-	"pivot_root\0" /* 2661 */
-	"pkey_alloc\0" /* 2672 */
-	"pkey_free\0" /* 2683 */
-	"pkey_mprotect\0" /* 2693 */
-	"poll\0" /* 2707 */
-	"ppoll\0" /* 2712 */
-	"ppoll_time64\0" /* 2718 */
-	"prctl\0" /* 2731 */
-	"pread64\0" /* 2737 */
-	"preadv\0" /* 2745 */
-	"preadv2\0" /* 2752 */
-	"prlimit64\0" /* 2760 */
-	"process_madvise\0" /* 2770 */
-	"process_mrelease\0" /* 2786 */
-	"process_vm_readv\0" /* 2803 */
-	"process_vm_writev\0" /* 2820 */
-	"prof\0" /* 2838 */
-	"profil\0" /* 2843 */
-	"pselect6\0" /* 2850 */
-	"pselect6_time64\0" /* 2859 */
-	"ptrace\0" /* 2875 */
-	"putpmsg\0" /* 2882 */
-	"pwrite64\0" /* 2890 */
-	"pwritev\0" /* 2899 */
-	"pwritev2\0" /* 2907 */
-	"query_module\0" /* 2916 */
-	"quotactl\0" /* 2929 */
-	"quotactl_fd\0" /* 2938 */
-	"read\0" /* 2950 */
-	"readahead\0" /* 2955 */
-	"readdir\0" /* 2965 */
-	"readlink\0" /* 2973 */
-	"readlinkat\0" /* 2982 */
-	"readv\0" /* 2993 */
-	"reboot\0" /* 2999 */
-	"recv\0" /* 3006 */
-	"recvfrom\0" /* 3011 */
-	"recvmmsg\0" /* 3020 */
-	"recvmmsg_time64\0" /* 3029 */
-	"recvmsg\0" /* 3045 */
-	"remap_file_pages\0" /* 3053 */
-	"removexattr\0" /* 3070 */
-	"rename\0" /* 3082 */
-	"renameat\0" /* 3089 */
-	"renameat2\0" /* 3098 */
-	"request_key\0" /* 3108 */
-	"restart_syscall\0" /* 3120 */
-	"riscv_flush_icache\0" /* 3136 */
-	"rmdir\0" /* 3155 */
-	"rseq\0" /* 3161 */
-	"rt_sigaction\0" /* 3166 */
-	"rt_sigpending\0" /* 3179 */
-	"rt_sigprocmask\0" /* 3193 */
-	"rt_sigqueueinfo\0" /* 3208 */
-	"rt_sigreturn\0" /* 3224 */
-	"rt_sigsuspend\0" /* 3237 */
-	"rt_sigtimedwait\0" /* 3251 */
-	"rt_sigtimedwait_time64\0" /* 3267 */
-	"rt_tgsigqueueinfo\0" /* 3290 */
-	"rtas\0" /* 3308 */
-	"s390_guarded_storage\0" /* 3313 */
-	"s390_pci_mmio_read\0" /* 3334 */
-	"s390_pci_mmio_write\0" /* 3353 */
-	"s390_runtime_instr\0" /* 3373 */
-	"s390_sthyi\0" /* 3392 */
-	"sched_get_priority_max\0" /* 3403 */
-	"sched_get_priority_min\0" /* 3426 */
-	"sched_getaffinity\0" /* 3449 */
-	"sched_getattr\0" /* 3467 */
-	"sched_getparam\0" /* 3481 */
-	"sched_getscheduler\0" /* 3496 */
-	"sched_rr_get_interval\0" /* 3515 */
-	"sched_rr_get_interval_time64\0" /* 3537 */
-	"sched_setaffinity\0" /* 3566 */
-	"sched_setattr\0" /* 3584 */
-	"sched_setparam\0" /* 3598 */
-	"sched_setscheduler\0" /* 3613 */
-	"sched_yield\0" /* 3632 */
-	"seccomp\0" /* 3644 */
-	"security\0" /* 3652 */
-	"select\0" /* 3661 */
-	"semctl\0" /* 3668 */
-	"semget\0" /* 3675 */
-	"semop\0" /* 3682 */
-	"semtimedop\0" /* 3688 */
-	"semtimedop_time64\0" /* 3699 */
-	"send\0" /* 3717 */
-	"sendfile\0" /* 3722 */
-	"sendfile64\0" /* 3731 */
-	"sendmmsg\0" /* 3742 */
-	"sendmsg\0" /* 3751 */
-	"sendto\0" /* 3759 */
-	"set_mempolicy\0" /* 3766 */
-	"set_mempolicy_home_node\0" /* 3780 */
-	"set_robust_list\0" /* 3804 */
-	"set_thread_area\0" /* 3820 */
-	"set_tid_address\0" /* 3836 */
-	"set_tls\0" /* 3852 */
-	"setdomainname\0" /* 3860 */
-	"setfsgid\0" /* 3874 */
-	"setfsgid32\0" /* 3883 */
-	"setfsuid\0" /* 3894 */
-	"setfsuid32\0" /* 3903 */
-	"setgid\0" /* 3914 */
-	"setgid32\0" /* 3921 */
-	"setgroups\0" /* 3930 */
-	"setgroups32\0" /* 3940 */
-	"sethostname\0" /* 3952 */
-	"setitimer\0" /* 3964 */
-	"setns\0" /* 3974 */
-	"setpgid\0" /* 3980 */
-	"setpriority\0" /* 3988 */
-	"setregid\0" /* 4000 */
-	"setregid32\0" /* 4009 */
-	"setresgid\0" /* 4020 */
-	"setresgid32\0" /* 4030 */
-	"setresuid\0" /* 4042 */
-	"setresuid32\0" /* 4052 */
-	"setreuid\0" /* 4064 */
-	"setreuid32\0" /* 4073 */
-	"setrlimit\0" /* 4084 */
-	"setsid\0" /* 4094 */
-	"setsockopt\0" /* 4101 */
-	"settimeofday\0" /* 4112 */
-	"setuid\0" /* 4125 */
-	"setuid32\0" /* 4132 */
-	"setxattr\0" /* 4141 */
-	"sgetmask\0" /* 4150 */
-	"shmat\0" /* 4159 */
-	"shmctl\0" /* 4165 */
-	"shmdt\0" /* 4172 */
-	"shmget\0" /* 4178 */
-	"shutdown\0" /* 4185 */
-	"sigaction\0" /* 4194 */
-	"sigaltstack\0" /* 4204 */
-	"signal\0" /* 4216 */
-	"signalfd\0" /* 4223 */
-	"signalfd4\0" /* 4232 */
-	"sigpending\0" /* 4242 */
-	"sigprocmask\0" /* 4253 */
-	"sigreturn\0" /* 4265 */
-	"sigsuspend\0" /* 4275 */
-	"socket\0" /* 4286 */
-	"socketcall\0" /* 4293 */
-	"socketpair\0" /* 4304 */
-	"splice\0" /* 4315 */
-	"spu_create\0" /* 4322 */
-	"spu_run\0" /* 4333 */
-	"ssetmask\0" /* 4341 */
-	"stat\0" /* 4350 */
-	"stat64\0" /* 4355 */
-	"statfs\0" /* 4362 */
-	"statfs64\0" /* 4369 */
-	"statx\0" /* 4378 */
-	"stime\0" /* 4384 */
-	"stty\0" /* 4390 */
-	"subpage_prot\0" /* 4395 */
-	"swapcontext\0" /* 4408 */
-	"swapoff\0" /* 4420 */
-	"swapon\0" /* 4428 */
-	"switch_endian\0" /* 4435 */
-	"symlink\0" /* 4449 */
-	"symlinkat\0" /* 4457 */
-	"sync\0" /* 4467 */
-	"sync_file_range\0" /* 4472 */
-	"sync_file_range2\0" /* 4488 */
-	"syncfs\0" /* 4505 */
-	"sys_debug_setcontext\0" /* 4512 */
-	"syscall\0" /* 4533 */
-	"sysfs\0" /* 4541 */
-	"sysinfo\0" /* 4547 */
-	"syslog\0" /* 4555 */
-	"sysmips\0" /* 4562 */
-	"tee\0" /* 4570 */
-	"tgkill\0" /* 4574 */
-	"time\0" /* 4581 */
-	"timer_create\0" /* 4586 */
-	"timer_delete\0" /* 4599 */
-	"timer_getoverrun\0" /* 4612 */
-	"timer_gettime\0" /* 4629 */
-	"timer_gettime64\0" /* 4643 */
-	"timer_settime\0" /* 4659 */
-	"timer_settime64\0" /* 4673 */
-	"timerfd\0" /* 4689 */
-	"timerfd_create\0" /* 4697 */
-	"timerfd_gettime\0" /* 4712 */
-	"timerfd_gettime64\0" /* 4728 */
-	"timerfd_settime\0" /* 4746 */
-	"timerfd_settime64\0" /* 4762 */
-	"times\0" /* 4780 */
-	"tkill\0" /* 4786 */
-	"truncate\0" /* 4792 */
-	"truncate64\0" /* 4801 */
-	"tuxcall\0" /* 4812 */
-	"ugetrlimit\0" /* 4820 */
-	"ulimit\0" /* 4831 */
-	"umask\0" /* 4838 */
-	"umount\0" /* 4844 */
-	"umount2\0" /* 4851 */
-	"uname\0" /* 4859 */
-	"unlink\0" /* 4865 */
-	"unlinkat\0" /* 4872 */
-	"unshare\0" /* 4881 */
-	"uselib\0" /* 4889 */
-	"userfaultfd\0" /* 4896 */
-	"usr26\0" /* 4908 */
-	"usr32\0" /* 4914 */
-	"ustat\0" /* 4920 */
-	"utime\0" /* 4926 */
-	"utimensat\0" /* 4932 */
-	"utimensat_time64\0" /* 4942 */
-	"utimes\0" /* 4959 */
-	"vfork\0" /* 4966 */
-	"vhangup\0" /* 4972 */
-	"vm86\0" /* 4980 */
-	"vm86old\0" /* 4985 */
-	"vmsplice\0" /* 4993 */
-	"vserver\0" /* 5002 */
-	"wait4\0" /* 5010 */
-	"waitid\0" /* 5016 */
-	"waitpid\0" /* 5023 */
-	"write\0" /* 5031 */
-	"writev\0" /* 5037 */
+	"\0" "_llseek\0" "_newselect\0" "_sysctl\0" "accept\0" "accept4\0" "access\0" "acct\0"
+	"add_key\0" "adjtimex\0" "afs_syscall\0" "alarm\0" "arch_prctl\0" "arm_fadvise64_64\0"
+	"bdflush\0" "bind\0" "bpf\0" "break\0" "breakpoint\0" "brk\0" "cachectl\0"
+	"cacheflush\0" "cachestat\0" "capget\0" "capset\0" "chdir\0" "chmod\0" "chown\0"
+	"chown32\0" "chroot\0" "clock_adjtime\0" "clock_adjtime64\0" "clock_getres\0"
+	"clock_getres_time64\0" "clock_gettime\0" "clock_gettime64\0" "clock_nanosleep\0"
+	"clock_nanosleep_time64\0" "clock_settime\0" "clock_settime64\0" "clone\0" "clone3\0"
+	"close\0" "close_range\0" "connect\0" "copy_file_range\0" "creat\0" "create_module\0"
+	"delete_module\0" "dup\0" "dup2\0" "dup3\0" "epoll_create\0" "epoll_create1\0"
+	"epoll_ctl\0" "epoll_ctl_old\0" "epoll_pwait\0" "epoll_pwait2\0" "epoll_wait\0"
+	"epoll_wait_old\0" "eventfd\0" "eventfd2\0" "execve\0" "execveat\0" "exit\0"
+	"exit_group\0" "faccessat\0" "faccessat2\0" "fadvise64\0" "fadvise64_64\0"
+	"fallocate\0" "fanotify_init\0" "fanotify_mark\0" "fchdir\0" "fchmod\0" "fchmodat\0"
+	"fchmodat2\0" "fchown\0" "fchown32\0" "fchownat\0" "fcntl\0" "fcntl64\0" "fdatasync\0"
+	"fgetxattr\0" "finit_module\0" "flistxattr\0" "flock\0" "fork\0" "fremovexattr\0"
+	"fsconfig\0" "fsetxattr\0" "fsmount\0" "fsopen\0" "fspick\0" "fstat\0" "fstat64\0"
+	"fstatat64\0" "fstatfs\0" "fstatfs64\0" "fsync\0" "ftime\0" "ftruncate\0"
+	"ftruncate64\0" "futex\0" "futex_requeue\0" "futex_time64\0" "futex_wait\0"
+	"futex_waitv\0" "futex_wake\0" "futimesat\0" "get_kernel_syms\0" "get_mempolicy\0"
+	"get_robust_list\0" "get_thread_area\0" "get_tls\0" "getcpu\0" "getcwd\0" "getdents\0"
+	"getdents64\0" "getegid\0" "getegid32\0" "geteuid\0" "geteuid32\0" "getgid\0"
+	"getgid32\0" "getgroups\0" "getgroups32\0" "getitimer\0" "getpeername\0" "getpgid\0"
+	"getpgrp\0" "getpid\0" "getpmsg\0" "getppid\0" "getpriority\0" "getrandom\0"
+	"getresgid\0" "getresgid32\0" "getresuid\0" "getresuid32\0" "getrlimit\0" "getrusage\0"
+	"getsid\0" "getsockname\0" "getsockopt\0" "gettid\0" "gettimeofday\0" "getuid\0"
+	"getuid32\0" "getxattr\0" "gtty\0" "idle\0" "init_module\0" "inotify_add_watch\0"
+	"inotify_init\0" "inotify_init1\0" "inotify_rm_watch\0" "io_cancel\0" "io_destroy\0"
+	"io_getevents\0" "io_pgetevents\0" "io_pgetevents_time64\0" "io_setup\0" "io_submit\0"
+	"io_uring_enter\0" "io_uring_register\0" "io_uring_setup\0" "ioctl\0" "ioperm\0"
+	"iopl\0" "ioprio_get\0" "ioprio_set\0" "ipc\0" "kcmp\0" "kexec_file_load\0"
+	"kexec_load\0" "keyctl\0" "kill\0" "landlock_add_rule\0" "landlock_create_ruleset\0"
+	"landlock_restrict_self\0" "lchown\0" "lchown32\0" "lgetxattr\0" "link\0" "linkat\0"
+	"listen\0" "listxattr\0" "llistxattr\0" "lock\0" "lookup_dcookie\0" "lremovexattr\0"
+	"lseek\0" "lsetxattr\0" "lstat\0" "lstat64\0" "madvise\0" "map_shadow_stack\0"
+	"mbind\0" "membarrier\0" "memfd_create\0" "memfd_secret\0" "migrate_pages\0"
+	"mincore\0" "mkdir\0" "mkdirat\0" "mknod\0" "mknodat\0" "mlock\0" "mlock2\0"
+	"mlockall\0" "mmap\0" "mmap2\0" "modify_ldt\0" "mount\0" "mount_setattr\0"
+	"move_mount\0" "move_pages\0" "mprotect\0" "mpx\0" "mq_getsetattr\0" "mq_notify\0"
+	"mq_open\0" "mq_timedreceive\0" "mq_timedreceive_time64\0" "mq_timedsend\0"
+	"mq_timedsend_time64\0" "mq_unlink\0" "mremap\0" "msgctl\0" "msgget\0" "msgrcv\0"
+	"msgsnd\0" "msync\0" "multiplexer\0" "munlock\0" "munlockall\0" "munmap\0"
+	"name_to_handle_at\0" "nanosleep\0" "newfstatat\0" "nfsservctl\0" "nice\0" "oldfstat\0"
+	"oldlstat\0" "oldolduname\0" "oldstat\0" "olduname\0" "open\0" "open_by_handle_at\0"
+	"open_tree\0" "openat\0" "openat2\0" "pause\0" "pciconfig_iobase\0" "pciconfig_read\0"
+	"pciconfig_write\0" "perf_event_open\0" "personality\0" "pidfd_getfd\0" "pidfd_open\0"
+	"pidfd_send_signal\0" "pipe\0" "pipe2\0" "pivot_root\0" "pkey_alloc\0" "pkey_free\0"
+	"pkey_mprotect\0" "poll\0" "ppoll\0" "ppoll_time64\0" "prctl\0" "pread64\0" "preadv\0"
+	"preadv2\0" "prlimit64\0" "process_madvise\0" "process_mrelease\0" "process_vm_readv\0"
+	"process_vm_writev\0" "prof\0" "profil\0" "pselect6\0" "pselect6_time64\0" "ptrace\0"
+	"putpmsg\0" "pwrite64\0" "pwritev\0" "pwritev2\0" "query_module\0" "quotactl\0"
+	"quotactl_fd\0" "read\0" "readahead\0" "readdir\0" "readlink\0" "readlinkat\0"
+	"readv\0" "reboot\0" "recv\0" "recvfrom\0" "recvmmsg\0" "recvmmsg_time64\0" "recvmsg\0"
+	"remap_file_pages\0" "removexattr\0" "rename\0" "renameat\0" "renameat2\0"
+	"request_key\0" "restart_syscall\0" "riscv_flush_icache\0" "rmdir\0" "rseq\0"
+	"rt_sigaction\0" "rt_sigpending\0" "rt_sigprocmask\0" "rt_sigqueueinfo\0"
+	"rt_sigreturn\0" "rt_sigsuspend\0" "rt_sigtimedwait\0" "rt_sigtimedwait_time64\0"
+	"rt_tgsigqueueinfo\0" "rtas\0" "s390_guarded_storage\0" "s390_pci_mmio_read\0"
+	"s390_pci_mmio_write\0" "s390_runtime_instr\0" "s390_sthyi\0"
+	"sched_get_priority_max\0" "sched_get_priority_min\0" "sched_getaffinity\0"
+	"sched_getattr\0" "sched_getparam\0" "sched_getscheduler\0" "sched_rr_get_interval\0"
+	"sched_rr_get_interval_time64\0" "sched_setaffinity\0" "sched_setattr\0"
+	"sched_setparam\0" "sched_setscheduler\0" "sched_yield\0" "seccomp\0" "security\0"
+	"select\0" "semctl\0" "semget\0" "semop\0" "semtimedop\0" "semtimedop_time64\0"
+	"send\0" "sendfile\0" "sendfile64\0" "sendmmsg\0" "sendmsg\0" "sendto\0"
+	"set_mempolicy\0" "set_mempolicy_home_node\0" "set_robust_list\0" "set_thread_area\0"
+	"set_tid_address\0" "set_tls\0" "setdomainname\0" "setfsgid\0" "setfsgid32\0"
+	"setfsuid\0" "setfsuid32\0" "setgid\0" "setgid32\0" "setgroups\0" "setgroups32\0"
+	"sethostname\0" "setitimer\0" "setns\0" "setpgid\0" "setpriority\0" "setregid\0"
+	"setregid32\0" "setresgid\0" "setresgid32\0" "setresuid\0" "setresuid32\0" "setreuid\0"
+	"setreuid32\0" "setrlimit\0" "setsid\0" "setsockopt\0" "settimeofday\0" "setuid\0"
+	"setuid32\0" "setxattr\0" "sgetmask\0" "shmat\0" "shmctl\0" "shmdt\0" "shmget\0"
+	"shutdown\0" "sigaction\0" "sigaltstack\0" "signal\0" "signalfd\0" "signalfd4\0"
+	"sigpending\0" "sigprocmask\0" "sigreturn\0" "sigsuspend\0" "socket\0" "socketcall\0"
+	"socketpair\0" "splice\0" "spu_create\0" "spu_run\0" "ssetmask\0" "stat\0" "stat64\0"
+	"statfs\0" "statfs64\0" "statx\0" "stime\0" "stty\0" "subpage_prot\0" "swapcontext\0"
+	"swapoff\0" "swapon\0" "switch_endian\0" "symlink\0" "symlinkat\0" "sync\0"
+	"sync_file_range\0" "sync_file_range2\0" "syncfs\0" "sys_debug_setcontext\0"
+	"syscall\0" "sysfs\0" "sysinfo\0" "syslog\0" "sysmips\0" "tee\0" "tgkill\0" "time\0"
+	"timer_create\0" "timer_delete\0" "timer_getoverrun\0" "timer_gettime\0"
+	"timer_gettime64\0" "timer_settime\0" "timer_settime64\0" "timerfd\0"
+	"timerfd_create\0" "timerfd_gettime\0" "timerfd_gettime64\0" "timerfd_settime\0"
+	"timerfd_settime64\0" "times\0" "tkill\0" "truncate\0" "truncate64\0" "tuxcall\0"
+	"ugetrlimit\0" "ulimit\0" "umask\0" "umount\0" "umount2\0" "uname\0" "unlink\0"
+	"unlinkat\0" "unshare\0" "uselib\0" "userfaultfd\0" "usr26\0" "usr32\0" "ustat\0"
+	"utime\0" "utimensat\0" "utimensat_time64\0" "utimes\0" "vfork\0" "vhangup\0" "vm86\0"
+	"vm86old\0" "vmsplice\0" "vserver\0" "wait4\0" "waitid\0" "waitpid\0" "write\0"
+	"writev\0"
 ;
 
 const struct sd_name sd_names[] = {

@@ -7,449 +7,115 @@
 #include "import/systemd.h"
 
 const char sd_setting_pool[] =
-	"\0" /* 0 */
-	"Accept\0" /* 1 */
-	"AccuracySec\0" /* 8 */
-	"After\0" /* 20 */
-	"Alias\0" /* 26 */
-	"AllowIsolate\0" /* 32 */
-	"AllowedCPUs\0" /* 45 */
-	"AllowedMemoryNodes\0" /* 57 */
-	"Also\0" /* 76 */
-	"AmbientCapabilities\0" /* 81 */
-	"AppArmorProfile\0" /* 101 */
-	"AssertACPower\0" /* 117 */
-	"AssertArchitecture\0" /* 131 */
-	"AssertCPUFeature\0" /* 150 */
-	"AssertCPUPressure\0" /* 167 */
-	"AssertCPUs\0" /* 185 */
-	"AssertCapability\0" /* 196 */
-	"AssertControlGroupController\0" /* 213 */
-	"AssertCredential\0" /* 242 */
-	"AssertDirectoryNotEmpty\0" /* 259 */
-	"AssertEnvironment\0" /* 283 */
-	"AssertFileIsExecutable\0" /* 301 */
-	"AssertFileNotEmpty\0" /* 324 */
-	"AssertFirstBoot\0" /* 343 */
-	"AssertGroup\0" /* 359 */
-	"AssertHost\0" /* 371 */
-	"AssertIOPressure\0" /* 382 */
-	"AssertKernelCommandLine\0" /* 399 */
-	"AssertKernelVersion\0" /* 423 */
-	"AssertMemory\0" /* 443 */
-	"AssertMemoryPressure\0" /* 456 */
-	"AssertNeedsUpdate\0" /* 477 */
-	"AssertOSRelease\0" /* 495 */
-	"AssertPathExists\0" /* 511 */
-	"AssertPathExistsGlob\0" /* 528 */
-	"AssertPathIsDirectory\0" /* 549 */
-	"AssertPathIsEncrypted\0" /* 571 */
-	"AssertPathIsMountPoint\0" /* 593 */
-	"AssertPathIsReadWrite\0" /* 616 */
-	"AssertPathIsSymbolicLink\0" /* 638 */
-	"AssertSecurity\0" /* 663 */
-	"AssertUser\0" /* 678 */
-	"AssertVirtualization\0" /* 689 */
-	"BPFProgram\0" /* 710 */
-	"Backlog\0" /* 721 */
-	"Before\0" /* 729 */
-	"BindIPv6Only\0" /* 736 */
-	"BindPaths\0" /* 749 */
-	"BindReadOnlyPaths\0" /* 759 */
-	"BindTo\0" /* 777 */
-	"BindToDevice\0" /* 784 */
-	"BindsTo\0" /* 797 */
-	"BlockIOAccounting\0" /* 805 */
-	"BlockIODeviceWeight\0" /* 823 */
-	"BlockIOReadBandwidth\0" /* 843 */
-	"BlockIOWeight\0" /* 864 */
-	"BlockIOWriteBandwidth\0" /* 878 */
-	"Broadcast\0" /* 900 */
-	"BusName\0" /* 910 */
-	"CPUAccounting\0" /* 918 */
-	"CPUAffinity\0" /* 932 */
-	"CPUQuota\0" /* 944 */
-	"CPUQuotaPeriodSec\0" /* 953 */
-	"CPUSchedulingPolicy\0" /* 971 */
-	"CPUSchedulingPriority\0" /* 991 */
-	"CPUSchedulingResetOnFork\0" /* 1013 */
-	"CPUShares\0" /* 1038 */
-	"CPUWeight\0" /* 1048 */
-	"CacheDirectory\0" /* 1058 */
-	"CacheDirectoryMode\0" /* 1073 */
-	"CapabilityBoundingSet\0" /* 1092 */
-	"CollectMode\0" /* 1114 */
-	"ConditionACPower\0" /* 1126 */
-	"ConditionArchitecture\0" /* 1143 */
-	"ConditionCPUFeature\0" /* 1165 */
-	"ConditionCPUPressure\0" /* 1185 */
-	"ConditionCPUs\0" /* 1206 */
-	"ConditionCapability\0" /* 1220 */
-	"ConditionControlGroupController\0" /* 1240 */
-	"ConditionCredential\0" /* 1272 */
-	"ConditionDirectoryNotEmpty\0" /* 1292 */
-	"ConditionEnvironment\0" /* 1319 */
-	"ConditionFileIsExecutable\0" /* 1340 */
-	"ConditionFileNotEmpty\0" /* 1366 */
-	"ConditionFirmware\0" /* 1388 */
-	"ConditionFirstBoot\0" /* 1406 */
-	"ConditionGroup\0" /* 1425 */
-	"ConditionHost\0" /* 1440 */
-	"ConditionIOPressure\0" /* 1454 */
-	"ConditionKernelCommandLine\0" /* 1474 */
-	"ConditionKernelVersion\0" /* 1501 */
-	"ConditionMemory\0" /* 1524 */
-	"ConditionMemoryPressure\0" /* 1540 */
-	"ConditionNeedsUpdate\0" /* 1564 */
-	"ConditionOSRelease\0" /* 1585 */
-	"ConditionPathExists\0" /* 1604 */
-	"ConditionPathExistsGlob\0" /* 1624 */
-	"ConditionPathIsDirectory\0" /* 1648 */
-	"ConditionPathIsEncrypted\0" /* 1673 */
-	"ConditionPathIsMountPoint\0" /* 1698 */
-	"ConditionPathIsReadWrite\0" /* 1724 */
-	"ConditionPathIsSymbolicLink\0" /* 1749 */
-	"ConditionSecurity\0" /* 1777 */
-	"ConditionUser\0" /* 1795 */
-	"ConditionVirtualization\0" /* 1809 */
-	"ConfigurationDirectory\0" /* 1833 */
-	"ConfigurationDirectoryMode\0" /* 1856 */
-	"Conflicts\0" /* 1883 */
-	"CoredumpFilter\0" /* 1893 */
-	"DefaultDependencies\0" /* 1908 */
-	"DefaultInstance\0" /* 1928 */
-	"DefaultMemoryLow\0" /* 1944 */
-	"DefaultMemoryMin\0" /* 1961 */
-	"DeferAcceptSec\0" /* 1978 */
-	"Delegate\0" /* 1993 */
-	"Description\0" /* 2002 */
-	"DeviceAllow\0" /* 2014 */
-	"DevicePolicy\0" /* 2026 */
-	"DirectoryMode\0" /* 2039 */
-	"DirectoryNotEmpty\0" /* 2053 */
-	"DisableControllers\0" /* 2071 */
-	"Documentation\0" /* 2090 */
-	"DynamicUser\0" /* 2104 */
-	"Environment\0" /* 2116 */
-	"EnvironmentFile\0" /* 2128 */
-	"ExecCondition\0" /* 2144 */
-	"ExecPaths\0" /* 2158 */
-	"ExecReload\0" /* 2168 */
-	"ExecSearchPath\0" /* 2179 */
-	"ExecStart\0" /* 2194 */
-	"ExecStartPost\0" /* 2204 */
-	"ExecStartPre\0" /* 2218 */
-	"ExecStop\0" /* 2231 */
-	"ExecStopPost\0" /* 2240 */
-	"ExecStopPre\0" /* 2253 */
-	"ExitType\0" /* 2265 */
-	"ExtensionDirectories\0" /* 2274 */
-	"ExtensionImages\0" /* 2295 */
-	"ExtraOptions\0" /* 2311 */
-	"FailureAction\0" /* 2324 */
-	"FailureActionExitStatus\0" /* 2338 */
-	"FileDescriptorName\0" /* 2362 */
-	"FileDescriptorStoreMax\0" /* 2381 */
-	"FinalKillSignal\0" /* 2404 */
-	"FixedRandomDelay\0" /* 2420 */
-	"FlushPending\0" /* 2437 */
-	"ForceUnmount\0" /* 2450 */
-	"FreeBind\0" /* 2463 */
-	"Group\0" /* 2472 */
-	"GuessMainPID\0" /* 2478 */
-	"IOAccounting\0" /* 2491 */
-	"IODeviceLatencyTargetSec\0" /* 2504 */
-	"IODeviceWeight\0" /* 2529 */
-	"IOReadBandwidthMax\0" /* 2544 */
-	"IOReadIOPSMax\0" /* 2563 */
-	"IOSchedulingClass\0" /* 2577 */
-	"IOSchedulingPriority\0" /* 2595 */
-	"IOWeight\0" /* 2616 */
-	"IOWriteBandwidthMax\0" /* 2625 */
-	"IOWriteIOPSMax\0" /* 2645 */
-	"IPAccounting\0" /* 2660 */
-	"IPAddressAllow\0" /* 2673 */
-	"IPAddressDeny\0" /* 2688 */
-	"IPCNamespacePath\0" /* 2702 */
-	"IPEgressFilterPath\0" /* 2719 */
-	"IPIngressFilterPath\0" /* 2738 */
-	"IPTOS\0" /* 2758 */
-	"IPTTL\0" /* 2764 */
-	"IgnoreOnIsolate\0" /* 2770 */
-	"IgnoreSIGPIPE\0" /* 2786 */
-	"InaccessibleDirectories\0" /* 2800 */
-	"InaccessiblePaths\0" /* 2824 */
-	"JobRunningTimeoutSec\0" /* 2842 */
-	"JobTimeoutAction\0" /* 2863 */
-	"JobTimeoutRebootArgument\0" /* 2880 */
-	"JobTimeoutSec\0" /* 2905 */
-	"JoinsNamespaceOf\0" /* 2919 */
-	"KeepAlive\0" /* 2936 */
-	"KeepAliveIntervalSec\0" /* 2946 */
-	"KeepAliveProbes\0" /* 2967 */
-	"KeepAliveTimeSec\0" /* 2983 */
-	"KeyringMode\0" /* 3000 */
-	"KillMode\0" /* 3012 */
-	"KillSignal\0" /* 3021 */
-	"LazyUnmount\0" /* 3032 */
-	"LimitAS\0" /* 3044 */
-	"LimitCORE\0" /* 3052 */
-	"LimitCPU\0" /* 3062 */
-	"LimitDATA\0" /* 3071 */
-	"LimitFSIZE\0" /* 3081 */
-	"LimitLOCKS\0" /* 3092 */
-	"LimitMEMLOCK\0" /* 3103 */
-	"LimitMSGQUEUE\0" /* 3116 */
-	"LimitNICE\0" /* 3130 */
-	"LimitNOFILE\0" /* 3140 */
-	"LimitNPROC\0" /* 3152 */
-	"LimitRSS\0" /* 3163 */
-	"LimitRTPRIO\0" /* 3172 */
-	"LimitRTTIME\0" /* 3184 */
-	"LimitSIGPENDING\0" /* 3196 */
-	"LimitSTACK\0" /* 3212 */
-	"ListenDatagram\0" /* 3223 */
-	"ListenFIFO\0" /* 3238 */
-	"ListenMessageQueue\0" /* 3249 */
-	"ListenNetlink\0" /* 3268 */
-	"ListenSequentialPacket\0" /* 3282 */
-	"ListenSpecial\0" /* 3305 */
-	"ListenStream\0" /* 3319 */
-	"ListenUSBFunction\0" /* 3332 */
-	"LoadCredential\0" /* 3350 */
-	"LoadCredentialEncrypted\0" /* 3365 */
-	"LockPersonality\0" /* 3389 */
-	"LogExtraFields\0" /* 3405 */
-	"LogLevelMax\0" /* 3420 */
-	"LogNamespace\0" /* 3432 */
-	"LogRateLimitBurst\0" /* 3445 */
-	"LogRateLimitIntervalSec\0" /* 3463 */
-	"LogsDirectory\0" /* 3487 */
-	"LogsDirectoryMode\0" /* 3501 */
-	"MakeDirectory\0" /* 3519 */
-	"ManagedOOMMemoryPressure\0" /* 3533 */
-	"ManagedOOMMemoryPressureLimit\0" /* 3558 */
-	"ManagedOOMPreference\0" /* 3588 */
-	"ManagedOOMSwap\0" /* 3609 */
-	"Mark\0" /* 3624 */
-	"MaxConnections\0" /* 3629 */
-	"MaxConnectionsPerSource\0" /* 3644 */
-	"MemoryAccounting\0" /* 3668 */
-	"MemoryDenyWriteExecute\0" /* 3685 */
-	"MemoryHigh\0" /* 3708 */
-	"MemoryLimit\0" /* 3719 */
-	"MemoryLow\0" /* 3731 */
-	"MemoryMax\0" /* 3741 */
-	"MemoryMin\0" /* 3751 */
-	"MemorySwapMax\0" /* 3761 */
-	"MessageQueueMaxMessages\0" /* 3775 */
-	"MessageQueueMessageSize\0" /* 3799 */
-	"MountAPIVFS\0" /* 3823 */
-	"MountFlags\0" /* 3835 */
-	"MountImages\0" /* 3846 */
-	"NUMAMask\0" /* 3858 */
-	"NUMAPolicy\0" /* 3867 */
-	"NetworkNamespacePath\0" /* 3878 */
-	"Nice\0" /* 3899 */
-	"NoDelay\0" /* 3904 */
-	"NoExecPaths\0" /* 3912 */
-	"NoNewPrivileges\0" /* 3924 */
-	"NonBlocking\0" /* 3940 */
-	"NotifyAccess\0" /* 3952 */
-	"OOMPolicy\0" /* 3965 */
-	"OOMScoreAdjust\0" /* 3975 */
-	"OnActiveSec\0" /* 3990 */
-	"OnBootSec\0" /* 4002 */
-	"OnCalendar\0" /* 4012 */
-	"OnClockChange\0" /* 4023 */
-	"OnFailure\0" /* 4037 */
-	"OnFailureIsolate\0" /* 4047 */
-	"OnFailureJobMode\0" /* 4064 */
-	"OnStartupSec\0" /* 4081 */
-	"OnSuccess\0" /* 4094 */
-	"OnSuccessJobMode\0" /* 4104 */
-	"OnTimezoneChange\0" /* 4121 */
-	"OnUnitActiveSec\0" /* 4138 */
-	"OnUnitInactiveSec\0" /* 4154 */
-	"Options\0" /* 4172 */
-	"PAMName\0" /* 4180 */
-	"PIDFile\0" /* 4188 */
-	"PartOf\0" /* 4196 */
-	"PassCredentials\0" /* 4203 */
-	"PassEnvironment\0" /* 4219 */
-	"PassPacketInfo\0" /* 4235 */
-	"PassSecurity\0" /* 4250 */
-	"PathChanged\0" /* 4263 */
-	"PathExists\0" /* 4275 */
-	"PathExistsGlob\0" /* 4286 */
-	"PathModified\0" /* 4301 */
-	"PermissionsStartOnly\0" /* 4314 */
-	"Persistent\0" /* 4335 */
-	"Personality\0" /* 4346 */
-	"PipeSize\0" /* 4358 */
-	"Priority\0" /* 4367 */
-	"PrivateDevices\0" /* 4376 */
-	"PrivateIPC\0" /* 4391 */
-	"PrivateMounts\0" /* 4402 */
-	"PrivateNetwork\0" /* 4416 */
-	"PrivateTmp\0" /* 4431 */
-	"PrivateUsers\0" /* 4442 */
-	"ProcSubset\0" /* 4455 */
-	"PropagateReloadFrom\0" /* 4466 */
-	"PropagateReloadTo\0" /* 4486 */
-	"PropagatesReloadTo\0" /* 4504 */
-	"PropagatesStopTo\0" /* 4523 */
-	"ProtectClock\0" /* 4540 */
-	"ProtectControlGroups\0" /* 4553 */
-	"ProtectHome\0" /* 4574 */
-	"ProtectHostname\0" /* 4586 */
-	"ProtectKernelLogs\0" /* 4602 */
-	"ProtectKernelModules\0" /* 4620 */
-	"ProtectKernelTunables\0" /* 4641 */
-	"ProtectProc\0" /* 4663 */
-	"ProtectSystem\0" /* 4675 */
-	"RandomizedDelaySec\0" /* 4689 */
-	"ReadOnlyDirectories\0" /* 4708 */
-	"ReadOnlyPaths\0" /* 4728 */
-	"ReadWriteDirectories\0" /* 4742 */
-	"ReadWriteOnly\0" /* 4763 */
-	"ReadWritePaths\0" /* 4777 */
-	"RebootArgument\0" /* 4792 */
-	"ReceiveBuffer\0" /* 4807 */
-	"RefuseManualStart\0" /* 4821 */
-	"RefuseManualStop\0" /* 4839 */
-	"ReloadPropagatedFrom\0" /* 4856 */
-	"RemainAfterElapse\0" /* 4877 */
-	"RemainAfterExit\0" /* 4895 */
-	"RemoveIPC\0" /* 4911 */
-	"RemoveOnStop\0" /* 4921 */
-	"RequiredBy\0" /* 4934 */
-	"Requires\0" /* 4945 */
-	"RequiresMountsFor\0" /* 4954 */
-	"RequiresOverridable\0" /* 4972 */
-	"Requisite\0" /* 4992 */
-	"RequisiteOverridable\0" /* 5002 */
-	"Restart\0" /* 5023 */
-	"RestartForceExitStatus\0" /* 5031 */
-	"RestartKillSignal\0" /* 5054 */
-	"RestartPreventExitStatus\0" /* 5072 */
-	"RestartSec\0" /* 5097 */
-	"RestrictAddressFamilies\0" /* 5108 */
-	"RestrictFileSystems\0" /* 5132 */
-	"RestrictNamespaces\0" /* 5152 */
-	"RestrictNetworkInterfaces\0" /* 5171 */
-	"RestrictRealtime\0" /* 5197 */
-	"RestrictSUIDSGID\0" /* 5214 */
-	"ReusePort\0" /* 5231 */
-	"RootDirectory\0" /* 5241 */
-	"RootDirectoryStartOnly\0" /* 5255 */
-	"RootHash\0" /* 5278 */
-	"RootHashSignature\0" /* 5287 */
-	"RootImage\0" /* 5305 */
-	"RootImageOptions\0" /* 5315 */
-	"RootVerity\0" /* 5332 */
-	"RuntimeDirectory\0" /* 5343 */
-	"RuntimeDirectoryMode\0" /* 5360 */
-	"RuntimeDirectoryPreserve\0" /* 5381 */
-	"RuntimeMaxSec\0" /* 5406 */
-	"RuntimeRandomizedExtraSec\0" /* 5420 */
-	"SELinuxContext\0" /* 5446 */
-	"SELinuxContextFromNet\0" /* 5461 */
-	"SecureBits\0" /* 5483 */
-	"SendBuffer\0" /* 5494 */
-	"SendSIGHUP\0" /* 5505 */
-	"SendSIGKILL\0" /* 5516 */
-	"Service\0" /* 5528 */
-	"SetCredential\0" /* 5536 */
-	"SetCredentialEncrypted\0" /* 5550 */
-	"Slice\0" /* 5573 */
-	"SloppyOptions\0" /* 5579 */
-	"SmackLabel\0" /* 5593 */
-	"SmackLabelIPIn\0" /* 5604 */
-	"SmackLabelIPOut\0" /* 5619 */
-	"SmackProcessLabel\0" /* 5635 */
-	"SocketBindAllow\0" /* 5653 */
-	"SocketBindDeny\0" /* 5669 */
-	"SocketGroup\0" /* 5684 */
-	"SocketMode\0" /* 5696 */
-	"SocketProtocol\0" /* 5707 */
-	"SocketUser\0" /* 5722 */
-	"Sockets\0" /* 5733 */
-	"SourcePath\0" /* 5741 */
-	"StandardError\0" /* 5752 */
-	"StandardInput\0" /* 5766 */
-	"StandardInputData\0" /* 5780 */
-	"StandardInputText\0" /* 5798 */
-	"StandardOutput\0" /* 5816 */
-	"StartLimitAction\0" /* 5831 */
-	"StartLimitBurst\0" /* 5848 */
-	"StartLimitInterval\0" /* 5864 */
-	"StartLimitIntervalSec\0" /* 5883 */
-	"StartupAllowedCPUs\0" /* 5905 */
-	"StartupAllowedMemoryNodes\0" /* 5924 */
-	"StartupBlockIOWeight\0" /* 5950 */
-	"StartupCPUShares\0" /* 5971 */
-	"StartupCPUWeight\0" /* 5988 */
-	"StartupIOWeight\0" /* 6005 */
-	"StateDirectory\0" /* 6021 */
-	"StateDirectoryMode\0" /* 6036 */
-	"StopPropagatedFrom\0" /* 6055 */
-	"StopWhenUnneeded\0" /* 6074 */
-	"SuccessAction\0" /* 6091 */
-	"SuccessActionExitStatus\0" /* 6105 */
-	"SuccessExitStatus\0" /* 6129 */
-	"SupplementaryGroups\0" /* 6147 */
-	"Symlinks\0" /* 6167 */
-	"SyslogFacility\0" /* 6176 */
-	"SyslogIdentifier\0" /* 6191 */
-	"SyslogLevel\0" /* 6208 */
-	"SyslogLevelPrefix\0" /* 6220 */
-	"SystemCallArchitectures\0" /* 6238 */
-	"SystemCallErrorNumber\0" /* 6262 */
-	"SystemCallFilter\0" /* 6284 */
-	"SystemCallLog\0" /* 6301 */
-	"TCPCongestion\0" /* 6315 */
-	"TTYColumns\0" /* 6329 */
-	"TTYPath\0" /* 6340 */
-	"TTYReset\0" /* 6348 */
-	"TTYRows\0" /* 6357 */
-	"TTYVHangup\0" /* 6365 */
-	"TTYVTDisallocate\0" /* 6376 */
-	"TasksAccounting\0" /* 6393 */
-	"TasksMax\0" /* 6409 */
-	"TemporaryFileSystem\0" /* 6418 */
-	"TimeoutAbortSec\0" /* 6438 */
-	"TimeoutCleanSec\0" /* 6454 */
-	"TimeoutIdleSec\0" /* 6470 */
-	"TimeoutSec\0" /* 6485 */
-	"TimeoutStartFailureMode\0" /* 6496 */
-	"TimeoutStartSec\0" /* 6520 */
-	"TimeoutStopFailureMode\0" /* 6536 */
-	"TimeoutStopSec\0" /* 6559 */
-	"TimerSlackNSec\0" /* 6574 */
-	"Timestamping\0" /* 6589 */
-	"Transparent\0" /* 6602 */
-	"TriggerLimitBurst\0" /* 6614 */
-	"TriggerLimitIntervalSec\0" /* 6632 */
-	"Type\0" /* 6656 */
-	"UMask\0" /* 6661 */
-	"USBFunctionDescriptors\0" /* 6667 */
-	"USBFunctionStrings\0" /* 6690 */
-	"Unit\0" /* 6709 */
-	"UnsetEnvironment\0" /* 6714 */
-	"Upholds\0" /* 6731 */
-	"User\0" /* 6739 */
-	"UtmpIdentifier\0" /* 6744 */
-	"UtmpMode\0" /* 6759 */
-	"WakeSystem\0" /* 6768 */
-	"WantedBy\0" /* 6779 */
-	"Wants\0" /* 6788 */
-	"WatchdogSec\0" /* 6794 */
-	"WatchdogSignal\0" /* 6806 */
-	"What\0" /* 6821 */
-	"Where\0" /* 6826 */
-	"WorkingDirectory\0" /* 6832 */
-	"Writable\0" /* 6849 */
+	"\0" "Accept\0" "AccuracySec\0" "After\0" "Alias\0" "AllowIsolate\0" "AllowedCPUs\0"
+	"AllowedMemoryNodes\0" "Also\0" "AmbientCapabilities\0" "AppArmorProfile\0"
+	"AssertACPower\0" "AssertArchitecture\0" "AssertCPUFeature\0" "AssertCPUPressure\0"
+	"AssertCPUs\0" "AssertCapability\0" "AssertControlGroupController\0"
+	"AssertCredential\0" "AssertDirectoryNotEmpty\0" "AssertEnvironment\0"
+	"AssertFileIsExecutable\0" "AssertFileNotEmpty\0" "AssertFirstBoot\0" "AssertGroup\0"
+	"AssertHost\0" "AssertIOPressure\0" "AssertKernelCommandLine\0" "AssertKernelVersion\0"
+	"AssertMemory\0" "AssertMemoryPressure\0" "AssertNeedsUpdate\0" "AssertOSRelease\0"
+	"AssertPathExists\0" "AssertPathExistsGlob\0" "AssertPathIsDirectory\0"
+	"AssertPathIsEncrypted\0" "AssertPathIsMountPoint\0" "AssertPathIsReadWrite\0"
+	"AssertPathIsSymbolicLink\0" "AssertSecurity\0" "AssertUser\0" "AssertVirtualization\0"
+	"BPFProgram\0" "Backlog\0" "Before\0" "BindIPv6Only\0" "BindPaths\0"
+	"BindReadOnlyPaths\0" "BindTo\0" "BindToDevice\0" "BindsTo\0" "BlockIOAccounting\0"
+	"BlockIODeviceWeight\0" "BlockIOReadBandwidth\0" "BlockIOWeight\0"
+	"BlockIOWriteBandwidth\0" "Broadcast\0" "BusName\0" "CPUAccounting\0" "CPUAffinity\0"
+	"CPUQuota\0" "CPUQuotaPeriodSec\0" "CPUSchedulingPolicy\0" "CPUSchedulingPriority\0"
+	"CPUSchedulingResetOnFork\0" "CPUShares\0" "CPUWeight\0" "CacheDirectory\0"
+	"CacheDirectoryMode\0" "CapabilityBoundingSet\0" "CollectMode\0" "ConditionACPower\0"
+	"ConditionArchitecture\0" "ConditionCPUFeature\0" "ConditionCPUPressure\0"
+	"ConditionCPUs\0" "ConditionCapability\0" "ConditionControlGroupController\0"
+	"ConditionCredential\0" "ConditionDirectoryNotEmpty\0" "ConditionEnvironment\0"
+	"ConditionFileIsExecutable\0" "ConditionFileNotEmpty\0" "ConditionFirmware\0"
+	"ConditionFirstBoot\0" "ConditionGroup\0" "ConditionHost\0" "ConditionIOPressure\0"
+	"ConditionKernelCommandLine\0" "ConditionKernelVersion\0" "ConditionMemory\0"
+	"ConditionMemoryPressure\0" "ConditionNeedsUpdate\0" "ConditionOSRelease\0"
+	"ConditionPathExists\0" "ConditionPathExistsGlob\0" "ConditionPathIsDirectory\0"
+	"ConditionPathIsEncrypted\0" "ConditionPathIsMountPoint\0" "ConditionPathIsReadWrite\0"
+	"ConditionPathIsSymbolicLink\0" "ConditionSecurity\0" "ConditionUser\0"
+	"ConditionVirtualization\0" "ConfigurationDirectory\0" "ConfigurationDirectoryMode\0"
+	"Conflicts\0" "CoredumpFilter\0" "DefaultDependencies\0" "DefaultInstance\0"
+	"DefaultMemoryLow\0" "DefaultMemoryMin\0" "DeferAcceptSec\0" "Delegate\0"
+	"Description\0" "DeviceAllow\0" "DevicePolicy\0" "DirectoryMode\0"
+	"DirectoryNotEmpty\0" "DisableControllers\0" "Documentation\0" "DynamicUser\0"
+	"Environment\0" "EnvironmentFile\0" "ExecCondition\0" "ExecPaths\0" "ExecReload\0"
+	"ExecSearchPath\0" "ExecStart\0" "ExecStartPost\0" "ExecStartPre\0" "ExecStop\0"
+	"ExecStopPost\0" "ExecStopPre\0" "ExitType\0" "ExtensionDirectories\0"
+	"ExtensionImages\0" "ExtraOptions\0" "FailureAction\0" "FailureActionExitStatus\0"
+	"FileDescriptorName\0" "FileDescriptorStoreMax\0" "FinalKillSignal\0"
+	"FixedRandomDelay\0" "FlushPending\0" "ForceUnmount\0" "FreeBind\0" "Group\0"
+	"GuessMainPID\0" "IOAccounting\0" "IODeviceLatencyTargetSec\0" "IODeviceWeight\0"
+	"IOReadBandwidthMax\0" "IOReadIOPSMax\0" "IOSchedulingClass\0" "IOSchedulingPriority\0"
+	"IOWeight\0" "IOWriteBandwidthMax\0" "IOWriteIOPSMax\0" "IPAccounting\0"
+	"IPAddressAllow\0" "IPAddressDeny\0" "IPCNamespacePath\0" "IPEgressFilterPath\0"
+	"IPIngressFilterPath\0" "IPTOS\0" "IPTTL\0" "IgnoreOnIsolate\0" "IgnoreSIGPIPE\0"
+	"InaccessibleDirectories\0" "InaccessiblePaths\0" "JobRunningTimeoutSec\0"
+	"JobTimeoutAction\0" "JobTimeoutRebootArgument\0" "JobTimeoutSec\0"
+	"JoinsNamespaceOf\0" "KeepAlive\0" "KeepAliveIntervalSec\0" "KeepAliveProbes\0"
+	"KeepAliveTimeSec\0" "KeyringMode\0" "KillMode\0" "KillSignal\0" "LazyUnmount\0"
+	"LimitAS\0" "LimitCORE\0" "LimitCPU\0" "LimitDATA\0" "LimitFSIZE\0" "LimitLOCKS\0"
+	"LimitMEMLOCK\0" "LimitMSGQUEUE\0" "LimitNICE\0" "LimitNOFILE\0" "LimitNPROC\0"
+	"LimitRSS\0" "LimitRTPRIO\0" "LimitRTTIME\0" "LimitSIGPENDING\0" "LimitSTACK\0"
+	"ListenDatagram\0" "ListenFIFO\0" "ListenMessageQueue\0" "ListenNetlink\0"
+	"ListenSequentialPacket\0" "ListenSpecial\0" "ListenStream\0" "ListenUSBFunction\0"
+	"LoadCredential\0" "LoadCredentialEncrypted\0" "LockPersonality\0" "LogExtraFields\0"
+	"LogLevelMax\0" "LogNamespace\0" "LogRateLimitBurst\0" "LogRateLimitIntervalSec\0"
+	"LogsDirectory\0" "LogsDirectoryMode\0" "MakeDirectory\0" "ManagedOOMMemoryPressure\0"
+	"ManagedOOMMemoryPressureLimit\0" "ManagedOOMPreference\0" "ManagedOOMSwap\0" "Mark\0"
+	"MaxConnections\0" "MaxConnectionsPerSource\0" "MemoryAccounting\0"
+	"MemoryDenyWriteExecute\0" "MemoryHigh\0" "MemoryLimit\0" "MemoryLow\0" "MemoryMax\0"
+	"MemoryMin\0" "MemorySwapMax\0" "MessageQueueMaxMessages\0" "MessageQueueMessageSize\0"
+	"MountAPIVFS\0" "MountFlags\0" "MountImages\0" "NUMAMask\0" "NUMAPolicy\0"
+	"NetworkNamespacePath\0" "Nice\0" "NoDelay\0" "NoExecPaths\0" "NoNewPrivileges\0"
+	"NonBlocking\0" "NotifyAccess\0" "OOMPolicy\0" "OOMScoreAdjust\0" "OnActiveSec\0"
+	"OnBootSec\0" "OnCalendar\0" "OnClockChange\0" "OnFailure\0" "OnFailureIsolate\0"
+	"OnFailureJobMode\0" "OnStartupSec\0" "OnSuccess\0" "OnSuccessJobMode\0"
+	"OnTimezoneChange\0" "OnUnitActiveSec\0" "OnUnitInactiveSec\0" "Options\0" "PAMName\0"
+	"PIDFile\0" "PartOf\0" "PassCredentials\0" "PassEnvironment\0" "PassPacketInfo\0"
+	"PassSecurity\0" "PathChanged\0" "PathExists\0" "PathExistsGlob\0" "PathModified\0"
+	"PermissionsStartOnly\0" "Persistent\0" "Personality\0" "PipeSize\0" "Priority\0"
+	"PrivateDevices\0" "PrivateIPC\0" "PrivateMounts\0" "PrivateNetwork\0" "PrivateTmp\0"
+	"PrivateUsers\0" "ProcSubset\0" "PropagateReloadFrom\0" "PropagateReloadTo\0"
+	"PropagatesReloadTo\0" "PropagatesStopTo\0" "ProtectClock\0" "ProtectControlGroups\0"
+	"ProtectHome\0" "ProtectHostname\0" "ProtectKernelLogs\0" "ProtectKernelModules\0"
+	"ProtectKernelTunables\0" "ProtectProc\0" "ProtectSystem\0" "RandomizedDelaySec\0"
+	"ReadOnlyDirectories\0" "ReadOnlyPaths\0" "ReadWriteDirectories\0" "ReadWriteOnly\0"
+	"ReadWritePaths\0" "RebootArgument\0" "ReceiveBuffer\0" "RefuseManualStart\0"
+	"RefuseManualStop\0" "ReloadPropagatedFrom\0" "RemainAfterElapse\0" "RemainAfterExit\0"
+	"RemoveIPC\0" "RemoveOnStop\0" "RequiredBy\0" "Requires\0" "RequiresMountsFor\0"
+	"RequiresOverridable\0" "Requisite\0" "RequisiteOverridable\0" "Restart\0"
+	"RestartForceExitStatus\0" "RestartKillSignal\0" "RestartPreventExitStatus\0"
+	"RestartSec\0" "RestrictAddressFamilies\0" "RestrictFileSystems\0"
+	"RestrictNamespaces\0" "RestrictNetworkInterfaces\0" "RestrictRealtime\0"
+	"RestrictSUIDSGID\0" "ReusePort\0" "RootDirectory\0" "RootDirectoryStartOnly\0"
+	"RootHash\0" "RootHashSignature\0" "RootImage\0" "RootImageOptions\0" "RootVerity\0"
+	"RuntimeDirectory\0" "RuntimeDirectoryMode\0" "RuntimeDirectoryPreserve\0"
+	"RuntimeMaxSec\0" "RuntimeRandomizedExtraSec\0" "SELinuxContext\0"
+	"SELinuxContextFromNet\0" "SecureBits\0" "SendBuffer\0" "SendSIGHUP\0" "SendSIGKILL\0"
+	"Service\0" "SetCredential\0" "SetCredentialEncrypted\0" "Slice\0" "SloppyOptions\0"
+	"SmackLabel\0" "SmackLabelIPIn\0" "SmackLabelIPOut\0" "SmackProcessLabel\0"
+	"SocketBindAllow\0" "SocketBindDeny\0" "SocketGroup\0" "SocketMode\0"
+	"SocketProtocol\0" "SocketUser\0" "Sockets\0" "SourcePath\0" "StandardError\0"
+	"StandardInput\0" "StandardInputData\0" "StandardInputText\0" "StandardOutput\0"
+	"StartLimitAction\0" "StartLimitBurst\0" "StartLimitInterval\0"
+	"StartLimitIntervalSec\0" "StartupAllowedCPUs\0" "StartupAllowedMemoryNodes\0"
+	"StartupBlockIOWeight\0" "StartupCPUShares\0" "StartupCPUWeight\0" "StartupIOWeight\0"
+	"StateDirectory\0" "StateDirectoryMode\0" "StopPropagatedFrom\0" "StopWhenUnneeded\0"
+	"SuccessAction\0" "SuccessActionExitStatus\0" "SuccessExitStatus\0"
+	"SupplementaryGroups\0" "Symlinks\0" "SyslogFacility\0" "SyslogIdentifier\0"
+	"SyslogLevel\0" "SyslogLevelPrefix\0" "SystemCallArchitectures\0"
+	"SystemCallErrorNumber\0" "SystemCallFilter\0" "SystemCallLog\0" "TCPCongestion\0"
+	"TTYColumns\0" "TTYPath\0" "TTYReset\0" "TTYRows\0" "TTYVHangup\0" "TTYVTDisallocate\0"
+	"TasksAccounting\0" "TasksMax\0" "TemporaryFileSystem\0" "TimeoutAbortSec\0"
+	"TimeoutCleanSec\0" "TimeoutIdleSec\0" "TimeoutSec\0" "TimeoutStartFailureMode\0"
+	"TimeoutStartSec\0" "TimeoutStopFailureMode\0" "TimeoutStopSec\0" "TimerSlackNSec\0"
+	"Timestamping\0" "Transparent\0" "TriggerLimitBurst\0" "TriggerLimitIntervalSec\0"
+	"Type\0" "UMask\0" "USBFunctionDescriptors\0" "USBFunctionStrings\0" "Unit\0"
+	"UnsetEnvironment\0" "Upholds\0" "User\0" "UtmpIdentifier\0" "UtmpMode\0"
+	"WakeSystem\0" "WantedBy\0" "Wants\0" "WatchdogSec\0" "WatchdogSignal\0" "What\0"
+	"Where\0" "WorkingDirectory\0" "Writable\0"
 ;
 
 const struct sd_setting_name sd_setting_names[] = {
