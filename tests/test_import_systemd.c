@@ -305,7 +305,8 @@ static void groups_match_systemd_analyze(void **state)
 			continue;
 		const char *mine = sd_group_member(g, member);
 		if (!mine || strcmp(mine, w))
-			print_error("@%s: systemd lists '%s' at %zu\n", sd_group_name(g), w, member);
+			print_error("@%s: systemd lists '%s' at %zu\n", sd_group_name(g), w,
+				    member);
 		assert_non_null(mine);
 		assert_string_equal(mine, w);
 		member++;

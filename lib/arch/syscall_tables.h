@@ -16,7 +16,7 @@ struct syscall_entry {
 
 /* One ABI's syscalls: entries sorted by number, plus an index sorted by name. */
 struct syscall_table {
-	const char *name;		       /* the column of data/syscalls.csv: "mipso32" */
+	const char *name;		   /* the column of data/syscalls.csv: "mipso32" */
 	const struct syscall_entry *by_nr; /* increasing nr */
 	const uint16_t *by_name;	       /* positions in by_nr, in strcmp order of name */
 	size_t count;

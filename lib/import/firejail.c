@@ -1038,8 +1038,7 @@ bool scg_firejail_detect(const char *text, size_t len)
 		size_t n = 0; /* the option's name, within the line (the text has no NUL) */
 		while (w + n < (e ? e : end) && !strchr(" \t=\n", w[n]))
 			n++;
-		if (n &&
-		    (in_keywords(w, n) || in_list(unsupported, w, n)))
+		if (n && (in_keywords(w, n) || in_list(unsupported, w, n)))
 			return true;
 		p = e ? e + 1 : end;
 	}

@@ -24,9 +24,9 @@ extern const size_t fj_syscall_count64, fj_syscall_count32;
 
 /* A group as fseccomp expands it in a drop list, on each ABI. */
 struct fj_group {
-	uint16_t name;		/* offset in fj_name_pool; without '@' */
-	uint16_t first64, n64;	/* the x86_64 numbers: fj_group_nrs[first64 .. first64 + n64) */
-	uint16_t first32, n32;	/* the i386 numbers, likewise */
+	uint16_t name;	       /* offset in fj_name_pool; without '@' */
+	uint16_t first64, n64; /* the x86_64 numbers: fj_group_nrs[first64 .. first64 + n64) */
+	uint16_t first32, n32; /* the i386 numbers, likewise */
 	bool after_exec; /* some members are refused only after exec (execve, prctl, ...) */
 };
 extern const struct fj_group fj_groups[];

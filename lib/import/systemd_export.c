@@ -139,13 +139,15 @@ static void write_filter(struct exporter *x, struct strbuf *sb)
 			snprintf(suffix, sizeof(suffix), ":kill");
 		else if (!allow_mode) {
 			refuse(x, NULL, "systemd's lists say errno or kill",
-			       "'%s' gets an action systemd cannot give it", sd_name_text(&sd_names[i]));
+			       "'%s' gets an action systemd cannot give it",
+			       sd_name_text(&sd_names[i]));
 			break;
 		}
 		/* @default is in every allow list already */
 		bool implied = false;
 		for (size_t m = 0; allow_mode && m < dflt_group->count && !implied; m++)
-			implied = !strcmp(sd_group_member(dflt_group, m), sd_name_text(&sd_names[i]));
+			implied =
+			    !strcmp(sd_group_member(dflt_group, m), sd_name_text(&sd_names[i]));
 		if (!implied)
 			put_entry(sb, &col, &count, sd_name_text(&sd_names[i]), suffix);
 	}

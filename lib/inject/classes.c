@@ -19,6 +19,7 @@
  * Each class is one string of NUL-separated names (the literal's own NUL ends
  * the list): no pointer per name for the loader to relocate.
  */
+/* clang-format off */
 
 /* Calls that take a file name (a path) as an argument. */
 static const char file_class[] =
@@ -132,6 +133,8 @@ static const char fstat_class[] =
 static const char any_stat_class[] =
 	"fstat\0" "fstat64\0" "fstatat64\0" "lstat\0" "lstat64\0" "newfstatat\0" "oldfstat\0"
 	"oldlstat\0" "oldstat\0" "stat\0" "stat64\0" "statx\0";
+
+/* clang-format on */
 
 static const struct {
 	char name[8]; /* after the '%' */

@@ -21,8 +21,8 @@
 
 /* Parameter names that hold a file name (a path) in the man pages' prototypes. */
 static const char path_params[][9] = {
-	"pathname", "filename", "path",	  "oldpath", "newpath", "linkpath",
-	"source",   "target",	"special", "new_root", "put_old",
+    "pathname", "filename", "path",    "oldpath",  "newpath", "linkpath",
+    "source",	"target",   "special", "new_root", "put_old",
 };
 
 static bool is_path_param(const struct scg_syscall_param *p)

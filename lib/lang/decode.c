@@ -195,10 +195,9 @@ static bool is_string(const struct scg_syscall_param *p)
 
 static bool is_signed(const struct scg_syscall_param *p)
 {
-	static const char unsigned_words[][10] = { "unsigned", "size_t", "uid_t", "gid_t",
-						      "uint", "__u",	  "u32",    "u64",
-						      "dev_t", "socklen_t"
-};
+	static const char unsigned_words[][10] = {"unsigned", "size_t",	  "uid_t", "gid_t",
+						  "uint",     "__u",	  "u32",   "u64",
+						  "dev_t",    "socklen_t"};
 	if (!strncmp(p->type, "ssize_t", 7))
 		return true;
 	for (size_t i = 0; i < sizeof(unsigned_words) / sizeof(unsigned_words[0]); i++)

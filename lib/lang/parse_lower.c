@@ -746,8 +746,9 @@ static struct item *expand_items(struct parse_ctx *ctx, const struct urule *rule
 		}
 		const struct group_entry *g = group_find(u->name);
 		for (size_t j = 0; ok && g && j < g->count; j++)
-			ok = add_item(ctx, &l,
-				      (struct item){group_member_at(g, j), 0, 0, false, u->loc, (int)i});
+			ok = add_item(
+			    ctx, &l,
+			    (struct item){group_member_at(g, j), 0, 0, false, u->loc, (int)i});
 	}
 	free(l.slots);
 	if (!ok) {
