@@ -32,7 +32,7 @@
 
 /* libseccomp's pseudo syscall numbers (generated: compat/pnr_table.c). */
 struct compat_pnr {
-	const char *name;
+	char name[32]; /* in place, not a pointer: no relocation when the library loads */
 	int nr;
 };
 /* syscage's own pseudo numbers start here and go down (tools/gen-compat-syscalls.py). */

@@ -426,7 +426,7 @@ static void test_constant_families(void **state)
 	const struct scg_arch *x86_64 = scg_arch_lookup("x86_64");
 	size_t found = 0;
 	for (size_t i = 0; i < syscall_param_table_count; i++) {
-		const struct scg_syscall_params *p = &syscall_param_table[i];
+		const struct scg_syscall_params *p = syscall_param_at(i);
 		for (unsigned j = 0; j < p->count && j < 6; j++) {
 			const char *example = NULL;
 			const char *prefix = constant_family(p->syscall, p->params[j].name, &example);
@@ -485,8 +485,9 @@ static void test_groups(void **state)
 
 static bool group_has(const char *group, const char *name)
 {
-	for (const char *const *m = group_find(group)->members; *m; m++)
-		if (!strcmp(*m, name))
+	const struct group_entry *g = group_find(group);
+	for (size_t i = 0; i < g->count; i++)
+		if (!strcmp(group_member_at(g, i), name))
 			return true;
 	return false;
 }
@@ -514,9 +515,9 @@ static void test_params(void **state)
 	(void)state;
 	assert_true(syscall_param_table_count > 300);
 	for (size_t i = 0; i < syscall_param_table_count; i++) {
-		const struct scg_syscall_params *p = &syscall_param_table[i];
+		const struct scg_syscall_params *p = syscall_param_at(i);
 		if (i)
-			assert_true(strcmp(syscall_param_table[i - 1].syscall, p->syscall) < 0);
+			assert_true(strcmp(syscall_param_at(i - 1)->syscall, p->syscall) < 0);
 		if (!known_somewhere(p->syscall))
 			fail_msg("no ABI has %s", p->syscall);
 		assert_true(p->count <= 6);

@@ -14,7 +14,7 @@ from an installed libseccomp header (Debian: libseccomp-dev,
     (the native __NR_<name> when the ABI has it, else the pseudo number);
   * compat/pnr_table.c: the same name <-> pseudo-number pairs for the library;
   * compat/legacy_table.c: the numbers libseccomp names on an ABI where the
-    kernel's tables (lib/arch/syscall_tables.c) leave them unnamed, such as
+    kernel's tables (data/syscalls.csv) leave them unnamed, such as
     x86_64's 174 (create_module) or 184 (tuxcall): syscalls the kernel no
     longer implements, whose numbers stay reserved.  Read from the installed
     libseccomp.so.2 through its resolver.
@@ -29,14 +29,18 @@ Deterministic: same input, same files.
 """
 
 import ctypes
+import os
 import re
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import ctables  # noqa: E402
 
 src = sys.argv[1] if len(sys.argv) > 1 else "/usr/include/seccomp-syscalls.h"
 out_h = sys.argv[2] if len(sys.argv) > 2 else "compat/seccomp-syscalls.h"
 out_c = sys.argv[3] if len(sys.argv) > 3 else "compat/pnr_table.c"
 out_legacy = sys.argv[4] if len(sys.argv) > 4 else "compat/legacy_table.c"
-tables_c = "lib/arch/syscall_tables.c"
+syscalls_csv = "data/syscalls.csv"
 
 text = open(src, encoding="utf-8").read()
 
@@ -54,9 +58,8 @@ for name, macro in re.findall(r"^#define\s+__SNR_(\w+)\s+(\w+)", text, re.M):
 names = sorted(set(native) | set(pseudo))
 
 # syscage's own tables: every name, and per table its (name, number) pairs.
-tables_text = open(tables_c, encoding="utf-8").read()
-all_names = re.search(r"syscall_name_pool\[\] =(.*?);", tables_text, re.S).group(1)
-newer = sorted(set(re.findall(r'"(\w+)(?:\\0)?"', all_names)) - set(names))
+abi_columns, csv_rows = ctables.read_syscalls(syscalls_csv)
+newer = sorted(set(csv_rows) - set(names))
 PRIVATE_FIRST = -30001
 private = {}
 try:
@@ -70,10 +73,7 @@ for name in newer:
     if name not in private:
         private[name] = min(list(private.values()) + [PRIVATE_FIRST + 1]) - 1
 pseudo.update(private)
-tables = {}
-for tbl, body in re.findall(r"static const struct syscall_entry (\w+)_by_nr\[\] = \{(.*?)\};",
-                            tables_text, re.S):
-    tables[tbl] = {n: int(v, 0) for v, n in re.findall(r'\{ \d+, (\w+) \}, /\* (\w+) \*/', body)}
+tables = {abi: {n: row[abi] for n, row in csv_rows.items() if abi in row} for abi in abi_columns}
 
 H_HEAD = """/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*

@@ -17,9 +17,8 @@
 
 #define NAME_MAX_LEN 64
 
-static const char *const action_names[] = {
-	"ALLOW", "KILL_PROCESS", "KILL_THREAD", "KILL", "TRAP",
-	"ERRNO", "TRACE",	 "LOG",		"USER_NOTIF",
+static const char action_names[][13] = {
+    "ALLOW", "KILL_PROCESS", "KILL_THREAD", "KILL", "TRAP", "ERRNO", "TRACE", "LOG", "USER_NOTIF",
 };
 
 #define N_ACTIONS (sizeof(action_names) / sizeof(action_names[0]))

@@ -39,7 +39,7 @@ static const char *const unsupported[] = {
 };
 
 /* Words that only firejail profiles start lines with. */
-static const char *const keywords[] = {
+static const char keywords[][28] = {
     "seccomp",
     "seccomp.drop",
     "seccomp.keep",
@@ -66,7 +66,6 @@ static const char *const keywords[] = {
     "net",
     "nodvd",
     "notv",
-    NULL,
 };
 
 /* A list option's value and where it starts. */
@@ -121,6 +120,14 @@ static bool in_list(const char *const *list, const char *word, size_t len)
 {
 	for (; *list; list++)
 		if (strlen(*list) == len && !strncmp(*list, word, len))
+			return true;
+	return false;
+}
+
+static bool in_keywords(const char *word, size_t len)
+{
+	for (size_t i = 0; i < sizeof(keywords) / sizeof(keywords[0]); i++)
+		if (strlen(keywords[i]) == len && !strncmp(keywords[i], word, len))
 			return true;
 	return false;
 }
@@ -592,7 +599,7 @@ static const struct fj_syscall *find_syscall(const char *name, bool b32)
 	const struct fj_syscall *t = b32 ? fj_syscalls32 : fj_syscalls64;
 	size_t n = b32 ? fj_syscall_count32 : fj_syscall_count64;
 	for (size_t i = 0; i < n; i++)
-		if (!strcmp(t[i].name, name))
+		if (!strcmp(fj_name_pool + t[i].name, name))
 			return &t[i];
 	return NULL;
 }
@@ -600,7 +607,7 @@ static const struct fj_syscall *find_syscall(const char *name, bool b32)
 static const struct fj_group *find_group(const char *name)
 {
 	for (size_t i = 0; i < fj_group_count; i++)
-		if (!strcmp(fj_groups[i].name, name))
+		if (!strcmp(fj_name_pool + fj_groups[i].name, name))
 			return &fj_groups[i];
 	return NULL;
 }
@@ -717,10 +724,11 @@ static int parse_items(struct fj_ctx *c, const struct fj_list *l, bool b32, enum
 		/* what firejail needs after exec stays out of filters loaded before it */
 		bool late = false;
 		if (!it->skip && kind != FJ_KEEP && !it->neg) {
-			if (it->group)
-				for (size_t k = 0; k < (b32 ? it->g->n32 : it->g->n64); k++)
-					late |= after_exec(b32 ? it->g->nr32[k] : it->g->nr64[k], b32);
-			else
+			size_t gn = 0;
+			const uint32_t *nrs = it->group ? fj_group_numbers(it->g, b32, &gn) : NULL;
+			for (size_t k = 0; k < gn; k++)
+				late |= after_exec(nrs[k], b32);
+			if (!it->group)
 				late = after_exec(it->nr, b32);
 		}
 		if (late) {
@@ -740,8 +748,8 @@ static int parse_items(struct fj_ctx *c, const struct fj_list *l, bool b32, enum
 static int add_group(struct imp_layer *l, const struct fj_group *g, bool b32, uint32_t act,
 		     struct scg_loc loc)
 {
-	const uint32_t *nrs = b32 ? g->nr32 : g->nr64;
-	size_t n = b32 ? g->n32 : g->n64;
+	size_t n;
+	const uint32_t *nrs = fj_group_numbers(g, b32, &n);
 	int e = 0;
 	for (size_t i = 0; i < n && !e; i++)
 		e = add_nr(l, abi_of(b32), nrs[i], NULL, act, loc);
@@ -1036,8 +1044,7 @@ bool scg_firejail_detect(const char *text, size_t len)
 		size_t n = 0; /* the option's name, within the line (the text has no NUL) */
 		while (w + n < (e ? e : end) && !strchr(" \t=\n", w[n]))
 			n++;
-		if (n &&
-		    (in_list(keywords, w, n) || in_list(unsupported, w, n)))
+		if (n && (in_keywords(w, n) || in_list(unsupported, w, n)))
 			return true;
 		p = e ? e + 1 : end;
 	}
@@ -1068,7 +1075,7 @@ int scg_firejail_import(const char *text, size_t len, const struct scg_import_op
 	int r = read_text(&c, file, text, len);
 	struct imp_stack st;
 	imp_stack_init(&st, file);
-	static const char *const abis[] = {"x86_64", "x86", "x32"};
+	static const char abis[][7] = {"x86_64", "x86", "x32"};
 	for (size_t i = 0; i < 3; i++)
 		st.targets[st.ntargets++] = scg_arch_lookup(abis[i]);
 	if (r == 0 && !c.failed)

@@ -94,7 +94,7 @@ static void put_num(struct strbuf *sb, uint64_t v)
 static bool put_expr(struct exporter *x, struct strbuf *sb, const struct scg_expr *e,
 		     const char *name, int *maxarg)
 {
-	static const char *const ops[] = {"==", "!=", "<", "<=", ">", ">="};
+	static const char ops[][3] = {"==", "!=", "<", "<=", ">", ">="};
 	switch (e->kind) {
 	case SCG_EXPR_NOT:
 		strbuf_append(sb, "!(");

@@ -895,7 +895,7 @@ static int default_line(struct mj_ctx *c, const struct mj_line *l, size_t pos, s
 	}
 	char word[32];
 	snprintf(word, sizeof(word), "%.*s", (int)(ae - a < 31 ? ae - a : 31), s + a);
-	static const char *const lets_run[] = {"1", "allow", "log", "trace", "return"};
+	static const char lets_run[][7] = {"1", "allow", "log", "trace", "return"};
 	for (size_t i = 0; i < sizeof(lets_run) / sizeof(lets_run[0]); i++)
 		if (word_is(s + a, ae - a, lets_run[i])) {
 			err(c, loc_at(l, a), DEFAULT_HINT,

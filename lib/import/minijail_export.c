@@ -195,7 +195,7 @@ static bool single_bit(uint64_t v)
 /* One test as minijail writes it, or false. */
 static bool put_atom(struct strbuf *sb, const struct atom *a)
 {
-	static const char *const ops[] = {"==", "!=", "<", "<=", ">", ">="};
+	static const char ops[][3] = {"==", "!=", "<", "<=", ">", ">="};
 	uint64_t full = a->width == 32 ? 0xffffffffULL : UINT64_MAX;
 	if (a->mask == full && a->width == 64) {
 		strbuf_appendf(sb, "arg%u %s ", a->arg, ops[a->op]);

@@ -21,8 +21,8 @@
 /* strace's limits for when=: first and step 1..65535, last 1..65534. */
 enum { WHEN_MAX = 65535 };
 
-static const char *const known_keys[] = { "error",	"retval",     "signal", "when",
-					   "if",	"delay_enter", "delay_exit" };
+static const char known_keys[][12] = {"error", "retval",      "signal",	   "when",
+				      "if",    "delay_enter", "delay_exit"};
 /* strace options seccomp cannot carry out, and why. */
 static const struct {
 	const char *key, *why;

@@ -32,8 +32,10 @@ enum variant { V_GENERIC, V_ARM, V_M68K, V_PPC, V_MIPS, V_PARISC, V_SH, V_COUNT 
 /* A value no real constant here has: "this table does not know". */
 #define NA UINT64_C(0xdeadbeefdeadbeef)
 
+/* Names in place, not pointers: the table needs no relocation when the library loads. */
+#define CONSTANT_NAME_MAX 40 /* longest name + 1: SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV */
 struct constant {
-	const char *name;
+	char name[CONSTANT_NAME_MAX];
 	bool universal; /* also valid on ABIs without a column here */
 	uint64_t value[V_COUNT];
 };
@@ -710,7 +712,7 @@ const char *constant_name_at(size_t index)
  * parameters whose values have one clear family are here.
  */
 static const struct param_family {
-	const char *syscall, *param, *prefix, *example;
+	char syscall[24], param[16], prefix[16], example[32];
 } param_families[] = {
     {"*", "dirfd", "AT_", "AT_FDCWD"},
     {"clock_gettime", "clockid", "CLOCK_", "CLOCK_MONOTONIC"},

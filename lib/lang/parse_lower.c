@@ -748,8 +748,10 @@ static struct item *expand_items(struct parse_ctx *ctx, const struct urule *rule
 			continue;
 		}
 		const struct group_entry *g = group_find(u->name);
-		for (size_t j = 0; ok && g && g->members[j]; j++)
-			ok = add_item(ctx, &l, (struct item){g->members[j], 0, 0, false, u->loc, (int)i});
+		for (size_t j = 0; ok && g && j < g->count; j++)
+			ok = add_item(
+			    ctx, &l,
+			    (struct item){group_member_at(g, j), 0, 0, false, u->loc, (int)i});
 	}
 	free(l.slots);
 	if (!ok) {

@@ -60,7 +60,7 @@ static bool is_space(char c)
  */
 static const char *record_fields(struct span line)
 {
-	static const char *const types[] = { "type=1326", "type=SECCOMP" };
+	static const char types[][13] = {"type=1326", "type=SECCOMP"};
 	for (size_t i = 0; i + 5 <= line.n; i++) {
 		if (line.p[i] != 't' || (i > 0 && !is_space(line.p[i - 1]) &&
 					  line.p[i - 1] != ';' && line.p[i - 1] != ':'))

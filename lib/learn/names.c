@@ -91,8 +91,8 @@ static const struct naming *naming_of(const char *syscall, const char *param)
 }
 
 /* Aliases never written: another name of the same value reads better. */
-static const char *const aliases[] = { "O_NDELAY", "O_ACCMODE", "MAP_ANON", "MAP_FILE",
-				       "FUTEX_WAIT_PRIVATE", "FUTEX_WAKE_PRIVATE" };
+static const char aliases[][19] = {"O_NDELAY", "O_ACCMODE",	     "MAP_ANON",
+				   "MAP_FILE", "FUTEX_WAIT_PRIVATE", "FUTEX_WAKE_PRIVATE"};
 
 /*
  * The first constant starting with one of @prefixes, and not in @skip,

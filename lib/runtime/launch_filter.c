@@ -22,7 +22,7 @@
 
 #include "runtime/launch_internal.h"
 
-static const char *const cookie_syscalls[] = { "execve", "execveat", "sendmsg", "exit_group" };
+static const char cookie_syscalls[][11] = {"execve", "execveat", "sendmsg", "exit_group"};
 
 bool launch_action_reported(uint32_t action)
 {

@@ -125,7 +125,7 @@ static int watch_own_filters(struct scg_policy *p)
  * (ABI 6) refuses them all in the kernel, which sees the target. */
 static int refuse_signals(struct scg_policy *p, const struct launch_guard *g)
 {
-	static const char *const by_first_arg[] = { "tkill", "rt_sigqueueinfo", "pidfd_open" };
+	static const char by_first_arg[][16] = {"tkill", "rt_sigqueueinfo", "pidfd_open"};
 	int r = refuse_if(p, "kill", kill_cond(g));
 	for (size_t i = 0; r == 0 && i < sizeof(by_first_arg) / sizeof(by_first_arg[0]); i++)
 		r = refuse_if(p, by_first_arg[i], names_ours(g, 0));
