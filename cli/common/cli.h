@@ -68,7 +68,8 @@ const char *cli_hint(const struct scg_diag_entry *e);
  */
 void cli_fputs_escaped(const char *s, FILE *out);
 /* vfprintf() of @fmt, then the result as cli_fputs_escaped() writes it. */
-void cli_vfprintf_escaped(FILE *out, const char *fmt, va_list ap);
+void cli_vfprintf_escaped(FILE *out, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
 
 /*
  * Reads a whole file ("-" or NULL: stdin) into a NUL-terminated buffer the
