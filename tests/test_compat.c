@@ -537,6 +537,58 @@ static uint32_t verdict_of(const struct scg_prog *prog, uint32_t audit, uint32_t
 }
 
 /*
+ * Which overlapping rules of different actions libseccomp refuses follows
+ * its rule tree, node for node: each case below was answered differently
+ * by a simpler model, and there the drop-in let a call through that
+ * libseccomp denies.  Return codes and verdicts are libseccomp 2.5.4's.
+ */
+static void test_overlap_refusals(void **state)
+{
+	(void)state;
+	struct scg_prog prog = { 0 };
+	/* x86_64: the rule that ends on a0's high-word node came first, so the
+	 * longer one is added below it (libseccomp: 0), and decides close(0, 0, 0). */
+	scmp_filter_ctx c = seccomp_init(SCMP_ACT_ALLOW);
+	assert_int_equal(seccomp_rule_add(c, SCMP_ACT_ERRNO(13), SCMP_SYS(close), 1,
+					  SCMP_A0(SCMP_CMP_LT, 0)), 0);
+	assert_int_equal(seccomp_rule_add(c, SCMP_ACT_ERRNO(1), SCMP_SYS(close), 2,
+					  SCMP_A0(SCMP_CMP_LE, 0), SCMP_A2(SCMP_CMP_LE, 0)), 0);
+	export_prog(c, &prog);
+	const uint64_t zeros[6] = { 0 };
+	assert_int_equal(verdict_of(&prog, AUDIT_ARCH_X86_64, 3, zeros), SCMP_ACT_ERRNO(1));
+	scg_prog_release(&prog);
+	seccomp_release(c);
+
+	/* x86, 32-bit: a0 == 0x100000000 is a0 == 0 there, so a rule of another
+	 * action that ends on that node is refused. */
+	c = seccomp_init(SCMP_ACT_ERRNO(1));
+	assert_int_equal(seccomp_arch_add(c, SCMP_ARCH_X86), 0);
+	assert_int_equal(seccomp_arch_remove(c, SCMP_ARCH_NATIVE), 0);
+	assert_int_equal(seccomp_rule_add(c, SCMP_ACT_TRACE(7), SCMP_SYS(write), 2,
+					  SCMP_A0(SCMP_CMP_EQ, 0x100000000), SCMP_A1(SCMP_CMP_EQ, 1)),
+			 0);
+	assert_int_equal(seccomp_rule_add(c, SCMP_ACT_ALLOW, SCMP_SYS(write), 1,
+					  SCMP_A0(SCMP_CMP_EQ, 0)), -EEXIST);
+	export_prog(c, &prog);
+	assert_int_equal(verdict_of(&prog, AUDIT_ARCH_I386, 4, zeros), SCMP_ACT_ERRNO(1));
+	scg_prog_release(&prog);
+	seccomp_release(c);
+
+	/* x86 again: a2 < 0x100000000 is a2 < 0, the TRAP rule's node. */
+	c = seccomp_init(SCMP_ACT_ERRNO(13));
+	assert_int_equal(seccomp_arch_add(c, SCMP_ARCH_X86), 0);
+	assert_int_equal(seccomp_rule_add(c, SCMP_ACT_TRAP, SCMP_SYS(close), 1,
+					  SCMP_A2(SCMP_CMP_LT, 0)), 0);
+	assert_int_equal(seccomp_rule_add(c, SCMP_ACT_ALLOW, SCMP_SYS(close), 1,
+					  SCMP_A2(SCMP_CMP_LT, 0x100000000)), -EEXIST);
+	export_prog(c, &prog);
+	assert_int_equal(verdict_of(&prog, AUDIT_ARCH_X86_64, 3, zeros), SCMP_ACT_ERRNO(13));
+	assert_int_equal(verdict_of(&prog, AUDIT_ARCH_I386, 6, zeros), SCMP_ACT_ERRNO(13));
+	scg_prog_release(&prog);
+	seccomp_release(c);
+}
+
+/*
  * Numbers with or without the ABI's base and x32 bit: libseccomp 2.5 and 2.6
  * name x32 2 and 0x40000002 "open", MIPS o32 2 and 4002 "fork", and so does
  * the drop-in (it answered nothing without the base).
@@ -745,6 +797,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_table),
 		cmocka_unit_test(test_rule_return_codes),
+		cmocka_unit_test(test_overlap_refusals),
 		cmocka_unit_test(test_attributes),
 		cmocka_unit_test(test_arches_and_names),
 		cmocka_unit_test(test_exports_and_transactions),
