@@ -14,14 +14,21 @@
 #include <syscage/compile.h>
 #include <syscage/policy.h>
 
+#include "analysis/decompile_dag.h"
 #include "analysis/symexec.h"
 #include "util/strbuf.h"
 
 #define X86_64_AUDIT 0xc000003eU
 /* Verdicts kept per syscall before the commonest one is chosen. */
 #define MAX_VERDICTS 64U
-/* Rules (numbers or ranges) for unknown numbers whose verdict is not `unknown`'s. */
-#define MAX_ODD_RULES 512U
+/*
+ * Rules (numbers or ranges) for unknown numbers whose verdict is not
+ * `unknown`'s, on the region path; past it no policy the compiler can lay
+ * out says it.
+ */
+#define MAX_ODD_RULES 4096U
+/* Rules the structured path writes for one syscall, or for all unknown numbers of an ABI. */
+#define MAX_DAG_RULES 8192U
 
 /* Verdicts seen over some inputs, with how many regions (or syscalls) got each. */
 struct tally {
@@ -306,10 +313,48 @@ static int emit_region(void *ctx, const struct scg_region *region, const uint32_
 	return add_rule(sp->d, sp->name, sp->nr, sp->nr, canonical(winner), cond);
 }
 
+/*
+ * Adds @rules (taking their conditions) for @name, or the numbers
+ * @nr..@last; a last unconditional rule with verdict @skip is left to the
+ * default (or `unknown`) it repeats.
+ */
+static int add_dag_rules(struct decomp *d, const char *name, uint32_t nr, uint32_t last,
+			 struct dag_rules *rules, uint32_t skip)
+{
+	int r = 0;
+	size_t n = rules->n;
+	if (n && !rules->v[n - 1].cond && rules->v[n - 1].action == skip)
+		n--;
+	for (size_t i = 0; i < n && r == 0; i++) {
+		r = add_rule(d, name, nr, last, rules->v[i].action, rules->v[i].cond);
+		rules->v[i].cond = NULL;
+	}
+	dag_rules_release(rules);
+	return r;
+}
+
+/* The structured rules of one filter for @nr of the current ABI; -ENOTSUP: use regions. */
+static int dag_rules_at(struct decomp *d, uint32_t nr, uint32_t *lo, uint32_t *hi,
+			struct dag_rules *rules)
+{
+	if (d->n != 1)
+		return -ENOTSUP;
+	return dag_rules_for(&d->progs[0], d->arch, nr, canonical, MAX_DAG_RULES, lo, hi, rules);
+}
+
 /* Rules for @name (@nr) of the current ABI on @within; @def is the policy default. */
 static int emit_syscall(struct decomp *d, const char *name, uint32_t nr,
 			const struct scg_region *within, const struct tally *t, uint32_t def)
 {
+	if (t->n > 1) {
+		struct dag_rules rules = { 0 };
+		uint32_t lo, hi;
+		int r = dag_rules_at(d, nr, &lo, &hi, &rules);
+		if (r == 0)
+			return add_dag_rules(d, name, nr, nr, &rules, def);
+		if (r != -ENOTSUP)
+			return r;
+	}
 	/* the default, when it is one of the verdicts, needs no rule: the others get theirs */
 	uint32_t top = tally_top(t);
 	for (size_t i = 0; i < t->n; i++)
@@ -415,6 +460,70 @@ static int emit_odd_numbers(void *ctx, const struct scg_region *region, const ui
 	scg_expr_free(o->cond);
 	o->cond = NULL;
 	return r < 0 ? r : 0;
+}
+
+/* The structured rules of the unknown numbers, range by range, kept until all are known. */
+struct dag_ranges {
+	struct decomp *d;
+	struct dag_range {
+		uint32_t first, last;
+		struct dag_rules rules;
+	} *v;
+	size_t n, cap, total;
+};
+
+static int dag_range(void *ctx, uint32_t first, uint32_t last)
+{
+	struct dag_ranges *dr = ctx;
+	for (uint32_t x = first;;) {
+		if (dr->n == dr->cap) {
+			size_t cap = dr->cap ? dr->cap * 2 : 16;
+			struct dag_range *v = realloc(dr->v, cap * sizeof(*v));
+			if (!v)
+				return -ENOMEM;
+			dr->v = v;
+			dr->cap = cap;
+		}
+		struct dag_range *one = &dr->v[dr->n];
+		*one = (struct dag_range){ 0 };
+		uint32_t lo, hi;
+		int r = dag_rules_at(dr->d, x, &lo, &hi, &one->rules);
+		if (r < 0)
+			return r;
+		one->first = x;
+		one->last = hi < last ? hi : last;
+		dr->n++;
+		dr->total += one->rules.n;
+		if (dr->total > MAX_DAG_RULES)
+			return -ENOTSUP;
+		if (one->last == last)
+			return 0;
+		x = one->last + 1;
+	}
+}
+
+/*
+ * The unknown numbers of the current ABI (@parts) as range rules read from
+ * the filter's structure: one walk per stretch of numbers the filter tells
+ * apart.  -ENOTSUP (nothing added) when that path cannot read the filter.
+ */
+static int emit_unknown_dag(struct decomp *d, struct scg_region **parts, size_t n,
+			    uint32_t unknown)
+{
+	struct dag_ranges dr = { .d = d };
+	int r = d->n == 1 ? 0 : -ENOTSUP;
+	for (size_t i = 0; i < n && r == 0; i++)
+		if (!scg_region_empty(parts[i]) && (r = for_each_run(parts[i], SIZE_MAX, dag_range, &dr)) > 0)
+			r = 0; /* the number of runs */
+	for (size_t i = 0; i < dr.n; i++) {
+		if (r == 0)
+			r = add_dag_rules(d, NULL, dr.v[i].first, dr.v[i].last, &dr.v[i].rules,
+					  unknown);
+		else
+			dag_rules_release(&dr.v[i].rules);
+	}
+	free(dr.v);
+	return r;
 }
 
 /* The current ABI's inputs with a number its table does not know (one or two parts). */
@@ -541,8 +650,13 @@ static int emit_abi(struct decomp *d, struct abi_plan *p, uint32_t def, uint32_t
 		struct scg_region *unk[2];
 		size_t nu = unknown_parts(p->arch, unk);
 		struct odd o = { .d = d, .unknown = unknown };
+		r = emit_unknown_dag(d, unk, nu, unknown);
+		if (r == -ENOTSUP)
+			r = 0;
+		else
+			o.d = NULL; /* written from the structure */
 		for (size_t i = 0; i < nu; i++) {
-			if (r == 0 && !scg_region_empty(unk[i]))
+			if (r == 0 && o.d && !scg_region_empty(unk[i]))
 				r = analysis_walk(d->run, d->progs, d->n, unk[i], emit_odd_numbers,
 						  &o, d->diag);
 			scg_region_free(unk[i]);

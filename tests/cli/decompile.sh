@@ -95,7 +95,7 @@ expect_status 0 "decompile of a filter testing bits twice" -- "$SYSCAGE" decompi
 if grep -q '0x30000000) != 0 && (arg0.lo & 0x30000000) != 0' "$TMP/out"; then
 	not_ok "repeated conditions are simplified" "$(grep clone "$TMP/out")"
 else
-	expect_grep "$TMP/out" '^errno\(EACCES\) clone if \(arg0.lo & 0x30000000\) != 0 && \(arg1.lo <= 4 \|\| arg1.lo >= 6\) on x86_64$' \
+	expect_grep "$TMP/out" '^errno\(EACCES\) clone if \(arg0.lo & 0x30000000\) != 0 on x86_64$' \
 		"repeated conditions are simplified"
 fi
 roundtrip "a filter testing bits twice" "$TMP/twice.s"
@@ -160,18 +160,19 @@ for v in 0x7fff0000 0x00050001 0x80000000; do
 		"$SYSCAGE" diff "$TMP/const.s" "$TMP/const.policy"
 done
 
-# a filter whose policy would not compile: refused with the size it would need
+# a filter whose policy would not compile: refused with the size it would need (the
+# parity of 14 bits of mount's arg0: 2^14 paths that no && or || folds)
 {
 	printf '\tld [arch]\n\tjne #AUDIT_ARCH_X86_64, kill\n\tld [nr]\n\tjne #mount, allow\n\tld [arg0.lo]\n'
-	for i in $(seq 0 12); do
+	for i in $(seq 0 13); do
 		printf 'E%d:\tjset #%d, O%d, E%d\n' $i $((1 << i)) $((i + 1)) $((i + 1))
 		printf 'O%d:\tjset #%d, E%d, O%d\n' $i $((1 << i)) $((i + 1)) $((i + 1))
 	done
-	printf 'E13:\tret ERRNO(1)\nO13:\tret ERRNO(2)\nallow:\tret ALLOW\nkill:\tret KILL_PROCESS\n'
+	printf 'E14:\tret ERRNO(1)\nO14:\tret ERRNO(2)\nallow:\tret ALLOW\nkill:\tret KILL_PROCESS\n'
 } >"$TMP/parity.s"
 expect_status 2 "decompile of a filter whose policy would not compile" -- \
 	"$SYSCAGE" decompile -o "$TMP/parity.policy" "$TMP/parity.s"
-expect_grep "$TMP/err" "the policy would have 4097 rules and does not compile: the filter needs [0-9]* instructions" \
+expect_grep "$TMP/err" "the policy would have [0-9]+ rules and does not compile: the filter needs [0-9]+ instructions" \
 	"says the size it would need"
 if [ -e "$TMP/parity.policy" ]; then not_ok "no policy written" "parity.policy exists"; else ok "no policy written"; fi
 
