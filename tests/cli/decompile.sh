@@ -246,6 +246,28 @@ for path in "${inputs[@]}"; do
 done
 [ "$proven" -ge 63 ] && ok "$proven inputs round trip" || not_ok "63 inputs round trip" "only $proven"
 
+# The OCI export of the same inputs: a profile that compiles (within the kernel's 4096
+# instructions), or a refusal that says why (an action or a range OCI cannot name, an
+# entry that would apply to ABIs the policy tells apart, ...).
+for path in "${inputs[@]}"; do
+	f=${path#"$SRC"/}
+	case $f in *.s | *.bpf | fuzz/corpus/fuzz_compile/*) continue ;; esac
+	[ -n "${invalid[$f]:-}" ] && continue
+	if (cd "$SRC" && "$SYSCAGE" compile --format oci --no-runtime-calls -o "$TMP/oci.json" "$path") \
+		>/dev/null 2>"$TMP/err"; then
+		if "$SYSCAGE" compile -o "$TMP/oci.bpf" "$TMP/oci.json" >/dev/null 2>"$TMP/err"; then
+			ok "$f: the OCI export compiles"
+		else
+			not_ok "$f: the OCI export compiles" "$(head -c 300 "$TMP/err")"
+		fi
+	elif grep -q "error: " "$TMP/err" && [ ! -e "$TMP/oci.json" ]; then
+		ok "$f: no OCI export, says why"
+	else
+		not_ok "$f: an OCI export or a reason" "$(head -c 300 "$TMP/err")"
+	fi
+	rm -f "$TMP/oci.json"
+done
+
 # a filter whose policy would not compile: refused with the size it would need (the
 # parity of 14 bits of mount's arg0: 2^14 paths that no && or || folds)
 {
