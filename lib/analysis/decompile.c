@@ -318,13 +318,29 @@ static int emit_region(void *ctx, const struct scg_region *region, const uint32_
  * @nr..@last; a last unconditional rule with verdict @skip is left to the
  * default (or `unknown`) it repeats.
  */
+static void trim_dag_rules(struct dag_rules *rules, uint32_t skip)
+{
+	size_t n = rules->n;
+	if (n && !rules->v[n - 1].cond && rules->v[n - 1].action == skip)
+		rules->n--;
+}
+
+static bool dag_rules_equal(const struct dag_rules *a, const struct dag_rules *b)
+{
+	if (a->n != b->n)
+		return false;
+	for (size_t i = 0; i < a->n; i++)
+		if (a->v[i].action != b->v[i].action || !scg_expr_equal(a->v[i].cond, b->v[i].cond))
+			return false;
+	return true;
+}
+
 static int add_dag_rules(struct decomp *d, const char *name, uint32_t nr, uint32_t last,
 			 struct dag_rules *rules, uint32_t skip)
 {
 	int r = 0;
+	trim_dag_rules(rules, skip);
 	size_t n = rules->n;
-	if (n && !rules->v[n - 1].cond && rules->v[n - 1].action == skip)
-		n--;
 	for (size_t i = 0; i < n && r == 0; i++) {
 		r = add_rule(d, name, nr, last, rules->v[i].action, rules->v[i].cond);
 		rules->v[i].cond = NULL;
@@ -342,16 +358,20 @@ static int dag_rules_at(struct decomp *d, uint32_t nr, uint32_t *lo, uint32_t *h
 	return dag_rules_for(&d->progs[0], d->arch, nr, canonical, MAX_DAG_RULES, lo, hi, rules);
 }
 
-/* Rules for @name (@nr) of the current ABI on @within; @def is the policy default. */
+/*
+ * Rules for @name (@nr) of the current ABI on @within; @def is the policy
+ * default.  Rules read from the filter's structure are left in *@keep, to be
+ * written with those of the syscalls that have the same ones.
+ */
 static int emit_syscall(struct decomp *d, const char *name, uint32_t nr,
-			const struct scg_region *within, const struct tally *t, uint32_t def)
+			const struct scg_region *within, const struct tally *t, uint32_t def,
+			struct dag_rules *keep)
 {
 	if (t->n > 1) {
-		struct dag_rules rules = { 0 };
 		uint32_t lo, hi;
-		int r = dag_rules_at(d, nr, &lo, &hi, &rules);
+		int r = dag_rules_at(d, nr, &lo, &hi, keep);
 		if (r == 0)
-			return add_dag_rules(d, name, nr, nr, &rules, def);
+			trim_dag_rules(keep, def);
 		if (r != -ENOTSUP)
 			return r;
 	}
@@ -492,8 +512,15 @@ static int dag_range(void *ctx, uint32_t first, uint32_t last)
 			return r;
 		one->first = x;
 		one->last = hi < last ? hi : last;
-		dr->n++;
-		dr->total += one->rules.n;
+		struct dag_range *prev = dr->n ? one - 1 : NULL;
+		if (prev && prev->last + 1 == x && dag_rules_equal(&prev->rules, &one->rules)) {
+			prev->last = one->last; /* the same rules go on: one range */
+			dag_rules_release(&one->rules);
+			one = prev;
+		} else {
+			dr->n++;
+			dr->total += one->rules.n;
+		}
 		if (dr->total > MAX_DAG_RULES)
 			return -ENOTSUP;
 		if (one->last == last)
@@ -630,19 +657,68 @@ static int plan_abi(struct decomp *d, struct abi_plan *p, bool *target)
 	return r;
 }
 
+/*
+ * The kept rules of the current ABI's syscalls (@kept, one list per table
+ * entry, released here): syscalls with the same list get each rule
+ * together, rule by rule, so the text names them on one line.  The order
+ * between different syscalls does not matter; within one it is kept.
+ */
+static int emit_kept(struct decomp *d, struct dag_rules *kept, size_t count)
+{
+	int r = 0;
+	size_t *group = malloc((count ? count : 1) * sizeof(*group));
+	if (!group)
+		r = -ENOMEM;
+	for (size_t i = 0; i < count && r == 0; i++) {
+		if (kept[i].n == 0)
+			continue;
+		size_t n = 0;
+		for (size_t j = i; j < count; j++)
+			if (j == i || (kept[j].n && dag_rules_equal(&kept[i], &kept[j])))
+				group[n++] = j;
+		for (size_t k = 0; k < kept[i].n && r == 0; k++) {
+			for (size_t m = 0; m < n && r == 0; m++) {
+				const char *name;
+				uint32_t nr;
+				scg_syscall_at(d->arch, group[m], &name, &nr);
+				const struct scg_expr *cond = kept[i].v[k].cond;
+				struct scg_expr *c = cond ? scg_expr_clone(cond) : NULL;
+				r = cond && !c ? -ENOMEM : add_rule(d, name, nr, nr, kept[i].v[k].action, c);
+			}
+		}
+		for (size_t m = n; m-- > 0;)
+			dag_rules_release(&kept[group[m]]);
+	}
+	for (size_t i = 0; i < count; i++)
+		dag_rules_release(&kept[i]);
+	free(group);
+	return r;
+}
+
 /* Pass two: the rules of one target ABI. */
 static int emit_abi(struct decomp *d, struct abi_plan *p, uint32_t def, uint32_t unknown)
 {
 	d->arch = p->arch;
-	int r = 0;
-	for (size_t i = 0; i < scg_syscall_count(p->arch) && r == 0; i++) {
+	size_t count = scg_syscall_count(p->arch);
+	struct dag_rules *kept = calloc(count ? count : 1, sizeof(*kept));
+	int r = kept ? 0 : -ENOMEM;
+	for (size_t i = 0; i < count && r == 0; i++) {
 		const char *name;
 		uint32_t nr;
 		scg_syscall_at(p->arch, i, &name, &nr);
 		d->at_syscall = i;
 		struct scg_region *within = syscall_region(p->arch, nr);
-		r = within ? emit_syscall(d, name, nr, within, &p->syscalls[i], def) : -ENOMEM;
+		r = within ? emit_syscall(d, name, nr, within, &p->syscalls[i], def, &kept[i])
+			   : -ENOMEM;
 		scg_region_free(within);
+	}
+	if (kept) {
+		int e = emit_kept(d, kept, r == 0 ? count : 0);
+		for (size_t i = 0; i < count; i++)
+			dag_rules_release(&kept[i]);
+		free(kept);
+		if (r == 0)
+			r = e;
 	}
 	d->at_syscall = scg_syscall_count(p->arch);
 	bool odd = p->unknown.n > 1 || (p->unknown.n == 1 && p->unknown.rets[0] != unknown);

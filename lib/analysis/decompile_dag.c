@@ -29,6 +29,8 @@
 #include "bpf/opcodes.h"
 
 #define MAX_NODES 16384U
+/* Instructions on one path the walk follows (a stack frame each) */
+#define MAX_DEPTH 1024U
 #define WORD_NR 0U
 #define WORD_ARCH 1U
 
@@ -69,6 +71,7 @@ struct dag {
 	struct built *memo;
 	size_t nmemo, memocap;
 	size_t *by_pc; /* first memo entry per pc */
+	size_t depth;
 };
 
 static int new_node(struct dag *g, size_t *out)
@@ -209,7 +212,7 @@ static int alu_const(unsigned op, uint32_t a, uint32_t b, uint32_t *out)
 	}
 }
 
-static int build(struct dag *g, size_t pc, struct state st, size_t *out);
+static int build(struct dag *g, size_t pc, const struct state *st, size_t *out);
 
 /* The syscall number used as a plain constant: the rules hold for this number alone. */
 static void pin(struct dag *g, struct val *v)
@@ -240,7 +243,7 @@ static int build_jump(struct dag *g, size_t pc, const struct state *st, uint32_t
 			taken = a->v >= k;
 		else
 			taken = (a->v & k) != 0;
-		return build(g, taken ? t : f, *st, out);
+		return build(g, taken ? t : f, st, out);
 	}
 	if (a->kind != V_WORD)
 		return -ENOTSUP;
@@ -253,14 +256,14 @@ static int build_jump(struct dag *g, size_t pc, const struct state *st, uint32_t
 	else if (op == BPF_JSET) {
 		mask &= k;
 		if (mask == 0) /* no bit can be set: never taken */
-			return build(g, f, *st, out);
+			return build(g, f, st, out);
 		cmp = SCG_CMP_NE;
 		value = 0;
 	}
 	size_t jt, jf;
-	int r = build(g, t, *st, &jt);
+	int r = build(g, t, st, &jt);
 	if (r == 0)
-		r = build(g, f, *st, &jf);
+		r = build(g, f, st, &jf);
 	if (r < 0)
 		return r;
 	if (jt == jf) {
@@ -297,8 +300,9 @@ static int load_word(struct dag *g, uint32_t k, struct val *v)
 	return 0;
 }
 
-static int step(struct dag *g, size_t pc, struct state st, size_t *out)
+static int step(struct dag *g, size_t pc, const struct state *in_st, size_t *out)
 {
+	struct state st = *in_st;
 	const struct scg_insn *in = &g->prog->insns[pc];
 	uint32_t k = in->k;
 	int r = 0;
@@ -321,14 +325,14 @@ static int step(struct dag *g, size_t pc, struct state st, size_t *out)
 			st.a = v;
 		else
 			st.x = v;
-		return build(g, pc + 1, st, out);
+		return build(g, pc + 1, &st, out);
 	}
 	case BPF_ST:
 	case BPF_STX:
 		if (k >= 16)
 			return -ENOTSUP;
 		st.m[k] = BPF_CLASS(in->code) == BPF_ST ? st.a : st.x;
-		return build(g, pc + 1, st, out);
+		return build(g, pc + 1, &st, out);
 	case BPF_ALU: {
 		unsigned op = BPF_OP(in->code);
 		uint32_t b = k;
@@ -345,11 +349,11 @@ static int step(struct dag *g, size_t pc, struct state st, size_t *out)
 			st.a.v &= b;
 		else
 			r = -ENOTSUP;
-		return r < 0 ? r : build(g, pc + 1, st, out);
+		return r < 0 ? r : build(g, pc + 1, &st, out);
 	}
 	case BPF_JMP:
 		if (BPF_OP(in->code) == BPF_JA)
-			return build(g, pc + 1 + k, st, out);
+			return build(g, pc + 1 + k, &st, out);
 		if (BPF_SRC(in->code) == BPF_X) {
 			pin(g, &st.x);
 			if (st.x.kind != V_CONST)
@@ -375,22 +379,27 @@ static int step(struct dag *g, size_t pc, struct state st, size_t *out)
 			st.a = st.x;
 		else
 			return -ENOTSUP;
-		return build(g, pc + 1, st, out);
+		return build(g, pc + 1, &st, out);
 	default:
 		return -ENOTSUP;
 	}
 }
 
-static int build(struct dag *g, size_t pc, struct state st, size_t *out)
+static int build(struct dag *g, size_t pc, const struct state *st, size_t *out)
 {
 	if (pc >= g->prog->len)
 		return -ENOTSUP;
 	for (size_t i = g->by_pc[pc]; i != SIZE_MAX; i = g->memo[i].next)
-		if (memcmp(&g->memo[i].st, &st, sizeof(st)) == 0) {
+		if (memcmp(&g->memo[i].st, st, sizeof(*st)) == 0) {
 			*out = g->memo[i].node;
 			return 0;
 		}
+	/* one frame per instruction on a path: bounded, so small thread stacks are safe */
+	if (g->depth == MAX_DEPTH)
+		return -ENOTSUP;
+	g->depth++;
 	int r = step(g, pc, st, out);
+	g->depth--;
 	if (r < 0)
 		return r;
 	if (g->nmemo == g->memocap) {
@@ -401,7 +410,7 @@ static int build(struct dag *g, size_t pc, struct state st, size_t *out)
 		g->memo = m;
 		g->memocap = cap;
 	}
-	g->memo[g->nmemo] = (struct built){ pc, st, *out, g->by_pc[pc] };
+	g->memo[g->nmemo] = (struct built){ pc, *st, *out, g->by_pc[pc] };
 	g->by_pc[pc] = g->nmemo++;
 	return 0;
 }
@@ -575,7 +584,7 @@ int dag_rules_for(const struct scg_prog *prog, const struct scg_arch *arch, uint
 	memset(&st, 0, sizeof(st));
 	st.a = st.x = (struct val){ V_CONST, 0, 0 }; /* the kernel starts A and X at 0 */
 	size_t root;
-	int r = build(&g, 0, st, &root);
+	int r = build(&g, 0, &st, &root);
 	if (r == 0)
 		r = fold(&g);
 	struct dag_rules rules = { 0 };

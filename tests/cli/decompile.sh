@@ -56,6 +56,16 @@ expect_grep "$TMP/out" "^default errno\(EPERM\)$" "the commonest verdict is the 
 expect_grep "$TMP/out" "openat if \(arg2\.lo & (0x)?3\) == 0" "the masked test comes back"
 expect_grep "$TMP/out" "arg1 & 0xffffffff00000000" "the high-word test comes back"
 
+# conditions come back as the compiler laid them out (&& and || folded, one rule), and
+# syscalls with the same rules share them on one line
+printf 'arch x86_64\ndefault allow\nerrno(EPERM) read, write, close if arg0 == 1 || arg1 > 5\n' >"$TMP/same.policy"
+"$SYSCAGE" compile "$TMP/same.policy" -o "$TMP/same.bpf" 2>"$TMP/err" || not_ok "compile same.policy" "$(cat "$TMP/err")"
+expect_status 0 "decompile of three syscalls with one condition" -- "$SYSCAGE" decompile "$TMP/same.bpf"
+expect_grep "$TMP/out" '^errno\(EPERM\) read, write, close if \(arg0 & 0xffffffff00000000\) == 0 && arg0\.lo == 1 \|\| \(arg1 & 0xffffffff00000000\) > 0 \|\| arg1\.lo > 5 on x86_64$' \
+	"one rule, the condition folded, the syscalls on one line"
+if [ "$(grep -c '^errno' "$TMP/out")" = 1 ]; then ok "no other rule"; else not_ok "no other rule" "$(cat "$TMP/out")"; fi
+roundtrip "three syscalls with one condition" "$TMP/same.bpf"
+
 for ex in "$(dirname "$0")"/../../examples/*.s; do
 	[ -f "$ex" ] || continue
 	"$SYSCAGE" asm "$ex" -o "$TMP/ex.bpf" 2>/dev/null || continue
