@@ -18,7 +18,7 @@
 #define MAX_ARCHES 32
 
 /* Long options without a short form. */
-enum { OPT_WORKLOAD = 256, OPT_NO_WORKLOAD, OPT_SHOW_PROFILE, OPT_STATS, OPT_JSON };
+enum { OPT_WORKLOAD = 256, OPT_NO_WORKLOAD, OPT_SHOW_PROFILE, OPT_STATS, OPT_JSON, OPT_PHASE };
 
 enum format {
 	FORMAT_RAW,
@@ -43,6 +43,7 @@ struct options {
 	bool list_profiles;
 	const char *show_profile; /* built-in profile whose source to print */
 	bool stats, json;         /* --stats: the layout against the optimum */
+	const char *phase;        /* --phase: one phase of a policy with phases */
 };
 
 static void usage(FILE *out)
@@ -81,6 +82,10 @@ static void usage(FILE *out)
 	      "                        decision tree over syscall numbers; the filter is\n"
 	      "                        written only with -o (docs/compiler.md)\n"
 	      "  --json                --stats as JSON\n"
+	      "  --phase NAME          of a policy with phases (docs/phases.md), the filter\n"
+	      "                        of phase NAME, with the trigger of the phase after it\n"
+	      "                        as SECCOMP_RET_TRACE; without it, asm and c show\n"
+	      "                        every phase's filter, one after the other\n"
 	      "  -o, --output FILE     write there (atomically) instead of standard output;\n"
 	      "                        raw output is never written to a terminal\n"
 	      "  -l, --list-profiles   list the built-in profiles\n"
@@ -170,6 +175,9 @@ static int on_option(int c, const char *arg, void *ctx)
 	case OPT_JSON:
 		o->json = true;
 		break;
+	case OPT_PHASE:
+		o->phase = arg;
+		break;
 	default:
 		return cli_oci_option(c, arg) < 0 ? -EINVAL : 0;
 	}
@@ -191,6 +199,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "no-workload", no_argument, NULL, OPT_NO_WORKLOAD },
 		{ "stats", no_argument, NULL, OPT_STATS },
 		{ "json", no_argument, NULL, OPT_JSON },
+		{ "phase", required_argument, NULL, OPT_PHASE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -396,6 +405,70 @@ static int convert_to(const struct scg_policy *policy, enum format format, const
 	return r;
 }
 
+/*
+ * A policy with phases: the filter of --phase, or (asm, c) each phase's
+ * filter in turn under a comment naming it.
+ */
+static int compile_phases(const struct scg_phases *phases, const struct options *o, bool text)
+{
+	if (text) {
+		cli_error("compile: a policy with phases compiles into filters (raw, c, asm)");
+		return -EINVAL;
+	}
+	int only = o->phase ? cli_phase_index(phases, o->phase) : -1;
+	if (o->phase && only < 0)
+		return only;
+	if (only < 0 && (o->format == FORMAT_RAW || o->stats)) {
+		cli_error("compile: the policy has %zu phases; --phase NAME picks the one to write "
+			  "raw (or --format asm or c shows them all)",
+			  scg_phases_count(phases));
+		return -EINVAL;
+	}
+	struct joined {
+		char *data;
+		size_t len;
+	} all = { NULL, 0 };
+	int r = 0;
+	for (size_t i = 0; r == 0 && i < scg_phases_count(phases); i++) {
+		if (only >= 0 && (size_t)only != i)
+			continue;
+		struct scg_policy *policy;
+		r = scg_phases_filter_policy(phases, i, &policy);
+		if (r < 0) {
+			cli_error("compile: %s", strerror(-r));
+			break;
+		}
+		char *data = NULL;
+		size_t len = 0;
+		r = compile_to(policy, o, &data, &len);
+		scg_policy_free(policy);
+		if (r < 0)
+			break;
+		if (only >= 0) {
+			all.data = data;
+			all.len = len;
+			break;
+		}
+		const char *mark = o->format == FORMAT_C ? "/* phase %s */\n" : "; phase %s\n";
+		size_t head = strlen(mark) + strlen(scg_phases_name(phases, i));
+		char *grown = realloc(all.data, all.len + head + len + 2);
+		if (!grown) {
+			free(data);
+			r = -ENOMEM;
+			break;
+		}
+		all.data = grown;
+		all.len += (size_t)sprintf(all.data + all.len, mark, scg_phases_name(phases, i));
+		memcpy(all.data + all.len, data, len);
+		all.len += len;
+		free(data);
+	}
+	if (r == 0 && (!o->stats || o->output))
+		r = cli_write_output(o->output, all.data, all.len, o->format == FORMAT_RAW);
+	free(all.data);
+	return r;
+}
+
 int cmd_compile(int argc, char **argv)
 {
 	struct options o = { .optimize = 1 };
@@ -422,6 +495,19 @@ int cmd_compile(int argc, char **argv)
 	if (first != argc - 1) {
 		cli_error(first == argc ? "no policy given" : "one policy at a time");
 		usage(stderr);
+		return CLI_EXIT_USAGE;
+	}
+	struct scg_phases *phases;
+	int loaded = cli_load_phases(argv[first], o.arches, o.narches, &phases);
+	if (loaded < 0)
+		return CLI_EXIT_USAGE;
+	if (loaded > 0) {
+		int r = compile_phases(phases, &o, text);
+		scg_phases_free(phases);
+		return r < 0 ? CLI_EXIT_USAGE : CLI_EXIT_OK;
+	}
+	if (o.phase) {
+		cli_error("compile: --phase goes with a policy with phases (docs/phases.md)");
 		return CLI_EXIT_USAGE;
 	}
 	struct scg_policy *policy;
