@@ -126,9 +126,11 @@ static bool parse_header(const char *file, unsigned line, const char *p, size_t 
 {
 	n = statement_end(p, n);
 	size_t at = skip_blanks(p, 5, n), end = word_end(p, at, n);
-	if (end == at) {
+	bool letter = at < n && ((p[at] >= 'a' && p[at] <= 'z') || (p[at] >= 'A' && p[at] <= 'Z'));
+	if (end == at || !letter) {
 		scg_diag_add(diag, SCG_SEV_ERROR, loc_at(file, line, at), "syntax",
-			     "phase NAME after SYSCALL [if CONDITION]", "expected a phase name");
+			     "phase NAME after SYSCALL [if CONDITION]; a name starts with a letter",
+			     "expected a phase name");
 		return false;
 	}
 	h->name = strndup(p + at, end - at);
