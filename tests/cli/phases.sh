@@ -42,6 +42,21 @@ expect_status 2 "a bad phase line" -- "$S" compile --phase start "$TMP/syntax.po
 expect_grep "$TMP/err" "syntax.policy:2:9: error: expected 'after'" "  'after' missing, at its column"
 expect_grep "$TMP/err" "syntax.policy:3:15: error: unknown syscall 'opnat'" "  a trigger's unknown syscall"
 
+cat >"$TMP/cond.policy" <<'P'
+default errno(EPERM)
+allow read, write, getppid
+allow socket if domain == AF_UNIX
+phase serving after getppid
+allow read, write, getppid
+allow socket if domain == AF_UNIX || domain == AF_INET
+P
+expect_status 1 "lint proves what the parser cannot: a condition looser in the later phase" -- \
+	"$S" lint "$TMP/cond.policy"
+expect_grep "$TMP/out" "cond.policy:6: error: phase 'serving' gives socket if arg0.lo == 2 ALLOW where phase 'start' gives ERRNO\(1\) \[phase-not-stricter\]" \
+	"  at the rule, with the calls it lets through"
+expect_status 0 "lint: a phase that only takes calls away" -- "$S" lint "$TMP/ph.policy"
+expect_grep "$TMP/out" "^no findings" "  no findings"
+
 # --- run ----------------------------------------------------------------------
 
 run_phases() { $T "$S" run -v -p "$TMP/ph.policy" -- "$H" "$@"; }
