@@ -85,5 +85,21 @@ if have_feature tsync; then
 else
 	skip_feature tsync "run: a policy with phases"
 fi
+# --- learn --phases ------------------------------------------------------------
+
+if have_feature user-notif; then
+	# the helper's own checks fail outside phases (exit 1): what it called is what counts
+	expect_status 1 "learn --phases getppid records the program" -- \
+		$T "$S" learn --phases getppid -o "$TMP/learned.policy" -- "$H" fork
+	expect_grep "$TMP/learned.policy" "^phase serving after getppid$" "  a policy with a serving phase"
+	expect_grep "$TMP/err" "phases: start allows [0-9]+ syscalls \([0-9]+ dangerous\), serving [0-9]+ \(0 dangerous\); serving drops [0-9]+" \
+		"  what serving drops, counted"
+	expect_grep "$TMP/err" "phases: dropped others: .*clone" "  the fork before the trigger is not serving's"
+	expect_status 0 "  the learned policy lints clean" -- "$S" lint "$TMP/learned.policy"
+	expect_status 2 "learn --phases refuses --format oci" -- \
+		"$S" learn --phases getppid --format oci -- true
+else
+	skip_feature user-notif "learn --phases getppid records the program"
+fi
 expect_status 2 "run: phases and --unshare-pid do not go together" -- \
 	"$S" run --unshare-pid -p "$TMP/ph.policy" -- true
