@@ -125,8 +125,8 @@ static void *second_thread(void *arg)
 {
 	char c;
 	if (arg) { /* a filter of this thread's own: TSYNC cannot move it */
-		struct scg_insn allow = { 0x06, 0, 0, SCG_RET_ALLOW };
-		struct scg_prog prog = { &allow, 1 };
+		struct scg_insn allow = {0x06, 0, 0, SCG_RET_ALLOW};
+		struct scg_prog prog = {&allow, 1};
 		if (scg_filter_install(&prog, 0, NULL) < 0)
 			_exit(20);
 	}
@@ -196,10 +196,10 @@ static void test_enter_fails(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_parse),
-		cmocka_unit_test(test_errors),
-		cmocka_unit_test(test_enter),
-		cmocka_unit_test(test_enter_fails),
+	    cmocka_unit_test(test_parse),
+	    cmocka_unit_test(test_errors),
+	    cmocka_unit_test(test_enter),
+	    cmocka_unit_test(test_enter_fails),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -24,7 +24,7 @@
 
 #include "util/strbuf.h"
 
-#define PHASES_MAX 16
+#define PHASES_MAX	  16
 #define PHASES_MAX_SOURCE (16u << 20)
 
 struct phase {
@@ -32,7 +32,7 @@ struct phase {
 	struct scg_policy *policy;
 	enum scg_phase_trigger trigger;
 	struct scg_policy *rules; /* SYSCALL: the trigger's rules */
-	unsigned line, column;    /* the `phase` line */
+	unsigned line, column;	  /* the `phase` line */
 };
 
 struct scg_phases {
@@ -98,7 +98,7 @@ static size_t word_end(const char *p, size_t at, size_t n)
 
 static struct scg_loc loc_at(const char *file, unsigned line, size_t at)
 {
-	return (struct scg_loc){ file, line, (unsigned)at + 1, -1 };
+	return (struct scg_loc){file, line, (unsigned)at + 1, -1};
 }
 
 /* The end of the line's statement: before a comment (strings hold no '#' that ends it). */
@@ -117,12 +117,12 @@ static size_t statement_end(const char *p, size_t n)
 struct header {
 	char *name;
 	size_t trigger_at; /* where the trigger starts in the line */
-	bool call;         /* `phase_enter` */
+	bool call;	   /* `phase_enter` */
 };
 
 /* Reads `phase NAME after TRIGGER`; false when reported. */
-static bool parse_header(const char *file, unsigned line, const char *p, size_t n,
-			 struct header *h, struct scg_diag *diag)
+static bool parse_header(const char *file, unsigned line, const char *p, size_t n, struct header *h,
+			 struct scg_diag *diag)
 {
 	n = statement_end(p, n);
 	size_t at = skip_blanks(p, 5, n), end = word_end(p, at, n);
@@ -190,13 +190,13 @@ static int copy_rule(struct scg_policy *to, const struct scg_rule *rule, uint32_
 		     uint32_t arch_mask)
 {
 	struct scg_rule_spec spec = {
-		.action = action,
-		.syscall = rule->syscall,
-		.has_number = rule->has_number,
-		.number = rule->number,
-		.number_last = rule->number_last,
-		.arch_mask = arch_mask,
-		.loc = rule->loc,
+	    .action = action,
+	    .syscall = rule->syscall,
+	    .has_number = rule->has_number,
+	    .number = rule->number,
+	    .number_last = rule->number_last,
+	    .arch_mask = arch_mask,
+	    .loc = rule->loc,
 	};
 	if (rule->cond && !(spec.cond = scg_expr_clone(rule->cond)))
 		return -ENOMEM;
@@ -290,7 +290,8 @@ static unsigned check_stricter(const struct phase *earlier, const struct phase *
 			size_t ra, rb;
 			if (scg_syscall_at(arch, s, &name, &nr) < 0 ||
 			    !decides_alike(a, arch, nr, &va, &ra) ||
-			    !decides_alike(b, arch, nr, &vb, &rb) || strictness(vb) <= strictness(va))
+			    !decides_alike(b, arch, nr, &vb, &rb) ||
+			    strictness(vb) <= strictness(va))
 				continue;
 			size_t slot = rb == SIZE_MAX ? nrules : rb;
 			if (told[slot])
@@ -299,16 +300,16 @@ static unsigned check_stricter(const struct phase *earlier, const struct phase *
 			errors++;
 			struct scg_rule r;
 			struct scg_loc loc = rb == SIZE_MAX
-						     ? scg_policy_setting_loc(b, SCG_SETTING_DEFAULT)
-						     : (scg_policy_rule_at(b, rb, &r), r.loc);
+						 ? scg_policy_setting_loc(b, SCG_SETTING_DEFAULT)
+						 : (scg_policy_rule_at(b, rb, &r), r.loc);
 			if (loc.line == 0)
-				loc = (struct scg_loc){ file, later->line, later->column, -1 };
+				loc = (struct scg_loc){file, later->line, later->column, -1};
 			char was[48], now[48], hint[200];
 			scg_ret_format(va, was, sizeof(was));
 			scg_ret_format(vb, now, sizeof(now));
-			struct scg_loc prev_loc = ra == SIZE_MAX
-							  ? scg_policy_setting_loc(a, SCG_SETTING_DEFAULT)
-							  : (scg_policy_rule_at(a, ra, &r), r.loc);
+			struct scg_loc prev_loc =
+			    ra == SIZE_MAX ? scg_policy_setting_loc(a, SCG_SETTING_DEFAULT)
+					   : (scg_policy_rule_at(a, ra, &r), r.loc);
 			if (prev_loc.line)
 				snprintf(hint, sizeof(hint),
 					 "filters stack and the strictest verdict wins: phase '%s' "
@@ -320,8 +321,8 @@ static unsigned check_stricter(const struct phase *earlier, const struct phase *
 					 "gives %s",
 					 earlier->name, was);
 			scg_diag_add(diag, SCG_SEV_ERROR, loc, "phase-not-stricter", hint,
-				     "phase '%s' gives '%s' %s, more than phase '%s' does", later->name,
-				     name, now, earlier->name);
+				     "phase '%s' gives '%s' %s, more than phase '%s' does",
+				     later->name, name, now, earlier->name);
 		}
 	}
 	free(told);
@@ -346,7 +347,7 @@ void scg_phases_free(struct scg_phases *phases)
 struct split {
 	const char *text;
 	size_t len;
-	size_t starts[PHASES_MAX]; /* byte offset of each `phase` line (starts[0] unused) */
+	size_t starts[PHASES_MAX];  /* byte offset of each `phase` line (starts[0] unused) */
 	unsigned lines[PHASES_MAX]; /* its line number, 1-based (lines[0]: 0) */
 	size_t count;
 };
@@ -361,8 +362,9 @@ static bool split_text(struct split *sp, const char *file, struct scg_diag *diag
 		size_t end = nl ? (size_t)(nl - sp->text) : sp->len;
 		if (phase_line(sp->text + at, end - at)) {
 			if (sp->count == PHASES_MAX) {
-				scg_diag_add(diag, SCG_SEV_ERROR, loc_at(file, line, 0), "too-many-phases",
-					     NULL, "more than %d phases", PHASES_MAX);
+				scg_diag_add(diag, SCG_SEV_ERROR, loc_at(file, line, 0),
+					     "too-many-phases", NULL, "more than %d phases",
+					     PHASES_MAX);
 				return false;
 			}
 			sp->starts[sp->count] = at;
@@ -452,7 +454,7 @@ static int parse_phase(struct scg_phases *set, const struct split *sp, size_t i,
 		const char *p = sp->text + sp->starts[i];
 		const char *nl = memchr(p, '\n', sp->len - sp->starts[i]);
 		size_t n = nl ? (size_t)(nl - p) : sp->len - sp->starts[i];
-		struct header h = { 0 };
+		struct header h = {0};
 		ph->line = sp->lines[i];
 		ph->column = 1;
 		if (!parse_header(file, ph->line, p, n, &h, diag)) {
@@ -477,7 +479,7 @@ static int parse_phase(struct scg_phases *set, const struct split *sp, size_t i,
 	char *text = at_line(line, sp->text + from, to - from, &len);
 	if (!text)
 		return -ENOMEM;
-	struct scg_policy_source_options o = { .sz = sizeof(o) };
+	struct scg_policy_source_options o = {.sz = sizeof(o)};
 	const struct scg_arch *arches[32];
 	if (opts)
 		o = *opts, o.sz = sizeof(o);
@@ -507,7 +509,7 @@ int scg_phases_parse(const char *text, size_t len, const struct scg_policy_sourc
 	struct scg_phases *set = calloc(1, sizeof(*set));
 	if (!set)
 		return -ENOMEM;
-	struct split sp = { .text = text ? text : "", .len = len };
+	struct split sp = {.text = text ? text : "", .len = len};
 	const char *file = opts ? opts->filename : NULL;
 	int r = split_text(&sp, file, diag) ? 0 : -EINVAL;
 	bool bad = r < 0;
@@ -532,7 +534,7 @@ int scg_phases_parse_file(const char *path, const struct scg_policy_source_optio
 			  struct scg_phases **out, struct scg_diag *diag)
 {
 	*out = NULL;
-	struct scg_policy_source_options o = { .sz = sizeof(o) };
+	struct scg_policy_source_options o = {.sz = sizeof(o)};
 	if (opts)
 		o = *opts, o.sz = sizeof(o);
 	if (!o.filename)
@@ -560,7 +562,7 @@ int scg_phases_parse_file(const char *path, const struct scg_policy_source_optio
 	if (r == 0 && sb.failed)
 		r = -ENOMEM;
 	if (r < 0) {
-		scg_diag_add(diag, SCG_SEV_ERROR, (struct scg_loc){ o.filename, 0, 0, -1 }, "read",
+		scg_diag_add(diag, SCG_SEV_ERROR, (struct scg_loc){o.filename, 0, 0, -1}, "read",
 			     NULL, "cannot read '%s': %s", path, strerror(-r));
 		strbuf_release(&sb);
 		return r;
@@ -608,7 +610,7 @@ enum scg_phase_trigger scg_phases_trigger(const struct scg_phases *phases, size_
 	if (rules)
 		*rules = ph->rules;
 	if (loc && i > 0)
-		*loc = (struct scg_loc){ NULL, ph->line, ph->column, -1 };
+		*loc = (struct scg_loc){NULL, ph->line, ph->column, -1};
 	return ph->trigger;
 }
 

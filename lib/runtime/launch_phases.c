@@ -61,7 +61,7 @@ struct task {
 	struct user_regs_struct saved; /* TASK_INJECTING: the trigger's registers */
 #endif
 	unsigned target; /* TASK_INJECTING: the phase being entered */
-	bool fresh;      /* made by a traced task: its first stop is the attach's SIGSTOP */
+	bool fresh;	 /* made by a traced task: its first stop is the attach's SIGSTOP */
 };
 
 struct proc {
@@ -128,7 +128,8 @@ void phase_trace_free(struct phase_trace *t)
 		return;
 	for (size_t i = 0; t->progs && i < t->nphases; i++) {
 		if (t->progs[i].insns)
-			explicit_bzero(t->progs[i].insns, t->progs[i].len * sizeof(struct scg_insn));
+			explicit_bzero(t->progs[i].insns,
+				       t->progs[i].len * sizeof(struct scg_insn));
 		scg_prog_release(&t->progs[i]);
 	}
 	free(t->progs);
@@ -194,7 +195,7 @@ static int add_task(struct phase_trace *t, pid_t tid, unsigned phase)
 	if (GROW_ARRAY(&t->tasks, &t->tasks_cap, t->ntasks + 1, 16))
 		return -ENOMEM;
 	pid_t tgid = trace_tgid_of(tid);
-	t->tasks[t->ntasks++] = (struct task){ .tid = tid, .tgid = tgid, .fresh = tid != t->program };
+	t->tasks[t->ntasks++] = (struct task){.tid = tid, .tgid = tgid, .fresh = tid != t->program};
 	return find_proc(t, tgid) ? 0 : set_proc(t, tgid, phase);
 }
 
@@ -226,7 +227,7 @@ int phase_trace_start(struct phase_trace *t, pid_t program)
 /* Writes @len bytes to @tid's memory at @addr. */
 static int poke(pid_t tid, uint64_t addr, const void *data, size_t len)
 {
-	struct iovec local = { (void *)data, len }, remote = { (void *)(uintptr_t)addr, len };
+	struct iovec local = {(void *)data, len}, remote = {(void *)(uintptr_t)addr, len};
 	if (process_vm_writev(tid, &local, 1, &remote, 1, 0) == (ssize_t)len)
 		return 0;
 	/* the program's memory may be read-only to process_vm_writev: /proc/PID/mem */
@@ -257,7 +258,7 @@ static int inject(struct phase_trace *t, struct task *task, unsigned target)
 		uint16_t len;
 		uint16_t pad[3];
 		uint64_t filter;
-	} fprog = { (uint16_t)prog->len, { 0 }, at + 16 };
+	} fprog = {(uint16_t)prog->len, {0}, at + 16};
 	int r = poke(task->tid, at, &fprog, sizeof(fprog));
 	if (r == 0)
 		r = poke(task->tid, at + 16, prog->insns, bytes - 16);
@@ -311,7 +312,8 @@ static int on_trigger(struct phase_trace *t, struct task *task)
 	struct proc *p = find_proc(t, task->tgid);
 	unsigned now = p ? p->phase : 0;
 	if (data == 0 || data >= t->nphases || data <= now || data != now + 1)
-		return ptrace(PTRACE_CONT, task->tid, NULL, NULL) < 0 && errno != ESRCH ? -errno : 0;
+		return ptrace(PTRACE_CONT, task->tid, NULL, NULL) < 0 && errno != ESRCH ? -errno
+											: 0;
 	return inject(t, task, (unsigned)data);
 #else
 	(void)t;
@@ -380,8 +382,8 @@ static int on_stop(struct phase_trace *t, struct task *task, int status)
 	}
 	/* any other signal goes on to the program */
 	return ptrace(PTRACE_CONT, task->tid, NULL, (void *)(long)sig) < 0 && errno != ESRCH
-		       ? -errno
-		       : 0;
+		   ? -errno
+		   : 0;
 }
 
 int phase_trace_poll(struct phase_trace *t, int *status)
@@ -404,12 +406,17 @@ int phase_trace_poll(struct phase_trace *t, int *status)
 			again = true;
 			if (WIFSTOPPED(st)) {
 				/* a transition that fails ends the program: fail closed */
-				unsigned entering = task->state == TASK_INJECTING ? task->target : 0;
+				unsigned entering =
+				    task->state == TASK_INJECTING ? task->target : 0;
 				pid_t tgid = task->tgid;
 				int e = on_stop(t, task, st);
 				if (e < 0) {
 					struct proc *p = find_proc(t, tgid);
-					tell(t, tgid, entering ? entering : p ? p->phase + 1 : 0, -e);
+					tell(t, tgid,
+					     entering ? entering
+					     : p      ? p->phase + 1
+						      : 0,
+					     -e);
 					return e;
 				}
 				continue;

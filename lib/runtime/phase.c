@@ -22,7 +22,7 @@ int scg_phase_enter(const struct scg_phases *phases, const char *name)
 	int r = scg_compile(scg_phases_policy(phases, (size_t)i), NULL, &prog, NULL);
 	if (r < 0)
 		return r;
-	struct scg_install_result res = { .listener = -1 };
+	struct scg_install_result res = {.listener = -1};
 	r = scg_filter_install(&prog, SCG_FILTER_FLAG_TSYNC, &res);
 	scg_prog_release(&prog);
 	return r;

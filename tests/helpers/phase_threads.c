@@ -49,7 +49,7 @@ static void check(const char *who, const char *when, long got, int want_errno)
 static int own_filter(void)
 {
 	struct sock_filter allow = BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
-	struct sock_fprog prog = { 1, &allow };
+	struct sock_fprog prog = {1, &allow};
 	return (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog);
 }
 
