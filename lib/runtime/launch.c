@@ -415,6 +415,7 @@ static int launch_with_dog(struct loop *lp, const sigset_t *orig)
 	struct scg_launch_result *res = lp->sv.res;
 	struct launch_guard guard = { .supervisor = getpid(), .watchdog = lp->dog->pid,
 				      .group = getpgrp(), .landlock_abi = l->landlock_abi,
+				      .pid_namespace = l->o.unshare_pid,
 				      .phase_cookie = l->phase_cookie,
 				      .watch_own_filters = l->how == INSTALL_REPORT ||
 							   l->how == INSTALL_COMPLAIN };

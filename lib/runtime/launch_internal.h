@@ -93,6 +93,9 @@ struct launch_guard {
 	/* The program's Landlock ABI (0: none): from 1 it cannot trace the
 	 * launcher's processes, from 6 it cannot signal them either. */
 	int landlock_abi;
+	/* The program is in a pid namespace of its own (unshare_pid): a pid it
+	 * passes is one of that namespace, never ours, which it cannot see. */
+	bool pid_namespace;
 	/* A filter the program installs of its own goes to the supervisor first
 	 * (REPORT: it would outrank the reported verdicts; launch_guard.c). */
 	bool watch_own_filters;
