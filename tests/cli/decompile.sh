@@ -189,6 +189,9 @@ declare -A invalid=(
 	[fuzz/corpus/fuzz_oci/errors.json]="error: syscalls\[0\].action: unknown action"
 	[fuzz/corpus/fuzz_asm/errors.s]="error: unknown instruction"
 	[fuzz/corpus/fuzz_asm/numbers.s]="error: number .* does not fit in 32 bits"
+	# phases: a later phase may only take calls away; one filter per phase
+	[fuzz/corpus/fuzz_policy/phases-errors.policy]="error: phase 'serving' gives 'execve' ALLOW, more than phase 'start'"
+	[fuzz/corpus/fuzz_policy/phases.policy]="--phase NAME picks the one to write"
 )
 for f in all-abis-deep big-endian one-rule-any-abi ppc64 x86-x32 x86_64-depth3; do
 	invalid[fuzz/corpus/fuzz_compile/$f]="error: size [0-9]+ is not a multiple of 8"
@@ -255,6 +258,17 @@ for path in "${inputs[@]}"; do
 	fi
 done
 [ "$proven" -ge 63 ] && ok "$proven inputs round trip" || not_ok "63 inputs round trip" "only $proven"
+
+# a policy with phases: each phase's filter round trips
+for phase in start serving quiet; do
+	if "$SYSCAGE" compile --phase "$phase" -o "$TMP/phase.bpf" "$SRC/fuzz/corpus/fuzz_policy/phases.policy" &&
+		"$SYSCAGE" decompile -o "$TMP/phase.policy" "$TMP/phase.bpf" &&
+		"$SYSCAGE" diff "$TMP/phase.policy" "$TMP/phase.bpf" >"$TMP/out" 2>&1; then
+		ok "phases.policy, phase $phase: round trip proven equivalent"
+	else
+		not_ok "phases.policy, phase $phase: round trip proven equivalent" "$(head -c 600 "$TMP/out")"
+	fi
+done
 
 # The OCI export of the same inputs: a profile that compiles (within the kernel's 4096
 # instructions), or a refusal that says why (an action or a range OCI cannot name, an
