@@ -562,8 +562,9 @@ int scg_phases_parse_file(const char *path, const struct scg_policy_source_optio
 	if (r == 0 && sb.failed)
 		r = -ENOMEM;
 	if (r < 0) {
-		scg_diag_add(diag, SCG_SEV_ERROR, (struct scg_loc){o.filename, 0, 0, -1}, "read",
-			     NULL, "cannot read '%s': %s", path, strerror(-r));
+		struct scg_loc file = { o.filename, 0, 0, -1 };
+		scg_diag_add(diag, SCG_SEV_ERROR, file, "read", NULL, "cannot read '%s': %s", path,
+			     strerror(-r));
 		strbuf_release(&sb);
 		return r;
 	}
