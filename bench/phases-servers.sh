@@ -9,7 +9,9 @@
 #
 #   bench/phases-servers.sh [nginx] [redis] [postgres]     (default: all three;
 #       SYSCAGE=path/to/syscage, RUNS=3, WORK=/var/tmp/syscage-phases,
-#       PGBIN=/usr/lib/postgresql/15/bin, PORT=first port to try)
+#       PGBIN=/usr/lib/postgresql/15/bin, PORT=first port to try,
+#       POLICY=FILE: replay FILE, a policy with phases for the one server named,
+#       instead of learning one)
 # shellcheck disable=SC2317  # the servers' functions are called by name ("${S}_workload")
 set -u
 SYSCAGE=$(realpath "${SYSCAGE:-build/syscage}")
@@ -201,13 +203,19 @@ for S in "$@"; do
 	rm -rf "$D"
 	mkdir -p "$D"
 	P=$(free_port)
-	echo "== $S, trigger '$TRIGGER', port $P"
-	if ! one learn "$D/learn.log"; then
-		echo "$S: learning failed ($D/learn.log)"
-		fails=$((fails + 1))
-		continue
+	if [ -n "${POLICY-}" ]; then
+		[ $# = 1 ] || { echo "$0: POLICY goes with one server" >&2; exit 2; }
+		echo "== $S, $POLICY, port $P"
+		cp "$POLICY" "$D/$S.policy" && chmod a+r "$D/$S.policy" || exit 2
+	else
+		echo "== $S, trigger '$TRIGGER', port $P"
+		if ! one learn "$D/learn.log"; then
+			echo "$S: learning failed ($D/learn.log)"
+			fails=$((fails + 1))
+			continue
+		fi
+		grep '^syscage: phases:' "$D/learn.log"
 	fi
-	grep '^syscage: phases:' "$D/learn.log"
 	"$SYSCAGE" compile --phase serving -o "$D/serving.bpf" "$D/$S.policy"
 	echo "execve in the serving phase's filter: $("$SYSCAGE" explain "$D/serving.bpf" execve | sed -n 's/^filter verdict: //p')"
 	for r in $(seq "$RUNS"); do
