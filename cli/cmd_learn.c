@@ -55,9 +55,13 @@ struct learn_opts {
 	bool oci, args, args_fd, eperm;
 };
 
-/* A thread seen by learn --phases: its process, and whether that passed its trigger. */
+/*
+ * A thread seen by learn --phases: its process, and the calls it made while
+ * that process was in its start phase (NULL once it is past the trigger).
+ */
 struct seen_task {
 	pid_t tid, tgid;
+	struct scg_learn *early;
 };
 
 struct learner {
@@ -71,6 +75,7 @@ struct learner {
 	size_t ntasks, tasks_cap;
 	pid_t *served;
 	size_t nserved, served_cap;
+	unsigned flags; /* SCG_LEARN_* of the recordings */
 };
 
 /* "Tgid:" or "PPid:" of @pid from /proc (0 when it cannot be read). */
@@ -89,6 +94,14 @@ static pid_t proc_status_field(pid_t pid, const char *field)
 	if (f)
 		fclose(f);
 	return v;
+}
+
+static void count_result(struct learner *l, int r)
+{
+	if (r == -EAFNOSUPPORT)
+		l->foreign++;
+	else if (r < 0)
+		l->lost++;
 }
 
 static bool is_served(const struct learner *l, pid_t tgid)
@@ -116,12 +129,12 @@ static void mark_served(struct learner *l, pid_t tgid)
 	l->served[l->nserved++] = tgid;
 }
 
-/* The process of @tid; a process seen for the first time is past the trigger when its parent is. */
-static pid_t task_process(struct learner *l, pid_t tid)
+/* The task @tid; one seen for the first time is past the trigger when its parent process is. */
+static struct seen_task *task_of(struct learner *l, pid_t tid)
 {
 	for (size_t i = 0; i < l->ntasks; i++)
 		if (l->tasks[i].tid == tid)
-			return l->tasks[i].tgid;
+			return &l->tasks[i];
 	pid_t tgid = proc_status_field(tid, "Tgid:");
 	if (!tgid)
 		tgid = tid;
@@ -135,12 +148,46 @@ static pid_t task_process(struct learner *l, pid_t tid)
 		size_t cap = l->tasks_cap ? 2 * l->tasks_cap : 64;
 		struct seen_task *grown = reallocarray(l->tasks, cap, sizeof(*grown));
 		if (!grown)
-			return tgid;
+			return NULL;
 		l->tasks = grown;
 		l->tasks_cap = cap;
 	}
-	l->tasks[l->ntasks++] = (struct seen_task){ tid, tgid };
-	return tgid;
+	l->tasks[l->ntasks] = (struct seen_task){ tid, tgid, NULL };
+	return &l->tasks[l->ntasks++];
+}
+
+/* Whether thread @tid of process @tgid still runs (a thread that ended can make no more calls). */
+static bool task_alive(pid_t tgid, pid_t tid)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/task/%d", (int)tgid, (int)tid);
+	return access(path, F_OK) == 0;
+}
+
+/*
+ * Process @tgid made its trigger in thread @tid.  Its other threads run on
+ * their own: what they did before the trigger in this run (a new thread's
+ * start-up above all) can come after it in the next, so it is the serving
+ * phase's too, for each of them that still runs.
+ */
+static void enter_serving(struct learner *l, pid_t tgid, pid_t tid)
+{
+	for (size_t i = 0; i < l->ntasks; i++) {
+		struct seen_task *t = &l->tasks[i];
+		if (t->tgid != tgid || !t->early)
+			continue;
+		size_t n = t->tid != tid && task_alive(tgid, t->tid) ? scg_learn_count(t->early) : 0;
+		for (size_t k = 0; k < n; k++) {
+			struct scg_learn_entry e;
+			if (scg_learn_entry_at(t->early, k, &e) == 0)
+				count_result(l, scg_learn_add_values(l->serving, e.arch, e.nr, e.calls,
+								     e.listed, e.nvalues,
+								     e.values));
+		}
+		scg_learn_free(t->early);
+		t->early = NULL;
+	}
+	mark_served(l, tgid);
 }
 
 static void learner_release(struct learner *l)
@@ -148,16 +195,10 @@ static void learner_release(struct learner *l)
 	scg_learn_free(l->rec);
 	scg_learn_free(l->serving);
 	scg_policy_free(l->trigger);
+	for (size_t i = 0; i < l->ntasks; i++)
+		scg_learn_free(l->tasks[i].early);
 	free(l->tasks);
 	free(l->served);
-}
-
-static void count_result(struct learner *l, int r)
-{
-	if (r == -EAFNOSUPPORT)
-		l->foreign++;
-	else if (r < 0)
-		l->lost++;
 }
 
 /* options.on_call: one call the program made (refused by the guard or not, it made it). */
@@ -168,15 +209,25 @@ static void on_call(pid_t tid, const struct scg_seccomp_data *data, void *front)
 	count_result(l, scg_learn_record(l->rec, data));
 	if (!l->trigger)
 		return;
-	pid_t tgid = task_process(l, tid);
+	struct seen_task *t = task_of(l, tid);
+	if (!t) {
+		l->lost++;
+		return;
+	}
+	pid_t tgid = t->tgid;
 	struct scg_verdict v;
 	scg_policy_eval(l->trigger, data, &v);
 	bool trigger = v.source == SCG_VERDICT_RULE;
+	bool served = is_served(l, tgid);
 	/* the trigger runs again in the new phase: it is the serving phase's too */
-	if (is_served(l, tgid) || trigger)
+	if (served || trigger)
 		count_result(l, scg_learn_record(l->serving, data));
-	if (trigger)
-		mark_served(l, tgid);
+	else if (t->early || (t->early = scg_learn_new(l->flags)))
+		count_result(l, scg_learn_record(t->early, data));
+	else
+		l->lost++;
+	if (trigger && !served)
+		enter_serving(l, tgid, tid);
 }
 
 static int parse_policy_text(const char *text, size_t len, const char *name,
@@ -562,9 +613,8 @@ int cmd_learn(int argc, char **argv)
 		cli_print_diag(diag);
 		scg_diag_free(diag);
 		free(text);
-		l.serving = r == 0 ? scg_learn_new((o.args ? SCG_LEARN_ARGS : 0) |
-						   (o.args_fd ? SCG_LEARN_ARGS_FD : 0))
-				   : NULL;
+		l.flags = (o.args ? SCG_LEARN_ARGS : 0) | (o.args_fd ? SCG_LEARN_ARGS_FD : 0);
+		l.serving = r == 0 ? scg_learn_new(l.flags) : NULL;
 		if (!l.serving) {
 			scg_policy_free(l.trigger);
 			scg_learn_free(l.rec);

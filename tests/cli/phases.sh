@@ -96,6 +96,12 @@ if have_feature user-notif; then
 		"  what serving drops, counted"
 	expect_grep "$TMP/err" "phases: dropped others: .*clone" "  the fork before the trigger is not serving's"
 	expect_status 0 "  the learned policy lints clean" -- "$S" lint "$TMP/learned.policy"
+	expect_status 0 "learn --phases: a thread running at the trigger" -- \
+		$T "$S" learn --phases getppid -o "$TMP/early.policy" -- "$H" early
+	expect_grep "$TMP/early.policy" "phase serving after getppid" "  a policy with a serving phase"
+	sed -n '/^phase serving/,$p' "$TMP/early.policy" >"$TMP/early.serving"
+	expect_grep "$TMP/early.serving" "^allow getsid " \
+		"  what it did before the trigger is the serving phase's too: it may come after"
 	expect_status 2 "learn --phases refuses --format oci" -- \
 		"$S" learn --phases getppid --format oci -- true
 else

@@ -11,6 +11,10 @@
  *   phase_threads diverge    the second thread first installs a filter of
  *                            its own, so that TSYNC cannot move it: the
  *                            transition fails and the program must not go on
+ *   phase_threads early      for learn --phases: the second thread calls
+ *                            getsid before the trigger and then waits, still
+ *                            running, until the first has made it; nothing
+ *                            else calls getsid
  *
  * It prints one line per check (main before=0, thread after=-EPERM, ...) and
  * "done" at the end; the exit status is 0 when every check held.
@@ -68,6 +72,31 @@ static void *thread_main(void *arg)
 	return NULL;
 }
 
+static void *early_main(void *arg)
+{
+	char c;
+	(void)arg;
+	syscall(SYS_getsid, 0);
+	if (write(from_thread[1], "r", 1) != 1 || read(to_thread[0], &c, 1) != 1)
+		exit(3);
+	return NULL;
+}
+
+/* A thread's call before the trigger, the thread still running at it. */
+static int early(void)
+{
+	pthread_t t;
+	char c;
+	if (pipe(to_thread) < 0 || pipe(from_thread) < 0 ||
+	    pthread_create(&t, NULL, early_main, NULL) != 0 || read(from_thread[0], &c, 1) != 1)
+		return 3;
+	syscall(SYS_getppid); /* the trigger */
+	if (write(to_thread[1], "g", 1) != 1)
+		return 3;
+	pthread_join(t, NULL);
+	return 0;
+}
+
 /* Both threads before and after the trigger. */
 static int run(const char *who, bool diverge)
 {
@@ -108,6 +137,9 @@ int main(int argc, char **argv)
 		}
 		/* the parent never called the trigger: still in the start phase */
 		check("parent", "still", raw_getuid(), 0);
+	} else if (!strcmp(mode, "early")) {
+		if (early() != 0)
+			return 3;
 	} else if (run("main", !strcmp(mode, "diverge")) != 0) {
 		return 3;
 	}
