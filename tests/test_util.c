@@ -14,12 +14,79 @@
 #include <syscage/syscage.h>
 
 #include "util/grow.h"
+#include "util/hashmap.h"
 #include "util/json.h"
 #include "util/utf8.h"
 #include "util/number.h"
 #include "util/opts.h"
 #include "util/strbuf.h"
 #include "util/suggest.h"
+
+static void test_hashmap_ints(void **state)
+{
+	(void)state;
+	struct hashmap m = HASHMAP_INIT;
+	uint64_t v = 7;
+	assert_false(hashmap_get(&m, 0, &v));
+	assert_false(hashmap_remove(&m, 0));
+	/* Neighbouring keys, key 0 and the top of the range, through several growths. */
+	for (uint64_t k = 0; k < 5000; k++)
+		assert_int_equal(hashmap_set(&m, k * 3, k), 0);
+	assert_int_equal(hashmap_set(&m, UINT64_MAX, 42), 0);
+	assert_int_equal(m.len, 5001);
+	assert_int_equal(hashmap_set(&m, 6, 99), 0); /* replaces */
+	assert_int_equal(m.len, 5001);
+	assert_true(hashmap_get(&m, 6, &v));
+	assert_int_equal(v, 99);
+	assert_true(hashmap_get(&m, UINT64_MAX, &v));
+	assert_int_equal(v, 42);
+	assert_false(hashmap_get(&m, 4, NULL));
+	/* Removing every other key keeps every remaining one reachable. */
+	for (uint64_t k = 0; k < 5000; k += 2)
+		assert_true(hashmap_remove(&m, k * 3));
+	for (uint64_t k = 0; k < 5000; k++) {
+		bool found = hashmap_get(&m, k * 3, &v);
+		assert_int_equal(found, k % 2 == 1);
+		if (found)
+			assert_int_equal(v, k);
+	}
+	assert_int_equal(m.len, 2501);
+	hashmap_clear(&m);
+	assert_false(hashmap_get(&m, 3, NULL));
+	hashmap_release(&m);
+	assert_null(m.slots);
+}
+
+static void test_hashmap_shared_hashes(void **state)
+{
+	(void)state;
+	static const char *const names[] = { "read", "write", "openat", "read", "close", "read" };
+	struct hashmap m = HASHMAP_INIT;
+	assert_int_equal(hashmap_reserve(&m, 100), 0);
+	size_t cap = m.cap;
+	for (size_t i = 0; i < 6; i++)
+		assert_int_equal(hashmap_add(&m, hash_str(names[i]), i), 0);
+	assert_int_equal(m.cap, cap); /* reserved: no growth */
+	/* Every item of one hash, each once, in the order added. */
+	size_t pos = HASHMAP_START, seen = 0;
+	uint64_t i;
+	while (hashmap_next(&m, hash_str("read"), &pos, &i)) {
+		assert_string_equal(names[i], "read");
+		seen |= (size_t)1 << i;
+	}
+	assert_int_equal(seen, 1 | 8 | 32);
+	pos = HASHMAP_START;
+	assert_false(hashmap_next(&m, hash_str("mmap"), &pos, &i));
+	/* The hashes: equal bytes, equal hash; all bits of the integer mix depend on the input. */
+	assert_true(hash_bytes("abc", 3) == hash_str("abc"));
+	assert_true(hash_str("ab") != hash_str("ba"));
+	assert_true(hash_u64(1) != hash_u64(2));
+	assert_true(hash_combine(hash_u64(1), 2) != hash_combine(hash_u64(2), 1));
+	hashmap_release(&m);
+	struct hashmap empty = HASHMAP_INIT;
+	pos = HASHMAP_START;
+	assert_false(hashmap_next(&empty, 1, &pos, &i));
+}
 
 static void test_diag_format(void **state)
 {
@@ -455,6 +522,8 @@ int main(void)
 		cmocka_unit_test(test_suggest),     cmocka_unit_test(test_strbuf),
 		cmocka_unit_test(test_grow),        cmocka_unit_test(test_diag_hints),
 		cmocka_unit_test(test_json_string),
+		cmocka_unit_test(test_hashmap_ints),
+		cmocka_unit_test(test_hashmap_shared_hashes),
 		cmocka_unit_test(test_json_write_string),
 		cmocka_unit_test(test_options_sizes),
 		cmocka_unit_test(test_actions),     cmocka_unit_test(test_raw_programs),

@@ -26,6 +26,7 @@
 #include <syscage/diag.h>
 
 #include "bpf/lprog.h"
+#include "util/hashmap.h"
 #include "util/strbuf.h"
 
 /* --- the syntax shared by assembler and disassembler (asm_syntax.c) ---- */
@@ -176,8 +177,7 @@ struct asm_ctx {
 
 	struct asm_label *labels;
 	size_t n_labels, cap_labels;
-	size_t *label_slots; /* open-addressing hash of label indexes; SIZE_MAX = empty */
-	size_t n_slots;
+	struct hashmap label_index; /* hash of the name -> label */
 };
 
 /* Reports an error at @line:@column (0 = none) with an optional @hint. */
