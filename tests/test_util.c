@@ -35,6 +35,8 @@ static void test_hashmap_ints(void **state)
 	assert_int_equal(hashmap_set(&m, UINT64_MAX, 42), 0);
 	assert_int_equal(m.len, 5001);
 	assert_int_equal(hashmap_set(&m, 6, 99), 0); /* replaces */
+	assert_int_equal(hashmap_set(&m, 6, HASHMAP_EMPTY), -EINVAL);
+	assert_int_equal(hashmap_add(&m, 8, HASHMAP_EMPTY), -EINVAL);
 	assert_int_equal(m.len, 5001);
 	assert_true(hashmap_get(&m, 6, &v));
 	assert_int_equal(v, 99);

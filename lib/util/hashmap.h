@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * The library's one hash map: open addressing with linear probing over
- * (key, value) pairs of 64-bit words, kept at most 3/4 full, with
+ * (key, value) pairs of 64-bit words (any key, a value below HASHMAP_EMPTY), kept at most 3/4 full, with
  * backward-shift removal so that no tombstones slow later probes.
  *
  * Two ways to use it:
@@ -37,10 +37,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Values are below HASHMAP_EMPTY, which marks a free slot. */
+#define HASHMAP_EMPTY UINT64_MAX
+
 struct hashmap_slot {
 	uint64_t key;
 	uint64_t value;
-	bool used;
 };
 
 struct hashmap {
@@ -77,7 +79,7 @@ uint64_t hash_str(const char *s);
 /* Makes room for @n entries in all, so that inserting up to them cannot fail.  0 or -ENOMEM. */
 int hashmap_reserve(struct hashmap *m, size_t n);
 
-/* Adds (@key, @value), even when @key is there already.  0 or -ENOMEM. */
+/* Adds (@key, @value), even when @key is there already.  0, -ENOMEM, or -EINVAL for HASHMAP_EMPTY. */
 int hashmap_add(struct hashmap *m, uint64_t key, uint64_t value);
 
 static inline size_t hashmap_home(const struct hashmap *m, uint64_t key)
@@ -97,7 +99,7 @@ static inline bool hashmap_next(const struct hashmap *m, uint64_t key, size_t *p
 		return false;
 	/* *pos counts the slots already probed, so HASHMAP_START needs no hash. */
 	for (size_t s = (hashmap_home(m, key) + *pos) & (m->cap - 1);
-	     *pos < m->cap && m->slots[s].used; s = (s + 1) & (m->cap - 1)) {
+	     *pos < m->cap && m->slots[s].value != HASHMAP_EMPTY; s = (s + 1) & (m->cap - 1)) {
 		++*pos;
 		if (m->slots[s].key == key) {
 			*value = m->slots[s].value;
@@ -112,7 +114,7 @@ static inline bool hashmap_get(const struct hashmap *m, uint64_t key, uint64_t *
 {
 	if (!m->cap)
 		return false;
-	for (size_t s = hashmap_home(m, key); m->slots[s].used; s = (s + 1) & (m->cap - 1))
+	for (size_t s = hashmap_home(m, key); m->slots[s].value != HASHMAP_EMPTY; s = (s + 1) & (m->cap - 1))
 		if (m->slots[s].key == key) {
 			if (value)
 				*value = m->slots[s].value;
@@ -121,7 +123,7 @@ static inline bool hashmap_get(const struct hashmap *m, uint64_t key, uint64_t *
 	return false;
 }
 
-/* Sets @key's value, adding the key when it is new.  0 or -ENOMEM. */
+/* Sets @key's value, adding the key when it is new.  As hashmap_add(). */
 int hashmap_set(struct hashmap *m, uint64_t key, uint64_t value);
 /* Removes the first entry of @key; true when there was one. */
 bool hashmap_remove(struct hashmap *m, uint64_t key);
