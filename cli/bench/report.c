@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "bench.h"
-#include "common/textbuf.h"
+#include "common/cli.h"
 
 static const char *const section_about[BENCH_NSECTIONS] = {
 	[BENCH_BASELINE] = "a cheap syscall with no filter, under the classic 6-instruction "
@@ -221,103 +221,106 @@ void bench_report_text(const struct bench_results *res)
 
 /* --- JSON ----------------------------------------------------------------- */
 
-static void json_int_or_null(struct textbuf *sb, const char *key, int v)
+static void json_int_or_null(FILE *sb, const char *key, int v)
 {
 	if (v < 0)
-		textbuf_appendf(sb, "\"%s\": null", key);
+		fprintf(sb, "\"%s\": null", key);
 	else
-		textbuf_appendf(sb, "\"%s\": %d", key, v);
+		fprintf(sb, "\"%s\": %d", key, v);
 }
 
-static void json_row(struct textbuf *sb, const struct bench_results *res, size_t i)
+static void json_row(FILE *sb, const struct bench_results *res, size_t i)
 {
 	const struct bench_row *r = &res->rows[i];
-	textbuf_append(sb, "{\"label\": ");
-	textbuf_json_string(sb, r->label);
-	textbuf_append(sb, ", \"call\": ");
-	textbuf_json_string(sb, r->call_name);
-	textbuf_appendf(sb, ", \"filters\": %zu, \"instructions\": %zu, \"cached\": %s, "
+	fputs("{\"label\": ", sb);
+	cli_json_string(sb, r->label);
+	fputs(", \"call\": ", sb);
+	cli_json_string(sb, r->call_name);
+	fprintf(sb, ", \"filters\": %zu, \"instructions\": %zu, \"cached\": %s, "
 			       "\"executed\": %zu, \"ok\": %s",
 			   r->nprogs, r->insns, r->cached ? "true" : "false", r->executed,
 			   r->t.ok ? "true" : "false");
 	if (r->t.ok)
-		textbuf_appendf(sb, ", \"ns_per_call\": %.3f, \"q1_ns\": %.3f, \"q3_ns\": %.3f, "
+		fprintf(sb, ", \"ns_per_call\": %.3f, \"q1_ns\": %.3f, \"q3_ns\": %.3f, "
 				"\"mad_pct\": %.3f, \"min_ns\": %.3f, \"max_ns\": %.3f, "
 				"\"noisy\": %s, \"calls_per_rep\": %llu",
 				r->t.median_ns, r->t.q1_ns, r->t.q3_ns, r->t.mad_pct, r->t.min_ns,
 				r->t.max_ns, bench_noisy(&r->t) ? "true" : "false",
 				(unsigned long long)r->t.calls);
 	else {
-		textbuf_append(sb, ", \"error\": ");
-		textbuf_json_string(sb, r->t.error);
+		fputs(", \"error\": ", sb);
+		cli_json_string(sb, r->t.error);
 	}
 	double pct;
 	if (bench_overhead(res, i, &pct))
-		textbuf_appendf(sb, ", \"overhead_pct\": %.3f, \"overhead_within_noise\": %s", pct,
+		fprintf(sb, ", \"overhead_pct\": %.3f, \"overhead_within_noise\": %s", pct,
 				bench_compare(&r->t, &res->rows[r->baseline].t) == BENCH_WITHIN_NOISE
 					? "true" : "false");
 	if (r->section == BENCH_COMPARE && r->compiler >= 0) {
-		textbuf_append(sb, ", \"policy\": ");
-		textbuf_json_string(sb, r->group);
-		textbuf_appendf(sb, ", \"compiler\": \"%s\", \"compile_us\": %.3f",
+		fputs(", \"policy\": ", sb);
+		cli_json_string(sb, r->group);
+		fprintf(sb, ", \"compiler\": \"%s\", \"compile_us\": %.3f",
 				   r->compiler == 0 ? "syscage" : r->compiler == 1 ? "libseccomp-O1" : "libseccomp-O2",
 				   r->compile_us);
 	}
-	textbuf_append(sb, "}");
+	fputs("}", sb);
 }
 
-static void json_header(struct textbuf *sb, const struct bench_results *res)
+static void json_header(FILE *sb, const struct bench_results *res)
 {
-	textbuf_appendf(sb, "{\n  \"version\": \"%s\",\n  \"syscall\": ", SYSCAGE_VERSION);
-	textbuf_json_string(sb, res->syscall_name);
-	textbuf_append(sb, ",\n  \"policy\": ");
-	textbuf_json_string(sb, res->policy_name);
-	textbuf_append(sb, ",\n  \"kernel\": ");
-	textbuf_json_string(sb, res->sys.kernel);
-	textbuf_append(sb, ",\n  \"machine\": ");
-	textbuf_json_string(sb, res->sys.machine);
-	textbuf_appendf(sb, ",\n  \"cpu\": %d, \"reps\": %u, \"rep_ms\": %.3f, \"clock\": \"%s\",\n  \"jit\": {",
+	fprintf(sb, "{\n  \"version\": \"%s\",\n  \"syscall\": ", SYSCAGE_VERSION);
+	cli_json_string(sb, res->syscall_name);
+	fputs(",\n  \"policy\": ", sb);
+	cli_json_string(sb, res->policy_name);
+	fputs(",\n  \"kernel\": ", sb);
+	cli_json_string(sb, res->sys.kernel);
+	fputs(",\n  \"machine\": ", sb);
+	cli_json_string(sb, res->sys.machine);
+	fprintf(sb, ",\n  \"cpu\": %d, \"reps\": %u, \"rep_ms\": %.3f, \"clock\": \"%s\",\n  \"jit\": {",
 			   res->params.cpu, res->params.reps, res->params.rep_ms,
 			   bench_cpu_clock(res) ? "cpu" : "wall");
 	json_int_or_null(sb, "enable", res->sys.jit_enable);
-	textbuf_append(sb, ", ");
+	fputs(", ", sb);
 	json_int_or_null(sb, "harden", res->sys.jit_harden);
-	textbuf_append(sb, "},\n  \"libseccomp\": ");
+	fputs("},\n  \"libseccomp\": ", sb);
 	if (res->scmp_found)
-		textbuf_json_string(sb, res->scmp_status);
+		cli_json_string(sb, res->scmp_status);
 	else
-		textbuf_append(sb, "null");
-	textbuf_append(sb, ",\n  \"notes\": [");
+		fputs("null", sb);
+	fputs(",\n  \"notes\": [", sb);
 	for (size_t i = 0; i < res->nnotes; i++) {
-		textbuf_append(sb, i ? ", " : "");
-		textbuf_json_string(sb, res->notes[i]);
+		fputs(i ? ", " : "", sb);
+		cli_json_string(sb, res->notes[i]);
 	}
-	textbuf_append(sb, "]");
+	fputs("]", sb);
 }
 
 char *bench_report_json(const struct bench_results *res)
 {
-	struct textbuf sb = TEXTBUF_INIT;
-	json_header(&sb, res);
-	textbuf_append(&sb, ",\n  \"sections\": {");
+	char *out = NULL;
+	size_t len;
+	FILE *sb = open_memstream(&out, &len);
+	if (!sb)
+		return NULL;
+	json_header(sb, res);
+	fputs(",\n  \"sections\": {", sb);
 	bool first_section = true;
 	for (int s = 0; s < BENCH_NSECTIONS; s++) {
 		if (!res->only[s])
 			continue;
-		textbuf_appendf(&sb, "%s\n    \"%s\": [", first_section ? "" : ",",
+		fprintf(sb, "%s\n    \"%s\": [", first_section ? "" : ",",
 				   bench_section_name((enum bench_section)s));
 		first_section = false;
 		bool first = true;
 		for (size_t i = 0; i < res->nrows; i++) {
 			if ((int)res->rows[i].section != s || res->rows[i].hidden)
 				continue;
-			textbuf_append(&sb, first ? "\n      " : ",\n      ");
-			json_row(&sb, res, i);
+			fputs(first ? "\n      " : ",\n      ", sb);
+			json_row(sb, res, i);
 			first = false;
 		}
-		textbuf_append(&sb, "\n    ]");
+		fputs("\n    ]", sb);
 	}
-	textbuf_append(&sb, "\n  }\n}\n");
-	char *out = NULL;
-	return textbuf_finish(&sb, &out) < 0 ? NULL : out;
+	fputs("\n  }\n}\n", sb);
+	return cli_memstream_finish(sb, &out) < 0 ? NULL : out;
 }

@@ -47,6 +47,13 @@ int cmd_bench(int argc, char **argv);
 
 /* Prints the NUL-terminated @s as a JSON string: scg_json_write_string(). */
 void cli_json_string(FILE *out, const char *s);
+/*
+ * Closes @f, a stream from open_memstream(f's buffer @data): 0 with the
+ * text in *@data (caller frees), or -ENOMEM with *@data freed and NULL when
+ * any write or the final flush failed.  Text built in memory is written
+ * with the stream functions, like any other output.
+ */
+int cli_memstream_finish(FILE *f, char **data);
 
 /*
  * "syscage: <message>" on stderr.  Control characters in the message are

@@ -540,6 +540,18 @@ int cli_parse_value(const struct scg_arch *arch, const char *text, uint64_t *val
 	return r;
 }
 
+int cli_memstream_finish(FILE *f, char **data)
+{
+	bool ok = !ferror(f);
+	if (fclose(f) != 0) /* flushes into *data: it must work for the text to be whole */
+		ok = false;
+	if (!ok) {
+		free(*data);
+		*data = NULL;
+	}
+	return ok ? 0 : -ENOMEM;
+}
+
 void cli_json_string(FILE *out, const char *s)
 {
 	(void)scg_json_write_string(out, s, strlen(s)); /* a write error stays on @out */
