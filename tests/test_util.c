@@ -90,6 +90,121 @@ static void test_hashmap_shared_hashes(void **state)
 	assert_false(hashmap_next(&empty, 1, &pos, &i));
 }
 
+/* The text a writer produced on a memory stream, for comparing. */
+static char *json_text(FILE *f, char **buf)
+{
+	assert_int_equal(fclose(f), 0);
+	return *buf;
+}
+
+static void test_json_writer_layouts(void **state)
+{
+	(void)state;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	struct scg_json *w = scg_json_new(f);
+	assert_non_null(w);
+	assert_int_equal(scg_json_object(w, SCG_JSON_LINES), 0);
+	scg_json_key(w, "name");
+	scg_json_string(w, "a\"b\n");
+	scg_json_key(w, "n");
+	scg_json_int(w, -3);
+	scg_json_key(w, "list");
+	scg_json_array(w, SCG_JSON_INLINE);
+	scg_json_uint(w, 18446744073709551615ULL);
+	scg_json_bool(w, 1);
+	scg_json_null(w);
+	scg_json_string(w, NULL);
+	scg_json_valuef(w, "%.3f", 1.5);
+	scg_json_end(w);
+	scg_json_key(w, "empty");
+	scg_json_array(w, SCG_JSON_LINES);
+	scg_json_end(w);
+	scg_json_key(w, "rows");
+	scg_json_array(w, SCG_JSON_LINES);
+	scg_json_object(w, SCG_JSON_INLINE);
+	scg_json_key(w, "pid");
+	scg_json_int(w, 1);
+	scg_json_key(w, "x");
+	scg_json_stringn(w, "ab\0c", 4);
+	scg_json_end(w);
+	scg_json_object(w, SCG_JSON_INLINE);
+	scg_json_end(w);
+	scg_json_end(w);
+	assert_int_equal(scg_json_end(w), 0);
+	assert_int_equal(scg_json_free(w), 0);
+	assert_string_equal(json_text(f, &buf),
+			    "{\n"
+			    "  \"name\": \"a\\\"b\\n\",\n"
+			    "  \"n\": -3,\n"
+			    "  \"list\": [18446744073709551615, true, null, null, 1.500],\n"
+			    "  \"empty\": [],\n"
+			    "  \"rows\": [\n"
+			    "    {\"pid\": 1, \"x\": \"ab\\u0000c\"},\n"
+			    "    {}\n"
+			    "  ]\n"
+			    "}");
+	free(buf);
+}
+
+static void test_json_writer_misuse(void **state)
+{
+	(void)state;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	assert_null(scg_json_new(NULL));
+	assert_int_equal(scg_json_free(NULL), 0);
+
+	/* A key outside an object; the error sticks. */
+	struct scg_json *w = scg_json_new(f);
+	assert_int_equal(scg_json_key(w, "k"), -EINVAL);
+	assert_int_equal(scg_json_object(w, SCG_JSON_INLINE), -EINVAL);
+	assert_int_equal(scg_json_free(w), -EINVAL);
+
+	/* A value where a key is due, a key twice, an end after a key, an end too many. */
+	w = scg_json_new(f);
+	scg_json_object(w, SCG_JSON_INLINE);
+	assert_int_equal(scg_json_int(w, 1), -EINVAL);
+	scg_json_free(w);
+	w = scg_json_new(f);
+	scg_json_object(w, SCG_JSON_INLINE);
+	scg_json_key(w, "a");
+	assert_int_equal(scg_json_key(w, "b"), -EINVAL);
+	scg_json_free(w);
+	w = scg_json_new(f);
+	scg_json_object(w, SCG_JSON_INLINE);
+	scg_json_key(w, "a");
+	assert_int_equal(scg_json_end(w), -EINVAL);
+	scg_json_free(w);
+	w = scg_json_new(f);
+	scg_json_array(w, SCG_JSON_INLINE);
+	assert_int_equal(scg_json_end(w), 0);
+	assert_int_equal(scg_json_end(w), -EINVAL);
+	scg_json_free(w);
+
+	/* One document per writer; a container left open is an error at the end. */
+	w = scg_json_new(f);
+	assert_int_equal(scg_json_int(w, 1), 0);
+	assert_int_equal(scg_json_int(w, 2), -EINVAL);
+	scg_json_free(w);
+	w = scg_json_new(f);
+	scg_json_array(w, SCG_JSON_INLINE);
+	assert_int_equal(scg_json_free(w), -EINVAL);
+
+	/* Too deep. */
+	w = scg_json_new(f);
+	for (int i = 0; i < SCG_JSON_MAX_DEPTH; i++)
+		assert_int_equal(scg_json_array(w, SCG_JSON_INLINE), 0);
+	assert_int_equal(scg_json_array(w, SCG_JSON_INLINE), -EINVAL);
+	scg_json_free(w);
+	fclose(f);
+	free(buf);
+}
+
 static void test_diag_format(void **state)
 {
 	(void)state;
@@ -525,6 +640,8 @@ int main(void)
 		cmocka_unit_test(test_grow),        cmocka_unit_test(test_diag_hints),
 		cmocka_unit_test(test_json_string),
 		cmocka_unit_test(test_hashmap_ints),
+		cmocka_unit_test(test_json_writer_layouts),
+		cmocka_unit_test(test_json_writer_misuse),
 		cmocka_unit_test(test_hashmap_shared_hashes),
 		cmocka_unit_test(test_json_write_string),
 		cmocka_unit_test(test_options_sizes),

@@ -16,7 +16,6 @@
 
 #include "util/strbuf.h"
 
-/* Appends @len bytes at @s to @sb as a quoted JSON string (@s may be NULL if @len is 0). */
 /* Where the pieces of a literal go: 0, or a negative errno that ends the literal. */
 typedef int (*json_put)(void *ctx, const char *s, size_t n);
 
@@ -26,6 +25,7 @@ typedef int (*json_put)(void *ctx, const char *s, size_t n);
  */
 int json_write_escaped(json_put put, void *ctx, const char *s, size_t len);
 
+/* Appends @len bytes at @s to @sb as a quoted JSON string (@s may be NULL if @len is 0). */
 void json_append_string(struct strbuf *sb, const char *s, size_t len);
 
 #endif
