@@ -168,26 +168,24 @@ static int select_arches(struct options *o)
 
 /* --- JSON ---------------------------------------------------------------- */
 
-
-/* A writer that could not start: out of memory, or the first write failed. */
-static int json_failed(struct scg_json *w)
+/* Opens the document's array on a new writer (@w NULL: no JSON); false after reporting. */
+static bool json_start(bool json, struct scg_json **w)
 {
-	int r = w ? scg_json_free(w) : -errno;
-	cli_error("cannot write JSON: %s", strerror(-r));
-	return CLI_EXIT_USAGE;
+	*w = NULL;
+	if (!json)
+		return true;
+	if (!(*w = cli_json_begin(stdout)))
+		return false;
+	scg_json_array(*w, SCG_JSON_LINES);
+	return true;
 }
 
-/* Closes the document's array and ends its line; 0, or -1 reported. */
+/* Closes the document's array; 0, or -1 reported. */
 static int json_finish(struct scg_json *w)
 {
-	scg_json_end(w);
-	int r = scg_json_free(w);
-	if (r < 0) {
-		cli_error("cannot write JSON: %s", strerror(-r));
-		return -1;
-	}
-	putchar('\n');
-	return 0;
+	if (w)
+		scg_json_end(w);
+	return cli_json_finish(w, stdout);
 }
 
 /* --- resolving ----------------------------------------------------------- */
@@ -388,11 +386,11 @@ static int run_resolve(const struct options *o, int argc, char **argv)
 {
 	bool ok = true;
 	struct scg_json *w = NULL;
-	if (o->json && (!(w = scg_json_new(stdout)) || scg_json_array(w, SCG_JSON_LINES) < 0))
-		return json_failed(w);
+	if (!json_start(o->json, &w))
+		return CLI_EXIT_USAGE;
 	for (int i = 0; i < argc; i++)
 		ok &= resolve_query(o, argv[i], w);
-	if (o->json && json_finish(w) < 0)
+	if (json_finish(w) < 0)
 		return CLI_EXIT_USAGE;
 	return ok ? CLI_EXIT_OK : CLI_EXIT_USAGE;
 }
@@ -436,15 +434,15 @@ static void list_json(struct scg_json *w, const struct scg_arch *arch)
 static int run_list(const struct options *o)
 {
 	struct scg_json *w = NULL;
-	if (o->json && (!(w = scg_json_new(stdout)) || scg_json_array(w, SCG_JSON_LINES) < 0))
-		return json_failed(w);
+	if (!json_start(o->json, &w))
+		return CLI_EXIT_USAGE;
 	for (size_t i = 0; i < o->n_arches; i++) {
 		if (o->json)
 			list_json(w, o->arches[i]);
 		else
 			list_text(o, o->arches[i]);
 	}
-	if (o->json && json_finish(w) < 0)
+	if (json_finish(w) < 0)
 		return CLI_EXIT_USAGE;
 	return CLI_EXIT_OK;
 }
@@ -514,8 +512,8 @@ static int run_arches(const struct options *o)
 	const struct scg_arch *native = scg_arch_native();
 	size_t n = scg_arch_count();
 	struct scg_json *w = NULL;
-	if (o->json && (!(w = scg_json_new(stdout)) || scg_json_array(w, SCG_JSON_LINES) < 0))
-		return json_failed(w);
+	if (!json_start(o->json, &w))
+		return CLI_EXIT_USAGE;
 	if (!o->json)
 		printf("%-12s %-10s  %-23s %4s  %-6s  %s\n", "ABI", "AUDIT_ARCH", "CONSTANT",
 		       "BITS", "ENDIAN", "ALIASES");
@@ -526,7 +524,7 @@ static int run_arches(const struct options *o)
 		else
 			arch_text(arch, arch == native);
 	}
-	if (o->json && json_finish(w) < 0)
+	if (json_finish(w) < 0)
 		return CLI_EXIT_USAGE;
 	return CLI_EXIT_OK;
 }
@@ -576,8 +574,8 @@ static int run_groups(const struct options *o, int argc, char **argv)
 	unsigned headed = 0;
 	size_t n = argc ? (size_t)argc : scg_group_count();
 	struct scg_json *w = NULL;
-	if (o->json && (!(w = scg_json_new(stdout)) || scg_json_array(w, SCG_JSON_LINES) < 0))
-		return json_failed(w);
+	if (!json_start(o->json, &w))
+		return CLI_EXIT_USAGE;
 	for (size_t k = 0; k < n; k++) {
 		int i = argc ? group_index(argv[k]) : (int)k;
 		if (i < 0) {
@@ -597,7 +595,7 @@ static int run_groups(const struct options *o, int argc, char **argv)
 				printf("%s\n", *m);
 		}
 	}
-	if (o->json && json_finish(w) < 0)
+	if (json_finish(w) < 0)
 		return CLI_EXIT_USAGE;
 	return status;
 }

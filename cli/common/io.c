@@ -556,3 +556,25 @@ void cli_json_string(FILE *out, const char *s)
 {
 	(void)scg_json_write_string(out, s, strlen(s)); /* a write error stays on @out */
 }
+
+struct scg_json *cli_json_begin(FILE *out)
+{
+	struct scg_json *w = scg_json_new(out);
+	if (!w)
+		cli_error("cannot write JSON: %s", strerror(errno));
+	return w;
+}
+
+int cli_json_finish(struct scg_json *w, FILE *out)
+{
+	if (!w)
+		return 0;
+	int r = scg_json_free(w);
+	if (r < 0) {
+		cli_error("cannot write JSON: %s",
+			  r == -EINVAL ? "the document is incomplete" : strerror(-r));
+		return -1;
+	}
+	putc('\n', out);
+	return 0;
+}
