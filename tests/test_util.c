@@ -149,6 +149,33 @@ static void test_json_writer_layouts(void **state)
 	free(buf);
 }
 
+static void test_json_writer_compact(void **state)
+{
+	(void)state;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	struct scg_json *w = scg_json_new(f);
+	scg_json_object(w, SCG_JSON_COMPACT);
+	scg_json_key(w, "pid");
+	scg_json_int(w, 4711);
+	scg_json_key(w, "list");
+	scg_json_array(w, SCG_JSON_COMPACT);
+	scg_json_int(w, 1);
+	scg_json_int(w, 2);
+	scg_json_end(w);
+	scg_json_key(w, "inline");
+	scg_json_array(w, SCG_JSON_INLINE);
+	scg_json_int(w, 1);
+	scg_json_int(w, 2);
+	scg_json_end(w);
+	scg_json_end(w);
+	assert_int_equal(scg_json_free(w), 0);
+	assert_string_equal(json_text(f, &buf), "{\"pid\":4711,\"list\":[1,2],\"inline\":[1, 2]}");
+	free(buf);
+}
+
 static void test_json_writer_misuse(void **state)
 {
 	(void)state;
@@ -194,6 +221,11 @@ static void test_json_writer_misuse(void **state)
 	w = scg_json_new(f);
 	scg_json_array(w, SCG_JSON_INLINE);
 	assert_int_equal(scg_json_free(w), -EINVAL);
+
+	/* An unknown layout. */
+	w = scg_json_new(f);
+	assert_int_equal(scg_json_object(w, (enum scg_json_layout)3), -EINVAL);
+	scg_json_free(w);
 
 	/* Too deep. */
 	w = scg_json_new(f);
@@ -642,6 +674,7 @@ int main(void)
 		cmocka_unit_test(test_hashmap_ints),
 		cmocka_unit_test(test_json_writer_layouts),
 		cmocka_unit_test(test_json_writer_misuse),
+		cmocka_unit_test(test_json_writer_compact),
 		cmocka_unit_test(test_hashmap_shared_hashes),
 		cmocka_unit_test(test_json_write_string),
 		cmocka_unit_test(test_options_sizes),

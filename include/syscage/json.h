@@ -48,18 +48,23 @@ SCG_API int scg_json_write_string(FILE *out, const char *s, size_t len);
  *   SCG_JSON_LINES   each member on its own line, indented two spaces per
  *                    open SCG_JSON_LINES container (inline ones add none),
  *                    the closing bracket on a line of its own; an empty
- *                    container is {} or [].
+ *                    container is {} or [];
+ *   SCG_JSON_COMPACT {"a":1,"b":[2,3]}: no spaces, for one document a line
+ *                    (JSON Lines logs); containers opened inside it are laid
+ *                    out as they say.
  *
  * Every function returns 0 or a negative errno: -EINVAL for a misuse (a key
  * outside an object, a value where a key is due, an end with nothing open,
- * nesting deeper than SCG_JSON_MAX_DEPTH), or the error of the first failed
- * write.  The first error sticks: later calls write nothing and return it.
+ * nesting deeper than SCG_JSON_MAX_DEPTH, an unknown layout), or the error
+ * of the first failed write.  The first error sticks: later calls write
+ * nothing and return it.
  */
 struct scg_json;
 
 enum scg_json_layout {
 	SCG_JSON_INLINE = 0,
 	SCG_JSON_LINES = 1,
+	SCG_JSON_COMPACT = 2,
 };
 
 #define SCG_JSON_MAX_DEPTH 32

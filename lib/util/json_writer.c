@@ -16,6 +16,7 @@
 struct level {
 	bool object;
 	bool lines;
+	bool compact;
 	bool has_members;
 	bool key_given; /* objects: a key waits for its value */
 };
@@ -88,7 +89,7 @@ static void separate(struct scg_json *w)
 {
 	struct level *l = &w->open[w->depth - 1];
 	if (l->has_members)
-		puts_w(w, l->lines ? "," : ", ");
+		puts_w(w, l->lines || l->compact ? "," : ", ");
 	if (l->lines)
 		newline(w, w->lines);
 	l->has_members = true;
@@ -129,7 +130,11 @@ static int open_container(struct scg_json *w, bool object, enum scg_json_layout 
 		return w->err;
 	if (w->depth == SCG_JSON_MAX_DEPTH)
 		return fail(w, -EINVAL);
-	w->open[w->depth++] = (struct level){ object, layout == SCG_JSON_LINES, false, false };
+	if (layout != SCG_JSON_INLINE && layout != SCG_JSON_LINES && layout != SCG_JSON_COMPACT)
+		return fail(w, -EINVAL);
+	w->open[w->depth++] = (struct level){ .object = object,
+					      .lines = layout == SCG_JSON_LINES,
+					      .compact = layout == SCG_JSON_COMPACT };
 	w->lines += layout == SCG_JSON_LINES;
 	puts_w(w, object ? "{" : "[");
 	return w->err;
@@ -174,7 +179,7 @@ SCG_API int scg_json_key(struct scg_json *w, const char *key)
 		return fail(w, -EINVAL);
 	separate(w);
 	if (json_write_escaped(file_put, w, key, strlen(key)) == 0)
-		puts_w(w, ": ");
+		puts_w(w, w->open[w->depth - 1].compact ? ":" : ": ");
 	w->open[w->depth - 1].key_given = true;
 	return w->err;
 }
