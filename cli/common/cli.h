@@ -45,8 +45,6 @@ int cmd_learn(int argc, char **argv);
 int cmd_inject(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 
-/* Prints the NUL-terminated @s as a JSON string: scg_json_write_string(). */
-void cli_json_string(FILE *out, const char *s);
 /*
  * A JSON writer on @out for a command's document, or NULL after reporting
  * why ("cannot write JSON: ...").

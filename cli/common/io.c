@@ -552,11 +552,6 @@ int cli_memstream_finish(FILE *f, char **data)
 	return ok ? 0 : -ENOMEM;
 }
 
-void cli_json_string(FILE *out, const char *s)
-{
-	(void)scg_json_write_string(out, s, strlen(s)); /* a write error stays on @out */
-}
-
 struct scg_json *cli_json_begin(FILE *out)
 {
 	struct scg_json *w = scg_json_new(out);
