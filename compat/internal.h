@@ -63,6 +63,10 @@ struct compat_rule {
 	uint32_t action;
 	unsigned ncmp;
 	struct compat_cmp cmp[COMPAT_MAX_ARGS]; /* sorted by argument */
+	/* Accepted, as libseccomp accepts it, but deciding nothing (a broader or
+	 * unconditional rule of the syscall decides): kept so that libseccomp's
+	 * rule tree can be rebuilt from every accepted rule, in order. */
+	bool inert;
 };
 
 struct compat_rules {

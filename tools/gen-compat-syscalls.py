@@ -22,8 +22,10 @@ from an installed libseccomp header (Debian: libseccomp-dev,
 Names syscage's tables know and the libseccomp header lacks (syscalls newer
 than it) get __SNR_<name> too: the build ABI's __NR_<name> where its headers
 define one, else a pseudo number of syscage's own, from -30001 down (far
-from libseccomp's ranges).  A number once given stays: the previous
-compat/pnr_table.c is read first, and new names are appended.
+from libseccomp's ranges), unless libseccomp 2.6 gives it one (LIBSECCOMP_26
+below).  A number once given stays: the previous compat/pnr_table.c is read
+first, new names are appended, and a name that has since got libseccomp's
+number keeps its old one as an alias.
 
 Deterministic: same input, same files.
 """
@@ -48,6 +50,18 @@ pseudo = {}
 for name, value in re.findall(r"^#define\s+__PNR_(\w+)\s+(-\d+)", text, re.M):
     pseudo[name] = int(value)
 
+# libseccomp 2.6's pseudo numbers for the names 2.5's header lacks (its
+# include/seccomp-syscalls.h): binaries built against 2.6 carry them, so they
+# are this library's numbers too, where the header read above lacks the name.
+LIBSECCOMP_26 = {
+    "fstat": -10246, "atomic_barrier": -10247, "atomic_cmpxchg_32": -10248,
+    "getpagesize": -10249, "riscv_hwprobe": -10250, "uretprobe": -10251,
+    "listns": -10252, "rseq_slice_yield": -10253, "uprobe": -10254,
+}
+for name, value in LIBSECCOMP_26.items():
+    if name not in pseudo and value not in pseudo.values():
+        pseudo[name] = value
+
 # Each __SNR_ name and the macro that gives its native number.
 native = {}
 for name, macro in re.findall(r"^#define\s+__SNR_(\w+)\s+(\w+)", text, re.M):
@@ -69,9 +83,14 @@ try:
             private[name] = int(value)
 except FileNotFoundError:
     pass
+# A private number given before libseccomp had one stays as an alias, so that
+# binaries built with it keep their meaning: compat/pnr_table.c lists it after
+# libseccomp's number, which answers for the name.
+aliases = {name: private.pop(name) for name in list(private) if name in pseudo}
 for name in newer:
     if name not in private:
-        private[name] = min(list(private.values()) + [PRIVATE_FIRST + 1]) - 1
+        private[name] = min(list(private.values()) + list(aliases.values()) +
+                            [PRIVATE_FIRST + 1]) - 1
 pseudo.update(private)
 tables = {abi: {n: row[abi] for n, row in csv_rows.items() if abi in row} for abi in abi_columns}
 
@@ -114,8 +133,9 @@ const struct compat_pnr compat_pnr_table[] = {
 
 with open(out_c, "w", encoding="utf-8") as c:
     c.write(C_HEAD)
-    for name in sorted(pseudo, key=lambda n: (-pseudo[n], n)):
-        c.write('\t{ "%s", %d },\n' % (name, pseudo[name]))
+    pairs = list(pseudo.items()) + list(aliases.items())
+    for name, value in sorted(pairs, key=lambda p: (-p[1], p[0])):
+        c.write('\t{ "%s", %d },\n' % (name, value))
     c.write("};\n\nconst size_t compat_pnr_count = sizeof(compat_pnr_table) / sizeof(compat_pnr_table[0]);\n")
 
 # libseccomp's ABI names and the syscage table each one uses.

@@ -83,7 +83,8 @@ const char *cli_hint(const struct scg_diag_entry *e);
  */
 void cli_fputs_escaped(const char *s, FILE *out);
 /* vfprintf() of @fmt, then the result as cli_fputs_escaped() writes it. */
-void cli_vfprintf_escaped(FILE *out, const char *fmt, va_list ap);
+void cli_vfprintf_escaped(FILE *out, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
 
 /*
  * Reads a whole file ("-" or NULL: stdin) into a NUL-terminated buffer the
@@ -184,6 +185,16 @@ void cli_set_policy_warnings(enum cli_policy_warnings which);
  */
 int cli_load_policy(const char *name_or_path, const struct scg_arch *const *arches,
 		    size_t narches, struct scg_policy **out);
+/*
+ * A policy file with phases (docs/phases.md): 1 and *@out (free with
+ * scg_phases_free()) when @path is a file with `phase` lines, 0 and NULL
+ * when it is anything else (cli_load_policy() reads it), or -errno with its
+ * diagnostics printed.
+ */
+int cli_load_phases(const char *path, const struct scg_arch *const *arches, size_t narches,
+		    struct scg_phases **out);
+/* The index of phase @name, or -ENOENT with the phases listed on stderr. */
+int cli_phase_index(const struct scg_phases *phases, const char *name);
 /*
  * The counts of the @frequency files the last minijail policy loaded names
  * (NULL and *@n = 0 when it named none, or the policy was no minijail one):

@@ -14,6 +14,7 @@
 #include "bpf/asm_internal.h"
 #include "util/opts.h"
 
+__attribute__((format(printf, 7, 0)))
 static void report(struct asm_ctx *ctx, enum scg_severity severity, unsigned line, unsigned column,
 		   const char *code, const char *hint, const char *fmt, va_list ap)
 {

@@ -31,6 +31,12 @@
  *
  * and without any domain, ptrace and process_vm_readv/writev on them.
  *
+ * A program in a pid namespace of its own (unshare_pid) has no pid for the
+ * launcher's processes, and a pid it passes may be another's of its
+ * namespace: there only SIGKILL to a process group stays refused (a group
+ * is not confined to the namespace), and the calls that name a pid are
+ * left to the kernel, cacheable.
+ *
  * Without a scoped domain pidfd_send_signal fails with ENOSYS, as on kernels before 5.1: a
  * /proc/PID directory serves as its pidfd, and which process that is the
  * filter cannot see.  Programs that probe for it (Go's runtime does) fall
@@ -81,14 +87,20 @@ static struct scg_expr *names_ours(const struct launch_guard *g, unsigned arg)
 	return scg_expr_or(arg_is(arg, g->supervisor), arg_is(arg, g->watchdog));
 }
 
-/* kill(): any signal to ours or to the watchdog's group (its own); SIGKILL to every
- * process, to the supervisor's group or to the caller's. */
+/*
+ * kill(): any signal to ours or to the watchdog's group (its own); SIGKILL to every
+ * process, to the supervisor's group or to the caller's.  In a pid namespace only
+ * SIGKILL to the caller's group (kill(0)) still reaches ours: groups span namespaces.
+ */
 static struct scg_expr *kill_cond(const struct launch_guard *g)
 {
 	struct scg_expr *groups = scg_expr_or(scg_expr_or(arg_is(0, 0), arg_is(0, -1)),
 					      arg_is(0, -g->group));
+	struct scg_expr *group_kill = scg_expr_and(arg_is(1, SIGKILL), groups);
+	if (g->pid_namespace)
+		return group_kill;
 	struct scg_expr *ours = scg_expr_or(names_ours(g, 0), arg_is(0, -g->watchdog));
-	return scg_expr_or(ours, scg_expr_and(arg_is(1, SIGKILL), groups));
+	return scg_expr_or(ours, group_kill);
 }
 
 /* Appends a rule: @syscall gets @action (when @cond holds, if @cond is not NULL). */
@@ -105,9 +117,15 @@ static int refuse_if(struct scg_policy *p, const char *syscall, struct scg_expr 
 	return cond ? refuse(p, syscall, GUARD_EPERM, cond) : -ENOMEM;
 }
 
-/* seccomp() and prctl() installing a filter go to the supervisor. */
-static int watch_own_filters(struct scg_policy *p)
+/* seccomp() and prctl() installing a filter go to the supervisor, but for a transition's. */
+static int watch_own_filters(struct scg_policy *p, const struct launch_guard *g, uint32_t allow)
 {
+	if (g->phase_cookie) {
+		struct scg_expr *ours = scg_expr_cmp(3, 64, SCG_CMP_EQ, UINT64_MAX, g->phase_cookie);
+		int r = ours ? refuse(p, "seccomp", allow, ours) : -ENOMEM;
+		if (r < 0)
+			return r;
+	}
 	struct scg_expr *set_filter = arg_is(0, SCG_SECCOMP_SET_MODE_FILTER);
 	/* prctl's second argument is an unsigned long: the kernel compares all of it */
 	struct scg_expr *prctl_filter = scg_expr_and(
@@ -127,11 +145,12 @@ static int refuse_signals(struct scg_policy *p, const struct launch_guard *g)
 {
 	static const char by_first_arg[][16] = {"tkill", "rt_sigqueueinfo", "pidfd_open"};
 	int r = refuse_if(p, "kill", kill_cond(g));
-	for (size_t i = 0; r == 0 && i < sizeof(by_first_arg) / sizeof(by_first_arg[0]); i++)
+	size_t by_pid = g->pid_namespace ? 0 : sizeof(by_first_arg) / sizeof(by_first_arg[0]);
+	for (size_t i = 0; r == 0 && i < by_pid; i++)
 		r = refuse_if(p, by_first_arg[i], names_ours(g, 0));
-	if (r == 0)
+	if (r == 0 && by_pid)
 		r = refuse_if(p, "tgkill", scg_expr_or(names_ours(g, 0), names_ours(g, 1)));
-	if (r == 0)
+	if (r == 0 && by_pid)
 		r = refuse_if(p, "rt_tgsigqueueinfo", scg_expr_or(names_ours(g, 0), names_ours(g, 1)));
 	/* fcntl64: the 32-bit ABI's name for it */
 	for (size_t i = 0; r == 0 && i < 2; i++)
@@ -156,16 +175,17 @@ static int refuse_tracing(struct scg_policy *p, const struct launch_guard *g)
 
 static int add_rules(struct scg_policy *p, const struct launch_guard *g, uint32_t allow)
 {
-	/* Landlock does not judge resource limits: RLIMIT_CPU's hard limit ends with SIGKILL. */
-	int r = refuse_if(p, "prlimit64", names_ours(g, 0));
+	/* Landlock does not judge resource limits (RLIMIT_CPU's hard limit ends with
+	 * SIGKILL); a pid namespace leaves the program no pid of ours to name. */
+	int r = g->pid_namespace ? 0 : refuse_if(p, "prlimit64", names_ours(g, 0));
 	if (r == 0 && g->landlock_abi < 6)
 		r = refuse_signals(p, g);
-	if (r == 0 && g->landlock_abi < 1)
+	if (r == 0 && g->landlock_abi < 1 && !g->pid_namespace)
 		r = refuse_tracing(p, g);
 	/* Only where the call would run unseen: a TRACE return stays the tracer's. */
 	if (r == 0 && g->watch_own_filters &&
 	    (scg_action_of(allow) == SCG_ACTION_ALLOW || scg_action_of(allow) == SCG_ACTION_LOG))
-		r = watch_own_filters(p);
+		r = watch_own_filters(p, g, allow);
 	return r;
 }
 
