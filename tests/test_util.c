@@ -19,6 +19,7 @@
 #include "util/utf8.h"
 #include "util/number.h"
 #include "util/opts.h"
+#include "util/scan.h"
 #include "util/strbuf.h"
 #include "util/suggest.h"
 
@@ -235,6 +236,88 @@ static void test_json_writer_misuse(void **state)
 	scg_json_free(w);
 	fclose(f);
 	free(buf);
+}
+
+static void test_scan_moves(void **state)
+{
+	(void)state;
+	static const char text[] = "ab  x_1;\tz\n\n// c\nend\0!";
+	struct scan s;
+	scan_init(&s, text, sizeof(text) - 1);
+	assert_int_equal(scan_peek(&s, 0), 'a');
+	assert_int_equal(scan_while(&s, scan_is_ident_char), 2);
+	assert_int_equal(scan_blanks(&s), 2);
+	assert_int_equal(s.column, 5);
+	assert_true(scan_is_ident_start(scan_peek(&s, 0)));
+	assert_int_equal(scan_while(&s, scan_is_ident_char), 3);
+	assert_false(scan_accept(&s, ";;"));
+	assert_true(scan_accept(&s, ";"));
+	struct scg_loc loc = scan_loc(&s, "f.s");
+	assert_string_equal(loc.file, "f.s");
+	assert_int_equal(loc.line, 1);
+	assert_int_equal(loc.column, 9);
+	assert_int_equal(loc.insn, -1);
+	scan_to_eol(&s);
+	assert_int_equal(scan_peek(&s, 0), '\n');
+	assert_int_equal(s.column, 11);
+	scan_line(&s); /* over the '\n': line 2, column 1 */
+	assert_int_equal(s.line, 2);
+	assert_int_equal(s.column, 1);
+	scan_advance(&s);
+	assert_true(scan_accept(&s, "//"));
+	scan_line(&s);
+	assert_int_equal(s.line, 4);
+	assert_true(scan_accept(&s, "end"));
+	/* a NUL is a byte like another; only the length ends the text */
+	assert_true(scan_more(&s));
+	assert_int_equal(scan_peek(&s, 0), '\0');
+	assert_int_equal(scan_peek(&s, 1), '!');
+	assert_int_equal(scan_peek(&s, 2), '\0');
+	scan_skip(&s, 10);
+	assert_false(scan_more(&s));
+	assert_int_equal(s.column, 6);
+	scan_advance(&s);
+	scan_line(&s);
+	scan_to_eol(&s);
+	assert_int_equal(s.pos, sizeof(text) - 1);
+	assert_int_equal(s.line, 4);
+
+	/* an empty text: every move stays put */
+	scan_init(&s, NULL, 0);
+	assert_false(scan_more(&s));
+	assert_int_equal(scan_peek(&s, 0), '\0');
+	assert_false(scan_accept(&s, "x"));
+	assert_true(scan_accept(&s, ""));
+	scan_to_eol(&s);
+	scan_line(&s);
+	assert_int_equal(scan_char(&s), 0);
+	assert_int_equal(s.line, 1);
+	assert_int_equal(s.column, 1);
+}
+
+static void test_scan_characters(void **state)
+{
+	(void)state;
+	/* e-acute (2 bytes), a lone continuation byte, the euro sign (3 bytes), a newline */
+	static const char text[] = "\xc3\xa9\x80\xe2\x82\xac\nx";
+	struct scan s;
+	scan_init(&s, text, sizeof(text) - 1);
+	assert_int_equal(scan_char(&s), 2);
+	assert_int_equal(s.column, 2);
+	assert_int_equal(scan_char(&s), 0); /* starts no sequence: one byte, one column */
+	assert_int_equal(s.pos, 3);
+	assert_int_equal(scan_char(&s), 3);
+	assert_int_equal(s.column, 4);
+	assert_int_equal(scan_char(&s), 1);
+	assert_int_equal(s.line, 2);
+	assert_int_equal(s.column, 1);
+	assert_int_equal(scan_char(&s), 1);
+	assert_false(scan_more(&s));
+	/* the byte classes */
+	assert_true(scan_is_blank('\v') && !scan_is_blank('\n'));
+	assert_true(scan_is_digit('0') && !scan_is_digit('a'));
+	assert_true(scan_is_ident_start('_') && !scan_is_ident_start('1'));
+	assert_true(scan_is_ident_char('9') && !scan_is_ident_char('-') && !scan_is_ident_char('\xc3'));
 }
 
 static void test_diag_format(void **state)
@@ -675,6 +758,8 @@ int main(void)
 		cmocka_unit_test(test_json_writer_layouts),
 		cmocka_unit_test(test_json_writer_misuse),
 		cmocka_unit_test(test_json_writer_compact),
+		cmocka_unit_test(test_scan_moves),
+		cmocka_unit_test(test_scan_characters),
 		cmocka_unit_test(test_hashmap_shared_hashes),
 		cmocka_unit_test(test_json_write_string),
 		cmocka_unit_test(test_options_sizes),
