@@ -361,24 +361,20 @@ static bool norm_equal(const struct norm_cmp *a, const struct norm_cmp *b, size_
 	return true;
 }
 
+/* @h with comparison @c folded in. */
 static uint64_t hash_step(uint64_t h, const struct norm_cmp *c)
 {
-	h = (h ^ (c->index | (uint64_t)c->op << 8)) * 0xff51afd7ed558ccdULL;
-	h = (h ^ c->mask) * 0xc4ceb9fe1a85ec53ULL;
-	h = (h ^ c->value) * 0xff51afd7ed558ccdULL;
-	return h;
+	h = hash_combine(h, c->index | (uint64_t)c->op << 8);
+	h = hash_combine(h, c->mask);
+	return hash_combine(h, c->value);
 }
-
-#define HASH_SEED 0x9e3779b97f4a7c15ULL
 
 /* hash[p - 1]: the hash of the first p comparisons of @seq. */
 static void seq_hashes(const struct norm_cmp *seq, size_t n, uint64_t *hash)
 {
-	uint64_t h = HASH_SEED;
-	for (size_t p = 0; p < n; p++) {
-		h = hash_step(h, &seq[p]);
-		hash[p] = h ^ h >> 29;
-	}
+	uint64_t h = 0;
+	for (size_t p = 0; p < n; p++)
+		hash[p] = h = hash_step(h, &seq[p]);
 }
 
 static int prefix_index_init(struct prefix_index *px, const struct oci_inst *insts, size_t n)
@@ -444,8 +440,7 @@ static size_t prefix_find(const struct prefix_index *px, const struct norm_cmp *
 
 static uint64_t cmp_hash(const struct norm_cmp *c)
 {
-	uint64_t h = hash_step(HASH_SEED, c);
-	return h ^ h >> 29;
+	return hash_step(0, c);
 }
 
 /* The key of comparison @c among the kept rules' comparisons, or NONE. */
