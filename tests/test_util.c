@@ -514,10 +514,12 @@ static void test_grow(void **state)
 
 static void assert_json(const char *in, size_t len, const char *want)
 {
-	struct strbuf sb = STRBUF_INIT;
-	json_append_string(&sb, in, len);
-	char *out;
-	assert_int_equal(strbuf_finish(&sb, &out), 0);
+	char *out = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&out, &size);
+	assert_non_null(f);
+	assert_int_equal(scg_json_write_string(f, in, len), 0);
+	assert_int_equal(fclose(f), 0);
 	assert_string_equal(out, want);
 	free(out);
 }
@@ -566,13 +568,6 @@ static void assert_json_stream(const char *in, size_t len, const char *want)
 	assert_int_equal(fclose(f), 0);
 	assert_int_equal(size, strlen(want));
 	assert_memory_equal(text, want, size);
-	/* the library's own JSON writes the same bytes */
-	struct strbuf sb = STRBUF_INIT;
-	json_append_string(&sb, in, len);
-	char *lib;
-	assert_int_equal(strbuf_finish(&sb, &lib), 0);
-	assert_string_equal(lib, text);
-	free(lib);
 	free(text);
 }
 #define JSON_STREAM(lit, want) assert_json_stream((lit), sizeof(lit) - 1, (want))
