@@ -254,6 +254,38 @@ static int show_profile(const char *name)
 	return 0;
 }
 
+static void json_key_ratio(struct scg_json *w, const char *key, double v)
+{
+	scg_json_key(w, key);
+	scg_json_valuef(w, "%.4f", v);
+}
+
+/* --stats --json: one line; 0, or -EIO reported. */
+static int stats_json(const struct scg_compile_stats *st, const struct scg_arch *arch, double ratio)
+{
+	struct scg_json *w = cli_json_begin(stdout);
+	if (!w)
+		return -ENOMEM;
+	scg_json_object(w, SCG_JSON_INLINE);
+	scg_json_key(w, "abi");
+	scg_json_string(w, scg_arch_name(arch));
+	scg_json_key(w, "length");
+	scg_json_uint(w, st->length);
+	scg_json_key(w, "uncached_syscalls");
+	scg_json_uint(w, st->uncached_syscalls);
+	scg_json_key(w, "uncached_calls");
+	scg_json_uint(w, st->uncached_calls);
+	json_key_ratio(w, "weighted_uncached", st->weighted_uncached);
+	json_key_ratio(w, "optimal_weighted_uncached", st->optimal_weighted_uncached);
+	json_key_ratio(w, "ratio", ratio);
+	json_key_ratio(w, "weighted_dispatch", st->weighted_dispatch);
+	json_key_ratio(w, "optimal_weighted_dispatch", st->optimal_weighted_dispatch);
+	scg_json_key(w, "ranges");
+	scg_json_uint(w, st->ranges);
+	scg_json_end(w);
+	return cli_json_finish(w, stdout) < 0 ? -EIO : 0;
+}
+
 /* --stats: the layout for the workload against the best tree over the numbers. */
 static int print_stats(const struct scg_policy *policy, const struct scg_compile_options *copts,
 		       const struct scg_prog *prog, bool json)
@@ -274,18 +306,8 @@ static int print_stats(const struct scg_policy *policy, const struct scg_compile
 	double ratio = st.optimal_weighted_uncached > 0
 			   ? st.weighted_uncached / st.optimal_weighted_uncached
 			   : 1.0;
-	if (json) {
-		printf("{\"abi\": \"%s\", \"length\": %zu, \"uncached_syscalls\": %zu, "
-		       "\"uncached_calls\": %llu, \"weighted_uncached\": %.4f, "
-		       "\"optimal_weighted_uncached\": %.4f, \"ratio\": %.4f, "
-		       "\"weighted_dispatch\": %.4f, \"optimal_weighted_dispatch\": %.4f, "
-		       "\"ranges\": %zu}\n",
-		       scg_arch_name(arch), st.length, st.uncached_syscalls,
-		       (unsigned long long)st.uncached_calls, st.weighted_uncached,
-		       st.optimal_weighted_uncached, ratio, st.weighted_dispatch,
-		       st.optimal_weighted_dispatch, st.ranges);
-		return 0;
-	}
+	if (json)
+		return stats_json(&st, arch, ratio);
 	printf("length: %zu instructions\n"
 	       "uncached calls (%s): %zu syscalls, %llu calls in the workload\n"
 	       "weighted_uncached: %.3f instructions per uncached call (%.3f finding the number)\n"

@@ -22,6 +22,7 @@ struct diff_opts {
 struct diff_out {
 	const struct diff_opts *o;
 	int count;
+	struct scg_json *w; /* --json: the document's writer */
 };
 
 static void usage(FILE *out)
@@ -136,19 +137,33 @@ static void print_text(const struct diff_out *out, const struct scg_region *regi
 static void print_json(struct diff_out *out, const char *abi, const char *sc, const char *args,
 		       const char *va, const char *vb, const struct scg_seccomp_data *d)
 {
-	printf("%s\n    {\"abi\": ", out->count > 1 ? "," : "");
-	cli_json_string(stdout, abi);
-	printf(", \"syscall\": ");
-	cli_json_string(stdout, sc);
-	printf(", \"args\": ");
-	cli_json_string(stdout, args);
-	printf(", \"a\": \"%s\", \"b\": \"%s\",\n     \"example\": {\"nr\": %u, \"arch\": %u, "
-	       "\"instruction_pointer\": %llu, \"args\": [",
-	       va, vb, (unsigned)d->nr, (unsigned)d->arch,
-	       (unsigned long long)d->instruction_pointer);
+	struct scg_json *w = out->w;
+	scg_json_object(w, SCG_JSON_INLINE);
+	scg_json_key(w, "abi");
+	scg_json_string(w, abi);
+	scg_json_key(w, "syscall");
+	scg_json_string(w, sc);
+	scg_json_key(w, "args");
+	scg_json_string(w, args);
+	scg_json_key(w, "a");
+	scg_json_string(w, va);
+	scg_json_key(w, "b");
+	scg_json_string(w, vb);
+	scg_json_key(w, "example");
+	scg_json_object(w, SCG_JSON_INLINE);
+	scg_json_key(w, "nr");
+	scg_json_uint(w, d->nr);
+	scg_json_key(w, "arch");
+	scg_json_uint(w, d->arch);
+	scg_json_key(w, "instruction_pointer");
+	scg_json_uint(w, d->instruction_pointer);
+	scg_json_key(w, "args");
+	scg_json_array(w, SCG_JSON_INLINE);
 	for (int i = 0; i < 6; i++)
-		printf("%s%llu", i ? ", " : "", (unsigned long long)d->args[i]);
-	printf("]}}");
+		scg_json_uint(w, d->args[i]);
+	scg_json_end(w);
+	scg_json_end(w);
+	scg_json_end(w);
 }
 
 static int on_difference(void *ctx, const struct scg_region *region, uint32_t ret_a,
@@ -179,14 +194,26 @@ static int on_difference(void *ctx, const struct scg_region *region, uint32_t re
 	return 0;
 }
 
+/* The end of the answer: whether the inputs are equivalent. */
+static void json_equivalent(struct scg_json *w, bool equivalent)
+{
+	scg_json_end(w);
+	scg_json_key(w, "equivalent");
+	scg_json_bool(w, equivalent);
+	scg_json_end(w);
+}
+
 /* The end of the answer when the budget ran out: what was found, and what was not compared. */
 static void print_unfinished(const struct diff_out *out, const struct cli_undecided *u)
 {
 	size_t n = cli_undecided_count(u);
-	if (out->o->json) {
-		printf("%s],\n  \"equivalent\": null,\n  \"undecided\": ", out->count ? "\n  " : "");
-		cli_undecided_json(u, stdout);
-		printf("\n}\n");
+	if (out->w) {
+		scg_json_end(out->w);
+		scg_json_key(out->w, "equivalent");
+		scg_json_null(out->w);
+		scg_json_key(out->w, "undecided");
+		cli_undecided_json(u, out->w);
+		scg_json_end(out->w);
 		return;
 	}
 	cli_undecided_print(u, stdout, "undecided: ");
@@ -212,22 +239,29 @@ int cmd_diff(int argc, char **argv)
 	}
 	struct scg_diag *diag = scg_diag_new();
 	struct cli_undecided *undecided = cli_undecided_new();
-	struct diff_out out = { &o, 0 };
+	struct diff_out out = { &o, 0, NULL };
 	struct scg_analysis_options ao = cli_analysis_options(o.timeout_ms);
 	ao.undecided = cli_undecided_add;
 	ao.undecided_ctx = undecided;
 	struct scg_diff_options dopts = { .ignore_errno = o.ignore_errno, .arch = arch,
 					  .limits = &ao };
-	if (o.json)
-		printf("{\n  \"differences\": [");
+	if (o.json) {
+		if (!(out.w = cli_json_begin(stdout))) {
+			scg_prog_release(&a);
+			scg_prog_release(&b);
+			return CLI_EXIT_USAGE;
+		}
+		scg_json_object(out.w, SCG_JSON_LINES);
+		scg_json_key(out.w, "differences");
+		scg_json_array(out.w, SCG_JSON_LINES);
+	}
 	r = diag && undecided ? scg_analysis_diff(&a, 1, &b, 1, &dopts, on_difference, &out, diag)
 			      : -ENOMEM;
 	bool budget = r == -ETIMEDOUT || r == -ECANCELED;
 	if (budget)
 		print_unfinished(&out, undecided);
 	else if (o.json && r >= 0)
-		printf("%s],\n  \"equivalent\": %s\n}\n", out.count ? "\n  " : "",
-		       r == 0 ? "true" : "false");
+		json_equivalent(out.w, r == 0);
 	else if (r == 0)
 		printf("equivalent\n");
 	else if (r > 0)
@@ -237,6 +271,13 @@ int cmd_diff(int argc, char **argv)
 		cli_budget_error("diff", o.timeout_ms, r, "every input was compared");
 	else if (r < 0 && (!diag || scg_diag_count(diag) == 0))
 		cli_error("diff: %s", cli_analysis_strerror(r));
+	if (out.w) {
+		/* a failed comparison leaves the document short, as the error says */
+		if (r < 0 && !budget)
+			scg_json_free(out.w);
+		else if (cli_json_finish(out.w, stdout) < 0)
+			r = -EIO;
+	}
 	cli_undecided_free(undecided);
 	scg_diag_free(diag);
 	scg_prog_release(&a);

@@ -364,61 +364,103 @@ static int print_text(const struct emu_opts *o, const struct scg_arch *arch,
 	return finish_output();
 }
 
-static void json_filter(const struct emu_opts *o, const struct scg_arch *arch,
+static void json_hex32(struct scg_json *w, const char *key, uint32_t v)
+{
+	scg_json_key(w, key);
+	scg_json_valuef(w, "\"0x%08x\"", v);
+}
+
+static void json_trace(struct scg_json *w, const struct scg_arch *arch,
+		       const struct run_result *run, const struct scg_prog *progs, size_t f)
+{
+	scg_json_key(w, "trace");
+	scg_json_array(w, SCG_JSON_LINES);
+	for (size_t i = 0; i < run->log.n; i++) {
+		const struct scg_emu_step *st = &run->log.steps[i];
+		if (st->filter != f)
+			continue;
+		char text[160];
+		insn_text(&progs[f].insns[st->pc], arch, text, sizeof(text));
+		scg_json_object(w, SCG_JSON_INLINE);
+		scg_json_key(w, "pc");
+		scg_json_uint(w, st->pc);
+		scg_json_key(w, "insn");
+		scg_json_string(w, text);
+		json_hex32(w, "a", st->a);
+		json_hex32(w, "x", st->x);
+		scg_json_end(w);
+	}
+	scg_json_end(w);
+}
+
+static void json_filter(struct scg_json *w, const struct emu_opts *o, const struct scg_arch *arch,
 			const struct run_result *run, const struct scg_prog *progs, size_t f)
 {
-	printf("    {\"file\": ");
-	cli_json_string(stdout, o->files[f]);
-	printf(", \"ret\": \"0x%08x\", \"executed\": %zu", run->rets[f], run->executed[f]);
-	if (o->trace) {
-		printf(", \"trace\": [");
-		bool first = true;
-		for (size_t i = 0; i < run->log.n; i++) {
-			const struct scg_emu_step *st = &run->log.steps[i];
-			if (st->filter != f)
-				continue;
-			char text[160];
-			insn_text(&progs[f].insns[st->pc], arch, text, sizeof(text));
-			printf("%s\n      {\"pc\": %zu, \"insn\": ", first ? "" : ",", st->pc);
-			cli_json_string(stdout, text);
-			printf(", \"a\": \"0x%08x\", \"x\": \"0x%08x\"}", st->a, st->x);
-			first = false;
-		}
-		printf("%s]", first ? "" : "\n    ");
-	}
-	printf("}%s\n", f + 1 < o->n_files ? "," : "");
+	scg_json_object(w, SCG_JSON_INLINE);
+	scg_json_key(w, "file");
+	scg_json_string(w, o->files[f]);
+	json_hex32(w, "ret", run->rets[f]);
+	scg_json_key(w, "executed");
+	scg_json_uint(w, run->executed[f]);
+	if (o->trace)
+		json_trace(w, arch, run, progs, f);
+	scg_json_end(w);
+}
+
+/* The outcome: the action and what decided it. */
+static void json_outcome(struct scg_json *w, const struct scg_emu_result *res)
+{
+	char action[40];
+	scg_emu_result_format(res, action, sizeof(action));
+	scg_json_key(w, "action");
+	scg_json_string(w, action);
+	scg_json_key(w, "data");
+	scg_json_uint(w, res->data);
+	json_hex32(w, "ret", res->ret);
+	scg_json_key(w, "winner");
+	scg_json_uint(w, res->winner);
+	scg_json_key(w, "unknown_action");
+	scg_json_bool(w, res->unknown_action);
+	scg_json_key(w, "never_filtered");
+	scg_json_bool(w, res->never_filtered);
 }
 
 static int print_json(const struct emu_opts *o, const struct scg_arch *arch,
 		      const struct scg_seccomp_data *data, const struct run_result *run,
 		      const struct scg_prog *progs)
 {
-	const struct scg_emu_result *res = &run->res;
-	char action[40];
-	scg_emu_result_format(res, action, sizeof(action));
-	const char *name = scg_syscall_name(arch, data->nr);
-	printf("{\n  \"action\": \"%s\",\n  \"data\": %u,\n  \"ret\": \"0x%08x\",\n", action,
-	       (unsigned)res->data, res->ret);
-	printf("  \"winner\": %zu,\n  \"unknown_action\": %s,\n  \"never_filtered\": %s,\n",
-	       res->winner, res->unknown_action ? "true" : "false",
-	       res->never_filtered ? "true" : "false");
-	printf("  \"arch\": \"%s\",\n  \"nr\": %u,\n  \"syscall\": ", scg_arch_name(arch), data->nr);
-	if (name)
-		cli_json_string(stdout, name);
-	else
-		printf("null");
-	printf(",\n  \"args\": [");
+	struct scg_json *w = cli_json_begin(stdout);
+	if (!w)
+		return CLI_EXIT_USAGE;
+	scg_json_object(w, SCG_JSON_LINES);
+	json_outcome(w, &run->res);
+	scg_json_key(w, "arch");
+	scg_json_string(w, scg_arch_name(arch));
+	scg_json_key(w, "nr");
+	scg_json_uint(w, data->nr);
+	scg_json_key(w, "syscall");
+	scg_json_string(w, scg_syscall_name(arch, data->nr));
+	scg_json_key(w, "args");
+	scg_json_array(w, SCG_JSON_INLINE);
 	for (int i = 0; i < 6; i++)
-		printf("%s\"0x%llx\"", i ? ", " : "", (unsigned long long)data->args[i]);
+		scg_json_valuef(w, "\"0x%llx\"", (unsigned long long)data->args[i]);
+	scg_json_end(w);
 	char call[512];
 	scg_call_format(arch, data->nr, data->args, NULL, call, sizeof(call), NULL);
-	printf("],\n  \"call\": ");
-	cli_json_string(stdout, call);
-	printf(",\n  \"ip\": \"0x%llx\",\n  \"executed\": %zu,\n  \"filters\": [\n",
-	       (unsigned long long)data->instruction_pointer, res->executed_total);
+	scg_json_key(w, "call");
+	scg_json_string(w, call);
+	scg_json_key(w, "ip");
+	scg_json_valuef(w, "\"0x%llx\"", (unsigned long long)data->instruction_pointer);
+	scg_json_key(w, "executed");
+	scg_json_uint(w, run->res.executed_total);
+	scg_json_key(w, "filters");
+	scg_json_array(w, SCG_JSON_LINES);
 	for (size_t f = 0; f < o->n_files; f++)
-		json_filter(o, arch, run, progs, f);
-	printf("  ]\n}\n");
+		json_filter(w, o, arch, run, progs, f);
+	scg_json_end(w);
+	scg_json_end(w);
+	if (cli_json_finish(w, stdout) < 0)
+		return CLI_EXIT_USAGE;
 	return finish_output();
 }
 

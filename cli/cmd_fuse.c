@@ -200,21 +200,41 @@ static int render(const struct fuse_opts *o, const struct scg_fuse_result *res, 
 	return r;
 }
 
-static void report(const struct fuse_opts *o, const struct scg_prog *progs, size_t n,
+/* --json: one line; 0, or -EIO reported. */
+static int report_json(const struct scg_prog *progs, size_t n, const struct scg_fuse_result *res)
+{
+	struct scg_json *w = cli_json_begin(stdout);
+	if (!w)
+		return -EIO;
+	scg_json_object(w, SCG_JSON_INLINE);
+	scg_json_key(w, "filters");
+	scg_json_uint(w, n);
+	scg_json_key(w, "stack_instructions");
+	scg_json_array(w, SCG_JSON_INLINE);
+	for (size_t i = 0; i < n; i++)
+		scg_json_uint(w, progs[i].len);
+	scg_json_end(w);
+	scg_json_key(w, "instructions");
+	scg_json_uint(w, res->prog.len);
+	scg_json_key(w, "method");
+	scg_json_string(w, res->chained ? "chained" : "decompiled");
+	scg_json_key(w, "proven_equal");
+	scg_json_bool(w, true);
+	scg_json_key(w, "notify_filters");
+	scg_json_uint(w, res->notify_filters);
+	scg_json_end(w);
+	return cli_json_finish(w, stdout) < 0 ? -EIO : 0;
+}
+
+/* What was fused, on stderr, or with --json on stdout; 0, or -EIO reported. */
+static int report(const struct fuse_opts *o, const struct scg_prog *progs, size_t n,
 		   const struct scg_fuse_result *res)
 {
 	size_t total = 0;
 	for (size_t i = 0; i < n; i++)
 		total += progs[i].len;
-	if (o->json) {
-		printf("{\"filters\": %zu, \"stack_instructions\": [", n);
-		for (size_t i = 0; i < n; i++)
-			printf("%s%zu", i ? ", " : "", progs[i].len);
-		printf("], \"instructions\": %zu, \"method\": \"%s\", \"proven_equal\": true, "
-		       "\"notify_filters\": %zu}\n",
-		       res->prog.len, res->chained ? "chained" : "decompiled", res->notify_filters);
-		return;
-	}
+	if (o->json)
+		return report_json(progs, n, res);
 	fprintf(stderr,
 		"syscage: fuse: %zu filter%s (%zu instructions) %s into one of %zu instructions, "
 		"proven equal to the stack\n",
@@ -228,6 +248,7 @@ static void report(const struct fuse_opts *o, const struct scg_prog *progs, size
 				? "; in the stack those calls went to the listeners of "
 				  "several filters, now they all go to one"
 				: "");
+	return 0;
 }
 
 static int fuse(const struct fuse_opts *o, const struct scg_prog *progs, size_t n)
@@ -268,7 +289,7 @@ static int fuse(const struct fuse_opts *o, const struct scg_prog *progs, size_t 
 	else if (r != -EINVAL)
 		cli_error("fuse: %s", strerror(-r));
 	if (r == 0)
-		report(o, progs, n, &res);
+		r = report(o, progs, n, &res);
 	free(data);
 	scg_fuse_result_release(&res);
 	return r < 0 ? CLI_EXIT_USAGE : CLI_EXIT_OK;

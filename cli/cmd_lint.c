@@ -68,27 +68,40 @@ static int parse_level(const char *text, enum scg_severity *out)
 	return 0;
 }
 
-static void print_json(const struct scg_diag *diag)
+/* 0, or -1 when the JSON could not be written (reported). */
+static int print_json(const struct scg_diag *diag)
 {
-	printf("{\n  \"findings\": [");
+	struct scg_json *w = cli_json_begin(stdout);
+	if (!w)
+		return -1;
+	scg_json_object(w, SCG_JSON_LINES);
+	scg_json_key(w, "findings");
+	scg_json_array(w, SCG_JSON_LINES);
 	for (size_t i = 0; i < scg_diag_count(diag); i++) {
 		const struct scg_diag_entry *e = scg_diag_get(diag, i);
-		printf("%s\n    {\"severity\": \"%s\", \"code\": ", i ? "," : "", level_name(e->severity));
-		cli_json_string(stdout, e->code ? e->code : "");
+		scg_json_object(w, SCG_JSON_INLINE);
+		scg_json_key(w, "severity");
+		scg_json_string(w, level_name(e->severity));
+		scg_json_key(w, "code");
+		scg_json_string(w, e->code ? e->code : "");
 		if (e->loc.file && e->loc.line) {
-			printf(", \"file\": ");
-			cli_json_string(stdout, e->loc.file);
-			printf(", \"line\": %u", e->loc.line);
+			scg_json_key(w, "file");
+			scg_json_string(w, e->loc.file);
+			scg_json_key(w, "line");
+			scg_json_uint(w, e->loc.line);
 		} else if (e->loc.insn >= 0) {
-			printf(", \"insn\": %ld", e->loc.insn);
+			scg_json_key(w, "insn");
+			scg_json_int(w, e->loc.insn);
 		}
-		printf(", \"message\": ");
-		cli_json_string(stdout, e->message);
-		printf(", \"fix\": ");
-		cli_json_string(stdout, cli_hint(e) ? cli_hint(e) : "");
-		printf("}");
+		scg_json_key(w, "message");
+		scg_json_string(w, e->message);
+		scg_json_key(w, "fix");
+		scg_json_string(w, cli_hint(e) ? cli_hint(e) : "");
+		scg_json_end(w);
 	}
-	printf("%s]\n}\n", scg_diag_count(diag) ? "\n  " : "");
+	scg_json_end(w);
+	scg_json_end(w);
+	return cli_json_finish(w, stdout);
 }
 
 static void print_text(const struct scg_diag *diag)
@@ -150,91 +163,175 @@ static const char *rule_description(const char *code, const char *message)
 }
 
 /* A path as a relative URI reference: unreserved characters and '/' kept, the rest %XX. */
-static void json_uri(FILE *out, const char *path)
+static void json_uri(struct scg_json *w, const char *path)
 {
-	putc('"', out);
+	char *uri = malloc(strlen(path) * 3 + 1), *q = uri;
+	if (!uri) {
+		scg_json_string(w, path);
+		return;
+	}
 	for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
 		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
 		    strchr("-._~/", *p))
-			putc(*p, out);
+			*q++ = (char)*p;
 		else
-			fprintf(out, "%%%02X", *p);
+			q += snprintf(q, 4, "%%%02X", *p);
 	}
-	putc('"', out);
+	*q = '\0';
+	scg_json_string(w, uri);
+	free(uri);
+}
+
+/* Where a SARIF result is: the file (policy text or raw filter), and a region in it. */
+static void sarif_location(struct scg_json *w, const struct scg_diag_entry *e, const char *input)
+{
+	bool in_text = e->loc.file && e->loc.line;
+	scg_json_array(w, SCG_JSON_INLINE);
+	scg_json_object(w, SCG_JSON_INLINE);
+	scg_json_key(w, "physicalLocation");
+	scg_json_object(w, SCG_JSON_INLINE);
+	scg_json_key(w, "artifactLocation");
+	scg_json_object(w, SCG_JSON_INLINE);
+	scg_json_key(w, "uri");
+	json_uri(w, in_text ? e->loc.file : input);
+	scg_json_end(w);
+	if (in_text) {
+		scg_json_key(w, "region");
+		scg_json_object(w, SCG_JSON_INLINE);
+		scg_json_key(w, "startLine");
+		scg_json_uint(w, e->loc.line);
+		if (e->loc.column) {
+			scg_json_key(w, "startColumn");
+			scg_json_uint(w, e->loc.column);
+		}
+		scg_json_end(w);
+	} else if (e->loc.insn >= 0 && cli_last_input_format() == SCG_INPUT_RAW) {
+		/* a raw filter's bytes: 8 per instruction; in any other input they are
+		 * no place, and the result names the file alone */
+		scg_json_key(w, "region");
+		scg_json_object(w, SCG_JSON_INLINE);
+		scg_json_key(w, "byteOffset");
+		scg_json_int(w, e->loc.insn * 8);
+		scg_json_key(w, "byteLength");
+		scg_json_int(w, 8);
+		scg_json_end(w);
+	}
+	scg_json_end(w);
+	scg_json_end(w);
+	scg_json_end(w);
+}
+
+/* {"text": @text} */
+static void sarif_text(struct scg_json *w, const char *key, const char *text)
+{
+	scg_json_key(w, key);
+	scg_json_object(w, SCG_JSON_INLINE);
+	scg_json_key(w, "text");
+	scg_json_string(w, text);
+	scg_json_end(w);
+}
+
+/* The index of @code in @codes[@n], or @n. */
+static size_t code_index(const char **codes, size_t n, const char *code)
+{
+	size_t k = 0;
+	while (k < n && strcmp(codes[k], code))
+		k++;
+	return k;
+}
+
+/* tool.driver: the command, and a rule per finding code (collected into @codes). */
+static void sarif_driver(struct scg_json *w, const struct scg_diag *diag, const char **codes,
+			 size_t *ncodes)
+{
+	scg_json_key(w, "tool");
+	scg_json_object(w, SCG_JSON_LINES);
+	scg_json_key(w, "driver");
+	scg_json_object(w, SCG_JSON_LINES);
+	scg_json_key(w, "name");
+	scg_json_string(w, "syscage");
+	scg_json_key(w, "version");
+	scg_json_string(w, SYSCAGE_VERSION);
+	scg_json_key(w, "rules");
+	scg_json_array(w, SCG_JSON_LINES);
+	for (size_t i = 0; i < scg_diag_count(diag); i++) {
+		const struct scg_diag_entry *e = scg_diag_get(diag, i);
+		const char *code = e->code ? e->code : "syscage";
+		if (code_index(codes, *ncodes, code) < *ncodes)
+			continue;
+		codes[(*ncodes)++] = code;
+		scg_json_object(w, SCG_JSON_INLINE);
+		scg_json_key(w, "id");
+		scg_json_string(w, code);
+		sarif_text(w, "shortDescription", rule_description(code, e->message));
+		sarif_text(w, "help", cli_hint(e) ? cli_hint(e) : rule_description(code, e->message));
+		scg_json_end(w);
+	}
+	scg_json_end(w);
+	scg_json_end(w);
+	scg_json_end(w);
 }
 
 /*
  * SARIF 2.1.0, one run: tool.driver with a rule per finding code (its
  * description, the fix as help), a result per finding with its level, the
  * policy's file, line and column, or the raw filter file and the
- * instruction's bytes (8 per instruction).
+ * instruction's bytes (8 per instruction).  0, or -1 reported.
  */
-static void print_sarif(const struct scg_diag *diag, const char *input)
+static int print_sarif(const struct scg_diag *diag, const char *input)
 {
-	size_t n = scg_diag_count(diag);
+	size_t n = scg_diag_count(diag), ncodes = 0;
 	const char **codes = calloc(n ? n : 1, sizeof(*codes));
-	size_t ncodes = 0;
-	printf("{\n  \"$schema\": \"https://json.schemastore.org/sarif-2.1.0.json\",\n"
-	       "  \"version\": \"2.1.0\",\n  \"runs\": [\n    {\n      \"tool\": {\n"
-	       "        \"driver\": {\n          \"name\": \"syscage\",\n"
-	       "          \"version\": \"%s\",\n"
-	       "          \"rules\": [",
-	       SYSCAGE_VERSION);
-	for (size_t i = 0; codes && i < n; i++) {
-		const struct scg_diag_entry *e = scg_diag_get(diag, i);
-		const char *code = e->code ? e->code : "syscage";
-		size_t k = 0;
-		while (k < ncodes && strcmp(codes[k], code))
-			k++;
-		if (k < ncodes)
-			continue;
-		codes[ncodes++] = code;
-		printf("%s\n            {\"id\": ", k ? "," : "");
-		cli_json_string(stdout, code);
-		printf(", \"shortDescription\": {\"text\": ");
-		cli_json_string(stdout, rule_description(code, e->message));
-		printf("}, \"help\": {\"text\": ");
-		cli_json_string(stdout, cli_hint(e) ? cli_hint(e) : rule_description(code, e->message));
-		printf("}}");
+	if (!codes) {
+		cli_error("out of memory");
+		return -1;
 	}
-	printf("%s]\n        }\n      },\n      \"results\": [", ncodes ? "\n          " : "");
-	for (size_t i = 0; codes && i < n; i++) {
+	struct scg_json *w = cli_json_begin(stdout);
+	if (!w) {
+		free(codes);
+		return -1;
+	}
+	scg_json_object(w, SCG_JSON_LINES);
+	scg_json_key(w, "$schema");
+	scg_json_string(w, "https://json.schemastore.org/sarif-2.1.0.json");
+	scg_json_key(w, "version");
+	scg_json_string(w, "2.1.0");
+	scg_json_key(w, "runs");
+	scg_json_array(w, SCG_JSON_LINES);
+	scg_json_object(w, SCG_JSON_LINES);
+	sarif_driver(w, diag, codes, &ncodes);
+	scg_json_key(w, "results");
+	scg_json_array(w, SCG_JSON_LINES);
+	for (size_t i = 0; i < n; i++) {
 		const struct scg_diag_entry *e = scg_diag_get(diag, i);
 		const char *code = e->code ? e->code : "syscage";
-		size_t k = 0;
-		while (k < ncodes && strcmp(codes[k], code))
-			k++;
-		printf("%s\n        {\"ruleId\": ", i ? "," : "");
-		cli_json_string(stdout, code);
-		printf(", \"ruleIndex\": %zu, \"level\": \"%s\", \"message\": {\"text\": ", k,
-		       e->severity == SCG_SEV_ERROR	? "error"
-		       : e->severity == SCG_SEV_WARNING ? "warning"
-							: "note");
-		cli_json_string(stdout, e->message);
-		printf("},\n         \"locations\": [{\"physicalLocation\": {\"artifactLocation\": {\"uri\": ");
-		json_uri(stdout, e->loc.file && e->loc.line ? e->loc.file : input);
-		if (e->loc.file && e->loc.line) {
-			printf("}, \"region\": {\"startLine\": %u", e->loc.line);
-			if (e->loc.column)
-				printf(", \"startColumn\": %u", e->loc.column);
-			printf("}");
-		} else if (e->loc.insn >= 0 && cli_last_input_format() == SCG_INPUT_RAW) {
-			/* a raw filter's bytes: 8 per instruction; in any other input they are
-			 * no place, and the result names the file alone */
-			printf("}, \"region\": {\"byteOffset\": %ld, \"byteLength\": 8}", e->loc.insn * 8);
-		} else {
-			printf("}");
-		}
-		printf("}}]");
+		scg_json_object(w, SCG_JSON_INLINE);
+		scg_json_key(w, "ruleId");
+		scg_json_string(w, code);
+		scg_json_key(w, "ruleIndex");
+		scg_json_uint(w, code_index(codes, ncodes, code));
+		scg_json_key(w, "level");
+		scg_json_string(w, e->severity == SCG_SEV_ERROR	    ? "error"
+				   : e->severity == SCG_SEV_WARNING ? "warning"
+								    : "note");
+		sarif_text(w, "message", e->message);
+		scg_json_key(w, "locations");
+		sarif_location(w, e, input);
 		if (e->hint) {
-			printf(",\n         \"properties\": {\"fix\": ");
-			cli_json_string(stdout, cli_hint(e));
-			printf("}");
+			scg_json_key(w, "properties");
+			scg_json_object(w, SCG_JSON_INLINE);
+			scg_json_key(w, "fix");
+			scg_json_string(w, cli_hint(e));
+			scg_json_end(w);
 		}
-		printf("}");
+		scg_json_end(w);
 	}
-	printf("%s]\n    }\n  ]\n}\n", n ? "\n      " : "");
+	scg_json_end(w); /* results */
+	scg_json_end(w); /* the run */
+	scg_json_end(w); /* runs */
+	scg_json_end(w);
 	free(codes);
+	return cli_json_finish(w, stdout);
 }
 
 /* A policy file's own warnings (shadowed rules, ...), parsed again to collect them. */
@@ -443,6 +540,7 @@ int cmd_lint(int argc, char **argv)
 	}
 	/* out of time: what was found stands, and the analysis-budget finding says what was not done */
 	bool budget = r == -ETIMEDOUT || r == -ECANCELED;
+	int printed = 0;
 	if (r < 0 && !budget) {
 		/* the input's findings name it: "insn 7" alone does not say where */
 		for (size_t i = 0; i < scg_diag_count(diag); i++) {
@@ -461,9 +559,9 @@ int cmd_lint(int argc, char **argv)
 		struct scg_diag *grouped = lint_group(shown ? shown : diag, cli_last_input_format());
 		const struct scg_diag *out = grouped ? grouped : shown ? shown : diag;
 		if (o.format == LINT_SARIF)
-			print_sarif(out, path);
+			printed = print_sarif(out, path);
 		else if (o.format == LINT_JSON)
-			print_json(out);
+			printed = print_json(out);
 		else
 			print_text(out);
 		scg_diag_free(grouped);
@@ -472,7 +570,7 @@ int cmd_lint(int argc, char **argv)
 	if (budget)
 		cli_budget_error("lint", o.timeout_ms, r, "every check was done");
 	int status = budget   ? CLI_EXIT_BUDGET
-		     : r < 0 ? CLI_EXIT_USAGE
+		     : r < 0 || printed < 0 ? CLI_EXIT_USAGE
 		     : scg_diag_count_at_least(diag, o.level) ? CLI_EXIT_NEGATIVE : CLI_EXIT_OK;
 	scg_diag_free(diag);
 	scg_policy_free(policy);

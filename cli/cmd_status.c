@@ -41,39 +41,47 @@ static void usage(FILE *out)
 		"Exit status: 0 done, 2 bad usage, or a PID that does not exist or cannot be read.\n");
 }
 
-/* "-1" (not reported by this kernel) becomes null. */
-static void json_count(long v)
+/* A count or a flag, "-1" (not reported by this kernel) as null. */
+static void json_count(struct scg_json *w, long v)
 {
 	if (v < 0)
-		printf("null");
+		scg_json_null(w);
 	else
-		printf("%ld", v);
+		scg_json_int(w, v);
 }
 
-static void json_task(const struct scg_task_seccomp *t)
+static void json_task(struct scg_json *w, const struct scg_task_seccomp *t)
 {
-	printf("\"seccomp\": \"%s\", \"filters\": ", scg_seccomp_mode_name(t->mode));
-	json_count(t->filters);
-	printf(", \"no_new_privs\": ");
+	scg_json_key(w, "seccomp");
+	scg_json_string(w, scg_seccomp_mode_name(t->mode));
+	scg_json_key(w, "filters");
+	json_count(w, t->filters);
+	scg_json_key(w, "no_new_privs");
 	if (t->no_new_privs < 0)
-		printf("null");
+		scg_json_null(w);
 	else
-		printf("%s", t->no_new_privs ? "true" : "false");
+		scg_json_bool(w, t->no_new_privs);
 }
 
-static void print_json(const struct scg_proc_seccomp *st, bool first)
+static void print_json(struct scg_json *w, const struct scg_proc_seccomp *st)
 {
-	printf("%s\n  {\"pid\": %d, \"name\": ", first ? "" : ",", (int)st->pid);
-	cli_json_string(stdout, st->name);
-	printf(", ");
-	json_task(&st->process);
-	printf(", \"threads\": [");
+	scg_json_object(w, SCG_JSON_INLINE);
+	scg_json_key(w, "pid");
+	scg_json_int(w, st->pid);
+	scg_json_key(w, "name");
+	scg_json_string(w, st->name);
+	json_task(w, &st->process);
+	scg_json_key(w, "threads");
+	scg_json_array(w, SCG_JSON_INLINE);
 	for (size_t i = 0; i < st->nthreads; i++) {
-		printf("%s{\"tid\": %d, ", i ? ", " : "", (int)st->threads[i].tid);
-		json_task(&st->threads[i]);
-		printf("}");
+		scg_json_object(w, SCG_JSON_INLINE);
+		scg_json_key(w, "tid");
+		scg_json_int(w, st->threads[i].tid);
+		json_task(w, &st->threads[i]);
+		scg_json_end(w);
 	}
-	printf("]}");
+	scg_json_end(w);
+	scg_json_end(w);
 }
 
 static void print_task_text(const struct scg_task_seccomp *t)
@@ -196,37 +204,64 @@ static void print_kernel_text(const struct scg_features *f)
 	printf("%s\n", any ? "" : " nothing");
 }
 
-static const char *json_bool(bool b)
+static void json_actions(struct scg_json *w, const struct scg_features *f)
 {
-	return b ? "true" : "false";
+	scg_json_array(w, SCG_JSON_INLINE);
+	for (int a = SCG_ACTION_KILL_PROCESS; a <= SCG_ACTION_ALLOW; a++)
+		if (f->actions & (1U << a))
+			scg_json_string(w, scg_action_name((enum scg_action)a));
+	scg_json_end(w);
 }
 
-static void print_kernel_json(const struct scg_features *f)
+static void json_flags(struct scg_json *w, const struct scg_features *f)
 {
-	printf("{\"seccomp_syscall\": %s, \"filter_mode\": %s, \"actions\": [",
-	       json_bool(f->seccomp_syscall), json_bool(f->filter_mode));
-	print_actions(f, ", ", "\"");
-	printf("], \"filter_flags\": [");
-	print_flags(f, ", ", "\"");
-	printf("],\n  \"notif_sizes\": ");
-	if (f->notif_size)
-		printf("{\"notif\": %u, \"resp\": %u, \"data\": %u}", f->notif_size,
-		       f->notif_resp_size, f->data_size);
-	else
-		printf("null");
-	printf(", \"landlock_abi\": %d, \"process_tree\": \"%s\"", f->landlock_abi,
-	       f->cgroup_kill ? "cgroup" : "subreaper");
-	printf(", \"ptrace_get_filter_error\": ");
-	if (f->ptrace_get_filter)
-		printf("null");
-	else
-		cli_json_string(stdout, get_filter_reason(f->ptrace_get_filter_error));
+	scg_json_array(w, SCG_JSON_INLINE);
+	for (size_t i = 0; i < NFLAGS; i++)
+		if (f->flags & (1U << i))
+			scg_json_string(w, flag_names[i]);
+	scg_json_end(w);
+}
+
+static void print_kernel_json(struct scg_json *w, const struct scg_features *f)
+{
+	scg_json_object(w, SCG_JSON_LINES);
+	scg_json_key(w, "seccomp_syscall");
+	scg_json_bool(w, f->seccomp_syscall);
+	scg_json_key(w, "filter_mode");
+	scg_json_bool(w, f->filter_mode);
+	scg_json_key(w, "actions");
+	json_actions(w, f);
+	scg_json_key(w, "filter_flags");
+	json_flags(w, f);
+	scg_json_key(w, "notif_sizes");
+	if (f->notif_size) {
+		scg_json_object(w, SCG_JSON_INLINE);
+		scg_json_key(w, "notif");
+		scg_json_uint(w, f->notif_size);
+		scg_json_key(w, "resp");
+		scg_json_uint(w, f->notif_resp_size);
+		scg_json_key(w, "data");
+		scg_json_uint(w, f->data_size);
+		scg_json_end(w);
+	} else {
+		scg_json_null(w);
+	}
+	scg_json_key(w, "landlock_abi");
+	scg_json_int(w, f->landlock_abi);
+	scg_json_key(w, "process_tree");
+	scg_json_string(w, f->cgroup_kill ? "cgroup" : "subreaper");
+	scg_json_key(w, "ptrace_get_filter_error");
+	scg_json_string(w, f->ptrace_get_filter ? NULL
+						: get_filter_reason(f->ptrace_get_filter_error));
 	/* One feature a line, so that a shell can grep for '"NAME": true'. */
-	printf(",\n  \"features\": {");
-	for (size_t i = 0; i < cli_feature_count(); i++)
-		printf("%s\n   \"%s\": %s", i ? "," : "", cli_feature_name(i),
-		       json_bool(cli_feature_present(f, i)));
-	printf("\n  }}");
+	scg_json_key(w, "features");
+	scg_json_object(w, SCG_JSON_LINES);
+	for (size_t i = 0; i < cli_feature_count(); i++) {
+		scg_json_key(w, cli_feature_name(i));
+		scg_json_bool(w, cli_feature_present(f, i));
+	}
+	scg_json_end(w);
+	scg_json_end(w);
 }
 
 static int parse_pid(const char *text, pid_t *pid)
@@ -281,15 +316,16 @@ static void print_errors(const struct scg_diag *diag)
 	}
 }
 
-static void show(const struct scg_proc_seccomp *st, bool json, bool first)
+/* @w: the JSON writer, or NULL for text. */
+static void show(const struct scg_proc_seccomp *st, struct scg_json *w)
 {
-	if (json)
-		print_json(st, first);
+	if (w)
+		print_json(w, st);
 	else
 		print_text(st);
 }
 
-static int show_one(pid_t pid, bool json, bool first)
+static int show_one(pid_t pid, struct scg_json *w)
 {
 	struct scg_diag *diag = scg_diag_new();
 	struct scg_proc_seccomp st;
@@ -302,13 +338,13 @@ static int show_one(pid_t pid, bool json, bool first)
 		return -1;
 	}
 	scg_diag_free(diag);
-	show(&st, json, first);
+	show(&st, w);
 	scg_proc_seccomp_release(&st);
 	return 0;
 }
 
-/* --all: every process under seccomp.  Returns an exit status. */
-static int show_all(bool json)
+/* --all: every process under seccomp, then (in JSON) what was skipped.  Returns an exit status. */
+static int show_all(struct scg_json *w)
 {
 	struct scg_diag *diag = scg_diag_new();
 	struct scg_proc_scan scan;
@@ -321,12 +357,19 @@ static int show_all(bool json)
 		return CLI_EXIT_USAGE;
 	}
 	for (size_t i = 0; i < scan.n; i++)
-		show(&scan.procs[i], json, i == 0);
-	if (!json && scan.n == 0)
+		show(&scan.procs[i], w);
+	if (!w && scan.n == 0)
 		printf("no process is under seccomp\n");
-	if (json)
-		printf("\n ],\n \"skipped\": {\"vanished\": %zu, \"unreadable\": %zu", scan.vanished,
-		       scan.unreadable);
+	if (w) {
+		scg_json_end(w);
+		scg_json_key(w, "skipped");
+		scg_json_object(w, SCG_JSON_INLINE);
+		scg_json_key(w, "vanished");
+		scg_json_uint(w, scan.vanished);
+		scg_json_key(w, "unreadable");
+		scg_json_uint(w, scan.unreadable);
+		scg_json_end(w);
+	}
 	if (scan.unreadable)
 		cli_error("status: %zu process%s could not be read: /proc hides other users' "
 			  "processes (hidepid); seeing them needs CAP_SYS_PTRACE",
@@ -336,24 +379,19 @@ static int show_all(bool json)
 }
 
 /* The PIDs from argv[@first] on, or the parent.  Returns an exit status. */
-static int show_pids(int argc, char **argv, int first_pid, bool json)
+static int show_pids(int argc, char **argv, int first_pid, struct scg_json *w)
 {
 	int status = CLI_EXIT_OK;
-	bool first = true;
-	if (first_pid == argc && show_one(getppid(), json, true) < 0)
+	if (first_pid == argc && show_one(getppid(), w) < 0)
 		status = CLI_EXIT_USAGE;
-	if (first_pid == argc)
-		first = false;
 	for (int i = first_pid; i < argc; i++) {
 		pid_t pid = 0; /* parse_pid() succeeded for every argument before */
 		parse_pid(argv[i], &pid);
-		if (show_one(pid, json, first) < 0)
+		if (show_one(pid, w) < 0)
 			status = CLI_EXIT_USAGE;
-		else
-			first = false;
 	}
-	if (json)
-		printf("\n ]");
+	if (w)
+		scg_json_end(w);
 	return status;
 }
 
@@ -372,16 +410,24 @@ int cmd_status(int argc, char **argv)
 		if (parse_pid(argv[i], &pid) < 0)
 			return CLI_EXIT_USAGE;
 	}
-	if (o.json)
-		printf("{\"processes\": [");
-	int status = o.all ? show_all(o.json) : show_pids(argc, argv, pids, o.json);
+	struct scg_json *w = NULL;
+	if (o.json) {
+		if (!(w = cli_json_begin(stdout)))
+			return CLI_EXIT_USAGE;
+		scg_json_object(w, SCG_JSON_LINES);
+		scg_json_key(w, "processes");
+		scg_json_array(w, SCG_JSON_LINES);
+	}
+	int status = o.all ? show_all(w) : show_pids(argc, argv, pids, w);
 	struct scg_features f;
 	if (cli_features_probe_machine(&f) < 0)
 		memset(&f, 0, sizeof(f)); /* an unexpected answer: nothing is known to work */
-	if (o.json) {
-		printf(o.all ? "},\n \"kernel\": " : ",\n \"kernel\": ");
-		print_kernel_json(&f);
-		printf("\n}\n");
+	if (w) {
+		scg_json_key(w, "kernel");
+		print_kernel_json(w, &f);
+		scg_json_end(w);
+		if (cli_json_finish(w, stdout) < 0)
+			status = CLI_EXIT_USAGE;
 	} else {
 		print_kernel_text(&f);
 	}

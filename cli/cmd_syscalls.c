@@ -168,12 +168,24 @@ static int select_arches(struct options *o)
 
 /* --- JSON ---------------------------------------------------------------- */
 
-static void json_string_or_null(const char *s)
+/* Opens the document's array on a new writer (@w NULL: no JSON); false after reporting. */
+static bool json_start(bool json, struct scg_json **w)
 {
-	if (s)
-		cli_json_string(stdout, s);
-	else
-		fputs("null", stdout);
+	*w = NULL;
+	if (!json)
+		return true;
+	if (!(*w = cli_json_begin(stdout)))
+		return false;
+	scg_json_array(*w, SCG_JSON_LINES);
+	return true;
+}
+
+/* Closes the document's array; 0, or -1 reported. */
+static int json_finish(struct scg_json *w)
+{
+	if (w)
+		scg_json_end(w);
+	return cli_json_finish(w, stdout);
 }
 
 /* --- resolving ----------------------------------------------------------- */
@@ -319,25 +331,26 @@ static const char *error_text(int error)
 	}
 }
 
-static void print_json(const struct scg_arch *arch, const char *query, struct resolution r,
-		       bool *first)
+static void print_json(struct scg_json *w, const struct scg_arch *arch, const char *query,
+		       struct resolution r)
 {
-	printf("%s\n  {\"query\": ", *first ? "" : ",");
-	*first = false;
-	cli_json_string(stdout, query);
-	printf(", \"arch\": ");
-	cli_json_string(stdout, scg_arch_name(arch));
-	printf(", \"name\": ");
-	json_string_or_null(r.name);
+	scg_json_object(w, SCG_JSON_INLINE);
+	scg_json_key(w, "query");
+	scg_json_string(w, query);
+	scg_json_key(w, "arch");
+	scg_json_string(w, scg_arch_name(arch));
+	scg_json_key(w, "name");
+	scg_json_string(w, r.name);
+	scg_json_key(w, "nr");
 	if (r.has_nr)
-		printf(", \"nr\": %u", (unsigned)r.nr);
+		scg_json_uint(w, r.nr);
 	else
-		printf(", \"nr\": null");
+		scg_json_null(w);
 	if (r.error) {
-		printf(", \"error\": ");
-		cli_json_string(stdout, error_text(r.error));
+		scg_json_key(w, "error");
+		scg_json_string(w, error_text(r.error));
 	}
-	printf("}");
+	scg_json_end(w);
 }
 
 /*
@@ -345,7 +358,7 @@ static void print_json(const struct scg_arch *arch, const char *query, struct re
  * none of them; an ABI that lacks a syscall others have is not a failure
  * when several were asked for.
  */
-static bool resolve_query(const struct options *o, const char *query, bool *first)
+static bool resolve_query(const struct options *o, const char *query, struct scg_json *w)
 {
 	struct resolution on_first = {0};
 	bool any = false;
@@ -357,7 +370,7 @@ static bool resolve_query(const struct options *o, const char *query, bool *firs
 		/* in text, only a known syscall or number earns a line */
 		bool known = r.error == 0 || r.error == -ENOSYS || r.error == -ESRCH;
 		if (o->json)
-			print_json(o->arches[i], query, r, first);
+			print_json(w, o->arches[i], query, r);
 		else if (r.error == 0 || (o->n_arches > 1 && known))
 			print_text(o, o->arches[i], r);
 	}
@@ -371,13 +384,14 @@ static bool resolve_query(const struct options *o, const char *query, bool *firs
 
 static int run_resolve(const struct options *o, int argc, char **argv)
 {
-	bool first = true, ok = true;
-	if (o->json)
-		putchar('[');
+	bool ok = true;
+	struct scg_json *w = NULL;
+	if (!json_start(o->json, &w))
+		return CLI_EXIT_USAGE;
 	for (int i = 0; i < argc; i++)
-		ok &= resolve_query(o, argv[i], &first);
-	if (o->json)
-		printf("%s]\n", first ? "" : "\n");
+		ok &= resolve_query(o, argv[i], w);
+	if (json_finish(w) < 0)
+		return CLI_EXIT_USAGE;
 	return ok ? CLI_EXIT_OK : CLI_EXIT_USAGE;
 }
 
@@ -395,34 +409,41 @@ static void list_text(const struct options *o, const struct scg_arch *arch)
 	}
 }
 
-static void list_json(const struct scg_arch *arch, bool last)
+static void list_json(struct scg_json *w, const struct scg_arch *arch)
 {
-	printf("  {\"arch\": ");
-	cli_json_string(stdout, scg_arch_name(arch));
-	printf(", \"syscalls\": [");
+	scg_json_object(w, SCG_JSON_INLINE);
+	scg_json_key(w, "arch");
+	scg_json_string(w, scg_arch_name(arch));
+	scg_json_key(w, "syscalls");
+	scg_json_array(w, SCG_JSON_LINES);
 	for (size_t i = 0; i < scg_syscall_count(arch); i++) {
 		const char *name;
 		uint32_t nr;
 		scg_syscall_at(arch, i, &name, &nr);
-		printf("%s\n    {\"name\": ", i ? "," : "");
-		cli_json_string(stdout, name);
-		printf(", \"nr\": %u}", (unsigned)nr);
+		scg_json_object(w, SCG_JSON_INLINE);
+		scg_json_key(w, "name");
+		scg_json_string(w, name);
+		scg_json_key(w, "nr");
+		scg_json_uint(w, nr);
+		scg_json_end(w);
 	}
-	printf("\n  ]}%s\n", last ? "" : ",");
+	scg_json_end(w);
+	scg_json_end(w);
 }
 
 static int run_list(const struct options *o)
 {
-	if (o->json)
-		printf("[\n");
+	struct scg_json *w = NULL;
+	if (!json_start(o->json, &w))
+		return CLI_EXIT_USAGE;
 	for (size_t i = 0; i < o->n_arches; i++) {
 		if (o->json)
-			list_json(o->arches[i], i + 1 == o->n_arches);
+			list_json(w, o->arches[i]);
 		else
 			list_text(o, o->arches[i]);
 	}
-	if (o->json)
-		printf("]\n");
+	if (json_finish(w) < 0)
+		return CLI_EXIT_USAGE;
 	return CLI_EXIT_OK;
 }
 
@@ -442,64 +463,69 @@ static void arch_text(const struct scg_arch *arch, bool native)
 	printf("%s\n", native ? "  (native)" : "");
 }
 
-static void json_names(const char *const *names)
+static void json_names(struct scg_json *w, const char *const *names)
 {
-	putchar('[');
-	for (size_t i = 0; names[i]; i++) {
-		if (i)
-			fputs(", ", stdout);
-		cli_json_string(stdout, names[i]);
-	}
-	putchar(']');
+	scg_json_array(w, SCG_JSON_INLINE);
+	for (size_t i = 0; names[i]; i++)
+		scg_json_string(w, names[i]);
+	scg_json_end(w);
 }
 
-static void json_companions(const struct scg_arch *arch)
+static void json_companions(struct scg_json *w, const struct scg_arch *arch)
 {
 	const struct scg_arch *comp[MAX_ARCHES];
 	size_t n = scg_arch_companions(arch, comp, MAX_ARCHES);
-	putchar('[');
-	for (size_t i = 0; i < n && i < MAX_ARCHES; i++) {
-		if (i)
-			fputs(", ", stdout);
-		cli_json_string(stdout, scg_arch_name(comp[i]));
-	}
-	putchar(']');
+	scg_json_array(w, SCG_JSON_INLINE);
+	for (size_t i = 0; i < n && i < MAX_ARCHES; i++)
+		scg_json_string(w, scg_arch_name(comp[i]));
+	scg_json_end(w);
 }
 
-static void arch_json(const struct scg_arch *arch, bool native, bool last)
+static void arch_json(struct scg_json *w, const struct scg_arch *arch, bool native)
 {
-	printf("  {\"name\": ");
-	cli_json_string(stdout, scg_arch_name(arch));
-	printf(", \"audit_arch\": %u, \"audit_arch_name\": ", (unsigned)scg_arch_audit(arch));
-	json_string_or_null(scg_audit_arch_name(scg_arch_audit(arch)));
-	printf(", \"bits\": %u, \"endian\": \"%s\", \"nr_flags\": %u, \"aliases\": ",
-	       scg_arch_bits(arch), scg_arch_big_endian(arch) ? "big" : "little",
-	       (unsigned)scg_arch_nr_flags(arch));
-	json_names(scg_arch_aliases(arch));
-	printf(", \"companions\": ");
-	json_companions(arch);
-	printf(", \"syscalls\": %zu, \"native\": %s}%s\n", scg_syscall_count(arch),
-	       native ? "true" : "false", last ? "" : ",");
+	scg_json_object(w, SCG_JSON_INLINE);
+	scg_json_key(w, "name");
+	scg_json_string(w, scg_arch_name(arch));
+	scg_json_key(w, "audit_arch");
+	scg_json_uint(w, scg_arch_audit(arch));
+	scg_json_key(w, "audit_arch_name");
+	scg_json_string(w, scg_audit_arch_name(scg_arch_audit(arch)));
+	scg_json_key(w, "bits");
+	scg_json_uint(w, scg_arch_bits(arch));
+	scg_json_key(w, "endian");
+	scg_json_string(w, scg_arch_big_endian(arch) ? "big" : "little");
+	scg_json_key(w, "nr_flags");
+	scg_json_uint(w, scg_arch_nr_flags(arch));
+	scg_json_key(w, "aliases");
+	json_names(w, scg_arch_aliases(arch));
+	scg_json_key(w, "companions");
+	json_companions(w, arch);
+	scg_json_key(w, "syscalls");
+	scg_json_uint(w, scg_syscall_count(arch));
+	scg_json_key(w, "native");
+	scg_json_bool(w, native);
+	scg_json_end(w);
 }
 
 static int run_arches(const struct options *o)
 {
 	const struct scg_arch *native = scg_arch_native();
 	size_t n = scg_arch_count();
-	if (o->json)
-		printf("[\n");
-	else
+	struct scg_json *w = NULL;
+	if (!json_start(o->json, &w))
+		return CLI_EXIT_USAGE;
+	if (!o->json)
 		printf("%-12s %-10s  %-23s %4s  %-6s  %s\n", "ABI", "AUDIT_ARCH", "CONSTANT",
 		       "BITS", "ENDIAN", "ALIASES");
 	for (size_t i = 0; i < n; i++) {
 		const struct scg_arch *arch = scg_arch_at(i);
 		if (o->json)
-			arch_json(arch, arch == native, i + 1 == n);
+			arch_json(w, arch, arch == native);
 		else
 			arch_text(arch, arch == native);
 	}
-	if (o->json)
-		printf("]\n");
+	if (json_finish(w) < 0)
+		return CLI_EXIT_USAGE;
 	return CLI_EXIT_OK;
 }
 
@@ -524,17 +550,18 @@ static void unknown_group(const char *name)
 		cli_error("unknown group '%s'; 'syscage syscalls --groups' lists them", name);
 }
 
-static void group_json(size_t i, bool members, bool last)
+static void group_json(struct scg_json *w, size_t i, bool members)
 {
-	printf("  {\"name\": ");
-	cli_json_string(stdout, scg_group_name(i));
-	printf(", \"summary\": ");
-	cli_json_string(stdout, scg_group_summary(i));
+	scg_json_object(w, SCG_JSON_INLINE);
+	scg_json_key(w, "name");
+	scg_json_string(w, scg_group_name(i));
+	scg_json_key(w, "summary");
+	scg_json_string(w, scg_group_summary(i));
 	if (members) {
-		printf(", \"members\": ");
-		json_names(scg_group_members(i));
+		scg_json_key(w, "members");
+		json_names(w, scg_group_members(i));
 	}
-	printf("}%s\n", last ? "" : ",");
+	scg_json_end(w);
 }
 
 /*
@@ -546,8 +573,9 @@ static int run_groups(const struct options *o, int argc, char **argv)
 	int status = CLI_EXIT_OK;
 	unsigned headed = 0;
 	size_t n = argc ? (size_t)argc : scg_group_count();
-	if (o->json)
-		printf("[\n");
+	struct scg_json *w = NULL;
+	if (!json_start(o->json, &w))
+		return CLI_EXIT_USAGE;
 	for (size_t k = 0; k < n; k++) {
 		int i = argc ? group_index(argv[k]) : (int)k;
 		if (i < 0) {
@@ -556,7 +584,7 @@ static int run_groups(const struct options *o, int argc, char **argv)
 			continue;
 		}
 		if (o->json) {
-			group_json((size_t)i, argc > 0, k + 1 == n);
+			group_json(w, (size_t)i, argc > 0);
 		} else if (!argc) {
 			printf("@%-16s %s\n", scg_group_name((size_t)i), scg_group_summary((size_t)i));
 		} else {
@@ -567,8 +595,8 @@ static int run_groups(const struct options *o, int argc, char **argv)
 				printf("%s\n", *m);
 		}
 	}
-	if (o->json)
-		printf("]\n");
+	if (json_finish(w) < 0)
+		return CLI_EXIT_USAGE;
 	return status;
 }
 

@@ -309,139 +309,168 @@ static void print_text(const struct run *run)
 
 /* --- JSON output -------------------------------------------------------------- */
 
-static void json_string(const char *s)
-{
-	if (!s) {
-		fputs("null", stdout);
-		return;
-	}
-	cli_json_string(stdout, s);
-}
-
 /* One diagnostic as an object; @errno_name (or NULL) adds the kernel's errno. */
-static void json_entry(const struct scg_diag_entry *e, const char *errno_name)
+static void json_entry(struct scg_json *w, const struct scg_diag_entry *e, const char *errno_name)
 {
-	printf("{\"insn\": ");
+	scg_json_object(w, SCG_JSON_INLINE);
+	scg_json_key(w, "insn");
 	if (e->loc.insn >= 0)
-		printf("%ld", e->loc.insn);
+		scg_json_int(w, e->loc.insn);
 	else
-		fputs("null", stdout);
-	fputs(", \"rule\": ", stdout);
-	json_string(e->code);
-	fputs(", \"message\": ", stdout);
-	json_string(e->message);
-	fputs(", \"hint\": ", stdout);
-	json_string(cli_hint(e));
-	if (errno_name)
-		printf(", \"errno\": \"%s\"", errno_name);
-	putchar('}');
+		scg_json_null(w);
+	scg_json_key(w, "rule");
+	scg_json_string(w, e->code);
+	scg_json_key(w, "message");
+	scg_json_string(w, e->message);
+	scg_json_key(w, "hint");
+	scg_json_string(w, cli_hint(e));
+	if (errno_name) {
+		scg_json_key(w, "errno");
+		scg_json_string(w, errno_name);
+	}
+	scg_json_end(w);
 }
 
 /* The first error of @diag as an object (or null), then its warnings as an array. */
-static void json_error_and_warnings(const struct scg_diag *diag, int kernel_errno)
+static void json_error_and_warnings(struct scg_json *w, const struct scg_diag *diag,
+				    int kernel_errno)
 {
-	fputs("\"error\": ", stdout);
-	const char *sep = "";
+	scg_json_key(w, "error");
 	size_t errors = 0;
 	for (size_t i = 0; i < scg_diag_count(diag); i++) {
 		const struct scg_diag_entry *e = scg_diag_get(diag, i);
 		if (e->severity == SCG_SEV_ERROR && errors++ == 0)
-			json_entry(e, kernel_errno == ENOMEM ? "ENOMEM" : "EINVAL");
+			json_entry(w, e, kernel_errno == ENOMEM ? "ENOMEM" : "EINVAL");
 	}
 	if (!errors)
-		fputs("null", stdout);
-	fputs(", \"warnings\": [", stdout);
+		scg_json_null(w);
+	scg_json_key(w, "warnings");
+	scg_json_array(w, SCG_JSON_INLINE);
 	for (size_t i = 0; i < scg_diag_count(diag); i++) {
 		const struct scg_diag_entry *e = scg_diag_get(diag, i);
-		if (e->severity != SCG_SEV_WARNING)
-			continue;
-		fputs(sep, stdout);
-		json_entry(e, NULL);
-		sep = ", ";
+		if (e->severity == SCG_SEV_WARNING)
+			json_entry(w, e, NULL);
 	}
-	putchar(']');
+	scg_json_end(w);
 }
 
-static void json_file(const struct file_result *f)
+static void json_file(struct scg_json *w, const struct file_result *f)
 {
-	fputs("    {\"file\": ", stdout);
-	json_string(f->path);
-	printf(", \"accepted\": %s, \"instructions\": %zu, \"ebpf_len\": ",
-	       f->res.accepted ? "true" : "false", f->prog.len);
+	scg_json_object(w, SCG_JSON_INLINE);
+	scg_json_key(w, "file");
+	scg_json_string(w, f->path);
+	scg_json_key(w, "accepted");
+	scg_json_bool(w, f->res.accepted);
+	scg_json_key(w, "instructions");
+	scg_json_uint(w, f->prog.len);
+	scg_json_key(w, "ebpf_len");
 	if (f->res.accepted)
-		printf("%zu", f->res.ebpf_len);
+		scg_json_uint(w, f->res.ebpf_len);
 	else
-		fputs("null", stdout);
-	printf(", \"capacity\": %zu, ", f->capacity);
-	json_error_and_warnings(f->diag, f->res.kernel_errno);
-	putchar('}');
+		scg_json_null(w);
+	scg_json_key(w, "capacity");
+	scg_json_uint(w, f->capacity);
+	json_error_and_warnings(w, f->diag, f->res.kernel_errno);
+	scg_json_end(w);
 }
 
-static void json_stack(const struct run *run)
+static void json_stack(struct scg_json *w, const struct run *run)
 {
 	const struct stack_result *s = &run->stack;
 	if (!s->checked) {
-		fputs("null", stdout);
+		scg_json_null(w);
 		return;
 	}
-	printf("{\"filters\": %zu, \"accepted\": %s, \"limit\": %u, \"path_len\": ", run->n_files,
-	       s->res.accepted ? "true" : "false", SCG_MAX_INSNS_PER_PATH);
+	scg_json_object(w, SCG_JSON_INLINE);
+	scg_json_key(w, "filters");
+	scg_json_uint(w, run->n_files);
+	scg_json_key(w, "accepted");
+	scg_json_bool(w, s->res.accepted);
+	scg_json_key(w, "limit");
+	scg_json_uint(w, SCG_MAX_INSNS_PER_PATH);
+	scg_json_key(w, "path_len");
 	if (s->res.accepted)
-		printf("%zu, \"more_copies_of_last\": %zu, \"failing_file\": null, ",
-		       s->res.ebpf_len, s->more_copies);
-	else {
-		fputs("null, \"more_copies_of_last\": null, \"failing_file\": ", stdout);
-		json_string(run->files[s->failing].path);
-		fputs(", ", stdout);
-	}
-	json_error_and_warnings(s->diag, s->res.kernel_errno);
-	putchar('}');
+		scg_json_uint(w, s->res.ebpf_len);
+	else
+		scg_json_null(w);
+	scg_json_key(w, "more_copies_of_last");
+	if (s->res.accepted)
+		scg_json_uint(w, s->more_copies);
+	else
+		scg_json_null(w);
+	scg_json_key(w, "failing_file");
+	scg_json_string(w, s->res.accepted ? NULL : run->files[s->failing].path);
+	json_error_and_warnings(w, s->diag, s->res.kernel_errno);
+	scg_json_end(w);
 }
 
-static void json_cache(const struct run *run)
+/* The always-allowed numbers of @t as [first, last] ranges. */
+static void json_ranges(struct scg_json *w, const struct cache_table *t)
+{
+	scg_json_array(w, SCG_JSON_INLINE);
+	for (uint32_t nr = 0; nr <= t->max_nr; nr++) {
+		if (!t->allowed[nr])
+			continue;
+		uint32_t end = nr;
+		while (end < t->max_nr && t->allowed[end + 1])
+			end++;
+		scg_json_array(w, SCG_JSON_INLINE);
+		scg_json_uint(w, nr);
+		scg_json_uint(w, end);
+		scg_json_end(w);
+		nr = end;
+	}
+	scg_json_end(w);
+}
+
+static void json_cache(struct scg_json *w, const struct run *run)
 {
 	if (!run->n_cache) {
-		fputs("null", stdout);
+		scg_json_null(w);
 		return;
 	}
-	putchar('[');
+	scg_json_array(w, SCG_JSON_LINES);
 	for (size_t a = 0; a < run->n_cache; a++) {
 		const struct cache_table *t = &run->cache[a];
-		printf("%s\n    {\"arch\": ", a ? "," : "");
-		json_string(scg_arch_name(t->arch));
-		printf(", \"audit_arch\": \"%#x\", \"max_nr\": %u, \"count\": %zu, \"ranges\": [",
-		       scg_arch_audit(t->arch), t->max_nr, t->count);
-		const char *sep = "";
-		for (uint32_t nr = 0; nr <= t->max_nr; nr++) {
-			if (!t->allowed[nr])
-				continue;
-			uint32_t end = nr;
-			while (end < t->max_nr && t->allowed[end + 1])
-				end++;
-			printf("%s[%u, %u]", sep, nr, end);
-			sep = ", ";
-			nr = end;
-		}
-		fputs("]}", stdout);
+		scg_json_object(w, SCG_JSON_INLINE);
+		scg_json_key(w, "arch");
+		scg_json_string(w, scg_arch_name(t->arch));
+		scg_json_key(w, "audit_arch");
+		scg_json_valuef(w, "\"%#x\"", scg_arch_audit(t->arch));
+		scg_json_key(w, "max_nr");
+		scg_json_uint(w, t->max_nr);
+		scg_json_key(w, "count");
+		scg_json_uint(w, t->count);
+		scg_json_key(w, "ranges");
+		json_ranges(w, t);
+		scg_json_end(w);
 	}
-	fputs("\n  ]", stdout);
+	scg_json_end(w);
 }
 
-static void print_json(const struct run *run)
+/* 0, or -1 when the JSON could not be written (reported). */
+static int print_json(const struct run *run)
 {
+	struct scg_json *w = cli_json_begin(stdout);
+	if (!w)
+		return -1;
 	bool accepted = run->all_accepted && (!run->stack.checked || run->stack.res.accepted);
-	printf("{\n  \"accepted\": %s,\n  \"arch\": ", accepted ? "true" : "false");
-	json_string(scg_arch_name(run->arch));
-	fputs(",\n  \"files\": [\n", stdout);
-	for (size_t i = 0; i < run->n_files; i++) {
-		json_file(&run->files[i]);
-		fputs(i + 1 < run->n_files ? ",\n" : "\n", stdout);
-	}
-	fputs("  ],\n  \"stack\": ", stdout);
-	json_stack(run);
-	fputs(",\n  \"cache\": ", stdout);
-	json_cache(run);
-	fputs("\n}\n", stdout);
+	scg_json_object(w, SCG_JSON_LINES);
+	scg_json_key(w, "accepted");
+	scg_json_bool(w, accepted);
+	scg_json_key(w, "arch");
+	scg_json_string(w, scg_arch_name(run->arch));
+	scg_json_key(w, "files");
+	scg_json_array(w, SCG_JSON_LINES);
+	for (size_t i = 0; i < run->n_files; i++)
+		json_file(w, &run->files[i]);
+	scg_json_end(w);
+	scg_json_key(w, "stack");
+	json_stack(w, run);
+	scg_json_key(w, "cache");
+	json_cache(w, run);
+	scg_json_end(w);
+	return cli_json_finish(w, stdout);
 }
 
 /* --- the command ---------------------------------------------------------------- */
@@ -506,12 +535,13 @@ int cmd_verify(int argc, char **argv)
 	}
 	int status = CLI_EXIT_USAGE;
 	if (load_files(&run, argv + first) == 0 && decide(&run, o.cache || o.json) == 0) {
+		int printed = 0;
 		if (o.json)
-			print_json(&run);
+			printed = print_json(&run);
 		else
 			print_text(&run);
 		bool loads = run.all_accepted && run.stack.res.accepted;
-		status = loads ? CLI_EXIT_OK : CLI_EXIT_NEGATIVE;
+		status = printed < 0 ? CLI_EXIT_USAGE : loads ? CLI_EXIT_OK : CLI_EXIT_NEGATIVE;
 	}
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		cli_error("cannot write to standard output");

@@ -93,28 +93,55 @@ static void record(struct inject_state *st, size_t rule, const char *name, pid_t
 		s->more_pids = true;
 }
 
+/* One JSON line of --log for @f; its optional members are what the rule does. */
+static void log_fault(struct scg_json *w, const struct scg_inject_rule *r,
+		      const struct scg_inject_fault *f, const char *name)
+{
+	scg_json_object(w, SCG_JSON_COMPACT);
+	scg_json_key(w, "rule");
+	scg_json_uint(w, f->rule + 1);
+	scg_json_key(w, "pid");
+	scg_json_int(w, f->tgid);
+	scg_json_key(w, "tid");
+	scg_json_uint(w, f->notif->pid);
+	scg_json_key(w, "syscall");
+	scg_json_string(w, name);
+	scg_json_key(w, "decoded");
+	scg_json_string(w, f->call);
+	if (f->count) { /* which call of this syscall in this thread; known for counted rules */
+		scg_json_key(w, "call");
+		scg_json_uint(w, f->count);
+	}
+	if (r->has_error) {
+		const char *e = scg_errno_name(NULL, r->error);
+		scg_json_key(w, "error");
+		scg_json_string(w, e ? e : "?");
+	}
+	if (r->has_retval) {
+		scg_json_key(w, "retval");
+		scg_json_int(w, r->retval);
+	}
+	if (r->signal) {
+		const char *abbrev = sigabbrev_np(r->signal);
+		char sig[32];
+		snprintf(sig, sizeof(sig), "SIG%s", abbrev ? abbrev : "?");
+		scg_json_key(w, "signal");
+		scg_json_string(w, sig);
+	}
+	scg_json_end(w);
+}
+
 static void log_injection(struct inject_state *st, const struct scg_inject_fault *f,
 			  const char *name)
 {
 	if (!st->log)
 		return;
-	const struct scg_inject_rule *r = st->rules[f->rule];
-	fprintf(st->log, "{\"rule\":%zu,\"pid\":%d,\"tid\":%u,\"syscall\":\"%s\",\"decoded\":",
-		f->rule + 1, f->tgid, f->notif->pid, name);
-	cli_json_string(st->log, f->call);
-	if (f->count) /* which call of this syscall in this thread; known for counted rules */
-		fprintf(st->log, ",\"call\":%llu", (unsigned long long)f->count);
-	if (r->has_error) {
-		const char *e = scg_errno_name(NULL, r->error);
-		fprintf(st->log, ",\"error\":\"%s\"", e ? e : "?");
-	}
-	if (r->has_retval)
-		fprintf(st->log, ",\"retval\":%lld", (long long)r->retval);
-	if (r->signal) {
-		const char *abbrev = sigabbrev_np(r->signal);
-		fprintf(st->log, ",\"signal\":\"SIG%s\"", abbrev ? abbrev : "?");
-	}
-	fprintf(st->log, "}\n");
+	struct scg_json *w = scg_json_new(st->log);
+	if (!w)
+		return; /* out of memory: the log misses a line, the summary still counts it */
+	log_fault(w, st->rules[f->rule], f, name);
+	if (scg_json_free(w) == 0)
+		putc('\n', st->log);
 	fflush(st->log);
 }
 

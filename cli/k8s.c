@@ -17,10 +17,9 @@
 
 #include "common/cli.h"
 #include "k8s.h"
-#include "common/textbuf.h"
 
 /* A YAML scalar: plain where it is a bare word, else double-quoted. */
-static void scalar(struct textbuf *tb, const char *s)
+static void scalar(FILE *tb, const char *s)
 {
 	bool plain = *s && strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 				     "0123456789_./-") == strlen(s) &&
@@ -28,19 +27,19 @@ static void scalar(struct textbuf *tb, const char *s)
 		     strcmp(s, "null") && strcmp(s, "yes") && strcmp(s, "no") && strcmp(s, "on") &&
 		     strcmp(s, "off") && strcmp(s, "y") && strcmp(s, "n");
 	if (plain) {
-		textbuf_append(tb, s);
+		fputs(s, tb);
 		return;
 	}
-	textbuf_append(tb, "\"");
+	fputs("\"", tb);
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
 		if (*p == '"' || *p == '\\')
-			textbuf_appendf(tb, "\\%c", *p);
+			fprintf(tb, "\\%c", *p);
 		else if (*p < 0x20 || *p == 0x7f)
-			textbuf_appendf(tb, "\\x%02x", *p);
+			fprintf(tb, "\\x%02x", *p);
 		else
-			textbuf_appendn(tb, (const char *)p, 1);
+			fputc(*p, tb);
 	}
-	textbuf_append(tb, "\"");
+	fputs("\"", tb);
 }
 
 static bool refuse(const char *where, const char *key)
@@ -51,32 +50,32 @@ static bool refuse(const char *where, const char *key)
 }
 
 /* A JSON array of strings as a YAML block sequence at @indent. */
-static bool strings(struct textbuf *tb, const char *key, struct json_object *v, const char *indent)
+static bool strings(FILE *tb, const char *key, struct json_object *v, const char *indent)
 {
 	if (!json_object_is_type(v, json_type_array))
 		return refuse("a non-list ", key);
-	textbuf_appendf(tb, "%s:\n", key);
+	fprintf(tb, "%s:\n", key);
 	for (size_t i = 0; i < json_object_array_length(v); i++) {
-		textbuf_appendf(tb, "%s- ", indent);
+		fprintf(tb, "%s- ", indent);
 		scalar(tb, json_object_get_string(json_object_array_get_idx(v, i)));
-		textbuf_append(tb, "\n");
+		fputs("\n", tb);
 	}
 	return true;
 }
 
-static bool arg(struct textbuf *tb, struct json_object *a)
+static bool arg(FILE *tb, struct json_object *a)
 {
 	const char *lead = "      - ";
 	json_object_object_foreach(a, key, v)
 	{
 		if (!strcmp(key, "op")) {
-			textbuf_appendf(tb, "%sop: ", lead);
+			fprintf(tb, "%sop: ", lead);
 			scalar(tb, json_object_get_string(v));
-			textbuf_append(tb, "\n");
+			fputs("\n", tb);
 		} else if (!strcmp(key, "index") || !strcmp(key, "value") ||
 			   !strcmp(key, "valueTwo")) {
 			/* values are unsigned 64-bit; json-c keeps them exactly */
-			textbuf_appendf(tb, "%s%s: %" PRIu64 "\n", lead, key, json_object_get_uint64(v));
+			fprintf(tb, "%s%s: %" PRIu64 "\n", lead, key, json_object_get_uint64(v));
 		} else {
 			return refuse("the argument field ", key);
 		}
@@ -85,33 +84,33 @@ static bool arg(struct textbuf *tb, struct json_object *a)
 	return true;
 }
 
-static bool syscall(struct textbuf *tb, struct json_object *s)
+static bool syscall(FILE *tb, struct json_object *s)
 {
 	const char *lead = "  - ";
 	json_object_object_foreach(s, key, v)
 	{
 		if (!strcmp(key, "comment")) { /* the operator has no field: a YAML comment keeps it */
 			const char *c = json_object_get_string(v);
-			textbuf_append(tb, "  # ");
-			textbuf_appendn(tb, c, strcspn(c, "\n\r"));
-			textbuf_append(tb, "\n");
+			fputs("  # ", tb);
+			fwrite(c, 1, strcspn(c, "\n\r"), tb);
+			fputs("\n", tb);
 			continue;
 		}
-		textbuf_append(tb, lead);
+		fputs(lead, tb);
 		lead = "    ";
 		if (!strcmp(key, "names")) {
 			if (!strings(tb, key, v, "    "))
 				return false;
 		} else if (!strcmp(key, "action")) {
-			textbuf_append(tb, "action: ");
+			fputs("action: ", tb);
 			scalar(tb, json_object_get_string(v));
-			textbuf_append(tb, "\n");
+			fputs("\n", tb);
 		} else if (!strcmp(key, "errnoRet")) {
-			textbuf_appendf(tb, "errnoRet: %" PRIu64 "\n", json_object_get_uint64(v));
+			fprintf(tb, "errnoRet: %" PRIu64 "\n", json_object_get_uint64(v));
 		} else if (!strcmp(key, "args")) {
 			if (!json_object_is_type(v, json_type_array))
 				return refuse("a non-list ", key);
-			textbuf_append(tb, "args:\n");
+			fputs("args:\n", tb);
 			for (size_t i = 0; i < json_object_array_length(v); i++)
 				if (!arg(tb, json_object_array_get_idx(v, i)))
 					return false;
@@ -122,7 +121,7 @@ static bool syscall(struct textbuf *tb, struct json_object *s)
 	return true;
 }
 
-static bool spec(struct textbuf *tb, struct json_object *root)
+static bool spec(FILE *tb, struct json_object *root)
 {
 	json_object_object_foreach(root, key, v)
 	{
@@ -132,19 +131,19 @@ static bool spec(struct textbuf *tb, struct json_object *root)
 				continue;
 			return refuse("", key);
 		}
-		textbuf_append(tb, "  ");
+		fputs("  ", tb);
 		if (!strcmp(key, "defaultAction") || !strcmp(key, "listenerPath") ||
 		    !strcmp(key, "listenerMetadata")) {
-			textbuf_appendf(tb, "%s: ", key);
+			fprintf(tb, "%s: ", key);
 			scalar(tb, json_object_get_string(v));
-			textbuf_append(tb, "\n");
+			fputs("\n", tb);
 		} else if (!strcmp(key, "architectures") || !strcmp(key, "flags")) {
 			if (!strings(tb, key, v, "  "))
 				return false;
 		} else if (!strcmp(key, "syscalls")) {
 			if (!json_object_is_type(v, json_type_array))
 				return refuse("a non-list ", key);
-			textbuf_append(tb, "syscalls:\n");
+			fputs("syscalls:\n", tb);
 			for (size_t i = 0; i < json_object_array_length(v); i++)
 				if (!syscall(tb, json_object_array_get_idx(v, i)))
 					return false;
@@ -164,16 +163,21 @@ int cli_oci_to_k8s(const char *json, const char *name, char **yaml)
 		cli_error("compile --format k8s: the OCI export is not a JSON object");
 		return -EINVAL;
 	}
-	struct textbuf tb = TEXTBUF_INIT;
-	textbuf_append(&tb, "apiVersion: security-profiles-operator.x-k8s.io/v1beta1\n"
+	size_t len;
+	FILE *tb = open_memstream(yaml, &len);
+	if (!tb) {
+		json_object_put(root);
+		return -ENOMEM;
+	}
+	fputs("apiVersion: security-profiles-operator.x-k8s.io/v1beta1\n"
 			    "kind: SeccompProfile\n"
 			    "metadata:\n"
-			    "  name: ");
-	scalar(&tb, name);
-	textbuf_append(&tb, "\nspec:\n");
-	bool ok = spec(&tb, root);
+			    "  name: ", tb);
+	scalar(tb, name);
+	fputs("\nspec:\n", tb);
+	bool ok = spec(tb, root);
 	json_object_put(root);
-	int r = textbuf_finish(&tb, yaml);
+	int r = cli_memstream_finish(tb, yaml);
 	if (r == 0 && !ok) {
 		free(*yaml);
 		*yaml = NULL;

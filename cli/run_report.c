@@ -115,21 +115,53 @@ static void describe_where(const struct scg_policy *policy, const struct scg_ver
 	}
 }
 
+/* One JSON line of the log: a compact object written by @fill, then flushed. */
+static void log_line(FILE *f, void (*fill)(struct scg_json *w, const void *arg), const void *arg)
+{
+	struct scg_json *w = scg_json_new(f);
+	if (!w)
+		return; /* out of memory: the log misses a line, the report still counts it */
+	scg_json_object(w, SCG_JSON_COMPACT);
+	fill(w, arg);
+	scg_json_end(w);
+	if (scg_json_free(w) == 0)
+		putc('\n', f);
+	fflush(f);
+}
+
+struct denial_line {
+	const struct run_denial *d;
+	const char *action;
+	bool complain;
+};
+
+static void fill_denial(struct scg_json *w, const void *arg)
+{
+	const struct denial_line *l = arg;
+	const struct run_denial *d = l->d;
+	scg_json_key(w, "pid");
+	scg_json_int(w, d->pid);
+	scg_json_key(w, "syscall");
+	scg_json_string(w, d->name ? d->name : "");
+	scg_json_key(w, "nr");
+	scg_json_uint(w, d->nr);
+	scg_json_key(w, "call");
+	scg_json_string(w, d->call);
+	scg_json_key(w, "read_after_call");
+	scg_json_bool(w, d->read_after_call);
+	scg_json_key(w, "verdict");
+	scg_json_string(w, l->action);
+	scg_json_key(w, "by");
+	scg_json_string(w, d->where);
+	if (l->complain) { /* the verdict was not carried out: the call ran */
+		scg_json_key(w, "complain");
+		scg_json_bool(w, true);
+	}
+}
+
 static void log_denial(FILE *f, const struct run_denial *d, const char *action, bool complain)
 {
-	fprintf(f, "{\"pid\":%d,\"syscall\":", (int)d->pid);
-	cli_json_string(f, d->name ? d->name : "");
-	fprintf(f, ",\"nr\":%" PRIu32 ",\"call\":", d->nr);
-	cli_json_string(f, d->call);
-	fprintf(f, ",\"read_after_call\":%s", d->read_after_call ? "true" : "false");
-	fprintf(f, ",\"verdict\":");
-	cli_json_string(f, action);
-	fprintf(f, ",\"by\":");
-	cli_json_string(f, d->where);
-	if (complain) /* the verdict was not carried out: the call ran */
-		fprintf(f, ",\"complain\":true");
-	fprintf(f, "}\n");
-	fflush(f);
+	log_line(f, fill_denial, &(struct denial_line){ d, action, complain });
 }
 
 static void count(struct run_report *rep, const struct run_denial *d)
@@ -227,13 +259,29 @@ void run_report_denial(const struct scg_launch_denial *denial, void *front)
 	count(rep, d);
 }
 
+struct own_filter_line {
+	pid_t tid;
+	const char *name;
+	uint32_t nr;
+	bool refused;
+};
+
+static void fill_own_filter(struct scg_json *w, const void *arg)
+{
+	const struct own_filter_line *l = arg;
+	scg_json_key(w, "pid");
+	scg_json_int(w, l->tid);
+	scg_json_key(w, "syscall");
+	scg_json_string(w, l->name);
+	scg_json_key(w, "nr");
+	scg_json_uint(w, l->nr);
+	scg_json_key(w, "own_filter");
+	scg_json_string(w, l->refused ? "refused" : "allowed");
+}
+
 static void log_own_filter(FILE *f, pid_t tid, const char *name, uint32_t nr, bool refused)
 {
-	fprintf(f, "{\"pid\":%d,\"syscall\":", (int)tid);
-	cli_json_string(f, name);
-	fprintf(f, ",\"nr\":%" PRIu32 ",\"own_filter\":\"%s\"}\n", nr,
-		refused ? "refused" : "allowed");
-	fflush(f);
+	log_line(f, fill_own_filter, &(struct own_filter_line){ tid, name, nr, refused });
 }
 
 void run_report_own_filter(pid_t tid, const struct scg_seccomp_data *data, bool refused,

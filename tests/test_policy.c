@@ -873,6 +873,10 @@ static void test_warnings(void **state)
 		       "never matches: line 1 already decides 'read'");
 	expect_warning("allow read if arg0 == 1\nkill write, read if arg0 == 1\n", 2, 13,
 		       "never matches: line 1 already decides 'read'");
+	/* of several rules with the condition, the message names the latest */
+	expect_warning("allow read if arg0 == 1\nkill read if arg0 == 1\n"
+		       "errno(EPERM) read if arg0 == 1\n",
+		       3, 14, "never matches: line 2 already decides 'read'");
 	expect_warning("allow read\nkill read on x86\n", 2, 6, "never matches");
 	expect_warning("allow read on x86_64\nallow read on x86, x32\nkill read\n", 3, 6,
 		       "never matches: line 2 already decides 'read'");

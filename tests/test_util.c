@@ -14,12 +14,311 @@
 #include <syscage/syscage.h>
 
 #include "util/grow.h"
+#include "util/hashmap.h"
 #include "util/json.h"
 #include "util/utf8.h"
 #include "util/number.h"
 #include "util/opts.h"
+#include "util/scan.h"
 #include "util/strbuf.h"
 #include "util/suggest.h"
+
+static void test_hashmap_ints(void **state)
+{
+	(void)state;
+	struct hashmap m = HASHMAP_INIT;
+	uint64_t v = 7;
+	assert_false(hashmap_get(&m, 0, &v));
+	assert_false(hashmap_remove(&m, 0));
+	/* Neighbouring keys, key 0 and the top of the range, through several growths. */
+	for (uint64_t k = 0; k < 5000; k++)
+		assert_int_equal(hashmap_set(&m, k * 3, k), 0);
+	assert_int_equal(hashmap_set(&m, UINT64_MAX, 42), 0);
+	assert_int_equal(m.len, 5001);
+	assert_int_equal(hashmap_set(&m, 6, 99), 0); /* replaces */
+	assert_int_equal(hashmap_set(&m, 6, HASHMAP_EMPTY), -EINVAL);
+	assert_int_equal(hashmap_add(&m, 8, HASHMAP_EMPTY), -EINVAL);
+	assert_int_equal(m.len, 5001);
+	assert_true(hashmap_get(&m, 6, &v));
+	assert_int_equal(v, 99);
+	assert_true(hashmap_get(&m, UINT64_MAX, &v));
+	assert_int_equal(v, 42);
+	assert_false(hashmap_get(&m, 4, NULL));
+	/* Removing every other key keeps every remaining one reachable. */
+	for (uint64_t k = 0; k < 5000; k += 2)
+		assert_true(hashmap_remove(&m, k * 3));
+	for (uint64_t k = 0; k < 5000; k++) {
+		bool found = hashmap_get(&m, k * 3, &v);
+		assert_int_equal(found, k % 2 == 1);
+		if (found)
+			assert_int_equal(v, k);
+	}
+	assert_int_equal(m.len, 2501);
+	hashmap_clear(&m);
+	assert_false(hashmap_get(&m, 3, NULL));
+	hashmap_release(&m);
+	assert_null(m.slots);
+}
+
+static void test_hashmap_shared_hashes(void **state)
+{
+	(void)state;
+	static const char *const names[] = { "read", "write", "openat", "read", "close", "read" };
+	struct hashmap m = HASHMAP_INIT;
+	assert_int_equal(hashmap_reserve(&m, 100), 0);
+	size_t cap = m.cap;
+	for (size_t i = 0; i < 6; i++)
+		assert_int_equal(hashmap_add(&m, hash_str(names[i]), i), 0);
+	assert_int_equal(m.cap, cap); /* reserved: no growth */
+	/* Every item of one hash, each once, in the order added. */
+	size_t pos = HASHMAP_START, seen = 0;
+	uint64_t i;
+	while (hashmap_next(&m, hash_str("read"), &pos, &i)) {
+		assert_string_equal(names[i], "read");
+		seen |= (size_t)1 << i;
+	}
+	assert_int_equal(seen, 1 | 8 | 32);
+	pos = HASHMAP_START;
+	assert_false(hashmap_next(&m, hash_str("mmap"), &pos, &i));
+	/* The hashes: equal bytes, equal hash; all bits of the integer mix depend on the input. */
+	assert_true(hash_bytes("abc", 3) == hash_str("abc"));
+	assert_true(hash_str("ab") != hash_str("ba"));
+	assert_true(hash_u64(1) != hash_u64(2));
+	assert_true(hash_combine(hash_u64(1), 2) != hash_combine(hash_u64(2), 1));
+	hashmap_release(&m);
+	struct hashmap empty = HASHMAP_INIT;
+	pos = HASHMAP_START;
+	assert_false(hashmap_next(&empty, 1, &pos, &i));
+}
+
+/* The text a writer produced on a memory stream, for comparing. */
+static char *json_text(FILE *f, char **buf)
+{
+	assert_int_equal(fclose(f), 0);
+	return *buf;
+}
+
+static void test_json_writer_layouts(void **state)
+{
+	(void)state;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	struct scg_json *w = scg_json_new(f);
+	assert_non_null(w);
+	assert_int_equal(scg_json_object(w, SCG_JSON_LINES), 0);
+	scg_json_key(w, "name");
+	scg_json_string(w, "a\"b\n");
+	scg_json_key(w, "n");
+	scg_json_int(w, -3);
+	scg_json_key(w, "list");
+	scg_json_array(w, SCG_JSON_INLINE);
+	scg_json_uint(w, 18446744073709551615ULL);
+	scg_json_bool(w, 1);
+	scg_json_null(w);
+	scg_json_string(w, NULL);
+	scg_json_valuef(w, "%.3f", 1.5);
+	scg_json_end(w);
+	scg_json_key(w, "empty");
+	scg_json_array(w, SCG_JSON_LINES);
+	scg_json_end(w);
+	scg_json_key(w, "rows");
+	scg_json_array(w, SCG_JSON_LINES);
+	scg_json_object(w, SCG_JSON_INLINE);
+	scg_json_key(w, "pid");
+	scg_json_int(w, 1);
+	scg_json_key(w, "x");
+	scg_json_stringn(w, "ab\0c", 4);
+	scg_json_end(w);
+	scg_json_object(w, SCG_JSON_INLINE);
+	scg_json_end(w);
+	scg_json_end(w);
+	assert_int_equal(scg_json_end(w), 0);
+	assert_int_equal(scg_json_free(w), 0);
+	assert_string_equal(json_text(f, &buf),
+			    "{\n"
+			    "  \"name\": \"a\\\"b\\n\",\n"
+			    "  \"n\": -3,\n"
+			    "  \"list\": [18446744073709551615, true, null, null, 1.500],\n"
+			    "  \"empty\": [],\n"
+			    "  \"rows\": [\n"
+			    "    {\"pid\": 1, \"x\": \"ab\\u0000c\"},\n"
+			    "    {}\n"
+			    "  ]\n"
+			    "}");
+	free(buf);
+}
+
+static void test_json_writer_compact(void **state)
+{
+	(void)state;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	struct scg_json *w = scg_json_new(f);
+	scg_json_object(w, SCG_JSON_COMPACT);
+	scg_json_key(w, "pid");
+	scg_json_int(w, 4711);
+	scg_json_key(w, "list");
+	scg_json_array(w, SCG_JSON_COMPACT);
+	scg_json_int(w, 1);
+	scg_json_int(w, 2);
+	scg_json_end(w);
+	scg_json_key(w, "inline");
+	scg_json_array(w, SCG_JSON_INLINE);
+	scg_json_int(w, 1);
+	scg_json_int(w, 2);
+	scg_json_end(w);
+	scg_json_end(w);
+	assert_int_equal(scg_json_free(w), 0);
+	assert_string_equal(json_text(f, &buf), "{\"pid\":4711,\"list\":[1,2],\"inline\":[1, 2]}");
+	free(buf);
+}
+
+static void test_json_writer_misuse(void **state)
+{
+	(void)state;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	assert_null(scg_json_new(NULL));
+	assert_int_equal(scg_json_free(NULL), 0);
+
+	/* A key outside an object; the error sticks. */
+	struct scg_json *w = scg_json_new(f);
+	assert_int_equal(scg_json_key(w, "k"), -EINVAL);
+	assert_int_equal(scg_json_object(w, SCG_JSON_INLINE), -EINVAL);
+	assert_int_equal(scg_json_free(w), -EINVAL);
+
+	/* A value where a key is due, a key twice, an end after a key, an end too many. */
+	w = scg_json_new(f);
+	scg_json_object(w, SCG_JSON_INLINE);
+	assert_int_equal(scg_json_int(w, 1), -EINVAL);
+	scg_json_free(w);
+	w = scg_json_new(f);
+	scg_json_object(w, SCG_JSON_INLINE);
+	scg_json_key(w, "a");
+	assert_int_equal(scg_json_key(w, "b"), -EINVAL);
+	scg_json_free(w);
+	w = scg_json_new(f);
+	scg_json_object(w, SCG_JSON_INLINE);
+	scg_json_key(w, "a");
+	assert_int_equal(scg_json_end(w), -EINVAL);
+	scg_json_free(w);
+	w = scg_json_new(f);
+	scg_json_array(w, SCG_JSON_INLINE);
+	assert_int_equal(scg_json_end(w), 0);
+	assert_int_equal(scg_json_end(w), -EINVAL);
+	scg_json_free(w);
+
+	/* One document per writer; a container left open is an error at the end. */
+	w = scg_json_new(f);
+	assert_int_equal(scg_json_int(w, 1), 0);
+	assert_int_equal(scg_json_int(w, 2), -EINVAL);
+	scg_json_free(w);
+	w = scg_json_new(f);
+	scg_json_array(w, SCG_JSON_INLINE);
+	assert_int_equal(scg_json_free(w), -EINVAL);
+
+	/* An unknown layout. */
+	w = scg_json_new(f);
+	assert_int_equal(scg_json_object(w, (enum scg_json_layout)3), -EINVAL);
+	scg_json_free(w);
+
+	/* Too deep. */
+	w = scg_json_new(f);
+	for (int i = 0; i < SCG_JSON_MAX_DEPTH; i++)
+		assert_int_equal(scg_json_array(w, SCG_JSON_INLINE), 0);
+	assert_int_equal(scg_json_array(w, SCG_JSON_INLINE), -EINVAL);
+	scg_json_free(w);
+	fclose(f);
+	free(buf);
+}
+
+static void test_scan_moves(void **state)
+{
+	(void)state;
+	static const char text[] = "ab  x_1;\tz\n\n// c\nend\0!";
+	struct scan s;
+	scan_init(&s, text, sizeof(text) - 1);
+	assert_int_equal(scan_peek(&s, 0), 'a');
+	assert_int_equal(scan_while(&s, scan_is_ident_char), 2);
+	assert_int_equal(scan_blanks(&s), 2);
+	assert_int_equal(s.column, 5);
+	assert_true(scan_is_ident_start(scan_peek(&s, 0)));
+	assert_int_equal(scan_while(&s, scan_is_ident_char), 3);
+	assert_false(scan_accept(&s, ";;"));
+	assert_true(scan_accept(&s, ";"));
+	struct scg_loc loc = scan_loc(&s, "f.s");
+	assert_string_equal(loc.file, "f.s");
+	assert_int_equal(loc.line, 1);
+	assert_int_equal(loc.column, 9);
+	assert_int_equal(loc.insn, -1);
+	scan_to_eol(&s);
+	assert_int_equal(scan_peek(&s, 0), '\n');
+	assert_int_equal(s.column, 11);
+	scan_line(&s); /* over the '\n': line 2, column 1 */
+	assert_int_equal(s.line, 2);
+	assert_int_equal(s.column, 1);
+	scan_advance(&s);
+	assert_true(scan_accept(&s, "//"));
+	scan_line(&s);
+	assert_int_equal(s.line, 4);
+	assert_true(scan_accept(&s, "end"));
+	/* a NUL is a byte like another; only the length ends the text */
+	assert_true(scan_more(&s));
+	assert_int_equal(scan_peek(&s, 0), '\0');
+	assert_int_equal(scan_peek(&s, 1), '!');
+	assert_int_equal(scan_peek(&s, 2), '\0');
+	scan_skip(&s, 10);
+	assert_false(scan_more(&s));
+	assert_int_equal(s.column, 6);
+	scan_advance(&s);
+	scan_line(&s);
+	scan_to_eol(&s);
+	assert_int_equal(s.pos, sizeof(text) - 1);
+	assert_int_equal(s.line, 4);
+
+	/* an empty text: every move stays put */
+	scan_init(&s, NULL, 0);
+	assert_false(scan_more(&s));
+	assert_int_equal(scan_peek(&s, 0), '\0');
+	assert_false(scan_accept(&s, "x"));
+	assert_true(scan_accept(&s, ""));
+	scan_to_eol(&s);
+	scan_line(&s);
+	assert_int_equal(scan_char(&s), 0);
+	assert_int_equal(s.line, 1);
+	assert_int_equal(s.column, 1);
+}
+
+static void test_scan_characters(void **state)
+{
+	(void)state;
+	/* e-acute (2 bytes), a lone continuation byte, the euro sign (3 bytes), a newline */
+	static const char text[] = "\xc3\xa9\x80\xe2\x82\xac\nx";
+	struct scan s;
+	scan_init(&s, text, sizeof(text) - 1);
+	assert_int_equal(scan_char(&s), 2);
+	assert_int_equal(s.column, 2);
+	assert_int_equal(scan_char(&s), 0); /* starts no sequence: one byte, one column */
+	assert_int_equal(s.pos, 3);
+	assert_int_equal(scan_char(&s), 3);
+	assert_int_equal(s.column, 4);
+	assert_int_equal(scan_char(&s), 1);
+	assert_int_equal(s.line, 2);
+	assert_int_equal(s.column, 1);
+	assert_int_equal(scan_char(&s), 1);
+	assert_false(scan_more(&s));
+	/* the byte classes */
+	assert_true(scan_is_blank('\v') && !scan_is_blank('\n'));
+	assert_true(scan_is_digit('0') && !scan_is_digit('a'));
+	assert_true(scan_is_ident_start('_') && !scan_is_ident_start('1'));
+	assert_true(scan_is_ident_char('9') && !scan_is_ident_char('-') && !scan_is_ident_char('\xc3'));
+}
 
 static void test_diag_format(void **state)
 {
@@ -215,10 +514,12 @@ static void test_grow(void **state)
 
 static void assert_json(const char *in, size_t len, const char *want)
 {
-	struct strbuf sb = STRBUF_INIT;
-	json_append_string(&sb, in, len);
-	char *out;
-	assert_int_equal(strbuf_finish(&sb, &out), 0);
+	char *out = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&out, &size);
+	assert_non_null(f);
+	assert_int_equal(scg_json_write_string(f, in, len), 0);
+	assert_int_equal(fclose(f), 0);
 	assert_string_equal(out, want);
 	free(out);
 }
@@ -267,13 +568,6 @@ static void assert_json_stream(const char *in, size_t len, const char *want)
 	assert_int_equal(fclose(f), 0);
 	assert_int_equal(size, strlen(want));
 	assert_memory_equal(text, want, size);
-	/* the library's own JSON writes the same bytes */
-	struct strbuf sb = STRBUF_INIT;
-	json_append_string(&sb, in, len);
-	char *lib;
-	assert_int_equal(strbuf_finish(&sb, &lib), 0);
-	assert_string_equal(lib, text);
-	free(lib);
 	free(text);
 }
 #define JSON_STREAM(lit, want) assert_json_stream((lit), sizeof(lit) - 1, (want))
@@ -455,6 +749,13 @@ int main(void)
 		cmocka_unit_test(test_suggest),     cmocka_unit_test(test_strbuf),
 		cmocka_unit_test(test_grow),        cmocka_unit_test(test_diag_hints),
 		cmocka_unit_test(test_json_string),
+		cmocka_unit_test(test_hashmap_ints),
+		cmocka_unit_test(test_json_writer_layouts),
+		cmocka_unit_test(test_json_writer_misuse),
+		cmocka_unit_test(test_json_writer_compact),
+		cmocka_unit_test(test_scan_moves),
+		cmocka_unit_test(test_scan_characters),
+		cmocka_unit_test(test_hashmap_shared_hashes),
 		cmocka_unit_test(test_json_write_string),
 		cmocka_unit_test(test_options_sizes),
 		cmocka_unit_test(test_actions),     cmocka_unit_test(test_raw_programs),

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* syscage bench results as aligned tables on the terminal, and as JSON. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bench.h"
-#include "common/textbuf.h"
+#include "common/cli.h"
 
 static const char *const section_about[BENCH_NSECTIONS] = {
 	[BENCH_BASELINE] = "a cheap syscall with no filter, under the classic 6-instruction "
@@ -221,103 +222,147 @@ void bench_report_text(const struct bench_results *res)
 
 /* --- JSON ----------------------------------------------------------------- */
 
-static void json_int_or_null(struct textbuf *sb, const char *key, int v)
+static void json_key_int_or_null(struct scg_json *w, const char *key, int v)
 {
+	scg_json_key(w, key);
 	if (v < 0)
-		textbuf_appendf(sb, "\"%s\": null", key);
+		scg_json_null(w);
 	else
-		textbuf_appendf(sb, "\"%s\": %d", key, v);
+		scg_json_int(w, v);
 }
 
-static void json_row(struct textbuf *sb, const struct bench_results *res, size_t i)
+static void json_key_ms(struct scg_json *w, const char *key, double v)
+{
+	scg_json_key(w, key);
+	scg_json_valuef(w, "%.3f", v);
+}
+
+static void json_key_bool(struct scg_json *w, const char *key, bool v)
+{
+	scg_json_key(w, key);
+	scg_json_bool(w, v);
+}
+
+static void json_timing(struct scg_json *w, const struct bench_row *r)
+{
+	json_key_ms(w, "ns_per_call", r->t.median_ns);
+	json_key_ms(w, "q1_ns", r->t.q1_ns);
+	json_key_ms(w, "q3_ns", r->t.q3_ns);
+	json_key_ms(w, "mad_pct", r->t.mad_pct);
+	json_key_ms(w, "min_ns", r->t.min_ns);
+	json_key_ms(w, "max_ns", r->t.max_ns);
+	json_key_bool(w, "noisy", bench_noisy(&r->t));
+	scg_json_key(w, "calls_per_rep");
+	scg_json_uint(w, r->t.calls);
+}
+
+static void json_row(struct scg_json *w, const struct bench_results *res, size_t i)
 {
 	const struct bench_row *r = &res->rows[i];
-	textbuf_append(sb, "{\"label\": ");
-	textbuf_json_string(sb, r->label);
-	textbuf_append(sb, ", \"call\": ");
-	textbuf_json_string(sb, r->call_name);
-	textbuf_appendf(sb, ", \"filters\": %zu, \"instructions\": %zu, \"cached\": %s, "
-			       "\"executed\": %zu, \"ok\": %s",
-			   r->nprogs, r->insns, r->cached ? "true" : "false", r->executed,
-			   r->t.ok ? "true" : "false");
-	if (r->t.ok)
-		textbuf_appendf(sb, ", \"ns_per_call\": %.3f, \"q1_ns\": %.3f, \"q3_ns\": %.3f, "
-				"\"mad_pct\": %.3f, \"min_ns\": %.3f, \"max_ns\": %.3f, "
-				"\"noisy\": %s, \"calls_per_rep\": %llu",
-				r->t.median_ns, r->t.q1_ns, r->t.q3_ns, r->t.mad_pct, r->t.min_ns,
-				r->t.max_ns, bench_noisy(&r->t) ? "true" : "false",
-				(unsigned long long)r->t.calls);
-	else {
-		textbuf_append(sb, ", \"error\": ");
-		textbuf_json_string(sb, r->t.error);
+	scg_json_object(w, SCG_JSON_INLINE);
+	scg_json_key(w, "label");
+	scg_json_string(w, r->label);
+	scg_json_key(w, "call");
+	scg_json_string(w, r->call_name);
+	scg_json_key(w, "filters");
+	scg_json_uint(w, r->nprogs);
+	scg_json_key(w, "instructions");
+	scg_json_uint(w, r->insns);
+	json_key_bool(w, "cached", r->cached);
+	scg_json_key(w, "executed");
+	scg_json_uint(w, r->executed);
+	json_key_bool(w, "ok", r->t.ok);
+	if (r->t.ok) {
+		json_timing(w, r);
+	} else {
+		scg_json_key(w, "error");
+		scg_json_string(w, r->t.error);
 	}
 	double pct;
-	if (bench_overhead(res, i, &pct))
-		textbuf_appendf(sb, ", \"overhead_pct\": %.3f, \"overhead_within_noise\": %s", pct,
-				bench_compare(&r->t, &res->rows[r->baseline].t) == BENCH_WITHIN_NOISE
-					? "true" : "false");
-	if (r->section == BENCH_COMPARE && r->compiler >= 0) {
-		textbuf_append(sb, ", \"policy\": ");
-		textbuf_json_string(sb, r->group);
-		textbuf_appendf(sb, ", \"compiler\": \"%s\", \"compile_us\": %.3f",
-				   r->compiler == 0 ? "syscage" : r->compiler == 1 ? "libseccomp-O1" : "libseccomp-O2",
-				   r->compile_us);
+	if (bench_overhead(res, i, &pct)) {
+		json_key_ms(w, "overhead_pct", pct);
+		json_key_bool(w, "overhead_within_noise",
+			      bench_compare(&r->t, &res->rows[r->baseline].t) == BENCH_WITHIN_NOISE);
 	}
-	textbuf_append(sb, "}");
+	if (r->section == BENCH_COMPARE && r->compiler >= 0) {
+		scg_json_key(w, "policy");
+		scg_json_string(w, r->group);
+		scg_json_key(w, "compiler");
+		scg_json_string(w, r->compiler == 0   ? "syscage"
+				   : r->compiler == 1 ? "libseccomp-O1"
+						      : "libseccomp-O2");
+		json_key_ms(w, "compile_us", r->compile_us);
+	}
+	scg_json_end(w);
 }
 
-static void json_header(struct textbuf *sb, const struct bench_results *res)
+static void json_header(struct scg_json *w, const struct bench_results *res)
 {
-	textbuf_appendf(sb, "{\n  \"version\": \"%s\",\n  \"syscall\": ", SYSCAGE_VERSION);
-	textbuf_json_string(sb, res->syscall_name);
-	textbuf_append(sb, ",\n  \"policy\": ");
-	textbuf_json_string(sb, res->policy_name);
-	textbuf_append(sb, ",\n  \"kernel\": ");
-	textbuf_json_string(sb, res->sys.kernel);
-	textbuf_append(sb, ",\n  \"machine\": ");
-	textbuf_json_string(sb, res->sys.machine);
-	textbuf_appendf(sb, ",\n  \"cpu\": %d, \"reps\": %u, \"rep_ms\": %.3f, \"clock\": \"%s\",\n  \"jit\": {",
-			   res->params.cpu, res->params.reps, res->params.rep_ms,
-			   bench_cpu_clock(res) ? "cpu" : "wall");
-	json_int_or_null(sb, "enable", res->sys.jit_enable);
-	textbuf_append(sb, ", ");
-	json_int_or_null(sb, "harden", res->sys.jit_harden);
-	textbuf_append(sb, "},\n  \"libseccomp\": ");
-	if (res->scmp_found)
-		textbuf_json_string(sb, res->scmp_status);
-	else
-		textbuf_append(sb, "null");
-	textbuf_append(sb, ",\n  \"notes\": [");
-	for (size_t i = 0; i < res->nnotes; i++) {
-		textbuf_append(sb, i ? ", " : "");
-		textbuf_json_string(sb, res->notes[i]);
-	}
-	textbuf_append(sb, "]");
+	scg_json_key(w, "version");
+	scg_json_string(w, SYSCAGE_VERSION);
+	scg_json_key(w, "syscall");
+	scg_json_string(w, res->syscall_name);
+	scg_json_key(w, "policy");
+	scg_json_string(w, res->policy_name);
+	scg_json_key(w, "kernel");
+	scg_json_string(w, res->sys.kernel);
+	scg_json_key(w, "machine");
+	scg_json_string(w, res->sys.machine);
+	scg_json_key(w, "cpu");
+	scg_json_int(w, res->params.cpu);
+	scg_json_key(w, "reps");
+	scg_json_uint(w, res->params.reps);
+	json_key_ms(w, "rep_ms", res->params.rep_ms);
+	scg_json_key(w, "clock");
+	scg_json_string(w, bench_cpu_clock(res) ? "cpu" : "wall");
+	scg_json_key(w, "jit");
+	scg_json_object(w, SCG_JSON_INLINE);
+	json_key_int_or_null(w, "enable", res->sys.jit_enable);
+	json_key_int_or_null(w, "harden", res->sys.jit_harden);
+	scg_json_end(w);
+	scg_json_key(w, "libseccomp");
+	scg_json_string(w, res->scmp_found ? res->scmp_status : NULL);
+	scg_json_key(w, "notes");
+	scg_json_array(w, SCG_JSON_INLINE);
+	for (size_t i = 0; i < res->nnotes; i++)
+		scg_json_string(w, res->notes[i]);
+	scg_json_end(w);
 }
 
 char *bench_report_json(const struct bench_results *res)
 {
-	struct textbuf sb = TEXTBUF_INIT;
-	json_header(&sb, res);
-	textbuf_append(&sb, ",\n  \"sections\": {");
-	bool first_section = true;
+	char *out = NULL;
+	size_t len;
+	FILE *sb = open_memstream(&out, &len);
+	if (!sb)
+		return NULL;
+	struct scg_json *w = scg_json_new(sb);
+	if (!w) {
+		cli_memstream_finish(sb, &out);
+		free(out);
+		return NULL;
+	}
+	scg_json_object(w, SCG_JSON_LINES);
+	json_header(w, res);
+	scg_json_key(w, "sections");
+	scg_json_object(w, SCG_JSON_LINES);
 	for (int s = 0; s < BENCH_NSECTIONS; s++) {
 		if (!res->only[s])
 			continue;
-		textbuf_appendf(&sb, "%s\n    \"%s\": [", first_section ? "" : ",",
-				   bench_section_name((enum bench_section)s));
-		first_section = false;
-		bool first = true;
-		for (size_t i = 0; i < res->nrows; i++) {
-			if ((int)res->rows[i].section != s || res->rows[i].hidden)
-				continue;
-			textbuf_append(&sb, first ? "\n      " : ",\n      ");
-			json_row(&sb, res, i);
-			first = false;
-		}
-		textbuf_append(&sb, "\n    ]");
+		scg_json_key(w, bench_section_name((enum bench_section)s));
+		scg_json_array(w, SCG_JSON_LINES);
+		for (size_t i = 0; i < res->nrows; i++)
+			if ((int)res->rows[i].section == s && !res->rows[i].hidden)
+				json_row(w, res, i);
+		scg_json_end(w);
 	}
-	textbuf_append(&sb, "\n  }\n}\n");
-	char *out = NULL;
-	return textbuf_finish(&sb, &out) < 0 ? NULL : out;
+	scg_json_end(w);
+	scg_json_end(w);
+	bool whole = scg_json_free(w) == 0;
+	fputc('\n', sb);
+	if (cli_memstream_finish(sb, &out) < 0 || !whole) {
+		free(out);
+		return NULL;
+	}
+	return out;
 }

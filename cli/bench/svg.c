@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "bench.h"
-#include "common/textbuf.h"
+#include "common/cli.h"
 
 #define WIDTH 980
 #define LABEL_W 360 /* left column: row labels */
@@ -19,18 +19,18 @@
 #define AXIS_H 50
 #define TICKS 5
 
-static void xml_text(struct textbuf *sb, const char *s)
+static void xml_text(FILE *sb, const char *s)
 {
 	for (; *s; s++) {
 		switch (*s) {
-		case '&': textbuf_append(sb, "&amp;"); break;
-		case '<': textbuf_append(sb, "&lt;"); break;
-		case '>': textbuf_append(sb, "&gt;"); break;
-		case '"': textbuf_append(sb, "&quot;"); break;
+		case '&': fputs("&amp;", sb); break;
+		case '<': fputs("&lt;", sb); break;
+		case '>': fputs("&gt;", sb); break;
+		case '"': fputs("&quot;", sb); break;
 		default:
 			/* Control characters are not allowed in XML 1.0 text. */
 			if ((unsigned char)*s >= 0x20)
-				textbuf_appendn(sb, s, 1);
+				fputc(*s, sb);
 		}
 	}
 }
@@ -57,19 +57,19 @@ static double nice_ceiling(double v)
 	return 10 * p;
 }
 
-static void axis(struct textbuf *sb, double max, int y)
+static void axis(FILE *sb, double max, int y)
 {
 	int x0 = LABEL_W, w = WIDTH - LABEL_W - RIGHT_PAD;
-	textbuf_appendf(sb, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#333\"/>\n", x0,
+	fprintf(sb, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#333\"/>\n", x0,
 			   y, x0 + w, y);
 	for (int k = 0; k <= TICKS; k++) {
 		int x = x0 + w * k / TICKS;
-		textbuf_appendf(sb,
+		fprintf(sb,
 				   "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#ccc\"/>\n"
 				   "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%.0f</text>\n",
 				   x, TOP - 8, x, y, x, y + 16, max * k / TICKS);
 	}
-	textbuf_appendf(sb, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">nanoseconds per call: "
+	fprintf(sb, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">nanoseconds per call: "
 			       "bar to the median; thick line: the middle half of the repetitions; "
 			       "thin line: fastest to slowest</text>\n",
 			   x0 + w / 2, y + 36);
@@ -80,13 +80,13 @@ static void axis(struct textbuf *sb, double max, int y)
  * slowest repetition, a thick one over the middle half (first to third
  * quartile), a tick at the median.
  */
-static void spread(struct textbuf *sb, const struct bench_timing *t, double max, int y)
+static void spread(FILE *sb, const struct bench_timing *t, double max, int y)
 {
 	int w = WIDTH - LABEL_W - RIGHT_PAD, mid = y + ROW_H / 2;
 	double x_min = LABEL_W + t->min_ns / max * w, x_max = LABEL_W + t->max_ns / max * w;
 	double x_q1 = LABEL_W + t->q1_ns / max * w, x_q3 = LABEL_W + t->q3_ns / max * w;
 	double x_med = LABEL_W + t->median_ns / max * w;
-	textbuf_appendf(sb,
+	fprintf(sb,
 			"<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#222\"/>\n"
 			"<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#222\" "
 			"stroke-width=\"5\"/>\n"
@@ -94,23 +94,23 @@ static void spread(struct textbuf *sb, const struct bench_timing *t, double max,
 			x_min, mid, x_max, mid, x_q1, mid, x_q3, mid, x_med, mid - 3, x_med, mid + 3);
 }
 
-static void bar(struct textbuf *sb, const struct bench_row *r, double max, int y)
+static void bar(FILE *sb, const struct bench_row *r, double max, int y)
 {
 	int w = WIDTH - LABEL_W - RIGHT_PAD;
 	double len = r->t.median_ns / max * w;
-	textbuf_appendf(sb, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">", LABEL_W - 8, y + 13);
+	fprintf(sb, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">", LABEL_W - 8, y + 13);
 	xml_text(sb, r->label);
 	if (r->section == BENCH_COMPARE) {
-		textbuf_append(sb, " (");
+		fputs(" (", sb);
 		xml_text(sb, r->call_name);
-		textbuf_append(sb, ")");
+		fputs(")", sb);
 	}
-	textbuf_appendf(sb, "</text>\n<rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%d\" "
+	fprintf(sb, "</text>\n<rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%d\" "
 			       "fill=\"%s\"/>\n",
 			   LABEL_W, y + 2, len, ROW_H - 4, r->cached ? "#7fb17f" : "#4a78b5");
 	spread(sb, &r->t, max, y);
 	double x_text = LABEL_W + r->t.max_ns / max * w + 4;
-	textbuf_appendf(sb, "<text x=\"%.1f\" y=\"%d\"%s>%.1f%s</text>\n", x_text, y + 13,
+	fprintf(sb, "<text x=\"%.1f\" y=\"%d\"%s>%.1f%s</text>\n", x_text, y + 13,
 			bench_noisy(&r->t) ? " fill=\"#b00\"" : "", r->t.median_ns,
 			bench_noisy(&r->t) ? " (noisy)" : "");
 }
@@ -132,18 +132,22 @@ char *bench_report_svg(const struct bench_results *res)
 	}
 	max = nice_ceiling(max);
 
-	struct textbuf sb = TEXTBUF_INIT;
-	textbuf_appendf(&sb,
+	char *out = NULL;
+	size_t len;
+	FILE *sb = open_memstream(&out, &len);
+	if (!sb)
+		return NULL;
+	fprintf(sb,
 			   "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 			   "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%d\" "
 			   "height=\"%d\" font-family=\"sans-serif\" font-size=\"12\">\n"
 			   "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n"
 			   "<text x=\"10\" y=\"24\" font-size=\"16\">syscage bench: ",
 			   WIDTH, height);
-	xml_text(&sb, res->syscall_name);
-	textbuf_append(&sb, " per call under seccomp filters, kernel ");
-	xml_text(&sb, res->sys.kernel);
-	textbuf_appendf(&sb, "</text>\n<text x=\"10\" y=\"44\">BPF JIT: %s; green: the kernel's "
+	xml_text(sb, res->syscall_name);
+	fputs(" per call under seccomp filters, kernel ", sb);
+	xml_text(sb, res->sys.kernel);
+	fprintf(sb, "</text>\n<text x=\"10\" y=\"44\">BPF JIT: %s; green: the kernel's "
 				"cache skips the filters, blue: they run</text>\n",
 			   bench_jit_text(res->sys.jit_enable));
 	int y = TOP;
@@ -153,17 +157,16 @@ char *bench_report_svg(const struct bench_results *res)
 			if ((int)res->rows[i].section != s || !shown(res, i))
 				continue;
 			if (!head) {
-				textbuf_appendf(&sb, "<text x=\"10\" y=\"%d\" font-weight=\"bold\">%s</text>\n",
+				fprintf(sb, "<text x=\"10\" y=\"%d\" font-weight=\"bold\">%s</text>\n",
 						   y + 18, bench_section_name((enum bench_section)s));
 				y += HEAD_H;
 				head = true;
 			}
-			bar(&sb, &res->rows[i], max, y);
+			bar(sb, &res->rows[i], max, y);
 			y += ROW_H;
 		}
 	}
-	axis(&sb, max, y + 4);
-	textbuf_append(&sb, "</svg>\n");
-	char *out = NULL;
-	return textbuf_finish(&sb, &out) < 0 ? NULL : out;
+	axis(sb, max, y + 4);
+	fputs("</svg>\n", sb);
+	return cli_memstream_finish(sb, &out) < 0 ? NULL : out;
 }

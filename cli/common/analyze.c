@@ -264,16 +264,22 @@ void cli_undecided_print(const struct cli_undecided *u, FILE *out, const char *p
 			u->others == 1 ? "" : "s");
 }
 
-void cli_undecided_json(const struct cli_undecided *u, FILE *out)
+static void undecided_group(struct scg_json *w, const char *inputs, size_t regions)
 {
-	fputs("[", out);
-	for (size_t i = 0; i < u->ngroups; i++) {
-		fprintf(out, "%s{\"inputs\": ", i ? ", " : "");
-		cli_json_string(out, u->group[i].name);
-		fprintf(out, ", \"regions\": %zu}", u->group[i].regions);
-	}
+	scg_json_object(w, SCG_JSON_INLINE);
+	scg_json_key(w, "inputs");
+	scg_json_string(w, inputs);
+	scg_json_key(w, "regions");
+	scg_json_uint(w, regions);
+	scg_json_end(w);
+}
+
+void cli_undecided_json(const struct cli_undecided *u, struct scg_json *w)
+{
+	scg_json_array(w, SCG_JSON_INLINE);
+	for (size_t i = 0; i < u->ngroups; i++)
+		undecided_group(w, u->group[i].name, u->group[i].regions);
 	if (u->others)
-		fprintf(out, "%s{\"inputs\": \"other ABIs and syscalls\", \"regions\": %zu}",
-			u->ngroups ? ", " : "", u->others);
-	fputs("]", out);
+		undecided_group(w, "other ABIs and syscalls", u->others);
+	scg_json_end(w);
 }

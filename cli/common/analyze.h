@@ -67,7 +67,7 @@ int cli_undecided_add(void *ctx, const struct scg_region *region);
 size_t cli_undecided_count(const struct cli_undecided *u);
 /* "  x86_64 openat: 2 regions" per group, in the order first seen; or as a JSON array. */
 void cli_undecided_print(const struct cli_undecided *u, FILE *out, const char *prefix);
-void cli_undecided_json(const struct cli_undecided *u, FILE *out);
+void cli_undecided_json(const struct cli_undecided *u, struct scg_json *w);
 
 /* "x86_64", "x32", "arch 0x12345678", or "other ABIs" for a region. */
 void cli_region_abi(const struct scg_region *region, char *buf, size_t size);

@@ -45,8 +45,23 @@ int cmd_learn(int argc, char **argv);
 int cmd_inject(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 
-/* Prints the NUL-terminated @s as a JSON string: scg_json_write_string(). */
-void cli_json_string(FILE *out, const char *s);
+/*
+ * A JSON writer on @out for a command's document, or NULL after reporting
+ * why ("cannot write JSON: ...").
+ */
+struct scg_json *cli_json_begin(FILE *out);
+/*
+ * Frees @w (NULL: nothing) once its document is complete and ends the line
+ * on @out: 0, or -1 after reporting a write error or a document left open.
+ */
+int cli_json_finish(struct scg_json *w, FILE *out);
+/*
+ * Closes @f, a stream from open_memstream(f's buffer @data): 0 with the
+ * text in *@data (caller frees), or -ENOMEM with *@data freed and NULL when
+ * any write or the final flush failed.  Text built in memory is written
+ * with the stream functions, like any other output.
+ */
+int cli_memstream_finish(FILE *f, char **data);
 
 /*
  * "syscage: <message>" on stderr.  Control characters in the message are

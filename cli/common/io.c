@@ -540,7 +540,36 @@ int cli_parse_value(const struct scg_arch *arch, const char *text, uint64_t *val
 	return r;
 }
 
-void cli_json_string(FILE *out, const char *s)
+int cli_memstream_finish(FILE *f, char **data)
 {
-	(void)scg_json_write_string(out, s, strlen(s)); /* a write error stays on @out */
+	bool ok = !ferror(f);
+	if (fclose(f) != 0) /* flushes into *data: it must work for the text to be whole */
+		ok = false;
+	if (!ok) {
+		free(*data);
+		*data = NULL;
+	}
+	return ok ? 0 : -ENOMEM;
+}
+
+struct scg_json *cli_json_begin(FILE *out)
+{
+	struct scg_json *w = scg_json_new(out);
+	if (!w)
+		cli_error("cannot write JSON: %s", strerror(errno));
+	return w;
+}
+
+int cli_json_finish(struct scg_json *w, FILE *out)
+{
+	if (!w)
+		return 0;
+	int r = scg_json_free(w);
+	if (r < 0) {
+		cli_error("cannot write JSON: %s",
+			  r == -EINVAL ? "the document is incomplete" : strerror(-r));
+		return -1;
+	}
+	putc('\n', out);
+	return 0;
 }

@@ -16,12 +16,11 @@
 
 /* Milliseconds one satisfiability question may take. */
 #define SOLVER_TIMEOUT_MS 5000U
-/* Answers remembered per context (a power of two); the table starts over when 3/4 full. */
-#define MEMO_SLOTS 4096U
+/* Answers remembered per context; the memo starts over when full. */
+#define MEMO_MAX 3072U
 
 /* One remembered answer: the question as bytes, 1 (sat, with a model) or 0 (unsat). */
 struct smt_memo {
-	uint64_t hash;
 	unsigned char *key;
 	size_t len;
 	int answer;
@@ -73,10 +72,9 @@ struct smt *smt_ref(struct smt *smt)
 
 static void memo_clear(struct smt *smt)
 {
-	for (size_t i = 0; smt->memo && i < MEMO_SLOTS; i++) {
+	for (size_t i = 0; i < smt->nmemo; i++)
 		free(smt->memo[i].key);
-		smt->memo[i] = (struct smt_memo){ 0 };
-	}
+	hashmap_clear(&smt->memo_index);
 	smt->nmemo = 0;
 }
 
@@ -86,6 +84,7 @@ void smt_unref(struct smt *smt)
 		return;
 	memo_clear(smt);
 	free(smt->memo);
+	hashmap_release(&smt->memo_index);
 	Z3_del_context(smt->ctx);
 	free(smt);
 }
@@ -132,36 +131,28 @@ static void question_key(struct key *k, const struct scg_region *r, uint32_t nee
 	}
 }
 
-static uint64_t key_hash(const struct key *k)
+/* The answer remembered for @k (of hash @h), or NULL. */
+static const struct smt_memo *memo_find(const struct smt *smt, const struct key *k, uint64_t h)
 {
-	uint64_t h = 1469598103934665603ULL; /* FNV-1a */
-	for (size_t i = 0; i < k->len; i++)
-		h = (h ^ k->buf[i]) * 1099511628211ULL;
-	return h;
-}
-
-/* The slot of @k: where it is, or the empty one where it would go. */
-static struct smt_memo *memo_slot(struct smt *smt, const struct key *k, uint64_t h)
-{
-	for (size_t i = h & (MEMO_SLOTS - 1);; i = (i + 1) & (MEMO_SLOTS - 1)) {
-		struct smt_memo *m = &smt->memo[i];
-		if (!m->key || (m->hash == h && m->len == k->len && !memcmp(m->key, k->buf, k->len)))
+	uint64_t i;
+	for (size_t pos = HASHMAP_START; hashmap_next(&smt->memo_index, h, &pos, &i);) {
+		const struct smt_memo *m = &smt->memo[i];
+		if (m->len == k->len && !memcmp(m->key, k->buf, k->len))
 			return m;
 	}
+	return NULL;
 }
 
 static void memo_store(struct smt *smt, struct key *k, uint64_t h, int answer,
 		       const uint32_t *model)
 {
-	if (smt->nmemo >= MEMO_SLOTS / 4 * 3)
+	if (smt->nmemo >= MEMO_MAX)
 		memo_clear(smt);
-	struct smt_memo *m = memo_slot(smt, k, h);
-	if (m->key)
-		return;
-	*m = (struct smt_memo){ h, k->buf, k->len, answer, { 0 } };
+	(void)hashmap_add(&smt->memo_index, h, smt->nmemo); /* reserved for MEMO_MAX */
+	struct smt_memo *m = &smt->memo[smt->nmemo++];
+	*m = (struct smt_memo){ k->buf, k->len, answer, { 0 } };
 	memcpy(m->model, model, sizeof(m->model));
-	k->buf = NULL; /* the table has it */
-	smt->nmemo++;
+	k->buf = NULL; /* the memo has it */
 }
 
 Z3_ast smt_const(struct smt *smt, uint32_t value)
@@ -210,21 +201,22 @@ int smt_solve(struct smt *smt, const struct scg_region *r, uint32_t *words,
 	struct key k = { 0 };
 	uint64_t h = 0;
 	uint32_t model[16] = { 0 };
-	if (!smt->memo)
-		smt->memo = calloc(MEMO_SLOTS, sizeof(*smt->memo));
+	if (!smt->memo && hashmap_reserve(&smt->memo_index, MEMO_MAX) == 0)
+		smt->memo = calloc(MEMO_MAX, sizeof(*smt->memo));
 	question_key(&k, r, need);
 	int ret = -ENOMEM;
-	struct smt_memo *m = NULL;
-	if (smt->memo && !k.failed) {
-		h = key_hash(&k);
-		m = memo_slot(smt, &k, h);
+	bool memo = smt->memo && !k.failed;
+	const struct smt_memo *m = NULL;
+	if (memo) {
+		h = hash_bytes(k.buf, k.len);
+		m = memo_find(smt, &k, h);
 	}
-	if (m && m->key) {
+	if (m) {
 		ret = m->answer;
 		memcpy(model, m->model, sizeof(model));
 	} else {
 		ret = ask(smt, r, need, own, model, run);
-		if (ret >= 0 && m && !k.failed)
+		if (ret >= 0 && memo)
 			memo_store(smt, &k, h, ret, model);
 	}
 	free(k.buf);

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "analysis/z3_api.h"
+#include "util/hashmap.h"
 
 struct scg_region;
 struct analysis_run;
@@ -26,6 +27,7 @@ struct smt {
 	/* answers already given, by question (see smt_solve()) */
 	struct smt_memo *memo;
 	size_t nmemo;
+	struct hashmap memo_index; /* hash of the question -> memo */
 };
 
 /* A new context with one reference, or NULL (no memory, or libz3 cannot be loaded). */

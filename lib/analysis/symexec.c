@@ -33,6 +33,7 @@
 #include "analysis/symexec.h"
 #include "bpf/opcodes.h"
 #include "util/grow.h"
+#include "util/hashmap.h"
 
 /* Leaves (regions times filters) one walk may produce before -E2BIG. */
 #define LEAF_LIMIT (1UL << 24)
@@ -445,14 +446,14 @@ static uint64_t hash_sval(uint64_t h, const struct sval *v)
 	if (v->kind == SV_CONST)
 		parts[1] = v->value;
 	for (size_t i = 0; i < 3; i++)
-		h = (h ^ parts[i]) * 1099511628211ULL;
+		h = hash_combine(h, parts[i]);
 	return h;
 }
 
 /* A hash of the live registers: states that can merge have the same. */
 static uint64_t frame_hash(const struct frame *f, uint32_t live)
 {
-	uint64_t h = 1469598103934665603ULL;
+	uint64_t h = 0;
 	if (live & LIVE_A)
 		h = hash_sval(h, &f->a);
 	if (live & LIVE_X)

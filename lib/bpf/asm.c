@@ -68,7 +68,7 @@ static void ctx_release(struct asm_ctx *ctx)
 	lprog_free(ctx->lp);
 	free(ctx->nodes);
 	free(ctx->labels);
-	free(ctx->label_slots);
+	hashmap_release(&ctx->label_index);
 }
 
 /*

@@ -26,6 +26,8 @@
 #include <syscage/diag.h>
 
 #include "bpf/lprog.h"
+#include "util/hashmap.h"
+#include "util/scan.h"
 #include "util/strbuf.h"
 
 /* --- the syntax shared by assembler and disassembler (asm_syntax.c) ---- */
@@ -176,8 +178,7 @@ struct asm_ctx {
 
 	struct asm_label *labels;
 	size_t n_labels, cap_labels;
-	size_t *label_slots; /* open-addressing hash of label indexes; SIZE_MAX = empty */
-	size_t n_slots;
+	struct hashmap label_index; /* hash of the name -> label */
 };
 
 /* Reports an error at @line:@column (0 = none) with an optional @hint. */
@@ -188,23 +189,12 @@ void asm_warning(struct asm_ctx *ctx, unsigned line, unsigned column, const char
 
 /* --- lexer (asm_lex.c) --- */
 
-struct asm_lexer {
-	const char *text;
-	size_t len, pos;
-	unsigned line, column;
-};
-
-void asm_lexer_init(struct asm_lexer *lx, const char *text, size_t len);
-/* True while there is input left to read. */
-bool asm_lexer_more(const struct asm_lexer *lx);
 /*
  * Reads the next token.  Comments and blanks are skipped; a newline gives
  * ASM_TOK_END.  A character that cannot start a token is reported, and
  * false is returned with the lexer past it.
  */
-bool asm_lex(struct asm_ctx *ctx, struct asm_lexer *lx, struct asm_token *tok);
-/* Skips to just past the end of the current line. */
-void asm_lex_skip_line(struct asm_lexer *lx);
+bool asm_lex(struct asm_ctx *ctx, struct scan *lx, struct asm_token *tok);
 
 /* --- parser (asm_parse.c, asm_operand.c) --- */
 

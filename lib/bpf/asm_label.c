@@ -15,65 +15,26 @@
 #include "bpf/asm_internal.h"
 #include "util/suggest.h"
 #include "util/grow.h"
+#include "util/hashmap.h"
 
 #define UNDEFINED ((size_t)-1)
-#define EMPTY_SLOT ((size_t)-1)
-
-static uint64_t hash_name(const char *name, size_t len)
-{
-	uint64_t h = 0xcbf29ce484222325ULL; /* FNV-1a */
-	for (size_t i = 0; i < len; i++) {
-		h ^= (unsigned char)name[i];
-		h *= 0x100000001b3ULL;
-	}
-	return h;
-}
-
 static bool same_name(const struct asm_label *label, const char *name, size_t len)
 {
 	return label->len == len && !memcmp(label->name, name, len);
 }
 
-/* The slot holding @name, or the empty slot where it would go. */
-static size_t *find_slot(const struct asm_ctx *ctx, const char *name, size_t len)
-{
-	size_t mask = ctx->n_slots - 1;
-	for (size_t i = (size_t)hash_name(name, len) & mask;; i = (i + 1) & mask) {
-		size_t *slot = &ctx->label_slots[i];
-		if (*slot == EMPTY_SLOT || same_name(&ctx->labels[*slot], name, len))
-			return slot;
-	}
-}
-
-static int grow_slots(struct asm_ctx *ctx)
-{
-	size_t n = ctx->n_slots ? ctx->n_slots * 2 : 64;
-	size_t *slots = malloc(n * sizeof(*slots));
-	if (!slots)
-		return -ENOMEM;
-	for (size_t i = 0; i < n; i++)
-		slots[i] = EMPTY_SLOT;
-	free(ctx->label_slots);
-	ctx->label_slots = slots;
-	ctx->n_slots = n;
-	for (size_t i = 0; i < ctx->n_labels; i++)
-		*find_slot(ctx, ctx->labels[i].name, ctx->labels[i].len) = i;
-	return 0;
-}
-
 /* Index of @tok's label, adding an undefined entry if it is new. */
 static size_t lookup_or_add(struct asm_ctx *ctx, const struct asm_token *tok)
 {
-	if ((ctx->n_labels + 1) * 2 > ctx->n_slots && grow_slots(ctx) < 0)
-		goto nomem;
-	size_t *slot = find_slot(ctx, tok->text, tok->len);
-	if (*slot != EMPTY_SLOT)
-		return *slot;
-	if (GROW_ARRAY(&ctx->labels, &ctx->cap_labels, ctx->n_labels + 1, 32))
+	uint64_t hash = hash_bytes(tok->text, tok->len), i;
+	for (size_t pos = HASHMAP_START; hashmap_next(&ctx->label_index, hash, &pos, &i);)
+		if (same_name(&ctx->labels[i], tok->text, tok->len))
+			return (size_t)i;
+	if (GROW_ARRAY(&ctx->labels, &ctx->cap_labels, ctx->n_labels + 1, 32) ||
+	    hashmap_add(&ctx->label_index, hash, ctx->n_labels) < 0)
 		goto nomem;
 	ctx->labels[ctx->n_labels] = (struct asm_label){ tok->text, tok->len, UNDEFINED, tok->line,
 							 tok->column, lprog_label_new(ctx->lp) };
-	*slot = ctx->n_labels;
 	return ctx->n_labels++;
 nomem:
 	ctx->nomem = true;

@@ -296,7 +296,7 @@ static void parse_line(struct asm_ctx *ctx, const struct asm_token *toks, size_t
 }
 
 /* Lexes one line into @toks; false when the line had a lexical error. */
-static bool lex_line(struct asm_ctx *ctx, struct asm_lexer *lx, struct asm_token *toks, size_t *n)
+static bool lex_line(struct asm_ctx *ctx, struct scan *lx, struct asm_token *toks, size_t *n)
 {
 	*n = 0;
 	for (;;) {
@@ -304,7 +304,7 @@ static bool lex_line(struct asm_ctx *ctx, struct asm_lexer *lx, struct asm_token
 		if (!asm_lex(ctx, lx, &tok)) {
 			toks[(*n)++] = tok;
 			toks[*n - 1].kind = ASM_TOK_END;
-			asm_lex_skip_line(lx);
+			scan_line(lx);
 			return false;
 		}
 		if (*n == MAX_LINE_TOKENS - 1 && tok.kind != ASM_TOK_END) {
@@ -312,7 +312,7 @@ static bool lex_line(struct asm_ctx *ctx, struct asm_lexer *lx, struct asm_token
 				  "line too long");
 			tok.kind = ASM_TOK_END;
 			toks[(*n)++] = tok;
-			asm_lex_skip_line(lx);
+			scan_line(lx);
 			return false;
 		}
 		toks[(*n)++] = tok;
@@ -328,9 +328,9 @@ void asm_parse(struct asm_ctx *ctx)
 		ctx->nomem = true;
 		return;
 	}
-	struct asm_lexer lx;
-	asm_lexer_init(&lx, ctx->text, ctx->text_len);
-	while (asm_lexer_more(&lx) && !ctx->stopped && !ctx->nomem) {
+	struct scan lx;
+	scan_init(&lx, ctx->text, ctx->text_len);
+	while (scan_more(&lx) && !ctx->stopped && !ctx->nomem) {
 		size_t n;
 		bool lexed = lex_line(ctx, &lx, toks, &n);
 		parse_line(ctx, toks, n, lexed);

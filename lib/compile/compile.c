@@ -62,22 +62,19 @@ static bool same_load(const struct syscall_load *l, const struct scg_rule *r)
 
 static uint64_t load_hash(const struct scg_rule *r)
 {
-	uint64_t h = r->syscall ? 0x5a : ((uint64_t)r->number << 32 | r->number_last);
-	for (const char *p = r->syscall; p && *p; p++)
-		h = (h ^ (unsigned char)*p) * 0x100000001b3ULL;
-	h *= 0x9e3779b97f4a7c15ULL;
-	return h ^ h >> 32;
+	return r->syscall ? hash_str(r->syscall)
+			  : hash_combine(hash_u64(r->number), r->number_last);
 }
 
 /* The load of @r's syscall, added (in order of first appearance) when new. */
-static struct syscall_load *load_of(struct syscall_load *loads, size_t *n, size_t *slots,
-				    size_t nslots, const struct scg_rule *r)
+static struct syscall_load *load_of(struct syscall_load *loads, size_t *n, struct hashmap *index,
+				    const struct scg_rule *r)
 {
-	size_t s = load_hash(r) & (nslots - 1);
-	for (; slots[s] != SIZE_MAX; s = (s + 1) & (nslots - 1))
-		if (same_load(&loads[slots[s]], r))
-			return &loads[slots[s]];
-	slots[s] = *n;
+	uint64_t hash = load_hash(r), i;
+	for (size_t pos = HASHMAP_START; hashmap_next(index, hash, &pos, &i);)
+		if (same_load(&loads[i], r))
+			return &loads[i];
+	(void)hashmap_add(index, hash, *n); /* reserved for every rule */
 	loads[*n] = (struct syscall_load){ .name = r->syscall, .number = r->number,
 					   .number_last = r->number_last, .first = r->loc };
 	return &loads[(*n)++];
@@ -86,25 +83,21 @@ static struct syscall_load *load_of(struct syscall_load *loads, size_t *n, size_
 /* "; most condition code: read (1500 rules, 1500 comparisons, first at f:3), ..." */
 static void name_big_syscalls(const struct scg_policy *policy, struct strbuf *sb)
 {
-	size_t count = scg_policy_rule_count(policy), n = 0, nslots = 16;
-	while (nslots < 2 * count)
-		nslots *= 2;
+	size_t count = scg_policy_rule_count(policy), n = 0;
 	struct syscall_load *loads = malloc((count ? count : 1) * sizeof(*loads));
-	size_t *slots = malloc(nslots * sizeof(*slots));
-	if (!loads || !slots) {
+	struct hashmap index = HASHMAP_INIT;
+	if (!loads || hashmap_reserve(&index, count) < 0) {
 		free(loads);
-		free(slots);
 		return;
 	}
-	memset(slots, 0xff, nslots * sizeof(*slots));
 	for (size_t i = 0; i < count; i++) {
 		struct scg_rule r;
 		scg_policy_rule_at(policy, i, &r);
-		struct syscall_load *l = load_of(loads, &n, slots, nslots, &r);
+		struct syscall_load *l = load_of(loads, &n, &index, &r);
 		l->rules++;
 		l->comparisons += expr_size(r.cond);
 	}
-	free(slots);
+	hashmap_release(&index);
 	for (size_t k = 0; k < SYSCALLS_NAMED; k++) {
 		size_t best = n;
 		for (size_t i = 0; i < n; i++)

@@ -55,7 +55,7 @@ int cond_init(struct cond_ctx *c, struct dag *dag)
 void cond_release(struct cond_ctx *c)
 {
 	free(c->atoms);
-	free(c->atom_slots);
+	hashmap_release(&c->atom_index);
 	scratch_free(c->scratch);
 	free(c->f);
 	memset(c, 0, sizeof(*c));
@@ -125,12 +125,9 @@ static int atom_static(const struct atom *at)
 	}
 }
 
-static uint32_t atom_hash(const struct atom *at)
+static uint64_t atom_hash(const struct atom *at)
 {
-	uint64_t h = ((uint64_t)at->word << 40 ^ (uint64_t)at->op << 32 ^ at->mask) *
-		     0x9e3779b97f4a7c15ULL;
-	h = (h ^ at->k ^ h >> 29) * 0xff51afd7ed558ccdULL;
-	return (uint32_t)(h ^ h >> 32);
+	return hash_combine((uint64_t)at->word << 40 ^ (uint64_t)at->op << 32 ^ at->mask, at->k);
 }
 
 /* Field by field: memcmp() would also compare the padding after op, which is
@@ -140,41 +137,20 @@ static bool atom_equal(const struct atom *a, const struct atom *b)
 	return a->word == b->word && a->mask == b->mask && a->op == b->op && a->k == b->k;
 }
 
-static int atom_rehash(struct cond_ctx *c)
-{
-	size_t nslots = c->atom_nslots ? c->atom_nslots * 2 : 64;
-	uint32_t *slots = malloc(nslots * sizeof(*slots));
-	if (!slots)
-		return -ENOMEM;
-	memset(slots, 0xff, nslots * sizeof(*slots));
-	for (size_t i = 0; i < c->natoms; i++) {
-		size_t s = atom_hash(&c->atoms[i]) & (nslots - 1);
-		while (slots[s] != UINT32_MAX)
-			s = (s + 1) & (nslots - 1);
-		slots[s] = (uint32_t)i;
-	}
-	free(c->atom_slots);
-	c->atom_slots = slots;
-	c->atom_nslots = nslots;
-	return 0;
-}
-
 /* The index of atom @at, added when new: atoms are numbered in order of first use. */
 static int atom_intern(struct cond_ctx *c, const struct atom *at, uint32_t *index)
 {
-	if ((c->natoms + 1) * 2 > c->atom_nslots && atom_rehash(c) < 0)
-		return -ENOMEM;
-	size_t s = atom_hash(at) & (c->atom_nslots - 1);
-	for (; c->atom_slots[s] != UINT32_MAX; s = (s + 1) & (c->atom_nslots - 1)) {
-		if (atom_equal(&c->atoms[c->atom_slots[s]], at)) {
-			*index = c->atom_slots[s];
+	uint64_t hash = atom_hash(at), i;
+	for (size_t pos = HASHMAP_START; hashmap_next(&c->atom_index, hash, &pos, &i);) {
+		if (atom_equal(&c->atoms[i], at)) {
+			*index = (uint32_t)i;
 			return 0;
 		}
 	}
-	if (GROW_ARRAY(&c->atoms, &c->atoms_cap, c->natoms + 1, 32))
+	if (GROW_ARRAY(&c->atoms, &c->atoms_cap, c->natoms + 1, 32) ||
+	    hashmap_add(&c->atom_index, hash, c->natoms) < 0)
 		return -ENOMEM;
 	c->atoms[c->natoms] = *at;
-	c->atom_slots[s] = (uint32_t)c->natoms;
 	*index = (uint32_t)c->natoms++;
 	return 0;
 }
@@ -367,8 +343,7 @@ struct cond_scratch {
 	size_t cap;
 	struct pair_state *pairs;
 	size_t npairs, pairs_cap;
-	uint32_t *slots; /* hash table of pair indices, UINT32_MAX = empty */
-	size_t nslots;
+	struct hashmap pair_index; /* (word, mask) -> pair */
 	struct range_knowledge saved[MAX_FACTS][2]; /* a pair's raw and tight before each fact */
 };
 
@@ -380,7 +355,7 @@ static void scratch_free(struct cond_scratch *s)
 	free(s->fact);
 	free(s->word_bit);
 	free(s->pairs);
-	free(s->slots);
+	hashmap_release(&s->pair_index);
 	free(s);
 }
 
@@ -403,31 +378,6 @@ static int scratch_reserve(struct cond_ctx *c)
 	return 0;
 }
 
-static uint32_t pair_hash(uint32_t word, uint32_t mask)
-{
-	uint64_t h = ((uint64_t)word << 32 | mask) * 0x9e3779b97f4a7c15ULL;
-	return (uint32_t)(h ^ h >> 32);
-}
-
-static int pair_rehash(struct cond_scratch *s)
-{
-	size_t nslots = s->nslots ? s->nslots * 2 : 64;
-	uint32_t *slots = malloc(nslots * sizeof(*slots));
-	if (!slots)
-		return -ENOMEM;
-	memset(slots, 0xff, nslots * sizeof(*slots));
-	for (size_t i = 0; i < s->npairs; i++) {
-		size_t k = pair_hash(s->pairs[i].word, s->pairs[i].mask) & (nslots - 1);
-		while (slots[k] != UINT32_MAX)
-			k = (k + 1) & (nslots - 1);
-		slots[k] = (uint32_t)i;
-	}
-	free(s->slots);
-	s->slots = slots;
-	s->nslots = nslots;
-	return 0;
-}
-
 /* Gives atom @ai its pair (nothing known yet); 0 or -ENOMEM. */
 static int pair_assign(struct cond_ctx *c, uint32_t ai)
 {
@@ -435,21 +385,16 @@ static int pair_assign(struct cond_ctx *c, uint32_t ai)
 	const struct atom *at = &c->atoms[ai];
 	if (s->pair[ai] != UINT32_MAX)
 		return 0;
-	if ((s->npairs + 1) * 2 > s->nslots && pair_rehash(s) < 0)
-		return -ENOMEM;
-	size_t k = pair_hash(at->word, at->mask) & (s->nslots - 1);
-	for (; s->slots[k] != UINT32_MAX; k = (k + 1) & (s->nslots - 1)) {
-		const struct pair_state *p = &s->pairs[s->slots[k]];
-		if (p->word == at->word && p->mask == at->mask) {
-			s->pair[ai] = s->slots[k];
-			return 0;
-		}
+	uint64_t key = (uint64_t)at->word << 32 | at->mask, i;
+	if (hashmap_get(&s->pair_index, key, &i)) {
+		s->pair[ai] = (uint32_t)i;
+		return 0;
 	}
-	if (GROW_ARRAY(&s->pairs, &s->pairs_cap, s->npairs + 1, 16))
+	if (GROW_ARRAY(&s->pairs, &s->pairs_cap, s->npairs + 1, 16) ||
+	    hashmap_add(&s->pair_index, key, s->npairs) < 0)
 		return -ENOMEM;
 	struct range_knowledge none = { .lo = 0, .hi = at->mask };
 	s->pairs[s->npairs] = (struct pair_state){ at->word, at->mask, none, none };
-	s->slots[k] = (uint32_t)s->npairs;
 	s->pair[ai] = (uint32_t)s->npairs++;
 	return 0;
 }
@@ -601,7 +546,6 @@ static uint32_t plain_chain(struct cond_ctx *c, const struct entry *e, size_t n,
 
 /* Memo of solved subproblems: (first entry, the facts that matter to it) -> node. */
 struct memo_entry {
-	uint64_t hash;
 	uint32_t first;
 	uint32_t nfacts;
 	size_t facts_at; /* into memo.pool */
@@ -611,8 +555,7 @@ struct memo_entry {
 struct memo {
 	struct memo_entry *entries;
 	size_t len, cap;
-	uint32_t *slots; /* open addressing over entries, UINT32_MAX = empty */
-	size_t nslots;
+	struct hashmap index; /* memo_key() hash -> entry */
 	struct fact *pool;
 	size_t pool_len, pool_cap;
 };
@@ -656,9 +599,9 @@ static size_t memo_key(const struct decider *d, size_t first, struct fact *out, 
 			out[j] = out[j - 1];
 			out[j - 1] = tmp;
 		}
-	uint64_t h = first * 0x9e3779b97f4a7c15ULL;
+	uint64_t h = hash_u64(first);
 	for (size_t i = 0; i < k; i++)
-		h = (h ^ (out[i].atom * 2U + out[i].value)) * 0xff51afd7ed558ccdULL;
+		h = hash_combine(h, out[i].atom * 2U + out[i].value);
 	*hash = h;
 	return k;
 }
@@ -667,34 +610,14 @@ static const struct memo_entry *memo_find(const struct decider *d, uint64_t hash
 					  const struct fact *key, size_t nkey)
 {
 	const struct memo *m = &d->memo;
-	if (!m->nslots)
-		return NULL;
-	for (size_t s = hash & (m->nslots - 1); m->slots[s] != UINT32_MAX; s = (s + 1) & (m->nslots - 1)) {
-		const struct memo_entry *e = &m->entries[m->slots[s]];
-		if (e->hash == hash && e->first == first && e->nfacts == nkey &&
+	uint64_t i;
+	for (size_t pos = HASHMAP_START; hashmap_next(&m->index, hash, &pos, &i);) {
+		const struct memo_entry *e = &m->entries[i];
+		if (e->first == first && e->nfacts == nkey &&
 		    (nkey == 0 || !memcmp(&m->pool[e->facts_at], key, nkey * sizeof(*key))))
 			return e;
 	}
 	return NULL;
-}
-
-static bool memo_rehash(struct memo *m)
-{
-	size_t nslots = m->nslots ? m->nslots * 2 : 256;
-	uint32_t *slots = malloc(nslots * sizeof(*slots));
-	if (!slots)
-		return false;
-	memset(slots, 0xff, nslots * sizeof(*slots));
-	for (size_t i = 0; i < m->len; i++) {
-		size_t s = m->entries[i].hash & (nslots - 1);
-		while (slots[s] != UINT32_MAX)
-			s = (s + 1) & (nslots - 1);
-		slots[s] = (uint32_t)i;
-	}
-	free(m->slots);
-	m->slots = slots;
-	m->nslots = nslots;
-	return true;
 }
 
 /* Remembers a solved subproblem; failing to allocate only costs time later. */
@@ -702,19 +625,15 @@ static void memo_add(struct decider *d, uint64_t hash, size_t first, const struc
 		     size_t nkey, uint32_t node)
 {
 	struct memo *m = &d->memo;
-	if ((m->len + 1) * 2 > m->nslots && !memo_rehash(m))
-		return;
 	if (GROW_ARRAY(&m->entries, &m->cap, m->len + 1, 64) ||
-	    GROW_ARRAY(&m->pool, &m->pool_cap, m->pool_len + nkey, 2 * nkey))
+	    GROW_ARRAY(&m->pool, &m->pool_cap, m->pool_len + nkey, 2 * nkey) ||
+	    hashmap_add(&m->index, hash, m->len) < 0)
 		return;
 	if (nkey)
 		memcpy(&m->pool[m->pool_len], key, nkey * sizeof(*key));
-	m->entries[m->len] = (struct memo_entry){ hash, (uint32_t)first, (uint32_t)nkey, m->pool_len,
+	m->entries[m->len] = (struct memo_entry){ (uint32_t)first, (uint32_t)nkey, m->pool_len,
 						  node };
-	size_t s = hash & (m->nslots - 1);
-	while (m->slots[s] != UINT32_MAX)
-		s = (s + 1) & (m->nslots - 1);
-	m->slots[s] = (uint32_t)m->len++;
+	m->len++;
 	m->pool_len += nkey;
 }
 
@@ -883,7 +802,7 @@ uint32_t cond_decide(struct cond_ctx *c, const struct entry *entries, size_t n, 
 		prepare_atoms(c, entries[i].formula, true);
 	free(d.suffix_words);
 	free(d.memo.entries);
-	free(d.memo.slots);
+	hashmap_release(&d.memo.index);
 	free(d.memo.pool);
 	return node;
 }

@@ -12,19 +12,12 @@
 #include "compile/internal.h"
 #include "util/grow.h"
 
-#define EMPTY UINT32_MAX
-
-static uint32_t node_hash(const struct dag_node *n)
+static uint64_t node_hash(const struct dag_node *n)
 {
-	uint64_t h = 0x9e3779b97f4a7c15ULL;
-	const uint32_t parts[] = { n->kind | (uint32_t)n->op << 8 | (uint32_t)n->copy << 16,
-				   n->word, n->mask, n->k, n->t, n->f };
-	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
-		h ^= parts[i];
-		h *= 0xff51afd7ed558ccdULL;
-		h ^= h >> 32;
-	}
-	return (uint32_t)h;
+	uint64_t h = (uint64_t)(n->kind | (uint32_t)n->op << 8 | (uint32_t)n->copy << 16) << 32 |
+		     n->word;
+	h = hash_combine(h, (uint64_t)n->mask << 32 | n->k);
+	return hash_combine(h, (uint64_t)n->t << 32 | n->f);
 }
 
 static bool node_equal(const struct dag_node *a, const struct dag_node *b)
@@ -33,29 +26,10 @@ static bool node_equal(const struct dag_node *a, const struct dag_node *b)
 	       a->k == b->k && a->t == b->t && a->f == b->f && a->copy == b->copy;
 }
 
-static int grow_table(struct dag *g)
-{
-	size_t nslots = g->nslots ? g->nslots * 2 : 1024;
-	uint32_t *slots = malloc(nslots * sizeof(*slots));
-	if (!slots)
-		return -ENOMEM;
-	memset(slots, 0xff, nslots * sizeof(*slots));
-	for (size_t i = 0; i < g->len; i++) {
-		size_t s = node_hash(&g->nodes[i]) & (nslots - 1);
-		while (slots[s] != EMPTY)
-			s = (s + 1) & (nslots - 1);
-		slots[s] = (uint32_t)i;
-	}
-	free(g->slots);
-	g->slots = slots;
-	g->nslots = nslots;
-	return 0;
-}
-
 int dag_init(struct dag *g)
 {
 	memset(g, 0, sizeof(*g));
-	int r = grow_table(g);
+	int r = hashmap_reserve(&g->index, 512);
 	/* Node 0 exists from the start, so a failed request can return a valid index. */
 	if (r == 0)
 		dag_ret(g, 0);
@@ -65,7 +39,7 @@ int dag_init(struct dag *g)
 void dag_release(struct dag *g)
 {
 	free(g->nodes);
-	free(g->slots);
+	hashmap_release(&g->index);
 	memset(g, 0, sizeof(*g));
 }
 
@@ -73,20 +47,16 @@ static uint32_t intern(struct dag *g, const struct dag_node *n)
 {
 	if (g->err)
 		return 0;
-	if ((g->len + 1) * 2 > g->nslots && grow_table(g) < 0) {
-		g->err = -ENOMEM;
-		return 0;
-	}
-	size_t s = node_hash(n) & (g->nslots - 1);
-	for (; g->slots[s] != EMPTY; s = (s + 1) & (g->nslots - 1))
-		if (node_equal(&g->nodes[g->slots[s]], n))
-			return g->slots[s];
-	if (GROW_ARRAY(&g->nodes, &g->cap, g->len + 1, 256)) {
+	uint64_t hash = node_hash(n), i;
+	for (size_t pos = HASHMAP_START; hashmap_next(&g->index, hash, &pos, &i);)
+		if (node_equal(&g->nodes[i], n))
+			return (uint32_t)i;
+	if (GROW_ARRAY(&g->nodes, &g->cap, g->len + 1, 256) ||
+	    hashmap_add(&g->index, hash, g->len) < 0) {
 		g->err = -ENOMEM;
 		return 0;
 	}
 	g->nodes[g->len] = *n;
-	g->slots[s] = (uint32_t)g->len;
 	return (uint32_t)g->len++;
 }
 

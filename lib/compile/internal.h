@@ -32,6 +32,7 @@
 #include <syscage/compile.h>
 
 #include "bpf/lprog.h"
+#include "util/hashmap.h"
 
 #define WORD_FULL 0xffffffffU
 
@@ -53,8 +54,7 @@ struct dag_node {
 struct dag {
 	struct dag_node *nodes;
 	size_t len, cap;
-	uint32_t *slots; /* hash table of node indices, UINT32_MAX = empty */
-	size_t nslots;
+	struct hashmap index; /* node hash -> node */
 	int err; /* sticky -ENOMEM */
 };
 
@@ -94,8 +94,7 @@ struct cond_ctx {
 	struct dag *dag;
 	struct atom *atoms;
 	size_t natoms, atoms_cap;
-	uint32_t *atom_slots; /* hash table of atom indices, UINT32_MAX = empty */
-	size_t atom_nslots;
+	struct hashmap atom_index; /* atom hash -> atom */
 	struct fnode *f;
 	size_t nf, f_cap;
 	size_t budget; /* decide() steps left before falling back to plain jumping code */

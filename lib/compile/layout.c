@@ -30,6 +30,7 @@
 #include "bpf/opcodes.h"
 #include "compile/internal.h"
 #include "util/grow.h"
+#include "util/hashmap.h"
 
 #define NO_FORMULA UINT32_MAX
 /*
@@ -68,7 +69,6 @@ struct rule_span {
 
 /* Decision memo: the entries of one decision, flattened, and the node built for it. */
 struct known_decision {
-	uint64_t hash;
 	size_t at, n; /* in layout.keys */
 	uint32_t final;
 	uint32_t node;
@@ -83,8 +83,7 @@ struct layout {
 	struct entry *scratch; /* entries of the decision being built */
 	struct known_decision *decisions;
 	size_t ndecisions, decisions_cap;
-	size_t *decision_slots; /* hash table of decision indices, SIZE_MAX = empty */
-	size_t decision_nslots;
+	struct hashmap decision_index; /* entries_hash() -> index into decisions */
 	struct entry *keys;
 	size_t nkeys, keys_cap;
 	struct nr_range *ranges;
@@ -135,56 +134,34 @@ static uint32_t rule_formula(struct layout *l, uint32_t rule, bool big_endian)
 
 static uint64_t entries_hash(const struct entry *e, size_t n, uint32_t final)
 {
-	uint64_t h = final * 0x9e3779b97f4a7c15ULL + n;
-	for (size_t i = 0; i < n; i++) {
-		h = (h ^ e[i].formula) * 0xff51afd7ed558ccdULL;
-		h = (h ^ e[i].action) * 0xc4ceb9fe1a85ec53ULL;
-	}
+	uint64_t h = hash_combine(hash_u64(final), n);
+	for (size_t i = 0; i < n; i++)
+		h = hash_combine(h, (uint64_t)e[i].formula << 32 | e[i].action);
 	return h;
 }
 
-static int rehash_decisions(struct layout *l)
+/* The decision in l->scratch[0, n) with @final if it was built before, or NULL. */
+static const struct known_decision *find_decision(const struct layout *l, uint64_t hash,
+						  size_t n, uint32_t final)
 {
-	size_t nslots = l->decision_nslots ? l->decision_nslots * 2 : 64;
-	size_t *slots = malloc(nslots * sizeof(*slots));
-	if (!slots)
-		return -ENOMEM;
-	memset(slots, 0xff, nslots * sizeof(*slots));
-	for (size_t i = 0; i < l->ndecisions; i++) {
-		size_t s = l->decisions[i].hash & (nslots - 1);
-		while (slots[s] != SIZE_MAX)
-			s = (s + 1) & (nslots - 1);
-		slots[s] = i;
-	}
-	free(l->decision_slots);
-	l->decision_slots = slots;
-	l->decision_nslots = nslots;
-	return 0;
-}
-
-/* The slot of the decision in l->scratch[0, n) with @final: its index, or an empty one. */
-static size_t *decision_slot(struct layout *l, uint64_t hash, size_t n, uint32_t final)
-{
-	size_t s = hash & (l->decision_nslots - 1);
-	for (; l->decision_slots[s] != SIZE_MAX; s = (s + 1) & (l->decision_nslots - 1)) {
-		const struct known_decision *d = &l->decisions[l->decision_slots[s]];
-		if (d->hash == hash && d->n == n && d->final == final &&
+	uint64_t i;
+	for (size_t pos = HASHMAP_START; hashmap_next(&l->decision_index, hash, &pos, &i);) {
+		const struct known_decision *d = &l->decisions[i];
+		if (d->n == n && d->final == final &&
 		    !memcmp(&l->keys[d->at], l->scratch, n * sizeof(*l->scratch)))
-			break;
+			return d;
 	}
-	return &l->decision_slots[s];
+	return NULL;
 }
 
 static int remember(struct layout *l, uint64_t hash, size_t n, uint32_t final, uint32_t node)
 {
-	if ((l->ndecisions + 1) * 2 > l->decision_nslots && rehash_decisions(l) < 0)
-		return -ENOMEM;
 	if (GROW_ARRAY(&l->decisions, &l->decisions_cap, l->ndecisions + 1, 64) ||
-	    GROW_ARRAY(&l->keys, &l->keys_cap, l->nkeys + n, 2 * n))
+	    GROW_ARRAY(&l->keys, &l->keys_cap, l->nkeys + n, 2 * n) ||
+	    hashmap_add(&l->decision_index, hash, l->ndecisions) < 0)
 		return -ENOMEM;
 	memcpy(&l->keys[l->nkeys], l->scratch, n * sizeof(*l->scratch));
-	*decision_slot(l, hash, n, final) = l->ndecisions;
-	l->decisions[l->ndecisions++] = (struct known_decision){ hash, l->nkeys, n, final, node };
+	l->decisions[l->ndecisions++] = (struct known_decision){ l->nkeys, n, final, node };
 	l->nkeys += n;
 	return 0;
 }
@@ -198,11 +175,9 @@ static uint32_t decision_node(struct layout *l, size_t n, uint32_t final)
 	if (n == 0)
 		return dag_ret(l->g, final);
 	uint64_t hash = entries_hash(l->scratch, n, final);
-	if (l->decision_nslots) {
-		size_t known = *decision_slot(l, hash, n, final);
-		if (known != SIZE_MAX)
-			return l->decisions[known].node;
-	}
+	const struct known_decision *known = find_decision(l, hash, n, final);
+	if (known)
+		return known->node;
 	uint32_t node = cond_decide(l->c, l->scratch, n, final);
 	if (remember(l, hash, n, final, node) < 0)
 		l->err = -ENOMEM;
@@ -532,7 +507,7 @@ static void layout_release(struct layout *l)
 	free(l->formula[1]);
 	free(l->scratch);
 	free(l->decisions);
-	free(l->decision_slots);
+	hashmap_release(&l->decision_index);
 	free(l->keys);
 	free(l->ranges);
 	hot_release(&l->hot);

@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "compile/internal.h"
+#include "util/hashmap.h"
 
 /* Memo entries before the search gives up (-E2BIG). */
 #define OPT_MAX_STATES (1U << 22)
@@ -35,9 +36,7 @@ struct opt {
 	const struct opt_range *r;
 	size_t n;
 	int *point;         /* per range: its index among the points, or -1 */
-	uint64_t *keys;     /* (i, j, mask) packed; 0 = empty */
-	uint64_t *vals;
-	size_t nslots, used;
+	struct hashmap memo; /* (i, j, mask) packed -> cost */
 	int err;
 };
 
@@ -89,40 +88,7 @@ static struct opt_range *reduce(const struct opt_range *in, size_t n, size_t *ou
 
 static uint64_t pack(size_t i, size_t j, uint32_t mask)
 {
-	return ((uint64_t)i << 44 | (uint64_t)j << 24 | mask) + 1;
-}
-
-static uint64_t *slot(struct opt *o, uint64_t key)
-{
-	uint64_t h = key * 0x9e3779b97f4a7c15ULL;
-	size_t s = (size_t)(h >> 20) & (o->nslots - 1);
-	while (o->keys[s] && o->keys[s] != key)
-		s = (s + 1) & (o->nslots - 1);
-	return &o->keys[s];
-}
-
-static int grow(struct opt *o)
-{
-	size_t nslots = o->nslots * 2;
-	uint64_t *keys = calloc(nslots, sizeof(*keys)), *vals = malloc(nslots * sizeof(*vals));
-	if (!keys || !vals) {
-		free(keys);
-		free(vals);
-		return -ENOMEM;
-	}
-	struct opt old = *o;
-	o->keys = keys;
-	o->vals = vals;
-	o->nslots = nslots;
-	for (size_t s = 0; s < old.nslots; s++)
-		if (old.keys[s]) {
-			uint64_t *k = slot(o, old.keys[s]);
-			*k = old.keys[s];
-			o->vals[k - o->keys] = old.vals[s];
-		}
-	free(old.keys);
-	free(old.vals);
-	return 0;
+	return (uint64_t)i << 44 | (uint64_t)j << 24 | mask;
 }
 
 static bool taken(const struct opt *o, size_t i, uint32_t mask)
@@ -151,11 +117,10 @@ static uint64_t cost(struct opt *o, size_t i, size_t j, uint32_t mask)
 	}
 	if (one_node || weight == 0 || o->err)
 		return 0;
-	uint64_t key = pack(i, j, inside);
-	uint64_t *k = slot(o, key);
-	if (*k)
-		return o->vals[k - o->keys];
-	uint64_t best = UINT64_MAX;
+	uint64_t key = pack(i, j, inside), best;
+	if (hashmap_get(&o->memo, key, &best))
+		return best;
+	best = UINT64_MAX;
 	for (size_t r = i + 1; r <= j; r++) {
 		if (taken(o, r, inside))
 			continue; /* the same sets as the split at the next range */
@@ -175,21 +140,15 @@ static uint64_t cost(struct opt *o, size_t i, size_t j, uint32_t mask)
 	best += weight;
 	if (o->err)
 		return 0;
-	if ((o->used + 1) * 2 > o->nslots) {
-		if (o->used >= OPT_MAX_STATES) {
-			o->err = -E2BIG;
-			return 0;
-		}
-		int e = grow(o);
-		if (e < 0) {
-			o->err = e;
-			return 0;
-		}
+	if (o->memo.len >= OPT_MAX_STATES) {
+		o->err = -E2BIG;
+		return 0;
 	}
-	k = slot(o, key);
-	*k = key;
-	o->vals[k - o->keys] = best;
-	o->used++;
+	int e = hashmap_add(&o->memo, key, best); /* the key is new: cost() is where it is added */
+	if (e < 0) {
+		o->err = e;
+		return 0;
+	}
 	return best;
 }
 
@@ -198,7 +157,7 @@ int opt_tree_cost(const struct opt_range *r, size_t n, uint64_t *out)
 	*out = 0;
 	if (n == 0)
 		return 0;
-	struct opt o = { 0 };
+	struct opt o = { .memo = HASHMAP_INIT };
 	size_t m = 0;
 	struct opt_range *red = reduce(r, n, &m);
 	if (!red)
@@ -206,10 +165,7 @@ int opt_tree_cost(const struct opt_range *r, size_t n, uint64_t *out)
 	o.r = red;
 	o.n = m;
 	o.point = malloc(m * sizeof(*o.point));
-	o.nslots = 1024;
-	o.keys = calloc(o.nslots, sizeof(*o.keys));
-	o.vals = malloc(o.nslots * sizeof(*o.vals));
-	int err = o.point && o.keys && o.vals ? 0 : -ENOMEM;
+	int err = o.point ? 0 : -ENOMEM;
 	int points = 0;
 	for (size_t i = 0; !err && i < m; i++) {
 		o.point[i] = is_point(&red[i]) ? points++ : -1;
@@ -224,8 +180,7 @@ int opt_tree_cost(const struct opt_range *r, size_t n, uint64_t *out)
 	}
 	free(red);
 	free(o.point);
-	free(o.keys);
-	free(o.vals);
+	hashmap_release(&o.memo);
 	if (err)
 		*out = 0;
 	return err;

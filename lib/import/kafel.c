@@ -24,6 +24,7 @@
 #include "lang/lang_internal.h"
 #include "util/grow.h"
 #include "util/opts.h"
+#include "util/scan.h"
 #include "util/suggest.h"
 
 #define KF_MAX_DEPTH 8
@@ -114,16 +115,6 @@ static int push(struct kf_ctx *c, struct tok t)
 	return 0;
 }
 
-static bool id_start(char ch)
-{
-	return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || ch == '_';
-}
-
-static bool id_char(char ch)
-{
-	return id_start(ch) || (ch >= '0' && ch <= '9');
-}
-
 /* A number as kafel writes it: 42, 0x2a, 052, 0b101010 (with a '-' before: two's complement). */
 static size_t lex_number(const char *p, const char *end, uint64_t *out, bool *bad)
 {
@@ -141,7 +132,7 @@ static size_t lex_number(const char *p, const char *end, uint64_t *out, bool *ba
 	uint64_t v = 0;
 	*bad = false;
 	const char *digits = s;
-	for (; s < end && id_char(*s); s++) {
+	for (; s < end && scan_is_ident_char(*s); s++) {
 		unsigned d = *s >= '0' && *s <= '9' ? (unsigned)(*s - '0')
 			     : *s >= 'a' && *s <= 'f' ? (unsigned)(*s - 'a' + 10)
 			     : *s >= 'A' && *s <= 'F' ? (unsigned)(*s - 'A' + 10)
@@ -159,30 +150,29 @@ static size_t lex_number(const char *p, const char *end, uint64_t *out, bool *ba
 static int lex(struct kf_ctx *c, const char *text, size_t len, const char *file);
 
 /* #include "a" "b" ...; up to the end of the line or ';'. */
-static int include(struct kf_ctx *c, const char **pp, const char *end, unsigned line,
-		   const char *lstart, const char *file)
+static int include(struct kf_ctx *c, struct scan *sc, const char *file)
 {
-	const char *p = *pp;
 	int r = 0;
 	for (;;) {
-		while (p < end && (*p == ' ' || *p == '\t' || *p == '\r'))
-			p++;
-		struct scg_loc loc = {file, line, (unsigned)(p - lstart) + 1, -1};
-		if (p >= end || *p == '\n' || *p == ';')
+		scan_blanks(sc);
+		struct scg_loc loc = scan_loc(sc, file);
+		char ch = scan_peek(sc, 0);
+		if (!scan_more(sc) || ch == '\n' || ch == ';')
 			break;
-		if (*p != '"') {
+		if (ch != '"') {
 			error(c, loc, "#include \"file.policy\"", "expected a file name in quotes");
 			break;
 		}
-		const char *q = ++p;
-		while (q < end && *q != '"' && *q != '\n')
-			q++;
-		if (q >= end || *q != '"') {
+		scan_advance(sc);
+		size_t n = 0;
+		while (scan_peek(sc, n) && scan_peek(sc, n) != '"' && scan_peek(sc, n) != '\n')
+			n++;
+		if (scan_peek(sc, n) != '"') {
 			error(c, loc, "close the name with '\"'", "unterminated file name");
 			break;
 		}
-		char *name = strndup(p, (size_t)(q - p));
-		p = q + 1;
+		char *name = strndup(sc->text + sc->pos, n);
+		scan_skip(sc, n + 1);
 		if (!name)
 			return -ENOMEM;
 		if (c->depth >= KF_MAX_DEPTH) {
@@ -217,114 +207,101 @@ static int include(struct kf_ctx *c, const char **pp, const char *end, unsigned 
 		if (r || c->failed)
 			break;
 	}
-	*pp = p;
 	return r;
+}
+
+/* #define or #include at the cursor ('#'). */
+static int lex_directive(struct kf_ctx *c, struct scan *sc, struct scg_loc loc, const char *file)
+{
+	struct scan word = *sc;
+	scan_advance(&word);
+	scan_blanks(&word);
+	const char *w = word.text + word.pos;
+	size_t n = scan_while(&word, scan_is_ident_char);
+	if (n == 6 && !strncmp(w, "define", 6)) {
+		*sc = word;
+		return push(c, (struct tok){.kind = TK_DEFINE, .loc = loc});
+	}
+	if (n == 7 && !strncmp(w, "include", 7)) {
+		*sc = word;
+		return include(c, sc, file);
+	}
+	error(c, loc, "kafel's directives: #define, #include", "unknown directive");
+	return 0;
+}
+
+/* A punctuation token at the cursor, or the error of a character that starts none. */
+static int lex_punct(struct kf_ctx *c, struct scan *sc, struct scg_loc loc)
+{
+	static const struct {
+		const char *text;
+		int code;
+	} two[] = {{"==", P_EQ}, {"!=", P_NE}, {"<=", P_LE}, {">=", P_GE}, {"&&", P_AND}, {"||", P_OR}};
+	char ch = scan_peek(sc, 0);
+	int code = 0;
+	for (size_t i = 0; i < sizeof(two) / sizeof(two[0]) && !code; i++)
+		if (scan_accept(sc, two[i].text))
+			code = two[i].code;
+	if (!code && ch && strchr("{}()[],;!&|<>", (unsigned char)ch)) {
+		code = (unsigned char)ch;
+		scan_advance(sc);
+	}
+	if (!code) {
+		char what[8];
+		snprintf(what, sizeof(what), "%c", ch >= ' ' && ch < 127 ? ch : '?');
+		error(c, loc, NULL, "unexpected character '%s'", what);
+		return 0;
+	}
+	return push(c, (struct tok){.kind = TK_PUNCT, .punct = code, .loc = loc});
+}
+
+/* A number at the cursor. */
+static int lex_num(struct kf_ctx *c, struct scan *sc, struct scg_loc loc)
+{
+	bool bad;
+	uint64_t v;
+	size_t n = lex_number(sc->text + sc->pos, sc->text + sc->len, &v, &bad);
+	if (bad)
+		error(c, loc, "numbers: 42, 0x2a, 052, 0b101010, up to 64 bits", "bad number");
+	scan_skip(sc, n);
+	return push(c, (struct tok){.kind = TK_NUM, .num = v, .loc = loc});
+}
+
+/* Past the end of a block comment whose "/" "*" the cursor is past; false if it never ends. */
+static bool skip_block_comment(struct scan *sc)
+{
+	for (; scan_more(sc); scan_advance(sc))
+		if (scan_accept(sc, "*/"))
+			return true;
+	return false;
 }
 
 static int lex(struct kf_ctx *c, const char *text, size_t len, const char *file)
 {
-	const char *p = text, *end = text + len, *lstart = text;
-	unsigned line = 1;
-	while (p < end && !c->failed) {
-		struct scg_loc loc = {file, line, (unsigned)(p - lstart) + 1, -1};
-		char ch = *p;
-		if (ch == '\n') {
-			line++;
-			lstart = ++p;
-			continue;
-		}
-		if (ch == ' ' || ch == '\t' || ch == '\r' || ch == '\f' || ch == '\v') {
-			p++;
-			continue;
-		}
-		if (ch == '/' && p + 1 < end && p[1] == '/') {
-			while (p < end && *p != '\n')
-				p++;
-			continue;
-		}
-		if (ch == '/' && p + 1 < end && p[1] == '*') {
-			p += 2;
-			while (p + 1 < end && !(p[0] == '*' && p[1] == '/')) {
-				if (*p == '\n') {
-					line++;
-					lstart = p + 1;
-				}
-				p++;
-			}
-			if (p + 1 >= end) {
+	struct scan sc;
+	scan_init(&sc, text, len);
+	while (scan_more(&sc) && !c->failed) {
+		struct scg_loc loc = scan_loc(&sc, file);
+		char ch = scan_peek(&sc, 0);
+		int r = 0;
+		if (ch == '\n' || scan_is_blank(ch)) {
+			scan_advance(&sc);
+		} else if (scan_accept(&sc, "//")) {
+			scan_to_eol(&sc);
+		} else if (scan_accept(&sc, "/*")) {
+			if (!skip_block_comment(&sc))
 				error(c, loc, "close it with '*/'", "unterminated comment");
-				break;
-			}
-			p += 2;
-			continue;
-		}
-		if (ch == '#') {
-			const char *w = p + 1;
-			while (w < end && (*w == ' ' || *w == '\t'))
-				w++;
-			const char *we = w;
-			while (we < end && id_char(*we))
-				we++;
-			if (we - w == 6 && !strncmp(w, "define", 6)) {
-				int r = push(c, (struct tok){.kind = TK_DEFINE, .loc = loc});
-				if (r)
-					return r;
-				p = we;
-			} else if (we - w == 7 && !strncmp(w, "include", 7)) {
-				p = we;
-				int r = include(c, &p, end, line, lstart, file);
-				if (r)
-					return r;
-			} else {
-				error(c, loc, "kafel's directives: #define, #include",
-				      "unknown directive");
-			}
-			continue;
-		}
-		if ((ch >= '0' && ch <= '9') || (ch == '-' && p + 1 < end && p[1] >= '0' && p[1] <= '9')) {
-			bool bad;
-			uint64_t v;
-			size_t n = lex_number(p, end, &v, &bad);
-			if (bad)
-				error(c, loc, "numbers: 42, 0x2a, 052, 0b101010, up to 64 bits",
-				      "bad number");
-			int r = push(c, (struct tok){.kind = TK_NUM, .num = v, .loc = loc});
-			if (r)
-				return r;
-			p += n;
-			continue;
-		}
-		if (id_start(ch)) {
-			const char *s = p;
-			while (p < end && id_char(*p))
-				p++;
-			int r = push(c, (struct tok){.kind = TK_ID, .text = s, .len = (size_t)(p - s),
-						     .loc = loc});
-			if (r)
-				return r;
-			continue;
-		}
-		static const struct {
-			char a, b;
-			int code;
-		} two[] = {{'=', '=', P_EQ}, {'!', '=', P_NE}, {'<', '=', P_LE},
-			   {'>', '=', P_GE}, {'&', '&', P_AND}, {'|', '|', P_OR}};
-		int code = 0;
-		for (size_t i = 0; i < sizeof(two) / sizeof(two[0]) && !code; i++)
-			if (ch == two[i].a && p + 1 < end && p[1] == two[i].b)
-				code = two[i].code;
-		if (code) {
-			p += 2;
-		} else if (ch && strchr("{}()[],;!&|<>", (unsigned char)ch)) {
-			code = (unsigned char)ch;
-			p++;
+		} else if (ch == '#') {
+			r = lex_directive(c, &sc, loc, file);
+		} else if (scan_is_digit(ch) || (ch == '-' && scan_is_digit(scan_peek(&sc, 1)))) {
+			r = lex_num(c, &sc, loc);
+		} else if (scan_is_ident_start(ch)) {
+			const char *s = sc.text + sc.pos;
+			size_t n = scan_while(&sc, scan_is_ident_char);
+			r = push(c, (struct tok){.kind = TK_ID, .text = s, .len = n, .loc = loc});
 		} else {
-			char what[8];
-			snprintf(what, sizeof(what), "%c", ch >= ' ' && ch < 127 ? ch : '?');
-			error(c, loc, NULL, "unexpected character '%s'", what);
-			break;
+			r = lex_punct(c, &sc, loc);
 		}
-		int r = push(c, (struct tok){.kind = TK_PUNCT, .punct = code, .loc = loc});
 		if (r)
 			return r;
 	}
@@ -1200,7 +1177,7 @@ bool scg_kafel_detect(const char *text, size_t len)
 				return true;
 		for (const char *const *s = blocks; *s; s++) {
 			size_t k = strlen(*s);
-			if (n > k && !strncmp(p, *s, k) && !id_char(p[k])) {
+			if (n > k && !strncmp(p, *s, k) && !scan_is_ident_char(p[k])) {
 				const char *q = p + k;
 				while (q < le && (*q == ' ' || *q == '\t'))
 					q++;

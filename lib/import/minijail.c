@@ -26,6 +26,7 @@
 #include "import/source.h"
 #include "util/grow.h"
 #include "util/opts.h"
+#include "util/scan.h"
 
 #define MJ_MAX_DEPTH 8
 
@@ -86,23 +87,18 @@ static struct scg_loc loc_at(const struct mj_line *l, size_t off)
 	return (struct scg_loc){l->file, pc->line, pc->column + (unsigned)(off - pc->off), -1};
 }
 
-static bool is_space(char ch)
-{
-	return ch == ' ' || ch == '\t' || ch == '\r' || ch == '\f' || ch == '\v';
-}
-
 /* [*pos, end) with blanks skipped at both ends. */
 static void trim(const char *s, size_t *pos, size_t *end)
 {
-	while (*pos < *end && is_space(s[*pos]))
+	while (*pos < *end && scan_is_blank(s[*pos]))
 		++*pos;
-	while (*end > *pos && is_space(s[*end - 1]))
+	while (*end > *pos && scan_is_blank(s[*end - 1]))
 		--*end;
 }
 
 static size_t skip_blanks(const char *s, size_t p, size_t end)
 {
-	while (p < end && is_space(s[p]))
+	while (p < end && scan_is_blank(s[p]))
 		p++;
 	return p;
 }
@@ -128,7 +124,7 @@ static int parse_action(struct mj_ctx *c, const struct mj_line *l, size_t pos, s
 	const char *s = l->text;
 	trim(s, &pos, &end);
 	size_t w = pos;
-	while (w < end && !is_space(s[w]))
+	while (w < end && !scan_is_blank(s[w]))
 		w++;
 	static const struct {
 		const char *word;
@@ -190,7 +186,7 @@ static struct scg_expr *parse_atom(struct mj_ctx *c, const struct mj_line *l, si
 {
 	const char *s = l->text;
 	size_t p = *pos;
-	while (p < end && is_space(s[p]))
+	while (p < end && scan_is_blank(s[p]))
 		p++;
 	size_t start = p;
 	if (end - p < 4 || strncmp(s + p, "arg", 3) || s[p + 3] < '0' || s[p + 3] > '9') {
@@ -211,7 +207,7 @@ static struct scg_expr *parse_atom(struct mj_ctx *c, const struct mj_line *l, si
 		    "no argument '%s'", name);
 		return NULL;
 	}
-	while (p < end && is_space(s[p]))
+	while (p < end && scan_is_blank(s[p]))
 		p++;
 	enum { OP_EQ, OP_NE, OP_LT, OP_LE, OP_GT, OP_GE, OP_SET, OP_IN } op;
 	size_t oplen = 2;
@@ -223,7 +219,7 @@ static struct scg_expr *parse_atom(struct mj_ctx *c, const struct mj_line *l, si
 		op = OP_LE;
 	else if (!strncmp(s + p, ">=", 2))
 		op = OP_GE;
-	else if (!strncmp(s + p, "in", 2) && p + 2 < end && is_space(s[p + 2]))
+	else if (!strncmp(s + p, "in", 2) && p + 2 < end && scan_is_blank(s[p + 2]))
 		op = OP_IN;
 	else if (p < end && s[p] == '<' && (oplen = 1))
 		op = OP_LT;
@@ -642,7 +638,7 @@ static int line_name(struct mj_ctx *c, const struct mj_line *l, size_t pos, size
 	const char *s = l->text;
 	const char *bracket = memchr(s + pos, '[', nend - pos);
 	size_t name_end = bracket ? (size_t)(bracket - s) : nend;
-	while (name_end > pos && is_space(s[name_end - 1]))
+	while (name_end > pos && scan_is_blank(s[name_end - 1]))
 		name_end--;
 	if (name_end == pos || name_end - pos >= size) {
 		err(c, loc_at(l, pos), hint, "expected a syscall name");
@@ -694,7 +690,7 @@ static int syscall_line(struct mj_ctx *c, const struct mj_line *l, size_t pos, s
 
 static bool set_delim(char ch)
 {
-	return ch == ',' || ch == '{' || ch == '}' || ch == ':' || ch == '[' || is_space(ch);
+	return ch == ',' || ch == '{' || ch == '}' || ch == ':' || ch == '[' || scan_is_blank(ch);
 }
 
 /* After a set's name ending at @q: its tag, if any, read (quietly or not);
@@ -760,7 +756,7 @@ static int set_line(struct mj_ctx *c, const struct mj_line *l, size_t open, size
 	size_t p = open + 1, close = 0, count = 0, kept = 0;
 	bool want_name = true, bad = false;
 	for (;;) {
-		while (p < end && is_space(s[p]))
+		while (p < end && scan_is_blank(s[p]))
 			p++;
 		if (p >= end) {
 			err(c, loc_at(l, open), SET_HINT, "unclosed '{'");
@@ -807,7 +803,7 @@ static int set_line(struct mj_ctx *c, const struct mj_line *l, size_t open, size
 		}
 	}
 	p = close + 1;
-	while (p < end && is_space(s[p]))
+	while (p < end && scan_is_blank(s[p]))
 		p++;
 	if (p >= end || s[p] != ':') {
 		err(c, loc_at(l, p), SET_HINT, "expected ':' after the set");
@@ -821,7 +817,7 @@ static int set_line(struct mj_ctx *c, const struct mj_line *l, size_t open, size
 	c->failed = false;
 	int r = 0;
 	for (p = open + 1; p < close && !r && !c->failed;) {
-		while (p < close && (is_space(s[p]) || s[p] == ','))
+		while (p < close && (scan_is_blank(s[p]) || s[p] == ','))
 			p++;
 		size_t q = p;
 		while (q < close && !set_delim(s[q]))
@@ -883,7 +879,7 @@ static int default_line(struct mj_ctx *c, const struct mj_line *l, size_t pos, s
 	};
 	const char *s = l->text;
 	size_t a = skip_blanks(s, w, end), ae = a;
-	while (ae < end && !is_space(s[ae]))
+	while (ae < end && !scan_is_blank(s[ae]))
 		ae++;
 	if (c->denylist) {
 		err(c, loc_at(l, pos), DENY_HINT, "@default in a @denylist policy");
@@ -1020,7 +1016,7 @@ static int line(struct mj_ctx *c, struct mj_line *l)
 	const char *s = l->text;
 	bool freq_file = c->in_frequency;
 	size_t w = pos;
-	while (w < end && !is_space(s[w]))
+	while (w < end && !scan_is_blank(s[w]))
 		w++;
 	if (c->scanning) {
 		c->saw_denylist |= word_is(s + pos, w - pos, "@denylist");
@@ -1141,13 +1137,13 @@ bool scg_minijail_detect(const char *text, size_t len)
 	for (const char *p = text, *end = text + len; p < end;) {
 		const char *e = memchr(p, '\n', (size_t)(end - p));
 		const char *le = e ? e : end;
-		while (p < le && is_space(*p))
+		while (p < le && scan_is_blank(*p))
 			p++;
 		if ((le - p > 9 && (!strncmp(p, "@include ", 9) || !strncmp(p, "@default ", 9))) ||
 		    (le - p > 11 && !strncmp(p, "@frequency ", 11)))
 			return true;
 		if (le - p >= 9 && !strncmp(p, "@denylist", 9) &&
-		    (le - p == 9 || is_space(p[9]) || p[9] == '#'))
+		    (le - p == 9 || scan_is_blank(p[9]) || p[9] == '#'))
 			return true;
 		const char *w = p;
 		bool set = w < le && *w == '{'; /* "{read, write}: 1" */
@@ -1155,7 +1151,7 @@ bool scg_minijail_detect(const char *text, size_t len)
 			w++;
 		for (;;) {
 			while (w < le && ((*w >= 'a' && *w <= 'z') || (*w >= '0' && *w <= '9') ||
-					  *w == '_' || (set && (*w == ',' || is_space(*w)))))
+					  *w == '_' || (set && (*w == ',' || scan_is_blank(*w)))))
 				w++;
 			const char *tag_end = w < le && *w == '[' ? memchr(w, ']', (size_t)(le - w)) : NULL;
 			if (!tag_end) /* "mmap2[arch=arm]: 1" */
@@ -1166,11 +1162,11 @@ bool scg_minijail_detect(const char *text, size_t len)
 			w++;
 		else if (set)
 			w = p;
-		while (set && w < le && is_space(*w))
+		while (set && w < le && scan_is_blank(*w))
 			w++;
 		if (w > p && w < le && *w == ':') {
 			w++;
-			while (w < le && is_space(*w))
+			while (w < le && scan_is_blank(*w))
 				w++;
 			for (const char *const *s = starts; *s; s++)
 				if ((size_t)(le - w) >= strlen(*s) && !strncmp(w, *s, strlen(*s)))

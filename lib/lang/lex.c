@@ -12,24 +12,13 @@
 
 #include "lang/parse.h"
 #include "util/grow.h"
-#include "util/utf8.h"
+#include "util/scan.h"
 
 struct lexer {
 	struct parse_ctx *ctx;
 	struct source *src;
-	size_t pos;
-	uint32_t line, col;
+	struct scan sc; /* columns in characters: multi-byte ones move by scan_char() */
 };
-
-static bool is_ident_start(char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-}
-
-static bool is_ident_char(char c)
-{
-	return is_ident_start(c) || (c >= '0' && c <= '9');
-}
 
 struct scg_loc lang_token_loc(const struct source *src, const struct token *t)
 {
@@ -38,7 +27,7 @@ struct scg_loc lang_token_loc(const struct source *src, const struct token *t)
 
 static struct scg_loc here(const struct lexer *lx)
 {
-	return (struct scg_loc){lx->src->name, lx->line, lx->col, -1};
+	return scan_loc(&lx->sc, lx->src->name);
 }
 
 static int push(struct lexer *lx, enum tok_kind kind, size_t start, size_t len, uint32_t col)
@@ -48,7 +37,7 @@ static int push(struct lexer *lx, enum tok_kind kind, size_t start, size_t len, 
 		return -ENOMEM;
 	tl->items[tl->count++] = (struct token){
 	    .kind = kind,
-	    .line = lx->line,
+	    .line = lx->sc.line,
 	    .col = col,
 	    .off = (uint32_t)start,
 	    .len = (uint32_t)len,
@@ -62,43 +51,41 @@ static int push(struct lexer *lx, enum tok_kind kind, size_t start, size_t len, 
  */
 static bool advance_char(struct lexer *lx)
 {
-	const unsigned char *s = (const unsigned char *)lx->src->text + lx->pos;
-	size_t n = utf8_sequence(s, lx->src->len - lx->pos);
-	if (n == 0) {
-		lang_diag(lx->ctx, SCG_SEV_ERROR, here(lx), "utf8", "policy files are UTF-8 text",
-			  "invalid UTF-8 byte 0x%02x", s[0]);
-		n = 1;
-	}
-	lx->pos += n;
-	lx->col++;
-	return n > 1 || s[0] < 0x80;
+	struct scg_loc loc = here(lx);
+	unsigned char c = (unsigned char)scan_peek(&lx->sc, 0);
+	if (scan_char(&lx->sc))
+		return true;
+	lang_diag(lx->ctx, SCG_SEV_ERROR, loc, "utf8", "policy files are UTF-8 text",
+		  "invalid UTF-8 byte 0x%02x", c);
+	return false;
 }
 
 static void skip_comment(struct lexer *lx)
 {
-	while (lx->pos < lx->src->len && lx->src->text[lx->pos] != '\n')
+	while (scan_more(&lx->sc) && scan_peek(&lx->sc, 0) != '\n')
 		advance_char(lx);
 }
 
 static int lex_string(struct lexer *lx)
 {
-	size_t start = lx->pos;
-	uint32_t col = lx->col;
-	lx->pos++, lx->col++;
-	while (lx->pos < lx->src->len) {
-		char c = lx->src->text[lx->pos];
+	struct scan *sc = &lx->sc;
+	size_t start = sc->pos;
+	uint32_t col = sc->column;
+	scan_advance(sc);
+	while (scan_more(sc)) {
+		char c = scan_peek(sc, 0);
 		if (c == '"') {
-			int r = push(lx, TK_STRING, start + 1, lx->pos - start - 1, col);
-			lx->pos++, lx->col++;
+			int r = push(lx, TK_STRING, start + 1, sc->pos - start - 1, col);
+			scan_advance(sc);
 			return r;
 		}
 		if (c == '\n')
 			break;
-		if (c == '\\' && lx->pos + 1 < lx->src->len && lx->src->text[lx->pos + 1] != '\n')
-			lx->pos++, lx->col++;
+		if (c == '\\' && sc->pos + 1 < sc->len && scan_peek(sc, 1) != '\n')
+			scan_advance(sc);
 		advance_char(lx);
 	}
-	lang_diag(lx->ctx, SCG_SEV_ERROR, (struct scg_loc){lx->src->name, lx->line, col, -1},
+	lang_diag(lx->ctx, SCG_SEV_ERROR, (struct scg_loc){lx->src->name, sc->line, col, -1},
 		  "syntax", "close it with '\"' on the same line", "unterminated string");
 	return 0;
 }
@@ -113,9 +100,9 @@ static size_t ident_length(const char *s, size_t avail)
 {
 	size_t n = 1;
 	while (n < avail) {
-		if (is_ident_char(s[n]))
+		if (scan_is_ident_char(s[n]))
 			n++;
-		else if (s[n] == '-' && n + 1 < avail && is_ident_start(s[n + 1]))
+		else if (s[n] == '-' && n + 1 < avail && scan_is_ident_start(s[n + 1]))
 			n++;
 		else
 			break;
@@ -125,13 +112,13 @@ static size_t ident_length(const char *s, size_t avail)
 
 static int lex_word(struct lexer *lx, enum tok_kind kind, size_t skip)
 {
-	const char *s = lx->src->text + lx->pos + skip;
-	size_t avail = lx->src->len - lx->pos - skip;
+	const char *s = lx->sc.text + lx->sc.pos + skip;
+	size_t avail = lx->sc.len - lx->sc.pos - skip;
 	size_t n = 0;
 	if (kind == TK_NUMBER)
-		while (n < avail && is_ident_char(s[n]))
+		while (n < avail && scan_is_ident_char(s[n]))
 			n++; /* "0x1f", and "12ab" too: the parser reports it */
-	else if (avail && is_ident_start(s[0]))
+	else if (avail && scan_is_ident_start(s[0]))
 		n = ident_length(s, avail);
 	if (kind == TK_GROUP && n == 0) {
 		lang_diag(lx->ctx, SCG_SEV_ERROR, here(lx), "syntax", "for example @basic-io",
@@ -145,9 +132,8 @@ static int lex_word(struct lexer *lx, enum tok_kind kind, size_t skip)
 			  "%s too long: %zu characters", kind == TK_NUMBER ? "number" : "name", n);
 		kept = MAX_WORD_LENGTH;
 	}
-	int r = push(lx, kind, lx->pos + skip, kept, lx->col);
-	lx->pos += skip + n;
-	lx->col += (uint32_t)(skip + n);
+	int r = push(lx, kind, lx->sc.pos + skip, kept, lx->sc.column);
+	scan_skip(&lx->sc, skip + n);
 	return r;
 }
 
@@ -166,14 +152,11 @@ static const struct punct puncts[] = {
 
 static bool lex_punct(struct lexer *lx, int *r)
 {
-	const char *s = lx->src->text + lx->pos;
-	size_t avail = lx->src->len - lx->pos;
+	size_t pos = lx->sc.pos;
+	uint32_t col = lx->sc.column;
 	for (size_t i = 0; i < sizeof(puncts) / sizeof(puncts[0]); i++) {
-		size_t n = strlen(puncts[i].text);
-		if (n <= avail && !memcmp(s, puncts[i].text, n)) {
-			*r = push(lx, puncts[i].kind, lx->pos, n, lx->col);
-			lx->pos += n;
-			lx->col += (uint32_t)n;
+		if (scan_accept(&lx->sc, puncts[i].text)) {
+			*r = push(lx, puncts[i].kind, pos, lx->sc.pos - pos, col);
 			return true;
 		}
 	}
@@ -182,13 +165,13 @@ static bool lex_punct(struct lexer *lx, int *r)
 
 static void bad_character(struct lexer *lx)
 {
-	unsigned char c = (unsigned char)lx->src->text[lx->pos];
+	unsigned char c = (unsigned char)scan_peek(&lx->sc, 0);
 	struct scg_loc loc = here(lx);
 	if (c == '=') {
 		/* read on as if it were "==", so one mistake gives one error */
 		lang_diag(lx->ctx, SCG_SEV_ERROR, loc, "syntax", "compare with '=='",
 			  "unexpected '='");
-		if (push(lx, TK_EQ, lx->pos, 1, lx->col) < 0)
+		if (push(lx, TK_EQ, lx->sc.pos, 1, lx->sc.column) < 0)
 			lx->ctx->arena.failed = true;
 	} else if (c == 0)
 		lang_diag(lx->ctx, SCG_SEV_ERROR, loc, "syntax", NULL, "unexpected NUL byte");
@@ -204,8 +187,7 @@ static void bad_character(struct lexer *lx)
 	} else {
 		return; /* advance_char() reported the invalid byte */
 	}
-	lx->pos++;
-	lx->col++;
+	scan_advance(&lx->sc);
 }
 
 static void newline(struct lexer *lx, int *r)
@@ -213,18 +195,16 @@ static void newline(struct lexer *lx, int *r)
 	struct token_list *tl = &lx->src->toks;
 	/* one NEWLINE for a run of empty lines */
 	if (tl->count && tl->items[tl->count - 1].kind != TK_NEWLINE)
-		*r = push(lx, TK_NEWLINE, lx->pos, 1, lx->col);
-	lx->pos++;
-	lx->line++;
-	lx->col = 1;
+		*r = push(lx, TK_NEWLINE, lx->sc.pos, 1, lx->sc.column);
+	scan_advance(&lx->sc);
 }
 
 static int lex_one(struct lexer *lx)
 {
-	char c = lx->src->text[lx->pos];
+	char c = scan_peek(&lx->sc, 0);
 	int r = 0;
-	if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
-		lx->pos++, lx->col++;
+	if (scan_is_blank(c)) {
+		scan_advance(&lx->sc);
 	} else if (c == '\n') {
 		newline(lx, &r);
 	} else if (c == '#') {
@@ -235,7 +215,7 @@ static int lex_one(struct lexer *lx)
 		r = lex_word(lx, TK_GROUP, 1);
 	} else if (c >= '0' && c <= '9') {
 		r = lex_word(lx, TK_NUMBER, 0);
-	} else if (is_ident_start(c)) {
+	} else if (scan_is_ident_start(c)) {
 		r = lex_word(lx, TK_IDENT, 0);
 	} else if (!lex_punct(lx, &r)) {
 		bad_character(lx);
@@ -247,22 +227,27 @@ void lang_lex(struct parse_ctx *ctx, struct source *src, size_t count)
 {
 	if (!src->lex.line)
 		src->lex.line = src->lex.col = 1;
-	struct lexer lx = {ctx, src, src->lex.pos, src->lex.line, src->lex.col};
+	struct lexer lx = {ctx, src, {0}};
+	scan_init(&lx.sc, src->text, src->len);
+	/* on from where the last call stopped */
+	lx.sc.pos = src->lex.pos;
+	lx.sc.line = src->lex.line;
+	lx.sc.column = src->lex.col;
 	int r = 0;
 	while (!src->lex.done && src->toks.count < count && r == 0) {
-		if (lx.pos < src->len && !ctx->stopped) {
+		if (scan_more(&lx.sc) && !ctx->stopped) {
 			r = lex_one(&lx);
 			continue;
 		}
 		/* the last statement ends even without a final newline */
-		r = push(&lx, TK_NEWLINE, lx.pos, 0, lx.col);
+		r = push(&lx, TK_NEWLINE, lx.sc.pos, 0, lx.sc.column);
 		if (r == 0)
-			r = push(&lx, TK_EOF, lx.pos, 0, lx.col);
+			r = push(&lx, TK_EOF, lx.sc.pos, 0, lx.sc.column);
 		src->lex.done = true;
 	}
-	src->lex.pos = lx.pos;
-	src->lex.line = lx.line;
-	src->lex.col = lx.col;
+	src->lex.pos = lx.sc.pos;
+	src->lex.line = lx.sc.line;
+	src->lex.col = lx.sc.column;
 	if (r < 0)
 		ctx->arena.failed = true;
 }

@@ -6,8 +6,8 @@
  *
  * A rule in a file nested deeper than the earlier rule's is not reported:
  * `kill ptrace` followed by `use docker-default` overrides the profile's
- * ptrace rule on purpose.  The index is hashed so that 100,000 rules check
- * in linear time.
+ * ptrace rule on purpose.  The index is the one hash map, so that 100,000
+ * rules check in linear time.
  *
  * Number ranges (`kill 0x80000000..0xbfffffff`) are keyed like any syscall,
  * so an identical range is found in the index; on top of that, an
@@ -21,16 +21,17 @@
 #include <string.h>
 
 #include "lang/parse.h"
+#include "util/grow.h"
+#include "util/hashmap.h"
 
 struct shadow_entry {
-	struct shadow_entry *next;
-	uint64_t hash;	     /* of the syscall, and of the condition when there is one */
 	const char *syscall; /* NULL for numbers */
 	uint32_t number, number_last;
 	const struct scg_expr *cond; /* NULL: the union of the unconditional rules */
 	uint32_t abis;
 	struct scg_loc loc; /* of the latest rule that contributed */
 	unsigned depth;
+	size_t seq; /* when that rule came: of several entries, the latest rule's decides */
 };
 
 /* An unconditional rule over a range of numbers. */
@@ -49,32 +50,29 @@ struct shadow_span {
 #define MAX_SPANS 256
 
 struct shadow_index {
-	struct shadow_entry **buckets;
-	size_t nbuckets, count;
+	struct shadow_entry *entries;
+	size_t count, cap;
+	/* the syscall's hash, mixed with the condition's when there is one -> entry */
+	struct hashmap index;
 	struct shadow_span *spans;
 	size_t nspans;
+	size_t seq; /* rules checked */
 };
-
-static uint64_t mix(uint64_t h, uint64_t v)
-{
-	h ^= v + UINT64_C(0x9e3779b97f4a7c15) + (h << 6) + (h >> 2);
-	return h * UINT64_C(0xff51afd7ed558ccd);
-}
 
 uint64_t lang_expr_hash(const struct scg_expr *e)
 {
-	uint64_t h = mix((uint64_t)e->kind, 1);
+	uint64_t h = hash_u64((uint64_t)e->kind);
 	switch (e->kind) {
 	case SCG_EXPR_CMP:
-		h = mix(h, e->arg | (uint64_t)e->width << 8 | (uint64_t)e->op << 16);
-		h = mix(h, e->mask);
-		return mix(h, e->value);
+		h = hash_combine(h, e->arg | (uint64_t)e->width << 8 | (uint64_t)e->op << 16);
+		h = hash_combine(h, e->mask);
+		return hash_combine(h, e->value);
 	case SCG_EXPR_NOT:
-		return mix(h, lang_expr_hash(e->left));
+		return hash_combine(h, lang_expr_hash(e->left));
 	case SCG_EXPR_AND:
 	case SCG_EXPR_OR:
-		h = mix(h, lang_expr_hash(e->left));
-		return mix(h, lang_expr_hash(e->right));
+		h = hash_combine(h, lang_expr_hash(e->left));
+		return hash_combine(h, lang_expr_hash(e->right));
 	}
 	return h;
 }
@@ -82,14 +80,8 @@ uint64_t lang_expr_hash(const struct scg_expr *e)
 struct shadow_index *shadow_index_new(void)
 {
 	struct shadow_index *sx = calloc(1, sizeof(*sx));
-	if (!sx)
-		return NULL;
-	sx->nbuckets = 256;
-	sx->buckets = calloc(sx->nbuckets, sizeof(*sx->buckets));
-	if (!sx->buckets) {
-		free(sx);
-		return NULL;
-	}
+	if (sx)
+		sx->index = (struct hashmap)HASHMAP_INIT;
 	return sx;
 }
 
@@ -97,46 +89,17 @@ void shadow_index_free(struct shadow_index *sx)
 {
 	if (!sx)
 		return;
-	for (size_t i = 0; i < sx->nbuckets; i++) {
-		while (sx->buckets[i]) {
-			struct shadow_entry *next = sx->buckets[i]->next;
-			free(sx->buckets[i]);
-			sx->buckets[i] = next;
-		}
-	}
-	free(sx->buckets);
+	hashmap_release(&sx->index);
+	free(sx->entries);
 	free(sx->spans);
 	free(sx);
 }
 
-static int grow(struct shadow_index *sx)
-{
-	size_t n = sx->nbuckets * 2;
-	struct shadow_entry **b = calloc(n, sizeof(*b));
-	if (!b)
-		return -ENOMEM;
-	for (size_t i = 0; i < sx->nbuckets; i++) {
-		while (sx->buckets[i]) {
-			struct shadow_entry *e = sx->buckets[i];
-			sx->buckets[i] = e->next;
-			e->next = b[e->hash & (n - 1)];
-			b[e->hash & (n - 1)] = e;
-		}
-	}
-	free(sx->buckets);
-	sx->buckets = b;
-	sx->nbuckets = n;
-	return 0;
-}
-
 static uint64_t syscall_hash(const struct scg_rule *r)
 {
-	uint64_t h = r->syscall ? 0x5a : 0xa5;
 	if (!r->syscall)
-		return mix(mix(h, r->number), r->number_last);
-	for (const char *p = r->syscall; *p; p++)
-		h = mix(h, (unsigned char)*p);
-	return h;
+		return hash_combine(hash_u64(r->number), r->number_last);
+	return hash_str(r->syscall);
 }
 
 static bool same_syscall(const struct shadow_entry *e, const struct scg_rule *r)
@@ -147,16 +110,38 @@ static bool same_syscall(const struct shadow_entry *e, const struct scg_rule *r)
 	return !strcmp(e->syscall, r->syscall);
 }
 
+/*
+ * The entry of @r's syscall with condition @cond (NULL: the unconditional
+ * one, returned even when it covers fewer ABIs than @abis); of several, the
+ * latest rule's.
+ */
 static struct shadow_entry *find(struct shadow_index *sx, uint64_t hash, const struct scg_rule *r,
 				 const struct scg_expr *cond, uint32_t abis)
 {
-	for (struct shadow_entry *e = sx->buckets[hash & (sx->nbuckets - 1)]; e; e = e->next) {
-		if (e->hash != hash || !same_syscall(e, r) || (!e->cond) != (!cond))
+	struct shadow_entry *latest = NULL;
+	uint64_t i;
+	for (size_t pos = HASHMAP_START; hashmap_next(&sx->index, hash, &pos, &i);) {
+		struct shadow_entry *e = &sx->entries[i];
+		if (!same_syscall(e, r) || (!e->cond) != (!cond))
 			continue;
 		if (cond && !scg_expr_equal(e->cond, cond))
 			continue;
-		if ((abis & ~e->abis) == 0 || !cond)
-			return e; /* the unconditional entry is returned even when it covers less */
+		if (((abis & ~e->abis) == 0 || !cond) && (!latest || e->seq > latest->seq))
+			latest = e;
+	}
+	return latest;
+}
+
+/* The entry of exactly @r's syscall and condition on @abis, or NULL. */
+static struct shadow_entry *find_same(struct shadow_index *sx, uint64_t hash,
+				      const struct scg_rule *r, uint32_t abis)
+{
+	uint64_t i;
+	for (size_t pos = HASHMAP_START; hashmap_next(&sx->index, hash, &pos, &i);) {
+		struct shadow_entry *e = &sx->entries[i];
+		if (e->abis == abis && e->cond && same_syscall(e, r) &&
+		    scg_expr_equal(e->cond, r->cond))
+			return e;
 	}
 	return NULL;
 }
@@ -170,16 +155,14 @@ const char *shadow_where(const struct scg_loc *by, const char *file, char *buf, 
 	return buf;
 }
 
+/* Adds rule @r's entry; entries found before may move. */
 static int insert(struct shadow_index *sx, uint64_t hash, const struct scg_rule *r, uint32_t abis,
 		  unsigned depth)
 {
-	if (sx->count >= sx->nbuckets * 2 && grow(sx) < 0)
+	if (GROW_ARRAY(&sx->entries, &sx->cap, sx->count + 1, 64) ||
+	    hashmap_add(&sx->index, hash, sx->count) < 0)
 		return -ENOMEM;
-	struct shadow_entry *e = calloc(1, sizeof(*e));
-	if (!e)
-		return -ENOMEM;
-	*e = (struct shadow_entry){
-	    .hash = hash,
+	sx->entries[sx->count++] = (struct shadow_entry){
 	    .syscall = r->syscall,
 	    .number = r->number,
 	    .number_last = r->number_last,
@@ -187,10 +170,8 @@ static int insert(struct shadow_index *sx, uint64_t hash, const struct scg_rule 
 	    .abis = abis,
 	    .loc = r->loc,
 	    .depth = depth,
+	    .seq = sx->seq,
 	};
-	e->next = sx->buckets[hash & (sx->nbuckets - 1)];
-	sx->buckets[hash & (sx->nbuckets - 1)] = e;
-	sx->count++;
 	return 0;
 }
 
@@ -252,7 +233,7 @@ int shadow_check(struct shadow_index *sx, const struct scg_policy *policy, size_
 	uint64_t key = syscall_hash(&r);
 	struct shadow_entry *uncond = find(sx, key, &r, NULL, abis);
 	const struct shadow_entry *hit = uncond && (abis & ~uncond->abis) == 0 ? uncond : NULL;
-	uint64_t chash = r.cond ? mix(key, lang_expr_hash(r.cond)) : key;
+	uint64_t chash = r.cond ? hash_combine(key, lang_expr_hash(r.cond)) : key;
 	if (!hit && r.cond)
 		hit = find(sx, chash, &r, r.cond, abis);
 	int shadowed = hit && depth <= hit->depth;
@@ -261,7 +242,13 @@ int shadow_check(struct shadow_index *sx, const struct scg_policy *policy, size_
 	else
 		shadowed = covered_by_spans(sx, policy, index, abis, depth, decided_by);
 	int err = 0;
-	if (r.cond)
+	struct shadow_entry *same = r.cond ? find_same(sx, chash, &r, abis) : NULL;
+	sx->seq++;
+	if (same) { /* the latest of identical rules stands for them all: lookups stay short */
+		same->loc = r.loc;
+		same->depth = depth;
+		same->seq = sx->seq;
+	} else if (r.cond)
 		err = insert(sx, chash, &r, abis, depth);
 	else if (!uncond)
 		err = insert(sx, key, &r, abis, depth);

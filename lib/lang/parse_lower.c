@@ -21,6 +21,7 @@
 #include "lang/lang_internal.h"
 #include "lang/parse.h"
 #include "util/grow.h"
+#include "util/hashmap.h"
 
 struct lowering {
 	struct parse_ctx *ctx;
@@ -667,21 +668,16 @@ static void lower_item(struct stmt *st, const struct item *it)
 
 /* --- statements --------------------------------------------------------------------- */
 
-/* The statement's syscalls so far, hashed by name or numbers so that each is listed once. */
+/* The statement's syscalls so far, indexed by name or numbers so that each is listed once. */
 struct item_list {
 	struct item *items;
 	size_t n, cap;
-	size_t *slots; /* indices into items, SIZE_MAX = empty */
-	size_t nslots;
+	struct hashmap index; /* item_hash() -> index into items */
 };
 
 static uint64_t item_hash(const struct item *it)
 {
-	uint64_t h = it->name ? 0x5a : ((uint64_t)it->number << 32 | it->number_last);
-	for (const char *p = it->name; p && *p; p++)
-		h = (h ^ (unsigned char)*p) * 0x100000001b3ULL;
-	h *= 0x9e3779b97f4a7c15ULL;
-	return h ^ h >> 32;
+	return it->name ? hash_str(it->name) : hash_combine(it->number, it->number_last);
 }
 
 static bool same_item(const struct item *a, const struct item *b)
@@ -690,46 +686,19 @@ static bool same_item(const struct item *a, const struct item *b)
 		       : !b->name && a->number == b->number && a->number_last == b->number_last;
 }
 
-static size_t *item_slot(const struct item_list *l, const struct item *it)
-{
-	size_t s = item_hash(it) & (l->nslots - 1);
-	while (l->slots[s] != SIZE_MAX && !same_item(&l->items[l->slots[s]], it))
-		s = (s + 1) & (l->nslots - 1);
-	return &l->slots[s];
-}
-
-static bool grow_items(struct item_list *l)
-{
-	/* the slots are twice the items: sized so that their bytes fit too */
-	size_t cap = grow_capacity(l->cap, l->n + 1, 16, 2 * sizeof(*l->slots));
-	if (!cap || RESIZE_ARRAY(&l->items, cap))
-		return false;
-	l->cap = cap;
-	size_t nslots = 2 * cap;
-	size_t *slots = malloc(nslots * sizeof(*slots));
-	if (!slots)
-		return false;
-	memset(slots, 0xff, nslots * sizeof(*slots));
-	free(l->slots);
-	l->slots = slots;
-	l->nslots = nslots;
-	for (size_t i = 0; i < l->n; i++)
-		*item_slot(l, &l->items[i]) = i;
-	return true;
-}
-
 static bool add_item(struct parse_ctx *ctx, struct item_list *l, struct item it)
 {
-	if (l->n == l->cap && !grow_items(l))
-		return false;
-	size_t *slot = item_slot(l, &it);
-	if (*slot != SIZE_MAX) {
-		if (it.explicit && l->items[*slot].explicit)
+	uint64_t hash = item_hash(&it), i;
+	for (size_t pos = HASHMAP_START; hashmap_next(&l->index, hash, &pos, &i);) {
+		if (!same_item(&l->items[i], &it))
+			continue;
+		if (it.explicit && l->items[i].explicit)
 			lang_diag(ctx, SCG_SEV_WARNING, it.loc, "duplicate", NULL,
 				  "'%s' is listed twice", it.name ? it.name : numbers_of(&it));
 		return true;
 	}
-	*slot = l->n;
+	if (GROW_ARRAY(&l->items, &l->cap, l->n + 1, 16) || hashmap_add(&l->index, hash, l->n) < 0)
+		return false;
 	l->items[l->n++] = it;
 	return true;
 }
@@ -737,7 +706,7 @@ static bool add_item(struct parse_ctx *ctx, struct item_list *l, struct item it)
 /* The statement's syscalls, groups expanded, each once. */
 static struct item *expand_items(struct parse_ctx *ctx, const struct urule *rule, size_t *count)
 {
-	struct item_list l = { 0 };
+	struct item_list l = { NULL, 0, 0, HASHMAP_INIT };
 	bool ok = true;
 	for (size_t i = 0; ok && i < rule->nitems; i++) {
 		const struct usyscall *u = &rule->items[i];
@@ -753,7 +722,7 @@ static struct item *expand_items(struct parse_ctx *ctx, const struct urule *rule
 			    ctx, &l,
 			    (struct item){group_member_at(g, j), 0, 0, false, u->loc, (int)i});
 	}
-	free(l.slots);
+	hashmap_release(&l.index);
 	if (!ok) {
 		free(l.items);
 		ctx->arena.failed = true;

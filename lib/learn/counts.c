@@ -3,41 +3,69 @@
  * The frequency profile as JSON: the counts alone, for tools (and the
  * compiler) that weigh syscalls by how often they are made.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
-#include <string.h>
+#include <stdlib.h>
+
+#include <syscage/json.h>
 
 #include "learn/internal.h"
-#include "util/json.h"
-#include "util/strbuf.h"
 
-int scg_learn_counts_json(const struct scg_learn *learn, char **json)
+/* The counts of @learn, whose entries come sorted by ABI: one object per ABI. */
+static void write_counts(struct scg_json *w, const struct scg_learn *learn)
 {
-	*json = NULL;
-	struct strbuf sb = STRBUF_INIT;
-	strbuf_appendf(&sb, "{\n  \"version\": 1,\n  \"total\": %" PRIu64 ",\n  \"abis\": {",
-			   scg_learn_total(learn));
+	scg_json_object(w, SCG_JSON_LINES);
+	scg_json_key(w, "version");
+	scg_json_int(w, 1);
+	scg_json_key(w, "total");
+	scg_json_uint(w, scg_learn_total(learn));
+	scg_json_key(w, "abis");
+	scg_json_object(w, SCG_JSON_LINES);
 	const struct scg_arch *current = NULL;
 	struct scg_learn_entry e;
 	for (size_t i = 0; i < scg_learn_count(learn); i++) {
 		scg_learn_entry_at(learn, i, &e);
 		if (e.arch != current) {
-			/* Entries come sorted by ABI: one object per run of entries. */
-			const char *abi = scg_arch_name(e.arch);
-			strbuf_append(&sb, current ? "\n    },\n    " : "\n    ");
-			json_append_string(&sb, abi, strlen(abi));
-			strbuf_append(&sb, ": {");
+			if (current)
+				scg_json_end(w);
+			scg_json_key(w, scg_arch_name(e.arch));
+			scg_json_object(w, SCG_JSON_LINES);
 			current = e.arch;
-		} else {
-			strbuf_append(&sb, ",");
 		}
 		char nr[16];
 		snprintf(nr, sizeof(nr), "%" PRIu32, e.nr);
-		const char *name = e.name ? e.name : nr;
-		strbuf_append(&sb, "\n      ");
-		json_append_string(&sb, name, strlen(name));
-		strbuf_appendf(&sb, ": %" PRIu64, e.calls);
+		scg_json_key(w, e.name ? e.name : nr);
+		scg_json_uint(w, e.calls);
 	}
-	strbuf_append(&sb, current ? "\n    }\n  }\n}\n" : "}\n}\n");
-	return strbuf_finish(&sb, json);
+	if (current)
+		scg_json_end(w);
+	scg_json_end(w);
+	scg_json_end(w);
+}
+
+int scg_learn_counts_json(const struct scg_learn *learn, char **json)
+{
+	*json = NULL;
+	char *text = NULL;
+	size_t len;
+	FILE *f = open_memstream(&text, &len);
+	if (!f)
+		return -ENOMEM;
+	struct scg_json *w = scg_json_new(f);
+	int r = w ? 0 : -ENOMEM;
+	if (w) {
+		write_counts(w, learn);
+		r = scg_json_free(w);
+	}
+	if (r == 0 && fputc('\n', f) == EOF)
+		r = -ENOMEM;
+	if (fclose(f) != 0 && r == 0) /* the text is whole only once it is flushed */
+		r = -ENOMEM;
+	if (r < 0) {
+		free(text);
+		return -ENOMEM;
+	}
+	*json = text;
+	return 0;
 }

@@ -13,6 +13,7 @@
 
 #include "learn/internal.h"
 #include "util/grow.h"
+#include "util/hashmap.h"
 
 struct learn_entry {
 	uint32_t arch;   /* index in scg_arch_at() order */
@@ -42,8 +43,7 @@ struct scg_learn {
 	unsigned flags;
 	struct learn_entry *entries;
 	size_t count, cap;
-	uint32_t *index; /* open addressing: entry + 1, 0 = empty */
-	size_t index_size; /* a power of two, at least twice count */
+	struct hashmap index; /* (arch, nr) -> entry */
 	struct arch_memo memo[4];
 	uint64_t total;
 };
@@ -61,40 +61,23 @@ void scg_learn_free(struct scg_learn *learn)
 	if (!learn)
 		return;
 	free(learn->entries);
-	free(learn->index);
+	hashmap_release(&learn->index);
 	free(learn);
 }
 
-static size_t slot_of(uint32_t arch, uint32_t nr, size_t size)
+static uint64_t key_of(uint32_t arch, uint32_t nr)
 {
-	uint64_t key = ((uint64_t)arch << 32) | nr;
-	key *= 0x9e3779b97f4a7c15ULL; /* Fibonacci hashing spreads neighbouring numbers */
-	return (size_t)(key >> 32) & (size - 1);
+	return (uint64_t)arch << 32 | nr;
 }
 
-/* Refills the index, growing it first when it would be over half full with @extra more entries. */
+/* Refills the index, with room for @extra more entries first: past that, no allocation. */
 static int rebuild_index_for(struct scg_learn *l, size_t extra)
 {
-	size_t size = l->index_size ? l->index_size : 64;
-	while (size < 2 * (l->count + extra + 1))
-		size *= 2;
-	uint32_t *index = l->index;
-	if (size != l->index_size || !index)
-		index = calloc(size, sizeof(*index));
-	else
-		memset(index, 0, size * sizeof(*index)); /* big enough: no allocation, cannot fail */
-	if (!index)
+	if (hashmap_reserve(&l->index, l->count + extra + 1) < 0)
 		return -ENOMEM;
-	for (size_t i = 0; i < l->count; i++) {
-		size_t s = slot_of(l->entries[i].arch, l->entries[i].nr, size);
-		while (index[s])
-			s = (s + 1) & (size - 1);
-		index[s] = (uint32_t)i + 1;
-	}
-	if (index != l->index)
-		free(l->index);
-	l->index = index;
-	l->index_size = size;
+	hashmap_clear(&l->index);
+	for (size_t i = 0; i < l->count; i++)
+		(void)hashmap_set(&l->index, key_of(l->entries[i].arch, l->entries[i].nr), i);
 	return 0;
 }
 
@@ -113,15 +96,8 @@ int learn_reserve(struct scg_learn *learn, size_t extra)
 
 static struct learn_entry *find(const struct scg_learn *l, uint32_t arch, uint32_t nr)
 {
-	if (!l->index)
-		return NULL;
-	for (size_t s = slot_of(arch, nr, l->index_size); l->index[s];
-	     s = (s + 1) & (l->index_size - 1)) {
-		struct learn_entry *e = &l->entries[l->index[s] - 1];
-		if (e->arch == arch && e->nr == nr)
-			return e;
-	}
-	return NULL;
+	uint64_t i;
+	return hashmap_get(&l->index, key_of(arch, nr), &i) ? &l->entries[i] : NULL;
 }
 
 static void init_entry(const struct scg_learn *l, struct learn_entry *e, uint32_t arch,

@@ -26,6 +26,7 @@
 #include "internal.h"
 #include "set.h"
 #include "util/grow.h"
+#include "util/hashmap.h"
 
 /* Is @cmp of rule @in a comparison of the argument's low 32 bits (struct oci_inst)? */
 static bool low32(const struct oci_inst *in, const struct oci_cmp *cmp)
@@ -343,11 +344,10 @@ struct prefix_index {
 	size_t nkept;
 	struct prefix_entry *entries;
 	size_t nentries;
-	size_t *slots; /* open addressing over entries, NONE = empty */
-	size_t nslots;
+	struct hashmap entry_index; /* prefix hash -> entry */
 	struct cmp_key *keys; /* the comparisons of the kept rules */
 	size_t nkeys;
-	size_t *key_slots; /* open addressing over keys, nslots of them */
+	struct hashmap key_index; /* comparison hash -> key */
 	struct cmp_post *posts;
 	size_t nposts;
 };
@@ -361,30 +361,26 @@ static bool norm_equal(const struct norm_cmp *a, const struct norm_cmp *b, size_
 	return true;
 }
 
+/* @h with comparison @c folded in. */
 static uint64_t hash_step(uint64_t h, const struct norm_cmp *c)
 {
-	h = (h ^ (c->index | (uint64_t)c->op << 8)) * 0xff51afd7ed558ccdULL;
-	h = (h ^ c->mask) * 0xc4ceb9fe1a85ec53ULL;
-	h = (h ^ c->value) * 0xff51afd7ed558ccdULL;
-	return h;
+	h = hash_combine(h, c->index | (uint64_t)c->op << 8);
+	h = hash_combine(h, c->mask);
+	return hash_combine(h, c->value);
 }
-
-#define HASH_SEED 0x9e3779b97f4a7c15ULL
 
 /* hash[p - 1]: the hash of the first p comparisons of @seq. */
 static void seq_hashes(const struct norm_cmp *seq, size_t n, uint64_t *hash)
 {
-	uint64_t h = HASH_SEED;
-	for (size_t p = 0; p < n; p++) {
-		h = hash_step(h, &seq[p]);
-		hash[p] = h ^ h >> 29;
-	}
+	uint64_t h = 0;
+	for (size_t p = 0; p < n; p++)
+		hash[p] = h = hash_step(h, &seq[p]);
 }
 
 static int prefix_index_init(struct prefix_index *px, const struct oci_inst *insts, size_t n)
 {
 	*px = (struct prefix_index){ .insts = insts };
-	/* All zeroed: slots and kept positions are read only after prefix_insert() filled
+	/* All zeroed: kept positions are read only after prefix_insert() filled
 	 * them, a link the static analyzer cannot follow through the hash table. */
 	px->norm = calloc(n ? n : 1, sizeof(*px->norm));
 	px->count = calloc(n ? n : 1, 1);
@@ -406,17 +402,13 @@ static int prefix_index_init(struct prefix_index *px, const struct oci_inst *ins
 		px->count[i] = (uint8_t)m;
 		total += m;
 	}
-	for (px->nslots = 16; px->nslots < 2 * total; px->nslots *= 2)
-		;
 	px->entries = calloc(total ? total : 1, sizeof(*px->entries));
 	px->keys = calloc(total ? total : 1, sizeof(*px->keys));
 	px->posts = calloc(total ? total : 1, sizeof(*px->posts));
-	px->slots = malloc(px->nslots * sizeof(*px->slots));
-	px->key_slots = malloc(px->nslots * sizeof(*px->key_slots));
-	if (!px->entries || !px->keys || !px->posts || !px->slots || !px->key_slots)
+	/* Reserved for every comparison: inserting into the indexes cannot fail. */
+	if (!px->entries || !px->keys || !px->posts || hashmap_reserve(&px->entry_index, total) < 0 ||
+	    hashmap_reserve(&px->key_index, total) < 0)
 		return -ENOMEM;
-	for (size_t s = 0; s < px->nslots; s++)
-		px->slots[s] = px->key_slots[s] = NONE;
 	return 0;
 }
 
@@ -427,47 +419,52 @@ static void prefix_index_release(struct prefix_index *px)
 	free(px->gone);
 	free(px->kept);
 	free(px->entries);
-	free(px->slots);
+	hashmap_release(&px->entry_index);
 	free(px->keys);
-	free(px->key_slots);
+	hashmap_release(&px->key_index);
 	free(px->posts);
 }
 
-/* The slot of comparisons @seq (@len of them): its entry, or the empty slot for it. */
-static size_t *prefix_slot(struct prefix_index *px, const struct norm_cmp *seq, size_t len,
-			   uint64_t hash)
+/* The entry of comparisons @seq (@len of them), or NONE. */
+static size_t prefix_find(const struct prefix_index *px, const struct norm_cmp *seq, size_t len,
+			  uint64_t hash)
 {
-	size_t s = hash & (px->nslots - 1);
-	for (; px->slots[s] != NONE; s = (s + 1) & (px->nslots - 1)) {
-		const struct prefix_entry *e = &px->entries[px->slots[s]];
-		if (e->hash == hash && e->len == len && norm_equal(px->norm[e->owner], seq, len))
-			break;
+	uint64_t i;
+	for (size_t pos = HASHMAP_START; hashmap_next(&px->entry_index, hash, &pos, &i);) {
+		const struct prefix_entry *e = &px->entries[i];
+		if (e->len == len && norm_equal(px->norm[e->owner], seq, len))
+			return (size_t)i;
 	}
-	return &px->slots[s];
+	return NONE;
 }
 
-/* The slot of comparison @c among the kept rules' comparisons. */
-static size_t *key_slot(struct prefix_index *px, const struct norm_cmp *c)
+static uint64_t cmp_hash(const struct norm_cmp *c)
 {
-	uint64_t h = hash_step(HASH_SEED, c);
-	size_t s = (h ^ h >> 29) & (px->nslots - 1);
-	for (; px->key_slots[s] != NONE; s = (s + 1) & (px->nslots - 1)) {
-		const struct cmp_key *k = &px->keys[px->key_slots[s]];
+	return hash_step(0, c);
+}
+
+/* The key of comparison @c among the kept rules' comparisons, or NONE. */
+static size_t key_find(const struct prefix_index *px, const struct norm_cmp *c)
+{
+	uint64_t i;
+	for (size_t pos = HASHMAP_START; hashmap_next(&px->key_index, cmp_hash(c), &pos, &i);) {
+		const struct cmp_key *k = &px->keys[i];
 		if (norm_equal(&px->norm[k->owner][k->at], c, 1))
-			break;
+			return (size_t)i;
 	}
-	return &px->key_slots[s];
+	return NONE;
 }
 
 static void post_insert(struct prefix_index *px, size_t i)
 {
 	for (size_t p = 0; p < px->count[i]; p++) {
-		size_t *slot = key_slot(px, &px->norm[i][p]);
-		if (*slot == NONE) {
-			*slot = px->nkeys;
+		size_t at = key_find(px, &px->norm[i][p]);
+		if (at == NONE) {
+			at = px->nkeys;
+			(void)hashmap_add(&px->key_index, cmp_hash(&px->norm[i][p]), at); /* reserved */
 			px->keys[px->nkeys++] = (struct cmp_key){ i, p, NONE, 0 };
 		}
-		struct cmp_key *k = &px->keys[*slot];
+		struct cmp_key *k = &px->keys[at];
 		px->posts[px->nposts] = (struct cmp_post){ i, k->head };
 		k->head = px->nposts++;
 		k->count++;
@@ -540,14 +537,15 @@ static void prefix_insert(struct prefix_index *px, size_t i)
 	uint64_t hash[6];
 	seq_hashes(px->norm[i], m, hash);
 	for (size_t p = 1; p <= m; p++) {
-		size_t *slot = prefix_slot(px, px->norm[i], p, hash[p - 1]);
-		if (*slot == NONE) {
-			*slot = px->nentries;
+		size_t at = prefix_find(px, px->norm[i], p, hash[p - 1]);
+		if (at == NONE) {
+			at = px->nentries;
+			(void)hashmap_add(&px->entry_index, hash[p - 1], at); /* reserved */
 			px->entries[px->nentries++] = (struct prefix_entry){
 				hash[p - 1], i, p, NONE, NONE, NONE, 0,
 			};
 		}
-		note_kept(live_entry(px, *slot), k, px->insts[i].action, p == m);
+		note_kept(live_entry(px, at), k, px->insts[i].action, p == m);
 	}
 	post_insert(px, i);
 	px->kept[k] = i;
@@ -577,7 +575,7 @@ static bool prune_narrower(struct prefix_index *px, const struct oci_inst *insts
 {
 	const struct cmp_key *rarest = NULL;
 	for (size_t p = 0; p < px->count[i]; p++) {
-		size_t slot = *key_slot(px, &px->norm[i][p]);
+		size_t slot = key_find(px, &px->norm[i][p]);
 		if (slot == NONE)
 			return false;
 		if (!rarest || px->keys[slot].count < rarest->count)
@@ -608,7 +606,7 @@ static bool made_redundant(struct prefix_index *px, const struct oci_inst *insts
 			if (subset >> p & 1)
 				seq[len++] = px->norm[i][p];
 		seq_hashes(seq, len, hash);
-		size_t slot = *prefix_slot(px, seq, len, hash[len - 1]);
+		size_t slot = prefix_find(px, seq, len, hash[len - 1]);
 		const struct prefix_entry *e = slot != NONE ? live_entry(px, slot) : NULL;
 		if (e && e->exact != NONE && insts[px->kept[e->exact]].action == insts[i].action)
 			return true;
@@ -677,11 +675,11 @@ static int absorb(struct oci_doc *doc, const struct scg_arch *arch, struct oci_i
 		uint64_t hash[6];
 		seq_hashes(px.norm[i], m, hash);
 		for (size_t p = 1; p < m; p++) {
-			size_t slot = *prefix_slot(&px, px.norm[i], p, hash[p - 1]);
+			size_t slot = prefix_find(&px, px.norm[i], p, hash[p - 1]);
 			if (slot != NONE && live_entry(&px, slot)->exact < absorbed_by)
 				absorbed_by = px.entries[slot].exact;
 		}
-		size_t slot = m ? *prefix_slot(&px, px.norm[i], m, hash[m - 1]) : NONE;
+		size_t slot = m ? prefix_find(&px, px.norm[i], m, hash[m - 1]) : NONE;
 		if (slot != NONE) {
 			const struct prefix_entry *e = live_entry(&px, slot);
 			conflict = e->first_action != insts[i].action ? e->first : e->other;

@@ -23,6 +23,7 @@
 
 #include "runtime/inject_paths.h"
 #include "util/grow.h"
+#include "util/hashmap.h"
 #include "util/opts.h"
 
 enum { CALL_TEXT = 512 };
@@ -30,7 +31,7 @@ enum { CALL_TEXT = 512 };
 /* One counter: how many calls of syscall @nr thread @tid made that rule @rule saw. */
 struct counter {
 	uint32_t tid, rule, nr, arch;
-	uint64_t count; /* 0: free slot */
+	uint64_t count;
 };
 
 struct scg_inject_server {
@@ -40,6 +41,7 @@ struct scg_inject_server {
 	struct scg_inject_server_opts o;
 	struct counter *counters;
 	size_t cap, used;
+	struct hashmap index; /* counter_hash() -> counter */
 	char ***resolved;    /* per rule: its paths resolved (inject_paths.c) */
 	bool signal_first;   /* the kernel holds signals once a call is received */
 	pid_t pending_tgid;  /* a signal to send after answering (older kernels) */
@@ -55,6 +57,7 @@ SCG_API void scg_inject_server_free(struct scg_inject_server *srv)
 		inject_free_paths(srv->resolved[i], srv->rules[i]->npaths);
 	free(srv->resolved);
 	free(srv->counters);
+	hashmap_release(&srv->index);
 	free(srv);
 }
 
@@ -96,51 +99,27 @@ SCG_API int scg_inject_server_new(struct scg_inject_rule *const *rules, size_t n
 	return 0;
 }
 
-static size_t slot_of(const struct counter *k, size_t cap)
+static uint64_t counter_hash(const struct counter *k)
 {
-	uint64_t h = ((uint64_t)k->tid * 0x9e3779b97f4a7c15ULL) ^ ((uint64_t)k->rule << 40) ^
-		     ((uint64_t)k->nr << 20) ^ k->arch;
-	h ^= h >> 29;
-	return (size_t)(h * 0xbf58476d1ce4e5b9ULL) & (cap - 1);
-}
-
-static struct counter *find_counter(struct counter *table, size_t cap, const struct counter *k)
-{
-	for (size_t i = slot_of(k, cap);; i = (i + 1) & (cap - 1)) {
-		struct counter *c = &table[i];
-		if (!c->count || (c->tid == k->tid && c->rule == k->rule && c->nr == k->nr &&
-				  c->arch == k->arch))
-			return c;
-	}
-}
-
-static int grow_counters(struct scg_inject_server *srv)
-{
-	size_t cap = grow_capacity(srv->cap, srv->cap + 1, 256, sizeof(struct counter));
-	struct counter *table = cap ? calloc(cap, sizeof(*table)) : NULL;
-	if (!table)
-		return -ENOMEM;
-	for (size_t i = 0; i < srv->cap; i++)
-		if (srv->counters[i].count)
-			*find_counter(table, cap, &srv->counters[i]) = srv->counters[i];
-	free(srv->counters);
-	srv->counters = table;
-	srv->cap = cap;
-	return 0;
+	return hash_combine(hash_combine(hash_u64((uint64_t)k->tid << 32 | k->rule), k->nr), k->arch);
 }
 
 /* Counts one more call for @rule; returns its number (from 1), or 0 when out of memory. */
 static uint64_t count_call(struct scg_inject_server *srv, size_t rule, const struct scg_notif *n)
 {
-	if (srv->used * 2 >= srv->cap && grow_counters(srv) < 0)
-		return 0;
 	struct counter key = { n->pid, (uint32_t)rule, n->data.nr, n->data.arch, 0 };
-	struct counter *c = find_counter(srv->counters, srv->cap, &key);
-	if (!c->count) {
-		*c = key;
-		srv->used++;
+	uint64_t hash = counter_hash(&key), i;
+	for (size_t pos = HASHMAP_START; hashmap_next(&srv->index, hash, &pos, &i);) {
+		struct counter *c = &srv->counters[i];
+		if (c->tid == key.tid && c->rule == key.rule && c->nr == key.nr && c->arch == key.arch)
+			return ++c->count;
 	}
-	return ++c->count;
+	if (GROW_ARRAY(&srv->counters, &srv->cap, srv->used + 1, 256) ||
+	    hashmap_add(&srv->index, hash, srv->used) < 0)
+		return 0;
+	key.count = 1;
+	srv->counters[srv->used++] = key;
+	return 1;
 }
 
 static void send_signal(int listener, const struct scg_notif *n, pid_t tgid, int sig)

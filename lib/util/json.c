@@ -52,14 +52,3 @@ int json_write_escaped(json_put put, void *ctx, const char *s, size_t len)
 		r = put(ctx, s + len - run, run);
 	return r ? r : put(ctx, "\"", 1);
 }
-
-static int put_strbuf(void *ctx, const char *s, size_t n)
-{
-	strbuf_appendn(ctx, s, n); /* a failure is the strbuf's, sticky */
-	return 0;
-}
-
-void json_append_string(struct strbuf *sb, const char *s, size_t len)
-{
-	(void)json_write_escaped(put_strbuf, sb, s, len);
-}

@@ -21,6 +21,10 @@ expect_grep "$TMP/err" "unknown group '@bsic-io'; did you mean '@basic-io'\?" "d
 
 expect_status 0 "--groups --json" -- "$SYSCAGE" syscalls --groups --json @swap
 expect_grep "$TMP/out" '"members": \["swapoff", "swapon"\]' "JSON members"
+expect_status 2 "--groups --json with an unknown group last" -- \
+	"$SYSCAGE" syscalls --groups --json @swap @nosuch
+if python3 -m json.tool "$TMP/out" >/dev/null 2>&1; then ok "still one JSON array"; else
+	not_ok "still one JSON array" "$(cat "$TMP/out")"; fi
 
 expect_status 2 "--groups excludes --list" -- "$SYSCAGE" syscalls --groups --list
 
