@@ -131,18 +131,27 @@ uint32_t cond_decide(struct cond_ctx *c, const struct entry *entries, size_t n, 
 struct nr_range {
 	uint32_t first, last; /* inclusive */
 	uint32_t node;        /* what decides numbers in the range */
-	uint32_t weight;      /* how much its depth counts (known syscalls in it, at least 1) */
+	uint64_t weight;      /* how much its depth counts (layout.c: range_weights()) */
+	uint64_t calls;       /* the workload's calls of its syscall when the kernel cannot cache it */
+	uint32_t uncached;    /* known syscalls in it the kernel cannot cache (0 or 1) */
+	uint32_t known;       /* known syscalls in it (0 or 1) */
 };
 
 /* Merges neighbours that ended up with the same node; returns the new count. */
 size_t tree_merge(struct nr_range *ranges, size_t n);
+/* The height of a balanced tree over @n leaves: ceil(log2(n)). */
+unsigned tree_height_needed(size_t n);
 /*
  * The node of a search tree on seccomp_data.nr over @n sorted, contiguous
- * ranges: the mean depth weighted by ->weight is minimal (exactly, up to a
- * size where an approximation is used).  The ranges must cover every number
- * that can reach the tree.
+ * ranges: among the trees of height at most @limit (0: any; raised to
+ * tree_height_needed(n) when below), the mean depth weighted by ->weight is
+ * minimal (exactly, up to a size where an approximation is used).  The
+ * ranges must cover every number that can reach the tree.
  */
-uint32_t tree_build(struct dag *g, const struct nr_range *ranges, size_t n, int *err);
+uint32_t tree_build(struct dag *g, const struct nr_range *ranges, size_t n, unsigned limit,
+		    int *err);
+/* The weighted depth tree_build() reaches with @limit; UINT64_MAX when no tree fits. */
+uint64_t tree_cost(const struct nr_range *ranges, size_t n, unsigned limit, int *err);
 
 /* --- the workload (weights.c) ------------------------------------------- */
 
@@ -180,13 +189,10 @@ struct hot_list {
 int hot_add(struct hot_list *h, const struct hot_call *call);
 void hot_release(struct hot_list *h);
 /*
- * Sorts the candidates by count and returns how many get a `jeq` of their
- * own ahead of a search tree over @nranges ranges: the frequent ones while
- * each saves its calls more (a walk down the tree) than it costs every
- * later candidate's calls (one instruction), then the syscalls with
- * argument checks, which no kernel caches, up to HOT_MAX in all.
+ * Sorts the candidates by count, most first (ties by number); layout.c
+ * decides how many of them get a `jeq` of their own.
  */
-size_t hot_select(struct hot_list *h, size_t nranges);
+void hot_sort(struct hot_list *h);
 /*
  * The chain testing h->calls[0, n) in order, falling through to @rest.  Each
  * call's checks are copied (private copy @copy) so that they can sit right
