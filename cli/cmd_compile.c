@@ -77,9 +77,11 @@ static void usage(FILE *out)
 	      "  --stats               print how the filter is laid out for the workload:\n"
 	      "                        its length, the instructions executed per call the\n"
 	      "                        kernel cannot cache (weighted by the workload, on\n"
-	      "                        the first target ABI), and the same with the best\n"
-	      "                        decision tree over syscall numbers; the filter is\n"
-	      "                        written only with -o (docs/compiler.md)\n"
+	      "                        the first target ABI; the built-in one with\n"
+	      "                        --no-workload), their mean over every uncached\n"
+	      "                        syscall number, the longest path, and each with\n"
+	      "                        the best decision tree over syscall numbers; the\n"
+	      "                        filter is written only with -o (docs/compiler.md)\n"
 	      "  --json                --stats as JSON\n"
 	      "  -o, --output FILE     write there (atomically) instead of standard output;\n"
 	      "                        raw output is never written to a terminal\n"
@@ -236,9 +238,9 @@ static int print_stats(const struct scg_policy *policy, const struct scg_compile
 	const struct scg_arch *arch = scg_policy_arch_at(policy, 0);
 	int r = scg_compile_stats(policy, copts, prog, arch, &st);
 	if (r < 0) {
-		if (r == -E2BIG)
-			cli_error("compile: --stats: the exact search for the best tree gave up (too "
-				  "many weighted syscalls to weigh every tree), so there is no comparison");
+		if (r == -E2BIG) /* the one limit the search has left (lib/compile/internal.h) */
+			cli_error("compile: --stats: the filter's number dispatch has more ranges than the "
+				  "search for the best tree takes (2048), so there is no comparison");
 		else
 			cli_error("compile: --stats: %s", strerror(-r));
 		return r;
@@ -246,16 +248,27 @@ static int print_stats(const struct scg_policy *policy, const struct scg_compile
 	double ratio = st.optimal_weighted_uncached > 0
 			       ? st.weighted_uncached / st.optimal_weighted_uncached
 			       : 1.0;
+	double uratio = st.optimal_uniform_uncached > 0
+				? st.uniform_uncached / st.optimal_uniform_uncached
+				: 1.0;
 	if (json) {
 		printf("{\"abi\": \"%s\", \"length\": %zu, \"uncached_syscalls\": %zu, "
 		       "\"uncached_calls\": %llu, \"weighted_uncached\": %.4f, "
 		       "\"optimal_weighted_uncached\": %.4f, \"ratio\": %.4f, "
 		       "\"weighted_dispatch\": %.4f, \"optimal_weighted_dispatch\": %.4f, "
-		       "\"ranges\": %zu}\n",
+		       "\"ranges\": %zu, \"uniform_syscalls\": %zu, \"uniform_uncached\": %.4f, "
+		       "\"optimal_uniform_uncached\": %.4f, \"uniform_ratio\": %.4f, "
+		       "\"uniform_dispatch\": %.4f, \"optimal_uniform_dispatch\": %.4f, "
+		       "\"max_path\": %zu, \"max_dispatch\": %zu, \"optimal_max_dispatch\": %zu, "
+		       "\"jeq_points\": [%zu, %zu, %zu], \"jeq_candidates\": [%zu, %zu, %zu]}\n",
 		       scg_arch_name(arch), st.length, st.uncached_syscalls,
 		       (unsigned long long)st.uncached_calls, st.weighted_uncached,
 		       st.optimal_weighted_uncached, ratio, st.weighted_dispatch,
-		       st.optimal_weighted_dispatch, st.ranges);
+		       st.optimal_weighted_dispatch, st.ranges, st.uniform_syscalls,
+		       st.uniform_uncached, st.optimal_uniform_uncached, uratio, st.uniform_dispatch,
+		       st.optimal_uniform_dispatch, st.max_path, st.max_dispatch,
+		       st.optimal_max_dispatch, st.jeq_points[0], st.jeq_points[1], st.jeq_points[2],
+		       st.jeq_candidates[0], st.jeq_candidates[1], st.jeq_candidates[2]);
 		return 0;
 	}
 	printf("length: %zu instructions\n"
@@ -266,6 +279,20 @@ static int print_stats(const struct scg_policy *policy, const struct scg_compile
 	       st.length, scg_arch_name(arch), st.uncached_syscalls,
 	       (unsigned long long)st.uncached_calls, st.weighted_uncached, st.weighted_dispatch,
 	       st.optimal_weighted_uncached, st.optimal_weighted_dispatch, ratio);
+	printf("uncached syscall numbers (%s): %zu, each counted once\n"
+	       "uniform_uncached: %.3f instructions per number (%.3f finding the number)\n"
+	       "optimal_uniform_uncached: %.3f (%.3f finding the number, with the best tree)\n"
+	       "uniform_ratio: %.3f\n"
+	       "max_path: %zu instructions (%zu finding the number; the best tree: %zu)\n",
+	       scg_arch_name(arch), st.uniform_syscalls, st.uniform_uncached, st.uniform_dispatch,
+	       st.optimal_uniform_uncached, st.optimal_uniform_dispatch, uratio, st.max_path,
+	       st.max_dispatch, st.optimal_max_dispatch);
+	static const char *const figure[] = { "weighted", "uniform", "max" };
+	for (int f = 0; f < 3; f++)
+		if (st.jeq_points[f] < st.jeq_candidates[f])
+			printf("note: the %s optimum is over trees whose jeq tests take only the %zu "
+			       "most weighted of %zu numbers (the exact search over all is out of reach)\n",
+			       figure[f], st.jeq_points[f], st.jeq_candidates[f]);
 	return 0;
 }
 

@@ -231,23 +231,33 @@ struct opt_range {
 	uint32_t first, last;
 	uint32_t node;   /* equal nodes: the same decision */
 	uint64_t weight; /* workload calls; a weighted range of one number may be tested by `jeq` */
+	bool jeq;        /* (opt_tree_cost()'s own: whether it is among the numbers `jeq` may test) */
 };
 
-/* The most weighted one-number ranges the exact search takes (more: -E2BIG). */
+/* The most one-number ranges `jeq` may test in the search. */
 #define OPT_MAX_POINTS 20
+/* Memo entries before the search gives up (-E2BIG). */
+#define OPT_MAX_STATES (1U << 18)
+/* Ranges (after reduction) the search takes with no `jeq` points at all. */
+#define OPT_MAX_RANGES 2048
 
 /*
  * The smallest sum over the ranges of weight times the number of tests on
- * the way to its decision that any decision tree over the numbers reaches,
- * whose tests are `nr >= k` (any k; `nr > k` is the same test) and
- * `nr == k` (k a one-number range of positive weight).  A leaf decides
- * numbers of one node only.  @r: sorted, contiguous ranges.  An exact
- * dynamic program over (interval of ranges, set of numbers already taken
- * by `jeq`), after runs of unweighted ranges are reduced to what can
- * change the answer.  0, -E2BIG (too many weighted one-number ranges) or
- * -ENOMEM.
+ * the way to its decision (@minimax: the largest number of tests to any
+ * weighted range) that any decision tree over the numbers reaches, whose
+ * tests are `nr >= k` (any k; `nr > k` is the same test) and `nr == k` (k
+ * one of the @max_points most weighted one-number ranges, at most
+ * OPT_MAX_POINTS; ties: first those between two ranges of one node, then
+ * by number).  With every weighted one-number range among them the optimum
+ * is over all such trees.  A leaf decides numbers of one node only.  @r:
+ * sorted, contiguous ranges.  An exact dynamic program over (interval of
+ * ranges, set of numbers already taken by `jeq`), after runs of unweighted
+ * ranges are reduced to what can change the answer.  0, -E2BIG (the search
+ * outgrew its memo, OPT_MAX_STATES: try fewer points; with none, more than
+ * OPT_MAX_RANGES ranges) or -ENOMEM.
  */
-int opt_tree_cost(const struct opt_range *r, size_t n, uint64_t *cost);
+int opt_tree_cost(const struct opt_range *r, size_t n, bool minimax, size_t max_points,
+		  uint64_t *cost);
 
 /* Actions whose data the kernel ignores lose it (so ALLOW is exactly 0x7fff0000). */
 uint32_t compile_action(uint32_t action);

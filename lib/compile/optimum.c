@@ -28,11 +28,10 @@
 
 #include "compile/internal.h"
 
-/* Memo entries before the search gives up (-E2BIG). */
-#define OPT_MAX_STATES (1U << 22)
-
 struct opt {
 	const struct opt_range *r;
+	bool minimax; /* the longest path instead of the weighted sum */
+	size_t max_states;
 	size_t n;
 	int *point;         /* per range: its index among the points, or -1 */
 	uint64_t *keys;     /* (i, j, mask) packed; 0 = empty */
@@ -41,9 +40,48 @@ struct opt {
 	int err;
 };
 
+/* A range `jeq` may test: one number, weighted, and among the @max_points chosen. */
 static bool is_point(const struct opt_range *r)
 {
-	return r->first == r->last && r->weight > 0;
+	return r->first == r->last && r->weight > 0 && r->jeq;
+}
+
+/* Most weighted first; then those between two ranges of one node (where a `jeq` pays); by number. */
+static bool before(const struct opt_range *r, size_t n, size_t a, size_t b)
+{
+	if (r[a].weight != r[b].weight)
+		return r[a].weight > r[b].weight;
+	bool ia = a > 0 && a + 1 < n && r[a - 1].node == r[a + 1].node;
+	bool ib = b > 0 && b + 1 < n && r[b - 1].node == r[b + 1].node;
+	if (ia != ib)
+		return ia;
+	return a < b;
+}
+
+/* Marks the @max_points candidates for `jeq` in @r (one-number weighted ranges); 0 or -ENOMEM. */
+static int choose_points(struct opt_range *r, size_t n, size_t max_points)
+{
+	size_t *cand = malloc((n ? n : 1) * sizeof(*cand)), m = 0;
+	if (!cand)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		r[i].jeq = false;
+		if (r[i].first == r[i].last && r[i].weight > 0)
+			cand[m++] = i;
+	}
+	/* a partial selection sort: max_points is small */
+	for (size_t k = 0; k < m && k < max_points; k++) {
+		size_t best = k;
+		for (size_t x = k + 1; x < m; x++)
+			if (before(r, n, cand[x], cand[best]))
+				best = x;
+		size_t t = cand[k];
+		cand[k] = cand[best];
+		cand[best] = t;
+		r[cand[k]].jeq = true;
+	}
+	free(cand);
+	return 0;
 }
 
 /* The reduced list: neighbours of one node merged (points kept apart), unweighted runs cut. */
@@ -76,7 +114,7 @@ static struct opt_range *reduce(const struct opt_range *in, size_t n, size_t *ou
 		struct opt_range first = m[i], last = m[j - 1];
 		m[w++] = first;
 		if (len >= 3) {
-			struct opt_range mid = { m[i + 1].first, m[j - 2].last, fresh--, 0 };
+			struct opt_range mid = { m[i + 1].first, m[j - 2].last, fresh--, 0, false };
 			m[w++] = mid;
 		}
 		if (len >= 2)
@@ -160,8 +198,10 @@ static uint64_t cost(struct opt *o, size_t i, size_t j, uint32_t mask)
 		if (taken(o, r, inside))
 			continue; /* the same sets as the split at the next range */
 		uint64_t c = cost(o, i, r - 1, inside);
-		if (c < best)
-			c += cost(o, r, j, inside);
+		if (c < best) {
+			uint64_t d = cost(o, r, j, inside);
+			c = o->minimax ? (c > d ? c : d) : c + d;
+		}
 		if (c < best)
 			best = c;
 	}
@@ -172,11 +212,11 @@ static uint64_t cost(struct opt *o, size_t i, size_t j, uint32_t mask)
 		if (c < best)
 			best = c;
 	}
-	best += weight;
+	best += o->minimax ? 1 : weight;
 	if (o->err)
 		return 0;
 	if ((o->used + 1) * 2 > o->nslots) {
-		if (o->used >= OPT_MAX_STATES) {
+		if (o->used >= o->max_states) {
 			o->err = -E2BIG;
 			return 0;
 		}
@@ -193,14 +233,23 @@ static uint64_t cost(struct opt *o, size_t i, size_t j, uint32_t mask)
 	return best;
 }
 
-int opt_tree_cost(const struct opt_range *r, size_t n, uint64_t *out)
+int opt_tree_cost(const struct opt_range *r, size_t n, bool minimax, size_t max_points,
+		  uint64_t *out)
 {
 	*out = 0;
 	if (n == 0)
 		return 0;
-	struct opt o = { 0 };
+	if (max_points > OPT_MAX_POINTS)
+		max_points = OPT_MAX_POINTS;
+	struct opt o = { .minimax = minimax };
 	size_t m = 0;
-	struct opt_range *red = reduce(r, n, &m);
+	struct opt_range *marked = malloc(n * sizeof(*marked));
+	if (!marked)
+		return -ENOMEM;
+	memcpy(marked, r, n * sizeof(*marked));
+	int err = choose_points(marked, n, max_points);
+	struct opt_range *red = err ? NULL : reduce(marked, n, &m);
+	free(marked);
 	if (!red)
 		return -ENOMEM;
 	o.r = red;
@@ -209,14 +258,14 @@ int opt_tree_cost(const struct opt_range *r, size_t n, uint64_t *out)
 	o.nslots = 1024;
 	o.keys = calloc(o.nslots, sizeof(*o.keys));
 	o.vals = malloc(o.nslots * sizeof(*o.vals));
-	int err = o.point && o.keys && o.vals ? 0 : -ENOMEM;
+	err = o.point && o.keys && o.vals ? 0 : -ENOMEM;
 	int points = 0;
-	for (size_t i = 0; !err && i < m; i++) {
+	for (size_t i = 0; !err && i < m; i++)
 		o.point[i] = is_point(&red[i]) ? points++ : -1;
-		if (points > OPT_MAX_POINTS)
-			err = -E2BIG;
-	}
-	if (!err && m >= (1U << 20))
+	/* Without points the states are the intervals, all of them (the search is then
+	 * O(m^3)): allowed up to OPT_MAX_RANGES ranges. */
+	o.max_states = points ? OPT_MAX_STATES : m * (m + 1) / 2 + 1;
+	if (!err && m > (points ? (1U << 20) : OPT_MAX_RANGES))
 		err = -E2BIG;
 	if (!err) {
 		*out = cost(&o, 0, m - 1, 0);
