@@ -39,7 +39,7 @@ struct figures {
 
 static size_t executed(const struct scg_prog *prog, uint32_t audit, uint32_t nr)
 {
-	struct scg_seccomp_data d = { .arch = audit, .nr = nr };
+	struct scg_seccomp_data d = {.arch = audit, .nr = nr};
 	uint32_t words[SCG_EMU_WORDS];
 	size_t n = 0;
 	emu_layout(&d, words);
@@ -52,12 +52,13 @@ static void measure(const struct scg_arch *arch, struct figures *f, size_t nf)
 	uint32_t audit = scg_arch_audit(arch);
 	size_t nw;
 	const struct scg_syscall_weight *w = scg_compile_builtin_weights(&nw);
-	double sum_w[MAX_FILTERS] = { 0 }, sum_u[MAX_FILTERS] = { 0 }, calls = 0;
+	double sum_w[MAX_FILTERS] = {0}, sum_u[MAX_FILTERS] = {0}, calls = 0;
 	size_t numbers = 0;
 	for (size_t i = 0; i < scg_syscall_count(arch); i++) {
 		const char *name;
 		uint32_t nr;
-		if (scg_syscall_at(arch, i, &name, &nr) < 0 || scg_arch_from_audit(audit, nr) != arch)
+		if (scg_syscall_at(arch, i, &name, &nr) < 0 ||
+		    scg_arch_from_audit(audit, nr) != arch)
 			continue;
 		bool uncached = false;
 		for (size_t k = 0; k < nf; k++)
@@ -82,8 +83,9 @@ static void measure(const struct scg_arch *arch, struct figures *f, size_t nf)
 		f[k].uniform = numbers ? sum_u[k] / (double)numbers : 0;
 		f[k].weighted = calls > 0 ? sum_w[k] / calls : 0;
 	}
-	printf("ABI %s: %zu uncached syscall numbers, %.0f calls of them in the built-in workload\n",
-	       scg_arch_name(arch), numbers, calls);
+	printf(
+	    "ABI %s: %zu uncached syscall numbers, %.0f calls of them in the built-in workload\n",
+	    scg_arch_name(arch), numbers, calls);
 }
 
 static const struct figures *find(const struct figures *f, size_t nf, const char *label)
@@ -105,8 +107,9 @@ static void ratio(double a, double b)
 static void print_table(const struct figures *f, size_t nf)
 {
 	const struct figures *kafel = find(f, nf, "kafel"), *scmp = find(f, nf, "libseccomp");
-	printf("| filter | length | weighted uncached | uniform mean | max path | weighted vs kafel "
-	       "| uniform vs kafel | weighted vs libseccomp | uniform vs libseccomp |\n");
+	printf(
+	    "| filter | length | weighted uncached | uniform mean | max path | weighted vs kafel "
+	    "| uniform vs kafel | weighted vs libseccomp | uniform vs libseccomp |\n");
 	printf("|---|---|---|---|---|---|---|---|---|\n");
 	for (size_t k = 0; k < nf; k++) {
 		printf("| %s | %zu | %.3f | %.3f | %zu |", f[k].label, f[k].prog.len, f[k].weighted,
@@ -134,7 +137,7 @@ static int write_libseccomp(const struct scg_policy *p, const char *out)
 			fprintf(stderr, "unknown to libseccomp: %s\n", rule.syscall);
 	}
 	scmp_filter_ctx ctx = scmp_build(p, rules, n, 2);
-	struct scg_prog prog = { 0 };
+	struct scg_prog prog = {0};
 	int r = ctx ? scmp_export(ctx, &prog) : -ENOMEM;
 	seccomp_release(ctx);
 	free(rules);
@@ -171,7 +174,7 @@ int main(int argc, char **argv)
 	struct scg_policy *p = NULL;
 	if (bench_load_policy(argv[1], &p) < 0)
 		return 2;
-	struct figures f[MAX_FILTERS] = { 0 };
+	struct figures f[MAX_FILTERS] = {0};
 	size_t nf = 0;
 	int status = 0;
 	for (int i = 2; i < argc && status == 0; i++) {
@@ -184,10 +187,10 @@ int main(int argc, char **argv)
 		*eq = '\0';
 		f[nf].label = argv[i];
 		if (scg_prog_read_file(eq + 1, &f[nf].prog, NULL) < 0) {
-			fprintf(stderr, "layout-figures: %s: cannot read it as a raw filter\n", eq + 1);
+			fprintf(stderr, "layout-figures: %s: cannot read it as a raw filter\n",
+				eq + 1);
 			status = 2;
-		}
-		else
+		} else
 			nf++;
 	}
 	if (status == 0) {

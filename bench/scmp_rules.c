@@ -20,10 +20,10 @@ struct conj {
 
 static bool one_cmp(const struct scg_expr *e, struct scmp_arg_cmp *out)
 {
-	static const enum scmp_compare ops[] = { SCMP_CMP_EQ, SCMP_CMP_NE, SCMP_CMP_LT,
-						 SCMP_CMP_LE, SCMP_CMP_GT, SCMP_CMP_GE };
+	static const enum scmp_compare ops[] = {SCMP_CMP_EQ, SCMP_CMP_NE, SCMP_CMP_LT,
+						SCMP_CMP_LE, SCMP_CMP_GT, SCMP_CMP_GE};
 	uint64_t full = e->width == 32 ? 0xffffffffULL : ~0ULL;
-	struct scmp_arg_cmp c = { .arg = e->arg, .op = ops[e->op], .datum_a = e->value };
+	struct scmp_arg_cmp c = {.arg = e->arg, .op = ops[e->op], .datum_a = e->value};
 	if (e->mask != full) {
 		if (e->op != SCG_CMP_EQ)
 			return false;
@@ -111,7 +111,7 @@ size_t scmp_rules(const struct scg_policy *p, struct scmp_rule *out, size_t *ski
 			continue;
 		}
 		for (size_t k = 0; k < nd; k++) {
-			struct scmp_rule x = { .nr = nr, .action = r.action, .n = d[k].n };
+			struct scmp_rule x = {.nr = nr, .action = r.action, .n = d[k].n};
 			memcpy(x.args, d[k].c, d[k].n * sizeof(d[k].c[0]));
 			bool seen = false;
 			for (size_t j = 0; j < n && !seen; j++)
@@ -140,7 +140,8 @@ scmp_filter_ctx scmp_build(const struct scg_policy *p, const struct scmp_rule *r
 	seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, scg_policy_badarch(p));
 	seccomp_attr_set(ctx, SCMP_FLTATR_CTL_OPTIMIZE, (uint32_t)level);
 	for (size_t i = 0; i < n; i++)
-		seccomp_rule_add_array(ctx, rules[i].action, rules[i].nr, rules[i].n, rules[i].args);
+		seccomp_rule_add_array(ctx, rules[i].action, rules[i].nr, rules[i].n,
+				       rules[i].args);
 	return ctx;
 }
 

@@ -18,7 +18,15 @@
 #define MAX_ARCHES 32
 
 /* Long options without a short form. */
-enum { OPT_WORKLOAD = 256, OPT_NO_WORKLOAD, OPT_SHOW_PROFILE, OPT_STATS, OPT_JSON };
+enum {
+	OPT_WORKLOAD = 256,
+	OPT_NO_WORKLOAD,
+	OPT_SHOW_PROFILE,
+	OPT_STATS,
+	OPT_JSON,
+	OPT_NO_RUNTIME_CALLS,
+	OPT_PHASE
+};
 
 enum format {
 	FORMAT_RAW,
@@ -42,7 +50,9 @@ struct options {
 	bool no_workload;
 	bool list_profiles;
 	const char *show_profile; /* built-in profile whose source to print */
-	bool stats, json;         /* --stats: the layout against the optimum */
+	bool stats, json;	  /* --stats: the layout against the optimum */
+	bool no_runtime_calls;	  /* oci, k8s: the policy as it is (scg_oci_add_runtime_calls()) */
+	const char *phase;	  /* --phase: one phase of a policy with phases */
 };
 
 static void usage(FILE *out)
@@ -67,6 +77,10 @@ static void usage(FILE *out)
 	      "                        Profiles Operator SeccompProfile object, YAML,\n"
 	      "                        named after POLICY (docs/oci.md); minijail, kafel:\n"
 	      "                        a minijail or kafel seccomp policy (docs/import.md)\n"
+	      "  --no-runtime-calls    oci, k8s: leave out the calls an OCI runtime makes\n"
+	      "                        under the filter before the program starts (the\n"
+	      "                        exec, runc's last steps), which the export otherwise\n"
+	      "                        allows where the policy leaves them to its default\n"
 	      "  -O0, -O1              optimisation (default -O1); -O0 is one plain rule\n"
 	      "                        chain per ABI\n"
 	      "  --workload FILE       lay the filter out for the calls counted in FILE\n"
@@ -83,6 +97,10 @@ static void usage(FILE *out)
 	      "                        the best decision tree over syscall numbers; the\n"
 	      "                        filter is written only with -o (docs/compiler.md)\n"
 	      "  --json                --stats as JSON\n"
+	      "  --phase NAME          of a policy with phases (docs/phases.md), the filter\n"
+	      "                        of phase NAME, with the trigger of the phase after it\n"
+	      "                        as SECCOMP_RET_TRACE; without it, asm and c show\n"
+	      "                        every phase's filter, one after the other\n"
 	      "  -o, --output FILE     write there (atomically) instead of standard output;\n"
 	      "                        raw output is never written to a terminal\n"
 	      "  -l, --list-profiles   list the built-in profiles\n"
@@ -124,8 +142,8 @@ static int parse_arches(const char *list, struct options *o)
 
 static int parse_format(const char *name, enum format *format)
 {
-	static const char *const names[] = { "raw",	"c",   "asm",	  "oci",  "policy",
-					     "systemd", "k8s", "minijail", "kafel" };
+	static const char *const names[] = {"raw",     "c",   "asm",	  "oci",  "policy",
+					    "systemd", "k8s", "minijail", "kafel"};
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (!strcmp(name, names[i])) {
 			*format = (enum format)i;
@@ -172,6 +190,12 @@ static int on_option(int c, const char *arg, void *ctx)
 	case OPT_JSON:
 		o->json = true;
 		break;
+	case OPT_NO_RUNTIME_CALLS:
+		o->no_runtime_calls = true;
+		break;
+	case OPT_PHASE:
+		o->phase = arg;
+		break;
 	default:
 		return cli_oci_option(c, arg) < 0 ? -EINVAL : 0;
 	}
@@ -193,12 +217,14 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "no-workload", no_argument, NULL, OPT_NO_WORKLOAD },
 		{ "stats", no_argument, NULL, OPT_STATS },
 		{ "json", no_argument, NULL, OPT_JSON },
+		{ "no-runtime-calls", no_argument, NULL, OPT_NO_RUNTIME_CALLS },
+		{ "phase", required_argument, NULL, OPT_PHASE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	/* clang-format on */
-	static const struct cli_command cmd = { "compile", ":a:f:o:O:lh", longopts, usage,
-						on_option };
+	static const struct cli_command cmd = {"compile", ":a:f:o:O:lh", longopts, usage,
+					       on_option};
 	return cli_parse_options(&cmd, argc, argv, o);
 }
 
@@ -239,18 +265,19 @@ static int print_stats(const struct scg_policy *policy, const struct scg_compile
 	int r = scg_compile_stats(policy, copts, prog, arch, &st);
 	if (r < 0) {
 		if (r == -E2BIG) /* the one limit the search has left (lib/compile/internal.h) */
-			cli_error("compile: --stats: the filter's number dispatch has more ranges than the "
-				  "search for the best tree takes (2048), so there is no comparison");
+			cli_error("compile: --stats: the filter's number dispatch has more ranges "
+				  "than the search for the best tree takes (2048), so there is no "
+				  "comparison");
 		else
 			cli_error("compile: --stats: %s", strerror(-r));
 		return r;
 	}
 	double ratio = st.optimal_weighted_uncached > 0
-			       ? st.weighted_uncached / st.optimal_weighted_uncached
-			       : 1.0;
+			   ? st.weighted_uncached / st.optimal_weighted_uncached
+			   : 1.0;
 	double uratio = st.optimal_uniform_uncached > 0
-				? st.uniform_uncached / st.optimal_uniform_uncached
-				: 1.0;
+			    ? st.uniform_uncached / st.optimal_uniform_uncached
+			    : 1.0;
 	if (json) {
 		printf("{\"abi\": \"%s\", \"length\": %zu, \"uncached_syscalls\": %zu, "
 		       "\"uncached_calls\": %llu, \"weighted_uncached\": %.4f, "
@@ -265,10 +292,11 @@ static int print_stats(const struct scg_policy *policy, const struct scg_compile
 		       (unsigned long long)st.uncached_calls, st.weighted_uncached,
 		       st.optimal_weighted_uncached, ratio, st.weighted_dispatch,
 		       st.optimal_weighted_dispatch, st.ranges, st.uniform_syscalls,
-		       st.uniform_uncached, st.optimal_uniform_uncached, uratio, st.uniform_dispatch,
-		       st.optimal_uniform_dispatch, st.max_path, st.max_dispatch,
-		       st.optimal_max_dispatch, st.jeq_points[0], st.jeq_points[1], st.jeq_points[2],
-		       st.jeq_candidates[0], st.jeq_candidates[1], st.jeq_candidates[2]);
+		       st.uniform_uncached, st.optimal_uniform_uncached, uratio,
+		       st.uniform_dispatch, st.optimal_uniform_dispatch, st.max_path,
+		       st.max_dispatch, st.optimal_max_dispatch, st.jeq_points[0], st.jeq_points[1],
+		       st.jeq_points[2], st.jeq_candidates[0], st.jeq_candidates[1],
+		       st.jeq_candidates[2]);
 		return 0;
 	}
 	printf("length: %zu instructions\n"
@@ -287,12 +315,14 @@ static int print_stats(const struct scg_policy *policy, const struct scg_compile
 	       scg_arch_name(arch), st.uniform_syscalls, st.uniform_uncached, st.uniform_dispatch,
 	       st.optimal_uniform_uncached, st.optimal_uniform_dispatch, uratio, st.max_path,
 	       st.max_dispatch, st.optimal_max_dispatch);
-	static const char *const figure[] = { "weighted", "uniform", "max" };
+	static const char *const figure[] = {"weighted", "uniform", "max"};
 	for (int f = 0; f < 3; f++)
 		if (st.jeq_points[f] < st.jeq_candidates[f])
-			printf("note: the %s optimum is over trees whose jeq tests take only the %zu "
-			       "most weighted of %zu numbers (the exact search over all is out of reach)\n",
-			       figure[f], st.jeq_points[f], st.jeq_candidates[f]);
+			printf(
+			    "note: the %s optimum is over trees whose jeq tests take only the %zu "
+			    "most weighted of %zu numbers (the exact search over all is out of "
+			    "reach)\n",
+			    figure[f], st.jeq_points[f], st.jeq_candidates[f]);
 	return 0;
 }
 
@@ -312,7 +342,7 @@ static int weights_from_policy(struct scg_syscall_weight **out, size_t *n)
 			cli_workload_free(w, i);
 			return -ENOMEM;
 		}
-		w[i] = (struct scg_syscall_weight){ name, c[i].count };
+		w[i] = (struct scg_syscall_weight){name, c[i].count};
 	}
 	if (!w)
 		return -ENOMEM;
@@ -328,10 +358,9 @@ static int compile_to(const struct scg_policy *policy, const struct options *o, 
 	struct scg_diag *diag = scg_diag_new();
 	if (!diag)
 		return -ENOMEM;
-	struct scg_compile_options copts = { .optimize = o->optimize, .unweighted = o->no_workload };
+	struct scg_compile_options copts = {.optimize = o->optimize, .unweighted = o->no_workload};
 	struct scg_syscall_weight *weights = NULL;
-	if (o->workload &&
-	    cli_load_workload(o->workload, &weights, &copts.nweights) < 0) {
+	if (o->workload && cli_load_workload(o->workload, &weights, &copts.nweights) < 0) {
 		scg_diag_free(diag);
 		return -EINVAL;
 	}
@@ -387,12 +416,27 @@ static void k8s_name(const char *path, char *out, size_t size)
 		snprintf(out, size, "syscage-profile");
 }
 
+/* The OCI export of @policy, with the runtime's start calls unless @as_is. */
+static int oci_export(const struct scg_policy *policy, bool as_is, char **data,
+		      struct scg_diag *diag)
+{
+	if (as_is)
+		return scg_oci_export(policy, data, diag);
+	struct scg_policy *ready = scg_policy_clone(policy);
+	int r = ready ? scg_oci_add_runtime_calls(ready, diag) : -ENOMEM;
+	if (r == 0)
+		r = scg_oci_export(ready, data, diag);
+	scg_policy_free(ready);
+	return r;
+}
+
 /* OCI JSON, policy text, systemd settings or a SeccompProfile: the policy itself, not a filter. */
-static int convert_to(const struct scg_policy *policy, enum format format, const char *path,
+static int convert_to(const struct scg_policy *policy, const struct options *o, const char *path,
 		      char **data, size_t *len)
 {
+	enum format format = o->format;
 	bool oci = format == FORMAT_OCI || format == FORMAT_K8S, systemd = format == FORMAT_SYSTEMD;
-	const char *what = oci		       ? "OCI JSON"
+	const char *what = oci			       ? "OCI JSON"
 			   : systemd		       ? "systemd settings"
 			   : format == FORMAT_MINIJAIL ? "a minijail policy"
 			   : format == FORMAT_KAFEL    ? "a kafel policy"
@@ -400,11 +444,11 @@ static int convert_to(const struct scg_policy *policy, enum format format, const
 	struct scg_diag *diag = scg_diag_new();
 	if (!diag)
 		return -ENOMEM;
-	int r = oci	 ? scg_oci_export(policy, data, diag) :
-		systemd ? scg_systemd_export(policy, data, diag) :
-		format == FORMAT_MINIJAIL ? scg_minijail_export(policy, data, diag) :
-		format == FORMAT_KAFEL	  ? scg_kafel_export(policy, data, diag) :
-					    scg_policy_to_text(policy, data);
+	int r = oci			    ? oci_export(policy, o->no_runtime_calls, data, diag)
+		: systemd		    ? scg_systemd_export(policy, data, diag)
+		: format == FORMAT_MINIJAIL ? scg_minijail_export(policy, data, diag)
+		: format == FORMAT_KAFEL    ? scg_kafel_export(policy, data, diag)
+					    : scg_policy_to_text(policy, data);
 	cli_print_diag(diag);
 	scg_diag_free(diag);
 	if (r < 0 && r != -EINVAL)
@@ -423,9 +467,75 @@ static int convert_to(const struct scg_policy *policy, enum format format, const
 	return r;
 }
 
+/*
+ * A policy with phases: the filter of --phase, or (asm, c) each phase's
+ * filter in turn under a comment naming it.
+ */
+static int compile_phases(const struct scg_phases *phases, const struct options *o, bool text)
+{
+	if (text) {
+		cli_error("compile: a policy with phases compiles into filters (raw, c, asm)");
+		return -EINVAL;
+	}
+	int only = o->phase ? cli_phase_index(phases, o->phase) : -1;
+	if (o->phase && only < 0)
+		return only;
+	if (only < 0 && (o->format == FORMAT_RAW || o->stats)) {
+		cli_error("compile: the policy has %zu phases; --phase NAME picks the one to write "
+			  "raw (or --format asm or c shows them all)",
+			  scg_phases_count(phases));
+		return -EINVAL;
+	}
+	struct joined {
+		char *data;
+		size_t len;
+	} all = {NULL, 0};
+	int r = 0;
+	for (size_t i = 0; r == 0 && i < scg_phases_count(phases); i++) {
+		if (only >= 0 && (size_t)only != i)
+			continue;
+		struct scg_policy *policy;
+		r = scg_phases_filter_policy(phases, i, &policy);
+		if (r < 0) {
+			cli_error("compile: %s", strerror(-r));
+			break;
+		}
+		char *data = NULL;
+		size_t len = 0;
+		r = compile_to(policy, o, &data, &len);
+		scg_policy_free(policy);
+		if (r < 0)
+			break;
+		if (only >= 0) {
+			all.data = data;
+			all.len = len;
+			break;
+		}
+		bool c = o->format == FORMAT_C;
+		const char *open = c ? "/* phase " : "; phase ", *close = c ? " */\n" : "\n";
+		size_t head = strlen(open) + strlen(scg_phases_name(phases, i)) + strlen(close);
+		char *grown = realloc(all.data, all.len + head + len + 2);
+		if (!grown) {
+			free(data);
+			r = -ENOMEM;
+			break;
+		}
+		all.data = grown;
+		all.len += (size_t)sprintf(all.data + all.len, "%s%s%s", open,
+					   scg_phases_name(phases, i), close);
+		memcpy(all.data + all.len, data, len);
+		all.len += len;
+		free(data);
+	}
+	if (r == 0 && (!o->stats || o->output))
+		r = cli_write_output(o->output, all.data, all.len, o->format == FORMAT_RAW);
+	free(all.data);
+	return r;
+}
+
 int cmd_compile(int argc, char **argv)
 {
-	struct options o = { .optimize = 1 };
+	struct options o = {.optimize = 1};
 	int first = parse_options(argc, argv, &o);
 	if (first <= 0)
 		return first == CLI_OPTIONS_HELP ? CLI_EXIT_OK : CLI_EXIT_USAGE;
@@ -442,6 +552,10 @@ int cmd_compile(int argc, char **argv)
 		cli_error("compile: --stats is about the optimised filter (-O1, a filter format)");
 		return CLI_EXIT_USAGE;
 	}
+	if (o.no_runtime_calls && o.format != FORMAT_OCI && o.format != FORMAT_K8S) {
+		cli_error("compile: --no-runtime-calls goes with --format oci or k8s");
+		return CLI_EXIT_USAGE;
+	}
 	if (o.json && !o.stats) {
 		cli_error("compile: --json goes with --stats");
 		return CLI_EXIT_USAGE;
@@ -451,12 +565,25 @@ int cmd_compile(int argc, char **argv)
 		usage(stderr);
 		return CLI_EXIT_USAGE;
 	}
+	struct scg_phases *phases;
+	int loaded = cli_load_phases(argv[first], o.arches, o.narches, &phases);
+	if (loaded < 0)
+		return CLI_EXIT_USAGE;
+	if (loaded > 0) {
+		int r = compile_phases(phases, &o, text);
+		scg_phases_free(phases);
+		return r < 0 ? CLI_EXIT_USAGE : CLI_EXIT_OK;
+	}
+	if (o.phase) {
+		cli_error("compile: --phase goes with a policy with phases (docs/phases.md)");
+		return CLI_EXIT_USAGE;
+	}
 	struct scg_policy *policy;
 	if (cli_load_policy(argv[first], o.arches, o.narches, &policy) < 0)
 		return CLI_EXIT_USAGE;
 	char *data = NULL;
 	size_t len = 0;
-	int r = text ? convert_to(policy, o.format, argv[first], &data, &len)
+	int r = text ? convert_to(policy, &o, argv[first], &data, &len)
 		     : compile_to(policy, &o, &data, &len);
 	if (r == 0 && (!o.stats || o.output))
 		r = cli_write_output(o.output, data, len, o.format == FORMAT_RAW);

@@ -175,130 +175,31 @@ static void print_errors(const struct scg_diag *diag)
 		const struct scg_diag_entry *e = scg_diag_get(diag, i);
 		cli_error("dump: %s", e->message);
 		if (e->hint)
-			cli_error("dump: hint: %s", e->hint);
+			cli_error("dump: hint: %s", cli_hint(e));
 	}
 }
 
 /* --- policy text ------------------------------------------------------- */
 
-#if SYSCAGE_WITH_ANALYSIS /* the decompiler's output, folded; without it dump writes assembler */
+#if SYSCAGE_WITH_ANALYSIS /* the decompiler's output; without it dump writes assembler */
 static uint64_t clock_ms(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000U + (uint64_t)ts.tv_nsec / 1000000U;
 }
-
-static struct scg_expr *fold_expr(const struct scg_expr *e);
-
-/* Folds the @kind (AND or OR) chain under @e into @acc, leaving out operands already in it. */
-static struct scg_expr *fold_chain(const struct scg_expr *e, enum scg_expr_kind kind,
-				   struct scg_expr *acc, bool *fail)
-{
-	if (*fail)
-		return acc;
-	if (e->kind == kind) {
-		acc = fold_chain(e->left, kind, acc, fail);
-		return fold_chain(e->right, kind, acc, fail);
-	}
-	struct scg_expr *f = fold_expr(e);
-	if (!f) {
-		*fail = true;
-		return acc;
-	}
-	/* acc is a left-leaning chain: its operands are the right sides, then the last left */
-	for (const struct scg_expr *c = acc; c; c = c->kind == kind ? c->left : NULL) {
-		const struct scg_expr *operand = c->kind == kind ? c->right : c;
-		if (scg_expr_equal(operand, f)) {
-			scg_expr_free(f);
-			return acc;
-		}
-	}
-	if (!acc)
-		return f;
-	acc = kind == SCG_EXPR_AND ? scg_expr_and(acc, f) : scg_expr_or(acc, f);
-	if (!acc)
-		*fail = true;
-	return acc;
-}
-
-/*
- * A copy of @e with repeated operands of && and || chains left out:
- * "(a & m) != 0 && (a & m) != 0" becomes "(a & m) != 0".  NULL on ENOMEM.
- */
-static struct scg_expr *fold_expr(const struct scg_expr *e)
-{
-	switch (e->kind) {
-	case SCG_EXPR_AND:
-	case SCG_EXPR_OR: {
-		bool fail = false;
-		struct scg_expr *r = fold_chain(e, e->kind, NULL, &fail);
-		if (fail) {
-			scg_expr_free(r);
-			return NULL;
-		}
-		return r;
-	}
-	case SCG_EXPR_NOT: {
-		struct scg_expr *inner = fold_expr(e->left);
-		return inner ? scg_expr_not(inner) : NULL;
-	}
-	case SCG_EXPR_CMP:
-		break;
-	}
-	return scg_expr_clone(e);
-}
-
-/*
- * @policy with every rule's condition folded (fold_expr()).  The decompiler
- * rebuilds a condition from every test on the path to a verdict, so a filter
- * that tests the same bits twice would read twice.  NULL on ENOMEM.
- */
-static struct scg_policy *fold_policy(const struct scg_policy *policy)
-{
-	struct scg_policy *out = scg_policy_new();
-	int r = out ? 0 : -ENOMEM;
-	for (size_t i = 0; r == 0 && i < scg_policy_arch_count(policy); i++)
-		r = scg_policy_add_arch(out, scg_policy_arch_at(policy, i));
-	if (r == 0) {
-		uint32_t unknown;
-		scg_policy_set_default(out, scg_policy_default(policy));
-		scg_policy_set_badarch(out, scg_policy_badarch(policy));
-		if (scg_policy_unknown(policy, &unknown))
-			scg_policy_set_unknown(out, unknown);
-	}
-	for (size_t i = 0; r == 0 && i < scg_policy_rule_count(policy); i++) {
-		struct scg_rule rule;
-		r = scg_policy_rule_at(policy, i, &rule);
-		struct scg_expr *cond = r == 0 && rule.cond ? fold_expr(rule.cond) : NULL;
-		if (r == 0 && rule.cond && !cond)
-			r = -ENOMEM;
-		struct scg_rule_spec spec = {
-			.action = rule.action, .syscall = rule.syscall, .has_number = rule.has_number,
-			.number = rule.number, .number_last = rule.number_last,
-			.arch_mask = rule.arch_mask, .cond = cond, .loc = rule.loc,
-		};
-		if (r == 0)
-			r = scg_policy_add_rule(out, &spec);
-	}
-	if (r < 0) {
-		scg_policy_free(out);
-		return NULL;
-	}
-	return out;
-}
 #endif
 
 /*
- * The policy equivalent to the stack @progs (syscage decompile), duplicate
- * conditions folded, or NULL when the language cannot say it or @budget
- * runs out (then *@out_of_time).
+ * The policy equivalent to the stack @progs, as syscage decompile writes it,
+ * or NULL when the language cannot say it or @budget runs out (then
+ * *@out_of_time).
  */
 static char *render_policy(const struct scg_prog *progs, size_t n, struct policy_budget *budget,
 			   bool *out_of_time)
 {
 	*out_of_time = false;
-	struct scg_policy *policy = NULL, *folded = NULL;
+	struct scg_policy *policy = NULL;
 	char *text = NULL;
 	struct scg_diag *diag = scg_diag_new();
 #if SYSCAGE_WITH_ANALYSIS
@@ -310,14 +211,13 @@ static char *render_policy(const struct scg_prog *progs, size_t n, struct policy
 	budget->used_ms += clock_ms() - start;
 	if (r == -ETIMEDOUT)
 		budget->ran_out = *out_of_time = true;
-	if (r == 0 && (folded = fold_policy(policy)) && scg_policy_to_text(folded, &text) < 0)
+	if (r == 0 && scg_policy_to_text(policy, &text) < 0)
 		text = NULL;
 #else
 	(void)progs; /* no decompiler in this build: the caller falls back to assembler */
 	(void)n;
 	(void)budget;
 #endif
-	scg_policy_free(folded);
 	scg_policy_free(policy);
 	scg_diag_free(diag);
 	return text;

@@ -159,7 +159,7 @@ static void print_refusal(const struct scg_diag *diag)
 		cli_fputs_escaped(line, stderr); /* the file's name, as given */
 		if (e->hint) {
 			fputs("\n    hint: ", stderr);
-			cli_fputs_escaped(e->hint, stderr);
+			cli_fputs_escaped(cli_hint(e), stderr);
 		}
 		fputc('\n', stderr);
 	}

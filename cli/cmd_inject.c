@@ -154,7 +154,7 @@ static void print_rule_diag(size_t index, const struct scg_diag *diag)
 		const char *kind = e->severity == SCG_SEV_WARNING ? "warning: " : "";
 		if (e->hint)
 			cli_error("inject: %srule %zu, column %u: %s (%s)", kind, index + 1,
-				  e->loc.column, e->message, e->hint);
+				  e->loc.column, e->message, cli_hint(e));
 		else
 			cli_error("inject: %srule %zu, column %u: %s", kind, index + 1, e->loc.column,
 				  e->message);
@@ -171,7 +171,7 @@ static int resolve_rules(struct scg_inject_rule *const *rules, size_t n)
 	for (size_t i = 0; i < scg_diag_count(diag); i++) {
 		const struct scg_diag_entry *e = scg_diag_get(diag, i);
 		cli_error("inject: warning: rule %u: %s (%s)", e->loc.line, e->message,
-			  e->hint ? e->hint : "");
+			  cli_hint(e) ? cli_hint(e) : "");
 	}
 	scg_diag_free(diag);
 	return r;
@@ -230,7 +230,7 @@ static int load_base(const struct inject_opts *o, struct scg_policy **out)
 static bool needs_supervisor(struct scg_inject_rule *const *rules, size_t n, bool count_all)
 {
 	for (size_t i = 0; i < n; i++)
-		if (!inject_in_filter(rules[i], count_all))
+		if (!scg_inject_rule_in_filter(rules[i], count_all))
 			return true;
 	return false;
 }
@@ -240,7 +240,7 @@ static int launch(const struct inject_opts *o, struct scg_inject_rule *const *ru
 		  const struct scg_policy *base, const char *path)
 {
 	struct scg_policy *installed;
-	if (inject_build_policy(rules, o->nrules, base, o->count_all, &installed) < 0) {
+	if (scg_inject_policy_build(rules, o->nrules, base, o->count_all, &installed) < 0) {
 		cli_error("inject: out of memory");
 		return EXIT_SETUP;
 	}

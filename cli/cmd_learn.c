@@ -29,7 +29,8 @@ static void usage(FILE *out)
 {
 	fprintf(out,
 		"usage: syscage learn [-o FILE] [--format policy|oci] [--args[=fd]] [--merge FILE]\n"
-		"                     [--counts FILE] [--deny kill|eperm] -- CMD [ARG...]\n"
+		"                     [--counts FILE] [--deny kill|eperm] [--phases TRIGGER]\n"
+		"                     -- CMD [ARG...]\n"
 		"  -o, --output FILE   write the policy to FILE (default: stdout, and the\n"
 		"                      program's standard output goes to stderr)\n"
 		"  -f, --format F      policy (policy language, default) or oci (OCI JSON)\n"
@@ -38,6 +39,10 @@ static void usage(FILE *out)
 		"  -m, --merge FILE    start from the policy in FILE (written by learn), widen it\n"
 		"      --counts FILE   write the calls per syscall as JSON to FILE\n"
 		"      --deny V        verdict for calls not seen: kill (default) or eperm\n"
+		"      --phases TRIGGER  record each process before and after its first call\n"
+		"                      that matches TRIGGER ('accept4', 'epoll_wait if\n"
+		"                      timeout == -1') and write a policy with a serving\n"
+		"                      phase (docs/phases.md); the dropped calls on stderr\n"
 		"From the kernel's seccomp audit records, or through eBPF:\n"
 		"       syscage learn --from-log FILE|- [--exe PATH] [--comm NAME] [...]\n"
 		"       syscage learn --ebpf [--cgroup PATH | --pid PID | -- CMD] [...]\n"
@@ -46,25 +51,132 @@ static void usage(FILE *out)
 
 struct learn_opts {
 	const char *output, *merge, *counts;
+	const char *phases; /* --phases TRIGGER */
 	bool oci, args, args_fd, eperm;
+};
+
+/* A thread seen by learn --phases: its process, and whether that passed its trigger. */
+struct seen_task {
+	pid_t tid, tgid;
 };
 
 struct learner {
 	struct scg_learn *rec;
 	unsigned long lost;     /* calls that could not be recorded (no memory) */
 	unsigned long foreign;  /* calls from an ABI syscage does not know */
+	/* --phases: the trigger, the serving phase's recording, the processes past it */
+	struct scg_policy *trigger;
+	struct scg_learn *serving;
+	struct seen_task *tasks;
+	size_t ntasks, tasks_cap;
+	pid_t *served;
+	size_t nserved, served_cap;
 };
+
+/* "Tgid:" or "PPid:" of @pid from /proc (0 when it cannot be read). */
+static pid_t proc_status_field(pid_t pid, const char *field)
+{
+	char path[64], line[128];
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	FILE *f = fopen(path, "re");
+	pid_t v = 0;
+	size_t n = strlen(field);
+	while (f && fgets(line, sizeof(line), f))
+		if (!strncmp(line, field, n)) {
+			v = (pid_t)strtol(line + n, NULL, 10);
+			break;
+		}
+	if (f)
+		fclose(f);
+	return v;
+}
+
+static bool is_served(const struct learner *l, pid_t tgid)
+{
+	for (size_t i = 0; i < l->nserved; i++)
+		if (l->served[i] == tgid)
+			return true;
+	return false;
+}
+
+static void mark_served(struct learner *l, pid_t tgid)
+{
+	if (is_served(l, tgid))
+		return;
+	if (l->nserved == l->served_cap) {
+		size_t cap = l->served_cap ? 2 * l->served_cap : 16;
+		pid_t *grown = reallocarray(l->served, cap, sizeof(*grown));
+		if (!grown) {
+			l->lost++;
+			return;
+		}
+		l->served = grown;
+		l->served_cap = cap;
+	}
+	l->served[l->nserved++] = tgid;
+}
+
+/* The process of @tid; a process seen for the first time is past the trigger when its parent is. */
+static pid_t task_process(struct learner *l, pid_t tid)
+{
+	for (size_t i = 0; i < l->ntasks; i++)
+		if (l->tasks[i].tid == tid)
+			return l->tasks[i].tgid;
+	pid_t tgid = proc_status_field(tid, "Tgid:");
+	if (!tgid)
+		tgid = tid;
+	bool new_process = true;
+	for (size_t i = 0; i < l->ntasks; i++)
+		new_process &= l->tasks[i].tgid != tgid;
+	/* a forked worker has its parent's filters, so its parent's phase */
+	if (new_process && is_served(l, proc_status_field(tgid, "PPid:")))
+		mark_served(l, tgid);
+	if (l->ntasks == l->tasks_cap) {
+		size_t cap = l->tasks_cap ? 2 * l->tasks_cap : 64;
+		struct seen_task *grown = reallocarray(l->tasks, cap, sizeof(*grown));
+		if (!grown)
+			return tgid;
+		l->tasks = grown;
+		l->tasks_cap = cap;
+	}
+	l->tasks[l->ntasks++] = (struct seen_task){ tid, tgid };
+	return tgid;
+}
+
+static void learner_release(struct learner *l)
+{
+	scg_learn_free(l->rec);
+	scg_learn_free(l->serving);
+	scg_policy_free(l->trigger);
+	free(l->tasks);
+	free(l->served);
+}
+
+static void count_result(struct learner *l, int r)
+{
+	if (r == -EAFNOSUPPORT)
+		l->foreign++;
+	else if (r < 0)
+		l->lost++;
+}
 
 /* options.on_call: one call the program made (refused by the guard or not, it made it). */
 static void on_call(pid_t tid, const struct scg_seccomp_data *data, void *front)
 {
 	struct learner *l = ((struct run_front *)front)->data;
-	(void)tid;
-	int r = scg_learn_record(l->rec, data);
-	if (r == -EAFNOSUPPORT)
-		l->foreign++;
-	else if (r < 0)
-		l->lost++;
+	/* the start phase allows every call: its filter stays in force in the next */
+	count_result(l, scg_learn_record(l->rec, data));
+	if (!l->trigger)
+		return;
+	pid_t tgid = task_process(l, tid);
+	struct scg_verdict v;
+	scg_policy_eval(l->trigger, data, &v);
+	bool trigger = v.source == SCG_VERDICT_RULE;
+	/* the trigger runs again in the new phase: it is the serving phase's too */
+	if (is_served(l, tgid) || trigger)
+		count_result(l, scg_learn_record(l->serving, data));
+	if (trigger)
+		mark_served(l, tgid);
 }
 
 static int parse_policy_text(const char *text, size_t len, const char *name,
@@ -143,35 +255,18 @@ static bool to_stdout(const char *path)
 
 /*
  * The calls an OCI runtime makes under the container's filter before the
- * program's first instruction, which learning never sees: runc and crun
- * install the filter as one of the last steps of the container's setup and
- * then exec the program, so the exec must be allowed or the container
- * cannot start.  runc (1.1, with noNewPrivileges) also signals the exec
- * FIFO, closes its descriptors (reading /proc/self/fd) and runs Go's
- * runtime in between.  Added to the OCI export only, on the native ABI, as
- * seen 0 times, without argument restrictions (the filter cannot tell the
- * runtime's calls from the program's); a policy for `syscage run` needs none
- * of them (its launcher's exec passes with the exec cookie).  docs/learn.md.
+ * program's first instruction, which learning never sees
+ * (scg_oci_runtime_call()): added to the OCI export only, on the native ABI,
+ * as seen 0 times, without argument restrictions; a policy for `syscage run`
+ * needs none of them (its launcher's exec passes with the exec cookie).
  */
-static const char *const runtime_start_calls[] = {
-	/* the exec itself */
-	"execve", "execveat",
-	/* runc: the exec FIFO, then closing every descriptor above stderr */
-	"openat", "write", "close", "fstatfs", "getdents64", "getpid", "fcntl", "epoll_ctl",
-	/* Go's runtime: scheduling, preemption signals, memory */
-	"futex", "nanosleep", "sched_yield", "rt_sigreturn", "rt_sigprocmask", "sigaltstack",
-	"tgkill", "gettid", "mmap", "munmap", "madvise", "epoll_pwait", "exit_group",
-	/* its clocks: served by the vDSO where the clock source allows it, real calls where it
-	 * does not (virtual machines without a stable TSC), so never seen while learning here */
-	"clock_gettime", "gettimeofday",
-};
-
 static int add_runtime_start_calls(struct scg_learn *rec)
 {
 	const struct scg_arch *native = scg_arch_native();
-	for (size_t i = 0; i < sizeof(runtime_start_calls) / sizeof(runtime_start_calls[0]); i++) {
+	const char *name;
+	for (size_t i = 0; (name = scg_oci_runtime_call(i)); i++) {
 		uint32_t nr;
-		if (scg_syscall_lookup(native, runtime_start_calls[i], &nr) < 0)
+		if (scg_syscall_lookup(native, name, &nr) < 0)
 			continue;
 		int r = scg_learn_add_calls(rec, native, nr, 0);
 		if (r < 0)
@@ -180,9 +275,87 @@ static int add_runtime_start_calls(struct scg_learn *rec)
 	return 0;
 }
 
-/* Writes the policy (and the counts); 0 or -errno, errors printed. */
-static int write_results(const struct learn_opts *o, struct scg_learn *rec, char *const *argv)
+/* Calls a serving phase should not need: those that change who or where a process is. */
+static const char *const dangerous_calls[] = {
+	"execve", "execveat", "ptrace", "process_vm_writev", "mount", "umount2", "pivot_root",
+	"chroot", "setuid", "setgid", "setreuid", "setregid", "setresuid", "setresgid",
+	"setgroups", "setfsuid", "setfsgid", "capset", "bpf", "init_module", "finit_module",
+	"delete_module", "kexec_load", "kexec_file_load", "unshare", "setns", "bind", "listen",
+	"perf_event_open", "userfaultfd", "keyctl", "add_key", "chown", "fchown", "fchownat",
+	"setrlimit", "prlimit64", "seccomp",
+};
+
+static bool dangerous(const char *name)
 {
+	for (size_t i = 0; name && i < sizeof(dangerous_calls) / sizeof(dangerous_calls[0]); i++)
+		if (!strcmp(name, dangerous_calls[i]))
+			return true;
+	return false;
+}
+
+static bool learned(const struct scg_learn *rec, const struct scg_learn_entry *e)
+{
+	for (size_t i = 0; i < scg_learn_count(rec); i++) {
+		struct scg_learn_entry f;
+		if (scg_learn_entry_at(rec, i, &f) == 0 && f.arch == e->arch && f.nr == e->nr)
+			return true;
+	}
+	return false;
+}
+
+/* What the serving phase drops, on stderr: how many calls, the dangerous ones by name. */
+static void report_dropped(const struct learner *l)
+{
+	size_t all = scg_learn_count(l->rec), kept = scg_learn_count(l->serving), dropped = 0;
+	size_t ndanger = 0, nall_danger = 0;
+	char names[1024] = "", danger[1024] = "";
+	for (size_t i = 0; i < all; i++) {
+		struct scg_learn_entry e;
+		if (scg_learn_entry_at(l->rec, i, &e) < 0)
+			continue;
+		nall_danger += dangerous(e.name);
+		if (learned(l->serving, &e))
+			continue;
+		dropped++;
+		char *list = dangerous(e.name) ? danger : names;
+		ndanger += dangerous(e.name);
+		size_t len = strlen(list);
+		snprintf(list + len, sizeof(names) - len, "%s%s", len ? ", " : "",
+			 e.name ? e.name : "?");
+	}
+	cli_error("phases: start allows %zu syscalls (%zu dangerous), serving %zu (%zu dangerous); "
+		  "serving drops %zu",
+		  all, nall_danger, kept, nall_danger - ndanger, dropped);
+	if (ndanger)
+		cli_error("phases: dropped dangerous calls: %s", danger);
+	if (*names)
+		cli_error("phases: dropped others: %s", names);
+	if (!l->nserved)
+		cli_error("warning: no process made the trigger: the serving phase is empty");
+}
+
+/* The learned policy with phases: the start phase (every call), then serving. */
+static int phased_text(const struct learn_opts *o, const struct learner *l,
+		       const struct scg_learn_text_options *to, char **text)
+{
+	char *start = NULL, *serving = NULL;
+	int r = scg_learn_to_text(l->rec, to, &start);
+	if (r == 0)
+		r = scg_learn_to_text(l->serving, to, &serving);
+	if (r == 0 && asprintf(text,
+			       "%s\n# The serving phase: what each process does once it has made the "
+			       "trigger\n# (docs/phases.md).\nphase serving after %s\n%s",
+			       start, o->phases, serving) < 0)
+		r = -ENOMEM;
+	free(start);
+	free(serving);
+	return r;
+}
+
+/* Writes the policy (and the counts); 0 or -errno, errors printed. */
+static int write_results(const struct learn_opts *o, const struct learner *l, char *const *argv)
+{
+	struct scg_learn *rec = l->rec;
 	char *origin = command_line(argv);
 	if (origin && o->merge) {
 		char *merged = NULL;
@@ -197,8 +370,12 @@ static int write_results(const struct learn_opts *o, struct scg_learn *rec, char
 	int r = o->counts ? scg_learn_counts_json(rec, &json) : 0;
 	if (r == 0 && o->oci)
 		r = add_runtime_start_calls(rec);
-	if (r == 0)
+	if (r == 0 && l->trigger) {
+		r = phased_text(o, l, &to, &text);
+		report_dropped(l);
+	} else if (r == 0) {
 		r = scg_learn_to_text(rec, &to, &text);
+	}
 	free(origin);
 	if (r == 0 && o->oci)
 		r = learn_policy_to_oci(text, strlen(text), &out);
@@ -236,6 +413,7 @@ static int on_option(int c, const char *arg, void *ctx)
 		o->args_fd = arg != NULL;
 		break;
 	case 'm': o->merge = arg; break;
+	case 'P': o->phases = arg; break;
 	case 'c': o->counts = arg; break;
 	case 'f':
 		if (strcmp(arg, "policy") && strcmp(arg, "oci")) {
@@ -262,6 +440,7 @@ static int parse_args(int argc, char **argv, struct learn_opts *o)
 		{ "output", required_argument, NULL, 'o' }, { "format", required_argument, NULL, 'f' },
 		{ "args", optional_argument, NULL, 'a' },   { "merge", required_argument, NULL, 'm' },
 		{ "counts", required_argument, NULL, 'c' }, { "deny", required_argument, NULL, 'd' },
+		{ "phases", required_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },         { NULL, 0, NULL, 0 },
 	};
 	static const struct cli_command cmd = { "learn", "+:o:f:am:h", longopts, usage, on_option };
@@ -364,13 +543,41 @@ int cmd_learn(int argc, char **argv)
 		scg_learn_free(l.rec);
 		return CLI_EXIT_USAGE;
 	}
+	if (o.phases && (o.oci || o.merge)) {
+		cli_error("learn: --phases writes the policy language, and merges nothing");
+		scg_learn_free(l.rec);
+		return CLI_EXIT_USAGE;
+	}
+	if (o.phases) {
+		/* the trigger as the phase line will say it: a rule of the native ABI */
+		char *text = NULL;
+		const struct scg_arch *native = scg_arch_native();
+		SCG_OPTS(scg_policy_source_options, so, .filename = "--phases", .arches = &native,
+			 .narches = 1);
+		if (asprintf(&text, "allow %s\n", o.phases) < 0)
+			text = NULL;
+		struct scg_diag *diag = scg_diag_new();
+		int r = text && diag ? scg_policy_parse(text, strlen(text), &so, &l.trigger, diag)
+				     : -ENOMEM;
+		cli_print_diag(diag);
+		scg_diag_free(diag);
+		free(text);
+		l.serving = r == 0 ? scg_learn_new((o.args ? SCG_LEARN_ARGS : 0) |
+						   (o.args_fd ? SCG_LEARN_ARGS_FD : 0))
+				   : NULL;
+		if (!l.serving) {
+			scg_policy_free(l.trigger);
+			scg_learn_free(l.rec);
+			return CLI_EXIT_USAGE;
+		}
+	}
 	uint64_t before = scg_learn_total(l.rec);
 	int saved = to_stdout(o.output) || (o.counts && to_stdout(o.counts)) ? divert_stdout() : -1;
 	int code = learn_program(argv + program, &l);
 	restore_stdout(saved);
 	if (scg_learn_total(l.rec) == before && code >= 125) {
 		/* The program never ran: there is nothing to write. */
-		scg_learn_free(l.rec);
+		learner_release(&l);
 		return code;
 	}
 	if (l.lost)
@@ -378,8 +585,8 @@ int cmd_learn(int argc, char **argv)
 			  l.lost);
 	if (l.foreign)
 		cli_error("warning: %lu calls came from an ABI syscage does not know", l.foreign);
-	if (write_results(&o, l.rec, argv + program) < 0 || l.lost)
+	if (write_results(&o, &l, argv + program) < 0 || l.lost)
 		code = EXIT_SETUP;
-	scg_learn_free(l.rec);
+	learner_release(&l);
 	return code;
 }

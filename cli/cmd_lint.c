@@ -25,6 +25,8 @@ static void usage(FILE *out)
 		"int arguments (an error where the upper half lets a denied call through),\n"
 		"and the policy language's own warnings (shadowed rules, 64-bit tests of\n"
 		"negative values).\n"
+		"Of a policy with phases (docs/phases.md), it proves that each phase gives\n"
+		"no call more than the phase before it.\n"
 		"Findings point at the rule (file:line) or the instruction index.\n"
 		"\n"
 		"  -a, --arch ARCH       compile policies for this ABI alone\n"
@@ -83,7 +85,7 @@ static void print_json(const struct scg_diag *diag)
 		printf(", \"message\": ");
 		cli_json_string(stdout, e->message);
 		printf(", \"fix\": ");
-		cli_json_string(stdout, e->hint ? e->hint : "");
+		cli_json_string(stdout, cli_hint(e) ? cli_hint(e) : "");
 		printf("}");
 	}
 	printf("%s]\n}\n", scg_diag_count(diag) ? "\n  " : "");
@@ -109,7 +111,7 @@ static void print_text(const struct scg_diag *diag)
 		printf(" [%s]\n", e->code ? e->code : "");
 		if (e->hint) {
 			fputs("  fix: ", stdout);
-			cli_fputs_escaped(e->hint, stdout);
+			cli_fputs_escaped(cli_hint(e), stdout);
 			putchar('\n');
 		}
 	}
@@ -192,7 +194,7 @@ static void print_sarif(const struct scg_diag *diag, const char *input)
 		printf(", \"shortDescription\": {\"text\": ");
 		cli_json_string(stdout, rule_description(code, e->message));
 		printf("}, \"help\": {\"text\": ");
-		cli_json_string(stdout, e->hint ? e->hint : rule_description(code, e->message));
+		cli_json_string(stdout, cli_hint(e) ? cli_hint(e) : rule_description(code, e->message));
 		printf("}}");
 	}
 	printf("%s]\n        }\n      },\n      \"results\": [", ncodes ? "\n          " : "");
@@ -226,7 +228,7 @@ static void print_sarif(const struct scg_diag *diag, const char *input)
 		printf("}}]");
 		if (e->hint) {
 			printf(",\n         \"properties\": {\"fix\": ");
-			cli_json_string(stdout, e->hint);
+			cli_json_string(stdout, cli_hint(e));
 			printf("}");
 		}
 		printf("}");
@@ -321,6 +323,85 @@ static int on_option(int c, const char *arg, void *ctx)
 	return 0;
 }
 
+/* --- policies with phases: each phase takes calls away only ------------------ */
+
+struct phase_pair {
+	const struct scg_phases *phases;
+	size_t later;
+	const char *path;
+	struct scg_diag *diag;
+};
+
+/* Kernel precedence: lower is stricter; an action the kernel does not know kills. */
+static int strictness(uint32_t ret)
+{
+	enum scg_action a = scg_action_of(ret);
+	return a == SCG_ACTION_UNKNOWN ? -1 : (int)a;
+}
+
+/* A region where the later phase (b) lets more through than the one before it (a). */
+static int looser_region(void *ctx, const struct scg_region *region, uint32_t ret_a,
+			 uint32_t ret_b)
+{
+	struct phase_pair *pp = ctx;
+	if (strictness(ret_b) <= strictness(ret_a))
+		return 0;
+	struct scg_seccomp_data data;
+	if (scg_region_example(region, &data) < 0)
+		return 0;
+	const struct scg_arch *arch = scg_arch_from_audit(data.arch, data.nr);
+	const char *name = arch ? scg_syscall_name(arch, data.nr) : NULL;
+	const struct scg_policy *later = scg_phases_policy(pp->phases, pp->later);
+	struct scg_verdict v;
+	scg_policy_eval(later, &data, &v);
+	struct scg_rule rule;
+	struct scg_loc loc = { 0 };
+	if (v.source == SCG_VERDICT_RULE && scg_policy_rule_at(later, v.rule, &rule) == 0)
+		loc = rule.loc;
+	else if (v.source == SCG_VERDICT_DEFAULT)
+		loc = scg_policy_setting_loc(later, SCG_SETTING_DEFAULT);
+	if (!loc.line)
+		scg_phases_trigger(pp->phases, pp->later, NULL, &loc);
+	loc.file = pp->path;
+	char *args = NULL, was[48], now[48];
+	if (arch)
+		scg_region_args_text(region, arch, &args);
+	scg_ret_format(ret_a, was, sizeof(was));
+	scg_ret_format(ret_b, now, sizeof(now));
+	scg_diag_add(pp->diag, SCG_SEV_ERROR, loc, "phase-not-stricter",
+		     "filters stack: the strictest verdict wins, so this rule changes nothing",
+		     "phase '%s' gives %s%s%s %s where phase '%s' gives %s",
+		     scg_phases_name(pp->phases, pp->later), name ? name : "a call",
+		     args && *args ? " if " : "", args ? args : "", now,
+		     scg_phases_name(pp->phases, pp->later - 1), was);
+	free(args);
+	return 0;
+}
+
+/* Each phase against the one before, over every input; 0 or -errno. */
+static int lint_phases(const struct scg_phases *phases, const char *path, uint64_t timeout_ms,
+		       struct scg_diag *diag)
+{
+	struct scg_prog progs[2] = { { 0 } };
+	int r = scg_compile(scg_phases_policy(phases, 0), NULL, &progs[0], diag);
+	for (size_t i = 1; r == 0 && i < scg_phases_count(phases); i++) {
+		r = scg_compile(scg_phases_policy(phases, i), NULL, &progs[i % 2], diag);
+		if (r < 0)
+			break;
+		struct scg_analysis_options ao = cli_analysis_options(timeout_ms);
+		SCG_OPTS(scg_diff_options, d, .limits = &ao);
+		struct phase_pair pp = { phases, i, path, diag };
+		r = scg_analysis_diff(&progs[(i - 1) % 2], 1, &progs[i % 2], 1, &d, looser_region,
+				      &pp, diag);
+		if (r > 0)
+			r = 0;
+		scg_prog_release(&progs[(i - 1) % 2]);
+	}
+	scg_prog_release(&progs[0]);
+	scg_prog_release(&progs[1]);
+	return r;
+}
+
 int cmd_lint(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -346,11 +427,16 @@ int cmd_lint(int argc, char **argv)
 		return CLI_EXIT_USAGE;
 	struct scg_prog prog = { 0 };
 	struct scg_policy *policy = NULL;
-	if (cli_analysis_load(path, arch, &prog, &policy) < 0)
+	struct scg_phases *phases = NULL;
+	int with_phases = cli_load_phases(path, arch ? &arch : NULL, arch ? 1 : 0, &phases);
+	if (with_phases < 0 || (!phases && cli_analysis_load(path, arch, &prog, &policy) < 0))
 		return CLI_EXIT_USAGE;
 	struct scg_diag *diag = scg_diag_new();
 	int r = diag ? 0 : -ENOMEM;
-	if (r == 0) {
+	if (r == 0 && phases) {
+		r = lint_phases(phases, path, o.timeout_ms, diag);
+		scg_phases_free(phases);
+	} else if (r == 0) {
 		policy_warnings(path, arch, diag);
 		struct scg_analysis_options ao = cli_analysis_options(o.timeout_ms);
 		r = scg_lint_opts(&prog, policy, &ao, diag);

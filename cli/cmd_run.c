@@ -41,7 +41,8 @@ static void usage(FILE *out)
 		"                   [--no-landlock] [--unshare-pid] [-w] [-q] [-v]\n"
 		"                   -- CMD [ARG...]\n"
 		"  -p, --policy POLICY  policy file, OCI profile (*.json) or built-in profile\n"
-		"                       (default: the built-in profile 'default')\n"
+		"                       (default: the built-in profile 'default'); a policy\n"
+		"                       with phases is followed into each (docs/phases.md)\n"
 		"      --log FILE       write every denial to FILE as a JSON line (created 0600)\n"
 		"      --log-fd N       the same on descriptor N, opened for writing by whoever\n"
 		"                       started syscage; the program never gets it.  The stderr\n"
@@ -119,7 +120,8 @@ static int on_option(int c, const char *arg, void *ctx)
 
 /* Runs @argv under @policy (NULL: built-in profile @cfg->policy_name); the exit status. */
 static int launch(const struct run_opts *cfg, char **argv, const char *path,
-		  const struct scg_policy *policy, const struct scg_features *features)
+		  const struct scg_policy *policy, const struct scg_phases *phases,
+		  const struct scg_features *features)
 {
 	/* opened here, by syscage as whoever ran it, close-on-exec: never the program's */
 	FILE *log = cfg->log_path ? cli_log_open(cfg->log_path)
@@ -138,7 +140,8 @@ static int launch(const struct run_opts *cfg, char **argv, const char *path,
 	}
 	SCG_OPTS(scg_launch_options, o,
 		 .mode = cfg->report ? SCG_LAUNCH_REPORT : SCG_LAUNCH_UNSUPERVISED,
-		 .profile = policy ? NULL : cfg->policy_name, .path = path, .features = features,
+		 .profile = policy || phases ? NULL : cfg->policy_name, .path = path,
+		 .features = features, .phases = phases, .on_phase = run_front_phase,
 		 .complain = cfg->complain, .own_filters = cfg->own_filters,
 		 .keep_children = cfg->keep_children, .no_landlock = cfg->no_landlock,
 		 .unshare_pid = cfg->unshare_pid,
@@ -193,7 +196,16 @@ int cmd_run(int argc, char **argv)
 		return e == ENOENT ? EXIT_NOTFOUND : EXIT_NOEXEC;
 	}
 	struct scg_policy *policy = NULL;
-	if (!parse_later(cfg.policy_name) && cli_load_policy(cfg.policy_name, NULL, 0, &policy) < 0) {
+	struct scg_phases *phases = NULL;
+	int with_phases = cli_load_phases(cfg.policy_name, NULL, 0, &phases);
+	if (with_phases < 0 || (with_phases == 0 && !parse_later(cfg.policy_name) &&
+				cli_load_policy(cfg.policy_name, NULL, 0, &policy) < 0)) {
+		free(path);
+		return CLI_EXIT_USAGE;
+	}
+	if (phases && (cfg.unshare_pid || cfg.complain)) {
+		cli_error("run: a policy with phases goes with neither --unshare-pid nor --complain");
+		scg_phases_free(phases);
 		free(path);
 		return CLI_EXIT_USAGE;
 	}
@@ -206,6 +218,7 @@ int cmd_run(int argc, char **argv)
 		cli_error("run: --complain needs SECCOMP_RET_USER_NOTIF (Linux 5.0) or, without "
 			  "reports, SECCOMP_RET_LOG (Linux 4.14)");
 		scg_policy_free(policy);
+		scg_phases_free(phases);
 		free(path);
 		return EXIT_SETUP;
 	}
@@ -219,8 +232,9 @@ int cmd_run(int argc, char **argv)
 			  "running without reports, as with --no-report");
 		cfg.report = false;
 	}
-	int code = launch(&cfg, argv + first, path, policy, features);
+	int code = launch(&cfg, argv + first, path, policy, phases, features);
 	scg_policy_free(policy);
+	scg_phases_free(phases);
 	free(path);
 	return code;
 }

@@ -277,7 +277,7 @@ static void print_errors(const struct scg_diag *diag)
 		const struct scg_diag_entry *e = scg_diag_get(diag, i);
 		cli_error("status: %s", e->message);
 		if (e->hint)
-			cli_error("status: hint: %s", e->hint);
+			cli_error("status: hint: %s", cli_hint(e));
 	}
 }
 

@@ -221,7 +221,7 @@ static void print_entry(const char *prefix, const struct scg_diag_entry *e)
 		printf(" [%s]", e->code);
 	putchar('\n');
 	if (e->hint)
-		printf("  hint: %s\n", e->hint);
+		printf("  hint: %s\n", cli_hint(e));
 }
 
 static void print_diag(const char *path, const struct scg_diag *diag)
@@ -331,7 +331,7 @@ static void json_entry(const struct scg_diag_entry *e, const char *errno_name)
 	fputs(", \"message\": ", stdout);
 	json_string(e->message);
 	fputs(", \"hint\": ", stdout);
-	json_string(e->hint);
+	json_string(cli_hint(e));
 	if (errno_name)
 		printf(", \"errno\": \"%s\"", errno_name);
 	putchar('}');

@@ -31,19 +31,4 @@ void inject_answered(const struct scg_notif *n, const struct scg_notif_resp *res
 /* Prints, on stderr, how many faults each rule injected, into which syscalls and processes. */
 void inject_summary(const struct inject_state *st);
 
-/*
- * The policy the launcher installs (it adds the exec cookie): @base, with each rule's calls ahead of @base's verdict for them,
- * as ERRNO when inject_in_filter() and USER_NOTIF otherwise, except where @base kills or traps: the kernel does that first
- * (inject_policy.c).  *@out is new.
- */
-int inject_build_policy(struct scg_inject_rule *const *rules, size_t nrules,
-			const struct scg_policy *base, bool count_all, struct scg_policy **out);
-
-/*
- * True when @rule is compiled into the filter as SECCOMP_RET_ERRNO and the
- * kernel answers its calls alone, uncounted: scg_inject_rule_is_static(),
- * unless @count_all (--count) sends every rule's calls to the supervisor.
- */
-bool inject_in_filter(const struct scg_inject_rule *rule, bool count_all);
-
 #endif

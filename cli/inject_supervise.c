@@ -4,7 +4,7 @@
  * (scg_inject_server_*(), lib/runtime/inject_serve.c) decides each
  * notified call; this file counts its faults for the summary and writes
  * them to --log.  Calls the base policy kills or traps never reach the
- * server (inject_policy.c).
+ * server (scg_inject_policy_build()).
  */
 #include <signal.h>
 #include <stdlib.h>
@@ -184,7 +184,7 @@ static void print_rule_summary(const struct inject_state *st, size_t i)
 		fprintf(stderr, ": replaced by later rules for all its syscalls\n");
 		return;
 	}
-	if (inject_in_filter(r, st->count_all)) {
+	if (scg_inject_rule_in_filter(r, st->count_all)) {
 		fprintf(stderr, ": in the filter; the kernel answers, uncounted\n");
 		return;
 	}
@@ -214,7 +214,7 @@ void inject_summary(const struct inject_state *st)
 	size_t in_filter = 0;
 	for (size_t i = 0; i < st->nrules; i++) {
 		total[kind_of(st->rules[i])] += st->stats[i].injected;
-		in_filter += inject_in_filter(st->rules[i], st->count_all) &&
+		in_filter += scg_inject_rule_in_filter(st->rules[i], st->count_all) &&
 			     has_syscalls(st->rules[i]);
 	}
 	/* faults always, delays and signals when there were any: a delay is no fault */

@@ -48,6 +48,7 @@ static void on_stop(int sig)
 }
 
 /* libbpf's own messages: only with SYSCAGE_LIBBPF_DEBUG set (its errors are told below). */
+__attribute__((format(printf, 2, 0)))
 static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
 	(void)level;

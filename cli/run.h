@@ -33,6 +33,8 @@ void run_front_layers(const struct scg_launch_layers *layers, void *front);
 void run_front_ready(void *front);
 /* options.on_gave_up: says supervision stopped. */
 void run_front_gave_up(int error, void *front);
+/* options.on_phase: a failed transition always, an entered phase with -v. */
+void run_front_phase(pid_t pid, const char *name, int error, void *front);
 /*
  * Says why @res's program did not start, or how it ended when that needs
  * saying (a kill, a signal), and returns the exit status

@@ -31,6 +31,18 @@ void run_front_gave_up(int error, void *front)
 		  strerror(error));
 }
 
+void run_front_phase(pid_t pid, const char *name, int error, void *front)
+{
+	const struct run_front *f = front;
+	if (error)
+		cli_error("process %d could not enter phase '%s' (%s): the program is killed",
+			  (int)pid, name ? name : "?",
+			  error == EBUSY ? "a thread of it could not be moved under the filter"
+					 : strerror(error));
+	else if (f->verbose)
+		cli_error("process %d entered phase '%s'", (int)pid, name);
+}
+
 void run_front_layers(const struct scg_launch_layers *layers, void *front)
 {
 	(void)front;

@@ -242,7 +242,8 @@ static size_t *rule_order(const struct compat_filter *f)
 		size_t m = 0;
 		for (size_t p = start; p < n; p++) {
 			const struct compat_rule *r = &f->rules.v[seq[p]];
-			if (!grouped[p] && r->arch == head->arch && r->nr == head->nr) {
+			bool together = p == start || (!r->inert && !head->inert);
+			if (!grouped[p] && together && r->arch == head->arch && r->nr == head->nr) {
 				grouped[p] = true;
 				pos[m++] = p;
 			}
@@ -290,6 +291,8 @@ struct scg_policy *compat_policy_build(const struct compat_filter *f)
 		rc = -ENOMEM;
 	for (size_t i = 0; rc == 0 && i < f->rules.n; i++) {
 		const struct compat_rule *r = &f->rules.v[order[i]];
+		if (r->inert)
+			continue;
 		struct scg_rule_spec spec = {
 			.action = r->action,
 			.has_number = true,

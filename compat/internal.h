@@ -32,7 +32,7 @@
 
 /* libseccomp's pseudo syscall numbers (generated: compat/pnr_table.c). */
 struct compat_pnr {
-	const char *name;
+	char name[32]; /* in place, not a pointer: no relocation when the library loads */
 	int nr;
 };
 /* syscage's own pseudo numbers start here and go down (tools/gen-compat-syscalls.py). */
@@ -63,6 +63,10 @@ struct compat_rule {
 	uint32_t action;
 	unsigned ncmp;
 	struct compat_cmp cmp[COMPAT_MAX_ARGS]; /* sorted by argument */
+	/* Accepted, as libseccomp accepts it, but deciding nothing (a broader or
+	 * unconditional rule of the syscall decides): kept so that libseccomp's
+	 * rule tree can be rebuilt from every accepted rule, in order. */
+	bool inert;
 };
 
 struct compat_rules {

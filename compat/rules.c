@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "libseccomp/rule_tree.h"
 
 void compat_rules_release(struct compat_rules *rules)
 {
@@ -93,82 +94,68 @@ static bool cmps_prefix(const struct compat_rule *a, const struct compat_rule *b
 	return true;
 }
 
-static bool greater_kind(enum scmp_compare op)
-{
-	return op == SCMP_CMP_GT || op == SCMP_CMP_GE;
-}
-
-static bool less_kind(enum scmp_compare op)
-{
-	return op == SCMP_CMP_LT || op == SCMP_CMP_LE;
-}
-
 /*
- * On a 64-bit ABI libseccomp tests a 64-bit range comparison's high word in
- * a node of its own: two rules whose first comparisons are ranges of one
- * direction on one argument with the same high word share that node, and
- * where one rule ends there and the other goes on, with different actions,
- * the add fails with -EEXIST (as the differential test finds).
+ * libseccomp's answer for @rule: its rule tree for the syscall on the ABI,
+ * rebuilt from every rule accepted for it so far, in order (as its own
+ * transactions rebuild it), and then @rule merged in: 0 or -EEXIST
+ * (lib/libseccomp/rule_tree.h).
  */
-static bool shares_range_node(const struct compat_rule *a, const struct compat_rule *b)
+static int libseccomp_answer(const struct compat_rules *rules, const struct compat_rule *rule)
 {
-	/* Only where one rule ends at that node and the other goes on. */
-	if (scg_arch_bits(a->arch) != 64 || a->ncmp == 0 || b->ncmp == 0 ||
-	    (a->ncmp == 1) == (b->ncmp == 1))
-		return false;
-	const struct compat_cmp *x = &a->cmp[0], *y = &b->cmp[0];
-	if (x->arg != y->arg || (x->a >> 32) != (y->a >> 32))
-		return false;
-	return (greater_kind(x->op) && greater_kind(y->op)) || (less_kind(x->op) && less_kind(y->op));
+	struct libseccomp_tree *tree = libseccomp_tree_new(scg_arch_bits(rule->arch));
+	if (tree == NULL)
+		return -ENOMEM;
+	int rc = 0;
+	for (size_t i = 0; rc != -ENOMEM && i <= rules->n; i++) {
+		const struct compat_rule *e = i < rules->n ? &rules->v[i] : rule;
+		if (e->arch != rule->arch || e->nr != rule->nr)
+			continue;
+		struct libseccomp_rule r = { .action = e->action, .ncmp = e->ncmp };
+		for (unsigned k = 0; k < e->ncmp; k++)
+			r.cmp[k] = (struct libseccomp_cmp){ e->cmp[k].arg,
+							    (enum libseccomp_op)e->cmp[k].op,
+							    e->cmp[k].a, e->cmp[k].b };
+		rc = libseccomp_tree_add(tree, &r);
+	}
+	libseccomp_tree_free(tree);
+	return rc;
 }
 
 /*
- * Stores @rule the way libseccomp merges rules of one syscall: a rule
- * without conditions decides the syscall alone (the first one stays; later
- * ones change nothing), replacing any conditional rules; a conditional rule
- * already covered by a broader stored rule changes nothing; one that would
- * cover a stored rule of another action, or repeat one with another action,
- * is refused with -EEXIST; one that covers a stored rule of the same action
- * replaces it.  Where conditional rules of different actions overlap, the
- * stricter action decides (generate.c orders them so).
+ * Stores @rule when libseccomp's tree accepts it, the way libseccomp merges
+ * rules of one syscall: a rule without conditions decides the syscall alone
+ * (the first one stays; later ones change nothing), replacing any
+ * conditional rules; a conditional rule already covered by a broader stored
+ * rule of its action, or by a shorter chain of another action, changes
+ * nothing; one that covers stored rules replaces them.  Where conditional
+ * rules of different actions overlap, the stricter action decides
+ * (generate.c orders them so).  Rules that change nothing are kept, inert,
+ * for libseccomp_answer().
  */
 static int rules_insert(struct compat_rules *rules, const struct compat_rule *rule)
 {
-	for (size_t i = 0; i < rules->n; i++) {
+	int rc = libseccomp_answer(rules, rule);
+	if (rc < 0)
+		return rc;
+	struct compat_rule r = *rule;
+	r.inert = false;
+	for (size_t i = 0; i < rules->n && !r.inert; i++) {
 		const struct compat_rule *e = &rules->v[i];
-		if (e->arch != rule->arch || e->nr != rule->nr)
+		if (e->inert || e->arch != rule->arch || e->nr != rule->nr)
 			continue;
 		if (e->ncmp == 0)
-			return 0;
-		if (rule->ncmp == 0)
-			continue;
-		bool covers_new = cmps_subset(e, rule), covered = cmps_subset(rule, e);
-		if (covers_new && covered)
-			return e->action == rule->action ? 0 : -EEXIST;
-		if (e->action == rule->action) {
-			if (covers_new)
-				return 0;
-			continue;
-		}
-		/* Another action: libseccomp's tree merges rules along their chains
-		 * (comparisons by argument), so only a prefix absorbs or conflicts. */
-		if (covers_new && cmps_prefix(e, rule))
-			return 0;
-		if (covered && cmps_prefix(rule, e))
-			return -EEXIST;
-		if (shares_range_node(e, rule))
-			return -EEXIST;
+			r.inert = true;
+		else if (rule->ncmp > 0 && cmps_subset(e, rule) &&
+			 (e->action == rule->action || cmps_prefix(e, rule)))
+			r.inert = true;
 	}
-	size_t i = 0;
-	while (i < rules->n) {
-		const struct compat_rule *e = &rules->v[i];
-		bool same_call = e->arch == rule->arch && e->nr == rule->nr;
-		if (same_call && (rule->ncmp == 0 || cmps_subset(rule, e)))
-			rules_remove(rules, i);
-		else
-			i++;
+	for (size_t i = 0; i < rules->n && !r.inert; i++) {
+		struct compat_rule *e = &rules->v[i];
+		if (e->arch == rule->arch && e->nr == rule->nr &&
+		    (rule->ncmp == 0 || cmps_subset(rule, e)))
+			e->inert = true;
 	}
-	return compat_rules_append(rules, rule);
+	return compat_rules_append(rules, &r);
 }
 
 /* --- validation and per-ABI resolution -------------------------------------- */

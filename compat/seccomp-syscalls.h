@@ -251,11 +251,18 @@
 #define __PNR_riscv_flush_icache -10243
 #define __PNR_memfd_secret -10244
 #define __PNR_map_shadow_stack -10245
+#define __PNR_fstat -10246
+#define __PNR_atomic_barrier -10247
+#define __PNR_atomic_cmpxchg_32 -10248
+#define __PNR_getpagesize -10249
+#define __PNR_riscv_hwprobe -10250
+#define __PNR_uretprobe -10251
+#define __PNR_listns -10252
+#define __PNR_rseq_slice_yield -10253
+#define __PNR_uprobe -10254
 #define __PNR_arc_gettls -30001
 #define __PNR_arc_settls -30002
 #define __PNR_arc_usr_cmpxchg -30003
-#define __PNR_atomic_barrier -30004
-#define __PNR_atomic_cmpxchg_32 -30005
 #define __PNR_dipc -30006
 #define __PNR_exec_with_loader -30007
 #define __PNR_execv -30008
@@ -264,14 +271,12 @@
 #define __PNR_getdomainname -30011
 #define __PNR_getdtablesize -30012
 #define __PNR_gethostname -30013
-#define __PNR_getpagesize -30014
 #define __PNR_getxattrat -30015
 #define __PNR_getxgid -30016
 #define __PNR_getxpid -30017
 #define __PNR_getxuid -30018
 #define __PNR_kern_features -30019
 #define __PNR_listmount -30020
-#define __PNR_listns -30021
 #define __PNR_listxattrat -30022
 #define __PNR_llseek -30023
 #define __PNR_lsm_get_self_attr -30024
@@ -315,16 +320,12 @@
 #define __PNR_osf_wait4 -30062
 #define __PNR_perfctr -30063
 #define __PNR_removexattrat -30064
-#define __PNR_riscv_hwprobe -30065
-#define __PNR_rseq_slice_yield -30066
 #define __PNR_sched_get_affinity -30067
 #define __PNR_sched_set_affinity -30068
 #define __PNR_sethae -30069
 #define __PNR_setpgrp -30070
 #define __PNR_setxattrat -30071
 #define __PNR_statmount -30072
-#define __PNR_uprobe -30073
-#define __PNR_uretprobe -30074
 #define __PNR_utrap_install -30075
 
 #ifdef __NR__llseek
@@ -384,6 +385,16 @@
 #define __SNR_arm_sync_file_range __NR_arm_sync_file_range
 #else
 #define __SNR_arm_sync_file_range __PNR_arm_sync_file_range
+#endif
+#ifdef __NR_atomic_barrier
+#define __SNR_atomic_barrier __NR_atomic_barrier
+#else
+#define __SNR_atomic_barrier __PNR_atomic_barrier
+#endif
+#ifdef __NR_atomic_cmpxchg_32
+#define __SNR_atomic_cmpxchg_32 __NR_atomic_cmpxchg_32
+#else
+#define __SNR_atomic_cmpxchg_32 __PNR_atomic_cmpxchg_32
 #endif
 #ifdef __NR_bdflush
 #define __SNR_bdflush __NR_bdflush
@@ -597,7 +608,11 @@
 #else
 #define __SNR_fspick __PNR_fspick
 #endif
+#ifdef __NR_fstat
 #define __SNR_fstat __NR_fstat
+#else
+#define __SNR_fstat __PNR_fstat
+#endif
 #ifdef __NR_fstat64
 #define __SNR_fstat64 __NR_fstat64
 #else
@@ -695,6 +710,11 @@
 #define __SNR_getgroups32 __PNR_getgroups32
 #endif
 #define __SNR_getitimer __NR_getitimer
+#ifdef __NR_getpagesize
+#define __SNR_getpagesize __NR_getpagesize
+#else
+#define __SNR_getpagesize __PNR_getpagesize
+#endif
 #ifdef __NR_getpeername
 #define __SNR_getpeername __NR_getpeername
 #else
@@ -845,6 +865,11 @@
 #define __SNR_listen __NR_listen
 #else
 #define __SNR_listen __PNR_listen
+#endif
+#ifdef __NR_listns
+#define __SNR_listns __NR_listns
+#else
+#define __SNR_listns __PNR_listns
 #endif
 #define __SNR_listxattr __NR_listxattr
 #define __SNR_llistxattr __NR_llistxattr
@@ -1224,6 +1249,11 @@
 #else
 #define __SNR_riscv_flush_icache __PNR_riscv_flush_icache
 #endif
+#ifdef __NR_riscv_hwprobe
+#define __SNR_riscv_hwprobe __NR_riscv_hwprobe
+#else
+#define __SNR_riscv_hwprobe __PNR_riscv_hwprobe
+#endif
 #ifdef __NR_rmdir
 #define __SNR_rmdir __NR_rmdir
 #else
@@ -1233,6 +1263,11 @@
 #define __SNR_rseq __NR_rseq
 #else
 #define __SNR_rseq __PNR_rseq
+#endif
+#ifdef __NR_rseq_slice_yield
+#define __SNR_rseq_slice_yield __NR_rseq_slice_yield
+#else
+#define __SNR_rseq_slice_yield __PNR_rseq_slice_yield
 #endif
 #define __SNR_rt_sigaction __NR_rt_sigaction
 #define __SNR_rt_sigpending __NR_rt_sigpending
@@ -1711,6 +1746,16 @@
 #endif
 #define __SNR_unlinkat __NR_unlinkat
 #define __SNR_unshare __NR_unshare
+#ifdef __NR_uprobe
+#define __SNR_uprobe __NR_uprobe
+#else
+#define __SNR_uprobe __PNR_uprobe
+#endif
+#ifdef __NR_uretprobe
+#define __SNR_uretprobe __NR_uretprobe
+#else
+#define __SNR_uretprobe __PNR_uretprobe
+#endif
 #ifdef __NR_uselib
 #define __SNR_uselib __NR_uselib
 #else
@@ -1800,16 +1845,6 @@
 #else
 #define __SNR_arc_usr_cmpxchg __PNR_arc_usr_cmpxchg
 #endif
-#ifdef __NR_atomic_barrier
-#define __SNR_atomic_barrier __NR_atomic_barrier
-#else
-#define __SNR_atomic_barrier __PNR_atomic_barrier
-#endif
-#ifdef __NR_atomic_cmpxchg_32
-#define __SNR_atomic_cmpxchg_32 __NR_atomic_cmpxchg_32
-#else
-#define __SNR_atomic_cmpxchg_32 __PNR_atomic_cmpxchg_32
-#endif
 #ifdef __NR_dipc
 #define __SNR_dipc __NR_dipc
 #else
@@ -1850,11 +1885,6 @@
 #else
 #define __SNR_gethostname __PNR_gethostname
 #endif
-#ifdef __NR_getpagesize
-#define __SNR_getpagesize __NR_getpagesize
-#else
-#define __SNR_getpagesize __PNR_getpagesize
-#endif
 #ifdef __NR_getxattrat
 #define __SNR_getxattrat __NR_getxattrat
 #else
@@ -1884,11 +1914,6 @@
 #define __SNR_listmount __NR_listmount
 #else
 #define __SNR_listmount __PNR_listmount
-#endif
-#ifdef __NR_listns
-#define __SNR_listns __NR_listns
-#else
-#define __SNR_listns __PNR_listns
 #endif
 #ifdef __NR_listxattrat
 #define __SNR_listxattrat __NR_listxattrat
@@ -2105,16 +2130,6 @@
 #else
 #define __SNR_removexattrat __PNR_removexattrat
 #endif
-#ifdef __NR_riscv_hwprobe
-#define __SNR_riscv_hwprobe __NR_riscv_hwprobe
-#else
-#define __SNR_riscv_hwprobe __PNR_riscv_hwprobe
-#endif
-#ifdef __NR_rseq_slice_yield
-#define __SNR_rseq_slice_yield __NR_rseq_slice_yield
-#else
-#define __SNR_rseq_slice_yield __PNR_rseq_slice_yield
-#endif
 #ifdef __NR_sched_get_affinity
 #define __SNR_sched_get_affinity __NR_sched_get_affinity
 #else
@@ -2144,16 +2159,6 @@
 #define __SNR_statmount __NR_statmount
 #else
 #define __SNR_statmount __PNR_statmount
-#endif
-#ifdef __NR_uprobe
-#define __SNR_uprobe __NR_uprobe
-#else
-#define __SNR_uprobe __PNR_uprobe
-#endif
-#ifdef __NR_uretprobe
-#define __SNR_uretprobe __NR_uretprobe
-#else
-#define __SNR_uretprobe __PNR_uretprobe
 #endif
 #ifdef __NR_utrap_install
 #define __SNR_utrap_install __NR_utrap_install

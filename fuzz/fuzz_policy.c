@@ -8,7 +8,7 @@
  * the input is parsed as a file of that directory, and one that holds a
  * '/' and a string after include or use is skipped, so every path it can
  * name is a name in that directory; the fuzzer never reads a path it
- * invents elsewhere.
+ * invents elsewhere.  The same bytes are then read as a policy with phases.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -116,6 +116,38 @@ static void check_policy(const struct scg_policy *p)
 		abort();
 }
 
+/*
+ * The same bytes as a policy with phases: it fails with an error and no
+ * result, or each phase's filter policy compiles; text without a `phase`
+ * line is one phase.
+ */
+static void check_phases(const uint8_t *data, size_t size,
+			 const struct scg_policy_source_options *opts)
+{
+	struct scg_diag *diag = scg_diag_new();
+	struct scg_phases *ph = NULL;
+	if (!diag)
+		return;
+	int r = scg_phases_parse((const char *)data, size, opts, &ph, diag);
+	if (r == 0) {
+		if (!ph || scg_diag_count_at_least(diag, SCG_SEV_ERROR))
+			abort();
+		if (!scg_phases_detect((const char *)data, size) && scg_phases_count(ph) != 1)
+			abort();
+		for (size_t i = 0; i < scg_phases_count(ph); i++) {
+			struct scg_policy *p = NULL;
+			if (scg_phases_filter_policy(ph, i, &p) < 0)
+				abort();
+			check_policy(p);
+			scg_policy_free(p);
+		}
+		scg_phases_free(ph);
+	} else if (r == -EINVAL && (ph || scg_diag_count_at_least(diag, SCG_SEV_ERROR) == 0)) {
+		abort();
+	}
+	scg_diag_free(diag);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (names_a_path(data, size))
@@ -142,5 +174,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		scg_diag_format(scg_diag_get(diag, i), buf, sizeof(buf));
 	}
 	scg_diag_free(diag);
+	check_phases(data, size, &opts);
 	return 0;
 }

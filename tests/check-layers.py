@@ -100,6 +100,8 @@ def table_in_architecture_md(level):
 
 def member_layer(member):
     name = os.path.basename(member)
+    # a source the build wrote (lib/arch/meson.build): named after its build directory
+    name = name.replace("meson-generated_.._", "", 1)
     if name.startswith("lib_"):
         return name.split("_")[1]
     if name.startswith("cli_"):

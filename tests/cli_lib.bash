@@ -108,3 +108,24 @@ div_by_zero_filter() {
 	[ -z "$1" ] || printf '\t%s\n' "${1//; /$'\n\t'}"
 	printf '\tld [nr]\n\tdiv x\n\tret #0x00030000\n'
 }
+
+# twice_filter: assembler for x86_64 that tests the same bits of clone's arg0 twice on the
+# path to ERRNO(13), so a condition rebuilt from the path would repeat one test.
+twice_filter() {
+	cat <<'ASM'
+ld [arch]
+jne #AUDIT_ARCH_X86_64, kill
+ld [nr]
+jne #56, allow
+ld [arg0.lo]
+jset #0x30000000, a, allow
+a: ld [arg1.lo]
+jeq #5, deny1, b
+b: ld [arg0.lo]
+jset #0x30000000, deny2, allow
+deny1: ret ERRNO(1)
+deny2: ret ERRNO(13)
+allow: ret ALLOW
+kill: ret KILL_PROCESS
+ASM
+}

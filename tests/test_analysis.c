@@ -622,6 +622,50 @@ static void test_decompile_hand_written(void **state)
 	}
 }
 
+/* scg_expr_simplify() leaves out repeated operands of a chain, under NOT too, and nothing else. */
+static void test_simplify(void **state)
+{
+	(void)state;
+	struct scg_expr *m = scg_expr_cmp(0, 32, SCG_CMP_NE, 4, 0);
+	struct scg_expr *eq = scg_expr_cmp(1, 32, SCG_CMP_EQ, ~0ULL, 5);
+	/* (m && eq) && ((m || m) && (eq || m)) reads m && eq && (eq || m) */
+	struct scg_expr *e = scg_expr_and(scg_expr_and(scg_expr_clone(m), scg_expr_clone(eq)),
+					  scg_expr_and(scg_expr_or(scg_expr_clone(m), scg_expr_clone(m)),
+						       scg_expr_or(scg_expr_clone(eq), scg_expr_clone(m))));
+	struct scg_expr *want = scg_expr_and(scg_expr_and(scg_expr_clone(m), scg_expr_clone(eq)),
+					     scg_expr_or(scg_expr_clone(eq), scg_expr_clone(m)));
+	struct scg_expr *got = scg_expr_simplify(e);
+	assert_non_null(got);
+	assert_true(scg_expr_equal(got, want));
+	struct scg_expr *neg = scg_expr_not(scg_expr_or(scg_expr_clone(eq), scg_expr_clone(eq)));
+	struct scg_expr *neg_got = scg_expr_simplify(neg);
+	struct scg_expr *neg_want = scg_expr_not(scg_expr_clone(eq));
+	assert_true(scg_expr_equal(neg_got, neg_want));
+	assert_null(scg_expr_simplify(NULL));
+	assert_int_equal(errno, EINVAL);
+
+	struct scg_policy *p = scg_policy_new(), *out = NULL;
+	assert_int_equal(scg_policy_add_arch(p, scg_arch_lookup("x86_64")), 0);
+	scg_policy_set_default(p, SCG_RET_ERRNO | 1);
+	struct scg_rule_spec spec = { .action = SCG_RET_ALLOW, .syscall = "read", .cond = e };
+	assert_int_equal(scg_policy_add_rule(p, &spec), 0);
+	assert_int_equal(scg_policy_simplify(p, &out), 0);
+	struct scg_rule rule;
+	assert_int_equal(scg_policy_rule_at(out, 0, &rule), 0);
+	assert_true(scg_expr_equal(rule.cond, want));
+	assert_int_equal(scg_policy_default(out), SCG_RET_ERRNO | 1);
+	assert_int_equal(scg_policy_arch_count(out), 1);
+	scg_policy_free(out);
+	scg_policy_free(p);
+	scg_expr_free(m);
+	scg_expr_free(eq);
+	scg_expr_free(got);
+	scg_expr_free(want);
+	scg_expr_free(neg);
+	scg_expr_free(neg_got);
+	scg_expr_free(neg_want);
+}
+
 static bool has_code(const struct scg_diag *diag, const char *code)
 {
 	for (size_t i = 0; i < scg_diag_count(diag); i++)
@@ -966,6 +1010,7 @@ int main(void)
 		cmocka_unit_test(test_div_by_zero_constant),
 		cmocka_unit_test(test_decompile_roundtrip),
 		cmocka_unit_test(test_decompile_hand_written),
+		cmocka_unit_test(test_simplify),
 		cmocka_unit_test(test_lint),
 		cmocka_unit_test(test_wset_union),
 		cmocka_unit_test(test_join_merging),

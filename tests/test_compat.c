@@ -537,6 +537,58 @@ static uint32_t verdict_of(const struct scg_prog *prog, uint32_t audit, uint32_t
 }
 
 /*
+ * Which overlapping rules of different actions libseccomp refuses follows
+ * its rule tree, node for node: each case below was answered differently
+ * by a simpler model, and there the drop-in let a call through that
+ * libseccomp denies.  Return codes and verdicts are libseccomp 2.5.4's.
+ */
+static void test_overlap_refusals(void **state)
+{
+	(void)state;
+	struct scg_prog prog = { 0 };
+	/* x86_64: the rule that ends on a0's high-word node came first, so the
+	 * longer one is added below it (libseccomp: 0), and decides close(0, 0, 0). */
+	scmp_filter_ctx c = seccomp_init(SCMP_ACT_ALLOW);
+	assert_int_equal(seccomp_rule_add(c, SCMP_ACT_ERRNO(13), SCMP_SYS(close), 1,
+					  SCMP_A0(SCMP_CMP_LT, 0)), 0);
+	assert_int_equal(seccomp_rule_add(c, SCMP_ACT_ERRNO(1), SCMP_SYS(close), 2,
+					  SCMP_A0(SCMP_CMP_LE, 0), SCMP_A2(SCMP_CMP_LE, 0)), 0);
+	export_prog(c, &prog);
+	const uint64_t zeros[6] = { 0 };
+	assert_int_equal(verdict_of(&prog, AUDIT_ARCH_X86_64, 3, zeros), SCMP_ACT_ERRNO(1));
+	scg_prog_release(&prog);
+	seccomp_release(c);
+
+	/* x86, 32-bit: a0 == 0x100000000 is a0 == 0 there, so a rule of another
+	 * action that ends on that node is refused. */
+	c = seccomp_init(SCMP_ACT_ERRNO(1));
+	assert_int_equal(seccomp_arch_add(c, SCMP_ARCH_X86), 0);
+	assert_int_equal(seccomp_arch_remove(c, SCMP_ARCH_NATIVE), 0);
+	assert_int_equal(seccomp_rule_add(c, SCMP_ACT_TRACE(7), SCMP_SYS(write), 2,
+					  SCMP_A0(SCMP_CMP_EQ, 0x100000000), SCMP_A1(SCMP_CMP_EQ, 1)),
+			 0);
+	assert_int_equal(seccomp_rule_add(c, SCMP_ACT_ALLOW, SCMP_SYS(write), 1,
+					  SCMP_A0(SCMP_CMP_EQ, 0)), -EEXIST);
+	export_prog(c, &prog);
+	assert_int_equal(verdict_of(&prog, AUDIT_ARCH_I386, 4, zeros), SCMP_ACT_ERRNO(1));
+	scg_prog_release(&prog);
+	seccomp_release(c);
+
+	/* x86 again: a2 < 0x100000000 is a2 < 0, the TRAP rule's node. */
+	c = seccomp_init(SCMP_ACT_ERRNO(13));
+	assert_int_equal(seccomp_arch_add(c, SCMP_ARCH_X86), 0);
+	assert_int_equal(seccomp_rule_add(c, SCMP_ACT_TRAP, SCMP_SYS(close), 1,
+					  SCMP_A2(SCMP_CMP_LT, 0)), 0);
+	assert_int_equal(seccomp_rule_add(c, SCMP_ACT_ALLOW, SCMP_SYS(close), 1,
+					  SCMP_A2(SCMP_CMP_LT, 0x100000000)), -EEXIST);
+	export_prog(c, &prog);
+	assert_int_equal(verdict_of(&prog, AUDIT_ARCH_X86_64, 3, zeros), SCMP_ACT_ERRNO(13));
+	assert_int_equal(verdict_of(&prog, AUDIT_ARCH_I386, 6, zeros), SCMP_ACT_ERRNO(13));
+	scg_prog_release(&prog);
+	seccomp_release(c);
+}
+
+/*
  * Numbers with or without the ABI's base and x32 bit: libseccomp 2.5 and 2.6
  * name x32 2 and 0x40000002 "open", MIPS o32 2 and 4002 "fork", and so does
  * the drop-in (it answered nothing without the base).
@@ -576,8 +628,7 @@ static void test_numbers_with_or_without_base(void **state)
 	static const struct {
 		int nr;
 		const char *name;
-	} newer[] = { { SCMP_SYS(uretprobe), "uretprobe" }, { SCMP_SYS(mseal), "mseal" },
-		      { SCMP_SYS(statmount), "statmount" }, { SCMP_SYS(getpagesize), "getpagesize" },
+	} newer[] = { { SCMP_SYS(mseal), "mseal" }, { SCMP_SYS(statmount), "statmount" },
 		      { SCMP_SYS(lsm_list_modules), "lsm_list_modules" },
 		      { SCMP_SYS(removexattrat), "removexattrat" } };
 	for (size_t i = 0; i < N(newer); i++) {
@@ -586,10 +637,14 @@ static void test_numbers_with_or_without_base(void **state)
 		assert_string_equal(name, newer[i].name);
 		free(name);
 	}
-	/* A rule for uretprobe: x86_64's 335, and nothing on aarch64, which lacks it. */
+	/* A rule for uretprobe by name: x86_64's 335, and nothing on aarch64, which
+	 * lacks it.  (SCMP_SYS(uretprobe) is libseccomp 2.6's pseudo number when the
+	 * build's kernel headers lack the syscall, which names nothing on x86_64.) */
 	scmp_filter_ctx c = seccomp_init(SCMP_ACT_ALLOW);
 	assert_int_equal(seccomp_arch_add(c, SCMP_ARCH_AARCH64), 0);
-	assert_int_equal(seccomp_rule_add(c, SCMP_ACT_ERRNO(1), SCMP_SYS(uretprobe), 0), 0);
+	assert_int_equal(seccomp_rule_add(c, SCMP_ACT_ERRNO(1),
+					  seccomp_syscall_resolve_name("uretprobe"), 0),
+			 0);
 	assert_int_equal(seccomp_rule_add(c, SCMP_ACT_ERRNO(2), SCMP_SYS(mseal), 0), 0);
 	struct scg_prog prog = { 0 };
 	export_prog(c, &prog);
@@ -622,6 +677,61 @@ static void export_prog_any_order(scmp_filter_ctx c, bool big_endian, struct scg
  * only the current tables, the rule for uselib on an m68k filter was
  * accepted and added nothing, and 86 stayed allowed.
  */
+/*
+ * libseccomp 2.6 numbers the syscalls its 2.5 header lacked -10246 (fstat)
+ * to -10254 (uprobe); binaries built against 2.6 carry those numbers, so the
+ * drop-in's header and resolvers use them too, and answer them as 2.6 does:
+ * the pseudo number on an ABI without the syscall, and the name for it only
+ * there.  An older private number of the drop-in's still names its syscall.
+ */
+static void test_libseccomp_26_pseudo_numbers(void **state)
+{
+	(void)state;
+	static const struct {
+		int pnr;
+		const char *name;
+		uint32_t lacking; /* an ABI without the syscall */
+	} pnrs[] = {
+		{ __PNR_atomic_barrier, "atomic_barrier", SCMP_ARCH_X86_64 },
+		{ __PNR_atomic_cmpxchg_32, "atomic_cmpxchg_32", SCMP_ARCH_X86_64 },
+		{ __PNR_getpagesize, "getpagesize", SCMP_ARCH_X86_64 },
+		{ __PNR_riscv_hwprobe, "riscv_hwprobe", SCMP_ARCH_X86_64 },
+		{ __PNR_uretprobe, "uretprobe", SCMP_ARCH_AARCH64 },
+		{ __PNR_uprobe, "uprobe", SCMP_ARCH_AARCH64 },
+	};
+	static const int expect[] = { -10247, -10248, -10249, -10250, -10251, -10254 };
+	assert_int_equal(__PNR_fstat, -10246); /* every ABI syscage knows has fstat */
+	assert_int_equal(__PNR_listns, -10252);
+	assert_int_equal(__PNR_rseq_slice_yield, -10253);
+	for (size_t i = 0; i < N(pnrs); i++) {
+		assert_int_equal(pnrs[i].pnr, expect[i]);
+		assert_int_equal(seccomp_syscall_resolve_name_arch(pnrs[i].lacking, pnrs[i].name),
+				 expect[i]);
+		char *name = seccomp_syscall_resolve_num_arch(pnrs[i].lacking, expect[i]);
+		assert_non_null(name);
+		assert_string_equal(name, pnrs[i].name);
+		free(name);
+	}
+	/* x86_64 has uretprobe as 335: there -10251 names nothing, as in libseccomp. */
+	assert_int_equal(seccomp_syscall_resolve_name_arch(SCMP_ARCH_X86_64, "uretprobe"), 335);
+	assert_null(seccomp_syscall_resolve_num_arch(SCMP_ARCH_X86_64, -10251));
+	/* The number the drop-in's header gave uretprobe before still means it. */
+	char *name = seccomp_syscall_resolve_num_arch(SCMP_ARCH_X86_64, -30074);
+	assert_non_null(name);
+	assert_string_equal(name, "uretprobe");
+	free(name);
+	/* A rule for riscv_hwprobe by 2.6's number: riscv64's 258, nothing on x86_64. */
+	scmp_filter_ctx c = seccomp_init(SCMP_ACT_ALLOW);
+	assert_int_equal(seccomp_arch_add(c, SCMP_ARCH_RISCV64), 0);
+	assert_int_equal(seccomp_rule_add(c, SCMP_ACT_ERRNO(1), __PNR_riscv_hwprobe, 0), 0);
+	struct scg_prog prog = { 0 };
+	export_prog(c, &prog);
+	assert_int_equal(verdict_of(&prog, AUDIT_ARCH_RISCV64, 258, NULL), SCMP_ACT_ERRNO(1));
+	assert_int_equal(verdict_of(&prog, AUDIT_ARCH_X86_64, 258, NULL), SCMP_ACT_ALLOW);
+	scg_prog_release(&prog);
+	seccomp_release(c);
+}
+
 static void test_removed_syscalls(void **state)
 {
 	(void)state;
@@ -745,12 +855,14 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_table),
 		cmocka_unit_test(test_rule_return_codes),
+		cmocka_unit_test(test_overlap_refusals),
 		cmocka_unit_test(test_attributes),
 		cmocka_unit_test(test_arches_and_names),
 		cmocka_unit_test(test_exports_and_transactions),
 		cmocka_unit_test(test_x86_64_high_numbers),
 		cmocka_unit_test(test_numbers_with_or_without_base),
 		cmocka_unit_test(test_removed_syscalls),
+		cmocka_unit_test(test_libseccomp_26_pseudo_numbers),
 		cmocka_unit_test(test_api_levels),
 		cmocka_unit_test(test_notify_api),
 	};

@@ -27,6 +27,7 @@
 #include "support/live.h"
 #include "support/polgen.h"
 #include "support/progen.h"
+#include "support/scale.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 #define MAX_VALUES 96
@@ -495,7 +496,7 @@ static void test_random_policies(void **state)
 	progen_seed(&rng, 0x5ca9e);
 	struct polgen_opts opts = { .max_rules = 14, .max_depth = 3 };
 	probes_run = cache_checks = 0;
-	for (size_t i = 0; i < 2500; i++) {
+	for (size_t i = 0; i < test_scaled(2500); i++) {
 		struct scg_policy *p = polgen_policy(&rng, &opts);
 		assert_non_null(p);
 		/* Every other policy laid out for a random workload over its own syscalls. */

@@ -85,6 +85,24 @@ static void test_common_denials(void **state)
 		    "futex(0x1000, FUTEX_WAIT|FUTEX_PRIVATE_FLAG, 1, NULL, NULL, 0)");
 	expect_call("x86_64", "kill", ARGS(1, 9), "kill(1, SIGKILL)");
 	expect_call("x86_64", "unlinkat", ARGS(3, 0, 0x200), "unlinkat(3, NULL, AT_REMOVEDIR)");
+	/* limits, descriptors, timers, waits, sockets' levels, reboot's magic */
+	expect_call("x86_64", "prlimit64", ARGS(0, 7, 0, 0x1000),
+		    "prlimit64(0, RLIMIT_NOFILE, NULL, 0x1000)");
+	expect_call("x86_64", "epoll_ctl", ARGS(3, 1, 4, 0x1000), "epoll_ctl(3, EPOLL_CTL_ADD, 4, 0x1000)");
+	expect_call("x86_64", "access", ARGS(0, 6), "access(NULL, W_OK|R_OK)");
+	expect_call("x86_64", "access", ARGS(0, 0), "access(NULL, F_OK)");
+	expect_call("x86_64", "wait4", ARGS((uint64_t)-1, 0, 0x40000001, 0),
+		    "wait4(-1, NULL, WNOHANG|__WALL, NULL)");
+	expect_call("x86_64", "waitid", ARGS(1, 5, 0, 4), "waitid(P_PID, 5, NULL, WEXITED)");
+	expect_call("x86_64", "arch_prctl", ARGS(0x1002, 0x1000), "arch_prctl(ARCH_SET_FS, 4096)");
+	expect_call("x86_64", "setitimer", ARGS(0, 0, 0), "setitimer(ITIMER_REAL, NULL, NULL)");
+	expect_call("x86_64", "setsockopt", ARGS(3, 1, 2, 0x1000, 4),
+		    "setsockopt(3, SOL_SOCKET, 2, 0x1000, 4)");
+	expect_call("x86_64", "setsockopt", ARGS(3, 6, 1, 0x1000, 4),
+		    "setsockopt(3, IPPROTO_TCP, 1, 0x1000, 4)");
+	expect_call("x86_64", "fadvise64", ARGS(3, 0, 0, 4), "fadvise64(3, 0, 0, POSIX_FADV_DONTNEED)");
+	expect_call("x86_64", "reboot", ARGS(0xfee1dead, 0x28121969, 0x4321fedc, 0),
+		    "reboot(LINUX_REBOOT_MAGIC1, LINUX_REBOOT_MAGIC2, LINUX_REBOOT_CMD_POWER_OFF, NULL)");
 }
 
 /* A parameter named mode that is a pointer is a pointer: never octal, never cut. */
@@ -107,6 +125,12 @@ static void test_per_abi(void **state)
 {
 	(void)state;
 	expect_call("mips", "socket", ARGS(2, 2, 6), "socket(AF_INET, SOCK_STREAM, IPPROTO_TCP)");
+	expect_call("mips", "prlimit64", ARGS(0, 5, 0, 0), "prlimit64(0, RLIMIT_NOFILE, NULL, NULL)");
+	expect_call("mips", "setsockopt", ARGS(3, 0xffff, 2, 0, 0), "setsockopt(3, SOL_SOCKET, 2, NULL, 0)");
+	/* s390x numbers two of fadvise's advice apart from every other ABI */
+	expect_call("s390x", "fadvise64", ARGS(3, 0, 0, 6), "fadvise64(3, 0, 0, POSIX_FADV_DONTNEED)");
+	expect_call("s390x", "fadvise64", ARGS(3, 0, 0, 4), "fadvise64(3, 0, 0, 4)");
+	expect_call("aarch64", "fadvise64", ARGS(3, 0, 0, 4), "fadvise64(3, 0, 0, POSIX_FADV_DONTNEED)");
 	expect_call("ppc64le", "ioctl", ARGS(0, 0x402c7413, 0), "ioctl(0, TCGETS, 0)");
 	expect_call("mipsel", "ioctl", ARGS(0, 0x20001268, 0), "ioctl(0, BLKSSZGET, 0)");
 }

@@ -195,7 +195,11 @@ static char *random_asm(struct progen_rng *rng, size_t n)
 		} else {
 			const char *fmt = operand_lines[progen_below(
 				rng, sizeof(operand_lines) / sizeof(operand_lines[0]))];
+			/* the formats are operand_lines' literals, each with one number at most */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
 			p += sprintf(p, fmt, progen_below(rng, 0x10000));
+#pragma GCC diagnostic pop
 		}
 		p += sprintf(p, progen_below(rng, 4) ? "\n" : " ; note\n");
 	}

@@ -291,7 +291,7 @@ static void groups_match_systemd_analyze(void **state)
 		line[strcspn(line, "\n")] = '\0';
 		if (line[0] == '@') {
 			if (g)
-				assert_null(g->members[member]);
+				assert_null(sd_group_member(g, member));
 			g = sd_group_find(line + 1);
 			if (!g)
 				print_error("group %s is missing\n", line);
@@ -303,14 +303,16 @@ static void groups_match_systemd_analyze(void **state)
 		char *w = line + strspn(line, " ");
 		if (line[0] != ' ' || !*w || *w == '#' || !g)
 			continue;
-		if (!g->members[member] || strcmp(g->members[member], w))
-			print_error("@%s: systemd lists '%s' at %zu\n", g->name, w, member);
-		assert_non_null(g->members[member]);
-		assert_string_equal(g->members[member], w);
+		const char *mine = sd_group_member(g, member);
+		if (!mine || strcmp(mine, w))
+			print_error("@%s: systemd lists '%s' at %zu\n", sd_group_name(g), w,
+				    member);
+		assert_non_null(mine);
+		assert_string_equal(mine, w);
 		member++;
 	}
 	if (g)
-		assert_null(g->members[member]);
+		assert_null(sd_group_member(g, member));
 	pclose(f);
 	assert_int_equal(groups, sd_group_count);
 }

@@ -571,6 +571,51 @@ static void native_default(void **state)
 	scg_inject_rule_free(NULL);
 }
 
+/* The verdict @p gives x86_64's @name with arg0 = @arg0. */
+static uint32_t verdict_of(const struct scg_policy *p, const char *name, uint64_t arg0)
+{
+	uint32_t nr;
+	assert_int_equal(scg_syscall_lookup(x86_64(), name, &nr), 0);
+	struct scg_seccomp_data data = { .nr = nr, .arch = scg_arch_audit(x86_64()), .args = { arg0 } };
+	struct scg_verdict v;
+	scg_policy_eval(p, &data, &v);
+	return v.action;
+}
+
+/* scg_inject_policy_build(): the rules' calls ahead of the base policy's verdicts, except
+ * the kernel's own (kill, trap); errno rules in the filter unless every rule is counted. */
+static void installed_policy(void **state)
+{
+	(void)state;
+	const char *text = "arch x86_64\ndefault allow\nkill ptrace\ntrap mount\n"
+			   "errno(EPERM) openat if arg0 == 1\n";
+	struct scg_policy *base = NULL, *p = NULL;
+	assert_int_equal(scg_policy_parse(text, strlen(text), NULL, &base, NULL), 0);
+	struct scg_inject_rule *rules[] = {
+		parse_ok("openat,ptrace:error=EACCES"), parse_ok("mount,getpid:retval=0"),
+	};
+	assert_true(scg_inject_rule_in_filter(rules[0], false));
+	assert_false(scg_inject_rule_in_filter(rules[0], true));
+	assert_false(scg_inject_rule_in_filter(rules[1], false));
+	assert_int_equal(scg_inject_policy_build(rules, 2, base, false, &p), 0);
+	assert_int_equal(verdict_of(p, "openat", 0), SCG_RET_ERRNO | EACCES);
+	assert_int_equal(verdict_of(p, "openat", 1), SCG_RET_ERRNO | EACCES); /* over the base's errno */
+	assert_int_equal(verdict_of(p, "ptrace", 0), SCG_RET_KILL_PROCESS); /* the kernel's first */
+	assert_int_equal(verdict_of(p, "mount", 0), SCG_RET_TRAP);
+	assert_int_equal(verdict_of(p, "getpid", 0), SCG_RET_USER_NOTIF);
+	assert_int_equal(verdict_of(p, "read", 0), SCG_RET_ALLOW);
+	scg_policy_free(p);
+	assert_int_equal(scg_inject_policy_build(rules, 2, base, true, &p), 0);
+	assert_int_equal(verdict_of(p, "openat", 0), SCG_RET_USER_NOTIF);
+	assert_int_equal(verdict_of(p, "ptrace", 0), SCG_RET_KILL_PROCESS);
+	scg_policy_free(p);
+	assert_int_equal(scg_inject_policy_build(rules, 2, NULL, false, &p), -EINVAL);
+	assert_null(p);
+	scg_inject_rule_free(rules[0]);
+	scg_inject_rule_free(rules[1]);
+	scg_policy_free(base);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -581,7 +626,7 @@ int main(void)
 		cmocka_unit_test(errors),         cmocka_unit_test(native_default),
 		cmocka_unit_test(last_rule_wins), cmocka_unit_test(personalities),
 		cmocka_unit_test(delays),         cmocka_unit_test(classes),
-		cmocka_unit_test(path_tests),
+		cmocka_unit_test(path_tests),     cmocka_unit_test(installed_policy),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -229,6 +229,19 @@ static const char *fallback_src; /* the watchdog's verdicts (NULL: the policy's)
 static bool keep_children;
 static bool callers_child; /* the caller has a child of its own during the launch */
 
+/* Each test starts from the defaults above: a failed one leaves its settings behind. */
+static int default_settings(void **state)
+{
+	(void)state;
+	complain = false;
+	own_filters = SCG_OWN_FILTERS_ALLOW;
+	serve_with = kill_everything;
+	fallback_src = NULL;
+	keep_children = false;
+	callers_child = false;
+	return 0;
+}
+
 static void launch_in_child(const char *policy_src, enum scg_launch_mode mode, const char *const argv[],
 			    struct report *out)
 {
@@ -748,22 +761,22 @@ int main(int argc, char **argv)
 	if (argc >= 2 && !strcmp(argv[1], "child"))
 		return child_main(argc, argv);
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_allow),
-		cmocka_unit_test(test_deny_errno),
-		cmocka_unit_test(test_unsupervised),
-		cmocka_unit_test(test_kill_verdict),
-		cmocka_unit_test(test_tree),
-		cmocka_unit_test(test_complain),
-		cmocka_unit_test(test_own_filter),
-		cmocka_unit_test(test_kill_under_serve),
-		cmocka_unit_test(test_record),
-		cmocka_unit_test(test_not_found),
-		cmocka_unit_test(test_bad_options),
-		cmocka_unit_test(test_hostile_report),
-		cmocka_unit_test(test_hostile_serve),
-		cmocka_unit_test(test_inject_server),
-		cmocka_unit_test(test_gave_up),
-		cmocka_unit_test(test_exit_event_not_started),
+		cmocka_unit_test_setup(test_allow, default_settings),
+		cmocka_unit_test_setup(test_deny_errno, default_settings),
+		cmocka_unit_test_setup(test_unsupervised, default_settings),
+		cmocka_unit_test_setup(test_kill_verdict, default_settings),
+		cmocka_unit_test_setup(test_tree, default_settings),
+		cmocka_unit_test_setup(test_complain, default_settings),
+		cmocka_unit_test_setup(test_own_filter, default_settings),
+		cmocka_unit_test_setup(test_kill_under_serve, default_settings),
+		cmocka_unit_test_setup(test_record, default_settings),
+		cmocka_unit_test_setup(test_not_found, default_settings),
+		cmocka_unit_test_setup(test_bad_options, default_settings),
+		cmocka_unit_test_setup(test_hostile_report, default_settings),
+		cmocka_unit_test_setup(test_hostile_serve, default_settings),
+		cmocka_unit_test_setup(test_inject_server, default_settings),
+		cmocka_unit_test_setup(test_gave_up, default_settings),
+		cmocka_unit_test_setup(test_exit_event_not_started, default_settings),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }

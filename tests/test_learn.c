@@ -584,6 +584,21 @@ static void test_value_names(void **state)
 	/* O_DIRECTORY is 0x4000 on ARM, 0x10000 on x86 */
 	d = call(arm64, "openat", (uint64_t)-100, 0x1000, 0x4000);
 	record_n(l, &d, 1);
+	/* the decoder's families: resources, access modes, epoll, waits, levels; modes in octal */
+	d = call(x64, "prlimit64", 0, 7 /* RLIMIT_NOFILE */, 0);
+	record_n(l, &d, 1);
+	d = call(arm64, "prlimit64", 0, 7, 0);
+	record_n(l, &d, 1);
+	d = call(x64, "access", 0x1000, 6, 0);
+	record_n(l, &d, 1);
+	d = call(x64, "epoll_ctl", 3, 1, 4);
+	record_n(l, &d, 1);
+	d = call(x64, "wait4", (uint64_t)-1, 0, 0x40000001);
+	record_n(l, &d, 1);
+	d = call(x64, "setsockopt", 3, 6, 1);
+	record_n(l, &d, 1);
+	d = call(x64, "umask", 022, 0, 0);
+	record_n(l, &d, 1);
 	char *text;
 	assert_int_equal(scg_learn_to_text(l, NULL, &text), 0);
 	assert_non_null(strstr(text, "flags in {O_RDONLY, O_WRONLY|O_CREAT|O_TRUNC, "
@@ -596,6 +611,12 @@ static void test_value_names(void **state)
 				     "FUTEX_WAKE|FUTEX_PRIVATE_FLAG, "));
 	assert_non_null(strstr(text, "flags == GRND_NONBLOCK|0x100"));
 	assert_non_null(strstr(text, "allow openat if flags == O_RDONLY|O_DIRECTORY on aarch64"));
+	assert_non_null(strstr(text, "allow prlimit64 if resource == RLIMIT_NOFILE "));
+	assert_non_null(strstr(text, "allow access if mode == W_OK|R_OK "));
+	assert_non_null(strstr(text, "allow epoll_ctl if op == EPOLL_CTL_ADD "));
+	assert_non_null(strstr(text, "allow wait4 if options == WNOHANG|__WALL "));
+	assert_non_null(strstr(text, "allow setsockopt if level == IPPROTO_TCP "));
+	assert_non_null(strstr(text, "allow umask if mask == 022 "));
 
 	struct scg_policy *p = parse(text);
 	for (size_t i = 0; i < 4; i++)

@@ -106,6 +106,26 @@ static void test_format_names(void **state)
 	assert_false(scg_input_format_is_filter(SCG_INPUT_POLICY));
 }
 
+/* What a name's suffix says: a format, a file of no one format, or a built-in profile. */
+static void test_names(void **state)
+{
+	(void)state;
+	assert_int_equal(scg_input_format_of_name("x.bpf"), SCG_INPUT_RAW);
+	assert_int_equal(scg_input_format_of_name("a/app.service"), SCG_INPUT_SYSTEMD);
+	assert_int_equal(scg_input_format_of_name("app-seccomp.policy"), SCG_INPUT_MINIJAIL);
+	assert_int_equal(scg_input_format_of_name("app.policy"), SCG_INPUT_POLICY);
+	assert_int_equal(scg_input_format_of_name("docker-default"), SCG_INPUT_AUTO);
+	assert_int_equal(scg_input_format_of_name(NULL), SCG_INPUT_AUTO);
+	assert_true(scg_input_name_is_file("-"));
+	assert_true(scg_input_name_is_file("./default"));
+	assert_true(scg_input_name_is_file("show.txt"));
+	assert_true(scg_input_name_is_file("f.bin"));
+	assert_true(scg_input_name_is_file("k.yml"));
+	assert_false(scg_input_name_is_file("docker-default"));
+	assert_false(scg_input_name_is_file(".bpf")); /* a suffix alone is no name */
+	assert_false(scg_input_name_is_file(NULL));
+}
+
 static void test_load(void **state)
 {
 	(void)state;
@@ -153,6 +173,7 @@ int main(void)
 		cmocka_unit_test(test_errors_name_the_formats),
 		cmocka_unit_test(test_format_names),
 		cmocka_unit_test(test_load),
+		cmocka_unit_test(test_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -20,6 +20,7 @@
 #include "bpf/lprog.h"
 #include "bpf/opcodes.h"
 #include "support/progen.h"
+#include "support/scale.h"
 
 #define LD_NR (BPF_LD | BPF_W | BPF_ABS)
 #define JEQ_K (BPF_JMP | BPF_JEQ | BPF_K)
@@ -157,7 +158,7 @@ static void test_lprog_random(void **state)
 	struct progen_rng rng;
 	progen_seed(&rng, 8);
 	size_t with_trampolines = 0;
-	for (size_t round = 0; round < 300; round++) {
+	for (size_t round = 0; round < test_scaled(300); round++) {
 		size_t n = 2 + progen_below(&rng, 700);
 		struct lprog_report rep;
 		int r = random_round(&rng, n, false, 0, &rep);
@@ -169,7 +170,7 @@ static void test_lprog_random(void **state)
 		assert_int_equal(r, 0);
 		with_trampolines += rep.trampolines > 0;
 	}
-	assert_true(with_trampolines > 50);
+	assert_true(with_trampolines > test_scaled(50));
 }
 
 /* A branch to a far RET gets a copy of the RET, not a JA. */
@@ -284,7 +285,7 @@ static void test_lprog_dense(void **state)
 	(void)state;
 	struct progen_rng rng;
 	progen_seed(&rng, 9);
-	for (size_t round = 0; round < 12; round++) {
+	for (size_t round = 0; round < test_scaled(12); round++) {
 		size_t n = 1000 + progen_below(&rng, 400);
 		struct lprog_report rep;
 		assert_int_equal(random_round(&rng, n, true, LPROG_JA_TRAMPOLINES, &rep), 0);

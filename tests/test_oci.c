@@ -747,15 +747,25 @@ static void sweep_one(struct sweep *s, const struct scg_seccomp_data *d)
 }
 
 /* Does some rule of @p name syscall @nr on @arch? */
-static bool has_rules(const struct scg_policy *p, const struct scg_arch *arch, uint32_t nr)
+/* The numbers @p has conditional rules for on @arch, for a sweep to look up per syscall. */
+static size_t conditional_numbers(const struct scg_policy *p, const struct scg_arch *arch,
+				  uint32_t *nrs)
 {
+	size_t n = 0;
 	for (size_t i = 0; i < scg_policy_rule_count(p); i++) {
-		uint32_t rnr;
 		struct scg_rule r;
-		if (scg_policy_rule_nr(p, i, arch, &rnr) == 0 && rnr == nr &&
-		    scg_policy_rule_at(p, i, &r) == 0 && r.cond)
-			return true;
+		if (scg_policy_rule_nr(p, i, arch, &nrs[n]) == 0 && scg_policy_rule_at(p, i, &r) == 0 &&
+		    r.cond)
+			n++;
 	}
+	return n;
+}
+
+static bool has_number(const uint32_t *nrs, size_t n, uint32_t nr)
+{
+	for (size_t i = 0; i < n; i++)
+		if (nrs[i] == nr)
+			return true;
 	return false;
 }
 
@@ -767,15 +777,18 @@ static size_t same_verdicts(const struct scg_policy *a, const struct scg_policy 
 			    const uint64_t *consts, size_t nconsts)
 {
 	struct sweep s = { a, b, 0, 0 };
+	uint32_t *conditional = calloc(scg_policy_rule_count(a) + 1, sizeof(*conditional));
+	assert_non_null(conditional);
 	for (size_t t = 0; t < scg_policy_arch_count(a); t++) {
 		const struct scg_arch *arch = scg_policy_arch_at(a, t);
+		size_t nconditional = conditional_numbers(a, arch, conditional);
 		for (size_t i = 0; i < scg_syscall_count(arch); i++) {
 			const char *name;
 			uint32_t nr;
 			scg_syscall_at(arch, i, &name, &nr);
 			struct scg_seccomp_data d = { .nr = nr, .arch = scg_arch_audit(arch) };
 			sweep_one(&s, &d);
-			if (!has_rules(a, arch, nr))
+			if (!has_number(conditional, nconditional, nr))
 				continue;
 			for (size_t c = 0; c < nconsts; c++) {
 				for (unsigned arg = 0; arg < 3; arg++) {
@@ -796,6 +809,7 @@ static size_t same_verdicts(const struct scg_policy *a, const struct scg_policy 
 			}
 		}
 	}
+	free(conditional);
 	assert_true(s.checked > 0);
 	return s.failures;
 }
@@ -1007,6 +1021,78 @@ static void test_export_random_round_trip(void **state)
 	assert_true(done > test_scaled(250));
 }
 
+/* --- the runtime's start calls --------------------------------------------------------- */
+
+static struct scg_policy *parsed(const char *text)
+{
+	struct scg_policy *p = NULL;
+	assert_int_equal(scg_policy_parse(text, strlen(text), NULL, &p, NULL), 0);
+	return p;
+}
+
+static uint32_t verdict_of(const struct scg_policy *p, const char *arch_name, const char *call,
+			   uint64_t arg0)
+{
+	const struct scg_arch *arch = scg_arch_lookup(arch_name);
+	struct scg_seccomp_data d = { .arch = scg_arch_audit(arch), .args = { arg0 } };
+	assert_int_equal(scg_syscall_lookup(arch, call, &d.nr), 0);
+	struct scg_verdict v;
+	scg_policy_eval(p, &d, &v);
+	return v.action;
+}
+
+static void test_runtime_calls(void **state)
+{
+	(void)state;
+	size_t n = 0;
+	while (scg_oci_runtime_call(n))
+		n++;
+	assert_true(n > 20);
+	assert_string_equal(scg_oci_runtime_call(0), "execve");
+	/* added on every ABI where the default would stop them, and only there */
+	struct scg_policy *p = parsed("arch x86_64, x86\ndefault kill\nallow read\nerrno(EPERM) openat\n"
+				      "allow close if arg0 > 2\n");
+	struct scg_diag *diag = scg_diag_new();
+	assert_int_equal(scg_oci_add_runtime_calls(p, diag), -EINVAL);
+	/* openat and close are refused, at their rules; nothing was added */
+	assert_int_equal(scg_diag_count_at_least(diag, SCG_SEV_ERROR), 2);
+	assert_int_equal(scg_diag_get(diag, 0)->loc.line, 4);
+	assert_non_null(strstr(scg_diag_get(diag, 0)->message, "openat"));
+	assert_int_equal(scg_diag_get(diag, 1)->loc.line, 5);
+	assert_int_equal(verdict_of(p, "x86_64", "execve", 0), SCG_RET_KILL_PROCESS);
+	scg_policy_free(p);
+	scg_diag_clear(diag);
+	p = parsed("arch x86_64, x86\ndefault kill\nallow read, close\nerrno(EPERM) uname if arg0 == 1\n");
+	assert_int_equal(scg_oci_add_runtime_calls(p, diag), 0);
+	assert_int_equal(scg_diag_count_at_least(diag, SCG_SEV_ERROR), 0);
+	assert_non_null(strstr(scg_diag_get(diag, 0)->message, "execve, execveat, openat, write"));
+	assert_null(strstr(scg_diag_get(diag, 0)->message, "close"));
+	for (const char *const *a = (const char *const[]){ "x86_64", "x86", NULL }; *a; a++) {
+		assert_int_equal(verdict_of(p, *a, "execve", 0), SCG_RET_ALLOW);
+		assert_int_equal(verdict_of(p, *a, "futex", 0), SCG_RET_ALLOW);
+	}
+	/* getpid is the runtime's too: its rule restricts it for arg0 == 1 only, so refused */
+	scg_policy_free(p);
+	p = parsed("arch x86_64\ndefault kill\nerrno(EPERM) getpid if arg0 == 1\n");
+	scg_diag_clear(diag);
+	assert_int_equal(scg_oci_add_runtime_calls(p, diag), -EINVAL);
+	assert_non_null(strstr(scg_diag_get(diag, 0)->message, "getpid"));
+	scg_policy_free(p);
+	/* a default that lets them run needs nothing; nor does a policy for another machine */
+	const char *const nothing_to_add[] = { "arch x86_64\ndefault allow\nkill ptrace\n",
+					       "arch aarch64\ndefault kill\nallow read\n" };
+	for (size_t i = 0; i < 2; i++) {
+		p = parsed(nothing_to_add[i]);
+		scg_diag_clear(diag);
+		size_t before = scg_policy_rule_count(p);
+		assert_int_equal(scg_oci_add_runtime_calls(p, diag), 0);
+		assert_int_equal(scg_policy_rule_count(p), before);
+		assert_int_equal(scg_diag_count(diag), 0);
+		scg_policy_free(p);
+	}
+	scg_diag_free(diag);
+}
+
 /* --- the built-in profiles ---------------------------------------------------------- */
 
 static struct scg_policy *builtin(const char *name)
@@ -1131,6 +1217,7 @@ int main(void)
 		cmocka_unit_test(test_warnings),
 		cmocka_unit_test(test_export_docker_round_trip),
 		cmocka_unit_test(test_export_errors),
+		cmocka_unit_test(test_runtime_calls),
 		cmocka_unit_test(test_export_dnf),
 		cmocka_unit_test(test_export_random_round_trip),
 		cmocka_unit_test(test_builtin_docker_default),

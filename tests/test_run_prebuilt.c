@@ -33,7 +33,7 @@ static void compiled_way(const char *profile, enum install_how how, struct scg_p
 	struct scg_diag *diag = scg_diag_new();
 	struct scg_policy *policy = NULL, *built = NULL;
 	assert_int_equal(scg_profile_load(profile, NULL, &policy, diag), 0);
-	assert_int_equal(launch_build_policy(policy, COOKIE, how, &built), 0);
+	assert_int_equal(launch_build_policy(policy, COOKIE, 0, how, &built), 0);
 	assert_int_equal(scg_compile(built, NULL, prog, diag), 0);
 	scg_policy_free(built);
 	scg_policy_free(policy);

@@ -56,6 +56,32 @@ static void test_diag_format(void **state)
 	assert_int_equal(scg_diag_add(NULL, SCG_SEV_ERROR, SCG_LOC_NONE, NULL, NULL, "dropped"), 0);
 }
 
+/* A hint given as scg_hint_text(id) keeps its id, also when an entry is copied. */
+static void test_diag_hints(void **state)
+{
+	(void)state;
+	struct scg_diag *d = scg_diag_new(), *copy = scg_diag_new();
+	assert_int_equal(scg_diag_add(d, SCG_SEV_ERROR, SCG_LOC_NONE, "c",
+				      scg_hint_text(SCG_HINT_MORE_TIME), "budget"), 0);
+	assert_int_equal(scg_diag_add(d, SCG_SEV_ERROR, SCG_LOC_NONE, "c", "free text", "x"), 0);
+	const struct scg_diag_entry *e = scg_diag_get(d, 0);
+	assert_int_equal(e->hint_id, SCG_HINT_MORE_TIME);
+	assert_string_equal(e->hint, scg_hint_text(SCG_HINT_MORE_TIME));
+	assert_int_equal(scg_diag_get(d, 1)->hint_id, SCG_HINT_NONE);
+	assert_int_equal(scg_diag_add(copy, e->severity, e->loc, e->code, e->hint, "%s", e->message),
+			 0);
+	assert_int_equal(scg_diag_get(copy, 0)->hint_id, SCG_HINT_MORE_TIME);
+	/* the library's words name no command's flags */
+	for (int h = 1; h <= SCG_HINTS; h++) {
+		assert_non_null(scg_hint_text((enum scg_hint)h));
+		assert_null(strstr(scg_hint_text((enum scg_hint)h), "--"));
+	}
+	assert_null(scg_hint_text(SCG_HINT_NONE));
+	assert_null(scg_hint_text((enum scg_hint)(SCG_HINTS + 1)));
+	scg_diag_free(d);
+	scg_diag_free(copy);
+}
+
 static void assert_u64(const char *text, uint64_t want)
 {
 	uint64_t got = 0;
@@ -427,7 +453,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_diag_format), cmocka_unit_test(test_numbers),
 		cmocka_unit_test(test_suggest),     cmocka_unit_test(test_strbuf),
-		cmocka_unit_test(test_grow),
+		cmocka_unit_test(test_grow),        cmocka_unit_test(test_diag_hints),
 		cmocka_unit_test(test_json_string),
 		cmocka_unit_test(test_json_write_string),
 		cmocka_unit_test(test_options_sizes),

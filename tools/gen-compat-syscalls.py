@@ -14,7 +14,7 @@ from an installed libseccomp header (Debian: libseccomp-dev,
     (the native __NR_<name> when the ABI has it, else the pseudo number);
   * compat/pnr_table.c: the same name <-> pseudo-number pairs for the library;
   * compat/legacy_table.c: the numbers libseccomp names on an ABI where the
-    kernel's tables (lib/arch/syscall_tables.c) leave them unnamed, such as
+    kernel's tables (data/syscalls.csv) leave them unnamed, such as
     x86_64's 174 (create_module) or 184 (tuxcall): syscalls the kernel no
     longer implements, whose numbers stay reserved.  Read from the installed
     libseccomp.so.2 through its resolver.
@@ -22,27 +22,45 @@ from an installed libseccomp header (Debian: libseccomp-dev,
 Names syscage's tables know and the libseccomp header lacks (syscalls newer
 than it) get __SNR_<name> too: the build ABI's __NR_<name> where its headers
 define one, else a pseudo number of syscage's own, from -30001 down (far
-from libseccomp's ranges).  A number once given stays: the previous
-compat/pnr_table.c is read first, and new names are appended.
+from libseccomp's ranges), unless libseccomp 2.6 gives it one (LIBSECCOMP_26
+below).  A number once given stays: the previous compat/pnr_table.c is read
+first, new names are appended, and a name that has since got libseccomp's
+number keeps its old one as an alias.
 
 Deterministic: same input, same files.
 """
 
 import ctypes
+import os
 import re
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import ctables  # noqa: E402
 
 src = sys.argv[1] if len(sys.argv) > 1 else "/usr/include/seccomp-syscalls.h"
 out_h = sys.argv[2] if len(sys.argv) > 2 else "compat/seccomp-syscalls.h"
 out_c = sys.argv[3] if len(sys.argv) > 3 else "compat/pnr_table.c"
 out_legacy = sys.argv[4] if len(sys.argv) > 4 else "compat/legacy_table.c"
-tables_c = "lib/arch/syscall_tables.c"
+syscalls_csv = "data/syscalls.csv"
 
 text = open(src, encoding="utf-8").read()
 
 pseudo = {}
 for name, value in re.findall(r"^#define\s+__PNR_(\w+)\s+(-\d+)", text, re.M):
     pseudo[name] = int(value)
+
+# libseccomp 2.6's pseudo numbers for the names 2.5's header lacks (its
+# include/seccomp-syscalls.h): binaries built against 2.6 carry them, so they
+# are this library's numbers too, where the header read above lacks the name.
+LIBSECCOMP_26 = {
+    "fstat": -10246, "atomic_barrier": -10247, "atomic_cmpxchg_32": -10248,
+    "getpagesize": -10249, "riscv_hwprobe": -10250, "uretprobe": -10251,
+    "listns": -10252, "rseq_slice_yield": -10253, "uprobe": -10254,
+}
+for name, value in LIBSECCOMP_26.items():
+    if name not in pseudo and value not in pseudo.values():
+        pseudo[name] = value
 
 # Each __SNR_ name and the macro that gives its native number.
 native = {}
@@ -54,9 +72,8 @@ for name, macro in re.findall(r"^#define\s+__SNR_(\w+)\s+(\w+)", text, re.M):
 names = sorted(set(native) | set(pseudo))
 
 # syscage's own tables: every name, and per table its (name, number) pairs.
-tables_text = open(tables_c, encoding="utf-8").read()
-all_names = re.search(r"syscall_name_pool\[\] =(.*?);", tables_text, re.S).group(1)
-newer = sorted(set(re.findall(r'"(\w+)(?:\\0)?"', all_names)) - set(names))
+abi_columns, csv_rows = ctables.read_syscalls(syscalls_csv)
+newer = sorted(set(csv_rows) - set(names))
 PRIVATE_FIRST = -30001
 private = {}
 try:
@@ -66,14 +83,16 @@ try:
             private[name] = int(value)
 except FileNotFoundError:
     pass
+# A private number given before libseccomp had one stays as an alias, so that
+# binaries built with it keep their meaning: compat/pnr_table.c lists it after
+# libseccomp's number, which answers for the name.
+aliases = {name: private.pop(name) for name in list(private) if name in pseudo}
 for name in newer:
     if name not in private:
-        private[name] = min(list(private.values()) + [PRIVATE_FIRST + 1]) - 1
+        private[name] = min(list(private.values()) + list(aliases.values()) +
+                            [PRIVATE_FIRST + 1]) - 1
 pseudo.update(private)
-tables = {}
-for tbl, body in re.findall(r"static const struct syscall_entry (\w+)_by_nr\[\] = \{(.*?)\};",
-                            tables_text, re.S):
-    tables[tbl] = {n: int(v, 0) for v, n in re.findall(r'\{ \d+, (\w+) \}, /\* (\w+) \*/', body)}
+tables = {abi: {n: row[abi] for n, row in csv_rows.items() if abi in row} for abi in abi_columns}
 
 H_HEAD = """/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
@@ -114,8 +133,9 @@ const struct compat_pnr compat_pnr_table[] = {
 
 with open(out_c, "w", encoding="utf-8") as c:
     c.write(C_HEAD)
-    for name in sorted(pseudo, key=lambda n: (-pseudo[n], n)):
-        c.write('\t{ "%s", %d },\n' % (name, pseudo[name]))
+    pairs = list(pseudo.items()) + list(aliases.items())
+    for name, value in sorted(pairs, key=lambda p: (-p[1], p[0])):
+        c.write('\t{ "%s", %d },\n' % (name, value))
     c.write("};\n\nconst size_t compat_pnr_count = sizeof(compat_pnr_table) / sizeof(compat_pnr_table[0]);\n")
 
 # libseccomp's ABI names and the syscage table each one uses.

@@ -21,6 +21,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import ctables  # noqa: E402
+
 LIBDIR = os.environ.get("FIREJAIL_LIBDIR", "/usr/lib/x86_64-linux-gnu/firejail")
 FSECCOMP = os.path.join(LIBDIR, "fseccomp")
 BPF_LD_W_ABS, BPF_JEQ_K = 0x20, 0x15
@@ -98,24 +101,27 @@ def main():
         " */\n"
         '#include "import/firejail.h"\n\n/* clang-format off */\n'
     ]
+    # names and group names in one pool, group members in one run of numbers
+    pool = ctables.Pool()
+    tables = []
     for tag, table in (("64", t64), ("32", t32)):
-        parts.append(f"const struct fj_syscall fj_syscalls{tag}[] = {{\n")
+        tables.append(f"const struct fj_syscall fj_syscalls{tag}[] = {{\n")
         for name in sorted(table):
-            parts.append(f'\t{{ "{name}", {table[name]} }},\n')
-        parts.append(f"}};\nconst size_t fj_syscall_count{tag} = "
-                     f"sizeof(fj_syscalls{tag}) / sizeof(fj_syscalls{tag}[0]);\n\n")
-    rows = []
+            tables.append(f"\t{{ {pool.add(name)}, {table[name]} }}, /* {name} */\n")
+        tables.append(f"}};\nconst size_t fj_syscall_count{tag} = {len(table)};\n\n")
+    rows, nrs_all = [], []
     with tempfile.TemporaryDirectory() as tmp:
         for g in group_names():
             n64, post64, n32, post32 = expand(g, tmp)
-            ident = g[1:].replace("-", "_")
-            parts.append(f"static const uint32_t grp64_{ident}[] = {{\n{c_numbers(n64)}\n}};\n")
-            parts.append(f"static const uint32_t grp32_{ident}[] = {{\n{c_numbers(n32)}\n}};\n")
             after = "true" if post64 or post32 else "false"
-            rows.append(f'\t{{ "{g[1:]}", grp64_{ident}, {len(n64)}, grp32_{ident}, {len(n32)}, '
-                        f'{after} }},\n')
+            rows.append(f"\t{{ {pool.add(g[1:])}, {len(nrs_all)}, {len(n64)}, "
+                        f"{len(nrs_all) + len(n64)}, {len(n32)}, {after} }}, /* {g[1:]} */\n")
+            nrs_all += list(n64) + list(n32)
+    parts.append("\n".join(pool.render("fj_name_pool")) + "\n\n")
+    parts += tables
+    parts.append(f"const uint32_t fj_group_nrs[] = {{\n{c_numbers(nrs_all)}\n}};\n")
     parts.append("\nconst struct fj_group fj_groups[] = {\n" + "".join(rows) + "};\n")
-    parts.append("const size_t fj_group_count = sizeof(fj_groups) / sizeof(fj_groups[0]);\n\n")
+    parts.append(f"const size_t fj_group_count = {len(rows)};\n\n")
     for tag, name in (("64", "seccomp"), ("32", "seccomp.32")):
         nrs = numbers(os.path.join(LIBDIR, name))
         parts.append(f"const uint32_t fj_default{tag}[] = {{\n{c_numbers(nrs)}\n}};\n")

@@ -4,7 +4,7 @@
 syscall groups of the installed systemd and the syscall numbers its
 libseccomp gives each name, for the systemd unit importer.
 
-    tools/gen-systemd-groups.py [GROUPS_C [NAMES_C [SYSCALL_TABLES_C]]]
+    tools/gen-systemd-groups.py [GROUPS_C [NAMES_C [SYSCALLS_CSV]]]
 
 Groups come from `systemd-analyze syscall-filter` (set SYSTEMD_ANALYZE to
 another command, or give its saved output with SYSCALL_FILTER_TEXT=FILE);
@@ -19,12 +19,14 @@ inputs, same files.
 """
 
 import ctypes
-import importlib.util
 
 import os
 import re
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import ctables  # noqa: E402
 
 
 def read_listing():
@@ -64,22 +66,6 @@ def parse(text):
     return groups
 
 
-def c_ident(name):
-    return "sd_group_" + name.replace("-", "_")
-
-
-def c_list(members):
-    lines, cur = [], "\t"
-    for m in members + ["NULL"]:
-        item = (m if m == "NULL" else f'"{m}"') + ","
-        if len(cur) + len(item) + 1 > 88:
-            lines.append(cur.rstrip())
-            cur = "\t"
-        cur += item + " "
-    lines.append(cur.rstrip())
-    return "\n".join(lines)
-
-
 # libseccomp's architecture tokens (AUDIT_ARCH values) in the order the table lists them
 ABIS = [("x86_64", 0xC000003E), ("x86", 0x40000003), ("x32", 0x4000003E)]
 NR_SCMP_ERROR = -1
@@ -89,13 +75,9 @@ MULTIPLEXED = range(-299, -100)
 DIRECT = -2
 
 
-def table_names(tables_c):
-    """Every name of syscage's syscall tables, read as tools/gen-groups.py reads them."""
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "gen-groups.py")
-    spec = importlib.util.spec_from_file_location("gen_groups", path)
-    gen_groups = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(gen_groups)
-    return gen_groups.read_syscall_names(tables_c)
+def table_names(syscalls_csv):
+    """Every name of syscage's syscall tables (data/syscalls.csv)."""
+    return set(ctables.read_syscalls(syscalls_csv)[1])
 
 
 def libseccomp_numbers(names):
@@ -124,12 +106,16 @@ def render_names(numbers):
         '#include "import/systemd.h"\n'
         "\n"
         "/* clang-format off */\n"
-        "const struct sd_name sd_names[] = {\n"
     ]
+    pool = ctables.Pool()
+    rows = []
     for name, nrs in numbers.items():
         cells = ", ".join("-1" if nr is None else str(nr) if nr < 0 else hex(nr) for nr in nrs)
-        parts.append(f'\t{{ "{name}", {{ {cells} }} }},\n')
-    parts.append("};\n\nconst size_t sd_name_count = sizeof(sd_names) / sizeof(sd_names[0]);\n")
+        rows.append(f"\t{{ {pool.add(name)}, {{ {cells} }} }}, /* {name} */\n")
+    parts.append("\n".join(pool.render("sd_name_pool")) + "\n\n")
+    parts.append("const struct sd_name sd_names[] = {\n")
+    parts += rows
+    parts.append(f"}};\n\nconst size_t sd_name_count = {len(rows)};\n")
     parts.append("/* clang-format on */\n")
     return "".join(parts)
 
@@ -143,7 +129,7 @@ def write(path, text):
 def main():
     out_path = sys.argv[1] if len(sys.argv) > 1 else "lib/import/systemd_groups.c"
     names_path = sys.argv[2] if len(sys.argv) > 2 else "lib/import/systemd_names.c"
-    tables_c = sys.argv[3] if len(sys.argv) > 3 else "lib/arch/syscall_tables.c"
+    syscalls_csv = sys.argv[3] if len(sys.argv) > 3 else "data/syscalls.csv"
     groups = parse(read_listing())
     if not groups:
         sys.exit("systemd-analyze syscall-filter listed no groups")
@@ -157,16 +143,11 @@ def main():
         "\n"
         "/* clang-format off */\n"
     ]
-    for name, _, members in groups:
-        parts.append(f"static const char *const {c_ident(name)}[] = {{\n{c_list(members)}\n}};\n\n")
-    parts.append("const struct sd_group sd_groups[] = {\n")
-    for name, summary, _ in groups:
-        summary = summary.replace("\\", "\\\\").replace('"', '\\"')
-        parts.append(f'\t{{ "{name}", "{summary}", {c_ident(name)} }},\n')
-    parts.append("};\n\nconst size_t sd_group_count = sizeof(sd_groups) / sizeof(sd_groups[0]);\n")
+    parts.append("\n".join(ctables.render_groups("sd_group", "struct sd_group", "sd_groups",
+                                                 "sd_group_count", groups)) + "\n")
     parts.append("/* clang-format on */\n")
     write(out_path, "".join(parts))
-    names = table_names(tables_c)
+    names = table_names(syscalls_csv)
     for _, _, members in groups:
         names.update(m for m in members if not m.startswith("@"))
     write(names_path, render_names(libseccomp_numbers(names)))

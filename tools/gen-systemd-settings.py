@@ -15,6 +15,9 @@ import os
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import ctables  # noqa: E402
+
 SECTIONS = ["Unit", "Service", "Socket", "Mount", "Automount", "Swap", "Timer", "Path",
             "Slice", "Scope", "Install"]
 
@@ -61,13 +64,15 @@ def main():
         " */",
         '#include "import/systemd.h"',
         "",
-        "const struct sd_setting_name sd_setting_names[] = {",
     ]
+    pool = ctables.Pool()
+    rows = []
     for key in sorted(keys):
         bits = " | ".join(f"SD_SECTION_{s.upper()}" for s in SECTIONS if s in keys[key])
-        lines.append(f'\t{{ "{key}", {bits} }},')
-    lines += ["};", "", "const size_t sd_setting_count = sizeof(sd_setting_names) / "
-              "sizeof(sd_setting_names[0]);", ""]
+        rows.append(f"\t{{ {pool.add(key)}, {bits} }}, /* {key} */")
+    lines += pool.render("sd_setting_pool") + [""]
+    lines += ["const struct sd_setting_name sd_setting_names[] = {"] + rows + ["};", ""]
+    lines += [f"const size_t sd_setting_count = {len(rows)};", ""]
     with open(out_path, "w", encoding="utf-8") as f:
         f.write("\n".join(lines))
 

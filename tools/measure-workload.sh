@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Records the built-in workload profile: `syscage learn --counts` over a set
 # of common programs, one JSON file each in data/workload/.  Then
-# `ninja -C build workload` turns them into lib/compile/workload.c.
+# The build turns them into C (tools/gen-workload.py).
 #
 #   tools/measure-workload.sh [SYSCAGE] [OUTDIR]
 set -eu

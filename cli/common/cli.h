@@ -58,6 +58,9 @@ void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cli_print_diag(const struct scg_diag *diag);
 /* Prints one diagnostic as cli_print_diag() does. */
 void cli_print_diag_entry(const struct scg_diag_entry *e);
+/* @e's hint in the command's words (its flags) where the library says what to change by
+ * hint_id; else @e's own hint (NULL: none). */
+const char *cli_hint(const struct scg_diag_entry *e);
 /*
  * @s with control characters written as \xNN: bytes below 0x20, DEL, and
  * the C1 controls of UTF-8 (0xc2 0x80..0x9f), which terminals run.  Other
@@ -65,7 +68,8 @@ void cli_print_diag_entry(const struct scg_diag_entry *e);
  */
 void cli_fputs_escaped(const char *s, FILE *out);
 /* vfprintf() of @fmt, then the result as cli_fputs_escaped() writes it. */
-void cli_vfprintf_escaped(FILE *out, const char *fmt, va_list ap);
+void cli_vfprintf_escaped(FILE *out, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
 
 /*
  * Reads a whole file ("-" or NULL: stdin) into a NUL-terminated buffer the
@@ -166,6 +170,16 @@ void cli_set_policy_warnings(enum cli_policy_warnings which);
  */
 int cli_load_policy(const char *name_or_path, const struct scg_arch *const *arches,
 		    size_t narches, struct scg_policy **out);
+/*
+ * A policy file with phases (docs/phases.md): 1 and *@out (free with
+ * scg_phases_free()) when @path is a file with `phase` lines, 0 and NULL
+ * when it is anything else (cli_load_policy() reads it), or -errno with its
+ * diagnostics printed.
+ */
+int cli_load_phases(const char *path, const struct scg_arch *const *arches, size_t narches,
+		    struct scg_phases **out);
+/* The index of phase @name, or -ENOENT with the phases listed on stderr. */
+int cli_phase_index(const struct scg_phases *phases, const char *name);
 /*
  * The counts of the @frequency files the last minijail policy loaded names
  * (NULL and *@n = 0 when it named none, or the policy was no minijail one):

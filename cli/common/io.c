@@ -53,6 +53,34 @@ void cli_error(const char *fmt, ...)
 	va_end(ap);
 }
 
+/* The library's hints that name a setting, worded with the flags that change it. */
+static const char *const hints[SCG_HINTS + 1] = {
+	[SCG_HINT_MORE_TIME] = "give it more time (--timeout SECONDS, 0 for no limit)",
+	[SCG_HINT_NAME_FORMAT] = "name the format (--input-format) to have its reader say what is "
+				 "wrong",
+	[SCG_HINT_CHOOSE_FORMAT] = "say which with --input-format, or give the file the suffix of "
+				   "one",
+	[SCG_HINT_ONE_ARCH] = "compile with --arch for one ABI",
+	[SCG_HINT_ADD_X32] = "target x32 too (--arch x86_64,x32), with no rule for it",
+	[SCG_HINT_CHOOSE_ARCH] = "choose one with --arch",
+	[SCG_HINT_ARCH_OR_NUMBER] = "choose the ABI with --arch, or write the number",
+	[SCG_HINT_OWN_ARCH] = "read it for its own ABI (no --arch), or disassemble it again for "
+			      "the other",
+	[SCG_HINT_POLICY_ARCH] = "add an 'arch' line, or compile with --arch",
+	[SCG_HINT_LIST_ARCHES] = "`syscage syscalls --arches` lists the ABIs",
+	[SCG_HINT_LIST_GROUPS] = "`syscage syscalls --groups` lists the groups",
+	[SCG_HINT_INT_ARGS_32] = "compare only the low 32 bits: in a policy the parameter's name or "
+				 "argN.lo; import OCI profiles with --int-args-32",
+	[SCG_HINT_INJECT_ARCHES] = "the target ABIs come from -p's policy, or are the native ones",
+};
+
+const char *cli_hint(const struct scg_diag_entry *e)
+{
+	if ((unsigned)e->hint_id <= SCG_HINTS && hints[e->hint_id])
+		return hints[e->hint_id];
+	return e->hint;
+}
+
 /* One diagnostic: its line escaped as a whole, the hint on a line of its own. */
 void cli_print_diag_entry(const struct scg_diag_entry *e)
 {
@@ -66,7 +94,7 @@ void cli_print_diag_entry(const struct scg_diag_entry *e)
 	free(text);
 	if (e->hint) {
 		fputs("\n  hint: ", stderr);
-		cli_fputs_escaped(e->hint, stderr);
+		cli_fputs_escaped(cli_hint(e), stderr);
 	}
 	fputc('\n', stderr);
 }
@@ -478,7 +506,7 @@ int cli_constant_eval(const struct scg_arch *arch, const char *text, uint64_t *v
 	if (r < 0)
 		snprintf(msg, msg_size, "%s", e ? e->message : strerror(-r));
 	if (r < 0 && e && e->hint)
-		snprintf(hint, hint_size, "%s", e->hint);
+		snprintf(hint, hint_size, "%s", cli_hint(e));
 	scg_diag_free(diag);
 	return r;
 }

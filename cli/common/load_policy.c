@@ -102,26 +102,9 @@ const char cli_input_format_usage[] =
 	"                         kafel or firejail; default: told by the content,\n"
 	"                         the name settling a tie\n";
 
-/* Names that say "a file": the suffixes of the formats. */
-static bool has_file_suffix(const char *name)
-{
-	static const char *const suffixes[] = { ".policy", ".json",  ".yaml", ".yml",  ".bpf",
-						".s",	   ".asm",   ".txt",  ".service", ".socket",
-						".mount",  ".swap",  ".conf", ".profile", ".inc",
-						".local",  ".minijail", ".kafel", ".bin", NULL };
-	size_t ln = strlen(name);
-	for (const char *const *s = suffixes; *s; s++) {
-		size_t ls = strlen(*s);
-		if (ln > ls && !strcmp(name + ln - ls, *s))
-			return true;
-	}
-	return false;
-}
-
 static bool looks_like_file(const char *name)
 {
-	return !strcmp(name, "-") || strchr(name, '/') || has_file_suffix(name) ||
-	       access(name, F_OK) == 0;
+	return scg_input_name_is_file(name) || access(name, F_OK) == 0;
 }
 
 #define MAX_CAPS 64

@@ -261,13 +261,32 @@ struct scg_policy;
  * verdicts), or an error of scg_analysis_regions().  Caller frees *@out.
  * When the budget of @opts runs out there is no policy: an
  * "analysis-budget" error names the ABIs and syscalls not decided, and the
- * call returns -ETIMEDOUT or -ECANCELED.
+ * call returns -ETIMEDOUT or -ECANCELED.  Conditions come simplified
+ * (scg_policy_simplify()).
  */
 SCG_API int scg_decompile(const struct scg_prog *progs, size_t n, struct scg_policy **out,
 			  struct scg_diag *diag);
 SCG_API int scg_decompile_opts(const struct scg_prog *progs, size_t n,
 			       const struct scg_analysis_options *opts, struct scg_policy **out,
 			       struct scg_diag *diag);
+
+struct scg_expr;
+
+/*
+ * The decompiler's simplifier: a copy of @expr in which no && or || chain
+ * repeats an operand ("(arg0 & 4) != 0 && (arg0 & 4) != 0" becomes
+ * "(arg0 & 4) != 0"), so a filter that tests the same bits twice on a path
+ * reads once.  The result means what @expr means.  Returns a new expression
+ * (free it with scg_expr_free()), or NULL with errno set (EINVAL, ENOMEM).
+ */
+SCG_API struct scg_expr *scg_expr_simplify(const struct scg_expr *expr);
+/*
+ * @policy with every rule's condition simplified as scg_expr_simplify()
+ * does, its targets and verdicts the same.  scg_decompile() hands out its
+ * policy simplified already.  Returns 0 (caller frees *@out), -EINVAL or
+ * -ENOMEM (*@out NULL).
+ */
+SCG_API int scg_policy_simplify(const struct scg_policy *policy, struct scg_policy **out);
 
 /* --- fusing a stack ------------------------------------------------------- */
 

@@ -36,12 +36,38 @@ struct scg_loc {
 #define SCG_LOC_NONE ((struct scg_loc){ NULL, 0, 0, -1 })
 #define SCG_LOC_INSN(i) ((struct scg_loc){ NULL, 0, 0, (long)(i) })
 
+/*
+ * Hints that ask the caller to change something of its own: an option it
+ * passed (a time budget, an input format, the ABIs) or a list it can show.
+ * The library words them in its API's terms (scg_hint_text()); a front end
+ * words them with its own flags, from the entry's hint_id.  New ones are
+ * added at the end.
+ */
+enum scg_hint {
+	SCG_HINT_NONE = 0,
+	SCG_HINT_MORE_TIME,       /* a larger time budget (timeout_ms), or none */
+	SCG_HINT_NAME_FORMAT,     /* name the input format (scg_load_options.format) */
+	SCG_HINT_CHOOSE_FORMAT,   /* several formats fit: name one, or rename the file */
+	SCG_HINT_ONE_ARCH,        /* the output needs a policy for one ABI */
+	SCG_HINT_ADD_X32,         /* target x32 too, with no rule for it */
+	SCG_HINT_CHOOSE_ARCH,     /* name the ABI of the input */
+	SCG_HINT_ARCH_OR_NUMBER,  /* name the ABI, or write the number */
+	SCG_HINT_OWN_ARCH,        /* read the input for its own ABI */
+	SCG_HINT_POLICY_ARCH,     /* the policy names no ABI: add one, or pass one */
+	SCG_HINT_LIST_ARCHES,     /* the ABIs are listed elsewhere */
+	SCG_HINT_LIST_GROUPS,     /* the syscall groups are listed elsewhere */
+	SCG_HINT_INT_ARGS_32,     /* compare int arguments over 32 bits (scg_oci_options) */
+	SCG_HINT_INJECT_ARCHES,   /* inject rules take the ABIs of their options */
+};
+#define SCG_HINTS 13
+
 struct scg_diag_entry {
 	enum scg_severity severity;
 	struct scg_loc loc;  /* loc.file points into the entry's own storage */
 	const char *code;    /* stable short identifier, e.g. "jump-out-of-range" */
 	const char *message; /* one line, no trailing newline */
 	const char *hint;    /* NULL or one line: "did you mean 'openat'?" */
+	enum scg_hint hint_id; /* what @hint asks for, when the caller may word it */
 };
 
 /* An ordered list of diagnostics.  Opaque. */
@@ -62,7 +88,8 @@ SCG_API const struct scg_diag_entry *scg_diag_get(const struct scg_diag *diag, s
 
 /*
  * Appends an entry.  @diag may be NULL (the entry is dropped), so library code
- * can report unconditionally.  @code and @hint may be NULL; @hint is copied.
+ * can report unconditionally.  @code and @hint may be NULL; @hint is copied,
+ * unless it is scg_hint_text(id), which the entry keeps with its hint_id.
  * Returns 0 or -ENOMEM.
  */
 SCG_API int scg_diag_add(struct scg_diag *diag, enum scg_severity severity, struct scg_loc loc,
@@ -80,6 +107,13 @@ SCG_API int scg_diag_vadd(struct scg_diag *diag, enum scg_severity severity, str
  * Behaves like snprintf(): returns the length the full text needs.
  */
 SCG_API int scg_diag_format(const struct scg_diag_entry *entry, char *buf, size_t size);
+
+/*
+ * The library's wording of @hint (static storage), in the terms of its API;
+ * NULL for SCG_HINT_NONE and unknown values.  Passed as scg_diag_add()'s
+ * hint, it gives the entry its hint_id.
+ */
+SCG_API const char *scg_hint_text(enum scg_hint hint);
 
 /* "note", "warning" or "error" (static storage); "?" for any other value. */
 SCG_API const char *scg_severity_name(enum scg_severity severity);

@@ -119,6 +119,30 @@ SCG_API int scg_inject_rule_add_path(struct scg_inject_rule *rule, const char *p
 SCG_API unsigned scg_inject_path_args(const struct scg_arch *arch, const char *syscall,
 				      unsigned *fd_args);
 
+/*
+ * True when @rule goes into the filter as SECCOMP_RET_ERRNO and the kernel
+ * answers its calls alone, uncounted: scg_inject_rule_is_static(), unless
+ * @count_all (every rule's calls counted by the supervisor) is set.
+ */
+SCG_API bool scg_inject_rule_in_filter(const struct scg_inject_rule *rule, bool count_all);
+
+/*
+ * The policy that carries the @nrules @rules (borrowed) over @base
+ * (borrowed): @base's targets and verdicts, with each rule's calls ranked
+ * ahead of @base's verdict for them, as ERRNO when
+ * scg_inject_rule_in_filter() and USER_NOTIF (for the supervisor, the
+ * runtime's inject server) otherwise.  The verdicts only the kernel can
+ * carry out (KILL_PROCESS, KILL_THREAD, TRAP, unknown actions) rank above
+ * the rules: a call @base kills or traps is never injected.  So the policy
+ * follows @base's rules in order, with the rules' calls narrowed to what
+ * each base rule decides in front of each one a supervisor could answer,
+ * and in front of the default unless that is kernel-only too.  Returns 0
+ * (caller frees *@out), -EINVAL or -ENOMEM (*@out NULL).
+ */
+SCG_API int scg_inject_policy_build(struct scg_inject_rule *const *rules, size_t nrules,
+				    const struct scg_policy *base, bool count_all,
+				    struct scg_policy **out);
+
 /* True when invocation number @count (from 1) is one @when takes. */
 SCG_API bool scg_inject_when_takes(const struct scg_inject_when *when, uint64_t count);
 

@@ -101,6 +101,72 @@ SCG_API const char *scg_constant_name(const struct scg_arch *arch, const char *p
 SCG_API int scg_constant_eval(const char *text, const struct scg_arch *arch, uint64_t *value,
 			      struct scg_diag *diag);
 
+/* --- policies with phases (docs/phases.md) ------------------------------- */
+
+/*
+ * A policy in phases: the start phase (the statements before the first
+ * `phase` line) and each later phase, with what ends the phase before it:
+ *
+ *   allow read, write, execve, accept4, ...      # the start phase
+ *   phase serving after accept4 if flags == SOCK_CLOEXEC
+ *   allow read, write, accept4, ...               # what serving allows
+ *
+ * Filters stack, so a later phase can only take calls away: the parser
+ * refuses a phase that allows a call the phase before it decides otherwise
+ * for every argument (lint proves the rest).  A phase's settings it does not
+ * set (default, unknown, badarch) are those of the phase before it, and its
+ * target ABIs are the start phase's.
+ */
+struct scg_phases; /* opaque */
+
+/* What ends the phase before a phase. */
+enum scg_phase_trigger {
+	SCG_PHASE_TRIGGER_NONE = 0, /* the start phase */
+	SCG_PHASE_TRIGGER_SYSCALL,  /* the first call that matches the trigger's rules */
+	SCG_PHASE_TRIGGER_CALL,     /* the program calls scg_phase_enter() (`after phase_enter`) */
+};
+
+/*
+ * Parses policy text with phases into *@out (free with scg_phases_free());
+ * text without a `phase` line gives one phase, the start.  Problems go to
+ * @diag with file:line:column as scg_policy_parse() reports them.  Returns
+ * 0, -EINVAL when the text has errors (*@out is left NULL), or -ENOMEM.
+ */
+SCG_API int scg_phases_parse(const char *text, size_t len,
+			     const struct scg_policy_source_options *opts, struct scg_phases **out,
+			     struct scg_diag *diag);
+/* The same for the file @path (its read errors reported in @diag too). */
+SCG_API int scg_phases_parse_file(const char *path, const struct scg_policy_source_options *opts,
+				  struct scg_phases **out, struct scg_diag *diag);
+/* Whether @text has a `phase` line (a line that starts with the word). */
+SCG_API bool scg_phases_detect(const char *text, size_t len);
+/* NULL is a no-op. */
+SCG_API void scg_phases_free(struct scg_phases *phases);
+/* The number of phases, the start phase included (at least 1). */
+SCG_API size_t scg_phases_count(const struct scg_phases *phases);
+/* Phase @i's name ("start" for phase 0), or NULL past the end. */
+SCG_API const char *scg_phases_name(const struct scg_phases *phases, size_t i);
+/* The index of the phase called @name, or -ENOENT. */
+SCG_API int scg_phases_find(const struct scg_phases *phases, const char *name);
+/* What phase @i allows (borrowed), or NULL past the end. */
+SCG_API const struct scg_policy *scg_phases_policy(const struct scg_phases *phases, size_t i);
+/*
+ * What ends the phase before phase @i; with SYSCALL, *@rules (may be NULL)
+ * gets its rules (borrowed; their action is SCG_RET_TRACE | @i, their ABI
+ * the native one).  *@loc (may be NULL) gets where the `phase` line is.
+ */
+SCG_API enum scg_phase_trigger scg_phases_trigger(const struct scg_phases *phases, size_t i,
+						  const struct scg_policy **rules,
+						  struct scg_loc *loc);
+/*
+ * The policy the filter of phase @i is compiled from: its rules, with the
+ * trigger of phase @i + 1 (when a syscall) first as SCG_RET_TRACE | (@i + 1),
+ * so that a tracer sees the call that ends the phase before it runs.  The
+ * caller frees *@out.  Returns 0, -ENOENT past the end, or -ENOMEM.
+ */
+SCG_API int scg_phases_filter_policy(const struct scg_phases *phases, size_t i,
+				     struct scg_policy **out);
+
 /* --- built-in profiles (profiles/NAME.policy, embedded at build time) ----- */
 
 SCG_API size_t scg_profile_count(void);

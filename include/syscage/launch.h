@@ -65,6 +65,7 @@
 #include <syscage/diag.h>
 #include <syscage/export.h>
 #include <syscage/inject.h>
+#include <syscage/lang.h>
 #include <syscage/policy.h>
 #include <syscage/runtime.h>
 
@@ -298,6 +299,21 @@ struct scg_launch_options {
 	 * and keep_children say: the namespace ends with its init.
 	 */
 	bool unshare_pid;
+	/*
+	 * A policy with phases (borrowed; <syscage/lang.h>, docs/phases.md),
+	 * in place of the policy (pass NULL for it): the program starts under
+	 * its start phase, and each process enters the next phase at its first
+	 * call of that phase's trigger, before that call runs, with every
+	 * thread of it (the supervisor traces the program and injects the
+	 * filter; x86_64 only, -EOPNOTSUPP elsewhere).  A transition that fails
+	 * ends the program and its tree (SUPERVISION_FAILED).  Not with
+	 * unshare_pid, SERVE or RECORD (-EINVAL).  Later phases' verdicts are
+	 * the kernel's, unreported.
+	 */
+	const struct scg_phases *phases;
+	/* o.phases: process @pid entered phase @name (@error 0), or failed to
+	 * (@error a positive errno; EBUSY: a thread could not be moved). */
+	void (*on_phase)(pid_t pid, const char *name, int error, void *ctx);
 };
 
 /*

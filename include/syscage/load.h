@@ -50,6 +50,17 @@ SCG_API int scg_input_format_parse(const char *name, enum scg_input_format *out)
 /* True for the formats that hold a filter (raw, asm) rather than a policy. */
 SCG_API bool scg_input_format_is_filter(enum scg_input_format format);
 
+/* The format @name's suffix names (*.bpf, *.s, *.policy, *.json, *.yaml,
+ * *.service, ...: the longest that matches), or SCG_INPUT_AUTO for none. */
+SCG_API enum scg_input_format scg_input_format_of_name(const char *name);
+/*
+ * True when @name reads as a file name rather than a built-in profile's
+ * (scg_profile_source()): "-" (standard input), a '/', or the suffix of an
+ * input format or of a file of no one format (*.txt, *.bin).  A caller that
+ * takes either also counts a name as a file when a file of that name exists.
+ */
+SCG_API bool scg_input_name_is_file(const char *name);
+
 /*
  * The format of @len bytes of @data, named @filename (may be NULL): binary
  * data (a NUL byte, a control character) is a compiled filter, unless

@@ -100,6 +100,24 @@ SCG_API int scg_k8s_import(const char *yaml, size_t len, const struct scg_oci_op
  */
 SCG_API int scg_oci_export(const struct scg_policy *policy, char **json, struct scg_diag *diag);
 
+/*
+ * The calls an OCI runtime (runc, crun) makes under the container's filter
+ * between installing it and the program's first instruction: the exec, the
+ * runtime's own last steps and, for runc, Go's runtime.  The name at
+ * @index, NULL past the last.
+ */
+SCG_API const char *scg_oci_runtime_call(size_t index);
+
+/*
+ * Makes @policy start under an OCI runtime: each runtime call (above) that
+ * it leaves to a default verdict that does not let it run gets an
+ * unconditional allow on the policy's ABIs, named in a note.  Nothing
+ * changes when the policy does not target the native ABI.  Returns 0, -EINVAL when
+ * a rule of the policy refuses one of them for some arguments (an error
+ * at that rule names it; nothing is added then), or -ENOMEM.
+ */
+SCG_API int scg_oci_add_runtime_calls(struct scg_policy *policy, struct scg_diag *diag);
+
 #ifdef __cplusplus
 }
 #endif

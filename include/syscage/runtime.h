@@ -27,6 +27,8 @@
 #include <syscage/emu.h>
 #include <syscage/export.h>
 
+struct scg_phases; /* <syscage/lang.h> */
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -134,6 +136,21 @@ struct scg_install_result {
  */
 SCG_API int scg_filter_install(const struct scg_prog *prog, unsigned flags,
 			       struct scg_install_result *res);
+
+/*
+ * For a program that moves itself through a policy with phases
+ * (<syscage/lang.h>, docs/phases.md): compiles what phase @name allows and
+ * installs it on every thread of the process (TSYNC), on top of the
+ * filters already installed, so a phase only takes calls away.  Enter
+ * "start" first, then each later phase when the program is ready for it
+ * (a phase written `after phase_enter` is meant for this call; the
+ * syscall triggers of other phases are for `syscage run` and are not
+ * installed here).  The caller must have set PR_SET_NO_NEW_PRIVS or hold
+ * CAP_SYS_ADMIN.  Returns 0, -ENOENT for no such phase, -ESRCH (tid in
+ * none: scg_filter_install()'s TSYNC failure) when a thread could not be
+ * moved, or what compiling and installing return.
+ */
+SCG_API int scg_phase_enter(const struct scg_phases *phases, const char *name);
 
 /*
  * Enters strict mode (read, write, _exit and sigreturn only; anything else

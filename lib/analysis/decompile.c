@@ -14,14 +14,21 @@
 #include <syscage/compile.h>
 #include <syscage/policy.h>
 
+#include "analysis/decompile_dag.h"
 #include "analysis/symexec.h"
 #include "util/strbuf.h"
 
 #define X86_64_AUDIT 0xc000003eU
 /* Verdicts kept per syscall before the commonest one is chosen. */
 #define MAX_VERDICTS 64U
-/* Rules (numbers or ranges) for unknown numbers whose verdict is not `unknown`'s. */
-#define MAX_ODD_RULES 512U
+/*
+ * Rules (numbers or ranges) for unknown numbers whose verdict is not
+ * `unknown`'s, on the region path; past it no policy the compiler can lay
+ * out says it.
+ */
+#define MAX_ODD_RULES 4096U
+/* Rules the structured path writes for one syscall, or for all unknown numbers of an ABI. */
+#define MAX_DAG_RULES 8192U
 
 /* Verdicts seen over some inputs, with how many regions (or syscalls) got each. */
 struct tally {
@@ -306,10 +313,68 @@ static int emit_region(void *ctx, const struct scg_region *region, const uint32_
 	return add_rule(sp->d, sp->name, sp->nr, sp->nr, canonical(winner), cond);
 }
 
-/* Rules for @name (@nr) of the current ABI on @within; @def is the policy default. */
-static int emit_syscall(struct decomp *d, const char *name, uint32_t nr,
-			const struct scg_region *within, const struct tally *t, uint32_t def)
+/*
+ * Adds @rules (taking their conditions) for @name, or the numbers
+ * @nr..@last; a last unconditional rule with verdict @skip is left to the
+ * default (or `unknown`) it repeats.
+ */
+static void trim_dag_rules(struct dag_rules *rules, uint32_t skip)
 {
+	size_t n = rules->n;
+	if (n && !rules->v[n - 1].cond && rules->v[n - 1].action == skip)
+		rules->n--;
+}
+
+static bool dag_rules_equal(const struct dag_rules *a, const struct dag_rules *b)
+{
+	if (a->n != b->n)
+		return false;
+	for (size_t i = 0; i < a->n; i++)
+		if (a->v[i].action != b->v[i].action || !scg_expr_equal(a->v[i].cond, b->v[i].cond))
+			return false;
+	return true;
+}
+
+static int add_dag_rules(struct decomp *d, const char *name, uint32_t nr, uint32_t last,
+			 struct dag_rules *rules, uint32_t skip)
+{
+	int r = 0;
+	trim_dag_rules(rules, skip);
+	size_t n = rules->n;
+	for (size_t i = 0; i < n && r == 0; i++) {
+		r = add_rule(d, name, nr, last, rules->v[i].action, rules->v[i].cond);
+		rules->v[i].cond = NULL;
+	}
+	dag_rules_release(rules);
+	return r;
+}
+
+/* The structured rules of one filter for @nr of the current ABI; -ENOTSUP: use regions. */
+static int dag_rules_at(struct decomp *d, uint32_t nr, uint32_t *lo, uint32_t *hi,
+			struct dag_rules *rules)
+{
+	if (d->n != 1)
+		return -ENOTSUP;
+	return dag_rules_for(&d->progs[0], d->arch, nr, canonical, MAX_DAG_RULES, lo, hi, rules);
+}
+
+/*
+ * Rules for @name (@nr) of the current ABI on @within; @def is the policy
+ * default.  Rules read from the filter's structure are left in *@keep, to be
+ * written with those of the syscalls that have the same ones.
+ */
+static int emit_syscall(struct decomp *d, const char *name, uint32_t nr,
+			const struct scg_region *within, const struct tally *t, uint32_t def,
+			struct dag_rules *keep)
+{
+	if (t->n > 1) {
+		uint32_t lo, hi;
+		int r = dag_rules_at(d, nr, &lo, &hi, keep);
+		if (r == 0)
+			trim_dag_rules(keep, def);
+		if (r != -ENOTSUP)
+			return r;
+	}
 	/* the default, when it is one of the verdicts, needs no rule: the others get theirs */
 	uint32_t top = tally_top(t);
 	for (size_t i = 0; i < t->n; i++)
@@ -417,6 +482,77 @@ static int emit_odd_numbers(void *ctx, const struct scg_region *region, const ui
 	return r < 0 ? r : 0;
 }
 
+/* The structured rules of the unknown numbers, range by range, kept until all are known. */
+struct dag_ranges {
+	struct decomp *d;
+	struct dag_range {
+		uint32_t first, last;
+		struct dag_rules rules;
+	} *v;
+	size_t n, cap, total;
+};
+
+static int dag_range(void *ctx, uint32_t first, uint32_t last)
+{
+	struct dag_ranges *dr = ctx;
+	for (uint32_t x = first;;) {
+		if (dr->n == dr->cap) {
+			size_t cap = dr->cap ? dr->cap * 2 : 16;
+			struct dag_range *v = realloc(dr->v, cap * sizeof(*v));
+			if (!v)
+				return -ENOMEM;
+			dr->v = v;
+			dr->cap = cap;
+		}
+		struct dag_range *one = &dr->v[dr->n];
+		*one = (struct dag_range){ 0 };
+		uint32_t lo, hi;
+		int r = dag_rules_at(dr->d, x, &lo, &hi, &one->rules);
+		if (r < 0)
+			return r;
+		one->first = x;
+		one->last = hi < last ? hi : last;
+		struct dag_range *prev = dr->n ? one - 1 : NULL;
+		if (prev && prev->last + 1 == x && dag_rules_equal(&prev->rules, &one->rules)) {
+			prev->last = one->last; /* the same rules go on: one range */
+			dag_rules_release(&one->rules);
+			one = prev;
+		} else {
+			dr->n++;
+			dr->total += one->rules.n;
+		}
+		if (dr->total > MAX_DAG_RULES)
+			return -ENOTSUP;
+		if (one->last == last)
+			return 0;
+		x = one->last + 1;
+	}
+}
+
+/*
+ * The unknown numbers of the current ABI (@parts) as range rules read from
+ * the filter's structure: one walk per stretch of numbers the filter tells
+ * apart.  -ENOTSUP (nothing added) when that path cannot read the filter.
+ */
+static int emit_unknown_dag(struct decomp *d, struct scg_region **parts, size_t n,
+			    uint32_t unknown)
+{
+	struct dag_ranges dr = { .d = d };
+	int r = d->n == 1 ? 0 : -ENOTSUP;
+	for (size_t i = 0; i < n && r == 0; i++)
+		if (!scg_region_empty(parts[i]) && (r = for_each_run(parts[i], SIZE_MAX, dag_range, &dr)) > 0)
+			r = 0; /* the number of runs */
+	for (size_t i = 0; i < dr.n; i++) {
+		if (r == 0)
+			r = add_dag_rules(d, NULL, dr.v[i].first, dr.v[i].last, &dr.v[i].rules,
+					  unknown);
+		else
+			dag_rules_release(&dr.v[i].rules);
+	}
+	free(dr.v);
+	return r;
+}
+
 /* The current ABI's inputs with a number its table does not know (one or two parts). */
 static size_t unknown_parts(const struct scg_arch *arch, struct scg_region **parts)
 {
@@ -521,19 +657,68 @@ static int plan_abi(struct decomp *d, struct abi_plan *p, bool *target)
 	return r;
 }
 
+/*
+ * The kept rules of the current ABI's syscalls (@kept, one list per table
+ * entry, released here): syscalls with the same list get each rule
+ * together, rule by rule, so the text names them on one line.  The order
+ * between different syscalls does not matter; within one it is kept.
+ */
+static int emit_kept(struct decomp *d, struct dag_rules *kept, size_t count)
+{
+	int r = 0;
+	size_t *group = malloc((count ? count : 1) * sizeof(*group));
+	if (!group)
+		r = -ENOMEM;
+	for (size_t i = 0; i < count && r == 0; i++) {
+		if (kept[i].n == 0)
+			continue;
+		size_t n = 0;
+		for (size_t j = i; j < count; j++)
+			if (j == i || (kept[j].n && dag_rules_equal(&kept[i], &kept[j])))
+				group[n++] = j;
+		for (size_t k = 0; k < kept[i].n && r == 0; k++) {
+			for (size_t m = 0; m < n && r == 0; m++) {
+				const char *name;
+				uint32_t nr;
+				scg_syscall_at(d->arch, group[m], &name, &nr);
+				const struct scg_expr *cond = kept[i].v[k].cond;
+				struct scg_expr *c = cond ? scg_expr_clone(cond) : NULL;
+				r = cond && !c ? -ENOMEM : add_rule(d, name, nr, nr, kept[i].v[k].action, c);
+			}
+		}
+		for (size_t m = n; m-- > 0;)
+			dag_rules_release(&kept[group[m]]);
+	}
+	for (size_t i = 0; i < count; i++)
+		dag_rules_release(&kept[i]);
+	free(group);
+	return r;
+}
+
 /* Pass two: the rules of one target ABI. */
 static int emit_abi(struct decomp *d, struct abi_plan *p, uint32_t def, uint32_t unknown)
 {
 	d->arch = p->arch;
-	int r = 0;
-	for (size_t i = 0; i < scg_syscall_count(p->arch) && r == 0; i++) {
+	size_t count = scg_syscall_count(p->arch);
+	struct dag_rules *kept = calloc(count ? count : 1, sizeof(*kept));
+	int r = kept ? 0 : -ENOMEM;
+	for (size_t i = 0; i < count && r == 0; i++) {
 		const char *name;
 		uint32_t nr;
 		scg_syscall_at(p->arch, i, &name, &nr);
 		d->at_syscall = i;
 		struct scg_region *within = syscall_region(p->arch, nr);
-		r = within ? emit_syscall(d, name, nr, within, &p->syscalls[i], def) : -ENOMEM;
+		r = within ? emit_syscall(d, name, nr, within, &p->syscalls[i], def, &kept[i])
+			   : -ENOMEM;
 		scg_region_free(within);
+	}
+	if (kept) {
+		int e = emit_kept(d, kept, r == 0 ? count : 0);
+		for (size_t i = 0; i < count; i++)
+			dag_rules_release(&kept[i]);
+		free(kept);
+		if (r == 0)
+			r = e;
 	}
 	d->at_syscall = scg_syscall_count(p->arch);
 	bool odd = p->unknown.n > 1 || (p->unknown.n == 1 && p->unknown.rets[0] != unknown);
@@ -541,8 +726,13 @@ static int emit_abi(struct decomp *d, struct abi_plan *p, uint32_t def, uint32_t
 		struct scg_region *unk[2];
 		size_t nu = unknown_parts(p->arch, unk);
 		struct odd o = { .d = d, .unknown = unknown };
+		r = emit_unknown_dag(d, unk, nu, unknown);
+		if (r == -ENOTSUP)
+			r = 0;
+		else
+			o.d = NULL; /* written from the structure */
 		for (size_t i = 0; i < nu; i++) {
-			if (r == 0 && !scg_region_empty(unk[i]))
+			if (r == 0 && o.d && !scg_region_empty(unk[i]))
 				r = analysis_walk(d->run, d->progs, d->n, unk[i], emit_odd_numbers,
 						  &o, d->diag);
 			scg_region_free(unk[i]);
@@ -740,7 +930,7 @@ static void report_budget(const struct decomp *d, size_t nplans, const struct ab
 	if (strbuf_finish(&sb, &what) < 0)
 		what = NULL;
 	scg_diag_add(d->diag, SCG_SEV_ERROR, SCG_LOC_NONE, "analysis-budget",
-		     "give it more time (--timeout SECONDS, 0 for no limit)",
+		     scg_hint_text(SCG_HINT_MORE_TIME),
 		     "the time budget ran out before the policy was complete, so none is written; "
 		     "not decided: %s", what ? what : "(no memory to say)");
 	free(what);
@@ -802,8 +992,14 @@ int scg_decompile_opts(const struct scg_prog *progs, size_t n,
 	r = plans && d.policy ? build(&d, plans, &nplans) : -ENOMEM;
 	if (analysis_stopped(r))
 		report_budget(&d, nplans, plans);
+	struct scg_policy *simple = NULL;
 	if (r == 0)
+		r = scg_policy_simplify(d.policy, &simple);
+	if (r == 0) {
+		scg_policy_free(d.policy);
+		d.policy = simple;
 		r = check_compiles(d.policy, diag);
+	}
 	run_finish(&run, opts);
 	for (size_t i = 0; i < nplans; i++)
 		free(plans[i].syscalls);

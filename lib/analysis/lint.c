@@ -644,8 +644,7 @@ static void report_bypass(struct lint *l, const struct scg_arch *arch, const cha
 	scg_ret_format(b->canonical_ret, ret, sizeof(ret));
 	const char *pname = p->name[0] ? p->name : "";
 	scg_diag_add(l->diag, SCG_SEV_ERROR, loc, "int-compared-64",
-		     "compare only the low 32 bits: in a policy the parameter's name or argN.lo; "
-		     "import OCI profiles with --int-args-32",
+		     scg_hint_text(SCG_HINT_INT_ARGS_32),
 		     "on %s, %s is allowed, but the kernel reads %s's argument %u (%s %s) as its low "
 		     "32 bits: that is %s, which gets %s",
 		     scg_arch_name(arch), through.failed ? name : through.data, name, b->arg,
@@ -700,8 +699,7 @@ static int check_int_width(struct lint *l, const struct scg_arch *arch)
 			verdict(l, audit, nr, 0, &pc);
 			scg_diag_add(l->diag, SCG_SEV_WARNING, rule_testing(l, arch, nr, a, pc),
 				     "int-compared-64",
-				     "compare only the low 32 bits: in a policy the parameter's name or "
-				     "argN.lo; import OCI profiles with --int-args-32",
+				     scg_hint_text(SCG_HINT_INT_ARGS_32),
 				     "on %s, %s's argument %u (%s %s) is tested over 64 bits, but the "
 				     "kernel reads only its low 32 bits: calls are judged by an upper "
 				     "half their callers fill at will (here it can only deny calls the "
@@ -797,7 +795,7 @@ static void report_budget(const struct lint *l)
 	if (strbuf_finish(&sb, &what) < 0)
 		what = NULL;
 	scg_diag_add(l->diag, SCG_SEV_ERROR, SCG_LOC_NONE, "analysis-budget",
-		     "give it more time (--timeout SECONDS, 0 for no limit)",
+		     scg_hint_text(SCG_HINT_MORE_TIME),
 		     "the time budget ran out: the findings above are decided, but these were not "
 		     "checked: %s", what ? what : "(no memory to say)");
 	free(what);

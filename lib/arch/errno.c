@@ -11,8 +11,9 @@
 #include "internal.h"
 #include "util/suggest.h"
 
+/* Names in place, not pointers: the tables need no relocation when the library loads. */
 struct named_value {
-	const char *name;
+	char name[28]; /* the longest names have 22 characters (AUDIT_ARCH_LOONGARCH64) */
 	uint32_t value;
 };
 

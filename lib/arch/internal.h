@@ -22,7 +22,7 @@ enum errno_family {
 #define SCG_ARCH_MAX_COMPANIONS 2
 
 struct scg_arch {
-	const char *name;
+	char name[16]; /* in place, not a pointer: no relocation when the library loads */
 	const char *const *aliases; /* NULL-terminated */
 	uint32_t audit;
 	unsigned bits;

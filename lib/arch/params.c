@@ -1,24 +1,55 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * Parameter names and widths from the man pages (syscall_params.c, generated
- * by tools/gen-syscall-params.py), and the rules for when they describe an
+ * Parameter names and widths from the man pages (data/syscall-params.tsv,
+ * turned into syscall_params.c by the build), and the rules for when they describe an
  * ABI's registers: the language's named arguments, the decoder, learn and
  * inject all read them through here.
  */
+#include <pthread.h>
 #include <string.h>
 
 #include <syscage/arch.h>
 
 #include "arch/syscall_params.h"
 
+/*
+ * syscall_param_view, the public view of the rows (pointers into the pool), is
+ * filled once on first use: the table itself stays pointer-free.
+ */
+static pthread_once_t param_view_once = PTHREAD_ONCE_INIT;
+
+static void param_view_fill(void)
+{
+	for (size_t i = 0; i < syscall_param_table_count; i++) {
+		const struct syscall_param_row *r = &syscall_param_rows[i];
+		struct scg_syscall_params *v = &syscall_param_view[i];
+		v->syscall = syscall_param_pool + r->syscall;
+		v->unsupported = syscall_param_pool + r->unsupported;
+		v->count = r->count;
+		for (unsigned j = 0; j < r->count && j < 6; j++) {
+			v->params[j].name = syscall_param_pool + r->params[j].name;
+			v->params[j].type = syscall_param_pool + r->params[j].type;
+			v->params[j].kind = (enum scg_param_kind)r->params[j].kind;
+		}
+	}
+}
+
+const struct scg_syscall_params *syscall_param_at(size_t i)
+{
+	if (i >= syscall_param_table_count)
+		return NULL;
+	pthread_once(&param_view_once, param_view_fill);
+	return &syscall_param_view[i];
+}
+
 const struct scg_syscall_params *scg_syscall_params(const char *syscall)
 {
 	size_t lo = 0, hi = syscall_param_table_count;
 	while (syscall && lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		int cmp = strcmp(syscall, syscall_param_table[mid].syscall);
+		int cmp = strcmp(syscall, syscall_param_pool + syscall_param_rows[mid].syscall);
 		if (cmp == 0)
-			return &syscall_param_table[mid];
+			return syscall_param_at(mid);
 		if (cmp < 0)
 			hi = mid;
 		else

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * The generated syscall tables (syscall_tables.c, written by
- * tools/gen-syscall-tables.py from the reference *.tbl files).
+ * The syscall tables (syscall_tables.c, written at build time by
+ * tools/gen-tables-c.py from data/syscalls.csv).
  */
 #ifndef SCG_LIB_ARCH_SYSCALL_TABLES_H
 #define SCG_LIB_ARCH_SYSCALL_TABLES_H
@@ -16,13 +16,13 @@ struct syscall_entry {
 
 /* One ABI's syscalls: entries sorted by number, plus an index sorted by name. */
 struct syscall_table {
-	const char *name;		       /* the reference file's stem: "mipso32" */
+	const char *name;		   /* the column of data/syscalls.csv: "mipso32" */
 	const struct syscall_entry *by_nr; /* increasing nr */
 	const uint16_t *by_name;	       /* positions in by_nr, in strcmp order of name */
 	size_t count;
 };
 
-/* One table per reference file, named after it. */
+/* One table per column of data/syscalls.csv, named after it. */
 extern const struct syscall_table syscall_table_arm;
 extern const struct syscall_table syscall_table_arm64;
 extern const struct syscall_table syscall_table_i386;

@@ -14,6 +14,7 @@
 #include "bpf/asm_internal.h"
 #include "util/opts.h"
 
+__attribute__((format(printf, 7, 0)))
 static void report(struct asm_ctx *ctx, enum scg_severity severity, unsigned line, unsigned column,
 		   const char *code, const char *hint, const char *fmt, va_list ap)
 {
@@ -110,7 +111,7 @@ static bool header_arch(struct asm_ctx *ctx, const struct scg_arch **abi)
 	*abi = scg_arch_lookup(name);
 	if (!*abi) {
 		asm_error(ctx, 1, (unsigned)b + 1, "asm-header-abi",
-			  "`syscage syscalls --arches` lists the ABIs",
+			  scg_hint_text(SCG_HINT_LIST_ARCHES),
 			  "the header names the ABI '%s', which no table knows", name);
 		return false;
 	}
@@ -144,7 +145,7 @@ int scg_asm(const char *text, size_t len, const struct scg_asm_options *opts, st
 		ctx.stopped = true;
 	} else if (abi && opts->arch && abi != opts->arch && !opts->arch_is_default) {
 		asm_error(&ctx, 1, 1, "asm-header-abi",
-			  "read it for its own ABI (no --arch), or disassemble it again for the other",
+			  scg_hint_text(SCG_HINT_OWN_ARCH),
 			  "the header says the names are for %s, not for %s", scg_arch_name(abi),
 			  scg_arch_name(opts->arch));
 		ctx.stopped = true;

@@ -49,7 +49,7 @@ enum asm_operand {
 
 /* One way to write one opcode. */
 struct asm_form {
-	const char *mnemonic;
+	char mnemonic[8]; /* in place, not a pointer: no relocation when the library loads */
 	enum asm_operand operand;
 	uint16_t code;
 	bool inverted; /* jne, jlt, jle: a single target is the false branch */

@@ -17,9 +17,8 @@
 
 #define NAME_MAX_LEN 64
 
-static const char *const action_names[] = {
-	"ALLOW", "KILL_PROCESS", "KILL_THREAD", "KILL", "TRAP",
-	"ERRNO", "TRACE",	 "LOG",		"USER_NOTIF",
+static const char action_names[][13] = {
+    "ALLOW", "KILL_PROCESS", "KILL_THREAD", "KILL", "TRAP", "ERRNO", "TRACE", "LOG", "USER_NOTIF",
 };
 
 #define N_ACTIONS (sizeof(action_names) / sizeof(action_names[0]))
@@ -120,7 +119,7 @@ static bool resolve_name(struct asm_ctx *ctx, const struct asm_token *tok, uint3
 		return true;
 	if (sys == -ENOSYS) {
 		asm_error(ctx, tok->line, tok->column, "asm-syscall-abi",
-			  "choose the ABI with --arch, or write the number",
+			  scg_hint_text(SCG_HINT_ARCH_OR_NUMBER),
 			  "'%s' is a syscall, but not on %s", name, scg_arch_name(ctx->arch));
 		return false;
 	}
@@ -293,7 +292,8 @@ static bool parse_brackets(struct asm_ctx *ctx, struct asm_line *line,
 	int r = tok->kind == ASM_TOK_IDENT ? asm_field_offset(tok->text, tok->len, ctx->arch, &out->k)
 					   : -ENOENT;
 	if (r == -EINVAL) {
-		asm_error(ctx, tok->line, tok->column, "asm-operand", "choose one with --arch",
+		asm_error(ctx, tok->line, tok->column, "asm-operand",
+			  scg_hint_text(SCG_HINT_CHOOSE_ARCH),
 			  "field '%.*s' depends on the target ABI, and none is known", shown_len(tok),
 			  tok->text);
 		return false;

@@ -13,8 +13,8 @@
 #include "bpf/disasm_internal.h"
 #include "bpf/opcodes.h"
 
-static const char *const class_names[] = { "BPF_LD",  "BPF_LDX", "BPF_ST",  "BPF_STX",
-					   "BPF_ALU", "BPF_JMP", "BPF_RET", "BPF_MISC" };
+static const char class_names[][9] = {"BPF_LD",	 "BPF_LDX", "BPF_ST",  "BPF_STX",
+				      "BPF_ALU", "BPF_JMP", "BPF_RET", "BPF_MISC"};
 
 static const char *size_name(uint16_t code)
 {
@@ -30,17 +30,17 @@ static const char *size_name(uint16_t code)
 
 static const char *mode_name(uint16_t code)
 {
-	static const char *const names[] = { "BPF_IMM", "BPF_ABS", "BPF_IND",
-					     "BPF_MEM", "BPF_LEN", "BPF_MSH" };
+	static const char names[][8] = {"BPF_IMM", "BPF_ABS", "BPF_IND",
+					"BPF_MEM", "BPF_LEN", "BPF_MSH"};
 	return names[BPF_MODE(code) >> 5];
 }
 
 static const char *op_name(uint16_t code)
 {
-	static const char *const alu[] = { "BPF_ADD", "BPF_SUB", "BPF_MUL", "BPF_DIV",
-					   "BPF_OR",  "BPF_AND", "BPF_LSH", "BPF_RSH",
-					   "BPF_NEG", "BPF_MOD", "BPF_XOR" };
-	static const char *const jmp[] = { "BPF_JA", "BPF_JEQ", "BPF_JGT", "BPF_JGE", "BPF_JSET" };
+	static const char alu[][8] = {"BPF_ADD", "BPF_SUB", "BPF_MUL", "BPF_DIV",
+				      "BPF_OR",	 "BPF_AND", "BPF_LSH", "BPF_RSH",
+				      "BPF_NEG", "BPF_MOD", "BPF_XOR"};
+	static const char jmp[][9] = {"BPF_JA", "BPF_JEQ", "BPF_JGT", "BPF_JGE", "BPF_JSET"};
 	unsigned op = BPF_OP(code) >> 4;
 	return BPF_CLASS(code) == BPF_ALU ? alu[op] : jmp[op];
 }

@@ -81,7 +81,7 @@ static const uint8_t classic_codes[CLASSIC_TABLE_SIZE] = {
 };
 
 /* Ancillary loads (SKF_AD_OFF + 4 * i) the kernel knows, for messages. */
-static const char *const ancillary_names[] = {
+static const char ancillary_names[][17] = {
     "protocol",		"pkttype",    "ifindex",   "nlattr",
     "nlattr_nest",	"mark",	      "queue",	   "hatype",
     "rxhash",		"cpu",	      "alu_xor_x", "vlan_tag",

@@ -243,7 +243,7 @@ int scg_compile(const struct scg_policy *policy, const struct scg_compile_option
 		return -EINVAL;
 	if (scg_policy_arch_count(policy) == 0) {
 		scg_diag_add(diag, SCG_SEV_ERROR, SCG_LOC_NONE, "no-target-arch",
-			     "add an 'arch' line, or compile with --arch", "the policy targets no ABI");
+			     scg_hint_text(SCG_HINT_POLICY_ARCH), "the policy targets no ABI");
 		return -EINVAL;
 	}
 	if (scg_policy_arch_count(policy) > MAX_STATS)

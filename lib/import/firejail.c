@@ -8,6 +8,7 @@
  * stacked as the kernel runs them.  Options that are not seccomp are not
  * ours and are skipped.
  */
+#include <stdarg.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -38,7 +39,7 @@ static const char *const unsupported[] = {
 };
 
 /* Words that only firejail profiles start lines with. */
-static const char *const keywords[] = {
+static const char keywords[][28] = {
     "seccomp",
     "seccomp.drop",
     "seccomp.keep",
@@ -65,7 +66,6 @@ static const char *const keywords[] = {
     "net",
     "nodvd",
     "notv",
-    NULL,
 };
 
 /* A list option's value and where it starts. */
@@ -103,18 +103,31 @@ struct fj_ctx {
 };
 
 static void diag(struct fj_ctx *c, enum scg_severity sev, struct scg_loc loc, const char *hint,
-		 const char *fmt, const char *what)
+		 const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+static void diag(struct fj_ctx *c, enum scg_severity sev, struct scg_loc loc, const char *hint,
+		 const char *fmt, ...)
 {
 	if (sev == SCG_SEV_ERROR)
 		c->failed = true;
-	scg_diag_add(c->diag, sev, loc, sev == SCG_SEV_ERROR ? "firejail" : "firejail-ignored",
-		     hint, fmt, what);
+	va_list ap;
+	va_start(ap, fmt);
+	scg_diag_vadd(c->diag, sev, loc, sev == SCG_SEV_ERROR ? "firejail" : "firejail-ignored",
+		      hint, fmt, ap);
+	va_end(ap);
 }
 
 static bool in_list(const char *const *list, const char *word, size_t len)
 {
 	for (; *list; list++)
 		if (strlen(*list) == len && !strncmp(*list, word, len))
+			return true;
+	return false;
+}
+
+static bool in_keywords(const char *word, size_t len)
+{
+	for (size_t i = 0; i < sizeof(keywords) / sizeof(keywords[0]); i++)
+		if (strlen(keywords[i]) == len && !strncmp(keywords[i], word, len))
 			return true;
 	return false;
 }
@@ -297,7 +310,7 @@ static int read_line(struct fj_ctx *c, const char *file, char *line, unsigned li
 			diag(c, SCG_SEV_WARNING,
 			     (struct scg_loc){file, lineno, (unsigned)(p - line) + 1, -1},
 			     "firejail decides it when it starts the sandbox",
-			     "a conditional line is not followed%s", "");
+			     "a conditional line is not followed");
 		return 0;
 	}
 	if (!cmdline && ignored(c, p))
@@ -354,7 +367,7 @@ static int read_text(struct fj_ctx *c, const char *file, const char *text, size_
 		if (strlen(line) != n)
 			diag(c, SCG_SEV_ERROR,
 			     (struct scg_loc){file, lineno, (unsigned)strlen(line) + 1, -1},
-			     "profiles are text", "NUL byte in line%s", "");
+			     "profiles are text", "NUL byte in line");
 		else
 			r = read_line(c, file, line, lineno);
 		free(line);
@@ -586,7 +599,7 @@ static const struct fj_syscall *find_syscall(const char *name, bool b32)
 	const struct fj_syscall *t = b32 ? fj_syscalls32 : fj_syscalls64;
 	size_t n = b32 ? fj_syscall_count32 : fj_syscall_count64;
 	for (size_t i = 0; i < n; i++)
-		if (!strcmp(t[i].name, name))
+		if (!strcmp(fj_name_pool + t[i].name, name))
 			return &t[i];
 	return NULL;
 }
@@ -594,7 +607,7 @@ static const struct fj_syscall *find_syscall(const char *name, bool b32)
 static const struct fj_group *find_group(const char *name)
 {
 	for (size_t i = 0; i < fj_group_count; i++)
-		if (!strcmp(fj_groups[i].name, name))
+		if (!strcmp(fj_name_pool + fj_groups[i].name, name))
 			return &fj_groups[i];
 	return NULL;
 }
@@ -711,10 +724,11 @@ static int parse_items(struct fj_ctx *c, const struct fj_list *l, bool b32, enum
 		/* what firejail needs after exec stays out of filters loaded before it */
 		bool late = false;
 		if (!it->skip && kind != FJ_KEEP && !it->neg) {
-			if (it->group)
-				for (size_t k = 0; k < (b32 ? it->g->n32 : it->g->n64); k++)
-					late |= after_exec(b32 ? it->g->nr32[k] : it->g->nr64[k], b32);
-			else
+			size_t gn = 0;
+			const uint32_t *nrs = it->group ? fj_group_numbers(it->g, b32, &gn) : NULL;
+			for (size_t k = 0; k < gn; k++)
+				late |= after_exec(nrs[k], b32);
+			if (!it->group)
 				late = after_exec(it->nr, b32);
 		}
 		if (late) {
@@ -734,8 +748,8 @@ static int parse_items(struct fj_ctx *c, const struct fj_list *l, bool b32, enum
 static int add_group(struct imp_layer *l, const struct fj_group *g, bool b32, uint32_t act,
 		     struct scg_loc loc)
 {
-	const uint32_t *nrs = b32 ? g->nr32 : g->nr64;
-	size_t n = b32 ? g->n32 : g->n64;
+	size_t n;
+	const uint32_t *nrs = fj_group_numbers(g, b32, &n);
 	int e = 0;
 	for (size_t i = 0; i < n && !e; i++)
 		e = add_nr(l, abi_of(b32), nrs[i], NULL, act, loc);
@@ -946,7 +960,7 @@ static int build_one(struct fj_ctx *c, struct imp_stack *st, enum fj_filter f)
 	if (s->drop32.text && !s->keep32.text)
 		diag(c, SCG_SEV_WARNING, s->drop32.loc,
 		     "measured: the stack it installs is its prebuilt i386 default list",
-		     "firejail 0.9.72 loads the i386 default list instead of seccomp.32.drop's%s", "");
+		     "firejail 0.9.72 loads the i386 default list instead of seccomp.32.drop's");
 	bool rebuilt = (s->list.text && *s->list.text) || s->action != (SCG_RET_ERRNO | EPERM);
 	switch (f) {
 	case F_PROTOCOL:
@@ -989,12 +1003,12 @@ static int build(struct fj_ctx *c, struct imp_stack *st)
 	if (s->drop32.text && !s->keep32.text)
 		diag(c, SCG_SEV_WARNING, s->drop32.loc,
 		     "measured: the stack it installs is its prebuilt i386 default list",
-		     "firejail 0.9.72 loads the i386 default list instead of seccomp.32.drop's%s", "");
+		     "firejail 0.9.72 loads the i386 default list instead of seccomp.32.drop's");
 	bool rebuilt = (s->list.text && *s->list.text) || s->action != (SCG_RET_ERRNO | EPERM);
 	if (s->list32.text && !rebuilt && !s->drop32.text && !s->keep32.text)
 		diag(c, SCG_SEV_WARNING, s->list32.loc,
 		     "it counts with a list for seccomp too, or another seccomp-error-action",
-		     "firejail 0.9.72 loads its i386 default list without seccomp.32's%s", "");
+		     "firejail 0.9.72 loads its i386 default list without seccomp.32's");
 	enum fj_filter seq[16];
 	size_t n = 0;
 	if (s->nproto)
@@ -1030,8 +1044,7 @@ bool scg_firejail_detect(const char *text, size_t len)
 		size_t n = 0; /* the option's name, within the line (the text has no NUL) */
 		while (w + n < (e ? e : end) && !strchr(" \t=\n", w[n]))
 			n++;
-		if (n &&
-		    (in_list(keywords, w, n) || in_list(unsupported, w, n)))
+		if (n && (in_keywords(w, n) || in_list(unsupported, w, n)))
 			return true;
 		p = e ? e + 1 : end;
 	}
@@ -1062,7 +1075,7 @@ int scg_firejail_import(const char *text, size_t len, const struct scg_import_op
 	int r = read_text(&c, file, text, len);
 	struct imp_stack st;
 	imp_stack_init(&st, file);
-	static const char *const abis[] = {"x86_64", "x86", "x32"};
+	static const char abis[][7] = {"x86_64", "x86", "x32"};
 	for (size_t i = 0; i < 3; i++)
 		st.targets[st.ntargets++] = scg_arch_lookup(abis[i]);
 	if (r == 0 && !c.failed)

@@ -11,8 +11,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The tables hold 16-bit offsets into fj_name_pool: no pointers to relocate. */
+extern const char fj_name_pool[];
+
 struct fj_syscall {
-	const char *name;
+	uint16_t name; /* offset in fj_name_pool */
 	uint32_t nr;
 };
 /* firejail's syscall tables: x86_64 ("64") and i386 ("32"), sorted by name */
@@ -21,15 +24,21 @@ extern const size_t fj_syscall_count64, fj_syscall_count32;
 
 /* A group as fseccomp expands it in a drop list, on each ABI. */
 struct fj_group {
-	const char *name; /* without '@' */
-	const uint32_t *nr64;
-	size_t n64;
-	const uint32_t *nr32;
-	size_t n32;
+	uint16_t name;	       /* offset in fj_name_pool; without '@' */
+	uint16_t first64, n64; /* the x86_64 numbers: fj_group_nrs[first64 .. first64 + n64) */
+	uint16_t first32, n32; /* the i386 numbers, likewise */
 	bool after_exec; /* some members are refused only after exec (execve, prctl, ...) */
 };
 extern const struct fj_group fj_groups[];
 extern const size_t fj_group_count;
+extern const uint32_t fj_group_nrs[];
+
+/* @g's numbers on i386 (@b32) or x86_64, and how many (*@n). */
+static inline const uint32_t *fj_group_numbers(const struct fj_group *g, bool b32, size_t *n)
+{
+	*n = b32 ? g->n32 : g->n64;
+	return fj_group_nrs + (b32 ? g->first32 : g->first64);
+}
 
 /* The calls firejail's default filters (seccomp, seccomp.32) refuse. */
 extern const uint32_t fj_default64[], fj_default32[];

@@ -6,1060 +6,996 @@
 #include "import/firejail.h"
 
 /* clang-format off */
+const char fj_name_pool[] =
+	"\0" "_sysctl\0" "accept\0" "accept4\0" "access\0" "acct\0" "add_key\0" "adjtimex\0"
+	"afs_syscall\0" "alarm\0" "arch_prctl\0" "bind\0" "bpf\0" "brk\0" "capget\0" "capset\0"
+	"chdir\0" "chmod\0" "chown\0" "chroot\0" "clock_adjtime\0" "clock_getres\0"
+	"clock_gettime\0" "clock_nanosleep\0" "clock_settime\0" "clone\0" "clone3\0" "close\0"
+	"close_range\0" "connect\0" "copy_file_range\0" "creat\0" "create_module\0"
+	"delete_module\0" "dup\0" "dup2\0" "dup3\0" "epoll_create\0" "epoll_create1\0"
+	"epoll_ctl\0" "epoll_ctl_old\0" "epoll_pwait\0" "epoll_wait\0" "epoll_wait_old\0"
+	"eventfd\0" "eventfd2\0" "execve\0" "execveat\0" "exit\0" "exit_group\0" "faccessat\0"
+	"faccessat2\0" "fadvise64\0" "fallocate\0" "fanotify_init\0" "fanotify_mark\0"
+	"fchdir\0" "fchmod\0" "fchmodat\0" "fchown\0" "fchownat\0" "fcntl\0" "fdatasync\0"
+	"fgetxattr\0" "finit_module\0" "flistxattr\0" "flock\0" "fork\0" "fremovexattr\0"
+	"fsconfig\0" "fsetxattr\0" "fsmount\0" "fsopen\0" "fspick\0" "fstat\0" "fstatfs\0"
+	"fsync\0" "ftruncate\0" "futex\0" "futimesat\0" "get_kernel_syms\0" "get_mempolicy\0"
+	"get_robust_list\0" "get_thread_area\0" "getcpu\0" "getcwd\0" "getdents\0"
+	"getdents64\0" "getegid\0" "geteuid\0" "getgid\0" "getgroups\0" "getitimer\0"
+	"getpeername\0" "getpgid\0" "getpgrp\0" "getpid\0" "getpmsg\0" "getppid\0"
+	"getpriority\0" "getrandom\0" "getresgid\0" "getresuid\0" "getrlimit\0" "getrusage\0"
+	"getsid\0" "getsockname\0" "getsockopt\0" "gettid\0" "gettimeofday\0" "getuid\0"
+	"getxattr\0" "init_module\0" "inotify_add_watch\0" "inotify_init\0" "inotify_init1\0"
+	"inotify_rm_watch\0" "io_cancel\0" "io_destroy\0" "io_getevents\0" "io_pgetevents\0"
+	"io_setup\0" "io_submit\0" "io_uring_enter\0" "io_uring_register\0" "io_uring_setup\0"
+	"ioctl\0" "ioperm\0" "iopl\0" "ioprio_get\0" "ioprio_set\0" "kcmp\0"
+	"kexec_file_load\0" "kexec_load\0" "keyctl\0" "kill\0" "lchown\0" "lgetxattr\0"
+	"link\0" "linkat\0" "listen\0" "listxattr\0" "llistxattr\0" "lookup_dcookie\0"
+	"lremovexattr\0" "lseek\0" "lsetxattr\0" "lstat\0" "madvise\0" "mbind\0" "membarrier\0"
+	"memfd_create\0" "migrate_pages\0" "mincore\0" "mkdir\0" "mkdirat\0" "mknod\0"
+	"mknodat\0" "mlock\0" "mlock2\0" "mlockall\0" "mmap\0" "modify_ldt\0" "mount\0"
+	"move_mount\0" "move_pages\0" "mprotect\0" "mq_getsetattr\0" "mq_notify\0" "mq_open\0"
+	"mq_timedreceive\0" "mq_timedsend\0" "mq_unlink\0" "mremap\0" "msgctl\0" "msgget\0"
+	"msgrcv\0" "msgsnd\0" "msync\0" "munlock\0" "munlockall\0" "munmap\0"
+	"name_to_handle_at\0" "nanosleep\0" "newfstatat\0" "nfsservctl\0" "open\0"
+	"open_by_handle_at\0" "open_tree\0" "openat\0" "openat2\0" "pause\0"
+	"perf_event_open\0" "personality\0" "pidfd_getfd\0" "pidfd_open\0"
+	"pidfd_send_signal\0" "pipe\0" "pipe2\0" "pivot_root\0" "pkey_alloc\0" "pkey_free\0"
+	"pkey_mprotect\0" "poll\0" "ppoll\0" "prctl\0" "pread64\0" "preadv\0" "preadv2\0"
+	"prlimit64\0" "process_madvise\0" "process_vm_readv\0" "process_vm_writev\0"
+	"pselect6\0" "ptrace\0" "putpmsg\0" "pwrite64\0" "pwritev\0" "pwritev2\0"
+	"query_module\0" "quotactl\0" "read\0" "readahead\0" "readlink\0" "readlinkat\0"
+	"readv\0" "reboot\0" "recvfrom\0" "recvmmsg\0" "recvmsg\0" "remap_file_pages\0"
+	"removexattr\0" "rename\0" "renameat\0" "renameat2\0" "request_key\0"
+	"restart_syscall\0" "rmdir\0" "rseq\0" "rt_sigaction\0" "rt_sigpending\0"
+	"rt_sigprocmask\0" "rt_sigqueueinfo\0" "rt_sigreturn\0" "rt_sigsuspend\0"
+	"rt_sigtimedwait\0" "rt_tgsigqueueinfo\0" "sched_get_priority_max\0"
+	"sched_get_priority_min\0" "sched_getaffinity\0" "sched_getattr\0" "sched_getparam\0"
+	"sched_getscheduler\0" "sched_rr_get_interval\0" "sched_setaffinity\0"
+	"sched_setattr\0" "sched_setparam\0" "sched_setscheduler\0" "sched_yield\0" "seccomp\0"
+	"security\0" "select\0" "semctl\0" "semget\0" "semop\0" "semtimedop\0" "sendfile\0"
+	"sendmmsg\0" "sendmsg\0" "sendto\0" "set_mempolicy\0" "set_robust_list\0"
+	"set_thread_area\0" "set_tid_address\0" "setdomainname\0" "setfsgid\0" "setfsuid\0"
+	"setgid\0" "setgroups\0" "sethostname\0" "setitimer\0" "setns\0" "setpgid\0"
+	"setpriority\0" "setregid\0" "setresgid\0" "setresuid\0" "setreuid\0" "setrlimit\0"
+	"setsid\0" "setsockopt\0" "settimeofday\0" "setuid\0" "setxattr\0" "shmat\0" "shmctl\0"
+	"shmdt\0" "shmget\0" "shutdown\0" "sigaltstack\0" "signalfd\0" "signalfd4\0" "socket\0"
+	"socketpair\0" "splice\0" "stat\0" "statfs\0" "statx\0" "swapoff\0" "swapon\0"
+	"symlink\0" "symlinkat\0" "sync\0" "sync_file_range\0" "syncfs\0" "sysfs\0" "sysinfo\0"
+	"syslog\0" "tee\0" "tgkill\0" "time\0" "timer_create\0" "timer_delete\0"
+	"timer_getoverrun\0" "timer_gettime\0" "timer_settime\0" "timerfd_create\0"
+	"timerfd_gettime\0" "timerfd_settime\0" "times\0" "tkill\0" "truncate\0" "tuxcall\0"
+	"umask\0" "umount2\0" "uname\0" "unlink\0" "unlinkat\0" "unshare\0" "uselib\0"
+	"userfaultfd\0" "ustat\0" "utime\0" "utimensat\0" "utimes\0" "vfork\0" "vhangup\0"
+	"vmsplice\0" "vserver\0" "wait4\0" "waitid\0" "write\0" "writev\0" "_llseek\0"
+	"_newselect\0" "bdflush\0" "break\0" "chown32\0" "clock_adjtime64\0"
+	"clock_getres_time64\0" "clock_gettime64\0" "clock_nanosleep_time64\0"
+	"clock_settime64\0" "fadvise64_64\0" "fchown32\0" "fcntl64\0" "fstat64\0" "fstatat64\0"
+	"fstatfs64\0" "ftime\0" "ftruncate64\0" "futex_time64\0" "getegid32\0" "geteuid32\0"
+	"getgid32\0" "getgroups32\0" "getresgid32\0" "getresuid32\0" "getuid32\0" "gtty\0"
+	"idle\0" "io_pgetevents_time64\0" "ipc\0" "lchown32\0" "lock\0" "lstat64\0" "mmap2\0"
+	"mpx\0" "mq_timedreceive_time64\0" "mq_timedsend_time64\0" "nice\0" "oldfstat\0"
+	"oldlstat\0" "oldolduname\0" "oldstat\0" "olduname\0" "ppoll_time64\0" "prof\0"
+	"profil\0" "pselect6_time64\0" "readdir\0" "recvmmsg_time64\0"
+	"rt_sigtimedwait_time64\0" "sched_rr_get_interval_time64\0" "semtimedop_time64\0"
+	"sendfile64\0" "setfsgid32\0" "setfsuid32\0" "setgid32\0" "setgroups32\0"
+	"setregid32\0" "setresgid32\0" "setresuid32\0" "setreuid32\0" "setuid32\0" "sgetmask\0"
+	"sigaction\0" "signal\0" "sigpending\0" "sigprocmask\0" "sigreturn\0" "sigsuspend\0"
+	"socketcall\0" "ssetmask\0" "stat64\0" "statfs64\0" "stime\0" "stty\0"
+	"timer_gettime64\0" "timer_settime64\0" "timerfd_gettime64\0" "timerfd_settime64\0"
+	"truncate64\0" "ugetrlimit\0" "ulimit\0" "umount\0" "utimensat_time64\0" "vm86\0"
+	"vm86old\0" "waitpid\0" "aio\0" "basic-io\0" "clock\0" "cpu-emulation\0" "debug\0"
+	"default\0" "default-keep\0" "default-nodebuggers\0" "file-system\0" "io-event\0"
+	"keyring\0" "memlock\0" "module\0" "network-io\0" "obsolete\0" "privileged\0"
+	"process\0" "raw-io\0" "resources\0" "swap\0" "system-service\0" "timer\0"
+;
+
 const struct fj_syscall fj_syscalls64[] = {
-	{ "_sysctl", 156 },
-	{ "accept", 43 },
-	{ "accept4", 288 },
-	{ "access", 21 },
-	{ "acct", 163 },
-	{ "add_key", 248 },
-	{ "adjtimex", 159 },
-	{ "afs_syscall", 183 },
-	{ "alarm", 37 },
-	{ "arch_prctl", 158 },
-	{ "bind", 49 },
-	{ "bpf", 321 },
-	{ "brk", 12 },
-	{ "capget", 125 },
-	{ "capset", 126 },
-	{ "chdir", 80 },
-	{ "chmod", 90 },
-	{ "chown", 92 },
-	{ "chroot", 161 },
-	{ "clock_adjtime", 305 },
-	{ "clock_getres", 229 },
-	{ "clock_gettime", 228 },
-	{ "clock_nanosleep", 230 },
-	{ "clock_settime", 227 },
-	{ "clone", 56 },
-	{ "clone3", 435 },
-	{ "close", 3 },
-	{ "close_range", 436 },
-	{ "connect", 42 },
-	{ "copy_file_range", 326 },
-	{ "creat", 85 },
-	{ "create_module", 174 },
-	{ "delete_module", 176 },
-	{ "dup", 32 },
-	{ "dup2", 33 },
-	{ "dup3", 292 },
-	{ "epoll_create", 213 },
-	{ "epoll_create1", 291 },
-	{ "epoll_ctl", 233 },
-	{ "epoll_ctl_old", 214 },
-	{ "epoll_pwait", 281 },
-	{ "epoll_wait", 232 },
-	{ "epoll_wait_old", 215 },
-	{ "eventfd", 284 },
-	{ "eventfd2", 290 },
-	{ "execve", 59 },
-	{ "execveat", 322 },
-	{ "exit", 60 },
-	{ "exit_group", 231 },
-	{ "faccessat", 269 },
-	{ "faccessat2", 439 },
-	{ "fadvise64", 221 },
-	{ "fallocate", 285 },
-	{ "fanotify_init", 300 },
-	{ "fanotify_mark", 301 },
-	{ "fchdir", 81 },
-	{ "fchmod", 91 },
-	{ "fchmodat", 268 },
-	{ "fchown", 93 },
-	{ "fchownat", 260 },
-	{ "fcntl", 72 },
-	{ "fdatasync", 75 },
-	{ "fgetxattr", 193 },
-	{ "finit_module", 313 },
-	{ "flistxattr", 196 },
-	{ "flock", 73 },
-	{ "fork", 57 },
-	{ "fremovexattr", 199 },
-	{ "fsconfig", 431 },
-	{ "fsetxattr", 190 },
-	{ "fsmount", 432 },
-	{ "fsopen", 430 },
-	{ "fspick", 433 },
-	{ "fstat", 5 },
-	{ "fstatfs", 138 },
-	{ "fsync", 74 },
-	{ "ftruncate", 77 },
-	{ "futex", 202 },
-	{ "futimesat", 261 },
-	{ "get_kernel_syms", 177 },
-	{ "get_mempolicy", 239 },
-	{ "get_robust_list", 274 },
-	{ "get_thread_area", 211 },
-	{ "getcpu", 309 },
-	{ "getcwd", 79 },
-	{ "getdents", 78 },
-	{ "getdents64", 217 },
-	{ "getegid", 108 },
-	{ "geteuid", 107 },
-	{ "getgid", 104 },
-	{ "getgroups", 115 },
-	{ "getitimer", 36 },
-	{ "getpeername", 52 },
-	{ "getpgid", 121 },
-	{ "getpgrp", 111 },
-	{ "getpid", 39 },
-	{ "getpmsg", 181 },
-	{ "getppid", 110 },
-	{ "getpriority", 140 },
-	{ "getrandom", 318 },
-	{ "getresgid", 120 },
-	{ "getresuid", 118 },
-	{ "getrlimit", 97 },
-	{ "getrusage", 98 },
-	{ "getsid", 124 },
-	{ "getsockname", 51 },
-	{ "getsockopt", 55 },
-	{ "gettid", 186 },
-	{ "gettimeofday", 96 },
-	{ "getuid", 102 },
-	{ "getxattr", 191 },
-	{ "init_module", 175 },
-	{ "inotify_add_watch", 254 },
-	{ "inotify_init", 253 },
-	{ "inotify_init1", 294 },
-	{ "inotify_rm_watch", 255 },
-	{ "io_cancel", 210 },
-	{ "io_destroy", 207 },
-	{ "io_getevents", 208 },
-	{ "io_pgetevents", 333 },
-	{ "io_setup", 206 },
-	{ "io_submit", 209 },
-	{ "io_uring_enter", 426 },
-	{ "io_uring_register", 427 },
-	{ "io_uring_setup", 425 },
-	{ "ioctl", 16 },
-	{ "ioperm", 173 },
-	{ "iopl", 172 },
-	{ "ioprio_get", 252 },
-	{ "ioprio_set", 251 },
-	{ "kcmp", 312 },
-	{ "kexec_file_load", 320 },
-	{ "kexec_load", 246 },
-	{ "keyctl", 250 },
-	{ "kill", 62 },
-	{ "lchown", 94 },
-	{ "lgetxattr", 192 },
-	{ "link", 86 },
-	{ "linkat", 265 },
-	{ "listen", 50 },
-	{ "listxattr", 194 },
-	{ "llistxattr", 195 },
-	{ "lookup_dcookie", 212 },
-	{ "lremovexattr", 198 },
-	{ "lseek", 8 },
-	{ "lsetxattr", 189 },
-	{ "lstat", 6 },
-	{ "madvise", 28 },
-	{ "mbind", 237 },
-	{ "membarrier", 324 },
-	{ "memfd_create", 319 },
-	{ "migrate_pages", 256 },
-	{ "mincore", 27 },
-	{ "mkdir", 83 },
-	{ "mkdirat", 258 },
-	{ "mknod", 133 },
-	{ "mknodat", 259 },
-	{ "mlock", 149 },
-	{ "mlock2", 325 },
-	{ "mlockall", 151 },
-	{ "mmap", 9 },
-	{ "modify_ldt", 154 },
-	{ "mount", 165 },
-	{ "move_mount", 429 },
-	{ "move_pages", 279 },
-	{ "mprotect", 10 },
-	{ "mq_getsetattr", 245 },
-	{ "mq_notify", 244 },
-	{ "mq_open", 240 },
-	{ "mq_timedreceive", 243 },
-	{ "mq_timedsend", 242 },
-	{ "mq_unlink", 241 },
-	{ "mremap", 25 },
-	{ "msgctl", 71 },
-	{ "msgget", 68 },
-	{ "msgrcv", 70 },
-	{ "msgsnd", 69 },
-	{ "msync", 26 },
-	{ "munlock", 150 },
-	{ "munlockall", 152 },
-	{ "munmap", 11 },
-	{ "name_to_handle_at", 303 },
-	{ "nanosleep", 35 },
-	{ "newfstatat", 262 },
-	{ "nfsservctl", 180 },
-	{ "open", 2 },
-	{ "open_by_handle_at", 304 },
-	{ "open_tree", 428 },
-	{ "openat", 257 },
-	{ "openat2", 437 },
-	{ "pause", 34 },
-	{ "perf_event_open", 298 },
-	{ "personality", 135 },
-	{ "pidfd_getfd", 438 },
-	{ "pidfd_open", 434 },
-	{ "pidfd_send_signal", 424 },
-	{ "pipe", 22 },
-	{ "pipe2", 293 },
-	{ "pivot_root", 155 },
-	{ "pkey_alloc", 330 },
-	{ "pkey_free", 331 },
-	{ "pkey_mprotect", 329 },
-	{ "poll", 7 },
-	{ "ppoll", 271 },
-	{ "prctl", 157 },
-	{ "pread64", 17 },
-	{ "preadv", 295 },
-	{ "preadv2", 327 },
-	{ "prlimit64", 302 },
-	{ "process_madvise", 440 },
-	{ "process_vm_readv", 310 },
-	{ "process_vm_writev", 311 },
-	{ "pselect6", 270 },
-	{ "ptrace", 101 },
-	{ "putpmsg", 182 },
-	{ "pwrite64", 18 },
-	{ "pwritev", 296 },
-	{ "pwritev2", 328 },
-	{ "query_module", 178 },
-	{ "quotactl", 179 },
-	{ "read", 0 },
-	{ "readahead", 187 },
-	{ "readlink", 89 },
-	{ "readlinkat", 267 },
-	{ "readv", 19 },
-	{ "reboot", 169 },
-	{ "recvfrom", 45 },
-	{ "recvmmsg", 299 },
-	{ "recvmsg", 47 },
-	{ "remap_file_pages", 216 },
-	{ "removexattr", 197 },
-	{ "rename", 82 },
-	{ "renameat", 264 },
-	{ "renameat2", 316 },
-	{ "request_key", 249 },
-	{ "restart_syscall", 219 },
-	{ "rmdir", 84 },
-	{ "rseq", 334 },
-	{ "rt_sigaction", 13 },
-	{ "rt_sigpending", 127 },
-	{ "rt_sigprocmask", 14 },
-	{ "rt_sigqueueinfo", 129 },
-	{ "rt_sigreturn", 15 },
-	{ "rt_sigsuspend", 130 },
-	{ "rt_sigtimedwait", 128 },
-	{ "rt_tgsigqueueinfo", 297 },
-	{ "sched_get_priority_max", 146 },
-	{ "sched_get_priority_min", 147 },
-	{ "sched_getaffinity", 204 },
-	{ "sched_getattr", 315 },
-	{ "sched_getparam", 143 },
-	{ "sched_getscheduler", 145 },
-	{ "sched_rr_get_interval", 148 },
-	{ "sched_setaffinity", 203 },
-	{ "sched_setattr", 314 },
-	{ "sched_setparam", 142 },
-	{ "sched_setscheduler", 144 },
-	{ "sched_yield", 24 },
-	{ "seccomp", 317 },
-	{ "security", 185 },
-	{ "select", 23 },
-	{ "semctl", 66 },
-	{ "semget", 64 },
-	{ "semop", 65 },
-	{ "semtimedop", 220 },
-	{ "sendfile", 40 },
-	{ "sendmmsg", 307 },
-	{ "sendmsg", 46 },
-	{ "sendto", 44 },
-	{ "set_mempolicy", 238 },
-	{ "set_robust_list", 273 },
-	{ "set_thread_area", 205 },
-	{ "set_tid_address", 218 },
-	{ "setdomainname", 171 },
-	{ "setfsgid", 123 },
-	{ "setfsuid", 122 },
-	{ "setgid", 106 },
-	{ "setgroups", 116 },
-	{ "sethostname", 170 },
-	{ "setitimer", 38 },
-	{ "setns", 308 },
-	{ "setpgid", 109 },
-	{ "setpriority", 141 },
-	{ "setregid", 114 },
-	{ "setresgid", 119 },
-	{ "setresuid", 117 },
-	{ "setreuid", 113 },
-	{ "setrlimit", 160 },
-	{ "setsid", 112 },
-	{ "setsockopt", 54 },
-	{ "settimeofday", 164 },
-	{ "setuid", 105 },
-	{ "setxattr", 188 },
-	{ "shmat", 30 },
-	{ "shmctl", 31 },
-	{ "shmdt", 67 },
-	{ "shmget", 29 },
-	{ "shutdown", 48 },
-	{ "sigaltstack", 131 },
-	{ "signalfd", 282 },
-	{ "signalfd4", 289 },
-	{ "socket", 41 },
-	{ "socketpair", 53 },
-	{ "splice", 275 },
-	{ "stat", 4 },
-	{ "statfs", 137 },
-	{ "statx", 332 },
-	{ "swapoff", 168 },
-	{ "swapon", 167 },
-	{ "symlink", 88 },
-	{ "symlinkat", 266 },
-	{ "sync", 162 },
-	{ "sync_file_range", 277 },
-	{ "syncfs", 306 },
-	{ "sysfs", 139 },
-	{ "sysinfo", 99 },
-	{ "syslog", 103 },
-	{ "tee", 276 },
-	{ "tgkill", 234 },
-	{ "time", 201 },
-	{ "timer_create", 222 },
-	{ "timer_delete", 226 },
-	{ "timer_getoverrun", 225 },
-	{ "timer_gettime", 224 },
-	{ "timer_settime", 223 },
-	{ "timerfd_create", 283 },
-	{ "timerfd_gettime", 287 },
-	{ "timerfd_settime", 286 },
-	{ "times", 100 },
-	{ "tkill", 200 },
-	{ "truncate", 76 },
-	{ "tuxcall", 184 },
-	{ "umask", 95 },
-	{ "umount2", 166 },
-	{ "uname", 63 },
-	{ "unlink", 87 },
-	{ "unlinkat", 263 },
-	{ "unshare", 272 },
-	{ "uselib", 134 },
-	{ "userfaultfd", 323 },
-	{ "ustat", 136 },
-	{ "utime", 132 },
-	{ "utimensat", 280 },
-	{ "utimes", 235 },
-	{ "vfork", 58 },
-	{ "vhangup", 153 },
-	{ "vmsplice", 278 },
-	{ "vserver", 236 },
-	{ "wait4", 61 },
-	{ "waitid", 247 },
-	{ "write", 1 },
-	{ "writev", 20 },
+	{ 1, 156 }, /* _sysctl */
+	{ 9, 43 }, /* accept */
+	{ 16, 288 }, /* accept4 */
+	{ 24, 21 }, /* access */
+	{ 31, 163 }, /* acct */
+	{ 36, 248 }, /* add_key */
+	{ 44, 159 }, /* adjtimex */
+	{ 53, 183 }, /* afs_syscall */
+	{ 65, 37 }, /* alarm */
+	{ 71, 158 }, /* arch_prctl */
+	{ 82, 49 }, /* bind */
+	{ 87, 321 }, /* bpf */
+	{ 91, 12 }, /* brk */
+	{ 95, 125 }, /* capget */
+	{ 102, 126 }, /* capset */
+	{ 109, 80 }, /* chdir */
+	{ 115, 90 }, /* chmod */
+	{ 121, 92 }, /* chown */
+	{ 127, 161 }, /* chroot */
+	{ 134, 305 }, /* clock_adjtime */
+	{ 148, 229 }, /* clock_getres */
+	{ 161, 228 }, /* clock_gettime */
+	{ 175, 230 }, /* clock_nanosleep */
+	{ 191, 227 }, /* clock_settime */
+	{ 205, 56 }, /* clone */
+	{ 211, 435 }, /* clone3 */
+	{ 218, 3 }, /* close */
+	{ 224, 436 }, /* close_range */
+	{ 236, 42 }, /* connect */
+	{ 244, 326 }, /* copy_file_range */
+	{ 260, 85 }, /* creat */
+	{ 266, 174 }, /* create_module */
+	{ 280, 176 }, /* delete_module */
+	{ 294, 32 }, /* dup */
+	{ 298, 33 }, /* dup2 */
+	{ 303, 292 }, /* dup3 */
+	{ 308, 213 }, /* epoll_create */
+	{ 321, 291 }, /* epoll_create1 */
+	{ 335, 233 }, /* epoll_ctl */
+	{ 345, 214 }, /* epoll_ctl_old */
+	{ 359, 281 }, /* epoll_pwait */
+	{ 371, 232 }, /* epoll_wait */
+	{ 382, 215 }, /* epoll_wait_old */
+	{ 397, 284 }, /* eventfd */
+	{ 405, 290 }, /* eventfd2 */
+	{ 414, 59 }, /* execve */
+	{ 421, 322 }, /* execveat */
+	{ 430, 60 }, /* exit */
+	{ 435, 231 }, /* exit_group */
+	{ 446, 269 }, /* faccessat */
+	{ 456, 439 }, /* faccessat2 */
+	{ 467, 221 }, /* fadvise64 */
+	{ 477, 285 }, /* fallocate */
+	{ 487, 300 }, /* fanotify_init */
+	{ 501, 301 }, /* fanotify_mark */
+	{ 515, 81 }, /* fchdir */
+	{ 522, 91 }, /* fchmod */
+	{ 529, 268 }, /* fchmodat */
+	{ 538, 93 }, /* fchown */
+	{ 545, 260 }, /* fchownat */
+	{ 554, 72 }, /* fcntl */
+	{ 560, 75 }, /* fdatasync */
+	{ 570, 193 }, /* fgetxattr */
+	{ 580, 313 }, /* finit_module */
+	{ 593, 196 }, /* flistxattr */
+	{ 604, 73 }, /* flock */
+	{ 610, 57 }, /* fork */
+	{ 615, 199 }, /* fremovexattr */
+	{ 628, 431 }, /* fsconfig */
+	{ 637, 190 }, /* fsetxattr */
+	{ 647, 432 }, /* fsmount */
+	{ 655, 430 }, /* fsopen */
+	{ 662, 433 }, /* fspick */
+	{ 669, 5 }, /* fstat */
+	{ 675, 138 }, /* fstatfs */
+	{ 683, 74 }, /* fsync */
+	{ 689, 77 }, /* ftruncate */
+	{ 699, 202 }, /* futex */
+	{ 705, 261 }, /* futimesat */
+	{ 715, 177 }, /* get_kernel_syms */
+	{ 731, 239 }, /* get_mempolicy */
+	{ 745, 274 }, /* get_robust_list */
+	{ 761, 211 }, /* get_thread_area */
+	{ 777, 309 }, /* getcpu */
+	{ 784, 79 }, /* getcwd */
+	{ 791, 78 }, /* getdents */
+	{ 800, 217 }, /* getdents64 */
+	{ 811, 108 }, /* getegid */
+	{ 819, 107 }, /* geteuid */
+	{ 827, 104 }, /* getgid */
+	{ 834, 115 }, /* getgroups */
+	{ 844, 36 }, /* getitimer */
+	{ 854, 52 }, /* getpeername */
+	{ 866, 121 }, /* getpgid */
+	{ 874, 111 }, /* getpgrp */
+	{ 882, 39 }, /* getpid */
+	{ 889, 181 }, /* getpmsg */
+	{ 897, 110 }, /* getppid */
+	{ 905, 140 }, /* getpriority */
+	{ 917, 318 }, /* getrandom */
+	{ 927, 120 }, /* getresgid */
+	{ 937, 118 }, /* getresuid */
+	{ 947, 97 }, /* getrlimit */
+	{ 957, 98 }, /* getrusage */
+	{ 967, 124 }, /* getsid */
+	{ 974, 51 }, /* getsockname */
+	{ 986, 55 }, /* getsockopt */
+	{ 997, 186 }, /* gettid */
+	{ 1004, 96 }, /* gettimeofday */
+	{ 1017, 102 }, /* getuid */
+	{ 1024, 191 }, /* getxattr */
+	{ 1033, 175 }, /* init_module */
+	{ 1045, 254 }, /* inotify_add_watch */
+	{ 1063, 253 }, /* inotify_init */
+	{ 1076, 294 }, /* inotify_init1 */
+	{ 1090, 255 }, /* inotify_rm_watch */
+	{ 1107, 210 }, /* io_cancel */
+	{ 1117, 207 }, /* io_destroy */
+	{ 1128, 208 }, /* io_getevents */
+	{ 1141, 333 }, /* io_pgetevents */
+	{ 1155, 206 }, /* io_setup */
+	{ 1164, 209 }, /* io_submit */
+	{ 1174, 426 }, /* io_uring_enter */
+	{ 1189, 427 }, /* io_uring_register */
+	{ 1207, 425 }, /* io_uring_setup */
+	{ 1222, 16 }, /* ioctl */
+	{ 1228, 173 }, /* ioperm */
+	{ 1235, 172 }, /* iopl */
+	{ 1240, 252 }, /* ioprio_get */
+	{ 1251, 251 }, /* ioprio_set */
+	{ 1262, 312 }, /* kcmp */
+	{ 1267, 320 }, /* kexec_file_load */
+	{ 1283, 246 }, /* kexec_load */
+	{ 1294, 250 }, /* keyctl */
+	{ 1301, 62 }, /* kill */
+	{ 1306, 94 }, /* lchown */
+	{ 1313, 192 }, /* lgetxattr */
+	{ 1323, 86 }, /* link */
+	{ 1328, 265 }, /* linkat */
+	{ 1335, 50 }, /* listen */
+	{ 1342, 194 }, /* listxattr */
+	{ 1352, 195 }, /* llistxattr */
+	{ 1363, 212 }, /* lookup_dcookie */
+	{ 1378, 198 }, /* lremovexattr */
+	{ 1391, 8 }, /* lseek */
+	{ 1397, 189 }, /* lsetxattr */
+	{ 1407, 6 }, /* lstat */
+	{ 1413, 28 }, /* madvise */
+	{ 1421, 237 }, /* mbind */
+	{ 1427, 324 }, /* membarrier */
+	{ 1438, 319 }, /* memfd_create */
+	{ 1451, 256 }, /* migrate_pages */
+	{ 1465, 27 }, /* mincore */
+	{ 1473, 83 }, /* mkdir */
+	{ 1479, 258 }, /* mkdirat */
+	{ 1487, 133 }, /* mknod */
+	{ 1493, 259 }, /* mknodat */
+	{ 1501, 149 }, /* mlock */
+	{ 1507, 325 }, /* mlock2 */
+	{ 1514, 151 }, /* mlockall */
+	{ 1523, 9 }, /* mmap */
+	{ 1528, 154 }, /* modify_ldt */
+	{ 1539, 165 }, /* mount */
+	{ 1545, 429 }, /* move_mount */
+	{ 1556, 279 }, /* move_pages */
+	{ 1567, 10 }, /* mprotect */
+	{ 1576, 245 }, /* mq_getsetattr */
+	{ 1590, 244 }, /* mq_notify */
+	{ 1600, 240 }, /* mq_open */
+	{ 1608, 243 }, /* mq_timedreceive */
+	{ 1624, 242 }, /* mq_timedsend */
+	{ 1637, 241 }, /* mq_unlink */
+	{ 1647, 25 }, /* mremap */
+	{ 1654, 71 }, /* msgctl */
+	{ 1661, 68 }, /* msgget */
+	{ 1668, 70 }, /* msgrcv */
+	{ 1675, 69 }, /* msgsnd */
+	{ 1682, 26 }, /* msync */
+	{ 1688, 150 }, /* munlock */
+	{ 1696, 152 }, /* munlockall */
+	{ 1707, 11 }, /* munmap */
+	{ 1714, 303 }, /* name_to_handle_at */
+	{ 1732, 35 }, /* nanosleep */
+	{ 1742, 262 }, /* newfstatat */
+	{ 1753, 180 }, /* nfsservctl */
+	{ 1764, 2 }, /* open */
+	{ 1769, 304 }, /* open_by_handle_at */
+	{ 1787, 428 }, /* open_tree */
+	{ 1797, 257 }, /* openat */
+	{ 1804, 437 }, /* openat2 */
+	{ 1812, 34 }, /* pause */
+	{ 1818, 298 }, /* perf_event_open */
+	{ 1834, 135 }, /* personality */
+	{ 1846, 438 }, /* pidfd_getfd */
+	{ 1858, 434 }, /* pidfd_open */
+	{ 1869, 424 }, /* pidfd_send_signal */
+	{ 1887, 22 }, /* pipe */
+	{ 1892, 293 }, /* pipe2 */
+	{ 1898, 155 }, /* pivot_root */
+	{ 1909, 330 }, /* pkey_alloc */
+	{ 1920, 331 }, /* pkey_free */
+	{ 1930, 329 }, /* pkey_mprotect */
+	{ 1944, 7 }, /* poll */
+	{ 1949, 271 }, /* ppoll */
+	{ 1955, 157 }, /* prctl */
+	{ 1961, 17 }, /* pread64 */
+	{ 1969, 295 }, /* preadv */
+	{ 1976, 327 }, /* preadv2 */
+	{ 1984, 302 }, /* prlimit64 */
+	{ 1994, 440 }, /* process_madvise */
+	{ 2010, 310 }, /* process_vm_readv */
+	{ 2027, 311 }, /* process_vm_writev */
+	{ 2045, 270 }, /* pselect6 */
+	{ 2054, 101 }, /* ptrace */
+	{ 2061, 182 }, /* putpmsg */
+	{ 2069, 18 }, /* pwrite64 */
+	{ 2078, 296 }, /* pwritev */
+	{ 2086, 328 }, /* pwritev2 */
+	{ 2095, 178 }, /* query_module */
+	{ 2108, 179 }, /* quotactl */
+	{ 2117, 0 }, /* read */
+	{ 2122, 187 }, /* readahead */
+	{ 2132, 89 }, /* readlink */
+	{ 2141, 267 }, /* readlinkat */
+	{ 2152, 19 }, /* readv */
+	{ 2158, 169 }, /* reboot */
+	{ 2165, 45 }, /* recvfrom */
+	{ 2174, 299 }, /* recvmmsg */
+	{ 2183, 47 }, /* recvmsg */
+	{ 2191, 216 }, /* remap_file_pages */
+	{ 2208, 197 }, /* removexattr */
+	{ 2220, 82 }, /* rename */
+	{ 2227, 264 }, /* renameat */
+	{ 2236, 316 }, /* renameat2 */
+	{ 2246, 249 }, /* request_key */
+	{ 2258, 219 }, /* restart_syscall */
+	{ 2274, 84 }, /* rmdir */
+	{ 2280, 334 }, /* rseq */
+	{ 2285, 13 }, /* rt_sigaction */
+	{ 2298, 127 }, /* rt_sigpending */
+	{ 2312, 14 }, /* rt_sigprocmask */
+	{ 2327, 129 }, /* rt_sigqueueinfo */
+	{ 2343, 15 }, /* rt_sigreturn */
+	{ 2356, 130 }, /* rt_sigsuspend */
+	{ 2370, 128 }, /* rt_sigtimedwait */
+	{ 2386, 297 }, /* rt_tgsigqueueinfo */
+	{ 2404, 146 }, /* sched_get_priority_max */
+	{ 2427, 147 }, /* sched_get_priority_min */
+	{ 2450, 204 }, /* sched_getaffinity */
+	{ 2468, 315 }, /* sched_getattr */
+	{ 2482, 143 }, /* sched_getparam */
+	{ 2497, 145 }, /* sched_getscheduler */
+	{ 2516, 148 }, /* sched_rr_get_interval */
+	{ 2538, 203 }, /* sched_setaffinity */
+	{ 2556, 314 }, /* sched_setattr */
+	{ 2570, 142 }, /* sched_setparam */
+	{ 2585, 144 }, /* sched_setscheduler */
+	{ 2604, 24 }, /* sched_yield */
+	{ 2616, 317 }, /* seccomp */
+	{ 2624, 185 }, /* security */
+	{ 2633, 23 }, /* select */
+	{ 2640, 66 }, /* semctl */
+	{ 2647, 64 }, /* semget */
+	{ 2654, 65 }, /* semop */
+	{ 2660, 220 }, /* semtimedop */
+	{ 2671, 40 }, /* sendfile */
+	{ 2680, 307 }, /* sendmmsg */
+	{ 2689, 46 }, /* sendmsg */
+	{ 2697, 44 }, /* sendto */
+	{ 2704, 238 }, /* set_mempolicy */
+	{ 2718, 273 }, /* set_robust_list */
+	{ 2734, 205 }, /* set_thread_area */
+	{ 2750, 218 }, /* set_tid_address */
+	{ 2766, 171 }, /* setdomainname */
+	{ 2780, 123 }, /* setfsgid */
+	{ 2789, 122 }, /* setfsuid */
+	{ 2798, 106 }, /* setgid */
+	{ 2805, 116 }, /* setgroups */
+	{ 2815, 170 }, /* sethostname */
+	{ 2827, 38 }, /* setitimer */
+	{ 2837, 308 }, /* setns */
+	{ 2843, 109 }, /* setpgid */
+	{ 2851, 141 }, /* setpriority */
+	{ 2863, 114 }, /* setregid */
+	{ 2872, 119 }, /* setresgid */
+	{ 2882, 117 }, /* setresuid */
+	{ 2892, 113 }, /* setreuid */
+	{ 2901, 160 }, /* setrlimit */
+	{ 2911, 112 }, /* setsid */
+	{ 2918, 54 }, /* setsockopt */
+	{ 2929, 164 }, /* settimeofday */
+	{ 2942, 105 }, /* setuid */
+	{ 2949, 188 }, /* setxattr */
+	{ 2958, 30 }, /* shmat */
+	{ 2964, 31 }, /* shmctl */
+	{ 2971, 67 }, /* shmdt */
+	{ 2977, 29 }, /* shmget */
+	{ 2984, 48 }, /* shutdown */
+	{ 2993, 131 }, /* sigaltstack */
+	{ 3005, 282 }, /* signalfd */
+	{ 3014, 289 }, /* signalfd4 */
+	{ 3024, 41 }, /* socket */
+	{ 3031, 53 }, /* socketpair */
+	{ 3042, 275 }, /* splice */
+	{ 3049, 4 }, /* stat */
+	{ 3054, 137 }, /* statfs */
+	{ 3061, 332 }, /* statx */
+	{ 3067, 168 }, /* swapoff */
+	{ 3075, 167 }, /* swapon */
+	{ 3082, 88 }, /* symlink */
+	{ 3090, 266 }, /* symlinkat */
+	{ 3100, 162 }, /* sync */
+	{ 3105, 277 }, /* sync_file_range */
+	{ 3121, 306 }, /* syncfs */
+	{ 3128, 139 }, /* sysfs */
+	{ 3134, 99 }, /* sysinfo */
+	{ 3142, 103 }, /* syslog */
+	{ 3149, 276 }, /* tee */
+	{ 3153, 234 }, /* tgkill */
+	{ 3160, 201 }, /* time */
+	{ 3165, 222 }, /* timer_create */
+	{ 3178, 226 }, /* timer_delete */
+	{ 3191, 225 }, /* timer_getoverrun */
+	{ 3208, 224 }, /* timer_gettime */
+	{ 3222, 223 }, /* timer_settime */
+	{ 3236, 283 }, /* timerfd_create */
+	{ 3251, 287 }, /* timerfd_gettime */
+	{ 3267, 286 }, /* timerfd_settime */
+	{ 3283, 100 }, /* times */
+	{ 3289, 200 }, /* tkill */
+	{ 3295, 76 }, /* truncate */
+	{ 3304, 184 }, /* tuxcall */
+	{ 3312, 95 }, /* umask */
+	{ 3318, 166 }, /* umount2 */
+	{ 3326, 63 }, /* uname */
+	{ 3332, 87 }, /* unlink */
+	{ 3339, 263 }, /* unlinkat */
+	{ 3348, 272 }, /* unshare */
+	{ 3356, 134 }, /* uselib */
+	{ 3363, 323 }, /* userfaultfd */
+	{ 3375, 136 }, /* ustat */
+	{ 3381, 132 }, /* utime */
+	{ 3387, 280 }, /* utimensat */
+	{ 3397, 235 }, /* utimes */
+	{ 3404, 58 }, /* vfork */
+	{ 3410, 153 }, /* vhangup */
+	{ 3418, 278 }, /* vmsplice */
+	{ 3427, 236 }, /* vserver */
+	{ 3435, 61 }, /* wait4 */
+	{ 3441, 247 }, /* waitid */
+	{ 3448, 1 }, /* write */
+	{ 3454, 20 }, /* writev */
 };
-const size_t fj_syscall_count64 = sizeof(fj_syscalls64) / sizeof(fj_syscalls64[0]);
+const size_t fj_syscall_count64 = 352;
 
 const struct fj_syscall fj_syscalls32[] = {
-	{ "_llseek", 140 },
-	{ "_newselect", 142 },
-	{ "_sysctl", 149 },
-	{ "accept4", 364 },
-	{ "access", 33 },
-	{ "acct", 51 },
-	{ "add_key", 286 },
-	{ "adjtimex", 124 },
-	{ "afs_syscall", 137 },
-	{ "alarm", 27 },
-	{ "arch_prctl", 384 },
-	{ "bdflush", 134 },
-	{ "bind", 361 },
-	{ "bpf", 357 },
-	{ "break", 17 },
-	{ "brk", 45 },
-	{ "capget", 184 },
-	{ "capset", 185 },
-	{ "chdir", 12 },
-	{ "chmod", 15 },
-	{ "chown", 182 },
-	{ "chown32", 212 },
-	{ "chroot", 61 },
-	{ "clock_adjtime", 343 },
-	{ "clock_adjtime64", 405 },
-	{ "clock_getres", 266 },
-	{ "clock_getres_time64", 406 },
-	{ "clock_gettime", 265 },
-	{ "clock_gettime64", 403 },
-	{ "clock_nanosleep", 267 },
-	{ "clock_nanosleep_time64", 407 },
-	{ "clock_settime", 264 },
-	{ "clock_settime64", 404 },
-	{ "clone", 120 },
-	{ "clone3", 435 },
-	{ "close", 6 },
-	{ "close_range", 436 },
-	{ "connect", 362 },
-	{ "copy_file_range", 377 },
-	{ "creat", 8 },
-	{ "create_module", 127 },
-	{ "delete_module", 129 },
-	{ "dup", 41 },
-	{ "dup2", 63 },
-	{ "dup3", 330 },
-	{ "epoll_create", 254 },
-	{ "epoll_create1", 329 },
-	{ "epoll_ctl", 255 },
-	{ "epoll_pwait", 319 },
-	{ "epoll_wait", 256 },
-	{ "eventfd", 323 },
-	{ "eventfd2", 328 },
-	{ "execve", 11 },
-	{ "execveat", 358 },
-	{ "exit", 1 },
-	{ "exit_group", 252 },
-	{ "faccessat", 307 },
-	{ "faccessat2", 439 },
-	{ "fadvise64", 250 },
-	{ "fadvise64_64", 272 },
-	{ "fallocate", 324 },
-	{ "fanotify_init", 338 },
-	{ "fanotify_mark", 339 },
-	{ "fchdir", 133 },
-	{ "fchmod", 94 },
-	{ "fchmodat", 306 },
-	{ "fchown", 95 },
-	{ "fchown32", 207 },
-	{ "fchownat", 298 },
-	{ "fcntl", 55 },
-	{ "fcntl64", 221 },
-	{ "fdatasync", 148 },
-	{ "fgetxattr", 231 },
-	{ "finit_module", 350 },
-	{ "flistxattr", 234 },
-	{ "flock", 143 },
-	{ "fork", 2 },
-	{ "fremovexattr", 237 },
-	{ "fsconfig", 431 },
-	{ "fsetxattr", 228 },
-	{ "fsmount", 432 },
-	{ "fsopen", 430 },
-	{ "fspick", 433 },
-	{ "fstat", 108 },
-	{ "fstat64", 197 },
-	{ "fstatat64", 300 },
-	{ "fstatfs", 100 },
-	{ "fstatfs64", 269 },
-	{ "fsync", 118 },
-	{ "ftime", 35 },
-	{ "ftruncate", 93 },
-	{ "ftruncate64", 194 },
-	{ "futex", 240 },
-	{ "futex_time64", 422 },
-	{ "futimesat", 299 },
-	{ "get_kernel_syms", 130 },
-	{ "get_mempolicy", 275 },
-	{ "get_robust_list", 312 },
-	{ "get_thread_area", 244 },
-	{ "getcpu", 318 },
-	{ "getcwd", 183 },
-	{ "getdents", 141 },
-	{ "getdents64", 220 },
-	{ "getegid", 50 },
-	{ "getegid32", 202 },
-	{ "geteuid", 49 },
-	{ "geteuid32", 201 },
-	{ "getgid", 47 },
-	{ "getgid32", 200 },
-	{ "getgroups", 80 },
-	{ "getgroups32", 205 },
-	{ "getitimer", 105 },
-	{ "getpeername", 368 },
-	{ "getpgid", 132 },
-	{ "getpgrp", 65 },
-	{ "getpid", 20 },
-	{ "getpmsg", 188 },
-	{ "getppid", 64 },
-	{ "getpriority", 96 },
-	{ "getrandom", 355 },
-	{ "getresgid", 171 },
-	{ "getresgid32", 211 },
-	{ "getresuid", 165 },
-	{ "getresuid32", 209 },
-	{ "getrlimit", 76 },
-	{ "getrusage", 77 },
-	{ "getsid", 147 },
-	{ "getsockname", 367 },
-	{ "getsockopt", 365 },
-	{ "gettid", 224 },
-	{ "gettimeofday", 78 },
-	{ "getuid", 24 },
-	{ "getuid32", 199 },
-	{ "getxattr", 229 },
-	{ "gtty", 32 },
-	{ "idle", 112 },
-	{ "init_module", 128 },
-	{ "inotify_add_watch", 292 },
-	{ "inotify_init", 291 },
-	{ "inotify_init1", 332 },
-	{ "inotify_rm_watch", 293 },
-	{ "io_cancel", 249 },
-	{ "io_destroy", 246 },
-	{ "io_getevents", 247 },
-	{ "io_pgetevents", 385 },
-	{ "io_pgetevents_time64", 416 },
-	{ "io_setup", 245 },
-	{ "io_submit", 248 },
-	{ "io_uring_enter", 426 },
-	{ "io_uring_register", 427 },
-	{ "io_uring_setup", 425 },
-	{ "ioctl", 54 },
-	{ "ioperm", 101 },
-	{ "iopl", 110 },
-	{ "ioprio_get", 290 },
-	{ "ioprio_set", 289 },
-	{ "ipc", 117 },
-	{ "kcmp", 349 },
-	{ "kexec_load", 283 },
-	{ "keyctl", 288 },
-	{ "kill", 37 },
-	{ "lchown", 16 },
-	{ "lchown32", 198 },
-	{ "lgetxattr", 230 },
-	{ "link", 9 },
-	{ "linkat", 303 },
-	{ "listen", 363 },
-	{ "listxattr", 232 },
-	{ "llistxattr", 233 },
-	{ "lock", 53 },
-	{ "lookup_dcookie", 253 },
-	{ "lremovexattr", 236 },
-	{ "lseek", 19 },
-	{ "lsetxattr", 227 },
-	{ "lstat", 107 },
-	{ "lstat64", 196 },
-	{ "madvise", 219 },
-	{ "mbind", 274 },
-	{ "membarrier", 375 },
-	{ "memfd_create", 356 },
-	{ "migrate_pages", 294 },
-	{ "mincore", 218 },
-	{ "mkdir", 39 },
-	{ "mkdirat", 296 },
-	{ "mknod", 14 },
-	{ "mknodat", 297 },
-	{ "mlock", 150 },
-	{ "mlock2", 376 },
-	{ "mlockall", 152 },
-	{ "mmap", 90 },
-	{ "mmap2", 192 },
-	{ "modify_ldt", 123 },
-	{ "mount", 21 },
-	{ "move_mount", 429 },
-	{ "move_pages", 317 },
-	{ "mprotect", 125 },
-	{ "mpx", 56 },
-	{ "mq_getsetattr", 282 },
-	{ "mq_notify", 281 },
-	{ "mq_open", 277 },
-	{ "mq_timedreceive", 280 },
-	{ "mq_timedreceive_time64", 419 },
-	{ "mq_timedsend", 279 },
-	{ "mq_timedsend_time64", 418 },
-	{ "mq_unlink", 278 },
-	{ "mremap", 163 },
-	{ "msgctl", 402 },
-	{ "msgget", 399 },
-	{ "msgrcv", 401 },
-	{ "msgsnd", 400 },
-	{ "msync", 144 },
-	{ "munlock", 151 },
-	{ "munlockall", 153 },
-	{ "munmap", 91 },
-	{ "name_to_handle_at", 341 },
-	{ "nanosleep", 162 },
-	{ "nfsservctl", 169 },
-	{ "nice", 34 },
-	{ "oldfstat", 28 },
-	{ "oldlstat", 84 },
-	{ "oldolduname", 59 },
-	{ "oldstat", 18 },
-	{ "olduname", 109 },
-	{ "open", 5 },
-	{ "open_by_handle_at", 342 },
-	{ "open_tree", 428 },
-	{ "openat", 295 },
-	{ "openat2", 437 },
-	{ "pause", 29 },
-	{ "perf_event_open", 336 },
-	{ "personality", 136 },
-	{ "pidfd_getfd", 438 },
-	{ "pidfd_open", 434 },
-	{ "pidfd_send_signal", 424 },
-	{ "pipe", 42 },
-	{ "pipe2", 331 },
-	{ "pivot_root", 217 },
-	{ "pkey_alloc", 381 },
-	{ "pkey_free", 382 },
-	{ "pkey_mprotect", 380 },
-	{ "poll", 168 },
-	{ "ppoll", 309 },
-	{ "ppoll_time64", 414 },
-	{ "prctl", 172 },
-	{ "pread64", 180 },
-	{ "preadv", 333 },
-	{ "preadv2", 378 },
-	{ "prlimit64", 340 },
-	{ "process_madvise", 440 },
-	{ "process_vm_readv", 347 },
-	{ "process_vm_writev", 348 },
-	{ "prof", 44 },
-	{ "profil", 98 },
-	{ "pselect6", 308 },
-	{ "pselect6_time64", 413 },
-	{ "ptrace", 26 },
-	{ "putpmsg", 189 },
-	{ "pwrite64", 181 },
-	{ "pwritev", 334 },
-	{ "pwritev2", 379 },
-	{ "query_module", 167 },
-	{ "quotactl", 131 },
-	{ "read", 3 },
-	{ "readahead", 225 },
-	{ "readdir", 89 },
-	{ "readlink", 85 },
-	{ "readlinkat", 305 },
-	{ "readv", 145 },
-	{ "reboot", 88 },
-	{ "recvfrom", 371 },
-	{ "recvmmsg", 337 },
-	{ "recvmmsg_time64", 417 },
-	{ "recvmsg", 372 },
-	{ "remap_file_pages", 257 },
-	{ "removexattr", 235 },
-	{ "rename", 38 },
-	{ "renameat", 302 },
-	{ "renameat2", 353 },
-	{ "request_key", 287 },
-	{ "rmdir", 40 },
-	{ "rseq", 386 },
-	{ "rt_sigaction", 174 },
-	{ "rt_sigpending", 176 },
-	{ "rt_sigprocmask", 175 },
-	{ "rt_sigqueueinfo", 178 },
-	{ "rt_sigreturn", 173 },
-	{ "rt_sigsuspend", 179 },
-	{ "rt_sigtimedwait", 177 },
-	{ "rt_sigtimedwait_time64", 421 },
-	{ "rt_tgsigqueueinfo", 335 },
-	{ "sched_get_priority_max", 159 },
-	{ "sched_get_priority_min", 160 },
-	{ "sched_getaffinity", 242 },
-	{ "sched_getattr", 352 },
-	{ "sched_getparam", 155 },
-	{ "sched_getscheduler", 157 },
-	{ "sched_rr_get_interval", 161 },
-	{ "sched_rr_get_interval_time64", 423 },
-	{ "sched_setaffinity", 241 },
-	{ "sched_setattr", 351 },
-	{ "sched_setparam", 154 },
-	{ "sched_setscheduler", 156 },
-	{ "sched_yield", 158 },
-	{ "seccomp", 354 },
-	{ "select", 82 },
-	{ "semctl", 394 },
-	{ "semget", 393 },
-	{ "semtimedop_time64", 420 },
-	{ "sendfile", 187 },
-	{ "sendfile64", 239 },
-	{ "sendmmsg", 345 },
-	{ "sendmsg", 370 },
-	{ "sendto", 369 },
-	{ "set_mempolicy", 276 },
-	{ "set_robust_list", 311 },
-	{ "set_thread_area", 243 },
-	{ "set_tid_address", 258 },
-	{ "setdomainname", 121 },
-	{ "setfsgid", 139 },
-	{ "setfsgid32", 216 },
-	{ "setfsuid", 138 },
-	{ "setfsuid32", 215 },
-	{ "setgid", 46 },
-	{ "setgid32", 214 },
-	{ "setgroups", 81 },
-	{ "setgroups32", 206 },
-	{ "sethostname", 74 },
-	{ "setitimer", 104 },
-	{ "setns", 346 },
-	{ "setpgid", 57 },
-	{ "setpriority", 97 },
-	{ "setregid", 71 },
-	{ "setregid32", 204 },
-	{ "setresgid", 170 },
-	{ "setresgid32", 210 },
-	{ "setresuid", 164 },
-	{ "setresuid32", 208 },
-	{ "setreuid", 70 },
-	{ "setreuid32", 203 },
-	{ "setrlimit", 75 },
-	{ "setsid", 66 },
-	{ "setsockopt", 366 },
-	{ "settimeofday", 79 },
-	{ "setuid", 23 },
-	{ "setuid32", 213 },
-	{ "setxattr", 226 },
-	{ "sgetmask", 68 },
-	{ "shmat", 397 },
-	{ "shmctl", 396 },
-	{ "shmdt", 398 },
-	{ "shmget", 395 },
-	{ "shutdown", 373 },
-	{ "sigaction", 67 },
-	{ "sigaltstack", 186 },
-	{ "signal", 48 },
-	{ "signalfd", 321 },
-	{ "signalfd4", 327 },
-	{ "sigpending", 73 },
-	{ "sigprocmask", 126 },
-	{ "sigreturn", 119 },
-	{ "sigsuspend", 72 },
-	{ "socket", 359 },
-	{ "socketcall", 102 },
-	{ "socketpair", 360 },
-	{ "splice", 313 },
-	{ "ssetmask", 69 },
-	{ "stat", 106 },
-	{ "stat64", 195 },
-	{ "statfs", 99 },
-	{ "statfs64", 268 },
-	{ "statx", 383 },
-	{ "stime", 25 },
-	{ "stty", 31 },
-	{ "swapoff", 115 },
-	{ "swapon", 87 },
-	{ "symlink", 83 },
-	{ "symlinkat", 304 },
-	{ "sync", 36 },
-	{ "sync_file_range", 314 },
-	{ "syncfs", 344 },
-	{ "sysfs", 135 },
-	{ "sysinfo", 116 },
-	{ "syslog", 103 },
-	{ "tee", 315 },
-	{ "tgkill", 270 },
-	{ "time", 13 },
-	{ "timer_create", 259 },
-	{ "timer_delete", 263 },
-	{ "timer_getoverrun", 262 },
-	{ "timer_gettime", 261 },
-	{ "timer_gettime64", 408 },
-	{ "timer_settime", 260 },
-	{ "timer_settime64", 409 },
-	{ "timerfd_create", 322 },
-	{ "timerfd_gettime", 326 },
-	{ "timerfd_gettime64", 410 },
-	{ "timerfd_settime", 325 },
-	{ "timerfd_settime64", 411 },
-	{ "times", 43 },
-	{ "tkill", 238 },
-	{ "truncate", 92 },
-	{ "truncate64", 193 },
-	{ "ugetrlimit", 191 },
-	{ "ulimit", 58 },
-	{ "umask", 60 },
-	{ "umount", 22 },
-	{ "umount2", 52 },
-	{ "uname", 122 },
-	{ "unlink", 10 },
-	{ "unlinkat", 301 },
-	{ "unshare", 310 },
-	{ "uselib", 86 },
-	{ "userfaultfd", 374 },
-	{ "ustat", 62 },
-	{ "utime", 30 },
-	{ "utimensat", 320 },
-	{ "utimensat_time64", 412 },
-	{ "utimes", 271 },
-	{ "vfork", 190 },
-	{ "vhangup", 111 },
-	{ "vm86", 166 },
-	{ "vm86old", 113 },
-	{ "vmsplice", 316 },
-	{ "vserver", 273 },
-	{ "wait4", 114 },
-	{ "waitid", 284 },
-	{ "waitpid", 7 },
-	{ "write", 4 },
-	{ "writev", 146 },
+	{ 3461, 140 }, /* _llseek */
+	{ 3469, 142 }, /* _newselect */
+	{ 1, 149 }, /* _sysctl */
+	{ 16, 364 }, /* accept4 */
+	{ 24, 33 }, /* access */
+	{ 31, 51 }, /* acct */
+	{ 36, 286 }, /* add_key */
+	{ 44, 124 }, /* adjtimex */
+	{ 53, 137 }, /* afs_syscall */
+	{ 65, 27 }, /* alarm */
+	{ 71, 384 }, /* arch_prctl */
+	{ 3480, 134 }, /* bdflush */
+	{ 82, 361 }, /* bind */
+	{ 87, 357 }, /* bpf */
+	{ 3488, 17 }, /* break */
+	{ 91, 45 }, /* brk */
+	{ 95, 184 }, /* capget */
+	{ 102, 185 }, /* capset */
+	{ 109, 12 }, /* chdir */
+	{ 115, 15 }, /* chmod */
+	{ 121, 182 }, /* chown */
+	{ 3494, 212 }, /* chown32 */
+	{ 127, 61 }, /* chroot */
+	{ 134, 343 }, /* clock_adjtime */
+	{ 3502, 405 }, /* clock_adjtime64 */
+	{ 148, 266 }, /* clock_getres */
+	{ 3518, 406 }, /* clock_getres_time64 */
+	{ 161, 265 }, /* clock_gettime */
+	{ 3538, 403 }, /* clock_gettime64 */
+	{ 175, 267 }, /* clock_nanosleep */
+	{ 3554, 407 }, /* clock_nanosleep_time64 */
+	{ 191, 264 }, /* clock_settime */
+	{ 3577, 404 }, /* clock_settime64 */
+	{ 205, 120 }, /* clone */
+	{ 211, 435 }, /* clone3 */
+	{ 218, 6 }, /* close */
+	{ 224, 436 }, /* close_range */
+	{ 236, 362 }, /* connect */
+	{ 244, 377 }, /* copy_file_range */
+	{ 260, 8 }, /* creat */
+	{ 266, 127 }, /* create_module */
+	{ 280, 129 }, /* delete_module */
+	{ 294, 41 }, /* dup */
+	{ 298, 63 }, /* dup2 */
+	{ 303, 330 }, /* dup3 */
+	{ 308, 254 }, /* epoll_create */
+	{ 321, 329 }, /* epoll_create1 */
+	{ 335, 255 }, /* epoll_ctl */
+	{ 359, 319 }, /* epoll_pwait */
+	{ 371, 256 }, /* epoll_wait */
+	{ 397, 323 }, /* eventfd */
+	{ 405, 328 }, /* eventfd2 */
+	{ 414, 11 }, /* execve */
+	{ 421, 358 }, /* execveat */
+	{ 430, 1 }, /* exit */
+	{ 435, 252 }, /* exit_group */
+	{ 446, 307 }, /* faccessat */
+	{ 456, 439 }, /* faccessat2 */
+	{ 467, 250 }, /* fadvise64 */
+	{ 3593, 272 }, /* fadvise64_64 */
+	{ 477, 324 }, /* fallocate */
+	{ 487, 338 }, /* fanotify_init */
+	{ 501, 339 }, /* fanotify_mark */
+	{ 515, 133 }, /* fchdir */
+	{ 522, 94 }, /* fchmod */
+	{ 529, 306 }, /* fchmodat */
+	{ 538, 95 }, /* fchown */
+	{ 3606, 207 }, /* fchown32 */
+	{ 545, 298 }, /* fchownat */
+	{ 554, 55 }, /* fcntl */
+	{ 3615, 221 }, /* fcntl64 */
+	{ 560, 148 }, /* fdatasync */
+	{ 570, 231 }, /* fgetxattr */
+	{ 580, 350 }, /* finit_module */
+	{ 593, 234 }, /* flistxattr */
+	{ 604, 143 }, /* flock */
+	{ 610, 2 }, /* fork */
+	{ 615, 237 }, /* fremovexattr */
+	{ 628, 431 }, /* fsconfig */
+	{ 637, 228 }, /* fsetxattr */
+	{ 647, 432 }, /* fsmount */
+	{ 655, 430 }, /* fsopen */
+	{ 662, 433 }, /* fspick */
+	{ 669, 108 }, /* fstat */
+	{ 3623, 197 }, /* fstat64 */
+	{ 3631, 300 }, /* fstatat64 */
+	{ 675, 100 }, /* fstatfs */
+	{ 3641, 269 }, /* fstatfs64 */
+	{ 683, 118 }, /* fsync */
+	{ 3651, 35 }, /* ftime */
+	{ 689, 93 }, /* ftruncate */
+	{ 3657, 194 }, /* ftruncate64 */
+	{ 699, 240 }, /* futex */
+	{ 3669, 422 }, /* futex_time64 */
+	{ 705, 299 }, /* futimesat */
+	{ 715, 130 }, /* get_kernel_syms */
+	{ 731, 275 }, /* get_mempolicy */
+	{ 745, 312 }, /* get_robust_list */
+	{ 761, 244 }, /* get_thread_area */
+	{ 777, 318 }, /* getcpu */
+	{ 784, 183 }, /* getcwd */
+	{ 791, 141 }, /* getdents */
+	{ 800, 220 }, /* getdents64 */
+	{ 811, 50 }, /* getegid */
+	{ 3682, 202 }, /* getegid32 */
+	{ 819, 49 }, /* geteuid */
+	{ 3692, 201 }, /* geteuid32 */
+	{ 827, 47 }, /* getgid */
+	{ 3702, 200 }, /* getgid32 */
+	{ 834, 80 }, /* getgroups */
+	{ 3711, 205 }, /* getgroups32 */
+	{ 844, 105 }, /* getitimer */
+	{ 854, 368 }, /* getpeername */
+	{ 866, 132 }, /* getpgid */
+	{ 874, 65 }, /* getpgrp */
+	{ 882, 20 }, /* getpid */
+	{ 889, 188 }, /* getpmsg */
+	{ 897, 64 }, /* getppid */
+	{ 905, 96 }, /* getpriority */
+	{ 917, 355 }, /* getrandom */
+	{ 927, 171 }, /* getresgid */
+	{ 3723, 211 }, /* getresgid32 */
+	{ 937, 165 }, /* getresuid */
+	{ 3735, 209 }, /* getresuid32 */
+	{ 947, 76 }, /* getrlimit */
+	{ 957, 77 }, /* getrusage */
+	{ 967, 147 }, /* getsid */
+	{ 974, 367 }, /* getsockname */
+	{ 986, 365 }, /* getsockopt */
+	{ 997, 224 }, /* gettid */
+	{ 1004, 78 }, /* gettimeofday */
+	{ 1017, 24 }, /* getuid */
+	{ 3747, 199 }, /* getuid32 */
+	{ 1024, 229 }, /* getxattr */
+	{ 3756, 32 }, /* gtty */
+	{ 3761, 112 }, /* idle */
+	{ 1033, 128 }, /* init_module */
+	{ 1045, 292 }, /* inotify_add_watch */
+	{ 1063, 291 }, /* inotify_init */
+	{ 1076, 332 }, /* inotify_init1 */
+	{ 1090, 293 }, /* inotify_rm_watch */
+	{ 1107, 249 }, /* io_cancel */
+	{ 1117, 246 }, /* io_destroy */
+	{ 1128, 247 }, /* io_getevents */
+	{ 1141, 385 }, /* io_pgetevents */
+	{ 3766, 416 }, /* io_pgetevents_time64 */
+	{ 1155, 245 }, /* io_setup */
+	{ 1164, 248 }, /* io_submit */
+	{ 1174, 426 }, /* io_uring_enter */
+	{ 1189, 427 }, /* io_uring_register */
+	{ 1207, 425 }, /* io_uring_setup */
+	{ 1222, 54 }, /* ioctl */
+	{ 1228, 101 }, /* ioperm */
+	{ 1235, 110 }, /* iopl */
+	{ 1240, 290 }, /* ioprio_get */
+	{ 1251, 289 }, /* ioprio_set */
+	{ 3787, 117 }, /* ipc */
+	{ 1262, 349 }, /* kcmp */
+	{ 1283, 283 }, /* kexec_load */
+	{ 1294, 288 }, /* keyctl */
+	{ 1301, 37 }, /* kill */
+	{ 1306, 16 }, /* lchown */
+	{ 3791, 198 }, /* lchown32 */
+	{ 1313, 230 }, /* lgetxattr */
+	{ 1323, 9 }, /* link */
+	{ 1328, 303 }, /* linkat */
+	{ 1335, 363 }, /* listen */
+	{ 1342, 232 }, /* listxattr */
+	{ 1352, 233 }, /* llistxattr */
+	{ 3800, 53 }, /* lock */
+	{ 1363, 253 }, /* lookup_dcookie */
+	{ 1378, 236 }, /* lremovexattr */
+	{ 1391, 19 }, /* lseek */
+	{ 1397, 227 }, /* lsetxattr */
+	{ 1407, 107 }, /* lstat */
+	{ 3805, 196 }, /* lstat64 */
+	{ 1413, 219 }, /* madvise */
+	{ 1421, 274 }, /* mbind */
+	{ 1427, 375 }, /* membarrier */
+	{ 1438, 356 }, /* memfd_create */
+	{ 1451, 294 }, /* migrate_pages */
+	{ 1465, 218 }, /* mincore */
+	{ 1473, 39 }, /* mkdir */
+	{ 1479, 296 }, /* mkdirat */
+	{ 1487, 14 }, /* mknod */
+	{ 1493, 297 }, /* mknodat */
+	{ 1501, 150 }, /* mlock */
+	{ 1507, 376 }, /* mlock2 */
+	{ 1514, 152 }, /* mlockall */
+	{ 1523, 90 }, /* mmap */
+	{ 3813, 192 }, /* mmap2 */
+	{ 1528, 123 }, /* modify_ldt */
+	{ 1539, 21 }, /* mount */
+	{ 1545, 429 }, /* move_mount */
+	{ 1556, 317 }, /* move_pages */
+	{ 1567, 125 }, /* mprotect */
+	{ 3819, 56 }, /* mpx */
+	{ 1576, 282 }, /* mq_getsetattr */
+	{ 1590, 281 }, /* mq_notify */
+	{ 1600, 277 }, /* mq_open */
+	{ 1608, 280 }, /* mq_timedreceive */
+	{ 3823, 419 }, /* mq_timedreceive_time64 */
+	{ 1624, 279 }, /* mq_timedsend */
+	{ 3846, 418 }, /* mq_timedsend_time64 */
+	{ 1637, 278 }, /* mq_unlink */
+	{ 1647, 163 }, /* mremap */
+	{ 1654, 402 }, /* msgctl */
+	{ 1661, 399 }, /* msgget */
+	{ 1668, 401 }, /* msgrcv */
+	{ 1675, 400 }, /* msgsnd */
+	{ 1682, 144 }, /* msync */
+	{ 1688, 151 }, /* munlock */
+	{ 1696, 153 }, /* munlockall */
+	{ 1707, 91 }, /* munmap */
+	{ 1714, 341 }, /* name_to_handle_at */
+	{ 1732, 162 }, /* nanosleep */
+	{ 1753, 169 }, /* nfsservctl */
+	{ 3866, 34 }, /* nice */
+	{ 3871, 28 }, /* oldfstat */
+	{ 3880, 84 }, /* oldlstat */
+	{ 3889, 59 }, /* oldolduname */
+	{ 3901, 18 }, /* oldstat */
+	{ 3909, 109 }, /* olduname */
+	{ 1764, 5 }, /* open */
+	{ 1769, 342 }, /* open_by_handle_at */
+	{ 1787, 428 }, /* open_tree */
+	{ 1797, 295 }, /* openat */
+	{ 1804, 437 }, /* openat2 */
+	{ 1812, 29 }, /* pause */
+	{ 1818, 336 }, /* perf_event_open */
+	{ 1834, 136 }, /* personality */
+	{ 1846, 438 }, /* pidfd_getfd */
+	{ 1858, 434 }, /* pidfd_open */
+	{ 1869, 424 }, /* pidfd_send_signal */
+	{ 1887, 42 }, /* pipe */
+	{ 1892, 331 }, /* pipe2 */
+	{ 1898, 217 }, /* pivot_root */
+	{ 1909, 381 }, /* pkey_alloc */
+	{ 1920, 382 }, /* pkey_free */
+	{ 1930, 380 }, /* pkey_mprotect */
+	{ 1944, 168 }, /* poll */
+	{ 1949, 309 }, /* ppoll */
+	{ 3918, 414 }, /* ppoll_time64 */
+	{ 1955, 172 }, /* prctl */
+	{ 1961, 180 }, /* pread64 */
+	{ 1969, 333 }, /* preadv */
+	{ 1976, 378 }, /* preadv2 */
+	{ 1984, 340 }, /* prlimit64 */
+	{ 1994, 440 }, /* process_madvise */
+	{ 2010, 347 }, /* process_vm_readv */
+	{ 2027, 348 }, /* process_vm_writev */
+	{ 3931, 44 }, /* prof */
+	{ 3936, 98 }, /* profil */
+	{ 2045, 308 }, /* pselect6 */
+	{ 3943, 413 }, /* pselect6_time64 */
+	{ 2054, 26 }, /* ptrace */
+	{ 2061, 189 }, /* putpmsg */
+	{ 2069, 181 }, /* pwrite64 */
+	{ 2078, 334 }, /* pwritev */
+	{ 2086, 379 }, /* pwritev2 */
+	{ 2095, 167 }, /* query_module */
+	{ 2108, 131 }, /* quotactl */
+	{ 2117, 3 }, /* read */
+	{ 2122, 225 }, /* readahead */
+	{ 3959, 89 }, /* readdir */
+	{ 2132, 85 }, /* readlink */
+	{ 2141, 305 }, /* readlinkat */
+	{ 2152, 145 }, /* readv */
+	{ 2158, 88 }, /* reboot */
+	{ 2165, 371 }, /* recvfrom */
+	{ 2174, 337 }, /* recvmmsg */
+	{ 3967, 417 }, /* recvmmsg_time64 */
+	{ 2183, 372 }, /* recvmsg */
+	{ 2191, 257 }, /* remap_file_pages */
+	{ 2208, 235 }, /* removexattr */
+	{ 2220, 38 }, /* rename */
+	{ 2227, 302 }, /* renameat */
+	{ 2236, 353 }, /* renameat2 */
+	{ 2246, 287 }, /* request_key */
+	{ 2274, 40 }, /* rmdir */
+	{ 2280, 386 }, /* rseq */
+	{ 2285, 174 }, /* rt_sigaction */
+	{ 2298, 176 }, /* rt_sigpending */
+	{ 2312, 175 }, /* rt_sigprocmask */
+	{ 2327, 178 }, /* rt_sigqueueinfo */
+	{ 2343, 173 }, /* rt_sigreturn */
+	{ 2356, 179 }, /* rt_sigsuspend */
+	{ 2370, 177 }, /* rt_sigtimedwait */
+	{ 3983, 421 }, /* rt_sigtimedwait_time64 */
+	{ 2386, 335 }, /* rt_tgsigqueueinfo */
+	{ 2404, 159 }, /* sched_get_priority_max */
+	{ 2427, 160 }, /* sched_get_priority_min */
+	{ 2450, 242 }, /* sched_getaffinity */
+	{ 2468, 352 }, /* sched_getattr */
+	{ 2482, 155 }, /* sched_getparam */
+	{ 2497, 157 }, /* sched_getscheduler */
+	{ 2516, 161 }, /* sched_rr_get_interval */
+	{ 4006, 423 }, /* sched_rr_get_interval_time64 */
+	{ 2538, 241 }, /* sched_setaffinity */
+	{ 2556, 351 }, /* sched_setattr */
+	{ 2570, 154 }, /* sched_setparam */
+	{ 2585, 156 }, /* sched_setscheduler */
+	{ 2604, 158 }, /* sched_yield */
+	{ 2616, 354 }, /* seccomp */
+	{ 2633, 82 }, /* select */
+	{ 2640, 394 }, /* semctl */
+	{ 2647, 393 }, /* semget */
+	{ 4035, 420 }, /* semtimedop_time64 */
+	{ 2671, 187 }, /* sendfile */
+	{ 4053, 239 }, /* sendfile64 */
+	{ 2680, 345 }, /* sendmmsg */
+	{ 2689, 370 }, /* sendmsg */
+	{ 2697, 369 }, /* sendto */
+	{ 2704, 276 }, /* set_mempolicy */
+	{ 2718, 311 }, /* set_robust_list */
+	{ 2734, 243 }, /* set_thread_area */
+	{ 2750, 258 }, /* set_tid_address */
+	{ 2766, 121 }, /* setdomainname */
+	{ 2780, 139 }, /* setfsgid */
+	{ 4064, 216 }, /* setfsgid32 */
+	{ 2789, 138 }, /* setfsuid */
+	{ 4075, 215 }, /* setfsuid32 */
+	{ 2798, 46 }, /* setgid */
+	{ 4086, 214 }, /* setgid32 */
+	{ 2805, 81 }, /* setgroups */
+	{ 4095, 206 }, /* setgroups32 */
+	{ 2815, 74 }, /* sethostname */
+	{ 2827, 104 }, /* setitimer */
+	{ 2837, 346 }, /* setns */
+	{ 2843, 57 }, /* setpgid */
+	{ 2851, 97 }, /* setpriority */
+	{ 2863, 71 }, /* setregid */
+	{ 4107, 204 }, /* setregid32 */
+	{ 2872, 170 }, /* setresgid */
+	{ 4118, 210 }, /* setresgid32 */
+	{ 2882, 164 }, /* setresuid */
+	{ 4130, 208 }, /* setresuid32 */
+	{ 2892, 70 }, /* setreuid */
+	{ 4142, 203 }, /* setreuid32 */
+	{ 2901, 75 }, /* setrlimit */
+	{ 2911, 66 }, /* setsid */
+	{ 2918, 366 }, /* setsockopt */
+	{ 2929, 79 }, /* settimeofday */
+	{ 2942, 23 }, /* setuid */
+	{ 4153, 213 }, /* setuid32 */
+	{ 2949, 226 }, /* setxattr */
+	{ 4162, 68 }, /* sgetmask */
+	{ 2958, 397 }, /* shmat */
+	{ 2964, 396 }, /* shmctl */
+	{ 2971, 398 }, /* shmdt */
+	{ 2977, 395 }, /* shmget */
+	{ 2984, 373 }, /* shutdown */
+	{ 4171, 67 }, /* sigaction */
+	{ 2993, 186 }, /* sigaltstack */
+	{ 4181, 48 }, /* signal */
+	{ 3005, 321 }, /* signalfd */
+	{ 3014, 327 }, /* signalfd4 */
+	{ 4188, 73 }, /* sigpending */
+	{ 4199, 126 }, /* sigprocmask */
+	{ 4211, 119 }, /* sigreturn */
+	{ 4221, 72 }, /* sigsuspend */
+	{ 3024, 359 }, /* socket */
+	{ 4232, 102 }, /* socketcall */
+	{ 3031, 360 }, /* socketpair */
+	{ 3042, 313 }, /* splice */
+	{ 4243, 69 }, /* ssetmask */
+	{ 3049, 106 }, /* stat */
+	{ 4252, 195 }, /* stat64 */
+	{ 3054, 99 }, /* statfs */
+	{ 4259, 268 }, /* statfs64 */
+	{ 3061, 383 }, /* statx */
+	{ 4268, 25 }, /* stime */
+	{ 4274, 31 }, /* stty */
+	{ 3067, 115 }, /* swapoff */
+	{ 3075, 87 }, /* swapon */
+	{ 3082, 83 }, /* symlink */
+	{ 3090, 304 }, /* symlinkat */
+	{ 3100, 36 }, /* sync */
+	{ 3105, 314 }, /* sync_file_range */
+	{ 3121, 344 }, /* syncfs */
+	{ 3128, 135 }, /* sysfs */
+	{ 3134, 116 }, /* sysinfo */
+	{ 3142, 103 }, /* syslog */
+	{ 3149, 315 }, /* tee */
+	{ 3153, 270 }, /* tgkill */
+	{ 3160, 13 }, /* time */
+	{ 3165, 259 }, /* timer_create */
+	{ 3178, 263 }, /* timer_delete */
+	{ 3191, 262 }, /* timer_getoverrun */
+	{ 3208, 261 }, /* timer_gettime */
+	{ 4279, 408 }, /* timer_gettime64 */
+	{ 3222, 260 }, /* timer_settime */
+	{ 4295, 409 }, /* timer_settime64 */
+	{ 3236, 322 }, /* timerfd_create */
+	{ 3251, 326 }, /* timerfd_gettime */
+	{ 4311, 410 }, /* timerfd_gettime64 */
+	{ 3267, 325 }, /* timerfd_settime */
+	{ 4329, 411 }, /* timerfd_settime64 */
+	{ 3283, 43 }, /* times */
+	{ 3289, 238 }, /* tkill */
+	{ 3295, 92 }, /* truncate */
+	{ 4347, 193 }, /* truncate64 */
+	{ 4358, 191 }, /* ugetrlimit */
+	{ 4369, 58 }, /* ulimit */
+	{ 3312, 60 }, /* umask */
+	{ 4376, 22 }, /* umount */
+	{ 3318, 52 }, /* umount2 */
+	{ 3326, 122 }, /* uname */
+	{ 3332, 10 }, /* unlink */
+	{ 3339, 301 }, /* unlinkat */
+	{ 3348, 310 }, /* unshare */
+	{ 3356, 86 }, /* uselib */
+	{ 3363, 374 }, /* userfaultfd */
+	{ 3375, 62 }, /* ustat */
+	{ 3381, 30 }, /* utime */
+	{ 3387, 320 }, /* utimensat */
+	{ 4383, 412 }, /* utimensat_time64 */
+	{ 3397, 271 }, /* utimes */
+	{ 3404, 190 }, /* vfork */
+	{ 3410, 111 }, /* vhangup */
+	{ 4400, 166 }, /* vm86 */
+	{ 4405, 113 }, /* vm86old */
+	{ 3418, 316 }, /* vmsplice */
+	{ 3427, 273 }, /* vserver */
+	{ 3435, 114 }, /* wait4 */
+	{ 3441, 284 }, /* waitid */
+	{ 4413, 7 }, /* waitpid */
+	{ 3448, 4 }, /* write */
+	{ 3454, 146 }, /* writev */
 };
-const size_t fj_syscall_count32 = sizeof(fj_syscalls32) / sizeof(fj_syscalls32[0]);
+const size_t fj_syscall_count32 = 429;
 
-static const uint32_t grp64_aio[] = {
-	206, 207, 208, 209, 210, 333, 425, 426, 427,
-};
-static const uint32_t grp32_aio[] = {
-	245, 246, 247, 248, 249, 385, 425, 426, 427,
-};
-static const uint32_t grp64_basic_io[] = {
-	0, 1, 3, 8, 17, 18, 19, 20, 32, 33, 292, 295, 296, 327, 328, 436,
-};
-static const uint32_t grp32_basic_io[] = {
-	3, 4, 6, 19, 41, 63, 145, 146, 180, 181, 330, 333, 334, 378, 379, 436,
-};
-static const uint32_t grp64_chown[] = {
-	92, 93, 94, 260,
-};
-static const uint32_t grp32_chown[] = {
-	16, 95, 182, 298,
-};
-static const uint32_t grp64_clock[] = {
-	159, 164, 227, 305,
-};
-static const uint32_t grp32_clock[] = {
-	79, 124, 264, 343,
-};
-static const uint32_t grp64_cpu_emulation[] = {
-	154,
-};
-static const uint32_t grp32_cpu_emulation[] = {
-	123,
-};
-static const uint32_t grp64_debug[] = {
-	212, 298, 311, 438,
-};
-static const uint32_t grp32_debug[] = {
-	253, 336, 348, 438,
-};
-static const uint32_t grp64_default[] = {
-	103, 134, 136, 139, 153, 154, 155, 156, 159, 161, 163, 164, 165, 166, 167, 168, 169,
+const uint32_t fj_group_nrs[] = {
+	206, 207, 208, 209, 210, 333, 425, 426, 427, 245, 246, 247, 248, 249, 385, 425, 426,
+	427, 0, 1, 3, 8, 17, 18, 19, 20, 32, 33, 292, 295, 296, 327, 328, 436, 3, 4, 6, 19,
+	41, 63, 145, 146, 180, 181, 330, 333, 334, 378, 379, 436, 92, 93, 94, 260, 16, 95,
+	182, 298, 159, 164, 227, 305, 79, 124, 264, 343, 154, 123, 212, 298, 311, 438, 253,
+	336, 348, 438, 103, 134, 136, 139, 153, 154, 155, 156, 159, 161, 163, 164, 165, 166,
+	167, 168, 169, 170, 171, 172, 173, 174, 175, 176, 177, 178, 180, 181, 182, 183, 184,
+	185, 206, 207, 208, 209, 210, 212, 216, 227, 236, 237, 238, 246, 248, 249, 250, 251,
+	256, 278, 279, 298, 300, 303, 304, 305, 311, 313, 320, 321, 323, 428, 429, 430, 431,
+	432, 433, 438, 21, 51, 52, 61, 62, 74, 79, 86, 87, 88, 101, 103, 110, 111, 115, 121,
+	123, 124, 127, 128, 129, 130, 135, 137, 149, 167, 169, 188, 189, 217, 245, 246, 247,
+	248, 249, 253, 257, 264, 273, 274, 276, 283, 286, 287, 288, 289, 294, 316, 317, 336,
+	338, 341, 342, 343, 348, 350, 357, 374, 428, 429, 430, 431, 432, 433, 438, 101, 103,
+	134, 135, 136, 139, 153, 154, 155, 156, 159, 161, 163, 164, 165, 166, 167, 168, 169,
 	170, 171, 172, 173, 174, 175, 176, 177, 178, 180, 181, 182, 183, 184, 185, 206, 207,
 	208, 209, 210, 212, 216, 227, 236, 237, 238, 246, 248, 249, 250, 251, 256, 278, 279,
-	298, 300, 303, 304, 305, 311, 313, 320, 321, 323, 428, 429, 430, 431, 432, 433, 438,
-};
-static const uint32_t grp32_default[] = {
-	21, 51, 52, 61, 62, 74, 79, 86, 87, 88, 101, 103, 110, 111, 115, 121, 123, 124, 127,
-	128, 129, 130, 135, 137, 149, 167, 169, 188, 189, 217, 245, 246, 247, 248, 249, 253,
-	257, 264, 273, 274, 276, 283, 286, 287, 288, 289, 294, 316, 317, 336, 338, 341, 342,
-	343, 348, 350, 357, 374, 428, 429, 430, 431, 432, 433, 438,
-};
-static const uint32_t grp64_default_keep[] = {
-
-};
-static const uint32_t grp32_default_keep[] = {
-
-};
-static const uint32_t grp64_default_nodebuggers[] = {
-	101, 103, 134, 135, 136, 139, 153, 154, 155, 156, 159, 161, 163, 164, 165, 166, 167,
-	168, 169, 170, 171, 172, 173, 174, 175, 176, 177, 178, 180, 181, 182, 183, 184, 185,
-	206, 207, 208, 209, 210, 212, 216, 227, 236, 237, 238, 246, 248, 249, 250, 251, 256,
-	278, 279, 298, 300, 303, 304, 305, 310, 311, 313, 320, 321, 323, 428, 429, 430, 431,
-	432, 433, 438,
-};
-static const uint32_t grp32_default_nodebuggers[] = {
-	21, 26, 51, 52, 61, 62, 74, 79, 86, 87, 88, 101, 103, 110, 111, 115, 121, 123, 124,
-	127, 128, 129, 130, 135, 136, 137, 149, 167, 169, 188, 189, 217, 245, 246, 247, 248,
-	249, 253, 257, 264, 273, 274, 276, 283, 286, 287, 288, 289, 294, 316, 317, 336, 338,
-	341, 342, 343, 347, 348, 350, 357, 374, 428, 429, 430, 431, 432, 433, 438,
-};
-static const uint32_t grp64_file_system[] = {
-	2, 3, 4, 5, 6, 9, 11, 21, 72, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89,
-	90, 91, 132, 133, 137, 138, 188, 189, 190, 191, 192, 193, 194, 195, 196, 197, 198,
-	199, 217, 235, 253, 254, 255, 257, 258, 259, 261, 262, 263, 264, 265, 266, 267, 268,
-	269, 280, 285, 294, 316, 332, 436, 437, 439,
-};
-static const uint32_t grp32_file_system[] = {
-	5, 6, 8, 9, 10, 12, 14, 15, 30, 33, 38, 39, 40, 55, 83, 85, 90, 91, 92, 93, 94, 99,
-	100, 106, 107, 108, 133, 141, 183, 220, 226, 227, 228, 229, 230, 231, 232, 233, 234,
-	235, 236, 237, 271, 291, 292, 293, 295, 296, 297, 299, 301, 302, 303, 304, 305, 306,
-	307, 320, 324, 332, 353, 383, 436, 437, 439,
-};
-static const uint32_t grp64_io_event[] = {
-	7, 23, 213, 214, 215, 232, 233, 270, 271, 281, 284, 290, 291,
-};
-static const uint32_t grp32_io_event[] = {
-	82, 168, 254, 255, 256, 308, 309, 319, 323, 328, 329,
-};
-static const uint32_t grp64_ipc[] = {
-	22, 29, 30, 31, 64, 65, 66, 67, 68, 69, 70, 71, 220, 240, 241, 242, 243, 244, 245,
-	293, 310, 311, 319, 440,
-};
-static const uint32_t grp32_ipc[] = {
-	42, 277, 278, 279, 280, 281, 282, 331, 347, 348, 356, 393, 394, 395, 396, 397, 398,
-	399, 400, 401, 402, 440,
-};
-static const uint32_t grp64_keyring[] = {
-	248, 249, 250,
-};
-static const uint32_t grp32_keyring[] = {
-	286, 287, 288,
-};
-static const uint32_t grp64_memlock[] = {
-	149, 150, 151, 152, 325,
-};
-static const uint32_t grp32_memlock[] = {
-	150, 151, 152, 153, 376,
-};
-static const uint32_t grp64_module[] = {
-	175, 176, 313,
-};
-static const uint32_t grp32_module[] = {
-	128, 129, 350,
-};
-static const uint32_t grp64_mount[] = {
-	155, 161, 165, 166, 428, 429, 430, 431, 432, 433,
-};
-static const uint32_t grp32_mount[] = {
-	21, 52, 61, 217, 428, 429, 430, 431, 432, 433,
-};
-static const uint32_t grp64_network_io[] = {
-	41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 288, 299, 307,
-};
-static const uint32_t grp32_network_io[] = {
-	337, 345, 359, 360, 361, 362, 363, 364, 365, 366, 367, 368, 369, 370, 371, 372, 373,
-};
-static const uint32_t grp64_obsolete[] = {
-	134, 136, 139, 156, 174, 177, 178, 181, 182, 183, 184, 185, 236,
-};
-static const uint32_t grp32_obsolete[] = {
-	62, 86, 127, 130, 135, 137, 149, 167, 188, 189, 273,
-};
-static const uint32_t grp64_privileged[] = {
-	92, 93, 94, 105, 113, 116, 117, 122, 126, 153, 155, 156, 159, 161, 163, 164, 165, 166,
-	167, 168, 169, 170, 171, 172, 173, 175, 176, 179, 180, 227, 246, 260, 300, 304, 305,
-	313, 320, 321,
-};
-static const uint32_t grp32_privileged[] = {
-	16, 21, 23, 51, 52, 61, 70, 74, 79, 81, 87, 88, 95, 101, 110, 111, 115, 121, 124, 128,
-	129, 131, 138, 149, 164, 169, 182, 185, 217, 264, 283, 298, 338, 342, 343, 350, 357,
-};
-static const uint32_t grp64_process[] = {
-	56, 57, 58, 61, 62, 98, 100, 125, 129, 158, 200, 234, 247, 272, 297, 308, 424, 434,
-	435,
-};
-static const uint32_t grp32_process[] = {
-	2, 37, 43, 77, 114, 120, 178, 184, 190, 238, 270, 284, 310, 335, 346, 384, 424, 434,
-	435,
-};
-static const uint32_t grp64_raw_io[] = {
-	172, 173,
-};
-static const uint32_t grp32_raw_io[] = {
-	101, 110,
-};
-static const uint32_t grp64_reboot[] = {
-	169, 246, 320,
-};
-static const uint32_t grp32_reboot[] = {
-	88, 283,
-};
-static const uint32_t grp64_resources[] = {
-	142, 144, 203, 237, 238, 251, 256, 279, 314,
-};
-static const uint32_t grp32_resources[] = {
-	154, 156, 241, 274, 276, 289, 294, 317, 351,
-};
-static const uint32_t grp64_setuid[] = {
-	105, 106, 113, 114, 116, 117, 119,
-};
-static const uint32_t grp32_setuid[] = {
-	23, 46, 70, 71, 81, 164, 170,
-};
-static const uint32_t grp64_signal[] = {
-	13, 14, 127, 128, 130, 131, 282, 289,
-};
-static const uint32_t grp32_signal[] = {
-	174, 175, 176, 177, 179, 186, 321, 327,
-};
-static const uint32_t grp64_swap[] = {
-	167, 168,
-};
-static const uint32_t grp32_swap[] = {
-	87, 115,
-};
-static const uint32_t grp64_sync[] = {
-	26, 74, 75, 162, 277, 306,
-};
-static const uint32_t grp32_sync[] = {
-	36, 118, 144, 148, 314, 344,
-};
-static const uint32_t grp64_system_service[] = {
-	0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 16, 17, 18, 19, 20, 21, 22, 23, 24,
-	25, 26, 28, 29, 30, 31, 32, 33, 36, 37, 38, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49,
-	50, 51, 52, 53, 54, 55, 56, 57, 58, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72,
-	73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93,
-	94, 95, 98, 99, 100, 103, 105, 106, 109, 112, 113, 114, 116, 117, 119, 122, 123, 125,
-	126, 127, 128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 142, 143,
-	144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 158, 159, 161, 162,
-	163, 164, 165, 166, 167, 168, 169, 170, 171, 172, 173, 174, 175, 176, 177, 178, 180,
-	181, 182, 183, 184, 185, 187, 188, 189, 190, 191, 192, 193, 194, 195, 196, 197, 198,
-	199, 200, 203, 204, 206, 207, 208, 209, 210, 212, 213, 214, 215, 216, 217, 220, 221,
-	222, 223, 224, 225, 226, 227, 232, 233, 234, 235, 236, 237, 238, 239, 240, 241, 242,
-	243, 244, 245, 246, 247, 248, 249, 250, 251, 252, 253, 254, 255, 256, 257, 258, 259,
-	260, 261, 262, 263, 264, 265, 266, 267, 268, 269, 270, 271, 272, 275, 276, 277, 278,
-	279, 280, 281, 282, 283, 284, 285, 286, 287, 288, 289, 290, 291, 292, 293, 294, 295,
-	296, 297, 298, 299, 300, 303, 304, 305, 306, 307, 308, 309, 310, 311, 312, 313, 314,
-	315, 316, 318, 319, 320, 321, 323, 325, 326, 327, 328, 332, 333, 424, 425, 426, 427,
-	428, 429, 430, 431, 432, 433, 434, 435, 436, 437, 438, 439, 440,
-};
-static const uint32_t grp32_system_service[] = {
-	2, 3, 4, 5, 6, 8, 9, 10, 12, 14, 15, 16, 19, 21, 23, 27, 30, 33, 36, 37, 38, 39, 40,
-	41, 42, 43, 45, 46, 51, 52, 54, 55, 57, 60, 61, 62, 63, 66, 70, 71, 74, 77, 79, 81,
-	82, 83, 85, 86, 87, 88, 90, 91, 92, 93, 94, 95, 96, 99, 100, 101, 103, 104, 105, 106,
-	107, 108, 110, 111, 114, 115, 116, 118, 120, 121, 122, 123, 124, 125, 127, 128, 129,
-	130, 133, 135, 136, 137, 138, 139, 141, 143, 144, 145, 146, 148, 149, 150, 151, 152,
-	153, 154, 155, 156, 157, 158, 159, 160, 161, 163, 164, 167, 168, 169, 170, 174, 175,
-	176, 177, 178, 179, 180, 181, 182, 183, 184, 185, 186, 187, 188, 189, 190, 217, 219,
-	220, 225, 226, 227, 228, 229, 230, 231, 232, 233, 234, 235, 236, 237, 238, 241, 242,
-	245, 246, 247, 248, 249, 250, 253, 254, 255, 256, 257, 259, 260, 261, 262, 263, 264,
-	270, 271, 273, 274, 275, 276, 277, 278, 279, 280, 281, 282, 283, 284, 286, 287, 288,
-	289, 290, 291, 292, 293, 294, 295, 296, 297, 298, 299, 301, 302, 303, 304, 305, 306,
-	307, 308, 309, 310, 313, 314, 315, 316, 317, 318, 319, 320, 321, 322, 323, 324, 325,
-	326, 327, 328, 329, 330, 331, 332, 333, 334, 335, 336, 337, 338, 341, 342, 343, 344,
-	345, 346, 347, 348, 349, 350, 351, 352, 353, 355, 356, 357, 359, 360, 361, 362, 363,
-	364, 365, 366, 367, 368, 369, 370, 371, 372, 373, 374, 376, 377, 378, 379, 383, 384,
-	385, 393, 394, 395, 396, 397, 398, 399, 400, 401, 402, 424, 425, 426, 427, 428, 429,
-	430, 431, 432, 433, 434, 435, 436, 437, 438, 439, 440,
-};
-static const uint32_t grp64_timer[] = {
-	36, 37, 38, 100, 222, 223, 224, 225, 226, 283, 286, 287,
-};
-static const uint32_t grp32_timer[] = {
-	27, 43, 104, 105, 259, 260, 261, 262, 263, 322, 325, 326,
+	298, 300, 303, 304, 305, 310, 311, 313, 320, 321, 323, 428, 429, 430, 431, 432, 433,
+	438, 21, 26, 51, 52, 61, 62, 74, 79, 86, 87, 88, 101, 103, 110, 111, 115, 121, 123,
+	124, 127, 128, 129, 130, 135, 136, 137, 149, 167, 169, 188, 189, 217, 245, 246, 247,
+	248, 249, 253, 257, 264, 273, 274, 276, 283, 286, 287, 288, 289, 294, 316, 317, 336,
+	338, 341, 342, 343, 347, 348, 350, 357, 374, 428, 429, 430, 431, 432, 433, 438, 2, 3,
+	4, 5, 6, 9, 11, 21, 72, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90,
+	91, 132, 133, 137, 138, 188, 189, 190, 191, 192, 193, 194, 195, 196, 197, 198, 199,
+	217, 235, 253, 254, 255, 257, 258, 259, 261, 262, 263, 264, 265, 266, 267, 268, 269,
+	280, 285, 294, 316, 332, 436, 437, 439, 5, 6, 8, 9, 10, 12, 14, 15, 30, 33, 38, 39,
+	40, 55, 83, 85, 90, 91, 92, 93, 94, 99, 100, 106, 107, 108, 133, 141, 183, 220, 226,
+	227, 228, 229, 230, 231, 232, 233, 234, 235, 236, 237, 271, 291, 292, 293, 295, 296,
+	297, 299, 301, 302, 303, 304, 305, 306, 307, 320, 324, 332, 353, 383, 436, 437, 439,
+	7, 23, 213, 214, 215, 232, 233, 270, 271, 281, 284, 290, 291, 82, 168, 254, 255, 256,
+	308, 309, 319, 323, 328, 329, 22, 29, 30, 31, 64, 65, 66, 67, 68, 69, 70, 71, 220,
+	240, 241, 242, 243, 244, 245, 293, 310, 311, 319, 440, 42, 277, 278, 279, 280, 281,
+	282, 331, 347, 348, 356, 393, 394, 395, 396, 397, 398, 399, 400, 401, 402, 440, 248,
+	249, 250, 286, 287, 288, 149, 150, 151, 152, 325, 150, 151, 152, 153, 376, 175, 176,
+	313, 128, 129, 350, 155, 161, 165, 166, 428, 429, 430, 431, 432, 433, 21, 52, 61, 217,
+	428, 429, 430, 431, 432, 433, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54,
+	55, 288, 299, 307, 337, 345, 359, 360, 361, 362, 363, 364, 365, 366, 367, 368, 369,
+	370, 371, 372, 373, 134, 136, 139, 156, 174, 177, 178, 181, 182, 183, 184, 185, 236,
+	62, 86, 127, 130, 135, 137, 149, 167, 188, 189, 273, 92, 93, 94, 105, 113, 116, 117,
+	122, 126, 153, 155, 156, 159, 161, 163, 164, 165, 166, 167, 168, 169, 170, 171, 172,
+	173, 175, 176, 179, 180, 227, 246, 260, 300, 304, 305, 313, 320, 321, 16, 21, 23, 51,
+	52, 61, 70, 74, 79, 81, 87, 88, 95, 101, 110, 111, 115, 121, 124, 128, 129, 131, 138,
+	149, 164, 169, 182, 185, 217, 264, 283, 298, 338, 342, 343, 350, 357, 56, 57, 58, 61,
+	62, 98, 100, 125, 129, 158, 200, 234, 247, 272, 297, 308, 424, 434, 435, 2, 37, 43,
+	77, 114, 120, 178, 184, 190, 238, 270, 284, 310, 335, 346, 384, 424, 434, 435, 172,
+	173, 101, 110, 169, 246, 320, 88, 283, 142, 144, 203, 237, 238, 251, 256, 279, 314,
+	154, 156, 241, 274, 276, 289, 294, 317, 351, 105, 106, 113, 114, 116, 117, 119, 23,
+	46, 70, 71, 81, 164, 170, 13, 14, 127, 128, 130, 131, 282, 289, 174, 175, 176, 177,
+	179, 186, 321, 327, 167, 168, 87, 115, 26, 74, 75, 162, 277, 306, 36, 118, 144, 148,
+	314, 344, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 16, 17, 18, 19, 20, 21,
+	22, 23, 24, 25, 26, 28, 29, 30, 31, 32, 33, 36, 37, 38, 40, 41, 42, 43, 44, 45, 46,
+	47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 61, 62, 63, 64, 65, 66, 67, 68, 69,
+	70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90,
+	91, 92, 93, 94, 95, 98, 99, 100, 103, 105, 106, 109, 112, 113, 114, 116, 117, 119,
+	122, 123, 125, 126, 127, 128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139,
+	140, 142, 143, 144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 158,
+	159, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171, 172, 173, 174, 175, 176,
+	177, 178, 180, 181, 182, 183, 184, 185, 187, 188, 189, 190, 191, 192, 193, 194, 195,
+	196, 197, 198, 199, 200, 203, 204, 206, 207, 208, 209, 210, 212, 213, 214, 215, 216,
+	217, 220, 221, 222, 223, 224, 225, 226, 227, 232, 233, 234, 235, 236, 237, 238, 239,
+	240, 241, 242, 243, 244, 245, 246, 247, 248, 249, 250, 251, 252, 253, 254, 255, 256,
+	257, 258, 259, 260, 261, 262, 263, 264, 265, 266, 267, 268, 269, 270, 271, 272, 275,
+	276, 277, 278, 279, 280, 281, 282, 283, 284, 285, 286, 287, 288, 289, 290, 291, 292,
+	293, 294, 295, 296, 297, 298, 299, 300, 303, 304, 305, 306, 307, 308, 309, 310, 311,
+	312, 313, 314, 315, 316, 318, 319, 320, 321, 323, 325, 326, 327, 328, 332, 333, 424,
+	425, 426, 427, 428, 429, 430, 431, 432, 433, 434, 435, 436, 437, 438, 439, 440, 2, 3,
+	4, 5, 6, 8, 9, 10, 12, 14, 15, 16, 19, 21, 23, 27, 30, 33, 36, 37, 38, 39, 40, 41, 42,
+	43, 45, 46, 51, 52, 54, 55, 57, 60, 61, 62, 63, 66, 70, 71, 74, 77, 79, 81, 82, 83,
+	85, 86, 87, 88, 90, 91, 92, 93, 94, 95, 96, 99, 100, 101, 103, 104, 105, 106, 107,
+	108, 110, 111, 114, 115, 116, 118, 120, 121, 122, 123, 124, 125, 127, 128, 129, 130,
+	133, 135, 136, 137, 138, 139, 141, 143, 144, 145, 146, 148, 149, 150, 151, 152, 153,
+	154, 155, 156, 157, 158, 159, 160, 161, 163, 164, 167, 168, 169, 170, 174, 175, 176,
+	177, 178, 179, 180, 181, 182, 183, 184, 185, 186, 187, 188, 189, 190, 217, 219, 220,
+	225, 226, 227, 228, 229, 230, 231, 232, 233, 234, 235, 236, 237, 238, 241, 242, 245,
+	246, 247, 248, 249, 250, 253, 254, 255, 256, 257, 259, 260, 261, 262, 263, 264, 270,
+	271, 273, 274, 275, 276, 277, 278, 279, 280, 281, 282, 283, 284, 286, 287, 288, 289,
+	290, 291, 292, 293, 294, 295, 296, 297, 298, 299, 301, 302, 303, 304, 305, 306, 307,
+	308, 309, 310, 313, 314, 315, 316, 317, 318, 319, 320, 321, 322, 323, 324, 325, 326,
+	327, 328, 329, 330, 331, 332, 333, 334, 335, 336, 337, 338, 341, 342, 343, 344, 345,
+	346, 347, 348, 349, 350, 351, 352, 353, 355, 356, 357, 359, 360, 361, 362, 363, 364,
+	365, 366, 367, 368, 369, 370, 371, 372, 373, 374, 376, 377, 378, 379, 383, 384, 385,
+	393, 394, 395, 396, 397, 398, 399, 400, 401, 402, 424, 425, 426, 427, 428, 429, 430,
+	431, 432, 433, 434, 435, 436, 437, 438, 439, 440, 36, 37, 38, 100, 222, 223, 224, 225,
+	226, 283, 286, 287, 27, 43, 104, 105, 259, 260, 261, 262, 263, 322, 325, 326,
 };
 
 const struct fj_group fj_groups[] = {
-	{ "aio", grp64_aio, 9, grp32_aio, 9, false },
-	{ "basic-io", grp64_basic_io, 16, grp32_basic_io, 16, false },
-	{ "chown", grp64_chown, 4, grp32_chown, 4, false },
-	{ "clock", grp64_clock, 4, grp32_clock, 4, false },
-	{ "cpu-emulation", grp64_cpu_emulation, 1, grp32_cpu_emulation, 1, false },
-	{ "debug", grp64_debug, 4, grp32_debug, 4, false },
-	{ "default", grp64_default, 68, grp32_default, 65, false },
-	{ "default-keep", grp64_default_keep, 0, grp32_default_keep, 0, true },
-	{ "default-nodebuggers", grp64_default_nodebuggers, 71, grp32_default_nodebuggers, 68, false },
-	{ "file-system", grp64_file_system, 66, grp32_file_system, 65, false },
-	{ "io-event", grp64_io_event, 13, grp32_io_event, 11, false },
-	{ "ipc", grp64_ipc, 24, grp32_ipc, 22, false },
-	{ "keyring", grp64_keyring, 3, grp32_keyring, 3, false },
-	{ "memlock", grp64_memlock, 5, grp32_memlock, 5, false },
-	{ "module", grp64_module, 3, grp32_module, 3, false },
-	{ "mount", grp64_mount, 10, grp32_mount, 10, false },
-	{ "network-io", grp64_network_io, 18, grp32_network_io, 17, false },
-	{ "obsolete", grp64_obsolete, 13, grp32_obsolete, 11, false },
-	{ "privileged", grp64_privileged, 38, grp32_privileged, 37, false },
-	{ "process", grp64_process, 19, grp32_process, 19, true },
-	{ "raw-io", grp64_raw_io, 2, grp32_raw_io, 2, false },
-	{ "reboot", grp64_reboot, 3, grp32_reboot, 2, false },
-	{ "resources", grp64_resources, 9, grp32_resources, 9, false },
-	{ "setuid", grp64_setuid, 7, grp32_setuid, 7, false },
-	{ "signal", grp64_signal, 8, grp32_signal, 8, false },
-	{ "swap", grp64_swap, 2, grp32_swap, 2, false },
-	{ "sync", grp64_sync, 6, grp32_sync, 6, false },
-	{ "system-service", grp64_system_service, 305, grp32_system_service, 296, true },
-	{ "timer", grp64_timer, 12, grp32_timer, 12, false },
+	{ 4421, 0, 9, 9, 9, false }, /* aio */
+	{ 4425, 18, 16, 34, 16, false }, /* basic-io */
+	{ 121, 50, 4, 54, 4, false }, /* chown */
+	{ 4434, 58, 4, 62, 4, false }, /* clock */
+	{ 4440, 66, 1, 67, 1, false }, /* cpu-emulation */
+	{ 4454, 68, 4, 72, 4, false }, /* debug */
+	{ 4460, 76, 68, 144, 65, false }, /* default */
+	{ 4468, 209, 0, 209, 0, true }, /* default-keep */
+	{ 4481, 209, 71, 280, 68, false }, /* default-nodebuggers */
+	{ 4501, 348, 66, 414, 65, false }, /* file-system */
+	{ 4513, 479, 13, 492, 11, false }, /* io-event */
+	{ 3787, 503, 24, 527, 22, false }, /* ipc */
+	{ 4522, 549, 3, 552, 3, false }, /* keyring */
+	{ 4530, 555, 5, 560, 5, false }, /* memlock */
+	{ 4538, 565, 3, 568, 3, false }, /* module */
+	{ 1539, 571, 10, 581, 10, false }, /* mount */
+	{ 4545, 591, 18, 609, 17, false }, /* network-io */
+	{ 4556, 626, 13, 639, 11, false }, /* obsolete */
+	{ 4565, 650, 38, 688, 37, false }, /* privileged */
+	{ 4576, 725, 19, 744, 19, true }, /* process */
+	{ 4584, 763, 2, 765, 2, false }, /* raw-io */
+	{ 2158, 767, 3, 770, 2, false }, /* reboot */
+	{ 4591, 772, 9, 781, 9, false }, /* resources */
+	{ 2942, 790, 7, 797, 7, false }, /* setuid */
+	{ 4181, 804, 8, 812, 8, false }, /* signal */
+	{ 4601, 820, 2, 822, 2, false }, /* swap */
+	{ 3100, 824, 6, 830, 6, false }, /* sync */
+	{ 4606, 836, 305, 1141, 296, true }, /* system-service */
+	{ 4621, 1437, 12, 1449, 12, false }, /* timer */
 };
-const size_t fj_group_count = sizeof(fj_groups) / sizeof(fj_groups[0]);
+const size_t fj_group_count = 29;
 
 const uint32_t fj_default64[] = {
 	101, 103, 134, 135, 136, 139, 153, 154, 155, 156, 159, 161, 163, 164, 165, 166, 167,

@@ -10,6 +10,7 @@
  * kafel; kafel compiles for one ABI (the native one here) and kills the
  * thread for calls of others and, without DEFAULT, for unmatched calls.
  */
+#include <stdarg.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -90,13 +91,17 @@ struct kf_ctx {
 	size_t nrules;
 };
 
-static void error(struct kf_ctx *c, struct scg_loc loc, const char *hint, const char *fmt,
-		  const char *what)
+static void error(struct kf_ctx *c, struct scg_loc loc, const char *hint, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static void error(struct kf_ctx *c, struct scg_loc loc, const char *hint, const char *fmt, ...)
 {
 	if (c->failed)
 		return; /* kafel stops at the first error */
 	c->failed = true;
-	scg_diag_add(c->diag, SCG_SEV_ERROR, loc, "kafel", hint, fmt, what);
+	va_list ap;
+	va_start(ap, fmt);
+	scg_diag_vadd(c->diag, SCG_SEV_ERROR, loc, "kafel", hint, fmt, ap);
+	va_end(ap);
 }
 
 /* --- tokens ------------------------------------------------------------------------ */
@@ -166,15 +171,14 @@ static int include(struct kf_ctx *c, const char **pp, const char *end, unsigned 
 		if (p >= end || *p == '\n' || *p == ';')
 			break;
 		if (*p != '"') {
-			error(c, loc, "#include \"file.policy\"", "expected a file name in quotes%s",
-			      "");
+			error(c, loc, "#include \"file.policy\"", "expected a file name in quotes");
 			break;
 		}
 		const char *q = ++p;
 		while (q < end && *q != '"' && *q != '\n')
 			q++;
 		if (q >= end || *q != '"') {
-			error(c, loc, "close the name with '\"'", "unterminated file name%s", "");
+			error(c, loc, "close the name with '\"'", "unterminated file name");
 			break;
 		}
 		char *name = strndup(p, (size_t)(q - p));
@@ -193,11 +197,10 @@ static int include(struct kf_ctx *c, const char **pp, const char *end, unsigned 
 		if (!r && GROW_ARRAY(&c->texts, &c->texts_cap, c->ntexts + 2, 8))
 			r = -ENOMEM;
 		if (r < 0 && r != -ENOMEM) {
-			char msg[96];
-			snprintf(msg, sizeof(msg), "cannot include '%%s': %s", strerror(-r));
 			if (!c->failed)
 				scg_diag_add(c->diag, SCG_SEV_ERROR, loc, "kafel",
-					     "kafel looks beside the including file here", msg, name);
+					     "kafel looks beside the including file here",
+					     "cannot include '%s': %s", name, strerror(-r));
 			c->failed = true;
 			r = 0;
 		} else if (!r) {
@@ -249,7 +252,7 @@ static int lex(struct kf_ctx *c, const char *text, size_t len, const char *file)
 				p++;
 			}
 			if (p + 1 >= end) {
-				error(c, loc, "close it with '*/'", "unterminated comment%s", "");
+				error(c, loc, "close it with '*/'", "unterminated comment");
 				break;
 			}
 			p += 2;
@@ -274,7 +277,7 @@ static int lex(struct kf_ctx *c, const char *text, size_t len, const char *file)
 					return r;
 			} else {
 				error(c, loc, "kafel's directives: #define, #include",
-				      "unknown directive%s", "");
+				      "unknown directive");
 			}
 			continue;
 		}
@@ -284,7 +287,7 @@ static int lex(struct kf_ctx *c, const char *text, size_t len, const char *file)
 			size_t n = lex_number(p, end, &v, &bad);
 			if (bad)
 				error(c, loc, "numbers: 42, 0x2a, 052, 0b101010, up to 64 bits",
-				      "bad number%s", "");
+				      "bad number");
 			int r = push(c, (struct tok){.kind = TK_NUM, .num = v, .loc = loc});
 			if (r)
 				return r;
@@ -400,7 +403,7 @@ static bool value(struct kf_ctx *c, uint64_t *out)
 		error(c, t->loc, "#define it first", "undefined constant '%s'", name);
 		return false;
 	}
-	error(c, t->loc, NULL, "expected a number%s", "");
+	error(c, t->loc, NULL, "expected a number");
 	return false;
 }
 
@@ -499,7 +502,7 @@ static bool term(struct kf_ctx *c, struct kv *v)
 		return true;
 	}
 	if (t->kind != TK_ID) {
-		error(c, t->loc, "an argument, a number or a constant", "expected an operand%s", "");
+		error(c, t->loc, "an argument, a number or a constant", "expected an operand");
 		return false;
 	}
 	char name[KF_NAME];
@@ -775,7 +778,7 @@ static struct scg_expr *primary(struct kf_ctx *c)
 		error(c, peek(c)->loc,
 		      l.var ? "kafel compares: write (x & 0x3) != 0 for a flag test"
 			    : "a comparison: a == 1",
-		      "expected a comparison operator%s", "");
+		      "expected a comparison operator");
 		return NULL;
 	}
 	next(c);
@@ -885,7 +888,7 @@ static int filter(struct kf_ctx *c, struct kf_entry *e)
 		}
 		next(c);
 	} else {
-		error(c, t->loc, NULL, "expected a syscall%s", "");
+		error(c, t->loc, NULL, "expected a syscall");
 		return 0;
 	}
 	/* its arguments' names: declared, or the parameter names of the man page */
@@ -899,7 +902,7 @@ static int filter(struct kf_ctx *c, struct kf_entry *e)
 			char name[KF_NAME];
 			word_of(a, name, sizeof(name));
 			if (a->kind != TK_ID) {
-				error(c, a->loc, NULL, "expected an argument name%s", "");
+				error(c, a->loc, NULL, "expected an argument name");
 				return 0;
 			}
 			if (i == 6) {
@@ -930,7 +933,7 @@ static int filter(struct kf_ctx *c, struct kf_entry *e)
 		error(c, peek(c)->loc,
 		      "kafel's language names no architecture: its caller picks one "
 		      "(kafel_set_target_arch()); the import compiles for the native ABI",
-		      "an architecture guard (ON ...) is not kafel syntax%s", "");
+		      "an architecture guard (ON ...) is not kafel syntax");
 		return 0;
 	}
 	if (is_punct(c, '{')) {
@@ -976,7 +979,7 @@ static int policy_statement(struct kf_ctx *c, size_t pi)
 		char name[KF_NAME];
 		word_of(t, name, sizeof(name));
 		if (t->kind != TK_ID) {
-			error(c, t->loc, NULL, "expected a policy name%s", "");
+			error(c, t->loc, NULL, "expected a policy name");
 			return 0;
 		}
 		struct suggest s;
@@ -1033,7 +1036,7 @@ static int define(struct kf_ctx *c)
 	char name[KF_NAME];
 	word_of(t, name, sizeof(name));
 	if (t->kind != TK_ID) {
-		error(c, t->loc, "#define NAME 42", "expected a name after #define%s", "");
+		error(c, t->loc, "#define NAME 42", "expected a name after #define");
 		return 0;
 	}
 	next(c);
@@ -1078,7 +1081,7 @@ static int program(struct kf_ctx *c)
 			char name[KF_NAME];
 			word_of(n, name, sizeof(name));
 			if (n->kind != TK_ID) {
-				error(c, n->loc, NULL, "expected a policy name%s", "");
+				error(c, n->loc, NULL, "expected a policy name");
 				break;
 			}
 			for (size_t i = 1; i < c->npol; i++)
@@ -1099,7 +1102,7 @@ static int program(struct kf_ctx *c)
 		} else if (is_word(c, "DEFAULT")) {
 			next(c);
 			if (c->has_default) {
-				error(c, t->loc, "DEFAULT is given once", "second default action%s", "");
+				error(c, t->loc, "DEFAULT is given once", "second default action");
 				break;
 			}
 			c->has_default = action(c, &c->dflt);
@@ -1136,7 +1139,7 @@ static int expand(struct kf_ctx *c, struct scg_policy *p, size_t pi, unsigned de
 			const struct kf_filter *f = &e->f[j];
 			if (++c->nrules > KF_MAX_RULES) {
 				error(c, f->loc, "USE pastes a policy's rules where it stands",
-				      "more than 65536 rules%s", "");
+				      "more than 65536 rules");
 				return 0;
 			}
 			struct scg_expr *cond = f->cond ? scg_expr_clone(f->cond) : NULL;

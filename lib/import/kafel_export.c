@@ -9,6 +9,7 @@
  * everything else over 64), rules for other ABIs, verdicts for calls of
  * other ABIs than kafel's (it kills the thread), wide number ranges.
  */
+#include <stdarg.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,12 +29,17 @@ struct exporter {
 };
 
 static void refuse(struct exporter *x, const struct scg_rule *rule, const char *hint,
-		   const char *fmt, const char *what)
+		   const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static void refuse(struct exporter *x, const struct scg_rule *rule, const char *hint,
+		   const char *fmt, ...)
 {
 	if (!x->err)
 		x->err = -EINVAL;
-	scg_diag_add(x->diag, SCG_SEV_ERROR, rule ? rule->loc : SCG_LOC_NONE, "kafel-export", hint,
-		     fmt, what);
+	va_list ap;
+	va_start(ap, fmt);
+	scg_diag_vadd(x->diag, SCG_SEV_ERROR, rule ? rule->loc : SCG_LOC_NONE, "kafel-export", hint, fmt,
+		      ap);
+	va_end(ap);
 }
 
 static bool action_text(uint32_t action, char *buf, size_t size)
@@ -88,7 +94,7 @@ static void put_num(struct strbuf *sb, uint64_t v)
 static bool put_expr(struct exporter *x, struct strbuf *sb, const struct scg_expr *e,
 		     const char *name, int *maxarg)
 {
-	static const char *const ops[] = {"==", "!=", "<", "<=", ">", ">="};
+	static const char ops[][3] = {"==", "!=", "<", "<=", ">", ">="};
 	switch (e->kind) {
 	case SCG_EXPR_NOT:
 		strbuf_append(sb, "!(");
@@ -170,7 +176,7 @@ static void check_targets(struct exporter *x)
 	for (size_t i = 1; i < scg_policy_arch_count(p); i++) {
 		const struct scg_arch *a = scg_policy_arch_at(p, i);
 		if (strcmp(scg_arch_name(a), "x32") || strcmp(scg_arch_name(x->abi), "x86_64")) {
-			refuse(x, NULL, "compile with --arch for one ABI",
+			refuse(x, NULL, scg_hint_text(SCG_HINT_ONE_ARCH),
 			       "kafel filters one ABI; the policy targets %s too", scg_arch_name(a));
 			return;
 		}
@@ -188,13 +194,13 @@ static void check_targets(struct exporter *x)
 	}
 	if (scg_policy_badarch(p) != SCG_RET_KILL_THREAD)
 		refuse(x, NULL, "write 'badarch kill-thread'",
-		       "kafel kills the thread for calls of other ABIs%s", "");
+		       "kafel kills the thread for calls of other ABIs");
 	else if (!x32 && !strcmp(scg_arch_name(x->abi), "x86_64") && dflt != SCG_RET_KILL_THREAD)
-		refuse(x, NULL, "target x32 too (--arch x86_64,x32), with no rule for it",
-		       "kafel gives x32 calls the default, the policy kills their thread%s", "");
+		refuse(x, NULL, scg_hint_text(SCG_HINT_ADD_X32),
+		       "kafel gives x32 calls the default, the policy kills their thread");
 	if (scg_policy_unknown(p, &u) && u != dflt)
 		refuse(x, NULL, "kafel gives unknown numbers the default",
-		       "the 'unknown' verdict differs from the default%s", "");
+		       "the 'unknown' verdict differs from the default");
 }
 
 int scg_kafel_export(const struct scg_policy *policy, char **text, struct scg_diag *diag)
@@ -202,14 +208,14 @@ int scg_kafel_export(const struct scg_policy *policy, char **text, struct scg_di
 	*text = NULL;
 	struct exporter x = {.p = policy, .diag = diag};
 	if (scg_policy_arch_count(policy) == 0) {
-		refuse(&x, NULL, "add 'arch x86_64'", "the policy targets no ABI%s", "");
+		refuse(&x, NULL, "add 'arch x86_64'", "the policy targets no ABI");
 		return x.err;
 	}
 	x.abi = scg_policy_arch_at(policy, 0);
 	check_targets(&x);
 	char act[32];
 	if (!x.err && !action_text(scg_policy_default(policy), act, sizeof(act)))
-		refuse(&x, NULL, "a seccomp action", "the default is no action kafel has%s", "");
+		refuse(&x, NULL, "a seccomp action", "the default is no action kafel has");
 	struct strbuf sb = STRBUF_INIT;
 	strbuf_appendf(&sb, "// written by syscage compile --format kafel (%s)\n",
 			   scg_arch_name(x.abi));
@@ -223,8 +229,7 @@ int scg_kafel_export(const struct scg_policy *policy, char **text, struct scg_di
 		if (scg_policy_rule_range(policy, i, x.abi, &first, &last) < 0)
 			continue; /* not for kafel's ABI */
 		if (!action_text(r.action, act, sizeof(act))) {
-			refuse(&x, &r, "a seccomp action", "the rule's action is none kafel has%s",
-			       "");
+			refuse(&x, &r, "a seccomp action", "the rule's action is none kafel has");
 			break;
 		}
 		if (r.has_number && last - first >= 64) {

@@ -13,6 +13,7 @@
  * Everything else falls to the default: the process is killed unless
  * @default says otherwise.  One filter, first line first, for the native ABI.
  */
+#include <stdarg.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,11 +67,15 @@ struct mj_ctx {
 	size_t nfiles, files_cap;
 };
 
-static void err(struct mj_ctx *c, struct scg_loc loc, const char *hint, const char *fmt,
-		const char *what)
+static void err(struct mj_ctx *c, struct scg_loc loc, const char *hint, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static void err(struct mj_ctx *c, struct scg_loc loc, const char *hint, const char *fmt, ...)
 {
 	c->failed = true;
-	scg_diag_add(c->diag, SCG_SEV_ERROR, loc, "minijail", hint, fmt, what);
+	va_list ap;
+	va_start(ap, fmt);
+	scg_diag_vadd(c->diag, SCG_SEV_ERROR, loc, "minijail", hint, fmt, ap);
+	va_end(ap);
 }
 
 static struct scg_loc loc_at(const struct mj_line *l, size_t off)
@@ -151,7 +156,7 @@ static int parse_action(struct mj_ctx *c, const struct mj_line *l, size_t pos, s
 	size_t v = w;
 	trim(s, &v, &end);
 	if (v == end && c->denylist) { /* the default would be to allow */
-		err(c, loc_at(l, w), DENY_HINT, "expected an errno after 'return'%s", "");
+		err(c, loc_at(l, w), DENY_HINT, "expected an errno after 'return'");
 		return -1;
 	}
 	if (v == end) { /* a bare return is the default action */
@@ -190,7 +195,7 @@ static struct scg_expr *parse_atom(struct mj_ctx *c, const struct mj_line *l, si
 	size_t start = p;
 	if (end - p < 4 || strncmp(s + p, "arg", 3) || s[p + 3] < '0' || s[p + 3] > '9') {
 		err(c, loc_at(l, p), "an atom is 'argN OP VALUE', N from 0 to 5: arg1 == O_RDONLY",
-		    "expected an argument (argN)%s", "");
+		    "expected an argument (argN)");
 		return NULL;
 	}
 	p += 3;
@@ -227,8 +232,7 @@ static struct scg_expr *parse_atom(struct mj_ctx *c, const struct mj_line *l, si
 	else if (p < end && s[p] == '&' && (p + 1 >= end || s[p + 1] != '&') && (oplen = 1))
 		op = OP_SET;
 	else {
-		err(c, loc_at(l, p), "operators: == != < <= > >= & in", "expected an operator%s",
-		    "");
+		err(c, loc_at(l, p), "operators: == != < <= > >= & in", "expected an operator");
 		return NULL;
 	}
 	p += oplen;
@@ -249,7 +253,7 @@ static struct scg_expr *parse_atom(struct mj_ctx *c, const struct mj_line *l, si
 	trim(s, &v, &vend);
 	if (v == vend) {
 		err(c, loc_at(l, v), "a number, a constant or constants joined by '|'",
-		    "expected a value%s", "");
+		    "expected a value");
 		return NULL;
 	}
 	uint64_t val;
@@ -368,7 +372,7 @@ static int list_item(struct mj_ctx *c, const struct mj_line *l, const char *name
 	trim(s, &pos, &end);
 	*last = false;
 	if (pos == end) {
-		err(c, loc_at(l, pos), LIST_HINT, "expected a filter%s", "");
+		err(c, loc_at(l, pos), LIST_HINT, "expected a filter");
 		return 0;
 	}
 	const char *semi = memchr(s + pos, ';', end - pos);
@@ -383,7 +387,7 @@ static int list_item(struct mj_ctx *c, const struct mj_line *l, const char *name
 	}
 	if (semi && a == 0) {
 		err(c, loc_at(l, skip_blanks(s, (size_t)(semi - s) + 1, end)), LIST_HINT,
-		    "expected an action after ';'%s", "");
+		    "expected an action after ';'");
 		return 0;
 	}
 	bool nomem = false; /* no ';': parse_action() found no action and left the allow */
@@ -405,14 +409,14 @@ static int list_filter(struct mj_ctx *c, const struct mj_line *l, const char *na
 	const char *s = l->text;
 	const char *brace = memchr(s + open + 1, '}', end - open - 1);
 	if (!brace) {
-		err(c, loc_at(l, open), LIST_HINT, "unclosed '{'%s", "");
+		err(c, loc_at(l, open), LIST_HINT, "unclosed '{'");
 		return 0;
 	}
 	size_t close = (size_t)(brace - s);
 	const char *inner = memchr(s + open + 1, '{', close - open - 1);
 	if (inner || skip_blanks(s, close + 1, end) != end) {
 		err(c, loc_at(l, inner ? (size_t)(inner - s) : skip_blanks(s, close + 1, end)),
-		    LIST_HINT, inner ? "lists do not nest%s" : "text after the list's '}'%s", "");
+		    LIST_HINT, inner ? "lists do not nest" : "text after the list's '}'");
 		return 0;
 	}
 	bool last = false, failed = c->failed; /* this list's own errors stop it, not earlier ones */
@@ -478,7 +482,7 @@ static int syscall_filter(struct mj_ctx *c, const struct mj_line *l, const char 
 			    c->denylist ? DENY_HINT
 					: "after ';' comes what the other calls get: return EPERM, "
 					  "kill, trap, trace, log, user-notify",
-			    "expected an action after ';'%s", "");
+			    "expected an action after ';'");
 		}
 		if (a <= 0)
 			return 0;
@@ -542,7 +546,7 @@ static bool tag_entry(struct mj_ctx *c, const struct mj_line *l, size_t *p, size
 	if (ke == k || q >= end || s[q] != '=') {
 		if (!quiet)
 			err(c, loc_at(l, ke == k ? k : q), META_HINT,
-			    ke == k ? "expected a key%s" : "expected '=' after the key%s", "");
+			    ke == k ? "expected a key" : "expected '=' after the key");
 		return false;
 	}
 	*arch_key = word_is(s + k, ke - k, "arch");
@@ -550,7 +554,7 @@ static bool tag_entry(struct mj_ctx *c, const struct mj_line *l, size_t *p, size
 		size_t v = skip_blanks(s, q, end), ve = ident_end(s, v, end);
 		if (ve == v) {
 			if (!quiet)
-				err(c, loc_at(l, v), META_HINT, "expected a value%s", "");
+				err(c, loc_at(l, v), META_HINT, "expected a value");
 			return false;
 		}
 		*native |= *arch_key && names_native(c, s + v, ve - v);
@@ -588,7 +592,7 @@ static bool read_tag(struct mj_ctx *c, const struct mj_line *l, size_t *p, size_
 		for (size_t i = 0; i < nkeys; i++)
 			if (keys[i][1] - keys[i][0] == ke - k && !strncmp(s + keys[i][0], s + k, ke - k)) {
 				if (!quiet)
-					err(c, loc_at(l, k), META_HINT, "key given twice in a tag%s", "");
+					err(c, loc_at(l, k), META_HINT, "key given twice in a tag");
 				return false;
 			}
 		if (nkeys < sizeof(keys) / sizeof(keys[0])) {
@@ -604,7 +608,7 @@ static bool read_tag(struct mj_ctx *c, const struct mj_line *l, size_t *p, size_
 			break;
 		if (!quiet)
 			err(c, loc_at(l, q >= end ? open : q), META_HINT,
-			    q >= end ? "unclosed '['%s" : "expected ',', ';' or ']'%s", "");
+			    q >= end ? "unclosed '['" : "expected ',', ';' or ']'");
 		return false;
 	}
 	*p = q + 1;
@@ -641,7 +645,7 @@ static int line_name(struct mj_ctx *c, const struct mj_line *l, size_t pos, size
 	while (name_end > pos && is_space(s[name_end - 1]))
 		name_end--;
 	if (name_end == pos || name_end - pos >= size) {
-		err(c, loc_at(l, pos), hint, "expected a syscall name%s", "");
+		err(c, loc_at(l, pos), hint, "expected a syscall name");
 		return -1;
 	}
 	snprintf(name, size, "%.*s", (int)(name_end - pos), s + pos);
@@ -652,8 +656,7 @@ static int line_name(struct mj_ctx *c, const struct mj_line *l, size_t pos, size
 	if (!read_tag(c, l, &t, nend, &skip, false))
 		return -1;
 	if (skip_blanks(s, t, nend) != nend) {
-		err(c, loc_at(l, skip_blanks(s, t, nend)), META_HINT, "expected ':' after the tag%s",
-		    "");
+		err(c, loc_at(l, skip_blanks(s, t, nend)), META_HINT, "expected ':' after the tag");
 		return -1;
 	}
 	return !skip;
@@ -718,7 +721,7 @@ static bool set_name(struct mj_ctx *c, const struct mj_line *l, size_t pos, size
 	struct scg_loc loc = loc_at(l, pos);
 	uint32_t nr;
 	if (q - pos >= size) {
-		err(c, loc, SET_HINT, "expected a syscall name%s", "");
+		err(c, loc, SET_HINT, "expected a syscall name");
 		return false;
 	}
 	snprintf(name, size, "%.*s", (int)(q - pos), s + pos);
@@ -760,21 +763,19 @@ static int set_line(struct mj_ctx *c, const struct mj_line *l, size_t open, size
 		while (p < end && is_space(s[p]))
 			p++;
 		if (p >= end) {
-			err(c, loc_at(l, open), SET_HINT, "unclosed '{'%s", "");
+			err(c, loc_at(l, open), SET_HINT, "unclosed '{'");
 			return 0;
 		}
 		if (want_name) {
 			if (s[p] == '}') {
 				err(c, loc_at(l, p), SET_HINT,
-				    count ? "expected a syscall name after ','%s"
-					  : "empty syscall set%s",
-				    "");
+				    count ? "expected a syscall name after ','"
+					  : "empty syscall set");
 				return 0;
 			}
 			if (set_delim(s[p])) {
 				err(c, loc_at(l, p), SET_HINT,
-				    s[p] == '{' ? "sets do not nest%s" : "expected a syscall name%s",
-				    "");
+				    s[p] == '{' ? "sets do not nest" : "expected a syscall name");
 				return 0;
 			}
 			size_t q = p;
@@ -798,10 +799,10 @@ static int set_line(struct mj_ctx *c, const struct mj_line *l, size_t open, size
 			close = p;
 			break;
 		} else if (s[p] == ':') {
-			err(c, loc_at(l, open), SET_HINT, "unclosed '{'%s", "");
+			err(c, loc_at(l, open), SET_HINT, "unclosed '{'");
 			return 0;
 		} else {
-			err(c, loc_at(l, p), SET_HINT, "expected ',' or '}'%s", "");
+			err(c, loc_at(l, p), SET_HINT, "expected ',' or '}'");
 			return 0;
 		}
 	}
@@ -809,7 +810,7 @@ static int set_line(struct mj_ctx *c, const struct mj_line *l, size_t open, size
 	while (p < end && is_space(s[p]))
 		p++;
 	if (p >= end || s[p] != ':') {
-		err(c, loc_at(l, p), SET_HINT, "expected ':' after the set%s", "");
+		err(c, loc_at(l, p), SET_HINT, "expected ':' after the set");
 		return 0;
 	}
 	if (bad)
@@ -850,14 +851,14 @@ static int denylist_line(struct mj_ctx *c, const struct mj_line *l, size_t pos, 
 	trim(s, &w, &end);
 	if (w < end) {
 		err(c, loc_at(l, w), "@denylist stands alone on its line",
-		    "unexpected text after @denylist%s", "");
+		    "unexpected text after @denylist");
 		return 0;
 	}
 	if (!c->denylist)
 		err(c, loc_at(l, pos),
 		    "minijail compiles a policy as a denylist or not as a whole: every file of it has "
 		    "the @denylist line, or none",
-		    "@denylist in a file included by a policy without it%s", "");
+		    "@denylist in a file included by a policy without it");
 	return 0;
 }
 
@@ -885,16 +886,16 @@ static int default_line(struct mj_ctx *c, const struct mj_line *l, size_t pos, s
 	while (ae < end && !is_space(s[ae]))
 		ae++;
 	if (c->denylist) {
-		err(c, loc_at(l, pos), DENY_HINT, "@default in a @denylist policy%s", "");
+		err(c, loc_at(l, pos), DENY_HINT, "@default in a @denylist policy");
 		return 0;
 	}
 	if (a == end) {
-		err(c, loc_at(l, a), DEFAULT_HINT, "expected an action after @default%s", "");
+		err(c, loc_at(l, a), DEFAULT_HINT, "expected an action after @default");
 		return 0;
 	}
 	char word[32];
 	snprintf(word, sizeof(word), "%.*s", (int)(ae - a < 31 ? ae - a : 31), s + a);
-	static const char *const lets_run[] = {"1", "allow", "log", "trace", "return"};
+	static const char lets_run[][7] = {"1", "allow", "log", "trace", "return"};
 	for (size_t i = 0; i < sizeof(lets_run) / sizeof(lets_run[0]); i++)
 		if (word_is(s + a, ae - a, lets_run[i])) {
 			err(c, loc_at(l, a), DEFAULT_HINT,
@@ -906,7 +907,7 @@ static int default_line(struct mj_ctx *c, const struct mj_line *l, size_t pos, s
 			continue;
 		size_t t = skip_blanks(s, ae, end);
 		if (t != end) {
-			err(c, loc_at(l, t), DEFAULT_HINT, "unexpected text after the action%s", "");
+			err(c, loc_at(l, t), DEFAULT_HINT, "unexpected text after the action");
 			return 0;
 		}
 		c->default_action = defaults[i].action;
@@ -972,11 +973,11 @@ static int other_file(struct mj_ctx *c, const struct mj_line *l, size_t pos, siz
 	trim(s, &pos, &end);
 	struct scg_loc loc = loc_at(l, pos);
 	if (pos == end) {
-		err(c, loc, "the path follows, relative to this file", "expected a path%s", "");
+		err(c, loc, "the path follows, relative to this file", "expected a path");
 		return 0;
 	}
 	if (c->depth >= MJ_MAX_DEPTH) {
-		err(c, loc, "includes nest 8 deep at most", "includes nest too deep%s", "");
+		err(c, loc, "includes nest 8 deep at most", "includes nest too deep");
 		return 0;
 	}
 	char *path = strndup(s + pos, end - pos);
@@ -986,10 +987,9 @@ static int other_file(struct mj_ctx *c, const struct mj_line *l, size_t pos, siz
 	if (!r && GROW_ARRAY(&c->files, &c->files_cap, c->nfiles + 1, 4))
 		r = -ENOMEM;
 	if (r < 0 && r != -ENOMEM) {
-		char msg[96];
-		snprintf(msg, sizeof(msg), "cannot read '%%s': %s", strerror(-r));
 		c->failed = true;
-		scg_diag_add(c->diag, SCG_SEV_ERROR, loc, "minijail", NULL, msg, path);
+		scg_diag_add(c->diag, SCG_SEV_ERROR, loc, "minijail", NULL, "cannot read '%s': %s", path,
+			     strerror(-r));
 		r = 0;
 	} else if (!r) {
 		c->files[c->nfiles++] = resolved;
@@ -1048,7 +1048,7 @@ static int line(struct mj_ctx *c, struct mj_line *l)
 	if (!colon) {
 		err(c, loc_at(l, pos), freq_file ? "a frequency line is 'syscall: count'"
 						 : "a line is 'syscall: filter'",
-		    "expected ':'%s", "");
+		    "expected ':'");
 		return 0;
 	}
 	if (freq_file)
@@ -1083,7 +1083,7 @@ static int read_text(struct mj_ctx *c, const char *text, size_t len, const char 
 		if (memchr(p, '\0', n)) {
 			if (!c->scanning)
 				err(c, (struct scg_loc){file, lineno, 1, -1}, "policies are text",
-				    "NUL byte in line%s", "");
+				    "NUL byte in line");
 			l.len = l.npieces = 0;
 			p = e ? e + 1 : end;
 			continue;

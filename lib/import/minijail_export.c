@@ -13,6 +13,7 @@
  * kill or allow, an action other than an errno in a denylist) is refused
  * with the rule that says it.
  */
+#include <stdarg.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -165,12 +166,17 @@ struct exporter {
 };
 
 static void refuse(struct exporter *x, const struct scg_rule *rule, const char *hint,
-		   const char *fmt, const char *what)
+		   const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static void refuse(struct exporter *x, const struct scg_rule *rule, const char *hint,
+		   const char *fmt, ...)
 {
 	if (!x->err)
 		x->err = -EINVAL;
-	scg_diag_add(x->diag, SCG_SEV_ERROR, rule ? rule->loc : SCG_LOC_NONE, "minijail-export",
-		     hint, fmt, what);
+	va_list ap;
+	va_start(ap, fmt);
+	scg_diag_vadd(x->diag, SCG_SEV_ERROR, rule ? rule->loc : SCG_LOC_NONE, "minijail-export", hint, fmt,
+		      ap);
+	va_end(ap);
 }
 
 static void put_value(struct strbuf *sb, uint64_t v)
@@ -189,7 +195,7 @@ static bool single_bit(uint64_t v)
 /* One test as minijail writes it, or false. */
 static bool put_atom(struct strbuf *sb, const struct atom *a)
 {
-	static const char *const ops[] = {"==", "!=", "<", "<=", ">", ">="};
+	static const char ops[][3] = {"==", "!=", "<", "<=", ">", ">="};
 	uint64_t full = a->width == 32 ? 0xffffffffULL : UINT64_MAX;
 	if (a->mask == full && a->width == 64) {
 		strbuf_appendf(sb, "arg%u %s ", a->arg, ops[a->op]);
@@ -439,7 +445,7 @@ int scg_minijail_export(const struct scg_policy *policy, char **text, struct scg
 	*text = NULL;
 	struct exporter x = {.p = policy, .diag = diag};
 	if (scg_policy_arch_count(policy) != 1) {
-		refuse(&x, NULL, "compile with --arch for one ABI",
+		refuse(&x, NULL, scg_hint_text(SCG_HINT_ONE_ARCH),
 		       "minijail filters one ABI; the policy targets %s",
 		       scg_policy_arch_count(policy) ? "several" : "none");
 		return x.err;
@@ -449,13 +455,13 @@ int scg_minijail_export(const struct scg_policy *policy, char **text, struct scg
 	x.denylist = fallback == SCG_RET_ALLOW;
 	if (fallback != SCG_RET_KILL_PROCESS && !x.denylist)
 		refuse(&x, NULL, "write 'default kill-process', or 'default allow' for a @denylist policy",
-		       "minijail kills the process for every call no line allows%s", "");
+		       "minijail kills the process for every call no line allows");
 	if (scg_policy_badarch(policy) != SCG_RET_KILL_PROCESS)
 		refuse(&x, NULL, "write 'badarch kill-process'",
-		       "minijail kills the process for calls of other ABIs%s", "");
+		       "minijail kills the process for calls of other ABIs");
 	if (scg_policy_unknown(policy, &u) && u != fallback)
 		refuse(&x, NULL, "minijail gives unknown numbers the default",
-		       "the 'unknown' verdict is not the default%s", "");
+		       "the 'unknown' verdict is not the default");
 	struct strbuf sb = STRBUF_INIT;
 	strbuf_appendf(&sb, "# written by syscage compile --format minijail (%s)\n%s",
 			   scg_arch_name(x.abi), x.denylist ? "@denylist\n" : "");

@@ -6,6 +6,7 @@
  * with a warning is ignored here too, with the warning.  The filters come
  * from systemd_filters.c, the one policy from stack.c.
  */
+#include <stdarg.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,7 +31,7 @@ void scg_import_options_init(struct scg_import_options *opts)
 const struct sd_group *sd_group_find(const char *name)
 {
 	for (size_t i = 0; i < sd_group_count; i++)
-		if (!strcmp(sd_groups[i].name, name))
+		if (!strcmp(sd_group_name(&sd_groups[i]), name))
 			return &sd_groups[i];
 	return NULL;
 }
@@ -40,7 +41,7 @@ const struct sd_name *sd_name_find(const char *name)
 	size_t lo = 0, hi = sd_name_count;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		int c = strcmp(sd_names[mid].name, name);
+		int c = strcmp(sd_name_text(&sd_names[mid]), name);
 		if (c == 0)
 			return &sd_names[mid];
 		if (c < 0)
@@ -53,7 +54,7 @@ const struct sd_name *sd_name_find(const char *name)
 
 int sd_resolve(const struct scg_arch *arch, const char *name, uint32_t *nr)
 {
-	static const char *const abis[] = {"x86_64", "x86", "x32"};
+	static const char abis[][7] = {"x86_64", "x86", "x32"};
 	const struct sd_name *n = sd_name_find(name);
 	for (size_t i = 0; n && i < 3; i++) {
 		if (strcmp(scg_arch_name(arch), abis[i]))
@@ -74,8 +75,8 @@ int sd_layer_add_names(const struct imp_stack *st, struct imp_layer *layer, cons
 	if (name[0] != '@')
 		return sd_name_find(name) ? imp_layer_add(layer, name, NULL, action, loc) : 0;
 	const struct sd_group *g = sd_group_find(name + 1);
-	for (const char *const *m = g ? g->members : NULL; m && *m; m++) {
-		int r = sd_layer_add_names(st, layer, *m, action, loc);
+	for (size_t i = 0; g && i < g->count; i++) {
+		int r = sd_layer_add_names(st, layer, sd_group_member(g, i), action, loc);
 		if (r < 0)
 			return r;
 	}
@@ -100,10 +101,14 @@ struct ctx {
 	struct scg_diag *diag;
 };
 
-static void warn(struct ctx *c, struct scg_loc loc, const char *hint, const char *fmt,
-		 const char *what)
+static void warn(struct ctx *c, struct scg_loc loc, const char *hint, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static void warn(struct ctx *c, struct scg_loc loc, const char *hint, const char *fmt, ...)
 {
-	scg_diag_add(c->diag, SCG_SEV_WARNING, loc, "systemd-ignored", hint, fmt, what);
+	va_list ap;
+	va_start(ap, fmt);
+	scg_diag_vadd(c->diag, SCG_SEV_WARNING, loc, "systemd-ignored", hint, fmt, ap);
+	va_end(ap);
 }
 
 /* --- syscall lists -------------------------------------------------------- */
@@ -169,7 +174,7 @@ static int list_apply(struct ctx *c, struct sd_list *l, const char *name, int er
 				char hint[96] = "";
 				suggest_init(&sg, name + 1);
 				for (size_t i = 0; i < sd_group_count; i++)
-					suggest_consider(&sg, sd_groups[i].name);
+					suggest_consider(&sg, sd_group_name(&sd_groups[i]));
 				if (suggest_result(&sg))
 					snprintf(hint, sizeof(hint), "did you mean '@%s'?",
 						 suggest_result(&sg));
@@ -180,8 +185,8 @@ static int list_apply(struct ctx *c, struct sd_list *l, const char *name, int er
 			}
 			return 0;
 		}
-		for (const char *const *m = g->members; *m; m++) {
-			int r = list_apply(c, l, *m, err, add, loc, false);
+		for (size_t i = 0; i < g->count; i++) {
+			int r = list_apply(c, l, sd_group_member(g, i), err, add, loc, false);
 			if (r < 0)
 				return r;
 		}
@@ -279,8 +284,8 @@ static int read_list(struct ctx *c, struct sd_list *l, const struct unit_setting
 
 static int parse_bool(const char *v, bool *out)
 {
-	static const char *const yes[] = {"1", "yes", "y", "true", "t", "on"};
-	static const char *const no[] = {"0", "no", "n", "false", "f", "off"};
+	static const char yes[][5] = {"1", "yes", "y", "true", "t", "on"};
+	static const char no[][6] = {"0", "no", "n", "false", "f", "off"};
 	for (size_t i = 0; i < 6; i++) {
 		if (!strcasecmp(v, yes[i]))
 			return *out = true, 0;
@@ -467,7 +472,7 @@ static void read_namespaces(struct ctx *c, const struct unit_setting *s)
 
 /* --- dispatch ------------------------------------------------------------- */
 
-static const char *const directives[] = {
+static const char directives[][32] = {
     "SystemCallFilter",
     "SystemCallErrorNumber",
     "SystemCallArchitectures",
@@ -484,8 +489,8 @@ static const char *const directives[] = {
     "ProtectKernelLogs",
     "ProtectHostname",
     "PrivateDevices",
-    NULL,
 };
+#define DIRECTIVE_COUNT (sizeof(directives) / sizeof(directives[0]))
 
 /* Reads @s when it is one of the boolean directives; false when it is none of them. */
 static bool read_flag_setting(struct ctx *c, const struct unit_setting *s)
@@ -527,8 +532,8 @@ static bool exec_section(const char *section)
 
 static bool is_directive(const char *key)
 {
-	for (const char *const *d = directives; *d; d++)
-		if (!strcmp(*d, key))
+	for (size_t i = 0; i < DIRECTIVE_COUNT; i++)
+		if (!strcmp(directives[i], key))
 			return true;
 	/* no seccomp directive, but it turns RestrictSUIDSGID= on */
 	return !strcmp(key, "DynamicUser");
@@ -536,7 +541,7 @@ static bool is_directive(const char *key)
 
 static int compare_setting(const void *key, const void *entry)
 {
-	return strcmp(key, ((const struct sd_setting_name *)entry)->name);
+	return strcmp(key, sd_setting_pool + ((const struct sd_setting_name *)entry)->name);
 }
 
 /* A setting systemd knows, in some section: it installs no seccomp filter of its own. */
@@ -551,8 +556,8 @@ static void check_unknown_key(struct ctx *c, const struct unit_setting *s)
 {
 	struct suggest sg;
 	suggest_init(&sg, s->key);
-	for (const char *const *d = directives; *d; d++)
-		suggest_consider(&sg, *d);
+	for (size_t i = 0; i < DIRECTIVE_COUNT; i++)
+		suggest_consider(&sg, directives[i]);
 	const char *near = suggest_result(&sg);
 	if (!near)
 		return;
@@ -607,9 +612,9 @@ bool scg_systemd_detect(const char *text, size_t len)
 		for (const char *const *h = headers; *h; h++)
 			if (n >= strlen(*h) && !strncmp(p, *h, strlen(*h)))
 				return true;
-		for (const char *const *d = directives; *d; d++) {
-			size_t dl = strlen(*d);
-			if (n > dl && !strncmp(p, *d, dl) && p[dl] == '=')
+		for (size_t i = 0; i < DIRECTIVE_COUNT; i++) {
+			size_t dl = strlen(directives[i]);
+			if (n > dl && !strncmp(p, directives[i], dl) && p[dl] == '=')
 				return true;
 		}
 		p = e ? e + 1 : end;

@@ -16,14 +16,27 @@
 
 #include "import/stack.h"
 
+/* The tables below hold 16-bit offsets into string pools: no pointers to relocate. */
 struct sd_group {
-	const char *name; /* without '@' */
-	const char *summary;
-	const char *const *members; /* names and "@group"s, NULL-terminated */
+	uint16_t name, summary; /* offsets in sd_group_pool; name without '@' */
+	uint16_t first, count;	/* members (names and "@group"s): sd_group_members[first ..] */
 };
+extern const char sd_group_pool[];
+extern const uint16_t sd_group_members[];
 extern const struct sd_group sd_groups[];
 extern const size_t sd_group_count;
 const struct sd_group *sd_group_find(const char *name);
+
+static inline const char *sd_group_name(const struct sd_group *g)
+{
+	return sd_group_pool + g->name;
+}
+
+/* Member @i of @g, or NULL past the last. */
+static inline const char *sd_group_member(const struct sd_group *g, size_t i)
+{
+	return i < g->count ? sd_group_pool + sd_group_members[g->first + i] : NULL;
+}
 
 /*
  * A syscall name libseccomp knows, with its number on x86_64, x86 and x32:
@@ -32,12 +45,18 @@ const struct sd_group *sd_group_find(const char *name);
  */
 #define SD_NR_DIRECT (-2)
 struct sd_name {
-	const char *name;
+	uint16_t name; /* offset in sd_name_pool */
 	int32_t nr[3];
 };
+extern const char sd_name_pool[];
 extern const struct sd_name sd_names[]; /* sorted by name */
 extern const size_t sd_name_count;
 const struct sd_name *sd_name_find(const char *name);
+
+static inline const char *sd_name_text(const struct sd_name *n)
+{
+	return sd_name_pool + n->name;
+}
 /* imp_resolve_fn over sd_names: names resolve as systemd's libseccomp resolves them. */
 int sd_resolve(const struct scg_arch *arch, const char *name, uint32_t *nr);
 
@@ -98,9 +117,10 @@ enum {
 
 /* Every setting systemd 252 knows, sorted by name (systemd_settings.c, generated). */
 struct sd_setting_name {
-	const char *name;
-	unsigned sections; /* SD_SECTION_* */
+	uint16_t name;	   /* offset in sd_setting_pool */
+	uint16_t sections; /* SD_SECTION_* */
 };
+extern const char sd_setting_pool[];
 extern const struct sd_setting_name sd_setting_names[];
 extern const size_t sd_setting_count;
 

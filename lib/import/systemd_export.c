@@ -9,6 +9,7 @@
  * differ between ABIs, actions other than allow, errno and kill, calls
  * libseccomp has no name for) is refused with the rule that says it.
  */
+#include <stdarg.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,12 +32,17 @@ struct exporter {
 };
 
 static void refuse(struct exporter *x, const struct scg_rule *rule, const char *hint,
-		   const char *fmt, const char *what)
+		   const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static void refuse(struct exporter *x, const struct scg_rule *rule, const char *hint,
+		   const char *fmt, ...)
 {
 	if (!x->err)
 		x->err = -EINVAL;
 	struct scg_loc loc = rule ? rule->loc : SCG_LOC_NONE;
-	scg_diag_add(x->diag, SCG_SEV_ERROR, loc, "systemd-export", hint, fmt, what);
+	va_list ap;
+	va_start(ap, fmt);
+	scg_diag_vadd(x->diag, SCG_SEV_ERROR, loc, "systemd-export", hint, fmt, ap);
+	va_end(ap);
 }
 
 /* The rule that decides @nr on @abi when it has a condition on arguments, or none. */
@@ -74,20 +80,20 @@ static bool name_verdict(struct exporter *x, const struct sd_name *n, uint32_t *
 	bool any = false;
 	for (size_t a = 0; a < 3 && !x->err; a++) {
 		uint32_t nr;
-		if (!x->target[a] || sd_resolve(x->abis[a], n->name, &nr) < 0)
+		if (!x->target[a] || sd_resolve(x->abis[a], sd_name_text(n), &nr) < 0)
 			continue;
 		struct scg_rule rule;
 		bool has_rule;
 		if (conditional_rule(x, x->abis[a], nr, &rule)) {
 			refuse(x, &rule, "SystemCallFilter= cannot look at arguments",
-			       "the rule for '%s' has a condition on arguments", n->name);
+			       "the rule for '%s' has a condition on arguments", sd_name_text(n));
 			return false;
 		}
 		uint32_t v = verdict(x, x->abis[a], nr, &rule, &has_rule);
 		if (any && v != *out) {
 			refuse(x, has_rule ? &rule : NULL,
 			       "systemd gives a name one verdict on every ABI",
-			       "'%s' gets different verdicts on different ABIs", n->name);
+			       "'%s' gets different verdicts on different ABIs", sd_name_text(n));
 			return false;
 		}
 		*out = v;
@@ -127,7 +133,7 @@ static void write_filter(struct exporter *x, struct strbuf *sb)
 			refuse(x, NULL,
 			       "an allow list gives every other call SystemCallErrorNumber=",
 			       "'%s' gets a verdict that is neither allow nor the default",
-			       sd_names[i].name);
+			       sd_name_text(&sd_names[i]));
 			break;
 		}
 		const char *ename = scg_errno_name(x->abis[0], v & SCG_RET_DATA);
@@ -139,15 +145,17 @@ static void write_filter(struct exporter *x, struct strbuf *sb)
 			snprintf(suffix, sizeof(suffix), ":kill");
 		else if (!allow_mode) {
 			refuse(x, NULL, "systemd's lists say errno or kill",
-			       "'%s' gets an action systemd cannot give it", sd_names[i].name);
+			       "'%s' gets an action systemd cannot give it",
+			       sd_name_text(&sd_names[i]));
 			break;
 		}
 		/* @default is in every allow list already */
 		bool implied = false;
-		for (const char *const *m = dflt_group->members; allow_mode && *m && !implied; m++)
-			implied = !strcmp(*m, sd_names[i].name);
+		for (size_t m = 0; allow_mode && m < dflt_group->count && !implied; m++)
+			implied =
+			    !strcmp(sd_group_member(dflt_group, m), sd_name_text(&sd_names[i]));
 		if (!implied)
-			put_entry(sb, &col, &count, sd_names[i].name, suffix);
+			put_entry(sb, &col, &count, sd_name_text(&sd_names[i]), suffix);
 	}
 	if (allow_mode && count == 0)
 		put_entry(sb, &col, &count, "@default", "");
@@ -159,12 +167,14 @@ static void check_default_group(struct exporter *x)
 {
 	if (scg_action_of(x->dflt) == SCG_ACTION_ALLOW)
 		return;
-	for (const char *const *m = sd_group_find("default")->members; *m && !x->err; m++) {
-		const struct sd_name *n = sd_name_find(*m);
+	const struct sd_group *dflt = sd_group_find("default");
+	for (size_t i = 0; i < dflt->count && !x->err; i++) {
+		const char *m = sd_group_member(dflt, i);
+		const struct sd_name *n = sd_name_find(m);
 		uint32_t v;
 		if (n && name_verdict(x, n, &v) && scg_action_of(v) != SCG_ACTION_ALLOW)
 			refuse(x, NULL, "systemd's allow lists always allow the calls of @default",
-			       "the policy does not allow '%s'", *m);
+			       "the policy does not allow '%s'", m);
 	}
 }
 
@@ -176,7 +186,7 @@ static bool nameable(const struct scg_arch *abi, uint32_t nr)
 	if (name && sd_resolve(abi, name, &mine) == 0 && mine == nr)
 		return true;
 	for (size_t i = 0; i < sd_name_count; i++)
-		if (sd_resolve(abi, sd_names[i].name, &mine) == 0 && mine == nr)
+		if (sd_resolve(abi, sd_name_text(&sd_names[i]), &mine) == 0 && mine == nr)
 			return true;
 	return false;
 }
@@ -187,7 +197,7 @@ static void check_unnamed(struct exporter *x)
 	uint32_t u;
 	if (scg_policy_unknown(x->p, &u) && u != x->dflt)
 		refuse(x, NULL, "systemd gives unknown numbers the same verdict as other calls",
-		       "the 'unknown' verdict differs from the default%s", "");
+		       "the 'unknown' verdict differs from the default");
 	for (size_t i = 0; i < scg_policy_rule_count(x->p) && !x->err; i++) {
 		struct scg_rule rule;
 		scg_policy_rule_at(x->p, i, &rule);
@@ -226,23 +236,20 @@ static void write_arches(struct exporter *x, struct strbuf *sb)
 		if (scg_action_of(badarch) != SCG_ACTION_ALLOW)
 			refuse(x, NULL, "write 'badarch allow', or target fewer ABIs",
 			       "without SystemCallArchitectures= systemd lets calls of other ABIs "
-			       "through%s",
-			       "");
+			       "through");
 		return;
 	}
 	if (!x->target[0] || badarch != SCG_RET_KILL_THREAD)
 		refuse(x, NULL, "target x86_64 and write 'badarch kill-thread'",
 		       "SystemCallArchitectures= always keeps the native ABI and kills only the "
-		       "thread of other ABIs%s",
-		       "");
+		       "thread of other ABIs");
 	bool high = x->target[2];
 	for (size_t i = 0; i < scg_policy_rule_count(x->p) && !high; i++)
 		high = libseccomp_high_rule_is(x->p, i);
 	if (!high)
 		refuse(
 		    x, NULL, "add 'kill-thread 0x80000000..0xbfffffff on x86_64', or target x32",
-		    "without x32, libseccomp's filter kills x86_64 calls 0x80000000..0xbfffffff%s",
-		    "");
+		    "without x32, libseccomp's filter kills x86_64 calls 0x80000000..0xbfffffff");
 	strbuf_append(sb, "SystemCallArchitectures=native");
 	if (x->target[1])
 		strbuf_append(sb, " x86");
@@ -259,7 +266,7 @@ static void write_error_number(struct exporter *x, struct strbuf *sb)
 	if (a != SCG_ACTION_ERRNO || (x->dflt & SCG_RET_DATA) == 0 ||
 	    (x->dflt & SCG_RET_DATA) > 4095) {
 		refuse(x, NULL, "the default can be allow, kill or errno(1..4095)",
-		       "systemd cannot give the policy's default to every other call%s", "");
+		       "systemd cannot give the policy's default to every other call");
 		return;
 	}
 	const char *name = scg_errno_name(x->abis[0], x->dflt & SCG_RET_DATA);
@@ -273,7 +280,7 @@ int scg_systemd_export(const struct scg_policy *policy, char **text, struct scg_
 {
 	*text = NULL;
 	struct exporter x = {.p = policy, .diag = diag, .dflt = scg_policy_default(policy)};
-	static const char *const names[] = {"x86_64", "x86", "x32"};
+	static const char names[][7] = {"x86_64", "x86", "x32"};
 	for (size_t a = 0; a < 3; a++)
 		x.abis[a] = scg_arch_lookup(names[a]);
 	for (size_t i = 0; i < scg_policy_arch_count(policy); i++) {

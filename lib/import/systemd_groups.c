@@ -6,309 +6,239 @@
 #include "import/systemd.h"
 
 /* clang-format off */
-static const char *const sd_group_default[] = {
-	"arch_prctl", "brk", "cacheflush", "clock_getres", "clock_getres_time64",
-	"clock_gettime", "clock_gettime64", "clock_nanosleep", "clock_nanosleep_time64",
-	"execve", "exit", "exit_group", "futex", "futex_time64", "futex_waitv",
-	"get_robust_list", "get_thread_area", "getegid", "getegid32", "geteuid", "geteuid32",
-	"getgid", "getgid32", "getgroups", "getgroups32", "getpgid", "getpgrp", "getpid",
-	"getppid", "getrandom", "getresgid", "getresgid32", "getresuid", "getresuid32",
-	"getrlimit", "getsid", "gettid", "gettimeofday", "getuid", "getuid32", "membarrier",
-	"mmap", "mmap2", "mprotect", "munmap", "nanosleep", "pause", "prlimit64",
-	"restart_syscall", "riscv_flush_icache", "riscv_hwprobe", "rseq", "rt_sigreturn",
-	"sched_getaffinity", "sched_yield", "set_robust_list", "set_thread_area",
-	"set_tid_address", "set_tls", "sigreturn", "time", "ugetrlimit", "uretprobe", NULL,
-};
+const char sd_group_pool[] =
+	"\0" "default\0" "System calls that are always permitted\0" "arch_prctl\0" "brk\0"
+	"cacheflush\0" "clock_getres\0" "clock_getres_time64\0" "clock_gettime\0"
+	"clock_gettime64\0" "clock_nanosleep\0" "clock_nanosleep_time64\0" "execve\0" "exit\0"
+	"exit_group\0" "futex\0" "futex_time64\0" "futex_waitv\0" "get_robust_list\0"
+	"get_thread_area\0" "getegid\0" "getegid32\0" "geteuid\0" "geteuid32\0" "getgid\0"
+	"getgid32\0" "getgroups\0" "getgroups32\0" "getpgid\0" "getpgrp\0" "getpid\0"
+	"getppid\0" "getrandom\0" "getresgid\0" "getresgid32\0" "getresuid\0" "getresuid32\0"
+	"getrlimit\0" "getsid\0" "gettid\0" "gettimeofday\0" "getuid\0" "getuid32\0"
+	"membarrier\0" "mmap\0" "mmap2\0" "mprotect\0" "munmap\0" "nanosleep\0" "pause\0"
+	"prlimit64\0" "restart_syscall\0" "riscv_flush_icache\0" "riscv_hwprobe\0" "rseq\0"
+	"rt_sigreturn\0" "sched_getaffinity\0" "sched_yield\0" "set_robust_list\0"
+	"set_thread_area\0" "set_tid_address\0" "set_tls\0" "sigreturn\0" "time\0"
+	"ugetrlimit\0" "uretprobe\0" "aio\0" "Asynchronous IO\0" "io_cancel\0" "io_destroy\0"
+	"io_getevents\0" "io_pgetevents\0" "io_pgetevents_time64\0" "io_setup\0" "io_submit\0"
+	"io_uring_enter\0" "io_uring_register\0" "io_uring_setup\0" "basic-io\0" "Basic IO\0"
+	"_llseek\0" "close\0" "close_range\0" "dup\0" "dup2\0" "dup3\0" "lseek\0" "pread64\0"
+	"preadv\0" "preadv2\0" "pwrite64\0" "pwritev\0" "pwritev2\0" "read\0" "readv\0"
+	"write\0" "writev\0" "chown\0" "Change ownership of files and directories\0"
+	"chown32\0" "fchown\0" "fchown32\0" "fchownat\0" "lchown\0" "lchown32\0" "clock\0"
+	"Change the system time\0" "adjtimex\0" "clock_adjtime\0" "clock_adjtime64\0"
+	"clock_settime\0" "clock_settime64\0" "settimeofday\0" "cpu-emulation\0"
+	"System calls for CPU emulation functionality\0" "modify_ldt\0" "subpage_prot\0"
+	"switch_endian\0" "vm86\0" "vm86old\0" "debug\0"
+	"Debugging, performance monitoring and tracing functionality\0" "lookup_dcookie\0"
+	"perf_event_open\0" "pidfd_getfd\0" "ptrace\0" "rtas\0" "s390_runtime_instr\0"
+	"sys_debug_setcontext\0" "file-system\0" "File system operations\0" "access\0"
+	"chdir\0" "chmod\0" "creat\0" "faccessat\0" "faccessat2\0" "fallocate\0" "fchdir\0"
+	"fchmod\0" "fchmodat\0" "fchmodat2\0" "fcntl\0" "fcntl64\0" "fgetxattr\0"
+	"flistxattr\0" "fremovexattr\0" "fsetxattr\0" "fstat\0" "fstat64\0" "fstatat64\0"
+	"fstatfs\0" "fstatfs64\0" "ftruncate\0" "ftruncate64\0" "futimesat\0" "getcwd\0"
+	"getdents\0" "getdents64\0" "getxattr\0" "inotify_add_watch\0" "inotify_init\0"
+	"inotify_init1\0" "inotify_rm_watch\0" "lgetxattr\0" "link\0" "linkat\0" "listxattr\0"
+	"llistxattr\0" "lremovexattr\0" "lsetxattr\0" "lstat\0" "lstat64\0" "mkdir\0"
+	"mkdirat\0" "mknod\0" "mknodat\0" "newfstatat\0" "oldfstat\0" "oldlstat\0" "oldstat\0"
+	"open\0" "openat\0" "openat2\0" "readlink\0" "readlinkat\0" "removexattr\0" "rename\0"
+	"renameat\0" "renameat2\0" "rmdir\0" "setxattr\0" "stat\0" "stat64\0" "statfs\0"
+	"statfs64\0" "statx\0" "symlink\0" "symlinkat\0" "truncate\0" "truncate64\0" "unlink\0"
+	"unlinkat\0" "utime\0" "utimensat\0" "utimensat_time64\0" "utimes\0" "io-event\0"
+	"Event loop system calls\0" "_newselect\0" "epoll_create\0" "epoll_create1\0"
+	"epoll_ctl\0" "epoll_ctl_old\0" "epoll_pwait\0" "epoll_pwait2\0" "epoll_wait\0"
+	"epoll_wait_old\0" "eventfd\0" "eventfd2\0" "poll\0" "ppoll\0" "ppoll_time64\0"
+	"pselect6\0" "pselect6_time64\0" "select\0" "ipc\0"
+	"SysV IPC, POSIX Message Queues or other IPC\0" "memfd_create\0" "mq_getsetattr\0"
+	"mq_notify\0" "mq_open\0" "mq_timedreceive\0" "mq_timedreceive_time64\0"
+	"mq_timedsend\0" "mq_timedsend_time64\0" "mq_unlink\0" "msgctl\0" "msgget\0" "msgrcv\0"
+	"msgsnd\0" "pipe\0" "pipe2\0" "process_madvise\0" "process_vm_readv\0"
+	"process_vm_writev\0" "semctl\0" "semget\0" "semop\0" "semtimedop\0"
+	"semtimedop_time64\0" "shmat\0" "shmctl\0" "shmdt\0" "shmget\0" "keyring\0"
+	"Kernel keyring access\0" "add_key\0" "keyctl\0" "request_key\0" "memlock\0"
+	"Memory locking control\0" "mlock\0" "mlock2\0" "mlockall\0" "munlock\0" "munlockall\0"
+	"module\0" "Loading and unloading of kernel modules\0" "delete_module\0"
+	"finit_module\0" "init_module\0" "mount\0" "Mounting and unmounting of file systems\0"
+	"chroot\0" "fsconfig\0" "fsmount\0" "fsopen\0" "fspick\0" "mount_setattr\0"
+	"move_mount\0" "open_tree\0" "pivot_root\0" "umount\0" "umount2\0" "network-io\0"
+	"Network or Unix socket IO, should not be needed if not network facing\0" "accept\0"
+	"accept4\0" "bind\0" "connect\0" "getpeername\0" "getsockname\0" "getsockopt\0"
+	"listen\0" "recv\0" "recvfrom\0" "recvmmsg\0" "recvmmsg_time64\0" "recvmsg\0" "send\0"
+	"sendmmsg\0" "sendmsg\0" "sendto\0" "setsockopt\0" "shutdown\0" "socket\0"
+	"socketcall\0" "socketpair\0" "obsolete\0"
+	"Unusual, obsolete or unimplemented system calls\0" "_sysctl\0" "afs_syscall\0"
+	"bdflush\0" "break\0" "create_module\0" "ftime\0" "get_kernel_syms\0" "getpmsg\0"
+	"gtty\0" "idle\0" "lock\0" "mpx\0" "prof\0" "profil\0" "putpmsg\0" "query_module\0"
+	"security\0" "sgetmask\0" "ssetmask\0" "stime\0" "stty\0" "sysfs\0" "tuxcall\0"
+	"ulimit\0" "uselib\0" "ustat\0" "vserver\0" "pkey\0"
+	"System calls used for memory protection keys\0" "pkey_alloc\0" "pkey_free\0"
+	"pkey_mprotect\0" "privileged\0"
+	"All system calls which need super-user capabilities\0" "@chown\0" "@clock\0"
+	"@module\0" "@raw-io\0" "@reboot\0" "@swap\0" "acct\0" "bpf\0" "capset\0"
+	"fanotify_init\0" "fanotify_mark\0" "nfsservctl\0" "open_by_handle_at\0" "quotactl\0"
+	"quotactl_fd\0" "setdomainname\0" "setfsuid\0" "setfsuid32\0" "setgroups\0"
+	"setgroups32\0" "sethostname\0" "setresuid\0" "setresuid32\0" "setreuid\0"
+	"setreuid32\0" "setuid\0" "setuid32\0" "vhangup\0" "process\0"
+	"Process control, execution, namespacing operations\0" "capget\0" "clone\0" "clone3\0"
+	"execveat\0" "fork\0" "getrusage\0" "kill\0" "pidfd_open\0" "pidfd_send_signal\0"
+	"prctl\0" "rt_sigqueueinfo\0" "rt_tgsigqueueinfo\0" "setns\0" "swapcontext\0"
+	"tgkill\0" "times\0" "tkill\0" "unshare\0" "vfork\0" "wait4\0" "waitid\0" "waitpid\0"
+	"raw-io\0" "Raw I/O port access\0" "ioperm\0" "iopl\0" "pciconfig_iobase\0"
+	"pciconfig_read\0" "pciconfig_write\0" "s390_pci_mmio_read\0" "s390_pci_mmio_write\0"
+	"reboot\0" "Reboot and reboot preparation/kexec\0" "kexec_file_load\0" "kexec_load\0"
+	"resources\0" "Alter resource settings\0" "ioprio_set\0" "mbind\0" "migrate_pages\0"
+	"move_pages\0" "nice\0" "sched_setaffinity\0" "sched_setattr\0" "sched_setparam\0"
+	"sched_setscheduler\0" "set_mempolicy\0" "set_mempolicy_home_node\0" "setpriority\0"
+	"setrlimit\0" "Operations for changing user/group credentials\0" "setgid\0"
+	"setgid32\0" "setregid\0" "setregid32\0" "setresgid\0" "setresgid32\0" "signal\0"
+	"Process signal handling\0" "rt_sigaction\0" "rt_sigpending\0" "rt_sigprocmask\0"
+	"rt_sigsuspend\0" "rt_sigtimedwait\0" "rt_sigtimedwait_time64\0" "sigaction\0"
+	"sigaltstack\0" "signalfd\0" "signalfd4\0" "sigpending\0" "sigprocmask\0"
+	"sigsuspend\0" "swap\0" "Enable/disable swap devices\0" "swapoff\0" "swapon\0" "sync\0"
+	"Synchronize files and memory to storage\0" "fdatasync\0" "fsync\0" "msync\0"
+	"sync_file_range\0" "sync_file_range2\0" "syncfs\0" "system-service\0"
+	"General system service operations\0" "@aio\0" "@basic-io\0" "@default\0"
+	"@file-system\0" "@io-event\0" "@ipc\0" "@keyring\0" "@memlock\0" "@network-io\0"
+	"@process\0" "@resources\0" "@setuid\0" "@signal\0" "@sync\0" "@timer\0"
+	"arm_fadvise64_64\0" "copy_file_range\0" "fadvise64\0" "fadvise64_64\0" "flock\0"
+	"get_mempolicy\0" "getcpu\0" "getpriority\0" "ioctl\0" "ioprio_get\0" "kcmp\0"
+	"madvise\0" "mremap\0" "name_to_handle_at\0" "oldolduname\0" "olduname\0"
+	"personality\0" "readahead\0" "readdir\0" "remap_file_pages\0"
+	"sched_get_priority_max\0" "sched_get_priority_min\0" "sched_getattr\0"
+	"sched_getparam\0" "sched_getscheduler\0" "sched_rr_get_interval\0"
+	"sched_rr_get_interval_time64\0" "sendfile\0" "sendfile64\0" "setfsgid\0"
+	"setfsgid32\0" "setpgid\0" "setsid\0" "splice\0" "sysinfo\0" "tee\0" "umask\0"
+	"uname\0" "userfaultfd\0" "vmsplice\0" "timer\0" "Schedule operations by time\0"
+	"alarm\0" "getitimer\0" "setitimer\0" "timer_create\0" "timer_delete\0"
+	"timer_getoverrun\0" "timer_gettime\0" "timer_gettime64\0" "timer_settime\0"
+	"timer_settime64\0" "timerfd_create\0" "timerfd_gettime\0" "timerfd_gettime64\0"
+	"timerfd_settime\0" "timerfd_settime64\0" "known\0"
+	"All known syscalls declared in the kernel\0" "@obsolete\0" "arc_gettls\0"
+	"arc_settls\0" "arc_usr_cmpxchg\0" "atomic_barrier\0" "atomic_cmpxchg_32\0"
+	"cachectl\0" "dipc\0" "exec_with_loader\0" "execv\0" "futex_requeue\0" "futex_wait\0"
+	"futex_wake\0" "getdomainname\0" "getdtablesize\0" "gethostname\0" "getpagesize\0"
+	"getxgid\0" "getxpid\0" "getxuid\0" "kern_features\0" "landlock_add_rule\0"
+	"landlock_create_ruleset\0" "landlock_restrict_self\0" "map_shadow_stack\0"
+	"memfd_secret\0" "memory_ordering\0" "mincore\0" "multiplexer\0" "old_adjtimex\0"
+	"oldumount\0" "or1k_atomic\0" "osf_fstat\0" "osf_fstatfs\0" "osf_fstatfs64\0"
+	"osf_getdirentries\0" "osf_getdomainname\0" "osf_getitimer\0" "osf_getrusage\0"
+	"osf_getsysinfo\0" "osf_gettimeofday\0" "osf_lstat\0" "osf_mount\0"
+	"osf_proplist_syscall\0" "osf_select\0" "osf_set_program_attributes\0"
+	"osf_setitimer\0" "osf_setsysinfo\0" "osf_settimeofday\0" "osf_shmat\0"
+	"osf_sigprocmask\0" "osf_sigstack\0" "osf_stat\0" "osf_statfs\0" "osf_statfs64\0"
+	"osf_swapon\0" "osf_syscall\0" "osf_sysinfo\0" "osf_usleep_thread\0" "osf_utimes\0"
+	"osf_utsname\0" "osf_wait4\0" "perfctr\0" "process_mrelease\0" "s390_guarded_storage\0"
+	"s390_sthyi\0" "sched_get_affinity\0" "sched_set_affinity\0" "seccomp\0" "sethae\0"
+	"setpgrp\0" "spu_create\0" "spu_run\0" "syscall\0" "syslog\0" "sysmips\0" "timerfd\0"
+	"utrap_install\0"
+;
 
-static const char *const sd_group_aio[] = {
-	"io_cancel", "io_destroy", "io_getevents", "io_pgetevents", "io_pgetevents_time64",
-	"io_setup", "io_submit", "io_uring_enter", "io_uring_register", "io_uring_setup",
-	NULL,
-};
-
-static const char *const sd_group_basic_io[] = {
-	"_llseek", "close", "close_range", "dup", "dup2", "dup3", "lseek", "pread64",
-	"preadv", "preadv2", "pwrite64", "pwritev", "pwritev2", "read", "readv", "write",
-	"writev", NULL,
-};
-
-static const char *const sd_group_chown[] = {
-	"chown", "chown32", "fchown", "fchown32", "fchownat", "lchown", "lchown32", NULL,
-};
-
-static const char *const sd_group_clock[] = {
-	"adjtimex", "clock_adjtime", "clock_adjtime64", "clock_settime", "clock_settime64",
-	"settimeofday", NULL,
-};
-
-static const char *const sd_group_cpu_emulation[] = {
-	"modify_ldt", "subpage_prot", "switch_endian", "vm86", "vm86old", NULL,
-};
-
-static const char *const sd_group_debug[] = {
-	"lookup_dcookie", "perf_event_open", "pidfd_getfd", "ptrace", "rtas",
-	"s390_runtime_instr", "sys_debug_setcontext", NULL,
-};
-
-static const char *const sd_group_file_system[] = {
-	"access", "chdir", "chmod", "close", "creat", "faccessat", "faccessat2", "fallocate",
-	"fchdir", "fchmod", "fchmodat", "fchmodat2", "fcntl", "fcntl64", "fgetxattr",
-	"flistxattr", "fremovexattr", "fsetxattr", "fstat", "fstat64", "fstatat64", "fstatfs",
-	"fstatfs64", "ftruncate", "ftruncate64", "futimesat", "getcwd", "getdents",
-	"getdents64", "getxattr", "inotify_add_watch", "inotify_init", "inotify_init1",
-	"inotify_rm_watch", "lgetxattr", "link", "linkat", "listxattr", "llistxattr",
-	"lremovexattr", "lsetxattr", "lstat", "lstat64", "mkdir", "mkdirat", "mknod",
-	"mknodat", "newfstatat", "oldfstat", "oldlstat", "oldstat", "open", "openat",
-	"openat2", "readlink", "readlinkat", "removexattr", "rename", "renameat", "renameat2",
-	"rmdir", "setxattr", "stat", "stat64", "statfs", "statfs64", "statx", "symlink",
-	"symlinkat", "truncate", "truncate64", "unlink", "unlinkat", "utime", "utimensat",
-	"utimensat_time64", "utimes", NULL,
-};
-
-static const char *const sd_group_io_event[] = {
-	"_newselect", "epoll_create", "epoll_create1", "epoll_ctl", "epoll_ctl_old",
-	"epoll_pwait", "epoll_pwait2", "epoll_wait", "epoll_wait_old", "eventfd", "eventfd2",
-	"poll", "ppoll", "ppoll_time64", "pselect6", "pselect6_time64", "select", NULL,
-};
-
-static const char *const sd_group_ipc[] = {
-	"ipc", "memfd_create", "mq_getsetattr", "mq_notify", "mq_open", "mq_timedreceive",
-	"mq_timedreceive_time64", "mq_timedsend", "mq_timedsend_time64", "mq_unlink",
-	"msgctl", "msgget", "msgrcv", "msgsnd", "pipe", "pipe2", "process_madvise",
-	"process_vm_readv", "process_vm_writev", "semctl", "semget", "semop", "semtimedop",
-	"semtimedop_time64", "shmat", "shmctl", "shmdt", "shmget", NULL,
-};
-
-static const char *const sd_group_keyring[] = {
-	"add_key", "keyctl", "request_key", NULL,
-};
-
-static const char *const sd_group_memlock[] = {
-	"mlock", "mlock2", "mlockall", "munlock", "munlockall", NULL,
-};
-
-static const char *const sd_group_module[] = {
-	"delete_module", "finit_module", "init_module", NULL,
-};
-
-static const char *const sd_group_mount[] = {
-	"chroot", "fsconfig", "fsmount", "fsopen", "fspick", "mount", "mount_setattr",
-	"move_mount", "open_tree", "pivot_root", "umount", "umount2", NULL,
-};
-
-static const char *const sd_group_network_io[] = {
-	"accept", "accept4", "bind", "connect", "getpeername", "getsockname", "getsockopt",
-	"listen", "recv", "recvfrom", "recvmmsg", "recvmmsg_time64", "recvmsg", "send",
-	"sendmmsg", "sendmsg", "sendto", "setsockopt", "shutdown", "socket", "socketcall",
-	"socketpair", NULL,
-};
-
-static const char *const sd_group_obsolete[] = {
-	"_sysctl", "afs_syscall", "bdflush", "break", "create_module", "ftime",
-	"get_kernel_syms", "getpmsg", "gtty", "idle", "lock", "mpx", "prof", "profil",
-	"putpmsg", "query_module", "security", "sgetmask", "ssetmask", "stime", "stty",
-	"sysfs", "tuxcall", "ulimit", "uselib", "ustat", "vserver", NULL,
-};
-
-static const char *const sd_group_pkey[] = {
-	"pkey_alloc", "pkey_free", "pkey_mprotect", NULL,
-};
-
-static const char *const sd_group_privileged[] = {
-	"@chown", "@clock", "@module", "@raw-io", "@reboot", "@swap", "_sysctl", "acct",
-	"bpf", "capset", "chroot", "fanotify_init", "fanotify_mark", "nfsservctl",
-	"open_by_handle_at", "pivot_root", "quotactl", "quotactl_fd", "setdomainname",
-	"setfsuid", "setfsuid32", "setgroups", "setgroups32", "sethostname", "setresuid",
-	"setresuid32", "setreuid", "setreuid32", "setuid", "setuid32", "vhangup", NULL,
-};
-
-static const char *const sd_group_process[] = {
-	"capget", "clone", "clone3", "execveat", "fork", "getrusage", "kill", "pidfd_open",
-	"pidfd_send_signal", "prctl", "rt_sigqueueinfo", "rt_tgsigqueueinfo", "setns",
-	"swapcontext", "tgkill", "times", "tkill", "unshare", "vfork", "wait4", "waitid",
-	"waitpid", NULL,
-};
-
-static const char *const sd_group_raw_io[] = {
-	"ioperm", "iopl", "pciconfig_iobase", "pciconfig_read", "pciconfig_write",
-	"s390_pci_mmio_read", "s390_pci_mmio_write", NULL,
-};
-
-static const char *const sd_group_reboot[] = {
-	"kexec_file_load", "kexec_load", "reboot", NULL,
-};
-
-static const char *const sd_group_resources[] = {
-	"ioprio_set", "mbind", "migrate_pages", "move_pages", "nice", "sched_setaffinity",
-	"sched_setattr", "sched_setparam", "sched_setscheduler", "set_mempolicy",
-	"set_mempolicy_home_node", "setpriority", "setrlimit", NULL,
-};
-
-static const char *const sd_group_setuid[] = {
-	"setgid", "setgid32", "setgroups", "setgroups32", "setregid", "setregid32",
-	"setresgid", "setresgid32", "setresuid", "setresuid32", "setreuid", "setreuid32",
-	"setuid", "setuid32", NULL,
-};
-
-static const char *const sd_group_signal[] = {
-	"rt_sigaction", "rt_sigpending", "rt_sigprocmask", "rt_sigsuspend", "rt_sigtimedwait",
-	"rt_sigtimedwait_time64", "sigaction", "sigaltstack", "signal", "signalfd",
-	"signalfd4", "sigpending", "sigprocmask", "sigsuspend", NULL,
-};
-
-static const char *const sd_group_swap[] = {
-	"swapoff", "swapon", NULL,
-};
-
-static const char *const sd_group_sync[] = {
-	"fdatasync", "fsync", "msync", "sync", "sync_file_range", "sync_file_range2",
-	"syncfs", NULL,
-};
-
-static const char *const sd_group_system_service[] = {
-	"@aio", "@basic-io", "@chown", "@default", "@file-system", "@io-event", "@ipc",
-	"@keyring", "@memlock", "@network-io", "@process", "@resources", "@setuid", "@signal",
-	"@sync", "@timer", "arm_fadvise64_64", "capget", "capset", "copy_file_range",
-	"fadvise64", "fadvise64_64", "flock", "get_mempolicy", "getcpu", "getpriority",
-	"ioctl", "ioprio_get", "kcmp", "madvise", "mremap", "name_to_handle_at",
-	"oldolduname", "olduname", "personality", "readahead", "readdir", "remap_file_pages",
-	"sched_get_priority_max", "sched_get_priority_min", "sched_getattr", "sched_getparam",
-	"sched_getscheduler", "sched_rr_get_interval", "sched_rr_get_interval_time64",
-	"sched_yield", "sendfile", "sendfile64", "setfsgid", "setfsgid32", "setfsuid",
-	"setfsuid32", "setpgid", "setsid", "splice", "sysinfo", "tee", "umask", "uname",
-	"userfaultfd", "vmsplice", NULL,
-};
-
-static const char *const sd_group_timer[] = {
-	"alarm", "getitimer", "setitimer", "timer_create", "timer_delete", "timer_getoverrun",
-	"timer_gettime", "timer_gettime64", "timer_settime", "timer_settime64",
-	"timerfd_create", "timerfd_gettime", "timerfd_gettime64", "timerfd_settime",
-	"timerfd_settime64", "times", NULL,
-};
-
-static const char *const sd_group_known[] = {
-	"@obsolete", "_llseek", "_newselect", "accept", "accept4", "access", "acct",
-	"add_key", "adjtimex", "alarm", "arc_gettls", "arc_settls", "arc_usr_cmpxchg",
-	"arch_prctl", "arm_fadvise64_64", "atomic_barrier", "atomic_cmpxchg_32", "bind",
-	"bpf", "brk", "cachectl", "cacheflush", "capget", "capset", "chdir", "chmod", "chown",
-	"chown32", "chroot", "clock_adjtime", "clock_adjtime64", "clock_getres",
-	"clock_getres_time64", "clock_gettime", "clock_gettime64", "clock_nanosleep",
-	"clock_nanosleep_time64", "clock_settime", "clock_settime64", "clone", "clone3",
-	"close", "close_range", "connect", "copy_file_range", "creat", "delete_module",
-	"dipc", "dup", "dup2", "dup3", "epoll_create", "epoll_create1", "epoll_ctl",
-	"epoll_ctl_old", "epoll_pwait", "epoll_pwait2", "epoll_wait", "epoll_wait_old",
-	"eventfd", "eventfd2", "exec_with_loader", "execv", "execve", "execveat", "exit",
-	"exit_group", "faccessat", "faccessat2", "fadvise64", "fadvise64_64", "fallocate",
-	"fanotify_init", "fanotify_mark", "fchdir", "fchmod", "fchmodat", "fchmodat2",
-	"fchown", "fchown32", "fchownat", "fcntl", "fcntl64", "fdatasync", "fgetxattr",
-	"finit_module", "flistxattr", "flock", "fork", "fremovexattr", "fsconfig",
-	"fsetxattr", "fsmount", "fsopen", "fspick", "fstat", "fstat64", "fstatat64",
-	"fstatfs", "fstatfs64", "fsync", "ftruncate", "ftruncate64", "futex", "futex_requeue",
-	"futex_time64", "futex_wait", "futex_waitv", "futex_wake", "futimesat",
-	"get_mempolicy", "get_robust_list", "get_thread_area", "getcpu", "getcwd", "getdents",
-	"getdents64", "getdomainname", "getdtablesize", "getegid", "getegid32", "geteuid",
-	"geteuid32", "getgid", "getgid32", "getgroups", "getgroups32", "gethostname",
-	"getitimer", "getpagesize", "getpeername", "getpgid", "getpgrp", "getpid", "getppid",
-	"getpriority", "getrandom", "getresgid", "getresgid32", "getresuid", "getresuid32",
-	"getrlimit", "getrusage", "getsid", "getsockname", "getsockopt", "gettid",
-	"gettimeofday", "getuid", "getuid32", "getxattr", "getxgid", "getxpid", "getxuid",
-	"init_module", "inotify_add_watch", "inotify_init", "inotify_init1",
-	"inotify_rm_watch", "io_cancel", "io_destroy", "io_getevents", "io_pgetevents",
-	"io_pgetevents_time64", "io_setup", "io_submit", "io_uring_enter",
-	"io_uring_register", "io_uring_setup", "ioctl", "ioperm", "iopl", "ioprio_get",
-	"ioprio_set", "ipc", "kcmp", "kern_features", "kexec_file_load", "kexec_load",
-	"keyctl", "kill", "landlock_add_rule", "landlock_create_ruleset",
-	"landlock_restrict_self", "lchown", "lchown32", "lgetxattr", "link", "linkat",
-	"listen", "listxattr", "llistxattr", "lookup_dcookie", "lremovexattr", "lseek",
-	"lsetxattr", "lstat", "lstat64", "madvise", "map_shadow_stack", "mbind", "membarrier",
-	"memfd_create", "memfd_secret", "memory_ordering", "migrate_pages", "mincore",
-	"mkdir", "mkdirat", "mknod", "mknodat", "mlock", "mlock2", "mlockall", "mmap",
-	"mmap2", "modify_ldt", "mount", "mount_setattr", "move_mount", "move_pages",
-	"mprotect", "mq_getsetattr", "mq_notify", "mq_open", "mq_timedreceive",
-	"mq_timedreceive_time64", "mq_timedsend", "mq_timedsend_time64", "mq_unlink",
-	"mremap", "msgctl", "msgget", "msgrcv", "msgsnd", "msync", "multiplexer", "munlock",
-	"munlockall", "munmap", "name_to_handle_at", "nanosleep", "newfstatat", "nice",
-	"old_adjtimex", "oldfstat", "oldlstat", "oldolduname", "oldstat", "oldumount",
-	"olduname", "open", "open_by_handle_at", "open_tree", "openat", "openat2",
-	"or1k_atomic", "osf_fstat", "osf_fstatfs", "osf_fstatfs64", "osf_getdirentries",
-	"osf_getdomainname", "osf_getitimer", "osf_getrusage", "osf_getsysinfo",
-	"osf_gettimeofday", "osf_lstat", "osf_mount", "osf_proplist_syscall", "osf_select",
-	"osf_set_program_attributes", "osf_setitimer", "osf_setsysinfo", "osf_settimeofday",
-	"osf_shmat", "osf_sigprocmask", "osf_sigstack", "osf_stat", "osf_statfs",
-	"osf_statfs64", "osf_swapon", "osf_syscall", "osf_sysinfo", "osf_usleep_thread",
-	"osf_utimes", "osf_utsname", "osf_wait4", "pause", "pciconfig_iobase",
-	"pciconfig_read", "pciconfig_write", "perf_event_open", "perfctr", "personality",
-	"pidfd_getfd", "pidfd_open", "pidfd_send_signal", "pipe", "pipe2", "pivot_root",
-	"pkey_alloc", "pkey_free", "pkey_mprotect", "poll", "ppoll", "ppoll_time64", "prctl",
-	"pread64", "preadv", "preadv2", "prlimit64", "process_madvise", "process_mrelease",
-	"process_vm_readv", "process_vm_writev", "pselect6", "pselect6_time64", "ptrace",
-	"pwrite64", "pwritev", "pwritev2", "quotactl", "quotactl_fd", "read", "readahead",
-	"readdir", "readlink", "readlinkat", "readv", "reboot", "recv", "recvfrom",
-	"recvmmsg", "recvmmsg_time64", "recvmsg", "remap_file_pages", "removexattr", "rename",
-	"renameat", "renameat2", "request_key", "restart_syscall", "riscv_flush_icache",
-	"riscv_hwprobe", "rmdir", "rseq", "rt_sigaction", "rt_sigpending", "rt_sigprocmask",
-	"rt_sigqueueinfo", "rt_sigreturn", "rt_sigsuspend", "rt_sigtimedwait",
-	"rt_sigtimedwait_time64", "rt_tgsigqueueinfo", "rtas", "s390_guarded_storage",
-	"s390_pci_mmio_read", "s390_pci_mmio_write", "s390_runtime_instr", "s390_sthyi",
-	"sched_get_affinity", "sched_get_priority_max", "sched_get_priority_min",
-	"sched_getaffinity", "sched_getattr", "sched_getparam", "sched_getscheduler",
-	"sched_rr_get_interval", "sched_rr_get_interval_time64", "sched_set_affinity",
-	"sched_setaffinity", "sched_setattr", "sched_setparam", "sched_setscheduler",
-	"sched_yield", "seccomp", "select", "semctl", "semget", "semop", "semtimedop",
-	"semtimedop_time64", "send", "sendfile", "sendfile64", "sendmmsg", "sendmsg",
-	"sendto", "set_mempolicy", "set_mempolicy_home_node", "set_robust_list",
-	"set_thread_area", "set_tid_address", "setdomainname", "setfsgid", "setfsgid32",
-	"setfsuid", "setfsuid32", "setgid", "setgid32", "setgroups", "setgroups32", "sethae",
-	"sethostname", "setitimer", "setns", "setpgid", "setpgrp", "setpriority", "setregid",
-	"setregid32", "setresgid", "setresgid32", "setresuid", "setresuid32", "setreuid",
-	"setreuid32", "setrlimit", "setsid", "setsockopt", "settimeofday", "setuid",
-	"setuid32", "setxattr", "sgetmask", "shmat", "shmctl", "shmdt", "shmget", "shutdown",
-	"sigaction", "sigaltstack", "signal", "signalfd", "signalfd4", "sigpending",
-	"sigprocmask", "sigreturn", "sigsuspend", "socket", "socketcall", "socketpair",
-	"splice", "spu_create", "spu_run", "ssetmask", "stat", "stat64", "statfs", "statfs64",
-	"statx", "stime", "subpage_prot", "swapcontext", "swapoff", "swapon", "switch_endian",
-	"symlink", "symlinkat", "sync", "sync_file_range", "sync_file_range2", "syncfs",
-	"sys_debug_setcontext", "syscall", "sysfs", "sysinfo", "syslog", "sysmips", "tee",
-	"tgkill", "time", "timer_create", "timer_delete", "timer_getoverrun", "timer_gettime",
-	"timer_gettime64", "timer_settime", "timer_settime64", "timerfd", "timerfd_create",
-	"timerfd_gettime", "timerfd_gettime64", "timerfd_settime", "timerfd_settime64",
-	"times", "tkill", "truncate", "truncate64", "ugetrlimit", "umask", "umount",
-	"umount2", "uname", "unlink", "unlinkat", "unshare", "userfaultfd", "ustat", "utime",
-	"utimensat", "utimensat_time64", "utimes", "utrap_install", "vfork", "vhangup",
-	"vm86", "vm86old", "vmsplice", "wait4", "waitid", "waitpid", "write", "writev", NULL,
+const uint16_t sd_group_members[] = {
+	48, 59, 63, 74, 87, 107, 121, 137, 153, 176, 183, 188, 199, 205, 218, 230, 246,
+	262, 270, 280, 288, 298, 305, 314, 324, 336, 344, 352, 359, 367, 377, 387, 399,
+	409, 421, 431, 438, 445, 458, 465, 474, 485, 490, 496, 505, 512, 522, 528, 538,
+	554, 573, 587, 592, 605, 623, 635, 651, 667, 683, 691, 701, 706, 717, 747, 757,
+	768, 781, 795, 816, 825, 835, 850, 868, 901, 909, 915, 927, 931, 936, 941, 947,
+	955, 962, 970, 979, 987, 996, 1001, 1007, 1013, 1020, 1068, 1076, 1083, 1092, 1101,
+	1108, 1146, 1155, 1169, 1185, 1199, 1215, 1287, 1298, 1311, 1325, 1330, 1404, 1419,
+	1435, 1447, 1454, 1459, 1478, 1534, 1541, 1547, 909, 1553, 1559, 1569, 1580, 1590,
+	1597, 1604, 1613, 1623, 1629, 1637, 1647, 1658, 1671, 1681, 1687, 1695, 1705, 1713,
+	1723, 1733, 1745, 1755, 1762, 1771, 1782, 1791, 1809, 1822, 1836, 1853, 1863, 1868,
+	1875, 1885, 1896, 1909, 1919, 1925, 1933, 1939, 1947, 1953, 1961, 1972, 1981, 1990,
+	1998, 2003, 2010, 2018, 2027, 2038, 2050, 2057, 2066, 2076, 2082, 2091, 2096, 2103,
+	2110, 2119, 2125, 2133, 2143, 2152, 2163, 2170, 2179, 2185, 2195, 2212, 2252, 2263,
+	2276, 2290, 2300, 2314, 2326, 2339, 2350, 2365, 2373, 2382, 2387, 2393, 2406, 2415,
+	2431, 2438, 2486, 2499, 2513, 2523, 2531, 2547, 2570, 2583, 2603, 2613, 2620, 2627,
+	2634, 2641, 2646, 2652, 2668, 2685, 2703, 2710, 2717, 2723, 2734, 2752, 2758, 2765,
+	2771, 2808, 2816, 2823, 2866, 2872, 2879, 2888, 2896, 2954, 2968, 2981, 3039, 3046,
+	3055, 3063, 3070, 2993, 3077, 3091, 3102, 3112, 3123, 3130, 3219, 3226, 3234, 3239,
+	3247, 3259, 3271, 3282, 3289, 3294, 3303, 3312, 3328, 3336, 3341, 3350, 3358, 3365,
+	3376, 3385, 3392, 3403, 3471, 3479, 3491, 3499, 3505, 3519, 3525, 3541, 3549, 3554,
+	3559, 3564, 3568, 3573, 3580, 3588, 3601, 3610, 3619, 3628, 3634, 3639, 3645, 3653,
+	3660, 3667, 3673, 3731, 3742, 3752, 3829, 3836, 3843, 3851, 3859, 3867, 3471, 3873,
+	3878, 3882, 3039, 3889, 3903, 3917, 3928, 3112, 3946, 3955, 3967, 3981, 3990, 4001,
+	4011, 4023, 4035, 4045, 4057, 4066, 4077, 4084, 4093, 4160, 4167, 4173, 4180, 4189,
+	4194, 4204, 4209, 4220, 4238, 4244, 4260, 4278, 4284, 4296, 4303, 4309, 4315, 4323,
+	4329, 4335, 4342, 4377, 4384, 4389, 4406, 4421, 4437, 4456, 4519, 4535, 4476, 4580,
+	4591, 4597, 4611, 4622, 4627, 4645, 4659, 4674, 4693, 4707, 4731, 4743, 4800, 4807,
+	4001, 4011, 4816, 4825, 4836, 4846, 4035, 4045, 4057, 4066, 4077, 4084, 4889, 4902,
+	4916, 4931, 4945, 4961, 4984, 4994, 4858, 5006, 5015, 5025, 5036, 5048, 5092, 5100,
+	5152, 5162, 5168, 5107, 5174, 5190, 5207, 5263, 5268, 3829, 5278, 5287, 5300, 5310,
+	5315, 5324, 5333, 5345, 5354, 5365, 5373, 5381, 5387, 5394, 4160, 3882, 5411, 5427,
+	5437, 5450, 5456, 5470, 5477, 5489, 5495, 5506, 5511, 5519, 5526, 5544, 5556, 5565,
+	5577, 5587, 5595, 5612, 5635, 5658, 5672, 5687, 5706, 5728, 623, 5757, 5766, 5777,
+	5786, 3981, 3990, 5797, 5805, 5812, 5819, 5827, 5831, 5837, 5843, 5855, 5898, 5904,
+	5914, 5924, 5937, 5950, 5967, 5981, 5997, 6011, 6027, 6042, 6058, 6076, 6092, 4303,
+	6158, 901, 2252, 3219, 3226, 1534, 3873, 2808, 1146, 5898, 6168, 6179, 6190, 48,
+	5394, 6206, 6221, 3234, 3878, 59, 6239, 63, 4160, 3882, 1541, 1547, 1020, 1068,
+	3039, 1155, 1169, 74, 87, 107, 121, 137, 153, 1185, 1199, 4167, 4173, 909, 915,
+	3239, 5411, 1553, 2954, 6248, 927, 931, 936, 2263, 2276, 2290, 2300, 2314, 2326,
+	2339, 2350, 2365, 2373, 6253, 6270, 176, 4180, 183, 188, 1559, 1569, 5427, 5437,
+	1580, 3889, 3903, 1590, 1597, 1604, 1613, 1076, 1083, 1092, 1623, 1629, 5152, 1637,
+	2968, 1647, 5450, 4189, 1658, 3046, 1671, 3055, 3063, 3070, 1681, 1687, 1695, 1705,
+	1713, 5162, 1723, 1733, 199, 6276, 205, 6290, 218, 6301, 1745, 5456, 230, 246,
+	5470, 1755, 1762, 1771, 6312, 6326, 262, 270, 280, 288, 298, 305, 314, 324, 6340,
+	5904, 6352, 3247, 336, 344, 352, 359, 5477, 367, 377, 387, 399, 409, 421, 4194,
+	431, 3259, 3271, 438, 445, 458, 465, 1782, 6364, 6372, 6380, 2981, 1791, 1809,
+	1822, 1836, 747, 757, 768, 781, 795, 816, 825, 835, 850, 868, 5489, 4377, 4384,
+	5495, 4580, 2438, 5506, 6388, 4519, 4535, 2816, 4204, 6402, 6420, 6444, 1101, 1108,
+	1853, 1863, 1868, 3282, 1875, 1885, 1404, 1896, 941, 1909, 1919, 1925, 5511, 6467,
+	4591, 474, 2486, 6484, 6497, 4597, 6513, 1933, 1939, 1947, 1953, 2866, 2872, 2879,
+	485, 490, 1287, 2993, 3077, 3091, 4611, 496, 2499, 2513, 2523, 2531, 2547, 2570,
+	2583, 2603, 5519, 2613, 2620, 2627, 2634, 5168, 6521, 2888, 2896, 505, 5526, 512,
+	1961, 4622, 6533, 1972, 1981, 5544, 1990, 6546, 5556, 1998, 3928, 3102, 2003, 2010,
+	6556, 6568, 6578, 6590, 6604, 6622, 6640, 6654, 6668, 6683, 6700, 6710, 6720, 6741,
+	6752, 6779, 6793, 6808, 6825, 6835, 6851, 6864, 6873, 6884, 6897, 6908, 6920, 6932,
+	6950, 6961, 6973, 522, 4389, 4406, 4421, 1419, 6983, 5565, 1435, 4209, 4220, 2641,
+	2646, 3112, 3731, 3742, 3752, 2382, 2387, 2393, 4238, 947, 955, 962, 528, 2652,
+	6991, 2668, 2685, 2406, 2415, 1447, 970, 979, 987, 3946, 3955, 996, 5577, 5587,
+	2018, 2027, 1001, 4476, 3289, 3294, 3303, 3312, 3328, 5595, 2038, 2050, 2057, 2066,
+	2823, 538, 554, 573, 2076, 587, 4889, 4902, 4916, 4244, 592, 4931, 4945, 4961,
+	4260, 1454, 7008, 4437, 4456, 1459, 7029, 7040, 5612, 5635, 605, 5658, 5672, 5687,
+	5706, 5728, 7059, 4627, 4645, 4659, 4674, 623, 7078, 2431, 2703, 2710, 2717, 2723,
+	2734, 3336, 5757, 5766, 3341, 3350, 3358, 4693, 4707, 635, 651, 667, 3967, 5777,
+	5786, 3981, 3990, 4800, 4807, 4001, 4011, 7086, 4023, 5914, 4278, 5797, 7093, 4731,
+	4816, 4825, 4836, 4846, 4035, 4045, 4057, 4066, 4743, 5805, 3365, 1215, 4077, 4084,
+	2082, 3610, 2752, 2758, 2765, 2771, 3376, 4984, 4994, 4858, 5006, 5015, 5025, 5036,
+	691, 5048, 3385, 3392, 3403, 5812, 7101, 7112, 3619, 2091, 2096, 2103, 2110, 2119,
+	3628, 1298, 4284, 5092, 5100, 1311, 2125, 2133, 5107, 5174, 5190, 5207, 1478, 7120,
+	3639, 5819, 7128, 7135, 5827, 4296, 701, 5924, 5937, 5950, 5967, 5981, 5997, 6011,
+	7143, 6027, 6042, 6058, 6076, 6092, 4303, 4309, 2143, 2152, 706, 5831, 3123, 3130,
+	5837, 2163, 2170, 4315, 5843, 3667, 2179, 2185, 2195, 2212, 7151, 4323, 4093, 1325,
+	1330, 5855, 4329, 4335, 4342, 1007, 1013,
 };
 
 const struct sd_group sd_groups[] = {
-	{ "default", "System calls that are always permitted", sd_group_default },
-	{ "aio", "Asynchronous IO", sd_group_aio },
-	{ "basic-io", "Basic IO", sd_group_basic_io },
-	{ "chown", "Change ownership of files and directories", sd_group_chown },
-	{ "clock", "Change the system time", sd_group_clock },
-	{ "cpu-emulation", "System calls for CPU emulation functionality", sd_group_cpu_emulation },
-	{ "debug", "Debugging, performance monitoring and tracing functionality", sd_group_debug },
-	{ "file-system", "File system operations", sd_group_file_system },
-	{ "io-event", "Event loop system calls", sd_group_io_event },
-	{ "ipc", "SysV IPC, POSIX Message Queues or other IPC", sd_group_ipc },
-	{ "keyring", "Kernel keyring access", sd_group_keyring },
-	{ "memlock", "Memory locking control", sd_group_memlock },
-	{ "module", "Loading and unloading of kernel modules", sd_group_module },
-	{ "mount", "Mounting and unmounting of file systems", sd_group_mount },
-	{ "network-io", "Network or Unix socket IO, should not be needed if not network facing", sd_group_network_io },
-	{ "obsolete", "Unusual, obsolete or unimplemented system calls", sd_group_obsolete },
-	{ "pkey", "System calls used for memory protection keys", sd_group_pkey },
-	{ "privileged", "All system calls which need super-user capabilities", sd_group_privileged },
-	{ "process", "Process control, execution, namespacing operations", sd_group_process },
-	{ "raw-io", "Raw I/O port access", sd_group_raw_io },
-	{ "reboot", "Reboot and reboot preparation/kexec", sd_group_reboot },
-	{ "resources", "Alter resource settings", sd_group_resources },
-	{ "setuid", "Operations for changing user/group credentials", sd_group_setuid },
-	{ "signal", "Process signal handling", sd_group_signal },
-	{ "swap", "Enable/disable swap devices", sd_group_swap },
-	{ "sync", "Synchronize files and memory to storage", sd_group_sync },
-	{ "system-service", "General system service operations", sd_group_system_service },
-	{ "timer", "Schedule operations by time", sd_group_timer },
-	{ "known", "All known syscalls declared in the kernel", sd_group_known },
+	{ 1, 9, 0, 63 }, /* default */
+	{ 727, 731, 63, 10 }, /* aio */
+	{ 883, 892, 73, 17 }, /* basic-io */
+	{ 1020, 1026, 90, 7 }, /* chown */
+	{ 1117, 1123, 97, 6 }, /* clock */
+	{ 1228, 1242, 103, 5 }, /* cpu-emulation */
+	{ 1338, 1344, 108, 7 }, /* debug */
+	{ 1499, 1511, 115, 77 }, /* file-system */
+	{ 2219, 2228, 192, 17 }, /* io-event */
+	{ 2438, 2442, 209, 28 }, /* ipc */
+	{ 2778, 2786, 237, 3 }, /* keyring */
+	{ 2835, 2843, 240, 5 }, /* memlock */
+	{ 2907, 2914, 245, 3 }, /* module */
+	{ 2993, 2999, 248, 12 }, /* mount */
+	{ 3138, 3149, 260, 22 }, /* network-io */
+	{ 3414, 3423, 282, 27 }, /* obsolete */
+	{ 3681, 3686, 309, 3 }, /* pkey */
+	{ 3766, 3777, 312, 31 }, /* privileged */
+	{ 4101, 4109, 343, 22 }, /* process */
+	{ 4350, 4357, 365, 7 }, /* raw-io */
+	{ 4476, 4483, 372, 3 }, /* reboot */
+	{ 4546, 4556, 375, 13 }, /* resources */
+	{ 4077, 4753, 388, 14 }, /* setuid */
+	{ 4858, 4865, 402, 14 }, /* signal */
+	{ 5059, 5064, 416, 2 }, /* swap */
+	{ 5107, 5112, 418, 7 }, /* sync */
+	{ 5214, 5229, 425, 61 }, /* system-service */
+	{ 5864, 5870, 486, 16 }, /* timer */
+	{ 6110, 6116, 502, 515 }, /* known */
 };
 
-const size_t sd_group_count = sizeof(sd_groups) / sizeof(sd_groups[0]);
+const size_t sd_group_count = 29;
 /* clang-format on */

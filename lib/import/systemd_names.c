@@ -6,494 +6,584 @@
 #include "import/systemd.h"
 
 /* clang-format off */
+const char sd_name_pool[] =
+	"\0" "_llseek\0" "_newselect\0" "_sysctl\0" "accept\0" "accept4\0" "access\0" "acct\0"
+	"add_key\0" "adjtimex\0" "afs_syscall\0" "alarm\0" "arch_prctl\0" "arm_fadvise64_64\0"
+	"bdflush\0" "bind\0" "bpf\0" "break\0" "breakpoint\0" "brk\0" "cachectl\0"
+	"cacheflush\0" "cachestat\0" "capget\0" "capset\0" "chdir\0" "chmod\0" "chown\0"
+	"chown32\0" "chroot\0" "clock_adjtime\0" "clock_adjtime64\0" "clock_getres\0"
+	"clock_getres_time64\0" "clock_gettime\0" "clock_gettime64\0" "clock_nanosleep\0"
+	"clock_nanosleep_time64\0" "clock_settime\0" "clock_settime64\0" "clone\0" "clone3\0"
+	"close\0" "close_range\0" "connect\0" "copy_file_range\0" "creat\0" "create_module\0"
+	"delete_module\0" "dup\0" "dup2\0" "dup3\0" "epoll_create\0" "epoll_create1\0"
+	"epoll_ctl\0" "epoll_ctl_old\0" "epoll_pwait\0" "epoll_pwait2\0" "epoll_wait\0"
+	"epoll_wait_old\0" "eventfd\0" "eventfd2\0" "execve\0" "execveat\0" "exit\0"
+	"exit_group\0" "faccessat\0" "faccessat2\0" "fadvise64\0" "fadvise64_64\0"
+	"fallocate\0" "fanotify_init\0" "fanotify_mark\0" "fchdir\0" "fchmod\0" "fchmodat\0"
+	"fchmodat2\0" "fchown\0" "fchown32\0" "fchownat\0" "fcntl\0" "fcntl64\0" "fdatasync\0"
+	"fgetxattr\0" "finit_module\0" "flistxattr\0" "flock\0" "fork\0" "fremovexattr\0"
+	"fsconfig\0" "fsetxattr\0" "fsmount\0" "fsopen\0" "fspick\0" "fstat\0" "fstat64\0"
+	"fstatat64\0" "fstatfs\0" "fstatfs64\0" "fsync\0" "ftime\0" "ftruncate\0"
+	"ftruncate64\0" "futex\0" "futex_requeue\0" "futex_time64\0" "futex_wait\0"
+	"futex_waitv\0" "futex_wake\0" "futimesat\0" "get_kernel_syms\0" "get_mempolicy\0"
+	"get_robust_list\0" "get_thread_area\0" "get_tls\0" "getcpu\0" "getcwd\0" "getdents\0"
+	"getdents64\0" "getegid\0" "getegid32\0" "geteuid\0" "geteuid32\0" "getgid\0"
+	"getgid32\0" "getgroups\0" "getgroups32\0" "getitimer\0" "getpeername\0" "getpgid\0"
+	"getpgrp\0" "getpid\0" "getpmsg\0" "getppid\0" "getpriority\0" "getrandom\0"
+	"getresgid\0" "getresgid32\0" "getresuid\0" "getresuid32\0" "getrlimit\0" "getrusage\0"
+	"getsid\0" "getsockname\0" "getsockopt\0" "gettid\0" "gettimeofday\0" "getuid\0"
+	"getuid32\0" "getxattr\0" "gtty\0" "idle\0" "init_module\0" "inotify_add_watch\0"
+	"inotify_init\0" "inotify_init1\0" "inotify_rm_watch\0" "io_cancel\0" "io_destroy\0"
+	"io_getevents\0" "io_pgetevents\0" "io_pgetevents_time64\0" "io_setup\0" "io_submit\0"
+	"io_uring_enter\0" "io_uring_register\0" "io_uring_setup\0" "ioctl\0" "ioperm\0"
+	"iopl\0" "ioprio_get\0" "ioprio_set\0" "ipc\0" "kcmp\0" "kexec_file_load\0"
+	"kexec_load\0" "keyctl\0" "kill\0" "landlock_add_rule\0" "landlock_create_ruleset\0"
+	"landlock_restrict_self\0" "lchown\0" "lchown32\0" "lgetxattr\0" "link\0" "linkat\0"
+	"listen\0" "listxattr\0" "llistxattr\0" "lock\0" "lookup_dcookie\0" "lremovexattr\0"
+	"lseek\0" "lsetxattr\0" "lstat\0" "lstat64\0" "madvise\0" "map_shadow_stack\0"
+	"mbind\0" "membarrier\0" "memfd_create\0" "memfd_secret\0" "migrate_pages\0"
+	"mincore\0" "mkdir\0" "mkdirat\0" "mknod\0" "mknodat\0" "mlock\0" "mlock2\0"
+	"mlockall\0" "mmap\0" "mmap2\0" "modify_ldt\0" "mount\0" "mount_setattr\0"
+	"move_mount\0" "move_pages\0" "mprotect\0" "mpx\0" "mq_getsetattr\0" "mq_notify\0"
+	"mq_open\0" "mq_timedreceive\0" "mq_timedreceive_time64\0" "mq_timedsend\0"
+	"mq_timedsend_time64\0" "mq_unlink\0" "mremap\0" "msgctl\0" "msgget\0" "msgrcv\0"
+	"msgsnd\0" "msync\0" "multiplexer\0" "munlock\0" "munlockall\0" "munmap\0"
+	"name_to_handle_at\0" "nanosleep\0" "newfstatat\0" "nfsservctl\0" "nice\0" "oldfstat\0"
+	"oldlstat\0" "oldolduname\0" "oldstat\0" "olduname\0" "open\0" "open_by_handle_at\0"
+	"open_tree\0" "openat\0" "openat2\0" "pause\0" "pciconfig_iobase\0" "pciconfig_read\0"
+	"pciconfig_write\0" "perf_event_open\0" "personality\0" "pidfd_getfd\0" "pidfd_open\0"
+	"pidfd_send_signal\0" "pipe\0" "pipe2\0" "pivot_root\0" "pkey_alloc\0" "pkey_free\0"
+	"pkey_mprotect\0" "poll\0" "ppoll\0" "ppoll_time64\0" "prctl\0" "pread64\0" "preadv\0"
+	"preadv2\0" "prlimit64\0" "process_madvise\0" "process_mrelease\0" "process_vm_readv\0"
+	"process_vm_writev\0" "prof\0" "profil\0" "pselect6\0" "pselect6_time64\0" "ptrace\0"
+	"putpmsg\0" "pwrite64\0" "pwritev\0" "pwritev2\0" "query_module\0" "quotactl\0"
+	"quotactl_fd\0" "read\0" "readahead\0" "readdir\0" "readlink\0" "readlinkat\0"
+	"readv\0" "reboot\0" "recv\0" "recvfrom\0" "recvmmsg\0" "recvmmsg_time64\0" "recvmsg\0"
+	"remap_file_pages\0" "removexattr\0" "rename\0" "renameat\0" "renameat2\0"
+	"request_key\0" "restart_syscall\0" "riscv_flush_icache\0" "rmdir\0" "rseq\0"
+	"rt_sigaction\0" "rt_sigpending\0" "rt_sigprocmask\0" "rt_sigqueueinfo\0"
+	"rt_sigreturn\0" "rt_sigsuspend\0" "rt_sigtimedwait\0" "rt_sigtimedwait_time64\0"
+	"rt_tgsigqueueinfo\0" "rtas\0" "s390_guarded_storage\0" "s390_pci_mmio_read\0"
+	"s390_pci_mmio_write\0" "s390_runtime_instr\0" "s390_sthyi\0"
+	"sched_get_priority_max\0" "sched_get_priority_min\0" "sched_getaffinity\0"
+	"sched_getattr\0" "sched_getparam\0" "sched_getscheduler\0" "sched_rr_get_interval\0"
+	"sched_rr_get_interval_time64\0" "sched_setaffinity\0" "sched_setattr\0"
+	"sched_setparam\0" "sched_setscheduler\0" "sched_yield\0" "seccomp\0" "security\0"
+	"select\0" "semctl\0" "semget\0" "semop\0" "semtimedop\0" "semtimedop_time64\0"
+	"send\0" "sendfile\0" "sendfile64\0" "sendmmsg\0" "sendmsg\0" "sendto\0"
+	"set_mempolicy\0" "set_mempolicy_home_node\0" "set_robust_list\0" "set_thread_area\0"
+	"set_tid_address\0" "set_tls\0" "setdomainname\0" "setfsgid\0" "setfsgid32\0"
+	"setfsuid\0" "setfsuid32\0" "setgid\0" "setgid32\0" "setgroups\0" "setgroups32\0"
+	"sethostname\0" "setitimer\0" "setns\0" "setpgid\0" "setpriority\0" "setregid\0"
+	"setregid32\0" "setresgid\0" "setresgid32\0" "setresuid\0" "setresuid32\0" "setreuid\0"
+	"setreuid32\0" "setrlimit\0" "setsid\0" "setsockopt\0" "settimeofday\0" "setuid\0"
+	"setuid32\0" "setxattr\0" "sgetmask\0" "shmat\0" "shmctl\0" "shmdt\0" "shmget\0"
+	"shutdown\0" "sigaction\0" "sigaltstack\0" "signal\0" "signalfd\0" "signalfd4\0"
+	"sigpending\0" "sigprocmask\0" "sigreturn\0" "sigsuspend\0" "socket\0" "socketcall\0"
+	"socketpair\0" "splice\0" "spu_create\0" "spu_run\0" "ssetmask\0" "stat\0" "stat64\0"
+	"statfs\0" "statfs64\0" "statx\0" "stime\0" "stty\0" "subpage_prot\0" "swapcontext\0"
+	"swapoff\0" "swapon\0" "switch_endian\0" "symlink\0" "symlinkat\0" "sync\0"
+	"sync_file_range\0" "sync_file_range2\0" "syncfs\0" "sys_debug_setcontext\0"
+	"syscall\0" "sysfs\0" "sysinfo\0" "syslog\0" "sysmips\0" "tee\0" "tgkill\0" "time\0"
+	"timer_create\0" "timer_delete\0" "timer_getoverrun\0" "timer_gettime\0"
+	"timer_gettime64\0" "timer_settime\0" "timer_settime64\0" "timerfd\0"
+	"timerfd_create\0" "timerfd_gettime\0" "timerfd_gettime64\0" "timerfd_settime\0"
+	"timerfd_settime64\0" "times\0" "tkill\0" "truncate\0" "truncate64\0" "tuxcall\0"
+	"ugetrlimit\0" "ulimit\0" "umask\0" "umount\0" "umount2\0" "uname\0" "unlink\0"
+	"unlinkat\0" "unshare\0" "uselib\0" "userfaultfd\0" "usr26\0" "usr32\0" "ustat\0"
+	"utime\0" "utimensat\0" "utimensat_time64\0" "utimes\0" "vfork\0" "vhangup\0" "vm86\0"
+	"vm86old\0" "vmsplice\0" "vserver\0" "wait4\0" "waitid\0" "waitpid\0" "write\0"
+	"writev\0"
+;
+
 const struct sd_name sd_names[] = {
-	{ "_llseek", { -1, 0x8c, -1 } },
-	{ "_newselect", { -1, 0x8e, -1 } },
-	{ "_sysctl", { 0x9c, 0x95, -1 } },
-	{ "accept", { 0x2b, -2, 0x4000002b } },
-	{ "accept4", { 0x120, -2, 0x40000120 } },
-	{ "access", { 0x15, 0x21, 0x40000015 } },
-	{ "acct", { 0xa3, 0x33, 0x400000a3 } },
-	{ "add_key", { 0xf8, 0x11e, 0x400000f8 } },
-	{ "adjtimex", { 0x9f, 0x7c, 0x4000009f } },
-	{ "afs_syscall", { 0xb7, 0x89, 0x400000b7 } },
-	{ "alarm", { 0x25, 0x1b, 0x40000025 } },
-	{ "arch_prctl", { 0x9e, 0x180, 0x4000009e } },
-	{ "arm_fadvise64_64", { -1, -1, -1 } },
-	{ "bdflush", { -1, 0x86, -1 } },
-	{ "bind", { 0x31, -2, 0x40000031 } },
-	{ "bpf", { 0x141, 0x165, 0x40000141 } },
-	{ "break", { -1, 0x11, -1 } },
-	{ "breakpoint", { -1, -1, -1 } },
-	{ "brk", { 0xc, 0x2d, 0x4000000c } },
-	{ "cachectl", { -1, -1, -1 } },
-	{ "cacheflush", { -1, -1, -1 } },
-	{ "cachestat", { 0x1c3, 0x1c3, 0x400001c3 } },
-	{ "capget", { 0x7d, 0xb8, 0x4000007d } },
-	{ "capset", { 0x7e, 0xb9, 0x4000007e } },
-	{ "chdir", { 0x50, 0xc, 0x40000050 } },
-	{ "chmod", { 0x5a, 0xf, 0x4000005a } },
-	{ "chown", { 0x5c, 0xb6, 0x4000005c } },
-	{ "chown32", { -1, 0xd4, -1 } },
-	{ "chroot", { 0xa1, 0x3d, 0x400000a1 } },
-	{ "clock_adjtime", { 0x131, 0x157, 0x40000131 } },
-	{ "clock_adjtime64", { -1, 0x195, -1 } },
-	{ "clock_getres", { 0xe5, 0x10a, 0x400000e5 } },
-	{ "clock_getres_time64", { -1, 0x196, -1 } },
-	{ "clock_gettime", { 0xe4, 0x109, 0x400000e4 } },
-	{ "clock_gettime64", { -1, 0x193, -1 } },
-	{ "clock_nanosleep", { 0xe6, 0x10b, 0x400000e6 } },
-	{ "clock_nanosleep_time64", { -1, 0x197, -1 } },
-	{ "clock_settime", { 0xe3, 0x108, 0x400000e3 } },
-	{ "clock_settime64", { -1, 0x194, -1 } },
-	{ "clone", { 0x38, 0x78, 0x40000038 } },
-	{ "clone3", { 0x1b3, 0x1b3, 0x400001b3 } },
-	{ "close", { 0x3, 0x6, 0x40000003 } },
-	{ "close_range", { 0x1b4, 0x1b4, 0x400001b4 } },
-	{ "connect", { 0x2a, -2, 0x4000002a } },
-	{ "copy_file_range", { 0x146, 0x179, 0x40000146 } },
-	{ "creat", { 0x55, 0x8, 0x40000055 } },
-	{ "create_module", { 0xae, 0x7f, -1 } },
-	{ "delete_module", { 0xb0, 0x81, 0x400000b0 } },
-	{ "dup", { 0x20, 0x29, 0x40000020 } },
-	{ "dup2", { 0x21, 0x3f, 0x40000021 } },
-	{ "dup3", { 0x124, 0x14a, 0x40000124 } },
-	{ "epoll_create", { 0xd5, 0xfe, 0x400000d5 } },
-	{ "epoll_create1", { 0x123, 0x149, 0x40000123 } },
-	{ "epoll_ctl", { 0xe9, 0xff, 0x400000e9 } },
-	{ "epoll_ctl_old", { 0xd6, -1, -1 } },
-	{ "epoll_pwait", { 0x119, 0x13f, 0x40000119 } },
-	{ "epoll_pwait2", { 0x1b9, 0x1b9, 0x400001b9 } },
-	{ "epoll_wait", { 0xe8, 0x100, 0x400000e8 } },
-	{ "epoll_wait_old", { 0xd7, -1, -1 } },
-	{ "eventfd", { 0x11c, 0x143, 0x4000011c } },
-	{ "eventfd2", { 0x122, 0x148, 0x40000122 } },
-	{ "execve", { 0x3b, 0xb, 0x40000208 } },
-	{ "execveat", { 0x142, 0x166, 0x40000221 } },
-	{ "exit", { 0x3c, 0x1, 0x4000003c } },
-	{ "exit_group", { 0xe7, 0xfc, 0x400000e7 } },
-	{ "faccessat", { 0x10d, 0x133, 0x4000010d } },
-	{ "faccessat2", { 0x1b7, 0x1b7, 0x400001b7 } },
-	{ "fadvise64", { 0xdd, 0xfa, 0x400000dd } },
-	{ "fadvise64_64", { -1, 0x110, -1 } },
-	{ "fallocate", { 0x11d, 0x144, 0x4000011d } },
-	{ "fanotify_init", { 0x12c, 0x152, 0x4000012c } },
-	{ "fanotify_mark", { 0x12d, 0x153, 0x4000012d } },
-	{ "fchdir", { 0x51, 0x85, 0x40000051 } },
-	{ "fchmod", { 0x5b, 0x5e, 0x4000005b } },
-	{ "fchmodat", { 0x10c, 0x132, 0x4000010c } },
-	{ "fchmodat2", { 0x1c4, 0x1c4, 0x400001c4 } },
-	{ "fchown", { 0x5d, 0x5f, 0x4000005d } },
-	{ "fchown32", { -1, 0xcf, -1 } },
-	{ "fchownat", { 0x104, 0x12a, 0x40000104 } },
-	{ "fcntl", { 0x48, 0x37, 0x40000048 } },
-	{ "fcntl64", { -1, 0xdd, -1 } },
-	{ "fdatasync", { 0x4b, 0x94, 0x4000004b } },
-	{ "fgetxattr", { 0xc1, 0xe7, 0x400000c1 } },
-	{ "finit_module", { 0x139, 0x15e, 0x40000139 } },
-	{ "flistxattr", { 0xc4, 0xea, 0x400000c4 } },
-	{ "flock", { 0x49, 0x8f, 0x40000049 } },
-	{ "fork", { 0x39, 0x2, 0x40000039 } },
-	{ "fremovexattr", { 0xc7, 0xed, 0x400000c7 } },
-	{ "fsconfig", { 0x1af, 0x1af, 0x400001af } },
-	{ "fsetxattr", { 0xbe, 0xe4, 0x400000be } },
-	{ "fsmount", { 0x1b0, 0x1b0, 0x400001b0 } },
-	{ "fsopen", { 0x1ae, 0x1ae, 0x400001ae } },
-	{ "fspick", { 0x1b1, 0x1b1, 0x400001b1 } },
-	{ "fstat", { 0x5, 0x6c, 0x40000005 } },
-	{ "fstat64", { -1, 0xc5, -1 } },
-	{ "fstatat64", { -1, 0x12c, -1 } },
-	{ "fstatfs", { 0x8a, 0x64, 0x4000008a } },
-	{ "fstatfs64", { -1, 0x10d, -1 } },
-	{ "fsync", { 0x4a, 0x76, 0x4000004a } },
-	{ "ftime", { -1, 0x23, -1 } },
-	{ "ftruncate", { 0x4d, 0x5d, 0x4000004d } },
-	{ "ftruncate64", { -1, 0xc2, -1 } },
-	{ "futex", { 0xca, 0xf0, 0x400000ca } },
-	{ "futex_requeue", { 0x1c8, 0x1c8, 0x400001c8 } },
-	{ "futex_time64", { -1, 0x1a6, -1 } },
-	{ "futex_wait", { 0x1c7, 0x1c7, 0x400001c7 } },
-	{ "futex_waitv", { 0x1c1, 0x1c1, 0x400001c1 } },
-	{ "futex_wake", { 0x1c6, 0x1c6, 0x400001c6 } },
-	{ "futimesat", { 0x105, 0x12b, 0x40000105 } },
-	{ "get_kernel_syms", { 0xb1, 0x82, -1 } },
-	{ "get_mempolicy", { 0xef, 0x113, 0x400000ef } },
-	{ "get_robust_list", { 0x112, 0x138, 0x40000213 } },
-	{ "get_thread_area", { 0xd3, 0xf4, -1 } },
-	{ "get_tls", { -1, -1, -1 } },
-	{ "getcpu", { 0x135, 0x13e, 0x40000135 } },
-	{ "getcwd", { 0x4f, 0xb7, 0x4000004f } },
-	{ "getdents", { 0x4e, 0x8d, 0x4000004e } },
-	{ "getdents64", { 0xd9, 0xdc, 0x400000d9 } },
-	{ "getegid", { 0x6c, 0x32, 0x4000006c } },
-	{ "getegid32", { -1, 0xca, -1 } },
-	{ "geteuid", { 0x6b, 0x31, 0x4000006b } },
-	{ "geteuid32", { -1, 0xc9, -1 } },
-	{ "getgid", { 0x68, 0x2f, 0x40000068 } },
-	{ "getgid32", { -1, 0xc8, -1 } },
-	{ "getgroups", { 0x73, 0x50, 0x40000073 } },
-	{ "getgroups32", { -1, 0xcd, -1 } },
-	{ "getitimer", { 0x24, 0x69, 0x40000024 } },
-	{ "getpeername", { 0x34, -2, 0x40000034 } },
-	{ "getpgid", { 0x79, 0x84, 0x40000079 } },
-	{ "getpgrp", { 0x6f, 0x41, 0x4000006f } },
-	{ "getpid", { 0x27, 0x14, 0x40000027 } },
-	{ "getpmsg", { 0xb5, 0xbc, 0x400000b5 } },
-	{ "getppid", { 0x6e, 0x40, 0x4000006e } },
-	{ "getpriority", { 0x8c, 0x60, 0x4000008c } },
-	{ "getrandom", { 0x13e, 0x163, 0x4000013e } },
-	{ "getresgid", { 0x78, 0xab, 0x40000078 } },
-	{ "getresgid32", { -1, 0xd3, -1 } },
-	{ "getresuid", { 0x76, 0xa5, 0x40000076 } },
-	{ "getresuid32", { -1, 0xd1, -1 } },
-	{ "getrlimit", { 0x61, 0x4c, 0x40000061 } },
-	{ "getrusage", { 0x62, 0x4d, 0x40000062 } },
-	{ "getsid", { 0x7c, 0x93, 0x4000007c } },
-	{ "getsockname", { 0x33, -2, 0x40000033 } },
-	{ "getsockopt", { 0x37, -2, 0x4000021e } },
-	{ "gettid", { 0xba, 0xe0, 0x400000ba } },
-	{ "gettimeofday", { 0x60, 0x4e, 0x40000060 } },
-	{ "getuid", { 0x66, 0x18, 0x40000066 } },
-	{ "getuid32", { -1, 0xc7, -1 } },
-	{ "getxattr", { 0xbf, 0xe5, 0x400000bf } },
-	{ "gtty", { -1, 0x20, -1 } },
-	{ "idle", { -1, 0x70, -1 } },
-	{ "init_module", { 0xaf, 0x80, 0x400000af } },
-	{ "inotify_add_watch", { 0xfe, 0x124, 0x400000fe } },
-	{ "inotify_init", { 0xfd, 0x123, 0x400000fd } },
-	{ "inotify_init1", { 0x126, 0x14c, 0x40000126 } },
-	{ "inotify_rm_watch", { 0xff, 0x125, 0x400000ff } },
-	{ "io_cancel", { 0xd2, 0xf9, 0x400000d2 } },
-	{ "io_destroy", { 0xcf, 0xf6, 0x400000cf } },
-	{ "io_getevents", { 0xd0, 0xf7, 0x400000d0 } },
-	{ "io_pgetevents", { 0x14d, 0x181, 0x4000014d } },
-	{ "io_pgetevents_time64", { -1, 0x1a0, -1 } },
-	{ "io_setup", { 0xce, 0xf5, 0x4000021f } },
-	{ "io_submit", { 0xd1, 0xf8, 0x40000220 } },
-	{ "io_uring_enter", { 0x1aa, 0x1aa, 0x400001aa } },
-	{ "io_uring_register", { 0x1ab, 0x1ab, 0x400001ab } },
-	{ "io_uring_setup", { 0x1a9, 0x1a9, 0x400001a9 } },
-	{ "ioctl", { 0x10, 0x36, 0x40000202 } },
-	{ "ioperm", { 0xad, 0x65, 0x400000ad } },
-	{ "iopl", { 0xac, 0x6e, 0x400000ac } },
-	{ "ioprio_get", { 0xfc, 0x122, 0x400000fc } },
-	{ "ioprio_set", { 0xfb, 0x121, 0x400000fb } },
-	{ "ipc", { -1, 0x75, -1 } },
-	{ "kcmp", { 0x138, 0x15d, 0x40000138 } },
-	{ "kexec_file_load", { 0x140, -1, 0x40000140 } },
-	{ "kexec_load", { 0xf6, 0x11b, 0x40000210 } },
-	{ "keyctl", { 0xfa, 0x120, 0x400000fa } },
-	{ "kill", { 0x3e, 0x25, 0x4000003e } },
-	{ "landlock_add_rule", { 0x1bd, 0x1bd, 0x400001bd } },
-	{ "landlock_create_ruleset", { 0x1bc, 0x1bc, 0x400001bc } },
-	{ "landlock_restrict_self", { 0x1be, 0x1be, 0x400001be } },
-	{ "lchown", { 0x5e, 0x10, 0x4000005e } },
-	{ "lchown32", { -1, 0xc6, -1 } },
-	{ "lgetxattr", { 0xc0, 0xe6, 0x400000c0 } },
-	{ "link", { 0x56, 0x9, 0x40000056 } },
-	{ "linkat", { 0x109, 0x12f, 0x40000109 } },
-	{ "listen", { 0x32, -2, 0x40000032 } },
-	{ "listxattr", { 0xc2, 0xe8, 0x400000c2 } },
-	{ "llistxattr", { 0xc3, 0xe9, 0x400000c3 } },
-	{ "lock", { -1, 0x35, -1 } },
-	{ "lookup_dcookie", { 0xd4, 0xfd, 0x400000d4 } },
-	{ "lremovexattr", { 0xc6, 0xec, 0x400000c6 } },
-	{ "lseek", { 0x8, 0x13, 0x40000008 } },
-	{ "lsetxattr", { 0xbd, 0xe3, 0x400000bd } },
-	{ "lstat", { 0x6, 0x6b, 0x40000006 } },
-	{ "lstat64", { -1, 0xc4, -1 } },
-	{ "madvise", { 0x1c, 0xdb, 0x4000001c } },
-	{ "map_shadow_stack", { 0x1c5, 0x1c5, -1 } },
-	{ "mbind", { 0xed, 0x112, 0x400000ed } },
-	{ "membarrier", { 0x144, 0x177, 0x40000144 } },
-	{ "memfd_create", { 0x13f, 0x164, 0x4000013f } },
-	{ "memfd_secret", { 0x1bf, 0x1bf, 0x400001bf } },
-	{ "migrate_pages", { 0x100, 0x126, 0x40000100 } },
-	{ "mincore", { 0x1b, 0xda, 0x4000001b } },
-	{ "mkdir", { 0x53, 0x27, 0x40000053 } },
-	{ "mkdirat", { 0x102, 0x128, 0x40000102 } },
-	{ "mknod", { 0x85, 0xe, 0x40000085 } },
-	{ "mknodat", { 0x103, 0x129, 0x40000103 } },
-	{ "mlock", { 0x95, 0x96, 0x40000095 } },
-	{ "mlock2", { 0x145, 0x178, 0x40000145 } },
-	{ "mlockall", { 0x97, 0x98, 0x40000097 } },
-	{ "mmap", { 0x9, 0x5a, 0x40000009 } },
-	{ "mmap2", { -1, 0xc0, -1 } },
-	{ "modify_ldt", { 0x9a, 0x7b, 0x4000009a } },
-	{ "mount", { 0xa5, 0x15, 0x400000a5 } },
-	{ "mount_setattr", { 0x1ba, 0x1ba, 0x400001ba } },
-	{ "move_mount", { 0x1ad, 0x1ad, 0x400001ad } },
-	{ "move_pages", { 0x117, 0x13d, 0x40000215 } },
-	{ "mprotect", { 0xa, 0x7d, 0x4000000a } },
-	{ "mpx", { -1, 0x38, -1 } },
-	{ "mq_getsetattr", { 0xf5, 0x11a, 0x400000f5 } },
-	{ "mq_notify", { 0xf4, 0x119, 0x4000020f } },
-	{ "mq_open", { 0xf0, 0x115, 0x400000f0 } },
-	{ "mq_timedreceive", { 0xf3, 0x118, 0x400000f3 } },
-	{ "mq_timedreceive_time64", { -1, 0x1a3, -1 } },
-	{ "mq_timedsend", { 0xf2, 0x117, 0x400000f2 } },
-	{ "mq_timedsend_time64", { -1, 0x1a2, -1 } },
-	{ "mq_unlink", { 0xf1, 0x116, 0x400000f1 } },
-	{ "mremap", { 0x19, 0xa3, 0x40000019 } },
-	{ "msgctl", { 0x47, -2, 0x40000047 } },
-	{ "msgget", { 0x44, -2, 0x40000044 } },
-	{ "msgrcv", { 0x46, -2, 0x40000046 } },
-	{ "msgsnd", { 0x45, -2, 0x40000045 } },
-	{ "msync", { 0x1a, 0x90, 0x4000001a } },
-	{ "multiplexer", { -1, -1, -1 } },
-	{ "munlock", { 0x96, 0x97, 0x40000096 } },
-	{ "munlockall", { 0x98, 0x99, 0x40000098 } },
-	{ "munmap", { 0xb, 0x5b, 0x4000000b } },
-	{ "name_to_handle_at", { 0x12f, 0x155, 0x4000012f } },
-	{ "nanosleep", { 0x23, 0xa2, 0x40000023 } },
-	{ "newfstatat", { 0x106, -1, 0x40000106 } },
-	{ "nfsservctl", { 0xb4, 0xa9, -1 } },
-	{ "nice", { -1, 0x22, -1 } },
-	{ "oldfstat", { -1, 0x1c, -1 } },
-	{ "oldlstat", { -1, 0x54, -1 } },
-	{ "oldolduname", { -1, 0x3b, -1 } },
-	{ "oldstat", { -1, 0x12, -1 } },
-	{ "olduname", { -1, 0x6d, -1 } },
-	{ "open", { 0x2, 0x5, 0x40000002 } },
-	{ "open_by_handle_at", { 0x130, 0x156, 0x40000130 } },
-	{ "open_tree", { 0x1ac, 0x1ac, 0x400001ac } },
-	{ "openat", { 0x101, 0x127, 0x40000101 } },
-	{ "openat2", { 0x1b5, 0x1b5, 0x400001b5 } },
-	{ "pause", { 0x22, 0x1d, 0x40000022 } },
-	{ "pciconfig_iobase", { -1, -1, -1 } },
-	{ "pciconfig_read", { -1, -1, -1 } },
-	{ "pciconfig_write", { -1, -1, -1 } },
-	{ "perf_event_open", { 0x12a, 0x150, 0x4000012a } },
-	{ "personality", { 0x87, 0x88, 0x40000087 } },
-	{ "pidfd_getfd", { 0x1b6, 0x1b6, 0x400001b6 } },
-	{ "pidfd_open", { 0x1b2, 0x1b2, 0x400001b2 } },
-	{ "pidfd_send_signal", { 0x1a8, 0x1a8, 0x400001a8 } },
-	{ "pipe", { 0x16, 0x2a, 0x40000016 } },
-	{ "pipe2", { 0x125, 0x14b, 0x40000125 } },
-	{ "pivot_root", { 0x9b, 0xd9, 0x4000009b } },
-	{ "pkey_alloc", { 0x14a, 0x17d, 0x4000014a } },
-	{ "pkey_free", { 0x14b, 0x17e, 0x4000014b } },
-	{ "pkey_mprotect", { 0x149, 0x17c, 0x40000149 } },
-	{ "poll", { 0x7, 0xa8, 0x40000007 } },
-	{ "ppoll", { 0x10f, 0x135, 0x4000010f } },
-	{ "ppoll_time64", { -1, 0x19e, -1 } },
-	{ "prctl", { 0x9d, 0xac, 0x4000009d } },
-	{ "pread64", { 0x11, 0xb4, 0x40000011 } },
-	{ "preadv", { 0x127, 0x14d, 0x40000216 } },
-	{ "preadv2", { 0x147, 0x17a, 0x40000222 } },
-	{ "prlimit64", { 0x12e, 0x154, 0x4000012e } },
-	{ "process_madvise", { 0x1b8, 0x1b8, 0x400001b8 } },
-	{ "process_mrelease", { 0x1c0, 0x1c0, 0x400001c0 } },
-	{ "process_vm_readv", { 0x136, 0x15b, 0x4000021b } },
-	{ "process_vm_writev", { 0x137, 0x15c, 0x4000021c } },
-	{ "prof", { -1, 0x2c, -1 } },
-	{ "profil", { -1, 0x62, -1 } },
-	{ "pselect6", { 0x10e, 0x134, 0x4000010e } },
-	{ "pselect6_time64", { -1, 0x19d, -1 } },
-	{ "ptrace", { 0x65, 0x1a, 0x40000209 } },
-	{ "putpmsg", { 0xb6, 0xbd, 0x400000b6 } },
-	{ "pwrite64", { 0x12, 0xb5, 0x40000012 } },
-	{ "pwritev", { 0x128, 0x14e, 0x40000217 } },
-	{ "pwritev2", { 0x148, 0x17b, 0x40000223 } },
-	{ "query_module", { 0xb2, 0xa7, -1 } },
-	{ "quotactl", { 0xb3, 0x83, 0x400000b3 } },
-	{ "quotactl_fd", { 0x1bb, 0x1bb, 0x400001bb } },
-	{ "read", { 0x0, 0x3, 0x40000000 } },
-	{ "readahead", { 0xbb, 0xe1, 0x400000bb } },
-	{ "readdir", { -1, 0x59, -1 } },
-	{ "readlink", { 0x59, 0x55, 0x40000059 } },
-	{ "readlinkat", { 0x10b, 0x131, 0x4000010b } },
-	{ "readv", { 0x13, 0x91, 0x40000203 } },
-	{ "reboot", { 0xa9, 0x58, 0x400000a9 } },
-	{ "recv", { -2, -2, -2 } },
-	{ "recvfrom", { 0x2d, -2, 0x40000205 } },
-	{ "recvmmsg", { 0x12b, -2, 0x40000219 } },
-	{ "recvmmsg_time64", { -1, 0x1a1, -1 } },
-	{ "recvmsg", { 0x2f, -2, 0x40000207 } },
-	{ "remap_file_pages", { 0xd8, 0x101, 0x400000d8 } },
-	{ "removexattr", { 0xc5, 0xeb, 0x400000c5 } },
-	{ "rename", { 0x52, 0x26, 0x40000052 } },
-	{ "renameat", { 0x108, 0x12e, 0x40000108 } },
-	{ "renameat2", { 0x13c, 0x161, 0x4000013c } },
-	{ "request_key", { 0xf9, 0x11f, 0x400000f9 } },
-	{ "restart_syscall", { 0xdb, 0x0, 0x400000db } },
-	{ "riscv_flush_icache", { -1, -1, -1 } },
-	{ "rmdir", { 0x54, 0x28, 0x40000054 } },
-	{ "rseq", { 0x14e, 0x182, 0x4000014e } },
-	{ "rt_sigaction", { 0xd, 0xae, 0x40000200 } },
-	{ "rt_sigpending", { 0x7f, 0xb0, 0x4000020a } },
-	{ "rt_sigprocmask", { 0xe, 0xaf, 0x4000000e } },
-	{ "rt_sigqueueinfo", { 0x81, 0xb2, 0x4000020c } },
-	{ "rt_sigreturn", { 0xf, 0xad, 0x40000201 } },
-	{ "rt_sigsuspend", { 0x82, 0xb3, 0x40000082 } },
-	{ "rt_sigtimedwait", { 0x80, 0xb1, 0x4000020b } },
-	{ "rt_sigtimedwait_time64", { -1, 0x1a5, -1 } },
-	{ "rt_tgsigqueueinfo", { 0x129, 0x14f, 0x40000218 } },
-	{ "rtas", { -1, -1, -1 } },
-	{ "s390_guarded_storage", { -1, -1, -1 } },
-	{ "s390_pci_mmio_read", { -1, -1, -1 } },
-	{ "s390_pci_mmio_write", { -1, -1, -1 } },
-	{ "s390_runtime_instr", { -1, -1, -1 } },
-	{ "s390_sthyi", { -1, -1, -1 } },
-	{ "sched_get_priority_max", { 0x92, 0x9f, 0x40000092 } },
-	{ "sched_get_priority_min", { 0x93, 0xa0, 0x40000093 } },
-	{ "sched_getaffinity", { 0xcc, 0xf2, 0x400000cc } },
-	{ "sched_getattr", { 0x13b, 0x160, 0x4000013b } },
-	{ "sched_getparam", { 0x8f, 0x9b, 0x4000008f } },
-	{ "sched_getscheduler", { 0x91, 0x9d, 0x40000091 } },
-	{ "sched_rr_get_interval", { 0x94, 0xa1, 0x40000094 } },
-	{ "sched_rr_get_interval_time64", { -1, 0x1a7, -1 } },
-	{ "sched_setaffinity", { 0xcb, 0xf1, 0x400000cb } },
-	{ "sched_setattr", { 0x13a, 0x15f, 0x4000013a } },
-	{ "sched_setparam", { 0x8e, 0x9a, 0x4000008e } },
-	{ "sched_setscheduler", { 0x90, 0x9c, 0x40000090 } },
-	{ "sched_yield", { 0x18, 0x9e, 0x40000018 } },
-	{ "seccomp", { 0x13d, 0x162, 0x4000013d } },
-	{ "security", { 0xb9, -1, 0x400000b9 } },
-	{ "select", { 0x17, 0x52, 0x40000017 } },
-	{ "semctl", { 0x42, -2, 0x40000042 } },
-	{ "semget", { 0x40, -2, 0x40000040 } },
-	{ "semop", { 0x41, -2, 0x40000041 } },
-	{ "semtimedop", { 0xdc, -2, 0x400000dc } },
-	{ "semtimedop_time64", { -1, 0x1a4, -1 } },
-	{ "send", { -2, -2, -2 } },
-	{ "sendfile", { 0x28, 0xbb, 0x40000028 } },
-	{ "sendfile64", { -1, 0xef, -1 } },
-	{ "sendmmsg", { 0x133, -2, 0x4000021a } },
-	{ "sendmsg", { 0x2e, -2, 0x40000206 } },
-	{ "sendto", { 0x2c, -2, 0x4000002c } },
-	{ "set_mempolicy", { 0xee, 0x114, 0x400000ee } },
-	{ "set_mempolicy_home_node", { 0x1c2, 0x1c2, 0x400001c2 } },
-	{ "set_robust_list", { 0x111, 0x137, 0x40000212 } },
-	{ "set_thread_area", { 0xcd, 0xf3, -1 } },
-	{ "set_tid_address", { 0xda, 0x102, 0x400000da } },
-	{ "set_tls", { -1, -1, -1 } },
-	{ "setdomainname", { 0xab, 0x79, 0x400000ab } },
-	{ "setfsgid", { 0x7b, 0x8b, 0x4000007b } },
-	{ "setfsgid32", { -1, 0xd8, -1 } },
-	{ "setfsuid", { 0x7a, 0x8a, 0x4000007a } },
-	{ "setfsuid32", { -1, 0xd7, -1 } },
-	{ "setgid", { 0x6a, 0x2e, 0x4000006a } },
-	{ "setgid32", { -1, 0xd6, -1 } },
-	{ "setgroups", { 0x74, 0x51, 0x40000074 } },
-	{ "setgroups32", { -1, 0xce, -1 } },
-	{ "sethostname", { 0xaa, 0x4a, 0x400000aa } },
-	{ "setitimer", { 0x26, 0x68, 0x40000026 } },
-	{ "setns", { 0x134, 0x15a, 0x40000134 } },
-	{ "setpgid", { 0x6d, 0x39, 0x4000006d } },
-	{ "setpriority", { 0x8d, 0x61, 0x4000008d } },
-	{ "setregid", { 0x72, 0x47, 0x40000072 } },
-	{ "setregid32", { -1, 0xcc, -1 } },
-	{ "setresgid", { 0x77, 0xaa, 0x40000077 } },
-	{ "setresgid32", { -1, 0xd2, -1 } },
-	{ "setresuid", { 0x75, 0xa4, 0x40000075 } },
-	{ "setresuid32", { -1, 0xd0, -1 } },
-	{ "setreuid", { 0x71, 0x46, 0x40000071 } },
-	{ "setreuid32", { -1, 0xcb, -1 } },
-	{ "setrlimit", { 0xa0, 0x4b, 0x400000a0 } },
-	{ "setsid", { 0x70, 0x42, 0x40000070 } },
-	{ "setsockopt", { 0x36, -2, 0x4000021d } },
-	{ "settimeofday", { 0xa4, 0x4f, 0x400000a4 } },
-	{ "setuid", { 0x69, 0x17, 0x40000069 } },
-	{ "setuid32", { -1, 0xd5, -1 } },
-	{ "setxattr", { 0xbc, 0xe2, 0x400000bc } },
-	{ "sgetmask", { -1, 0x44, -1 } },
-	{ "shmat", { 0x1e, -2, 0x4000001e } },
-	{ "shmctl", { 0x1f, -2, 0x4000001f } },
-	{ "shmdt", { 0x43, -2, 0x40000043 } },
-	{ "shmget", { 0x1d, -2, 0x4000001d } },
-	{ "shutdown", { 0x30, -2, 0x40000030 } },
-	{ "sigaction", { -1, 0x43, -1 } },
-	{ "sigaltstack", { 0x83, 0xba, 0x4000020d } },
-	{ "signal", { -1, 0x30, -1 } },
-	{ "signalfd", { 0x11a, 0x141, 0x4000011a } },
-	{ "signalfd4", { 0x121, 0x147, 0x40000121 } },
-	{ "sigpending", { -1, 0x49, -1 } },
-	{ "sigprocmask", { -1, 0x7e, -1 } },
-	{ "sigreturn", { -1, 0x77, -1 } },
-	{ "sigsuspend", { -1, 0x48, -1 } },
-	{ "socket", { 0x29, -2, 0x40000029 } },
-	{ "socketcall", { -1, 0x66, -1 } },
-	{ "socketpair", { 0x35, -2, 0x40000035 } },
-	{ "splice", { 0x113, 0x139, 0x40000113 } },
-	{ "spu_create", { -1, -1, -1 } },
-	{ "spu_run", { -1, -1, -1 } },
-	{ "ssetmask", { -1, 0x45, -1 } },
-	{ "stat", { 0x4, 0x6a, 0x40000004 } },
-	{ "stat64", { -1, 0xc3, -1 } },
-	{ "statfs", { 0x89, 0x63, 0x40000089 } },
-	{ "statfs64", { -1, 0x10c, -1 } },
-	{ "statx", { 0x14c, 0x17f, 0x4000014c } },
-	{ "stime", { -1, 0x19, -1 } },
-	{ "stty", { -1, 0x1f, -1 } },
-	{ "subpage_prot", { -1, -1, -1 } },
-	{ "swapcontext", { -1, -1, -1 } },
-	{ "swapoff", { 0xa8, 0x73, 0x400000a8 } },
-	{ "swapon", { 0xa7, 0x57, 0x400000a7 } },
-	{ "switch_endian", { -1, -1, -1 } },
-	{ "symlink", { 0x58, 0x53, 0x40000058 } },
-	{ "symlinkat", { 0x10a, 0x130, 0x4000010a } },
-	{ "sync", { 0xa2, 0x24, 0x400000a2 } },
-	{ "sync_file_range", { 0x115, 0x13a, 0x40000115 } },
-	{ "sync_file_range2", { -1, -1, -1 } },
-	{ "syncfs", { 0x132, 0x158, 0x40000132 } },
-	{ "sys_debug_setcontext", { -1, -1, -1 } },
-	{ "syscall", { -1, -1, -1 } },
-	{ "sysfs", { 0x8b, 0x87, 0x4000008b } },
-	{ "sysinfo", { 0x63, 0x74, 0x40000063 } },
-	{ "syslog", { 0x67, 0x67, 0x40000067 } },
-	{ "sysmips", { -1, -1, -1 } },
-	{ "tee", { 0x114, 0x13b, 0x40000114 } },
-	{ "tgkill", { 0xea, 0x10e, 0x400000ea } },
-	{ "time", { 0xc9, 0xd, 0x400000c9 } },
-	{ "timer_create", { 0xde, 0x103, 0x4000020e } },
-	{ "timer_delete", { 0xe2, 0x107, 0x400000e2 } },
-	{ "timer_getoverrun", { 0xe1, 0x106, 0x400000e1 } },
-	{ "timer_gettime", { 0xe0, 0x105, 0x400000e0 } },
-	{ "timer_gettime64", { -1, 0x198, -1 } },
-	{ "timer_settime", { 0xdf, 0x104, 0x400000df } },
-	{ "timer_settime64", { -1, 0x199, -1 } },
-	{ "timerfd", { -1, -1, -1 } },
-	{ "timerfd_create", { 0x11b, 0x142, 0x4000011b } },
-	{ "timerfd_gettime", { 0x11f, 0x146, 0x4000011f } },
-	{ "timerfd_gettime64", { -1, 0x19a, -1 } },
-	{ "timerfd_settime", { 0x11e, 0x145, 0x4000011e } },
-	{ "timerfd_settime64", { -1, 0x19b, -1 } },
-	{ "times", { 0x64, 0x2b, 0x40000064 } },
-	{ "tkill", { 0xc8, 0xee, 0x400000c8 } },
-	{ "truncate", { 0x4c, 0x5c, 0x4000004c } },
-	{ "truncate64", { -1, 0xc1, -1 } },
-	{ "tuxcall", { 0xb8, -1, 0x400000b8 } },
-	{ "ugetrlimit", { -1, 0xbf, -1 } },
-	{ "ulimit", { -1, 0x3a, -1 } },
-	{ "umask", { 0x5f, 0x3c, 0x4000005f } },
-	{ "umount", { -1, 0x16, -1 } },
-	{ "umount2", { 0xa6, 0x34, 0x400000a6 } },
-	{ "uname", { 0x3f, 0x7a, 0x4000003f } },
-	{ "unlink", { 0x57, 0xa, 0x40000057 } },
-	{ "unlinkat", { 0x107, 0x12d, 0x40000107 } },
-	{ "unshare", { 0x110, 0x136, 0x40000110 } },
-	{ "uselib", { 0x86, 0x56, -1 } },
-	{ "userfaultfd", { 0x143, 0x176, 0x40000143 } },
-	{ "usr26", { -1, -1, -1 } },
-	{ "usr32", { -1, -1, -1 } },
-	{ "ustat", { 0x88, 0x3e, 0x40000088 } },
-	{ "utime", { 0x84, 0x1e, 0x40000084 } },
-	{ "utimensat", { 0x118, 0x140, 0x40000118 } },
-	{ "utimensat_time64", { -1, 0x19c, -1 } },
-	{ "utimes", { 0xeb, 0x10f, 0x400000eb } },
-	{ "vfork", { 0x3a, 0xbe, 0x4000003a } },
-	{ "vhangup", { 0x99, 0x6f, 0x40000099 } },
-	{ "vm86", { -1, 0xa6, -1 } },
-	{ "vm86old", { -1, 0x71, -1 } },
-	{ "vmsplice", { 0x116, 0x13c, 0x40000214 } },
-	{ "vserver", { 0xec, 0x111, -1 } },
-	{ "wait4", { 0x3d, 0x72, 0x4000003d } },
-	{ "waitid", { 0xf7, 0x11c, 0x40000211 } },
-	{ "waitpid", { -1, 0x7, -1 } },
-	{ "write", { 0x1, 0x4, 0x40000001 } },
-	{ "writev", { 0x14, 0x92, 0x40000204 } },
+	{ 1, { -1, 0x8c, -1 } }, /* _llseek */
+	{ 9, { -1, 0x8e, -1 } }, /* _newselect */
+	{ 20, { 0x9c, 0x95, -1 } }, /* _sysctl */
+	{ 28, { 0x2b, -2, 0x4000002b } }, /* accept */
+	{ 35, { 0x120, -2, 0x40000120 } }, /* accept4 */
+	{ 43, { 0x15, 0x21, 0x40000015 } }, /* access */
+	{ 50, { 0xa3, 0x33, 0x400000a3 } }, /* acct */
+	{ 55, { 0xf8, 0x11e, 0x400000f8 } }, /* add_key */
+	{ 63, { 0x9f, 0x7c, 0x4000009f } }, /* adjtimex */
+	{ 72, { 0xb7, 0x89, 0x400000b7 } }, /* afs_syscall */
+	{ 84, { 0x25, 0x1b, 0x40000025 } }, /* alarm */
+	{ 90, { 0x9e, 0x180, 0x4000009e } }, /* arch_prctl */
+	{ 101, { -1, -1, -1 } }, /* arm_fadvise64_64 */
+	{ 118, { -1, 0x86, -1 } }, /* bdflush */
+	{ 126, { 0x31, -2, 0x40000031 } }, /* bind */
+	{ 131, { 0x141, 0x165, 0x40000141 } }, /* bpf */
+	{ 135, { -1, 0x11, -1 } }, /* break */
+	{ 141, { -1, -1, -1 } }, /* breakpoint */
+	{ 152, { 0xc, 0x2d, 0x4000000c } }, /* brk */
+	{ 156, { -1, -1, -1 } }, /* cachectl */
+	{ 165, { -1, -1, -1 } }, /* cacheflush */
+	{ 176, { 0x1c3, 0x1c3, 0x400001c3 } }, /* cachestat */
+	{ 186, { 0x7d, 0xb8, 0x4000007d } }, /* capget */
+	{ 193, { 0x7e, 0xb9, 0x4000007e } }, /* capset */
+	{ 200, { 0x50, 0xc, 0x40000050 } }, /* chdir */
+	{ 206, { 0x5a, 0xf, 0x4000005a } }, /* chmod */
+	{ 212, { 0x5c, 0xb6, 0x4000005c } }, /* chown */
+	{ 218, { -1, 0xd4, -1 } }, /* chown32 */
+	{ 226, { 0xa1, 0x3d, 0x400000a1 } }, /* chroot */
+	{ 233, { 0x131, 0x157, 0x40000131 } }, /* clock_adjtime */
+	{ 247, { -1, 0x195, -1 } }, /* clock_adjtime64 */
+	{ 263, { 0xe5, 0x10a, 0x400000e5 } }, /* clock_getres */
+	{ 276, { -1, 0x196, -1 } }, /* clock_getres_time64 */
+	{ 296, { 0xe4, 0x109, 0x400000e4 } }, /* clock_gettime */
+	{ 310, { -1, 0x193, -1 } }, /* clock_gettime64 */
+	{ 326, { 0xe6, 0x10b, 0x400000e6 } }, /* clock_nanosleep */
+	{ 342, { -1, 0x197, -1 } }, /* clock_nanosleep_time64 */
+	{ 365, { 0xe3, 0x108, 0x400000e3 } }, /* clock_settime */
+	{ 379, { -1, 0x194, -1 } }, /* clock_settime64 */
+	{ 395, { 0x38, 0x78, 0x40000038 } }, /* clone */
+	{ 401, { 0x1b3, 0x1b3, 0x400001b3 } }, /* clone3 */
+	{ 408, { 0x3, 0x6, 0x40000003 } }, /* close */
+	{ 414, { 0x1b4, 0x1b4, 0x400001b4 } }, /* close_range */
+	{ 426, { 0x2a, -2, 0x4000002a } }, /* connect */
+	{ 434, { 0x146, 0x179, 0x40000146 } }, /* copy_file_range */
+	{ 450, { 0x55, 0x8, 0x40000055 } }, /* creat */
+	{ 456, { 0xae, 0x7f, -1 } }, /* create_module */
+	{ 470, { 0xb0, 0x81, 0x400000b0 } }, /* delete_module */
+	{ 484, { 0x20, 0x29, 0x40000020 } }, /* dup */
+	{ 488, { 0x21, 0x3f, 0x40000021 } }, /* dup2 */
+	{ 493, { 0x124, 0x14a, 0x40000124 } }, /* dup3 */
+	{ 498, { 0xd5, 0xfe, 0x400000d5 } }, /* epoll_create */
+	{ 511, { 0x123, 0x149, 0x40000123 } }, /* epoll_create1 */
+	{ 525, { 0xe9, 0xff, 0x400000e9 } }, /* epoll_ctl */
+	{ 535, { 0xd6, -1, -1 } }, /* epoll_ctl_old */
+	{ 549, { 0x119, 0x13f, 0x40000119 } }, /* epoll_pwait */
+	{ 561, { 0x1b9, 0x1b9, 0x400001b9 } }, /* epoll_pwait2 */
+	{ 574, { 0xe8, 0x100, 0x400000e8 } }, /* epoll_wait */
+	{ 585, { 0xd7, -1, -1 } }, /* epoll_wait_old */
+	{ 600, { 0x11c, 0x143, 0x4000011c } }, /* eventfd */
+	{ 608, { 0x122, 0x148, 0x40000122 } }, /* eventfd2 */
+	{ 617, { 0x3b, 0xb, 0x40000208 } }, /* execve */
+	{ 624, { 0x142, 0x166, 0x40000221 } }, /* execveat */
+	{ 633, { 0x3c, 0x1, 0x4000003c } }, /* exit */
+	{ 638, { 0xe7, 0xfc, 0x400000e7 } }, /* exit_group */
+	{ 649, { 0x10d, 0x133, 0x4000010d } }, /* faccessat */
+	{ 659, { 0x1b7, 0x1b7, 0x400001b7 } }, /* faccessat2 */
+	{ 670, { 0xdd, 0xfa, 0x400000dd } }, /* fadvise64 */
+	{ 680, { -1, 0x110, -1 } }, /* fadvise64_64 */
+	{ 693, { 0x11d, 0x144, 0x4000011d } }, /* fallocate */
+	{ 703, { 0x12c, 0x152, 0x4000012c } }, /* fanotify_init */
+	{ 717, { 0x12d, 0x153, 0x4000012d } }, /* fanotify_mark */
+	{ 731, { 0x51, 0x85, 0x40000051 } }, /* fchdir */
+	{ 738, { 0x5b, 0x5e, 0x4000005b } }, /* fchmod */
+	{ 745, { 0x10c, 0x132, 0x4000010c } }, /* fchmodat */
+	{ 754, { 0x1c4, 0x1c4, 0x400001c4 } }, /* fchmodat2 */
+	{ 764, { 0x5d, 0x5f, 0x4000005d } }, /* fchown */
+	{ 771, { -1, 0xcf, -1 } }, /* fchown32 */
+	{ 780, { 0x104, 0x12a, 0x40000104 } }, /* fchownat */
+	{ 789, { 0x48, 0x37, 0x40000048 } }, /* fcntl */
+	{ 795, { -1, 0xdd, -1 } }, /* fcntl64 */
+	{ 803, { 0x4b, 0x94, 0x4000004b } }, /* fdatasync */
+	{ 813, { 0xc1, 0xe7, 0x400000c1 } }, /* fgetxattr */
+	{ 823, { 0x139, 0x15e, 0x40000139 } }, /* finit_module */
+	{ 836, { 0xc4, 0xea, 0x400000c4 } }, /* flistxattr */
+	{ 847, { 0x49, 0x8f, 0x40000049 } }, /* flock */
+	{ 853, { 0x39, 0x2, 0x40000039 } }, /* fork */
+	{ 858, { 0xc7, 0xed, 0x400000c7 } }, /* fremovexattr */
+	{ 871, { 0x1af, 0x1af, 0x400001af } }, /* fsconfig */
+	{ 880, { 0xbe, 0xe4, 0x400000be } }, /* fsetxattr */
+	{ 890, { 0x1b0, 0x1b0, 0x400001b0 } }, /* fsmount */
+	{ 898, { 0x1ae, 0x1ae, 0x400001ae } }, /* fsopen */
+	{ 905, { 0x1b1, 0x1b1, 0x400001b1 } }, /* fspick */
+	{ 912, { 0x5, 0x6c, 0x40000005 } }, /* fstat */
+	{ 918, { -1, 0xc5, -1 } }, /* fstat64 */
+	{ 926, { -1, 0x12c, -1 } }, /* fstatat64 */
+	{ 936, { 0x8a, 0x64, 0x4000008a } }, /* fstatfs */
+	{ 944, { -1, 0x10d, -1 } }, /* fstatfs64 */
+	{ 954, { 0x4a, 0x76, 0x4000004a } }, /* fsync */
+	{ 960, { -1, 0x23, -1 } }, /* ftime */
+	{ 966, { 0x4d, 0x5d, 0x4000004d } }, /* ftruncate */
+	{ 976, { -1, 0xc2, -1 } }, /* ftruncate64 */
+	{ 988, { 0xca, 0xf0, 0x400000ca } }, /* futex */
+	{ 994, { 0x1c8, 0x1c8, 0x400001c8 } }, /* futex_requeue */
+	{ 1008, { -1, 0x1a6, -1 } }, /* futex_time64 */
+	{ 1021, { 0x1c7, 0x1c7, 0x400001c7 } }, /* futex_wait */
+	{ 1032, { 0x1c1, 0x1c1, 0x400001c1 } }, /* futex_waitv */
+	{ 1044, { 0x1c6, 0x1c6, 0x400001c6 } }, /* futex_wake */
+	{ 1055, { 0x105, 0x12b, 0x40000105 } }, /* futimesat */
+	{ 1065, { 0xb1, 0x82, -1 } }, /* get_kernel_syms */
+	{ 1081, { 0xef, 0x113, 0x400000ef } }, /* get_mempolicy */
+	{ 1095, { 0x112, 0x138, 0x40000213 } }, /* get_robust_list */
+	{ 1111, { 0xd3, 0xf4, -1 } }, /* get_thread_area */
+	{ 1127, { -1, -1, -1 } }, /* get_tls */
+	{ 1135, { 0x135, 0x13e, 0x40000135 } }, /* getcpu */
+	{ 1142, { 0x4f, 0xb7, 0x4000004f } }, /* getcwd */
+	{ 1149, { 0x4e, 0x8d, 0x4000004e } }, /* getdents */
+	{ 1158, { 0xd9, 0xdc, 0x400000d9 } }, /* getdents64 */
+	{ 1169, { 0x6c, 0x32, 0x4000006c } }, /* getegid */
+	{ 1177, { -1, 0xca, -1 } }, /* getegid32 */
+	{ 1187, { 0x6b, 0x31, 0x4000006b } }, /* geteuid */
+	{ 1195, { -1, 0xc9, -1 } }, /* geteuid32 */
+	{ 1205, { 0x68, 0x2f, 0x40000068 } }, /* getgid */
+	{ 1212, { -1, 0xc8, -1 } }, /* getgid32 */
+	{ 1221, { 0x73, 0x50, 0x40000073 } }, /* getgroups */
+	{ 1231, { -1, 0xcd, -1 } }, /* getgroups32 */
+	{ 1243, { 0x24, 0x69, 0x40000024 } }, /* getitimer */
+	{ 1253, { 0x34, -2, 0x40000034 } }, /* getpeername */
+	{ 1265, { 0x79, 0x84, 0x40000079 } }, /* getpgid */
+	{ 1273, { 0x6f, 0x41, 0x4000006f } }, /* getpgrp */
+	{ 1281, { 0x27, 0x14, 0x40000027 } }, /* getpid */
+	{ 1288, { 0xb5, 0xbc, 0x400000b5 } }, /* getpmsg */
+	{ 1296, { 0x6e, 0x40, 0x4000006e } }, /* getppid */
+	{ 1304, { 0x8c, 0x60, 0x4000008c } }, /* getpriority */
+	{ 1316, { 0x13e, 0x163, 0x4000013e } }, /* getrandom */
+	{ 1326, { 0x78, 0xab, 0x40000078 } }, /* getresgid */
+	{ 1336, { -1, 0xd3, -1 } }, /* getresgid32 */
+	{ 1348, { 0x76, 0xa5, 0x40000076 } }, /* getresuid */
+	{ 1358, { -1, 0xd1, -1 } }, /* getresuid32 */
+	{ 1370, { 0x61, 0x4c, 0x40000061 } }, /* getrlimit */
+	{ 1380, { 0x62, 0x4d, 0x40000062 } }, /* getrusage */
+	{ 1390, { 0x7c, 0x93, 0x4000007c } }, /* getsid */
+	{ 1397, { 0x33, -2, 0x40000033 } }, /* getsockname */
+	{ 1409, { 0x37, -2, 0x4000021e } }, /* getsockopt */
+	{ 1420, { 0xba, 0xe0, 0x400000ba } }, /* gettid */
+	{ 1427, { 0x60, 0x4e, 0x40000060 } }, /* gettimeofday */
+	{ 1440, { 0x66, 0x18, 0x40000066 } }, /* getuid */
+	{ 1447, { -1, 0xc7, -1 } }, /* getuid32 */
+	{ 1456, { 0xbf, 0xe5, 0x400000bf } }, /* getxattr */
+	{ 1465, { -1, 0x20, -1 } }, /* gtty */
+	{ 1470, { -1, 0x70, -1 } }, /* idle */
+	{ 1475, { 0xaf, 0x80, 0x400000af } }, /* init_module */
+	{ 1487, { 0xfe, 0x124, 0x400000fe } }, /* inotify_add_watch */
+	{ 1505, { 0xfd, 0x123, 0x400000fd } }, /* inotify_init */
+	{ 1518, { 0x126, 0x14c, 0x40000126 } }, /* inotify_init1 */
+	{ 1532, { 0xff, 0x125, 0x400000ff } }, /* inotify_rm_watch */
+	{ 1549, { 0xd2, 0xf9, 0x400000d2 } }, /* io_cancel */
+	{ 1559, { 0xcf, 0xf6, 0x400000cf } }, /* io_destroy */
+	{ 1570, { 0xd0, 0xf7, 0x400000d0 } }, /* io_getevents */
+	{ 1583, { 0x14d, 0x181, 0x4000014d } }, /* io_pgetevents */
+	{ 1597, { -1, 0x1a0, -1 } }, /* io_pgetevents_time64 */
+	{ 1618, { 0xce, 0xf5, 0x4000021f } }, /* io_setup */
+	{ 1627, { 0xd1, 0xf8, 0x40000220 } }, /* io_submit */
+	{ 1637, { 0x1aa, 0x1aa, 0x400001aa } }, /* io_uring_enter */
+	{ 1652, { 0x1ab, 0x1ab, 0x400001ab } }, /* io_uring_register */
+	{ 1670, { 0x1a9, 0x1a9, 0x400001a9 } }, /* io_uring_setup */
+	{ 1685, { 0x10, 0x36, 0x40000202 } }, /* ioctl */
+	{ 1691, { 0xad, 0x65, 0x400000ad } }, /* ioperm */
+	{ 1698, { 0xac, 0x6e, 0x400000ac } }, /* iopl */
+	{ 1703, { 0xfc, 0x122, 0x400000fc } }, /* ioprio_get */
+	{ 1714, { 0xfb, 0x121, 0x400000fb } }, /* ioprio_set */
+	{ 1725, { -1, 0x75, -1 } }, /* ipc */
+	{ 1729, { 0x138, 0x15d, 0x40000138 } }, /* kcmp */
+	{ 1734, { 0x140, -1, 0x40000140 } }, /* kexec_file_load */
+	{ 1750, { 0xf6, 0x11b, 0x40000210 } }, /* kexec_load */
+	{ 1761, { 0xfa, 0x120, 0x400000fa } }, /* keyctl */
+	{ 1768, { 0x3e, 0x25, 0x4000003e } }, /* kill */
+	{ 1773, { 0x1bd, 0x1bd, 0x400001bd } }, /* landlock_add_rule */
+	{ 1791, { 0x1bc, 0x1bc, 0x400001bc } }, /* landlock_create_ruleset */
+	{ 1815, { 0x1be, 0x1be, 0x400001be } }, /* landlock_restrict_self */
+	{ 1838, { 0x5e, 0x10, 0x4000005e } }, /* lchown */
+	{ 1845, { -1, 0xc6, -1 } }, /* lchown32 */
+	{ 1854, { 0xc0, 0xe6, 0x400000c0 } }, /* lgetxattr */
+	{ 1864, { 0x56, 0x9, 0x40000056 } }, /* link */
+	{ 1869, { 0x109, 0x12f, 0x40000109 } }, /* linkat */
+	{ 1876, { 0x32, -2, 0x40000032 } }, /* listen */
+	{ 1883, { 0xc2, 0xe8, 0x400000c2 } }, /* listxattr */
+	{ 1893, { 0xc3, 0xe9, 0x400000c3 } }, /* llistxattr */
+	{ 1904, { -1, 0x35, -1 } }, /* lock */
+	{ 1909, { 0xd4, 0xfd, 0x400000d4 } }, /* lookup_dcookie */
+	{ 1924, { 0xc6, 0xec, 0x400000c6 } }, /* lremovexattr */
+	{ 1937, { 0x8, 0x13, 0x40000008 } }, /* lseek */
+	{ 1943, { 0xbd, 0xe3, 0x400000bd } }, /* lsetxattr */
+	{ 1953, { 0x6, 0x6b, 0x40000006 } }, /* lstat */
+	{ 1959, { -1, 0xc4, -1 } }, /* lstat64 */
+	{ 1967, { 0x1c, 0xdb, 0x4000001c } }, /* madvise */
+	{ 1975, { 0x1c5, 0x1c5, -1 } }, /* map_shadow_stack */
+	{ 1992, { 0xed, 0x112, 0x400000ed } }, /* mbind */
+	{ 1998, { 0x144, 0x177, 0x40000144 } }, /* membarrier */
+	{ 2009, { 0x13f, 0x164, 0x4000013f } }, /* memfd_create */
+	{ 2022, { 0x1bf, 0x1bf, 0x400001bf } }, /* memfd_secret */
+	{ 2035, { 0x100, 0x126, 0x40000100 } }, /* migrate_pages */
+	{ 2049, { 0x1b, 0xda, 0x4000001b } }, /* mincore */
+	{ 2057, { 0x53, 0x27, 0x40000053 } }, /* mkdir */
+	{ 2063, { 0x102, 0x128, 0x40000102 } }, /* mkdirat */
+	{ 2071, { 0x85, 0xe, 0x40000085 } }, /* mknod */
+	{ 2077, { 0x103, 0x129, 0x40000103 } }, /* mknodat */
+	{ 2085, { 0x95, 0x96, 0x40000095 } }, /* mlock */
+	{ 2091, { 0x145, 0x178, 0x40000145 } }, /* mlock2 */
+	{ 2098, { 0x97, 0x98, 0x40000097 } }, /* mlockall */
+	{ 2107, { 0x9, 0x5a, 0x40000009 } }, /* mmap */
+	{ 2112, { -1, 0xc0, -1 } }, /* mmap2 */
+	{ 2118, { 0x9a, 0x7b, 0x4000009a } }, /* modify_ldt */
+	{ 2129, { 0xa5, 0x15, 0x400000a5 } }, /* mount */
+	{ 2135, { 0x1ba, 0x1ba, 0x400001ba } }, /* mount_setattr */
+	{ 2149, { 0x1ad, 0x1ad, 0x400001ad } }, /* move_mount */
+	{ 2160, { 0x117, 0x13d, 0x40000215 } }, /* move_pages */
+	{ 2171, { 0xa, 0x7d, 0x4000000a } }, /* mprotect */
+	{ 2180, { -1, 0x38, -1 } }, /* mpx */
+	{ 2184, { 0xf5, 0x11a, 0x400000f5 } }, /* mq_getsetattr */
+	{ 2198, { 0xf4, 0x119, 0x4000020f } }, /* mq_notify */
+	{ 2208, { 0xf0, 0x115, 0x400000f0 } }, /* mq_open */
+	{ 2216, { 0xf3, 0x118, 0x400000f3 } }, /* mq_timedreceive */
+	{ 2232, { -1, 0x1a3, -1 } }, /* mq_timedreceive_time64 */
+	{ 2255, { 0xf2, 0x117, 0x400000f2 } }, /* mq_timedsend */
+	{ 2268, { -1, 0x1a2, -1 } }, /* mq_timedsend_time64 */
+	{ 2288, { 0xf1, 0x116, 0x400000f1 } }, /* mq_unlink */
+	{ 2298, { 0x19, 0xa3, 0x40000019 } }, /* mremap */
+	{ 2305, { 0x47, -2, 0x40000047 } }, /* msgctl */
+	{ 2312, { 0x44, -2, 0x40000044 } }, /* msgget */
+	{ 2319, { 0x46, -2, 0x40000046 } }, /* msgrcv */
+	{ 2326, { 0x45, -2, 0x40000045 } }, /* msgsnd */
+	{ 2333, { 0x1a, 0x90, 0x4000001a } }, /* msync */
+	{ 2339, { -1, -1, -1 } }, /* multiplexer */
+	{ 2351, { 0x96, 0x97, 0x40000096 } }, /* munlock */
+	{ 2359, { 0x98, 0x99, 0x40000098 } }, /* munlockall */
+	{ 2370, { 0xb, 0x5b, 0x4000000b } }, /* munmap */
+	{ 2377, { 0x12f, 0x155, 0x4000012f } }, /* name_to_handle_at */
+	{ 2395, { 0x23, 0xa2, 0x40000023 } }, /* nanosleep */
+	{ 2405, { 0x106, -1, 0x40000106 } }, /* newfstatat */
+	{ 2416, { 0xb4, 0xa9, -1 } }, /* nfsservctl */
+	{ 2427, { -1, 0x22, -1 } }, /* nice */
+	{ 2432, { -1, 0x1c, -1 } }, /* oldfstat */
+	{ 2441, { -1, 0x54, -1 } }, /* oldlstat */
+	{ 2450, { -1, 0x3b, -1 } }, /* oldolduname */
+	{ 2462, { -1, 0x12, -1 } }, /* oldstat */
+	{ 2470, { -1, 0x6d, -1 } }, /* olduname */
+	{ 2479, { 0x2, 0x5, 0x40000002 } }, /* open */
+	{ 2484, { 0x130, 0x156, 0x40000130 } }, /* open_by_handle_at */
+	{ 2502, { 0x1ac, 0x1ac, 0x400001ac } }, /* open_tree */
+	{ 2512, { 0x101, 0x127, 0x40000101 } }, /* openat */
+	{ 2519, { 0x1b5, 0x1b5, 0x400001b5 } }, /* openat2 */
+	{ 2527, { 0x22, 0x1d, 0x40000022 } }, /* pause */
+	{ 2533, { -1, -1, -1 } }, /* pciconfig_iobase */
+	{ 2550, { -1, -1, -1 } }, /* pciconfig_read */
+	{ 2565, { -1, -1, -1 } }, /* pciconfig_write */
+	{ 2581, { 0x12a, 0x150, 0x4000012a } }, /* perf_event_open */
+	{ 2597, { 0x87, 0x88, 0x40000087 } }, /* personality */
+	{ 2609, { 0x1b6, 0x1b6, 0x400001b6 } }, /* pidfd_getfd */
+	{ 2621, { 0x1b2, 0x1b2, 0x400001b2 } }, /* pidfd_open */
+	{ 2632, { 0x1a8, 0x1a8, 0x400001a8 } }, /* pidfd_send_signal */
+	{ 2650, { 0x16, 0x2a, 0x40000016 } }, /* pipe */
+	{ 2655, { 0x125, 0x14b, 0x40000125 } }, /* pipe2 */
+	{ 2661, { 0x9b, 0xd9, 0x4000009b } }, /* pivot_root */
+	{ 2672, { 0x14a, 0x17d, 0x4000014a } }, /* pkey_alloc */
+	{ 2683, { 0x14b, 0x17e, 0x4000014b } }, /* pkey_free */
+	{ 2693, { 0x149, 0x17c, 0x40000149 } }, /* pkey_mprotect */
+	{ 2707, { 0x7, 0xa8, 0x40000007 } }, /* poll */
+	{ 2712, { 0x10f, 0x135, 0x4000010f } }, /* ppoll */
+	{ 2718, { -1, 0x19e, -1 } }, /* ppoll_time64 */
+	{ 2731, { 0x9d, 0xac, 0x4000009d } }, /* prctl */
+	{ 2737, { 0x11, 0xb4, 0x40000011 } }, /* pread64 */
+	{ 2745, { 0x127, 0x14d, 0x40000216 } }, /* preadv */
+	{ 2752, { 0x147, 0x17a, 0x40000222 } }, /* preadv2 */
+	{ 2760, { 0x12e, 0x154, 0x4000012e } }, /* prlimit64 */
+	{ 2770, { 0x1b8, 0x1b8, 0x400001b8 } }, /* process_madvise */
+	{ 2786, { 0x1c0, 0x1c0, 0x400001c0 } }, /* process_mrelease */
+	{ 2803, { 0x136, 0x15b, 0x4000021b } }, /* process_vm_readv */
+	{ 2820, { 0x137, 0x15c, 0x4000021c } }, /* process_vm_writev */
+	{ 2838, { -1, 0x2c, -1 } }, /* prof */
+	{ 2843, { -1, 0x62, -1 } }, /* profil */
+	{ 2850, { 0x10e, 0x134, 0x4000010e } }, /* pselect6 */
+	{ 2859, { -1, 0x19d, -1 } }, /* pselect6_time64 */
+	{ 2875, { 0x65, 0x1a, 0x40000209 } }, /* ptrace */
+	{ 2882, { 0xb6, 0xbd, 0x400000b6 } }, /* putpmsg */
+	{ 2890, { 0x12, 0xb5, 0x40000012 } }, /* pwrite64 */
+	{ 2899, { 0x128, 0x14e, 0x40000217 } }, /* pwritev */
+	{ 2907, { 0x148, 0x17b, 0x40000223 } }, /* pwritev2 */
+	{ 2916, { 0xb2, 0xa7, -1 } }, /* query_module */
+	{ 2929, { 0xb3, 0x83, 0x400000b3 } }, /* quotactl */
+	{ 2938, { 0x1bb, 0x1bb, 0x400001bb } }, /* quotactl_fd */
+	{ 2950, { 0x0, 0x3, 0x40000000 } }, /* read */
+	{ 2955, { 0xbb, 0xe1, 0x400000bb } }, /* readahead */
+	{ 2965, { -1, 0x59, -1 } }, /* readdir */
+	{ 2973, { 0x59, 0x55, 0x40000059 } }, /* readlink */
+	{ 2982, { 0x10b, 0x131, 0x4000010b } }, /* readlinkat */
+	{ 2993, { 0x13, 0x91, 0x40000203 } }, /* readv */
+	{ 2999, { 0xa9, 0x58, 0x400000a9 } }, /* reboot */
+	{ 3006, { -2, -2, -2 } }, /* recv */
+	{ 3011, { 0x2d, -2, 0x40000205 } }, /* recvfrom */
+	{ 3020, { 0x12b, -2, 0x40000219 } }, /* recvmmsg */
+	{ 3029, { -1, 0x1a1, -1 } }, /* recvmmsg_time64 */
+	{ 3045, { 0x2f, -2, 0x40000207 } }, /* recvmsg */
+	{ 3053, { 0xd8, 0x101, 0x400000d8 } }, /* remap_file_pages */
+	{ 3070, { 0xc5, 0xeb, 0x400000c5 } }, /* removexattr */
+	{ 3082, { 0x52, 0x26, 0x40000052 } }, /* rename */
+	{ 3089, { 0x108, 0x12e, 0x40000108 } }, /* renameat */
+	{ 3098, { 0x13c, 0x161, 0x4000013c } }, /* renameat2 */
+	{ 3108, { 0xf9, 0x11f, 0x400000f9 } }, /* request_key */
+	{ 3120, { 0xdb, 0x0, 0x400000db } }, /* restart_syscall */
+	{ 3136, { -1, -1, -1 } }, /* riscv_flush_icache */
+	{ 3155, { 0x54, 0x28, 0x40000054 } }, /* rmdir */
+	{ 3161, { 0x14e, 0x182, 0x4000014e } }, /* rseq */
+	{ 3166, { 0xd, 0xae, 0x40000200 } }, /* rt_sigaction */
+	{ 3179, { 0x7f, 0xb0, 0x4000020a } }, /* rt_sigpending */
+	{ 3193, { 0xe, 0xaf, 0x4000000e } }, /* rt_sigprocmask */
+	{ 3208, { 0x81, 0xb2, 0x4000020c } }, /* rt_sigqueueinfo */
+	{ 3224, { 0xf, 0xad, 0x40000201 } }, /* rt_sigreturn */
+	{ 3237, { 0x82, 0xb3, 0x40000082 } }, /* rt_sigsuspend */
+	{ 3251, { 0x80, 0xb1, 0x4000020b } }, /* rt_sigtimedwait */
+	{ 3267, { -1, 0x1a5, -1 } }, /* rt_sigtimedwait_time64 */
+	{ 3290, { 0x129, 0x14f, 0x40000218 } }, /* rt_tgsigqueueinfo */
+	{ 3308, { -1, -1, -1 } }, /* rtas */
+	{ 3313, { -1, -1, -1 } }, /* s390_guarded_storage */
+	{ 3334, { -1, -1, -1 } }, /* s390_pci_mmio_read */
+	{ 3353, { -1, -1, -1 } }, /* s390_pci_mmio_write */
+	{ 3373, { -1, -1, -1 } }, /* s390_runtime_instr */
+	{ 3392, { -1, -1, -1 } }, /* s390_sthyi */
+	{ 3403, { 0x92, 0x9f, 0x40000092 } }, /* sched_get_priority_max */
+	{ 3426, { 0x93, 0xa0, 0x40000093 } }, /* sched_get_priority_min */
+	{ 3449, { 0xcc, 0xf2, 0x400000cc } }, /* sched_getaffinity */
+	{ 3467, { 0x13b, 0x160, 0x4000013b } }, /* sched_getattr */
+	{ 3481, { 0x8f, 0x9b, 0x4000008f } }, /* sched_getparam */
+	{ 3496, { 0x91, 0x9d, 0x40000091 } }, /* sched_getscheduler */
+	{ 3515, { 0x94, 0xa1, 0x40000094 } }, /* sched_rr_get_interval */
+	{ 3537, { -1, 0x1a7, -1 } }, /* sched_rr_get_interval_time64 */
+	{ 3566, { 0xcb, 0xf1, 0x400000cb } }, /* sched_setaffinity */
+	{ 3584, { 0x13a, 0x15f, 0x4000013a } }, /* sched_setattr */
+	{ 3598, { 0x8e, 0x9a, 0x4000008e } }, /* sched_setparam */
+	{ 3613, { 0x90, 0x9c, 0x40000090 } }, /* sched_setscheduler */
+	{ 3632, { 0x18, 0x9e, 0x40000018 } }, /* sched_yield */
+	{ 3644, { 0x13d, 0x162, 0x4000013d } }, /* seccomp */
+	{ 3652, { 0xb9, -1, 0x400000b9 } }, /* security */
+	{ 3661, { 0x17, 0x52, 0x40000017 } }, /* select */
+	{ 3668, { 0x42, -2, 0x40000042 } }, /* semctl */
+	{ 3675, { 0x40, -2, 0x40000040 } }, /* semget */
+	{ 3682, { 0x41, -2, 0x40000041 } }, /* semop */
+	{ 3688, { 0xdc, -2, 0x400000dc } }, /* semtimedop */
+	{ 3699, { -1, 0x1a4, -1 } }, /* semtimedop_time64 */
+	{ 3717, { -2, -2, -2 } }, /* send */
+	{ 3722, { 0x28, 0xbb, 0x40000028 } }, /* sendfile */
+	{ 3731, { -1, 0xef, -1 } }, /* sendfile64 */
+	{ 3742, { 0x133, -2, 0x4000021a } }, /* sendmmsg */
+	{ 3751, { 0x2e, -2, 0x40000206 } }, /* sendmsg */
+	{ 3759, { 0x2c, -2, 0x4000002c } }, /* sendto */
+	{ 3766, { 0xee, 0x114, 0x400000ee } }, /* set_mempolicy */
+	{ 3780, { 0x1c2, 0x1c2, 0x400001c2 } }, /* set_mempolicy_home_node */
+	{ 3804, { 0x111, 0x137, 0x40000212 } }, /* set_robust_list */
+	{ 3820, { 0xcd, 0xf3, -1 } }, /* set_thread_area */
+	{ 3836, { 0xda, 0x102, 0x400000da } }, /* set_tid_address */
+	{ 3852, { -1, -1, -1 } }, /* set_tls */
+	{ 3860, { 0xab, 0x79, 0x400000ab } }, /* setdomainname */
+	{ 3874, { 0x7b, 0x8b, 0x4000007b } }, /* setfsgid */
+	{ 3883, { -1, 0xd8, -1 } }, /* setfsgid32 */
+	{ 3894, { 0x7a, 0x8a, 0x4000007a } }, /* setfsuid */
+	{ 3903, { -1, 0xd7, -1 } }, /* setfsuid32 */
+	{ 3914, { 0x6a, 0x2e, 0x4000006a } }, /* setgid */
+	{ 3921, { -1, 0xd6, -1 } }, /* setgid32 */
+	{ 3930, { 0x74, 0x51, 0x40000074 } }, /* setgroups */
+	{ 3940, { -1, 0xce, -1 } }, /* setgroups32 */
+	{ 3952, { 0xaa, 0x4a, 0x400000aa } }, /* sethostname */
+	{ 3964, { 0x26, 0x68, 0x40000026 } }, /* setitimer */
+	{ 3974, { 0x134, 0x15a, 0x40000134 } }, /* setns */
+	{ 3980, { 0x6d, 0x39, 0x4000006d } }, /* setpgid */
+	{ 3988, { 0x8d, 0x61, 0x4000008d } }, /* setpriority */
+	{ 4000, { 0x72, 0x47, 0x40000072 } }, /* setregid */
+	{ 4009, { -1, 0xcc, -1 } }, /* setregid32 */
+	{ 4020, { 0x77, 0xaa, 0x40000077 } }, /* setresgid */
+	{ 4030, { -1, 0xd2, -1 } }, /* setresgid32 */
+	{ 4042, { 0x75, 0xa4, 0x40000075 } }, /* setresuid */
+	{ 4052, { -1, 0xd0, -1 } }, /* setresuid32 */
+	{ 4064, { 0x71, 0x46, 0x40000071 } }, /* setreuid */
+	{ 4073, { -1, 0xcb, -1 } }, /* setreuid32 */
+	{ 4084, { 0xa0, 0x4b, 0x400000a0 } }, /* setrlimit */
+	{ 4094, { 0x70, 0x42, 0x40000070 } }, /* setsid */
+	{ 4101, { 0x36, -2, 0x4000021d } }, /* setsockopt */
+	{ 4112, { 0xa4, 0x4f, 0x400000a4 } }, /* settimeofday */
+	{ 4125, { 0x69, 0x17, 0x40000069 } }, /* setuid */
+	{ 4132, { -1, 0xd5, -1 } }, /* setuid32 */
+	{ 4141, { 0xbc, 0xe2, 0x400000bc } }, /* setxattr */
+	{ 4150, { -1, 0x44, -1 } }, /* sgetmask */
+	{ 4159, { 0x1e, -2, 0x4000001e } }, /* shmat */
+	{ 4165, { 0x1f, -2, 0x4000001f } }, /* shmctl */
+	{ 4172, { 0x43, -2, 0x40000043 } }, /* shmdt */
+	{ 4178, { 0x1d, -2, 0x4000001d } }, /* shmget */
+	{ 4185, { 0x30, -2, 0x40000030 } }, /* shutdown */
+	{ 4194, { -1, 0x43, -1 } }, /* sigaction */
+	{ 4204, { 0x83, 0xba, 0x4000020d } }, /* sigaltstack */
+	{ 4216, { -1, 0x30, -1 } }, /* signal */
+	{ 4223, { 0x11a, 0x141, 0x4000011a } }, /* signalfd */
+	{ 4232, { 0x121, 0x147, 0x40000121 } }, /* signalfd4 */
+	{ 4242, { -1, 0x49, -1 } }, /* sigpending */
+	{ 4253, { -1, 0x7e, -1 } }, /* sigprocmask */
+	{ 4265, { -1, 0x77, -1 } }, /* sigreturn */
+	{ 4275, { -1, 0x48, -1 } }, /* sigsuspend */
+	{ 4286, { 0x29, -2, 0x40000029 } }, /* socket */
+	{ 4293, { -1, 0x66, -1 } }, /* socketcall */
+	{ 4304, { 0x35, -2, 0x40000035 } }, /* socketpair */
+	{ 4315, { 0x113, 0x139, 0x40000113 } }, /* splice */
+	{ 4322, { -1, -1, -1 } }, /* spu_create */
+	{ 4333, { -1, -1, -1 } }, /* spu_run */
+	{ 4341, { -1, 0x45, -1 } }, /* ssetmask */
+	{ 4350, { 0x4, 0x6a, 0x40000004 } }, /* stat */
+	{ 4355, { -1, 0xc3, -1 } }, /* stat64 */
+	{ 4362, { 0x89, 0x63, 0x40000089 } }, /* statfs */
+	{ 4369, { -1, 0x10c, -1 } }, /* statfs64 */
+	{ 4378, { 0x14c, 0x17f, 0x4000014c } }, /* statx */
+	{ 4384, { -1, 0x19, -1 } }, /* stime */
+	{ 4390, { -1, 0x1f, -1 } }, /* stty */
+	{ 4395, { -1, -1, -1 } }, /* subpage_prot */
+	{ 4408, { -1, -1, -1 } }, /* swapcontext */
+	{ 4420, { 0xa8, 0x73, 0x400000a8 } }, /* swapoff */
+	{ 4428, { 0xa7, 0x57, 0x400000a7 } }, /* swapon */
+	{ 4435, { -1, -1, -1 } }, /* switch_endian */
+	{ 4449, { 0x58, 0x53, 0x40000058 } }, /* symlink */
+	{ 4457, { 0x10a, 0x130, 0x4000010a } }, /* symlinkat */
+	{ 4467, { 0xa2, 0x24, 0x400000a2 } }, /* sync */
+	{ 4472, { 0x115, 0x13a, 0x40000115 } }, /* sync_file_range */
+	{ 4488, { -1, -1, -1 } }, /* sync_file_range2 */
+	{ 4505, { 0x132, 0x158, 0x40000132 } }, /* syncfs */
+	{ 4512, { -1, -1, -1 } }, /* sys_debug_setcontext */
+	{ 4533, { -1, -1, -1 } }, /* syscall */
+	{ 4541, { 0x8b, 0x87, 0x4000008b } }, /* sysfs */
+	{ 4547, { 0x63, 0x74, 0x40000063 } }, /* sysinfo */
+	{ 4555, { 0x67, 0x67, 0x40000067 } }, /* syslog */
+	{ 4562, { -1, -1, -1 } }, /* sysmips */
+	{ 4570, { 0x114, 0x13b, 0x40000114 } }, /* tee */
+	{ 4574, { 0xea, 0x10e, 0x400000ea } }, /* tgkill */
+	{ 4581, { 0xc9, 0xd, 0x400000c9 } }, /* time */
+	{ 4586, { 0xde, 0x103, 0x4000020e } }, /* timer_create */
+	{ 4599, { 0xe2, 0x107, 0x400000e2 } }, /* timer_delete */
+	{ 4612, { 0xe1, 0x106, 0x400000e1 } }, /* timer_getoverrun */
+	{ 4629, { 0xe0, 0x105, 0x400000e0 } }, /* timer_gettime */
+	{ 4643, { -1, 0x198, -1 } }, /* timer_gettime64 */
+	{ 4659, { 0xdf, 0x104, 0x400000df } }, /* timer_settime */
+	{ 4673, { -1, 0x199, -1 } }, /* timer_settime64 */
+	{ 4689, { -1, -1, -1 } }, /* timerfd */
+	{ 4697, { 0x11b, 0x142, 0x4000011b } }, /* timerfd_create */
+	{ 4712, { 0x11f, 0x146, 0x4000011f } }, /* timerfd_gettime */
+	{ 4728, { -1, 0x19a, -1 } }, /* timerfd_gettime64 */
+	{ 4746, { 0x11e, 0x145, 0x4000011e } }, /* timerfd_settime */
+	{ 4762, { -1, 0x19b, -1 } }, /* timerfd_settime64 */
+	{ 4780, { 0x64, 0x2b, 0x40000064 } }, /* times */
+	{ 4786, { 0xc8, 0xee, 0x400000c8 } }, /* tkill */
+	{ 4792, { 0x4c, 0x5c, 0x4000004c } }, /* truncate */
+	{ 4801, { -1, 0xc1, -1 } }, /* truncate64 */
+	{ 4812, { 0xb8, -1, 0x400000b8 } }, /* tuxcall */
+	{ 4820, { -1, 0xbf, -1 } }, /* ugetrlimit */
+	{ 4831, { -1, 0x3a, -1 } }, /* ulimit */
+	{ 4838, { 0x5f, 0x3c, 0x4000005f } }, /* umask */
+	{ 4844, { -1, 0x16, -1 } }, /* umount */
+	{ 4851, { 0xa6, 0x34, 0x400000a6 } }, /* umount2 */
+	{ 4859, { 0x3f, 0x7a, 0x4000003f } }, /* uname */
+	{ 4865, { 0x57, 0xa, 0x40000057 } }, /* unlink */
+	{ 4872, { 0x107, 0x12d, 0x40000107 } }, /* unlinkat */
+	{ 4881, { 0x110, 0x136, 0x40000110 } }, /* unshare */
+	{ 4889, { 0x86, 0x56, -1 } }, /* uselib */
+	{ 4896, { 0x143, 0x176, 0x40000143 } }, /* userfaultfd */
+	{ 4908, { -1, -1, -1 } }, /* usr26 */
+	{ 4914, { -1, -1, -1 } }, /* usr32 */
+	{ 4920, { 0x88, 0x3e, 0x40000088 } }, /* ustat */
+	{ 4926, { 0x84, 0x1e, 0x40000084 } }, /* utime */
+	{ 4932, { 0x118, 0x140, 0x40000118 } }, /* utimensat */
+	{ 4942, { -1, 0x19c, -1 } }, /* utimensat_time64 */
+	{ 4959, { 0xeb, 0x10f, 0x400000eb } }, /* utimes */
+	{ 4966, { 0x3a, 0xbe, 0x4000003a } }, /* vfork */
+	{ 4972, { 0x99, 0x6f, 0x40000099 } }, /* vhangup */
+	{ 4980, { -1, 0xa6, -1 } }, /* vm86 */
+	{ 4985, { -1, 0x71, -1 } }, /* vm86old */
+	{ 4993, { 0x116, 0x13c, 0x40000214 } }, /* vmsplice */
+	{ 5002, { 0xec, 0x111, -1 } }, /* vserver */
+	{ 5010, { 0x3d, 0x72, 0x4000003d } }, /* wait4 */
+	{ 5016, { 0xf7, 0x11c, 0x40000211 } }, /* waitid */
+	{ 5023, { -1, 0x7, -1 } }, /* waitpid */
+	{ 5031, { 0x1, 0x4, 0x40000001 } }, /* write */
+	{ 5037, { 0x14, 0x92, 0x40000204 } }, /* writev */
 };
 
-const size_t sd_name_count = sizeof(sd_names) / sizeof(sd_names[0]);
+const size_t sd_name_count = 486;
 /* clang-format on */

@@ -6,449 +6,561 @@
  */
 #include "import/systemd.h"
 
+const char sd_setting_pool[] =
+	"\0" "Accept\0" "AccuracySec\0" "After\0" "Alias\0" "AllowIsolate\0" "AllowedCPUs\0"
+	"AllowedMemoryNodes\0" "Also\0" "AmbientCapabilities\0" "AppArmorProfile\0"
+	"AssertACPower\0" "AssertArchitecture\0" "AssertCPUFeature\0" "AssertCPUPressure\0"
+	"AssertCPUs\0" "AssertCapability\0" "AssertControlGroupController\0"
+	"AssertCredential\0" "AssertDirectoryNotEmpty\0" "AssertEnvironment\0"
+	"AssertFileIsExecutable\0" "AssertFileNotEmpty\0" "AssertFirstBoot\0" "AssertGroup\0"
+	"AssertHost\0" "AssertIOPressure\0" "AssertKernelCommandLine\0" "AssertKernelVersion\0"
+	"AssertMemory\0" "AssertMemoryPressure\0" "AssertNeedsUpdate\0" "AssertOSRelease\0"
+	"AssertPathExists\0" "AssertPathExistsGlob\0" "AssertPathIsDirectory\0"
+	"AssertPathIsEncrypted\0" "AssertPathIsMountPoint\0" "AssertPathIsReadWrite\0"
+	"AssertPathIsSymbolicLink\0" "AssertSecurity\0" "AssertUser\0" "AssertVirtualization\0"
+	"BPFProgram\0" "Backlog\0" "Before\0" "BindIPv6Only\0" "BindPaths\0"
+	"BindReadOnlyPaths\0" "BindTo\0" "BindToDevice\0" "BindsTo\0" "BlockIOAccounting\0"
+	"BlockIODeviceWeight\0" "BlockIOReadBandwidth\0" "BlockIOWeight\0"
+	"BlockIOWriteBandwidth\0" "Broadcast\0" "BusName\0" "CPUAccounting\0" "CPUAffinity\0"
+	"CPUQuota\0" "CPUQuotaPeriodSec\0" "CPUSchedulingPolicy\0" "CPUSchedulingPriority\0"
+	"CPUSchedulingResetOnFork\0" "CPUShares\0" "CPUWeight\0" "CacheDirectory\0"
+	"CacheDirectoryMode\0" "CapabilityBoundingSet\0" "CollectMode\0" "ConditionACPower\0"
+	"ConditionArchitecture\0" "ConditionCPUFeature\0" "ConditionCPUPressure\0"
+	"ConditionCPUs\0" "ConditionCapability\0" "ConditionControlGroupController\0"
+	"ConditionCredential\0" "ConditionDirectoryNotEmpty\0" "ConditionEnvironment\0"
+	"ConditionFileIsExecutable\0" "ConditionFileNotEmpty\0" "ConditionFirmware\0"
+	"ConditionFirstBoot\0" "ConditionGroup\0" "ConditionHost\0" "ConditionIOPressure\0"
+	"ConditionKernelCommandLine\0" "ConditionKernelVersion\0" "ConditionMemory\0"
+	"ConditionMemoryPressure\0" "ConditionNeedsUpdate\0" "ConditionOSRelease\0"
+	"ConditionPathExists\0" "ConditionPathExistsGlob\0" "ConditionPathIsDirectory\0"
+	"ConditionPathIsEncrypted\0" "ConditionPathIsMountPoint\0" "ConditionPathIsReadWrite\0"
+	"ConditionPathIsSymbolicLink\0" "ConditionSecurity\0" "ConditionUser\0"
+	"ConditionVirtualization\0" "ConfigurationDirectory\0" "ConfigurationDirectoryMode\0"
+	"Conflicts\0" "CoredumpFilter\0" "DefaultDependencies\0" "DefaultInstance\0"
+	"DefaultMemoryLow\0" "DefaultMemoryMin\0" "DeferAcceptSec\0" "Delegate\0"
+	"Description\0" "DeviceAllow\0" "DevicePolicy\0" "DirectoryMode\0"
+	"DirectoryNotEmpty\0" "DisableControllers\0" "Documentation\0" "DynamicUser\0"
+	"Environment\0" "EnvironmentFile\0" "ExecCondition\0" "ExecPaths\0" "ExecReload\0"
+	"ExecSearchPath\0" "ExecStart\0" "ExecStartPost\0" "ExecStartPre\0" "ExecStop\0"
+	"ExecStopPost\0" "ExecStopPre\0" "ExitType\0" "ExtensionDirectories\0"
+	"ExtensionImages\0" "ExtraOptions\0" "FailureAction\0" "FailureActionExitStatus\0"
+	"FileDescriptorName\0" "FileDescriptorStoreMax\0" "FinalKillSignal\0"
+	"FixedRandomDelay\0" "FlushPending\0" "ForceUnmount\0" "FreeBind\0" "Group\0"
+	"GuessMainPID\0" "IOAccounting\0" "IODeviceLatencyTargetSec\0" "IODeviceWeight\0"
+	"IOReadBandwidthMax\0" "IOReadIOPSMax\0" "IOSchedulingClass\0" "IOSchedulingPriority\0"
+	"IOWeight\0" "IOWriteBandwidthMax\0" "IOWriteIOPSMax\0" "IPAccounting\0"
+	"IPAddressAllow\0" "IPAddressDeny\0" "IPCNamespacePath\0" "IPEgressFilterPath\0"
+	"IPIngressFilterPath\0" "IPTOS\0" "IPTTL\0" "IgnoreOnIsolate\0" "IgnoreSIGPIPE\0"
+	"InaccessibleDirectories\0" "InaccessiblePaths\0" "JobRunningTimeoutSec\0"
+	"JobTimeoutAction\0" "JobTimeoutRebootArgument\0" "JobTimeoutSec\0"
+	"JoinsNamespaceOf\0" "KeepAlive\0" "KeepAliveIntervalSec\0" "KeepAliveProbes\0"
+	"KeepAliveTimeSec\0" "KeyringMode\0" "KillMode\0" "KillSignal\0" "LazyUnmount\0"
+	"LimitAS\0" "LimitCORE\0" "LimitCPU\0" "LimitDATA\0" "LimitFSIZE\0" "LimitLOCKS\0"
+	"LimitMEMLOCK\0" "LimitMSGQUEUE\0" "LimitNICE\0" "LimitNOFILE\0" "LimitNPROC\0"
+	"LimitRSS\0" "LimitRTPRIO\0" "LimitRTTIME\0" "LimitSIGPENDING\0" "LimitSTACK\0"
+	"ListenDatagram\0" "ListenFIFO\0" "ListenMessageQueue\0" "ListenNetlink\0"
+	"ListenSequentialPacket\0" "ListenSpecial\0" "ListenStream\0" "ListenUSBFunction\0"
+	"LoadCredential\0" "LoadCredentialEncrypted\0" "LockPersonality\0" "LogExtraFields\0"
+	"LogLevelMax\0" "LogNamespace\0" "LogRateLimitBurst\0" "LogRateLimitIntervalSec\0"
+	"LogsDirectory\0" "LogsDirectoryMode\0" "MakeDirectory\0" "ManagedOOMMemoryPressure\0"
+	"ManagedOOMMemoryPressureLimit\0" "ManagedOOMPreference\0" "ManagedOOMSwap\0" "Mark\0"
+	"MaxConnections\0" "MaxConnectionsPerSource\0" "MemoryAccounting\0"
+	"MemoryDenyWriteExecute\0" "MemoryHigh\0" "MemoryLimit\0" "MemoryLow\0" "MemoryMax\0"
+	"MemoryMin\0" "MemorySwapMax\0" "MessageQueueMaxMessages\0" "MessageQueueMessageSize\0"
+	"MountAPIVFS\0" "MountFlags\0" "MountImages\0" "NUMAMask\0" "NUMAPolicy\0"
+	"NetworkNamespacePath\0" "Nice\0" "NoDelay\0" "NoExecPaths\0" "NoNewPrivileges\0"
+	"NonBlocking\0" "NotifyAccess\0" "OOMPolicy\0" "OOMScoreAdjust\0" "OnActiveSec\0"
+	"OnBootSec\0" "OnCalendar\0" "OnClockChange\0" "OnFailure\0" "OnFailureIsolate\0"
+	"OnFailureJobMode\0" "OnStartupSec\0" "OnSuccess\0" "OnSuccessJobMode\0"
+	"OnTimezoneChange\0" "OnUnitActiveSec\0" "OnUnitInactiveSec\0" "Options\0" "PAMName\0"
+	"PIDFile\0" "PartOf\0" "PassCredentials\0" "PassEnvironment\0" "PassPacketInfo\0"
+	"PassSecurity\0" "PathChanged\0" "PathExists\0" "PathExistsGlob\0" "PathModified\0"
+	"PermissionsStartOnly\0" "Persistent\0" "Personality\0" "PipeSize\0" "Priority\0"
+	"PrivateDevices\0" "PrivateIPC\0" "PrivateMounts\0" "PrivateNetwork\0" "PrivateTmp\0"
+	"PrivateUsers\0" "ProcSubset\0" "PropagateReloadFrom\0" "PropagateReloadTo\0"
+	"PropagatesReloadTo\0" "PropagatesStopTo\0" "ProtectClock\0" "ProtectControlGroups\0"
+	"ProtectHome\0" "ProtectHostname\0" "ProtectKernelLogs\0" "ProtectKernelModules\0"
+	"ProtectKernelTunables\0" "ProtectProc\0" "ProtectSystem\0" "RandomizedDelaySec\0"
+	"ReadOnlyDirectories\0" "ReadOnlyPaths\0" "ReadWriteDirectories\0" "ReadWriteOnly\0"
+	"ReadWritePaths\0" "RebootArgument\0" "ReceiveBuffer\0" "RefuseManualStart\0"
+	"RefuseManualStop\0" "ReloadPropagatedFrom\0" "RemainAfterElapse\0" "RemainAfterExit\0"
+	"RemoveIPC\0" "RemoveOnStop\0" "RequiredBy\0" "Requires\0" "RequiresMountsFor\0"
+	"RequiresOverridable\0" "Requisite\0" "RequisiteOverridable\0" "Restart\0"
+	"RestartForceExitStatus\0" "RestartKillSignal\0" "RestartPreventExitStatus\0"
+	"RestartSec\0" "RestrictAddressFamilies\0" "RestrictFileSystems\0"
+	"RestrictNamespaces\0" "RestrictNetworkInterfaces\0" "RestrictRealtime\0"
+	"RestrictSUIDSGID\0" "ReusePort\0" "RootDirectory\0" "RootDirectoryStartOnly\0"
+	"RootHash\0" "RootHashSignature\0" "RootImage\0" "RootImageOptions\0" "RootVerity\0"
+	"RuntimeDirectory\0" "RuntimeDirectoryMode\0" "RuntimeDirectoryPreserve\0"
+	"RuntimeMaxSec\0" "RuntimeRandomizedExtraSec\0" "SELinuxContext\0"
+	"SELinuxContextFromNet\0" "SecureBits\0" "SendBuffer\0" "SendSIGHUP\0" "SendSIGKILL\0"
+	"Service\0" "SetCredential\0" "SetCredentialEncrypted\0" "Slice\0" "SloppyOptions\0"
+	"SmackLabel\0" "SmackLabelIPIn\0" "SmackLabelIPOut\0" "SmackProcessLabel\0"
+	"SocketBindAllow\0" "SocketBindDeny\0" "SocketGroup\0" "SocketMode\0"
+	"SocketProtocol\0" "SocketUser\0" "Sockets\0" "SourcePath\0" "StandardError\0"
+	"StandardInput\0" "StandardInputData\0" "StandardInputText\0" "StandardOutput\0"
+	"StartLimitAction\0" "StartLimitBurst\0" "StartLimitInterval\0"
+	"StartLimitIntervalSec\0" "StartupAllowedCPUs\0" "StartupAllowedMemoryNodes\0"
+	"StartupBlockIOWeight\0" "StartupCPUShares\0" "StartupCPUWeight\0" "StartupIOWeight\0"
+	"StateDirectory\0" "StateDirectoryMode\0" "StopPropagatedFrom\0" "StopWhenUnneeded\0"
+	"SuccessAction\0" "SuccessActionExitStatus\0" "SuccessExitStatus\0"
+	"SupplementaryGroups\0" "Symlinks\0" "SyslogFacility\0" "SyslogIdentifier\0"
+	"SyslogLevel\0" "SyslogLevelPrefix\0" "SystemCallArchitectures\0"
+	"SystemCallErrorNumber\0" "SystemCallFilter\0" "SystemCallLog\0" "TCPCongestion\0"
+	"TTYColumns\0" "TTYPath\0" "TTYReset\0" "TTYRows\0" "TTYVHangup\0" "TTYVTDisallocate\0"
+	"TasksAccounting\0" "TasksMax\0" "TemporaryFileSystem\0" "TimeoutAbortSec\0"
+	"TimeoutCleanSec\0" "TimeoutIdleSec\0" "TimeoutSec\0" "TimeoutStartFailureMode\0"
+	"TimeoutStartSec\0" "TimeoutStopFailureMode\0" "TimeoutStopSec\0" "TimerSlackNSec\0"
+	"Timestamping\0" "Transparent\0" "TriggerLimitBurst\0" "TriggerLimitIntervalSec\0"
+	"Type\0" "UMask\0" "USBFunctionDescriptors\0" "USBFunctionStrings\0" "Unit\0"
+	"UnsetEnvironment\0" "Upholds\0" "User\0" "UtmpIdentifier\0" "UtmpMode\0"
+	"WakeSystem\0" "WantedBy\0" "Wants\0" "WatchdogSec\0" "WatchdogSignal\0" "What\0"
+	"Where\0" "WorkingDirectory\0" "Writable\0"
+;
+
 const struct sd_setting_name sd_setting_names[] = {
-	{ "Accept", SD_SECTION_SOCKET },
-	{ "AccuracySec", SD_SECTION_TIMER },
-	{ "After", SD_SECTION_UNIT },
-	{ "Alias", SD_SECTION_INSTALL },
-	{ "AllowIsolate", SD_SECTION_UNIT },
-	{ "AllowedCPUs", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE },
-	{ "AllowedMemoryNodes", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE },
-	{ "Also", SD_SECTION_INSTALL },
-	{ "AmbientCapabilities", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "AppArmorProfile", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "AssertACPower", SD_SECTION_UNIT },
-	{ "AssertArchitecture", SD_SECTION_UNIT },
-	{ "AssertCPUFeature", SD_SECTION_UNIT },
-	{ "AssertCPUPressure", SD_SECTION_UNIT },
-	{ "AssertCPUs", SD_SECTION_UNIT },
-	{ "AssertCapability", SD_SECTION_UNIT },
-	{ "AssertControlGroupController", SD_SECTION_UNIT },
-	{ "AssertCredential", SD_SECTION_UNIT },
-	{ "AssertDirectoryNotEmpty", SD_SECTION_UNIT },
-	{ "AssertEnvironment", SD_SECTION_UNIT },
-	{ "AssertFileIsExecutable", SD_SECTION_UNIT },
-	{ "AssertFileNotEmpty", SD_SECTION_UNIT },
-	{ "AssertFirstBoot", SD_SECTION_UNIT },
-	{ "AssertGroup", SD_SECTION_UNIT },
-	{ "AssertHost", SD_SECTION_UNIT },
-	{ "AssertIOPressure", SD_SECTION_UNIT },
-	{ "AssertKernelCommandLine", SD_SECTION_UNIT },
-	{ "AssertKernelVersion", SD_SECTION_UNIT },
-	{ "AssertMemory", SD_SECTION_UNIT },
-	{ "AssertMemoryPressure", SD_SECTION_UNIT },
-	{ "AssertNeedsUpdate", SD_SECTION_UNIT },
-	{ "AssertOSRelease", SD_SECTION_UNIT },
-	{ "AssertPathExists", SD_SECTION_UNIT },
-	{ "AssertPathExistsGlob", SD_SECTION_UNIT },
-	{ "AssertPathIsDirectory", SD_SECTION_UNIT },
-	{ "AssertPathIsEncrypted", SD_SECTION_UNIT },
-	{ "AssertPathIsMountPoint", SD_SECTION_UNIT },
-	{ "AssertPathIsReadWrite", SD_SECTION_UNIT },
-	{ "AssertPathIsSymbolicLink", SD_SECTION_UNIT },
-	{ "AssertSecurity", SD_SECTION_UNIT },
-	{ "AssertUser", SD_SECTION_UNIT },
-	{ "AssertVirtualization", SD_SECTION_UNIT },
-	{ "BPFProgram", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE },
-	{ "Backlog", SD_SECTION_SOCKET },
-	{ "Before", SD_SECTION_UNIT },
-	{ "BindIPv6Only", SD_SECTION_SOCKET },
-	{ "BindPaths", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "BindReadOnlyPaths", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "BindTo", SD_SECTION_UNIT },
-	{ "BindToDevice", SD_SECTION_SOCKET },
-	{ "BindsTo", SD_SECTION_UNIT },
-	{ "BlockIOAccounting", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE },
-	{ "BlockIODeviceWeight", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE },
-	{ "BlockIOReadBandwidth", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE },
-	{ "BlockIOWeight", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE },
-	{ "BlockIOWriteBandwidth", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE },
-	{ "Broadcast", SD_SECTION_SOCKET },
-	{ "BusName", SD_SECTION_SERVICE },
-	{ "CPUAccounting", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE },
-	{ "CPUAffinity", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "CPUQuota", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE },
-	{ "CPUQuotaPeriodSec", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE },
-	{ "CPUSchedulingPolicy", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "CPUSchedulingPriority", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "CPUSchedulingResetOnFork", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "CPUShares", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE },
-	{ "CPUWeight", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE },
-	{ "CacheDirectory", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "CacheDirectoryMode", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "CapabilityBoundingSet", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "CollectMode", SD_SECTION_UNIT },
-	{ "ConditionACPower", SD_SECTION_UNIT },
-	{ "ConditionArchitecture", SD_SECTION_UNIT },
-	{ "ConditionCPUFeature", SD_SECTION_UNIT },
-	{ "ConditionCPUPressure", SD_SECTION_UNIT },
-	{ "ConditionCPUs", SD_SECTION_UNIT },
-	{ "ConditionCapability", SD_SECTION_UNIT },
-	{ "ConditionControlGroupController", SD_SECTION_UNIT },
-	{ "ConditionCredential", SD_SECTION_UNIT },
-	{ "ConditionDirectoryNotEmpty", SD_SECTION_UNIT },
-	{ "ConditionEnvironment", SD_SECTION_UNIT },
-	{ "ConditionFileIsExecutable", SD_SECTION_UNIT },
-	{ "ConditionFileNotEmpty", SD_SECTION_UNIT },
-	{ "ConditionFirmware", SD_SECTION_UNIT },
-	{ "ConditionFirstBoot", SD_SECTION_UNIT },
-	{ "ConditionGroup", SD_SECTION_UNIT },
-	{ "ConditionHost", SD_SECTION_UNIT },
-	{ "ConditionIOPressure", SD_SECTION_UNIT },
-	{ "ConditionKernelCommandLine", SD_SECTION_UNIT },
-	{ "ConditionKernelVersion", SD_SECTION_UNIT },
-	{ "ConditionMemory", SD_SECTION_UNIT },
-	{ "ConditionMemoryPressure", SD_SECTION_UNIT },
-	{ "ConditionNeedsUpdate", SD_SECTION_UNIT },
-	{ "ConditionOSRelease", SD_SECTION_UNIT },
-	{ "ConditionPathExists", SD_SECTION_UNIT },
-	{ "ConditionPathExistsGlob", SD_SECTION_UNIT },
-	{ "ConditionPathIsDirectory", SD_SECTION_UNIT },
-	{ "ConditionPathIsEncrypted", SD_SECTION_UNIT },
-	{ "ConditionPathIsMountPoint", SD_SECTION_UNIT },
-	{ "ConditionPathIsReadWrite", SD_SECTION_UNIT },
-	{ "ConditionPathIsSymbolicLink", SD_SECTION_UNIT },
-	{ "ConditionSecurity", SD_SECTION_UNIT },
-	{ "ConditionUser", SD_SECTION_UNIT },
-	{ "ConditionVirtualization", SD_SECTION_UNIT },
-	{ "ConfigurationDirectory", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "ConfigurationDirectoryMode", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "Conflicts", SD_SECTION_UNIT },
-	{ "CoredumpFilter", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "DefaultDependencies", SD_SECTION_UNIT },
-	{ "DefaultInstance", SD_SECTION_INSTALL },
-	{ "DefaultMemoryLow", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE },
-	{ "DefaultMemoryMin", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE },
-	{ "DeferAcceptSec", SD_SECTION_SOCKET },
-	{ "Delegate", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE },
-	{ "Description", SD_SECTION_UNIT },
-	{ "DeviceAllow", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE },
-	{ "DevicePolicy", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE },
-	{ "DirectoryMode", SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_AUTOMOUNT | SD_SECTION_PATH },
-	{ "DirectoryNotEmpty", SD_SECTION_PATH },
-	{ "DisableControllers", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE },
-	{ "Documentation", SD_SECTION_UNIT },
-	{ "DynamicUser", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "Environment", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "EnvironmentFile", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "ExecCondition", SD_SECTION_SERVICE },
-	{ "ExecPaths", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "ExecReload", SD_SECTION_SERVICE },
-	{ "ExecSearchPath", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "ExecStart", SD_SECTION_SERVICE },
-	{ "ExecStartPost", SD_SECTION_SERVICE | SD_SECTION_SOCKET },
-	{ "ExecStartPre", SD_SECTION_SERVICE | SD_SECTION_SOCKET },
-	{ "ExecStop", SD_SECTION_SERVICE },
-	{ "ExecStopPost", SD_SECTION_SERVICE | SD_SECTION_SOCKET },
-	{ "ExecStopPre", SD_SECTION_SOCKET },
-	{ "ExitType", SD_SECTION_SERVICE },
-	{ "ExtensionDirectories", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "ExtensionImages", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "ExtraOptions", SD_SECTION_AUTOMOUNT },
-	{ "FailureAction", SD_SECTION_UNIT | SD_SECTION_SERVICE },
-	{ "FailureActionExitStatus", SD_SECTION_UNIT },
-	{ "FileDescriptorName", SD_SECTION_SOCKET },
-	{ "FileDescriptorStoreMax", SD_SECTION_SERVICE },
-	{ "FinalKillSignal", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SCOPE },
-	{ "FixedRandomDelay", SD_SECTION_TIMER },
-	{ "FlushPending", SD_SECTION_SOCKET },
-	{ "ForceUnmount", SD_SECTION_MOUNT },
-	{ "FreeBind", SD_SECTION_SOCKET },
-	{ "Group", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "GuessMainPID", SD_SECTION_SERVICE },
-	{ "IOAccounting", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE },
-	{ "IODeviceLatencyTargetSec", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE },
-	{ "IODeviceWeight", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE },
-	{ "IOReadBandwidthMax", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE },
-	{ "IOReadIOPSMax", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE },
-	{ "IOSchedulingClass", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "IOSchedulingPriority", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "IOWeight", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE },
-	{ "IOWriteBandwidthMax", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE },
-	{ "IOWriteIOPSMax", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE },
-	{ "IPAccounting", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE },
-	{ "IPAddressAllow", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE },
-	{ "IPAddressDeny", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE },
-	{ "IPCNamespacePath", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "IPEgressFilterPath", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE },
-	{ "IPIngressFilterPath", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE },
-	{ "IPTOS", SD_SECTION_SOCKET },
-	{ "IPTTL", SD_SECTION_SOCKET },
-	{ "IgnoreOnIsolate", SD_SECTION_UNIT },
-	{ "IgnoreSIGPIPE", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "InaccessibleDirectories", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "InaccessiblePaths", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "JobRunningTimeoutSec", SD_SECTION_UNIT },
-	{ "JobTimeoutAction", SD_SECTION_UNIT },
-	{ "JobTimeoutRebootArgument", SD_SECTION_UNIT },
-	{ "JobTimeoutSec", SD_SECTION_UNIT },
-	{ "JoinsNamespaceOf", SD_SECTION_UNIT },
-	{ "KeepAlive", SD_SECTION_SOCKET },
-	{ "KeepAliveIntervalSec", SD_SECTION_SOCKET },
-	{ "KeepAliveProbes", SD_SECTION_SOCKET },
-	{ "KeepAliveTimeSec", SD_SECTION_SOCKET },
-	{ "KeyringMode", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "KillMode", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SCOPE },
-	{ "KillSignal", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SCOPE },
-	{ "LazyUnmount", SD_SECTION_MOUNT },
-	{ "LimitAS", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "LimitCORE", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "LimitCPU", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "LimitDATA", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "LimitFSIZE", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "LimitLOCKS", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "LimitMEMLOCK", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "LimitMSGQUEUE", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "LimitNICE", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "LimitNOFILE", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "LimitNPROC", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "LimitRSS", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "LimitRTPRIO", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "LimitRTTIME", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "LimitSIGPENDING", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "LimitSTACK", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "ListenDatagram", SD_SECTION_SOCKET },
-	{ "ListenFIFO", SD_SECTION_SOCKET },
-	{ "ListenMessageQueue", SD_SECTION_SOCKET },
-	{ "ListenNetlink", SD_SECTION_SOCKET },
-	{ "ListenSequentialPacket", SD_SECTION_SOCKET },
-	{ "ListenSpecial", SD_SECTION_SOCKET },
-	{ "ListenStream", SD_SECTION_SOCKET },
-	{ "ListenUSBFunction", SD_SECTION_SOCKET },
-	{ "LoadCredential", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "LoadCredentialEncrypted", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "LockPersonality", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "LogExtraFields", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "LogLevelMax", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "LogNamespace", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "LogRateLimitBurst", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "LogRateLimitIntervalSec", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "LogsDirectory", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "LogsDirectoryMode", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "MakeDirectory", SD_SECTION_PATH },
-	{ "ManagedOOMMemoryPressure", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE },
-	{ "ManagedOOMMemoryPressureLimit", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE },
-	{ "ManagedOOMPreference", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE },
-	{ "ManagedOOMSwap", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE },
-	{ "Mark", SD_SECTION_SOCKET },
-	{ "MaxConnections", SD_SECTION_SOCKET },
-	{ "MaxConnectionsPerSource", SD_SECTION_SOCKET },
-	{ "MemoryAccounting", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE },
-	{ "MemoryDenyWriteExecute", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "MemoryHigh", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE },
-	{ "MemoryLimit", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE },
-	{ "MemoryLow", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE },
-	{ "MemoryMax", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE },
-	{ "MemoryMin", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE },
-	{ "MemorySwapMax", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE },
-	{ "MessageQueueMaxMessages", SD_SECTION_SOCKET },
-	{ "MessageQueueMessageSize", SD_SECTION_SOCKET },
-	{ "MountAPIVFS", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "MountFlags", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "MountImages", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "NUMAMask", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "NUMAPolicy", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "NetworkNamespacePath", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "Nice", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "NoDelay", SD_SECTION_SOCKET },
-	{ "NoExecPaths", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "NoNewPrivileges", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "NonBlocking", SD_SECTION_SERVICE },
-	{ "NotifyAccess", SD_SECTION_SERVICE },
-	{ "OOMPolicy", SD_SECTION_SERVICE | SD_SECTION_SCOPE },
-	{ "OOMScoreAdjust", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "OnActiveSec", SD_SECTION_TIMER },
-	{ "OnBootSec", SD_SECTION_TIMER },
-	{ "OnCalendar", SD_SECTION_TIMER },
-	{ "OnClockChange", SD_SECTION_TIMER },
-	{ "OnFailure", SD_SECTION_UNIT },
-	{ "OnFailureIsolate", SD_SECTION_UNIT },
-	{ "OnFailureJobMode", SD_SECTION_UNIT },
-	{ "OnStartupSec", SD_SECTION_TIMER },
-	{ "OnSuccess", SD_SECTION_UNIT },
-	{ "OnSuccessJobMode", SD_SECTION_UNIT },
-	{ "OnTimezoneChange", SD_SECTION_TIMER },
-	{ "OnUnitActiveSec", SD_SECTION_TIMER },
-	{ "OnUnitInactiveSec", SD_SECTION_TIMER },
-	{ "Options", SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "PAMName", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "PIDFile", SD_SECTION_SERVICE },
-	{ "PartOf", SD_SECTION_UNIT },
-	{ "PassCredentials", SD_SECTION_SOCKET },
-	{ "PassEnvironment", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "PassPacketInfo", SD_SECTION_SOCKET },
-	{ "PassSecurity", SD_SECTION_SOCKET },
-	{ "PathChanged", SD_SECTION_PATH },
-	{ "PathExists", SD_SECTION_PATH },
-	{ "PathExistsGlob", SD_SECTION_PATH },
-	{ "PathModified", SD_SECTION_PATH },
-	{ "PermissionsStartOnly", SD_SECTION_SERVICE },
-	{ "Persistent", SD_SECTION_TIMER },
-	{ "Personality", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "PipeSize", SD_SECTION_SOCKET },
-	{ "Priority", SD_SECTION_SOCKET | SD_SECTION_SWAP },
-	{ "PrivateDevices", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "PrivateIPC", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "PrivateMounts", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "PrivateNetwork", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "PrivateTmp", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "PrivateUsers", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "ProcSubset", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "PropagateReloadFrom", SD_SECTION_UNIT },
-	{ "PropagateReloadTo", SD_SECTION_UNIT },
-	{ "PropagatesReloadTo", SD_SECTION_UNIT },
-	{ "PropagatesStopTo", SD_SECTION_UNIT },
-	{ "ProtectClock", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "ProtectControlGroups", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "ProtectHome", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "ProtectHostname", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "ProtectKernelLogs", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "ProtectKernelModules", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "ProtectKernelTunables", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "ProtectProc", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "ProtectSystem", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "RandomizedDelaySec", SD_SECTION_TIMER },
-	{ "ReadOnlyDirectories", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "ReadOnlyPaths", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "ReadWriteDirectories", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "ReadWriteOnly", SD_SECTION_MOUNT },
-	{ "ReadWritePaths", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "RebootArgument", SD_SECTION_UNIT | SD_SECTION_SERVICE },
-	{ "ReceiveBuffer", SD_SECTION_SOCKET },
-	{ "RefuseManualStart", SD_SECTION_UNIT },
-	{ "RefuseManualStop", SD_SECTION_UNIT },
-	{ "ReloadPropagatedFrom", SD_SECTION_UNIT },
-	{ "RemainAfterElapse", SD_SECTION_TIMER },
-	{ "RemainAfterExit", SD_SECTION_SERVICE },
-	{ "RemoveIPC", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "RemoveOnStop", SD_SECTION_SOCKET },
-	{ "RequiredBy", SD_SECTION_INSTALL },
-	{ "Requires", SD_SECTION_UNIT },
-	{ "RequiresMountsFor", SD_SECTION_UNIT },
-	{ "RequiresOverridable", SD_SECTION_UNIT },
-	{ "Requisite", SD_SECTION_UNIT },
-	{ "RequisiteOverridable", SD_SECTION_UNIT },
-	{ "Restart", SD_SECTION_SERVICE },
-	{ "RestartForceExitStatus", SD_SECTION_SERVICE },
-	{ "RestartKillSignal", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SCOPE },
-	{ "RestartPreventExitStatus", SD_SECTION_SERVICE },
-	{ "RestartSec", SD_SECTION_SERVICE },
-	{ "RestrictAddressFamilies", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "RestrictFileSystems", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "RestrictNamespaces", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "RestrictNetworkInterfaces", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE },
-	{ "RestrictRealtime", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "RestrictSUIDSGID", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "ReusePort", SD_SECTION_SOCKET },
-	{ "RootDirectory", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "RootDirectoryStartOnly", SD_SECTION_SERVICE },
-	{ "RootHash", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "RootHashSignature", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "RootImage", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "RootImageOptions", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "RootVerity", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "RuntimeDirectory", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "RuntimeDirectoryMode", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "RuntimeDirectoryPreserve", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "RuntimeMaxSec", SD_SECTION_SERVICE | SD_SECTION_SCOPE },
-	{ "RuntimeRandomizedExtraSec", SD_SECTION_SERVICE | SD_SECTION_SCOPE },
-	{ "SELinuxContext", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "SELinuxContextFromNet", SD_SECTION_SOCKET },
-	{ "SecureBits", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "SendBuffer", SD_SECTION_SOCKET },
-	{ "SendSIGHUP", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SCOPE },
-	{ "SendSIGKILL", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SCOPE },
-	{ "Service", SD_SECTION_SOCKET },
-	{ "SetCredential", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "SetCredentialEncrypted", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "Slice", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE },
-	{ "SloppyOptions", SD_SECTION_MOUNT },
-	{ "SmackLabel", SD_SECTION_SOCKET },
-	{ "SmackLabelIPIn", SD_SECTION_SOCKET },
-	{ "SmackLabelIPOut", SD_SECTION_SOCKET },
-	{ "SmackProcessLabel", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "SocketBindAllow", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE },
-	{ "SocketBindDeny", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE },
-	{ "SocketGroup", SD_SECTION_SOCKET },
-	{ "SocketMode", SD_SECTION_SOCKET },
-	{ "SocketProtocol", SD_SECTION_SOCKET },
-	{ "SocketUser", SD_SECTION_SOCKET },
-	{ "Sockets", SD_SECTION_SERVICE },
-	{ "SourcePath", SD_SECTION_UNIT },
-	{ "StandardError", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "StandardInput", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "StandardInputData", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "StandardInputText", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "StandardOutput", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "StartLimitAction", SD_SECTION_UNIT | SD_SECTION_SERVICE },
-	{ "StartLimitBurst", SD_SECTION_UNIT | SD_SECTION_SERVICE },
-	{ "StartLimitInterval", SD_SECTION_UNIT | SD_SECTION_SERVICE },
-	{ "StartLimitIntervalSec", SD_SECTION_UNIT },
-	{ "StartupAllowedCPUs", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE },
-	{ "StartupAllowedMemoryNodes", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE },
-	{ "StartupBlockIOWeight", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE },
-	{ "StartupCPUShares", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE },
-	{ "StartupCPUWeight", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE },
-	{ "StartupIOWeight", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE },
-	{ "StateDirectory", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "StateDirectoryMode", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "StopPropagatedFrom", SD_SECTION_UNIT },
-	{ "StopWhenUnneeded", SD_SECTION_UNIT },
-	{ "SuccessAction", SD_SECTION_UNIT },
-	{ "SuccessActionExitStatus", SD_SECTION_UNIT },
-	{ "SuccessExitStatus", SD_SECTION_SERVICE },
-	{ "SupplementaryGroups", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "Symlinks", SD_SECTION_SOCKET },
-	{ "SyslogFacility", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "SyslogIdentifier", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "SyslogLevel", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "SyslogLevelPrefix", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "SystemCallArchitectures", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "SystemCallErrorNumber", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "SystemCallFilter", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "SystemCallLog", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "TCPCongestion", SD_SECTION_SOCKET },
-	{ "TTYColumns", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "TTYPath", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "TTYReset", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "TTYRows", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "TTYVHangup", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "TTYVTDisallocate", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "TasksAccounting", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE },
-	{ "TasksMax", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE },
-	{ "TemporaryFileSystem", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "TimeoutAbortSec", SD_SECTION_SERVICE },
-	{ "TimeoutCleanSec", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "TimeoutIdleSec", SD_SECTION_AUTOMOUNT },
-	{ "TimeoutSec", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "TimeoutStartFailureMode", SD_SECTION_SERVICE },
-	{ "TimeoutStartSec", SD_SECTION_SERVICE },
-	{ "TimeoutStopFailureMode", SD_SECTION_SERVICE },
-	{ "TimeoutStopSec", SD_SECTION_SERVICE | SD_SECTION_SCOPE },
-	{ "TimerSlackNSec", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "Timestamping", SD_SECTION_SOCKET },
-	{ "Transparent", SD_SECTION_SOCKET },
-	{ "TriggerLimitBurst", SD_SECTION_SOCKET | SD_SECTION_PATH },
-	{ "TriggerLimitIntervalSec", SD_SECTION_SOCKET | SD_SECTION_PATH },
-	{ "Type", SD_SECTION_SERVICE | SD_SECTION_MOUNT },
-	{ "UMask", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "USBFunctionDescriptors", SD_SECTION_SERVICE },
-	{ "USBFunctionStrings", SD_SECTION_SERVICE },
-	{ "Unit", SD_SECTION_TIMER | SD_SECTION_PATH },
-	{ "UnsetEnvironment", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "Upholds", SD_SECTION_UNIT },
-	{ "User", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "UtmpIdentifier", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "UtmpMode", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "WakeSystem", SD_SECTION_TIMER },
-	{ "WantedBy", SD_SECTION_INSTALL },
-	{ "Wants", SD_SECTION_UNIT },
-	{ "WatchdogSec", SD_SECTION_SERVICE },
-	{ "WatchdogSignal", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SCOPE },
-	{ "What", SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "Where", SD_SECTION_MOUNT | SD_SECTION_AUTOMOUNT },
-	{ "WorkingDirectory", SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP },
-	{ "Writable", SD_SECTION_SOCKET },
+	{ 1, SD_SECTION_SOCKET }, /* Accept */
+	{ 8, SD_SECTION_TIMER }, /* AccuracySec */
+	{ 20, SD_SECTION_UNIT }, /* After */
+	{ 26, SD_SECTION_INSTALL }, /* Alias */
+	{ 32, SD_SECTION_UNIT }, /* AllowIsolate */
+	{ 45, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE }, /* AllowedCPUs */
+	{ 57, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE }, /* AllowedMemoryNodes */
+	{ 76, SD_SECTION_INSTALL }, /* Also */
+	{ 81, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* AmbientCapabilities */
+	{ 101, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* AppArmorProfile */
+	{ 117, SD_SECTION_UNIT }, /* AssertACPower */
+	{ 131, SD_SECTION_UNIT }, /* AssertArchitecture */
+	{ 150, SD_SECTION_UNIT }, /* AssertCPUFeature */
+	{ 167, SD_SECTION_UNIT }, /* AssertCPUPressure */
+	{ 185, SD_SECTION_UNIT }, /* AssertCPUs */
+	{ 196, SD_SECTION_UNIT }, /* AssertCapability */
+	{ 213, SD_SECTION_UNIT }, /* AssertControlGroupController */
+	{ 242, SD_SECTION_UNIT }, /* AssertCredential */
+	{ 259, SD_SECTION_UNIT }, /* AssertDirectoryNotEmpty */
+	{ 283, SD_SECTION_UNIT }, /* AssertEnvironment */
+	{ 301, SD_SECTION_UNIT }, /* AssertFileIsExecutable */
+	{ 324, SD_SECTION_UNIT }, /* AssertFileNotEmpty */
+	{ 343, SD_SECTION_UNIT }, /* AssertFirstBoot */
+	{ 359, SD_SECTION_UNIT }, /* AssertGroup */
+	{ 371, SD_SECTION_UNIT }, /* AssertHost */
+	{ 382, SD_SECTION_UNIT }, /* AssertIOPressure */
+	{ 399, SD_SECTION_UNIT }, /* AssertKernelCommandLine */
+	{ 423, SD_SECTION_UNIT }, /* AssertKernelVersion */
+	{ 443, SD_SECTION_UNIT }, /* AssertMemory */
+	{ 456, SD_SECTION_UNIT }, /* AssertMemoryPressure */
+	{ 477, SD_SECTION_UNIT }, /* AssertNeedsUpdate */
+	{ 495, SD_SECTION_UNIT }, /* AssertOSRelease */
+	{ 511, SD_SECTION_UNIT }, /* AssertPathExists */
+	{ 528, SD_SECTION_UNIT }, /* AssertPathExistsGlob */
+	{ 549, SD_SECTION_UNIT }, /* AssertPathIsDirectory */
+	{ 571, SD_SECTION_UNIT }, /* AssertPathIsEncrypted */
+	{ 593, SD_SECTION_UNIT }, /* AssertPathIsMountPoint */
+	{ 616, SD_SECTION_UNIT }, /* AssertPathIsReadWrite */
+	{ 638, SD_SECTION_UNIT }, /* AssertPathIsSymbolicLink */
+	{ 663, SD_SECTION_UNIT }, /* AssertSecurity */
+	{ 678, SD_SECTION_UNIT }, /* AssertUser */
+	{ 689, SD_SECTION_UNIT }, /* AssertVirtualization */
+	{ 710, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE }, /* BPFProgram */
+	{ 721, SD_SECTION_SOCKET }, /* Backlog */
+	{ 729, SD_SECTION_UNIT }, /* Before */
+	{ 736, SD_SECTION_SOCKET }, /* BindIPv6Only */
+	{ 749, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* BindPaths */
+	{ 759, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* BindReadOnlyPaths */
+	{ 777, SD_SECTION_UNIT }, /* BindTo */
+	{ 784, SD_SECTION_SOCKET }, /* BindToDevice */
+	{ 797, SD_SECTION_UNIT }, /* BindsTo */
+	{ 805, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE }, /* BlockIOAccounting */
+	{ 823, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE }, /* BlockIODeviceWeight */
+	{ 843, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE }, /* BlockIOReadBandwidth */
+	{ 864, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE }, /* BlockIOWeight */
+	{ 878, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE }, /* BlockIOWriteBandwidth */
+	{ 900, SD_SECTION_SOCKET }, /* Broadcast */
+	{ 910, SD_SECTION_SERVICE }, /* BusName */
+	{ 918, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE }, /* CPUAccounting */
+	{ 932, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* CPUAffinity */
+	{ 944, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE }, /* CPUQuota */
+	{ 953, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE }, /* CPUQuotaPeriodSec */
+	{ 971, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* CPUSchedulingPolicy */
+	{ 991, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* CPUSchedulingPriority */
+	{ 1013, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* CPUSchedulingResetOnFork */
+	{ 1038, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE }, /* CPUShares */
+	{ 1048, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE }, /* CPUWeight */
+	{ 1058, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* CacheDirectory */
+	{ 1073, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* CacheDirectoryMode */
+	{ 1092, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* CapabilityBoundingSet */
+	{ 1114, SD_SECTION_UNIT }, /* CollectMode */
+	{ 1126, SD_SECTION_UNIT }, /* ConditionACPower */
+	{ 1143, SD_SECTION_UNIT }, /* ConditionArchitecture */
+	{ 1165, SD_SECTION_UNIT }, /* ConditionCPUFeature */
+	{ 1185, SD_SECTION_UNIT }, /* ConditionCPUPressure */
+	{ 1206, SD_SECTION_UNIT }, /* ConditionCPUs */
+	{ 1220, SD_SECTION_UNIT }, /* ConditionCapability */
+	{ 1240, SD_SECTION_UNIT }, /* ConditionControlGroupController */
+	{ 1272, SD_SECTION_UNIT }, /* ConditionCredential */
+	{ 1292, SD_SECTION_UNIT }, /* ConditionDirectoryNotEmpty */
+	{ 1319, SD_SECTION_UNIT }, /* ConditionEnvironment */
+	{ 1340, SD_SECTION_UNIT }, /* ConditionFileIsExecutable */
+	{ 1366, SD_SECTION_UNIT }, /* ConditionFileNotEmpty */
+	{ 1388, SD_SECTION_UNIT }, /* ConditionFirmware */
+	{ 1406, SD_SECTION_UNIT }, /* ConditionFirstBoot */
+	{ 1425, SD_SECTION_UNIT }, /* ConditionGroup */
+	{ 1440, SD_SECTION_UNIT }, /* ConditionHost */
+	{ 1454, SD_SECTION_UNIT }, /* ConditionIOPressure */
+	{ 1474, SD_SECTION_UNIT }, /* ConditionKernelCommandLine */
+	{ 1501, SD_SECTION_UNIT }, /* ConditionKernelVersion */
+	{ 1524, SD_SECTION_UNIT }, /* ConditionMemory */
+	{ 1540, SD_SECTION_UNIT }, /* ConditionMemoryPressure */
+	{ 1564, SD_SECTION_UNIT }, /* ConditionNeedsUpdate */
+	{ 1585, SD_SECTION_UNIT }, /* ConditionOSRelease */
+	{ 1604, SD_SECTION_UNIT }, /* ConditionPathExists */
+	{ 1624, SD_SECTION_UNIT }, /* ConditionPathExistsGlob */
+	{ 1648, SD_SECTION_UNIT }, /* ConditionPathIsDirectory */
+	{ 1673, SD_SECTION_UNIT }, /* ConditionPathIsEncrypted */
+	{ 1698, SD_SECTION_UNIT }, /* ConditionPathIsMountPoint */
+	{ 1724, SD_SECTION_UNIT }, /* ConditionPathIsReadWrite */
+	{ 1749, SD_SECTION_UNIT }, /* ConditionPathIsSymbolicLink */
+	{ 1777, SD_SECTION_UNIT }, /* ConditionSecurity */
+	{ 1795, SD_SECTION_UNIT }, /* ConditionUser */
+	{ 1809, SD_SECTION_UNIT }, /* ConditionVirtualization */
+	{ 1833, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* ConfigurationDirectory */
+	{ 1856, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* ConfigurationDirectoryMode */
+	{ 1883, SD_SECTION_UNIT }, /* Conflicts */
+	{ 1893, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* CoredumpFilter */
+	{ 1908, SD_SECTION_UNIT }, /* DefaultDependencies */
+	{ 1928, SD_SECTION_INSTALL }, /* DefaultInstance */
+	{ 1944, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE }, /* DefaultMemoryLow */
+	{ 1961, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE }, /* DefaultMemoryMin */
+	{ 1978, SD_SECTION_SOCKET }, /* DeferAcceptSec */
+	{ 1993, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE }, /* Delegate */
+	{ 2002, SD_SECTION_UNIT }, /* Description */
+	{ 2014, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE }, /* DeviceAllow */
+	{ 2026, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE }, /* DevicePolicy */
+	{ 2039, SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_AUTOMOUNT | SD_SECTION_PATH }, /* DirectoryMode */
+	{ 2053, SD_SECTION_PATH }, /* DirectoryNotEmpty */
+	{ 2071, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE }, /* DisableControllers */
+	{ 2090, SD_SECTION_UNIT }, /* Documentation */
+	{ 2104, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* DynamicUser */
+	{ 2116, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* Environment */
+	{ 2128, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* EnvironmentFile */
+	{ 2144, SD_SECTION_SERVICE }, /* ExecCondition */
+	{ 2158, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* ExecPaths */
+	{ 2168, SD_SECTION_SERVICE }, /* ExecReload */
+	{ 2179, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* ExecSearchPath */
+	{ 2194, SD_SECTION_SERVICE }, /* ExecStart */
+	{ 2204, SD_SECTION_SERVICE | SD_SECTION_SOCKET }, /* ExecStartPost */
+	{ 2218, SD_SECTION_SERVICE | SD_SECTION_SOCKET }, /* ExecStartPre */
+	{ 2231, SD_SECTION_SERVICE }, /* ExecStop */
+	{ 2240, SD_SECTION_SERVICE | SD_SECTION_SOCKET }, /* ExecStopPost */
+	{ 2253, SD_SECTION_SOCKET }, /* ExecStopPre */
+	{ 2265, SD_SECTION_SERVICE }, /* ExitType */
+	{ 2274, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* ExtensionDirectories */
+	{ 2295, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* ExtensionImages */
+	{ 2311, SD_SECTION_AUTOMOUNT }, /* ExtraOptions */
+	{ 2324, SD_SECTION_UNIT | SD_SECTION_SERVICE }, /* FailureAction */
+	{ 2338, SD_SECTION_UNIT }, /* FailureActionExitStatus */
+	{ 2362, SD_SECTION_SOCKET }, /* FileDescriptorName */
+	{ 2381, SD_SECTION_SERVICE }, /* FileDescriptorStoreMax */
+	{ 2404, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SCOPE }, /* FinalKillSignal */
+	{ 2420, SD_SECTION_TIMER }, /* FixedRandomDelay */
+	{ 2437, SD_SECTION_SOCKET }, /* FlushPending */
+	{ 2450, SD_SECTION_MOUNT }, /* ForceUnmount */
+	{ 2463, SD_SECTION_SOCKET }, /* FreeBind */
+	{ 2472, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* Group */
+	{ 2478, SD_SECTION_SERVICE }, /* GuessMainPID */
+	{ 2491, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE }, /* IOAccounting */
+	{ 2504, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE }, /* IODeviceLatencyTargetSec */
+	{ 2529, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE }, /* IODeviceWeight */
+	{ 2544, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE }, /* IOReadBandwidthMax */
+	{ 2563, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE }, /* IOReadIOPSMax */
+	{ 2577, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* IOSchedulingClass */
+	{ 2595, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* IOSchedulingPriority */
+	{ 2616, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE }, /* IOWeight */
+	{ 2625, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE }, /* IOWriteBandwidthMax */
+	{ 2645, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE }, /* IOWriteIOPSMax */
+	{ 2660, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE }, /* IPAccounting */
+	{ 2673, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE }, /* IPAddressAllow */
+	{ 2688, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE }, /* IPAddressDeny */
+	{ 2702, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* IPCNamespacePath */
+	{ 2719, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE }, /* IPEgressFilterPath */
+	{ 2738, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE }, /* IPIngressFilterPath */
+	{ 2758, SD_SECTION_SOCKET }, /* IPTOS */
+	{ 2764, SD_SECTION_SOCKET }, /* IPTTL */
+	{ 2770, SD_SECTION_UNIT }, /* IgnoreOnIsolate */
+	{ 2786, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* IgnoreSIGPIPE */
+	{ 2800, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* InaccessibleDirectories */
+	{ 2824, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* InaccessiblePaths */
+	{ 2842, SD_SECTION_UNIT }, /* JobRunningTimeoutSec */
+	{ 2863, SD_SECTION_UNIT }, /* JobTimeoutAction */
+	{ 2880, SD_SECTION_UNIT }, /* JobTimeoutRebootArgument */
+	{ 2905, SD_SECTION_UNIT }, /* JobTimeoutSec */
+	{ 2919, SD_SECTION_UNIT }, /* JoinsNamespaceOf */
+	{ 2936, SD_SECTION_SOCKET }, /* KeepAlive */
+	{ 2946, SD_SECTION_SOCKET }, /* KeepAliveIntervalSec */
+	{ 2967, SD_SECTION_SOCKET }, /* KeepAliveProbes */
+	{ 2983, SD_SECTION_SOCKET }, /* KeepAliveTimeSec */
+	{ 3000, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* KeyringMode */
+	{ 3012, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SCOPE }, /* KillMode */
+	{ 3021, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SCOPE }, /* KillSignal */
+	{ 3032, SD_SECTION_MOUNT }, /* LazyUnmount */
+	{ 3044, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* LimitAS */
+	{ 3052, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* LimitCORE */
+	{ 3062, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* LimitCPU */
+	{ 3071, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* LimitDATA */
+	{ 3081, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* LimitFSIZE */
+	{ 3092, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* LimitLOCKS */
+	{ 3103, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* LimitMEMLOCK */
+	{ 3116, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* LimitMSGQUEUE */
+	{ 3130, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* LimitNICE */
+	{ 3140, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* LimitNOFILE */
+	{ 3152, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* LimitNPROC */
+	{ 3163, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* LimitRSS */
+	{ 3172, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* LimitRTPRIO */
+	{ 3184, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* LimitRTTIME */
+	{ 3196, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* LimitSIGPENDING */
+	{ 3212, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* LimitSTACK */
+	{ 3223, SD_SECTION_SOCKET }, /* ListenDatagram */
+	{ 3238, SD_SECTION_SOCKET }, /* ListenFIFO */
+	{ 3249, SD_SECTION_SOCKET }, /* ListenMessageQueue */
+	{ 3268, SD_SECTION_SOCKET }, /* ListenNetlink */
+	{ 3282, SD_SECTION_SOCKET }, /* ListenSequentialPacket */
+	{ 3305, SD_SECTION_SOCKET }, /* ListenSpecial */
+	{ 3319, SD_SECTION_SOCKET }, /* ListenStream */
+	{ 3332, SD_SECTION_SOCKET }, /* ListenUSBFunction */
+	{ 3350, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* LoadCredential */
+	{ 3365, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* LoadCredentialEncrypted */
+	{ 3389, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* LockPersonality */
+	{ 3405, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* LogExtraFields */
+	{ 3420, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* LogLevelMax */
+	{ 3432, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* LogNamespace */
+	{ 3445, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* LogRateLimitBurst */
+	{ 3463, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* LogRateLimitIntervalSec */
+	{ 3487, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* LogsDirectory */
+	{ 3501, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* LogsDirectoryMode */
+	{ 3519, SD_SECTION_PATH }, /* MakeDirectory */
+	{ 3533, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE }, /* ManagedOOMMemoryPressure */
+	{ 3558, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE }, /* ManagedOOMMemoryPressureLimit */
+	{ 3588, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE }, /* ManagedOOMPreference */
+	{ 3609, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE }, /* ManagedOOMSwap */
+	{ 3624, SD_SECTION_SOCKET }, /* Mark */
+	{ 3629, SD_SECTION_SOCKET }, /* MaxConnections */
+	{ 3644, SD_SECTION_SOCKET }, /* MaxConnectionsPerSource */
+	{ 3668, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE }, /* MemoryAccounting */
+	{ 3685, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* MemoryDenyWriteExecute */
+	{ 3708, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE }, /* MemoryHigh */
+	{ 3719, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE }, /* MemoryLimit */
+	{ 3731, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE }, /* MemoryLow */
+	{ 3741, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE }, /* MemoryMax */
+	{ 3751, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE }, /* MemoryMin */
+	{ 3761, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE }, /* MemorySwapMax */
+	{ 3775, SD_SECTION_SOCKET }, /* MessageQueueMaxMessages */
+	{ 3799, SD_SECTION_SOCKET }, /* MessageQueueMessageSize */
+	{ 3823, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* MountAPIVFS */
+	{ 3835, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* MountFlags */
+	{ 3846, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* MountImages */
+	{ 3858, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* NUMAMask */
+	{ 3867, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* NUMAPolicy */
+	{ 3878, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* NetworkNamespacePath */
+	{ 3899, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* Nice */
+	{ 3904, SD_SECTION_SOCKET }, /* NoDelay */
+	{ 3912, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* NoExecPaths */
+	{ 3924, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* NoNewPrivileges */
+	{ 3940, SD_SECTION_SERVICE }, /* NonBlocking */
+	{ 3952, SD_SECTION_SERVICE }, /* NotifyAccess */
+	{ 3965, SD_SECTION_SERVICE | SD_SECTION_SCOPE }, /* OOMPolicy */
+	{ 3975, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* OOMScoreAdjust */
+	{ 3990, SD_SECTION_TIMER }, /* OnActiveSec */
+	{ 4002, SD_SECTION_TIMER }, /* OnBootSec */
+	{ 4012, SD_SECTION_TIMER }, /* OnCalendar */
+	{ 4023, SD_SECTION_TIMER }, /* OnClockChange */
+	{ 4037, SD_SECTION_UNIT }, /* OnFailure */
+	{ 4047, SD_SECTION_UNIT }, /* OnFailureIsolate */
+	{ 4064, SD_SECTION_UNIT }, /* OnFailureJobMode */
+	{ 4081, SD_SECTION_TIMER }, /* OnStartupSec */
+	{ 4094, SD_SECTION_UNIT }, /* OnSuccess */
+	{ 4104, SD_SECTION_UNIT }, /* OnSuccessJobMode */
+	{ 4121, SD_SECTION_TIMER }, /* OnTimezoneChange */
+	{ 4138, SD_SECTION_TIMER }, /* OnUnitActiveSec */
+	{ 4154, SD_SECTION_TIMER }, /* OnUnitInactiveSec */
+	{ 4172, SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* Options */
+	{ 4180, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* PAMName */
+	{ 4188, SD_SECTION_SERVICE }, /* PIDFile */
+	{ 4196, SD_SECTION_UNIT }, /* PartOf */
+	{ 4203, SD_SECTION_SOCKET }, /* PassCredentials */
+	{ 4219, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* PassEnvironment */
+	{ 4235, SD_SECTION_SOCKET }, /* PassPacketInfo */
+	{ 4250, SD_SECTION_SOCKET }, /* PassSecurity */
+	{ 4263, SD_SECTION_PATH }, /* PathChanged */
+	{ 4275, SD_SECTION_PATH }, /* PathExists */
+	{ 4286, SD_SECTION_PATH }, /* PathExistsGlob */
+	{ 4301, SD_SECTION_PATH }, /* PathModified */
+	{ 4314, SD_SECTION_SERVICE }, /* PermissionsStartOnly */
+	{ 4335, SD_SECTION_TIMER }, /* Persistent */
+	{ 4346, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* Personality */
+	{ 4358, SD_SECTION_SOCKET }, /* PipeSize */
+	{ 4367, SD_SECTION_SOCKET | SD_SECTION_SWAP }, /* Priority */
+	{ 4376, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* PrivateDevices */
+	{ 4391, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* PrivateIPC */
+	{ 4402, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* PrivateMounts */
+	{ 4416, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* PrivateNetwork */
+	{ 4431, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* PrivateTmp */
+	{ 4442, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* PrivateUsers */
+	{ 4455, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* ProcSubset */
+	{ 4466, SD_SECTION_UNIT }, /* PropagateReloadFrom */
+	{ 4486, SD_SECTION_UNIT }, /* PropagateReloadTo */
+	{ 4504, SD_SECTION_UNIT }, /* PropagatesReloadTo */
+	{ 4523, SD_SECTION_UNIT }, /* PropagatesStopTo */
+	{ 4540, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* ProtectClock */
+	{ 4553, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* ProtectControlGroups */
+	{ 4574, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* ProtectHome */
+	{ 4586, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* ProtectHostname */
+	{ 4602, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* ProtectKernelLogs */
+	{ 4620, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* ProtectKernelModules */
+	{ 4641, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* ProtectKernelTunables */
+	{ 4663, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* ProtectProc */
+	{ 4675, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* ProtectSystem */
+	{ 4689, SD_SECTION_TIMER }, /* RandomizedDelaySec */
+	{ 4708, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* ReadOnlyDirectories */
+	{ 4728, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* ReadOnlyPaths */
+	{ 4742, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* ReadWriteDirectories */
+	{ 4763, SD_SECTION_MOUNT }, /* ReadWriteOnly */
+	{ 4777, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* ReadWritePaths */
+	{ 4792, SD_SECTION_UNIT | SD_SECTION_SERVICE }, /* RebootArgument */
+	{ 4807, SD_SECTION_SOCKET }, /* ReceiveBuffer */
+	{ 4821, SD_SECTION_UNIT }, /* RefuseManualStart */
+	{ 4839, SD_SECTION_UNIT }, /* RefuseManualStop */
+	{ 4856, SD_SECTION_UNIT }, /* ReloadPropagatedFrom */
+	{ 4877, SD_SECTION_TIMER }, /* RemainAfterElapse */
+	{ 4895, SD_SECTION_SERVICE }, /* RemainAfterExit */
+	{ 4911, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* RemoveIPC */
+	{ 4921, SD_SECTION_SOCKET }, /* RemoveOnStop */
+	{ 4934, SD_SECTION_INSTALL }, /* RequiredBy */
+	{ 4945, SD_SECTION_UNIT }, /* Requires */
+	{ 4954, SD_SECTION_UNIT }, /* RequiresMountsFor */
+	{ 4972, SD_SECTION_UNIT }, /* RequiresOverridable */
+	{ 4992, SD_SECTION_UNIT }, /* Requisite */
+	{ 5002, SD_SECTION_UNIT }, /* RequisiteOverridable */
+	{ 5023, SD_SECTION_SERVICE }, /* Restart */
+	{ 5031, SD_SECTION_SERVICE }, /* RestartForceExitStatus */
+	{ 5054, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SCOPE }, /* RestartKillSignal */
+	{ 5072, SD_SECTION_SERVICE }, /* RestartPreventExitStatus */
+	{ 5097, SD_SECTION_SERVICE }, /* RestartSec */
+	{ 5108, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* RestrictAddressFamilies */
+	{ 5132, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* RestrictFileSystems */
+	{ 5152, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* RestrictNamespaces */
+	{ 5171, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE }, /* RestrictNetworkInterfaces */
+	{ 5197, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* RestrictRealtime */
+	{ 5214, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* RestrictSUIDSGID */
+	{ 5231, SD_SECTION_SOCKET }, /* ReusePort */
+	{ 5241, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* RootDirectory */
+	{ 5255, SD_SECTION_SERVICE }, /* RootDirectoryStartOnly */
+	{ 5278, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* RootHash */
+	{ 5287, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* RootHashSignature */
+	{ 5305, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* RootImage */
+	{ 5315, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* RootImageOptions */
+	{ 5332, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* RootVerity */
+	{ 5343, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* RuntimeDirectory */
+	{ 5360, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* RuntimeDirectoryMode */
+	{ 5381, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* RuntimeDirectoryPreserve */
+	{ 5406, SD_SECTION_SERVICE | SD_SECTION_SCOPE }, /* RuntimeMaxSec */
+	{ 5420, SD_SECTION_SERVICE | SD_SECTION_SCOPE }, /* RuntimeRandomizedExtraSec */
+	{ 5446, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* SELinuxContext */
+	{ 5461, SD_SECTION_SOCKET }, /* SELinuxContextFromNet */
+	{ 5483, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* SecureBits */
+	{ 5494, SD_SECTION_SOCKET }, /* SendBuffer */
+	{ 5505, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SCOPE }, /* SendSIGHUP */
+	{ 5516, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SCOPE }, /* SendSIGKILL */
+	{ 5528, SD_SECTION_SOCKET }, /* Service */
+	{ 5536, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* SetCredential */
+	{ 5550, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* SetCredentialEncrypted */
+	{ 5573, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE }, /* Slice */
+	{ 5579, SD_SECTION_MOUNT }, /* SloppyOptions */
+	{ 5593, SD_SECTION_SOCKET }, /* SmackLabel */
+	{ 5604, SD_SECTION_SOCKET }, /* SmackLabelIPIn */
+	{ 5619, SD_SECTION_SOCKET }, /* SmackLabelIPOut */
+	{ 5635, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* SmackProcessLabel */
+	{ 5653, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE }, /* SocketBindAllow */
+	{ 5669, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE }, /* SocketBindDeny */
+	{ 5684, SD_SECTION_SOCKET }, /* SocketGroup */
+	{ 5696, SD_SECTION_SOCKET }, /* SocketMode */
+	{ 5707, SD_SECTION_SOCKET }, /* SocketProtocol */
+	{ 5722, SD_SECTION_SOCKET }, /* SocketUser */
+	{ 5733, SD_SECTION_SERVICE }, /* Sockets */
+	{ 5741, SD_SECTION_UNIT }, /* SourcePath */
+	{ 5752, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* StandardError */
+	{ 5766, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* StandardInput */
+	{ 5780, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* StandardInputData */
+	{ 5798, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* StandardInputText */
+	{ 5816, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* StandardOutput */
+	{ 5831, SD_SECTION_UNIT | SD_SECTION_SERVICE }, /* StartLimitAction */
+	{ 5848, SD_SECTION_UNIT | SD_SECTION_SERVICE }, /* StartLimitBurst */
+	{ 5864, SD_SECTION_UNIT | SD_SECTION_SERVICE }, /* StartLimitInterval */
+	{ 5883, SD_SECTION_UNIT }, /* StartLimitIntervalSec */
+	{ 5905, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE }, /* StartupAllowedCPUs */
+	{ 5924, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE }, /* StartupAllowedMemoryNodes */
+	{ 5950, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE }, /* StartupBlockIOWeight */
+	{ 5971, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE }, /* StartupCPUShares */
+	{ 5988, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE }, /* StartupCPUWeight */
+	{ 6005, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE }, /* StartupIOWeight */
+	{ 6021, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* StateDirectory */
+	{ 6036, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* StateDirectoryMode */
+	{ 6055, SD_SECTION_UNIT }, /* StopPropagatedFrom */
+	{ 6074, SD_SECTION_UNIT }, /* StopWhenUnneeded */
+	{ 6091, SD_SECTION_UNIT }, /* SuccessAction */
+	{ 6105, SD_SECTION_UNIT }, /* SuccessActionExitStatus */
+	{ 6129, SD_SECTION_SERVICE }, /* SuccessExitStatus */
+	{ 6147, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* SupplementaryGroups */
+	{ 6167, SD_SECTION_SOCKET }, /* Symlinks */
+	{ 6176, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* SyslogFacility */
+	{ 6191, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* SyslogIdentifier */
+	{ 6208, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* SyslogLevel */
+	{ 6220, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* SyslogLevelPrefix */
+	{ 6238, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* SystemCallArchitectures */
+	{ 6262, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* SystemCallErrorNumber */
+	{ 6284, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* SystemCallFilter */
+	{ 6301, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* SystemCallLog */
+	{ 6315, SD_SECTION_SOCKET }, /* TCPCongestion */
+	{ 6329, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* TTYColumns */
+	{ 6340, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* TTYPath */
+	{ 6348, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* TTYReset */
+	{ 6357, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* TTYRows */
+	{ 6365, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* TTYVHangup */
+	{ 6376, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* TTYVTDisallocate */
+	{ 6393, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE }, /* TasksAccounting */
+	{ 6409, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SLICE | SD_SECTION_SCOPE }, /* TasksMax */
+	{ 6418, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* TemporaryFileSystem */
+	{ 6438, SD_SECTION_SERVICE }, /* TimeoutAbortSec */
+	{ 6454, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* TimeoutCleanSec */
+	{ 6470, SD_SECTION_AUTOMOUNT }, /* TimeoutIdleSec */
+	{ 6485, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* TimeoutSec */
+	{ 6496, SD_SECTION_SERVICE }, /* TimeoutStartFailureMode */
+	{ 6520, SD_SECTION_SERVICE }, /* TimeoutStartSec */
+	{ 6536, SD_SECTION_SERVICE }, /* TimeoutStopFailureMode */
+	{ 6559, SD_SECTION_SERVICE | SD_SECTION_SCOPE }, /* TimeoutStopSec */
+	{ 6574, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* TimerSlackNSec */
+	{ 6589, SD_SECTION_SOCKET }, /* Timestamping */
+	{ 6602, SD_SECTION_SOCKET }, /* Transparent */
+	{ 6614, SD_SECTION_SOCKET | SD_SECTION_PATH }, /* TriggerLimitBurst */
+	{ 6632, SD_SECTION_SOCKET | SD_SECTION_PATH }, /* TriggerLimitIntervalSec */
+	{ 6656, SD_SECTION_SERVICE | SD_SECTION_MOUNT }, /* Type */
+	{ 6661, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* UMask */
+	{ 6667, SD_SECTION_SERVICE }, /* USBFunctionDescriptors */
+	{ 6690, SD_SECTION_SERVICE }, /* USBFunctionStrings */
+	{ 6709, SD_SECTION_TIMER | SD_SECTION_PATH }, /* Unit */
+	{ 6714, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* UnsetEnvironment */
+	{ 6731, SD_SECTION_UNIT }, /* Upholds */
+	{ 6739, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* User */
+	{ 6744, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* UtmpIdentifier */
+	{ 6759, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* UtmpMode */
+	{ 6768, SD_SECTION_TIMER }, /* WakeSystem */
+	{ 6779, SD_SECTION_INSTALL }, /* WantedBy */
+	{ 6788, SD_SECTION_UNIT }, /* Wants */
+	{ 6794, SD_SECTION_SERVICE }, /* WatchdogSec */
+	{ 6806, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP | SD_SECTION_SCOPE }, /* WatchdogSignal */
+	{ 6821, SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* What */
+	{ 6826, SD_SECTION_MOUNT | SD_SECTION_AUTOMOUNT }, /* Where */
+	{ 6832, SD_SECTION_SERVICE | SD_SECTION_SOCKET | SD_SECTION_MOUNT | SD_SECTION_SWAP }, /* WorkingDirectory */
+	{ 6849, SD_SECTION_SOCKET }, /* Writable */
 };
 
-const size_t sd_setting_count = sizeof(sd_setting_names) / sizeof(sd_setting_names[0]);
+const size_t sd_setting_count = 442;

@@ -15,115 +15,130 @@
 
 #include "inject/rule.h"
 
-#define LIST(...) ((const char *const[]){ __VA_ARGS__, NULL })
+/*
+ * Each class is one string of NUL-separated names (the literal's own NUL ends
+ * the list): no pointer per name for the loader to relocate.
+ */
+/* clang-format off */
 
 /* Calls that take a file name (a path) as an argument. */
-static const char *const *const file_class = LIST(
-	"access", "acct", "chdir", "chmod", "chown", "chown32", "chroot", "creat", "execve",
-	"execveat", "faccessat", "faccessat2", "fanotify_mark", "fchmodat", "fchmodat2",
-	"fchownat", "file_getattr", "file_setattr", "fsconfig", "fspick", "fstatat64",
-	"futimesat", "getcwd", "getxattr", "getxattrat", "inotify_add_watch", "lchown",
-	"lchown32", "lgetxattr", "link", "linkat", "listxattr", "listxattrat", "llistxattr",
-	"lremovexattr", "lsetxattr", "lstat", "lstat64", "mkdir", "mkdirat", "mknod", "mknodat",
-	"mount", "mount_setattr", "move_mount", "name_to_handle_at", "newfstatat", "oldlstat",
-	"oldstat", "open", "open_tree", "open_tree_attr", "openat", "openat2", "pivot_root",
-	"quotactl", "readlink", "readlinkat", "removexattr", "removexattrat", "rename",
-	"renameat", "renameat2", "rmdir", "setxattr", "setxattrat", "stat", "stat64", "statfs",
-	"statfs64", "statx", "swapoff", "swapon", "symlink", "symlinkat", "truncate",
-	"truncate64", "umount", "umount2", "unlink", "unlinkat", "uselib", "utime", "utimensat",
-	"utimensat_time64", "utimes");
+static const char file_class[] =
+	"access\0" "acct\0" "chdir\0" "chmod\0" "chown\0" "chown32\0" "chroot\0" "creat\0"
+	"execve\0" "execveat\0" "faccessat\0" "faccessat2\0" "fanotify_mark\0" "fchmodat\0"
+	"fchmodat2\0" "fchownat\0" "file_getattr\0" "file_setattr\0" "fsconfig\0" "fspick\0"
+	"fstatat64\0" "futimesat\0" "getcwd\0" "getxattr\0" "getxattrat\0"
+	"inotify_add_watch\0" "lchown\0" "lchown32\0" "lgetxattr\0" "link\0" "linkat\0"
+	"listxattr\0" "listxattrat\0" "llistxattr\0" "lremovexattr\0" "lsetxattr\0" "lstat\0"
+	"lstat64\0" "mkdir\0" "mkdirat\0" "mknod\0" "mknodat\0" "mount\0" "mount_setattr\0"
+	"move_mount\0" "name_to_handle_at\0" "newfstatat\0" "oldlstat\0" "oldstat\0" "open\0"
+	"open_tree\0" "open_tree_attr\0" "openat\0" "openat2\0" "pivot_root\0" "quotactl\0"
+	"readlink\0" "readlinkat\0" "removexattr\0" "removexattrat\0" "rename\0" "renameat\0"
+	"renameat2\0" "rmdir\0" "setxattr\0" "setxattrat\0" "stat\0" "stat64\0" "statfs\0"
+	"statfs64\0" "statx\0" "swapoff\0" "swapon\0" "symlink\0" "symlinkat\0" "truncate\0"
+	"truncate64\0" "umount\0" "umount2\0" "unlink\0" "unlinkat\0" "uselib\0" "utime\0"
+	"utimensat\0" "utimensat_time64\0" "utimes\0";
 
 /* Calls about file descriptors: they take, make or use one. */
-static const char *const *const desc_class = LIST(
-	"_llseek", "_newselect", "arm_fadvise64_64", "bpf", "cachestat", "close", "copy_file_range",
-	"creat", "dup", "dup2", "dup3", "epoll_create", "epoll_create1", "epoll_ctl",
-	"epoll_pwait", "epoll_pwait2", "epoll_wait", "eventfd", "eventfd2", "execveat",
-	"faccessat", "faccessat2", "fadvise64", "fadvise64_64", "fallocate", "fanotify_init",
-	"fanotify_mark", "fchdir", "fchmod", "fchmodat", "fchmodat2", "fchown", "fchown32",
-	"fchownat", "fcntl", "fcntl64", "fdatasync", "fgetxattr", "file_getattr", "file_setattr",
-	"finit_module", "flistxattr", "flock", "fremovexattr", "fsconfig", "fsetxattr", "fsmount",
-	"fsopen", "fspick", "fstat", "fstat64", "fstatat64", "fstatfs", "fstatfs64", "fsync",
-	"ftruncate", "ftruncate64", "futimesat", "getdents", "getdents64", "getxattrat",
-	"inotify_add_watch", "inotify_init", "inotify_init1", "inotify_rm_watch", "io_uring_enter",
-	"io_uring_register", "io_uring_setup", "ioctl", "kexec_file_load", "landlock_add_rule",
-	"landlock_create_ruleset", "landlock_restrict_self", "linkat", "listxattrat", "lseek",
-	"memfd_create", "memfd_secret", "mkdirat", "mknodat", "mmap", "mmap2", "mount_setattr",
-	"move_mount", "mq_getsetattr", "mq_notify", "mq_open", "mq_timedreceive",
-	"mq_timedreceive_time64", "mq_timedsend", "mq_timedsend_time64", "name_to_handle_at",
-	"newfstatat", "old_mmap", "old_select", "oldfstat", "open", "open_by_handle_at",
-	"open_tree", "open_tree_attr", "openat", "openat2", "perf_event_open", "pidfd_getfd",
-	"pidfd_open", "pidfd_send_signal", "pipe", "pipe2", "poll", "ppoll", "ppoll_time64",
-	"pread64", "preadv", "preadv2", "process_madvise", "process_mrelease", "pselect6",
-	"pselect6_time64", "pwrite64", "pwritev", "pwritev2", "quotactl_fd", "read", "readahead",
-	"readdir", "readlinkat", "readv", "removexattrat", "renameat", "renameat2", "select",
-	"sendfile", "sendfile64", "setns", "setxattrat", "signalfd", "signalfd4", "splice", "statx",
-	"symlinkat", "sync_file_range", "sync_file_range2", "syncfs", "tee", "timerfd_create",
-	"timerfd_gettime", "timerfd_gettime64", "timerfd_settime", "timerfd_settime64",
-	"unlinkat", "userfaultfd", "utimensat", "utimensat_time64", "vmsplice", "write",
-	"writev");
+static const char desc_class[] =
+	"_llseek\0" "_newselect\0" "arm_fadvise64_64\0" "bpf\0" "cachestat\0" "close\0"
+	"copy_file_range\0" "creat\0" "dup\0" "dup2\0" "dup3\0" "epoll_create\0"
+	"epoll_create1\0" "epoll_ctl\0" "epoll_pwait\0" "epoll_pwait2\0" "epoll_wait\0"
+	"eventfd\0" "eventfd2\0" "execveat\0" "faccessat\0" "faccessat2\0" "fadvise64\0"
+	"fadvise64_64\0" "fallocate\0" "fanotify_init\0" "fanotify_mark\0" "fchdir\0"
+	"fchmod\0" "fchmodat\0" "fchmodat2\0" "fchown\0" "fchown32\0" "fchownat\0" "fcntl\0"
+	"fcntl64\0" "fdatasync\0" "fgetxattr\0" "file_getattr\0" "file_setattr\0"
+	"finit_module\0" "flistxattr\0" "flock\0" "fremovexattr\0" "fsconfig\0" "fsetxattr\0"
+	"fsmount\0" "fsopen\0" "fspick\0" "fstat\0" "fstat64\0" "fstatat64\0" "fstatfs\0"
+	"fstatfs64\0" "fsync\0" "ftruncate\0" "ftruncate64\0" "futimesat\0" "getdents\0"
+	"getdents64\0" "getxattrat\0" "inotify_add_watch\0" "inotify_init\0" "inotify_init1\0"
+	"inotify_rm_watch\0" "io_uring_enter\0" "io_uring_register\0" "io_uring_setup\0"
+	"ioctl\0" "kexec_file_load\0" "landlock_add_rule\0" "landlock_create_ruleset\0"
+	"landlock_restrict_self\0" "linkat\0" "listxattrat\0" "lseek\0" "memfd_create\0"
+	"memfd_secret\0" "mkdirat\0" "mknodat\0" "mmap\0" "mmap2\0" "mount_setattr\0"
+	"move_mount\0" "mq_getsetattr\0" "mq_notify\0" "mq_open\0" "mq_timedreceive\0"
+	"mq_timedreceive_time64\0" "mq_timedsend\0" "mq_timedsend_time64\0"
+	"name_to_handle_at\0" "newfstatat\0" "old_mmap\0" "old_select\0" "oldfstat\0" "open\0"
+	"open_by_handle_at\0" "open_tree\0" "open_tree_attr\0" "openat\0" "openat2\0"
+	"perf_event_open\0" "pidfd_getfd\0" "pidfd_open\0" "pidfd_send_signal\0" "pipe\0"
+	"pipe2\0" "poll\0" "ppoll\0" "ppoll_time64\0" "pread64\0" "preadv\0" "preadv2\0"
+	"process_madvise\0" "process_mrelease\0" "pselect6\0" "pselect6_time64\0" "pwrite64\0"
+	"pwritev\0" "pwritev2\0" "quotactl_fd\0" "read\0" "readahead\0" "readdir\0"
+	"readlinkat\0" "readv\0" "removexattrat\0" "renameat\0" "renameat2\0" "select\0"
+	"sendfile\0" "sendfile64\0" "setns\0" "setxattrat\0" "signalfd\0" "signalfd4\0"
+	"splice\0" "statx\0" "symlinkat\0" "sync_file_range\0" "sync_file_range2\0" "syncfs\0"
+	"tee\0" "timerfd_create\0" "timerfd_gettime\0" "timerfd_gettime64\0"
+	"timerfd_settime\0" "timerfd_settime64\0" "unlinkat\0" "userfaultfd\0" "utimensat\0"
+	"utimensat_time64\0" "vmsplice\0" "write\0" "writev\0";
 
 /* Process lifecycle: creation, exec, termination, waiting, and signals sent to processes. */
-static const char *const *const process_class = LIST(
-	"clone", "clone3", "execve", "execveat", "exit", "exit_group", "fork", "kill",
-	"pidfd_send_signal", "rt_sigqueueinfo", "rt_tgsigqueueinfo", "tgkill", "tkill", "vfork",
-	"wait4", "waitid", "waitpid");
+static const char process_class[] =
+	"clone\0" "clone3\0" "execve\0" "execveat\0" "exit\0" "exit_group\0" "fork\0" "kill\0"
+	"pidfd_send_signal\0" "rt_sigqueueinfo\0" "rt_tgsigqueueinfo\0" "tgkill\0" "tkill\0"
+	"vfork\0" "wait4\0" "waitid\0" "waitpid\0";
 
-static const char *const *const network_class = LIST(
-	"accept", "accept4", "bind", "connect", "getpeername", "getpmsg", "getsockname",
-	"getsockopt", "listen", "putpmsg", "recv", "recvfrom", "recvmmsg", "recvmmsg_time64",
-	"recvmsg", "send", "sendfile", "sendfile64", "sendmmsg", "sendmsg", "sendto", "setsockopt",
-	"shutdown", "socket", "socketcall", "socketpair");
+static const char network_class[] =
+	"accept\0" "accept4\0" "bind\0" "connect\0" "getpeername\0" "getpmsg\0" "getsockname\0"
+	"getsockopt\0" "listen\0" "putpmsg\0" "recv\0" "recvfrom\0" "recvmmsg\0"
+	"recvmmsg_time64\0" "recvmsg\0" "send\0" "sendfile\0" "sendfile64\0" "sendmmsg\0"
+	"sendmsg\0" "sendto\0" "setsockopt\0" "shutdown\0" "socket\0" "socketcall\0"
+	"socketpair\0";
 
-static const char *const *const signal_class = LIST(
-	"io_uring_enter", "kill", "pause", "pidfd_send_signal", "rt_sigaction", "rt_sigpending",
-	"rt_sigprocmask", "rt_sigqueueinfo", "rt_sigreturn", "rt_sigsuspend", "rt_sigtimedwait",
-	"rt_sigtimedwait_time64", "rt_tgsigqueueinfo", "sgetmask", "sigaction", "sigaltstack",
-	"signal", "signalfd", "signalfd4", "sigpending", "sigprocmask", "sigreturn", "sigsuspend",
-	"ssetmask", "tgkill", "tkill");
+static const char signal_class[] =
+	"io_uring_enter\0" "kill\0" "pause\0" "pidfd_send_signal\0" "rt_sigaction\0"
+	"rt_sigpending\0" "rt_sigprocmask\0" "rt_sigqueueinfo\0" "rt_sigreturn\0"
+	"rt_sigsuspend\0" "rt_sigtimedwait\0" "rt_sigtimedwait_time64\0" "rt_tgsigqueueinfo\0"
+	"sgetmask\0" "sigaction\0" "sigaltstack\0" "signal\0" "signalfd\0" "signalfd4\0"
+	"sigpending\0" "sigprocmask\0" "sigreturn\0" "sigsuspend\0" "ssetmask\0" "tgkill\0"
+	"tkill\0";
 
-static const char *const *const ipc_class = LIST(
-	"ipc", "msgctl", "msgget", "msgrcv", "msgsnd", "semctl", "semget", "semop", "semtimedop",
-	"semtimedop_time64", "shmat", "shmctl", "shmdt", "shmget");
+static const char ipc_class[] =
+	"ipc\0" "msgctl\0" "msgget\0" "msgrcv\0" "msgsnd\0" "semctl\0" "semget\0" "semop\0"
+	"semtimedop\0" "semtimedop_time64\0" "shmat\0" "shmctl\0" "shmdt\0" "shmget\0";
 
-static const char *const *const memory_class = LIST(
-	"brk", "get_mempolicy", "io_destroy", "io_setup", "io_uring_register", "madvise",
-	"map_shadow_stack", "mbind", "migrate_pages", "mincore", "mlock", "mlock2", "mlockall",
-	"mmap", "mmap2", "move_pages", "mprotect", "mremap", "mseal", "msync", "munlock",
-	"munlockall", "munmap", "old_mmap", "pkey_mprotect", "remap_file_pages", "set_mempolicy",
-	"set_mempolicy_home_node", "shmat", "shmdt");
+static const char memory_class[] =
+	"brk\0" "get_mempolicy\0" "io_destroy\0" "io_setup\0" "io_uring_register\0" "madvise\0"
+	"map_shadow_stack\0" "mbind\0" "migrate_pages\0" "mincore\0" "mlock\0" "mlock2\0"
+	"mlockall\0" "mmap\0" "mmap2\0" "move_pages\0" "mprotect\0" "mremap\0" "mseal\0"
+	"msync\0" "munlock\0" "munlockall\0" "munmap\0" "old_mmap\0" "pkey_mprotect\0"
+	"remap_file_pages\0" "set_mempolicy\0" "set_mempolicy_home_node\0" "shmat\0" "shmdt\0";
 
 /* Calls that read or change user and group ids or capabilities. */
-static const char *const *const creds_class = LIST(
-	"capget", "capset", "getegid", "getegid32", "geteuid", "geteuid32", "getgid", "getgid32",
-	"getgroups", "getgroups32", "getresgid", "getresgid32", "getresuid", "getresuid32",
-	"getuid", "getuid32", "prctl", "setfsgid", "setfsgid32", "setfsuid", "setfsuid32",
-	"setgid", "setgid32", "setgroups", "setgroups32", "setregid", "setregid32", "setresgid",
-	"setresgid32", "setresuid", "setresuid32", "setreuid", "setreuid32", "setuid",
-	"setuid32");
+static const char creds_class[] =
+	"capget\0" "capset\0" "getegid\0" "getegid32\0" "geteuid\0" "geteuid32\0" "getgid\0"
+	"getgid32\0" "getgroups\0" "getgroups32\0" "getresgid\0" "getresgid32\0" "getresuid\0"
+	"getresuid32\0" "getuid\0" "getuid32\0" "prctl\0" "setfsgid\0" "setfsgid32\0"
+	"setfsuid\0" "setfsuid32\0" "setgid\0" "setgid32\0" "setgroups\0" "setgroups32\0"
+	"setregid\0" "setregid32\0" "setresgid\0" "setresgid32\0" "setresuid\0" "setresuid32\0"
+	"setreuid\0" "setreuid32\0" "setuid\0" "setuid32\0";
 
 /* Calls that read or change the system's clocks. */
-static const char *const *const clock_class = LIST(
-	"adjtimex", "clock_adjtime", "clock_adjtime64", "clock_getres", "clock_getres_time64",
-	"clock_gettime", "clock_gettime64", "clock_settime", "clock_settime64", "gettimeofday",
-	"settimeofday", "stime", "time");
+static const char clock_class[] =
+	"adjtimex\0" "clock_adjtime\0" "clock_adjtime64\0" "clock_getres\0"
+	"clock_getres_time64\0" "clock_gettime\0" "clock_gettime64\0" "clock_settime\0"
+	"clock_settime64\0" "gettimeofday\0" "settimeofday\0" "stime\0" "time\0";
 
 /* Calls without arguments that always succeed. */
-static const char *const *const pure_class = LIST(
-	"arc_gettls", "getdtablesize", "getegid", "getegid32", "geteuid", "geteuid32", "getgid",
-	"getgid32", "getpagesize", "getpgrp", "getpid", "getppid", "gettid", "getuid",
-	"getuid32", "getxgid", "getxpid", "getxuid", "kern_features", "metag_get_tls");
+static const char pure_class[] =
+	"arc_gettls\0" "getdtablesize\0" "getegid\0" "getegid32\0" "geteuid\0" "geteuid32\0"
+	"getgid\0" "getgid32\0" "getpagesize\0" "getpgrp\0" "getpid\0" "getppid\0" "gettid\0"
+	"getuid\0" "getuid32\0" "getxgid\0" "getxpid\0" "getxuid\0" "kern_features\0"
+	"metag_get_tls\0";
 
-static const char *const *const stat_class = LIST("oldstat", "stat", "stat64");
-static const char *const *const lstat_class = LIST("lstat", "lstat64", "oldlstat");
-static const char *const *const fstat_class = LIST(
-	"fstat", "fstat64", "fstatat64", "newfstatat", "oldfstat", "statx");
-static const char *const *const any_stat_class = LIST(
-	"fstat", "fstat64", "fstatat64", "lstat", "lstat64", "newfstatat", "oldfstat", "oldlstat",
-	"oldstat", "stat", "stat64", "statx");
+static const char stat_class[] =
+	"oldstat\0" "stat\0" "stat64\0";
+static const char lstat_class[] =
+	"lstat\0" "lstat64\0" "oldlstat\0";
+static const char fstat_class[] =
+	"fstat\0" "fstat64\0" "fstatat64\0" "newfstatat\0" "oldfstat\0" "statx\0";
+static const char any_stat_class[] =
+	"fstat\0" "fstat64\0" "fstatat64\0" "lstat\0" "lstat64\0" "newfstatat\0" "oldfstat\0"
+	"oldlstat\0" "oldstat\0" "stat\0" "stat64\0" "statx\0";
+
+/* clang-format on */
 
 static const struct {
-	const char *name; /* after the '%' */
-	const char *const *members;
+	char name[8]; /* after the '%' */
+	const char *members;
 } classes[] = {
 	{ "file", file_class },	      { "desc", desc_class },	    { "process", process_class },
 	{ "net", network_class },     { "network", network_class }, { "signal", signal_class },
@@ -132,7 +147,7 @@ static const struct {
 	{ "lstat", lstat_class },     { "fstat", fstat_class },	    { "%stat", any_stat_class },
 };
 
-const char *const *inject_class_members(const char *name)
+const char *inject_class_members(const char *name)
 {
 	for (size_t i = 0; i < sizeof(classes) / sizeof(classes[0]); i++)
 		if (!strcmp(classes[i].name, name))

@@ -3,7 +3,7 @@
  * Targeting calls by the file they name, like strace's -P: the path tests
  * of an :if= condition (path == "notes.txt"), and which arguments of a
  * syscall are file names or descriptors, from the parameter tables of the
- * policy language (lib/arch/syscall_params.c, after the man pages).
+ * policy language (data/syscall-params.tsv, after the man pages).
  *
  * A seccomp filter sees registers, not the memory behind a pointer, so a
  * rule with a path test is always supervised: the supervisor reads the
@@ -20,9 +20,9 @@
 #include "util/grow.h"
 
 /* Parameter names that hold a file name (a path) in the man pages' prototypes. */
-static const char *const path_params[] = {
-	"pathname", "filename", "path",	  "oldpath", "newpath", "linkpath",
-	"source",   "target",	"special", "new_root", "put_old",
+static const char path_params[][9] = {
+    "pathname", "filename", "path",    "oldpath",  "newpath", "linkpath",
+    "source",	"target",   "special", "new_root", "put_old",
 };
 
 static bool is_path_param(const struct scg_syscall_param *p)

@@ -5,6 +5,7 @@
  * "allow SET if COND", so conditions mean exactly what they mean in a
  * policy, and its diagnostics are moved to the condition's columns here.
  */
+#include <stdarg.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -20,8 +21,8 @@
 /* strace's limits for when=: first and step 1..65535, last 1..65534. */
 enum { WHEN_MAX = 65535 };
 
-static const char *const known_keys[] = { "error",	"retval",     "signal", "when",
-					   "if",	"delay_enter", "delay_exit" };
+static const char known_keys[][12] = {"error", "retval",      "signal",	   "when",
+				      "if",    "delay_enter", "delay_exit"};
 /* strace options seccomp cannot carry out, and why. */
 static const struct {
 	const char *key, *why;
@@ -58,9 +59,14 @@ static unsigned column_of(const struct rule_ctx *c, const char *p)
 }
 
 static int fail(struct rule_ctx *c, const char *at, const char *code, const char *hint,
-		const char *fmt, const char *arg)
+		const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+static int fail(struct rule_ctx *c, const char *at, const char *code, const char *hint,
+		const char *fmt, ...)
 {
-	scg_diag_add(c->diag, SCG_SEV_ERROR, col(column_of(c, at)), code, hint, fmt, arg);
+	va_list ap;
+	va_start(ap, fmt);
+	scg_diag_vadd(c->diag, SCG_SEV_ERROR, col(column_of(c, at)), code, hint, fmt, ap);
+	va_end(ap);
 	return -EINVAL;
 }
 

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <syscage/inject.h>
 #include <syscage/lang.h>
@@ -22,8 +23,17 @@ int inject_when_parse(const char *text, size_t len, struct scg_inject_when *out,
 
 /* --- strace's syscall classes (classes.c) --------------------------------- */
 
-/* The members of class %@name ("file", "%stat", ...): a NULL-terminated list of names, or NULL. */
-const char *const *inject_class_members(const char *name);
+/*
+ * The members of class %@name ("file", "%stat", ...): NUL-separated names,
+ * ended by an empty one (inject_class_next() walks them), or NULL.
+ */
+const char *inject_class_members(const char *name);
+
+/* The name after @member in a list of inject_class_members(); "" after the last. */
+static inline const char *inject_class_next(const char *member)
+{
+	return member + strlen(member) + 1;
+}
 /* The name of class @i (for suggestions), or NULL past the last. */
 const char *inject_class_name(size_t i);
 

@@ -187,17 +187,29 @@ static int unknown_word(struct set_ctx *c, unsigned column, const char *code, co
 }
 
 /* Adds each of @members that a target ABI of the item's personality has; how many. */
+static bool add_member(struct set_ctx *c, const char *member)
+{
+	uint32_t mask;
+	const char *name = known_name(c, member, &mask);
+	if (name)
+		list_add(&c->names, name, mask);
+	return name != NULL;
+}
+
 static size_t add_members(struct set_ctx *c, const char *const *members)
 {
 	size_t found = 0;
-	for (; *members; members++) {
-		uint32_t mask;
-		const char *name = known_name(c, *members, &mask);
-		if (name) {
-			list_add(&c->names, name, mask);
-			found++;
-		}
-	}
+	for (; *members; members++)
+		found += add_member(c, *members);
+	return found;
+}
+
+/* The members of a strace class: NUL-separated, ended by an empty name. */
+static size_t add_class_members(struct set_ctx *c, const char *members)
+{
+	size_t found = 0;
+	for (; *members; members = inject_class_next(members))
+		found += add_member(c, members);
 	return found;
 }
 
@@ -217,10 +229,10 @@ static int add_class(struct set_ctx *c, const char *cls, unsigned column, bool q
 	for (size_t i = 0; i < sizeof(pattern_classes) / sizeof(pattern_classes[0]); i++)
 		if (!strcmp(cls, pattern_classes[i].name))
 			return add_regex(c, pattern_classes[i].regex, column, quiet);
-	const char *const *members = inject_class_members(cls);
+	const char *members = inject_class_members(cls);
 	if (!members)
 		return unknown_class(c, cls, column);
-	if (!add_members(c, members) && !quiet) {
+	if (!add_class_members(c, members) && !quiet) {
 		scg_diag_add(c->diag, SCG_SEV_ERROR, at(column), "inject-no-match", NULL,
 			     "no syscall of class '%%%s' on the target ABIs", cls);
 		return -EINVAL;
@@ -312,7 +324,7 @@ static int take_personality(struct set_ctx *c, char *item, unsigned column)
 	}
 	if (!c->abis) {
 		scg_diag_add(c->diag, SCG_SEV_ERROR, at(where), "inject-personality",
-			     "the target ABIs come from -p's policy, or are the native ones",
+			     scg_hint_text(SCG_HINT_INJECT_ARCHES),
 			     "no target ABI has the personality '@%s'", suffix);
 		return -EINVAL;
 	}

@@ -449,8 +449,8 @@ static int launch_error(int fd, const char *argv0, struct scg_diag *diag)
 	ssize_t n = read(fd, msg, sizeof(msg));
 	if (n != (ssize_t)sizeof(msg))
 		return 0;
-	static const char *const what[] = { "", "cannot start tracing",
-					    "cannot install the tracing filter", "cannot run" };
+	static const char what[][34] = {"", "cannot start tracing",
+					"cannot install the tracing filter", "cannot run"};
 	int stage = msg[0] >= STAGE_SETUP && msg[0] <= STAGE_EXEC ? msg[0] : STAGE_EXEC;
 	scg_diag_add(diag, SCG_SEV_ERROR, SCG_LOC_NONE, "capture-launch", NULL, "%s '%s': %s",
 		     what[stage], argv0, strerror(msg[1]));

@@ -32,8 +32,10 @@ enum variant { V_GENERIC, V_ARM, V_M68K, V_PPC, V_MIPS, V_PARISC, V_SH, V_COUNT 
 /* A value no real constant here has: "this table does not know". */
 #define NA UINT64_C(0xdeadbeefdeadbeef)
 
+/* Names in place, not pointers: the table needs no relocation when the library loads. */
+#define CONSTANT_NAME_MAX 40 /* longest name + 1: SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV */
 struct constant {
-	const char *name;
+	char name[CONSTANT_NAME_MAX];
 	bool universal; /* also valid on ABIs without a column here */
 	uint64_t value[V_COUNT];
 };
@@ -509,7 +511,68 @@ static const struct constant personalities[] = {
 	U("SHORT_INODE", 0x1000000), U("STICKY_TIMEOUTS", 0x4000000), U("UNAME26", 0x20000),
 	U("WHOLE_SECONDS", 0x2000000),
 };
+
+/* getrlimit/setrlimit/prlimit64 resources (asm-generic/resource.h; MIPS numbers five apart). */
+static const struct constant resource_limits[] = {
+	C("RLIMIT_AS",         9,  9,  9,  9,  6,  9,  9),
+	A("RLIMIT_CORE",       4),
+	A("RLIMIT_CPU",        0),
+	A("RLIMIT_DATA",       2),
+	A("RLIMIT_FSIZE",      1),
+	A("RLIMIT_LOCKS",      10),
+	C("RLIMIT_MEMLOCK",    8,  8,  8,  8,  9,  8,  8),
+	A("RLIMIT_MSGQUEUE",   12),
+	A("RLIMIT_NICE",       13),
+	C("RLIMIT_NOFILE",     7,  7,  7,  7,  5,  7,  7),
+	C("RLIMIT_NPROC",      6,  6,  6,  6,  8,  6,  6),
+	C("RLIMIT_RSS",        5,  5,  5,  5,  7,  5,  5),
+	A("RLIMIT_RTPRIO",     14),
+	A("RLIMIT_RTTIME",     15),
+	A("RLIMIT_SIGPENDING", 11),
+	A("RLIMIT_STACK",      3),
+};
+
+/*
+ * Files and descriptors: access(2) modes, epoll_ctl(2) operations, fadvise64(2)
+ * advice (on s390x DONTNEED and NOREUSE are 6 and 7: abi_exceptions below).
+ */
+static const struct constant file_operations[] = {
+	U("EPOLL_CTL_ADD", 1), U("EPOLL_CTL_DEL", 2), U("EPOLL_CTL_MOD", 3),
+	U("F_OK", 0),
+	U("POSIX_FADV_DONTNEED", 4), U("POSIX_FADV_NOREUSE", 5), U("POSIX_FADV_NORMAL", 0),
+	U("POSIX_FADV_RANDOM", 1), U("POSIX_FADV_SEQUENTIAL", 2), U("POSIX_FADV_WILLNEED", 3),
+	U("R_OK", 4), U("W_OK", 2), U("X_OK", 1),
+};
+
+/*
+ * Processes: arch_prctl(2) codes (x86), interval timers, reboot(2)'s magic numbers
+ * and commands, and the wait4/waitid options.
+ */
+static const struct constant process_control[] = {
+	U("ARCH_GET_CPUID", 0x1011), U("ARCH_GET_FS", 0x1003), U("ARCH_GET_GS", 0x1004),
+	U("ARCH_SET_CPUID", 0x1012), U("ARCH_SET_FS", 0x1002), U("ARCH_SET_GS", 0x1001),
+	U("ITIMER_PROF", 2), U("ITIMER_REAL", 0), U("ITIMER_VIRTUAL", 1),
+	U("LINUX_REBOOT_CMD_CAD_OFF", 0), U("LINUX_REBOOT_CMD_CAD_ON", 0x89abcdef),
+	U("LINUX_REBOOT_CMD_HALT", 0xcdef0123), U("LINUX_REBOOT_CMD_KEXEC", 0x45584543),
+	U("LINUX_REBOOT_CMD_POWER_OFF", 0x4321fedc), U("LINUX_REBOOT_CMD_RESTART", 0x01234567),
+	U("LINUX_REBOOT_CMD_RESTART2", 0xa1b2c3d4), U("LINUX_REBOOT_CMD_SW_SUSPEND", 0xd000fce2),
+	U("LINUX_REBOOT_MAGIC1", 0xfee1dead), U("LINUX_REBOOT_MAGIC2", 0x28121969),
+	U("LINUX_REBOOT_MAGIC2A", 0x05121996), U("LINUX_REBOOT_MAGIC2B", 0x16041998),
+	U("LINUX_REBOOT_MAGIC2C", 0x20112000),
+	U("WCONTINUED", 8), U("WEXITED", 4), U("WNOHANG", 1), U("WNOWAIT", 0x1000000),
+	U("WSTOPPED", 2), U("WUNTRACED", 2),
+	U("__WALL", 0x40000000), U("__WCLONE", 0x80000000), U("__WNOTHREAD", 0x20000000),
+};
 /* clang-format on */
+
+/* Values an ABI takes apart from its column's (s390x's fadvise advice). */
+static const struct {
+	const char *abi, *name;
+	uint64_t value;
+} abi_exceptions[] = {
+	{ "s390x", "POSIX_FADV_DONTNEED", 6 },
+	{ "s390x", "POSIX_FADV_NOREUSE", 7 },
+};
 
 #define FAMILY(t)                                                                                  \
 	{                                                                                          \
@@ -522,6 +585,7 @@ static const struct family families[] = {
     FAMILY(prctl_options),    FAMILY(ioctl_requests), FAMILY(signals),	   FAMILY(misc),
     FAMILY(block_ioctls),     FAMILY(socket_ioctls),  FAMILY(mount_flags), FAMILY(statx_masks),
     FAMILY(keyctl_operations), FAMILY(bpf_commands),  FAMILY(personalities),
+    FAMILY(resource_limits),   FAMILY(file_operations), FAMILY(process_control),
 };
 
 #define FAMILY_COUNT (sizeof(families) / sizeof(families[0]))
@@ -581,6 +645,12 @@ int constant_value(const char *name, const struct scg_arch *arch, uint64_t *valu
 		*value = e;
 		return 0;
 	}
+	for (size_t i = 0; arch && i < sizeof(abi_exceptions) / sizeof(abi_exceptions[0]); i++)
+		if (!strcmp(abi_exceptions[i].name, c->name) &&
+		    !strcmp(abi_exceptions[i].abi, scg_arch_name(arch))) {
+			*value = abi_exceptions[i].value;
+			return 0;
+		}
 	enum variant v = variant_of(arch);
 	if (v == V_COUNT) {
 		if (!c->universal)
@@ -642,7 +712,7 @@ const char *constant_name_at(size_t index)
  * parameters whose values have one clear family are here.
  */
 static const struct param_family {
-	const char *syscall, *param, *prefix, *example;
+	char syscall[24], param[16], prefix[16], example[32];
 } param_families[] = {
     {"*", "dirfd", "AT_", "AT_FDCWD"},
     {"clock_gettime", "clockid", "CLOCK_", "CLOCK_MONOTONIC"},
@@ -705,8 +775,8 @@ const char *constant_family(const char *syscall, const char *param, const char *
 	for (size_t i = 0; syscall && param && i < sizeof(param_families) / sizeof(param_families[0]);
 	     i++) {
 		const struct param_family *f = &param_families[i];
-		if ((!strcmp(f->syscall, "*") || !strcmp(f->syscall, syscall)) &&
-		    !strcmp(f->param, param)) {
+		/* the parameter first: every comparison a policy reads comes through here */
+		if (!strcmp(f->param, param) && (!strcmp(f->syscall, "*") || !strcmp(f->syscall, syscall))) {
 			if (example)
 				*example = f->example;
 			return f->prefix;

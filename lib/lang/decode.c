@@ -36,18 +36,24 @@ __attribute__((format(printf, 2, 3))) static void put(struct out *o, const char 
 		o->len += (size_t)n;
 }
 
-static bool starts_with_any(const char *name, const char *const *prefixes)
+/* The next name of a decode_set list (NUL-separated, ended by an empty name). */
+static const char *next_name(const char *list)
 {
-	for (; prefixes && *prefixes; prefixes++)
-		if (!strncmp(name, *prefixes, strlen(*prefixes)))
+	return list + strlen(list) + 1;
+}
+
+static bool starts_with_any(const char *name, const char *prefixes)
+{
+	for (; prefixes && *prefixes; prefixes = next_name(prefixes))
+		if (!strncmp(name, prefixes, strlen(prefixes)))
 			return true;
 	return false;
 }
 
 static bool in_set(const struct decode_set *set, const char *name)
 {
-	for (const char *const *n = set->names; n && *n; n++)
-		if (!strcmp(*n, name))
+	for (const char *n = set->names; n && *n; n = next_name(n))
+		if (!strcmp(n, name))
 			return true;
 	return starts_with_any(name, set->prefixes) && !starts_with_any(name, set->skip) &&
 	       !decode_is_alias(name);
@@ -189,9 +195,9 @@ static bool is_string(const struct scg_syscall_param *p)
 
 static bool is_signed(const struct scg_syscall_param *p)
 {
-	static const char *const unsigned_words[] = { "unsigned", "size_t", "uid_t", "gid_t",
-						      "uint", "__u",	  "u32",    "u64",
-						      "dev_t", "socklen_t" };
+	static const char unsigned_words[][10] = {"unsigned", "size_t",	  "uid_t", "gid_t",
+						  "uint",     "__u",	  "u32",   "u64",
+						  "dev_t",    "socklen_t"};
 	if (!strncmp(p->type, "ssize_t", 7))
 		return true;
 	for (size_t i = 0; i < sizeof(unsigned_words) / sizeof(unsigned_words[0]); i++)

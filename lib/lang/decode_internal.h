@@ -15,10 +15,11 @@
  * @names, minus those starting with one of @skip.  Every list is
  * NULL-terminated; each may be NULL.
  */
+/* Each list: NUL-separated names ended by an empty one, or NULL. */
 struct decode_set {
-	const char *const *prefixes;
-	const char *const *names;
-	const char *const *skip;
+	const char *prefixes;
+	const char *names;
+	const char *skip;
 };
 
 enum decode_kind {
@@ -28,8 +29,8 @@ enum decode_kind {
 };
 
 struct decode_param {
-	const char *syscall; /* "*": every syscall with such a parameter */
-	const char *param;   /* the name in the generated parameter table */
+	char syscall[24]; /* "*": every syscall with such a parameter */
+	char param[16];	  /* the name in the generated parameter table */
 	enum decode_kind kind;
 	const struct decode_set *set;
 	/* FLAGS: the bits that hold one value of @enum_set (open's access

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Which constants each syscall parameter takes, for the decoder.  The
- * parameter names are those of the generated table (syscall_params.c,
+ * parameter names are those of the parameter table (data/syscall-params.tsv,
  * from the man pages); the constants and their values per ABI are the
  * policy language's (constants.c), so whatever the decoder prints, a
  * policy reads back.
@@ -10,12 +10,16 @@
 
 #include "lang/decode_internal.h"
 
-#define LIST(...) ((const char *const[]){ __VA_ARGS__, NULL })
-#define PREFIX(...) { .prefixes = LIST(__VA_ARGS__) }
-#define NAMES(...) { .names = LIST(__VA_ARGS__) }
+/*
+ * A list is one string of NUL-separated names, ended by an empty one (the
+ * literal's own NUL): no pointer per name for the loader to relocate.
+ */
+#define LIST(list) (list)
+#define PREFIX(list) { .prefixes = LIST(list) }
+#define NAMES(list) { .names = LIST(list) }
 
 /* Names that repeat another's value; the decoder prints the usual one. */
-static const char *const aliases[] = {
+static const char aliases[][20] = {
 	"AF_LOCAL",	 "AF_ROUTE",	       "CSIGNAL",		  "FASYNC",
 	"FUTEX_WAIT_PRIVATE", "FUTEX_WAKE_PRIVATE", "MAP_ANON",	  "MAP_FILE",
 	"O_ACCMODE",	 "O_NDELAY",	       "SIGIOT",		  "SIGPOLL",
@@ -32,68 +36,87 @@ bool decode_is_alias(const char *name)
 
 /* clang-format off */
 static const struct decode_set
-	address_families = PREFIX("AF_"),
-	socket_types = NAMES("SOCK_STREAM", "SOCK_DGRAM", "SOCK_RAW", "SOCK_RDM",
-			     "SOCK_SEQPACKET", "SOCK_DCCP", "SOCK_PACKET"),
-	socket_flags = NAMES("SOCK_CLOEXEC", "SOCK_NONBLOCK"),
-	inet_families = NAMES("AF_INET", "AF_INET6"),
-	ip_protocols = PREFIX("IPPROTO_"),
-	message_flags = PREFIX("MSG_"),
-	shutdown_how = PREFIX("SHUT_"),
-	ioctl_requests = PREFIX("TC", "TIOC", "FIO", "BLK", "SIOC"),
-	clone_flags = PREFIX("CLONE_"),
-	namespaces = PREFIX("CLONE_NEW"),
-	signals = { .prefixes = LIST("SIG"), .skip = LIST("SIG_") },
-	sigprocmask_how = PREFIX("SIG_"),
-	ptrace_requests = PREFIX("PTRACE_"),
-	prctl_options = PREFIX("PR_"),
-	mount_flags = { .prefixes = LIST("MS_"), .skip = LIST("MS_ASYNC", "MS_INVALIDATE", "MS_SYNC") },
-	umount_flags = NAMES("MNT_FORCE", "MNT_DETACH", "MNT_EXPIRE", "UMOUNT_NOFOLLOW"),
-	msync_flags = NAMES("MS_ASYNC", "MS_INVALIDATE", "MS_SYNC"),
-	prot_flags = PREFIX("PROT_"),
-	map_types = NAMES("MAP_SHARED", "MAP_PRIVATE", "MAP_SHARED_VALIDATE"),
-	map_flags = PREFIX("MAP_"),
-	madvise_advice = PREFIX("MADV_"),
-	mremap_flags = PREFIX("MREMAP_"),
-	mlockall_flags = PREFIX("MCL_"),
-	memfd_flags = PREFIX("MFD_"),
-	access_modes = NAMES("O_RDONLY", "O_WRONLY", "O_RDWR"),
-	open_flags = PREFIX("O_"),
-	pipe_flags = NAMES("O_CLOEXEC", "O_NONBLOCK", "O_DIRECT"),
-	cloexec_flag = NAMES("O_CLOEXEC"),
-	fcntl_commands = { .prefixes = LIST("F_"),
-			   .skip = LIST("F_RDLCK", "F_WRLCK", "F_UNLCK", "F_SEAL_") },
-	at_fdcwd = NAMES("AT_FDCWD"),
-	at_flags = NAMES("AT_SYMLINK_NOFOLLOW", "AT_SYMLINK_FOLLOW", "AT_NO_AUTOMOUNT",
-			 "AT_EMPTY_PATH", "AT_RECURSIVE"),
-	faccessat_flags = NAMES("AT_EACCESS", "AT_SYMLINK_NOFOLLOW", "AT_EMPTY_PATH"),
-	unlinkat_flags = NAMES("AT_REMOVEDIR"),
-	statx_sync = NAMES("AT_STATX_SYNC_AS_STAT", "AT_STATX_FORCE_SYNC", "AT_STATX_DONT_SYNC"),
-	statx_flags = NAMES("AT_SYMLINK_NOFOLLOW", "AT_NO_AUTOMOUNT", "AT_EMPTY_PATH"),
-	statx_masks = PREFIX("STATX_"),
-	rename_flags = PREFIX("RENAME_"),
-	seek_whence = PREFIX("SEEK_"),
-	keyctl_operations = PREFIX("KEYCTL_"),
-	bpf_commands = PREFIX("BPF_"),
-	execution_domains = NAMES("PER_LINUX", "PER_LINUX32", "PER_BSD"),
-	personality_flags = NAMES("UNAME26", "ADDR_NO_RANDOMIZE", "FDPIC_FUNCPTRS",
-				  "MMAP_PAGE_ZERO", "ADDR_COMPAT_LAYOUT", "READ_IMPLIES_EXEC",
-				  "ADDR_LIMIT_32BIT", "SHORT_INODE", "WHOLE_SECONDS",
-				  "STICKY_TIMEOUTS", "ADDR_LIMIT_3GB"),
-	futex_commands = { .prefixes = LIST("FUTEX_"),
-			   .skip = LIST("FUTEX_PRIVATE_FLAG", "FUTEX_CLOCK_REALTIME") },
-	futex_flags = NAMES("FUTEX_PRIVATE_FLAG", "FUTEX_CLOCK_REALTIME"),
-	clocks = PREFIX("CLOCK_"),
-	random_flags = PREFIX("GRND_"),
-	eventfd_flags = PREFIX("EFD_"),
-	epoll_flags = PREFIX("EPOLL_"),
-	inotify_flags = PREFIX("IN_"),
-	signalfd_flags = PREFIX("SFD_"),
-	timerfd_flags = PREFIX("TFD_"),
-	pidfd_flags = PREFIX("PIDFD_"),
-	id_types = PREFIX("P_"),
-	seccomp_operations = { .prefixes = LIST("SECCOMP_"), .skip = LIST("SECCOMP_FILTER_FLAG_") },
-	seccomp_flags = PREFIX("SECCOMP_FILTER_FLAG_");
+	address_families = PREFIX("AF_\0"),
+	socket_types = NAMES("SOCK_STREAM\0" "SOCK_DGRAM\0" "SOCK_RAW\0" "SOCK_RDM\0"
+			     "SOCK_SEQPACKET\0" "SOCK_DCCP\0" "SOCK_PACKET\0"),
+	socket_flags = NAMES("SOCK_CLOEXEC\0" "SOCK_NONBLOCK\0"),
+	inet_families = NAMES("AF_INET\0" "AF_INET6\0"),
+	ip_protocols = PREFIX("IPPROTO_\0"),
+	message_flags = PREFIX("MSG_\0"),
+	shutdown_how = PREFIX("SHUT_\0"),
+	ioctl_requests = PREFIX("TC\0" "TIOC\0" "FIO\0" "BLK\0" "SIOC\0"),
+	clone_flags = PREFIX("CLONE_\0"),
+	namespaces = PREFIX("CLONE_NEW\0"),
+	signals = { .prefixes = LIST("SIG\0"), .skip = LIST("SIG_\0") },
+	sigprocmask_how = PREFIX("SIG_\0"),
+	ptrace_requests = PREFIX("PTRACE_\0"),
+	prctl_options = PREFIX("PR_\0"),
+	mount_flags = { .prefixes = LIST("MS_\0"),
+			.skip = LIST("MS_ASYNC\0" "MS_INVALIDATE\0" "MS_SYNC\0") },
+	umount_flags = NAMES("MNT_FORCE\0" "MNT_DETACH\0" "MNT_EXPIRE\0" "UMOUNT_NOFOLLOW\0"),
+	msync_flags = NAMES("MS_ASYNC\0" "MS_INVALIDATE\0" "MS_SYNC\0"),
+	prot_flags = PREFIX("PROT_\0"),
+	map_types = NAMES("MAP_SHARED\0" "MAP_PRIVATE\0" "MAP_SHARED_VALIDATE\0"),
+	map_flags = PREFIX("MAP_\0"),
+	madvise_advice = PREFIX("MADV_\0"),
+	mremap_flags = PREFIX("MREMAP_\0"),
+	mlockall_flags = PREFIX("MCL_\0"),
+	memfd_flags = PREFIX("MFD_\0"),
+	access_modes = NAMES("O_RDONLY\0" "O_WRONLY\0" "O_RDWR\0"),
+	open_flags = PREFIX("O_\0"),
+	pipe_flags = NAMES("O_CLOEXEC\0" "O_NONBLOCK\0" "O_DIRECT\0"),
+	cloexec_flag = NAMES("O_CLOEXEC\0"),
+	fcntl_commands = { .prefixes = LIST("F_\0"),
+			   .skip = LIST("F_RDLCK\0" "F_WRLCK\0" "F_UNLCK\0" "F_SEAL_\0" "F_OK\0") },
+	at_fdcwd = NAMES("AT_FDCWD\0"),
+	at_flags = NAMES("AT_SYMLINK_NOFOLLOW\0" "AT_SYMLINK_FOLLOW\0" "AT_NO_AUTOMOUNT\0"
+			     "AT_EMPTY_PATH\0" "AT_RECURSIVE\0"),
+	faccessat_flags = NAMES("AT_EACCESS\0" "AT_SYMLINK_NOFOLLOW\0" "AT_EMPTY_PATH\0"),
+	unlinkat_flags = NAMES("AT_REMOVEDIR\0"),
+	statx_sync = NAMES("AT_STATX_SYNC_AS_STAT\0" "AT_STATX_FORCE_SYNC\0"
+			     "AT_STATX_DONT_SYNC\0"),
+	statx_flags = NAMES("AT_SYMLINK_NOFOLLOW\0" "AT_NO_AUTOMOUNT\0" "AT_EMPTY_PATH\0"),
+	statx_masks = PREFIX("STATX_\0"),
+	rename_flags = PREFIX("RENAME_\0"),
+	seek_whence = PREFIX("SEEK_\0"),
+	keyctl_operations = PREFIX("KEYCTL_\0"),
+	bpf_commands = PREFIX("BPF_\0"),
+	execution_domains = NAMES("PER_LINUX\0" "PER_LINUX32\0" "PER_BSD\0"),
+	personality_flags = NAMES("UNAME26\0" "ADDR_NO_RANDOMIZE\0" "FDPIC_FUNCPTRS\0"
+			     "MMAP_PAGE_ZERO\0" "ADDR_COMPAT_LAYOUT\0" "READ_IMPLIES_EXEC\0"
+			     "ADDR_LIMIT_32BIT\0" "SHORT_INODE\0" "WHOLE_SECONDS\0"
+			     "STICKY_TIMEOUTS\0" "ADDR_LIMIT_3GB\0"),
+	futex_commands = { .prefixes = LIST("FUTEX_\0"),
+			   .skip = LIST("FUTEX_PRIVATE_FLAG\0" "FUTEX_CLOCK_REALTIME\0") },
+	futex_flags = NAMES("FUTEX_PRIVATE_FLAG\0" "FUTEX_CLOCK_REALTIME\0"),
+	clocks = PREFIX("CLOCK_\0"),
+	random_flags = PREFIX("GRND_\0"),
+	eventfd_flags = PREFIX("EFD_\0"),
+	epoll_flags = PREFIX("EPOLL_\0"),
+	inotify_flags = PREFIX("IN_\0"),
+	signalfd_flags = PREFIX("SFD_\0"),
+	timerfd_flags = PREFIX("TFD_\0"),
+	pidfd_flags = PREFIX("PIDFD_\0"),
+	id_types = PREFIX("P_\0"),
+	seccomp_operations = { .prefixes = LIST("SECCOMP_\0"),
+			       .skip = LIST("SECCOMP_FILTER_FLAG_\0") },
+	seccomp_flags = PREFIX("SECCOMP_FILTER_FLAG_\0"),
+	resource_limits = PREFIX("RLIMIT_\0"),
+	access_checks = NAMES("F_OK\0" "R_OK\0" "W_OK\0" "X_OK\0"),
+	epoll_operations = PREFIX("EPOLL_CTL_\0"),
+	fadvise_advice = PREFIX("POSIX_FADV_\0"),
+	interval_timers = PREFIX("ITIMER_\0"),
+	arch_prctl_codes = PREFIX("ARCH_\0"),
+	reboot_magic = NAMES("LINUX_REBOOT_MAGIC1\0"),
+	reboot_magic2 = PREFIX("LINUX_REBOOT_MAGIC2\0"),
+	reboot_commands = PREFIX("LINUX_REBOOT_CMD_\0"),
+	wait4_options = NAMES("WNOHANG\0" "WUNTRACED\0" "WCONTINUED\0" "__WNOTHREAD\0" "__WALL\0"
+			      "__WCLONE\0"),
+	waitid_options = NAMES("WNOHANG\0" "WEXITED\0" "WSTOPPED\0" "WCONTINUED\0" "WNOWAIT\0"
+			       "__WNOTHREAD\0" "__WALL\0" "__WCLONE\0"),
+	/* level 1 is SOL_SOCKET where IPPROTO_ICMP would also read */
+	socket_levels = { .prefixes = LIST("IPPROTO_\0"), .names = LIST("SOL_SOCKET\0"),
+			  .skip = LIST("IPPROTO_ICMP\0") };
 
 #define ENUM(s) DECODE_ENUM, &(s), 0, NULL, NULL, 0, false
 #define FLAGS(s) DECODE_FLAGS, &(s), 0, NULL, NULL, 0, false
@@ -106,6 +129,8 @@ static const struct decode_param params[] = {
 	{ "*", "newdirfd", ENUM(at_fdcwd) },
 	{ "*", "olddirfd", ENUM(at_fdcwd) },
 	{ "accept4", "flags", FLAGS(socket_flags) },
+	{ "access", "mode", FLAGS(access_checks) },
+	{ "arch_prctl", "code", ENUM(arch_prctl_codes) },
 	{ "bpf", "cmd", ENUM(bpf_commands) },
 	{ "clock_getres", "clockid", ENUM(clocks) },
 	{ "clock_gettime", "clockid", ENUM(clocks) },
@@ -115,16 +140,24 @@ static const struct decode_param params[] = {
 	{ "clone3", "cl_args", DECODE_CLONE_ARGS, &clone_flags, 0, NULL, NULL, 0, false },
 	{ "dup3", "flags", FLAGS(cloexec_flag) },
 	{ "epoll_create1", "flags", FLAGS(epoll_flags) },
+	{ "epoll_ctl", "op", ENUM(epoll_operations) },
 	{ "eventfd2", "flags", FLAGS(eventfd_flags) },
 	{ "execveat", "flags", FLAGS(at_flags) },
+	{ "faccessat", "mode", FLAGS(access_checks) },
 	{ "faccessat2", "flags", FLAGS(faccessat_flags) },
+	{ "faccessat2", "mode", FLAGS(access_checks) },
+	{ "fadvise64", "advice", ENUM(fadvise_advice) },
+	{ "fadvise64_64", "advice", ENUM(fadvise_advice) },
 	{ "fchmodat2", "flags", FLAGS(at_flags) },
 	{ "fchownat", "flags", FLAGS(at_flags) },
 	{ "fcntl", "cmd", ENUM(fcntl_commands) },
 	{ "fcntl64", "cmd", ENUM(fcntl_commands) },
 	{ "fstatat64", "flags", FLAGS(at_flags) },
 	{ "futex", "futex_op", FLAGS_WITH(futex_flags, 0x7f, futex_commands) },
+	{ "getitimer", "which", ENUM(interval_timers) },
 	{ "getrandom", "flags", FLAGS(random_flags) },
+	{ "getrlimit", "resource", ENUM(resource_limits) },
+	{ "getsockopt", "level", ENUM(socket_levels) },
 	{ "inotify_init1", "flags", FLAGS(inotify_flags) },
 	{ "ioctl", "request", ENUM(ioctl_requests) },
 	{ "keyctl", "operation", ENUM(keyctl_operations) },
@@ -151,7 +184,11 @@ static const struct decode_param params[] = {
 	{ "pipe2", "flags", FLAGS(pipe_flags) },
 	{ "pkey_mprotect", "prot", FLAGS(prot_flags) },
 	{ "prctl", "option", ENUM(prctl_options) },
+	{ "prlimit64", "resource", ENUM(resource_limits) },
 	{ "ptrace", "request", ENUM(ptrace_requests) },
+	{ "reboot", "cmd", ENUM(reboot_commands) },
+	{ "reboot", "magic", ENUM(reboot_magic) },
+	{ "reboot", "magic2", ENUM(reboot_magic2) },
 	{ "recv", "flags", FLAGS(message_flags) },
 	{ "recvfrom", "flags", FLAGS(message_flags) },
 	{ "recvmmsg", "flags", FLAGS(message_flags) },
@@ -167,7 +204,10 @@ static const struct decode_param params[] = {
 	{ "sendmmsg", "flags", FLAGS(message_flags) },
 	{ "sendmsg", "flags", FLAGS(message_flags) },
 	{ "sendto", "flags", FLAGS(message_flags) },
+	{ "setitimer", "which", ENUM(interval_timers) },
 	{ "setns", "nstype", ENUM(namespaces) },
+	{ "setrlimit", "resource", ENUM(resource_limits) },
+	{ "setsockopt", "level", ENUM(socket_levels) },
 	{ "shutdown", "how", ENUM(shutdown_how) },
 	{ "signalfd4", "flags", FLAGS(signalfd_flags) },
 	{ "socket", "domain", ENUM(address_families) },
@@ -182,11 +222,14 @@ static const struct decode_param params[] = {
 	{ "timerfd_create", "clockid", ENUM(clocks) },
 	{ "timerfd_create", "flags", FLAGS(timerfd_flags) },
 	{ "tkill", "sig", ENUM(signals) },
+	{ "ugetrlimit", "resource", ENUM(resource_limits) },
 	{ "umount2", "flags", FLAGS(umount_flags) },
 	{ "unlinkat", "flags", FLAGS(unlinkat_flags) },
 	{ "unshare", "flags", FLAGS(clone_flags) },
 	{ "utimensat", "flags", FLAGS(at_flags) },
+	{ "wait4", "options", FLAGS(wait4_options) },
 	{ "waitid", "idtype", ENUM(id_types) },
+	{ "waitid", "options", FLAGS(waitid_options) },
 };
 /* clang-format on */
 

@@ -43,13 +43,27 @@ const char *constant_name_at(size_t index);
 /* --- syscall groups (groups.c, generated) --------------------------------- */
 
 struct group_entry {
-	const char *name; /* without '@' */
-	const char *summary;
-	const char *const *members; /* sorted, no duplicates, NULL-terminated */
+	uint16_t name, summary; /* offsets in group_pool; name without '@' */
+	uint16_t first, count;	/* the members: group_members[first .. first + count) */
 };
 
+extern const char group_pool[];
+extern const uint16_t group_members[]; /* offsets in group_pool; each group's sorted, unique */
 extern const struct group_entry group_table[];
 extern const size_t group_table_count;
+/* room for every group's members with a NULL after each, for scg_group_members() */
+extern const char *group_member_view[];
+
+static inline const char *group_name(const struct group_entry *g)
+{
+	return group_pool + g->name;
+}
+
+/* Member @i of @g, or NULL past the last. */
+static inline const char *group_member_at(const struct group_entry *g, size_t i)
+{
+	return i < g->count ? group_pool + group_members[g->first + i] : NULL;
+}
 
 /* The group called @name (with or without '@'), or NULL. */
 const struct group_entry *group_find(const char *name);

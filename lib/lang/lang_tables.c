@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Lookups over the language's generated tables: profiles, groups, parameters. */
+#include <pthread.h>
 #include <string.h>
 
 #include <syscage/lang.h>
@@ -46,17 +47,37 @@ size_t scg_group_count(void)
 
 const char *scg_group_name(size_t i)
 {
-	return i < group_table_count ? group_table[i].name : NULL;
+	return i < group_table_count ? group_name(&group_table[i]) : NULL;
 }
 
 const char *scg_group_summary(size_t i)
 {
-	return i < group_table_count ? group_table[i].summary : NULL;
+	return i < group_table_count ? group_pool + group_table[i].summary : NULL;
+}
+
+/*
+ * The lists scg_group_members() returns, pointers into the pool, are built
+ * once on first use: the table itself holds offsets, no pointer to relocate.
+ */
+static pthread_once_t member_view_once = PTHREAD_ONCE_INIT;
+
+static void member_view_fill(void)
+{
+	size_t at = 0;
+	for (size_t i = 0; i < group_table_count; i++) {
+		for (size_t j = 0; j < group_table[i].count; j++)
+			group_member_view[at++] = group_member_at(&group_table[i], j);
+		group_member_view[at++] = NULL;
+	}
 }
 
 const char *const *scg_group_members(size_t i)
 {
-	return i < group_table_count ? group_table[i].members : NULL;
+	if (i >= group_table_count)
+		return NULL;
+	pthread_once(&member_view_once, member_view_fill);
+	/* group i's list starts after the members and NULLs of the groups before it */
+	return &group_member_view[group_table[i].first + i];
 }
 
 const char *scg_group_suggest(const char *name)
@@ -66,7 +87,7 @@ const char *scg_group_suggest(const char *name)
 	struct suggest s;
 	suggest_init(&s, name ? name : "");
 	for (size_t i = 0; i < group_table_count; i++)
-		suggest_consider(&s, group_table[i].name);
+		suggest_consider(&s, group_name(&group_table[i]));
 	return suggest_result(&s);
 }
 
@@ -75,7 +96,7 @@ const struct group_entry *group_find(const char *name)
 	if (name && name[0] == '@')
 		name++;
 	for (size_t i = 0; name && i < group_table_count; i++)
-		if (!strcmp(group_table[i].name, name))
+		if (!strcmp(group_name(&group_table[i]), name))
 			return &group_table[i];
 	return NULL;
 }

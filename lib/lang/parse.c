@@ -396,7 +396,7 @@ static bool check_group_name(struct parse_ctx *ctx, struct scg_loc loc, const ch
 	if (best)
 		snprintf(hint, sizeof(hint), "did you mean '@%s'?", best);
 	lang_diag(ctx, SCG_SEV_ERROR, loc, "unknown-group",
-		  best ? hint : "`syscage syscalls --groups` lists the groups",
+		  best ? hint : scg_hint_text(SCG_HINT_LIST_GROUPS),
 		  "unknown group '@%s'", name);
 	return false;
 }
@@ -545,7 +545,7 @@ static bool parse_arch_list(struct parse_ctx *ctx, struct source *src, void *sta
 			if (best)
 				snprintf(hint, sizeof(hint), "did you mean '%s'?", best);
 			lang_diag(ctx, SCG_SEV_ERROR, lang_token_loc(src, &t), "unknown-arch",
-				  best ? hint : "`syscage syscalls --arches` lists them",
+				  best ? hint : scg_hint_text(SCG_HINT_LIST_ARCHES),
 				  "unknown architecture '%s'", name);
 			return false;
 		}

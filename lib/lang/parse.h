@@ -228,9 +228,14 @@ struct parse_ctx {
 	size_t nkeys, keys_cap;
 	unsigned stmt; /* the statement being read or lowered: statements begun so far */
 	/* For hints that fit where they point: the rule whose condition is being
-	 * read, the constant family a value being resolved belongs to (NULL: none). */
+	 * read, and the operand a value being resolved is compared with (syscall
+	 * NULL: none), whose constant family a misspelt name is matched against. */
 	const struct urule *rule;
-	const char *family;
+	struct {
+		const char *syscall;
+		const char *param; /* by name, or by position: arg >= 0 */
+		int arg;
+	} compared;
 	unsigned errors;
 	bool stopped; /* too many errors: unwind */
 	struct arena arena;

@@ -76,6 +76,20 @@ static void format_targets(const struct lowering *lw, uint32_t bits, char *buf, 
 
 /* --- values ------------------------------------------------------------------- */
 
+/* The constant family of the operand being compared (lang_internal.h), or NULL.  Worked
+ * out only for an error: every comparison a policy reads would pay for it otherwise. */
+static const char *compared_family(const struct parse_ctx *ctx)
+{
+	const char *param = ctx->compared.param;
+	if (!ctx->compared.syscall)
+		return NULL;
+	if (ctx->compared.arg >= 0) {
+		const struct scg_syscall_params *p = scg_syscall_params(ctx->compared.syscall);
+		param = p && ctx->compared.arg < p->count ? p->params[ctx->compared.arg].name : NULL;
+	}
+	return constant_family(ctx->compared.syscall, param, NULL);
+}
+
 static void constant_error(struct parse_ctx *ctx, const struct uval *v, const struct scg_arch *arch,
 			   int r)
 {
@@ -86,7 +100,7 @@ static void constant_error(struct parse_ctx *ctx, const struct uval *v, const st
 			  arch ? scg_arch_name(arch) : "this ABI");
 		return;
 	}
-	const char *best = constant_suggest_in(v->name, ctx->family);
+	const char *best = constant_suggest_in(v->name, compared_family(ctx));
 	char hint[96];
 	if (best)
 		snprintf(hint, sizeof(hint), "did you mean '%s'?", best);
@@ -371,19 +385,6 @@ static void warn_cmp(struct env *env, const struct ucond *c, const struct shape 
 	}
 }
 
-/* The constant family the compared parameter takes (lang_internal.h), or NULL. */
-static const char *operand_family(const struct env *env, const struct uoperand *op)
-{
-	const char *param = op->param;
-	if (!env->syscall)
-		return NULL;
-	if (op->arg >= 0) {
-		const struct scg_syscall_params *p = scg_syscall_params(env->syscall);
-		param = p && op->arg < p->count ? p->params[op->arg].name : NULL;
-	}
-	return constant_family(env->syscall, param, NULL);
-}
-
 static struct scg_expr *build_cmp(struct env *env, const struct ucond *c, const struct uval *vsrc,
 				  enum scg_cmp_op op)
 {
@@ -393,10 +394,12 @@ static struct scg_expr *build_cmp(struct env *env, const struct ucond *c, const 
 	if (!operand_shape(env, &c->operand, &sh))
 		return NULL;
 	/* a misspelt constant is matched against the parameter's own family first */
-	ctx->family = operand_family(env, &c->operand);
+	ctx->compared.syscall = env->syscall;
+	ctx->compared.param = c->operand.param;
+	ctx->compared.arg = c->operand.arg;
 	int r = c->operand.mask ? lang_eval_value(ctx, c->operand.mask, env->arch, &mask) : 0;
 	int rv = lang_eval_value(ctx, vsrc, env->arch, &value); /* reported even after the mask's */
-	ctx->family = NULL;
+	ctx->compared.syscall = NULL;
 	if (r < 0 || rv < 0)
 		goto fail;
 	if (sh.width == 32 || sh.hi) {
@@ -745,8 +748,10 @@ static struct item *expand_items(struct parse_ctx *ctx, const struct urule *rule
 			continue;
 		}
 		const struct group_entry *g = group_find(u->name);
-		for (size_t j = 0; ok && g && g->members[j]; j++)
-			ok = add_item(ctx, &l, (struct item){g->members[j], 0, 0, false, u->loc, (int)i});
+		for (size_t j = 0; ok && g && j < g->count; j++)
+			ok = add_item(
+			    ctx, &l,
+			    (struct item){group_member_at(g, j), 0, 0, false, u->loc, (int)i});
 	}
 	free(l.slots);
 	if (!ok) {

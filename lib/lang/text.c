@@ -75,7 +75,7 @@ static void put_number(struct strbuf *sb, uint64_t v)
 
 static void put_cmp(struct strbuf *sb, const struct scg_expr *e)
 {
-	static const char *const ops[] = {"==", "!=", "<", "<=", ">", ">="};
+	static const char ops[][3] = {"==", "!=", "<", "<=", ">", ">="};
 	uint64_t all = e->width == 32 ? 0xffffffffu : ~UINT64_C(0);
 	const char *part = e->width == 32 ? ".lo" : "";
 	if ((e->mask & all) == all) {

@@ -19,27 +19,27 @@
 #include "lang/lang_internal.h"
 
 /* Types whose values are quantities, ids or handles rather than choices. */
-static const char *const varying_types[] = {
-	"size_t",  "ssize_t", "off_t",	       "loff_t",      "socklen_t",	   "pid_t",
-	"id_t",	   "uid_t",   "gid_t",	       "key_serial_t", "timer_t",	   "mqd_t",
-	"aio_context_t", "nfds_t", "cap_user_header_t", "cap_user_data_t", "caddr_t",
-	"sighandler_t", "key_t", "dev_t",
+static const char varying_types[][18] = {
+    "size_t",	       "ssize_t", "off_t",	   "loff_t", "socklen_t",
+    "pid_t",	       "id_t",	  "uid_t",	   "gid_t",  "key_serial_t",
+    "timer_t",	       "mqd_t",	  "aio_context_t", "nfds_t", "cap_user_header_t",
+    "cap_user_data_t", "caddr_t", "sighandler_t",  "key_t",  "dev_t",
 };
 
 /* Parts of parameter names that mark the same (lengths, positions, ids, ...). */
-static const char *const varying_parts[] = {
-	"len",	   "size", "count", "cnt",  "addr", "off", "pos",    "timeout", "seconds",
-	"pid",	   "tid",  "uid",   "gid",  "num",  "ptr", "val",    "usec",	"events",
-	"nbytes",  "handle", "high", "low", "prio", "segs", "segments",
+static const char varying_parts[][9] = {
+    "len",    "size",	"count", "cnt", "addr", "off",	"pos",	    "timeout", "seconds",
+    "pid",    "tid",	"uid",	 "gid", "num",	"ptr",	"val",	    "usec",    "events",
+    "nbytes", "handle", "high",	 "low", "prio", "segs", "segments",
 };
 
 /* Whole names of the same kind: exit statuses, object ids and keys, counters. */
-static const char *const varying_names[] = {
-	"status", "arg",    "backlog", "inc",   "id",	  "semid",  "shmid", "msqid",
-	"wd",	  "key",    "cpu",     "cpu_id", "nr",	  "number", "from",  "entry",
-	"fn",	  "dfn",    "devfn",   "first", "second", "third",  "fifth", "cookie",
-	"magic",  "magic2", "semnum",  "nsems", "min_nr", "msgtyp", "initval", "pkey",
-	"idx1",	  "idx2",   "bus",     "last",	"maxnode", "dev",   "keyring",
+static const char varying_names[][8] = {
+    "status", "arg",	"backlog", "inc",    "id",	"semid",  "shmid",   "msqid",
+    "wd",     "key",	"cpu",	   "cpu_id", "nr",	"number", "from",    "entry",
+    "fn",     "dfn",	"devfn",   "first",  "second",	"third",  "fifth",   "cookie",
+    "magic",  "magic2", "semnum",  "nsems",  "min_nr",	"msgtyp", "initval", "pkey",
+    "idx1",   "idx2",	"bus",	   "last",   "maxnode", "dev",	  "keyring",
 };
 
 static bool type_varies(const char *type)

@@ -6,6 +6,7 @@
  * key=value fields after its type; the line prefixes differ, so the reader
  * looks for the type word anywhere in the line and reads the fields after it.
  */
+#include <stdarg.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,7 +60,7 @@ static bool is_space(char c)
  */
 static const char *record_fields(struct span line)
 {
-	static const char *const types[] = { "type=1326", "type=SECCOMP" };
+	static const char types[][13] = {"type=1326", "type=SECCOMP"};
 	for (size_t i = 0; i + 5 <= line.n; i++) {
 		if (line.p[i] != 't' || (i > 0 && !is_space(line.p[i - 1]) &&
 					  line.p[i - 1] != ';' && line.p[i - 1] != ':'))
@@ -250,11 +251,15 @@ struct reader {
 	bool failed;
 };
 
-static void bad(struct reader *rd, size_t column, const char *hint, const char *fmt,
-		const char *what)
+static void bad(struct reader *rd, size_t column, const char *hint, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static void bad(struct reader *rd, size_t column, const char *hint, const char *fmt, ...)
 {
 	struct scg_loc loc = { rd->opts->filename, rd->line, (unsigned)column + 1, -1 };
-	scg_diag_add(rd->diag, SCG_SEV_ERROR, loc, "audit-record", hint, fmt, what);
+	va_list ap;
+	va_start(ap, fmt);
+	scg_diag_vadd(rd->diag, SCG_SEV_ERROR, loc, "audit-record", hint, fmt, ap);
+	va_end(ap);
 	rd->failed = true;
 }
 

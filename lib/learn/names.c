@@ -13,7 +13,10 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include <syscage/decode.h>
+
 #include "learn/internal.h"
+#include "lang/decode_internal.h"
 #include "lang/lang_internal.h"
 #include "util/strbuf.h"
 
@@ -88,8 +91,8 @@ static const struct naming *naming_of(const char *syscall, const char *param)
 }
 
 /* Aliases never written: another name of the same value reads better. */
-static const char *const aliases[] = { "O_NDELAY", "O_ACCMODE", "MAP_ANON", "MAP_FILE",
-				       "FUTEX_WAIT_PRIVATE", "FUTEX_WAKE_PRIVATE" };
+static const char aliases[][19] = {"O_NDELAY", "O_ACCMODE",	     "MAP_ANON",
+				   "MAP_FILE", "FUTEX_WAIT_PRIVATE", "FUTEX_WAKE_PRIVATE"};
 
 /*
  * The first constant starting with one of @prefixes, and not in @skip,
@@ -163,6 +166,13 @@ static bool append_named(struct strbuf *sb, const struct scg_arch *arch,
 	return true;
 }
 
+/* The decoder's entry for @param of @syscall (decode_table.c), or NULL. */
+static const struct decode_param *decoded(const char *syscall, const char *param)
+{
+	const struct decode_param *d = syscall && param ? decode_param_find(syscall, param) : NULL;
+	return d && (d->kind == DECODE_ENUM || d->kind == DECODE_FLAGS) && !d->when ? d : NULL;
+}
+
 bool learn_param_is_flags(const char *syscall, const char *param)
 {
 	if (!param)
@@ -170,15 +180,57 @@ bool learn_param_is_flags(const char *syscall, const char *param)
 	const struct naming *n = naming_of(syscall, param);
 	if (n)
 		return n->bits;
+	const struct decode_param *d = decoded(syscall, param);
+	if (d)
+		return d->kind == DECODE_FLAGS;
 	return strstr(param, "flags") || strstr(param, "mask") || !strcmp(param, "prot");
+}
+
+/*
+ * @v as the decoder writes it, for the parameters only the decoder's table
+ * names (resources, access modes, wait options, ...); false when that text
+ * has no name in it, so that the number is written the learner's way.
+ */
+static bool append_decoded(struct strbuf *sb, const struct scg_arch *arch, const char *syscall,
+			   const char *param, uint64_t v)
+{
+	const struct scg_syscall_params *p = decoded(syscall, param) ? scg_syscall_params(syscall)
+								     : NULL;
+	for (unsigned i = 0; p && i < p->count; i++) {
+		if (strcmp(p->params[i].name, param))
+			continue;
+		char text[256];
+		int n = scg_arg_format(arch, syscall, i, v, text, sizeof(text));
+		bool named = n > 0 && (size_t)n < sizeof(text) &&
+			     ((text[0] >= 'A' && text[0] <= 'Z') || text[0] == '_');
+		if (named)
+			strbuf_append(sb, text);
+		return named;
+	}
+	return false;
+}
+
+/* Whether @param of @syscall is a file mode (mode_t). */
+static bool is_mode(const char *syscall, const char *param)
+{
+	const struct scg_syscall_params *p = syscall && param ? scg_syscall_params(syscall) : NULL;
+	for (unsigned i = 0; p && i < p->count; i++)
+		if (!strcmp(p->params[i].name, param))
+			return !strcmp(p->params[i].type, "mode_t") ||
+			       !strcmp(p->params[i].type, "umode_t");
+	return false;
 }
 
 void learn_append_value(struct strbuf *sb, const struct scg_arch *arch,
 			    const char *syscall, const char *param, uint64_t v)
 {
 	const struct naming *n = naming_of(syscall, param);
-	if (n && append_named(sb, arch, n, v))
+	if (n ? append_named(sb, arch, n, v) : append_decoded(sb, arch, syscall, param, v))
 		return;
+	if (v && is_mode(syscall, param)) { /* permission bits read in octal: 022, 0755 */
+		strbuf_appendf(sb, "0%" PRIo64, v);
+		return;
+	}
 	if (v < 10)
 		strbuf_appendf(sb, "%" PRIu64, v);
 	else

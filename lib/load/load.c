@@ -337,6 +337,27 @@ static enum scg_input_format named(const char *name, const unsigned *among, size
 	return (enum scg_input_format)f;
 }
 
+enum scg_input_format scg_input_format_of_name(const char *name)
+{
+	return name ? named(name, NULL, 0) : SCG_INPUT_AUTO;
+}
+
+bool scg_input_name_is_file(const char *name)
+{
+	static const char *const generic[] = { ".txt", ".bin" }; /* files of no one format */
+	if (!name)
+		return false;
+	if (!strcmp(name, "-") || strchr(name, '/') || named(name, NULL, 0) != SCG_INPUT_AUTO)
+		return true;
+	size_t ln = strlen(name);
+	for (size_t i = 0; i < sizeof(generic) / sizeof(generic[0]); i++) {
+		size_t ls = strlen(generic[i]);
+		if (ln > ls && !strcmp(name + ln - ls, generic[i]))
+			return true;
+	}
+	return false;
+}
+
 /* "a (x), b (y) or c (z)": every format, in words and by name, onto @buf. */
 static void list_formats(char *buf, size_t size)
 {
@@ -381,7 +402,7 @@ int scg_input_detect(const void *data, size_t len, const char *filename, enum sc
 		list_formats(list, sizeof(list));
 		scg_diag_add(
 		    diag, SCG_SEV_ERROR, loc, "input-format-unknown",
-		    "name the format (--input-format) to have its reader say what is wrong",
+		    scg_hint_text(SCG_HINT_NAME_FORMAT),
 		    first_char(text, len) ? "no filter or policy syscage reads: tried %s"
 					  : "empty: no filter or policy in it (tried %s)",
 		    list);
@@ -392,8 +413,8 @@ int scg_input_detect(const void *data, size_t len, const char *filename, enum sc
 		l += (size_t)snprintf(list + l, sizeof(list) - l, "%s%s", i ? ", " : "",
 				      formats[fits[i]].name);
 	scg_diag_add(diag, SCG_SEV_ERROR, loc, "input-format-ambiguous",
-		     "or give the file the suffix of one",
-		     "the content fits several input formats (%s); say which with --input-format",
+		     scg_hint_text(SCG_HINT_CHOOSE_FORMAT),
+		     "the content fits several input formats (%s)",
 		     list);
 	return -EINVAL;
 }

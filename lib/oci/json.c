@@ -46,6 +46,7 @@ struct scg_loc oci_doc_loc(const struct oci_doc *doc, const struct oci_path *pat
 	return loc;
 }
 
+__attribute__((format(printf, 6, 0)))
 static void report(struct oci_doc *doc, enum scg_severity sev, struct scg_loc loc,
 		   const struct oci_path *path, const char *hint, const char *fmt, va_list ap)
 {

@@ -19,6 +19,13 @@ struct stored_rule {
 	uint32_t arch_mask;
 	struct scg_expr *cond;
 	struct scg_loc loc; /* loc.file points into policy->files */
+	/*
+	 * The last name resolution, (arch mask bit << 32) | number, 0 before the first.
+	 * Analyses ask for a rule's number once per syscall and ABI they sweep, and a name
+	 * lookup each time dominated them.  One word, read and written atomically, so
+	 * threads that share a const policy only ever see a whole answer.
+	 */
+	uint64_t resolved;
 };
 
 struct scg_policy {
@@ -167,6 +174,23 @@ int scg_policy_rule_at(const struct scg_policy *policy, size_t index, struct scg
 	return 0;
 }
 
+#define UNRESOLVED UINT32_MAX /* the name is no syscall of that ABI */
+
+static int resolve_cached(const struct stored_rule *r, const struct scg_arch *arch, uint32_t *nr)
+{
+	uint64_t key = (uint64_t)scg_arch_mask_bit(arch) << 32;
+	uint64_t seen = __atomic_load_n(&r->resolved, __ATOMIC_RELAXED);
+	if (key && (seen & ~(uint64_t)UINT32_MAX) == key) {
+		*nr = (uint32_t)seen;
+		return *nr == UNRESOLVED ? -ENOSYS : 0;
+	}
+	if (scg_syscall_lookup(arch, r->syscall, nr) < 0)
+		*nr = UNRESOLVED;
+	/* The cache belongs to the stored rule, not to what the caller may change. */
+	__atomic_store_n((uint64_t *)&r->resolved, key | *nr, __ATOMIC_RELAXED);
+	return *nr == UNRESOLVED ? -ENOSYS : 0;
+}
+
 int scg_policy_rule_range(const struct scg_policy *policy, size_t index,
 			  const struct scg_arch *arch, uint32_t *first, uint32_t *last)
 {
@@ -180,7 +204,7 @@ int scg_policy_rule_range(const struct scg_policy *policy, size_t index,
 		*last = r->number_last;
 		return 0;
 	}
-	if (scg_syscall_lookup(arch, r->syscall, first) < 0)
+	if (resolve_cached(r, arch, first) < 0)
 		return -ENOSYS;
 	*last = *first;
 	return 0;

@@ -204,6 +204,7 @@ static bool ended_by_verdict(const struct scg_launch_result *res, int status)
 
 struct loop {
 	struct supervisor sv;
+	struct phase_trace *trace; /* o.phases */
 	pid_t waited; /* the launcher's child: the program, or (unshare_pid) its relay */
 	struct watchdog *dog;
 	int sfd;
@@ -218,7 +219,14 @@ static int supervise(struct loop *lp, int *status)
 	pid_t child = sv->res->pid, waited = lp->waited;
 	bool listening = lp->listener >= 0, exited = false;
 	for (;;) {
-		if (!exited && child_exited(waited, status)) {
+		/* Traced (phases): every stop is served here, descendants' too. */
+		int ended_status = 0;
+		int traced = lp->trace ? phase_trace_poll(lp->trace, &ended_status) : 0;
+		if (traced < 0)
+			return traced; /* a transition failed: the program is killed */
+		if (traced > 0)
+			*status = ended_status;
+		if (!exited && (lp->trace ? traced > 0 : child_exited(waited, status))) {
 			if (!lp->drain) {
 				serve_pending(sv, listening ? lp->listener : -1);
 				return 0;
@@ -261,7 +269,7 @@ static int supervise(struct loop *lp, int *status)
 					return 0;
 				/* Descendants that re-parented to us: reaped, so that their
 				 * filter is released and the listener can tell none is left. */
-				if (si.ssi_signo == SIGCHLD)
+				if (si.ssi_signo == SIGCHLD && !lp->trace)
 					tree_reap(sv->l->tree, waited);
 				on_signal(child, &si);
 			}
@@ -299,6 +307,17 @@ static int prepare(struct launch *l, char *const argv[], const struct scg_policy
 		return -EINVAL;
 	l->argv = argv;
 	l->policy = policy;
+	if (l->o.phases) {
+		if (policy || l->o.unshare_pid || l->o.mode == SCG_LAUNCH_SERVE ||
+		    l->o.mode == SCG_LAUNCH_RECORD || !scg_phases_count(l->o.phases))
+			return -EINVAL;
+		/* the start phase, with the next phase's trigger sent to the tracer */
+		r = scg_phases_filter_policy(l->o.phases, 0, &l->owned_policy);
+		if (r < 0)
+			return r;
+		l->policy = l->owned_policy;
+		l->phase_cookie = make_cookie();
+	}
 	if (l->o.mode == SCG_LAUNCH_RECORD) {
 		l->o.wait_descendants = true;
 		r = uniform_policy(SCG_RET_USER_NOTIF, &l->owned_policy);
@@ -396,6 +415,7 @@ static int launch_with_dog(struct loop *lp, const sigset_t *orig)
 	struct scg_launch_result *res = lp->sv.res;
 	struct launch_guard guard = { .supervisor = getpid(), .watchdog = lp->dog->pid,
 				      .group = getpgrp(), .landlock_abi = l->landlock_abi,
+				      .phase_cookie = l->phase_cookie,
 				      .watch_own_filters = l->how == INSTALL_REPORT ||
 							   l->how == INSTALL_COMPLAIN };
 	struct scg_policy *guard_pol = NULL;
@@ -403,6 +423,11 @@ static int launch_with_dog(struct loop *lp, const sigset_t *orig)
 	if (r < 0)
 		return not_started(res, SCG_LAUNCH_STAGE_SETUP, r);
 	lp->sv.guard = guard_pol;
+	if (l->o.phases && (r = phase_trace_new(l, l->phase_cookie, &lp->trace)) < 0) {
+		scg_policy_free(guard_pol);
+		return not_started(res, r == -EOPNOTSUPP ? SCG_LAUNCH_STAGE_POLICY
+							 : SCG_LAUNCH_STAGE_COMPILE, r);
+	}
 	uint64_t cookie = make_cookie();
 	struct scg_prog filter;
 	enum scg_launch_stage stage;
@@ -436,6 +461,8 @@ static int launch_with_dog(struct loop *lp, const sigset_t *orig)
 	close(sock[0]);
 	if (r == 0 && lp->listener >= 0 && (r = watchdog_give_listener(lp->dog, lp->listener)) < 0)
 		not_started(res, SCG_LAUNCH_STAGE_LISTENER, r);
+	if (r == 0 && lp->trace && (r = phase_trace_start(lp->trace, child)) < 0)
+		not_started(res, SCG_LAUNCH_STAGE_SETUP, r);
 	if (r == 0)
 		started(l, child);
 	if (r < 0) {
@@ -456,6 +483,8 @@ static int launch_with_dog(struct loop *lp, const sigset_t *orig)
 	}
 	if (r < 0) {
 		kill(child, SIGKILL);
+		if (lp->trace)
+			phase_trace_kill(lp->trace);
 		while (waitpid(child, &status, 0) < 0 && errno == EINTR)
 			;
 	}
@@ -514,6 +543,7 @@ int scg_launch(char *const argv[], const struct scg_policy *policy,
 		struct loop lp = { .sv = { .l = &l, .slot = dog.slot, .res = &res }, .dog = &dog,
 				   .sfd = sfd, .listener = -1, .drain = l.o.wait_descendants };
 		r = launch_with_dog(&lp, &orig);
+		phase_trace_free(lp.trace);
 		/* The watchdog answers what is still pending (descendants), and later calls. */
 		watchdog_stop(&dog);
 		if (lp.listener >= 0)

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
+#include <sys/ptrace.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -213,6 +214,10 @@ _Noreturn void launch_child(const struct launch *l, struct scg_prog *filter, uin
 		fail_early(sock, SCG_LAUNCH_STAGE_CHILD, errno);
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1L, 0L, 0L, 0L) < 0)
 		fail_early(sock, SCG_LAUNCH_STAGE_NO_NEW_PRIVS, errno);
+	/* Phases: the supervisor traces the program from its exec's stop on
+	 * (launch_phases.c); asked before the guard, which refuses ptrace. */
+	if (l->o.phases && ptrace(PTRACE_TRACEME, 0L, 0L, 0L) < 0)
+		fail_early(sock, SCG_LAUNCH_STAGE_CHILD, errno);
 	/* Before anything the program runs: its tree, then its Landlock domain,
 	 * which the supervisor and the watchdog stay outside of. */
 	tree_child_join(l->tree);

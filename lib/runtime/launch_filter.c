@@ -22,7 +22,7 @@
 
 #include "runtime/launch_internal.h"
 
-static const char *const cookie_syscalls[] = { "execve", "execveat", "sendmsg", "exit_group" };
+static const char cookie_syscalls[][11] = {"execve", "execveat", "sendmsg", "exit_group"};
 
 bool launch_action_reported(uint32_t action)
 {
@@ -76,13 +76,25 @@ static int native_arch_mask(uint32_t *mask)
 	return *mask ? 0 : -ENOSYS;
 }
 
-static int add_cookie_rules(struct scg_policy *p, uint64_t cookie)
+static int add_cookie_rules(struct scg_policy *p, uint64_t cookie, uint64_t phase_cookie)
 {
 	uint32_t mask;
 	int r = native_arch_mask(&mask);
 	if (r < 0)
 		return r;
-	for (size_t i = 0; i < sizeof(cookie_syscalls) / sizeof(cookie_syscalls[0]); i++) {
+	if (phase_cookie) {
+		/* the transition to the next phase (launch_phases.c) */
+		struct scg_rule_spec spec = {
+			.action = SCG_RET_ALLOW,
+			.syscall = "seccomp",
+			.arch_mask = mask,
+			.cond = scg_expr_cmp(3, 64, SCG_CMP_EQ, UINT64_MAX, phase_cookie),
+			.loc = SCG_LOC_NONE,
+		};
+		if (!spec.cond || (r = scg_policy_add_rule(p, &spec)) < 0)
+			return spec.cond ? r : -ENOMEM;
+	}
+	for (size_t i = 0; cookie && i < sizeof(cookie_syscalls) / sizeof(cookie_syscalls[0]); i++) {
 		struct scg_rule_spec spec = {
 			.action = SCG_RET_ALLOW,
 			.syscall = cookie_syscalls[i],
@@ -126,8 +138,8 @@ static int copy_rules(struct scg_policy *p, const struct scg_policy *policy,
 	return 0;
 }
 
-int launch_build_policy(const struct scg_policy *policy, uint64_t cookie, enum install_how how,
-			struct scg_policy **out)
+int launch_build_policy(const struct scg_policy *policy, uint64_t cookie, uint64_t phase_cookie,
+			enum install_how how, struct scg_policy **out)
 {
 	*out = NULL;
 	struct scg_policy *p = scg_policy_new();
@@ -148,7 +160,7 @@ int launch_build_policy(const struct scg_policy *policy, uint64_t cookie, enum i
 	if (scg_policy_unknown(policy, &unknown))
 		scg_policy_set_unknown(p, installed_action(unknown, how));
 	if (r == 0)
-		r = add_cookie_rules(p, cookie);
+		r = add_cookie_rules(p, cookie, phase_cookie);
 	if (r == 0)
 		r = copy_rules(p, policy, how);
 	if (r < 0) {
@@ -277,7 +289,7 @@ static int compile_policy(struct launch *l, uint64_t cookie, struct scg_prog *pr
 	struct scg_policy *p;
 	const struct scg_policy *policy = launch_policy(l);
 	*stage = SCG_LAUNCH_STAGE_POLICY;
-	int r = policy ? launch_build_policy(policy, cookie, l->how, &p) : -ENOMEM;
+	int r = policy ? launch_build_policy(policy, cookie, l->phase_cookie, l->how, &p) : -ENOMEM;
 	if (r < 0)
 		return r;
 	*stage = SCG_LAUNCH_STAGE_COMPILE;

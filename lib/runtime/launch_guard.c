@@ -105,9 +105,15 @@ static int refuse_if(struct scg_policy *p, const char *syscall, struct scg_expr 
 	return cond ? refuse(p, syscall, GUARD_EPERM, cond) : -ENOMEM;
 }
 
-/* seccomp() and prctl() installing a filter go to the supervisor. */
-static int watch_own_filters(struct scg_policy *p)
+/* seccomp() and prctl() installing a filter go to the supervisor, but for a transition's. */
+static int watch_own_filters(struct scg_policy *p, const struct launch_guard *g, uint32_t allow)
 {
+	if (g->phase_cookie) {
+		struct scg_expr *ours = scg_expr_cmp(3, 64, SCG_CMP_EQ, UINT64_MAX, g->phase_cookie);
+		int r = ours ? refuse(p, "seccomp", allow, ours) : -ENOMEM;
+		if (r < 0)
+			return r;
+	}
 	struct scg_expr *set_filter = arg_is(0, SCG_SECCOMP_SET_MODE_FILTER);
 	/* prctl's second argument is an unsigned long: the kernel compares all of it */
 	struct scg_expr *prctl_filter = scg_expr_and(
@@ -125,7 +131,7 @@ static int watch_own_filters(struct scg_policy *p)
  * (ABI 6) refuses them all in the kernel, which sees the target. */
 static int refuse_signals(struct scg_policy *p, const struct launch_guard *g)
 {
-	static const char *const by_first_arg[] = { "tkill", "rt_sigqueueinfo", "pidfd_open" };
+	static const char by_first_arg[][16] = {"tkill", "rt_sigqueueinfo", "pidfd_open"};
 	int r = refuse_if(p, "kill", kill_cond(g));
 	for (size_t i = 0; r == 0 && i < sizeof(by_first_arg) / sizeof(by_first_arg[0]); i++)
 		r = refuse_if(p, by_first_arg[i], names_ours(g, 0));
@@ -165,7 +171,7 @@ static int add_rules(struct scg_policy *p, const struct launch_guard *g, uint32_
 	/* Only where the call would run unseen: a TRACE return stays the tracer's. */
 	if (r == 0 && g->watch_own_filters &&
 	    (scg_action_of(allow) == SCG_ACTION_ALLOW || scg_action_of(allow) == SCG_ACTION_LOG))
-		r = watch_own_filters(p);
+		r = watch_own_filters(p, g, allow);
 	return r;
 }
 

@@ -51,6 +51,7 @@ struct launch {
 	int landlock_abi;                 /* the program's domain: its ABI; 0: none */
 	bool try_cgroup;                  /* features say a cgroup of its own can be made */
 	struct tree *tree;                /* the program's process tree */
+	uint64_t phase_cookie;            /* o.phases: the transition's cookie (launch_phases.c) */
 };
 
 /* The policy deciding the calls: the given one, or the profile parsed now (NULL: no memory). */
@@ -74,8 +75,8 @@ bool launch_action_reported(uint32_t action);
  * equals @cookie, then @policy with its verdicts rewritten as @how says.
  * *@out is new.  -EXDEV: @policy does not cover the native ABI.
  */
-int launch_build_policy(const struct scg_policy *policy, uint64_t cookie, enum install_how how,
-			struct scg_policy **out);
+int launch_build_policy(const struct scg_policy *policy, uint64_t cookie, uint64_t phase_cookie,
+			enum install_how how, struct scg_policy **out);
 /*
  * The filter launch_build_policy() and scg_compile() would make for
  * built-in @profile, from its prebuilt program.  0 with *@out new, or
@@ -95,6 +96,9 @@ struct launch_guard {
 	/* A filter the program installs of its own goes to the supervisor first
 	 * (REPORT: it would outrank the reported verdicts; launch_guard.c). */
 	bool watch_own_filters;
+	/* Non-zero: the transition's seccomp() call carries it in argument 3
+	 * and is let through (launch_phases.c). */
+	uint64_t phase_cookie;
 };
 
 /*
@@ -259,5 +263,23 @@ void fd_attach(struct msghdr *msg, union fd_control *control, int fd);
 /* Receives into @msg, retrying on EINTR; a descriptor that came with it goes
  * to *@fd (left alone otherwise).  Returns recvmsg's result. */
 ssize_t fd_receive(int sock, struct msghdr *msg, union fd_control *control, int *fd);
+
+/* --- phases (launch_phases.c) ---------------------------------------------- */
+
+struct phase_trace;
+/* The filters of @l->o.phases' later phases, compiled with the transition
+ * @cookie; -EOPNOTSUPP where the injection is not written for the ABI. */
+int phase_trace_new(struct launch *l, uint64_t cookie, struct phase_trace **out);
+void phase_trace_free(struct phase_trace *t);
+/* The program (which asked to be traced) runs: 0 or -ENOMEM. */
+int phase_trace_start(struct phase_trace *t, pid_t program);
+/*
+ * Handles every stop of the traced tasks: 1 with the program's wait
+ * *@status when it ended, 0 when it runs on, or a negative errno when a
+ * transition failed (the caller kills the program and its tree).
+ */
+int phase_trace_poll(struct phase_trace *t, int *status);
+/* Kills every traced process and waits for each of their threads. */
+void phase_trace_kill(struct phase_trace *t);
 
 #endif

@@ -8,6 +8,7 @@
 #include <syscage/diag.h>
 
 #include "grow.h"
+#include "suggest.h"
 
 /* Each entry owns its strings; the public view points into them. */
 struct diag_item {
@@ -73,6 +74,42 @@ const struct scg_diag_entry *scg_diag_get(const struct scg_diag *diag, size_t in
 	return &diag->items[index].pub;
 }
 
+static const char *const hint_texts[SCG_HINTS + 1] = {
+	[SCG_HINT_MORE_TIME] = "give it more time (a larger timeout_ms, 0 for no limit)",
+	[SCG_HINT_NAME_FORMAT] = "name the format (scg_load_options.format) to have its reader "
+				 "say what is wrong",
+	[SCG_HINT_CHOOSE_FORMAT] = "name the format (scg_load_options.format), or give the file "
+				   "the suffix of one",
+	[SCG_HINT_ONE_ARCH] = "write a policy for one ABI",
+	[SCG_HINT_ADD_X32] = "target x32 too, with no rule for it",
+	[SCG_HINT_CHOOSE_ARCH] = "name the ABI (scg_asm_options.arch)",
+	[SCG_HINT_ARCH_OR_NUMBER] = "name the ABI (scg_asm_options.arch), or write the number",
+	[SCG_HINT_OWN_ARCH] = "read it for its own ABI, or disassemble it again for the other",
+	[SCG_HINT_POLICY_ARCH] = "add an 'arch' line, or give the compiler the ABIs",
+	[SCG_HINT_LIST_ARCHES] = "scg_arch_at() lists the ABIs",
+	[SCG_HINT_LIST_GROUPS] = "scg_group_name() lists the groups",
+	[SCG_HINT_INT_ARGS_32] = "compare only the low 32 bits: in a policy the parameter's name "
+				 "or argN.lo; import OCI profiles with int_args_32 set",
+	[SCG_HINT_INJECT_ARCHES] = "the target ABIs are the rules' options' (arches), or the "
+				   "native ones",
+};
+
+_Static_assert(SCG_HINT_INJECT_ARCHES == SCG_HINTS, "SCG_HINTS is the last hint");
+
+const char *scg_hint_text(enum scg_hint hint)
+{
+	return (unsigned)hint <= SCG_HINTS ? hint_texts[hint] : NULL;
+}
+
+/* The id of @hint when it is one of hint_texts (by address), else SCG_HINT_NONE. */
+static enum scg_hint hint_id_of(const char *hint)
+{
+	for (unsigned i = 1; hint && i <= SCG_HINTS; i++)
+		if (hint == hint_texts[i])
+			return (enum scg_hint)i;
+	return SCG_HINT_NONE;
+}
+
 static char *dup_or_null(const char *s, bool *failed)
 {
 	if (!s)
@@ -98,7 +135,8 @@ int scg_diag_vadd(struct scg_diag *diag, enum scg_severity severity, struct scg_
 		failed = true;
 	}
 	item.file = dup_or_null(loc.file, &failed);
-	item.hint = dup_or_null(hint, &failed);
+	enum scg_hint hint_id = hint_id_of(hint);
+	item.hint = hint_id ? NULL : dup_or_null(hint, &failed);
 	if (failed) {
 		diag_item_release(&item);
 		return -ENOMEM;
@@ -108,7 +146,8 @@ int scg_diag_vadd(struct scg_diag *diag, enum scg_severity severity, struct scg_
 		.loc = loc,
 		.code = code,
 		.message = item.message,
-		.hint = item.hint,
+		.hint = hint_id ? hint_texts[hint_id] : item.hint,
+		.hint_id = hint_id,
 	};
 	item.pub.loc.file = item.file;
 	diag->items[diag->count++] = item;
@@ -172,4 +211,13 @@ int scg_diag_format(const struct scg_diag_entry *entry, char *buf, size_t size)
 		more = snprintf(rest, size - used, "%s: %s",
 				scg_severity_name(entry->severity), entry->message);
 	return more < 0 ? more : at + more;
+}
+
+const char *scg_suggest(const char *word, const char *const *candidates, size_t n)
+{
+	struct suggest s;
+	suggest_init(&s, word);
+	for (size_t i = 0; i < n; i++)
+		suggest_consider(&s, candidates[i]);
+	return suggest_result(&s);
 }

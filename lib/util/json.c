@@ -1,16 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "json.h"
 
-#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 
-#include <syscage/json.h>
-
 #include "util/utf8.h"
-
-/* Where the pieces of a literal go: 0, or a negative errno that ends the literal. */
-typedef int (*json_put)(void *ctx, const char *s, size_t n);
 
 /* The escape for @c, a byte that is not copied as it is, into @esc; its length. */
 static size_t escape(unsigned char c, char esc[8])
@@ -32,7 +26,7 @@ static size_t escape(unsigned char c, char esc[8])
  * @put the literal for @len bytes at @s in pieces, runs of bytes that go out
  * as they are between escapes.  Stops at the first piece @put refuses.
  */
-static int write_string(json_put put, void *ctx, const char *s, size_t len)
+int json_write_escaped(json_put put, void *ctx, const char *s, size_t len)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	int r = put(ctx, "\"", 1);
@@ -67,20 +61,5 @@ static int put_strbuf(void *ctx, const char *s, size_t n)
 
 void json_append_string(struct strbuf *sb, const char *s, size_t len)
 {
-	(void)write_string(put_strbuf, sb, s, len);
-}
-
-static int put_file(void *ctx, const char *s, size_t n)
-{
-	errno = 0;
-	if (fwrite(s, 1, n, ctx) == n)
-		return 0;
-	return errno > 0 ? -errno : -EIO;
-}
-
-int scg_json_write_string(FILE *out, const char *s, size_t len)
-{
-	if (!out || (!s && len))
-		return -EINVAL;
-	return write_string(put_file, out, s, len);
+	(void)json_write_escaped(put_strbuf, sb, s, len);
 }

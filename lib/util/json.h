@@ -17,6 +17,15 @@
 #include "util/strbuf.h"
 
 /* Appends @len bytes at @s to @sb as a quoted JSON string (@s may be NULL if @len is 0). */
+/* Where the pieces of a literal go: 0, or a negative errno that ends the literal. */
+typedef int (*json_put)(void *ctx, const char *s, size_t n);
+
+/*
+ * The one writer of JSON string literals: hands @put the literal for @len
+ * bytes at @s in pieces.  Returns 0 or the first refusal of @put.
+ */
+int json_write_escaped(json_put put, void *ctx, const char *s, size_t len);
+
 void json_append_string(struct strbuf *sb, const char *s, size_t len);
 
 #endif

@@ -1,6 +1,4 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-#include <syscage/diag.h>
-
 #include "suggest.h"
 
 #include <ctype.h>
@@ -69,13 +67,4 @@ void suggest_consider(struct suggest *s, const char *candidate)
 const char *suggest_result(const struct suggest *s)
 {
 	return s->best;
-}
-
-const char *scg_suggest(const char *word, const char *const *candidates, size_t n)
-{
-	struct suggest s;
-	suggest_init(&s, word);
-	for (size_t i = 0; i < n; i++)
-		suggest_consider(&s, candidates[i]);
-	return suggest_result(&s);
 }

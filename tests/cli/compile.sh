@@ -98,9 +98,12 @@ else
 	skip_feature shared-profiles "Docker's profile below libseccomp's instructions ($DOCKER)"
 fi
 
-# formats that convert the policy instead of compiling it
+# formats that convert the policy instead of compiling it (the policy's errno for openat
+# would stop an OCI runtime: exported as it is)
 for f in policy oci; do
-	"$SYSCAGE" compile -f $f "$TMP/small.policy" >"$TMP/out" 2>"$TMP/err"
+	as_is=()
+	[ $f = oci ] && as_is=(--no-runtime-calls)
+	"$SYSCAGE" compile -f $f "${as_is[@]}" "$TMP/small.policy" >"$TMP/out" 2>"$TMP/err"
 	rc=$?
 	if { [ $rc -eq 0 ] && [ -s "$TMP/out" ]; } || { [ $rc -eq 2 ] && grep -q "not available" "$TMP/err"; }; then
 		ok "--format $f converts, or says it is not available"

@@ -210,25 +210,11 @@ wait "$polheld" "$held" 2>/dev/null
 
 # a filter that tests the same bits twice on one path: the condition reads once
 fold_checks=("dump --format policy of a filter testing bits twice" "repeated conditions are folded"
-	"the folded policy compiles" "the folded policy is equivalent to the filter")
+	"the folded policy compiles" "the folded policy is equivalent to the filter"
+	"dump --format policy and decompile print the same policy")
 lack=$(missing_of x86_64 ptrace-get-filter no-inherited-filter)
 if [ -z "$lack" ]; then
-	cat >"$TMP/twice.s" <<'ASM'
-ld [arch]
-jne #AUDIT_ARCH_X86_64, kill
-ld [nr]
-jne #56, allow
-ld [arg0.lo]
-jset #0x30000000, a, allow
-a: ld [arg1.lo]
-jeq #5, deny1, b
-b: ld [arg0.lo]
-jset #0x30000000, deny2, allow
-deny1: ret ERRNO(1)
-deny2: ret ERRNO(13)
-allow: ret ALLOW
-kill: ret KILL_PROCESS
-ASM
+	twice_filter >"$TMP/twice.s"
 	"$SYSCAGE" asm "$TMP/twice.s" -o "$TMP/twice.bpf" || not_ok "assemble the twice filter"
 	"$HELPER" hold1 "$TMP/twice.bpf" "$TMP/held4" &
 	twice=$!
@@ -243,6 +229,13 @@ ASM
 	fi
 	expect_status 0 "the folded policy compiles" -- "$SYSCAGE" compile "$TMP/twice.policy" -o "$TMP/twice-re.bpf"
 	expect_status 0 "the folded policy is equivalent to the filter" -- "$SYSCAGE" diff "$TMP/twice-re.bpf" "$TMP/twice.bpf"
+	# one simplifier: decompile prints the same rules (the comment lines aside)
+	"$SYSCAGE" decompile "$TMP/twice.bpf" 2>"$TMP/err" | grep -v '^#' >"$TMP/twice-dec.policy"
+	if grep -v '^#' "$TMP/twice.policy" | diff - "$TMP/twice-dec.policy" >"$TMP/diff"; then
+		ok "dump --format policy and decompile print the same policy"
+	else
+		not_ok "dump --format policy and decompile print the same policy" "$(head -c 600 "$TMP/diff")"
+	fi
 	kill "$twice" 2>/dev/null
 	wait "$twice" 2>/dev/null
 else

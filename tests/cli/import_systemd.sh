@@ -52,8 +52,8 @@ expect_emu "its ptrace is killed" "KILL_PROCESS" -- -f "$TMP/show.bpf" ptrace
 
 printf 'allow read\nSystemCallFilter=read\n' >"$TMP/both.txt"
 expect_status 2 "content that fits two formats is refused" -- "$SYSCAGE" compile "$TMP/both.txt"
-expect_grep "$TMP/err" "fits several input formats \(policy, systemd\).*--input-format" \
-	"the error names the candidates"
+expect_grep "$TMP/err" "fits several input formats \(policy, systemd\)" "the error names the candidates"
+expect_grep "$TMP/err" "hint: say which with --input-format" "the hint names the flag"
 expect_status 2 "--input-format settles it" -- "$SYSCAGE" compile --input-format systemd \
 	-o "$TMP/both.bpf" "$TMP/both.txt"
 expect_grep "$TMP/err" "both\.txt:1:1: error: line is neither an assignment" \

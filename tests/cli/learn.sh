@@ -264,6 +264,50 @@ PY
 	else ok "${oci_checks[1]}"; fi
 fi
 
+# a real program's policy text, exported with `compile --format oci`: the export adds the
+# runtime's start calls, and runc runs python3 from the host's /usr under it; without them
+# (--no-runtime-calls) the container dies before python3 starts
+real_checks=("runc runs python3 under the exported policy" "python3 answered in the container"
+	"--no-runtime-calls: the container is killed before the program starts")
+if ! have_feature runc || [ ! -x /usr/bin/python3 ]; then
+	for check in "${real_checks[@]}"; do skip_feature runc "$check"; done
+else
+	py='import json; print(json.dumps({"answer": 6 * 7}))'
+	expect_status 0 "learn python3 as policy text" -- $T "$S" learn -o "$TMP/py.policy" -- /usr/bin/python3 -c "$py"
+	expect_status 0 "compile --format oci adds the runtime's calls" -- \
+		"$S" compile --format oci -o "$TMP/py.json" "$TMP/py.policy"
+	expect_grep "$TMP/err" '^note: allowed for the OCI runtime, which makes them before the program starts: execve' \
+		"the export names the calls it added"
+	expect_status 0 "compile --format oci --no-runtime-calls" -- \
+		"$S" compile --format oci --no-runtime-calls -o "$TMP/py-bare.json" "$TMP/py.policy"
+	mkdir -p "$TMP/pybundle/rootfs"
+	(cd "$TMP/pybundle" && runc spec)
+	py_bundle() { # PROFILE: the bundle's config runs python3 under PROFILE
+		python3 - "$TMP/pybundle/config.json" "$1" "$py" <<'PY'
+import json, sys
+config = json.load(open(sys.argv[1]))
+profile = json.load(open(sys.argv[2]))
+config["process"]["args"] = ["/usr/bin/python3", "-c", sys.argv[3]]
+config["process"]["terminal"] = False
+config["root"]["readonly"] = True
+config["mounts"] = [m for m in config["mounts"] if m["destination"] not in ("/usr", "/lib", "/lib64", "/bin", "/etc")]
+for d in ("usr", "lib", "lib64", "bin", "etc"):
+    config["mounts"].append({"destination": "/" + d, "type": "bind", "source": "/" + d,
+                             "options": ["rbind", "ro"]})
+config["linux"]["seccomp"] = profile.get("linux", {}).get("seccomp", profile)
+json.dump(config, open(sys.argv[1], "w"))
+PY
+		for d in usr lib lib64 bin etc; do mkdir -p "$TMP/pybundle/rootfs/$d"; done
+	}
+	py_bundle "$TMP/py.json"
+	expect_status 0 "${real_checks[0]}" -- $T unshare -m sh -c \
+		"mount --make-rprivate / && cd '$TMP/pybundle' && runc run scg-py-$$"
+	expect_grep "$TMP/out" '^\{"answer": 42\}$' "${real_checks[1]}"
+	py_bundle "$TMP/py-bare.json"
+	expect_status 159 "${real_checks[2]}" -- $T unshare -m sh -c \
+		"mount --make-rprivate / && cd '$TMP/pybundle' && runc run scg-pyb-$$"
+fi
+
 # an ordinary user
 if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
 	# copies nobody can reach wherever the tree is; the policy goes to stdout,

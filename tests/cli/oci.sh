@@ -50,12 +50,35 @@ allow read, write, exit_group
 errno(EBADF) close if arg0.lo <= 2
 allow close
 POLICY
-expect_status 0 "export a policy" -- "$SYSCAGE" compile --format oci -o "$TMP/small.json" "$TMP/small.policy"
+# (its rule for close is not the unconditional allow an OCI runtime needs: exported as is)
+expect_status 0 "export a policy" -- "$SYSCAGE" compile --format oci --no-runtime-calls \
+	-o "$TMP/small.json" "$TMP/small.policy"
 expect_grep "$TMP/err" "bad-architecture" "the export warns about the bad-architecture action"
 expect_status 0 "compile the exported policy" -- "$SYSCAGE" compile -o "$TMP/small.bpf" "$TMP/small.json"
 expect_emu "close(1) fails with EBADF" "ERRNO(9)" -- -f "$TMP/small.bpf" close 1
 expect_emu "close(7) is allowed" "ALLOW" -- -f "$TMP/small.bpf" close 7
 expect_emu "close with garbage above bit 31 still fails" "ERRNO(9)" -- -f "$TMP/small.bpf" close 0x500000001
+
+# the runtime's start calls: refused where a rule restricts one, added where the default
+# would stop it, left out with --no-runtime-calls
+expect_status 2 "an export that would stop the runtime is refused" -- \
+	"$SYSCAGE" compile --format oci -o "$TMP/refused.json" "$TMP/small.policy"
+expect_grep "$TMP/err" "small.policy:4:14: error: the policy's rule for close does not allow it whatever its arguments" \
+	"the refusal points at the rule and names the call"
+expect_grep "$TMP/err" "hint: allow it whole, or export with --no-runtime-calls" "the refusal says how out"
+if [ -e "$TMP/refused.json" ]; then not_ok "no output file after the refusal"; else ok "no output file after the refusal"; fi
+printf 'arch x86_64\ndefault kill\nallow read, write, exit_group\n' >"$TMP/tiny.policy"
+for fmt in oci k8s; do
+	expect_status 0 "--format $fmt: the runtime's start calls are added" -- \
+		"$SYSCAGE" compile --format $fmt -o "$TMP/tiny.$fmt" "$TMP/tiny.policy"
+	expect_grep "$TMP/err" "^note: allowed for the OCI runtime, which makes them before the program starts: execve, execveat, openat, close" \
+		"--format $fmt: the note names them"
+done
+expect_grep "$TMP/tiny.oci" '"execve"' "the export allows execve"
+"$SYSCAGE" compile --format oci --no-runtime-calls -o "$TMP/tiny-bare.oci" "$TMP/tiny.policy" 2>"$TMP/err"
+if grep -q '"execve"' "$TMP/tiny-bare.oci"; then not_ok "--no-runtime-calls: execve left out"; else ok "--no-runtime-calls: execve left out"; fi
+expect_status 2 "--no-runtime-calls without oci or k8s" -- "$SYSCAGE" compile --no-runtime-calls "$TMP/tiny.policy"
+expect_grep "$TMP/err" "goes with --format oci or k8s" "--no-runtime-calls: says what it goes with"
 
 # the built-in profiles
 expect_status 0 "compile the built-in docker-default" -- "$SYSCAGE" compile -o "$TMP/dd.bpf" docker-default
@@ -169,8 +192,8 @@ PY
 		"$TMP/back.json" "$DOCKER"
 	printf 'default errno(EPERM)\nallow read, write, exit_group\nerrno(EACCES) openat if (arg2 & 0x40) != 0\nallow socket if arg0 == 1\n' \
 		>"$TMP/k8s-args.policy"
-	"$SYSCAGE" compile -a x86_64 --format k8s -o "$TMP/args.yaml" "$TMP/k8s-args.policy" 2>"$TMP/err"
-	"$SYSCAGE" compile -a x86_64 --format oci -o "$TMP/args-oci.json" "$TMP/k8s-args.policy" 2>"$TMP/err"
+	"$SYSCAGE" compile -a x86_64 --format k8s --no-runtime-calls -o "$TMP/args.yaml" "$TMP/k8s-args.policy" 2>"$TMP/err"
+	"$SYSCAGE" compile -a x86_64 --format oci --no-runtime-calls -o "$TMP/args-oci.json" "$TMP/k8s-args.policy" 2>"$TMP/err"
 	python3 -c 'import json,sys,yaml; json.dump(yaml.safe_load(open(sys.argv[1]))["spec"], open(sys.argv[2],"w"))' \
 		"$TMP/args.yaml" "$TMP/args.json"
 	expect_grep "$TMP/args.yaml" "^      - index: 2$" "k8s: argument conditions"

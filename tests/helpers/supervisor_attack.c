@@ -72,24 +72,55 @@ static char proc_state(pid_t pid, pid_t *ppid)
 	return state;
 }
 
-/*
- * syscage's watchdog: its child other than @program; 0 when there is none.
- * (By name it would be syscage-watch, but the watchdog may not have named
- * itself yet when the program starts.)
- */
-static pid_t find_watchdog(pid_t supervisor, pid_t program)
+/* Whether @pid calls itself @name (/proc/PID/comm). */
+static bool named(pid_t pid, const char *name)
+{
+	char path[64], comm[32] = "";
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return false;
+	bool same = fgets(comm, sizeof(comm), f) && !strncmp(comm, name, strlen(name)) &&
+		    comm[strlen(name)] == '\n';
+	fclose(f);
+	return same;
+}
+
+/* A child of @supervisor other than @program, named @name unless @name is NULL; 0: none. */
+static pid_t child_of(pid_t supervisor, pid_t program, const char *name)
 {
 	DIR *d = opendir("/proc");
 	struct dirent *e;
 	pid_t found = 0;
 	while (d && !found && (e = readdir(d))) {
 		pid_t pid = atoi(e->d_name), ppid = 0;
-		if (pid > 0 && pid != program && proc_state(pid, &ppid) && ppid == supervisor)
+		if (pid > 0 && pid != program && proc_state(pid, &ppid) && ppid == supervisor &&
+		    (!name || named(pid, name)))
 			found = pid;
 	}
 	if (d)
 		closedir(d);
 	return found;
+}
+
+static void sleep_ms(long ms);
+
+/*
+ * syscage's watchdog: the child of @supervisor named syscage-watch, waited for a
+ * second, since it may not have named itself yet when the program starts; then
+ * any child other than @program; 0 when there is none.  By name first, because a
+ * supervisor that was the caller's process may have other children (a daemon a
+ * failed test left behind), which the guard has no reason to protect.
+ */
+static pid_t find_watchdog(pid_t supervisor, pid_t program)
+{
+	for (int i = 0; i < 100; i++) {
+		pid_t pid = child_of(supervisor, program, "syscage-watch");
+		if (pid)
+			return pid;
+		sleep_ms(10);
+	}
+	return child_of(supervisor, program, NULL);
 }
 
 static void sleep_ms(long ms)

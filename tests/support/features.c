@@ -91,6 +91,7 @@ bool feature_have(const char *name)
 	abort();
 }
 
+__attribute__((format(printf, 2, 0)))
 static void print_skip(const char *name, const char *fmt, va_list ap)
 {
 	fflush(stderr);

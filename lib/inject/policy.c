@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * The filter `syscage inject` installs.  Rules the kernel can carry alone
+ * The policy a fault injector installs (`syscage inject`'s filter).  Rules the kernel can carry alone
  * (an errno for every matching call) become SECCOMP_RET_ERRNO and never
  * leave the kernel; counted, retval and signal rules become USER_NOTIF;
  * every other call gets the base policy's verdict (allow-all by default),
@@ -20,7 +20,8 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "inject.h"
+#include <syscage/bpf.h>
+#include <syscage/inject.h>
 
 /* Verdicts a supervisor cannot give as the kernel does. */
 static bool kernel_only(uint32_t action)
@@ -41,14 +42,14 @@ static bool kernel_only(uint32_t action)
 	return true;
 }
 
-bool inject_in_filter(const struct scg_inject_rule *rule, bool count_all)
+bool scg_inject_rule_in_filter(const struct scg_inject_rule *rule, bool count_all)
 {
 	return !count_all && scg_inject_rule_is_static(rule);
 }
 
 static uint32_t installed_action(const struct scg_inject_rule *rule, bool count_all)
 {
-	if (inject_in_filter(rule, count_all))
+	if (scg_inject_rule_in_filter(rule, count_all))
 		return SCG_RET_ERRNO | (rule->error & SCG_RET_DATA);
 	return SCG_RET_USER_NOTIF;
 }
@@ -97,14 +98,6 @@ static int spans_of(const struct scg_policy *from, size_t index, const struct sc
 		if (r < 0)
 			out[t] = (struct span){ 1, 0 };
 	}
-	return 0;
-}
-
-static uint32_t arch_bit(const struct scg_arch *arch)
-{
-	for (size_t i = 0; i < scg_arch_count() && i < 32; i++)
-		if (scg_arch_at(i) == arch)
-			return 1U << i;
 	return 0;
 }
 
@@ -162,7 +155,7 @@ static int add_narrowed(struct scg_policy *p, const struct matches *m, const str
 			const struct span *s = &mr->spans[t];
 			if (s->first <= s->last && bs[t].first <= bs[t].last &&
 			    s->first <= bs[t].last && bs[t].first <= s->last)
-				mask |= arch_bit(scg_policy_arch_at(p, t));
+				mask |= scg_arch_mask_bit(scg_policy_arch_at(p, t));
 		}
 		if (!mask)
 			continue;
@@ -203,10 +196,14 @@ static int add_rules(struct scg_policy *p, const struct scg_policy *base, const 
 	return r;
 }
 
-int inject_build_policy(struct scg_inject_rule *const *rules, size_t nrules,
-			const struct scg_policy *base, bool count_all, struct scg_policy **out)
+int scg_inject_policy_build(struct scg_inject_rule *const *rules, size_t nrules,
+			    const struct scg_policy *base, bool count_all, struct scg_policy **out)
 {
+	if (!out)
+		return -EINVAL;
 	*out = NULL;
+	if (!base || (nrules && !rules))
+		return -EINVAL;
 	struct scg_policy *p = scg_policy_new();
 	if (!p)
 		return -ENOMEM;
