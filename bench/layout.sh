@@ -39,8 +39,11 @@ trap 'rm -rf "$TMP"' EXIT
 DATA=bench/data/layout
 status=0
 
+echo "command: KAFEL_COMPILE=${KAFEL:-(none)} bench/layout.sh"
 echo "syscage $(git describe --always --dirty 2>/dev/null || echo '?'), $(date -u +%Y-%m-%dT%H:%MZ)," \
 	"$(uname -sr) $(uname -m)"
+echo "machine: $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -1), $(nproc) CPUs;" \
+	"load average $(cut -d' ' -f1-3 /proc/loadavg) (the figures are emulated: exact, not timed)"
 
 equivalent() { # LABEL FILTER POLICY
 	if "$S" diff --arch x86_64 "$2" "$3" >"$TMP/diff" 2>&1; then
