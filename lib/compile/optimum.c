@@ -34,6 +34,7 @@ struct opt {
 	size_t max_states;
 	size_t n;
 	int *point;         /* per range: its index among the points, or -1 */
+	uint32_t *below;    /* per range k (and m): the points among the ranges before k */
 	uint64_t *keys;     /* (i, j, mask) packed; 0 = empty */
 	uint64_t *vals;
 	size_t nslots, used;
@@ -174,25 +175,25 @@ static uint64_t cost(struct opt *o, size_t i, size_t j, uint32_t mask)
 		i++;
 	while (j > i && taken(o, j, mask))
 		j--;
-	/* only the points inside count for the key */
-	uint32_t inside = 0;
-	uint64_t weight = 0;
-	bool one_node = true;
-	uint32_t node = o->r[i].node;
-	for (size_t k = i; k <= j; k++) {
-		if (taken(o, k, mask)) {
-			inside |= 1U << o->point[k];
-			continue;
-		}
-		weight += o->r[k].weight;
-		one_node &= o->r[k].node == node;
-	}
-	if (one_node || weight == 0 || o->err)
+	if (o->err)
 		return 0;
+	/* only the points inside count for the key; a known state costs no scan */
+	uint32_t inside = mask & o->below[j + 1] & ~o->below[i];
 	uint64_t key = pack(i, j, inside);
 	uint64_t *k = slot(o, key);
 	if (*k)
 		return o->vals[k - o->keys];
+	uint64_t weight = 0;
+	bool one_node = true;
+	uint32_t node = o->r[i].node;
+	for (size_t x = i; x <= j; x++) {
+		if (taken(o, x, inside))
+			continue;
+		weight += o->r[x].weight;
+		one_node &= o->r[x].node == node;
+	}
+	if (one_node || weight == 0)
+		return 0;
 	uint64_t best = UINT64_MAX;
 	for (size_t r = i + 1; r <= j; r++) {
 		if (taken(o, r, inside))
@@ -255,13 +256,18 @@ int opt_tree_cost(const struct opt_range *r, size_t n, bool minimax, size_t max_
 	o.r = red;
 	o.n = m;
 	o.point = malloc(m * sizeof(*o.point));
+	o.below = malloc((m + 1) * sizeof(*o.below));
 	o.nslots = 1024;
 	o.keys = calloc(o.nslots, sizeof(*o.keys));
 	o.vals = malloc(o.nslots * sizeof(*o.vals));
-	err = o.point && o.keys && o.vals ? 0 : -ENOMEM;
+	err = o.point && o.below && o.keys && o.vals ? 0 : -ENOMEM;
 	int points = 0;
-	for (size_t i = 0; !err && i < m; i++)
+	for (size_t i = 0; !err && i < m; i++) {
+		o.below[i] = points ? (1U << points) - 1 : 0;
 		o.point[i] = is_point(&red[i]) ? points++ : -1;
+	}
+	if (!err)
+		o.below[m] = points ? (uint32_t)((1ULL << points) - 1) : 0;
 	/* Without points the states are the intervals, all of them (the search is then
 	 * O(m^3)): allowed up to OPT_MAX_RANGES ranges. */
 	o.max_states = points ? OPT_MAX_STATES : m * (m + 1) / 2 + 1;
@@ -273,6 +279,7 @@ int opt_tree_cost(const struct opt_range *r, size_t n, bool minimax, size_t max_
 	}
 	free(red);
 	free(o.point);
+	free(o.below);
 	free(o.keys);
 	free(o.vals);
 	if (err)
