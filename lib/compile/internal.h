@@ -139,13 +139,22 @@ struct nr_range {
 
 /* Merges neighbours that ended up with the same node; returns the new count. */
 size_t tree_merge(struct nr_range *ranges, size_t n);
+/*
+ * The most ranges tree_build() lays out exactly (the dynamic programs);
+ * past it the top levels split the weight in halves, and the height limit
+ * and the pricing of the hot chain (layout.c) give way: bounding every
+ * piece would cost O(n^3) each, which policies of many thousand numbered
+ * rules cannot pay.
+ */
+#define TREE_EXACT_MAX 256
 /* The height of a balanced tree over @n leaves: ceil(log2(n)). */
 unsigned tree_height_needed(size_t n);
 /*
  * The node of a search tree on seccomp_data.nr over @n sorted, contiguous
  * ranges: among the trees of height at most @limit (0: any; raised to
- * tree_height_needed(n) when below), the mean depth weighted by ->weight is
- * minimal (exactly, up to a size where an approximation is used).  The
+ * tree_height_needed(n) when below; ignored past TREE_EXACT_MAX ranges),
+ * the mean depth weighted by ->weight is minimal (exactly, up to
+ * TREE_EXACT_MAX ranges, where an approximation takes over).  The
  * ranges must cover every number that can reach the tree.
  */
 uint32_t tree_build(struct dag *g, const struct nr_range *ranges, size_t n, unsigned limit,

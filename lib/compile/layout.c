@@ -496,6 +496,34 @@ static void range_weights(struct nr_range *r, size_t n)
 }
 
 /*
+ * choose_chain() past TREE_EXACT_MAX ranges, where the tree keeps no bound
+ * and pricing each chain length would plan the whole tree again: a
+ * candidate keeps its `jeq` while it saves its own weight a walk down a
+ * balanced tree (about log2(ranges) tests) more than it costs all the
+ * weight behind it (one test each).  Every range weighs at least 1 there,
+ * so that where nothing weighs the tree's weight halving splits by count
+ * instead of peeling off one range a level.
+ */
+static size_t long_chain(struct layout *l, size_t ranges)
+{
+	uint64_t rest = 0, depth = tree_height_needed(ranges);
+	for (size_t i = 0; i < l->nranges; i++) {
+		if (l->ranges[i].weight == 0)
+			l->ranges[i].weight = 1;
+		rest += l->ranges[i].weight;
+	}
+	size_t k = 0;
+	while (k < l->hot.n && k < HOT_MAX && depth > 1) {
+		uint64_t w = l->ranges[l->hot.calls[k].range].weight;
+		rest -= w;
+		if (w * (depth - 1) <= rest)
+			break;
+		k++;
+	}
+	return k;
+}
+
+/*
  * How many of the sorted candidates get a `jeq` in front of the tree, and
  * the height the tree may then have (*@limit): the count that minimises the
  * blended cost of chain and tree together, every count from none to
@@ -511,7 +539,13 @@ static size_t choose_chain(struct layout *l, unsigned split, unsigned *limit, in
 		return 0;
 	}
 	memcpy(copy, l->ranges, n * sizeof(*copy));
-	unsigned bound = tree_height_needed(tree_merge(copy, n)) + DEPTH_SLACK;
+	size_t ranges = tree_merge(copy, n);
+	if (ranges > TREE_EXACT_MAX) {
+		free(copy);
+		*limit = 0;
+		return long_chain(l, ranges);
+	}
+	unsigned bound = tree_height_needed(ranges) + DEPTH_SLACK;
 	*limit = bound;
 	uint64_t best = UINT64_MAX, total = 0;
 	for (size_t i = 0; i < n; i++)

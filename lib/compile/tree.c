@@ -9,9 +9,10 @@
  * position, O(n^2); when its tree is deeper than the limit, the same
  * program with the height as one more dimension, O(n^3 * limit), which is
  * exact for the bounded trees (Knuth's bound does not carry over to it, so
- * every root is tried).  Past 256 ranges the top levels split the weight in
- * halves, as evenly as the limit lets both sides still fit, until the
- * pieces are that small.
+ * every root is tried).  Past 256 ranges (TREE_EXACT_MAX) the top levels
+ * split the weight in halves until the pieces are that small, and each
+ * piece is the unbounded optimum: the bounded program on every piece of a
+ * policy with thousands of numbered rules would take minutes.
  *
  * A stretch where a few single numbers interrupt one decision ("allowed,
  * except these two") can instead be a short chain of `jeq`: the dynamic
@@ -27,7 +28,7 @@
 #include "bpf/opcodes.h"
 #include "compile/internal.h"
 
-#define DP_MAX 256
+#define DP_MAX TREE_EXACT_MAX
 /* Longest stretch B x B y B z B tested as a chain of `jeq` (x, y, z single numbers). */
 #define CHAIN_MAX 7
 
@@ -385,6 +386,8 @@ static uint32_t plan_tree(struct dag *g, const struct nr_range *ranges, size_t n
 	p.prefix[0] = 0;
 	for (size_t i = 0; i < n; i++)
 		p.prefix[i + 1] = p.prefix[i] + ranges[i].weight;
+	if (n > DP_MAX)
+		limit = 0; /* (TREE_EXACT_MAX) */
 	uint32_t node = hybrid_tree(g, &p, 0, n - 1, limit, cost, err);
 	free(p.prefix);
 	return node;
