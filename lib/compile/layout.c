@@ -559,11 +559,18 @@ static size_t choose_chain(struct layout *l, unsigned split, unsigned *limit, in
 			chain += (i + 1) * w;
 			rest -= w;
 		}
+		/* What the chain costs and the tree's test costs the rest grows with k (by
+		 * rest - split * w per step): once it reaches the best, no longer chain wins. */
+		if (best != UINT64_MAX && chain + (k + split) * rest >= best)
+			break;
 		unlink_hot(&l->hot, k, copy, n);
 		size_t merged = tree_merge(copy, n);
 		unsigned left = (unsigned)(bound - k);
 		if (left < tree_height_needed(merged))
 			break;
+		/* A tree of two leaves or more tests every range at least once. */
+		if (best != UINT64_MAX && merged > 1 && chain + (k + split + 1) * rest >= best)
+			continue;
 		uint64_t tree = tree_cost(copy, merged, left, err);
 		if (tree == UINT64_MAX)
 			continue;

@@ -62,6 +62,7 @@ struct planner {
 	/* The bounded program: per height limit 0..limit, by row (NULL when unbounded). */
 	unsigned limit;
 	uint64_t *bcost;
+	uint64_t *bcol; /* bcost by column (j), so that the inner loop reads it in order */
 	uint16_t *broot;
 	uint8_t *bchain;
 };
@@ -191,20 +192,39 @@ static size_t bounded_at(const struct planner *p, unsigned h, size_t i, size_t j
  */
 static void plan_bounded(struct planner *p)
 {
-	size_t n = p->n;
+	size_t n = p->n, cells = n * (n + 1) / 2;
+	/* reach[h]: the most ranges a tree of height h decides, 1 and then
+	 * max(2 reach[h - 1], 2h + 1) (a chain of h tests decides 2h + 1) */
+	size_t reach[64];
+	reach[0] = 1;
+	for (unsigned h = 1; h < 64; h++) { /* (limit < 64: plan_tree()) */
+		size_t split = reach[h - 1] > n ? n + 1 : 2 * reach[h - 1];
+		reach[h] = split > 2 * h + 1 ? split : 2 * h + 1;
+	}
 	for (unsigned h = 0; h <= p->limit; h++) {
 		for (size_t i = n; i-- > 0;) {
-			p->bcost[bounded_at(p, h, i, i)] = 0;
+			p->bcost[bounded_at(p, h, i, i)] = p->bcol[(size_t)h * cells + col_at(i, i)] = 0;
 			p->broot[bounded_at(p, h, i, i)] = (uint16_t)i;
 			p->bchain[bounded_at(p, h, i, i)] = 0;
 			for (size_t j = i + 1; j < n; j++) {
 				size_t at = bounded_at(p, h, i, j), tests = 0;
 				uint64_t best = NO_TREE;
 				size_t best_r = i + 1;
-				if (h > 0) {
-					for (size_t r = i + 1; r <= j; r++) {
-						uint64_t a = p->bcost[bounded_at(p, h - 1, i, r - 1)];
-						uint64_t b = p->bcost[bounded_at(p, h - 1, r, j)];
+				/* Each side must fit in h - 1: it holds at most reach[h - 1] ranges. */
+				size_t lo = i + 1, hi = j;
+				if (h > 0 && j + 1 - i > reach[h - 1]) {
+					if (j + 1 - reach[h - 1] > lo)
+						lo = j + 1 - reach[h - 1];
+					if (i + reach[h - 1] < hi)
+						hi = i + reach[h - 1];
+				}
+				if (h > 0 && j + 1 - i <= 2 * reach[h - 1]) {
+					/* [x - i]: cost(h - 1, i, x); [x]: cost(h - 1, x, j) */
+					const uint64_t *left = &p->bcost[bounded_at(p, h - 1, i, i)];
+					const uint64_t *right = &p->bcol[(size_t)(h - 1) * cells + col_at(0, j)];
+					for (size_t r = lo; r <= hi; r++) {
+						uint64_t a = left[r - 1 - i];
+						uint64_t b = right[r];
 						if (a == NO_TREE || b == NO_TREE || a + b >= best)
 							continue;
 						best = a + b;
@@ -215,7 +235,7 @@ static void plan_bounded(struct planner *p)
 				}
 				uint64_t chained = chain_cost(p, i, j, &tests);
 				bool chain = chained != UINT64_MAX && tests <= h && chained < best;
-				p->bcost[at] = chain ? chained : best;
+				p->bcost[at] = p->bcol[(size_t)h * cells + col_at(i, j)] = chain ? chained : best;
 				p->broot[at] = (uint16_t)best_r;
 				p->bchain[at] = chain;
 			}
@@ -288,6 +308,7 @@ static void planner_release(struct planner *p)
 	free(p->root);
 	free(p->chain);
 	free(p->bcost);
+	free(p->bcol);
 	free(p->broot);
 	free(p->bchain);
 }
@@ -322,9 +343,10 @@ static uint32_t optimal_tree(struct dag *g, const struct nr_range *ranges, size_
 	if (limit && planned_height(&p, 0, n - 1) > limit) {
 		p.limit = limit;
 		p.bcost = malloc((limit + 1) * cells * sizeof(*p.bcost));
+		p.bcol = malloc((limit + 1) * cells * sizeof(*p.bcol));
 		p.broot = malloc((limit + 1) * cells * sizeof(*p.broot));
 		p.bchain = malloc((limit + 1) * cells * sizeof(*p.bchain));
-		if (!p.bcost || !p.broot || !p.bchain) {
+		if (!p.bcost || !p.bcol || !p.broot || !p.bchain) {
 			*err = -ENOMEM;
 			planner_release(&p);
 			return 0;
@@ -386,8 +408,8 @@ static uint32_t plan_tree(struct dag *g, const struct nr_range *ranges, size_t n
 	p.prefix[0] = 0;
 	for (size_t i = 0; i < n; i++)
 		p.prefix[i + 1] = p.prefix[i] + ranges[i].weight;
-	if (n > DP_MAX)
-		limit = 0; /* (TREE_EXACT_MAX) */
+	if (n > DP_MAX || limit >= 64)
+		limit = 0; /* (TREE_EXACT_MAX; and no layout asks 64 levels of a tree of 256) */
 	uint32_t node = hybrid_tree(g, &p, 0, n - 1, limit, cost, err);
 	free(p.prefix);
 	return node;
