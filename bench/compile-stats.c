@@ -19,13 +19,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <syscage/syscage.h>
 
 #include "bench_input.h"
+#include "scmp_rules.h"
 #include "bpf/emu_internal.h"
 
 #define MAX_RUNS 1000
@@ -124,125 +124,13 @@ static double weighted_uncached(const struct scg_policy *policy, const struct re
 
 /* --- libseccomp ------------------------------------------------------------ */
 
-/* One comparison of a condition that is a plain AND of comparisons, as libseccomp takes it. */
-static bool to_scmp(const struct scg_expr *e, struct scmp_arg_cmp *out, unsigned *n)
-{
-	if (!e)
-		return true;
-	if (e->kind == SCG_EXPR_AND)
-		return to_scmp(e->left, out, n) && to_scmp(e->right, out, n);
-	if (e->kind != SCG_EXPR_CMP || *n == 6)
-		return false;
-	static const enum scmp_compare ops[] = { SCMP_CMP_EQ, SCMP_CMP_NE, SCMP_CMP_LT,
-						 SCMP_CMP_LE, SCMP_CMP_GT, SCMP_CMP_GE };
-	uint64_t full = e->width == 32 ? 0xffffffffULL : ~0ULL;
-	struct scmp_arg_cmp c = { .arg = e->arg, .op = ops[e->op], .datum_a = e->value };
-	if (e->mask != full) {
-		if (e->op != SCG_CMP_EQ)
-			return false;
-		c.op = SCMP_CMP_MASKED_EQ;
-		c.datum_a = e->mask;
-		c.datum_b = e->value;
-	}
-	out[(*n)++] = c;
-	return true;
-}
-
-/* libseccomp's token for @arch (AUDIT_ARCH_* except x32, which has its own). */
-static uint32_t scmp_arch(const struct scg_arch *arch)
-{
-	return scg_arch_nr_flags(arch) ? SCMP_ARCH_X32 : scg_arch_audit(arch);
-}
-
-/* One seccomp_rule_add_array() call. */
-struct scmp_rule {
-	int nr;
-	uint32_t action;
-	struct scmp_arg_cmp args[6];
-	unsigned n;
-};
-
-static bool same_rule(const struct scmp_rule *a, const struct scmp_rule *b)
-{
-	return a->nr == b->nr && a->action == b->action && a->n == b->n &&
-	       !memcmp(a->args, b->args, a->n * sizeof(a->args[0]));
-}
-
-/*
- * The rules as runc hands a profile to libseccomp: by name, once each, in
- * one context for all target ABIs (libseccomp resolves names per ABI).
- * Rules written as raw numbers (runc builds those into its own stub),
- * rules with conditions libseccomp cannot express, and rules that repeat
- * the default action are left out and counted in *@skipped.
- */
-static size_t scmp_rules(const struct scg_policy *p, struct scmp_rule *out, size_t *skipped)
-{
-	size_t n = 0;
-	*skipped = 0;
-	for (size_t i = 0; i < scg_policy_rule_count(p); i++) {
-		struct scg_rule r;
-		scg_policy_rule_at(p, i, &r);
-		struct scmp_rule x = { .action = r.action };
-		x.nr = r.syscall ? seccomp_syscall_resolve_name(r.syscall) : __NR_SCMP_ERROR;
-		if (x.nr == __NR_SCMP_ERROR || !to_scmp(r.cond, x.args, &x.n) ||
-		    r.action == scg_policy_default(p)) {
-			(*skipped)++;
-			continue;
-		}
-		bool seen = false;
-		for (size_t k = 0; k < n && !seen; k++)
-			seen = same_rule(&out[k], &x);
-		if (!seen)
-			out[n++] = x;
-	}
-	return n;
-}
-
-static scmp_filter_ctx scmp_build(const struct scg_policy *p, const struct scmp_rule *rules,
-				  size_t n, int level)
-{
-	scmp_filter_ctx ctx = seccomp_init(scg_policy_default(p));
-	if (!ctx)
-		return NULL;
-	bool native = false;
-	for (size_t t = 0; t < scg_policy_arch_count(p); t++) {
-		uint32_t a = scmp_arch(scg_policy_arch_at(p, t));
-		native |= a == seccomp_arch_native();
-		seccomp_arch_add(ctx, a);
-	}
-	if (!native)
-		seccomp_arch_remove(ctx, SCMP_ARCH_NATIVE);
-	seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, scg_policy_badarch(p));
-	seccomp_attr_set(ctx, SCMP_FLTATR_CTL_OPTIMIZE, (uint32_t)level);
-	for (size_t i = 0; i < n; i++)
-		seccomp_rule_add_array(ctx, rules[i].action, rules[i].nr, rules[i].n, rules[i].args);
-	return ctx;
-}
-
-static int scmp_export(scmp_filter_ctx ctx, struct scg_prog *out)
-{
-	int fd = memfd_create("bpf", 0);
-	if (fd < 0)
-		return -errno;
-	int r = seccomp_export_bpf(ctx, fd);
-	off_t size = lseek(fd, 0, SEEK_END);
-	void *buf = r == 0 && size > 0 ? malloc((size_t)size) : NULL;
-	if (buf && pread(fd, buf, (size_t)size, 0) == size)
-		r = scg_prog_from_raw(buf, (size_t)size, "libseccomp", out, NULL);
-	else
-		r = r ? r : -EIO;
-	free(buf);
-	close(fd);
-	return r;
-}
-
 static void run_libseccomp(const struct scg_policy *p, int level, size_t runs, struct result *res)
 {
 	double times[MAX_RUNS];
 	size_t skipped = 0;
 	struct scg_prog prog = { 0 };
 	res->ok = false;
-	struct scmp_rule *rules = malloc((scg_policy_rule_count(p) + 1) * sizeof(*rules));
+	struct scmp_rule *rules = malloc(scmp_rules_max(p) * sizeof(*rules));
 	if (!rules) {
 		res->why = "out of memory";
 		return;

@@ -91,9 +91,11 @@ static void usage(FILE *out)
 	      "  --stats               print how the filter is laid out for the workload:\n"
 	      "                        its length, the instructions executed per call the\n"
 	      "                        kernel cannot cache (weighted by the workload, on\n"
-	      "                        the first target ABI), and the same with the best\n"
-	      "                        decision tree over syscall numbers; the filter is\n"
-	      "                        written only with -o (docs/compiler.md)\n"
+	      "                        the first target ABI; the built-in one with\n"
+	      "                        --no-workload), their mean over every uncached\n"
+	      "                        syscall number, the longest path, and each with\n"
+	      "                        the best decision tree over syscall numbers; the\n"
+	      "                        filter is written only with -o (docs/compiler.md)\n"
 	      "  --json                --stats as JSON\n"
 	      "  --phase NAME          of a policy with phases (docs/phases.md), the filter\n"
 	      "                        of phase NAME, with the trigger of the phase after it\n"
@@ -261,7 +263,18 @@ static void json_key_ratio(struct scg_json *w, const char *key, double v)
 }
 
 /* --stats --json: one line; 0, or -EIO reported. */
-static int stats_json(const struct scg_compile_stats *st, const struct scg_arch *arch, double ratio)
+/* "NAME": [a, b, c] */
+static void json_key_triple(struct scg_json *w, const char *name, const size_t v[3])
+{
+	scg_json_key(w, name);
+	scg_json_array(w, SCG_JSON_INLINE);
+	for (int i = 0; i < 3; i++)
+		scg_json_uint(w, v[i]);
+	scg_json_end(w);
+}
+
+static int stats_json(const struct scg_compile_stats *st, const struct scg_arch *arch,
+		      double ratio, double uniform_ratio)
 {
 	struct scg_json *w = cli_json_begin(stdout);
 	if (!w)
@@ -282,6 +295,21 @@ static int stats_json(const struct scg_compile_stats *st, const struct scg_arch 
 	json_key_ratio(w, "optimal_weighted_dispatch", st->optimal_weighted_dispatch);
 	scg_json_key(w, "ranges");
 	scg_json_uint(w, st->ranges);
+	scg_json_key(w, "uniform_syscalls");
+	scg_json_uint(w, st->uniform_syscalls);
+	json_key_ratio(w, "uniform_uncached", st->uniform_uncached);
+	json_key_ratio(w, "optimal_uniform_uncached", st->optimal_uniform_uncached);
+	json_key_ratio(w, "uniform_ratio", uniform_ratio);
+	json_key_ratio(w, "uniform_dispatch", st->uniform_dispatch);
+	json_key_ratio(w, "optimal_uniform_dispatch", st->optimal_uniform_dispatch);
+	scg_json_key(w, "max_path");
+	scg_json_uint(w, st->max_path);
+	scg_json_key(w, "max_dispatch");
+	scg_json_uint(w, st->max_dispatch);
+	scg_json_key(w, "optimal_max_dispatch");
+	scg_json_uint(w, st->optimal_max_dispatch);
+	json_key_triple(w, "jeq_points", st->jeq_points);
+	json_key_triple(w, "jeq_candidates", st->jeq_candidates);
 	scg_json_end(w);
 	return cli_json_finish(w, stdout) < 0 ? -EIO : 0;
 }
@@ -294,11 +322,10 @@ static int print_stats(const struct scg_policy *policy, const struct scg_compile
 	const struct scg_arch *arch = scg_policy_arch_at(policy, 0);
 	int r = scg_compile_stats(policy, copts, prog, arch, &st);
 	if (r < 0) {
-		if (r == -E2BIG)
-			cli_error(
-			    "compile: --stats: the exact search for the best tree gave up (too "
-			    "many weighted syscalls to weigh every tree), so there is no "
-			    "comparison");
+		if (r == -E2BIG) /* the one limit the search has left (lib/compile/internal.h) */
+			cli_error("compile: --stats: the filter's number dispatch has more ranges "
+				  "than the search for the best tree takes (2048), so there is no "
+				  "comparison");
 		else
 			cli_error("compile: --stats: %s", strerror(-r));
 		return r;
@@ -306,8 +333,11 @@ static int print_stats(const struct scg_policy *policy, const struct scg_compile
 	double ratio = st.optimal_weighted_uncached > 0
 			   ? st.weighted_uncached / st.optimal_weighted_uncached
 			   : 1.0;
+	double uratio = st.optimal_uniform_uncached > 0
+			    ? st.uniform_uncached / st.optimal_uniform_uncached
+			    : 1.0;
 	if (json)
-		return stats_json(&st, arch, ratio);
+		return stats_json(&st, arch, ratio, uratio);
 	printf("length: %zu instructions\n"
 	       "uncached calls (%s): %zu syscalls, %llu calls in the workload\n"
 	       "weighted_uncached: %.3f instructions per uncached call (%.3f finding the number)\n"
@@ -316,6 +346,22 @@ static int print_stats(const struct scg_policy *policy, const struct scg_compile
 	       st.length, scg_arch_name(arch), st.uncached_syscalls,
 	       (unsigned long long)st.uncached_calls, st.weighted_uncached, st.weighted_dispatch,
 	       st.optimal_weighted_uncached, st.optimal_weighted_dispatch, ratio);
+	printf("uncached syscall numbers (%s): %zu, each counted once\n"
+	       "uniform_uncached: %.3f instructions per number (%.3f finding the number)\n"
+	       "optimal_uniform_uncached: %.3f (%.3f finding the number, with the best tree)\n"
+	       "uniform_ratio: %.3f\n"
+	       "max_path: %zu instructions (%zu finding the number; the best tree: %zu)\n",
+	       scg_arch_name(arch), st.uniform_syscalls, st.uniform_uncached, st.uniform_dispatch,
+	       st.optimal_uniform_uncached, st.optimal_uniform_dispatch, uratio, st.max_path,
+	       st.max_dispatch, st.optimal_max_dispatch);
+	static const char *const figure[] = {"weighted", "uniform", "max"};
+	for (int f = 0; f < 3; f++)
+		if (st.jeq_points[f] < st.jeq_candidates[f])
+			printf(
+			    "note: the %s optimum is over trees whose jeq tests take only the %zu "
+			    "most weighted of %zu numbers (the exact search over all is out of "
+			    "reach)\n",
+			    figure[f], st.jeq_points[f], st.jeq_candidates[f]);
 	return 0;
 }
 

@@ -665,9 +665,9 @@ static void test_hot_syscalls_first(void **state)
 	assert_true(path_length(&a, "clone3", 0) <= 7);
 	assert_true(path_length(&a, "clone", 0) < path_length(&b, "clone", 0));
 	assert_true(path_length(&a, "clone3", 0) < path_length(&b, "clone3", 0));
-	/* Argument checks are never cached: they follow the frequent calls in the chain. */
-	assert_true(path_length(&a, "personality", 8) < path_length(&b, "personality", 8));
-	assert_true(path_length(&a, "personality", 8) <= 5 + 4 + 4);
+	/* An argument check the workload never made weighs as any other uncached number
+	 * (layout.c's uniform prior): the chain in front costs it at most its length. */
+	assert_true(path_length(&a, "personality", 8) <= path_length(&b, "personality", 8) + 3);
 		/* read is ALLOW: frequent, but cached by the kernel, so not worth a test of its own. */
 	assert_true(path_length(&a, "read", 0) > 5);
 	scg_prog_release(&a);

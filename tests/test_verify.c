@@ -674,6 +674,37 @@ static void test_warn_x32(void **state)
 	e = WARNING(half, "x32-not-handled");
 	assert_non_null(e);
 	assert_int_equal(e->loc.insn, 8);
+
+	/* a search tree whose splits lie below 0x40000000: x32 calls all go right, to
+	 * the tree's own bound at 0x40000000 (x32 numbers a range of their own) */
+	struct scg_insn tree[] = {
+	    LDW(4),
+	    J(BPF_JMP | BPF_JEQ | BPF_K, X86_64, 1, 0),
+	    RETK(KILL),
+	    LDW(0),
+	    J(BPF_JMP | BPF_JGE | BPF_K, 200, 1, 0),
+	    RETK(ALLOW),
+	    J(BPF_JMP | BPF_JGE | BPF_K, 300, 1, 0),
+	    RETK(EPERM_RET),
+	    J(BPF_JMP | BPF_JGE | BPF_K, SCG_X32_SYSCALL_BIT, 1, 0),
+	    RETK(ALLOW),
+	    RETK(KILL),
+	};
+	assert_null(WARNING(tree, "x32-not-handled"));
+	/* the same splits with a verdict for the numbers above them: x32 calls get it */
+	struct scg_insn above[] = {
+	    LDW(4),
+	    J(BPF_JMP | BPF_JEQ | BPF_K, X86_64, 1, 0),
+	    RETK(KILL),
+	    LDW(0),
+	    J(BPF_JMP | BPF_JGE | BPF_K, 500, 0, 1),
+	    J(BPF_JMP | BPF_JEQ | BPF_K, 257, 1, 0),
+	    RETK(ALLOW),
+	    RETK(EPERM_RET),
+	};
+	e = WARNING(above, "x32-not-handled");
+	assert_non_null(e);
+	assert_int_equal(e->loc.insn, 4);
 	scg_diag_free(diag);
 }
 

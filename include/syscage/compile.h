@@ -86,14 +86,30 @@ struct scg_compile_stats {
 	double weighted_dispatch;          /* of weighted_uncached: loading nr and the tests on it */
 	double optimal_weighted_dispatch;  /* of optimal_weighted_uncached: the same in the best tree */
 	size_t ranges;             /* number ranges the dynamic program ran over */
+	/* The same program over every known syscall of the ABI the kernel cannot
+	 * cache, called by the workload or not, each counting once (arguments 0): */
+	size_t uniform_syscalls;           /* how many */
+	double uniform_uncached;           /* mean instructions executed */
+	double optimal_uniform_uncached;   /* with the best tree for them */
+	double uniform_dispatch;           /* of uniform_uncached: loading nr and the tests on it */
+	double optimal_uniform_dispatch;
+	size_t max_path;                   /* the longest of those paths, instructions */
+	size_t max_dispatch;               /* the longest number dispatch among them */
+	size_t optimal_max_dispatch;       /* the least any tree over the numbers makes it */
+	/* Per figure (0 weighted, 1 uniform, 2 maximum): how many numbers the
+	 * optimum lets `jeq` test, out of how many it could.  When fewer, the
+	 * optimum is the best tree whose `jeq` tests take only those (the most
+	 * weighted): the exact search over every choice outgrew its memory. */
+	size_t jeq_points[3], jeq_candidates[3];
 };
 
 /*
  * Fills @out (its sz set by the caller) for @prog compiled from @policy with
- * @opts (whose workload is the one weighed: its weights, the built-in one,
- * or none with unweighted), on ABI @arch (NULL: the policy's first target).
- * @prog NULL: compiled here.  Returns 0, -EINVAL, -E2BIG (more weighted
- * syscalls than the exact search takes) or -ENOMEM.
+ * @opts (whose workload is the one weighed: its weights, or the built-in
+ * one, also when the filter was laid out for none with unweighted), on ABI
+ * @arch (NULL: the policy's first target).  @prog NULL: compiled here.
+ * Returns 0, -EINVAL, -E2BIG (more than 2048 number ranges in the dispatch,
+ * too many for the search for the best tree) or -ENOMEM.
  */
 SCG_API int scg_compile_stats(const struct scg_policy *policy, const struct scg_compile_options *opts,
 			      const struct scg_prog *prog, const struct scg_arch *arch,

@@ -146,6 +146,25 @@ static bool exact_native_jeq(const struct scg_insn *insn, const struct flow_stat
 	       !(insn->k & (SCG_X32_SYSCALL_BIT | 0x80000000U));
 }
 
+/*
+ * `jge #k` (or `jgt #k - 1`) on the number, k at most 0x40000000: every x32
+ * call takes the true branch, the false branch has none.  A search tree
+ * over the numbers is made of these; like an exact `jeq`, it is fine as
+ * long as x32 calls meet a bit-30 test on the true side before anything
+ * decides them (the tree's own bound at 0x40000000 when x32 numbers are a
+ * range of their own).
+ */
+static bool below_x32_split(const struct scg_insn *insn, const struct flow_state *s)
+{
+	if (BPF_SRC(insn->code) != BPF_K || !(s->a & TAG_NR))
+		return false;
+	if (BPF_OP(insn->code) == BPF_JGE)
+		return insn->k <= SCG_X32_SYSCALL_BIT;
+	if (BPF_OP(insn->code) == BPF_JGT)
+		return insn->k < SCG_X32_SYSCALL_BIT;
+	return false;
+}
+
 /* Effect of a non-jump instruction on the tags. */
 static void transfer(const struct scg_insn *insn, struct flow_state *s)
 {
@@ -219,7 +238,7 @@ static void flow_jump(struct warn_ctx *ctx, size_t pc, struct flow_state *s)
 		merge_into(&ctx->states[pc + 1 + insn->k], s);
 		return;
 	}
-	bool exact = false;
+	bool exact = false, below = false;
 	if (tests_x32_bit(insn, s)) {
 		s->x32_open = false; /* both branches: x32 calls were routed here */
 	} else if (tests_nr(insn, s)) {
@@ -228,7 +247,8 @@ static void flow_jump(struct warn_ctx *ctx, size_t pc, struct flow_state *s)
 		if (s->arch_unchecked)
 			note(&ctx->no_arch, pc);
 		exact = s->x32_open && exact_native_jeq(insn, s);
-		if (s->x32_open && !exact)
+		below = s->x32_open && below_x32_split(insn, s);
+		if (s->x32_open && !exact && !below)
 			note(&ctx->x32, pc);
 	}
 	struct flow_state taken = *s;
@@ -237,6 +257,12 @@ static void flow_jump(struct warn_ctx *ctx, size_t pc, struct flow_state *s)
 		if (!s->x32_compared) /* a return before a bit-30 test decides x32 calls */
 			s->x32_jeq = pc;
 		s->x32_compared = true;
+	}
+	if (below) {
+		s->x32_open = false; /* nr < k: no x32 call */
+		if (!taken.x32_compared)
+			taken.x32_jeq = pc;
+		taken.x32_compared = true;
 	}
 	if (insn->code == (BPF_JMP | BPF_JEQ | BPF_K) && insn->k == AUDIT_ARCH_X86_64_VALUE &&
 	    (s->a & TAG_ARCH))

@@ -14,7 +14,6 @@
  */
 #include <errno.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include <syscage/bpf.h>
 
@@ -45,49 +44,9 @@ static int by_count(const void *a, const void *b)
 	return x->nr < y->nr ? -1 : x->nr > y->nr;
 }
 
-/* Comparisons on the way down a tree of @nranges leaves, roughly. */
-static uint64_t tree_depth(size_t nranges)
+void hot_sort(struct hot_list *h)
 {
-	uint64_t depth = 1;
-	while (nranges > 1) {
-		nranges = (nranges + 1) / 2;
-		depth++;
-	}
-	return depth;
-}
-
-size_t hot_select(struct hot_list *h, size_t nranges)
-{
-	if (h->n == 0)
-		return 0;
 	qsort(h->calls, h->n, sizeof(*h->calls), by_count);
-	uint64_t rest = 0, depth = tree_depth(nranges);
-	for (size_t i = 0; i < h->n; i++)
-		rest += h->calls[i].count;
-	size_t kept = 0;
-	/*
-	 * One more `jeq` replaces a walk of about @depth tests for its own
-	 * calls by one test, and adds one test for every call behind it; keep
-	 * it while that is a gain (the counts are sorted, so the first loss
-	 * ends the chain).
-	 */
-	while (kept < h->n && kept < HOT_MAX && depth > 1) {
-		const struct hot_call *c = &h->calls[kept];
-		rest -= c->count;
-		if (c->count == 0 || c->count * (depth - 1) <= rest)
-			break;
-		kept++;
-	}
-	/* Then the argument checks the workload did not rank: a handful in any real
-	 * policy, and cheaper behind one `jeq` each than at the bottom of the tree. */
-	for (size_t i = kept; i < h->n && kept < HOT_MAX; i++) {
-		if (!h->calls[i].checks_args)
-			continue;
-		struct hot_call c = h->calls[i];
-		memmove(&h->calls[kept + 1], &h->calls[kept], (i - kept) * sizeof(c));
-		h->calls[kept++] = c;
-	}
-	return kept;
 }
 
 /* Argument checks bigger than this stay shared (and are reached by a jump). */

@@ -130,18 +130,36 @@ uint32_t cond_decide(struct cond_ctx *c, const struct entry *entries, size_t n, 
 struct nr_range {
 	uint32_t first, last; /* inclusive */
 	uint32_t node;        /* what decides numbers in the range */
-	uint32_t weight;      /* how much its depth counts (known syscalls in it, at least 1) */
+	uint64_t weight;      /* how much its depth counts (layout.c: range_weights()) */
+	uint64_t calls;       /* the workload's calls of its syscall when the kernel cannot cache it */
+	uint32_t uncached;    /* known syscalls in it the kernel cannot cache (0 or 1) */
+	uint32_t known;       /* known syscalls in it (0 or 1) */
 };
 
 /* Merges neighbours that ended up with the same node; returns the new count. */
 size_t tree_merge(struct nr_range *ranges, size_t n);
 /*
- * The node of a search tree on seccomp_data.nr over @n sorted, contiguous
- * ranges: the mean depth weighted by ->weight is minimal (exactly, up to a
- * size where an approximation is used).  The ranges must cover every number
- * that can reach the tree.
+ * The most ranges tree_build() lays out exactly (the dynamic programs);
+ * past it the top levels split the weight in halves, and the height limit
+ * and the pricing of the hot chain (layout.c) give way: bounding every
+ * piece would cost O(n^3) each, which policies of many thousand numbered
+ * rules cannot pay.
  */
-uint32_t tree_build(struct dag *g, const struct nr_range *ranges, size_t n, int *err);
+#define TREE_EXACT_MAX 256
+/* The height of a balanced tree over @n leaves: ceil(log2(n)). */
+unsigned tree_height_needed(size_t n);
+/*
+ * The node of a search tree on seccomp_data.nr over @n sorted, contiguous
+ * ranges: among the trees of height at most @limit (0: any; raised to
+ * tree_height_needed(n) when below; ignored past TREE_EXACT_MAX ranges),
+ * the mean depth weighted by ->weight is minimal (exactly, up to
+ * TREE_EXACT_MAX ranges, where an approximation takes over).  The
+ * ranges must cover every number that can reach the tree.
+ */
+uint32_t tree_build(struct dag *g, const struct nr_range *ranges, size_t n, unsigned limit,
+		    int *err);
+/* The weighted depth tree_build() reaches with @limit; UINT64_MAX when no tree fits. */
+uint64_t tree_cost(const struct nr_range *ranges, size_t n, unsigned limit, int *err);
 
 /* --- the workload (weights.c) ------------------------------------------- */
 
@@ -179,13 +197,10 @@ struct hot_list {
 int hot_add(struct hot_list *h, const struct hot_call *call);
 void hot_release(struct hot_list *h);
 /*
- * Sorts the candidates by count and returns how many get a `jeq` of their
- * own ahead of a search tree over @nranges ranges: the frequent ones while
- * each saves its calls more (a walk down the tree) than it costs every
- * later candidate's calls (one instruction), then the syscalls with
- * argument checks, which no kernel caches, up to HOT_MAX in all.
+ * Sorts the candidates by count, most first (ties by number); layout.c
+ * decides how many of them get a `jeq` of their own.
  */
-size_t hot_select(struct hot_list *h, size_t nranges);
+void hot_sort(struct hot_list *h);
 /*
  * The chain testing h->calls[0, n) in order, falling through to @rest.  Each
  * call's checks are copied (private copy @copy) so that they can sit right
@@ -224,23 +239,33 @@ struct opt_range {
 	uint32_t first, last;
 	uint32_t node;   /* equal nodes: the same decision */
 	uint64_t weight; /* workload calls; a weighted range of one number may be tested by `jeq` */
+	bool jeq;        /* (opt_tree_cost()'s own: whether it is among the numbers `jeq` may test) */
 };
 
-/* The most weighted one-number ranges the exact search takes (more: -E2BIG). */
+/* The most one-number ranges `jeq` may test in the search. */
 #define OPT_MAX_POINTS 20
+/* Memo entries before the search gives up (-E2BIG). */
+#define OPT_MAX_STATES (1U << 18)
+/* Ranges (after reduction) the search takes with no `jeq` points at all. */
+#define OPT_MAX_RANGES 2048
 
 /*
  * The smallest sum over the ranges of weight times the number of tests on
- * the way to its decision that any decision tree over the numbers reaches,
- * whose tests are `nr >= k` (any k; `nr > k` is the same test) and
- * `nr == k` (k a one-number range of positive weight).  A leaf decides
- * numbers of one node only.  @r: sorted, contiguous ranges.  An exact
- * dynamic program over (interval of ranges, set of numbers already taken
- * by `jeq`), after runs of unweighted ranges are reduced to what can
- * change the answer.  0, -E2BIG (too many weighted one-number ranges) or
- * -ENOMEM.
+ * the way to its decision (@minimax: the largest number of tests to any
+ * weighted range) that any decision tree over the numbers reaches, whose
+ * tests are `nr >= k` (any k; `nr > k` is the same test) and `nr == k` (k
+ * one of the @max_points most weighted one-number ranges, at most
+ * OPT_MAX_POINTS; ties: first those between two ranges of one node, then
+ * by number).  With every weighted one-number range among them the optimum
+ * is over all such trees.  A leaf decides numbers of one node only.  @r:
+ * sorted, contiguous ranges.  An exact dynamic program over (interval of
+ * ranges, set of numbers already taken by `jeq`), after runs of unweighted
+ * ranges are reduced to what can change the answer.  0, -E2BIG (the search
+ * outgrew its memo, OPT_MAX_STATES: try fewer points; with none, more than
+ * OPT_MAX_RANGES ranges) or -ENOMEM.
  */
-int opt_tree_cost(const struct opt_range *r, size_t n, uint64_t *cost);
+int opt_tree_cost(const struct opt_range *r, size_t n, bool minimax, size_t max_points,
+		  uint64_t *cost);
 
 /* Actions whose data the kernel ignores lose it (so ALLOW is exactly 0x7fff0000). */
 uint32_t compile_action(uint32_t action);

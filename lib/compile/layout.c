@@ -34,12 +34,34 @@
 
 #define NO_FORMULA UINT32_MAX
 /*
- * How much more the depth of a known syscall the kernel cannot cache
- * (argument checks, verdicts other than ALLOW) counts in the search tree
- * than that of one it caches: on 5.11+ kernels only the former run the
- * filter at all, while older kernels still want every path short.
+ * What the number dispatch (hot chain and tree) is laid out for: a blend of
+ * the workload with a uniform prior, under a height bound.
+ *
+ * Each known syscall the kernel cannot cache weighs UNIFORM_UNIT (the
+ * uniform prior: every such number alike); the workload's calls of those
+ * syscalls together weigh WORKLOAD_SHARE times all of them together, shared
+ * out by their counts; a syscall the kernel caches weighs 1, a tie-break
+ * for kernels without the cache; other numbers weigh nothing.  The tree and
+ * the chain minimise the blended cost B = W + U / WORKLOAD_SHARE, where W
+ * is the mean dispatch length per workload call and U the mean over the
+ * uncached numbers (both in tests).  And no number's dispatch (chain and
+ * tree, not the x32 split) is longer than DEPTH_SLACK tests more than a
+ * balanced tree over the same ranges.
+ *
+ * Why that holds the two figures: let T be the layout, O_W the best tree
+ * for W alone within the bound, and U <= H (the bound) for any tree in it.
+ * T minimises B in the bound, so W(T) + U(T)/S <= W(O_W) + U(O_W)/S, that
+ * is W(T) <= W(O_W) + (H - U(T))/S: the workload pays at most
+ * (H - U)/WORKLOAD_SHARE tests per call over its own optimum in the bound,
+ * about 0.1 to 0.2 with H - U of 2 or 3.  The uniform figure is the other
+ * side: U(T) <= U(O_U) + S (W(O_U) - W(T)), and the bound caps it at H
+ * whatever the workload; in practice the workload's calls are a few
+ * syscalls that a `jeq` each or a shallow leaf serves, and the rest of the
+ * tree stays balanced.  `compile --stats` prints both against their optima.
  */
-#define UNCACHED_WEIGHT 8
+#define UNIFORM_UNIT 4096
+#define WORKLOAD_SHARE 4
+#define DEPTH_SLACK 2
 #define X32_SPLIT SCG_X32_SYSCALL_BIT
 /* A policy holds at most 32 target ABIs (a bit each in a rule's arch_mask). */
 #define MAX_TARGETS 32
@@ -208,11 +230,13 @@ static uint32_t rules_node(struct layout *l, const struct scg_arch *arch, bool k
 }
 
 static int push_range(struct layout *l, uint32_t first, uint32_t last, uint32_t node,
-		      uint32_t weight)
+		      bool known, bool uncached, uint64_t calls)
 {
 	if (GROW_ARRAY(&l->ranges, &l->ranges_cap, l->nranges + 1, 256))
 		return -ENOMEM;
-	l->ranges[l->nranges++] = (struct nr_range){ first, last, node, weight };
+	l->ranges[l->nranges++] = (struct nr_range){ .first = first, .last = last, .node = node,
+						     .calls = calls, .uncached = uncached,
+						     .known = known };
 	return 0;
 }
 
@@ -223,7 +247,7 @@ static int note_hot(struct layout *l, const struct scg_arch *arch, uint32_t nr, 
 		return 0; /* no workload: the tree alone */
 	uint64_t count = weights_of(l->weights, scg_syscall_name(arch, nr));
 	/* Argument checks are never cached: they are candidates even when the workload
-	 * never made the call (hot_select() puts them after the frequent ones). */
+	 * never made the call (hot_sort() puts them after the frequent ones). */
 	bool checks = l->g->nodes[node].kind == DAG_TEST;
 	if (count == 0 && !checks)
 		return 0;
@@ -327,7 +351,8 @@ static int push_piece(struct layout *l, const struct scg_arch *arch, uint32_t at
 		node = rules_node(l, arch, known, ids, nactive);
 	}
 	bool uncached = known && node != l->allow;
-	if (push_range(l, at, last, node, uncached ? UNCACHED_WEIGHT : 1) < 0 ||
+	uint64_t calls = uncached ? weights_of(l->weights, scg_syscall_name(arch, at)) : 0;
+	if (push_range(l, at, last, node, known, uncached, calls) < 0 ||
 	    (uncached && note_hot(l, arch, at, node) < 0))
 		return -ENOMEM;
 	return 0;
@@ -380,7 +405,7 @@ static int cut_audit(struct layout *l, uint32_t audit, uint32_t first, uint32_t 
 				break;
 		int r = t < scg_policy_arch_count(l->policy)
 				? cut_interval(l, arch, lo, hi, rules[t], nrules[t])
-				: push_range(l, lo, hi, badarch, 1);
+				: push_range(l, lo, hi, badarch, false, false, 0);
 		if (r < 0)
 			return r;
 	}
@@ -389,25 +414,150 @@ static int cut_audit(struct layout *l, uint32_t audit, uint32_t first, uint32_t 
 
 /*
  * Numbers the chain catches never reach the tree: each one's range takes a
- * neighbour's node so that it merges away.  In number order, so a run of
- * chained numbers merges whole.
+ * neighbour's node so that it merges away, and weighs nothing.  In number
+ * order, so a run of chained numbers merges whole.
  */
-static void unlink_hot(struct layout *l, size_t nhot)
+static void unlink_hot(const struct hot_list *hot, size_t nhot, struct nr_range *ranges,
+		       size_t nranges)
 {
 	size_t idx[HOT_MAX];
 	for (size_t i = 0; i < nhot; i++) {
 		size_t k = i;
-		for (; k > 0 && idx[k - 1] > l->hot.calls[i].range; k--)
+		for (; k > 0 && idx[k - 1] > hot->calls[i].range; k--)
 			idx[k] = idx[k - 1];
-		idx[k] = l->hot.calls[i].range;
+		idx[k] = hot->calls[i].range;
 	}
 	for (size_t i = 0; i < nhot; i++) {
-		size_t r = idx[i];
-		if (r > 0)
-			l->ranges[r].node = l->ranges[r - 1].node;
-		else if (r + 1 < l->nranges)
-			l->ranges[r].node = l->ranges[r + 1].node;
+		struct nr_range *r = &ranges[idx[i]];
+		if (idx[i] > 0)
+			r->node = ranges[idx[i] - 1].node;
+		else if (idx[i] + 1 < nranges)
+			r->node = ranges[idx[i] + 1].node;
+		r->weight = r->calls = 0;
+		r->uncached = 0;
 	}
+}
+
+/*
+ * The prior leans a little toward lower numbers: on every ABI's table the
+ * older syscalls, which programs call most.  An eighth of UNIFORM_UNIT for
+ * the first four numbers, falling as 1/nr, so all of it together weighs
+ * about as much as two or three numbers of the uniform part.
+ */
+#define OLDER_BONUS (UNIFORM_UNIT / 8)
+static uint64_t older_bonus(uint32_t nr)
+{
+	uint32_t low = nr & 0xfffU; /* MIPS numbers carry their ABI's base */
+	return OLDER_BONUS / (1 + low / 4);
+}
+
+/* The blend of the workload and the uniform prior (see UNIFORM_UNIT) for each range. */
+static void range_weights(struct nr_range *r, size_t n)
+{
+	uint64_t uncached = 0, calls = 0;
+	for (size_t i = 0; i < n; i++) {
+		uncached += r[i].uncached;
+		calls += r[i].calls;
+	}
+	double share = calls ? (double)WORKLOAD_SHARE * (double)(uncached ? uncached : 1) *
+				       UNIFORM_UNIT / (double)calls
+			     : 0;
+	for (size_t i = 0; i < n; i++) {
+		r[i].weight = (uint64_t)r[i].uncached * (UNIFORM_UNIT + older_bonus(r[i].first)) +
+			      (r[i].known && !r[i].uncached ? 1 : 0);
+		if (r[i].calls)
+			r[i].weight += (uint64_t)((double)r[i].calls * share + 0.5);
+	}
+}
+
+/*
+ * choose_chain() past TREE_EXACT_MAX ranges, where the tree keeps no bound
+ * and pricing each chain length would plan the whole tree again: a
+ * candidate keeps its `jeq` while it saves its own weight a walk down a
+ * balanced tree (about log2(ranges) tests) more than it costs all the
+ * weight behind it (one test each).  Every range weighs at least 1 there,
+ * so that where nothing weighs the tree's weight halving splits by count
+ * instead of peeling off one range a level.
+ */
+static size_t long_chain(struct layout *l, size_t ranges)
+{
+	uint64_t rest = 0, depth = tree_height_needed(ranges);
+	for (size_t i = 0; i < l->nranges; i++) {
+		if (l->ranges[i].weight == 0)
+			l->ranges[i].weight = 1;
+		rest += l->ranges[i].weight;
+	}
+	size_t k = 0;
+	while (k < l->hot.n && k < HOT_MAX && depth > 1) {
+		uint64_t w = l->ranges[l->hot.calls[k].range].weight;
+		rest -= w;
+		if (w * (depth - 1) <= rest)
+			break;
+		k++;
+	}
+	return k;
+}
+
+/*
+ * How many of the sorted candidates get a `jeq` in front of the tree, and
+ * the height the tree may then have (*@limit): the count that minimises the
+ * blended cost of chain and tree together, every count from none to
+ * HOT_MAX priced exactly, within the height bound (DEPTH_SLACK).  @split:
+ * 1 when the x32 split stands between the chain and the tree.
+ */
+static size_t choose_chain(struct layout *l, unsigned split, unsigned *limit, int *err)
+{
+	size_t n = l->nranges, best_k = 0;
+	struct nr_range *copy = malloc(n * sizeof(*copy));
+	if (!copy) {
+		*err = -ENOMEM;
+		return 0;
+	}
+	memcpy(copy, l->ranges, n * sizeof(*copy));
+	size_t ranges = tree_merge(copy, n);
+	if (ranges > TREE_EXACT_MAX) {
+		free(copy);
+		*limit = 0;
+		return long_chain(l, ranges);
+	}
+	unsigned bound = tree_height_needed(ranges) + DEPTH_SLACK;
+	*limit = bound;
+	uint64_t best = UINT64_MAX, total = 0;
+	for (size_t i = 0; i < n; i++)
+		total += l->ranges[i].weight;
+	size_t most = l->hot.n < HOT_MAX ? l->hot.n : HOT_MAX;
+	for (size_t k = 0; k <= most && k < bound && *err == 0; k++) {
+		memcpy(copy, l->ranges, n * sizeof(*copy));
+		uint64_t chain = 0, rest = total;
+		for (size_t i = 0; i < k; i++) {
+			uint64_t w = l->ranges[l->hot.calls[i].range].weight;
+			chain += (i + 1) * w;
+			rest -= w;
+		}
+		/* What the chain costs and the tree's test costs the rest grows with k (by
+		 * rest - split * w per step): once it reaches the best, no longer chain wins. */
+		if (best != UINT64_MAX && chain + (k + split) * rest >= best)
+			break;
+		unlink_hot(&l->hot, k, copy, n);
+		size_t merged = tree_merge(copy, n);
+		unsigned left = (unsigned)(bound - k);
+		if (left < tree_height_needed(merged))
+			break;
+		/* A tree of two leaves or more tests every range at least once. */
+		if (best != UINT64_MAX && merged > 1 && chain + (k + split + 1) * rest >= best)
+			continue;
+		uint64_t tree = tree_cost(copy, merged, left, err);
+		if (tree == UINT64_MAX)
+			continue;
+		uint64_t cost = chain + (k + split) * rest + tree;
+		if (cost < best) {
+			best = cost;
+			best_k = k;
+			*limit = left;
+		}
+	}
+	free(copy);
+	return best_k;
 }
 
 /*
@@ -426,11 +576,17 @@ static uint32_t abi_tree(struct layout *l, uint32_t audit, uint32_t first, uint3
 	*err = cut_audit(l, audit, first, last, rules, nrules);
 	if (*err < 0)
 		return 0;
-	size_t nhot = hot_select(&l->hot, l->nranges);
-	unlink_hot(l, nhot);
+	range_weights(l->ranges, l->nranges);
+	hot_sort(&l->hot);
+	unsigned limit = 0;
+	unsigned split = hot != NULL; /* the x32 split comes between chain and tree */
+	size_t nhot = choose_chain(l, split, &limit, err);
+	if (*err < 0)
+		return 0;
+	unlink_hot(&l->hot, nhot, l->ranges, l->nranges);
 	size_t merged = tree_merge(l->ranges, l->nranges);
 	*nranges += merged;
-	uint32_t tree = tree_build(l->g, l->ranges, merged, err);
+	uint32_t tree = tree_build(l->g, l->ranges, merged, limit, err);
 	if (*err < 0)
 		return 0;
 	if (hot) {
@@ -456,7 +612,13 @@ static uint32_t audit_tree(struct layout *l, uint32_t audit, uint8_t copy, struc
 			   size_t *nrules, size_t *nranges, int *err)
 {
 	*nranges = 0;
-	if (scg_arch_from_audit(audit, 0) == scg_arch_from_audit(audit, X32_SPLIT))
+	const struct scg_arch *upper = scg_arch_from_audit(audit, X32_SPLIT);
+	bool upper_target = false;
+	for (size_t t = 0; t < scg_policy_arch_count(l->policy); t++)
+		upper_target |= scg_policy_arch_at(l->policy, t) == upper;
+	/* Without x32 among the targets its numbers are badarch ranges of one tree,
+	 * which puts them where they cost least instead of a split in front of all. */
+	if (scg_arch_from_audit(audit, 0) == upper || !upper_target)
 		return abi_tree(l, audit, 0, UINT32_MAX, copy, rules, nrules, nranges, NULL, NULL,
 				err);
 	struct hot_list low_hot = { 0 };
