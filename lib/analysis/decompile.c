@@ -29,6 +29,10 @@
 #define MAX_ODD_RULES 4096U
 /* Rules the structured path writes for one syscall, or for all unknown numbers of an ABI. */
 #define MAX_DAG_RULES 8192U
+/* Walks of the filter for the unknown numbers of one ABI: a filter that computes with the
+ * number (and, mul, jset) can tell every number apart, which one walk each would take
+ * billions of to read; past this the regions describe them. */
+#define MAX_DAG_WALKS 1024U
 
 /* Verdicts seen over some inputs, with how many regions (or syscalls) got each. */
 struct tally {
@@ -489,13 +493,15 @@ struct dag_ranges {
 		uint32_t first, last;
 		struct dag_rules rules;
 	} *v;
-	size_t n, cap, total;
+	size_t n, cap, total, walks;
 };
 
 static int dag_range(void *ctx, uint32_t first, uint32_t last)
 {
 	struct dag_ranges *dr = ctx;
 	for (uint32_t x = first;;) {
+		if (++dr->walks > MAX_DAG_WALKS)
+			return -ENOTSUP;
 		if (dr->n == dr->cap) {
 			size_t cap = dr->cap ? dr->cap * 2 : 16;
 			struct dag_range *v = realloc(dr->v, cap * sizeof(*v));
