@@ -46,7 +46,8 @@ static int by_count(const void *a, const void *b)
 
 void hot_sort(struct hot_list *h)
 {
-	qsort(h->calls, h->n, sizeof(*h->calls), by_count);
+	if (h->n > 1) /* an empty list has no array: qsort() wants one all the same */
+		qsort(h->calls, h->n, sizeof(*h->calls), by_count);
 }
 
 /* Argument checks bigger than this stay shared (and are reached by a jump). */

@@ -28,7 +28,7 @@ list="$src/tests/vm/kernels.txt"
 # sweeps against libseccomp and the other CLI scripts compute without the kernel's help:
 # they run on the host alone.  (meson takes either suites or names: the suite is listed.)
 SCRIPTS="run.sh run_programs.sh run_report.sh run_complain.sh run_sandbox.sh learn.sh learn_ebpf.sh
-	learn_log.sh inject.sh dump.sh compat.sh"
+	learn_log.sh inject.sh dump.sh compat.sh phases.sh"
 suite_tests() {
 	meson test -C "$build" --no-rebuild --list --suite live 2>/dev/null |
 		sed -n 's|^syscage:[^ ]* / ||p' | tr '\n' ' '
