@@ -53,7 +53,7 @@ static const struct naming namings[] = {
 	{ "lseek,_llseek", "whence", "SEEK_", false, 0, NULL, NULL, NULL },
 	{ "madvise", "advice", "MADV_", false, 0, NULL, NULL, NULL },
 	{ "getrandom", "flags", "GRND_", true, 0, NULL, NULL, NULL },
-	{ "ioctl", "request", "TC,TIOC,FIO", false, 0, NULL, NULL, NULL },
+	{ "ioctl", "request", "TC,TIOC,FIO", false, 0, NULL, NULL, "TCP_" },
 	{ "clone", "flags", "CLONE_", true, 0xff, "SIG", NULL, "SIG_" },
 	{ "unshare,setns", "flags", "CLONE_", true, 0, NULL, NULL, NULL },
 	{ "unlinkat", "flags", "AT_REMOVEDIR", true, 0, NULL, NULL, NULL },
