@@ -96,10 +96,28 @@ static void test_common_denials(void **state)
 	expect_call("x86_64", "waitid", ARGS(1, 5, 0, 4), "waitid(P_PID, 5, NULL, WEXITED)");
 	expect_call("x86_64", "arch_prctl", ARGS(0x1002, 0x1000), "arch_prctl(ARCH_SET_FS, 4096)");
 	expect_call("x86_64", "setitimer", ARGS(0, 0, 0), "setitimer(ITIMER_REAL, NULL, NULL)");
+	/* an option's name is that of its level's family */
 	expect_call("x86_64", "setsockopt", ARGS(3, 1, 2, 0x1000, 4),
-		    "setsockopt(3, SOL_SOCKET, 2, 0x1000, 4)");
+		    "setsockopt(3, SOL_SOCKET, SO_REUSEADDR, 0x1000, 4)");
 	expect_call("x86_64", "setsockopt", ARGS(3, 6, 1, 0x1000, 4),
-		    "setsockopt(3, IPPROTO_TCP, 1, 0x1000, 4)");
+		    "setsockopt(3, IPPROTO_TCP, TCP_NODELAY, 0x1000, 4)");
+	expect_call("x86_64", "setsockopt", ARGS(3, 0, 1, 0x1000, 4),
+		    "setsockopt(3, IPPROTO_IP, IP_TOS, 0x1000, 4)");
+	expect_call("x86_64", "setsockopt", ARGS(3, 41, 26, 0x1000, 4),
+		    "setsockopt(3, IPPROTO_IPV6, IPV6_V6ONLY, 0x1000, 4)");
+	expect_call("x86_64", "getsockopt", ARGS(3, 1, 4, 0x1000, 0x2000),
+		    "getsockopt(3, SOL_SOCKET, SO_ERROR, 0x1000, 0x2000)");
+	/* a level without a family here, or an option without a name: the number */
+	expect_call("x86_64", "setsockopt", ARGS(3, 17, 1, 0x1000, 4),
+		    "setsockopt(3, IPPROTO_UDP, 1, 0x1000, 4)");
+	expect_call("x86_64", "setsockopt", ARGS(3, 6, 999, 0x1000, 4),
+		    "setsockopt(3, IPPROTO_TCP, 999, 0x1000, 4)");
+	/* alone, without its level, an option has no name */
+	char text[64];
+	const struct scg_arch *x86_64 = scg_arch_lookup("x86_64");
+	assert_non_null(x86_64);
+	scg_arg_format(x86_64, "setsockopt", 2, 2, text, sizeof(text));
+	assert_string_equal(text, "2");
 	expect_call("x86_64", "fadvise64", ARGS(3, 0, 0, 4), "fadvise64(3, 0, 0, POSIX_FADV_DONTNEED)");
 	expect_call("x86_64", "reboot", ARGS(0xfee1dead, 0x28121969, 0x4321fedc, 0),
 		    "reboot(LINUX_REBOOT_MAGIC1, LINUX_REBOOT_MAGIC2, LINUX_REBOOT_CMD_POWER_OFF, NULL)");
@@ -126,7 +144,16 @@ static void test_per_abi(void **state)
 	(void)state;
 	expect_call("mips", "socket", ARGS(2, 2, 6), "socket(AF_INET, SOCK_STREAM, IPPROTO_TCP)");
 	expect_call("mips", "prlimit64", ARGS(0, 5, 0, 0), "prlimit64(0, RLIMIT_NOFILE, NULL, NULL)");
+	/* MIPS and PowerPC number some socket options apart */
 	expect_call("mips", "setsockopt", ARGS(3, 0xffff, 2, 0, 0), "setsockopt(3, SOL_SOCKET, 2, NULL, 0)");
+	expect_call("mips", "setsockopt", ARGS(3, 0xffff, 4, 0, 0),
+		    "setsockopt(3, SOL_SOCKET, SO_REUSEADDR, NULL, 0)");
+	expect_call("mips", "getsockopt", ARGS(3, 0xffff, 0x1007, 0, 0),
+		    "getsockopt(3, SOL_SOCKET, SO_ERROR, NULL, NULL)");
+	expect_call("ppc64le", "setsockopt", ARGS(3, 1, 16, 0, 0),
+		    "setsockopt(3, SOL_SOCKET, SO_RCVLOWAT, NULL, 0)");
+	expect_call("x86_64", "setsockopt", ARGS(3, 1, 16, 0, 0),
+		    "setsockopt(3, SOL_SOCKET, SO_PASSCRED, NULL, 0)");
 	/* s390x numbers two of fadvise's advice apart from every other ABI */
 	expect_call("s390x", "fadvise64", ARGS(3, 0, 0, 6), "fadvise64(3, 0, 0, POSIX_FADV_DONTNEED)");
 	expect_call("s390x", "fadvise64", ARGS(3, 0, 0, 4), "fadvise64(3, 0, 0, 4)");

@@ -637,6 +637,94 @@ static void test_value_names(void **state)
 	scg_learn_free(l);
 }
 
+/* The compiled filter of @text. */
+static struct scg_prog compiled(const char *text)
+{
+	struct scg_policy *p = parse(text);
+	struct scg_prog prog = { 0 };
+	struct scg_diag *diag = scg_diag_new();
+	assert_int_equal(scg_compile(p, NULL, &prog, diag), 0);
+	scg_diag_free(diag);
+	scg_policy_free(p);
+	return prog;
+}
+
+/*
+ * setsockopt's option is named by its level when every call had the same
+ * level, on the ABI's own numbering; with several levels it stays a number.
+ */
+static void test_socket_option_names(void **state)
+{
+	(void)state;
+	const struct scg_arch *x64 = abi("x86_64"), *ppc = abi("ppc64le");
+	struct scg_learn *l = scg_learn_new(SCG_LEARN_ARGS);
+	assert_non_null(l);
+	struct scg_seccomp_data d = call(x64, "setsockopt", 3, 1 /* SOL_SOCKET */, 2);
+	record_n(l, &d, 1);
+	d = call(x64, "setsockopt", 3, 1, 9 /* SO_KEEPALIVE */);
+	record_n(l, &d, 1);
+	d = call(x64, "getsockopt", 3, 6 /* IPPROTO_TCP */, 11 /* TCP_INFO */);
+	record_n(l, &d, 1);
+	/* PowerPC moves SO_RCVLOWAT to 16, SO_PASSCRED elsewhere */
+	struct scg_learn *lm = scg_learn_new(SCG_LEARN_ARGS);
+	assert_non_null(lm);
+	d = call(ppc, "setsockopt", 3, 1, 16);
+	record_n(lm, &d, 1);
+	d = call(ppc, "getsockopt", 3, 0, 1 /* IP_TOS */);
+	record_n(lm, &d, 1);
+	d = call(ppc, "getsockopt", 3, 41, 1 /* at IPPROTO_IPV6: IPV6_ADDRFORM */);
+	record_n(lm, &d, 1);
+	struct scg_learn *both[] = { l, lm };
+	for (size_t i = 0; i < 2; i++) {
+		char *text;
+		assert_int_equal(scg_learn_to_text(both[i], NULL, &text), 0);
+		if (i == 0) {
+			assert_non_null(strstr(text, "allow setsockopt if level == SOL_SOCKET && "
+						     "optname in {SO_REUSEADDR, SO_KEEPALIVE} "));
+			assert_non_null(strstr(text, "allow getsockopt if level == IPPROTO_TCP && "
+						     "optname == TCP_INFO "));
+		} else {
+			assert_non_null(strstr(text, "allow setsockopt if level == SOL_SOCKET && "
+						     "optname == SO_RCVLOWAT "));
+			/* two levels: 1 is IP_TOS at one and IPV6_ADDRFORM at the other */
+			assert_non_null(strstr(text, "allow getsockopt if level in "
+						     "{IPPROTO_IP, IPPROTO_IPV6} && optname == 1 "));
+		}
+		struct scg_policy *p = parse(text);
+		if (i == 0) {
+			assert_int_equal(verdict(p, call(x64, "setsockopt", 3, 1, 2)), SCG_RET_ALLOW);
+			assert_int_equal(verdict(p, call(x64, "setsockopt", 3, 1, 4)),
+					 SCG_RET_KILL_PROCESS);
+		} else {
+			assert_int_equal(verdict(p, call(ppc, "setsockopt", 3, 1, 16)), SCG_RET_ALLOW);
+			assert_int_equal(verdict(p, call(ppc, "setsockopt", 3, 1, 18)),
+					 SCG_RET_KILL_PROCESS);
+		}
+		struct scg_learn *back = scg_learn_new(0);
+		assert_non_null(back);
+		assert_int_equal(scg_learn_merge_policy(back, p, text, strlen(text)), 0);
+		assert_same_recording(both[i], back);
+		scg_learn_free(back);
+		scg_policy_free(p);
+		free(text);
+		scg_learn_free(both[i]);
+	}
+
+	/* the names compile to the filter of the numbers */
+	struct scg_prog named = compiled("arch x86_64\ndefault kill\n"
+					 "allow setsockopt if level == SOL_SOCKET && "
+					 "optname == SO_REUSEADDR\n"
+					 "allow getsockopt if level == IPPROTO_TCP && "
+					 "optname in {TCP_NODELAY, TCP_INFO}\n");
+	struct scg_prog numbers = compiled("arch x86_64\ndefault kill\n"
+					   "allow setsockopt if level == 1 && optname == 2\n"
+					   "allow getsockopt if level == 6 && optname in {1, 11}\n");
+	assert_int_equal(named.len, numbers.len);
+	assert_memory_equal(named.insns, numbers.insns, named.len * sizeof(named.insns[0]));
+	scg_prog_release(&named);
+	scg_prog_release(&numbers);
+}
+
 /* Past SCG_LEARN_MAX_VALUES values, flags become a mask test and small numbers a range. */
 static void test_generalised(void **state)
 {
@@ -795,6 +883,7 @@ int main(void)
 		cmocka_unit_test(test_merge_hand_written),
 		cmocka_unit_test(test_merge_ranges),
 		cmocka_unit_test(test_value_names),
+		cmocka_unit_test(test_socket_option_names),
 		cmocka_unit_test(test_generalised),
 		cmocka_unit_test(test_futex_families),
 		cmocka_unit_test(test_random_recordings),

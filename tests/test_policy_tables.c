@@ -19,6 +19,7 @@
 #include <linux/stat.h>
 #include <sys/personality.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <sched.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -324,6 +325,32 @@ static const struct host_value host_values[] = {
     H(LINUX_REBOOT_MAGIC2C),
     H(WCONTINUED), H(WEXITED), H(WNOHANG), H(WNOWAIT), H(WSTOPPED), H(WUNTRACED), H(__WALL),
     H(__WCLONE), H(__WNOTHREAD),
+    /* socket options, by level: SOL_SOCKET, IPPROTO_IP, IPPROTO_IPV6, IPPROTO_TCP */
+    H(IPV6_ADDRFORM), H(IPV6_ADD_MEMBERSHIP), H(IPV6_AUTOFLOWLABEL), H(IPV6_CHECKSUM),
+    H(IPV6_DROP_MEMBERSHIP), H(IPV6_FREEBIND), H(IPV6_HOPLIMIT), H(IPV6_JOIN_ANYCAST),
+    H(IPV6_LEAVE_ANYCAST), H(IPV6_MINHOPCOUNT), H(IPV6_MTU), H(IPV6_MTU_DISCOVER),
+    H(IPV6_MULTICAST_HOPS), H(IPV6_MULTICAST_IF), H(IPV6_MULTICAST_LOOP), H(IPV6_NEXTHOP),
+    H(IPV6_PKTINFO), H(IPV6_RECVERR), H(IPV6_RECVHOPLIMIT), H(IPV6_RECVPKTINFO),
+    H(IPV6_RECVTCLASS), H(IPV6_ROUTER_ALERT), H(IPV6_TCLASS), H(IPV6_TRANSPARENT),
+    H(IPV6_UNICAST_HOPS), H(IPV6_UNICAST_IF), H(IPV6_V6ONLY), H(IP_ADD_MEMBERSHIP),
+    H(IP_ADD_SOURCE_MEMBERSHIP), H(IP_BIND_ADDRESS_NO_PORT), H(IP_BLOCK_SOURCE), H(IP_CHECKSUM),
+    H(IP_DROP_MEMBERSHIP), H(IP_DROP_SOURCE_MEMBERSHIP), H(IP_FREEBIND), H(IP_HDRINCL),
+    H(IP_MINTTL), H(IP_MSFILTER), H(IP_MTU), H(IP_MTU_DISCOVER), H(IP_MULTICAST_ALL),
+    H(IP_MULTICAST_IF), H(IP_MULTICAST_LOOP), H(IP_MULTICAST_TTL), H(IP_NODEFRAG),
+    H(IP_OPTIONS), H(IP_ORIGDSTADDR), H(IP_PASSSEC), H(IP_PKTINFO), H(IP_PKTOPTIONS),
+    H(IP_RECVERR), H(IP_RECVFRAGSIZE), H(IP_RECVOPTS), H(IP_RECVTOS), H(IP_RECVTTL),
+    H(IP_RETOPTS), H(IP_ROUTER_ALERT), H(IP_TOS), H(IP_TRANSPARENT), H(IP_TTL),
+    H(IP_UNBLOCK_SOURCE), H(IP_UNICAST_IF), H(SO_ACCEPTCONN), H(SO_ATTACH_FILTER),
+    H(SO_BINDTODEVICE), H(SO_BROADCAST), H(SO_BUSY_POLL), H(SO_COOKIE), H(SO_DEBUG),
+    H(SO_DETACH_FILTER), H(SO_DOMAIN), H(SO_DONTROUTE), H(SO_ERROR), H(SO_INCOMING_CPU),
+    H(SO_KEEPALIVE), H(SO_LINGER), H(SO_MARK), H(SO_NO_CHECK), H(SO_OOBINLINE), H(SO_PASSCRED),
+    H(SO_PEERCRED), H(SO_PRIORITY), H(SO_PROTOCOL), H(SO_RCVBUF), H(SO_RCVBUFFORCE),
+    H(SO_RCVLOWAT), H(SO_REUSEADDR), H(SO_REUSEPORT), H(SO_SNDBUF), H(SO_SNDBUFFORCE),
+    H(SO_SNDLOWAT), H(SO_TYPE), H(SO_ZEROCOPY), H(TCP_CONGESTION), H(TCP_CORK),
+    H(TCP_DEFER_ACCEPT), H(TCP_FASTOPEN), H(TCP_FASTOPEN_CONNECT), H(TCP_INFO), H(TCP_INQ),
+    H(TCP_KEEPCNT), H(TCP_KEEPIDLE), H(TCP_KEEPINTVL), H(TCP_LINGER2), H(TCP_MAXSEG),
+    H(TCP_MD5SIG), H(TCP_NODELAY), H(TCP_NOTSENT_LOWAT), H(TCP_QUICKACK), H(TCP_SYNCNT),
+    H(TCP_ULP), H(TCP_USER_TIMEOUT), H(TCP_WINDOW_CLAMP), H(TCP_ZEROCOPY_RECEIVE),
 };
 
 static void test_constants_match_host(void **state)
@@ -376,6 +403,14 @@ static void test_constants_per_abi(void **state)
 	assert_int_equal(value_on("ENOSYS", "s390x"), 38);
 	assert_int_equal(value_on("AT_FDCWD", "riscv64"), (uint64_t)-100);
 	assert_int_equal(value_on("CLONE_INTO_CGROUP", "loongarch64"), 0x200000000ULL);
+	/* socket options: PowerPC moves six, MIPS and PA-RISC number them apart */
+	assert_int_equal(value_on("SO_REUSEADDR", "x86_64"), 2);
+	assert_int_equal(value_on("SO_REUSEADDR", "mips64el"), 4);
+	assert_int_equal(value_on("SO_ERROR", "parisc"), 0x1007);
+	assert_int_equal(value_on("SO_PASSCRED", "ppc64le"), 20);
+	assert_int_equal(value_on("SO_RCVLOWAT", "ppc"), 16);
+	assert_int_equal(value_on("SO_PEERCRED", "aarch64"), 17);
+	assert_int_equal(value_on("TCP_NODELAY", "mips"), 1);
 	uint64_t v;
 	assert_int_equal(constant_value("TCGETS", scg_arch_lookup("parisc"), &v), -ENODATA);
 	assert_int_equal(constant_value("O_TMPFILE", scg_arch_lookup("mips"), &v), -ENODATA);
@@ -391,7 +426,8 @@ static void test_constants_everywhere(void **state)
 	(void)state;
 	static const char *const universal[] = {"AF_",	   "CLONE_",  "PR_",	  "AT_",
 						"FUTEX_",  "MSG_",    "IPPROTO_", "CLOCK_",
-						"PTRACE_", "SECCOMP_"};
+						"PTRACE_", "SECCOMP_", "TCP_",
+						"IP_",	   "IPV6_"};
 	size_t n = constant_count();
 	assert_true(n > 400);
 	for (size_t i = 0; i < n; i++) {

@@ -563,6 +563,73 @@ static const struct constant process_control[] = {
 	U("WSTOPPED", 2), U("WUNTRACED", 2),
 	U("__WALL", 0x40000000), U("__WCLONE", 0x80000000), U("__WNOTHREAD", 0x20000000),
 };
+/*
+ * setsockopt/getsockopt option names, each meaning something only at its
+ * level.  SO_* come from the arch headers (asm-generic, with PowerPC's
+ * LOWAT/TIMEO/CRED block moved, MIPS and PA-RISC numbered apart); the
+ * others from include/uapi/linux/{in,in6,tcp}.h, the same everywhere.
+ */
+static const struct constant socket_options[] = {
+	U("IPV6_ADDRFORM", 1), U("IPV6_ADD_MEMBERSHIP", 20), U("IPV6_AUTOFLOWLABEL", 70),
+	U("IPV6_CHECKSUM", 7), U("IPV6_DROP_MEMBERSHIP", 21), U("IPV6_FREEBIND", 78),
+	U("IPV6_HOPLIMIT", 52), U("IPV6_JOIN_ANYCAST", 27), U("IPV6_LEAVE_ANYCAST", 28),
+	U("IPV6_MINHOPCOUNT", 73), U("IPV6_MTU", 24), U("IPV6_MTU_DISCOVER", 23),
+	U("IPV6_MULTICAST_HOPS", 18), U("IPV6_MULTICAST_IF", 17), U("IPV6_MULTICAST_LOOP", 19),
+	U("IPV6_NEXTHOP", 9), U("IPV6_PKTINFO", 50), U("IPV6_RECVERR", 25),
+	U("IPV6_RECVHOPLIMIT", 51), U("IPV6_RECVPKTINFO", 49), U("IPV6_RECVTCLASS", 66),
+	U("IPV6_ROUTER_ALERT", 22), U("IPV6_TCLASS", 67), U("IPV6_TRANSPARENT", 75),
+	U("IPV6_UNICAST_HOPS", 16), U("IPV6_UNICAST_IF", 76), U("IPV6_V6ONLY", 26),
+	U("IP_ADD_MEMBERSHIP", 35), U("IP_ADD_SOURCE_MEMBERSHIP", 39),
+	U("IP_BIND_ADDRESS_NO_PORT", 24), U("IP_BLOCK_SOURCE", 38), U("IP_CHECKSUM", 23),
+	U("IP_DROP_MEMBERSHIP", 36), U("IP_DROP_SOURCE_MEMBERSHIP", 40), U("IP_FREEBIND", 15),
+	U("IP_HDRINCL", 3), U("IP_MINTTL", 21), U("IP_MSFILTER", 41), U("IP_MTU", 14),
+	U("IP_MTU_DISCOVER", 10), U("IP_MULTICAST_ALL", 49), U("IP_MULTICAST_IF", 32),
+	U("IP_MULTICAST_LOOP", 34), U("IP_MULTICAST_TTL", 33), U("IP_NODEFRAG", 22),
+	U("IP_OPTIONS", 4), U("IP_ORIGDSTADDR", 20), U("IP_PASSSEC", 18), U("IP_PKTINFO", 8),
+	U("IP_PKTOPTIONS", 9), U("IP_RECVERR", 11), U("IP_RECVFRAGSIZE", 25),
+	U("IP_RECVOPTS", 6), U("IP_RECVTOS", 13), U("IP_RECVTTL", 12), U("IP_RETOPTS", 7),
+	U("IP_ROUTER_ALERT", 5), U("IP_TOS", 1), U("IP_TRANSPARENT", 19), U("IP_TTL", 2),
+	U("IP_UNBLOCK_SOURCE", 37), U("IP_UNICAST_IF", 50),
+	/*                    generic ARM  m68k PPC MIPS    PA-RISC SuperH */
+	C("SO_ACCEPTCONN",    30, 30, 30, 30, 0x1009, 0x401c, 30),
+	C("SO_ATTACH_FILTER", 26, 26, 26, 26, 26,     0x401a, 26),
+	C("SO_BINDTODEVICE",  25, 25, 25, 25, 25,     0x4019, 25),
+	C("SO_BROADCAST",     6,  6,  6,  6,  0x0020, 0x0020, 6),
+	C("SO_BUSY_POLL",     46, 46, 46, 46, 46,     0x4027, 46),
+	C("SO_COOKIE",        57, 57, 57, 57, 57,     0x4032, 57),
+	C("SO_DEBUG",         1,  1,  1,  1,  1,      1,      1),
+	C("SO_DETACH_FILTER", 27, 27, 27, 27, 27,     0x401b, 27),
+	C("SO_DOMAIN",        39, 39, 39, 39, 0x1029, 0x1029, 39),
+	C("SO_DONTROUTE",     5,  5,  5,  5,  0x0010, 0x0010, 5),
+	C("SO_ERROR",         4,  4,  4,  4,  0x1007, 0x1007, 4),
+	C("SO_INCOMING_CPU",  49, 49, 49, 49, 49,     0x402a, 49),
+	C("SO_KEEPALIVE",     9,  9,  9,  9,  0x0008, 0x0008, 9),
+	C("SO_LINGER",        13, 13, 13, 13, 0x0080, 0x0080, 13),
+	C("SO_MARK",          36, 36, 36, 36, 36,     0x401f, 36),
+	C("SO_NO_CHECK",      11, 11, 11, 11, 11,     0x400b, 11),
+	C("SO_OOBINLINE",     10, 10, 10, 10, 0x0100, 0x0100, 10),
+	C("SO_PASSCRED",      16, 16, 16, 20, 17,     0x4010, 16),
+	C("SO_PEERCRED",      17, 17, 17, 21, 18,     0x4011, 17),
+	C("SO_PRIORITY",      12, 12, 12, 12, 12,     0x400c, 12),
+	C("SO_PROTOCOL",      38, 38, 38, 38, 0x1028, 0x1028, 38),
+	C("SO_RCVBUF",        8,  8,  8,  8,  0x1002, 0x1002, 8),
+	C("SO_RCVBUFFORCE",   33, 33, 33, 33, 33,     0x100b, 33),
+	C("SO_RCVLOWAT",      18, 18, 18, 16, 0x1004, 0x1004, 18),
+	C("SO_REUSEADDR",     2,  2,  2,  2,  0x0004, 0x0004, 2),
+	C("SO_REUSEPORT",     15, 15, 15, 15, 0x0200, 0x0200, 15),
+	C("SO_SNDBUF",        7,  7,  7,  7,  0x1001, 0x1001, 7),
+	C("SO_SNDBUFFORCE",   32, 32, 32, 32, NA,     0x100a, 32),
+	C("SO_SNDLOWAT",      19, 19, 19, 17, 0x1003, 0x1003, 19),
+	C("SO_TYPE",          3,  3,  3,  3,  0x1008, 0x1008, 3),
+	C("SO_ZEROCOPY",      60, 60, 60, 60, 60,     0x4035, 60),
+	U("TCP_CONGESTION", 13), U("TCP_CORK", 3), U("TCP_DEFER_ACCEPT", 9),
+	U("TCP_FASTOPEN", 23), U("TCP_FASTOPEN_CONNECT", 30), U("TCP_INFO", 11),
+	U("TCP_INQ", 36), U("TCP_KEEPCNT", 6), U("TCP_KEEPIDLE", 4), U("TCP_KEEPINTVL", 5),
+	U("TCP_LINGER2", 8), U("TCP_MAXSEG", 2), U("TCP_MD5SIG", 14), U("TCP_NODELAY", 1),
+	U("TCP_NOTSENT_LOWAT", 25), U("TCP_QUICKACK", 12), U("TCP_SYNCNT", 7),
+	U("TCP_ULP", 31), U("TCP_USER_TIMEOUT", 18), U("TCP_WINDOW_CLAMP", 10),
+	U("TCP_ZEROCOPY_RECEIVE", 35),
+};
 /* clang-format on */
 
 /* Values an ABI takes apart from its column's (s390x's fadvise advice). */
@@ -586,6 +653,7 @@ static const struct family families[] = {
     FAMILY(block_ioctls),     FAMILY(socket_ioctls),  FAMILY(mount_flags), FAMILY(statx_masks),
     FAMILY(keyctl_operations), FAMILY(bpf_commands),  FAMILY(personalities),
     FAMILY(resource_limits),   FAMILY(file_operations), FAMILY(process_control),
+    FAMILY(socket_options),
 };
 
 #define FAMILY_COUNT (sizeof(families) / sizeof(families[0]))

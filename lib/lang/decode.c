@@ -312,14 +312,16 @@ static const struct decode_param *entry_for(const struct call *c, unsigned i)
 {
 	const struct scg_syscall_param *p = &c->params->params[i];
 	const struct decode_param *d = p->name[0] ? decode_param_find(c->name, p->name) : NULL;
-	if (d && d->when) {
+	for (; d; d = decode_param_next(d)) {
+		if (!d->when)
+			return d;
 		unsigned w = d->when_arg;
 		unsigned bits = scg_syscall_arg_width(c->arch, c->name, w);
 		uint64_t mask = bits >= 64 ? UINT64_MAX : (UINT64_C(1) << bits) - 1;
-		if (!bits || !name_of(d->when, c->arch, mask, c->args[w] & mask))
-			return NULL;
+		if (bits && name_of(d->when, c->arch, mask, c->args[w] & mask))
+			return d;
 	}
-	return d;
+	return NULL;
 }
 
 static void put_arg(struct out *o, struct call *c, unsigned i)
@@ -376,20 +378,34 @@ int scg_call_format(const struct scg_arch *arch, uint32_t nr, const uint64_t arg
 	return o.len > INT32_MAX ? INT32_MAX : (int)o.len;
 }
 
-int scg_arg_format(const struct scg_arch *arch, const char *syscall, unsigned index,
-		   uint64_t value, char *buf, size_t size)
+int decode_arg_format(const struct scg_arch *arch, const char *syscall, unsigned index,
+		      const uint64_t args[6], char *buf, size_t size)
 {
 	struct out o = { buf, size, 0 };
-	uint64_t args[6] = { 0 };
 	struct call c = { .arch = arch, .name = syscall, .args = args };
 	c.params = syscall ? scg_syscall_params(syscall) : NULL;
-	if (index < 6)
-		args[index] = value;
 	if (arch && c.params && index < c.params->count)
 		put_arg(&o, &c, index);
 	else
-		put_hex(&o, value);
+		put_hex(&o, index < 6 ? args[index] : 0);
 	if (size && o.len >= size)
 		buf[size - 1] = '\0';
 	return o.len > INT32_MAX ? INT32_MAX : (int)o.len;
+}
+
+int scg_arg_format(const struct scg_arch *arch, const char *syscall, unsigned index,
+		   uint64_t value, char *buf, size_t size)
+{
+	/* alone, an argument whose names depend on another's keeps its number */
+	uint64_t args[6] = { 0 };
+	if (index >= 6)
+		return decode_arg_format(arch, syscall, index, args, buf, size);
+	args[index] = value;
+	const struct scg_syscall_params *p = syscall ? scg_syscall_params(syscall) : NULL;
+	const struct decode_param *d = p && index < p->count && p->params[index].name[0]
+					       ? decode_param_find(syscall, p->params[index].name)
+					       : NULL;
+	if (d && d->when && d->when_arg < 6)
+		args[d->when_arg] = UINT64_MAX; /* no constant of a level: the condition fails */
+	return decode_arg_format(arch, syscall, index, args, buf, size);
 }

@@ -8,7 +8,10 @@
 #define SCG_LIB_LANG_DECODE_INTERNAL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+
+struct scg_arch;
 
 /*
  * A set of constants: those whose names start with one of @prefixes, plus
@@ -44,8 +47,19 @@ struct decode_param {
 	bool enum_last; /* the value of @enum_set after the flags (clone's signal) */
 };
 
-/* The entry for parameter @param of @syscall, or NULL. */
+/* The (first) entry for parameter @param of @syscall, or NULL. */
 const struct decode_param *decode_param_find(const char *syscall, const char *param);
+
+/* The entry after @d for the same syscall and parameter (another condition), or NULL. */
+const struct decode_param *decode_param_next(const struct decode_param *d);
+
+/*
+ * Argument @index of @syscall as the decoder prints it, the other
+ * arguments being @args (a condition on one of them, as the level of
+ * setsockopt's option name, reads it there); snprintf's contract.
+ */
+int decode_arg_format(const struct scg_arch *arch, const char *syscall, unsigned index,
+		      const uint64_t args[6], char *buf, size_t size);
 
 /*
  * True when constant @name is an alias the decoder never prints because

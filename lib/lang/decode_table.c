@@ -44,7 +44,8 @@ static const struct decode_set
 	ip_protocols = PREFIX("IPPROTO_\0"),
 	message_flags = PREFIX("MSG_\0"),
 	shutdown_how = PREFIX("SHUT_\0"),
-	ioctl_requests = PREFIX("TC\0" "TIOC\0" "FIO\0" "BLK\0" "SIOC\0"),
+	ioctl_requests = { .prefixes = LIST("TC\0" "TIOC\0" "FIO\0" "BLK\0" "SIOC\0"),
+			   .skip = LIST("TCP_\0") },
 	clone_flags = PREFIX("CLONE_\0"),
 	namespaces = PREFIX("CLONE_NEW\0"),
 	signals = { .prefixes = LIST("SIG\0"), .skip = LIST("SIG_\0") },
@@ -116,14 +117,28 @@ static const struct decode_set
 			       "__WNOTHREAD\0" "__WALL\0" "__WCLONE\0"),
 	/* level 1 is SOL_SOCKET where IPPROTO_ICMP would also read */
 	socket_levels = { .prefixes = LIST("IPPROTO_\0"), .names = LIST("SOL_SOCKET\0"),
-			  .skip = LIST("IPPROTO_ICMP\0") };
+			  .skip = LIST("IPPROTO_ICMP\0") },
+	/* an option's name says something only at its level: one set per level */
+	level_socket = NAMES("SOL_SOCKET\0"),
+	level_ip = NAMES("IPPROTO_IP\0"),
+	level_ipv6 = NAMES("IPPROTO_IPV6\0"),
+	level_tcp = NAMES("IPPROTO_TCP\0"),
+	socket_options = PREFIX("SO_\0"),
+	ip_options = PREFIX("IP_\0"),
+	ipv6_options = PREFIX("IPV6_\0"),
+	tcp_options = PREFIX("TCP_\0");
 
 #define ENUM(s) DECODE_ENUM, &(s), 0, NULL, NULL, 0, false
 #define FLAGS(s) DECODE_FLAGS, &(s), 0, NULL, NULL, 0, false
 #define FLAGS_WITH(s, mask, e) DECODE_FLAGS, &(s), (mask), &(e), NULL, 0, false
 #define FLAGS_THEN(s, mask, e) DECODE_FLAGS, &(s), (mask), &(e), NULL, 0, true
+/* An option name of setsockopt/getsockopt, while the level (argument 1) is @level. */
+#define OPTION(s, level) DECODE_ENUM, &(s), 0, NULL, &(level), 1, false
 
-/* Sorted by syscall, then parameter ("*" first). */
+/*
+ * Sorted by syscall, then parameter ("*" first); the entries of one
+ * parameter with conditions are adjacent, the first that holds applies.
+ */
 static const struct decode_param params[] = {
 	{ "*", "dirfd", ENUM(at_fdcwd) },
 	{ "*", "newdirfd", ENUM(at_fdcwd) },
@@ -158,6 +173,10 @@ static const struct decode_param params[] = {
 	{ "getrandom", "flags", FLAGS(random_flags) },
 	{ "getrlimit", "resource", ENUM(resource_limits) },
 	{ "getsockopt", "level", ENUM(socket_levels) },
+	{ "getsockopt", "optname", OPTION(socket_options, level_socket) },
+	{ "getsockopt", "optname", OPTION(ip_options, level_ip) },
+	{ "getsockopt", "optname", OPTION(ipv6_options, level_ipv6) },
+	{ "getsockopt", "optname", OPTION(tcp_options, level_tcp) },
 	{ "inotify_init1", "flags", FLAGS(inotify_flags) },
 	{ "ioctl", "request", ENUM(ioctl_requests) },
 	{ "keyctl", "operation", ENUM(keyctl_operations) },
@@ -208,6 +227,10 @@ static const struct decode_param params[] = {
 	{ "setns", "nstype", ENUM(namespaces) },
 	{ "setrlimit", "resource", ENUM(resource_limits) },
 	{ "setsockopt", "level", ENUM(socket_levels) },
+	{ "setsockopt", "optname", OPTION(socket_options, level_socket) },
+	{ "setsockopt", "optname", OPTION(ip_options, level_ip) },
+	{ "setsockopt", "optname", OPTION(ipv6_options, level_ipv6) },
+	{ "setsockopt", "optname", OPTION(tcp_options, level_tcp) },
 	{ "shutdown", "how", ENUM(shutdown_how) },
 	{ "signalfd4", "flags", FLAGS(signalfd_flags) },
 	{ "socket", "domain", ENUM(address_families) },
@@ -246,4 +269,12 @@ const struct decode_param *decode_param_find(const char *syscall, const char *pa
 			any = p;
 	}
 	return any;
+}
+
+const struct decode_param *decode_param_next(const struct decode_param *d)
+{
+	const struct decode_param *end = params + sizeof(params) / sizeof(params[0]);
+	if (!d || d < params || d + 1 >= end)
+		return NULL;
+	return !strcmp(d[1].syscall, d->syscall) && !strcmp(d[1].param, d->param) ? d + 1 : NULL;
 }

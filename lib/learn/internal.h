@@ -49,17 +49,21 @@ size_t learn_value_family(const char *name, unsigned arg, uint64_t value,
  * parameter name, or NULL when only argN will do. */
 const char *learn_param_name(const struct scg_arch *arch, const char *name, unsigned arg);
 
+struct strbuf;
+/* Whether the values of @param of @syscall are sets of bits (flags, masks, protections). */
+bool learn_param_is_flags(const char *syscall, const char *param);
+
 /*
  * Appends @v, a value of parameter @param (NULL: unnamed) of @syscall on
  * @arch, as policy text: with the constants of the policy language where
  * they say exactly @v on @arch (O_RDONLY|O_CLOEXEC), else as a number
- * (names.c).
+ * (names.c).  @args holds the other arguments of the call where bit i of
+ * @known says argument i is args[i] in every call the value stands for:
+ * a parameter whose names depend on another (setsockopt's option name on
+ * its level) is named only then.
  */
-struct strbuf;
-/* Whether the values of @param of @syscall are sets of bits (flags, masks, protections). */
-bool learn_param_is_flags(const char *syscall, const char *param);
-void learn_append_value(struct strbuf *sb, const struct scg_arch *arch,
-			    const char *syscall, const char *param, uint64_t v);
+void learn_append_value(struct strbuf *sb, const struct scg_arch *arch, const char *syscall,
+			const char *param, uint64_t v, const uint64_t args[6], unsigned known);
 
 /*
  * Makes room for @extra more entries, so that adding them cannot fail:

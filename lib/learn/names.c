@@ -53,7 +53,7 @@ static const struct naming namings[] = {
 	{ "lseek,_llseek", "whence", "SEEK_", false, 0, NULL, NULL, NULL },
 	{ "madvise", "advice", "MADV_", false, 0, NULL, NULL, NULL },
 	{ "getrandom", "flags", "GRND_", true, 0, NULL, NULL, NULL },
-	{ "ioctl", "request", "TC,TIOC,FIO", false, 0, NULL, NULL, NULL },
+	{ "ioctl", "request", "TC,TIOC,FIO", false, 0, NULL, NULL, "TCP_" },
 	{ "clone", "flags", "CLONE_", true, 0xff, "SIG", NULL, "SIG_" },
 	{ "unshare,setns", "flags", "CLONE_", true, 0, NULL, NULL, NULL },
 	{ "unlinkat", "flags", "AT_REMOVEDIR", true, 0, NULL, NULL, NULL },
@@ -166,11 +166,16 @@ static bool append_named(struct strbuf *sb, const struct scg_arch *arch,
 	return true;
 }
 
-/* The decoder's entry for @param of @syscall (decode_table.c), or NULL. */
-static const struct decode_param *decoded(const char *syscall, const char *param)
+/*
+ * The decoder's entry for @param of @syscall (decode_table.c), or NULL;
+ * one with a condition on another argument only when that argument is
+ * one of @known.
+ */
+static const struct decode_param *decoded(const char *syscall, const char *param, unsigned known)
 {
 	const struct decode_param *d = syscall && param ? decode_param_find(syscall, param) : NULL;
-	return d && (d->kind == DECODE_ENUM || d->kind == DECODE_FLAGS) && !d->when ? d : NULL;
+	bool usable = d && (!d->when || (d->when_arg < 6 && (known & (1U << d->when_arg))));
+	return usable && (d->kind == DECODE_ENUM || d->kind == DECODE_FLAGS) ? d : NULL;
 }
 
 bool learn_param_is_flags(const char *syscall, const char *param)
@@ -180,7 +185,7 @@ bool learn_param_is_flags(const char *syscall, const char *param)
 	const struct naming *n = naming_of(syscall, param);
 	if (n)
 		return n->bits;
-	const struct decode_param *d = decoded(syscall, param);
+	const struct decode_param *d = decoded(syscall, param, 0);
 	if (d)
 		return d->kind == DECODE_FLAGS;
 	return strstr(param, "flags") || strstr(param, "mask") || !strcmp(param, "prot");
@@ -192,15 +197,21 @@ bool learn_param_is_flags(const char *syscall, const char *param)
  * has no name in it, so that the number is written the learner's way.
  */
 static bool append_decoded(struct strbuf *sb, const struct scg_arch *arch, const char *syscall,
-			   const char *param, uint64_t v)
+			   const char *param, uint64_t v, const uint64_t args[6], unsigned known)
 {
-	const struct scg_syscall_params *p = decoded(syscall, param) ? scg_syscall_params(syscall)
-								     : NULL;
-	for (unsigned i = 0; p && i < p->count; i++) {
+	const struct scg_syscall_params *p = decoded(syscall, param, known)
+						     ? scg_syscall_params(syscall)
+						     : NULL;
+	for (unsigned i = 0; p && i < p->count && i < 6; i++) {
 		if (strcmp(p->params[i].name, param))
 			continue;
+		uint64_t call[6] = { 0 };
+		for (unsigned k = 0; args && k < 6; k++)
+			if (known & (1U << k))
+				call[k] = args[k];
+		call[i] = v;
 		char text[256];
-		int n = scg_arg_format(arch, syscall, i, v, text, sizeof(text));
+		int n = decode_arg_format(arch, syscall, i, call, text, sizeof(text));
 		bool named = n > 0 && (size_t)n < sizeof(text) &&
 			     ((text[0] >= 'A' && text[0] <= 'Z') || text[0] == '_');
 		if (named)
@@ -221,11 +232,12 @@ static bool is_mode(const char *syscall, const char *param)
 	return false;
 }
 
-void learn_append_value(struct strbuf *sb, const struct scg_arch *arch,
-			    const char *syscall, const char *param, uint64_t v)
+void learn_append_value(struct strbuf *sb, const struct scg_arch *arch, const char *syscall,
+			const char *param, uint64_t v, const uint64_t args[6], unsigned known)
 {
 	const struct naming *n = naming_of(syscall, param);
-	if (n ? append_named(sb, arch, n, v) : append_decoded(sb, arch, syscall, param, v))
+	if (n ? append_named(sb, arch, n, v)
+	      : append_decoded(sb, arch, syscall, param, v, args, known))
 		return;
 	if (v && is_mode(syscall, param)) { /* permission bits read in octal: 022, 0755 */
 		strbuf_appendf(sb, "0%" PRIo64, v);

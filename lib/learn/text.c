@@ -123,6 +123,14 @@ static void append_condition(struct strbuf *sb, const struct scg_learn_entry *e)
 	const char *join = " if ";
 	unsigned narrow = 0;
 	learn_scalar_args(e->arch, e->name, 0, &narrow);
+	/* the arguments with one value in every call: what another's names may depend on */
+	uint64_t args[6] = { 0 };
+	unsigned known = 0;
+	for (unsigned i = 0; i < 6; i++)
+		if ((e->listed & (1U << i)) && e->nvalues[i] == 1) {
+			args[i] = e->values[i][0];
+			known |= 1U << i;
+		}
 	for (unsigned i = 0; i < 6; i++) {
 		enum summary s = summary_of(e, i);
 		if ((!(e->listed & (1U << i)) || !e->nvalues[i]) && s == SUMMARY_NONE)
@@ -134,7 +142,7 @@ static void append_condition(struct strbuf *sb, const struct scg_learn_entry *e)
 		snprintf(arg, sizeof(arg), "arg%u%s", i, (narrow & (1U << i)) ? ".lo" : "");
 		if (s == SUMMARY_MASK) {
 			strbuf_appendf(sb, "(%s & ~(", param ? param : arg);
-			learn_append_value(sb, e->arch, e->name, param, e->bits[i]);
+			learn_append_value(sb, e->arch, e->name, param, e->bits[i], args, known);
 			strbuf_append(sb, ")) == 0");
 			continue;
 		}
@@ -145,14 +153,15 @@ static void append_condition(struct strbuf *sb, const struct scg_learn_entry *e)
 		}
 		if (e->nvalues[i] == 1) {
 			strbuf_append(sb, " == ");
-			learn_append_value(sb, e->arch, e->name, param, e->values[i][0]);
+			learn_append_value(sb, e->arch, e->name, param, e->values[i][0], args,
+					   known);
 		} else {
 			strbuf_append(sb, " in {");
 			for (size_t k = 0; k < e->nvalues[i]; k++) {
 				if (k)
 					strbuf_append(sb, ", ");
 				learn_append_value(sb, e->arch, e->name, param,
-						       e->values[i][k]);
+						   e->values[i][k], args, known);
 			}
 			strbuf_append(sb, "}");
 		}

@@ -187,6 +187,13 @@ args_replay() {
 	if grep -q 'denied' "$TMP/err"; then not_ok "--args $name: nothing denied" "$(head -c 600 "$TMP/err")"
 	else ok "--args $name: nothing denied"; fi
 }
+# a socket option is named by its level, and the name reads back
+expect_status 0 "learn --args: setsockopt(SOL_SOCKET, SO_REUSEADDR)" -- \
+	$T "$S" learn --args -o "$TMP/so.policy" -- "$H" reuseaddr
+expect_grep "$TMP/so.policy" '^allow setsockopt if level == SOL_SOCKET && optname == SO_REUSEADDR( |$)' \
+	"setsockopt: the option by its name"
+expect_status 0 "setsockopt runs under the learned policy" -- $T "$S" run -p "$TMP/so.policy" -- "$H" reuseaddr
+
 args_replay "sh -c 'ls; cat'" sh -c 'ls / >/dev/null; cat </dev/null'
 for prog in python3 git curl; do
 	if ! command -v $prog >/dev/null; then

@@ -31,6 +31,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -187,8 +188,15 @@ int main(int argc, char **argv)
 		char *name = strdup("learned");
 		return name && prctl(PR_SET_NAME, (unsigned long)name, 0UL, 0UL, 0UL) == 0 ? 0 : 1;
 	}
+	if (argc == 2 && !strcmp(argv[1], "reuseaddr")) { /* a socket option, by its level */
+		int fd = socket(AF_UNIX, SOCK_STREAM, 0), one = 1;
+		return fd >= 0 && setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) == 0 &&
+				       close(fd) == 0
+			       ? 0
+			       : 1;
+	}
 	if (argc == 3 && !strcmp(argv[1], "daemon"))
 		return daemon_call(argv[2]);
-	fprintf(stderr, "usage: learn_workload getppid|int80|x32|prio|uname|signals|daemon ...\n");
+	fprintf(stderr, "usage: learn_workload getppid|int80|x32|prio|uname|signals|reuseaddr|daemon ...\n");
 	return 2;
 }
