@@ -208,6 +208,11 @@ static void plan_bounded(struct planner *p)
 			p->bchain[bounded_at(p, h, i, i)] = 0;
 			for (size_t j = i + 1; j < n; j++) {
 				size_t at = bounded_at(p, h, i, j), tests = 0;
+				/* Nothing reads the rest of the top two heights: the root's cell
+				 * reads only the prefixes and suffixes below it. */
+				if ((h == p->limit && (i != 0 || j != n - 1)) ||
+				    (h + 1 == p->limit && i != 0 && j != n - 1))
+					continue;
 				uint64_t best = NO_TREE;
 				size_t best_r = i + 1;
 				/* Each side must fit in h - 1: it holds at most reach[h - 1] ranges. */
