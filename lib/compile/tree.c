@@ -238,7 +238,11 @@ static void plan_bounded(struct planner *p)
 					if (best != NO_TREE)
 						best += weight(p, i, j);
 				}
-				uint64_t chained = chain_cost(p, i, j, &tests);
+				/* (a chain has an odd length from 3 to CHAIN_MAX and one test or more) */
+				size_t len = j - i + 1;
+				uint64_t chained = h > 0 && len % 2 && len <= CHAIN_MAX
+							   ? chain_cost(p, i, j, &tests)
+							   : UINT64_MAX;
 				bool chain = chained != UINT64_MAX && tests <= h && chained < best;
 				p->bcost[at] = p->bcol[(size_t)h * cells + col_at(i, j)] = chain ? chained : best;
 				p->broot[at] = (uint16_t)best_r;
