@@ -160,6 +160,17 @@ uint32_t tree_build(struct dag *g, const struct nr_range *ranges, size_t n, unsi
 		    int *err);
 /* The weighted depth tree_build() reaches with @limit; UINT64_MAX when no tree fits. */
 uint64_t tree_cost(const struct nr_range *ranges, size_t n, unsigned limit, int *err);
+/*
+ * tree_cost() for 1 to TREE_EXACT_MAX ranges under a @limit from
+ * tree_height_needed(n) to 63, keeping the plan (and a copy of @ranges) for
+ * tree_plan_emit(), which builds what tree_build() would.  NULL with
+ * *@cost UINT64_MAX when no tree fits, or with *@err set.
+ */
+struct tree_plan;
+struct tree_plan *tree_plan(const struct nr_range *ranges, size_t n, unsigned limit,
+			    uint64_t *cost, int *err);
+uint32_t tree_plan_emit(struct dag *g, const struct tree_plan *t);
+void tree_plan_free(struct tree_plan *t);
 
 /* --- the workload (weights.c) ------------------------------------------- */
 

@@ -503,10 +503,13 @@ static size_t long_chain(struct layout *l, size_t ranges)
  * the height the tree may then have (*@limit): the count that minimises the
  * blended cost of chain and tree together, every count from none to
  * HOT_MAX priced exactly, within the height bound (DEPTH_SLACK).  @split:
- * 1 when the x32 split stands between the chain and the tree.
+ * 1 when the x32 split stands between the chain and the tree.  *@plan:
+ * the plan of that tree, or NULL past TREE_EXACT_MAX ranges.
  */
-static size_t choose_chain(struct layout *l, unsigned split, unsigned *limit, int *err)
+static size_t choose_chain(struct layout *l, unsigned split, unsigned *limit,
+			   struct tree_plan **plan, int *err)
 {
+	*plan = NULL;
 	size_t n = l->nranges, best_k = 0;
 	struct nr_range *copy = malloc(n * sizeof(*copy));
 	if (!copy) {
@@ -546,7 +549,8 @@ static size_t choose_chain(struct layout *l, unsigned split, unsigned *limit, in
 		/* A tree of two leaves or more tests every range at least once. */
 		if (best != UINT64_MAX && merged > 1 && chain + (k + split + 1) * rest >= best)
 			continue;
-		uint64_t tree = tree_cost(copy, merged, left, err);
+		uint64_t tree;
+		struct tree_plan *t = tree_plan(copy, merged, left, &tree, err);
 		if (tree == UINT64_MAX)
 			continue;
 		uint64_t cost = chain + (k + split) * rest + tree;
@@ -554,9 +558,17 @@ static size_t choose_chain(struct layout *l, unsigned split, unsigned *limit, in
 			best = cost;
 			best_k = k;
 			*limit = left;
+			tree_plan_free(*plan);
+			*plan = t;
+		} else {
+			tree_plan_free(t);
 		}
 	}
 	free(copy);
+	if (*err < 0) {
+		tree_plan_free(*plan);
+		*plan = NULL;
+	}
 	return best_k;
 }
 
@@ -580,13 +592,17 @@ static uint32_t abi_tree(struct layout *l, uint32_t audit, uint32_t first, uint3
 	hot_sort(&l->hot);
 	unsigned limit = 0;
 	unsigned split = hot != NULL; /* the x32 split comes between chain and tree */
-	size_t nhot = choose_chain(l, split, &limit, err);
+	struct tree_plan *plan;
+	size_t nhot = choose_chain(l, split, &limit, &plan, err);
 	if (*err < 0)
 		return 0;
 	unlink_hot(&l->hot, nhot, l->ranges, l->nranges);
 	size_t merged = tree_merge(l->ranges, l->nranges);
 	*nranges += merged;
-	uint32_t tree = tree_build(l->g, l->ranges, merged, limit, err);
+	/* The tree choose_chain() priced is the one over these ranges: no second plan. */
+	uint32_t tree = plan ? tree_plan_emit(l->g, plan)
+			     : tree_build(l->g, l->ranges, merged, limit, err);
+	tree_plan_free(plan);
 	if (*err < 0)
 		return 0;
 	if (hot) {

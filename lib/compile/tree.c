@@ -24,6 +24,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "bpf/opcodes.h"
 #include "compile/internal.h"
@@ -208,6 +209,11 @@ static void plan_bounded(struct planner *p)
 			p->bchain[bounded_at(p, h, i, i)] = 0;
 			for (size_t j = i + 1; j < n; j++) {
 				size_t at = bounded_at(p, h, i, j), tests = 0;
+				/* Nothing reads the rest of the top two heights: the root's cell
+				 * reads only the prefixes and suffixes below it. */
+				if ((h == p->limit && (i != 0 || j != n - 1)) ||
+				    (h + 1 == p->limit && i != 0 && j != n - 1))
+					continue;
 				uint64_t best = NO_TREE;
 				size_t best_r = i + 1;
 				/* Each side must fit in h - 1: it holds at most reach[h - 1] ranges. */
@@ -233,7 +239,11 @@ static void plan_bounded(struct planner *p)
 					if (best != NO_TREE)
 						best += weight(p, i, j);
 				}
-				uint64_t chained = chain_cost(p, i, j, &tests);
+				/* (a chain has an odd length from 3 to CHAIN_MAX and one test or more) */
+				size_t len = j - i + 1;
+				uint64_t chained = h > 0 && len % 2 && len <= CHAIN_MAX
+							   ? chain_cost(p, i, j, &tests)
+							   : UINT64_MAX;
 				bool chain = chained != UINT64_MAX && tests <= h && chained < best;
 				p->bcost[at] = p->bcol[(size_t)h * cells + col_at(i, j)] = chain ? chained : best;
 				p->broot[at] = (uint16_t)best_r;
@@ -314,6 +324,47 @@ static void planner_release(struct planner *p)
 }
 
 /*
+ * Plans the optimal tree of @n ranges (n <= DP_MAX) no higher than @limit
+ * (0: no limit) in @p: its cost into *@cost (NO_TREE when no tree fits) and
+ * the height emit_planned() starts from into *@h.  -ENOMEM or 0; @p is
+ * planner_release()d by the caller either way.
+ */
+static int optimal_plan(struct planner *p, const struct nr_range *ranges, size_t n,
+			unsigned limit, uint64_t *cost, unsigned *h)
+{
+	*p = (struct planner){ .r = ranges, .n = n };
+	size_t cells = n * (n + 1) / 2;
+	p->prefix = malloc((n + 1) * sizeof(*p->prefix));
+	p->cost_row = malloc(cells * sizeof(*p->cost_row));
+	p->cost_col = malloc(cells * sizeof(*p->cost_col));
+	p->root = malloc(cells * sizeof(*p->root));
+	p->chain = calloc(cells, sizeof(*p->chain));
+	*cost = NO_TREE;
+	*h = UINT_MAX;
+	if (!p->prefix || !p->cost_row || !p->cost_col || !p->root || !p->chain)
+		return -ENOMEM;
+	p->prefix[0] = 0;
+	for (size_t i = 0; i < n; i++)
+		p->prefix[i + 1] = p->prefix[i] + ranges[i].weight;
+	plan_optimal(p);
+	if (limit && planned_height(p, 0, n - 1) > limit) {
+		p->limit = limit;
+		p->bcost = malloc((limit + 1) * cells * sizeof(*p->bcost));
+		p->bcol = malloc((limit + 1) * cells * sizeof(*p->bcol));
+		p->broot = malloc((limit + 1) * cells * sizeof(*p->broot));
+		p->bchain = malloc((limit + 1) * cells * sizeof(*p->bchain));
+		if (!p->bcost || !p->bcol || !p->broot || !p->bchain)
+			return -ENOMEM;
+		plan_bounded(p);
+		*h = limit;
+		*cost = p->bcost[bounded_at(p, limit, 0, n - 1)];
+	} else {
+		*cost = p->cost_row[row_at(n, 0, n - 1)];
+	}
+	return 0;
+}
+
+/*
  * The optimal tree of @n ranges (n <= DP_MAX) no higher than @limit (0: no
  * limit): its cost into *@cost and, when @g is not NULL, its node.  0 with
  * *@err set on ENOMEM; *@cost NO_TREE when no tree fits.
@@ -321,44 +372,16 @@ static void planner_release(struct planner *p)
 static uint32_t optimal_tree(struct dag *g, const struct nr_range *ranges, size_t n,
 			     unsigned limit, uint64_t *cost, int *err)
 {
-	struct planner p = { .r = ranges, .n = n };
-	size_t cells = n * (n + 1) / 2;
-	p.prefix = malloc((n + 1) * sizeof(*p.prefix));
-	p.cost_row = malloc(cells * sizeof(*p.cost_row));
-	p.cost_col = malloc(cells * sizeof(*p.cost_col));
-	p.root = malloc(cells * sizeof(*p.root));
-	p.chain = calloc(cells, sizeof(*p.chain));
+	struct planner p;
+	unsigned h;
 	uint32_t node = 0;
-	*cost = NO_TREE;
-	if (!p.prefix || !p.cost_row || !p.cost_col || !p.root || !p.chain) {
-		*err = -ENOMEM;
-		planner_release(&p);
-		return 0;
-	}
-	p.prefix[0] = 0;
-	for (size_t i = 0; i < n; i++)
-		p.prefix[i + 1] = p.prefix[i] + ranges[i].weight;
-	plan_optimal(&p);
-	unsigned h = UINT_MAX;
-	if (limit && planned_height(&p, 0, n - 1) > limit) {
-		p.limit = limit;
-		p.bcost = malloc((limit + 1) * cells * sizeof(*p.bcost));
-		p.bcol = malloc((limit + 1) * cells * sizeof(*p.bcol));
-		p.broot = malloc((limit + 1) * cells * sizeof(*p.broot));
-		p.bchain = malloc((limit + 1) * cells * sizeof(*p.bchain));
-		if (!p.bcost || !p.bcol || !p.broot || !p.bchain) {
-			*err = -ENOMEM;
-			planner_release(&p);
-			return 0;
-		}
-		plan_bounded(&p);
-		h = limit;
-		*cost = p.bcost[bounded_at(&p, limit, 0, n - 1)];
-	} else {
-		*cost = p.cost_row[row_at(n, 0, n - 1)];
-	}
-	if (g && *cost != NO_TREE)
+	int r = optimal_plan(&p, ranges, n, limit, cost, &h);
+	if (r < 0) {
+		*err = r;
+		*cost = NO_TREE;
+	} else if (g && *cost != NO_TREE) {
 		node = emit_planned(g, &p, 0, n - 1, h);
+	}
 	planner_release(&p);
 	return node;
 }
@@ -442,4 +465,52 @@ uint64_t tree_cost(const struct nr_range *ranges, size_t n, unsigned limit, int 
 		return UINT64_MAX;
 	plan_tree(NULL, ranges, n, limit, &cost, err);
 	return cost;
+}
+
+/* A tree planned by tree_plan(), with its own copy of the ranges. */
+struct tree_plan {
+	struct planner p;
+	struct nr_range *ranges;
+	unsigned h;
+};
+
+struct tree_plan *tree_plan(const struct nr_range *ranges, size_t n, unsigned limit,
+			    uint64_t *cost, int *err)
+{
+	*err = 0;
+	*cost = UINT64_MAX;
+	if (n == 0 || n > DP_MAX || limit == 0 || limit >= 64) {
+		*err = -EINVAL;
+		return NULL;
+	}
+	if (limit < tree_height_needed(n))
+		return NULL;
+	struct tree_plan *t = calloc(1, sizeof(*t));
+	if (!t || !(t->ranges = malloc(n * sizeof(*t->ranges)))) {
+		free(t);
+		*err = -ENOMEM;
+		return NULL;
+	}
+	memcpy(t->ranges, ranges, n * sizeof(*ranges));
+	*err = optimal_plan(&t->p, t->ranges, n, limit, cost, &t->h);
+	if (*err < 0 || *cost == NO_TREE) {
+		*cost = UINT64_MAX;
+		tree_plan_free(t);
+		return NULL;
+	}
+	return t;
+}
+
+uint32_t tree_plan_emit(struct dag *g, const struct tree_plan *t)
+{
+	return emit_planned(g, &t->p, 0, t->p.n - 1, t->h);
+}
+
+void tree_plan_free(struct tree_plan *t)
+{
+	if (!t)
+		return;
+	planner_release(&t->p);
+	free(t->ranges);
+	free(t);
 }
