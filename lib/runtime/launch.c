@@ -122,6 +122,28 @@ static int setup_signals(sigset_t *orig, int *sfd)
 	return *sfd < 0 ? -errno : 0;
 }
 
+/*
+ * Drops the passed-on signals still pending once the program has ended: they
+ * were the program's (a Ctrl-C reaches the whole foreground group at the
+ * moment the program exits), and restoring the caller's mask would deliver
+ * them to the caller, whose default for SIGINT is to die.  SIGCHLD stays:
+ * it may be about a child of the caller's own.
+ */
+static void drop_passed_on(void)
+{
+	sigset_t set;
+	sigemptyset(&set);
+	for (size_t i = 0; i < sizeof(forwarded_signals) / sizeof(forwarded_signals[0]); i++)
+		sigaddset(&set, forwarded_signals[i]);
+	int fd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
+	if (fd < 0)
+		return;
+	struct signalfd_siginfo si;
+	while (read(fd, &si, sizeof(si)) == (ssize_t)sizeof(si))
+		;
+	close(fd);
+}
+
 /* Receives one message from the child, and the listener fd if it carries one. */
 static ssize_t recv_msg(int sock, struct launch_msg *m, int *fd)
 {
@@ -553,6 +575,7 @@ int scg_launch(char *const argv[], const struct scg_policy *policy,
 		 * signals are kept even when ignored): setting SIG_IGN again drops it,
 		 * before the caller's mask and disposition come back. */
 		signal(SIGPIPE, SIG_IGN);
+		drop_passed_on();
 		sigprocmask(SIG_SETMASK, &orig, NULL);
 		sigaction(SIGPIPE, &old_pipe, NULL);
 	}
