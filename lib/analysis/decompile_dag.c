@@ -389,8 +389,8 @@ static int build(struct dag *g, size_t pc, const struct state *st, size_t *out)
 {
 	if (pc >= g->prog->len)
 		return -ENOTSUP;
-	/* by_pc[] names no entry until memo holds one */
-	for (size_t i = g->by_pc[pc]; i != SIZE_MAX && g->memo; i = g->memo[i].next)
+	/* SIZE_MAX, the end of a chain, is past every entry */
+	for (size_t i = g->by_pc[pc]; i < g->nmemo; i = g->memo[i].next)
 		if (memcmp(&g->memo[i].st, st, sizeof(*st)) == 0) {
 			*out = g->memo[i].node;
 			return 0;

@@ -71,7 +71,8 @@ static struct syscall_load *load_of(struct syscall_load *loads, size_t *n, struc
 				    const struct scg_rule *r)
 {
 	uint64_t hash = load_hash(r), i;
-	for (size_t pos = HASHMAP_START; hashmap_next(index, hash, &pos, &i);)
+	/* the index holds positions below *n only */
+	for (size_t pos = HASHMAP_START; *n && hashmap_next(index, hash, &pos, &i);)
 		if (same_load(&loads[i], r))
 			return &loads[i];
 	(void)hashmap_add(index, hash, *n); /* reserved for every rule */

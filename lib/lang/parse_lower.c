@@ -689,7 +689,8 @@ static bool same_item(const struct item *a, const struct item *b)
 static bool add_item(struct parse_ctx *ctx, struct item_list *l, struct item it)
 {
 	uint64_t hash = item_hash(&it), i;
-	for (size_t pos = HASHMAP_START; hashmap_next(&l->index, hash, &pos, &i);) {
+	/* the index holds positions below l->n only */
+	for (size_t pos = HASHMAP_START; l->n && hashmap_next(&l->index, hash, &pos, &i);) {
 		if (!same_item(&l->items[i], &it))
 			continue;
 		if (it.explicit && l->items[i].explicit)

@@ -50,7 +50,7 @@ size_t scan_char(struct scan *s)
 bool scan_accept(struct scan *s, const char *lit)
 {
 	size_t n = strlen(lit);
-	if (n > s->len - s->pos || memcmp(s->text + s->pos, lit, n) != 0)
+	if (n > s->len - s->pos || (n && memcmp(s->text + s->pos, lit, n) != 0))
 		return false;
 	scan_skip(s, n);
 	return true;
