@@ -300,6 +300,21 @@ static size_t target_abis(const struct scg_learn *learn, const struct scg_arch *
 	return n;
 }
 
+/* ENOSYS has one number on all of @abis (not so on mips and parisc): one 'unknown' line can say it. */
+static bool one_enosys(const struct scg_arch **abis, size_t nabis)
+{
+	uint32_t first = 0, v;
+	for (size_t i = 0; i < nabis; i++) {
+		if (scg_errno_lookup(abis[i], "ENOSYS", &v) < 0)
+			return false;
+		if (i == 0)
+			first = v;
+		else if (v != first)
+			return false;
+	}
+	return true;
+}
+
 static void write_header(struct strbuf *sb, const struct scg_learn *learn,
 			 const struct scg_learn_text_options *opts, const struct scg_arch **abis,
 			 size_t nabis)
@@ -314,8 +329,13 @@ static void write_header(struct strbuf *sb, const struct scg_learn *learn,
 	strbuf_append(sb, "arch ");
 	for (size_t i = 0; i < nabis; i++)
 		strbuf_appendf(sb, "%s%s", i ? ", " : "", scg_arch_name(abis[i]));
-	strbuf_appendf(sb, "\ndefault %s\nunknown errno(ENOSYS)\nbadarch kill\n",
-			   opts && opts->deny_with_eperm ? "errno(EPERM)" : "kill");
+	strbuf_appendf(sb, "\ndefault %s\n", opts && opts->deny_with_eperm ? "errno(EPERM)" : "kill");
+	if (one_enosys(abis, nabis))
+		strbuf_append(sb, "unknown errno(ENOSYS)\n");
+	else
+		strbuf_append(sb, "# unknown numbers get the default: ENOSYS is not one number on these "
+				  "ABIs\n");
+	strbuf_append(sb, "badarch kill\n");
 }
 
 int scg_learn_to_text(const struct scg_learn *learn, const struct scg_learn_text_options *opts,
