@@ -139,24 +139,16 @@ static void print_json(struct diff_out *out, const char *abi, const char *sc, co
 {
 	struct scg_json *w = out->w;
 	scg_json_object(w, SCG_JSON_INLINE);
-	scg_json_key(w, "abi");
-	scg_json_string(w, abi);
-	scg_json_key(w, "syscall");
-	scg_json_string(w, sc);
-	scg_json_key(w, "args");
-	scg_json_string(w, args);
-	scg_json_key(w, "a");
-	scg_json_string(w, va);
-	scg_json_key(w, "b");
-	scg_json_string(w, vb);
+	scg_json_member_string(w, "abi", abi);
+	scg_json_member_string(w, "syscall", sc);
+	scg_json_member_string(w, "args", args);
+	scg_json_member_string(w, "a", va);
+	scg_json_member_string(w, "b", vb);
 	scg_json_key(w, "example");
 	scg_json_object(w, SCG_JSON_INLINE);
-	scg_json_key(w, "nr");
-	scg_json_uint(w, d->nr);
-	scg_json_key(w, "arch");
-	scg_json_uint(w, d->arch);
-	scg_json_key(w, "instruction_pointer");
-	scg_json_uint(w, d->instruction_pointer);
+	scg_json_member_uint(w, "nr", d->nr);
+	scg_json_member_uint(w, "arch", d->arch);
+	scg_json_member_uint(w, "instruction_pointer", d->instruction_pointer);
 	scg_json_key(w, "args");
 	scg_json_array(w, SCG_JSON_INLINE);
 	for (int i = 0; i < 6; i++)
@@ -198,8 +190,7 @@ static int on_difference(void *ctx, const struct scg_region *region, uint32_t re
 static void json_equivalent(struct scg_json *w, bool equivalent)
 {
 	scg_json_end(w);
-	scg_json_key(w, "equivalent");
-	scg_json_bool(w, equivalent);
+	scg_json_member_bool(w, "equivalent", equivalent);
 	scg_json_end(w);
 }
 

@@ -382,10 +382,8 @@ static void json_trace(struct scg_json *w, const struct scg_arch *arch,
 		char text[160];
 		insn_text(&progs[f].insns[st->pc], arch, text, sizeof(text));
 		scg_json_object(w, SCG_JSON_INLINE);
-		scg_json_key(w, "pc");
-		scg_json_uint(w, st->pc);
-		scg_json_key(w, "insn");
-		scg_json_string(w, text);
+		scg_json_member_uint(w, "pc", st->pc);
+		scg_json_member_string(w, "insn", text);
 		json_hex32(w, "a", st->a);
 		json_hex32(w, "x", st->x);
 		scg_json_end(w);
@@ -397,11 +395,9 @@ static void json_filter(struct scg_json *w, const struct emu_opts *o, const stru
 			const struct run_result *run, const struct scg_prog *progs, size_t f)
 {
 	scg_json_object(w, SCG_JSON_INLINE);
-	scg_json_key(w, "file");
-	scg_json_string(w, o->files[f]);
+	scg_json_member_string(w, "file", o->files[f]);
 	json_hex32(w, "ret", run->rets[f]);
-	scg_json_key(w, "executed");
-	scg_json_uint(w, run->executed[f]);
+	scg_json_member_uint(w, "executed", run->executed[f]);
 	if (o->trace)
 		json_trace(w, arch, run, progs, f);
 	scg_json_end(w);
@@ -412,17 +408,12 @@ static void json_outcome(struct scg_json *w, const struct scg_emu_result *res)
 {
 	char action[40];
 	scg_emu_result_format(res, action, sizeof(action));
-	scg_json_key(w, "action");
-	scg_json_string(w, action);
-	scg_json_key(w, "data");
-	scg_json_uint(w, res->data);
+	scg_json_member_string(w, "action", action);
+	scg_json_member_uint(w, "data", res->data);
 	json_hex32(w, "ret", res->ret);
-	scg_json_key(w, "winner");
-	scg_json_uint(w, res->winner);
-	scg_json_key(w, "unknown_action");
-	scg_json_bool(w, res->unknown_action);
-	scg_json_key(w, "never_filtered");
-	scg_json_bool(w, res->never_filtered);
+	scg_json_member_uint(w, "winner", res->winner);
+	scg_json_member_bool(w, "unknown_action", res->unknown_action);
+	scg_json_member_bool(w, "never_filtered", res->never_filtered);
 }
 
 static int print_json(const struct emu_opts *o, const struct scg_arch *arch,
@@ -434,12 +425,9 @@ static int print_json(const struct emu_opts *o, const struct scg_arch *arch,
 		return CLI_EXIT_USAGE;
 	scg_json_object(w, SCG_JSON_LINES);
 	json_outcome(w, &run->res);
-	scg_json_key(w, "arch");
-	scg_json_string(w, scg_arch_name(arch));
-	scg_json_key(w, "nr");
-	scg_json_uint(w, data->nr);
-	scg_json_key(w, "syscall");
-	scg_json_string(w, scg_syscall_name(arch, data->nr));
+	scg_json_member_string(w, "arch", scg_arch_name(arch));
+	scg_json_member_uint(w, "nr", data->nr);
+	scg_json_member_string(w, "syscall", scg_syscall_name(arch, data->nr));
 	scg_json_key(w, "args");
 	scg_json_array(w, SCG_JSON_INLINE);
 	for (int i = 0; i < 6; i++)
@@ -447,12 +435,10 @@ static int print_json(const struct emu_opts *o, const struct scg_arch *arch,
 	scg_json_end(w);
 	char call[512];
 	scg_call_format(arch, data->nr, data->args, NULL, call, sizeof(call), NULL);
-	scg_json_key(w, "call");
-	scg_json_string(w, call);
+	scg_json_member_string(w, "call", call);
 	scg_json_key(w, "ip");
 	scg_json_valuef(w, "\"0x%llx\"", (unsigned long long)data->instruction_pointer);
-	scg_json_key(w, "executed");
-	scg_json_uint(w, run->res.executed_total);
+	scg_json_member_uint(w, "executed", run->res.executed_total);
 	scg_json_key(w, "filters");
 	scg_json_array(w, SCG_JSON_LINES);
 	for (size_t f = 0; f < o->n_files; f++)

@@ -207,21 +207,16 @@ static int report_json(const struct scg_prog *progs, size_t n, const struct scg_
 	if (!w)
 		return -EIO;
 	scg_json_object(w, SCG_JSON_INLINE);
-	scg_json_key(w, "filters");
-	scg_json_uint(w, n);
+	scg_json_member_uint(w, "filters", n);
 	scg_json_key(w, "stack_instructions");
 	scg_json_array(w, SCG_JSON_INLINE);
 	for (size_t i = 0; i < n; i++)
 		scg_json_uint(w, progs[i].len);
 	scg_json_end(w);
-	scg_json_key(w, "instructions");
-	scg_json_uint(w, res->prog.len);
-	scg_json_key(w, "method");
-	scg_json_string(w, res->chained ? "chained" : "decompiled");
-	scg_json_key(w, "proven_equal");
-	scg_json_bool(w, true);
-	scg_json_key(w, "notify_filters");
-	scg_json_uint(w, res->notify_filters);
+	scg_json_member_uint(w, "instructions", res->prog.len);
+	scg_json_member_string(w, "method", res->chained ? "chained" : "decompiled");
+	scg_json_member_bool(w, "proven_equal", true);
+	scg_json_member_uint(w, "notify_filters", res->notify_filters);
 	scg_json_end(w);
 	return cli_json_finish(w, stdout) < 0 ? -EIO : 0;
 }

@@ -80,23 +80,16 @@ static int print_json(const struct scg_diag *diag)
 	for (size_t i = 0; i < scg_diag_count(diag); i++) {
 		const struct scg_diag_entry *e = scg_diag_get(diag, i);
 		scg_json_object(w, SCG_JSON_INLINE);
-		scg_json_key(w, "severity");
-		scg_json_string(w, level_name(e->severity));
-		scg_json_key(w, "code");
-		scg_json_string(w, e->code ? e->code : "");
+		scg_json_member_string(w, "severity", level_name(e->severity));
+		scg_json_member_string(w, "code", e->code ? e->code : "");
 		if (e->loc.file && e->loc.line) {
-			scg_json_key(w, "file");
-			scg_json_string(w, e->loc.file);
-			scg_json_key(w, "line");
-			scg_json_uint(w, e->loc.line);
+			scg_json_member_string(w, "file", e->loc.file);
+			scg_json_member_uint(w, "line", e->loc.line);
 		} else if (e->loc.insn >= 0) {
-			scg_json_key(w, "insn");
-			scg_json_int(w, e->loc.insn);
+			scg_json_member_int(w, "insn", e->loc.insn);
 		}
-		scg_json_key(w, "message");
-		scg_json_string(w, e->message);
-		scg_json_key(w, "fix");
-		scg_json_string(w, cli_hint(e) ? cli_hint(e) : "");
+		scg_json_member_string(w, "message", e->message);
+		scg_json_member_string(w, "fix", cli_hint(e) ? cli_hint(e) : "");
 		scg_json_end(w);
 	}
 	scg_json_end(w);
@@ -198,11 +191,9 @@ static void sarif_location(struct scg_json *w, const struct scg_diag_entry *e, c
 	if (in_text) {
 		scg_json_key(w, "region");
 		scg_json_object(w, SCG_JSON_INLINE);
-		scg_json_key(w, "startLine");
-		scg_json_uint(w, e->loc.line);
+		scg_json_member_uint(w, "startLine", e->loc.line);
 		if (e->loc.column) {
-			scg_json_key(w, "startColumn");
-			scg_json_uint(w, e->loc.column);
+			scg_json_member_uint(w, "startColumn", e->loc.column);
 		}
 		scg_json_end(w);
 	} else if (e->loc.insn >= 0 && cli_last_input_format() == SCG_INPUT_RAW) {
@@ -210,10 +201,8 @@ static void sarif_location(struct scg_json *w, const struct scg_diag_entry *e, c
 		 * no place, and the result names the file alone */
 		scg_json_key(w, "region");
 		scg_json_object(w, SCG_JSON_INLINE);
-		scg_json_key(w, "byteOffset");
-		scg_json_int(w, e->loc.insn * 8);
-		scg_json_key(w, "byteLength");
-		scg_json_int(w, 8);
+		scg_json_member_int(w, "byteOffset", e->loc.insn * 8);
+		scg_json_member_int(w, "byteLength", 8);
 		scg_json_end(w);
 	}
 	scg_json_end(w);
@@ -226,8 +215,7 @@ static void sarif_text(struct scg_json *w, const char *key, const char *text)
 {
 	scg_json_key(w, key);
 	scg_json_object(w, SCG_JSON_INLINE);
-	scg_json_key(w, "text");
-	scg_json_string(w, text);
+	scg_json_member_string(w, "text", text);
 	scg_json_end(w);
 }
 
@@ -248,10 +236,8 @@ static void sarif_driver(struct scg_json *w, const struct scg_diag *diag, const 
 	scg_json_object(w, SCG_JSON_LINES);
 	scg_json_key(w, "driver");
 	scg_json_object(w, SCG_JSON_LINES);
-	scg_json_key(w, "name");
-	scg_json_string(w, "syscage");
-	scg_json_key(w, "version");
-	scg_json_string(w, SYSCAGE_VERSION);
+	scg_json_member_string(w, "name", "syscage");
+	scg_json_member_string(w, "version", SYSCAGE_VERSION);
 	scg_json_key(w, "rules");
 	scg_json_array(w, SCG_JSON_LINES);
 	for (size_t i = 0; i < scg_diag_count(diag); i++) {
@@ -261,8 +247,7 @@ static void sarif_driver(struct scg_json *w, const struct scg_diag *diag, const 
 			continue;
 		codes[(*ncodes)++] = code;
 		scg_json_object(w, SCG_JSON_INLINE);
-		scg_json_key(w, "id");
-		scg_json_string(w, code);
+		scg_json_member_string(w, "id", code);
 		sarif_text(w, "shortDescription", rule_description(code, e->message));
 		sarif_text(w, "help", cli_hint(e) ? cli_hint(e) : rule_description(code, e->message));
 		scg_json_end(w);
@@ -292,10 +277,8 @@ static int print_sarif(const struct scg_diag *diag, const char *input)
 		return -1;
 	}
 	scg_json_object(w, SCG_JSON_LINES);
-	scg_json_key(w, "$schema");
-	scg_json_string(w, "https://json.schemastore.org/sarif-2.1.0.json");
-	scg_json_key(w, "version");
-	scg_json_string(w, "2.1.0");
+	scg_json_member_string(w, "$schema", "https://json.schemastore.org/sarif-2.1.0.json");
+	scg_json_member_string(w, "version", "2.1.0");
 	scg_json_key(w, "runs");
 	scg_json_array(w, SCG_JSON_LINES);
 	scg_json_object(w, SCG_JSON_LINES);
@@ -306,10 +289,8 @@ static int print_sarif(const struct scg_diag *diag, const char *input)
 		const struct scg_diag_entry *e = scg_diag_get(diag, i);
 		const char *code = e->code ? e->code : "syscage";
 		scg_json_object(w, SCG_JSON_INLINE);
-		scg_json_key(w, "ruleId");
-		scg_json_string(w, code);
-		scg_json_key(w, "ruleIndex");
-		scg_json_uint(w, code_index(codes, ncodes, code));
+		scg_json_member_string(w, "ruleId", code);
+		scg_json_member_uint(w, "ruleIndex", code_index(codes, ncodes, code));
 		scg_json_key(w, "level");
 		scg_json_string(w, e->severity == SCG_SEV_ERROR	    ? "error"
 				   : e->severity == SCG_SEV_WARNING ? "warning"
@@ -320,8 +301,7 @@ static int print_sarif(const struct scg_diag *diag, const char *input)
 		if (e->hint) {
 			scg_json_key(w, "properties");
 			scg_json_object(w, SCG_JSON_INLINE);
-			scg_json_key(w, "fix");
-			scg_json_string(w, cli_hint(e));
+			scg_json_member_string(w, "fix", cli_hint(e));
 			scg_json_end(w);
 		}
 		scg_json_end(w);

@@ -52,8 +52,7 @@ static void json_count(struct scg_json *w, long v)
 
 static void json_task(struct scg_json *w, const struct scg_task_seccomp *t)
 {
-	scg_json_key(w, "seccomp");
-	scg_json_string(w, scg_seccomp_mode_name(t->mode));
+	scg_json_member_string(w, "seccomp", scg_seccomp_mode_name(t->mode));
 	scg_json_key(w, "filters");
 	json_count(w, t->filters);
 	scg_json_key(w, "no_new_privs");
@@ -66,17 +65,14 @@ static void json_task(struct scg_json *w, const struct scg_task_seccomp *t)
 static void print_json(struct scg_json *w, const struct scg_proc_seccomp *st)
 {
 	scg_json_object(w, SCG_JSON_INLINE);
-	scg_json_key(w, "pid");
-	scg_json_int(w, st->pid);
-	scg_json_key(w, "name");
-	scg_json_string(w, st->name);
+	scg_json_member_int(w, "pid", st->pid);
+	scg_json_member_string(w, "name", st->name);
 	json_task(w, &st->process);
 	scg_json_key(w, "threads");
 	scg_json_array(w, SCG_JSON_INLINE);
 	for (size_t i = 0; i < st->nthreads; i++) {
 		scg_json_object(w, SCG_JSON_INLINE);
-		scg_json_key(w, "tid");
-		scg_json_int(w, st->threads[i].tid);
+		scg_json_member_int(w, "tid", st->threads[i].tid);
 		json_task(w, &st->threads[i]);
 		scg_json_end(w);
 	}
@@ -225,10 +221,8 @@ static void json_flags(struct scg_json *w, const struct scg_features *f)
 static void print_kernel_json(struct scg_json *w, const struct scg_features *f)
 {
 	scg_json_object(w, SCG_JSON_LINES);
-	scg_json_key(w, "seccomp_syscall");
-	scg_json_bool(w, f->seccomp_syscall);
-	scg_json_key(w, "filter_mode");
-	scg_json_bool(w, f->filter_mode);
+	scg_json_member_bool(w, "seccomp_syscall", f->seccomp_syscall);
+	scg_json_member_bool(w, "filter_mode", f->filter_mode);
 	scg_json_key(w, "actions");
 	json_actions(w, f);
 	scg_json_key(w, "filter_flags");
@@ -236,20 +230,15 @@ static void print_kernel_json(struct scg_json *w, const struct scg_features *f)
 	scg_json_key(w, "notif_sizes");
 	if (f->notif_size) {
 		scg_json_object(w, SCG_JSON_INLINE);
-		scg_json_key(w, "notif");
-		scg_json_uint(w, f->notif_size);
-		scg_json_key(w, "resp");
-		scg_json_uint(w, f->notif_resp_size);
-		scg_json_key(w, "data");
-		scg_json_uint(w, f->data_size);
+		scg_json_member_uint(w, "notif", f->notif_size);
+		scg_json_member_uint(w, "resp", f->notif_resp_size);
+		scg_json_member_uint(w, "data", f->data_size);
 		scg_json_end(w);
 	} else {
 		scg_json_null(w);
 	}
-	scg_json_key(w, "landlock_abi");
-	scg_json_int(w, f->landlock_abi);
-	scg_json_key(w, "process_tree");
-	scg_json_string(w, f->cgroup_kill ? "cgroup" : "subreaper");
+	scg_json_member_int(w, "landlock_abi", f->landlock_abi);
+	scg_json_member_string(w, "process_tree", f->cgroup_kill ? "cgroup" : "subreaper");
 	scg_json_key(w, "ptrace_get_filter_error");
 	scg_json_string(w, f->ptrace_get_filter ? NULL
 						: get_filter_reason(f->ptrace_get_filter_error));
@@ -364,10 +353,8 @@ static int show_all(struct scg_json *w)
 		scg_json_end(w);
 		scg_json_key(w, "skipped");
 		scg_json_object(w, SCG_JSON_INLINE);
-		scg_json_key(w, "vanished");
-		scg_json_uint(w, scan.vanished);
-		scg_json_key(w, "unreadable");
-		scg_json_uint(w, scan.unreadable);
+		scg_json_member_uint(w, "vanished", scan.vanished);
+		scg_json_member_uint(w, "unreadable", scan.unreadable);
 		scg_json_end(w);
 	}
 	if (scan.unreadable)

@@ -335,20 +335,16 @@ static void print_json(struct scg_json *w, const struct scg_arch *arch, const ch
 		       struct resolution r)
 {
 	scg_json_object(w, SCG_JSON_INLINE);
-	scg_json_key(w, "query");
-	scg_json_string(w, query);
-	scg_json_key(w, "arch");
-	scg_json_string(w, scg_arch_name(arch));
-	scg_json_key(w, "name");
-	scg_json_string(w, r.name);
+	scg_json_member_string(w, "query", query);
+	scg_json_member_string(w, "arch", scg_arch_name(arch));
+	scg_json_member_string(w, "name", r.name);
 	scg_json_key(w, "nr");
 	if (r.has_nr)
 		scg_json_uint(w, r.nr);
 	else
 		scg_json_null(w);
 	if (r.error) {
-		scg_json_key(w, "error");
-		scg_json_string(w, error_text(r.error));
+		scg_json_member_string(w, "error", error_text(r.error));
 	}
 	scg_json_end(w);
 }
@@ -412,8 +408,7 @@ static void list_text(const struct options *o, const struct scg_arch *arch)
 static void list_json(struct scg_json *w, const struct scg_arch *arch)
 {
 	scg_json_object(w, SCG_JSON_INLINE);
-	scg_json_key(w, "arch");
-	scg_json_string(w, scg_arch_name(arch));
+	scg_json_member_string(w, "arch", scg_arch_name(arch));
 	scg_json_key(w, "syscalls");
 	scg_json_array(w, SCG_JSON_LINES);
 	for (size_t i = 0; i < scg_syscall_count(arch); i++) {
@@ -421,10 +416,8 @@ static void list_json(struct scg_json *w, const struct scg_arch *arch)
 		uint32_t nr;
 		scg_syscall_at(arch, i, &name, &nr);
 		scg_json_object(w, SCG_JSON_INLINE);
-		scg_json_key(w, "name");
-		scg_json_string(w, name);
-		scg_json_key(w, "nr");
-		scg_json_uint(w, nr);
+		scg_json_member_string(w, "name", name);
+		scg_json_member_uint(w, "nr", nr);
 		scg_json_end(w);
 	}
 	scg_json_end(w);
@@ -484,26 +477,18 @@ static void json_companions(struct scg_json *w, const struct scg_arch *arch)
 static void arch_json(struct scg_json *w, const struct scg_arch *arch, bool native)
 {
 	scg_json_object(w, SCG_JSON_INLINE);
-	scg_json_key(w, "name");
-	scg_json_string(w, scg_arch_name(arch));
-	scg_json_key(w, "audit_arch");
-	scg_json_uint(w, scg_arch_audit(arch));
-	scg_json_key(w, "audit_arch_name");
-	scg_json_string(w, scg_audit_arch_name(scg_arch_audit(arch)));
-	scg_json_key(w, "bits");
-	scg_json_uint(w, scg_arch_bits(arch));
-	scg_json_key(w, "endian");
-	scg_json_string(w, scg_arch_big_endian(arch) ? "big" : "little");
-	scg_json_key(w, "nr_flags");
-	scg_json_uint(w, scg_arch_nr_flags(arch));
+	scg_json_member_string(w, "name", scg_arch_name(arch));
+	scg_json_member_uint(w, "audit_arch", scg_arch_audit(arch));
+	scg_json_member_string(w, "audit_arch_name", scg_audit_arch_name(scg_arch_audit(arch)));
+	scg_json_member_uint(w, "bits", scg_arch_bits(arch));
+	scg_json_member_string(w, "endian", scg_arch_big_endian(arch) ? "big" : "little");
+	scg_json_member_uint(w, "nr_flags", scg_arch_nr_flags(arch));
 	scg_json_key(w, "aliases");
 	json_names(w, scg_arch_aliases(arch));
 	scg_json_key(w, "companions");
 	json_companions(w, arch);
-	scg_json_key(w, "syscalls");
-	scg_json_uint(w, scg_syscall_count(arch));
-	scg_json_key(w, "native");
-	scg_json_bool(w, native);
+	scg_json_member_uint(w, "syscalls", scg_syscall_count(arch));
+	scg_json_member_bool(w, "native", native);
 	scg_json_end(w);
 }
 
@@ -553,10 +538,8 @@ static void unknown_group(const char *name)
 static void group_json(struct scg_json *w, size_t i, bool members)
 {
 	scg_json_object(w, SCG_JSON_INLINE);
-	scg_json_key(w, "name");
-	scg_json_string(w, scg_group_name(i));
-	scg_json_key(w, "summary");
-	scg_json_string(w, scg_group_summary(i));
+	scg_json_member_string(w, "name", scg_group_name(i));
+	scg_json_member_string(w, "summary", scg_group_summary(i));
 	if (members) {
 		scg_json_key(w, "members");
 		json_names(w, scg_group_members(i));

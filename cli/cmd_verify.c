@@ -318,15 +318,11 @@ static void json_entry(struct scg_json *w, const struct scg_diag_entry *e, const
 		scg_json_int(w, e->loc.insn);
 	else
 		scg_json_null(w);
-	scg_json_key(w, "rule");
-	scg_json_string(w, e->code);
-	scg_json_key(w, "message");
-	scg_json_string(w, e->message);
-	scg_json_key(w, "hint");
-	scg_json_string(w, cli_hint(e));
+	scg_json_member_string(w, "rule", e->code);
+	scg_json_member_string(w, "message", e->message);
+	scg_json_member_string(w, "hint", cli_hint(e));
 	if (errno_name) {
-		scg_json_key(w, "errno");
-		scg_json_string(w, errno_name);
+		scg_json_member_string(w, "errno", errno_name);
 	}
 	scg_json_end(w);
 }
@@ -357,19 +353,15 @@ static void json_error_and_warnings(struct scg_json *w, const struct scg_diag *d
 static void json_file(struct scg_json *w, const struct file_result *f)
 {
 	scg_json_object(w, SCG_JSON_INLINE);
-	scg_json_key(w, "file");
-	scg_json_string(w, f->path);
-	scg_json_key(w, "accepted");
-	scg_json_bool(w, f->res.accepted);
-	scg_json_key(w, "instructions");
-	scg_json_uint(w, f->prog.len);
+	scg_json_member_string(w, "file", f->path);
+	scg_json_member_bool(w, "accepted", f->res.accepted);
+	scg_json_member_uint(w, "instructions", f->prog.len);
 	scg_json_key(w, "ebpf_len");
 	if (f->res.accepted)
 		scg_json_uint(w, f->res.ebpf_len);
 	else
 		scg_json_null(w);
-	scg_json_key(w, "capacity");
-	scg_json_uint(w, f->capacity);
+	scg_json_member_uint(w, "capacity", f->capacity);
 	json_error_and_warnings(w, f->diag, f->res.kernel_errno);
 	scg_json_end(w);
 }
@@ -382,12 +374,9 @@ static void json_stack(struct scg_json *w, const struct run *run)
 		return;
 	}
 	scg_json_object(w, SCG_JSON_INLINE);
-	scg_json_key(w, "filters");
-	scg_json_uint(w, run->n_files);
-	scg_json_key(w, "accepted");
-	scg_json_bool(w, s->res.accepted);
-	scg_json_key(w, "limit");
-	scg_json_uint(w, SCG_MAX_INSNS_PER_PATH);
+	scg_json_member_uint(w, "filters", run->n_files);
+	scg_json_member_bool(w, "accepted", s->res.accepted);
+	scg_json_member_uint(w, "limit", SCG_MAX_INSNS_PER_PATH);
 	scg_json_key(w, "path_len");
 	if (s->res.accepted)
 		scg_json_uint(w, s->res.ebpf_len);
@@ -398,8 +387,7 @@ static void json_stack(struct scg_json *w, const struct run *run)
 		scg_json_uint(w, s->more_copies);
 	else
 		scg_json_null(w);
-	scg_json_key(w, "failing_file");
-	scg_json_string(w, s->res.accepted ? NULL : run->files[s->failing].path);
+	scg_json_member_string(w, "failing_file", s->res.accepted ? NULL : run->files[s->failing].path);
 	json_error_and_warnings(w, s->diag, s->res.kernel_errno);
 	scg_json_end(w);
 }
@@ -433,14 +421,11 @@ static void json_cache(struct scg_json *w, const struct run *run)
 	for (size_t a = 0; a < run->n_cache; a++) {
 		const struct cache_table *t = &run->cache[a];
 		scg_json_object(w, SCG_JSON_INLINE);
-		scg_json_key(w, "arch");
-		scg_json_string(w, scg_arch_name(t->arch));
+		scg_json_member_string(w, "arch", scg_arch_name(t->arch));
 		scg_json_key(w, "audit_arch");
 		scg_json_valuef(w, "\"%#x\"", scg_arch_audit(t->arch));
-		scg_json_key(w, "max_nr");
-		scg_json_uint(w, t->max_nr);
-		scg_json_key(w, "count");
-		scg_json_uint(w, t->count);
+		scg_json_member_uint(w, "max_nr", t->max_nr);
+		scg_json_member_uint(w, "count", t->count);
 		scg_json_key(w, "ranges");
 		json_ranges(w, t);
 		scg_json_end(w);
@@ -456,10 +441,8 @@ static int print_json(const struct run *run)
 		return -1;
 	bool accepted = run->all_accepted && (!run->stack.checked || run->stack.res.accepted);
 	scg_json_object(w, SCG_JSON_LINES);
-	scg_json_key(w, "accepted");
-	scg_json_bool(w, accepted);
-	scg_json_key(w, "arch");
-	scg_json_string(w, scg_arch_name(run->arch));
+	scg_json_member_bool(w, "accepted", accepted);
+	scg_json_member_string(w, "arch", scg_arch_name(run->arch));
 	scg_json_key(w, "files");
 	scg_json_array(w, SCG_JSON_LINES);
 	for (size_t i = 0; i < run->n_files; i++)

@@ -98,35 +98,26 @@ static void log_fault(struct scg_json *w, const struct scg_inject_rule *r,
 		      const struct scg_inject_fault *f, const char *name)
 {
 	scg_json_object(w, SCG_JSON_COMPACT);
-	scg_json_key(w, "rule");
-	scg_json_uint(w, f->rule + 1);
-	scg_json_key(w, "pid");
-	scg_json_int(w, f->tgid);
-	scg_json_key(w, "tid");
-	scg_json_uint(w, f->notif->pid);
-	scg_json_key(w, "syscall");
-	scg_json_string(w, name);
-	scg_json_key(w, "decoded");
-	scg_json_string(w, f->call);
+	scg_json_member_uint(w, "rule", f->rule + 1);
+	scg_json_member_int(w, "pid", f->tgid);
+	scg_json_member_uint(w, "tid", f->notif->pid);
+	scg_json_member_string(w, "syscall", name);
+	scg_json_member_string(w, "decoded", f->call);
 	if (f->count) { /* which call of this syscall in this thread; known for counted rules */
-		scg_json_key(w, "call");
-		scg_json_uint(w, f->count);
+		scg_json_member_uint(w, "call", f->count);
 	}
 	if (r->has_error) {
 		const char *e = scg_errno_name(NULL, r->error);
-		scg_json_key(w, "error");
-		scg_json_string(w, e ? e : "?");
+		scg_json_member_string(w, "error", e ? e : "?");
 	}
 	if (r->has_retval) {
-		scg_json_key(w, "retval");
-		scg_json_int(w, r->retval);
+		scg_json_member_int(w, "retval", r->retval);
 	}
 	if (r->signal) {
 		const char *abbrev = sigabbrev_np(r->signal);
 		char sig[32];
 		snprintf(sig, sizeof(sig), "SIG%s", abbrev ? abbrev : "?");
-		scg_json_key(w, "signal");
-		scg_json_string(w, sig);
+		scg_json_member_string(w, "signal", sig);
 	}
 	scg_json_end(w);
 }

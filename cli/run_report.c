@@ -139,23 +139,15 @@ static void fill_denial(struct scg_json *w, const void *arg)
 {
 	const struct denial_line *l = arg;
 	const struct run_denial *d = l->d;
-	scg_json_key(w, "pid");
-	scg_json_int(w, d->pid);
-	scg_json_key(w, "syscall");
-	scg_json_string(w, d->name ? d->name : "");
-	scg_json_key(w, "nr");
-	scg_json_uint(w, d->nr);
-	scg_json_key(w, "call");
-	scg_json_string(w, d->call);
-	scg_json_key(w, "read_after_call");
-	scg_json_bool(w, d->read_after_call);
-	scg_json_key(w, "verdict");
-	scg_json_string(w, l->action);
-	scg_json_key(w, "by");
-	scg_json_string(w, d->where);
+	scg_json_member_int(w, "pid", d->pid);
+	scg_json_member_string(w, "syscall", d->name ? d->name : "");
+	scg_json_member_uint(w, "nr", d->nr);
+	scg_json_member_string(w, "call", d->call);
+	scg_json_member_bool(w, "read_after_call", d->read_after_call);
+	scg_json_member_string(w, "verdict", l->action);
+	scg_json_member_string(w, "by", d->where);
 	if (l->complain) { /* the verdict was not carried out: the call ran */
-		scg_json_key(w, "complain");
-		scg_json_bool(w, true);
+		scg_json_member_bool(w, "complain", true);
 	}
 }
 
@@ -269,14 +261,10 @@ struct own_filter_line {
 static void fill_own_filter(struct scg_json *w, const void *arg)
 {
 	const struct own_filter_line *l = arg;
-	scg_json_key(w, "pid");
-	scg_json_int(w, l->tid);
-	scg_json_key(w, "syscall");
-	scg_json_string(w, l->name);
-	scg_json_key(w, "nr");
-	scg_json_uint(w, l->nr);
-	scg_json_key(w, "own_filter");
-	scg_json_string(w, l->refused ? "refused" : "allowed");
+	scg_json_member_int(w, "pid", l->tid);
+	scg_json_member_string(w, "syscall", l->name);
+	scg_json_member_uint(w, "nr", l->nr);
+	scg_json_member_string(w, "own_filter", l->refused ? "refused" : "allowed");
 }
 
 static void log_own_filter(FILE *f, pid_t tid, const char *name, uint32_t nr, bool refused)

@@ -237,12 +237,6 @@ static void json_key_ms(struct scg_json *w, const char *key, double v)
 	scg_json_valuef(w, "%.3f", v);
 }
 
-static void json_key_bool(struct scg_json *w, const char *key, bool v)
-{
-	scg_json_key(w, key);
-	scg_json_bool(w, v);
-}
-
 static void json_timing(struct scg_json *w, const struct bench_row *r)
 {
 	json_key_ms(w, "ns_per_call", r->t.median_ns);
@@ -251,42 +245,34 @@ static void json_timing(struct scg_json *w, const struct bench_row *r)
 	json_key_ms(w, "mad_pct", r->t.mad_pct);
 	json_key_ms(w, "min_ns", r->t.min_ns);
 	json_key_ms(w, "max_ns", r->t.max_ns);
-	json_key_bool(w, "noisy", bench_noisy(&r->t));
-	scg_json_key(w, "calls_per_rep");
-	scg_json_uint(w, r->t.calls);
+	scg_json_member_bool(w, "noisy", bench_noisy(&r->t));
+	scg_json_member_uint(w, "calls_per_rep", r->t.calls);
 }
 
 static void json_row(struct scg_json *w, const struct bench_results *res, size_t i)
 {
 	const struct bench_row *r = &res->rows[i];
 	scg_json_object(w, SCG_JSON_INLINE);
-	scg_json_key(w, "label");
-	scg_json_string(w, r->label);
-	scg_json_key(w, "call");
-	scg_json_string(w, r->call_name);
-	scg_json_key(w, "filters");
-	scg_json_uint(w, r->nprogs);
-	scg_json_key(w, "instructions");
-	scg_json_uint(w, r->insns);
-	json_key_bool(w, "cached", r->cached);
-	scg_json_key(w, "executed");
-	scg_json_uint(w, r->executed);
-	json_key_bool(w, "ok", r->t.ok);
+	scg_json_member_string(w, "label", r->label);
+	scg_json_member_string(w, "call", r->call_name);
+	scg_json_member_uint(w, "filters", r->nprogs);
+	scg_json_member_uint(w, "instructions", r->insns);
+	scg_json_member_bool(w, "cached", r->cached);
+	scg_json_member_uint(w, "executed", r->executed);
+	scg_json_member_bool(w, "ok", r->t.ok);
 	if (r->t.ok) {
 		json_timing(w, r);
 	} else {
-		scg_json_key(w, "error");
-		scg_json_string(w, r->t.error);
+		scg_json_member_string(w, "error", r->t.error);
 	}
 	double pct;
 	if (bench_overhead(res, i, &pct)) {
 		json_key_ms(w, "overhead_pct", pct);
-		json_key_bool(w, "overhead_within_noise",
+		scg_json_member_bool(w, "overhead_within_noise",
 			      bench_compare(&r->t, &res->rows[r->baseline].t) == BENCH_WITHIN_NOISE);
 	}
 	if (r->section == BENCH_COMPARE && r->compiler >= 0) {
-		scg_json_key(w, "policy");
-		scg_json_string(w, r->group);
+		scg_json_member_string(w, "policy", r->group);
 		scg_json_key(w, "compiler");
 		scg_json_string(w, r->compiler == 0   ? "syscage"
 				   : r->compiler == 1 ? "libseccomp-O1"
@@ -298,30 +284,21 @@ static void json_row(struct scg_json *w, const struct bench_results *res, size_t
 
 static void json_header(struct scg_json *w, const struct bench_results *res)
 {
-	scg_json_key(w, "version");
-	scg_json_string(w, SYSCAGE_VERSION);
-	scg_json_key(w, "syscall");
-	scg_json_string(w, res->syscall_name);
-	scg_json_key(w, "policy");
-	scg_json_string(w, res->policy_name);
-	scg_json_key(w, "kernel");
-	scg_json_string(w, res->sys.kernel);
-	scg_json_key(w, "machine");
-	scg_json_string(w, res->sys.machine);
-	scg_json_key(w, "cpu");
-	scg_json_int(w, res->params.cpu);
-	scg_json_key(w, "reps");
-	scg_json_uint(w, res->params.reps);
+	scg_json_member_string(w, "version", SYSCAGE_VERSION);
+	scg_json_member_string(w, "syscall", res->syscall_name);
+	scg_json_member_string(w, "policy", res->policy_name);
+	scg_json_member_string(w, "kernel", res->sys.kernel);
+	scg_json_member_string(w, "machine", res->sys.machine);
+	scg_json_member_int(w, "cpu", res->params.cpu);
+	scg_json_member_uint(w, "reps", res->params.reps);
 	json_key_ms(w, "rep_ms", res->params.rep_ms);
-	scg_json_key(w, "clock");
-	scg_json_string(w, bench_cpu_clock(res) ? "cpu" : "wall");
+	scg_json_member_string(w, "clock", bench_cpu_clock(res) ? "cpu" : "wall");
 	scg_json_key(w, "jit");
 	scg_json_object(w, SCG_JSON_INLINE);
 	json_key_int_or_null(w, "enable", res->sys.jit_enable);
 	json_key_int_or_null(w, "harden", res->sys.jit_harden);
 	scg_json_end(w);
-	scg_json_key(w, "libseccomp");
-	scg_json_string(w, res->scmp_found ? res->scmp_status : NULL);
+	scg_json_member_string(w, "libseccomp", res->scmp_found ? res->scmp_status : NULL);
 	scg_json_key(w, "notes");
 	scg_json_array(w, SCG_JSON_INLINE);
 	for (size_t i = 0; i < res->nnotes; i++)

@@ -267,10 +267,8 @@ void cli_undecided_print(const struct cli_undecided *u, FILE *out, const char *p
 static void undecided_group(struct scg_json *w, const char *inputs, size_t regions)
 {
 	scg_json_object(w, SCG_JSON_INLINE);
-	scg_json_key(w, "inputs");
-	scg_json_string(w, inputs);
-	scg_json_key(w, "regions");
-	scg_json_uint(w, regions);
+	scg_json_member_string(w, "inputs", inputs);
+	scg_json_member_uint(w, "regions", regions);
 	scg_json_end(w);
 }
 

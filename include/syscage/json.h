@@ -101,6 +101,28 @@ SCG_API int scg_json_null(struct scg_json *w);
 SCG_API int scg_json_valuef(struct scg_json *w, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* A member of the open object in one call: its key, then its value (errors are sticky). */
+static inline int scg_json_member_string(struct scg_json *w, const char *key, const char *s)
+{
+	int r = scg_json_key(w, key);
+	return r < 0 ? r : scg_json_string(w, s);
+}
+static inline int scg_json_member_int(struct scg_json *w, const char *key, long long v)
+{
+	int r = scg_json_key(w, key);
+	return r < 0 ? r : scg_json_int(w, v);
+}
+static inline int scg_json_member_uint(struct scg_json *w, const char *key, unsigned long long v)
+{
+	int r = scg_json_key(w, key);
+	return r < 0 ? r : scg_json_uint(w, v);
+}
+static inline int scg_json_member_bool(struct scg_json *w, const char *key, int v)
+{
+	int r = scg_json_key(w, key);
+	return r < 0 ? r : scg_json_bool(w, v);
+}
+
 #ifdef __cplusplus
 }
 #endif

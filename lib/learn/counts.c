@@ -16,10 +16,8 @@
 static void write_counts(struct scg_json *w, const struct scg_learn *learn)
 {
 	scg_json_object(w, SCG_JSON_LINES);
-	scg_json_key(w, "version");
-	scg_json_int(w, 1);
-	scg_json_key(w, "total");
-	scg_json_uint(w, scg_learn_total(learn));
+	scg_json_member_int(w, "version", 1);
+	scg_json_member_uint(w, "total", scg_learn_total(learn));
 	scg_json_key(w, "abis");
 	scg_json_object(w, SCG_JSON_LINES);
 	const struct scg_arch *current = NULL;
