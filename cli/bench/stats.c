@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * What the repetitions of a measurement say, and what they cannot: the
- * median, the quartiles and extremes, and whether two measurements differ
- * by more than their spread.  Plain arithmetic on samples, no clock, so
- * tests feed it made-up samples (tests/bench_noise.c).
+ * median, the quartiles and extremes, which repetitions a row's figures
+ * can rest on, and whether two measurements differ by more than their
+ * spread.  Plain arithmetic on samples, no clock, so
+ * tests feed it made-up samples (tests/test_bench_stats.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
