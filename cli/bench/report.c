@@ -17,7 +17,7 @@ static const char *const section_about[BENCH_NSECTIONS] = {
 	[BENCH_LENGTH] = "one uncacheable filter of N instructions, every one executed",
 	[BENCH_COMPARE] = "the same policy compiled by syscage and by libseccomp",
 	[BENCH_FUSE] = "8 filters like systemd's hardening directives, stacked and fused "
-		       "into one (syscage fuse)",
+		       "into one (syscage fuse), each against the same call with no filter",
 };
 
 static size_t label_width(const struct bench_results *res, enum bench_section s)
@@ -149,6 +149,10 @@ static void format_time_ratio(const struct bench_results *res, int ours, int the
 		return;
 	}
 	const struct bench_timing *x = &res->rows[ours].t, *y = &res->rows[theirs].t;
+	if (x->cpu_clock != y->cpu_clock) {
+		snprintf(buf, size, "not comparable (one row in wall-clock time)");
+		return;
+	}
 	bool noise = bench_compare(x, y) == BENCH_WITHIN_NOISE;
 	char per_call[48];
 	if (noise)

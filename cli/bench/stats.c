@@ -66,14 +66,14 @@ void bench_settle(struct bench_timing *t, const struct bench_timing *bare)
 		ncpu += t->sample_cpu[k];
 	bool cpu = ncpu > 0 && 2 * ncpu >= t->nsamples;
 	bool floored = bare && bare->ok && (bare->cpu_clock || !cpu);
-	double floor = floored ? bare->min_ns : 0;
+	double least = floored ? bare->min_ns : 0;
 	double kept[BENCH_MAX_REPS];
 	unsigned n = 0, same_clock = 0;
 	for (unsigned k = 0; k < t->nsamples; k++) {
 		if (t->sample_cpu[k] != cpu)
 			continue;
 		same_clock++;
-		if (t->samples[k] >= floor)
+		if (t->samples[k] >= least)
 			kept[n++] = t->samples[k];
 	}
 	t->cpu_clock = cpu;
@@ -85,7 +85,7 @@ void bench_settle(struct bench_timing *t, const struct bench_timing *bare)
 		t->ok = false;
 		snprintf(t->error, sizeof(t->error),
 			 "untrusted: %u of %u repetitions ran faster than the no-filter row's "
-			 "fastest (%.1f ns)", t->below_floor, same_clock, floor);
+			 "fastest (%.1f ns)", t->below_floor, same_clock, least);
 		return;
 	}
 	bench_summarize(kept, n, t);
