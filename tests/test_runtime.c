@@ -17,6 +17,7 @@
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -610,6 +611,39 @@ static void test_measure_syscall(void **state)
 	assert_int_equal(scg_measure_syscall(NULL, 0, NULL, &opts, &res), -EINVAL);
 }
 
+static double monotonic_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+/*
+ * A loop far shorter than a scheduler tick still gets its CPU time, and
+ * never more than the whole measurement took: a running task's CPU time is
+ * brought up to date only at ticks, so one read while the child runs can be
+ * a tick behind (no time at all for the loop, or a tick's worth too much).
+ */
+static void test_measure_short_loop(void **state)
+{
+	(void)state;
+	LIVE_OR_SKIP();
+	struct scg_measure_call call = { .nr = SYS_getppid };
+	SCG_OPTS(scg_measure_opts, opts, .cpu = -1, .calls = 2000);
+	unsigned cpu_timed = 0;
+	for (int i = 0; i < 10; i++) {
+		struct scg_measure_result res;
+		double t0 = monotonic_ns();
+		assert_int_equal(scg_measure_syscall(NULL, 0, &call, &opts, &res), 0);
+		double whole = monotonic_ns() - t0;
+		assert_true(res.ns_per_call > 0);
+		/* the loop's time, CPU or wall, lies within the call that measured it */
+		assert_true(res.ns_per_call * (double)res.calls <= whole);
+		cpu_timed += res.cpu_clock;
+	}
+	assert_true(cpu_timed >= 5);
+}
+
 static int wait_child(pid_t pid)
 {
 	int status;
@@ -662,6 +696,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_install_falls_back_to_prctl),
 		cmocka_unit_test(test_measure_syscall),
+		cmocka_unit_test(test_measure_short_loop),
 		cmocka_unit_test(test_spawn_held),
 		cmocka_unit_test(test_install_tsync_tid_is_failure),
 		cmocka_unit_test(test_install_rejects_bad_arguments),

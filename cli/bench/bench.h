@@ -45,10 +45,15 @@ struct bench_timing {
 	double q1_ns, q3_ns; /* first and third quartiles: the middle half of the repetitions */
 	double mad_pct;    /* median absolute deviation, percent of the median */
 	uint64_t calls;    /* per repetition */
-	bool cpu_clock;    /* the samples are CPU time (/proc/PID/schedstat), not wall time */
+	bool cpu_clock;    /* the figures are CPU time, not wall time (a repetition's, then the row's) */
 	long result;       /* what the last call returned (-errno on failure) */
 	double samples[BENCH_MAX_REPS]; /* ns per call of each repetition so far */
+	bool sample_cpu[BENCH_MAX_REPS]; /* that repetition's is CPU time, else wall time */
 	unsigned nsamples;
+	unsigned used;     /* repetitions in the figures */
+	unsigned other_clock; /* left out: timed by the clock the row does not use */
+	unsigned below_floor; /* left out: faster than the no-filter row's fastest */
+	bool untrusted;    /* most repetitions ran faster than the no-filter row: no figures */
 };
 
 /*
@@ -66,6 +71,17 @@ int bench_measure_rep(const struct bench_params *params, const struct scg_prog *
 
 /* Median, quartiles, extremes and MAD of @n per-call times (sorted in place) into @out. */
 void bench_summarize(double *samples, unsigned n, struct bench_timing *out);
+/*
+ * Makes a measured row's figures from its repetitions.  The row takes the
+ * clock of most of them (CPU time on a tie) and leaves the others out: two
+ * clocks are never mixed.  With @bare, the same call's no-filter row
+ * (settled first; the caller passes it when the filters let the call
+ * through), a repetition faster than @bare's fastest cannot be right, as a
+ * filter that lets a call through makes it no cheaper: it is left out, and when
+ * that is most of them the row is untrusted (not ok, @t->error says why).
+ * A CPU-time row is not held to a wall-clock @bare, which may be slower.
+ */
+void bench_settle(struct bench_timing *t, const struct bench_timing *bare);
 /* Median of @n values (sorts @v); 0 when @n is 0. */
 double bench_median(double *v, size_t n);
 
@@ -73,13 +89,20 @@ double bench_median(double *v, size_t n);
 #define BENCH_NOISY_IQR_PCT 10.0
 bool bench_noisy(const struct bench_timing *t);
 
+/* Medians closer than this percent of the smaller one are never told apart. */
+#define BENCH_MIN_DIFF_PCT 1.0
+
 enum bench_order {
-	BENCH_UNKNOWN,      /* one of them was not measured */
-	BENCH_FASTER,       /* a's middle half lies below b's, farther than either spreads */
+	BENCH_UNKNOWN,      /* one of them was not measured, or by another clock */
+	BENCH_FASTER,       /* a's median lies below b's, farther than both spreads together */
 	BENCH_SLOWER,       /* above, likewise */
-	BENCH_WITHIN_NOISE, /* the spread covers the difference: the data cannot tell */
+	BENCH_WITHIN_NOISE, /* the spreads cover the difference: the data cannot tell */
 };
-/* How @a compares with @b, beyond the spread of either. */
+/*
+ * How @a compares with @b: they differ when their medians are further
+ * apart than the widths of their two middle halves added up, and than
+ * BENCH_MIN_DIFF_PCT of the smaller median.
+ */
 enum bench_order bench_compare(const struct bench_timing *a, const struct bench_timing *b);
 
 /* Monotonic clock in microseconds. */
@@ -200,8 +223,10 @@ void bench_note(struct bench_results *res, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* Overhead of row @i over its no-filter baseline, percent; false when not measured. */
 bool bench_overhead(const struct bench_results *res, size_t i, double *pct);
-/* True when every measured row timed CPU time rather than wall time. */
-bool bench_cpu_clock(const struct bench_results *res);
+/* "cpu" when every measured row is CPU time, "wall" when every one is wall time, else "mixed". */
+const char *bench_clock_name(const struct bench_results *res);
+/* The call as a person reads it: "getppid", "personality(0xffffffff)". */
+void bench_call_text(const struct bench_row *r, char *buf, size_t size);
 /*
  * For a cacheable row of the cache or stack sections, the row right after
  * it that measures the same filters made uncacheable; -1 otherwise.

@@ -17,7 +17,7 @@ static const char *const section_about[BENCH_NSECTIONS] = {
 	[BENCH_LENGTH] = "one uncacheable filter of N instructions, every one executed",
 	[BENCH_COMPARE] = "the same policy compiled by syscage and by libseccomp",
 	[BENCH_FUSE] = "8 filters like systemd's hardening directives, stacked and fused "
-		       "into one (syscage fuse)",
+		       "into one (syscage fuse), each against the same call with no filter",
 };
 
 static size_t label_width(const struct bench_results *res, enum bench_section s)
@@ -29,13 +29,41 @@ static size_t label_width(const struct bench_results *res, enum bench_section s)
 	return w;
 }
 
-static void print_row(const struct bench_results *res, size_t i, int w, bool compare)
+static size_t call_width(const struct bench_results *res, enum bench_section s)
+{
+	size_t w = 4;
+	for (size_t i = 0; i < res->nrows; i++) {
+		char call[96];
+		bench_call_text(&res->rows[i], call, sizeof(call));
+		if (res->rows[i].section == s && !res->rows[i].hidden && strlen(call) > w)
+			w = strlen(call);
+	}
+	return w;
+}
+
+/* After a row's figures: the wall clock where it had no CPU time, and repetitions left out. */
+static void print_remarks(const struct bench_timing *t)
+{
+	unsigned left = t->other_clock + t->below_floor;
+	if (t->cpu_clock && !left)
+		return;
+	printf("  (");
+	if (!t->cpu_clock)
+		printf("wall clock%s", left ? "; " : "");
+	if (left)
+		printf("%u of %u repetitions left out", left, t->used + left);
+	if (t->below_floor)
+		printf(", %u faster than no filter", t->below_floor);
+	printf(")");
+}
+
+static void print_row(const struct bench_results *res, size_t i, int w, int cw, bool compare)
 {
 	const struct bench_row *r = &res->rows[i];
 	const struct bench_timing *t = &r->t;
-	printf("  %-*s", w, r->label);
-	if (compare)
-		printf("  %-11s", r->call_name);
+	char call[96];
+	bench_call_text(r, call, sizeof(call));
+	printf("  %-*s  %-*s", w, r->label, cw, call);
 	printf(" %6zu %6s %8zu", r->insns, r->nprogs ? (r->cached ? "yes" : "no") : "-", r->executed);
 	if (!t->ok) {
 		printf("  %s\n", t->error);
@@ -45,8 +73,9 @@ static void print_row(const struct bench_results *res, size_t i, int w, bool com
 	snprintf(iqr, sizeof(iqr), "%.1f-%.1f%s", t->q1_ns, t->q3_ns, bench_noisy(t) ? "*" : "");
 	printf(" %9.1f %15s %9.1f %9.1f", t->median_ns, iqr, t->min_ns, t->max_ns);
 	double pct;
-	if (r->baseline >= 0 &&
-	    bench_compare(t, &res->rows[r->baseline].t) == BENCH_WITHIN_NOISE)
+	enum bench_order order =
+		r->baseline >= 0 ? bench_compare(t, &res->rows[r->baseline].t) : BENCH_UNKNOWN;
+	if (order == BENCH_WITHIN_NOISE)
 		printf(" %10s", "noise");
 	else if (bench_overhead(res, i, &pct))
 		printf(" %+9.1f%%", pct);
@@ -54,17 +83,18 @@ static void print_row(const struct bench_results *res, size_t i, int w, bool com
 		printf(" %10s", "-");
 	if (compare && r->compile_us >= 0)
 		printf(" %10.1f", r->compile_us);
+	else if (compare)
+		printf(" %10s", "");
+	print_remarks(t);
 	printf("\n");
 }
 
 static void print_section(const struct bench_results *res, enum bench_section s)
 {
 	bool compare = s == BENCH_COMPARE;
-	int w = (int)label_width(res, s);
+	int w = (int)label_width(res, s), cw = (int)call_width(res, s);
 	printf("\n%s: %s\n", bench_section_name(s), section_about[s]);
-	printf("  %-*s", w, "filter");
-	if (compare)
-		printf("  %-11s", "call");
+	printf("  %-*s  %-*s", w, "filter", cw, "call");
 	printf(" %6s %6s %8s %9s %15s %9s %9s %10s", "insns", "cached", "executed", "ns/call",
 	       "middle half", "min", "max", "overhead");
 	if (compare)
@@ -72,7 +102,7 @@ static void print_section(const struct bench_results *res, enum bench_section s)
 	printf("\n");
 	for (size_t i = 0; i < res->nrows; i++)
 		if (res->rows[i].section == s && !res->rows[i].hidden)
-			print_row(res, i, w, compare);
+			print_row(res, i, w, cw, compare);
 }
 
 /* The row of @group compiled by @compiler timing @call_name, or -1. */
@@ -119,6 +149,10 @@ static void format_time_ratio(const struct bench_results *res, int ours, int the
 		return;
 	}
 	const struct bench_timing *x = &res->rows[ours].t, *y = &res->rows[theirs].t;
+	if (x->cpu_clock != y->cpu_clock) {
+		snprintf(buf, size, "not comparable (one row in wall-clock time)");
+		return;
+	}
 	bool noise = bench_compare(x, y) == BENCH_WITHIN_NOISE;
 	char per_call[48];
 	if (noise)
@@ -201,11 +235,12 @@ void bench_report_text(const struct bench_results *res)
 	printf("BPF JIT: %s; JIT hardening: %s\n", bench_jit_text(res->sys.jit_enable),
 	       bench_harden_text(res->sys.jit_harden));
 	printf("libseccomp: %s\n", res->scmp_status);
-	printf("(ns/call: the median %s time per call over the repetitions; middle half: the first "
-	       "to the third quartile, * when it spans more than %.0f%% of the median; overhead: "
-	       "the median over the no-filter median, or 'noise' when the two differ by less "
-	       "than their spread)\n",
-	       bench_cpu_clock(res) ? "CPU" : "wall-clock", BENCH_NOISY_IQR_PCT);
+	printf("(ns/call: the median CPU time per call over the repetitions, or wall-clock time on "
+	       "the rows that say so; a repetition faster than the same call with no filter is left "
+	       "out where the filters let the call through; middle half: the first to the third quartile, * when it spans more than "
+	       "%.0f%% of the median; overhead: the median over the no-filter median, or 'noise' "
+	       "unless the medians differ by more than both middle halves together and by %.0f%%)\n",
+	       BENCH_NOISY_IQR_PCT, BENCH_MIN_DIFF_PCT);
 	for (int s = 0; s < BENCH_NSECTIONS; s++) {
 		if (!res->only[s])
 			continue;
@@ -247,6 +282,16 @@ static void json_timing(struct scg_json *w, const struct bench_row *r)
 	json_key_ms(w, "max_ns", r->t.max_ns);
 	scg_json_member_bool(w, "noisy", bench_noisy(&r->t));
 	scg_json_member_uint(w, "calls_per_rep", r->t.calls);
+	scg_json_member_int(w, "result", r->t.result);
+}
+
+/* Which clock the row's figures are, and which repetitions are in them. */
+static void json_reps(struct scg_json *w, const struct bench_row *r)
+{
+	scg_json_member_string(w, "clock", r->t.cpu_clock ? "cpu" : "wall");
+	scg_json_member_uint(w, "reps_used", r->t.used);
+	scg_json_member_uint(w, "reps_other_clock", r->t.other_clock);
+	scg_json_member_uint(w, "reps_below_no_filter", r->t.below_floor);
 }
 
 static void json_row(struct scg_json *w, const struct bench_results *res, size_t i)
@@ -255,16 +300,21 @@ static void json_row(struct scg_json *w, const struct bench_results *res, size_t
 	scg_json_object(w, SCG_JSON_INLINE);
 	scg_json_member_string(w, "label", r->label);
 	scg_json_member_string(w, "call", r->call_name);
+	char call[96];
+	bench_call_text(r, call, sizeof(call));
+	scg_json_member_string(w, "call_text", call);
 	scg_json_member_uint(w, "filters", r->nprogs);
 	scg_json_member_uint(w, "instructions", r->insns);
 	scg_json_member_bool(w, "cached", r->cached);
 	scg_json_member_uint(w, "executed", r->executed);
 	scg_json_member_bool(w, "ok", r->t.ok);
-	if (r->t.ok) {
+	if (r->t.ok || r->t.untrusted)
+		json_reps(w, r);
+	if (r->t.ok)
 		json_timing(w, r);
-	} else {
+	else
 		scg_json_member_string(w, "error", r->t.error);
-	}
+	scg_json_member_bool(w, "untrusted", r->t.untrusted);
 	double pct;
 	if (bench_overhead(res, i, &pct)) {
 		json_key_ms(w, "overhead_pct", pct);
@@ -292,7 +342,7 @@ static void json_header(struct scg_json *w, const struct bench_results *res)
 	scg_json_member_int(w, "cpu", res->params.cpu);
 	scg_json_member_uint(w, "reps", res->params.reps);
 	json_key_ms(w, "rep_ms", res->params.rep_ms);
-	scg_json_member_string(w, "clock", bench_cpu_clock(res) ? "cpu" : "wall");
+	scg_json_member_string(w, "clock", bench_clock_name(res));
 	scg_json_key(w, "jit");
 	scg_json_object(w, SCG_JSON_INLINE);
 	json_key_int_or_null(w, "enable", res->sys.jit_enable);

@@ -65,23 +65,40 @@ void bench_note(struct bench_results *res, const char *fmt, ...)
 bool bench_filter_ns(const struct bench_results *res, size_t i, double *ns)
 {
 	const struct bench_row *r = &res->rows[i];
-	if (r->baseline < 0 || !r->t.ok || !res->rows[r->baseline].t.ok)
+	if (r->baseline < 0 || !r->t.ok || !res->rows[r->baseline].t.ok ||
+	    r->t.cpu_clock != res->rows[r->baseline].t.cpu_clock)
 		return false;
 	*ns = r->t.median_ns - res->rows[r->baseline].t.median_ns;
 	return true;
 }
 
-bool bench_cpu_clock(const struct bench_results *res)
+const char *bench_clock_name(const struct bench_results *res)
 {
-	bool any = false;
+	bool cpu = false, wall = false;
 	for (size_t i = 0; i < res->nrows; i++) {
-		if (!res->rows[i].t.ok)
-			continue;
-		if (!res->rows[i].t.cpu_clock)
-			return false;
-		any = true;
+		const struct bench_timing *t = &res->rows[i].t;
+		if (t->ok && !res->rows[i].hidden) {
+			cpu |= t->cpu_clock;
+			wall |= !t->cpu_clock;
+		}
 	}
-	return any;
+	return wall ? (cpu ? "mixed" : "wall") : "cpu";
+}
+
+void bench_call_text(const struct bench_row *r, char *buf, size_t size)
+{
+	int last = -1;
+	for (int k = 0; k < 6; k++)
+		if (r->call.args[k])
+			last = k;
+	int n = snprintf(buf, size, "%s", r->call_name);
+	if (last < 0)
+		return;
+	for (int k = 0; k <= last && n >= 0 && (size_t)n < size; k++)
+		n += snprintf(buf + n, size - (size_t)n, "%s%#llx", k ? ", " : "(",
+			      (unsigned long long)r->call.args[k]);
+	if (n >= 0 && (size_t)n < size)
+		snprintf(buf + n, size - (size_t)n, ")");
 }
 
 int bench_uncached_twin(const struct bench_results *res, size_t i)

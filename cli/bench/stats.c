@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * What the repetitions of a measurement say, and what they cannot: the
- * median, the quartiles and extremes, and whether two measurements differ
- * by more than their spread.  Plain arithmetic on samples, no clock, so
- * tests feed it made-up samples (tests/bench_noise.c).
+ * median, the quartiles and extremes, which repetitions a row's figures
+ * can rest on, and whether two measurements differ by more than their
+ * spread.  Plain arithmetic on samples, no clock, so
+ * tests feed it made-up samples (tests/test_bench_stats.c).
  */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "bench.h"
@@ -57,25 +59,59 @@ bool bench_noisy(const struct bench_timing *t)
 	       (t->q3_ns - t->q1_ns) > BENCH_NOISY_IQR_PCT / 100.0 * t->median_ns;
 }
 
+void bench_settle(struct bench_timing *t, const struct bench_timing *bare)
+{
+	unsigned ncpu = 0;
+	for (unsigned k = 0; k < t->nsamples; k++)
+		ncpu += t->sample_cpu[k];
+	bool cpu = ncpu > 0 && 2 * ncpu >= t->nsamples;
+	bool floored = bare && bare->ok && (bare->cpu_clock || !cpu);
+	double least = floored ? bare->min_ns : 0;
+	double kept[BENCH_MAX_REPS];
+	unsigned n = 0, same_clock = 0;
+	for (unsigned k = 0; k < t->nsamples; k++) {
+		if (t->sample_cpu[k] != cpu)
+			continue;
+		same_clock++;
+		if (t->samples[k] >= least)
+			kept[n++] = t->samples[k];
+	}
+	t->cpu_clock = cpu;
+	t->other_clock = t->nsamples - same_clock;
+	t->below_floor = same_clock - n;
+	t->used = n;
+	t->untrusted = same_clock && 2 * t->below_floor > same_clock;
+	if (t->untrusted) {
+		t->ok = false;
+		snprintf(t->error, sizeof(t->error),
+			 "untrusted: %u of %u repetitions ran faster than the no-filter row's "
+			 "fastest (%.1f ns)", t->below_floor, same_clock, least);
+		return;
+	}
+	bench_summarize(kept, n, t);
+}
+
 /*
- * Two measurements differ when their middle halves (first to third
- * quartile) do not overlap, and the difference of their medians is larger
- * than the wider of the two middle halves.  Otherwise the difference is no
- * bigger than what the machine's noise moves one measurement by, and the
- * data cannot say which is faster: a burst of load that hit most
- * repetitions of one row can lift its whole middle half above another's,
- * but it also spreads that half wide.
+ * Two measurements differ when their medians are further apart than the
+ * widths of their middle halves (first to third quartile) added up, and
+ * than BENCH_MIN_DIFF_PCT of the smaller median.  Both middle halves then
+ * lie apart with room to spare, so the verdict does not hang on where one
+ * repetition happened to fall: a burst of load that lifts most repetitions
+ * of one row also spreads its middle half, and a rerun on an idle machine,
+ * whose spreads are narrow, says the same for differences that are real.
+ * Two rows timed by different clocks are not compared.
  */
 enum bench_order bench_compare(const struct bench_timing *a, const struct bench_timing *b)
 {
-	if (!a->ok || !b->ok)
+	if (!a->ok || !b->ok || a->cpu_clock != b->cpu_clock)
 		return BENCH_UNKNOWN;
-	double spread_a = a->q3_ns - a->q1_ns, spread_b = b->q3_ns - b->q1_ns;
-	double spread = spread_a > spread_b ? spread_a : spread_b;
+	double spread = (a->q3_ns - a->q1_ns) + (b->q3_ns - b->q1_ns);
+	double low = a->median_ns < b->median_ns ? a->median_ns : b->median_ns;
+	double least = BENCH_MIN_DIFF_PCT / 100.0 * low;
 	double diff = a->median_ns - b->median_ns;
-	if (a->q1_ns > b->q3_ns && diff > spread)
+	if (diff > spread && diff > least)
 		return BENCH_SLOWER;
-	if (a->q3_ns < b->q1_ns && -diff > spread)
+	if (-diff > spread && -diff > least)
 		return BENCH_FASTER;
 	return BENCH_WITHIN_NOISE;
 }

@@ -99,12 +99,12 @@ static void bar(FILE *sb, const struct bench_row *r, double max, int y)
 	int w = WIDTH - LABEL_W - RIGHT_PAD;
 	double len = r->t.median_ns / max * w;
 	fprintf(sb, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">", LABEL_W - 8, y + 13);
+	char call[96];
+	bench_call_text(r, call, sizeof(call));
 	xml_text(sb, r->label);
-	if (r->section == BENCH_COMPARE) {
-		fputs(" (", sb);
-		xml_text(sb, r->call_name);
-		fputs(")", sb);
-	}
+	fputs(" (", sb);
+	xml_text(sb, call);
+	fputs(r->t.cpu_clock ? ")" : ", wall clock)", sb);
 	fprintf(sb, "</text>\n<rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%d\" "
 			       "fill=\"%s\"/>\n",
 			   LABEL_W, y + 2, len, ROW_H - 4, r->cached ? "#7fb17f" : "#4a78b5");

@@ -259,7 +259,7 @@ struct scg_measure_opts {
 
 struct scg_measure_result {
 	double ns_per_call; /* CPU time per call, or wall time when !cpu_clock */
-	bool cpu_clock;     /* CPU time from /proc/PID/schedstat, time spent waiting excluded */
+	bool cpu_clock;     /* CPU time, time spent waiting for a CPU excluded; false: wall time */
 	uint64_t calls;     /* calls timed */
 	long result;        /* what the last call returned (-errno on failure) */
 	size_t failed_filter; /* with -errno from installing: the filter that did not load */
@@ -272,9 +272,12 @@ struct scg_measure_result {
  * @nfilters filters (oldest first), warms up and then makes no syscall but
  * the one timed: a filter that denies write() or kills at exit cannot lose
  * the result, which comes back through shared memory.  The time is the
- * child's CPU time, read by the caller from /proc/PID/schedstat around the
- * loop, so time the child spent waiting for a CPU another task had does
- * not count; without schedstat, the child's wall clock.  A child still busy
+ * child's CPU time, read by the caller from the child's CPU-time clock with
+ * the child stopped (SIGSTOP) right before and right after the loop, so
+ * time the child spent waiting for a CPU another task had does not count.
+ * When the CPU time cannot be read, or cannot be right (none at all, or
+ * more than the loop's wall-clock time), the result is the loop's wall
+ * clock time and @out->cpu_clock is false.  A child still busy
  * after 60 s (a filter that blocks the call) is ended.  Nothing is printed.
  * Returns 0, or -errno with @out->error saying why: a filter that did not
  * load (@out->failed_filter), a filter that killed the child, fork failing.

@@ -7,12 +7,20 @@
  * the vDSO), so a policy that denies write() or kills on exit_group()
  * cannot lose the results.
  *
- * The time is the child's CPU time, which the parent reads from
- * /proc/PID/schedstat right before and right after the loop (the child
- * waits for it, spinning on shared memory): time the child spent waiting
- * for a CPU taken by something else on the machine does not count.  A
- * CPU-time clock read in the child would be a syscall its filters judge.
- * Without schedstat the child's own wall clock is used.
+ * The time is the child's CPU time, which the parent reads from the
+ * child's CPU-time clock right before and right after the loop, each time
+ * with the child stopped (SIGSTOP, which the child's filters never see): a
+ * running task's CPU time is brought up to date only at scheduler ticks
+ * (4 ms at HZ=250), so a reading taken while the child runs can be that
+ * much behind, more than a whole repetition of the loop; a stopped one is
+ * exact.  Between its loop and the second stop the child spins, and counts
+ * the time it spent on a CPU in that spin itself (the steps between two
+ * clock reads short enough that nothing else ran), which comes off.  Time
+ * the child spent waiting for a CPU taken by something else on the machine
+ * does not count.  A CPU-time clock read in the child would be a syscall
+ * its filters judge.  When the CPU time cannot be read, or comes out at no
+ * time or above the loop's wall-clock time, the result is the loop's wall
+ * clock time and says so.
  */
 #include <errno.h>
 #include <sched.h>
@@ -45,9 +53,16 @@ struct shared {
 	size_t failed_at;    /* which filter did not load */
 	uint64_t calls;
 	long result;
-	double ns;           /* wall-clock ns per call */
-	double tail_ns;      /* wall time spent waiting for the release, to take off the CPU time */
+	double loop_ns;      /* wall-clock ns the loop took */
+	volatile double tail_cpu_ns; /* time on a CPU spent spinning after the loop, so far */
 };
+
+/*
+ * Two clock reads in the spin further apart than this had something else
+ * run between them (another task, or a long interrupt): the step is not
+ * counted as the child's time on a CPU.  A read takes tens of ns.
+ */
+#define SPIN_STEP_MAX_NS 5000.0
 
 static double now_ns(void)
 {
@@ -117,18 +132,29 @@ static __attribute__((noreturn)) void child(const struct scg_measure_opts *o,
 	double t0 = now_ns();
 	sh->result = call_loop(call, n);
 	double t1 = now_ns();
-	sh->ns = (t1 - t0) / (double)n;
+	sh->loop_ns = t1 - t0;
 	sh->state = CHILD_LOOPED;
-	while (!sh->release)
-		;
-	sh->tail_ns = now_ns() - t1;
+	/* Until the parent has stopped the child and read its CPU time: the
+	 * spin's own time on a CPU, kept current at every step. */
+	double last = t1, on_cpu = 0;
+	while (!sh->release) {
+		double t = now_ns();
+		if (t - last < SPIN_STEP_MAX_NS)
+			on_cpu += t - last;
+		last = t;
+		sh->tail_cpu_ns = on_cpu;
+	}
 	sh->state = CHILD_DONE;
 	_exit(0);
 }
 
-/* The task's time on a CPU so far, in ns (/proc/PID/schedstat's first field); -1: unknown. */
+/* The process's time on a CPU so far, in ns; -1: unknown.  Exact while it is stopped. */
 static double cpu_ns_of(pid_t pid)
 {
+	clockid_t clock;
+	struct timespec ts;
+	if (clock_getcpuclockid(pid, &clock) == 0 && clock_gettime(clock, &ts) == 0)
+		return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 	char path[64];
 	snprintf(path, sizeof(path), "/proc/%d/schedstat", (int)pid);
 	FILE *f = fopen(path, "re");
@@ -159,23 +185,60 @@ static bool await_state(pid_t pid, struct shared *sh, int state)
 }
 
 /*
- * Reads the child's CPU time around its loop; ns per call into *@cpu_ns,
- * or -1 when schedstat cannot be read (or the child did not get there).
+ * Stops the child and reads its CPU time, exact now that it is off every
+ * CPU; -1 when it cannot be stopped or read.  A child that ended meanwhile
+ * is reaped: *@reaped and *@status say so.
  */
-static void time_child(pid_t pid, struct shared *sh, double *cpu_ns)
+static double stopped_cpu_ns(pid_t pid, bool *reaped, int *status)
+{
+	if (kill(pid, SIGSTOP) < 0)
+		return -1;
+	pid_t w;
+	while ((w = waitpid(pid, status, WUNTRACED)) < 0 && errno == EINTR)
+		;
+	if (w != pid)
+		return -1;
+	if (!WIFSTOPPED(*status)) {
+		*reaped = true;
+		return -1;
+	}
+	return cpu_ns_of(pid);
+}
+
+/*
+ * Takes the child through its loop and reads its CPU time around it; ns
+ * per call into *@cpu_ns, or -1 when it cannot be read or cannot be right
+ * (no time at all, or more than the loop's wall-clock time, beyond what
+ * stopping and resuming the child adds).  *@reaped: the child ended and
+ * was reaped, its status in *@status.
+ */
+static void time_child(pid_t pid, struct shared *sh, double *cpu_ns, bool *reaped, int *status)
 {
 	*cpu_ns = -1;
 	if (!await_state(pid, sh, CHILD_READY)) {
 		sh->go = sh->release = 1;
 		return;
 	}
-	double start = cpu_ns_of(pid);
+	double start = stopped_cpu_ns(pid, reaped, status);
 	sh->go = 1;
+	if (*reaped || kill(pid, SIGCONT) < 0) {
+		sh->release = 1;
+		return;
+	}
 	bool looped = await_state(pid, sh, CHILD_LOOPED);
-	double end = looped ? cpu_ns_of(pid) : -1;
+	double end = looped ? stopped_cpu_ns(pid, reaped, status) : -1;
+	double tail = sh->tail_cpu_ns;
 	sh->release = 1;
-	if (looped && await_state(pid, sh, CHILD_DONE) && start >= 0 && end > start && sh->calls)
-		*cpu_ns = (end - start - sh->tail_ns) / (double)sh->calls;
+	if (*reaped || kill(pid, SIGCONT) < 0 || !await_state(pid, sh, CHILD_DONE) || !sh->calls)
+		return;
+	double loop = end - start - tail;
+	/* Stopping and resuming take the child through the kernel for some µs. */
+	double slack = sh->loop_ns / 50 + 50000;
+	if (start < 0 || end < 0 || loop <= 0 || loop > sh->loop_ns + slack)
+		return;
+	if (loop > sh->loop_ns) /* the loop's own wall-clock time bounds its CPU time */
+		loop = sh->loop_ns;
+	*cpu_ns = loop / (double)sh->calls;
 }
 
 static void describe_failure(const struct shared *sh, int status, char *error, size_t size)
@@ -226,13 +289,17 @@ SCG_API int scg_measure_syscall(const struct scg_prog *filters, size_t nfilters,
 		child(&o, filters, nfilters, call, sh);
 	} else {
 		double cpu_ns;
-		time_child(pid, sh, &cpu_ns);
 		int status = 0;
-		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-			;
-		if (sh->state == CHILD_DONE) {
+		bool reaped = false;
+		time_child(pid, sh, &cpu_ns, &reaped, &status);
+		if (!reaped) {
+			kill(pid, SIGCONT); /* when a stop was left pending */
+			while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+				;
+		}
+		if (sh->state == CHILD_DONE && sh->calls) {
 			out->cpu_clock = cpu_ns > 0;
-			out->ns_per_call = cpu_ns > 0 ? cpu_ns : sh->ns;
+			out->ns_per_call = cpu_ns > 0 ? cpu_ns : sh->loop_ns / (double)sh->calls;
 			out->calls = sh->calls;
 			out->result = sh->result;
 		} else {
