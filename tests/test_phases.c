@@ -111,6 +111,19 @@ static void test_errors(void **state)
 		     "3:9: phase 's' gives 'read' ALLOW, more than phase 'start' does");
 }
 
+/* Columns after blank lines, comments and tabs: one byte, one column. */
+static void test_error_columns(void **state)
+{
+	(void)state;
+	expect_error("\n\n# c\nallow read\n\n\t\nphase \t s\t  after\t\tphase_enter ( \"s\" )  x\n",
+		     "7:41: expected end of line after phase_enter");
+	expect_error("allow read\n\n  \nphase\t\ts after  phase_enter(\t\"s\" ]\n",
+		     "4:34: expected ')'");
+	expect_error("allow read\n\t\n\nphase s\tafter\t \tphase_enter(  \"t\")\n",
+		     "4:31: phase_enter names the phase it enters: phase_enter(\"s\")");
+	expect_error("allow read\n\n\nphase\t \tx after\n", "4:16: expected what ends the phase before");
+}
+
 /* --- scg_phase_enter() in a child ------------------------------------------------ */
 
 static int pipe_a[2], pipe_b[2];
@@ -198,6 +211,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_parse),
 	    cmocka_unit_test(test_errors),
+	    cmocka_unit_test(test_error_columns),
 	    cmocka_unit_test(test_enter),
 	    cmocka_unit_test(test_enter_fails),
 	};
