@@ -31,6 +31,7 @@
 #include "bpf/emu_internal.h"
 #include "bpf/opcodes.h"
 #include "compile/internal.h"
+#include "libseccomp/cmp_set.h"
 #include "oci/set.h"
 #include "support/progen.h"
 #include "support/scale.h"
@@ -299,10 +300,110 @@ static void test_three_algebras_agree(void **state)
 	printf("# %zu conditions, %zu argument vectors (%zu inside)\n", conditions, checked, held);
 }
 
+/* --- libseccomp's comparison sets (lib/libseccomp/cmp_set.c) ---------------- */
+
+/*
+ * Whether @c accepts @x on a register @w wide: the comparison the drop-in
+ * gives the compiler (compat/generate.c: rule_condition()), that is
+ * scg_expr_cmp(arg, width, op, masked ? a : all, masked ? b & a : a), read
+ * on any width: mask and value cut to @w, then (x & mask) op value.
+ */
+static bool cmp_accepts(const struct libseccomp_cmp *c, uint64_t x, uint64_t w)
+{
+	bool masked = c->op == LIBSECCOMP_MASKED_EQ;
+	uint64_t m = (masked ? c->a : UINT64_MAX) & w, v = (masked ? c->b & c->a : c->a) & w;
+	x &= m;
+	switch (c->op) {
+	case LIBSECCOMP_NE:
+		return x != v;
+	case LIBSECCOMP_LT:
+		return x < v;
+	case LIBSECCOMP_LE:
+		return x <= v;
+	case LIBSECCOMP_EQ:
+	case LIBSECCOMP_MASKED_EQ:
+		return x == v;
+	case LIBSECCOMP_GE:
+		return x >= v;
+	case LIBSECCOMP_GT:
+		return x > v;
+	}
+	return true; /* no operator libseccomp has */
+}
+
+static enum scg_cmp_op model_op(enum libseccomp_op op)
+{
+	static const enum scg_cmp_op ops[] = {
+		[LIBSECCOMP_NE] = SCG_CMP_NE, [LIBSECCOMP_LT] = SCG_CMP_LT,
+		[LIBSECCOMP_LE] = SCG_CMP_LE, [LIBSECCOMP_EQ] = SCG_CMP_EQ,
+		[LIBSECCOMP_GE] = SCG_CMP_GE, [LIBSECCOMP_GT] = SCG_CMP_GT,
+		[LIBSECCOMP_MASKED_EQ] = SCG_CMP_EQ,
+	};
+	return ops[op];
+}
+
+/* A comparison on a register of @bits bits: constants near its edges and beyond it. */
+static struct libseccomp_cmp random_seccomp_cmp(struct progen_rng *rng, unsigned bits)
+{
+	uint64_t w = bits == 64 ? UINT64_MAX : (1ULL << bits) - 1;
+	uint64_t pick[] = { 0, 1, w, w - 1, w + 1, (w >> 1) + 1, progen_next(rng) };
+	struct libseccomp_cmp c = { .arg = 0 };
+	c.op = (enum libseccomp_op)progen_below(rng, 9); /* 0 and 8: no operator */
+	c.a = progen_below(rng, 2) ? pick[progen_below(rng, 7)] : progen_next(rng) & (2 * w + 1);
+	c.b = progen_below(rng, 2) ? pick[progen_below(rng, 7)] : progen_next(rng) & (2 * w + 1);
+	return c;
+}
+
+static void test_libseccomp_cmp_sets(void **state)
+{
+	(void)state;
+	struct progen_rng rng;
+	progen_seed(&rng, 0x5eccf00d);
+	size_t pairs = test_scaled(20000), subsets = 0, empties = 0;
+	/* every value of registers up to 7 bits wide: the algebra is the same for any width */
+	for (size_t n = 0; n < pairs; n++) {
+		unsigned bits = 1 + (unsigned)(n % 7);
+		uint64_t w = (1ULL << bits) - 1;
+		struct libseccomp_cmp x = random_seccomp_cmp(&rng, bits);
+		struct libseccomp_cmp y = random_seccomp_cmp(&rng, bits);
+		bool subset = true, empty = true;
+		for (uint64_t v = 0; v <= w; v++) {
+			empty &= !cmp_accepts(&x, v, w);
+			subset &= !cmp_accepts(&x, v, w) || cmp_accepts(&y, v, w);
+		}
+		if (libseccomp_cmp_empty(&x, w) != empty || libseccomp_cmp_subset(&x, &y, w) != subset)
+			fail_msg("cmp_set.c, %u bits: op %d a %#llx b %#llx within op %d a %#llx b %#llx: "
+				 "reference empty %d subset %d", bits, x.op, (unsigned long long)x.a,
+				 (unsigned long long)x.b, y.op, (unsigned long long)y.a,
+				 (unsigned long long)y.b, empty, subset);
+		subsets += subset;
+		empties += empty;
+	}
+	assert_true(subsets > pairs / 10 && subsets < pairs - pairs / 10);
+	assert_true(empties > 0);
+	/* the reading above is the reference evaluator's on the ABIs' widths */
+	for (size_t n = 0; n < pairs; n++) {
+		unsigned bits = n % 2 ? 32 : 64;
+		uint64_t w = bits == 64 ? UINT64_MAX : UINT32_MAX;
+		struct libseccomp_cmp c = random_seccomp_cmp(&rng, bits);
+		if (c.op < LIBSECCOMP_NE || c.op > LIBSECCOMP_MASKED_EQ)
+			continue;
+		bool masked = c.op == LIBSECCOMP_MASKED_EQ;
+		struct scg_expr *e = scg_expr_cmp(0, bits, model_op(c.op), masked ? c.a : UINT64_MAX,
+						  masked ? c.b & c.a : c.a);
+		assert_non_null(e);
+		uint64_t args[6] = { near(&rng, c.a) };
+		assert_int_equal(scg_expr_eval(e, args), cmp_accepts(&c, args[0], w));
+		scg_expr_free(e);
+	}
+	printf("# %zu pairs of comparisons (%zu subsets, %zu empty)\n", pairs, subsets, empties);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_three_algebras_agree),
+	    cmocka_unit_test(test_libseccomp_cmp_sets),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
