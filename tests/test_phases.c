@@ -111,6 +111,24 @@ static void test_errors(void **state)
 		     "3:9: phase 's' gives 'read' ALLOW, more than phase 'start' does");
 }
 
+/* A NUL byte in a trigger is a byte of the line like another (it was read past the copy). */
+static void test_nul_in_trigger(void **state)
+{
+	(void)state;
+	static const char text[] = "allow read\nphase q after phase_\0\0\0\0enter(\"q\")\nallow read\n";
+	SCG_OPTS(scg_policy_source_options, o, .filename = "t.policy");
+	struct scg_diag *diag = scg_diag_new();
+	struct scg_phases *p = NULL;
+	assert_int_equal(scg_phases_parse(text, sizeof(text) - 1, &o, &p, diag), -EINVAL);
+	assert_null(p);
+	const struct scg_diag_entry *e = scg_diag_get(diag, 0);
+	assert_non_null(e);
+	assert_int_equal(e->loc.line, 2);
+	assert_int_equal(e->loc.column, 15);
+	assert_string_equal(e->message, "unknown syscall 'phase_'");
+	scg_diag_free(diag);
+}
+
 /* Columns after blank lines, comments and tabs: one byte, one column. */
 static void test_error_columns(void **state)
 {
@@ -212,6 +230,7 @@ int main(void)
 	    cmocka_unit_test(test_parse),
 	    cmocka_unit_test(test_errors),
 	    cmocka_unit_test(test_error_columns),
+	    cmocka_unit_test(test_nul_in_trigger),
 	    cmocka_unit_test(test_enter),
 	    cmocka_unit_test(test_enter_fails),
 	};

@@ -401,17 +401,15 @@ static int parse_trigger(struct phase *ph, size_t i, const struct header *h, con
 			 size_t n, const struct scg_policy_source_options *opts,
 			 struct scg_diag *diag)
 {
-	char *line = strndup(p, n);
-	if (!line)
-		return -ENOMEM;
-	/* "trace" over "phase", the rest of the words blank: columns stay */
-	memset(line, ' ', h->trigger_at);
-	memcpy(line, "trace", 5);
+	/* the line as it is, NUL bytes and all (the policy parser reports them) */
 	size_t len;
-	char *text = at_line(ph->line - 1, line, n, &len);
-	free(line);
+	char *text = at_line(ph->line - 1, p, n, &len);
 	if (!text)
 		return -ENOMEM;
+	/* "trace" over "phase", the rest of the words blank: columns stay */
+	char *line = text + ph->line - 1;
+	memset(line, ' ', h->trigger_at);
+	memcpy(line, "trace", 5);
 	const struct scg_arch *native = scg_arch_native();
 	SCG_OPTS(scg_policy_source_options, o, .filename = opts ? opts->filename : NULL,
 		 .arches = &native, .narches = 1);
