@@ -15,8 +15,10 @@
 #include <syscage/runtime.h>
 
 #include "internal.h"
-/* the one internal helper the drop-in shares with the OCI import: libseccomp's own quirk */
+/* libseccomp's own quirk, shared with the OCI import */
 #include "libseccomp/high_numbers.h"
+/* which of overlapping rules decides: the values libseccomp's comparisons accept */
+#include "libseccomp/cmp_set.h"
 
 static enum scg_cmp_op cmp_op(enum scmp_compare op)
 {
@@ -67,122 +69,30 @@ static struct scg_expr *rule_condition(const struct compat_rule *r)
 
 /* --- which of overlapping rules decides ------------------------------------- */
 
-/* The values one comparison accepts, within @w (the register width's mask). */
-struct value_set {
-	enum { SET_EMPTY, SET_RANGE, SET_ALL_BUT, SET_MASKED } kind;
-	uint64_t lo, hi;   /* SET_RANGE */
-	uint64_t point;    /* SET_ALL_BUT */
-	uint64_t mask, v;  /* SET_MASKED: x & mask == v, mask neither 0 nor @w */
-};
-
-static struct value_set value_set_of(const struct compat_cmp *c, uint64_t w)
+/* @c as the comparison libseccomp's model knows (the enums agree by value). */
+static struct libseccomp_cmp model_cmp(const struct compat_cmp *c)
 {
-	uint64_t a = c->a & w;
-	struct value_set s = { .kind = SET_RANGE, .lo = 0, .hi = w };
-	switch (c->op) {
-	case SCMP_CMP_EQ:
-		s.lo = s.hi = a;
-		break;
-	case SCMP_CMP_NE:
-		s.kind = SET_ALL_BUT;
-		s.point = a;
-		break;
-	case SCMP_CMP_LT:
-		if (a == 0)
-			s.kind = SET_EMPTY;
-		s.hi = a - 1;
-		break;
-	case SCMP_CMP_LE:
-		s.hi = a;
-		break;
-	case SCMP_CMP_GT:
-		if (a == w)
-			s.kind = SET_EMPTY;
-		s.lo = a + 1;
-		break;
-	case SCMP_CMP_GE:
-		s.lo = a;
-		break;
-	case SCMP_CMP_MASKED_EQ:
-		if (a == w) {
-			s.lo = s.hi = c->b & a;
-		} else if (a != 0) {
-			s.kind = SET_MASKED;
-			s.mask = a;
-			s.v = c->b & a;
-		}
-		break;
-	case _SCMP_CMP_MIN:
-	case _SCMP_CMP_MAX:
-		break;
-	}
-	return s;
-}
-
-/* Bits that vary between @lo and @hi: every bit up to the highest that differs. */
-static uint64_t varying_bits(uint64_t lo, uint64_t hi)
-{
-	uint64_t x = lo ^ hi, m = 0;
-	while (x != 0) {
-		m = (m << 1) | 1;
-		x >>= 1;
-	}
-	return m;
-}
-
-/* Every value of @x is one of @y. */
-static bool value_subset(const struct value_set *x, const struct value_set *y, uint64_t w)
-{
-	if (x->kind == SET_EMPTY || (y->kind == SET_RANGE && y->lo == 0 && y->hi == w))
-		return true;
-	if (y->kind == SET_EMPTY)
-		return false;
-	switch (x->kind) {
-	case SET_RANGE:
-		if (y->kind == SET_RANGE)
-			return x->lo >= y->lo && x->hi <= y->hi;
-		if (y->kind == SET_ALL_BUT)
-			return y->point < x->lo || y->point > x->hi;
-		return (x->lo & y->mask) == y->v && (varying_bits(x->lo, x->hi) & y->mask) == 0;
-	case SET_ALL_BUT:
-		if (y->kind == SET_ALL_BUT)
-			return x->point == y->point;
-		if (y->kind == SET_RANGE)
-			return (y->lo == 0 || (y->lo == 1 && x->point == 0)) &&
-			       (y->hi == w || (y->hi == w - 1 && x->point == w));
-		return false;
-	case SET_MASKED: {
-		uint64_t min = x->v, max = x->v | (w & ~x->mask);
-		if (y->kind == SET_RANGE)
-			return min >= y->lo && max <= y->hi;
-		if (y->kind == SET_ALL_BUT)
-			return (y->point & x->mask) != x->v;
-		return (y->mask & ~x->mask) == 0 && (x->v & y->mask) == y->v;
-	}
-	case SET_EMPTY:
-		break;
-	}
-	return true;
+	return (struct libseccomp_cmp){ c->arg, (enum libseccomp_op)c->op, c->a, c->b };
 }
 
 /* Every call rule @a matches, rule @b (same syscall, same ABI) matches too. */
 static bool rule_subset(const struct compat_rule *a, const struct compat_rule *b)
 {
 	uint64_t w = scg_arch_bits(a->arch) == 32 ? UINT32_MAX : UINT64_MAX;
-	const struct value_set all = { .kind = SET_RANGE, .lo = 0, .hi = w };
+	const struct libseccomp_cmp all = { .op = LIBSECCOMP_GE, .a = 0 };
 	for (unsigned i = 0; i < a->ncmp; i++) {
-		struct value_set x = value_set_of(&a->cmp[i], w);
-		if (x.kind == SET_EMPTY)
+		struct libseccomp_cmp x = model_cmp(&a->cmp[i]);
+		if (libseccomp_cmp_empty(&x, w))
 			return true;
 	}
 	for (unsigned j = 0; j < b->ncmp; j++) {
-		struct value_set y = value_set_of(&b->cmp[j], w);
-		const struct compat_cmp *own = NULL;
-		for (unsigned i = 0; i < a->ncmp && own == NULL; i++)
-			if (a->cmp[i].arg == b->cmp[j].arg)
-				own = &a->cmp[i];
-		struct value_set x = own != NULL ? value_set_of(own, w) : all;
-		if (!value_subset(&x, &y, w))
+		struct libseccomp_cmp y = model_cmp(&b->cmp[j]), x = all;
+		for (unsigned i = 0; i < a->ncmp; i++)
+			if (a->cmp[i].arg == b->cmp[j].arg) {
+				x = model_cmp(&a->cmp[i]);
+				break;
+			}
+		if (!libseccomp_cmp_subset(&x, &y, w))
 			return false;
 	}
 	return true;

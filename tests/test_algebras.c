@@ -14,6 +14,12 @@
  * parameters, alone and combined with && and ||; values drawn near the
  * boundaries each comparison has (the constant, one off it, the other half
  * of the 64-bit word changed), where the bugs of word splitting live.
+ *
+ * Then the operations the OCI export and merge build on (region minus
+ * region, overlap of two conditions, value sets as intervals and back),
+ * against the reference on every vector of a small domain, and the drop-in's
+ * sets of the values one of libseccomp's comparisons accepts
+ * (lib/libseccomp/cmp_set.c), against every value of registers up to 7 bits.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -31,6 +37,7 @@
 #include "bpf/emu_internal.h"
 #include "bpf/opcodes.h"
 #include "compile/internal.h"
+#include "libseccomp/cmp_set.h"
 #include "oci/set.h"
 #include "support/progen.h"
 #include "support/scale.h"
@@ -299,10 +306,247 @@ static void test_three_algebras_agree(void **state)
 	printf("# %zu conditions, %zu argument vectors (%zu inside)\n", conditions, checked, held);
 }
 
+/* --- the OCI export's set operations on a small domain (set.c) ---------------- */
+
+/*
+ * A comparison that reads only the low 4 bits of argument 0 or 1 (a masked
+ * comparison, any operator), so that every argument vector that matters is
+ * one of 16 x 16; the high bits are drawn at random and must not matter.
+ */
+static struct scg_expr *small_cmp(struct progen_rng *rng)
+{
+	uint64_t mask = progen_below(rng, 3) ? 0xf : progen_below(rng, 16);
+	uint64_t value = progen_below(rng, 5) ? progen_below(rng, 16) & mask : progen_below(rng, 32);
+	return scg_expr_cmp(progen_below(rng, 2), progen_below(rng, 2) ? 64 : 32,
+			    (enum scg_cmp_op)progen_below(rng, 6), mask, value);
+}
+
+static struct scg_expr *small_condition(struct progen_rng *rng, unsigned depth)
+{
+	if (depth == 0 || progen_below(rng, 3) == 0)
+		return small_cmp(rng);
+	switch (progen_below(rng, 3)) {
+	case 0:
+		return scg_expr_and(small_condition(rng, depth - 1), small_condition(rng, depth - 1));
+	case 1:
+		return scg_expr_or(small_condition(rng, depth - 1), small_condition(rng, depth - 1));
+	default:
+		return scg_expr_not(small_condition(rng, depth - 1));
+	}
+}
+
+/* How many of @r's boxes hold @args: at most one, as the boxes are disjoint. */
+static size_t boxes_holding(const struct oci_region *r, const uint64_t args[6])
+{
+	size_t n = 0;
+	for (size_t b = 0; b < r->n; b++) {
+		struct oci_region one = { &r->boxes[b], 1, 1 };
+		n += region_holds(&one, args);
+	}
+	return n;
+}
+
+static void test_oci_set_operations(void **state)
+{
+	(void)state;
+	struct progen_rng rng;
+	progen_seed(&rng, 0x0c15e75);
+	size_t pairs = test_scaled(2000), overlaps = 0;
+	for (size_t n = 0; n < pairs; n++) {
+		struct scg_expr *a = small_condition(&rng, 3), *b = small_condition(&rng, 3);
+		assert_non_null(a);
+		assert_non_null(b);
+		struct oci_region ra = { 0 }, rb = { 0 }, diff = { 0 };
+		size_t budget = OCI_SET_BUDGET;
+		assert_int_equal(oci_region_from_expr(&ra, a, &budget), 0);
+		assert_int_equal(oci_region_from_expr(&rb, b, &budget), 0);
+		assert_int_equal(oci_region_from_expr(&diff, a, &budget), 0);
+		assert_int_equal(oci_region_subtract(&diff, &rb, &budget), 0);
+		bool overlap, want_overlap = false;
+		assert_int_equal(oci_expr_overlap(a, b, &overlap, &budget), 0);
+		for (uint64_t x = 0; x < 256; x++) {
+			uint64_t args[6] = { (progen_next(&rng) << 4) | (x & 0xf),
+					     (progen_next(&rng) << 4) | x >> 4 };
+			bool in_a = scg_expr_eval(a, args), in_b = scg_expr_eval(b, args);
+			want_overlap |= in_a && in_b;
+			if (boxes_holding(&ra, args) != in_a || boxes_holding(&diff, args) != (in_a && !in_b))
+				fail_msg("oci/set.c: %s minus %s, args %#llx %#llx: reference %d, %d",
+					 describe(a), describe(b), (unsigned long long)args[0],
+					 (unsigned long long)args[1], in_a, in_b);
+		}
+		if (overlap != want_overlap)
+			fail_msg("oci_expr_overlap(%s, %s) = %d, reference %d", describe(a), describe(b),
+				 overlap, want_overlap);
+		overlaps += overlap;
+		oci_region_release(&ra);
+		oci_region_release(&rb);
+		oci_region_release(&diff);
+		scg_expr_free(a);
+		scg_expr_free(b);
+	}
+	assert_true(overlaps > pairs / 10 && overlaps < pairs - pairs / 10);
+
+	/* intervals: [lo, hi] in aligned blocks and back, and a comparison's set read as intervals */
+	for (size_t n = 0; n < pairs; n++) {
+		unsigned width = n % 2 ? 32 : 64;
+		uint64_t top = width == 32 ? UINT32_MAX : UINT64_MAX;
+		uint64_t lo = progen_next(&rng) & top, hi = progen_next(&rng) & top;
+		if (progen_below(&rng, 2))
+			hi = lo + progen_below(&rng, 300) > top ? top : lo + progen_below(&rng, 300);
+		if (lo > hi) {
+			uint64_t t = lo;
+			lo = hi;
+			hi = t;
+		}
+		struct oci_vset set = { 0 };
+		assert_int_equal(oci_vset_add_interval(&set, width, lo, hi), 0);
+		uint64_t probes[] = { lo, lo - 1, lo + 1, hi, hi - 1, hi + 1, 0, top,
+				      lo + (hi - lo) / 2, progen_next(&rng) & top };
+		for (size_t k = 0; k < sizeof(probes) / sizeof(probes[0]); k++) {
+			uint64_t x = probes[k] & top;
+			if (oci_vset_contains(&set, x) != (x >= lo && x <= hi))
+				fail_msg("oci_vset_add_interval(%u bits, %#llx, %#llx) at %#llx", width,
+					 (unsigned long long)lo, (unsigned long long)hi,
+					 (unsigned long long)x);
+		}
+		struct oci_interval *iv = NULL;
+		size_t niv = 0;
+		assert_int_equal(oci_vset_intervals(&set, width, &iv, &niv), 0);
+		assert_int_equal(niv, 1);
+		assert_true(iv[0].lo == lo && iv[0].hi == hi);
+		free(iv);
+		oci_vset_release(&set);
+
+		/* a comparison of the whole value: its set as sorted, disjoint intervals */
+		enum scg_cmp_op op = (enum scg_cmp_op)progen_below(&rng, 6);
+		assert_int_equal(oci_vset_cmp(&set, op, top, lo), 0);
+		assert_int_equal(oci_vset_intervals(&set, width, &iv, &niv), 0);
+		for (size_t k = 0; k < sizeof(probes) / sizeof(probes[0]); k++) {
+			uint64_t x = probes[k] & top;
+			bool in = false;
+			for (size_t j = 0; j < niv; j++) {
+				in |= x >= iv[j].lo && x <= iv[j].hi;
+				if (j > 0)
+					assert_true(iv[j - 1].hi < iv[j].lo);
+			}
+			struct scg_expr *e = scg_expr_cmp(0, width, op, top, lo);
+			uint64_t args[6] = { x };
+			if (in != scg_expr_eval(e, args) || in != oci_vset_contains(&set, x))
+				fail_msg("oci_vset_intervals of op %d %#llx (%u bits) at %#llx", op,
+					 (unsigned long long)lo, width, (unsigned long long)x);
+			scg_expr_free(e);
+		}
+		free(iv);
+		oci_vset_release(&set);
+	}
+	printf("# %zu pairs of conditions (%zu overlapping), %zu intervals\n", pairs, overlaps, pairs);
+}
+
+/* --- libseccomp's comparison sets (lib/libseccomp/cmp_set.c) ---------------- */
+
+/*
+ * Whether @c accepts @x on a register @w wide: the comparison the drop-in
+ * gives the compiler (compat/generate.c: rule_condition()), that is
+ * scg_expr_cmp(arg, width, op, masked ? a : all, masked ? b & a : a), read
+ * on any width: mask and value cut to @w, then (x & mask) op value.
+ */
+static bool cmp_accepts(const struct libseccomp_cmp *c, uint64_t x, uint64_t w)
+{
+	bool masked = c->op == LIBSECCOMP_MASKED_EQ;
+	uint64_t m = (masked ? c->a : UINT64_MAX) & w, v = (masked ? c->b & c->a : c->a) & w;
+	x &= m;
+	switch (c->op) {
+	case LIBSECCOMP_NE:
+		return x != v;
+	case LIBSECCOMP_LT:
+		return x < v;
+	case LIBSECCOMP_LE:
+		return x <= v;
+	case LIBSECCOMP_EQ:
+	case LIBSECCOMP_MASKED_EQ:
+		return x == v;
+	case LIBSECCOMP_GE:
+		return x >= v;
+	case LIBSECCOMP_GT:
+		return x > v;
+	}
+	return true; /* no operator libseccomp has */
+}
+
+static enum scg_cmp_op model_op(enum libseccomp_op op)
+{
+	static const enum scg_cmp_op ops[] = {
+		[LIBSECCOMP_NE] = SCG_CMP_NE, [LIBSECCOMP_LT] = SCG_CMP_LT,
+		[LIBSECCOMP_LE] = SCG_CMP_LE, [LIBSECCOMP_EQ] = SCG_CMP_EQ,
+		[LIBSECCOMP_GE] = SCG_CMP_GE, [LIBSECCOMP_GT] = SCG_CMP_GT,
+		[LIBSECCOMP_MASKED_EQ] = SCG_CMP_EQ,
+	};
+	return ops[op];
+}
+
+/* A comparison on a register of @bits bits: constants near its edges and beyond it. */
+static struct libseccomp_cmp random_seccomp_cmp(struct progen_rng *rng, unsigned bits)
+{
+	uint64_t w = bits == 64 ? UINT64_MAX : (1ULL << bits) - 1;
+	uint64_t pick[] = { 0, 1, w, w - 1, w + 1, (w >> 1) + 1, progen_next(rng) };
+	struct libseccomp_cmp c = { .arg = 0 };
+	c.op = (enum libseccomp_op)progen_below(rng, 9); /* 0 and 8: no operator */
+	c.a = progen_below(rng, 2) ? pick[progen_below(rng, 7)] : progen_next(rng) & (2 * w + 1);
+	c.b = progen_below(rng, 2) ? pick[progen_below(rng, 7)] : progen_next(rng) & (2 * w + 1);
+	return c;
+}
+
+static void test_libseccomp_cmp_sets(void **state)
+{
+	(void)state;
+	struct progen_rng rng;
+	progen_seed(&rng, 0x5eccf00d);
+	size_t pairs = test_scaled(20000), subsets = 0, empties = 0;
+	/* every value of registers up to 7 bits wide: the algebra is the same for any width */
+	for (size_t n = 0; n < pairs; n++) {
+		unsigned bits = 1 + (unsigned)(n % 7);
+		uint64_t w = (1ULL << bits) - 1;
+		struct libseccomp_cmp x = random_seccomp_cmp(&rng, bits);
+		struct libseccomp_cmp y = random_seccomp_cmp(&rng, bits);
+		bool subset = true, empty = true;
+		for (uint64_t v = 0; v <= w; v++) {
+			empty &= !cmp_accepts(&x, v, w);
+			subset &= !cmp_accepts(&x, v, w) || cmp_accepts(&y, v, w);
+		}
+		if (libseccomp_cmp_empty(&x, w) != empty || libseccomp_cmp_subset(&x, &y, w) != subset)
+			fail_msg("cmp_set.c, %u bits: op %d a %#llx b %#llx within op %d a %#llx b %#llx: "
+				 "reference empty %d subset %d", bits, x.op, (unsigned long long)x.a,
+				 (unsigned long long)x.b, y.op, (unsigned long long)y.a,
+				 (unsigned long long)y.b, empty, subset);
+		subsets += subset;
+		empties += empty;
+	}
+	assert_true(subsets > pairs / 10 && subsets < pairs - pairs / 10);
+	assert_true(empties > 0);
+	/* the reading above is the reference evaluator's on the ABIs' widths */
+	for (size_t n = 0; n < pairs; n++) {
+		unsigned bits = n % 2 ? 32 : 64;
+		uint64_t w = bits == 64 ? UINT64_MAX : UINT32_MAX;
+		struct libseccomp_cmp c = random_seccomp_cmp(&rng, bits);
+		if (c.op < LIBSECCOMP_NE || c.op > LIBSECCOMP_MASKED_EQ)
+			continue;
+		bool masked = c.op == LIBSECCOMP_MASKED_EQ;
+		struct scg_expr *e = scg_expr_cmp(0, bits, model_op(c.op), masked ? c.a : UINT64_MAX,
+						  masked ? c.b & c.a : c.a);
+		assert_non_null(e);
+		uint64_t args[6] = { near(&rng, c.a) };
+		assert_int_equal(scg_expr_eval(e, args), cmp_accepts(&c, args[0], w));
+		scg_expr_free(e);
+	}
+	printf("# %zu pairs of comparisons (%zu subsets, %zu empty)\n", pairs, subsets, empties);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_three_algebras_agree),
+	    cmocka_unit_test(test_oci_set_operations),
+	    cmocka_unit_test(test_libseccomp_cmp_sets),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -198,6 +198,11 @@ static void test_malformed(void **state)
 	refused("type=1326 audit(1.2:3): arch=c000003e syscall=99999999999", 1, 47, "syscall=");
 	refused("type=1326 audit(1.2:3): arch=x86_64 syscall=opne", 1, 45, "syscall=opne");
 	refused("type=1326 audit(1.2:3): comm=\"x arch=c000003e syscall=1", 1, 30, "closing quote");
+	/* after blank lines, CRLF ends and tabs: one byte, one column */
+	refused("\n\r\n\n  \t\n\ttype=1326\t audit(1.2:3):\t\tarch=c000003e  \t syscall=opne\r\n", 5,
+		53, "syscall=opne");
+	refused("x\r\n\t\r\n \t;type=1326 a: \t comm=\"x arch=1\r\n", 3, 24, "closing quote");
+	refused("\n\n\t \taudit:type=1326\t\tarch=c000003e\n", 3, 10, "without syscall=");
 	/* every malformed line is reported */
 	struct scg_diag *diag = scg_diag_new();
 	struct scg_audit_log *log = NULL;

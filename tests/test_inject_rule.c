@@ -340,6 +340,10 @@ static const struct {
 	{ "openat:error=EIO:if=flags == 0 # x", 32, "one line, without '#'", NULL },
 	{ "openat:error=EIO:if=flags == 0\narg1 == 2", 31, "one line", NULL },
 	{ "openat:error=EIO:if=path == x", 29, "bad path test", NULL },
+	/* after tabs and other blanks: one byte, one column */
+	{ "openat:error=EIO:if=\t flags == 0 &&\t\tpath\t==\t x", 47, "bad path test", NULL },
+	{ "openat:error=EIO:if=path \t\v== \f\"\"", 32, "bad path test", NULL },
+	{ "openat:error=EIO:if=path == \"a\" \t x", 29, "bad path test", NULL },
 	{ "openat:error=EIO:if=flags == 0 || path == \"x\"", 43, "bad path test", "&&" },
 	{ "openat:error=EIO:if=path == \"x\" && flgs == 0", 36, "has no parameter 'flgs'", NULL },
 };

@@ -612,6 +612,15 @@ static void test_error_positions(void **state)
 		{ "{\"defaultAction\": \"SCMP_ACT_ERRNO\",, \"syscalls\": []}", 1, 36, "invalid JSON", "comma" },
 		{ "{\"defaultAction\": \"SCMP_\xff\"}", 1, 25, "invalid JSON: invalid utf-8", "UTF-8" },
 		{ "{'defaultAction': 'SCMP_ACT_ERRNO'}", 1, 2, "single-quoted string", NULL },
+		/* after blank lines, CRLF ends, tabs and characters of several bytes:
+		 * one character, one column */
+		{ "\r\n\n{\t\"defaultAction\" :\r\n\t\t\"SCMP_ACT_ERRNO\",\n\n  \"syscalls\": [\n"
+		  "\t{\"names\": [\"read\"], \"comment\": \"\xc3\xa9\xe2\x80\xa6\", "
+		  "\"action\": \"SCMP_ACT_ALLOWW\"}]}",
+		  7, 49, "syscalls[0].action", NULL },
+		{ "{\"defaultAction\":\n \"\xc3\xa9\xe2\x80\xa6\x01\"}", 2, 5, "raw control character", NULL },
+		/* a byte that starts no character is one, as in the policy language */
+		{ "{\"defaultAction\":\n \"\x80\xbf\x01\"}", 2, 5, "raw control character", NULL },
 		{ "{\"defaultAction\": \"SCMP_ACT_ERRNO\"} trailing", 1, 37, "invalid JSON", NULL },
 		{ "", 1, 1, "empty input", NULL },
 		{ "[1, 2]", 1, 1, "a seccomp profile is a JSON object", NULL },

@@ -111,6 +111,37 @@ static void test_errors(void **state)
 		     "3:9: phase 's' gives 'read' ALLOW, more than phase 'start' does");
 }
 
+/* A NUL byte in a trigger is a byte of the line like another (it was read past the copy). */
+static void test_nul_in_trigger(void **state)
+{
+	(void)state;
+	static const char text[] = "allow read\nphase q after phase_\0\0\0\0enter(\"q\")\nallow read\n";
+	SCG_OPTS(scg_policy_source_options, o, .filename = "t.policy");
+	struct scg_diag *diag = scg_diag_new();
+	struct scg_phases *p = NULL;
+	assert_int_equal(scg_phases_parse(text, sizeof(text) - 1, &o, &p, diag), -EINVAL);
+	assert_null(p);
+	const struct scg_diag_entry *e = scg_diag_get(diag, 0);
+	assert_non_null(e);
+	assert_int_equal(e->loc.line, 2);
+	assert_int_equal(e->loc.column, 15);
+	assert_string_equal(e->message, "unknown syscall 'phase_'");
+	scg_diag_free(diag);
+}
+
+/* Columns after blank lines, comments and tabs: one byte, one column. */
+static void test_error_columns(void **state)
+{
+	(void)state;
+	expect_error("\n\n# c\nallow read\n\n\t\nphase \t s\t  after\t\tphase_enter ( \"s\" )  x\n",
+		     "7:41: expected end of line after phase_enter");
+	expect_error("allow read\n\n  \nphase\t\ts after  phase_enter(\t\"s\" ]\n",
+		     "4:34: expected ')'");
+	expect_error("allow read\n\t\n\nphase s\tafter\t \tphase_enter(  \"t\")\n",
+		     "4:31: phase_enter names the phase it enters: phase_enter(\"s\")");
+	expect_error("allow read\n\n\nphase\t \tx after\n", "4:16: expected what ends the phase before");
+}
+
 /* --- scg_phase_enter() in a child ------------------------------------------------ */
 
 static int pipe_a[2], pipe_b[2];
@@ -198,6 +229,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_parse),
 	    cmocka_unit_test(test_errors),
+	    cmocka_unit_test(test_error_columns),
+	    cmocka_unit_test(test_nul_in_trigger),
 	    cmocka_unit_test(test_enter),
 	    cmocka_unit_test(test_enter_fails),
 	};

@@ -293,6 +293,16 @@ static void test_scan_moves(void **state)
 	assert_int_equal(scan_char(&s), 0);
 	assert_int_equal(s.line, 1);
 	assert_int_equal(s.column, 1);
+
+	/* a piece of a larger text keeps that text's locations */
+	scan_init_at(&s, "a\tb\nc", 5, 7, 3);
+	scan_skip(&s, 3);
+	assert_int_equal(s.line, 7);
+	assert_int_equal(s.column, 6);
+	scan_line(&s);
+	assert_int_equal(s.line, 8);
+	assert_int_equal(s.column, 1);
+	assert_int_equal(scan_peek(&s, 0), 'c');
 }
 
 static void test_scan_characters(void **state)

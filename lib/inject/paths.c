@@ -10,7 +10,6 @@
  * strings from the program (docs/inject.md says what that can and cannot
  * promise).
  */
-#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +17,7 @@
 #include "inject/rule.h"
 #include "lang/lang_internal.h"
 #include "util/grow.h"
+#include "util/scan.h"
 
 /* Parameter names that hold a file name (a path) in the man pages' prototypes. */
 static const char path_params[][9] = {
@@ -72,11 +72,11 @@ int scg_inject_rule_add_path(struct scg_inject_rule *rule, const char *path)
 
 /* --- path tests in a condition --------------------------------------------- */
 
-static size_t skip_space(const char *s, size_t pos, size_t end)
+/* A cursor at @pos of the condition @s, which ends at @end: its offsets are @s's. */
+static void cursor_at(struct scan *c, const char *s, size_t pos, size_t end)
 {
-	while (pos < end && isspace((unsigned char)s[pos]))
-		pos++;
-	return pos;
+	scan_init(c, s, end);
+	scan_skip(c, pos);
 }
 
 /* The end of the conjunct that starts at @pos: the next "&&" outside parentheses and quotes. */
@@ -84,15 +84,17 @@ static size_t conjunct_end(const char *s, size_t pos, size_t end)
 {
 	int depth = 0;
 	bool quoted = false;
-	for (; pos < end; pos++) {
-		if (s[pos] == '"')
+	struct scan c;
+	for (cursor_at(&c, s, pos, end); scan_more(&c); scan_advance(&c)) {
+		char ch = scan_peek(&c, 0);
+		if (ch == '"')
 			quoted = !quoted;
-		else if (!quoted && s[pos] == '(')
+		else if (!quoted && ch == '(')
 			depth++;
-		else if (!quoted && s[pos] == ')')
+		else if (!quoted && ch == ')')
 			depth--;
-		else if (!quoted && !depth && s[pos] == '&' && pos + 1 < end && s[pos + 1] == '&')
-			return pos;
+		else if (!quoted && !depth && ch == '&' && scan_peek(&c, 1) == '&')
+			return c.pos;
 	}
 	return end;
 }
@@ -100,29 +102,33 @@ static size_t conjunct_end(const char *s, size_t pos, size_t end)
 /*
  * If @s[@start..@end) is `path == "STRING"`, STRING's bounds into *@str
  * and *@len: 1.  0 when it is no path test, -1 when it is a malformed one
- * (*@bad: where).
+ * (*@bad: where).  A condition is one line (rule.c refuses '\n' and '\r'),
+ * so the cursor's blanks are isspace()'s.
  */
 static int path_test(const char *s, size_t start, size_t end, size_t *str, size_t *len,
 		     size_t *bad)
 {
-	size_t p = skip_space(s, start, end);
-	if (end - p < 4 || strncmp(s + p, "path", 4) != 0 ||
-	    (p + 4 < end && (isalnum((unsigned char)s[p + 4]) || s[p + 4] == '_')))
+	struct scan c;
+	cursor_at(&c, s, start, end);
+	scan_blanks(&c);
+	if (!scan_accept(&c, "path") || scan_is_ident_char(scan_peek(&c, 0)))
 		return 0;
-	p = skip_space(s, p + 4, end);
-	if (end - p < 2 || strncmp(s + p, "==", 2) != 0) {
-		*bad = p;
+	scan_blanks(&c);
+	*bad = c.pos;
+	if (!scan_accept(&c, "=="))
 		return -1;
-	}
-	p = skip_space(s, p + 2, end);
-	const char *close = p < end && s[p] == '"' ? memchr(s + p + 1, '"', end - p - 1) : NULL;
-	if (!close || close == s + p + 1 || skip_space(s, (size_t)(close - s) + 1, end) != end) {
-		*bad = p;
+	scan_blanks(&c);
+	*bad = c.pos;
+	if (!scan_accept(&c, "\""))
 		return -1;
-	}
-	*str = p + 1;
-	*len = (size_t)(close - (s + p + 1));
-	return 1;
+	const char *close = memchr(s + c.pos, '"', end - c.pos);
+	if (!close || close == s + c.pos)
+		return -1;
+	*str = c.pos;
+	*len = (size_t)(close - (s + c.pos));
+	scan_skip(&c, *len + 1);
+	scan_blanks(&c);
+	return scan_more(&c) ? -1 : 1;
 }
 
 /* Overwrites @s[@from..@to) with spaces, keeping every other column where it was. */

@@ -22,6 +22,7 @@
 #include <syscage/bpf.h>
 #include <syscage/lang.h>
 
+#include "util/scan.h"
 #include "util/strbuf.h"
 
 #define PHASES_MAX	  16
@@ -57,12 +58,14 @@ static bool phase_line(const char *p, size_t n)
 
 bool scg_phases_detect(const char *text, size_t len)
 {
-	for (size_t at = 0; text && at < len;) {
-		const char *nl = memchr(text + at, '\n', len - at);
-		size_t end = nl ? (size_t)(nl - text) : len;
-		if (phase_line(text + at, end - at))
+	struct scan s;
+	scan_init(&s, text, text ? len : 0);
+	while (scan_more(&s)) {
+		size_t at = s.pos;
+		scan_to_eol(&s);
+		if (phase_line(text + at, s.pos - at))
 			return true;
-		at = end + 1;
+		scan_advance(&s);
 	}
 	return false;
 }
@@ -82,18 +85,17 @@ static char *at_line(unsigned blank_lines, const char *p, size_t n, size_t *len)
 
 /* --- the `phase` line ------------------------------------------------------- */
 
-static size_t skip_blanks(const char *p, size_t at, size_t n)
+/* The blanks between the words of a `phase` line: spaces and tabs. */
+static bool is_space_tab(char c)
 {
-	while (at < n && (p[at] == ' ' || p[at] == '\t'))
-		at++;
-	return at;
+	return c == ' ' || c == '\t';
 }
 
-static size_t word_end(const char *p, size_t at, size_t n)
+/* Moves over blanks, then over a word; returns the word's length. */
+static size_t next_word(struct scan *s)
 {
-	while (at < n && is_word_char(p[at]))
-		at++;
-	return at;
+	scan_while(s, is_space_tab);
+	return scan_while(s, is_word_char);
 }
 
 static struct scg_loc loc_at(const char *file, unsigned line, size_t at)
@@ -124,60 +126,64 @@ struct header {
 static bool parse_header(const char *file, unsigned line, const char *p, size_t n, struct header *h,
 			 struct scg_diag *diag)
 {
-	n = statement_end(p, n);
-	size_t at = skip_blanks(p, 5, n), end = word_end(p, at, n);
-	bool letter = at < n && ((p[at] >= 'a' && p[at] <= 'z') || (p[at] >= 'A' && p[at] <= 'Z'));
-	if (end == at || !letter) {
-		scg_diag_add(diag, SCG_SEV_ERROR, loc_at(file, line, at), "syntax",
+	struct scan s;
+	scan_init_at(&s, p, statement_end(p, n), line, 1);
+	scan_skip(&s, 5); /* `phase` */
+	scan_while(&s, is_space_tab);
+	struct scg_loc at = scan_loc(&s, file);
+	bool letter = scan_is_ident_start(scan_peek(&s, 0)) && scan_peek(&s, 0) != '_';
+	size_t start = s.pos, len = scan_while(&s, is_word_char);
+	if (len == 0 || !letter) {
+		scg_diag_add(diag, SCG_SEV_ERROR, at, "syntax",
 			     "phase NAME after SYSCALL [if CONDITION]; a name starts with a letter",
 			     "expected a phase name");
 		return false;
 	}
-	h->name = strndup(p + at, end - at);
+	h->name = strndup(p + start, len);
 	if (!h->name)
 		return false;
-	at = skip_blanks(p, end, n);
-	end = word_end(p, at, n);
-	if (end - at != 5 || memcmp(p + at, "after", 5)) {
-		scg_diag_add(diag, SCG_SEV_ERROR, loc_at(file, line, at), "syntax",
+	scan_while(&s, is_space_tab);
+	at = scan_loc(&s, file);
+	if (next_word(&s) != 5 || memcmp(p + s.pos - 5, "after", 5)) {
+		scg_diag_add(diag, SCG_SEV_ERROR, at, "syntax",
 			     "phase NAME after SYSCALL [if CONDITION], or after phase_enter",
 			     "expected 'after'");
 		return false;
 	}
-	at = skip_blanks(p, end, n);
-	h->trigger_at = at;
-	end = word_end(p, at, n);
-	if (end == at) {
-		scg_diag_add(diag, SCG_SEV_ERROR, loc_at(file, line, at), "syntax",
+	scan_while(&s, is_space_tab);
+	at = scan_loc(&s, file);
+	h->trigger_at = s.pos;
+	len = next_word(&s);
+	if (len == 0) {
+		scg_diag_add(diag, SCG_SEV_ERROR, at, "syntax",
 			     "a syscall with its condition, or phase_enter",
 			     "expected what ends the phase before");
 		return false;
 	}
-	if (end - at != 11 || memcmp(p + at, "phase_enter", 11))
+	if (len != 11 || memcmp(p + h->trigger_at, "phase_enter", 11))
 		return true;
 	h->call = true;
 	/* phase_enter, or phase_enter("NAME") naming this phase */
-	at = skip_blanks(p, end, n);
-	if (at < n && p[at] == '(') {
-		size_t q = skip_blanks(p, at + 1, n);
-		size_t len = strlen(h->name);
-		if (q + len + 2 > n || p[q] != '"' || memcmp(p + q + 1, h->name, len) ||
-		    p[q + 1 + len] != '"') {
-			scg_diag_add(diag, SCG_SEV_ERROR, loc_at(file, line, q), "syntax", NULL,
+	scan_while(&s, is_space_tab);
+	if (scan_accept(&s, "(")) {
+		scan_while(&s, is_space_tab);
+		at = scan_loc(&s, file);
+		if (!scan_accept(&s, "\"") || !scan_accept(&s, h->name) || !scan_accept(&s, "\"")) {
+			scg_diag_add(diag, SCG_SEV_ERROR, at, "syntax", NULL,
 				     "phase_enter names the phase it enters: phase_enter(\"%s\")",
 				     h->name);
 			return false;
 		}
-		at = skip_blanks(p, q + len + 2, n);
-		if (at >= n || p[at] != ')') {
-			scg_diag_add(diag, SCG_SEV_ERROR, loc_at(file, line, at), "syntax", NULL,
+		scan_while(&s, is_space_tab);
+		if (!scan_accept(&s, ")")) {
+			scg_diag_add(diag, SCG_SEV_ERROR, scan_loc(&s, file), "syntax", NULL,
 				     "expected ')'");
 			return false;
 		}
-		at = skip_blanks(p, at + 1, n);
+		scan_while(&s, is_space_tab);
 	}
-	if (at < n) {
-		scg_diag_add(diag, SCG_SEV_ERROR, loc_at(file, line, at), "syntax", NULL,
+	if (scan_more(&s)) {
+		scg_diag_add(diag, SCG_SEV_ERROR, scan_loc(&s, file), "syntax", NULL,
 			     "expected end of line after phase_enter");
 		return false;
 	}
@@ -356,21 +362,22 @@ struct split {
 static bool split_text(struct split *sp, const char *file, struct scg_diag *diag)
 {
 	sp->count = 1;
-	unsigned line = 1;
-	for (size_t at = 0; at < sp->len; line++) {
-		const char *nl = memchr(sp->text + at, '\n', sp->len - at);
-		size_t end = nl ? (size_t)(nl - sp->text) : sp->len;
-		if (phase_line(sp->text + at, end - at)) {
+	struct scan s;
+	scan_init(&s, sp->text, sp->len);
+	while (scan_more(&s)) {
+		struct scg_loc loc = scan_loc(&s, file);
+		size_t at = s.pos;
+		scan_to_eol(&s);
+		if (phase_line(sp->text + at, s.pos - at)) {
 			if (sp->count == PHASES_MAX) {
-				scg_diag_add(diag, SCG_SEV_ERROR, loc_at(file, line, 0),
-					     "too-many-phases", NULL, "more than %d phases",
-					     PHASES_MAX);
+				scg_diag_add(diag, SCG_SEV_ERROR, loc, "too-many-phases", NULL,
+					     "more than %d phases", PHASES_MAX);
 				return false;
 			}
 			sp->starts[sp->count] = at;
-			sp->lines[sp->count++] = line;
+			sp->lines[sp->count++] = loc.line;
 		}
-		at = end + 1;
+		scan_advance(&s);
 	}
 	return true;
 }
@@ -394,17 +401,15 @@ static int parse_trigger(struct phase *ph, size_t i, const struct header *h, con
 			 size_t n, const struct scg_policy_source_options *opts,
 			 struct scg_diag *diag)
 {
-	char *line = strndup(p, n);
-	if (!line)
-		return -ENOMEM;
-	/* "trace" over "phase", the rest of the words blank: columns stay */
-	memset(line, ' ', h->trigger_at);
-	memcpy(line, "trace", 5);
+	/* the line as it is, NUL bytes and all (the policy parser reports them) */
 	size_t len;
-	char *text = at_line(ph->line - 1, line, n, &len);
-	free(line);
+	char *text = at_line(ph->line - 1, p, n, &len);
 	if (!text)
 		return -ENOMEM;
+	/* "trace" over "phase", the rest of the words blank: columns stay */
+	char *line = text + ph->line - 1;
+	memset(line, ' ', h->trigger_at);
+	memcpy(line, "trace", 5);
 	const struct scg_arch *native = scg_arch_native();
 	SCG_OPTS(scg_policy_source_options, o, .filename = opts ? opts->filename : NULL,
 		 .arches = &native, .narches = 1);

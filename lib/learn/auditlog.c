@@ -16,6 +16,7 @@
 
 #include "learn/internal.h"
 #include "util/opts.h"
+#include "util/scan.h"
 #include "util/grow.h"
 
 /* The kernel's TASK_COMM_LEN less the NUL: what comm= can hold. */
@@ -103,48 +104,53 @@ static bool says_lost(struct span line)
 struct field {
 	struct span key, value;
 	bool quoted;
-	size_t column; /* 0-based offset of the value in the line */
+	unsigned column; /* of the value in the line */
 };
 
-/*
- * Reads the next field from *@pos up to @end.  Returns 1 with @f set, 0 at
- * the end, -1 for an unterminated quote (f->column set).  Words without
- * '=' ("audit(...):", ":") are passed over.  auditd's enriched format ends
- * the kernel's fields with a 0x1d byte; what follows is auditd's.
- */
-static int next_field(const char **pos, const char *end, const char *line, struct field *f)
+/* A byte of a key or a value: not a blank, '=' or auditd's 0x1d. */
+static bool is_key_char(char c)
 {
-	const char *p = *pos;
+	return !is_space(c) && c != '=' && c != '\x1d';
+}
+
+/* A byte of a word or an unquoted value: not a blank or 0x1d. */
+static bool is_word_char(char c)
+{
+	return !is_space(c) && c != '\x1d';
+}
+
+/*
+ * Reads the next field at the cursor, which ends with the line.  Returns 1
+ * with @f set, 0 at the end, -1 for an unterminated quote (f->column set).
+ * Words without '=' ("audit(...):", ":") are passed over.  auditd's
+ * enriched format ends the kernel's fields with a 0x1d byte; what follows
+ * is auditd's.
+ */
+static int next_field(struct scan *s, struct field *f)
+{
 	for (;;) {
-		while (p < end && is_space(*p))
-			p++;
-		if (p >= end || *p == '\x1d')
+		scan_while(s, is_space);
+		if (!scan_more(s) || scan_peek(s, 0) == '\x1d')
 			return 0;
-		const char *w = p;
-		while (p < end && !is_space(*p) && *p != '=' && *p != '\x1d')
-			p++;
-		if (p >= end || *p != '=') {
-			while (p < end && !is_space(*p) && *p != '\x1d')
-				p++;
+		const char *w = s->text + s->pos;
+		size_t n = scan_while(s, is_key_char);
+		if (!scan_accept(s, "=")) {
+			scan_while(s, is_word_char);
 			continue;
 		}
-		f->key = (struct span){ w, (size_t)(p - w) };
-		p++;
-		f->column = (size_t)(p - line);
-		f->quoted = p < end && *p == '"';
+		f->key = (struct span){ w, n };
+		f->column = s->column;
+		f->quoted = scan_accept(s, "\"");
+		const char *v = s->text + s->pos;
 		if (f->quoted) {
-			const char *q = memchr(p + 1, '"', (size_t)(end - p - 1));
+			const char *q = memchr(v, '"', s->len - s->pos);
 			if (!q)
 				return -1;
-			f->value = (struct span){ p + 1, (size_t)(q - p - 1) };
-			p = q + 1;
+			f->value = (struct span){ v, (size_t)(q - v) };
+			scan_skip(s, f->value.n + 1);
 		} else {
-			const char *v = p;
-			while (p < end && !is_space(*p) && *p != '\x1d')
-				p++;
-			f->value = (struct span){ v, (size_t)(p - v) };
+			f->value = (struct span){ v, scan_while(s, is_word_char) };
 		}
-		*pos = p;
 		return 1;
 	}
 }
@@ -251,11 +257,12 @@ struct reader {
 	bool failed;
 };
 
-static void bad(struct reader *rd, size_t column, const char *hint, const char *fmt, ...)
+/* An error at @column of the current line. */
+static void bad(struct reader *rd, unsigned column, const char *hint, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
-static void bad(struct reader *rd, size_t column, const char *hint, const char *fmt, ...)
+static void bad(struct reader *rd, unsigned column, const char *hint, const char *fmt, ...)
 {
-	struct scg_loc loc = { rd->opts->filename, rd->line, (unsigned)column + 1, -1 };
+	struct scg_loc loc = { rd->opts->filename, rd->line, column, -1 };
 	va_list ap;
 	va_start(ap, fmt);
 	scg_diag_vadd(rd->diag, SCG_SEV_ERROR, loc, "audit-record", hint, fmt, ap);
@@ -343,9 +350,11 @@ static int read_record(struct reader *rd, struct scg_audit_log *log, struct span
 {
 	struct fields fs = { 0 };
 	struct field f;
-	const char *pos = fields, *end = line.p + line.n;
+	struct scan s;
+	scan_init_at(&s, line.p, line.n, rd->line, 1);
+	scan_skip(&s, (size_t)(fields - line.p));
 	int r;
-	while ((r = next_field(&pos, end, line.p, &f)) > 0)
+	while ((r = next_field(&s, &f)) > 0)
 		keep_field(&fs, &f);
 	if (r < 0) {
 		bad(rd, f.column, NULL, "%s", "a quoted value has no closing quote");
@@ -357,7 +366,7 @@ static int read_record(struct reader *rd, struct scg_audit_log *log, struct span
 		while (type > line.p && type[-1] != ' ' && type[-1] != '\t' && type[-1] != ';' &&
 		       type[-1] != ':')
 			type--;
-		bad(rd, (size_t)(type - line.p), NULL, "a seccomp record without %s=",
+		bad(rd, (unsigned)(type - line.p) + 1, NULL, "a seccomp record without %s=",
 		    fs.has_arch ? "syscall" : "arch");
 		return 0;
 	}
@@ -375,7 +384,7 @@ static int read_record(struct reader *rd, struct scg_audit_log *log, struct span
 		rec.pid = (long)v;
 	rec.arch = scg_arch_from_audit(rec.audit_arch, rec.nr);
 	log->stats.records++;
-	static const struct field none = { { "", 0 }, { "", 0 }, true, 0 };
+	static const struct field none = { { "", 0 }, { "", 0 }, true, 1 };
 	char *comm = decode_string(fs.has_comm ? &fs.comm : &none);
 	char *exe = decode_string(fs.has_exe ? &fs.exe : &none);
 	rec.comm = comm;
@@ -409,14 +418,16 @@ int scg_audit_log_parse(const char *text, size_t len, const struct scg_audit_log
 		return -ENOMEM;
 	struct reader rd = { .opts = &o, .diag = diag };
 	int r = 0;
-	for (size_t at = 0; at < len && r == 0;) {
-		const char *nl = memchr(text + at, '\n', len - at);
-		size_t n = nl ? (size_t)(nl - (text + at)) : len - at;
-		struct span line = { text + at, n };
-		at += n + (nl != NULL);
+	struct scan s;
+	scan_init(&s, text, len);
+	while (scan_more(&s) && r == 0) {
+		rd.line = s.line;
+		size_t at = s.pos;
+		scan_to_eol(&s);
+		struct span line = { text + at, s.pos - at };
+		scan_advance(&s);
 		if (line.n && line.p[line.n - 1] == '\r')
 			line.n--;
-		rd.line++;
 		log->stats.lines++;
 		const char *fields = record_fields(line);
 		if (fields) {

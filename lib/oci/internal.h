@@ -23,6 +23,8 @@
 #include <syscage/oci.h>
 #include <syscage/policy.h>
 
+#include "util/scan.h"
+
 struct json_object;
 
 /* --- names (names.c) --------------------------------------------------- */
@@ -126,17 +128,20 @@ void oci_doc_release(struct oci_doc *doc);
 void oci_path_format(const struct oci_path *path, char *buf, size_t size);
 /* Where the value at @path starts (or its key, with @key), as file:line:column. */
 struct scg_loc oci_doc_loc(const struct oci_doc *doc, const struct oci_path *path, bool key);
-/* Byte offset -> line:column (1-based, columns count UTF-8 characters). */
+/* Byte offset -> line:column (1-based, columns count UTF-8 characters, as util/scan.h does). */
 void oci_offset_to_linecol(const char *text, size_t len, size_t offset, unsigned *line,
 			   unsigned *col);
+/* The cursor at the value (or key) at @path in valid JSON @text; at the root's start on failure. */
+struct scan oci_locate_cursor(const char *text, size_t len, const struct oci_path *path,
+			      bool key);
 /* Byte offset of the value (or key) at @path in valid JSON @text; the root's on failure. */
 size_t oci_locate(const char *text, size_t len, const struct oci_path *path, bool key);
-/* Offsets of the first @n elements of the array at @path, in one pass (0 where not found). */
+/*
+ * Where the first @n elements of the array at @path start, in @file, found
+ * in one pass (an element not found gets the place of the last one found).
+ */
 void oci_locate_elements(const char *text, size_t len, const struct oci_path *array,
-			 size_t *offsets, size_t n);
-/* Moves *@at forward to @offset, keeping *@line and *@col (1-based) up to date. */
-void oci_advance_linecol(const char *text, size_t len, size_t *at, size_t offset, size_t *line,
-			 size_t *col);
+			 const char *file, struct scg_loc *locs, size_t n);
 
 /* Error (counted) or warning at @path, message prefixed with the path. */
 void oci_error(struct oci_doc *doc, const struct oci_path *path, const char *hint,

@@ -39,11 +39,8 @@ void oci_path_format(const struct oci_path *path, char *buf, size_t size)
 
 struct scg_loc oci_doc_loc(const struct oci_doc *doc, const struct oci_path *path, bool key)
 {
-	struct scg_loc loc = SCG_LOC_NONE;
-	loc.file = doc->file;
-	size_t offset = oci_locate(doc->text, doc->len, path, key);
-	oci_offset_to_linecol(doc->text, doc->len, offset, &loc.line, &loc.column);
-	return loc;
+	struct scan at = oci_locate_cursor(doc->text, doc->len, path, key);
+	return scan_loc(&at, doc->file);
 }
 
 __attribute__((format(printf, 6, 0)))

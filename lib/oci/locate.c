@@ -13,45 +13,52 @@
 
 #include "internal.h"
 
-struct skim {
-	const char *text;
-	size_t len;
-	size_t pos;
-};
+/*
+ * The skim moves with the scanning cursor, one character at a time, so the
+ * cursor's line and column are where it stops.  JSON's structure is ASCII
+ * and json-c checked the text is UTF-8, so a character is never cut.
+ */
 
-static void skip_ws(struct skim *s)
+static bool is_ws(char c)
 {
-	while (s->pos < s->len && strchr(" \t\r\n", s->text[s->pos]) && s->text[s->pos])
-		s->pos++;
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+static void skip_ws(struct scan *s)
+{
+	scan_while(s, is_ws);
 }
 
 /* At a '"': moves past the closing quote. */
-static void skip_string(struct skim *s)
+static void skip_string(struct scan *s)
 {
-	for (s->pos++; s->pos < s->len; s->pos++) {
-		if (s->text[s->pos] == '\\')
-			s->pos++;
-		else if (s->text[s->pos] == '"') {
-			s->pos++;
+	scan_advance(s);
+	while (scan_more(s)) {
+		char c = scan_peek(s, 0);
+		if (c == '\\')
+			scan_advance(s);
+		else if (c == '"') {
+			scan_advance(s);
 			return;
 		}
+		scan_char(s);
 	}
 }
 
-static void skip_value(struct skim *s)
+static void skip_value(struct scan *s)
 {
 	skip_ws(s);
-	if (s->pos >= s->len)
+	if (!scan_more(s))
 		return;
-	char c = s->text[s->pos];
+	char c = scan_peek(s, 0);
 	if (c == '"') {
 		skip_string(s);
 		return;
 	}
 	if (c == '{' || c == '[') {
 		size_t depth = 0;
-		while (s->pos < s->len) {
-			c = s->text[s->pos];
+		while (scan_more(s)) {
+			c = scan_peek(s, 0);
 			if (c == '"') {
 				skip_string(s);
 				continue;
@@ -59,19 +66,19 @@ static void skip_value(struct skim *s)
 			if (c == '{' || c == '[')
 				depth++;
 			else if ((c == '}' || c == ']') && --depth == 0) {
-				s->pos++;
+				scan_advance(s);
 				return;
 			}
-			s->pos++;
+			scan_char(s);
 		}
 		return;
 	}
-	while (s->pos < s->len && !strchr(",]} \t\r\n", s->text[s->pos]) && s->text[s->pos])
-		s->pos++;
+	while (scan_more(s) && !strchr(",]} \t\r\n", scan_peek(s, 0)) && scan_peek(s, 0))
+		scan_char(s);
 }
 
-/* Compares the raw key at s->pos (a '"') with @key; escaped keys never match. */
-static bool key_equals(const struct skim *s, const char *key)
+/* Compares the raw key at the cursor (a '"') with @key; escaped keys never match. */
+static bool key_equals(const struct scan *s, const char *key)
 {
 	size_t klen = strlen(key);
 	size_t start = s->pos + 1;
@@ -80,123 +87,120 @@ static bool key_equals(const struct skim *s, const char *key)
 }
 
 /* At a '{': finds member @key (the last one, as json-c keeps the last duplicate). */
-static bool enter_member(struct skim *s, const char *key, bool want_key)
+static bool enter_member(struct scan *s, const char *key, bool want_key)
 {
-	size_t found = (size_t)-1, found_key = 0;
-	s->pos++;
+	struct scan found = { 0 }, found_key = { 0 };
+	bool any = false;
+	scan_advance(s);
 	for (;;) {
 		skip_ws(s);
-		if (s->pos >= s->len || s->text[s->pos] != '"')
+		if (scan_peek(s, 0) != '"')
 			break;
-		size_t key_pos = s->pos;
+		struct scan key_at = *s;
 		bool match = key_equals(s, key);
 		skip_string(s);
 		skip_ws(s);
-		if (s->pos >= s->len || s->text[s->pos] != ':')
+		if (!scan_accept(s, ":"))
 			break;
-		s->pos++;
 		skip_ws(s);
 		if (match) {
-			found = s->pos;
-			found_key = key_pos;
+			found = *s;
+			found_key = key_at;
+			any = true;
 		}
 		skip_value(s);
 		skip_ws(s);
-		if (s->pos >= s->len || s->text[s->pos] != ',')
+		if (!scan_accept(s, ","))
 			break;
-		s->pos++;
 	}
-	if (found == (size_t)-1)
+	if (!any)
 		return false;
-	s->pos = want_key ? found_key : found;
+	*s = want_key ? found_key : found;
 	return true;
 }
 
 /* At a '[': finds element @index. */
-static bool enter_element(struct skim *s, size_t index)
+static bool enter_element(struct scan *s, size_t index)
 {
-	s->pos++;
+	scan_advance(s);
 	for (size_t i = 0;; i++) {
 		skip_ws(s);
-		if (s->pos >= s->len || s->text[s->pos] == ']')
+		if (!scan_more(s) || scan_peek(s, 0) == ']')
 			return false;
 		if (i == index)
 			return true;
 		skip_value(s);
 		skip_ws(s);
-		if (s->pos >= s->len || s->text[s->pos] != ',')
+		if (!scan_accept(s, ","))
 			return false;
-		s->pos++;
 	}
 }
 
-static bool walk(struct skim *s, const struct oci_path *path, bool want_key)
+static bool walk(struct scan *s, const struct oci_path *path, bool want_key)
 {
 	if (!path) {
 		skip_ws(s);
-		return s->pos < s->len;
+		return scan_more(s);
 	}
 	if (!walk(s, path->parent, false))
 		return false;
-	char open = s->text[s->pos];
+	char open = scan_peek(s, 0);
 	if (path->key)
 		return open == '{' && enter_member(s, path->key, want_key);
 	return open == '[' && enter_element(s, path->index);
 }
 
+struct scan oci_locate_cursor(const char *text, size_t len, const struct oci_path *path,
+			      bool key)
+{
+	struct scan s;
+	scan_init(&s, text, len);
+	if (walk(&s, path, key))
+		return s;
+	scan_init(&s, text, len);
+	skip_ws(&s);
+	if (!scan_more(&s))
+		scan_init(&s, text, len);
+	return s;
+}
+
 size_t oci_locate(const char *text, size_t len, const struct oci_path *path, bool key)
 {
-	struct skim s = { text, len, 0 };
-	if (walk(&s, path, key))
-		return s.pos;
-	s.pos = 0;
-	skip_ws(&s);
-	return s.pos < len ? s.pos : 0;
+	return oci_locate_cursor(text, len, path, key).pos;
 }
 
 void oci_locate_elements(const char *text, size_t len, const struct oci_path *array,
-			 size_t *offsets, size_t n)
+			 const char *file, struct scg_loc *locs, size_t n)
 {
-	struct skim s = { text, len, 0 };
-	memset(offsets, 0, n * sizeof(*offsets));
-	if (!walk(&s, array, false) || s.text[s.pos] != '[')
-		return;
-	s.pos++;
-	for (size_t i = 0; i < n; i++) {
-		skip_ws(&s);
-		if (s.pos >= s.len || s.text[s.pos] == ']')
-			return;
-		offsets[i] = s.pos;
-		skip_value(&s);
-		skip_ws(&s);
-		if (s.pos >= s.len || s.text[s.pos] != ',')
-			return;
-		s.pos++;
-	}
-}
-
-void oci_advance_linecol(const char *text, size_t len, size_t *at, size_t offset, size_t *line,
-			 size_t *col)
-{
-	if (offset > len)
-		offset = len;
-	for (; *at < offset; ++*at) {
-		unsigned char b = (unsigned char)text[*at];
-		if (b == '\n') {
-			++*line;
-			*col = 1;
-		} else if ((b & 0xc0) != 0x80) {
-			/* continuation bytes of a UTF-8 character do not start a column */
-			++*col;
+	struct scan s;
+	scan_init(&s, text, len);
+	struct scg_loc last = scan_loc(&s, file); /* for the ones not found */
+	size_t i = 0;
+	if (walk(&s, array, false) && scan_accept(&s, "[")) {
+		for (; i < n; i++) {
+			skip_ws(&s);
+			if (!scan_more(&s) || scan_peek(&s, 0) == ']')
+				break;
+			locs[i] = last = scan_loc(&s, file);
+			skip_value(&s);
+			skip_ws(&s);
+			if (!scan_accept(&s, ",")) {
+				i++;
+				break;
+			}
 		}
 	}
+	for (; i < n; i++)
+		locs[i] = last;
 }
 
 void oci_offset_to_linecol(const char *text, size_t len, size_t offset, unsigned *line,
 			   unsigned *col)
 {
-	size_t at = 0, l = 1, c = 1;
-	oci_advance_linecol(text, len, &at, offset, &l, &c);
-	*line = (unsigned)l;
-	*col = (unsigned)c;
+	struct scan s;
+	scan_init(&s, text, len);
+	while (s.pos < offset && scan_more(&s))
+		scan_char(&s);
+	*line = s.line;
+	*col = s.column;
 }

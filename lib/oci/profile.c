@@ -549,17 +549,15 @@ static void read_entries(struct reader *rd, const struct oci_path *path, struct 
 	}
 	p->nentries = n;
 	/* every entry's position, found in one pass: rules keep them for explanations */
-	size_t *offsets = calloc(n ? n : 1, sizeof(*offsets));
-	if (!offsets) {
+	struct scg_loc *locs = calloc(n ? n : 1, sizeof(*locs));
+	if (!locs) {
 		rd->oom = true;
 		return;
 	}
-	oci_locate_elements(rd->doc->text, rd->doc->len, path, offsets, n);
-	for (size_t i = 0, line = 1, col = 1, at = 0; i < n; i++) {
-		oci_advance_linecol(rd->doc->text, rd->doc->len, &at, offsets[i], &line, &col);
-		p->entries[i].loc = (struct scg_loc){ rd->doc->file, (unsigned)line, (unsigned)col, -1 };
-	}
-	free(offsets);
+	oci_locate_elements(rd->doc->text, rd->doc->len, path, rd->doc->file, locs, n);
+	for (size_t i = 0; i < n; i++)
+		p->entries[i].loc = locs[i];
+	free(locs);
 	for (size_t i = 0; i < n; i++) {
 		struct oci_path ep = PATH_INDEX(path, i);
 		read_entry(rd, &ep, json_object_array_get_idx(v, i), &p->entries[i]);

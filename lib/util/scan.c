@@ -7,7 +7,12 @@
 
 void scan_init(struct scan *s, const char *text, size_t len)
 {
-	*s = (struct scan){ .text = text, .len = len, .pos = 0, .line = 1, .column = 1 };
+	scan_init_at(s, text, len, 1, 1);
+}
+
+void scan_init_at(struct scan *s, const char *text, size_t len, unsigned line, unsigned column)
+{
+	*s = (struct scan){ .text = text, .len = len, .pos = 0, .line = line, .column = column };
 }
 
 struct scg_loc scan_loc(const struct scan *s, const char *file)

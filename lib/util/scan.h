@@ -23,6 +23,12 @@ struct scan {
 
 /* A cursor at the start of the @len bytes at @text (borrowed). */
 void scan_init(struct scan *s, const char *text, size_t len);
+/*
+ * The same, for a piece of a larger text (one line of a log, one statement
+ * cut out of a file) whose first byte sits at @line, @column of that text:
+ * the locations the cursor gives are the larger text's.
+ */
+void scan_init_at(struct scan *s, const char *text, size_t len, unsigned line, unsigned column);
 
 /* Whether a byte is left. */
 static inline bool scan_more(const struct scan *s)
