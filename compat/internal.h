@@ -155,6 +155,12 @@ int compat_resolve_name(const struct scg_arch *arch, const char *name);
 
 void compat_rules_release(struct compat_rules *rules);
 int compat_rules_copy(struct compat_rules *dst, const struct compat_rules *src);
+struct libseccomp_tree;
+/* libseccomp's rule tree for @nr on @arch, rebuilt from every accepted rule of it in
+ * order, then @extra (or NULL): the last add's answer, 0 or -EEXIST; -ENOMEM with
+ * *@out NULL.  Free with libseccomp_tree_free(). */
+int compat_rules_tree(const struct compat_rules *rules, const struct scg_arch *arch, uint32_t nr,
+		      const struct compat_rule *extra, struct libseccomp_tree **out);
 int compat_rules_append(struct compat_rules *rules, const struct compat_rule *rule);
 void compat_rules_drop_arch(struct compat_rules *rules, const struct scg_arch *arch);
 

@@ -94,6 +94,37 @@ static bool cmps_prefix(const struct compat_rule *a, const struct compat_rule *b
 	return true;
 }
 
+/* @e as libseccomp's db takes it. */
+static struct libseccomp_rule tree_rule(const struct compat_rule *e)
+{
+	struct libseccomp_rule r = { .action = e->action, .ncmp = e->ncmp };
+	for (unsigned k = 0; k < e->ncmp; k++)
+		r.cmp[k] = (struct libseccomp_cmp){ e->cmp[k].arg, (enum libseccomp_op)e->cmp[k].op,
+						    e->cmp[k].a, e->cmp[k].b };
+	return r;
+}
+
+int compat_rules_tree(const struct compat_rules *rules, const struct scg_arch *arch, uint32_t nr,
+		      const struct compat_rule *extra, struct libseccomp_tree **out)
+{
+	*out = libseccomp_tree_new(scg_arch_bits(arch));
+	if (*out == NULL)
+		return -ENOMEM;
+	int rc = 0;
+	for (size_t i = 0; rc != -ENOMEM && i <= rules->n; i++) {
+		const struct compat_rule *e = i < rules->n ? &rules->v[i] : extra;
+		if (e == NULL || e->arch != arch || e->nr != nr)
+			continue;
+		struct libseccomp_rule r = tree_rule(e);
+		rc = libseccomp_tree_add(*out, &r);
+	}
+	if (rc == -ENOMEM) {
+		libseccomp_tree_free(*out);
+		*out = NULL;
+	}
+	return rc;
+}
+
 /*
  * libseccomp's answer for @rule: its rule tree for the syscall on the ABI,
  * rebuilt from every rule accepted for it so far, in order (as its own
@@ -102,21 +133,8 @@ static bool cmps_prefix(const struct compat_rule *a, const struct compat_rule *b
  */
 static int libseccomp_answer(const struct compat_rules *rules, const struct compat_rule *rule)
 {
-	struct libseccomp_tree *tree = libseccomp_tree_new(scg_arch_bits(rule->arch));
-	if (tree == NULL)
-		return -ENOMEM;
-	int rc = 0;
-	for (size_t i = 0; rc != -ENOMEM && i <= rules->n; i++) {
-		const struct compat_rule *e = i < rules->n ? &rules->v[i] : rule;
-		if (e->arch != rule->arch || e->nr != rule->nr)
-			continue;
-		struct libseccomp_rule r = { .action = e->action, .ncmp = e->ncmp };
-		for (unsigned k = 0; k < e->ncmp; k++)
-			r.cmp[k] = (struct libseccomp_cmp){ e->cmp[k].arg,
-							    (enum libseccomp_op)e->cmp[k].op,
-							    e->cmp[k].a, e->cmp[k].b };
-		rc = libseccomp_tree_add(tree, &r);
-	}
+	struct libseccomp_tree *tree;
+	int rc = compat_rules_tree(rules, rule->arch, rule->nr, rule, &tree);
 	libseccomp_tree_free(tree);
 	return rc;
 }

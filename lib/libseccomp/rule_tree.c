@@ -28,6 +28,7 @@ struct node {
 struct libseccomp_tree {
 	unsigned bits;
 	bool present; /* some rule was accepted: chains == NULL means unconditional */
+	uint32_t action; /* the unconditional rule's */
 	struct node *chains;
 	struct node **arena;
 	size_t narena, cap;
@@ -611,9 +612,8 @@ static int gen_32(struct libseccomp_tree *t, struct chain *c, const struct libse
 		c->tf = false;
 		break;
 	case LIBSECCOMP_LE:
-		/* libseccomp 2.5 rewrites the test but leaves the branch as the
-		 * previous comparison left it */
 		n->op = LIBSECCOMP_GT;
+		c->tf = false;
 		break;
 	case LIBSECCOMP_EQ:
 	case LIBSECCOMP_GE:
@@ -662,6 +662,7 @@ int libseccomp_tree_add(struct libseccomp_tree *tree, const struct libseccomp_ru
 	if (!tree->present) {
 		tree->present = true;
 		tree->chains = c.head;
+		tree->action = rule->action;
 		return 0;
 	}
 	bool removed = false;
@@ -675,6 +676,7 @@ int libseccomp_tree_add(struct libseccomp_tree *tree, const struct libseccomp_ru
 		if (c.head == NULL) {
 			tree_unref(&tree->chains);
 			tree->chains = NULL;
+			tree->action = rule->action;
 			return 0;
 		}
 		struct prune_state st = {.flags = 0, .action = rule->action, .tree = tree};
@@ -692,4 +694,74 @@ int libseccomp_tree_add(struct libseccomp_tree *tree, const struct libseccomp_ru
 		tree_unref(&c.head);
 		return 0;
 	}
+}
+
+/* --- the filter libseccomp generates from the tree, as first-match rules ----- */
+
+/*
+ * libseccomp's BPF walks a level's nodes in order.  A node's test sends the
+ * call down its branch: into the next level (walked from its first node),
+ * or to the branch's action; a branch with neither goes on with the node's
+ * next sibling, and so does a level below it that the call falls out of.
+ * A call that falls out of the top level gets the filter's default.
+ * As first-match rules, each branch that ends in an action is one rule
+ * whose condition is the path of tests leading to it: rules of a node's
+ * branches come before those of its next sibling, so a call that matches
+ * none of them goes on to the sibling's, as the BPF does.
+ */
+struct walk {
+	struct libseccomp_word_test path[LIBSECCOMP_MAX_PATH];
+	size_t depth;
+	size_t budget; /* rules still allowed */
+	libseccomp_emit_fn emit;
+	void *ctx;
+};
+
+static int walk_level(struct walk *w, const struct node *level);
+
+static int walk_branch(struct walk *w, const struct node *n, bool holds)
+{
+	const struct node *next = holds ? n->nxt_t : n->nxt_f;
+	bool has_action = holds ? n->act_t_flg : n->act_f_flg;
+	if (next == NULL && !has_action)
+		return 0;
+	if (w->depth == LIBSECCOMP_MAX_PATH)
+		return -E2BIG;
+	w->path[w->depth++] = (struct libseccomp_word_test){
+		.arg = n->arg, .hi = n->hi, .op = n->op == LIBSECCOMP_MASKED_EQ ? LIBSECCOMP_EQ : n->op,
+		.mask = n->mask, .datum = n->datum, .holds = holds };
+	int rc;
+	if (next != NULL)
+		rc = walk_level(w, next);
+	else if (w->budget == 0)
+		rc = -E2BIG;
+	else {
+		w->budget--;
+		rc = w->emit(w->ctx, w->path, w->depth, holds ? n->act_t : n->act_f);
+	}
+	w->depth--;
+	return rc;
+}
+
+static int walk_level(struct walk *w, const struct node *level)
+{
+	for (const struct node *n = level_start((struct node *)level); n != NULL; n = n->lvl_nxt) {
+		int rc = walk_branch(w, n, true);
+		if (rc == 0)
+			rc = walk_branch(w, n, false);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+int libseccomp_tree_rules(const struct libseccomp_tree *tree, size_t max_rules,
+			  libseccomp_emit_fn emit, void *ctx)
+{
+	if (!tree->present)
+		return 0;
+	if (tree->chains == NULL)
+		return max_rules == 0 ? -E2BIG : emit(ctx, NULL, 0, tree->action);
+	struct walk w = { .depth = 0, .budget = max_rules, .emit = emit, .ctx = ctx };
+	return walk_level(&w, tree->chains);
 }

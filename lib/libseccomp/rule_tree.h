@@ -2,7 +2,8 @@
 /*
  * libseccomp's rule tree for one syscall on one ABI, rebuilt node for node
  * so that the places that must answer as libseccomp does (the drop-in in
- * compat/, and later the OCI import) know which rules it refuses.
+ * compat/, and later the OCI import) know which rules it refuses and which
+ * of several matching rules its filter lets decide.
  *
  * libseccomp turns each conditional rule into a chain of word comparisons
  * (a 64-bit ABI tests a 64-bit datum as a high-word and a low-word node, a
@@ -60,5 +61,31 @@ void libseccomp_tree_free(struct libseccomp_tree *tree);
  * rebuild it from the accepted rules, as libseccomp's transactions do.
  */
 int libseccomp_tree_add(struct libseccomp_tree *tree, const struct libseccomp_rule *rule);
+
+/* One test of libseccomp's filter: (word & mask) op datum, on the high or low
+ * word of an argument (a 32-bit ABI has only the low one), holding or not. */
+struct libseccomp_word_test {
+	unsigned arg;
+	bool hi;
+	enum libseccomp_op op; /* LIBSECCOMP_EQ, _GT or _GE */
+	uint32_t mask, datum;
+	bool holds;
+};
+
+/* The longest path of tests: three words for each of six arguments. */
+#define LIBSECCOMP_MAX_PATH 18
+
+/* One rule: @ntests tests that all hold as @path says (none: always), and its action. */
+typedef int (*libseccomp_emit_fn)(void *ctx, const struct libseccomp_word_test *path,
+				  size_t ntests, uint32_t action);
+
+/*
+ * The verdicts of the filter libseccomp generates from @tree, as first-match
+ * rules passed to @emit in order (a call no rule matches gets the filter's
+ * default; no rule at all when the tree is empty).  Stops at the first
+ * non-zero return of @emit and returns it; -E2BIG past @max_rules rules.
+ */
+int libseccomp_tree_rules(const struct libseccomp_tree *tree, size_t max_rules,
+			  libseccomp_emit_fn emit, void *ctx);
 
 #endif

@@ -682,8 +682,165 @@ static void gen_overlap_rule(struct gen_rule *r)
 	r->action = actions[rnd(N(actions))];
 }
 
-static void probe_overlaps(const struct scg_prog *prog, const struct gen_rule *rules,
-			   size_t nrules, const uint32_t *set)
+/* --- libseccomp's rule tree as it prints it -----------------------------------------
+ * libseccomp's pseudo filter code (seccomp_export_pfc) is printed from its rule
+ * tree, not from the BPF it generates, so running it on a call gives the verdict
+ * the tree means: an oracle for the drop-in's reading of the tree that does not
+ * go through libseccomp's BPF generator (whose program departs from its own
+ * tree on some calls).  Only libseccomp's text is read: the drop-in prints
+ * its policy instead. */
+
+struct pfc_line {
+	int indent;
+	int x32; /* an x86_64 ABI's "$arch" test: 1 for x32's block, -1 for x86_64's */
+	char text[160];
+};
+
+struct pfc {
+	struct pfc_line *v;
+	size_t n;
+};
+
+static void pfc_read(scmp_filter_ctx c, struct pfc *out)
+{
+	memset(out, 0, sizeof(*out));
+	FILE *f = tmpfile();
+	if (f == NULL || seccomp_export_pfc(c, fileno(f)) != 0) {
+		if (f != NULL)
+			fclose(f);
+		return;
+	}
+	rewind(f);
+	char line[256];
+	size_t cap = 0;
+	bool libseccomps = false;
+	int x32 = 0;
+	while (fgets(line, sizeof(line), f) != NULL) {
+		libseccomps = libseccomps || strstr(line, "pseudo filter code start") != NULL;
+		int indent = (int)strspn(line, " ");
+		const char *t = line + indent;
+		/* x86_64 and x32 share one $arch: each block takes its own numbers */
+		if (strncmp(t, "# filter for arch ", 18) == 0)
+			x32 = strncmp(t + 18, "x32 ", 4) == 0 ? 1 : strncmp(t + 18, "x86_64 ", 7) == 0 ? -1 : 0;
+		if (*t == '#' || *t == '\n')
+			continue;
+		if (out->n == cap) {
+			cap = cap ? 2 * cap : 64;
+			out->v = realloc(out->v, cap * sizeof(*out->v));
+		}
+		struct pfc_line *l = &out->v[out->n++];
+		l->indent = indent;
+		l->x32 = strncmp(t, "if ($arch ", 10) == 0 ? x32 : 0;
+		snprintf(l->text, sizeof(l->text), "%.*s", (int)strcspn(t, "\n"), t);
+	}
+	fclose(f);
+	if (!libseccomps) {
+		free(out->v);
+		memset(out, 0, sizeof(*out));
+	}
+}
+
+/* The value a condition's left side names, as one word: 32-bit ABIs print $aN. */
+static uint64_t pfc_operand(const char *name, const struct scg_seccomp_data *d)
+{
+	unsigned arg;
+	char half[8] = "";
+	if (strcmp(name, "$arch") == 0)
+		return d->arch;
+	if (strcmp(name, "$syscall") == 0)
+		return d->nr;
+	if (sscanf(name, "$a%u.%7s", &arg, half) >= 1 && arg < 6) {
+		if (strcmp(half, "hi32") == 0)
+			return d->args[arg] >> 32;
+		return d->args[arg] & 0xffffffffULL;
+	}
+	fprintf(stderr, "diff driver: unknown pseudo filter operand %s\n", name);
+	exit(3);
+}
+
+/* "if (A op V)" or "if (A & M == V)". */
+static bool pfc_holds(const struct pfc_line *l, const struct scg_seccomp_data *d)
+{
+	const char *text = l->text;
+	if (l->x32 != 0 && ((d->nr & 0x40000000U) != 0) != (l->x32 > 0))
+		return false;
+	char name[32], op[3];
+	unsigned long long mask, value;
+	if (sscanf(text, "if (%31s & %llx == %llu)", name, &mask, &value) == 3)
+		return (pfc_operand(name, d) & mask) == value;
+	if (sscanf(text, "if (%31s %2s %llu)", name, op, &value) == 3) {
+		uint64_t x = pfc_operand(name, d);
+		if (strcmp(op, "==") == 0)
+			return x == value;
+		if (strcmp(op, ">") == 0)
+			return x > value;
+		if (strcmp(op, ">=") == 0)
+			return x >= value;
+	}
+	fprintf(stderr, "diff driver: unknown pseudo filter line %s\n", text);
+	exit(3);
+}
+
+/* An action as libseccomp's pseudo filter code names it ("ERRNO(1);"). */
+static uint32_t pfc_action(const char *name)
+{
+	static const struct {
+		const char *name;
+		uint32_t action;
+	} fixed[] = { { "KILL_PROCESS;", SCMP_ACT_KILL_PROCESS }, { "KILL;", SCMP_ACT_KILL_THREAD },
+		      { "TRAP;", SCMP_ACT_TRAP },		  { "LOG;", SCMP_ACT_LOG },
+		      { "ALLOW;", SCMP_ACT_ALLOW },		  { "NOTIFY;", SCMP_ACT_NOTIFY } };
+	unsigned data;
+	for (size_t i = 0; i < N(fixed); i++)
+		if (strcmp(name, fixed[i].name) == 0)
+			return fixed[i].action;
+	if (sscanf(name, "ERRNO(%u);", &data) == 1)
+		return SCMP_ACT_ERRNO(data);
+	if (sscanf(name, "TRACE(%u);", &data) == 1)
+		return SCMP_ACT_TRACE(data);
+	fprintf(stderr, "diff driver: unknown pseudo filter action %s\n", name);
+	exit(3);
+}
+
+/* The end of the block that starts at @i with @indent. */
+static size_t pfc_skip(const struct pfc *p, size_t i, int indent)
+{
+	while (i < p->n && p->v[i].indent >= indent)
+		i++;
+	return i;
+}
+
+/* Runs the block at @i (lines of @indent): true with the action when one is
+ * reached, false when the call falls out of it. */
+static bool pfc_run(const struct pfc *p, size_t i, int indent, const struct scg_seccomp_data *d,
+		    uint32_t *action)
+{
+	while (i < p->n && p->v[i].indent == indent) {
+		const char *t = p->v[i].text;
+		if (strncmp(t, "action ", 7) == 0) {
+			*action = pfc_action(t + 7);
+			return true;
+		}
+		if (strncmp(t, "if (", 4) != 0) {
+			fprintf(stderr, "diff driver: unknown pseudo filter line %s\n", t);
+			exit(3);
+		}
+		bool holds = pfc_holds(&p->v[i], d);
+		size_t then_end = pfc_skip(p, i + 1, indent + 2);
+		bool has_else = then_end < p->n && p->v[then_end].indent == indent &&
+				strcmp(p->v[then_end].text, "else") == 0;
+		size_t else_end = has_else ? pfc_skip(p, then_end + 1, indent + 2) : then_end;
+		if (holds && pfc_run(p, i + 1, indent + 2, d, action))
+			return true;
+		if (!holds && has_else && pfc_run(p, then_end + 1, indent + 2, d, action))
+			return true;
+		i = else_end;
+	}
+	return false;
+}
+
+static void probe_overlaps(const struct scg_prog *prog, const struct pfc *tree,
+			   const struct gen_rule *rules, size_t nrules, const uint32_t *set)
 {
 	for (size_t a = 0; a < 3 && set[a] != 0; a++) {
 		for (size_t s = 0; s < 3; s++) {
@@ -705,10 +862,15 @@ static void probe_overlaps(const struct scg_prog *prog, const struct gen_rule *r
 					if (rnd(4) == 0)
 						d.args[i] |= 1ULL << rnd(3);
 				}
-				uint32_t out;
+				uint32_t out, meant;
 				if (scg_emu_run(prog, &d, &out, NULL, NULL, NULL) < 0)
 					out = 0xdeadbeef;
-				printf(" %x=", out);
+				if (tree->n > 0 && !pfc_run(tree, 0, 0, &d, &meant))
+					meant = 0xdeadbeef;
+				if (tree->n > 0 && meant != out)
+					printf(" %x~%x=", out, meant);
+				else
+					printf(" %x=", out);
 				/* The actions of the accepted rules this call matches. */
 				bool narrow = set[a] == SCMP_ARCH_X86 || set[a] == SCMP_ARCH_ARM ||
 					      set[a] == SCMP_ARCH_X32;
@@ -758,7 +920,10 @@ static void one_overlap_set(unsigned index)
 		printf("\n");
 	}
 	if (rc == 0) {
-		probe_overlaps(&prog, rules, nrules, set);
+		struct pfc tree;
+		pfc_read(c, &tree);
+		probe_overlaps(&prog, &tree, rules, nrules, set);
+		free(tree.v);
 		scg_prog_release(&prog);
 	}
 	seccomp_release(c);
