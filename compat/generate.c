@@ -20,6 +20,7 @@
 /* which of overlapping rules decides: the values libseccomp's comparisons accept */
 #include "libseccomp/cmp_set.h"
 /* ... and its rule tree, which decides where rules of different actions match */
+#include "libseccomp/overlap.h"
 #include "libseccomp/rule_tree.h"
 
 static enum scg_cmp_op cmp_op(enum scmp_compare op)
@@ -110,7 +111,7 @@ static int32_t action_rank(uint32_t action)
  * @a decides before @b where both match: the stricter action first, so a
  * call two rules of different actions match never gets the laxer one.
  * Calls of overlapping rules normally take libseccomp's tree's answer
- * before these rules are reached (add_overlap_tree()); this order decides
+ * before these rules are reached (add_overlap_rules()); this order decides
  * them only where that tree is too large to unfold.  Between actions of one
  * rank (ERRNO(5) and ERRNO(6)), the strictly narrower rule first, as in
  * libseccomp's nested ranges.
@@ -189,186 +190,55 @@ static size_t *rule_order(const struct compat_filter *f)
 	return seq;
 }
 
-/* --- one syscall as libseccomp's filter decides it -------------------------- */
+/* --- calls of overlapping rules, as libseccomp's filter decides them --------- */
 
-/* A syscall's tree that unfolds into more first-match rules than this keeps the
- * order of rule_order() instead (libseccomp's program shares what the rules repeat). */
-#define TREE_RULES_MAX 4096
-
-/* One test of libseccomp's filter as a condition on the whole argument. */
-static struct scg_expr *word_test(const struct libseccomp_word_test *t)
-{
-	enum scg_cmp_op op = t->op == LIBSECCOMP_GT   ? (t->holds ? SCG_CMP_GT : SCG_CMP_LE)
-			     : t->op == LIBSECCOMP_GE ? (t->holds ? SCG_CMP_GE : SCG_CMP_LT)
-						      : (t->holds ? SCG_CMP_EQ : SCG_CMP_NE);
-	if (!t->hi)
-		return scg_expr_cmp(t->arg, 32, op, t->mask, t->datum);
-	/* The high word in the top half of the argument, the low one masked away:
-	 * above the datum means above its last value with any low word. */
-	uint64_t value = (uint64_t)t->datum << 32 | (t->op == LIBSECCOMP_GT ? 0xffffffffULL : 0);
-	return scg_expr_cmp(t->arg, 64, op, (uint64_t)t->mask << 32, value);
-}
-
-/* The actions of one syscall's rules on one ABI, and where rules of two of them match. */
-struct syscall_actions {
-	const struct scg_arch *arch;
-	uint32_t nr;
-	struct scg_expr *overlap;
-	size_t n;
-	uint32_t action[8];	     /* distinct, the strictest first */
-	struct scg_expr *where[8];   /* where a rule of that action matches */
+struct syscall_sink {
+	struct scg_policy *policy;
+	const struct compat_rule *r;
 };
 
-static void syscall_actions_release(struct syscall_actions *sa)
+static int add_overlap_rule(void *ctx, uint32_t action, struct scg_expr *cond)
 {
-	scg_expr_free(sa->overlap);
-	for (size_t i = 0; i < sa->n; i++)
-		scg_expr_free(sa->where[i]);
-}
-
-/* ORs @cond into *@into; -ENOMEM (and *@into freed) when out of memory. */
-static int or_into(struct scg_expr **into, struct scg_expr *cond)
-{
-	*into = cond == NULL ? (scg_expr_free(*into), NULL)
-	      : *into == NULL ? cond
-			      : scg_expr_or(*into, cond);
-	return *into == NULL ? -ENOMEM : 0;
-}
-
-/*
- * The actions of @r's syscall and where they meet.  1 when rules of two
- * actions can both match a call; 0 when not (one action, or an
- * unconditional rule, which decides alone; more than eight kinds of
- * actions also answer 0, and rule_order() then decides every call).
- */
-static int syscall_actions(const struct compat_filter *f, const struct compat_rule *r,
-			   struct syscall_actions *sa)
-{
-	memset(sa, 0, sizeof(*sa));
-	sa->arch = r->arch;
-	sa->nr = r->nr;
-	int rc = 0;
-	for (size_t i = 0; rc == 0 && i < f->rules.n; i++) {
-		const struct compat_rule *a = &f->rules.v[i];
-		if (a->arch != r->arch || a->nr != r->nr)
-			continue;
-		if (a->ncmp == 0)
-			return 0;
-		size_t k = 0;
-		while (k < sa->n && sa->action[k] != a->action)
-			k++;
-		if (k == sa->n) {
-			if (sa->n == 8)
-				return 0;
-			/* by the kernel's precedence: the lower, the stricter */
-			while (k > 0 && action_rank(sa->action[k - 1]) > action_rank(a->action)) {
-				sa->action[k] = sa->action[k - 1];
-				sa->where[k] = sa->where[k - 1];
-				k--;
-			}
-			sa->action[k] = a->action;
-			sa->where[k] = NULL;
-			sa->n++;
-		}
-		rc = or_into(&sa->where[k], rule_condition(a));
-	}
-	for (size_t i = 0; rc == 0 && i < sa->n; i++)
-		for (size_t j = i + 1; rc == 0 && j < sa->n; j++)
-			rc = or_into(&sa->overlap, scg_expr_and(scg_expr_clone(sa->where[i]),
-								 scg_expr_clone(sa->where[j])));
-	return rc < 0 ? rc : sa->n > 1;
-}
-
-struct tree_sink {
-	struct scg_policy *policy; /* NULL: only count */
-	const struct syscall_actions *sa;
-};
-
-/* A rule for calls of @sink's overlap that match @cond (NULL: any) and @also (NULL: any). */
-static int add_rule(const struct tree_sink *sink, uint32_t action, const struct scg_expr *cond,
-		    const struct scg_expr *also)
-{
-	const struct syscall_actions *sa = sink->sa;
-	struct scg_rule_spec spec = { .action = action, .has_number = true, .number = sa->nr,
-				      .arch_mask = scg_arch_mask_bit(sa->arch),
+	const struct syscall_sink *sink = ctx;
+	struct scg_rule_spec spec = { .action = action, .has_number = true, .number = sink->r->nr,
+				      .arch_mask = scg_arch_mask_bit(sink->r->arch), .cond = cond,
 				      .loc = SCG_LOC_NONE };
-	spec.cond = scg_expr_clone(sa->overlap);
-	if (spec.cond != NULL && cond != NULL)
-		spec.cond = scg_expr_and(spec.cond, scg_expr_clone(cond));
-	if (spec.cond != NULL && also != NULL)
-		spec.cond = scg_expr_and(spec.cond, scg_expr_clone(also));
-	if (spec.cond == NULL)
-		return -ENOMEM;
 	int rc = scg_policy_add_rule(sink->policy, &spec);
 	return rc < 0 ? rc : 0;
 }
 
-/* Where @cond holds: the stricter of the actions whose rules match. */
-static int add_stricter(const struct tree_sink *sink, const struct scg_expr *cond)
-{
-	int rc = 0;
-	for (size_t i = 0; rc == 0 && i < sink->sa->n; i++)
-		rc = add_rule(sink, sink->sa->action[i], cond, sink->sa->where[i]);
-	return rc;
-}
-
-/*
- * One path of libseccomp's tree: its action where a rule of that action
- * matches the call; where none does (a slip of libseccomp's tree, such as
- * its 64-bit merge error, GHSA-4q85-33p6-j5g6), the stricter of those that
- * do.
- */
-static int add_tree_rule(void *ctx, const struct libseccomp_word_test *path, size_t ntests,
-			 uint32_t action)
-{
-	const struct tree_sink *sink = ctx;
-	if (sink->policy == NULL)
-		return 0;
-	struct scg_expr *cond = NULL;
-	for (size_t i = 0; i < ntests; i++) {
-		struct scg_expr *e = word_test(&path[i]);
-		cond = cond == NULL ? e : scg_expr_and(cond, e);
-		if (cond == NULL)
-			return -ENOMEM;
-	}
-	int rc = 0;
-	for (size_t i = 0; rc == 0 && i < sink->sa->n; i++)
-		if (sink->sa->action[i] == action)
-			rc = add_rule(sink, action, cond, sink->sa->where[i]);
-	if (rc == 0)
-		rc = add_stricter(sink, cond);
-	scg_expr_free(cond);
-	return rc;
-}
-
 /*
  * Calls that rules of @r's syscall with different actions both match get
- * the action libseccomp's filter gives them: its rule tree, walked
- * (lib/libseccomp/rule_tree.h).  The rules themselves follow
- * (rule_order()) and decide every other call.  -E2BIG leaves the policy as
- * it was: those calls then get the stricter action.
+ * the action libseccomp's filter gives them (lib/libseccomp/overlap.h);
+ * the rules themselves follow (rule_order()) and decide every other call.
+ * Where the tree is too large to unfold, the stricter action decides.
  */
-static int add_overlap_tree(struct scg_policy *p, const struct compat_filter *f,
-			    const struct compat_rule *r)
+static int add_overlap_rules(struct scg_policy *p, const struct compat_filter *f,
+			     const struct compat_rule *r)
 {
-	struct syscall_actions sa;
-	int rc = syscall_actions(f, r, &sa);
-	struct libseccomp_tree *tree = NULL;
-	if (rc > 0)
-		rc = compat_rules_tree(&f->rules, r->arch, r->nr, NULL, &tree);
-	struct tree_sink sink = { .policy = NULL, .sa = &sa };
-	if (tree != NULL)
-		rc = libseccomp_tree_rules(tree, TREE_RULES_MAX, add_tree_rule, &sink);
-	if (tree != NULL && rc == 0) {
-		sink.policy = p;
-		rc = libseccomp_tree_rules(tree, TREE_RULES_MAX, add_tree_rule, &sink);
-		/* a call the tree lets fall out of it gets the default: no rule's action */
-		if (rc == 0)
-			rc = add_stricter(&sink, NULL);
+	size_t n = 0;
+	struct libseccomp_overlap_rule *rules = calloc(f->rules.n ? f->rules.n : 1, sizeof(*rules));
+	int rc = rules == NULL ? -ENOMEM : 0;
+	for (size_t i = 0; rc == 0 && i < f->rules.n; i++) {
+		const struct compat_rule *e = &f->rules.v[i];
+		if (e->arch != r->arch || e->nr != r->nr)
+			continue;
+		rules[n].action = e->action;
+		if (e->ncmp > 0 && (rules[n].cond = rule_condition(e)) == NULL)
+			rc = -ENOMEM;
+		n++;
 	}
+	struct libseccomp_tree *tree = NULL;
+	if (rc == 0 && n > 1)
+		rc = compat_rules_tree(&f->rules, r->arch, r->nr, NULL, &tree);
+	struct syscall_sink sink = { .policy = p, .r = r };
+	if (tree != NULL)
+		rc = libseccomp_overlap_rules(tree, rules, n, add_overlap_rule, &sink);
 	libseccomp_tree_free(tree);
-	syscall_actions_release(&sa);
-	return rc;
+	for (size_t i = 0; i < n; i++)
+		scg_expr_free((struct scg_expr *)rules[i].cond);
+	free(rules);
+	return rc == -E2BIG ? 0 : rc;
 }
 
 /* Is @i the first rule of its syscall and ABI? */
@@ -404,12 +274,9 @@ struct scg_policy *compat_policy_build(const struct compat_filter *f)
 		rc = scg_policy_add_arch(p, f->arches[i]);
 	scg_policy_set_default(p, f->attr.act_default);
 	scg_policy_set_badarch(p, f->attr.act_badarch);
-	for (size_t i = 0; rc == 0 && i < f->rules.n; i++) {
+	for (size_t i = 0; rc == 0 && i < f->rules.n; i++)
 		if (first_of_syscall(f, i))
-			rc = add_overlap_tree(p, f, &f->rules.v[i]);
-		if (rc == -E2BIG)
-			rc = 0;
-	}
+			rc = add_overlap_rules(p, f, &f->rules.v[i]);
 	size_t *order = rc == 0 ? rule_order(f) : NULL;
 	if (rc == 0 && order == NULL)
 		rc = -ENOMEM;

@@ -36,6 +36,7 @@ ALLOWED_INCLUDES = {
     ("compat/generate.c", "libseccomp/cmp_set.h"),
     ("compat/rules.c", "libseccomp/rule_tree.h"),
     ("compat/generate.c", "libseccomp/rule_tree.h"),
+    ("compat/generate.c", "libseccomp/overlap.h"),
 }
 ALLOWED_SYMBOLS = {
     ("compat", "libseccomp_high_add"),
@@ -44,7 +45,7 @@ ALLOWED_SYMBOLS = {
     ("compat", "libseccomp_tree_new"),
     ("compat", "libseccomp_tree_add"),
     ("compat", "libseccomp_tree_free"),
-    ("compat", "libseccomp_tree_rules"),
+    ("compat", "libseccomp_overlap_rules"),
 }
 
 

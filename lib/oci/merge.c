@@ -14,16 +14,20 @@
  * (EQ/NE/MASKED_EQ, then LT/LE, then GT/GE), then by value (larger first,
  * smaller first for LT/LE; a 64-bit value by its high word, and where
  * two equality tests share the high word's node, by the low word), ties
- * in insertion order.  That order is used
- * here too and the overlap is reported, since deeper levels of libseccomp's
- * merge can still decide differently.  Rules with identical conditions and
- * different actions make libseccomp fail (EEXIST), and runc with it.
+ * in insertion order, and deeper levels of the merge can overrule it.  The
+ * calls where such rules meet take the action of libseccomp's rebuilt tree
+ * (lib/libseccomp/overlap.h), ahead of the rules in that order, which then
+ * decide every other call; the overlap is reported.  Rules with identical
+ * conditions and different actions make libseccomp fail (EEXIST), and runc
+ * with it.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
+#include "libseccomp/overlap.h"
+#include "libseccomp/rule_tree.h"
 #include "set.h"
 #include "util/grow.h"
 #include "util/hashmap.h"
@@ -786,6 +790,69 @@ static int first_overlap(struct oci_inst *insts, size_t n, size_t *earlier, size
 	return r;
 }
 
+/* --- calls of overlapping rules, as libseccomp's filter decides them --------- */
+
+struct overlap_sink {
+	struct oci_outrule **out;
+	size_t *nout, *cap;
+	const struct oci_inst *first; /* the syscall's first rule: its place and entry */
+};
+
+static int push_overlap(void *ctx, uint32_t action, struct scg_expr *cond)
+{
+	const struct overlap_sink *sink = ctx;
+	struct oci_inst in = *sink->first;
+	in.action = action;
+	return push(sink->out, sink->nout, sink->cap, &in, cond);
+}
+
+/* @in as libseccomp's db takes it. */
+static struct libseccomp_rule tree_rule(const struct oci_inst *in)
+{
+	struct libseccomp_rule r = { .action = in->action, .ncmp = (unsigned)in->ncmps };
+	for (size_t k = 0; k < in->ncmps; k++)
+		r.cmp[k] = (struct libseccomp_cmp){ in->cmps[k].index, (enum libseccomp_op)in->cmps[k].op,
+						    in->cmps[k].value, in->cmps[k].value_two };
+	return r;
+}
+
+/*
+ * Ahead of the rules of one syscall (@all, every rule of it in libseccomp's
+ * insertion order): the calls that rules of different actions both match,
+ * with the action libseccomp's filter gives them (lib/libseccomp/overlap.h).
+ * -E2BIG, with nothing added, where the rules compare int arguments over 32
+ * bits (not libseccomp's tree) or the tree is too large to unfold; the
+ * order of sort_by_tree_order() then decides those calls.
+ */
+static int overlap_rules(const struct scg_arch *arch, const struct oci_inst *all, size_t n,
+			 struct oci_outrule **out, size_t *nout, size_t *cap)
+{
+	unsigned bits = scg_arch_bits(arch), native_low32 = bits == 32 ? 0x3f : 0;
+	for (size_t i = 0; i < n; i++)
+		if (all[i].low32 != native_low32)
+			return -E2BIG;
+	struct libseccomp_tree *tree = libseccomp_tree_new(bits);
+	struct libseccomp_overlap_rule *rules = calloc(n ? n : 1, sizeof(*rules));
+	int r = tree && rules ? 0 : -ENOMEM;
+	for (size_t i = 0; r == 0 && i < n; i++) {
+		struct libseccomp_rule lr = tree_rule(&all[i]);
+		r = libseccomp_tree_add(tree, &lr);
+		if (r == -EEXIST) /* refused where the import's own merge accepts: not this tree */
+			r = -E2BIG;
+		rules[i].action = all[i].action;
+		if (r == 0 && ncmps(&all[i]) && !(rules[i].cond = inst_cond(&all[i])))
+			r = -ENOMEM;
+	}
+	struct overlap_sink sink = { out, nout, cap, &all[0] };
+	if (r == 0)
+		r = libseccomp_overlap_rules(tree, rules, n, push_overlap, &sink);
+	for (size_t i = 0; rules && i < n; i++)
+		scg_expr_free((struct scg_expr *)rules[i].cond);
+	free(rules);
+	libseccomp_tree_free(tree);
+	return r;
+}
+
 int oci_merge_check(struct oci_doc *doc, const struct scg_arch *arch, struct oci_inst *insts,
 		    size_t n)
 {
@@ -806,14 +873,28 @@ int oci_merge_syscall(struct oci_doc *doc, const struct scg_arch *arch, struct o
 		int r = oci_merge_check(doc, arch, insts, i);
 		return r < 0 ? r : push(out, nout, cap, &insts[i], NULL);
 	}
+	struct oci_inst *all = malloc((n ? n : 1) * sizeof(*all));
+	if (!all)
+		return -ENOMEM;
+	memcpy(all, insts, n * sizeof(*all));
+	size_t nall = n;
 	int r = absorb(doc, arch, insts, n, &n);
-	if (r < 0)
+	if (r < 0) {
+		free(all);
 		return r;
+	}
 	size_t earlier = 0, later = n;
 	bool one_action = true;
 	for (size_t i = 1; i < n && one_action; i++)
 		one_action = insts[i].action == insts[0].action;
-	if (!one_action && (r = first_overlap(insts, n, &earlier, &later)) < 0)
+	if (!one_action && (r = first_overlap(insts, n, &earlier, &later)) < 0) {
+		free(all);
+		return r;
+	}
+	if (later < n)
+		r = overlap_rules(arch, all, nall, out, nout, cap);
+	free(all);
+	if (r < 0 && r != -E2BIG)
 		return r;
 	if (later < n) {
 		struct oci_inst a = insts[earlier], b = insts[later];
