@@ -599,6 +599,9 @@ static void test_value_names(void **state)
 	record_n(l, &d, 1);
 	d = call(x64, "umask", 022, 0, 0);
 	record_n(l, &d, 1);
+	/* AF_LOCAL is AF_UNIX's alias: the usual name, as the decoder prints it */
+	d = call(x64, "socketpair", 1, 1, 0);
+	record_n(l, &d, 1);
 	char *text;
 	assert_int_equal(scg_learn_to_text(l, NULL, &text), 0);
 	assert_non_null(strstr(text, "flags in {O_RDONLY, O_WRONLY|O_CREAT|O_TRUNC, "
@@ -617,6 +620,7 @@ static void test_value_names(void **state)
 	assert_non_null(strstr(text, "allow wait4 if options == WNOHANG|__WALL "));
 	assert_non_null(strstr(text, "allow setsockopt if level == IPPROTO_TCP "));
 	assert_non_null(strstr(text, "allow umask if mask == 022 "));
+	assert_non_null(strstr(text, "allow socketpair if domain == AF_UNIX && type == SOCK_STREAM "));
 
 	struct scg_policy *p = parse(text);
 	for (size_t i = 0; i < 4; i++)
