@@ -1028,6 +1028,15 @@ static void test_futex_families(void **state)
 	scg_policy_free(p);
 	free(text);
 	scg_learn_free(l);
+	/* a shared wait is operation 0: FUTEX_WAIT, as strace writes it */
+	l = scg_learn_new(SCG_LEARN_ARGS);
+	assert_non_null(l);
+	d = call(x64, "futex", 0x1000, 0, 1);
+	record_n(l, &d, 1);
+	assert_int_equal(scg_learn_to_text(l, NULL, &text), 0);
+	assert_non_null(strstr(text, "allow futex if futex_op in {FUTEX_WAIT, FUTEX_WAKE, "));
+	free(text);
+	scg_learn_free(l);
 }
 
 /* Random recordings: every recorded call is allowed by the written policy,

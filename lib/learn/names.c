@@ -48,7 +48,7 @@ static const struct naming namings[] = {
 	{ "accept4", "flags", "SOCK_", true, 0, NULL, NULL, NULL },
 	{ "fcntl,fcntl64", "cmd", "F_", false, 0, NULL, NULL, "F_SEAL_,F_RDLCK,F_WRLCK,F_UNLCK" },
 	{ "prctl", "option", "PR_", false, 0, NULL, NULL, NULL },
-	{ "futex,futex_time64", "futex_op", "FUTEX_", true, 0x7f, NULL, NULL, NULL },
+	{ "futex,futex_time64", "futex_op", "FUTEX_", true, 0x7f, NULL, "FUTEX_WAIT", NULL },
 	{ "rt_sigprocmask,sigprocmask", "how", "SIG_", false, 0, NULL, NULL, NULL },
 	{ "lseek,_llseek", "whence", "SEEK_", false, 0, NULL, NULL, NULL },
 	{ "madvise", "advice", "MADV_", false, 0, NULL, NULL, NULL },
