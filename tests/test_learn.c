@@ -886,6 +886,46 @@ static void test_socket_option_pairs(void **state)
 }
 
 /*
+ * Pairs whose options are more than a list holds: the option alone is
+ * summarised, the pairs still say which option goes with which level, and
+ * they read back whole.
+ */
+static void test_pairs_many_options(void **state)
+{
+	(void)state;
+	const struct scg_arch *x64 = abi("x86_64");
+	struct scg_learn *l = scg_learn_new(SCG_LEARN_ARGS);
+	assert_non_null(l);
+	for (uint64_t opt = 1; opt <= 20; opt++) {
+		struct scg_seccomp_data d = call(x64, "setsockopt", 3, opt <= 10 ? 1 : 6, opt);
+		record_n(l, &d, 1);
+	}
+	struct scg_learn_pairs pairs;
+	assert_int_equal(scg_learn_pairs_at(l, 0, &pairs), 0);
+	assert_true(pairs.kept);
+	assert_int_equal(pairs.count, 20);
+	assert_int_equal(entry_of(l, x64, "setsockopt").general, 1U << 2);
+	char *text, *again;
+	assert_int_equal(scg_learn_to_text(l, NULL, &text), 0);
+	assert_non_null(strstr(text, "allow setsockopt if (level == SOL_SOCKET && optname in "
+				     "{SO_DEBUG, "));
+	struct scg_policy *p = parse(text);
+	assert_int_equal(verdict(p, call(x64, "setsockopt", 3, 6, 20)), SCG_RET_ALLOW);
+	assert_int_equal(verdict(p, call(x64, "setsockopt", 3, 1, 20)), SCG_RET_KILL_PROCESS);
+	struct scg_learn *back = scg_learn_new(0);
+	assert_non_null(back);
+	assert_int_equal(scg_learn_merge_policy(back, p, text, strlen(text)), 0);
+	assert_same_recording(l, back);
+	assert_int_equal(scg_learn_to_text(back, NULL, &again), 0);
+	assert_string_equal(text, again);
+	free(again);
+	scg_learn_free(back);
+	scg_policy_free(p);
+	free(text);
+	scg_learn_free(l);
+}
+
+/*
  * Past SCG_LEARN_MAX_PAIRS pairs each argument is restricted on its own, as
  * before pairs were kept, and a comment says so; the rule allows every
  * pair seen.
@@ -1095,6 +1135,7 @@ int main(void)
 		cmocka_unit_test(test_value_names),
 		cmocka_unit_test(test_socket_option_names),
 		cmocka_unit_test(test_socket_option_pairs),
+		cmocka_unit_test(test_pairs_many_options),
 		cmocka_unit_test(test_too_many_pairs),
 		cmocka_unit_test(test_generalised),
 		cmocka_unit_test(test_futex_families),

@@ -132,7 +132,8 @@ SCG_API int scg_learn_pairs_at(const struct scg_learn *learn, size_t index,
 /*
  * As scg_learn_add_values(), with the pairs those calls made: @pairs (NULL:
  * none known) names the syscall's two arguments, either way round, and
- * each pair's values join the arguments' lists too; with @pairs->kept
+ * restricts them: each pair's values join the arguments' lists (which
+ * need not hold them, nor be in @listed); with @pairs->kept
  * false (more pairs than a recording keeps) the entry keeps none from then
  * on.  Without @pairs, calls restricted to lists of both arguments may
  * have made any combination of them, so all of those are added as pairs.

@@ -75,9 +75,14 @@ static bool add_listed(uint64_t *vals, size_t *n, uint64_t v)
 	return true;
 }
 
-/* The pairs found so far, and the values of each argument in them. */
+/*
+ * The pairs found so far, and the values of each argument in them: the
+ * first SCG_LEARN_MAX_VALUES (lists_over past that), which the pairs
+ * complete as the recording takes them.
+ */
 struct pair_scan {
 	int lo, hi;
+	bool lists_over;
 	size_t nlo, nhi;
 	uint64_t vlo[SCG_LEARN_MAX_VALUES], vhi[SCG_LEARN_MAX_VALUES];
 	struct arg_values *out;
@@ -127,11 +132,9 @@ static bool collect_pairs(const struct scg_expr *e, struct pair_scan *ps)
 	ps->lo = ia;
 	ps->hi = ib;
 	for (size_t i = 0; i < na; i++) {
-		if (!add_listed(ps->vlo, &ps->nlo, a[i]))
-			return false;
+		ps->lists_over |= !add_listed(ps->vlo, &ps->nlo, a[i]);
 		for (size_t k = 0; k < nb; k++) {
-			if (!add_listed(ps->vhi, &ps->nhi, b[k]))
-				return false;
+			ps->lists_over |= !add_listed(ps->vhi, &ps->nhi, b[k]);
 			add_scanned_pair(ps, a[i], b[k]);
 		}
 	}
@@ -144,8 +147,9 @@ static bool take_pairs(const struct scg_expr *e, struct arg_values *out)
 	if (e->kind != SCG_EXPR_OR || out->paired)
 		return false;
 	struct pair_scan ps = { .lo = -1, .hi = -1, .out = out };
-	bool ok = collect_pairs(e, &ps) && !((out->listed | out->refused) &
-					    (1U << ps.lo | 1U << ps.hi));
+	/* too many pairs and too many values: neither says what the rule allows */
+	bool ok = collect_pairs(e, &ps) && !(ps.lists_over && out->pairs_over) &&
+		  !((out->listed | out->refused) & (1U << ps.lo | 1U << ps.hi));
 	if (!ok) {
 		out->npairs = 0;
 		out->pairs_over = false;

@@ -408,15 +408,18 @@ int scg_learn_add_paired(struct scg_learn *learn, const struct scg_arch *arch, u
 	struct learn_entry *e = find_or_add(learn, a, nr);
 	if (!e)
 		return -ENOMEM;
-	unsigned nonempty = 0;
+	unsigned restricted = 0;
 	for (unsigned i = 0; i < 6; i++)
-		nonempty |= nvalues[i] ? 1U << i : 0;
+		restricted |= nvalues[i] ? listed & (1U << i) : 0;
+	/* kept pairs restrict their two arguments, and bring their values with them */
+	if (pairs && pairs->kept && pairs->count)
+		restricted |= 1U << pairs->ruler | 1U << pairs->dependent;
 	if (fresh) /* what the other recording restricted, this one now tracks */
-		e->tracked = (uint8_t)(listed & nonempty);
+		e->tracked = (uint8_t)restricted;
 	else
-		e->tracked &= (uint8_t)(listed & nonempty);
+		e->tracked &= (uint8_t)restricted;
 	/* An argument summarised here and listed there stays summarised, widened. */
-	e->general &= (uint8_t)(listed & nonempty);
+	e->general &= (uint8_t)restricted;
 	for (unsigned i = 0; i < 6; i++) {
 		if (!(e->tracked & (1U << i)))
 			e->nvalues[i] = 0;
