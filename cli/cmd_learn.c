@@ -179,10 +179,12 @@ static void enter_serving(struct learner *l, pid_t tgid, pid_t tid)
 		size_t n = t->tid != tid && task_alive(tgid, t->tid) ? scg_learn_count(t->early) : 0;
 		for (size_t k = 0; k < n; k++) {
 			struct scg_learn_entry e;
+			struct scg_learn_pairs pairs;
+			bool paired = scg_learn_pairs_at(t->early, k, &pairs) == 0;
 			if (scg_learn_entry_at(t->early, k, &e) == 0)
-				count_result(l, scg_learn_add_values(l->serving, e.arch, e.nr, e.calls,
-								     e.listed, e.nvalues,
-								     e.values));
+				count_result(l, scg_learn_add_paired(l->serving, e.arch, e.nr, e.calls,
+								     e.listed, e.nvalues, e.values,
+								     paired ? &pairs : NULL));
 		}
 		scg_learn_free(t->early);
 		t->early = NULL;

@@ -415,6 +415,19 @@ static void assert_same_recording(const struct scg_learn *a, const struct scg_le
 			for (size_t v = 0; v < x.nvalues[k]; v++)
 				assert_int_equal(x.values[k][v], y.values[k][v]);
 		}
+		struct scg_learn_pairs px, py;
+		int rx = scg_learn_pairs_at(a, i, &px), ry = scg_learn_pairs_at(b, i, &py);
+		assert_int_equal(rx, ry);
+		if (rx < 0)
+			continue;
+		assert_int_equal(px.ruler, py.ruler);
+		assert_int_equal(px.dependent, py.dependent);
+		assert_int_equal(px.kept, py.kept);
+		assert_int_equal(px.count, py.count);
+		for (size_t v = 0; v < px.count; v++) {
+			assert_int_equal(px.values[v][0], py.values[v][0]);
+			assert_int_equal(px.values[v][1], py.values[v][1]);
+		}
 	}
 }
 
@@ -599,6 +612,9 @@ static void test_value_names(void **state)
 	record_n(l, &d, 1);
 	d = call(x64, "umask", 022, 0, 0);
 	record_n(l, &d, 1);
+	/* AF_LOCAL is AF_UNIX's alias: the usual name, as the decoder prints it */
+	d = call(x64, "socketpair", 1, 1, 0);
+	record_n(l, &d, 1);
 	char *text;
 	assert_int_equal(scg_learn_to_text(l, NULL, &text), 0);
 	assert_non_null(strstr(text, "flags in {O_RDONLY, O_WRONLY|O_CREAT|O_TRUNC, "
@@ -617,6 +633,7 @@ static void test_value_names(void **state)
 	assert_non_null(strstr(text, "allow wait4 if options == WNOHANG|__WALL "));
 	assert_non_null(strstr(text, "allow setsockopt if level == IPPROTO_TCP "));
 	assert_non_null(strstr(text, "allow umask if mask == 022 "));
+	assert_non_null(strstr(text, "allow socketpair if domain == AF_UNIX && type == SOCK_STREAM "));
 
 	struct scg_policy *p = parse(text);
 	for (size_t i = 0; i < 4; i++)
@@ -687,8 +704,9 @@ static void test_socket_option_names(void **state)
 			assert_non_null(strstr(text, "allow setsockopt if level == SOL_SOCKET && "
 						     "optname == SO_RCVLOWAT "));
 			/* two levels: 1 is IP_TOS at one and IPV6_ADDRFORM at the other */
-			assert_non_null(strstr(text, "allow getsockopt if level in "
-						     "{IPPROTO_IP, IPPROTO_IPV6} && optname == 1 "));
+			assert_non_null(strstr(text, "allow getsockopt if (level == IPPROTO_IP && "
+						     "optname == IP_TOS) || (level == IPPROTO_IPV6 && "
+						     "optname == IPV6_ADDRFORM) "));
 		}
 		struct scg_policy *p = parse(text);
 		if (i == 0) {
@@ -723,6 +741,229 @@ static void test_socket_option_names(void **state)
 	assert_memory_equal(named.insns, numbers.insns, named.len * sizeof(named.insns[0]));
 	scg_prog_release(&named);
 	scg_prog_release(&numbers);
+}
+
+/* The index of the entry of @name on @arch. */
+static size_t index_of(const struct scg_learn *l, const struct scg_arch *arch, const char *name)
+{
+	struct scg_learn_entry e;
+	for (size_t i = 0; i < scg_learn_count(l); i++) {
+		scg_learn_entry_at(l, i, &e);
+		if (e.arch == arch && e.name && !strcmp(e.name, name))
+			return i;
+	}
+	fail_msg("no entry for %s", name);
+	return 0;
+}
+
+/*
+ * Options at several levels are kept as (level, optname) pairs and written
+ * as one term per level, named at it: an option is allowed at the level
+ * it was seen at only, not at every level seen.  So are socket's protocols
+ * per domain.  The text reads back into the same pairs.
+ */
+static void test_socket_option_pairs(void **state)
+{
+	(void)state;
+	const struct scg_arch *x64 = abi("x86_64");
+	struct scg_learn *l = scg_learn_new(SCG_LEARN_ARGS);
+	assert_non_null(l);
+	const uint64_t seen[][2] = { { 1, 2 }, { 1, 9 }, { 6, 1 }, { 41, 26 }, { 1, 2 } };
+	for (size_t i = 0; i < sizeof(seen) / sizeof(seen[0]); i++) {
+		struct scg_seccomp_data d = call(x64, "setsockopt", 3, seen[i][0], seen[i][1]);
+		record_n(l, &d, 1);
+	}
+	struct scg_seccomp_data d = call(x64, "socket", 1 /* AF_UNIX */, 1, 0);
+	record_n(l, &d, 1);
+	d = call(x64, "socket", 2 /* AF_INET */, 1, 6 /* IPPROTO_TCP */);
+	record_n(l, &d, 1);
+	d = call(x64, "socket", 10 /* AF_INET6 */, 0x80001, 6);
+	record_n(l, &d, 1);
+	/* getsockopt at one level: the two lists say it all, as before */
+	d = call(x64, "getsockopt", 3, 1, 4 /* SO_ERROR */);
+	record_n(l, &d, 1);
+	d = call(x64, "getsockopt", 3, 1, 3 /* SO_TYPE */);
+	record_n(l, &d, 1);
+
+	struct scg_learn_pairs pairs;
+	assert_int_equal(scg_learn_pairs_at(l, index_of(l, x64, "setsockopt"), &pairs), 0);
+	assert_int_equal(pairs.ruler, 1);
+	assert_int_equal(pairs.dependent, 2);
+	assert_true(pairs.kept);
+	assert_int_equal(pairs.count, 4);
+	const uint64_t sorted[][2] = { { 1, 2 }, { 1, 9 }, { 6, 1 }, { 41, 26 } };
+	for (size_t i = 0; i < 4; i++)
+		assert_memory_equal(pairs.values[i], sorted[i], sizeof(sorted[i]));
+	assert_int_equal(scg_learn_pairs_at(l, index_of(l, x64, "socket"), &pairs), 0);
+	assert_int_equal(pairs.ruler, 0);
+	assert_int_equal(pairs.dependent, 2);
+	/* no pairs for a call without paired arguments, nor past the end */
+	d = call(x64, "fcntl", 3, 2, 1);
+	record_n(l, &d, 1);
+	assert_int_equal(scg_learn_pairs_at(l, index_of(l, x64, "fcntl"), &pairs), -ENOENT);
+	assert_int_equal(scg_learn_pairs_at(l, scg_learn_count(l), &pairs), -ENOENT);
+
+	char *text;
+	assert_int_equal(scg_learn_to_text(l, NULL, &text), 0);
+	assert_non_null(strstr(text, "allow setsockopt if (level == SOL_SOCKET && optname in "
+				     "{SO_REUSEADDR, SO_KEEPALIVE}) || (level == IPPROTO_TCP && "
+				     "optname == TCP_NODELAY) || (level == IPPROTO_IPV6 && "
+				     "optname == IPV6_V6ONLY) "));
+	/* domains whose protocols read the same share a term, inside the other tests */
+	assert_non_null(strstr(text, "allow socket if ((domain == AF_UNIX && protocol == 0) || "
+				     "(domain in {AF_INET, AF_INET6} && protocol == IPPROTO_TCP)) && "
+				     "type in {SOCK_STREAM, SOCK_STREAM|SOCK_CLOEXEC} "));
+	assert_non_null(strstr(text, "allow getsockopt if level == SOL_SOCKET && "
+				     "optname in {SO_TYPE, SO_ERROR} "));
+	struct scg_policy *p = parse(text);
+	for (size_t i = 0; i < sizeof(seen) / sizeof(seen[0]); i++)
+		assert_int_equal(verdict(p, call(x64, "setsockopt", 3, seen[i][0], seen[i][1])),
+				 SCG_RET_ALLOW);
+	/* what the two lists alone would allow: an option seen, at another level seen */
+	const uint64_t crossed[][2] = { { 1, 1 }, { 6, 2 }, { 6, 26 }, { 41, 9 }, { 1, 26 } };
+	for (size_t i = 0; i < sizeof(crossed) / sizeof(crossed[0]); i++)
+		assert_int_equal(verdict(p, call(x64, "setsockopt", 3, crossed[i][0],
+						 crossed[i][1])),
+				 SCG_RET_KILL_PROCESS);
+	assert_int_equal(verdict(p, call(x64, "socket", 2, 1, 6)), SCG_RET_ALLOW);
+	assert_int_equal(verdict(p, call(x64, "socket", 1, 1, 6)), SCG_RET_KILL_PROCESS);
+	assert_int_equal(verdict(p, call(x64, "socket", 2, 1, 0)), SCG_RET_KILL_PROCESS);
+	struct scg_learn *back = scg_learn_new(0);
+	assert_non_null(back);
+	assert_int_equal(scg_learn_merge_policy(back, p, text, strlen(text)), 0);
+	assert_same_recording(l, back);
+
+	/* merging with a recording of another pair adds that pair only */
+	struct scg_learn *more = scg_learn_new(SCG_LEARN_ARGS);
+	assert_non_null(more);
+	d = call(x64, "setsockopt", 3, 6, 4 /* TCP_KEEPIDLE */);
+	record_n(more, &d, 2);
+	assert_int_equal(scg_learn_merge_policy(more, p, text, strlen(text)), 0);
+	assert_int_equal(scg_learn_pairs_at(more, index_of(more, x64, "setsockopt"), &pairs), 0);
+	assert_true(pairs.kept);
+	assert_int_equal(pairs.count, 5);
+	assert_int_equal(entry_of(more, x64, "setsockopt").calls, 7);
+	char *merged;
+	assert_int_equal(scg_learn_to_text(more, NULL, &merged), 0);
+	assert_non_null(strstr(merged, "(level == IPPROTO_TCP && optname in {TCP_NODELAY, "
+				       "TCP_KEEPIDLE})"));
+	free(merged);
+	scg_learn_free(more);
+	scg_learn_free(back);
+	scg_policy_free(p);
+	free(text);
+
+	/* lists without pairs stand for every combination of their values */
+	uint32_t nr = nr_of(x64, "getsockopt");
+	const uint64_t levels[] = { 1, 6 }, options[] = { 2 };
+	const size_t n[6] = { 0, 2, 1 };
+	const uint64_t *const values[6] = { NULL, levels, options };
+	assert_int_equal(scg_learn_add_values(l, x64, nr, 1, 0x6, n, values), 0);
+	assert_int_equal(scg_learn_pairs_at(l, index_of(l, x64, "getsockopt"), &pairs), 0);
+	assert_true(pairs.kept);
+	assert_int_equal(pairs.count, 4); /* (1, 3), (1, 4) and now (1, 2), (6, 2) */
+	/* pairs are taken either way round, and their values join the lists */
+	const uint64_t given[][2] = { { 9, 1 } };
+	struct scg_learn_pairs add = { .ruler = 2, .dependent = 1, .kept = true, .count = 1,
+				       .values = given };
+	assert_int_equal(scg_learn_add_paired(l, x64, nr, 1, 0x6, n, values, &add), 0);
+	assert_int_equal(scg_learn_pairs_at(l, index_of(l, x64, "getsockopt"), &pairs), 0);
+	assert_int_equal(pairs.count, 5);
+	assert_int_equal(pairs.values[3][0], 1);
+	assert_int_equal(pairs.values[3][1], 9);
+	assert_int_equal(entry_of(l, x64, "getsockopt").nvalues[2], 4);
+	/* pairs of other arguments, or too many of them, are refused and change nothing */
+	add.ruler = 0;
+	assert_int_equal(scg_learn_add_paired(l, x64, nr, 1, 0x6, n, values, &add), -EINVAL);
+	add.ruler = 2;
+	add.count = SCG_LEARN_MAX_PAIRS + 1;
+	assert_int_equal(scg_learn_add_paired(l, x64, nr, 1, 0x6, n, values, &add), -EINVAL);
+	assert_int_equal(scg_learn_add_paired(l, x64, nr_of(x64, "fcntl"), 1, 0x6, n, values,
+					      &add),
+			 -EINVAL);
+	assert_int_equal(entry_of(l, x64, "getsockopt").calls, 4);
+	scg_learn_free(l);
+}
+
+/*
+ * Pairs whose options are more than a list holds: the option alone is
+ * summarised, the pairs still say which option goes with which level, and
+ * they read back whole.
+ */
+static void test_pairs_many_options(void **state)
+{
+	(void)state;
+	const struct scg_arch *x64 = abi("x86_64");
+	struct scg_learn *l = scg_learn_new(SCG_LEARN_ARGS);
+	assert_non_null(l);
+	for (uint64_t opt = 1; opt <= 20; opt++) {
+		struct scg_seccomp_data d = call(x64, "setsockopt", 3, opt <= 10 ? 1 : 6, opt);
+		record_n(l, &d, 1);
+	}
+	struct scg_learn_pairs pairs;
+	assert_int_equal(scg_learn_pairs_at(l, 0, &pairs), 0);
+	assert_true(pairs.kept);
+	assert_int_equal(pairs.count, 20);
+	assert_int_equal(entry_of(l, x64, "setsockopt").general, 1U << 2);
+	char *text, *again;
+	assert_int_equal(scg_learn_to_text(l, NULL, &text), 0);
+	assert_non_null(strstr(text, "allow setsockopt if (level == SOL_SOCKET && optname in "
+				     "{SO_DEBUG, "));
+	struct scg_policy *p = parse(text);
+	assert_int_equal(verdict(p, call(x64, "setsockopt", 3, 6, 20)), SCG_RET_ALLOW);
+	assert_int_equal(verdict(p, call(x64, "setsockopt", 3, 1, 20)), SCG_RET_KILL_PROCESS);
+	struct scg_learn *back = scg_learn_new(0);
+	assert_non_null(back);
+	assert_int_equal(scg_learn_merge_policy(back, p, text, strlen(text)), 0);
+	assert_same_recording(l, back);
+	assert_int_equal(scg_learn_to_text(back, NULL, &again), 0);
+	assert_string_equal(text, again);
+	free(again);
+	scg_learn_free(back);
+	scg_policy_free(p);
+	free(text);
+	scg_learn_free(l);
+}
+
+/*
+ * Past SCG_LEARN_MAX_PAIRS pairs each argument is restricted on its own, as
+ * before pairs were kept, and a comment says so; the rule allows every
+ * pair seen.
+ */
+static void test_too_many_pairs(void **state)
+{
+	(void)state;
+	const struct scg_arch *x64 = abi("x86_64");
+	struct scg_learn *l = scg_learn_new(SCG_LEARN_ARGS);
+	assert_non_null(l);
+	const uint64_t levels[] = { 0, 1, 6 };
+	for (size_t level = 0; level < 3; level++)
+		for (uint64_t opt = 1; opt <= 11; opt++) { /* 33 pairs */
+			struct scg_seccomp_data d = call(x64, "setsockopt", 3, levels[level], opt);
+			record_n(l, &d, 1);
+		}
+	struct scg_learn_pairs pairs;
+	assert_int_equal(scg_learn_pairs_at(l, index_of(l, x64, "setsockopt"), &pairs), 0);
+	assert_false(pairs.kept);
+	assert_int_equal(pairs.count, 0);
+	char *text;
+	assert_int_equal(scg_learn_to_text(l, NULL, &text), 0);
+	assert_non_null(strstr(text, "# setsockopt: more than 32 pairs of level and optname seen, "
+				     "each restricted on its own\nallow setsockopt if level in {IPPROTO_IP, "
+				     "SOL_SOCKET, IPPROTO_TCP} && "
+				     "optname in {1, 2, 3, 4, 5, 6, 7, 8, 9, 0xa, 0xb} "));
+	struct scg_policy *p = parse(text);
+	assert_int_equal(verdict(p, call(x64, "setsockopt", 3, 6, 11)), SCG_RET_ALLOW);
+	assert_int_equal(verdict(p, call(x64, "setsockopt", 3, 6, 12)), SCG_RET_KILL_PROCESS);
+	/* read back: the lists, whose combinations are too many pairs again */
+	struct scg_learn *back = scg_learn_new(0);
+	assert_non_null(back);
+	assert_int_equal(scg_learn_merge_policy(back, p, text, strlen(text)), 0);
+	assert_same_recording(l, back);
+	scg_learn_free(back);
+	scg_policy_free(p);
+	free(text);
+	scg_learn_free(l);
 }
 
 /* Past SCG_LEARN_MAX_VALUES values, flags become a mask test and small numbers a range. */
@@ -827,6 +1068,15 @@ static void test_futex_families(void **state)
 	scg_policy_free(p);
 	free(text);
 	scg_learn_free(l);
+	/* a shared wait is operation 0: FUTEX_WAIT, as strace writes it */
+	l = scg_learn_new(SCG_LEARN_ARGS);
+	assert_non_null(l);
+	d = call(x64, "futex", 0x1000, 0, 1);
+	record_n(l, &d, 1);
+	assert_int_equal(scg_learn_to_text(l, NULL, &text), 0);
+	assert_non_null(strstr(text, "allow futex if futex_op in {FUTEX_WAIT, FUTEX_WAKE, "));
+	free(text);
+	scg_learn_free(l);
 }
 
 /* Random recordings: every recorded call is allowed by the written policy,
@@ -884,6 +1134,9 @@ int main(void)
 		cmocka_unit_test(test_merge_ranges),
 		cmocka_unit_test(test_value_names),
 		cmocka_unit_test(test_socket_option_names),
+		cmocka_unit_test(test_socket_option_pairs),
+		cmocka_unit_test(test_pairs_many_options),
+		cmocka_unit_test(test_too_many_pairs),
 		cmocka_unit_test(test_generalised),
 		cmocka_unit_test(test_futex_families),
 		cmocka_unit_test(test_random_recordings),

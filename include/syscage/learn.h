@@ -9,8 +9,11 @@
  * descriptor numbers only with SCG_LEARN_ARGS_FD).  An argument that takes
  * more than SCG_LEARN_MAX_VALUES distinct values is summarised instead (the
  * bits seen, the largest value) and written as a mask test (flags) or a
- * range (small numbers), or allows any value.  The recording is written as
- * policy text that allows what was seen, and as a JSON frequency profile.
+ * range (small numbers), or allows any value.  Two arguments of which one
+ * names the other's values (setsockopt's level and optname) are also kept
+ * as the pairs the calls made (struct scg_learn_pairs).  The recording is
+ * written as policy text that allows what was seen, and as a JSON
+ * frequency profile.
  * docs/learn.md describes both formats.
  *
  * Nothing here talks to the kernel: the caller feeds struct seccomp_data
@@ -67,7 +70,9 @@ SCG_API int scg_learn_add_calls(struct scg_learn *learn, const struct scg_arch *
  * argument i (bit i of @listed) took one of the @nvalues[i] values at
  * @values[i] (values past SCG_LEARN_MAX_VALUES free the argument); the
  * other arguments allow anything.  An argument restricted here but free in
- * the recording stays free.  Returns what scg_learn_add_calls() returns.
+ * the recording stays free.  For two arguments recorded as pairs (below),
+ * every combination of their lists is added.  Returns what
+ * scg_learn_add_calls() returns.
  */
 SCG_API int scg_learn_add_values(struct scg_learn *learn, const struct scg_arch *arch,
 				 uint32_t nr, uint64_t calls, unsigned listed,
@@ -92,6 +97,54 @@ struct scg_learn_entry {
 	unsigned general;
 	uint64_t bits[6], max[6];
 };
+
+/*
+ * Some arguments are named by another of the same call: setsockopt's and
+ * getsockopt's optname by the level, socket's protocol by the domain.  For
+ * those two arguments the recording also keeps the distinct pairs of
+ * values the calls made, up to SCG_LEARN_MAX_PAIRS; past that only each
+ * argument's own values are kept.  The pairs say more than the two lists:
+ * SO_KEEPALIVE at SOL_SOCKET and TCP_NODELAY at IPPROTO_TCP, not their
+ * four combinations.
+ */
+#define SCG_LEARN_MAX_PAIRS 32U
+
+struct scg_learn_pairs {
+	unsigned ruler;     /* the argument that names the other's values (level, domain) */
+	unsigned dependent; /* the argument named by it (optname, protocol) */
+	/* True when every call's pair is among the @count at @values
+	 * ([k][0]: argument @ruler, [k][1]: argument @dependent; sorted,
+	 * distinct); false when there were more than SCG_LEARN_MAX_PAIRS. */
+	bool kept;
+	size_t count;
+	const uint64_t (*values)[2];
+};
+
+/*
+ * The pairs of entry @index (as scg_learn_entry_at() numbers them), a
+ * borrowed view valid until the recording changes.  Returns 0, or -ENOENT
+ * when its syscall has no such arguments or they are not both restricted
+ * (listed or summarised).
+ */
+SCG_API int scg_learn_pairs_at(const struct scg_learn *learn, size_t index,
+			       struct scg_learn_pairs *out);
+
+/*
+ * As scg_learn_add_values(), with the pairs those calls made: @pairs (NULL:
+ * none known) names the syscall's two arguments, either way round, and
+ * restricts them: each pair's values join the arguments' lists (which
+ * need not hold them, nor be in @listed); with @pairs->kept
+ * false (more pairs than a recording keeps) the entry keeps none from then
+ * on.  Without @pairs, calls restricted to lists of both arguments may
+ * have made any combination of them, so all of those are added as pairs.
+ * Pairs are copied.  Returns what
+ * scg_learn_add_calls() returns, -EINVAL also when @pairs names other
+ * arguments than the syscall's pair or has more than SCG_LEARN_MAX_PAIRS.
+ */
+SCG_API int scg_learn_add_paired(struct scg_learn *learn, const struct scg_arch *arch,
+				 uint32_t nr, uint64_t calls, unsigned listed,
+				 const size_t nvalues[6], const uint64_t *const values[6],
+				 const struct scg_learn_pairs *pairs);
 
 /* Recorded syscalls, sorted by ABI (scg_arch_at() order) and then by number. */
 SCG_API size_t scg_learn_count(const struct scg_learn *learn);

@@ -16,6 +16,7 @@
 
 #include "arch/kernel_abi.h"
 #include "learn/internal.h"
+#include "lang/decode_internal.h"
 #include "lang/lang_internal.h"
 
 /* Types whose values are quantities, ids or handles rather than choices. */
@@ -139,6 +140,29 @@ const char *learn_param_name(const struct scg_arch *arch, const char *name, unsi
 	if (!scg_syscall_params_apply(p, arch, arg) || arg >= p->count || !p->params[arg].name[0])
 		return NULL;
 	return p->params[arg].name;
+}
+
+/*
+ * The decoder names a parameter by another argument's value where its
+ * table says so (decode_table.c: the options of a socket level, the
+ * protocols of a domain): those two are the pair.
+ */
+bool learn_paired_args(const struct scg_arch *arch, const char *name, unsigned *ruler,
+		       unsigned *dependent)
+{
+	const struct scg_syscall_params *p = scg_syscall_params(name);
+	if (!scg_syscall_params_apply(p, arch, 5))
+		return false;
+	for (unsigned i = 0; i < p->count && i < 6; i++) {
+		const struct decode_param *d =
+			p->params[i].name[0] ? decode_param_find(name, p->params[i].name) : NULL;
+		if (d && d->when && d->when_arg < p->count && d->when_arg != i) {
+			*ruler = d->when_arg;
+			*dependent = i;
+			return true;
+		}
+	}
+	return false;
 }
 
 /* The parameters read only under a flag: so far, the mode of the open calls. */

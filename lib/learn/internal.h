@@ -45,6 +45,15 @@ unsigned learn_family_args(const char *name);
 size_t learn_value_family(const char *name, unsigned arg, uint64_t value,
 			  uint64_t out[LEARN_FAMILY_MAX]);
 
+/*
+ * The two arguments of @name on @arch whose values are recorded as pairs
+ * (struct scg_learn_pairs): *@ruler names the values of *@dependent
+ * (setsockopt's level and optname, socket's domain and protocol).  False
+ * for syscalls without such arguments.
+ */
+bool learn_paired_args(const struct scg_arch *arch, const char *name, unsigned *ruler,
+		       unsigned *dependent);
+
 /* The name policy text uses for argument @arg of @name on @arch: a
  * parameter name, or NULL when only argN will do. */
 const char *learn_param_name(const struct scg_arch *arch, const char *name, unsigned arg);

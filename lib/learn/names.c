@@ -48,7 +48,7 @@ static const struct naming namings[] = {
 	{ "accept4", "flags", "SOCK_", true, 0, NULL, NULL, NULL },
 	{ "fcntl,fcntl64", "cmd", "F_", false, 0, NULL, NULL, "F_SEAL_,F_RDLCK,F_WRLCK,F_UNLCK" },
 	{ "prctl", "option", "PR_", false, 0, NULL, NULL, NULL },
-	{ "futex,futex_time64", "futex_op", "FUTEX_", true, 0x7f, NULL, NULL, NULL },
+	{ "futex,futex_time64", "futex_op", "FUTEX_", true, 0x7f, NULL, "FUTEX_WAIT", NULL },
 	{ "rt_sigprocmask,sigprocmask", "how", "SIG_", false, 0, NULL, NULL, NULL },
 	{ "lseek,_llseek", "whence", "SEEK_", false, 0, NULL, NULL, NULL },
 	{ "madvise", "advice", "MADV_", false, 0, NULL, NULL, NULL },
@@ -90,10 +90,6 @@ static const struct naming *naming_of(const char *syscall, const char *param)
 	return NULL;
 }
 
-/* Aliases never written: another name of the same value reads better. */
-static const char aliases[][19] = {"O_NDELAY", "O_ACCMODE",	     "MAP_ANON",
-				   "MAP_FILE", "FUTEX_WAIT_PRIVATE", "FUTEX_WAKE_PRIVATE"};
-
 /*
  * The first constant starting with one of @prefixes, and not in @skip,
  * whose value on @arch is @value; NULL if none.
@@ -107,10 +103,8 @@ static const char *find_name(const struct scg_arch *arch, const char *prefixes, 
 		uint64_t v;
 		if (!name || !in_list(prefixes, name, true) || (skip && in_list(skip, name, true)))
 			continue;
-		bool alias = false;
-		for (size_t k = 0; k < sizeof(aliases) / sizeof(aliases[0]); k++)
-			alias |= !strcmp(name, aliases[k]);
-		if (!alias && constant_value(name, arch, &v) == 0 && v == value)
+		/* an alias (AF_LOCAL, O_NDELAY): the decoder's usual name reads better */
+		if (!decode_is_alias(name) && constant_value(name, arch, &v) == 0 && v == value)
 			return name;
 	}
 	return NULL;

@@ -29,6 +29,12 @@ struct learn_entry {
 	uint8_t nvalues[6];
 	uint64_t values[6][SCG_LEARN_MAX_VALUES]; /* sorted */
 	uint64_t bits[6], max[6]; /* of every value, for the arguments in general */
+	/* The syscall's paired arguments (learn_paired_args()), and whether
+	 * pairs[] still holds the pair of every call. */
+	bool paired, pairs_kept;
+	uint8_t pair_ruler, pair_dependent;
+	uint8_t npairs;
+	uint64_t pairs[SCG_LEARN_MAX_PAIRS][2]; /* sorted */
 };
 
 /* The last few (seccomp_data.arch, x32 bit) pairs seen, to skip the ABI lookup. */
@@ -119,6 +125,48 @@ static void init_entry(const struct scg_learn *l, struct learn_entry *e, uint32_
 	e->ruler = (uint8_t)ruler;
 	e->ruler_bits = bits;
 	e->family = name ? (uint8_t)(learn_family_args(name) & scalar) : 0;
+	unsigned pr = 0, pd = 0;
+	e->paired = name && learn_paired_args(a, name, &pr, &pd);
+	e->pairs_kept = e->paired;
+	e->pair_ruler = (uint8_t)pr;
+	e->pair_dependent = (uint8_t)pd;
+}
+
+/* Both paired arguments are restricted: only then do the pairs mean anything. */
+static bool pairs_matter(const struct learn_entry *e)
+{
+	unsigned both = 1U << e->pair_ruler | 1U << e->pair_dependent;
+	return e->paired && ((e->tracked | e->general) & both) == both;
+}
+
+/*
+ * Adds the pair (@ruler, @dependent) to the sorted pairs; past
+ * SCG_LEARN_MAX_PAIRS the pairs are given up on, and each argument's own
+ * values are all that is left.
+ */
+static void add_pair(struct learn_entry *e, uint64_t ruler, uint64_t dependent)
+{
+	if (!e->pairs_kept)
+		return;
+	if (e->narrow & (1U << e->pair_ruler))
+		ruler &= 0xffffffffULL;
+	if (e->narrow & (1U << e->pair_dependent))
+		dependent &= 0xffffffffULL;
+	size_t n = e->npairs, pos = 0;
+	while (pos < n && (e->pairs[pos][0] < ruler ||
+			   (e->pairs[pos][0] == ruler && e->pairs[pos][1] < dependent)))
+		pos++;
+	if (pos < n && e->pairs[pos][0] == ruler && e->pairs[pos][1] == dependent)
+		return;
+	if (n == SCG_LEARN_MAX_PAIRS) {
+		e->pairs_kept = false;
+		e->npairs = 0;
+		return;
+	}
+	memmove(&e->pairs[pos + 1], &e->pairs[pos], (n - pos) * sizeof(e->pairs[0]));
+	e->pairs[pos][0] = ruler;
+	e->pairs[pos][1] = dependent;
+	e->npairs = (uint8_t)(n + 1);
 }
 
 /*
@@ -264,6 +312,8 @@ int scg_learn_record(struct scg_learn *learn, const struct scg_seccomp_data *dat
 	drop_unread_args(e, data->args);
 	for (unsigned i = 0; (e->tracked | e->general) && i < 6; i++)
 		add_seen(e, i, data->args[i]);
+	if (pairs_matter(e))
+		add_pair(e, data->args[e->pair_ruler], data->args[e->pair_dependent]);
 	return 0;
 }
 
@@ -292,37 +342,106 @@ int scg_learn_add_calls(struct scg_learn *learn, const struct scg_arch *arch, ui
 	e->tracked = 0;
 	e->general = 0;
 	memset(e->nvalues, 0, sizeof(e->nvalues));
+	e->npairs = 0;
 	return 0;
+}
+
+/* @pairs names the pair of @nr on @arch (either way round) and fits in a recording. */
+static bool pairs_fit(const struct scg_arch *arch, uint32_t nr, const struct scg_learn_pairs *p)
+{
+	const char *name = scg_syscall_name(arch, nr);
+	unsigned ruler, dependent;
+	if (!name || !learn_paired_args(arch, name, &ruler, &dependent))
+		return false;
+	bool named = (p->ruler == ruler && p->dependent == dependent) ||
+		     (p->ruler == dependent && p->dependent == ruler);
+	return named && (!p->kept || (p->count <= SCG_LEARN_MAX_PAIRS && (p->values || !p->count)));
+}
+
+/*
+ * Adds the pairs of calls that took @pairs (NULL: any combination of the
+ * values listed for the two arguments) to @e, whose lists have the calls.
+ */
+static void add_pairs(struct learn_entry *e, const struct scg_learn_pairs *pairs, unsigned listed,
+		      const size_t nvalues[6], const uint64_t *const values[6])
+{
+	if (!pairs_matter(e))
+		return;
+	if (pairs && !pairs->kept) {
+		e->pairs_kept = false;
+		e->npairs = 0;
+		return;
+	}
+	if (pairs) {
+		bool swapped = pairs->ruler != e->pair_ruler;
+		for (size_t k = 0; k < pairs->count; k++) {
+			uint64_t r = pairs->values[k][swapped], d = pairs->values[k][!swapped];
+			add_seen(e, e->pair_ruler, r);
+			add_seen(e, e->pair_dependent, d);
+			add_pair(e, r, d);
+		}
+		return;
+	}
+	unsigned ri = e->pair_ruler, di = e->pair_dependent;
+	if (!(listed & (1U << ri)) || !(listed & (1U << di)))
+		return; /* not reached: pairs_matter() needs both listed */
+	for (size_t i = 0; i < nvalues[ri] && e->pairs_kept; i++)
+		for (size_t k = 0; k < nvalues[di] && e->pairs_kept; k++)
+			add_pair(e, values[ri][i], values[di][k]);
 }
 
 int scg_learn_add_values(struct scg_learn *learn, const struct scg_arch *arch, uint32_t nr,
 			 uint64_t calls, unsigned listed, const size_t nvalues[6],
 			 const uint64_t *const values[6])
 {
+	return scg_learn_add_paired(learn, arch, nr, calls, listed, nvalues, values, NULL);
+}
+
+int scg_learn_add_paired(struct scg_learn *learn, const struct scg_arch *arch, uint32_t nr,
+			 uint64_t calls, unsigned listed, const size_t nvalues[6],
+			 const uint64_t *const values[6], const struct scg_learn_pairs *pairs)
+{
 	uint32_t a;
-	if (arch_position(arch, &a) < 0)
+	if (arch_position(arch, &a) < 0 || (pairs && !pairs_fit(arch, nr, pairs)))
 		return -EINVAL;
 	bool fresh = find(learn, a, nr) == NULL;
 	struct learn_entry *e = find_or_add(learn, a, nr);
 	if (!e)
 		return -ENOMEM;
-	unsigned nonempty = 0;
+	unsigned restricted = 0;
 	for (unsigned i = 0; i < 6; i++)
-		nonempty |= nvalues[i] ? 1U << i : 0;
+		restricted |= nvalues[i] ? listed & (1U << i) : 0;
+	/* kept pairs restrict their two arguments, and bring their values with them */
+	if (pairs && pairs->kept && pairs->count)
+		restricted |= 1U << pairs->ruler | 1U << pairs->dependent;
 	if (fresh) /* what the other recording restricted, this one now tracks */
-		e->tracked = (uint8_t)(listed & nonempty);
+		e->tracked = (uint8_t)restricted;
 	else
-		e->tracked &= (uint8_t)(listed & nonempty);
+		e->tracked &= (uint8_t)restricted;
 	/* An argument summarised here and listed there stays summarised, widened. */
-	e->general &= (uint8_t)(listed & nonempty);
+	e->general &= (uint8_t)restricted;
 	for (unsigned i = 0; i < 6; i++) {
 		if (!(e->tracked & (1U << i)))
 			e->nvalues[i] = 0;
 		for (size_t k = 0; k < nvalues[i] && ((e->tracked | e->general) & (1U << i)); k++)
 			add_seen(e, i, values[i][k]);
 	}
+	add_pairs(e, pairs, listed, nvalues, values);
 	e->calls += calls;
 	learn->total += calls;
+	return 0;
+}
+
+int scg_learn_pairs_at(const struct scg_learn *learn, size_t index, struct scg_learn_pairs *out)
+{
+	if (index >= learn->count || !pairs_matter(&learn->entries[index]))
+		return -ENOENT;
+	const struct learn_entry *e = &learn->entries[index];
+	*out = (struct scg_learn_pairs){ .ruler = e->pair_ruler,
+					 .dependent = e->pair_dependent,
+					 .kept = e->pairs_kept,
+					 .count = e->pairs_kept ? e->npairs : 0,
+					 .values = e->pairs };
 	return 0;
 }
 

@@ -96,7 +96,6 @@ static void append_count(struct strbuf *sb, uint64_t calls)
 	strbuf_appendf(sb, "# %" PRIu64 " call%s", calls, calls == 1 ? "" : "s");
 }
 
-/* " if prot in {1, 3} && flags == 0x22" for the restricted arguments of @e. */
 /* Largest value of a summarised number written as a range (`arg <= MAX`); larger: free. */
 #define RANGE_LIMIT UINT64_C(0xffff)
 
@@ -113,67 +112,237 @@ static enum summary summary_of(const struct scg_learn_entry *e, unsigned i)
 	return e->max[i] <= RANGE_LIMIT ? SUMMARY_RANGE : SUMMARY_NONE;
 }
 
-/*
- * " if prot in {PROT_READ, PROT_READ|PROT_WRITE} && flags == MAP_PRIVATE"
- * for the restricted arguments of @e; a summarised one gives
- * "(flags & ~(O_CREAT|O_CLOEXEC)) == 0" (no bit never seen) or "cmd <= 1030".
- */
-static void append_condition(struct strbuf *sb, const struct scg_learn_entry *e)
+/* What the names of one rule's values may depend on: the arguments with one value in every call. */
+struct known_args {
+	uint64_t args[6];
+	unsigned mask;
+};
+
+/* "prot" for a named parameter, else "arg2" or "arg2.lo" (compared as 32 bits). */
+static const char *arg_text(const struct scg_learn_entry *e, unsigned i, char buf[16])
 {
-	const char *join = " if ";
+	const char *param = learn_param_name(e->arch, e->name, i);
+	if (param)
+		return param;
 	unsigned narrow = 0;
 	learn_scalar_args(e->arch, e->name, 0, &narrow);
-	/* the arguments with one value in every call: what another's names may depend on */
-	uint64_t args[6] = { 0 };
-	unsigned known = 0;
-	for (unsigned i = 0; i < 6; i++)
-		if ((e->listed & (1U << i)) && e->nvalues[i] == 1) {
-			args[i] = e->values[i][0];
-			known |= 1U << i;
-		}
-	for (unsigned i = 0; i < 6; i++) {
-		enum summary s = summary_of(e, i);
-		if ((!(e->listed & (1U << i)) || !e->nvalues[i]) && s == SUMMARY_NONE)
-			continue;
-		strbuf_append(sb, join);
-		join = " && ";
-		const char *param = learn_param_name(e->arch, e->name, i);
-		char arg[16];
-		snprintf(arg, sizeof(arg), "arg%u%s", i, (narrow & (1U << i)) ? ".lo" : "");
-		if (s == SUMMARY_MASK) {
-			strbuf_appendf(sb, "(%s & ~(", param ? param : arg);
-			learn_append_value(sb, e->arch, e->name, param, e->bits[i], args, known);
-			strbuf_append(sb, ")) == 0");
-			continue;
-		}
-		strbuf_append(sb, param ? param : arg);
-		if (s == SUMMARY_RANGE) {
-			strbuf_appendf(sb, " <= %" PRIu64, e->max[i]);
-			continue;
-		}
-		if (e->nvalues[i] == 1) {
-			strbuf_append(sb, " == ");
-			learn_append_value(sb, e->arch, e->name, param, e->values[i][0], args,
-					   known);
-		} else {
-			strbuf_append(sb, " in {");
-			for (size_t k = 0; k < e->nvalues[i]; k++) {
-				if (k)
-					strbuf_append(sb, ", ");
-				learn_append_value(sb, e->arch, e->name, param,
-						   e->values[i][k], args, known);
-			}
-			strbuf_append(sb, "}");
-		}
+	snprintf(buf, 16, "arg%u%s", i, (narrow & (1U << i)) ? ".lo" : "");
+	return buf;
+}
+
+/* "prot == PROT_READ" or "prot in {PROT_READ, PROT_READ|PROT_WRITE}": @n values of argument @i. */
+static void append_list(struct strbuf *sb, const struct scg_learn_entry *e, unsigned i,
+			const uint64_t *values, size_t n, size_t stride, const struct known_args *k)
+{
+	char buf[16];
+	const char *param = learn_param_name(e->arch, e->name, i);
+	strbuf_append(sb, arg_text(e, i, buf));
+	strbuf_append(sb, n == 1 ? " == " : " in {");
+	for (size_t v = 0; v < n; v++) {
+		if (v)
+			strbuf_append(sb, ", ");
+		learn_append_value(sb, e->arch, e->name, param, values[v * stride], k->args,
+				   k->mask);
+	}
+	if (n != 1)
+		strbuf_append(sb, "}");
+}
+
+/*
+ * The test of argument @i of @e on its own: its list, or for a summarised
+ * one "(flags & ~(O_CREAT|O_CLOEXEC)) == 0" (no bit never seen) or
+ * "cmd <= 1030"; false (nothing written) when it allows any value.
+ */
+static bool arg_restricted(const struct scg_learn_entry *e, unsigned i)
+{
+	return ((e->listed & (1U << i)) && e->nvalues[i]) || summary_of(e, i) != SUMMARY_NONE;
+}
+
+static bool append_arg(struct strbuf *sb, const struct scg_learn_entry *e, unsigned i,
+		       const struct known_args *k, const char *join)
+{
+	enum summary s = summary_of(e, i);
+	if (!arg_restricted(e, i))
+		return false;
+	strbuf_append(sb, join);
+	char buf[16];
+	const char *name = arg_text(e, i, buf);
+	if (s == SUMMARY_MASK) {
+		strbuf_appendf(sb, "(%s & ~(", name);
+		learn_append_value(sb, e->arch, e->name, learn_param_name(e->arch, e->name, i),
+				   e->bits[i], k->args, k->mask);
+		strbuf_append(sb, ")) == 0");
+	} else if (s == SUMMARY_RANGE) {
+		strbuf_appendf(sb, "%s <= %" PRIu64, name, e->max[i]);
+	} else {
+		append_list(sb, e, i, e->values[i], e->nvalues[i], 1, k);
+	}
+	return true;
+}
+
+/* One value of the ruler and the text of the dependent values it took. */
+struct pair_group {
+	uint64_t ruler;
+	size_t text, len; /* of its dependent's test, in pair_terms.texts */
+	size_t term;      /* the group whose term it shares (itself when first) */
+};
+
+/*
+ * The pairs of a rule as terms, one per ruler value, the ruler values whose
+ * dependent reads the same sharing one: `level == SOL_SOCKET && optname in
+ * {SO_REUSEADDR, SO_KEEPALIVE}`, `level == IPPROTO_TCP && optname ==
+ * TCP_NODELAY`.  Each term names the dependent's values by its ruler's.
+ */
+struct pair_terms {
+	const struct scg_learn_entry *e;
+	const struct scg_learn_pairs *p;
+	struct strbuf texts;
+	struct pair_group groups[SCG_LEARN_MAX_PAIRS];
+	size_t ngroups, nterms;
+};
+
+static bool same_text(const struct pair_terms *t, size_t a, size_t b)
+{
+	const struct pair_group *x = &t->groups[a], *y = &t->groups[b];
+	return x->len == y->len && !memcmp(t->texts.data + x->text, t->texts.data + y->text, x->len);
+}
+
+static void pair_terms_build(struct pair_terms *t, const struct scg_learn_entry *e,
+			     const struct scg_learn_pairs *p, const struct known_args *k)
+{
+	memset(t, 0, sizeof(*t));
+	t->e = e;
+	t->p = p;
+	for (size_t i = 0; i < p->count;) {
+		size_t end = i;
+		while (end < p->count && p->values[end][0] == p->values[i][0])
+			end++;
+		struct known_args under = *k;
+		under.args[p->ruler] = p->values[i][0];
+		under.mask |= 1U << p->ruler;
+		struct pair_group *g = &t->groups[t->ngroups];
+		*g = (struct pair_group){ .ruler = p->values[i][0], .text = t->texts.len,
+					  .term = t->ngroups };
+		append_list(&t->texts, e, p->dependent, &p->values[i][1], end - i, 2, &under);
+		g->len = t->texts.len - g->text;
+		t->ngroups++;
+		i = end;
+	}
+	for (size_t i = 0; i < t->ngroups && !t->texts.failed; i++) {
+		for (size_t j = 0; j < i && t->groups[i].term == i; j++)
+			if (t->groups[j].term == j && same_text(t, i, j))
+				t->groups[i].term = j;
+		t->nterms += t->groups[i].term == i;
 	}
 }
 
-static void write_rule(struct strbuf *sb, const struct abi_view *v,
+/* The ruler's test of the term of group @g: its values, names by @k. */
+static void append_term_ruler(struct strbuf *sb, const struct pair_terms *t, size_t g,
+			      const struct known_args *k)
+{
+	uint64_t rulers[SCG_LEARN_MAX_PAIRS];
+	size_t n = 0;
+	for (size_t j = g; j < t->ngroups; j++)
+		if (t->groups[j].term == g)
+			rulers[n++] = t->groups[j].ruler;
+	append_list(sb, t->e, t->p->ruler, rulers, n, 1, k);
+}
+
+static void append_term_dependent(struct strbuf *sb, const struct pair_terms *t, size_t g)
+{
+	if (!t->texts.failed)
+		strbuf_appendn(sb, t->texts.data + t->groups[g].text, t->groups[g].len);
+}
+
+/* "(R && D) || (R && D)", in parentheses when @inside another condition. */
+static void append_terms(struct strbuf *sb, const struct pair_terms *t, const struct known_args *k,
+			 bool inside)
+{
+	strbuf_append(sb, inside ? "(" : "");
+	for (size_t g = 0, n = 0; g < t->ngroups; g++) {
+		if (t->groups[g].term != g)
+			continue;
+		strbuf_append(sb, n++ ? " || (" : "(");
+		append_term_ruler(sb, t, g, k);
+		strbuf_append(sb, " && ");
+		append_term_dependent(sb, t, g);
+		strbuf_append(sb, ")");
+	}
+	strbuf_append(sb, inside ? ")" : "");
+}
+
+/*
+ * " if prot in {PROT_READ, PROT_READ|PROT_WRITE} && flags == MAP_PRIVATE"
+ * for the restricted arguments of @e in their order.  The paired ones
+ * (@pairs, NULL when none are kept) are written from their pairs: as one
+ * test each when their pairs make one term, else as the disjunction of the
+ * terms where the first of them stands.
+ */
+static void append_condition(struct strbuf *sb, const struct scg_learn_entry *e,
+			     const struct scg_learn_pairs *pairs)
+{
+	const char *join = " if ";
+	struct known_args k = { { 0 }, 0 };
+	for (unsigned i = 0; i < 6; i++)
+		if ((e->listed & (1U << i)) && e->nvalues[i] == 1) {
+			k.args[i] = e->values[i][0];
+			k.mask |= 1U << i;
+		}
+	unsigned skip = pairs ? 1U << pairs->ruler | 1U << pairs->dependent : 0;
+	k.mask &= ~skip; /* each term of the pairs says its own ruler */
+	struct pair_terms terms = { 0 };
+	if (pairs)
+		pair_terms_build(&terms, e, pairs, &k);
+	bool others = false;
+	for (unsigned i = 0; i < 6; i++)
+		others |= !(skip & (1U << i)) && arg_restricted(e, i);
+	for (unsigned i = 0; i < 6; i++) {
+		if (!(skip & (1U << i))) {
+			if (append_arg(sb, e, i, &k, join))
+				join = " && ";
+			continue;
+		}
+		bool first = !(skip & ((1U << i) - 1));
+		if (terms.nterms == 1 || first)
+			strbuf_append(sb, join);
+		join = " && ";
+		if (terms.nterms != 1) {
+			if (first)
+				append_terms(sb, &terms, &k, others);
+		} else if (i == pairs->ruler) {
+			append_term_ruler(sb, &terms, 0, &k);
+		} else {
+			append_term_dependent(sb, &terms, 0);
+		}
+	}
+	if (pairs) {
+		if (terms.texts.failed)
+			sb->failed = true;
+		strbuf_release(&terms.texts);
+	}
+}
+
+/*
+ * One rule.  The pairs of two arguments that name each other are written
+ * when kept; past SCG_LEARN_MAX_PAIRS a comment line says that each
+ * argument is restricted on its own.
+ */
+static void write_rule(struct strbuf *sb, const struct abi_view *v, size_t index,
 		       const struct scg_learn_entry *e)
 {
+	struct scg_learn_pairs pairs;
+	bool paired = scg_learn_pairs_at(v->learn, index, &pairs) == 0;
+	if (paired && !pairs.kept) {
+		char r[16], d[16];
+		strbuf_appendf(sb,
+			       "# %s: more than %u pairs of %s and %s seen, each restricted on its "
+			       "own\n",
+			       e->name, SCG_LEARN_MAX_PAIRS, arg_text(e, pairs.ruler, r),
+			       arg_text(e, pairs.dependent, d));
+	}
 	size_t start = sb->len;
 	strbuf_appendf(sb, "allow %s", e->name);
-	append_condition(sb, e);
+	append_condition(sb, e, paired && pairs.kept && pairs.count ? &pairs : NULL);
 	strbuf_append(sb, v->on);
 	pad_line(sb, start);
 	append_count(sb, e->calls);
@@ -254,7 +423,7 @@ static void write_category(struct strbuf *sb, const struct abi_view *v, size_t g
 	for (size_t i = v->first; i < v->end; i++) {
 		scg_learn_entry_at(v->learn, i, &e);
 		if (e.name && category_of(e.name) == group)
-			write_rule(sb, v, &e);
+			write_rule(sb, v, i, &e);
 	}
 }
 

@@ -193,6 +193,28 @@ expect_status 0 "learn --args: setsockopt(SOL_SOCKET, SO_REUSEADDR)" -- \
 expect_grep "$TMP/so.policy" '^allow setsockopt if level == SOL_SOCKET && optname == SO_REUSEADDR( |$)' \
 	"setsockopt: the option by its name"
 expect_status 0 "setsockopt runs under the learned policy" -- $T "$S" run -p "$TMP/so.policy" -- "$H" reuseaddr
+# options at two levels are learned as (level, optname) pairs, one term per level:
+# an option is allowed only at the level it was seen at
+"$H" sockopts
+if [ $? = 3 ]; then
+	for check in "pairs: learned" "pairs: one term per level" "pairs: replay" "pairs: a crossed pair is refused" \
+		"pairs: emu allows a pair seen" "pairs: emu refuses a crossed pair" "pairs: --merge keeps them" \
+		"pairs: --format oci" "pairs: the OCI export refuses a crossed pair"; do
+		ok "$check # SKIP no AF_INET sockets here"
+	done
+else
+	expect_status 0 "pairs: learned" -- $T "$S" learn --args -o "$TMP/so2.policy" -- "$H" sockopts
+	so2='^allow setsockopt if \(level == SOL_SOCKET && optname == SO_REUSEADDR\) \|\| \(level == IPPROTO_TCP && optname == TCP_NODELAY\)( |$)'
+	expect_grep "$TMP/so2.policy" "$so2" "pairs: one term per level"
+	expect_status 0 "pairs: replay" -- $T "$S" run -p "$TMP/so2.policy" -- "$H" sockopts
+	expect_status 159 "pairs: a crossed pair is refused" -- $T "$S" run -p "$TMP/so2.policy" -- "$H" sockopts crossed
+	expect_emu "pairs: emu allows a pair seen" ALLOW -- -f "$TMP/so2.policy" setsockopt 3 6 1
+	expect_emu "pairs: emu refuses a crossed pair" KILL_PROCESS -- -f "$TMP/so2.policy" setsockopt 3 6 2
+	$T "$S" learn --args --merge "$TMP/so2.policy" -o "$TMP/so3.policy" -- "$H" sockopts 2>"$TMP/err"
+	expect_grep "$TMP/so3.policy" "$so2"'.*# 4 calls' "pairs: --merge keeps them"
+	expect_status 0 "pairs: --format oci" -- $T "$S" learn --args --format oci -o "$TMP/so.json" -- "$H" sockopts
+	expect_emu "pairs: the OCI export refuses a crossed pair" KILL_PROCESS -- -f "$TMP/so.json" setsockopt 3 6 2
+fi
 
 args_replay "sh -c 'ls; cat'" sh -c 'ls / >/dev/null; cat </dev/null'
 for prog in python3 git curl; do

@@ -16,12 +16,20 @@
  *                             interrupting this one with SIGUSR1 (SA_RESTART)
  *   learn_workload prctl-name  prctl(PR_SET_NAME) with a name in freshly
  *                             allocated memory: an address that changes from run to run
+ *   learn_workload reuseaddr  setsockopt(SOL_SOCKET, SO_REUSEADDR) on a Unix socket
+ *   learn_workload sockopts [crossed]
+ *       a TCP socket's options at two levels: SO_REUSEADDR at SOL_SOCKET and
+ *       TCP_NODELAY at IPPROTO_TCP, then getsockopt(SOL_SOCKET, SO_TYPE);
+ *       crossed: also option 2 at IPPROTO_TCP (TCP_MAXSEG, SO_REUSEADDR's
+ *       number), a pair the others do not make.  Exits 3 without AF_INET.
  *   learn_workload daemon uname|getppid
  *       forks a child and exits 0; the child waits until the parent's end of
  *       a pipe is closed (the parent is exiting) and then makes that call
  *
  * Exits 0 when everything went as planned, 1 otherwise, 2 on bad usage.
  */
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -125,6 +133,21 @@ static long getpid_int80(void)
 #endif
 
 /* A descendant that makes @call once the program (this process) is gone. */
+/* `sockopts [crossed]`: options at two levels (see the usage above). */
+static int socket_options(const char *mode)
+{
+	int fd = socket(AF_INET, SOCK_STREAM, 0), one = 1, type = 0, seg = 1200;
+	socklen_t len = sizeof(type);
+	if (fd < 0)
+		return 3;
+	bool done = setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) == 0 &&
+		    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one)) == 0 &&
+		    getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &len) == 0 && type == SOCK_STREAM;
+	if (done && !strcmp(mode, "crossed"))
+		done = setsockopt(fd, IPPROTO_TCP, TCP_MAXSEG, &seg, sizeof(seg)) == 0;
+	return close(fd) == 0 && done ? 0 : 1;
+}
+
 static int daemon_call(const char *call)
 {
 	int p[2];
@@ -195,8 +218,10 @@ int main(int argc, char **argv)
 			       ? 0
 			       : 1;
 	}
+	if ((argc == 2 || argc == 3) && !strcmp(argv[1], "sockopts"))
+		return socket_options(argc == 3 ? argv[2] : "");
 	if (argc == 3 && !strcmp(argv[1], "daemon"))
 		return daemon_call(argv[2]);
-	fprintf(stderr, "usage: learn_workload getppid|int80|x32|prio|uname|signals|reuseaddr|daemon ...\n");
+	fprintf(stderr, "usage: learn_workload getppid|int80|x32|prio|uname|signals|reuseaddr|sockopts|daemon ...\n");
 	return 2;
 }
