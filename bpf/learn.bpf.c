@@ -35,7 +35,7 @@ typedef __u32 __wsum;
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_core_read.h>
 
-#include "learn_ebpf_maps.h"
+#include "ebpf/maps.h"
 
 /* The uapi constants used (linux/bpf.h). */
 enum {

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * What bpf/learn.bpf.c and its loader, cli/learn_ebpf.c, share: the layout
+ * What bpf/learn.bpf.c and its loader, lib/ebpf/learn.c, share: the layout
  * of its maps' keys and values.  Fixed-size types only; both sides are
  * little-endian x86_64.
  */
-#ifndef SCG_CLI_LEARN_EBPF_MAPS_H
-#define SCG_CLI_LEARN_EBPF_MAPS_H
+#ifndef SCG_LIB_EBPF_MAPS_H
+#define SCG_LIB_EBPF_MAPS_H
 
 #ifndef __bpf__
 #include <stddef.h>
