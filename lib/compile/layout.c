@@ -111,6 +111,8 @@ struct layout {
 	struct nr_range *ranges;
 	size_t nranges, ranges_cap;
 	const struct weights *weights;
+	struct nr_weights nw;        /* the workload on nw_arch, by number */
+	const struct scg_arch *nw_arch;
 	uint32_t allow;           /* the RET ALLOW node: the verdict the kernel caches */
 	struct hot_list hot;      /* candidates for the chain in front of the tree */
 	int err;
@@ -383,8 +385,15 @@ static int cut_interval(struct layout *l, const struct scg_arch *arch, uint32_t 
 	uint64_t *cuts = cut_points(arch, first, last, rules, nrules, &ncuts);
 	struct rule_span *active = malloc((nrules ? nrules : 1) * sizeof(*active));
 	uint32_t *ids = malloc((nrules ? nrules : 1) * sizeof(*ids));
-	struct nr_weights nw;
-	int err = weights_by_nr(l->weights, arch, &nw);
+	int err = 0;
+	if (l->nw_arch != arch) { /* once per ABI, however many intervals it has */
+		nr_weights_release(&l->nw);
+		l->nw_arch = NULL;
+		err = weights_by_nr(l->weights, arch, &l->nw);
+		if (!err)
+			l->nw_arch = arch;
+	}
+	l->nw.next = 0;
 	if (!cuts || !active || !ids)
 		err = -ENOMEM;
 	for (size_t k = 0; !err && k + 1 < ncuts; k++) {
@@ -392,10 +401,9 @@ static int cut_interval(struct layout *l, const struct scg_arch *arch, uint32_t 
 		/* A known syscall is a cut on both sides: a piece holds one or none. */
 		bool known = next_syscall(arch, &si, at) == at;
 		update_active(rules, nrules, &next, at, active, &nactive);
-		err = push_piece(l, arch, &nw, (uint32_t)at, (uint32_t)(cuts[k + 1] - 1), known,
+		err = push_piece(l, arch, &l->nw, (uint32_t)at, (uint32_t)(cuts[k + 1] - 1), known,
 				 active, nactive, ids);
 	}
-	nr_weights_release(&nw);
 	free(cuts);
 	free(active);
 	free(ids);
@@ -710,6 +718,7 @@ static void layout_release(struct layout *l)
 	free(l->keys);
 	free(l->ranges);
 	hot_release(&l->hot);
+	nr_weights_release(&l->nw);
 }
 
 /* The distinct AUDIT_ARCH values of the targets, in target order. */
