@@ -18,7 +18,7 @@
  *
  * Built with clang -target bpf against the few kernel structures it reads,
  * declared here with CO-RE relocations: no vmlinux.h from the build machine.
- * cli/learn_ebpf.c loads it.  docs/learn.md, "Learning with eBPF".
+ * lib/ebpf/learn.c (libsyscage-ebpf) loads it.  docs/learn.md, "Learning with eBPF".
  */
 typedef unsigned char __u8;
 typedef unsigned short __u16;

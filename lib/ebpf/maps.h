@@ -12,7 +12,7 @@
 
 #include <linux/types.h>
 
-/* The BPF object (ELF) built from bpf/learn.bpf.c, bpf/learn_object.c; @size set. */
+/* The BPF object (ELF) built from bpf/learn.bpf.c, embedded by object.c; @size set. */
 const void *learn_ebpf_object(size_t *size);
 #endif
 
