@@ -27,7 +27,7 @@ static void on_log(void *ctx, enum scg_severity severity, const char *message)
 {
 	(void)ctx;
 	if (severity == SCG_SEV_NOTE)
-		fprintf(stderr, "libbpf: %s", message);
+		fputs(message, stderr); /* libbpf's own, "libbpf: " included */
 	else
 		cli_error("learn --ebpf: %s", message);
 }
