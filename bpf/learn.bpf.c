@@ -18,7 +18,7 @@
  *
  * Built with clang -target bpf against the few kernel structures it reads,
  * declared here with CO-RE relocations: no vmlinux.h from the build machine.
- * cli/learn_ebpf.c loads it.  docs/learn.md, "Learning with eBPF".
+ * lib/ebpf/learn.c (libsyscage-ebpf) loads it.  docs/learn.md, "Learning with eBPF".
  */
 typedef unsigned char __u8;
 typedef unsigned short __u16;
@@ -35,7 +35,7 @@ typedef __u32 __wsum;
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_core_read.h>
 
-#include "learn_ebpf_maps.h"
+#include "ebpf/maps.h"
 
 /* The uapi constants used (linux/bpf.h). */
 enum {

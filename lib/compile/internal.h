@@ -187,6 +187,25 @@ void weights_release(struct weights *w);
 /* Calls of @name (0 when unknown or @name is NULL). */
 uint64_t weights_of(const struct weights *w, const char *name);
 
+/*
+ * The workload on one ABI, in number order, for lookups in ascending number
+ * order: each name the ABI knows, at its number.  weights_by_nr() returns 0
+ * or -ENOMEM; nr_weights_release() frees what it built.
+ */
+struct nr_weight {
+	uint32_t nr;
+	uint64_t count;
+};
+struct nr_weights {
+	struct nr_weight *v;
+	size_t n;
+	size_t next; /* where the next lookup starts */
+};
+int weights_by_nr(const struct weights *w, const struct scg_arch *arch, struct nr_weights *out);
+/* Calls of number @nr; each call's @nr at least the one before. */
+uint64_t nr_weights_of(struct nr_weights *nw, uint32_t nr);
+void nr_weights_release(struct nr_weights *nw);
+
 /* --- hot syscalls (hot.c) ------------------------------------------------ */
 
 /* At most this many `jeq` in front of an ABI's tree. */

@@ -111,6 +111,8 @@ struct layout {
 	struct nr_range *ranges;
 	size_t nranges, ranges_cap;
 	const struct weights *weights;
+	struct nr_weights nw;        /* the workload on nw_arch, by number */
+	const struct scg_arch *nw_arch;
 	uint32_t allow;           /* the RET ALLOW node: the verdict the kernel caches */
 	struct hot_list hot;      /* candidates for the chain in front of the tree */
 	int err;
@@ -240,12 +242,11 @@ static int push_range(struct layout *l, uint32_t first, uint32_t last, uint32_t 
 	return 0;
 }
 
-/* Range l->nranges - 1, number @nr of @arch, is not cacheable: a candidate for the chain. */
-static int note_hot(struct layout *l, const struct scg_arch *arch, uint32_t nr, uint32_t node)
+/* Range l->nranges - 1, number @nr, made @count calls and is not cacheable: a candidate for the chain. */
+static int note_hot(struct layout *l, uint32_t nr, uint32_t node, uint64_t count)
 {
 	if (l->weights->n == 0)
 		return 0; /* no workload: the tree alone */
-	uint64_t count = weights_of(l->weights, scg_syscall_name(arch, nr));
 	/* Argument checks are never cached: they are candidates even when the workload
 	 * never made the call (hot_sort() puts them after the frequent ones). */
 	bool checks = l->g->nodes[node].kind == DAG_TEST;
@@ -268,37 +269,51 @@ static void add_bound(uint64_t *bounds, size_t *n, uint64_t lo, uint64_t hi, uin
 		bounds[(*n)++] = b;
 }
 
+/* Appends @b to the sorted, distinct @out unless it is there already. */
+static void put_cut(uint64_t *out, size_t *n, uint64_t b)
+{
+	if (*n == 0 || out[*n - 1] < b)
+		out[(*n)++] = b;
+}
+
 /*
  * Where decisions in [lo, hi] can change, sorted and distinct, from lo to
  * hi + 1: each known syscall and the number after it, the first number of
- * each rule's interval and the number after its last.  NULL on ENOMEM.
+ * each rule's interval and the number after its last.  The syscall table is
+ * in number order, so only the rules' few bounds are sorted, then merged in.
+ * NULL on ENOMEM.
  */
 static uint64_t *cut_points(const struct scg_arch *arch, uint32_t lo, uint32_t hi,
 			    const struct rule_span *rules, size_t nrules, size_t *count)
 {
-	size_t nsys = scg_syscall_count(arch), n = 0;
-	uint64_t end = (uint64_t)hi + 1;
-	uint64_t *b = malloc((2 * nsys + 2 * nrules + 2) * sizeof(*b));
+	size_t nsys = scg_syscall_count(arch), nrb = 0, k = 0, j = 0;
+	size_t ncuts = 2 * nsys + 2 * nrules + 2;
+	uint64_t *b = malloc((ncuts + 2 * nrules) * sizeof(*b));
 	if (!b)
 		return NULL;
-	b[n++] = lo;
-	b[n++] = end;
+	uint64_t *rb = b + ncuts; /* the rules' bounds, after room for every cut */
+	for (size_t i = 0; i < nrules; i++) {
+		add_bound(rb, &nrb, lo, hi, rules[i].first);
+		add_bound(rb, &nrb, lo, hi, (uint64_t)rules[i].last + 1);
+	}
+	if (nrb > 1)
+		qsort(rb, nrb, sizeof(*rb), cmp_u64);
+	put_cut(b, &k, lo);
 	for (size_t i = 0; i < nsys; i++) {
 		uint32_t nr;
-		if (scg_syscall_at(arch, i, NULL, &nr) == 0) {
-			add_bound(b, &n, lo, hi, nr);
-			add_bound(b, &n, lo, hi, (uint64_t)nr + 1);
+		if (scg_syscall_at(arch, i, NULL, &nr) < 0)
+			continue;
+		for (uint64_t s = nr; s <= (uint64_t)nr + 1; s++) {
+			if (s < lo || s > hi)
+				continue;
+			while (j < nrb && rb[j] <= s)
+				put_cut(b, &k, rb[j++]);
+			put_cut(b, &k, s);
 		}
 	}
-	for (size_t i = 0; i < nrules; i++) {
-		add_bound(b, &n, lo, hi, rules[i].first);
-		add_bound(b, &n, lo, hi, (uint64_t)rules[i].last + 1);
-	}
-	qsort(b, n, sizeof(*b), cmp_u64);
-	size_t k = 0;
-	for (size_t i = 0; i < n; i++)
-		if (k == 0 || b[i] != b[k - 1])
-			b[k++] = b[i];
+	while (j < nrb)
+		put_cut(b, &k, rb[j++]);
+	put_cut(b, &k, (uint64_t)hi + 1);
 	*count = k;
 	return b;
 }
@@ -338,9 +353,13 @@ static uint64_t next_syscall(const struct scg_arch *arch, size_t *si, uint64_t a
 	return UINT64_MAX;
 }
 
-/* The decision of one piece [at, last] and its range (and its place in the hot chain). */
-static int push_piece(struct layout *l, const struct scg_arch *arch, uint32_t at, uint32_t last,
-		      bool known, const struct rule_span *active, size_t nactive, uint32_t *ids)
+/*
+ * The decision of one piece [at, last] and its range (and its place in the
+ * hot chain); @nw, the workload on @arch, is asked in ascending order of @at.
+ */
+static int push_piece(struct layout *l, const struct scg_arch *arch, struct nr_weights *nw,
+		      uint32_t at, uint32_t last, bool known, const struct rule_span *active,
+		      size_t nactive, uint32_t *ids)
 {
 	uint32_t node;
 	if (nactive == 0) {
@@ -351,9 +370,9 @@ static int push_piece(struct layout *l, const struct scg_arch *arch, uint32_t at
 		node = rules_node(l, arch, known, ids, nactive);
 	}
 	bool uncached = known && node != l->allow;
-	uint64_t calls = uncached ? weights_of(l->weights, scg_syscall_name(arch, at)) : 0;
+	uint64_t calls = uncached ? nr_weights_of(nw, at) : 0;
 	if (push_range(l, at, last, node, known, uncached, calls) < 0 ||
-	    (uncached && note_hot(l, arch, at, node) < 0))
+	    (uncached && note_hot(l, at, node, calls) < 0))
 		return -ENOMEM;
 	return 0;
 }
@@ -366,14 +385,24 @@ static int cut_interval(struct layout *l, const struct scg_arch *arch, uint32_t 
 	uint64_t *cuts = cut_points(arch, first, last, rules, nrules, &ncuts);
 	struct rule_span *active = malloc((nrules ? nrules : 1) * sizeof(*active));
 	uint32_t *ids = malloc((nrules ? nrules : 1) * sizeof(*ids));
-	int err = cuts && active && ids ? 0 : -ENOMEM;
+	int err = 0;
+	if (l->nw_arch != arch) { /* once per ABI, however many intervals it has */
+		nr_weights_release(&l->nw);
+		l->nw_arch = NULL;
+		err = weights_by_nr(l->weights, arch, &l->nw);
+		if (!err)
+			l->nw_arch = arch;
+	}
+	l->nw.next = 0;
+	if (!cuts || !active || !ids)
+		err = -ENOMEM;
 	for (size_t k = 0; !err && k + 1 < ncuts; k++) {
 		uint64_t at = cuts[k];
 		/* A known syscall is a cut on both sides: a piece holds one or none. */
 		bool known = next_syscall(arch, &si, at) == at;
 		update_active(rules, nrules, &next, at, active, &nactive);
-		err = push_piece(l, arch, (uint32_t)at, (uint32_t)(cuts[k + 1] - 1), known, active,
-				 nactive, ids);
+		err = push_piece(l, arch, &l->nw, (uint32_t)at, (uint32_t)(cuts[k + 1] - 1), known,
+				 active, nactive, ids);
 	}
 	free(cuts);
 	free(active);
@@ -689,6 +718,7 @@ static void layout_release(struct layout *l)
 	free(l->keys);
 	free(l->ranges);
 	hot_release(&l->hot);
+	nr_weights_release(&l->nw);
 }
 
 /* The distinct AUDIT_ARCH values of the targets, in target order. */

@@ -63,3 +63,52 @@ uint64_t weights_of(const struct weights *w, const char *name)
 	const struct scg_syscall_weight *hit = bsearch(&key, w->w, w->n, sizeof(key), by_name);
 	return hit ? hit->count : 0;
 }
+
+static int by_nr(const void *a, const void *b)
+{
+	const struct nr_weight *x = a, *y = b;
+	return x->nr < y->nr ? -1 : x->nr > y->nr;
+}
+
+/*
+ * A name counts at the number whose name it is, as weights_of() of that
+ * number's name would find it: the workload holds fewer names than the ABI
+ * numbers, and each is looked up once.
+ */
+int weights_by_nr(const struct weights *w, const struct scg_arch *arch, struct nr_weights *out)
+{
+	*out = (struct nr_weights){ 0 };
+	if (w->n == 0)
+		return 0;
+	struct nr_weight *v = malloc(w->n * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	size_t n = 0;
+	for (size_t i = 0; i < w->n; i++) {
+		uint32_t nr;
+		const char *name = w->w[i].name;
+		if (scg_syscall_lookup(arch, name, &nr) < 0)
+			continue;
+		const char *own = scg_syscall_name(arch, nr);
+		if (own && !strcmp(own, name))
+			v[n++] = (struct nr_weight){ nr, w->w[i].count };
+	}
+	if (n > 1)
+		qsort(v, n, sizeof(*v), by_nr);
+	out->v = v;
+	out->n = n;
+	return 0;
+}
+
+uint64_t nr_weights_of(struct nr_weights *nw, uint32_t nr)
+{
+	while (nw->next < nw->n && nw->v[nw->next].nr < nr)
+		nw->next++;
+	return nw->next < nw->n && nw->v[nw->next].nr == nr ? nw->v[nw->next].count : 0;
+}
+
+void nr_weights_release(struct nr_weights *nw)
+{
+	free(nw->v);
+	*nw = (struct nr_weights){ 0 };
+}

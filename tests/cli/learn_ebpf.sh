@@ -55,6 +55,25 @@ else
 	skip_feature root-setpriv "unprivileged: cannot record"
 fi
 
+# libbpf is loaded on first use, never linked: the command starts without it, and
+# learn --ebpf says which package it needs (libbpf hidden in a mount namespace).
+if LD_TRACE_LOADED_OBJECTS=1 "$S" | grep -q 'libbpf\|libelf'; then
+	not_ok "the command does not link libbpf" "$(LD_TRACE_LOADED_OBJECTS=1 "$S" | grep 'libbpf\|libelf')"
+else
+	ok "the command does not link libbpf"
+fi
+libbpf=$(ldconfig -p 2>/dev/null | sed -n 's/^[[:space:]]*libbpf\.so\.1 .* => //p' | head -1)
+if [ "$(id -u)" = 0 ] && [ -n "$libbpf" ] && command -v unshare >/dev/null &&
+	unshare -m true 2>/dev/null; then
+	expect_status 125 "without libbpf.so.1: cannot record" -- unshare -m sh -c \
+		'mount --bind /dev/null "$1" && exec "$2" learn --ebpf -- true' sh \
+		"$(readlink -f "$libbpf")" "$S"
+	expect_grep "$TMP/err" '^syscage: learn --ebpf: libbpf\.so\.1 .*package libbpf1' \
+		"without libbpf.so.1: the error names the package"
+else
+	skip_feature root-mount-namespace "without libbpf.so.1: cannot record"
+fi
+
 # both W...: the workload W under both learners, with --args; the counts and the policy
 # (less its first line, which names the source) must be the same.
 both() {

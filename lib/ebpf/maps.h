@@ -1,18 +1,18 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * What bpf/learn.bpf.c and its loader, cli/learn_ebpf.c, share: the layout
+ * What bpf/learn.bpf.c and its loader, lib/ebpf/learn.c, share: the layout
  * of its maps' keys and values.  Fixed-size types only; both sides are
  * little-endian x86_64.
  */
-#ifndef SCG_CLI_LEARN_EBPF_MAPS_H
-#define SCG_CLI_LEARN_EBPF_MAPS_H
+#ifndef SCG_LIB_EBPF_MAPS_H
+#define SCG_LIB_EBPF_MAPS_H
 
 #ifndef __bpf__
 #include <stddef.h>
 
 #include <linux/types.h>
 
-/* The BPF object (ELF) built from bpf/learn.bpf.c, bpf/learn_object.c; @size set. */
+/* The BPF object (ELF) built from bpf/learn.bpf.c, embedded by object.c; @size set. */
 const void *learn_ebpf_object(size_t *size);
 #endif
 
