@@ -13,6 +13,11 @@
 # argument).  RUNS runs of every row, interleaved; prints a table through
 # bench/report_fuse.py --loop.  Hardware counters are often missing in a
 # virtual machine: perf then prints "<not supported>" and the table says so.
+# Then where the time of personality(0xffffffff) goes, by `perf record -e
+# cpu-clock` of one more loop of each (the kernel's symbols need root): the
+# samples in seccomp's own code, in the filters' JITed code, in other BPF
+# programs (tracing attached elsewhere on the machine), in the rest of the
+# kernel and in user space, as ns a call.
 # Needs perf and the build (ninja -C build syscage tests/helpers/syscall_loop).
 set -eu
 cd "$(dirname "$0")/.."
@@ -50,3 +55,15 @@ for r in $(seq "$RUNS"); do
 	done
 done >"$TMP/loop.txt"
 python3 bench/report_fuse.py --loop "$TMP/loop.txt" $((CALLS * 5 + CALLS / 10))
+for cfg in none one stack fused; do
+	case $cfg in
+	none) a=() ;;
+	one) a=(-f "$TMP/8-system-call-filter.bpf") ;;
+	stack) a=("${stack[@]}") ;;
+	fused) a=(-f "$TMP/fused.bpf") ;;
+	esac
+	perf record -q -e cpu-clock -o "$TMP/$cfg.data" "$L" "${a[@]}" -r 5 -c personality "$CALLS" >/dev/null 2>&1 &&
+		perf report -i "$TMP/$cfg.data" --stdio --sort sym --percent-limit 0 2>/dev/null |
+		sed -n "s/^ *\([0-9.]*\)% *\[\([.k]\)\] \(.*\)/$cfg \1 \2 \3/p"
+done >"$TMP/profile.txt"
+python3 bench/report_fuse.py --profile "$TMP/loop.txt" "$TMP/profile.txt" $((CALLS * 5 + CALLS / 10))

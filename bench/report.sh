@@ -108,6 +108,19 @@ missing() { printf '*Not measured here: %s.*\n\n' "$1"; }
 
 build_targets() { ninja -C "$BUILD" "$@" >"$TMP/ninja" 2>&1 || { cat "$TMP/ninja" >&2; return 1; }; }
 
+# the BPF programs loaded on the machine, by type: tracing programs attached to
+# syscalls slow every syscall of every process while they run
+bpf_programs() {
+	have bpftool || { echo "unknown (no bpftool)"; return; }
+	bpftool -j prog show 2>/dev/null | python3 -c '
+import collections, json, sys
+try:
+    c = collections.Counter(p["type"] for p in json.load(sys.stdin))
+except ValueError:
+    sys.exit(print("unknown (bpftool prog show failed; it needs root)"))
+print(", ".join("%d %s" % (n, t) for t, n in sorted(c.items())) or "none")'
+}
+
 header() {
 	local commit
 	commit=$(git describe --always --dirty 2>/dev/null || echo unknown)
@@ -132,6 +145,7 @@ machine: $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -1), $NCPU CPUs
 compiler: $(cc --version | head -1), meson buildtype $(python3 -c 'import json, sys; print([o["value"] for o in json.load(open(sys.argv[1])) if o["name"] == "buildtype"][0])' "$BUILD/meson-info/intro-buildoptions.json" 2>/dev/null)
 kafel: $([ -x "$KAFEL" ] && echo "$KAFEL" || echo "not found at $KAFEL (KAFEL_COMPILE)")
 libseccomp: $(pkg-config --modversion libseccomp 2>/dev/null || echo 'not found')
+BPF programs loaded: $(bpf_programs)
 load average: $(loadavg) before
 \`\`\`
 

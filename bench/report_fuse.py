@@ -3,7 +3,8 @@
 every number taken from the measurement.
 
   report_fuse.py BENCH.json|-          `syscage bench --only fuse,length --json`
-  report_fuse.py --loop FILE CALLS     the syscall loops under perf stat (bench/report.sh)
+  report_fuse.py --loop FILE CALLS     the syscall loops under perf stat (bench/fuse-loop.sh)
+  report_fuse.py --profile LOOP PROFILE CALLS   where personality's time goes (perf record)
 """
 import json
 import statistics
@@ -155,7 +156,73 @@ def loop(path, calls):
     return 0
 
 
+def read_loop(path):
+    runs = {}
+    for line in open(path):
+        f = line.split()
+        if len(f) >= 7 and f[3] == "ns/call":
+            ev = dict(x.split("=", 1) for x in f[7:] if "=" in x)
+            runs.setdefault((f[0], f[1]), []).append(ev)
+    return runs
+
+
+def kind(space, sym):
+    import re
+    if space == ".":
+        return "user"
+    if "seccomp" in sym:
+        return "seccomp"
+    # the filters' JITed code: seccomp's programs have no name in kallsyms, so perf
+    # shows their addresses in the module area where the JIT puts its images
+    if re.match(r"bpf_prog_[0-9a-f]{16}_?$|0xffffffffc0", sym):
+        return "filter"
+    if re.search(r"bpf|htab|_map_", sym):
+        return "other BPF"
+    return "kernel"
+
+
+def profile(loop_path, prof_path, calls):
+    runs = read_loop(loop_path)
+    share = {}
+    for line in open(prof_path):
+        f = line.split(None, 3)
+        if len(f) == 4:
+            k = share.setdefault(f[0], {})
+            k[kind(f[2], f[3].strip())] = k.get(kind(f[2], f[3].strip()), 0) + float(f[1])
+    if not share:
+        print("perf record gave no samples (the kernel's symbols need root)")
+        return 0
+    kinds = ["seccomp", "filter", "other BPF", "kernel", "user"]
+    print("personality(0xffffffff): where the CPU time of a call goes, by perf record -e cpu-clock "
+          "(its share of the samples times the CPU ns a call above), ns a call")
+    print("| filters | seccomp's code | JITed filter code (unnamed, in the JIT's area) | other BPF programs | rest of the kernel | user space |")
+    print("|---|---|---|---|---|---|")
+    per = {}
+    for cfg in ("none", "one", "stack", "fused"):
+        if cfg not in share or ("personality", cfg) not in runs:
+            continue
+        ns = statistics.median(float(e.get("task-clock", "nan")) for e in runs[("personality", cfg)]) * 1e6 / calls
+        tot = sum(share[cfg].values()) or 1
+        per[cfg] = {k: ns * share[cfg].get(k, 0) / tot for k in kinds}
+        print("| %s | %s |" % (cfg, " | ".join("%.1f" % per[cfg][k] for k in kinds)))
+    if all(c in per for c in ("one", "fused", "stack")):
+        f = {c: per[c]["seccomp"] + per[c]["filter"] for c in per}
+        print()
+        print("seccomp's code and the filters' together: %.1f ns a call for one filter, %.1f for the "
+              "fused filter (%+.1f), %.1f for the stack of 8 (%+.1f); the rest of each row is the "
+              "syscall itself and whatever else the kernel ran on that path, which the filters do "
+              "not change." % (f["one"], f["fused"], f["fused"] - f["one"], f["stack"],
+                               f["stack"] - f["one"]))
+        if per["one"]["other BPF"] > 1:
+            print("Other BPF programs ran on every call (%.1f ns a call with one filter): tracing "
+                  "attached elsewhere on the machine, such as a syscall tracepoint, which slows "
+                  "every syscall alike." % per["one"]["other BPF"])
+    return 0
+
+
 if __name__ == "__main__":
+    if len(sys.argv) == 5 and sys.argv[1] == "--profile":
+        sys.exit(profile(sys.argv[2], sys.argv[3], int(sys.argv[4])))
     if len(sys.argv) == 4 and sys.argv[1] == "--loop":
         sys.exit(loop(sys.argv[2], int(sys.argv[3])))
     if len(sys.argv) == 2:
