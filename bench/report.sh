@@ -418,9 +418,9 @@ EOF
 	[ "$QUICK" = 1 ] && count=5000
 	run "COUNT=$count bench/learn-overhead.sh $RUNS"
 	if [ "$QUICK" != 1 ]; then
-		printf '#!/bin/sh\ntar cf - /usr/share/doc 2>/dev/null | gzip -1 > /dev/null\n' >"$TMP/wl.sh"
-		chmod +x "$TMP/wl.sh"
-		run "WORKLOAD=$TMP/wl.sh ROWS='ebpf ebpf-args notification' bench/learn-overhead.sh $RUNS   # $TMP/wl.sh: tar cf - /usr/share/doc | gzip -1 > /dev/null"
+		run "W=\$(mktemp); trap 'rm -f \"\$W\"' EXIT; chmod +x \$W
+printf '#!/bin/sh\\ntar cf - /usr/share/doc 2>/dev/null | gzip -1 > /dev/null\\n' >\$W
+WORKLOAD=\$W ROWS='ebpf ebpf-args notification' bench/learn-overhead.sh $RUNS"
 	fi
 }
 

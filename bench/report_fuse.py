@@ -56,10 +56,12 @@ def bench(path):
                 continue
             own = r["ns_per_call"] - base["ns_per_call"] if base and r is not base else None
             vs = ""
-            if own is not None and one and r is not one:
-                vs = "%.2fx" % (own / (one["ns_per_call"] - base["ns_per_call"]))
-            elif r is one:
-                vs = "1"
+            # a ratio only where one filter's row stands apart from no filter's
+            if one and base and apart(base, one) and one["ns_per_call"] > base["ns_per_call"]:
+                if r is one:
+                    vs = "1"
+                elif own is not None:
+                    vs = "%.2fx" % (own / (one["ns_per_call"] - base["ns_per_call"]))
             print("| %s | %s | %d | %d | %d | %.1f%s | %.1f-%.1f | %s | %s |" % (
                 r["label"], call, r["filters"], r["instructions"], r["executed"],
                 r["ns_per_call"], " *" if r.get("noisy") else "", r["q1_ns"], r["q3_ns"],
@@ -153,6 +155,23 @@ def loop(path, calls):
                 cyc = statistics.median(float(v[1].get("cycles", "nan")) for v in rs) / calls
                 row += " %.1f | %.1f |" % (ins, cyc)
             print(row)
+    print()
+    for call in ("getppid", "personality"):
+        rs = {cfg: [cpu(v) for v in runs.get((call, cfg), [])] for cfg in ("none", "one", "fused")}
+        if not all(rs.values()):
+            continue
+        n, o, f = (statistics.median(rs[c]) for c in ("none", "one", "fused"))
+        if o - n <= 0:
+            print("%s: one filter's CPU time is not above no filter's on this run: no ratio." % call)
+            continue
+        ratio = (f - n) / (o - n)
+        overlap = min(rs["fused"]) <= max(rs["one"]) and min(rs["one"]) <= max(rs["fused"])
+        print("%s: the fused filter's own CPU time is %.2fx one filter's (%.1f against %.1f ns a "
+              "call); %s%s." % (call, ratio, f - n, o - n,
+                                "within %.2fx" % TARGET if ratio <= TARGET else "NOT within %.2fx" % TARGET,
+                                ", one run each: no spread to judge it by" if len(rs["one"]) < 2 else
+                                ", and the runs of the two overlap (noise)" if overlap else
+                                ", the runs of the two apart"))
     return 0
 
 
