@@ -145,7 +145,7 @@ machine: $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -1), $NCPU CPUs
 compiler: $(cc --version | head -1), meson buildtype $(python3 -c 'import json, sys; print([o["value"] for o in json.load(open(sys.argv[1])) if o["name"] == "buildtype"][0])' "$BUILD/meson-info/intro-buildoptions.json" 2>/dev/null)
 kafel: $([ -x "$KAFEL" ] && echo "$KAFEL" || echo "not found at $KAFEL (KAFEL_COMPILE)")
 libseccomp: $(pkg-config --modversion libseccomp 2>/dev/null || echo 'not found')
-BPF programs loaded: $(bpf_programs)
+BPF programs bpftool lists: $(bpf_programs)
 load average: $(loadavg) before
 \`\`\`
 

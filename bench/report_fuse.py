@@ -233,9 +233,9 @@ def profile(loop_path, prof_path, calls):
               "not change." % (f["one"], f["fused"], f["fused"] - f["one"], f["stack"],
                                f["stack"] - f["one"]))
         if per["one"]["other BPF"] > 1:
-            print("Other BPF programs ran on every call (%.1f ns a call with one filter): tracing "
-                  "attached elsewhere on the machine, such as a syscall tracepoint, which slows "
-                  "every syscall alike." % per["one"]["other BPF"])
+            print("Other BPF code ran on every call (%.1f ns a call with one filter): tracing "
+                  "attached elsewhere on the machine (whether bpftool lists it or not), such as a "
+                  "syscall tracepoint, which slows every syscall alike." % per["one"]["other BPF"])
     return 0
 
 

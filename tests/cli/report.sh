@@ -35,7 +35,7 @@ doc=$TMP/doc.md
 [ ! -s "$TMP/out" ] && ok "with -o nothing goes to stdout" || not_ok "with -o nothing goes to stdout"
 ls "$TMP"/doc.md.tmp.* >/dev/null 2>&1 && not_ok "no temporary file is left" || ok "no temporary file is left"
 expect_grep "$doc" '^# Performance$' "the document has its title"
-for key in command rounds date commit machine compiler kafel libseccomp "BPF programs loaded" 'load average'; do
+for key in command rounds date commit machine compiler kafel libseccomp "BPF programs bpftool lists" 'load average'; do
 	expect_grep "$doc" "^$key: ." "the header gives the $key"
 done
 expect_grep "$doc" '^command: bench/report.sh -o .* --only .*\(REPORT_QUICK=1\)$' "the header gives the command as run"
