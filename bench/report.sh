@@ -441,8 +441,8 @@ EOF
 	fi
 	run "D=\$(mktemp -d); trap 'rm -rf \"\$D\"' EXIT
 SYSCAGE_ANALYSIS_DUMP=\$D $BUILD/tests/test_analysis_docker >/dev/null 2>&1 || exit
-cd \$D && for f in docker-syscage.bpf docker-libseccomp.bpf; do echo \"\$f: \$((\$(stat -c %s \$f) / 8)) instructions\"; done
-python3 - $((RUNS * 5)) \$OLDPWD/$S docker-syscage.bpf docker-libseccomp.bpf <<'PY'
+for f in docker-syscage.bpf docker-libseccomp.bpf; do echo \"\$f: \$((\$(stat -c %s \$D/\$f) / 8)) instructions\"; done
+python3 - $((RUNS * 5)) $S \$D/docker-syscage.bpf \$D/docker-libseccomp.bpf <<'PY'
 import subprocess, sys, time
 runs, cmd = int(sys.argv[1]), [sys.argv[2], 'diff'] + sys.argv[3:]
 times = []

@@ -31,6 +31,7 @@ expect_status 2 "bad rounds are bad usage" -- env REPORT_ROUNDS=x "$R" -o "$TMP/
 # every section but compile-time, quick, into a file
 only=$(printf '%s\n' "${sections[@]}" | grep -vx compile-time | paste -sd,)
 expect_status 0 "the quick report runs ($only)" -- "$R" -o "$TMP/doc.md" --only "$only"
+grep -q 'command failed' "$TMP/out" && echo "# $(grep -B30 'command failed' "$TMP/out" | head -c 1500 | tr '\n' '|')"
 doc=$TMP/doc.md
 [ ! -s "$TMP/out" ] && ok "with -o nothing goes to stdout" || not_ok "with -o nothing goes to stdout"
 ls "$TMP"/doc.md.tmp.* >/dev/null 2>&1 && not_ok "no temporary file is left" || ok "no temporary file is left"
