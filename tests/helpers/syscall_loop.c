@@ -1,15 +1,19 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * syscall_loop [-f FILTER] [-r ROUNDS] [-c fcntl] N: the cost of one allowed syscall.
+ * syscall_loop [-f FILTER]... [-r ROUNDS] [-c getppid|fcntl|personality] N: the cost of one
+ * allowed syscall.
  *
  * With -f, first installs the raw filter in FILTER (struct sock_filter
  * records, as `syscage compile` writes them) itself, the way a program that
- * sandboxes itself would.  Then makes N getppid calls ROUNDS times (default
+ * sandboxes itself would; -f given again installs a stack, oldest first (at
+ * most 16).  Then makes N getppid calls ROUNDS times (default
  * 7) and prints the median and the fastest round as "ns/call X min Y"
  * (on a busy machine the fastest round is the one least disturbed).  getppid does no work of
  * its own, so what changes between runs is the filter's cost.  With -c fcntl,
  * fcntl(0, F_GETFD) instead: a call the launcher's guard once had to test
- * the arguments of.  Used by bench/run-overhead.sh.
+ * the arguments of; with -c personality, personality(0xffffffff), which only
+ * reads the persona and which a filter checking personality's argument makes
+ * uncacheable.  Used by bench/run-overhead.sh and bench/report.sh.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -67,14 +71,18 @@ static int cmp_double(const void *a, const void *b)
 
 int main(int argc, char **argv)
 {
-	const char *filter = NULL;
-	int rounds = 7, c;
+	const char *filters[16];
+	int nfilters = 0, rounds = 7, c;
 	long nr = SYS_getppid;
 	while ((c = getopt(argc, argv, "f:r:c:")) != -1) {
-		if (c == 'c' && !strcmp(optarg, "fcntl"))
+		if (c == 'c' && !strcmp(optarg, "getppid"))
+			nr = SYS_getppid;
+		else if (c == 'c' && !strcmp(optarg, "fcntl"))
 			nr = SYS_fcntl;
-		else if (c == 'f')
-			filter = optarg;
+		else if (c == 'c' && !strcmp(optarg, "personality"))
+			nr = SYS_personality;
+		else if (c == 'f' && nfilters < 16)
+			filters[nfilters++] = optarg;
 		else if (c == 'r')
 			rounds = atoi(optarg);
 		else
@@ -83,11 +91,14 @@ int main(int argc, char **argv)
 	if (optind != argc - 1 || rounds < 1 || rounds > 1000)
 		return 2;
 	long n = atol(argv[optind]);
-	if (n < 1 || (filter && install(filter) < 0))
-		return filter ? 4 : 2;
+	if (n < 1)
+		return 2;
+	for (int i = 0; i < nfilters; i++)
+		if (install(filters[i]) < 0)
+			return 4;
 	double per_call[1000];
 	/* getppid takes no arguments: the extra ones are ignored */
-	long a0 = 0, a1 = nr == SYS_fcntl ? F_GETFD : 0;
+	long a0 = nr == SYS_personality ? 0xffffffffL : 0, a1 = nr == SYS_fcntl ? F_GETFD : 0;
 	for (long i = 0; i < n / 10; i++) /* warm up caches and the CPU's frequency */
 		syscall(nr, a0, a1);
 	for (int r = 0; r < rounds; r++) {
