@@ -234,7 +234,9 @@ void learn_append_value(struct strbuf *sb, const struct scg_arch *arch, const ch
 	if (n ? append_named(sb, arch, n, v)
 	      : append_decoded(sb, arch, syscall, param, v, args, known))
 		return;
-	if (v && is_mode(syscall, param)) { /* permission bits read in octal: 022, 0755 */
+	const struct decode_param *d = decoded(syscall, param, known);
+	bool perms = d && d->mode_bits && !(v & ~UINT64_C(0777)); /* shmget's 0600 */
+	if (v && (perms || is_mode(syscall, param))) { /* permission bits read in octal: 022, 0755 */
 		strbuf_appendf(sb, "0%" PRIo64, v);
 		return;
 	}
