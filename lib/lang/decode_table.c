@@ -43,7 +43,8 @@ static const struct decode_set
 	inet_families = NAMES("AF_INET\0" "AF_INET6\0"),
 	ip_protocols = PREFIX("IPPROTO_\0"),
 	message_flags = { .prefixes = LIST("MSG_\0"),
-			  .skip = LIST("MSG_INFO\0" "MSG_STAT\0") },
+			  .skip = LIST("MSG_INFO\0" "MSG_STAT\0" "MSG_COPY\0" "MSG_EXCEPT\0"
+				       "MSG_NOERROR\0") },
 	shutdown_how = PREFIX("SHUT_\0"),
 	ioctl_requests = { .prefixes = LIST("TC\0" "TIOC\0" "FIO\0" "BLK\0" "SIOC\0"),
 			   .skip = LIST("TCP_\0") },
@@ -131,10 +132,12 @@ static const struct decode_set
 	/* System V IPC: the get calls' flags (with permission bits), the ctl calls' commands */
 	ipc_get_flags = NAMES("IPC_CREAT\0" "IPC_EXCL\0"),
 	shm_get_flags = NAMES("IPC_CREAT\0" "IPC_EXCL\0" "SHM_HUGETLB\0" "SHM_NORESERVE\0"),
+	shmat_flags = NAMES("SHM_RDONLY\0" "SHM_RND\0" "SHM_REMAP\0" "SHM_EXEC\0"),
+	msgsnd_flags = NAMES("IPC_NOWAIT\0"),
+	msgrcv_flags = NAMES("IPC_NOWAIT\0" "MSG_NOERROR\0" "MSG_EXCEPT\0" "MSG_COPY\0"),
 	ipc_64_flag = NAMES("IPC_64\0"),
-	shm_commands = { .prefixes = LIST("SHM_\0"),
-			 .names = LIST("IPC_RMID\0" "IPC_SET\0" "IPC_STAT\0" "IPC_INFO\0"),
-			 .skip = LIST("SHM_HUGETLB\0" "SHM_NORESERVE\0") },
+	shm_commands = NAMES("IPC_RMID\0" "IPC_SET\0" "IPC_STAT\0" "IPC_INFO\0" "SHM_LOCK\0"
+			     "SHM_UNLOCK\0" "SHM_STAT\0" "SHM_INFO\0" "SHM_STAT_ANY\0"),
 	msg_commands = NAMES("IPC_RMID\0" "IPC_SET\0" "IPC_STAT\0" "IPC_INFO\0" "MSG_STAT\0"
 			     "MSG_INFO\0" "MSG_STAT_ANY\0"),
 	sem_commands = { .prefixes = LIST("SEM_\0" "GET\0" "SET\0"),
@@ -210,6 +213,8 @@ static const struct decode_param params[] = {
 	{ "mremap", "flags", FLAGS(mremap_flags) },
 	{ "msgctl", "cmd", FLAGS_WITH(ipc_64_flag, 0xff, msg_commands) },
 	{ "msgget", "msgflg", FLAGS_MODE(ipc_get_flags) },
+	{ "msgrcv", "msgflg", FLAGS(msgrcv_flags) },
+	{ "msgsnd", "msgflg", FLAGS(msgsnd_flags) },
 	{ "msync", "flags", FLAGS(msync_flags) },
 	{ "name_to_handle_at", "flags", FLAGS(at_flags) },
 	{ "newfstatat", "flags", FLAGS(at_flags) },
@@ -250,6 +255,7 @@ static const struct decode_param params[] = {
 	{ "setsockopt", "optname", OPTION(ip_options, level_ip) },
 	{ "setsockopt", "optname", OPTION(ipv6_options, level_ipv6) },
 	{ "setsockopt", "optname", OPTION(tcp_options, level_tcp) },
+	{ "shmat", "shmflg", FLAGS(shmat_flags) },
 	{ "shmctl", "cmd", FLAGS_WITH(ipc_64_flag, 0xff, shm_commands) },
 	{ "shmget", "shmflg", FLAGS_MODE(shm_get_flags) },
 	{ "shutdown", "how", ENUM(shutdown_how) },
