@@ -144,6 +144,9 @@ static void test_common_denials(void **state)
 	expect_call("x86_64", "sync_file_range", ARGS(3, 0, 0, 7),
 		    "sync_file_range(3, 0, 0, SYNC_FILE_RANGE_WAIT_BEFORE|SYNC_FILE_RANGE_WRITE|"
 		    "SYNC_FILE_RANGE_WAIT_AFTER)");
+	/* ARM and PowerPC's sync_file_range2 takes the flags second */
+	expect_call("ppc64le", "sync_file_range2", ARGS(3, 2, 0, 4096),
+		    "sync_file_range2(3, SYNC_FILE_RANGE_WRITE, 0, 4096)");
 	/* MSG_STAT is a command and MSG_NOERROR a msgrcv flag, never a socket message flag */
 	expect_call("x86_64", "sendto", ARGS(3, 0, 0, 0xb, 0, 0),
 		    "sendto(3, NULL, 0, MSG_OOB|MSG_PEEK|MSG_CTRUNC, NULL, 0)");

@@ -676,8 +676,12 @@ static void test_ipc_names(void **state)
 	d = call(x64, "sync_file_range", 3, 0, 8192);
 	d.args[3] = 2;
 	record_n(l, &d, 1);
+	d = call(arm, "sync_file_range2", 3, 7, 0);
+	record_n(l, &d, 1);
 	char *text;
 	assert_int_equal(scg_learn_to_text(l, NULL, &text), 0);
+	assert_non_null(strstr(text, "allow sync_file_range2 if flags == SYNC_FILE_RANGE_WAIT_BEFORE|"
+				     "SYNC_FILE_RANGE_WRITE|SYNC_FILE_RANGE_WAIT_AFTER on arm "));
 	assert_non_null(strstr(text, "allow shmget if shmflg == IPC_CREAT|IPC_EXCL|0600 "));
 	assert_non_null(strstr(text, "allow shmctl if cmd == IPC_RMID "));
 	assert_non_null(strstr(text, "cmd == IPC_STAT|IPC_64 "));

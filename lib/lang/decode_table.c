@@ -268,6 +268,7 @@ static const struct decode_param params[] = {
 	{ "statx", "flags", FLAGS_WITH(statx_flags, 0x6000, statx_sync) },
 	{ "statx", "mask", FLAGS(statx_masks) },
 	{ "sync_file_range", "flags", FLAGS(sync_file_range_flags) },
+	{ "sync_file_range2", "flags", FLAGS(sync_file_range_flags) },
 	{ "tgkill", "sig", ENUM(signals) },
 	{ "timer_create", "clockid", ENUM(clocks) },
 	{ "timerfd_create", "clockid", ENUM(clocks) },
