@@ -119,6 +119,39 @@ static void test_common_denials(void **state)
 	scg_arg_format(x86_64, "setsockopt", 2, 2, text, sizeof(text));
 	assert_string_equal(text, "2");
 	expect_call("x86_64", "fadvise64", ARGS(3, 0, 0, 4), "fadvise64(3, 0, 0, POSIX_FADV_DONTNEED)");
+	/* System V IPC: flags then permission bits in octal; commands, with IPC_64 when OR-ed in */
+	expect_call("x86_64", "shmget", ARGS(0x5432, 0x38000, 0x780),
+		    "shmget(21554, 0x38000, IPC_CREAT|IPC_EXCL|0600)");
+	expect_call("x86_64", "shmget", ARGS(0, 4096, 0x1b80),
+		    "shmget(0, 4096, IPC_CREAT|SHM_HUGETLB|SHM_NORESERVE|0600)");
+	expect_call("x86_64", "shmget", ARGS(0, 4096, 0x1a4), "shmget(0, 4096, 0644)");
+	expect_call("x86_64", "shmget", ARGS(0, 4096, 0), "shmget(0, 4096, 0)");
+	expect_call("x86_64", "shmget", ARGS(0, 4096, 0x42380), "shmget(0, 4096, IPC_CREAT|0x42000|0600)");
+	expect_call("x86_64", "msgget", ARGS(0, 0xb80), "msgget(0, IPC_CREAT|0x800|0600)");
+	expect_call("x86_64", "semget", ARGS(0, 1, 0x780), "semget(0, 1, IPC_CREAT|IPC_EXCL|0600)");
+	expect_call("x86_64", "shmat", ARGS(3, 0, 0x5000), "shmat(3, NULL, SHM_RDONLY|SHM_REMAP)");
+	expect_call("x86_64", "msgsnd", ARGS(3, 0x1000, 8, 0x800), "msgsnd(3, 0x1000, 8, IPC_NOWAIT)");
+	expect_call("x86_64", "msgrcv", ARGS(3, 0x1000, 8, 0, 0x3800),
+		    "msgrcv(3, 0x1000, 8, 0, IPC_NOWAIT|MSG_NOERROR|MSG_EXCEPT)");
+	expect_call("x86_64", "shmctl", ARGS(3, 0, 0), "shmctl(3, IPC_RMID, NULL)");
+	expect_call("x86_64", "shmctl", ARGS(3, 11, 0), "shmctl(3, SHM_LOCK, NULL)");
+	expect_call("arm", "shmctl", ARGS(3, 0x102, 0x1000), "shmctl(3, IPC_STAT|IPC_64, 0x1000)");
+	expect_call("x86_64", "msgctl", ARGS(3, 11, 0), "msgctl(3, MSG_STAT, NULL)");
+	expect_call("x86_64", "msgctl", ARGS(3, 14, 0), "msgctl(3, 0xe, NULL)");
+	expect_call("x86_64", "semctl", ARGS(3, 0, 16), "semctl(3, 0, SETVAL)");
+	expect_call("x86_64", "semctl", ARGS(3, 0, 0x110), "semctl(3, 0, SETVAL|IPC_64)");
+	expect_call("x86_64", "semctl", ARGS(3, 0, 19), "semctl(3, 0, SEM_INFO)");
+	expect_call("x86_64", "sync_file_range", ARGS(3, 0, 0, 7),
+		    "sync_file_range(3, 0, 0, SYNC_FILE_RANGE_WAIT_BEFORE|SYNC_FILE_RANGE_WRITE|"
+		    "SYNC_FILE_RANGE_WAIT_AFTER)");
+	/* ARM and PowerPC's sync_file_range2 takes the flags second */
+	expect_call("ppc64le", "sync_file_range2", ARGS(3, 2, 0, 4096),
+		    "sync_file_range2(3, SYNC_FILE_RANGE_WRITE, 0, 4096)");
+	/* MSG_STAT is a command and MSG_NOERROR a msgrcv flag, never a socket message flag */
+	expect_call("x86_64", "sendto", ARGS(3, 0, 0, 0xb, 0, 0),
+		    "sendto(3, NULL, 0, MSG_OOB|MSG_PEEK|MSG_CTRUNC, NULL, 0)");
+	expect_call("x86_64", "sendto", ARGS(3, 0, 0, 0x1000, 0, 0),
+		    "sendto(3, NULL, 0, MSG_RST, NULL, 0)");
 	expect_call("x86_64", "reboot", ARGS(0xfee1dead, 0x28121969, 0x4321fedc, 0),
 		    "reboot(LINUX_REBOOT_MAGIC1, LINUX_REBOOT_MAGIC2, LINUX_REBOOT_CMD_POWER_OFF, NULL)");
 }

@@ -654,6 +654,58 @@ static void test_value_names(void **state)
 	scg_learn_free(l);
 }
 
+/* System V IPC flags and commands, and sync_file_range's flags, by name; modes in octal. */
+static void test_ipc_names(void **state)
+{
+	(void)state;
+	const struct scg_arch *x64 = abi("x86_64"), *arm = abi("arm");
+	struct scg_learn *l = scg_learn_new(SCG_LEARN_ARGS);
+	assert_non_null(l);
+	struct scg_seccomp_data d = call(x64, "shmget", 0x5432, 0x38000, 0x780);
+	record_n(l, &d, 1);
+	d = call(x64, "shmctl", 65536, 0, 0);
+	record_n(l, &d, 1);
+	d = call(arm, "shmctl", 65536, 0x102 /* IPC_STAT|IPC_64 */, 0x1000);
+	record_n(l, &d, 1);
+	d = call(x64, "semget", 0, 17, 0x380);
+	record_n(l, &d, 1);
+	d = call(x64, "semctl", 3, 0, 16);
+	record_n(l, &d, 1);
+	d = call(x64, "msgget", 7, 0x1a4, 0);
+	record_n(l, &d, 1);
+	d = call(x64, "sync_file_range", 3, 0, 8192);
+	d.args[3] = 2;
+	record_n(l, &d, 1);
+	d = call(arm, "sync_file_range2", 3, 7, 0);
+	record_n(l, &d, 1);
+	char *text;
+	assert_int_equal(scg_learn_to_text(l, NULL, &text), 0);
+	assert_non_null(strstr(text, "allow sync_file_range2 if flags == SYNC_FILE_RANGE_WAIT_BEFORE|"
+				     "SYNC_FILE_RANGE_WRITE|SYNC_FILE_RANGE_WAIT_AFTER on arm "));
+	assert_non_null(strstr(text, "allow shmget if shmflg == IPC_CREAT|IPC_EXCL|0600 "));
+	assert_non_null(strstr(text, "allow shmctl if cmd == IPC_RMID "));
+	assert_non_null(strstr(text, "cmd == IPC_STAT|IPC_64 "));
+	assert_non_null(strstr(text, "semflg == IPC_CREAT|0600 "));
+	assert_non_null(strstr(text, "cmd == SETVAL "));
+	assert_non_null(strstr(text, "msgflg == 0644 "));
+	assert_non_null(strstr(text, "flags == SYNC_FILE_RANGE_WRITE "));
+
+	struct scg_policy *p = parse(text);
+	assert_int_equal(verdict(p, call(x64, "shmget", 0x5432, 0x38000, 0x780)), SCG_RET_ALLOW);
+	assert_int_equal(verdict(p, call(x64, "shmget", 0x5432, 0x38000, 0x580)),
+			 SCG_RET_KILL_PROCESS);
+	assert_int_equal(verdict(p, call(arm, "shmctl", 65536, 0x102, 0x1000)), SCG_RET_ALLOW);
+	assert_int_equal(verdict(p, call(arm, "shmctl", 65536, 2, 0x1000)), SCG_RET_KILL_PROCESS);
+	struct scg_learn *back = scg_learn_new(0);
+	assert_non_null(back);
+	assert_int_equal(scg_learn_merge_policy(back, p, text, strlen(text)), 0);
+	assert_same_recording(l, back);
+	scg_learn_free(back);
+	scg_policy_free(p);
+	free(text);
+	scg_learn_free(l);
+}
+
 /* The compiled filter of @text. */
 static struct scg_prog compiled(const char *text)
 {
@@ -1133,6 +1185,7 @@ int main(void)
 		cmocka_unit_test(test_merge_hand_written),
 		cmocka_unit_test(test_merge_ranges),
 		cmocka_unit_test(test_value_names),
+		cmocka_unit_test(test_ipc_names),
 		cmocka_unit_test(test_socket_option_names),
 		cmocka_unit_test(test_socket_option_pairs),
 		cmocka_unit_test(test_pairs_many_options),

@@ -32,6 +32,10 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/epoll.h>
+#include <sys/ipc.h>
+#include <sys/msg.h>
+#include <sys/sem.h>
+#include <sys/shm.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
@@ -325,6 +329,14 @@ static const struct host_value host_values[] = {
     H(LINUX_REBOOT_MAGIC2C),
     H(WCONTINUED), H(WEXITED), H(WNOHANG), H(WNOWAIT), H(WSTOPPED), H(WUNTRACED), H(__WALL),
     H(__WCLONE), H(__WNOTHREAD),
+    /* System V IPC (IPC_64 is only in <linux/ipc.h>, which clashes with <sys/ipc.h>) */
+    H(IPC_CREAT), H(IPC_EXCL), H(IPC_INFO), H(IPC_RMID), H(IPC_SET), H(IPC_STAT),
+    H(SHM_HUGETLB), H(SHM_NORESERVE), H(SHM_INFO), H(SHM_LOCK), H(SHM_STAT), H(SHM_STAT_ANY),
+    H(SHM_UNLOCK), H(MSG_INFO), H(MSG_STAT), H(MSG_STAT_ANY), H(GETALL), H(GETNCNT), H(GETPID),
+    H(GETVAL), H(GETZCNT), H(SETALL), H(SETVAL), H(SEM_INFO), H(SEM_STAT), H(SEM_STAT_ANY),
+    H(IPC_NOWAIT), H(MSG_COPY), H(MSG_EXCEPT), H(MSG_NOERROR), H(SHM_EXEC), H(SHM_RDONLY),
+    H(SHM_REMAP), H(SHM_RND),
+    H(SYNC_FILE_RANGE_WAIT_AFTER), H(SYNC_FILE_RANGE_WAIT_BEFORE), H(SYNC_FILE_RANGE_WRITE),
     /* socket options, by level: SOL_SOCKET, IPPROTO_IP, IPPROTO_IPV6, IPPROTO_TCP */
     H(IPV6_ADDRFORM), H(IPV6_ADD_MEMBERSHIP), H(IPV6_AUTOFLOWLABEL), H(IPV6_CHECKSUM),
     H(IPV6_DROP_MEMBERSHIP), H(IPV6_FREEBIND), H(IPV6_HOPLIMIT), H(IPV6_JOIN_ANYCAST),

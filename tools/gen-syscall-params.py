@@ -109,6 +109,11 @@ OVERRIDES = {
     # upper half.
     "ioctl": ([("fd", "int"), ("request", "unsigned int"),
                ("arg", "unsigned long")], ""),
+    # sync_file_range2 (ARM, PowerPC) takes the flags second, so that the
+    # 64-bit offset and length sit in aligned register pairs; no man page
+    # gives it its own prototype.
+    "sync_file_range2": ([("fd", "int"), ("flags", "unsigned int"), ("offset", "off64_t"),
+                          ("nbytes", "off64_t")], ""),
     # The kernel reads unsigned int personality.
     "personality": ([("persona", "unsigned int")], ""),
     # rseq has no man page; the kernel's prototype (kernel/rseq.c).

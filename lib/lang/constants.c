@@ -564,6 +564,24 @@ static const struct constant process_control[] = {
 	U("__WALL", 0x40000000), U("__WCLONE", 0x80000000), U("__WNOTHREAD", 0x20000000),
 };
 /*
+ * System V IPC (include/uapi/linux/{ipc,shm,msg,sem}.h): the get calls' flags,
+ * shmat's and the message calls' flags, the ctl calls' commands and IPC_64, the bit 32-bit ABIs' C libraries OR into
+ * a command; and sync_file_range(2)'s flags (include/uapi/linux/fs.h).
+ */
+static const struct constant ipc_operations[] = {
+	U("GETALL", 13), U("GETNCNT", 14), U("GETPID", 11), U("GETVAL", 12), U("GETZCNT", 15),
+	U("IPC_64", 0x100), U("IPC_CREAT", 0x200), U("IPC_EXCL", 0x400), U("IPC_INFO", 3),
+	U("IPC_NOWAIT", 0x800), U("IPC_RMID", 0), U("IPC_SET", 1), U("IPC_STAT", 2),
+	U("MSG_COPY", 0x4000), U("MSG_EXCEPT", 0x2000), U("MSG_INFO", 12), U("MSG_NOERROR", 0x1000),
+	U("MSG_STAT", 11), U("MSG_STAT_ANY", 13),
+	U("SEM_INFO", 19), U("SEM_STAT", 18), U("SEM_STAT_ANY", 20), U("SETALL", 17), U("SETVAL", 16),
+	U("SHM_EXEC", 0x8000), U("SHM_HUGETLB", 0x800), U("SHM_INFO", 14), U("SHM_LOCK", 11),
+	U("SHM_NORESERVE", 0x1000), U("SHM_RDONLY", 0x1000), U("SHM_REMAP", 0x4000),
+	U("SHM_RND", 0x2000), U("SHM_STAT", 13), U("SHM_STAT_ANY", 15), U("SHM_UNLOCK", 12),
+	U("SYNC_FILE_RANGE_WAIT_AFTER", 4), U("SYNC_FILE_RANGE_WAIT_BEFORE", 1),
+	U("SYNC_FILE_RANGE_WRITE", 2),
+};
+/*
  * setsockopt/getsockopt option names, each meaning something only at its
  * level.  SO_* come from the arch headers (asm-generic, with PowerPC's
  * LOWAT/TIMEO/CRED block moved, MIPS and PA-RISC numbered apart); the
@@ -653,7 +671,7 @@ static const struct family families[] = {
     FAMILY(block_ioctls),     FAMILY(socket_ioctls),  FAMILY(mount_flags), FAMILY(statx_masks),
     FAMILY(keyctl_operations), FAMILY(bpf_commands),  FAMILY(personalities),
     FAMILY(resource_limits),   FAMILY(file_operations), FAMILY(process_control),
-    FAMILY(socket_options),
+    FAMILY(socket_options),    FAMILY(ipc_operations),
 };
 
 #define FAMILY_COUNT (sizeof(families) / sizeof(families[0]))

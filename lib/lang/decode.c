@@ -146,7 +146,7 @@ static void put_flags(struct out *o, const struct decode_param *d, const struct 
 		return;
 	}
 	size_t start = o->len;
-	uint64_t rest = v;
+	uint64_t mode = d->mode_bits ? v & 0777 : 0, rest = v & ~mode;
 	if (d->enum_set && !d->enum_last)
 		put_enum_part(o, d, arch, mask, v, false);
 	rest &= ~d->enum_mask;
@@ -171,6 +171,8 @@ static void put_flags(struct out *o, const struct decode_param *d, const struct 
 		put_enum_part(o, d, arch, mask, v, o->len > start);
 	if (rest)
 		put(o, "%s%#" PRIx64, o->len > start ? "|" : "", rest);
+	if (mode)
+		put(o, "%s%#" PRIo64, o->len > start ? "|" : "", mode);
 	else if (o->len == start)
 		put(o, "%s", zero ? zero : "0");
 }

@@ -45,6 +45,9 @@ struct decode_param {
 	const struct decode_set *when;
 	unsigned when_arg;
 	bool enum_last; /* the value of @enum_set after the flags (clone's signal) */
+	/* FLAGS: the low 9 bits are permission bits, printed last in octal
+	 * (shmget's IPC_CREAT|0600) */
+	bool mode_bits;
 };
 
 /* The (first) entry for parameter @param of @syscall, or NULL. */

@@ -42,7 +42,9 @@ static const struct decode_set
 	socket_flags = NAMES("SOCK_CLOEXEC\0" "SOCK_NONBLOCK\0"),
 	inet_families = NAMES("AF_INET\0" "AF_INET6\0"),
 	ip_protocols = PREFIX("IPPROTO_\0"),
-	message_flags = PREFIX("MSG_\0"),
+	message_flags = { .prefixes = LIST("MSG_\0"),
+			  .skip = LIST("MSG_INFO\0" "MSG_STAT\0" "MSG_COPY\0" "MSG_EXCEPT\0"
+				       "MSG_NOERROR\0") },
 	shutdown_how = PREFIX("SHUT_\0"),
 	ioctl_requests = { .prefixes = LIST("TC\0" "TIOC\0" "FIO\0" "BLK\0" "SIOC\0"),
 			   .skip = LIST("TCP_\0") },
@@ -126,14 +128,30 @@ static const struct decode_set
 	socket_options = PREFIX("SO_\0"),
 	ip_options = PREFIX("IP_\0"),
 	ipv6_options = PREFIX("IPV6_\0"),
-	tcp_options = PREFIX("TCP_\0");
+	tcp_options = PREFIX("TCP_\0"),
+	/* System V IPC: the get calls' flags (with permission bits), the ctl calls' commands */
+	ipc_get_flags = NAMES("IPC_CREAT\0" "IPC_EXCL\0"),
+	shm_get_flags = NAMES("IPC_CREAT\0" "IPC_EXCL\0" "SHM_HUGETLB\0" "SHM_NORESERVE\0"),
+	shmat_flags = NAMES("SHM_RDONLY\0" "SHM_RND\0" "SHM_REMAP\0" "SHM_EXEC\0"),
+	msgsnd_flags = NAMES("IPC_NOWAIT\0"),
+	msgrcv_flags = NAMES("IPC_NOWAIT\0" "MSG_NOERROR\0" "MSG_EXCEPT\0" "MSG_COPY\0"),
+	ipc_64_flag = NAMES("IPC_64\0"),
+	shm_commands = NAMES("IPC_RMID\0" "IPC_SET\0" "IPC_STAT\0" "IPC_INFO\0" "SHM_LOCK\0"
+			     "SHM_UNLOCK\0" "SHM_STAT\0" "SHM_INFO\0" "SHM_STAT_ANY\0"),
+	msg_commands = NAMES("IPC_RMID\0" "IPC_SET\0" "IPC_STAT\0" "IPC_INFO\0" "MSG_STAT\0"
+			     "MSG_INFO\0" "MSG_STAT_ANY\0"),
+	sem_commands = { .prefixes = LIST("SEM_\0" "GET\0" "SET\0"),
+			 .names = LIST("IPC_RMID\0" "IPC_SET\0" "IPC_STAT\0" "IPC_INFO\0") },
+	sync_file_range_flags = PREFIX("SYNC_FILE_RANGE_\0");
 
-#define ENUM(s) DECODE_ENUM, &(s), 0, NULL, NULL, 0, false
-#define FLAGS(s) DECODE_FLAGS, &(s), 0, NULL, NULL, 0, false
-#define FLAGS_WITH(s, mask, e) DECODE_FLAGS, &(s), (mask), &(e), NULL, 0, false
-#define FLAGS_THEN(s, mask, e) DECODE_FLAGS, &(s), (mask), &(e), NULL, 0, true
+#define ENUM(s) DECODE_ENUM, &(s), 0, NULL, NULL, 0, false, false
+#define FLAGS(s) DECODE_FLAGS, &(s), 0, NULL, NULL, 0, false, false
+#define FLAGS_WITH(s, mask, e) DECODE_FLAGS, &(s), (mask), &(e), NULL, 0, false, false
+#define FLAGS_THEN(s, mask, e) DECODE_FLAGS, &(s), (mask), &(e), NULL, 0, true, false
+/* Flags over permission bits, which print in octal: IPC_CREAT|0600. */
+#define FLAGS_MODE(s) DECODE_FLAGS, &(s), 0, NULL, NULL, 0, false, true
 /* An option name of setsockopt/getsockopt, while the level (argument 1) is @level. */
-#define OPTION(s, level) DECODE_ENUM, &(s), 0, NULL, &(level), 1, false
+#define OPTION(s, level) DECODE_ENUM, &(s), 0, NULL, &(level), 1, false, false
 
 /*
  * Sorted by syscall, then parameter ("*" first); the entries of one
@@ -152,7 +170,7 @@ static const struct decode_param params[] = {
 	{ "clock_nanosleep", "clockid", ENUM(clocks) },
 	{ "clock_settime", "clockid", ENUM(clocks) },
 	{ "clone", "flags", FLAGS_THEN(clone_flags, 0xff, signals) },
-	{ "clone3", "cl_args", DECODE_CLONE_ARGS, &clone_flags, 0, NULL, NULL, 0, false },
+	{ "clone3", "cl_args", DECODE_CLONE_ARGS, &clone_flags, 0, NULL, NULL, 0, false, false },
 	{ "dup3", "flags", FLAGS(cloexec_flag) },
 	{ "epoll_create1", "flags", FLAGS(epoll_flags) },
 	{ "epoll_ctl", "op", ENUM(epoll_operations) },
@@ -193,6 +211,10 @@ static const struct decode_param params[] = {
 	{ "mount", "mountflags", FLAGS(mount_flags) },
 	{ "mprotect", "prot", FLAGS(prot_flags) },
 	{ "mremap", "flags", FLAGS(mremap_flags) },
+	{ "msgctl", "cmd", FLAGS_WITH(ipc_64_flag, 0xff, msg_commands) },
+	{ "msgget", "msgflg", FLAGS_MODE(ipc_get_flags) },
+	{ "msgrcv", "msgflg", FLAGS(msgrcv_flags) },
+	{ "msgsnd", "msgflg", FLAGS(msgsnd_flags) },
 	{ "msync", "flags", FLAGS(msync_flags) },
 	{ "name_to_handle_at", "flags", FLAGS(at_flags) },
 	{ "newfstatat", "flags", FLAGS(at_flags) },
@@ -219,6 +241,8 @@ static const struct decode_param params[] = {
 	{ "rt_tgsigqueueinfo", "sig", ENUM(signals) },
 	{ "seccomp", "flags", FLAGS(seccomp_flags) },
 	{ "seccomp", "operation", ENUM(seccomp_operations) },
+	{ "semctl", "cmd", FLAGS_WITH(ipc_64_flag, 0xff, sem_commands) },
+	{ "semget", "semflg", FLAGS_MODE(ipc_get_flags) },
 	{ "send", "flags", FLAGS(message_flags) },
 	{ "sendmmsg", "flags", FLAGS(message_flags) },
 	{ "sendmsg", "flags", FLAGS(message_flags) },
@@ -231,15 +255,20 @@ static const struct decode_param params[] = {
 	{ "setsockopt", "optname", OPTION(ip_options, level_ip) },
 	{ "setsockopt", "optname", OPTION(ipv6_options, level_ipv6) },
 	{ "setsockopt", "optname", OPTION(tcp_options, level_tcp) },
+	{ "shmat", "shmflg", FLAGS(shmat_flags) },
+	{ "shmctl", "cmd", FLAGS_WITH(ipc_64_flag, 0xff, shm_commands) },
+	{ "shmget", "shmflg", FLAGS_MODE(shm_get_flags) },
 	{ "shutdown", "how", ENUM(shutdown_how) },
 	{ "signalfd4", "flags", FLAGS(signalfd_flags) },
 	{ "socket", "domain", ENUM(address_families) },
-	{ "socket", "protocol", DECODE_ENUM, &ip_protocols, 0, NULL, &inet_families, 0, false },
+	{ "socket", "protocol", DECODE_ENUM, &ip_protocols, 0, NULL, &inet_families, 0, false, false },
 	{ "socket", "type", FLAGS_WITH(socket_flags, 0xf, socket_types) },
 	{ "socketpair", "domain", ENUM(address_families) },
 	{ "socketpair", "type", FLAGS_WITH(socket_flags, 0xf, socket_types) },
 	{ "statx", "flags", FLAGS_WITH(statx_flags, 0x6000, statx_sync) },
 	{ "statx", "mask", FLAGS(statx_masks) },
+	{ "sync_file_range", "flags", FLAGS(sync_file_range_flags) },
+	{ "sync_file_range2", "flags", FLAGS(sync_file_range_flags) },
 	{ "tgkill", "sig", ENUM(signals) },
 	{ "timer_create", "clockid", ENUM(clocks) },
 	{ "timerfd_create", "clockid", ENUM(clocks) },

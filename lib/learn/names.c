@@ -27,42 +27,43 @@
  * are named one by one with @prefix when @bits, or the whole value is one
  * name when not.
  */
+/* The short names are kept in place: no pointer for the loader to relocate. */
 struct naming {
 	const char *syscalls; /* comma-separated; NULL: any syscall */
-	const char *param;
+	char param[12];
 	const char *prefix;
 	bool bits;
 	uint64_t low_mask;
-	const char *low_prefix; /* NULL: @prefix */
-	const char *zero;       /* with @bits: the name of 0, or NULL to write 0 */
-	const char *skip;       /* names (prefixes) of other uses of @prefix, never written */
+	char low_prefix[4]; /* empty: @prefix */
+	char zero[12];      /* with @bits: the name of 0, or empty to write 0 */
+	const char *skip;   /* names (prefixes) of other uses of @prefix, never written */
 };
 
 static const struct naming namings[] = {
-	{ "open,openat,openat2,creat", "flags", "O_", true, 3, NULL, "O_RDONLY", NULL },
-	{ "pipe2,dup3", "flags", "O_", true, 0, NULL, NULL, NULL },
-	{ NULL, "prot", "PROT_", true, 0, NULL, "PROT_NONE", NULL },
-	{ "mmap,mmap2", "flags", "MAP_", true, 3, NULL, NULL, NULL },
-	{ "socket,socketpair", "domain", "AF_", false, 0, NULL, NULL, NULL },
-	{ "socket,socketpair", "type", "SOCK_", true, 0xf, NULL, NULL, NULL },
-	{ "accept4", "flags", "SOCK_", true, 0, NULL, NULL, NULL },
-	{ "fcntl,fcntl64", "cmd", "F_", false, 0, NULL, NULL, "F_SEAL_,F_RDLCK,F_WRLCK,F_UNLCK" },
-	{ "prctl", "option", "PR_", false, 0, NULL, NULL, NULL },
-	{ "futex,futex_time64", "futex_op", "FUTEX_", true, 0x7f, NULL, "FUTEX_WAIT", NULL },
-	{ "rt_sigprocmask,sigprocmask", "how", "SIG_", false, 0, NULL, NULL, NULL },
-	{ "lseek,_llseek", "whence", "SEEK_", false, 0, NULL, NULL, NULL },
-	{ "madvise", "advice", "MADV_", false, 0, NULL, NULL, NULL },
-	{ "getrandom", "flags", "GRND_", true, 0, NULL, NULL, NULL },
-	{ "ioctl", "request", "TC,TIOC,FIO", false, 0, NULL, NULL, "TCP_" },
-	{ "clone", "flags", "CLONE_", true, 0xff, "SIG", NULL, "SIG_" },
-	{ "unshare,setns", "flags", "CLONE_", true, 0, NULL, NULL, NULL },
-	{ "unlinkat", "flags", "AT_REMOVEDIR", true, 0, NULL, NULL, NULL },
+	{ "open,openat,openat2,creat", "flags", "O_", true, 3, "", "O_RDONLY", NULL },
+	{ "pipe2,dup3", "flags", "O_", true, 0, "", "", NULL },
+	{ NULL, "prot", "PROT_", true, 0, "", "PROT_NONE", NULL },
+	{ "mmap,mmap2", "flags", "MAP_", true, 3, "", "", NULL },
+	{ "socket,socketpair", "domain", "AF_", false, 0, "", "", NULL },
+	{ "socket,socketpair", "type", "SOCK_", true, 0xf, "", "", NULL },
+	{ "accept4", "flags", "SOCK_", true, 0, "", "", NULL },
+	{ "fcntl,fcntl64", "cmd", "F_", false, 0, "", "", "F_SEAL_,F_RDLCK,F_WRLCK,F_UNLCK" },
+	{ "prctl", "option", "PR_", false, 0, "", "", NULL },
+	{ "futex,futex_time64", "futex_op", "FUTEX_", true, 0x7f, "", "FUTEX_WAIT", NULL },
+	{ "rt_sigprocmask,sigprocmask", "how", "SIG_", false, 0, "", "", NULL },
+	{ "lseek,_llseek", "whence", "SEEK_", false, 0, "", "", NULL },
+	{ "madvise", "advice", "MADV_", false, 0, "", "", NULL },
+	{ "getrandom", "flags", "GRND_", true, 0, "", "", NULL },
+	{ "ioctl", "request", "TC,TIOC,FIO", false, 0, "", "", "TCP_" },
+	{ "clone", "flags", "CLONE_", true, 0xff, "SIG", "", "SIG_" },
+	{ "unshare,setns", "flags", "CLONE_", true, 0, "", "", NULL },
+	{ "unlinkat", "flags", "AT_REMOVEDIR", true, 0, "", "", NULL },
 	{ "faccessat,faccessat2", "flags", "AT_EACCESS,AT_SYMLINK_NOFOLLOW,AT_EMPTY_PATH", true, 0,
-	  NULL, NULL, NULL },
+	  "", "", NULL },
 	{ "newfstatat,fstatat64,statx,fchownat,linkat,utimensat,execveat,name_to_handle_at,"
 	  "open_tree,fchmodat2",
 	  "flags", "AT_SYMLINK_,AT_NO_AUTOMOUNT,AT_EMPTY_PATH,AT_STATX_,AT_RECURSIVE", true, 0,
-	  NULL, NULL, NULL },
+	  "", "", NULL },
 };
 
 /* @name is in the comma-separated @list: equal to an item, or when @prefixes starting with one. */
@@ -121,7 +122,7 @@ static bool append_named(struct strbuf *sb, const struct scg_arch *arch,
 		return name != NULL;
 	}
 	if (v == 0) {
-		if (!n->zero)
+		if (!n->zero[0])
 			return false;
 		uint64_t z;
 		if (constant_value(n->zero, arch, &z) < 0 || z != 0)
@@ -134,7 +135,7 @@ static bool append_named(struct strbuf *sb, const struct scg_arch *arch,
 	uint64_t low = v & n->low_mask, rest = v & ~n->low_mask, unnamed = 0;
 	if (n->low_mask) {
 		/* O_RDONLY|O_CLOEXEC: the base value is written even when 0, if it has a name */
-		const char *name = find_name(arch, n->low_prefix ? n->low_prefix : n->prefix, n->skip,
+		const char *name = find_name(arch, n->low_prefix[0] ? n->low_prefix : n->prefix, n->skip,
 					     low);
 		if (name)
 			parts[nparts++] = name;
@@ -233,7 +234,9 @@ void learn_append_value(struct strbuf *sb, const struct scg_arch *arch, const ch
 	if (n ? append_named(sb, arch, n, v)
 	      : append_decoded(sb, arch, syscall, param, v, args, known))
 		return;
-	if (v && is_mode(syscall, param)) { /* permission bits read in octal: 022, 0755 */
+	const struct decode_param *d = decoded(syscall, param, known);
+	bool perms = d && d->mode_bits && !(v & ~UINT64_C(0777)); /* shmget's 0600 */
+	if (v && (perms || is_mode(syscall, param))) { /* permission bits read in octal: 022, 0755 */
 		strbuf_appendf(sb, "0%" PRIo64, v);
 		return;
 	}
