@@ -4,14 +4,20 @@
 # tree copied in (committed or not, ignored files left out) and ../shared beside it.
 # A package the job needs but ./bootstrap does not install fails here.
 #
-#   tools/fresh-machine.sh [demo|check]      (as root; default demo)
+#   tools/fresh-machine.sh [demo|check|programs]      (as root; default demo)
+#
+# programs: the demo, then what a stranger would run next: git, python3, nginx, redis,
+# curl and postgres installed from Debian, each run under the built-in default profile,
+# learned with `learn --args` and replayed under what was learned
+# (examples/learn-replay.sh), and the three servers learned with phases and replayed
+# (bench/phases-servers.sh).
 #
 # FRESH_ROOT names the chroot directory (default: a new one under /var/tmp, removed after).
 # FRESH_KEEP=1 keeps it for a look around.
 set -euo pipefail
 job=${1:-demo}
-case "$job" in demo | check) ;; *)
-	echo "usage: tools/fresh-machine.sh [demo|check]" >&2
+case "$job" in demo | check | programs) ;; *)
+	echo "usage: tools/fresh-machine.sh [demo|check|programs]" >&2
 	exit 2
 	;;
 esac
@@ -72,10 +78,20 @@ fi
 mount --rbind /dev "$root/dev" && mount --make-rslave "$root/dev" && mounted+=("$root/dev")
 mount -t tmpfs tmpfs "$root/tmp" && mounted+=("$root/tmp")
 
-echo "fresh-machine: ./bootstrap $job (chroot ready after ${SECONDS}s)"
+echo "fresh-machine: $job (chroot ready after ${SECONDS}s)"
 start=$SECONDS
 status=0
+# The programs come from Debian; their services must not start in the chroot.
+programs='./bootstrap demo &&
+	printf "#!/bin/sh\nexit 101\n" >/usr/sbin/policy-rc.d && chmod +x /usr/sbin/policy-rc.d &&
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q git python3 nginx-light redis-server \
+		postgresql curl procps iproute2 >/tmp/programs-apt.log &&
+	for p in default learned; do
+		if [ $p = default ]; then examples/learn-replay.sh -p default; else examples/learn-replay.sh; fi ||
+			exit 1
+	done && bench/phases-servers.sh'
+[ "$job" = programs ] && command="$programs" || command="./bootstrap $job"
 chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 \
-	CI="${CI:-}" /bin/bash -c "cd /work/main && ./bootstrap $job" || status=$?
-echo "fresh-machine: ./bootstrap $job exited $status after $((SECONDS - start))s (${SECONDS}s in all)"
+	CI="${CI:-}" /bin/bash -c "cd /work/main && $command" || status=$?
+echo "fresh-machine: $job exited $status after $((SECONDS - start))s (${SECONDS}s in all)"
 exit "$status"
