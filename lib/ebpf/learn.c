@@ -236,6 +236,10 @@ static int add_target(struct tracer *t, pid_t pid, uint8_t state)
 /* The cgroup v2 directory @path into the program's cgroup array; false after an error. */
 static bool set_cgroup(struct tracer *t, const char *path)
 {
+	if (path == NULL) {
+		say(t->o, "cgroup mode without a cgroup");
+		return false;
+	}
 	int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	struct statfs sf;
 	if (fd < 0) {

@@ -53,7 +53,8 @@ static bool is_word_char(char c)
 /* Whether the line at @p (of @n bytes) starts with the word `phase`. */
 static bool phase_line(const char *p, size_t n)
 {
-	return n >= 5 && !memcmp(p, "phase", 5) && (n == 5 || p[5] == ' ' || p[5] == '\t');
+	return p != NULL && n >= 5 && !memcmp(p, "phase", 5) &&
+	       (n == 5 || p[5] == ' ' || p[5] == '\t');
 }
 
 bool scg_phases_detect(const char *text, size_t len)
