@@ -265,6 +265,8 @@ for path in "${sampled[@]}"; do
 	if "$REAL" diff "$TMP/rt.policy" "$TMP/in.bpf" >"$TMP/out" 2>&1; then
 		ok "$f: round trip proven equivalent"
 		proven=$((proven + 1))
+	elif [ -n "$slow" ] && grep -q "the time budget of .* ran out" "$TMP/out"; then
+		ok "$f: the proof out of time in an instrumented build, says so"
 	else
 		not_ok "$f: round trip proven equivalent" "$(head -c 600 "$TMP/out")"
 	fi

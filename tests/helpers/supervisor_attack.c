@@ -114,6 +114,9 @@ static void sleep_ms(long ms);
  */
 static pid_t find_watchdog(pid_t supervisor, pid_t program)
 {
+	/* Sleep once whatever the watchdog's progress, so that a policy learned from one
+	 * run has the sleep's syscall for the next, however fast the watchdog was. */
+	sleep_ms(1);
 	for (int i = 0; i < 100; i++) {
 		pid_t pid = child_of(supervisor, program, "syscage-watch");
 		if (pid)
