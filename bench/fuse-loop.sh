@@ -37,15 +37,19 @@ for p in bench/data/hardening/*.policy; do
 	stack+=(-f "$f")
 done
 "$S" fuse "${stack[@]}" -o "$TMP/fused.bpf"
+# filters_of CFG: the loop's -f options for CFG (none, one, stack, fused), in a
+filters_of() {
+	case $1 in
+	none) a=() ;;
+	one) a=(-f "$TMP/8-system-call-filter.bpf") ;;
+	stack) a=("${stack[@]}") ;;
+	fused) a=(-f "$TMP/fused.bpf") ;;
+	esac
+}
 for r in $(seq "$RUNS"); do
 	for call in getppid personality; do
 		for cfg in none one stack fused; do
-			case $cfg in
-			none) a=() ;;
-			one) a=(-f "$TMP/8-system-call-filter.bpf") ;;
-			stack) a=("${stack[@]}") ;;
-			fused) a=(-f "$TMP/fused.bpf") ;;
-			esac
+			filters_of "$cfg"
 			printf '%s %s %s ' "$call" "$cfg" "$r"
 			perf stat -x, -e task-clock,instructions,cycles \
 				"$L" "${a[@]}" -r 5 -c "$call" "$CALLS" 2>"$TMP/perf" | tr '\n' ' '
@@ -56,12 +60,7 @@ for r in $(seq "$RUNS"); do
 done >"$TMP/loop.txt"
 python3 bench/report_fuse.py --loop "$TMP/loop.txt" $((CALLS * 5 + CALLS / 10))
 for cfg in none one stack fused; do
-	case $cfg in
-	none) a=() ;;
-	one) a=(-f "$TMP/8-system-call-filter.bpf") ;;
-	stack) a=("${stack[@]}") ;;
-	fused) a=(-f "$TMP/fused.bpf") ;;
-	esac
+	filters_of "$cfg"
 	perf record -q -e cpu-clock -o "$TMP/$cfg.data" "$L" "${a[@]}" -r 5 -c personality "$CALLS" >/dev/null 2>&1 &&
 		perf report -i "$TMP/$cfg.data" --stdio --sort sym --percent-limit 0 2>/dev/null |
 		sed -n "s/^ *\([0-9.]*\)% *\[\([.k]\)\] \(.*\)/$cfg \1 \2 \3/p"
