@@ -43,6 +43,7 @@
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 static pthread_barrier_t start;
@@ -95,11 +96,17 @@ static void on_usr1(int sig)
 	(void)sig;
 }
 
+/* A signal every few microseconds: most calls that wait on the supervisor are interrupted, yet
+ * on a single processor the caller and the supervisor still get their turns (an interrupter that
+ * never slept kept them off it, and the calls hardly advanced). */
 static void *interrupter(void *arg)
 {
 	(void)arg;
-	while (!atomic_load(&calls_done))
+	const struct timespec pause = { .tv_nsec = 5000 };
+	while (!atomic_load(&calls_done)) {
 		syscall(SYS_tgkill, getpid(), caller_tid, SIGUSR1);
+		nanosleep(&pause, NULL);
+	}
 	return NULL;
 }
 

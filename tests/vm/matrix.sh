@@ -98,8 +98,8 @@ names=("$@")
 if [ ${#names[@]} -eq 0 ]; then
 	mapfile -t names < <(awk '!/^#/ && NF { print $1 }' "$list")
 fi
-# The kernels run at once: each guest has one emulated processor (tests/vm/vm-run says
-# why), so two guests use the two cores one guest could not.
+# The kernels run at once: each guest has one emulated processor (tests/vm/kernels.txt
+# says why), so two guests use the two cores one guest could not.
 failed=0 pids=() logs=()
 for n in "${names[@]}"; do
 	logs+=("$(mktemp /var/tmp/syscage-matrix-log.XXXXXX)")
