@@ -1069,30 +1069,30 @@ static int append(struct mj_line *l, const char *p, size_t n, unsigned lineno, u
 static int read_text(struct mj_ctx *c, const char *text, size_t len, const char *file)
 {
 	struct mj_line l = {.file = file};
-	unsigned lineno = 0;
+	struct scan s;
+	scan_init(&s, text, len);
 	int r = 0;
-	for (const char *p = text, *end = text + len; p < end && !r;) {
-		const char *e = memchr(p, '\n', (size_t)(end - p));
-		size_t n = (size_t)((e ? e : end) - p);
-		lineno++;
+	for (; scan_more(&s) && !r; scan_line(&s)) {
+		const char *p = text + s.pos;
+		struct scan eol = s;
+		scan_to_eol(&eol);
+		size_t n = eol.pos - s.pos;
+		bool last = !scan_more(&eol); /* no '\n' ends it */
 		if (memchr(p, '\0', n)) {
 			if (!c->scanning)
-				err(c, (struct scg_loc){file, lineno, 1, -1}, "policies are text",
-				    "NUL byte in line");
+				err(c, scan_loc(&s, file), "policies are text", "NUL byte in line");
 			l.len = l.npieces = 0;
-			p = e ? e + 1 : end;
 			continue;
 		}
 		size_t body = n;
 		while (body && (p[body - 1] == '\r' || p[body - 1] == ' ' || p[body - 1] == '\t'))
 			body--;
 		bool cont = body && p[body - 1] == '\\';
-		r = append(&l, p, cont ? body - 1 : n, lineno, 1);
-		if (!r && (!cont || !e)) {
+		r = append(&l, p, cont ? body - 1 : n, s.line, s.column);
+		if (!r && (!cont || last)) {
 			r = line(c, &l);
 			l.len = l.npieces = 0;
 		}
-		p = e ? e + 1 : end;
 	}
 	free(l.text);
 	free(l.pieces);
