@@ -184,6 +184,19 @@ static void diagnostics(void **state)
 	scg_diag_free(diag);
 }
 
+/* Places stay exact after blank lines, tabs, CRLF line ends and a continuation. */
+static void locations_after_blanks(void **state)
+{
+	(void)state;
+	static const struct bad_policy bad[] = {
+		{"\r\n\tread:\t1\r\n\t\twrtie: 1\r\n", "bad.policy:3:3:", "unknown syscall 'wrtie'"},
+		{"read:\targ0\t==\tO_RDONLI\r\n", "bad.policy:1:15:", "O_RDONLI"},
+		{"\n  write: \\\n\t arg7 == 1\r\n", "bad.policy:3:6:", "no argument"},
+		{"read: arg0 == 1;\t \tretrun EPERM\r\n", "bad.policy:1:20:", "expected an action"},
+	};
+	expect_errors(bad, sizeof(bad) / sizeof(bad[0]));
+}
+
 #define write_file test_write_file
 
 /* @include and @frequency name files beside the including one. */
@@ -761,6 +774,7 @@ int main(void)
 	    cmocka_unit_test(actions),
 	    cmocka_unit_test(locations),
 	    cmocka_unit_test(diagnostics),
+	    cmocka_unit_test(locations_after_blanks),
 	    cmocka_unit_test(include_and_frequency),
 	    cmocka_unit_test(documented_forms),
 	    cmocka_unit_test(syscall_sets),

@@ -222,6 +222,37 @@ static void round_trip_allow_list(void **state)
 	free(text);
 }
 
+/* Whether importing the profile @text fails with an error at @line, @col that says @part. */
+static bool firejail_error_at(const char *text, unsigned line, unsigned col, const char *part)
+{
+	struct scg_import_options o;
+	scg_import_options_init(&o);
+	o.filename = "bad.profile";
+	struct scg_diag *diag = scg_diag_new();
+	struct scg_policy *p = NULL;
+	assert_int_equal(scg_firejail_import(text, strlen(text), &o, &p, diag), -EINVAL);
+	assert_null(p);
+	bool found = false;
+	for (size_t i = 0; i < scg_diag_count(diag); i++) {
+		const struct scg_diag_entry *e = scg_diag_get(diag, i);
+		found |= e->severity == SCG_SEV_ERROR && e->loc.line == line &&
+			 e->loc.column == col && strstr(e->message, part);
+	}
+	scg_diag_free(diag);
+	return found;
+}
+
+/* The column of a profile's word after blank lines, a comment, tabs and a CRLF line end. */
+static void firejail_locations(void **state)
+{
+	(void)state;
+	assert_true(firejail_error_at("\n\t# a comment\n  seccomp\n\tprotocol\t unix,ipx\r\n", 4,
+				      17, "'ipx' is not a protocol"));
+	assert_true(firejail_error_at("\r\n\n\tseccomp.drop\t\tptrace,@clok\r\n", 3, 23,
+				      "unknown group '@clok'"));
+	assert_true(firejail_error_at("--seccomp.drop=read\t bogus", 1, 22, "'bogus' is no option"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -235,6 +266,7 @@ int main(void)
 	    cmocka_unit_test(firejail_namespaces),
 	    cmocka_unit_test(firejail_seccomp32),
 	    cmocka_unit_test(firejail_drop32),
+	    cmocka_unit_test(firejail_locations),
 	    cmocka_unit_test(round_trip_deny_list),
 	    cmocka_unit_test(round_trip_allow_list),
 	};

@@ -203,6 +203,31 @@ static void rules_keep_their_line(void **state)
 	scg_policy_free(p);
 }
 
+/* Tabs, blank lines, CRLF line ends and a continuation leave the columns exact. */
+static void locations_after_tabs_and_crlf(void **state)
+{
+	(void)state;
+	struct scg_policy *p = import_ok("\r\n[Service]\r\n\r\n"
+					 "\tSystemCallFilter=\t~ptrace \\\r\n\t  mount\r\n");
+	struct scg_rule rule;
+	bool saw_ptrace = false, saw_mount = false;
+	for (size_t i = 0; i < scg_policy_rule_count(p); i++) {
+		assert_int_equal(scg_policy_rule_at(p, i, &rule), 0);
+		if (rule.syscall && !strcmp(rule.syscall, "ptrace")) {
+			saw_ptrace = true;
+			assert_int_equal(rule.loc.line, 4);
+			assert_int_equal(rule.loc.column, 21);
+		}
+		if (rule.syscall && !strcmp(rule.syscall, "mount")) {
+			saw_mount = true;
+			assert_int_equal(rule.loc.line, 5);
+			assert_int_equal(rule.loc.column, 4);
+		}
+	}
+	assert_true(saw_ptrace && saw_mount);
+	scg_policy_free(p);
+}
+
 static void expect_diag(const char *text, int result, enum scg_severity sev, unsigned line,
 			unsigned col, const char *message_part, const char *hint_part)
 {
@@ -354,6 +379,7 @@ int main(void)
 	    cmocka_unit_test(rules_keep_their_line),
 	    cmocka_unit_test(diagnostics),
 	    cmocka_unit_test(systemctl_show_output),
+	    cmocka_unit_test(locations_after_tabs_and_crlf),
 	    cmocka_unit_test(detection),
 	    cmocka_unit_test(groups_match_systemd_analyze),
 	    cmocka_unit_test(export_refusals),

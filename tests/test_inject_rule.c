@@ -344,6 +344,12 @@ static const struct {
 	{ "openat:error=EIO:if=\t flags == 0 &&\t\tpath\t==\t x", 47, "bad path test", NULL },
 	{ "openat:error=EIO:if=path \t\v== \f\"\"", 32, "bad path test", NULL },
 	{ "openat:error=EIO:if=path == \"a\" \t x", 29, "bad path test", NULL },
+	{ "openat:error=EIO:if=\tflags\t==\tO_BOGUS", 31, "unknown constant 'O_BOGUS'", NULL },
+	{ "openat:error=EIO:if=flags == 0\r\n", 31, "one line", NULL },
+	{ "openat:error=EIO:\tdelay_enter=1", 18, "unknown option", NULL },
+	{ "getpid,\t,x:error=EIO", 8, "unknown syscall", NULL },
+	/* a rule is one line: a '\n' in it is one more column */
+	{ "/getpid|\nx,opnat:error=EIO", 12, "unknown syscall 'opnat'", NULL },
 	{ "openat:error=EIO:if=flags == 0 || path == \"x\"", 43, "bad path test", "&&" },
 	{ "openat:error=EIO:if=path == \"x\" && flgs == 0", 36, "has no parameter 'flgs'", NULL },
 };

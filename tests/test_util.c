@@ -303,6 +303,19 @@ static void test_scan_moves(void **state)
 	assert_int_equal(s.line, 8);
 	assert_int_equal(s.column, 1);
 	assert_int_equal(scan_peek(&s, 0), 'c');
+
+	/* trailing blanks dropped: the cursor stops before them, never moves back */
+	scan_init(&s, " \tab \r\t", 7);
+	assert_int_equal(scan_trim_end(&s), 3);
+	assert_int_equal(s.len, 4);
+	assert_int_equal(scan_blanks(&s), 2);
+	assert_int_equal(scan_while(&s, scan_is_ident_char), 2);
+	assert_false(scan_more(&s));
+	scan_init(&s, "  \t", 3);
+	scan_blanks(&s);
+	assert_int_equal(scan_trim_end(&s), 0);
+	assert_int_equal(s.pos, 3);
+	assert_int_equal(s.len, 3);
 }
 
 static void test_scan_characters(void **state)

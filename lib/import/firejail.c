@@ -25,6 +25,7 @@
 #include "import/stack.h"
 #include "util/grow.h"
 #include "util/opts.h"
+#include "util/scan.h"
 
 #define INCLUDE_DEPTH 16     /* firejail's MAX_INCLUDE_LEVEL */
 #define FILE_MAX (1U << 20)  /* the largest profile read */
@@ -292,35 +293,46 @@ static bool seccomp_word(const char *p)
 	       !strncmp(p, "restrict-namespaces", 19);
 }
 
-/* A profile line "name value" or command-line words "--name[=value]". */
-static int read_line(struct fj_ctx *c, const char *file, char *line, unsigned lineno)
+static bool fj_blank(char c)
 {
-	char *p = line;
-	while (*p == ' ' || *p == '\t')
-		p++;
+	return c == ' ' || c == '\t';
+}
+
+/*
+ * A profile line "name value" or command-line words "--name[=value]": the
+ * @n bytes of @line (a copy, NUL-terminated, without a NUL inside), at line
+ * @lineno.
+ */
+static int read_line(struct fj_ctx *c, const char *file, char *line, size_t n, unsigned lineno)
+{
+	struct scan s;
+	scan_init_at(&s, line, n, lineno, 1);
+	scan_while(&s, fj_blank);
+	char *p = line + s.pos;
 	bool cmdline = !strncmp(p, "--", 2);
-	if (!cmdline) /* firejail cuts a profile line at its first '#' */
+	if (!cmdline) { /* firejail cuts a profile line at its first '#' */
 		p[strcspn(p, "#")] = '\0';
-	if (!*p)
+		s.len = strlen(line); /* the cursor stops at the cut */
+	}
+	if (!scan_more(&s))
 		return 0;
 	if (*p == '?') { /* ?HAS_X11: ... depends on the sandbox firejail starts */
 		char *rest = p + strcspn(p, ":");
 		rest += *rest ? 1 + strspn(rest + 1, " \t") : 0;
 		if (seccomp_word(rest))
-			diag(c, SCG_SEV_WARNING,
-			     (struct scg_loc){file, lineno, (unsigned)(p - line) + 1, -1},
+			diag(c, SCG_SEV_WARNING, scan_loc(&s, file),
 			     "firejail decides it when it starts the sandbox",
 			     "a conditional line is not followed");
 		return 0;
 	}
 	if (!cmdline && ignored(c, p))
 		return 0;
-	while (*p) {
-		while (*p == ' ' || *p == '\t')
-			p++;
-		if (!*p)
+	while (scan_more(&s)) {
+		scan_while(&s, fj_blank);
+		if (!scan_more(&s))
 			break;
-		struct scg_loc loc = {file, lineno, (unsigned)(p - line) + 1, -1};
+		p = line + s.pos;
+		struct scg_loc loc = scan_loc(&s, file);
 		if (cmdline && strncmp(p, "--", 2)) {
 			diag(c, SCG_SEV_ERROR, loc, "options start with '--' on a command line",
 			     "'%s' is no option", p);
@@ -341,12 +353,16 @@ static int read_line(struct fj_ctx *c, const char *file, char *line, unsigned li
 			while (p > value && (p[-1] == ' ' || p[-1] == '\t' || p[-1] == '\r'))
 				p--;
 		}
-		char *end = p;
-		char saved = *end;
-		*end = '\0';
-		struct scg_loc vloc = {file, lineno, value ? (unsigned)(value - line) + 1 : 0, -1};
+		struct scg_loc vloc = {file, lineno, 0, -1};
+		if (value) {
+			scan_skip(&s, (size_t)(value - (line + s.pos)));
+			vloc = scan_loc(&s, file);
+		}
+		scan_skip(&s, (size_t)(p - (line + s.pos)));
+		char saved = *p;
+		*p = '\0';
 		int r = option(c, name, nlen, value && *value ? value : NULL, loc, vloc);
-		*end = saved;
+		*p = saved;
 		if (r < 0 || !cmdline)
 			return r;
 	}
@@ -355,23 +371,26 @@ static int read_line(struct fj_ctx *c, const char *file, char *line, unsigned li
 
 static int read_text(struct fj_ctx *c, const char *file, const char *text, size_t len)
 {
-	unsigned lineno = 0;
+	struct scan s;
+	scan_init(&s, text, len);
 	int r = 0;
-	for (const char *p = text, *end = text + len; p < end && r == 0;) {
-		const char *e = memchr(p, '\n', (size_t)(end - p));
-		size_t n = (size_t)((e ? e : end) - p);
-		lineno++;
-		char *line = strndup(p, n);
-		if (!line)
-			return -ENOMEM;
-		if (strlen(line) != n)
-			diag(c, SCG_SEV_ERROR,
-			     (struct scg_loc){file, lineno, (unsigned)strlen(line) + 1, -1},
-			     "profiles are text", "NUL byte in line");
-		else
-			r = read_line(c, file, line, lineno);
-		free(line);
-		p = e ? e + 1 : end;
+	while (scan_more(&s) && r == 0) {
+		struct scan eol = s;
+		scan_to_eol(&eol);
+		size_t n = eol.pos - s.pos;
+		const char *nul = memchr(s.text + s.pos, '\0', n);
+		if (nul) {
+			scan_skip(&s, (size_t)(nul - (s.text + s.pos)));
+			diag(c, SCG_SEV_ERROR, scan_loc(&s, file), "profiles are text",
+			     "NUL byte in line");
+		} else {
+			char *line = strndup(s.text + s.pos, n);
+			if (!line)
+				return -ENOMEM;
+			r = read_line(c, file, line, n, s.line);
+			free(line);
+		}
+		scan_line(&s);
 	}
 	return r;
 }
@@ -1034,19 +1053,21 @@ static int build(struct fj_ctx *c, struct imp_stack *st)
 
 bool scg_firejail_detect(const char *text, size_t len)
 {
-	for (const char *p = text, *end = text + len; p < end;) {
-		const char *e = memchr(p, '\n', (size_t)(end - p));
-		const char *w = p;
-		while (w < (e ? e : end) && (*w == ' ' || *w == '\t'))
-			w++;
-		if ((e ? e : end) - w > 2 && !strncmp(w, "--", 2))
+	struct scan s;
+	scan_init(&s, text, len);
+	while (scan_more(&s)) {
+		scan_while(&s, fj_blank);
+		struct scan eol = s;
+		scan_to_eol(&eol);
+		const char *w = text + s.pos, *e = text + eol.pos;
+		if (e - w > 2 && !strncmp(w, "--", 2))
 			w += 2;
-		size_t n = 0; /* the option's name, within the line (the text has no NUL) */
-		while (w + n < (e ? e : end) && !strchr(" \t=\n", w[n]))
+		size_t n = 0; /* the option's name, within the line */
+		while (w + n < e && !strchr(" \t=\n", w[n]))
 			n++;
 		if (n && (in_keywords(w, n) || in_list(unsupported, w, n)))
 			return true;
-		p = e ? e + 1 : end;
+		scan_line(&s);
 	}
 	return false;
 }

@@ -90,17 +90,20 @@ static struct scg_loc loc_at(const struct mj_line *l, size_t off)
 /* [*pos, end) with blanks skipped at both ends. */
 static void trim(const char *s, size_t *pos, size_t *end)
 {
-	while (*pos < *end && scan_is_blank(s[*pos]))
-		++*pos;
-	while (*end > *pos && scan_is_blank(s[*end - 1]))
-		--*end;
+	struct scan sc;
+	scan_init(&sc, s + *pos, *end - *pos);
+	scan_blanks(&sc);
+	scan_trim_end(&sc);
+	*end = *pos + sc.len;
+	*pos += sc.pos;
 }
 
+/* The first byte at or after @p that is no blank, or @end. */
 static size_t skip_blanks(const char *s, size_t p, size_t end)
 {
-	while (p < end && scan_is_blank(s[p]))
-		p++;
-	return p;
+	struct scan sc;
+	scan_init(&sc, s + p, end - p);
+	return p + scan_blanks(&sc);
 }
 
 static bool word_is(const char *s, size_t n, const char *w)
@@ -186,8 +189,7 @@ static struct scg_expr *parse_atom(struct mj_ctx *c, const struct mj_line *l, si
 {
 	const char *s = l->text;
 	size_t p = *pos;
-	while (p < end && scan_is_blank(s[p]))
-		p++;
+	p = skip_blanks(s, p, end);
 	size_t start = p;
 	if (end - p < 4 || strncmp(s + p, "arg", 3) || s[p + 3] < '0' || s[p + 3] > '9') {
 		err(c, loc_at(l, p), "an atom is 'argN OP VALUE', N from 0 to 5: arg1 == O_RDONLY",
@@ -207,8 +209,7 @@ static struct scg_expr *parse_atom(struct mj_ctx *c, const struct mj_line *l, si
 		    "no argument '%s'", name);
 		return NULL;
 	}
-	while (p < end && scan_is_blank(s[p]))
-		p++;
+	p = skip_blanks(s, p, end);
 	enum { OP_EQ, OP_NE, OP_LT, OP_LE, OP_GT, OP_GE, OP_SET, OP_IN } op;
 	size_t oplen = 2;
 	if (!strncmp(s + p, "==", 2))
@@ -756,8 +757,7 @@ static int set_line(struct mj_ctx *c, const struct mj_line *l, size_t open, size
 	size_t p = open + 1, close = 0, count = 0, kept = 0;
 	bool want_name = true, bad = false;
 	for (;;) {
-		while (p < end && scan_is_blank(s[p]))
-			p++;
+		p = skip_blanks(s, p, end);
 		if (p >= end) {
 			err(c, loc_at(l, open), SET_HINT, "unclosed '{'");
 			return 0;
@@ -803,8 +803,7 @@ static int set_line(struct mj_ctx *c, const struct mj_line *l, size_t open, size
 		}
 	}
 	p = close + 1;
-	while (p < end && scan_is_blank(s[p]))
-		p++;
+	p = skip_blanks(s, p, end);
 	if (p >= end || s[p] != ':') {
 		err(c, loc_at(l, p), SET_HINT, "expected ':' after the set");
 		return 0;
@@ -1070,30 +1069,30 @@ static int append(struct mj_line *l, const char *p, size_t n, unsigned lineno, u
 static int read_text(struct mj_ctx *c, const char *text, size_t len, const char *file)
 {
 	struct mj_line l = {.file = file};
-	unsigned lineno = 0;
+	struct scan s;
+	scan_init(&s, text, len);
 	int r = 0;
-	for (const char *p = text, *end = text + len; p < end && !r;) {
-		const char *e = memchr(p, '\n', (size_t)(end - p));
-		size_t n = (size_t)((e ? e : end) - p);
-		lineno++;
+	for (; scan_more(&s) && !r; scan_line(&s)) {
+		const char *p = text + s.pos;
+		struct scan eol = s;
+		scan_to_eol(&eol);
+		size_t n = eol.pos - s.pos;
+		bool last = !scan_more(&eol); /* no '\n' ends it */
 		if (memchr(p, '\0', n)) {
 			if (!c->scanning)
-				err(c, (struct scg_loc){file, lineno, 1, -1}, "policies are text",
-				    "NUL byte in line");
+				err(c, scan_loc(&s, file), "policies are text", "NUL byte in line");
 			l.len = l.npieces = 0;
-			p = e ? e + 1 : end;
 			continue;
 		}
 		size_t body = n;
 		while (body && (p[body - 1] == '\r' || p[body - 1] == ' ' || p[body - 1] == '\t'))
 			body--;
 		bool cont = body && p[body - 1] == '\\';
-		r = append(&l, p, cont ? body - 1 : n, lineno, 1);
-		if (!r && (!cont || !e)) {
+		r = append(&l, p, cont ? body - 1 : n, s.line, s.column);
+		if (!r && (!cont || last)) {
 			r = line(c, &l);
 			l.len = l.npieces = 0;
 		}
-		p = e ? e + 1 : end;
 	}
 	free(l.text);
 	free(l.pieces);

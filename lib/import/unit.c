@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "import/unit.h"
+#include "util/scan.h"
 #include "util/strbuf.h"
 
 static bool is_blank(char c)
@@ -57,34 +58,34 @@ bool unit_next_word(const struct unit_setting *s, size_t *pos, const char *file,
 }
 
 struct reader {
-	const char *text, *end, *file;
-	unsigned line;
+	struct scan sc; /* at the start of the next physical line */
+	const char *file;
 	char section[64];
 	struct scg_diag *diag;
 	bool failed;
 };
 
-/* The physical line at @p: its end (excluding '\n'). */
-static const char *line_end(const char *p, const char *end)
+/* Where the physical line at @s ends: the offset of its '\n', or of the end of the text. */
+static size_t line_end(const struct scan *s)
 {
-	if (p >= end)
-		return end;
-	const char *e = memchr(p, '\n', (size_t)(end - p));
-	return e ? e : end;
+	struct scan e = *s;
+	scan_to_eol(&e);
+	return e.pos;
 }
 
-static void error(struct reader *rd, unsigned line, unsigned col, const char *hint, const char *msg)
+static void error(struct reader *rd, struct scg_loc loc, const char *hint, const char *msg)
 {
 	rd->failed = true;
-	scg_diag_add(rd->diag, SCG_SEV_ERROR, (struct scg_loc){rd->file, line, col, -1},
-		     "unit-syntax", hint, "%s", msg);
+	scg_diag_add(rd->diag, SCG_SEV_ERROR, loc, "unit-syntax", hint, "%s", msg);
 }
 
-static void read_header(struct reader *rd, const char *p, const char *e, unsigned col)
+/* The cursor @s is on the '['; @e ends its line. */
+static void read_header(struct reader *rd, const struct scan *s, size_t e)
 {
-	const char *close = memchr(p, ']', (size_t)(e - p));
+	const char *p = s->text + s->pos;
+	const char *close = memchr(p, ']', e - s->pos);
 	if (!close) {
-		error(rd, rd->line, col, "a section header is '[Name]' on a line of its own",
+		error(rd, scan_loc(s, rd->file), "a section header is '[Name]' on a line of its own",
 		      "section header without ']'");
 		return;
 	}
@@ -95,60 +96,61 @@ static void read_header(struct reader *rd, const char *p, const char *e, unsigne
 	rd->section[n] = '\0';
 }
 
-/* Appends physical lines to @sb while they end in a backslash; returns the rest of the text. */
-static const char *join_lines(struct reader *rd, struct unit_setting *s, struct strbuf *sb,
-			      const char *p, const char *e, unsigned col)
+/*
+ * Appends physical lines to @sb from the cursor (on the value) while they
+ * end in a backslash; leaves the cursor at the start of the next line.
+ */
+static void join_lines(struct reader *rd, struct unit_setting *s, struct strbuf *sb)
 {
+	struct scan *sc = &rd->sc;
 	for (;;) {
-		const char *last = e;
+		size_t e = line_end(sc);
+		const char *p = sc->text + sc->pos, *last = sc->text + e;
 		while (last > p && is_blank(last[-1]))
 			last--;
-		bool more = last > p && last[-1] == '\\' && e < rd->end;
+		bool more = last > p && last[-1] == '\\' && e < sc->len;
 		if (s->npieces < UNIT_MAX_PIECES)
-			s->pieces[s->npieces++] = (struct unit_piece){sb->len, rd->line, col};
+			s->pieces[s->npieces++] =
+				(struct unit_piece){sb->len, sc->line, sc->column};
 		strbuf_appendn(sb, p, (size_t)((more ? last - 1 : last) - p));
+		scan_line(sc);
 		if (!more)
-			return e < rd->end ? e + 1 : e;
+			return;
 		strbuf_append(sb, " ");
-		p = e + 1;
-		rd->line++;
-		e = line_end(p, rd->end);
 		/* comment lines inside a continuation are skipped, as systemd does */
-		while (p < rd->end && (*p == '#' || *p == ';')) {
-			p = e < rd->end ? e + 1 : e;
-			rd->line++;
-			e = line_end(p, rd->end);
-		}
-		col = 1;
+		while (scan_more(sc) && (scan_peek(sc, 0) == '#' || scan_peek(sc, 0) == ';'))
+			scan_line(sc);
 	}
 }
 
-static int read_assignment(struct reader *rd, const char *p, const char *e, unsigned col,
-			   const char **next, unit_visit_fn fn, void *ctx)
+/* The cursor is on the key's first byte; @e ends its line. */
+static int read_assignment(struct reader *rd, size_t e, unit_visit_fn fn, void *ctx)
 {
-	const char *eq = memchr(p, '=', (size_t)(e - p));
-	*next = e < rd->end ? e + 1 : e;
+	struct scan *sc = &rd->sc;
+	const char *p = sc->text + sc->pos;
+	struct scg_loc at = scan_loc(sc, rd->file);
+	const char *eq = memchr(p, '=', e - sc->pos);
 	if (!eq) {
-		error(rd, rd->line, col, "settings are 'Key=value'; comments start with '#' or ';'",
+		error(rd, at, "settings are 'Key=value'; comments start with '#' or ';'",
 		      "line is neither an assignment, a section header nor a comment");
+		scan_line(sc);
 		return 0;
 	}
 	const char *kend = eq;
 	while (kend > p && is_blank(kend[-1]))
 		kend--;
 	if (kend == p) {
-		error(rd, rd->line, col, "write the setting's name before '='",
-		      "empty setting name");
+		error(rd, at, "write the setting's name before '='", "empty setting name");
+		scan_line(sc);
 		return 0;
 	}
 	struct unit_setting s = {.section = rd->section};
-	s.key_loc = (struct scg_loc){rd->file, rd->line, col, -1};
+	s.key_loc = at;
 	s.key = strndup(p, (size_t)(kend - p));
-	const char *v = eq + 1;
-	while (v < e && is_blank(*v))
-		v++;
+	scan_skip(sc, (size_t)(eq + 1 - p));
+	scan_while(sc, is_blank);
 	struct strbuf sb = STRBUF_INIT;
-	*next = join_lines(rd, &s, &sb, v, e, col + (unsigned)(v - p));
+	join_lines(rd, &s, &sb);
 	/* trailing blanks are not part of the value */
 	while (sb.len && sb.data && is_blank(sb.data[sb.len - 1]))
 		sb.data[--sb.len] = '\0';
@@ -165,25 +167,24 @@ static int read_assignment(struct reader *rd, const char *p, const char *e, unsi
 int unit_read(const char *text, size_t len, const char *file, unit_visit_fn fn, void *ctx,
 	      struct scg_diag *diag)
 {
-	struct reader rd = {.text = text, .end = text + len, .file = file, .diag = diag};
-	const char *p = text;
+	struct reader rd = {.file = file, .diag = diag};
+	scan_init(&rd.sc, text, len);
+	struct scan *sc = &rd.sc;
 	int r = 0;
-	for (rd.line = 1; p < rd.end && r == 0; rd.line++) {
-		const char *e = line_end(p, rd.end);
-		const char *q = p;
-		while (q < e && is_blank(*q))
-			q++;
-		unsigned col = (unsigned)(q - p) + 1;
-		if (q == e || *q == '#' || *q == ';') {
-			p = e < rd.end ? e + 1 : e;
-		} else if (*q == '[') {
-			read_header(&rd, q, e, col);
-			p = e < rd.end ? e + 1 : e;
-		} else if (memchr(q, '\0', (size_t)(e - q))) {
-			error(&rd, rd.line, col, "unit files are text", "NUL byte in line");
-			p = e < rd.end ? e + 1 : e;
+	while (scan_more(sc) && r == 0) {
+		scan_while(sc, is_blank);
+		size_t e = line_end(sc);
+		char c = scan_peek(sc, 0);
+		if (sc->pos == e || c == '#' || c == ';') {
+			scan_line(sc);
+		} else if (c == '[') {
+			read_header(&rd, sc, e);
+			scan_line(sc);
+		} else if (memchr(sc->text + sc->pos, '\0', e - sc->pos)) {
+			error(&rd, scan_loc(sc, file), "unit files are text", "NUL byte in line");
+			scan_line(sc);
 		} else {
-			r = read_assignment(&rd, q, e, col, &p, fn, ctx);
+			r = read_assignment(&rd, e, fn, ctx);
 		}
 	}
 	if (r < 0)

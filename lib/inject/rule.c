@@ -15,6 +15,7 @@
 #include "inject/rule.h"
 #include "util/number.h"
 #include "util/opts.h"
+#include "util/scan.h"
 #include "util/strbuf.h"
 #include "util/suggest.h"
 
@@ -53,9 +54,18 @@ static struct scg_loc col(unsigned column)
 	return (struct scg_loc){ NULL, 1, column, -1 };
 }
 
+/*
+ * The column of @p, inside the rule's text: a rule is one line whatever it
+ * holds, and a '\n' in it is one more byte (its diagnostics are on line 1).
+ */
 static unsigned column_of(const struct rule_ctx *c, const char *p)
 {
 	return (unsigned)(p - c->text) + 1;
+}
+
+static bool not_colon(char ch)
+{
+	return ch != ':';
 }
 
 static int fail(struct rule_ctx *c, const char *at, const char *code, const char *hint,
@@ -498,16 +508,16 @@ static int target_arches(struct rule_ctx *c, const struct scg_inject_options *op
 }
 
 /* The options after the set: ":key=value" each. */
-static int parse_options(struct rule_ctx *c, const char *p, const struct scg_inject_options *opts)
+/* The options from the cursor @s on, each after its ':'. */
+static int parse_options(struct rule_ctx *c, struct scan *s, const struct scg_inject_options *opts)
 {
-	while (*p == ':') {
-		p++;
-		size_t len = strcspn(p, ":");
-		int r = parse_option(c, p, len);
+	while (scan_accept(s, ":")) {
+		size_t start = s->pos;
+		int r = parse_option(c, s->text + start, scan_while(s, not_colon));
 		if (r < 0)
 			return r;
-		p += len;
 	}
+	const char *p = s->text + s->pos;
 	struct scg_inject_rule *rule = c->rule;
 	if (opts && opts->fault && !rule->has_error && !rule->has_retval) {
 		rule->has_error = true;
@@ -549,10 +559,11 @@ static int take_paths(struct rule_ctx *c)
 			    "%s", "bad path test");
 	if (r < 0)
 		return r;
-	size_t used = 0;
-	while (used < c->cond_len && rule->cond[used] == ' ')
-		used++;
-	if (used == c->cond_len) { /* path tests only */
+	struct scan rest;
+	scan_init(&rest, rule->cond, c->cond_len);
+	while (scan_peek(&rest, 0) == ' ')
+		scan_advance(&rest);
+	if (!scan_more(&rest)) { /* path tests only */
 		free(rule->cond);
 		rule->cond = NULL;
 		return 0;
@@ -564,7 +575,9 @@ static int take_paths(struct rule_ctx *c)
 static int parse_rule(struct rule_ctx *c, const struct scg_inject_options *opts)
 {
 	const char *text = c->text;
-	size_t set_len = strcspn(text, ":");
+	struct scan s;
+	scan_init(&s, text, strlen(text));
+	size_t set_len = scan_while(&s, not_colon);
 	struct inject_set_result set = { 0 };
 	int r = inject_set_expand(text, set_len, 1, c->arches, c->narches, &set, c->diag);
 	if (r < 0)
@@ -572,7 +585,7 @@ static int parse_rule(struct rule_ctx *c, const struct scg_inject_options *opts)
 	c->rule->syscalls = set.names;
 	c->rule->abi_masks = set.masks;
 	c->rule->nsyscalls = set.count;
-	r = parse_options(c, text + set_len, opts);
+	r = parse_options(c, &s, opts);
 	if (r < 0)
 		return r;
 	if (c->cond) {

@@ -16,6 +16,7 @@
 #include "inject/rule.h"
 #include "util/suggest.h"
 #include "util/grow.h"
+#include "util/scan.h"
 
 /* strace's pattern-defined classes, with the regex its manual gives for each. */
 static const struct {
@@ -395,28 +396,32 @@ static int negate(struct set_ctx *c)
 	return failed ? -ENOMEM : 0;
 }
 
+static bool not_comma(char ch)
+{
+	return ch != ',';
+}
+
 int inject_set_expand(const char *text, size_t len, unsigned column,
 		      const struct scg_arch *const *arches, size_t narches,
 		      struct inject_set_result *out, struct scg_diag *diag)
 {
 	struct set_ctx c = { .arches = arches, .narches = narches, .diag = diag };
-	bool negated = len > 0 && text[0] == '!';
-	size_t pos = negated ? 1 : 0;
+	/* the set is part of a one-line rule: a column is @column plus the offset, even past a '\n' */
+	struct scan s;
+	scan_init(&s, text, len);
+	bool negated = scan_accept(&s, "!");
 	int r = 0;
-	if (pos == len) {
+	if (!scan_more(&s)) {
 		scg_diag_add(diag, SCG_SEV_ERROR, at(column), "inject-empty",
 			     "a rule starts with syscalls: 'openat:error=ENOENT'", "no syscall set");
 		return -EINVAL;
 	}
-	while (r == 0 && pos <= len) {
-		size_t end = pos;
-		while (end < len && text[end] != ',')
-			end++;
-		char *item = strndup(text + pos, end - pos);
-		r = item ? add_item(&c, item, column + (unsigned)pos) : -ENOMEM;
+	do {
+		size_t start = s.pos;
+		char *item = strndup(text + start, scan_while(&s, not_comma));
+		r = item ? add_item(&c, item, column + (unsigned)start) : -ENOMEM;
 		free(item);
-		pos = end + 1;
-	}
+	} while (r == 0 && scan_accept(&s, ","));
 	if (r == 0 && negated)
 		r = negate(&c);
 	if (r == 0 && c.names.failed)

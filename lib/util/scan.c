@@ -79,6 +79,14 @@ size_t scan_blanks(struct scan *s)
 	return scan_while(s, scan_is_blank);
 }
 
+size_t scan_trim_end(struct scan *s)
+{
+	size_t len = s->len;
+	while (s->len > s->pos && scan_is_blank(s->text[s->len - 1]))
+		s->len--;
+	return len - s->len;
+}
+
 void scan_to_eol(struct scan *s)
 {
 	if (s->pos >= s->len)

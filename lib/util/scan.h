@@ -62,6 +62,11 @@ bool scan_accept(struct scan *s, const char *lit);
 size_t scan_while(struct scan *s, bool (*pred)(char));
 /* Moves over blanks (space, \t, \r, \f, \v: not '\n'); returns how many. */
 size_t scan_blanks(struct scan *s);
+/*
+ * Drops the blanks that end the text (never those before the cursor), so
+ * that the cursor stops before them; returns how many.
+ */
+size_t scan_trim_end(struct scan *s);
 /* Moves to the end of the line: onto its '\n', or to the end of the text. */
 void scan_to_eol(struct scan *s);
 /* Moves past the end of the line, over its '\n'. */
