@@ -437,6 +437,27 @@ static struct scg_prog asm_x86_64(const char *text)
 	return p;
 }
 
+/*
+ * Two KILL_PROCESS values tie, and the newer filter's wins with its data, as
+ * in the kernel, also where the newer one computed its value and the older
+ * one returns a constant, which nothing can outrank.
+ */
+static void test_chain_kill_tie_keeps_newer_value(void **state)
+{
+	(void)state;
+	struct scg_prog st[2] = {
+		asm_x86_64("ret #0x80003053\n"),
+		asm_x86_64("ld [nr]\njeq #getpid, kill\nret ALLOW\nkill: ld #0x80000016\nret a\n"),
+	};
+	struct scg_fuse_result res;
+	fuse_ok(st, 2, true, &res);
+	assert_int_equal(run_one(&res.prog, AUDIT_X86_64, NR_GETPID, NULL), 0x80000016U);
+	assert_int_equal(run_one(&res.prog, AUDIT_X86_64, 0, NULL), 0x80003053U);
+	scg_fuse_result_release(&res);
+	for (int i = 0; i < 2; i++)
+		scg_prog_release(&st[i]);
+}
+
 /* The newest filter starts with A == 0 in a chain too: it may test A before loading it. */
 static void test_chain_starts_with_a_zero(void **state)
 {
@@ -502,6 +523,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_precedence_pairs),
 		cmocka_unit_test(test_errno_tie_newest_wins),
+		cmocka_unit_test(test_chain_kill_tie_keeps_newer_value),
 		cmocka_unit_test(test_no_arch_check_is_chained),
 		cmocka_unit_test(test_notify_counted),
 		cmocka_unit_test(test_empty_and_invalid),

@@ -99,9 +99,15 @@ static void chain_keep(struct chain *c)
 /* `ret #k` at instruction @i of the filter being copied. */
 static void chain_ret_const(struct chain *c, size_t i, uint32_t k)
 {
-	/* Nothing ranks below KILL_PROCESS, and among equals the filter run first wins. */
+	/* Nothing ranks below KILL_PROCESS, and among equals the filter run first wins: a
+	 * KILL_PROCESS a newer filter computed keeps its value, data included. */
 	if ((k & SCG_RET_ACTION_FULL) == SCG_RET_KILL_PROCESS) {
+		if (!c->first)
+			strbuf_appendf(&c->sb, "\tld M[%u]\n\tjeq #0x%x, K%zu_%zu, T%zu_%zu\nT%zu_%zu:\n",
+				       c->key, rank_of(k), c->f, i, c->f, i, c->f, i);
 		strbuf_appendf(&c->sb, "\tret #0x%x\n", k);
+		if (!c->first)
+			strbuf_appendf(&c->sb, "K%zu_%zu:\n\tld M[%u]\n\tret a\n", c->f, i, c->val);
 		return;
 	}
 	if (c->first) {
