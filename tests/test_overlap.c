@@ -286,7 +286,7 @@ static void test_tree_emit_stops(void **state)
 		{ ERRNO(3), 1, { EQ(2, 3) } },
 	};
 	struct libseccomp_tree *t = tree_of(64, rules, N(rules));
-	const int stops[] = { -ENOMEM };
+	const int stops[] = { -ENOMEM, 7 };
 	for (size_t i = 0; i < N(stops); i++) {
 		struct paths ps = { .stop_with = stops[i] };
 		assert_int_equal(libseccomp_tree_rules(t, SIZE_MAX, collect_path, &ps), stops[i]);

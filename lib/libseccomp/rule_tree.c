@@ -749,7 +749,7 @@ static int walk_level(struct walk *w, const struct node *level)
 		int rc = walk_branch(w, n, true);
 		if (rc == 0)
 			rc = walk_branch(w, n, false);
-		if (rc < 0)
+		if (rc != 0)
 			return rc;
 	}
 	return 0;
