@@ -586,6 +586,28 @@ static void test_overlap_refusals(void **state)
 	assert_int_equal(verdict_of(&prog, AUDIT_ARCH_I386, 6, zeros), SCMP_ACT_ERRNO(13));
 	scg_prog_release(&prog);
 	seccomp_release(c);
+
+	/* The third rule's a1 chain is reached through both words of a0 and
+	 * libseccomp 2.5.4 links it into one level twice: its seccomp_rule_add()
+	 * never returns.  The drop-in refuses the rule. */
+	c = seccomp_init(SCMP_ACT_ALLOW);
+	assert_int_equal(seccomp_rule_add(c, SCMP_ACT_ERRNO(2), SCMP_SYS(close), 2,
+					  SCMP_A0(SCMP_CMP_GE, 0),
+					  SCMP_A1(SCMP_CMP_GT, 0x200000001ULL)), 0);
+	assert_int_equal(seccomp_rule_add(c, SCMP_ACT_ERRNO(1), SCMP_SYS(close), 2,
+					  SCMP_A0(SCMP_CMP_LT, 0xffffffffULL),
+					  SCMP_A1(SCMP_CMP_LE, 0x100000002ULL)), 0);
+	assert_int_equal(seccomp_rule_add(c, SCMP_ACT_ERRNO(1), SCMP_SYS(close), 2,
+					  SCMP_A0(SCMP_CMP_GE, 0),
+					  SCMP_A1(SCMP_CMP_EQ, 0x200000001ULL)), -EEXIST);
+	export_prog(c, &prog);
+	const uint64_t above[6] = { 5, 0x300000000ULL }, low[6] = { 5, 7 },
+		       between[6] = { 5, 0x200000001ULL };
+	assert_int_equal(verdict_of(&prog, AUDIT_ARCH_X86_64, 3, above), SCMP_ACT_ERRNO(2));
+	assert_int_equal(verdict_of(&prog, AUDIT_ARCH_X86_64, 3, low), SCMP_ACT_ERRNO(1));
+	assert_int_equal(verdict_of(&prog, AUDIT_ARCH_X86_64, 3, between), SCMP_ACT_ALLOW);
+	scg_prog_release(&prog);
+	seccomp_release(c);
 }
 
 /*

@@ -276,6 +276,38 @@ static void test_tree_refusal(void **state)
 	libseccomp_tree_free(t);
 }
 
+/*
+ * The third rule's a1 chain is reached twice, through a0's high and low
+ * words; libseccomp 2.5.4 links it into a level twice, the level loops on
+ * itself and seccomp_rule_add() never returns.  The model refuses the rule
+ * and the tree stays what the first two made it.
+ */
+static void test_tree_level_loop(void **state)
+{
+	(void)state;
+	const struct libseccomp_rule rules[] = {
+		{ ERRNO(2), 2, { { .arg = 0, .op = LIBSECCOMP_GE, .a = 0 },
+				 { .arg = 1, .op = LIBSECCOMP_GT, .a = 0x200000001ULL } } },
+		{ ERRNO(1), 2, { { .arg = 0, .op = LIBSECCOMP_LT, .a = 0xffffffffULL },
+				 { .arg = 1, .op = LIBSECCOMP_LE, .a = 0x100000002ULL } } },
+	};
+	const struct libseccomp_rule loop = { ERRNO(1), 2,
+		{ { .arg = 0, .op = LIBSECCOMP_GE, .a = 0 }, EQ(1, 0x200000001ULL) } };
+	struct libseccomp_tree *t = tree_of(64, rules, N(rules));
+	assert_int_equal(libseccomp_tree_add(t, &loop), -EEXIST);
+	libseccomp_tree_free(t);
+	/* rebuilt from the accepted rules, as the drop-in does */
+	t = tree_of(64, rules, N(rules));
+	struct paths ps;
+	walk(t, &ps);
+	const uint64_t a[6] = { 5, 0x300000000ULL }, b[6] = { 5, 7 }, c[6] = { 5, 0x200000001ULL };
+	assert_int_equal(paths_verdict(&ps, a), ERRNO(2));
+	assert_int_equal(paths_verdict(&ps, b), ERRNO(1));
+	assert_int_equal(paths_verdict(&ps, c), NO_RULE);
+	paths_release(&ps);
+	libseccomp_tree_free(t);
+}
+
 /* The walk stops at the first non-zero return of emit and returns it. */
 static void test_tree_emit_stops(void **state)
 {
@@ -535,6 +567,7 @@ int main(void)
 		cmocka_unit_test(test_tree_32bit),
 		cmocka_unit_test(test_tree_ranges),
 		cmocka_unit_test(test_tree_refusal),
+		cmocka_unit_test(test_tree_level_loop),
 		cmocka_unit_test(test_tree_emit_stops),
 		cmocka_unit_test(test_overlap_two_rules),
 		cmocka_unit_test(test_overlap_nothing_to_say),
