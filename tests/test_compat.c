@@ -586,6 +586,83 @@ static void test_overlap_refusals(void **state)
 	assert_int_equal(verdict_of(&prog, AUDIT_ARCH_I386, 6, zeros), SCMP_ACT_ERRNO(13));
 	scg_prog_release(&prog);
 	seccomp_release(c);
+
+	/* The third rule's a1 chain is reached through both words of a0 and
+	 * libseccomp 2.5.4 links it into one level twice: its seccomp_rule_add()
+	 * never returns.  The drop-in refuses the rule. */
+	c = seccomp_init(SCMP_ACT_ALLOW);
+	assert_int_equal(seccomp_rule_add(c, SCMP_ACT_ERRNO(2), SCMP_SYS(close), 2,
+					  SCMP_A0(SCMP_CMP_GE, 0),
+					  SCMP_A1(SCMP_CMP_GT, 0x200000001ULL)), 0);
+	assert_int_equal(seccomp_rule_add(c, SCMP_ACT_ERRNO(1), SCMP_SYS(close), 2,
+					  SCMP_A0(SCMP_CMP_LT, 0xffffffffULL),
+					  SCMP_A1(SCMP_CMP_LE, 0x100000002ULL)), 0);
+	assert_int_equal(seccomp_rule_add(c, SCMP_ACT_ERRNO(1), SCMP_SYS(close), 2,
+					  SCMP_A0(SCMP_CMP_GE, 0),
+					  SCMP_A1(SCMP_CMP_EQ, 0x200000001ULL)), -EEXIST);
+	export_prog(c, &prog);
+	const uint64_t above[6] = { 5, 0x300000000ULL }, low[6] = { 5, 7 },
+		       between[6] = { 5, 0x200000001ULL };
+	assert_int_equal(verdict_of(&prog, AUDIT_ARCH_X86_64, 3, above), SCMP_ACT_ERRNO(2));
+	assert_int_equal(verdict_of(&prog, AUDIT_ARCH_X86_64, 3, low), SCMP_ACT_ERRNO(1));
+	assert_int_equal(verdict_of(&prog, AUDIT_ARCH_X86_64, 3, between), SCMP_ACT_ALLOW);
+	scg_prog_release(&prog);
+	seccomp_release(c);
+}
+
+/*
+ * Calls that rules of different actions meet get the action libseccomp's
+ * tree gives them as long as the syscall's rules have at most 8 actions;
+ * past that, the rules themselves decide, the strictest action first, so
+ * such a call never gets a laxer action than libseccomp's filter gives it.
+ * Rule i matches close() with bit i of a0 set; libseccomp 2.5.4 tests the
+ * highest bit first (seccomp_export_pfc), whatever the actions.
+ */
+static void test_overlap_fallback(void **state)
+{
+	(void)state;
+	const uint32_t act[9] = { SCMP_ACT_LOG, SCMP_ACT_TRACE(1), SCMP_ACT_ERRNO(3),
+				  SCMP_ACT_ERRNO(2), SCMP_ACT_ERRNO(1), SCMP_ACT_TRAP,
+				  SCMP_ACT_KILL, SCMP_ACT_TRACE(2), SCMP_ACT_KILL_PROCESS };
+	const struct {
+		uint64_t a0;
+		uint32_t with8, with9; /* eight rules: the tree's answer; nine: the strictest */
+	} calls[] = {
+		{ 0, ALLOW, ALLOW },
+		{ 0x200, ALLOW, ALLOW },
+		{ 0x1ff, SCMP_ACT_TRACE(2), SCMP_ACT_KILL_PROCESS },
+		{ 0xff, SCMP_ACT_TRACE(2), SCMP_ACT_KILL },
+		{ 0x81, SCMP_ACT_TRACE(2), SCMP_ACT_TRACE(2) },
+		{ 0xa1, SCMP_ACT_TRACE(2), SCMP_ACT_TRAP },
+		{ 0x23, SCMP_ACT_TRAP, SCMP_ACT_TRAP },
+		/* one rank: no rule inside another, the newest decides, as libseccomp */
+		{ 0x1c, SCMP_ACT_ERRNO(1), SCMP_ACT_ERRNO(1) },
+		{ 0x0c, SCMP_ACT_ERRNO(2), SCMP_ACT_ERRNO(2) },
+	};
+	for (size_t n = 8; n <= 9; n++) {
+		scmp_filter_ctx c = seccomp_init(SCMP_ACT_ALLOW);
+		assert_non_null(c);
+		for (unsigned i = 0; i < n; i++)
+			assert_int_equal(seccomp_rule_add(c, act[i], SCMP_SYS(close), 1,
+							  SCMP_A0(SCMP_CMP_MASKED_EQ, 1u << i,
+								  1u << i)), 0);
+		struct scg_prog prog = { 0 };
+		export_prog(c, &prog);
+		for (unsigned i = 0; i < n; i++) {
+			const uint64_t args[6] = { 1u << i };
+			assert_int_equal(verdict_of(&prog, AUDIT_ARCH_X86_64, 3, args), act[i]);
+		}
+		for (size_t k = 0; k < N(calls); k++) {
+			const uint64_t args[6] = { calls[k].a0 };
+			uint32_t want = n == 8 ? calls[k].with8 : calls[k].with9;
+			uint32_t got = verdict_of(&prog, AUDIT_ARCH_X86_64, 3, args);
+			if (got != want)
+				fail_msg("%zu rules, a0 %#llx: %#x, want %#x", n,
+					 (unsigned long long)calls[k].a0, got, want);
+		}
+		scg_prog_release(&prog);
+		seccomp_release(c);
+	}
 }
 
 /*
@@ -856,6 +933,7 @@ int main(void)
 		cmocka_unit_test(test_table),
 		cmocka_unit_test(test_rule_return_codes),
 		cmocka_unit_test(test_overlap_refusals),
+		cmocka_unit_test(test_overlap_fallback),
 		cmocka_unit_test(test_attributes),
 		cmocka_unit_test(test_arches_and_names),
 		cmocka_unit_test(test_exports_and_transactions),

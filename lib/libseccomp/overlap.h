@@ -35,11 +35,14 @@ typedef int (*libseccomp_overlap_fn)(void *ctx, uint32_t action, struct scg_expr
  * order: a call that rules of different actions match gets the action of
  * the tree's path it takes, or, where that action is no matching rule's (a
  * slip of libseccomp's tree, such as its 64-bit merge error
- * GHSA-4q85-33p6-j5g6), the strictest of the matching rules' actions.
+ * GHSA-4q85-33p6-j5g6) or where the call falls out of the tree, the
+ * strictest of the matching rules' actions (of one rank, the one whose
+ * first rule comes first in @rules).
  * Nothing when the rules cannot meet with different actions (one action,
  * or an unconditional rule, which decides alone).  0; -E2BIG, with nothing
- * passed to @emit, where the tree unfolds into too many rules (the caller's
- * rules then decide those calls too); -ENOMEM.
+ * passed to @emit, where the rules have more than 8 distinct actions or the
+ * tree unfolds into more than 4096 rules (the caller's rules then decide
+ * those calls too); -ENOMEM.
  */
 int libseccomp_overlap_rules(const struct libseccomp_tree *tree,
 			     const struct libseccomp_overlap_rule *rules, size_t n,

@@ -460,10 +460,19 @@ static int add_next(struct node *x, struct node *n, bool t, bool *done)
 	return 0;
 }
 
-/* libseccomp's _db_tree_add(): merges the chain @n into the level at *@existing. */
+/*
+ * libseccomp's _db_tree_add(): merges the chain @n into the level at *@existing.
+ * A node of the new chain can be reached twice (a range's high-word and
+ * low-word tests both lead to the next argument's chain); when the first
+ * visit left it among the siblings of a level and the second would link it
+ * into a level again, libseccomp relinks it where it stands and its level
+ * loops on itself: libseccomp 2.5.4 then never returns from
+ * seccomp_rule_add().  The model refuses such a rule instead (-EEXIST).
+ */
 static int tree_add(struct node **existing, struct node *n)
 {
 	struct node *x = *existing;
+	bool placed = n->lvl_prv != NULL || n->lvl_nxt != NULL;
 	do {
 		if (node_eq(x, n)) {
 			int rc = add_action(x, n, true);
@@ -479,6 +488,8 @@ static int tree_add(struct node **existing, struct node *n)
 		}
 		if (!node_lt(x, n)) {
 			if (x->lvl_nxt == NULL) {
+				if (placed)
+					return -EEXIST;
 				n->lvl_prv = ref(x);
 				x->lvl_nxt = ref(n);
 				return 0;
@@ -486,6 +497,8 @@ static int tree_add(struct node **existing, struct node *n)
 			x = x->lvl_nxt;
 			continue;
 		}
+		if (placed)
+			return -EEXIST;
 		if (x->lvl_prv != NULL) {
 			x->lvl_prv->lvl_nxt = ref(n);
 			n->lvl_prv = x->lvl_prv;
@@ -749,7 +762,7 @@ static int walk_level(struct walk *w, const struct node *level)
 		int rc = walk_branch(w, n, true);
 		if (rc == 0)
 			rc = walk_branch(w, n, false);
-		if (rc < 0)
+		if (rc != 0)
 			return rc;
 	}
 	return 0;
