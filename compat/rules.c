@@ -129,14 +129,15 @@ int compat_rules_tree(const struct compat_rules *rules, const struct scg_arch *a
  * libseccomp's answer for @rule: its rule tree for the syscall on the ABI,
  * rebuilt from every rule accepted for it so far, in order (as its own
  * transactions rebuild it), and then @rule merged in: 0 or -EEXIST
- * (lib/libseccomp/rule_tree.h).
+ * (lib/libseccomp/rule_tree.h; -EEXIST also for its -ELOOP).
  */
 static int libseccomp_answer(const struct compat_rules *rules, const struct compat_rule *rule)
 {
 	struct libseccomp_tree *tree;
 	int rc = compat_rules_tree(rules, rule->arch, rule->nr, rule, &tree);
 	libseccomp_tree_free(tree);
-	return rc;
+	/* where libseccomp 2.5 would never return, the drop-in refuses the rule */
+	return rc == -ELOOP ? -EEXIST : rc;
 }
 
 /*

@@ -467,7 +467,7 @@ static int add_next(struct node *x, struct node *n, bool t, bool *done)
  * visit left it among the siblings of a level and the second would link it
  * into a level again, libseccomp relinks it where it stands and its level
  * loops on itself: libseccomp 2.5.4 then never returns from
- * seccomp_rule_add().  The model refuses such a rule instead (-EEXIST).
+ * seccomp_rule_add().  The model refuses such a rule instead (-ELOOP).
  */
 static int tree_add(struct node **existing, struct node *n)
 {
@@ -489,7 +489,7 @@ static int tree_add(struct node **existing, struct node *n)
 		if (!node_lt(x, n)) {
 			if (x->lvl_nxt == NULL) {
 				if (placed)
-					return -EEXIST;
+					return -ELOOP;
 				n->lvl_prv = ref(x);
 				x->lvl_nxt = ref(n);
 				return 0;
@@ -498,7 +498,7 @@ static int tree_add(struct node **existing, struct node *n)
 			continue;
 		}
 		if (placed)
-			return -EEXIST;
+			return -ELOOP;
 		if (x->lvl_prv != NULL) {
 			x->lvl_prv->lvl_nxt = ref(n);
 			n->lvl_prv = x->lvl_prv;

@@ -56,8 +56,9 @@ void libseccomp_tree_free(struct libseccomp_tree *tree);
 
 /*
  * Merges @rule as libseccomp's db_rule_add() does: 0 when accepted (which
- * may change nothing), -EEXIST when libseccomp refuses it or would never
- * return (a level of its tree looping on itself), -ENOMEM.  After
+ * may change nothing), -EEXIST when libseccomp refuses it, -ELOOP where
+ * libseccomp 2.5 would never return (a level of its tree looping on
+ * itself), -ENOMEM.  After
  * an error the tree is as libseccomp leaves it (possibly half changed):
  * rebuild it from the accepted rules, as libseccomp's transactions do.
  */

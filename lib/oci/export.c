@@ -19,6 +19,7 @@
 #include <json-c/json.h>
 
 #include "export_internal.h"
+#include "libseccomp/rule_tree.h"
 #include "util/grow.h"
 
 #define ENOSYS_RET (SCG_RET_ERRNO | 38U)
@@ -467,13 +468,15 @@ static void warn_mux(struct oci_export *x, const bool *listed_mux)
 	}
 }
 
-static int collect_entries(struct oci_export *x, const struct stub_names *sn, struct groups *g)
+/* @patterns: per name, whether its 64-bit sets are written as bit patterns. */
+static int collect_entries(struct oci_export *x, const struct stub_names *sn, const bool *patterns,
+			   struct groups *g)
 {
 	bool listed_mux[2] = { false, false };
 	for (size_t i = 0; i < x->nnames; i++) {
 		struct oci_xlist l = { 0 };
 		bool ipc;
-		int r = oci_export_entries(x, x->names[i], &l);
+		int r = oci_export_entries(x, x->names[i], patterns[i], &l);
 		for (size_t k = 0; r == 0 && k < l.n; k++)
 			r = group_add(g, &l.v[k], x->names[i]);
 		if (r == 0 && l.n && oci_mux_call(x->names[i], &ipc))
@@ -492,6 +495,107 @@ static int collect_entries(struct oci_export *x, const struct stub_names *sn, st
 					 "stub starts above these syscalls";
 	}
 	return 0;
+}
+
+/* --- what libseccomp makes of the entries ------------------------------------- */
+
+static bool group_names(const struct group *gr, const char *name)
+{
+	for (size_t k = 0; k < json_object_array_length(gr->names); k++)
+		if (!strcmp(json_object_get_string(json_object_array_get_idx(gr->names, k)), name))
+			return true;
+	return false;
+}
+
+/*
+ * libseccomp's answer to the entries that name @name, in the file's order,
+ * on a 64-bit ABI (lib/libseccomp/rule_tree.h): 0, -EEXIST (refused) or
+ * -ELOOP (libseccomp 2.5 never returns).  A 64-bit range is tested a word
+ * at a time, and the high word's two outcomes can lead to one node: that is
+ * where libseccomp loops.  32-bit ABIs test one word per argument.
+ */
+static int libseccomp_merge(const struct groups *g, const char *name)
+{
+	struct libseccomp_tree *tree = libseccomp_tree_new(64);
+	int r = tree ? 0 : -ENOMEM;
+	for (size_t i = 0; r == 0 && i < g->n; i++) {
+		const struct oci_xentry *e = &g->v[i].entry;
+		if (e->nargs == 0 || !group_names(&g->v[i], name))
+			continue;
+		struct libseccomp_rule lr = { .action = e->action, .ncmp = (unsigned)e->nargs };
+		for (size_t k = 0; k < e->nargs; k++)
+			lr.cmp[k] = (struct libseccomp_cmp){ e->args[k].index,
+							     (enum libseccomp_op)e->args[k].op,
+							     e->args[k].value, e->args[k].value_two };
+		r = libseccomp_tree_add(tree, &lr);
+	}
+	libseccomp_tree_free(tree);
+	return r;
+}
+
+static bool has_64bit_target(const struct oci_export *x)
+{
+	for (size_t t = 0; t < x->nabis; t++)
+		if (scg_arch_bits(x->abis[t].arch) == 64)
+			return true;
+	return false;
+}
+
+/*
+ * Marks in @patterns the names whose entries libseccomp would refuse or
+ * never finish adding, so that they are written again as bit patterns;
+ * *@again tells whether any was.  Reports the names that fail as patterns
+ * too.
+ */
+static int check_libseccomp(struct oci_export *x, const struct groups *g, bool *patterns,
+			    bool *again)
+{
+	*again = false;
+	if (!has_64bit_target(x))
+		return 0;
+	for (size_t i = 0; i < x->nnames && x->error == 0; i++) {
+		int r = libseccomp_merge(g, x->names[i]);
+		if (r == -ENOMEM)
+			return r;
+		if (r == 0)
+			continue;
+		if (!patterns[i]) {
+			patterns[i] = *again = true;
+			continue;
+		}
+		oci_export_error(x, SCG_LOC_NONE, "give the syscall's rules disjoint conditions",
+				 "libseccomp would %s the entries for '%s', however they are written",
+				 r == -ELOOP ? "never finish adding" : "refuse (EEXIST)", x->names[i]);
+	}
+	return x->error;
+}
+
+static void groups_release(struct groups *g)
+{
+	for (size_t i = 0; i < g->n; i++)
+		json_object_put(g->v[i].names);
+	free(g->v);
+	*g = (struct groups){ 0 };
+}
+
+/* The entries, written again as bit patterns for names libseccomp would not take as ranges. */
+static int settle_entries(struct oci_export *x, const struct stub_names *sn, struct groups *g)
+{
+	bool *patterns = calloc(x->nnames ? x->nnames : 1, sizeof(bool));
+	if (!patterns)
+		return -ENOMEM;
+	bool again = false;
+	int r = collect_entries(x, sn, patterns, g);
+	if (r == 0)
+		r = check_libseccomp(x, g, patterns, &again);
+	if (r == 0 && again) {
+		groups_release(g);
+		r = collect_entries(x, sn, patterns, g);
+		if (r == 0)
+			r = check_libseccomp(x, g, patterns, &again);
+	}
+	free(patterns);
+	return r;
 }
 
 static int write_json(struct oci_export *x, struct groups *g, char **out)
@@ -561,12 +665,10 @@ int scg_oci_export(const struct scg_policy *policy, char **json, struct scg_diag
 	if (r == 0)
 		r = place_stub(&x, &sn);
 	if (r == 0)
-		r = collect_entries(&x, &sn, &g);
+		r = settle_entries(&x, &sn, &g);
 	if (r == 0)
 		r = write_json(&x, &g, json);
-	for (size_t i = 0; i < g.n; i++)
-		json_object_put(g.v[i].names);
-	free(g.v);
+	groups_release(&g);
 	free(sn.v);
 	free(sn.exported);
 	oci_export_release(&x);

@@ -259,7 +259,8 @@ static void conflict(struct oci_export *x, const char *name, const struct scg_ar
 			 name, scg_arch_name(a), scg_arch_name(b));
 }
 
-int oci_export_entries(struct oci_export *x, const char *name, struct oci_xlist *out)
+int oci_export_entries(struct oci_export *x, const char *name, bool as_patterns,
+		       struct oci_xlist *out)
 {
 	struct candidate wide = { 0 }, narrow = { 0 }, patterns = { 0 };
 	const struct scg_arch *other = NULL, *bad = NULL;
@@ -275,7 +276,8 @@ int oci_export_entries(struct oci_export *x, const char *name, struct oci_xlist 
 			continue;
 		struct oci_xlist l;
 		if (scg_arch_bits(abi->arch) == 64) {
-			if ((r = decision_entries(d, 64, false, &l)) == 0 && !agree(&wide, &l, abi->arch, &other))
+			if ((r = decision_entries(d, 64, as_patterns, &l)) == 0 &&
+			    !agree(&wide, &l, abi->arch, &other))
 				bad = abi->arch;
 			continue;
 		}

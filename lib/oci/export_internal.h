@@ -65,9 +65,12 @@ bool oci_decision_is_enosys(const struct oci_decision *d);
 /*
  * The entries for @name, the same on every target ABI that has the
  * syscall (skipping decisions marked dropped), into @out.  Reports and
- * returns -EINVAL when no one list fits them all.
+ * returns -EINVAL when no one list fits them all.  @as_patterns writes the
+ * 64-bit ABIs' sets as bit patterns (masked equalities) too, never as
+ * ranges.
  */
-int oci_export_entries(struct oci_export *x, const char *name, struct oci_xlist *out);
+int oci_export_entries(struct oci_export *x, const char *name, bool as_patterns,
+		       struct oci_xlist *out);
 void oci_xlist_release(struct oci_xlist *l);
 
 /* Reports an error (counted once: the first error stops the export). */

@@ -618,6 +618,16 @@ static bool made_redundant(struct prefix_index *px, const struct oci_inst *insts
 	return false;
 }
 
+/* Every rule of @all is libseccomp's tree's own: int arguments over 32 bits are not. */
+static bool native_rules(const struct scg_arch *arch, const struct oci_inst *all, size_t n)
+{
+	unsigned native_low32 = scg_arch_bits(arch) == 32 ? 0x3f : 0;
+	for (size_t i = 0; i < n; i++)
+		if (all[i].low32 != native_low32)
+			return false;
+	return true;
+}
+
 /* A range comparison of a whole 64-bit argument: libseccomp splits it into three nodes. */
 static bool split_range(const struct oci_inst *in)
 {
@@ -632,8 +642,10 @@ static bool split_range(const struct oci_inst *in)
 /*
  * Those nodes (high word greater, high word equal, low word) are shared
  * between the rules with the same high word, and reached on two paths, so
- * libseccomp can refuse (EEXIST) rules whose comparisons the model here
- * keeps apart.  Said once per syscall, where actions differ.
+ * libseccomp can refuse (EEXIST) rules whose comparisons the index here
+ * keeps apart.  tree_check() merges the rules into libseccomp's own tree
+ * and knows; where it cannot (int arguments compared over 32 bits), this
+ * is said once per syscall, where actions differ.
  */
 static void warn_split_ranges(struct oci_doc *doc, const struct scg_arch *arch,
 			      const struct oci_inst *insts, size_t n)
@@ -645,7 +657,7 @@ static void warn_split_ranges(struct oci_doc *doc, const struct scg_arch *arch,
 		if (!range && split_range(&insts[i]))
 			range = &insts[i];
 	}
-	if (!range || !actions_differ)
+	if (!range || !actions_differ || native_rules(arch, insts, n))
 		return;
 	scg_diag_add(doc->diag, SCG_SEV_WARNING, range->entry->loc, "oci-uncertain",
 		     "compare with SCMP_CMP_EQ or SCMP_CMP_MASKED_EQ, or give the rules one action",
@@ -827,17 +839,15 @@ static struct libseccomp_rule tree_rule(const struct oci_inst *in)
 static int overlap_rules(const struct scg_arch *arch, const struct oci_inst *all, size_t n,
 			 struct oci_outrule **out, size_t *nout, size_t *cap)
 {
-	unsigned bits = scg_arch_bits(arch), native_low32 = bits == 32 ? 0x3f : 0;
-	for (size_t i = 0; i < n; i++)
-		if (all[i].low32 != native_low32)
-			return -E2BIG;
-	struct libseccomp_tree *tree = libseccomp_tree_new(bits);
+	if (!native_rules(arch, all, n))
+		return -E2BIG;
+	struct libseccomp_tree *tree = libseccomp_tree_new(scg_arch_bits(arch));
 	struct libseccomp_overlap_rule *rules = calloc(n ? n : 1, sizeof(*rules));
 	int r = tree && rules ? 0 : -ENOMEM;
 	for (size_t i = 0; r == 0 && i < n; i++) {
 		struct libseccomp_rule lr = tree_rule(&all[i]);
 		r = libseccomp_tree_add(tree, &lr);
-		if (r == -EEXIST) /* refused where the import's own merge accepts: not this tree */
+		if (r == -EEXIST || r == -ELOOP) /* tree_check() refused it already */
 			r = -E2BIG;
 		rules[i].action = all[i].action;
 		if (r == 0 && ncmps(&all[i]) && !(rules[i].cond = inst_cond(&all[i])))
@@ -853,6 +863,54 @@ static int overlap_rules(const struct scg_arch *arch, const struct oci_inst *all
 	return r;
 }
 
+static int refuse_by_tree(struct oci_doc *doc, const struct scg_arch *arch,
+			  const struct oci_inst *in, bool loops)
+{
+	if (loops)
+		scg_diag_add(doc->diag, SCG_SEV_ERROR, in->entry->loc, "oci-conflict",
+			     "write the rules for this syscall with fewer less/greater comparisons "
+			     "of 64-bit arguments",
+			     "on %s, '%s' has a rule that libseccomp 2.5 never finishes adding: its "
+			     "comparisons reach one node of its rule tree twice and a level of the "
+			     "tree loops on itself, so runc hangs%s",
+			     scg_arch_name(arch), in->name, in->pseudo ? PSEUDO_NOTE : "");
+	else
+		scg_diag_add(doc->diag, SCG_SEV_ERROR, in->entry->loc, "oci-conflict",
+			     "give rules for one syscall disjoint conditions, or one action",
+			     "on %s, '%s' has a rule that meets another rule's comparisons with a "
+			     "different action in libseccomp's rule tree (its 64-bit ranges are "
+			     "tested a word at a time): libseccomp refuses that (EEXIST), and runc "
+			     "fails%s",
+			     scg_arch_name(arch), in->name, in->pseudo ? PSEUDO_NOTE : "");
+	doc->errors++;
+	return -EINVAL;
+}
+
+/*
+ * The conditional rules @all that the index above accepted, merged into
+ * libseccomp's own tree (lib/libseccomp/rule_tree.h), which also sees the
+ * nodes a 64-bit range shares between rules and the rules libseccomp 2.5
+ * never returns from.  Rules of int arguments compared over 32 bits are
+ * not its tree: those stay the index's.
+ */
+static int tree_check(struct oci_doc *doc, const struct scg_arch *arch, const struct oci_inst *all,
+		      size_t n)
+{
+	if (!native_rules(arch, all, n))
+		return 0;
+	struct libseccomp_tree *tree = libseccomp_tree_new(scg_arch_bits(arch));
+	int r = tree ? 0 : -ENOMEM;
+	size_t i = 0;
+	for (; r == 0 && i < n; i++) {
+		struct libseccomp_rule lr = tree_rule(&all[i]);
+		r = libseccomp_tree_add(tree, &lr);
+	}
+	libseccomp_tree_free(tree);
+	if (r == -EEXIST || r == -ELOOP)
+		return refuse_by_tree(doc, arch, &all[i - 1], r == -ELOOP);
+	return r;
+}
+
 int oci_merge_check(struct oci_doc *doc, const struct scg_arch *arch, struct oci_inst *insts,
 		    size_t n)
 {
@@ -861,7 +919,15 @@ int oci_merge_check(struct oci_doc *doc, const struct scg_arch *arch, struct oci
 	size_t upto = 0, kept;
 	while (upto < n && ncmps(&insts[upto]) != 0)
 		upto++;
-	return absorb(doc, arch, insts, upto, &kept);
+	struct oci_inst *all = malloc((upto ? upto : 1) * sizeof(*all));
+	if (!all)
+		return -ENOMEM;
+	memcpy(all, insts, upto * sizeof(*all));
+	int r = absorb(doc, arch, insts, upto, &kept);
+	if (r == 0)
+		r = tree_check(doc, arch, all, upto);
+	free(all);
+	return r;
 }
 
 int oci_merge_syscall(struct oci_doc *doc, const struct scg_arch *arch, struct oci_inst *insts,
@@ -879,6 +945,8 @@ int oci_merge_syscall(struct oci_doc *doc, const struct scg_arch *arch, struct o
 	memcpy(all, insts, n * sizeof(*all));
 	size_t nall = n;
 	int r = absorb(doc, arch, insts, n, &n);
+	if (r == 0)
+		r = tree_check(doc, arch, all, nall);
 	if (r < 0) {
 		free(all);
 		return r;
