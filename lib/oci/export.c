@@ -584,18 +584,21 @@ static int settle_entries(struct oci_export *x, const struct stub_names *sn, str
 	bool *patterns = calloc(x->nnames ? x->nnames : 1, sizeof(bool));
 	if (!patterns)
 		return -ENOMEM;
-	bool again = false;
-	int r = collect_entries(x, sn, patterns, g);
-	if (r == 0)
-		r = check_libseccomp(x, g, patterns, &again);
-	if (r == 0 && again) {
+	bool again = true;
+	int r = 0;
+	/* a name written again can regroup the others: each pass marks more names, or ends */
+	for (int pass = 0; r == 0 && again && pass < 3; pass++) {
 		groups_release(g);
 		r = collect_entries(x, sn, patterns, g);
 		if (r == 0)
 			r = check_libseccomp(x, g, patterns, &again);
 	}
+	if (r == 0 && again)
+		oci_export_error(x, SCG_LOC_NONE, "give the syscalls' rules disjoint conditions",
+				 "libseccomp would refuse or never finish adding the entries, "
+				 "however they are written");
 	free(patterns);
-	return r;
+	return r ? r : x->error;
 }
 
 static int write_json(struct oci_export *x, struct groups *g, char **out)
