@@ -32,6 +32,11 @@
 #include "util/grow.h"
 #include "util/hashmap.h"
 
+/* libseccomp's tree walks a level node by node, so merging n rules into it takes up to n^2
+ * steps: past this many rules of one syscall the index alone decides, in linear time (and the
+ * program, past 4096 instructions, fails to load anyway). */
+#define TREE_CHECK_MAX 4096
+
 /* Is @cmp of rule @in a comparison of the argument's low 32 bits (struct oci_inst)? */
 static bool low32(const struct oci_inst *in, const struct oci_cmp *cmp)
 {
@@ -657,7 +662,7 @@ static void warn_split_ranges(struct oci_doc *doc, const struct scg_arch *arch,
 		if (!range && split_range(&insts[i]))
 			range = &insts[i];
 	}
-	if (!range || !actions_differ || native_rules(arch, insts, n))
+	if (!range || !actions_differ || (native_rules(arch, insts, n) && n <= TREE_CHECK_MAX))
 		return;
 	scg_diag_add(doc->diag, SCG_SEV_WARNING, range->entry->loc, "oci-uncertain",
 		     "compare with SCMP_CMP_EQ or SCMP_CMP_MASKED_EQ, or give the rules one action",
@@ -896,7 +901,7 @@ static int refuse_by_tree(struct oci_doc *doc, const struct scg_arch *arch,
 static int tree_check(struct oci_doc *doc, const struct scg_arch *arch, const struct oci_inst *all,
 		      size_t n)
 {
-	if (!native_rules(arch, all, n))
+	if (!native_rules(arch, all, n) || n > TREE_CHECK_MAX)
 		return 0;
 	struct libseccomp_tree *tree = libseccomp_tree_new(scg_arch_bits(arch));
 	int r = tree ? 0 : -ENOMEM;
