@@ -161,8 +161,10 @@ expect_status 0 "bench --only fuse" -- "$REAL" bench --only fuse --quick --reps 
 expect_grep "$TMP/out" '"fuse": \[' "bench: a fuse section"
 expect_grep "$TMP/out" '"label": "8 filters \(stack\), uncacheable", "call": "getppid"' "bench: the stack of 8"
 expect_grep "$TMP/out" '"label": "fused", "call": "personality"' "bench: the fused filter"
-if grep -q '"error"' "$TMP/out"; then
-	not_ok "bench: every fuse row measured" "$(grep -m1 '"error"' "$TMP/out")"
+# A row can come out untrusted (a repetition faster than the fastest call with no filter): that is
+# the machine's timing, said in the row; any other error is a row that failed to run.
+if grep '"error"' "$TMP/out" | grep -qv '"error": "untrusted: '; then
+	not_ok "bench: every fuse row measured" "$(grep '"error"' "$TMP/out" | grep -m1 -v '"error": "untrusted: ')"
 else
 	ok "bench: every fuse row measured"
 fi
