@@ -25,6 +25,13 @@ while getopts s:n:p: opt; do
 done
 shift $((OPTIND - 1))
 [ $# -gt 0 ] || set -- nginx redis curl git python
+# The workloads change directory: a path to the command must not depend on this one.
+case $SYSCAGE in */*) SYSCAGE=$(realpath "$SYSCAGE") ;; esac
+# Without a launcher every workload fails at once, and no denial would be counted.
+if ! "$SYSCAGE" --version >/dev/null 2>&1; then
+	echo "learn-replay.sh: cannot run '$SYSCAGE' (name the command with -s PATH)" >&2
+	exit 2
+fi
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
 
@@ -164,6 +171,12 @@ for program in "$@"; do
 		"workload_$program" "$SYSCAGE" learn --args --merge "$policy" -o "$policy" -- \
 			>/dev/null 2>"$W/$program.learn.err"
 		rules=$(grep -c '^allow' "$policy")
+		if [ "$rules" -eq 0 ]; then
+			printf '%-8s learned nothing:\n' "$program"
+			head -n 5 "$W/$program.learn.err"
+			status=1
+			continue
+		fi
 	fi
 	denials=""
 	for r in $(seq "$REPLAYS"); do

@@ -87,7 +87,8 @@ programs='./bootstrap demo &&
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -q git python3 nginx-light redis-server \
 		postgresql curl procps iproute2 >/tmp/programs-apt.log &&
 	for p in default learned; do
-		if [ $p = default ]; then examples/learn-replay.sh -p default; else examples/learn-replay.sh; fi ||
+		if [ $p = default ]; then examples/learn-replay.sh -s build/syscage -p default
+		else examples/learn-replay.sh -s build/syscage; fi ||
 			exit 1
 	done && bench/phases-servers.sh'
 [ "$job" = programs ] && command="$programs" || command="./bootstrap $job"
