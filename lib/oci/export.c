@@ -522,11 +522,7 @@ static int libseccomp_merge(const struct groups *g, const char *name)
 		const struct oci_xentry *e = &g->v[i].entry;
 		if (e->nargs == 0 || !group_names(&g->v[i], name))
 			continue;
-		struct libseccomp_rule lr = { .action = e->action, .ncmp = (unsigned)e->nargs };
-		for (size_t k = 0; k < e->nargs; k++)
-			lr.cmp[k] = (struct libseccomp_cmp){ e->args[k].index,
-							     (enum libseccomp_op)e->args[k].op,
-							     e->args[k].value, e->args[k].value_two };
+		struct libseccomp_rule lr = oci_libseccomp_rule(e->action, e->args, e->nargs);
 		r = libseccomp_tree_add(tree, &lr);
 	}
 	libseccomp_tree_free(tree);

@@ -23,6 +23,7 @@
 #include <syscage/oci.h>
 #include <syscage/policy.h>
 
+#include "libseccomp/rule_tree.h"
 #include "util/scan.h"
 
 struct json_object;
@@ -292,5 +293,7 @@ int oci_stub_back(struct oci_doc *doc, const struct oci_resolved *res,
 
 /* The comparison as an expression, over the argument's low 32 bits when @low32. */
 struct scg_expr *oci_cmp_expr(const struct oci_cmp *cmp, bool low32);
+/* An entry's action and comparisons as libseccomp's db takes them (merge.c). */
+struct libseccomp_rule oci_libseccomp_rule(uint32_t action, const struct oci_cmp *cmps, size_t n);
 
 #endif

@@ -823,14 +823,19 @@ static int push_overlap(void *ctx, uint32_t action, struct scg_expr *cond)
 	return push(sink->out, sink->nout, sink->cap, &in, cond);
 }
 
+struct libseccomp_rule oci_libseccomp_rule(uint32_t action, const struct oci_cmp *cmps, size_t n)
+{
+	struct libseccomp_rule r = { .action = action, .ncmp = (unsigned)n };
+	for (size_t k = 0; k < n; k++)
+		r.cmp[k] = (struct libseccomp_cmp){ cmps[k].index, (enum libseccomp_op)cmps[k].op,
+						    cmps[k].value, cmps[k].value_two };
+	return r;
+}
+
 /* @in as libseccomp's db takes it. */
 static struct libseccomp_rule tree_rule(const struct oci_inst *in)
 {
-	struct libseccomp_rule r = { .action = in->action, .ncmp = (unsigned)in->ncmps };
-	for (size_t k = 0; k < in->ncmps; k++)
-		r.cmp[k] = (struct libseccomp_cmp){ in->cmps[k].index, (enum libseccomp_op)in->cmps[k].op,
-						    in->cmps[k].value, in->cmps[k].value_two };
-	return r;
+	return oci_libseccomp_rule(in->action, in->cmps, in->ncmps);
 }
 
 /*
