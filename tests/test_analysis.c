@@ -20,6 +20,7 @@
 #include <syscage/analysis.h>
 #include <syscage/syscage.h>
 
+#include "analysis/smt.h"
 #include "analysis/wordset.h"
 #include "bpf/opcodes.h"
 #include "support/polgen.h"
@@ -994,6 +995,92 @@ static void test_budget_commands(void **state)
 	}
 }
 
+/* --- the engine's own evaluation of terms, held against Z3's meaning -------------------- */
+
+/* A random 32-bit term over the words, every operation the engine builds, of depth <= @depth. */
+static Z3_ast random_term(struct smt *smt, struct progen_rng *rng, unsigned depth)
+{
+	Z3_context c = smt->ctx;
+	unsigned pick = depth ? progen_below(rng, 12) : progen_below(rng, 2);
+	if (pick == 0)
+		return smt->words[progen_below(rng, 16)];
+	if (pick == 1)
+		return smt_const(smt, progen_interesting32(rng));
+	Z3_ast x = random_term(smt, rng, depth - 1), y = random_term(smt, rng, depth - 1);
+	switch (pick) {
+	case 2: return Z3_mk_bvadd(c, x, y);
+	case 3: return Z3_mk_bvsub(c, x, y);
+	case 4: return Z3_mk_bvmul(c, x, y);
+	case 5: return Z3_mk_bvudiv(c, x, y); /* a zero divisor included: SMT-LIB's all ones */
+	case 6: return Z3_mk_bvand(c, x, y);
+	case 7: return Z3_mk_bvor(c, x, y);
+	case 8: return Z3_mk_bvxor(c, x, y);
+	case 9: return Z3_mk_bvshl(c, x, y); /* counts of 32 and more included */
+	case 10: return Z3_mk_bvlshr(c, x, y);
+	default: return Z3_mk_bvneg(c, x);
+	}
+}
+
+static Z3_ast random_cond(struct smt *smt, struct progen_rng *rng, unsigned depth)
+{
+	Z3_context c = smt->ctx;
+	Z3_ast x = random_term(smt, rng, 3), y = random_term(smt, rng, 3);
+	unsigned pick = depth ? progen_below(rng, 7) : progen_below(rng, 4);
+	switch (pick) {
+	case 0: return Z3_mk_eq(c, x, y);
+	case 1: return Z3_mk_bvugt(c, x, y);
+	case 2: return Z3_mk_bvuge(c, x, y);
+	case 3: return Z3_mk_bvule(c, x, y);
+	case 4: return Z3_mk_not(c, random_cond(smt, rng, depth - 1));
+	default: {
+		Z3_ast both[2] = { random_cond(smt, rng, depth - 1), random_cond(smt, rng, depth - 1) };
+		return pick == 5 ? Z3_mk_and(c, 2, both) : Z3_mk_or(c, 2, both);
+	}
+	}
+}
+
+/* Whether Z3 finds @cond possible with every word at its value in @w. */
+static bool z3_allows(struct smt *smt, Z3_ast cond, const uint32_t *w)
+{
+	Z3_context c = smt->ctx;
+	Z3_solver s = Z3_mk_solver(c);
+	Z3_solver_inc_ref(c, s);
+	for (unsigned i = 0; i < 16; i++)
+		Z3_solver_assert(c, s, Z3_mk_eq(c, smt->words[i], smt_const(smt, w[i])));
+	Z3_solver_assert(c, s, cond);
+	Z3_lbool r = Z3_solver_check(c, s);
+	Z3_solver_dec_ref(c, s);
+	assert_int_not_equal(r, Z3_L_UNDEF);
+	return r == Z3_L_TRUE;
+}
+
+/*
+ * smt_eval() and smt_holds() compute most terms themselves instead of asking
+ * Z3: on random terms of every operation and boundary values, each answer is
+ * the only one Z3 allows.
+ */
+static void test_evaluator_matches_z3(void **state)
+{
+	(void)state;
+	struct smt *smt = smt_new();
+	if (!smt)
+		skip();
+	struct progen_rng rng;
+	progen_seed(&rng, 0x5eedf00dU);
+	for (unsigned n = 0; n < 400; n++) {
+		uint32_t w[16];
+		for (unsigned i = 0; i < 16; i++)
+			w[i] = progen_interesting32(&rng);
+		Z3_ast t = random_term(smt, &rng, 4);
+		uint32_t v = smt_eval(smt, t, w);
+		assert_false(z3_allows(smt, Z3_mk_not(smt->ctx, Z3_mk_eq(smt->ctx, t, smt_const(smt, v))), w));
+		Z3_ast cond = random_cond(smt, &rng, 2);
+		bool holds = smt_holds(smt, cond, w);
+		assert_false(z3_allows(smt, holds ? Z3_mk_not(smt->ctx, cond) : cond, w));
+	}
+	smt_unref(smt);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1016,6 +1103,7 @@ int main(void)
 		cmocka_unit_test(test_join_merging),
 		cmocka_unit_test(test_solver_questions),
 		cmocka_unit_test(test_budget_undecided),
+		cmocka_unit_test(test_evaluator_matches_z3),
 		cmocka_unit_test(test_budget_commands),
 		cmocka_unit_test(test_callback_stops),
 	};

@@ -46,18 +46,27 @@ struct smt *smt_new(void)
 		free(smt);
 		return NULL;
 	}
+	/*
+	 * The timeout is the context's, which every solver reads: setting it
+	 * on each solver costs more than most questions (Z3 validates all of
+	 * a solver's parameters each time).
+	 */
+	char ms[16];
+	snprintf(ms, sizeof(ms), "%u", SOLVER_TIMEOUT_MS);
+	Z3_set_param_value(cfg, "timeout", ms);
 	smt->ctx = Z3_mk_context(cfg);
+	smt->timeout_ms = SOLVER_TIMEOUT_MS;
 	Z3_del_config(cfg);
 	if (!smt->ctx) {
 		free(smt);
 		return NULL;
 	}
 	Z3_set_error_handler(smt->ctx, on_error);
-	Z3_sort bv32 = Z3_mk_bv_sort(smt->ctx, 32);
+	smt->bv32 = Z3_mk_bv_sort(smt->ctx, 32);
 	for (unsigned i = 0; i < 16; i++) {
 		char name[16];
 		snprintf(name, sizeof(name), "w%u", i);
-		smt->words[i] = Z3_mk_const(smt->ctx, Z3_mk_string_symbol(smt->ctx, name), bv32);
+		smt->words[i] = Z3_mk_const(smt->ctx, Z3_mk_string_symbol(smt->ctx, name), smt->bv32);
 	}
 	smt->refs = 1;
 	return smt;
@@ -82,6 +91,9 @@ void smt_unref(struct smt *smt)
 {
 	if (!smt || --smt->refs)
 		return;
+	for (int kind = 0; kind < 2; kind++)
+		for (size_t i = 0; i < smt->nidle[kind]; i++)
+			Z3_solver_dec_ref(smt->ctx, smt->idle[kind][i]);
 	memo_clear(smt);
 	free(smt->memo);
 	hashmap_release(&smt->memo_index);
@@ -157,7 +169,7 @@ static void memo_store(struct smt *smt, struct key *k, uint64_t h, int answer,
 
 Z3_ast smt_const(struct smt *smt, uint32_t value)
 {
-	return Z3_mk_unsigned_int(smt->ctx, value, Z3_mk_bv_sort(smt->ctx, 32));
+	return Z3_mk_unsigned_int(smt->ctx, value, smt->bv32);
 }
 
 static Z3_ast all_of(Z3_context c, Z3_ast a, Z3_ast b)
@@ -250,9 +262,14 @@ static Z3_solver solver_for(struct smt *smt, const struct scg_region *r, uint32_
 			    bool series)
 {
 	Z3_context c = smt->ctx;
-	Z3_solver s = series ? Z3_mk_solver(c)
-			     : Z3_mk_solver_for_logic(c, Z3_mk_string_symbol(c, "QF_BV"));
-	Z3_solver_inc_ref(c, s);
+	Z3_solver s;
+	if (smt->nidle[series]) {
+		s = smt->idle[series][--smt->nidle[series]];
+	} else {
+		s = series ? Z3_mk_solver(c) : Z3_mk_solver_for_logic(c, Z3_mk_string_symbol(c, "QF_BV"));
+		Z3_solver_inc_ref(c, s);
+	}
+	Z3_solver_push(c, s); /* solver_done() pops back to the empty solver */
 	for (size_t i = 0; i < r->nconds; i++)
 		Z3_solver_assert(c, s, r->conds[i]);
 	for (unsigned i = 0; i < 16; i++) {
@@ -261,6 +278,16 @@ static Z3_solver solver_for(struct smt *smt, const struct scg_region *r, uint32_
 			Z3_solver_assert(c, s, f);
 	}
 	return s;
+}
+
+/* @s (from solver_for()) emptied, kept for the next question or released. */
+static void solver_done(struct smt *smt, Z3_solver s, bool series)
+{
+	Z3_solver_pop(smt->ctx, s, 1);
+	if (smt->nidle[series] < SMT_IDLE_MAX)
+		smt->idle[series][smt->nidle[series]++] = s;
+	else
+		Z3_solver_dec_ref(smt->ctx, s);
 }
 
 /* One check of @s within the run's budget; with @words, the model (the rest from @own). */
@@ -275,11 +302,12 @@ static int check(struct smt *smt, Z3_solver s, uint32_t need, const uint32_t *ow
 	}
 	unsigned timeout = run ? run_ms_left(run, SOLVER_TIMEOUT_MS) : SOLVER_TIMEOUT_MS;
 	Z3_context c = smt->ctx;
-	Z3_params p = Z3_mk_params(c);
-	Z3_params_inc_ref(c, p);
-	Z3_params_set_uint(c, p, Z3_mk_string_symbol(c, "timeout"), timeout);
-	Z3_solver_set_params(c, s, p);
-	Z3_params_dec_ref(c, p);
+	if (timeout != smt->timeout_ms) { /* the run's deadline comes first */
+		char ms[16];
+		snprintf(ms, sizeof(ms), "%u", timeout);
+		Z3_update_param_value(c, "timeout", ms);
+		smt->timeout_ms = timeout;
+	}
 	Z3_lbool res = Z3_solver_check(c, s);
 	int ret = res == Z3_L_TRUE ? 1 : res == Z3_L_FALSE ? 0 : -E2BIG;
 	/* Z3 gave up because the run's deadline came, not because the question is hard */
@@ -308,7 +336,7 @@ static int ask(struct smt *smt, const struct scg_region *r, uint32_t need, const
 {
 	Z3_solver s = solver_for(smt, r, need, false);
 	int ret = check(smt, s, need, own, words, run);
-	Z3_solver_dec_ref(smt->ctx, s);
+	solver_done(smt, s, false);
 	return ret;
 }
 
@@ -336,26 +364,123 @@ void smt_enum_exclude(struct smt_enum *e, Z3_ast cond)
 void smt_enum_close(struct smt_enum *e)
 {
 	if (e->solver)
-		Z3_solver_dec_ref(e->smt->ctx, e->solver);
+		solver_done(e->smt, e->solver, true);
 	e->solver = NULL;
 }
 
-uint32_t smt_eval(struct smt *smt, Z3_ast term, const uint32_t *words)
+/* Nodes one evaluation visits before it leaves the term to Z3's simplifier. */
+#define EVAL_BUDGET 4096U
+
+struct eval {
+	struct smt *smt;
+	const uint32_t *words;
+	unsigned budget;
+};
+
+static bool eval_node(struct eval *e, Z3_ast a, uint32_t *out);
+
+/* The arguments of @app, all evaluated, into @v (at most 2 are needed by any operation). */
+static bool eval_args(struct eval *e, Z3_app app, unsigned n, uint32_t *v)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (!eval_node(e, Z3_get_app_arg(e->smt->ctx, app, i), &v[i]))
+			return false;
+	return true;
+}
+
+/* A Boolean or 32-bit operation of the kinds the engine builds, on values. */
+static bool eval_op(Z3_decl_kind k, const uint32_t *v, unsigned n, uint32_t *out)
+{
+	uint32_t x = v[0], y = n > 1 ? v[1] : 0;
+	switch ((int)k) { /* int: Z3 has hundreds of kinds, the rest are not ours */
+	case Z3_OP_NOT: *out = !x; return n == 1;
+	case Z3_OP_BNEG: *out = -x; return n == 1;
+	case Z3_OP_EQ: *out = x == y; return n == 2;
+	case Z3_OP_ULEQ: *out = x <= y; return n == 2;
+	case Z3_OP_UGEQ: *out = x >= y; return n == 2;
+	case Z3_OP_UGT: *out = x > y; return n == 2;
+	case Z3_OP_ULT: *out = x < y; return n == 2;
+	case Z3_OP_BSUB: *out = x - y; return n == 2;
+	case Z3_OP_BUDIV: *out = y ? x / y : UINT32_MAX; return n == 2; /* SMT-LIB's x / 0 */
+	case Z3_OP_BSHL: *out = y < 32 ? x << y : 0; return n == 2;
+	case Z3_OP_BLSHR: *out = y < 32 ? x >> y : 0; return n == 2;
+	default: break;
+	}
+	/* the associative ones take any number of arguments */
+	uint32_t acc = v[0];
+	for (unsigned i = 1; i < n; i++) {
+		switch ((int)k) {
+		case Z3_OP_AND: acc = acc && v[i]; break;
+		case Z3_OP_OR: acc = acc || v[i]; break;
+		case Z3_OP_BADD: acc += v[i]; break;
+		case Z3_OP_BMUL: acc *= v[i]; break;
+		case Z3_OP_BAND: acc &= v[i]; break;
+		case Z3_OP_BOR: acc |= v[i]; break;
+		case Z3_OP_BXOR: acc ^= v[i]; break;
+		default: return false;
+		}
+	}
+	*out = acc;
+	return n >= 2;
+}
+
+/* @a on the words: false when it holds something else (then Z3 evaluates it). */
+static bool eval_node(struct eval *e, Z3_ast a, uint32_t *out)
+{
+	Z3_context c = e->smt->ctx;
+	if (!e->budget--)
+		return false;
+	Z3_ast_kind kind = Z3_get_ast_kind(c, a);
+	if (kind == Z3_NUMERAL_AST) {
+		unsigned u;
+		if (!Z3_get_numeral_uint(c, a, &u))
+			return false;
+		*out = u;
+		return true;
+	}
+	if (kind != Z3_APP_AST)
+		return false;
+	for (unsigned i = 0; i < 16; i++)
+		if (a == e->smt->words[i]) { /* Z3 shares equal terms: one node per word */
+			*out = e->words[i];
+			return true;
+		}
+	Z3_app app = Z3_to_app(c, a);
+	Z3_decl_kind k = Z3_get_decl_kind(c, Z3_get_app_decl(c, app));
+	unsigned n = Z3_get_app_num_args(c, app);
+	if (k == Z3_OP_TRUE || k == Z3_OP_FALSE) {
+		*out = k == Z3_OP_TRUE;
+		return n == 0;
+	}
+	uint32_t v[8];
+	return n >= 1 && n <= 8 && eval_args(e, app, n, v) && eval_op(k, v, n, out);
+}
+
+/* Z3's own evaluation: every word replaced by its value, then simplified. */
+static Z3_ast z3_eval(struct smt *smt, Z3_ast term, const uint32_t *words)
 {
 	Z3_ast values[16];
 	for (unsigned i = 0; i < 16; i++)
 		values[i] = smt_const(smt, words[i]);
-	Z3_ast v = Z3_simplify(smt->ctx, Z3_substitute(smt->ctx, term, 16, smt->words, values));
+	return Z3_simplify(smt->ctx, Z3_substitute(smt->ctx, term, 16, smt->words, values));
+}
+
+uint32_t smt_eval(struct smt *smt, Z3_ast term, const uint32_t *words)
+{
+	struct eval e = { smt, words, EVAL_BUDGET };
+	uint32_t u32;
+	if (eval_node(&e, term, &u32))
+		return u32;
 	unsigned u = 0;
-	Z3_get_numeral_uint(smt->ctx, v, &u);
+	Z3_get_numeral_uint(smt->ctx, z3_eval(smt, term, words), &u);
 	return u;
 }
 
 bool smt_holds(struct smt *smt, Z3_ast cond, const uint32_t *words)
 {
-	Z3_ast values[16];
-	for (unsigned i = 0; i < 16; i++)
-		values[i] = smt_const(smt, words[i]);
-	Z3_ast v = Z3_simplify(smt->ctx, Z3_substitute(smt->ctx, cond, 16, smt->words, values));
-	return Z3_get_bool_value(smt->ctx, v) == Z3_L_TRUE;
+	struct eval e = { smt, words, EVAL_BUDGET };
+	uint32_t b;
+	if (eval_node(&e, cond, &b))
+		return b;
+	return Z3_get_bool_value(smt->ctx, z3_eval(smt, cond, words)) == Z3_L_TRUE;
 }

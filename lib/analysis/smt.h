@@ -19,9 +19,16 @@ struct analysis_run;
 /* A Z3 context shared (reference counted) by every region built on it. */
 struct smt_memo;
 
+#define SMT_IDLE_MAX 8
+
 struct smt {
 	Z3_context ctx;
 	Z3_ast words[16]; /* the sixteen 32-bit words of seccomp_data */
+	Z3_sort bv32;
+	unsigned timeout_ms; /* each solver's, in the context's parameters */
+	/* solvers to reuse (a new one costs more than most questions): one question, a series */
+	Z3_solver idle[2][SMT_IDLE_MAX];
+	size_t nidle[2];
 	unsigned refs;
 	bool failed; /* Z3 reported an error */
 	/* answers already given, by question (see smt_solve()) */
@@ -55,7 +62,7 @@ int smt_solve(struct smt *smt, const struct scg_region *r, uint32_t *words,
  */
 struct smt_enum {
 	struct smt *smt;
-	Z3_solver solver;
+	Z3_solver solver; /* one of smt's, pushed */
 	uint32_t need, own[16];
 };
 int smt_enum_open(struct smt_enum *e, struct smt *smt, const struct scg_region *r);

@@ -18,7 +18,12 @@
 	X(Z3_ast_to_string) \
 	X(Z3_del_config) \
 	X(Z3_del_context) \
+	X(Z3_get_app_arg) \
+	X(Z3_get_app_decl) \
+	X(Z3_get_app_num_args) \
+	X(Z3_get_ast_kind) \
 	X(Z3_get_bool_value) \
+	X(Z3_get_decl_kind) \
 	X(Z3_get_numeral_uint) \
 	X(Z3_mk_and) \
 	X(Z3_mk_bv_sort) \
@@ -42,7 +47,6 @@
 	X(Z3_mk_false) \
 	X(Z3_mk_not) \
 	X(Z3_mk_or) \
-	X(Z3_mk_params) \
 	X(Z3_mk_solver) \
 	X(Z3_mk_solver_for_logic) \
 	X(Z3_mk_string_symbol) \
@@ -50,18 +54,19 @@
 	X(Z3_model_dec_ref) \
 	X(Z3_model_eval) \
 	X(Z3_model_inc_ref) \
-	X(Z3_params_dec_ref) \
-	X(Z3_params_inc_ref) \
-	X(Z3_params_set_uint) \
 	X(Z3_set_error_handler) \
+	X(Z3_set_param_value) \
 	X(Z3_simplify) \
 	X(Z3_solver_assert) \
 	X(Z3_solver_check) \
 	X(Z3_solver_dec_ref) \
 	X(Z3_solver_get_model) \
 	X(Z3_solver_inc_ref) \
-	X(Z3_solver_set_params) \
-	X(Z3_substitute)
+	X(Z3_solver_pop) \
+	X(Z3_solver_push) \
+	X(Z3_substitute) \
+	X(Z3_to_app) \
+	X(Z3_update_param_value)
 
 struct z3_api {
 /* @name is a declarator and a function name: parentheses would break both. */
@@ -79,7 +84,12 @@ int z3_load(void);
 #define Z3_ast_to_string z3_fns.Z3_ast_to_string
 #define Z3_del_config z3_fns.Z3_del_config
 #define Z3_del_context z3_fns.Z3_del_context
+#define Z3_get_app_arg z3_fns.Z3_get_app_arg
+#define Z3_get_app_decl z3_fns.Z3_get_app_decl
+#define Z3_get_app_num_args z3_fns.Z3_get_app_num_args
+#define Z3_get_ast_kind z3_fns.Z3_get_ast_kind
 #define Z3_get_bool_value z3_fns.Z3_get_bool_value
+#define Z3_get_decl_kind z3_fns.Z3_get_decl_kind
 #define Z3_get_numeral_uint z3_fns.Z3_get_numeral_uint
 #define Z3_mk_and z3_fns.Z3_mk_and
 #define Z3_mk_bv_sort z3_fns.Z3_mk_bv_sort
@@ -103,7 +113,6 @@ int z3_load(void);
 #define Z3_mk_false z3_fns.Z3_mk_false
 #define Z3_mk_not z3_fns.Z3_mk_not
 #define Z3_mk_or z3_fns.Z3_mk_or
-#define Z3_mk_params z3_fns.Z3_mk_params
 #define Z3_mk_solver z3_fns.Z3_mk_solver
 #define Z3_mk_solver_for_logic z3_fns.Z3_mk_solver_for_logic
 #define Z3_mk_string_symbol z3_fns.Z3_mk_string_symbol
@@ -111,18 +120,19 @@ int z3_load(void);
 #define Z3_model_dec_ref z3_fns.Z3_model_dec_ref
 #define Z3_model_eval z3_fns.Z3_model_eval
 #define Z3_model_inc_ref z3_fns.Z3_model_inc_ref
-#define Z3_params_dec_ref z3_fns.Z3_params_dec_ref
-#define Z3_params_inc_ref z3_fns.Z3_params_inc_ref
-#define Z3_params_set_uint z3_fns.Z3_params_set_uint
 #define Z3_set_error_handler z3_fns.Z3_set_error_handler
+#define Z3_set_param_value z3_fns.Z3_set_param_value
 #define Z3_simplify z3_fns.Z3_simplify
 #define Z3_solver_assert z3_fns.Z3_solver_assert
 #define Z3_solver_check z3_fns.Z3_solver_check
 #define Z3_solver_dec_ref z3_fns.Z3_solver_dec_ref
 #define Z3_solver_get_model z3_fns.Z3_solver_get_model
 #define Z3_solver_inc_ref z3_fns.Z3_solver_inc_ref
-#define Z3_solver_set_params z3_fns.Z3_solver_set_params
+#define Z3_solver_pop z3_fns.Z3_solver_pop
+#define Z3_solver_push z3_fns.Z3_solver_push
 #define Z3_substitute z3_fns.Z3_substitute
+#define Z3_to_app z3_fns.Z3_to_app
+#define Z3_update_param_value z3_fns.Z3_update_param_value
 #endif
 
 #endif
