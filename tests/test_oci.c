@@ -915,6 +915,46 @@ static void test_export_errors(void **state)
 	scg_diag_free(diag);
 }
 
+static bool has_warning(const struct scg_diag *diag, const char *code)
+{
+	for (size_t i = 0; i < scg_diag_count(diag); i++)
+		if (!strcmp(scg_diag_get(diag, i)->code, code))
+			return true;
+	return false;
+}
+
+/*
+ * libseccomp filters the machine's own ABI besides the listed ones and
+ * cannot mix byte orders: an aarch64 policy exported here gives x86_64 calls
+ * the default action under runc, an s390x one loads only on a big-endian
+ * machine, and one of both orders nowhere.
+ */
+static void test_export_abis_runc_adds(void **state)
+{
+	(void)state;
+	static const char *const arches[][2] = { { "aarch64", NULL }, { "s390x", NULL },
+						 { "s390x", "x86_64" }, { "x86_64", NULL } };
+	struct scg_diag *diag = scg_diag_new();
+	for (size_t i = 0; i < 4; i++) {
+		struct scg_policy *p = scg_policy_new();
+		for (size_t k = 0; k < 2 && arches[i][k]; k++)
+			scg_policy_add_arch(p, scg_arch_lookup(arches[i][k]));
+		scg_policy_set_default(p, SCG_RET_LOG);
+		char *json = NULL;
+		scg_diag_clear(diag);
+		int r = scg_oci_export(p, &json, diag);
+		free(json);
+		bool native_named = i >= 2 || scg_arch_native() == scg_arch_lookup(arches[i][0]);
+		assert_int_equal(r, i == 2 ? -EINVAL : 0);
+		assert_int_equal(has_warning(diag, "oci-native"), !native_named);
+		assert_int_equal(has_warning(diag, "oci-byte-order"), i == 1);
+		if (i == 2)
+			assert_non_null(strstr(first_error(diag), "differ in byte order"));
+		scg_policy_free(p);
+	}
+	scg_diag_free(diag);
+}
+
 static void test_export_dnf(void **state)
 {
 	(void)state;
@@ -1226,6 +1266,7 @@ int main(void)
 		cmocka_unit_test(test_warnings),
 		cmocka_unit_test(test_export_docker_round_trip),
 		cmocka_unit_test(test_export_errors),
+		cmocka_unit_test(test_export_abis_runc_adds),
 		cmocka_unit_test(test_runtime_calls),
 		cmocka_unit_test(test_export_dnf),
 		cmocka_unit_test(test_export_random_round_trip),

@@ -631,6 +631,43 @@ static int write_json(struct oci_export *x, struct groups *g, char **out)
 	return 0;
 }
 
+/*
+ * libseccomp filters its native ABI besides the listed ones, and refuses
+ * ABIs of the other byte order: a profile of both orders loads nowhere,
+ * one of big-endian ABIs only on a big-endian machine.
+ */
+static int check_byte_order(struct oci_export *x)
+{
+	size_t n = scg_policy_arch_count(x->policy), big = 0;
+	for (size_t t = 0; t < n; t++)
+		big += scg_arch_big_endian(scg_policy_arch_at(x->policy, t));
+	if (big && big < n)
+		oci_export_error(x, SCG_LOC_NONE, "export the ABIs of each byte order on their own",
+				 "the policy's ABIs differ in byte order: libseccomp cannot filter "
+				 "both, so runc would fail on every machine");
+	else if (big)
+		scg_diag_add(x->diag, SCG_SEV_WARNING, SCG_LOC_NONE, "oci-byte-order", NULL,
+			     "runc can load this profile only on a big-endian machine: libseccomp "
+			     "also filters the machine's own ABI and refuses to mix byte orders");
+	return x->error;
+}
+
+/* The machine's own ABI gets the profile's rules, not the bad-architecture action. */
+static void check_native(struct oci_export *x)
+{
+	const struct scg_policy *p = x->policy;
+	const struct scg_arch *native = scg_arch_native();
+	for (size_t t = 0; t < scg_policy_arch_count(p); t++)
+		if (scg_policy_arch_at(p, t) == native)
+			return;
+	if (scg_policy_badarch(p) != scg_policy_default(p))
+		scg_diag_add(x->diag, SCG_SEV_WARNING, SCG_LOC_NONE, "oci-native", NULL,
+			     "on a machine whose own ABI the policy does not name (as %s here), "
+			     "libseccomp filters that ABI too: its calls get the profile's rules "
+			     "and default action, not the bad-architecture action",
+			     scg_arch_name(native));
+}
+
 static int check_targets(struct oci_export *x)
 {
 	size_t n = scg_policy_arch_count(x->policy);
@@ -644,7 +681,9 @@ static int check_targets(struct oci_export *x)
 			oci_export_error(x, SCG_LOC_NONE, NULL, "OCI has no name for the ABI %s",
 					 scg_arch_name(a));
 	}
-	return x->error;
+	if (!x->error)
+		check_native(x);
+	return x->error ? x->error : check_byte_order(x);
 }
 
 int scg_oci_export(const struct scg_policy *policy, char **json, struct scg_diag *diag)
