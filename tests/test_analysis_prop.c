@@ -36,6 +36,10 @@
 #include <string.h>
 
 #include <syscage/analysis.h>
+#ifdef SCG_TEST_HAVE_OCI
+#include <json-c/json.h>
+#include <syscage/oci.h>
+#endif
 #include <syscage/syscage.h>
 
 #include "bpf/opcodes.h"
@@ -286,12 +290,13 @@ enum failure {
 	F_FUSE_UNPROVEN,   /* fuse's own proof failed (-EPROTO) */
 	F_ASM,             /* the disassembly for an ABI reads back differently */
 	F_FUSE_KERNEL,     /* the kernel tells the stack and the fused filter apart */
+	F_OCI,             /* the decompiled policy through the OCI export and import differs */
 };
 
 static const char *const failure_names[] = {
 	"ok", "region example", "region sample", "decompile", "decompile proven wrongly",
 	"diff proven wrongly", "diff listed no difference", "fuse", "fuse proof failed", "asm",
-	"fuse in the kernel",
+	"fuse in the kernel", "OCI round trip",
 };
 
 struct verdict_case {
@@ -352,7 +357,7 @@ static void regions_free(struct regions *rs)
 
 struct stats {
 	size_t programs, stacks, partitioned, declined, decompiled, fused, chained, mutants, asm_trips;
-	size_t kernel_calls;
+	size_t kernel_calls, oci_trips;
 };
 
 /* 1 when the kernel can be asked (a loud SKIP once otherwise), asked once. */
@@ -467,6 +472,112 @@ static bool same_on_samples(const struct scg_prog *a, size_t na, const struct sc
 	return true;
 }
 
+#ifdef SCG_TEST_HAVE_OCI
+/* Whether the export's @json has an entry naming @name. */
+static bool oci_names(json_object *root, const char *name)
+{
+	json_object *calls = json_object_object_get(root, "syscalls");
+	for (size_t i = 0; i < json_object_array_length(calls); i++) {
+		json_object *names = json_object_object_get(json_object_array_get_idx(calls, i), "names");
+		for (size_t k = 0; k < json_object_array_length(names); k++)
+			if (!strcmp(json_object_get_string(json_object_array_get_idx(names, k)), name))
+				return true;
+	}
+	return false;
+}
+
+/*
+ * Where runc decides as the policy: a call of one of its ABIs to a syscall
+ * an entry names.  Elsewhere the export's warnings say what OCI cannot
+ * (runc's ENOSYS stub, its bad-architecture action, the machine's own ABI).
+ */
+static bool oci_decides(const struct scg_policy *pol, json_object *root, const uint32_t *w)
+{
+	const struct scg_arch *arch = scg_arch_from_audit(w[SCG_WORD_ARCH], w[SCG_WORD_NR]);
+	bool listed = false;
+	for (size_t t = 0; arch && t < scg_policy_arch_count(pol); t++)
+		listed |= scg_policy_arch_at(pol, t) == arch;
+	const char *name = listed ? scg_syscall_name(arch, w[SCG_WORD_NR]) : NULL;
+	return name && oci_names(root, name);
+}
+
+/* @w made a call of one of @pol's ABIs to a syscall an entry names, when one can be. */
+static void aim_at_entry(struct progen_rng *rng, const struct scg_policy *pol, json_object *root,
+			 uint32_t *w)
+{
+	json_object *calls = json_object_object_get(root, "syscalls");
+	size_t ncalls = json_object_array_length(calls), narches = scg_policy_arch_count(pol);
+	if (!ncalls || !narches)
+		return;
+	json_object *names = json_object_object_get(
+		json_object_array_get_idx(calls, progen_below(rng, (uint32_t)ncalls)), "names");
+	size_t nnames = json_object_array_length(names);
+	const struct scg_arch *arch = scg_policy_arch_at(pol, progen_below(rng, (uint32_t)narches));
+	uint32_t nr;
+	if (nnames && scg_syscall_lookup(arch, json_object_get_string(json_object_array_get_idx(
+						       names, progen_below(rng, (uint32_t)nnames))),
+					 &nr) == 0) {
+		w[SCG_WORD_ARCH] = scg_arch_audit(arch);
+		w[SCG_WORD_NR] = nr;
+	}
+}
+
+/*
+ * @pol (decided as the stack) through the OCI export and the import,
+ * compiled: the same verdicts wherever OCI can say what the policy says.
+ * A policy the export refuses, or warns about as a whole (multiplexers,
+ * big-endian ABIs this machine cannot load), is no failure: the export
+ * says why.
+ */
+static enum failure check_oci(const struct scg_prog *progs, size_t n, const struct scg_policy *pol,
+			      uint64_t seed, struct verdict_case *bad, struct stats *st)
+{
+	char *json = NULL;
+	struct scg_diag *diag = scg_diag_new();
+	assert_non_null(diag);
+	bool usable = scg_oci_export(pol, &json, diag) == 0;
+	for (size_t i = 0; usable && i < scg_diag_count(diag); i++) {
+		const char *code = scg_diag_get(diag, i)->code;
+		usable = strcmp(code, "oci-mux") != 0 && strcmp(code, "oci-byte-order") != 0;
+	}
+	scg_diag_free(diag);
+	struct scg_policy *back = NULL;
+	struct scg_prog prog = { 0 };
+	enum failure f = OK;
+	if (usable && (scg_oci_import(json, strlen(json), NULL, &back, NULL) != 0 ||
+		       scg_compile(back, NULL, &prog, NULL) != 0)) {
+		memset(bad, 0, sizeof(*bad));
+		snprintf(bad->what, sizeof(bad->what), "the export's JSON does not compile");
+		f = F_OCI;
+	}
+	json_object *root = usable && f == OK ? json_tokener_parse(json) : NULL;
+	struct progen_rng rng;
+	progen_seed(&rng, seed);
+	size_t compared = 0;
+	for (int s = 0; root && s < SAMPLES && f == OK; s++) {
+		uint32_t w[SCG_DATA_WORDS];
+		sample(&rng, progs, n, w);
+		aim_at_entry(&rng, pol, root, w);
+		if (exempt(w) || !oci_decides(pol, root, w))
+			continue;
+		compared++;
+		uint32_t want = run_stack(progs, n, w), got = run_stack(&prog, 1, w);
+		if (!scg_verdict_same(want, got, false)) {
+			*bad = (struct verdict_case){ .want = want, .got = got };
+			memcpy(bad->words, w, sizeof(w));
+			snprintf(bad->what, sizeof(bad->what), "sample through OCI");
+			f = F_OCI;
+		}
+	}
+	st->oci_trips += f == OK && compared > 0;
+	json_object_put(root);
+	scg_prog_release(&prog);
+	scg_policy_free(back);
+	free(json);
+	return f;
+}
+#endif
+
 /* decompile, through the text, then compile: the same verdicts, and diff agrees. */
 static enum failure check_decompile(const struct scg_prog *progs, size_t n, uint64_t seed,
 				    struct verdict_case *bad, struct stats *st)
@@ -488,6 +599,10 @@ static enum failure check_decompile(const struct scg_prog *progs, size_t n, uint
 			int d = scg_analysis_diff(progs, n, &back, 1, &dopts, NULL, NULL, NULL);
 			f = d == 0 ? F_DECOMPILE_PROOF : F_DECOMPILE;
 		}
+#ifdef SCG_TEST_HAVE_OCI
+		if (f == OK)
+			f = check_oci(progs, n, parsed, seed, bad, st);
+#endif
 	}
 	scg_prog_release(&back);
 	scg_policy_free(parsed);
@@ -815,9 +930,9 @@ static void test_properties(void **state)
 		scg_prog_release(&pool[i]);
 	print_message("properties: %zu programs (%zu as stacks of 2-4): %zu partitioned, %zu "
 		      "declined, %zu decompiled, %zu fused by policy, %zu chained, %zu mutants "
-		      "diffed, %zu ABI round trips, %zu calls in the kernel\n",
+		      "diffed, %zu ABI round trips, %zu OCI round trips, %zu calls in the kernel\n",
 		      st.programs, st.stacks, st.partitioned, st.declined, st.decompiled, st.fused,
-		      st.chained, st.mutants, st.asm_trips, st.kernel_calls);
+		      st.chained, st.mutants, st.asm_trips, st.oci_trips, st.kernel_calls);
 	if (st.programs < 100)
 		return;
 	/* every kind of check ran */
