@@ -902,6 +902,20 @@ static void test_export_errors(void **state)
 		scg_policy_free(p);
 	}
 
+	/* runc refuses SCMP_ACT_NOTIFY for write(2), by name or by number */
+	for (int by_number = 0; by_number < 2; by_number++) {
+		p = scg_policy_new();
+		scg_policy_add_arch(p, scg_arch_lookup("x86_64"));
+		struct scg_rule_spec notify = { .action = SCG_RET_USER_NOTIF,
+						.syscall = by_number ? NULL : "write",
+						.has_number = by_number, .number = 1, .number_last = 1 };
+		assert_int_equal(scg_policy_add_rule(p, &notify), 0);
+		scg_diag_clear(diag);
+		assert_int_equal(scg_oci_export(p, &json, diag), -EINVAL);
+		assert_non_null(strstr(first_error(diag), "refuses SCMP_ACT_NOTIFY for write(2)"));
+		scg_policy_free(p);
+	}
+
 	/* a rule for one ABI of a syscall several ABIs have */
 	p = scg_policy_new();
 	scg_policy_add_arch(p, scg_arch_lookup("x86_64"));

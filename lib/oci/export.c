@@ -92,6 +92,20 @@ static bool check_action(struct oci_export *x, uint32_t ret, struct scg_loc loc,
 	return true;
 }
 
+/* Whether rule @r is about write(2) on one of the policy's ABIs. */
+static bool rule_names_write(const struct scg_policy *p, const struct scg_rule *r)
+{
+	if (r->syscall)
+		return !strcmp(r->syscall, "write");
+	for (size_t t = 0; t < scg_policy_arch_count(p); t++) {
+		uint32_t nr;
+		if (scg_syscall_lookup(scg_policy_arch_at(p, t), "write", &nr) == 0 &&
+		    nr >= r->number && nr <= r->number_last)
+			return true;
+	}
+	return false;
+}
+
 static int check_actions(struct oci_export *x)
 {
 	const struct scg_policy *p = x->policy;
@@ -103,6 +117,11 @@ static int check_actions(struct oci_export *x)
 		scg_policy_rule_at(p, i, &r);
 		if (!check_action(x, r.action, r.loc, false))
 			return x->error;
+		if (scg_action_of(r.action) == SCG_ACTION_USER_NOTIF && rule_names_write(p, &r)) {
+			oci_export_error(x, r.loc, "give write(2) another action",
+					 "runc refuses SCMP_ACT_NOTIFY for write(2)");
+			return x->error;
+		}
 		if (scg_action_of(r.action) == SCG_ACTION_USER_NOTIF && !notify_warned) {
 			notify_warned = true;
 			scg_diag_add(x->diag, SCG_SEV_WARNING, r.loc, "oci-notify", NULL,
