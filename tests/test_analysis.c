@@ -23,6 +23,7 @@
 #include "analysis/smt.h"
 #include "analysis/wordset.h"
 #include "bpf/opcodes.h"
+#include "support/diag_print.h"
 #include "support/polgen.h"
 #include "support/progen.h"
 
@@ -667,14 +668,6 @@ static void test_simplify(void **state)
 	scg_expr_free(neg_want);
 }
 
-static bool has_code(const struct scg_diag *diag, const char *code)
-{
-	for (size_t i = 0; i < scg_diag_count(diag); i++)
-		if (!strcmp(scg_diag_get(diag, i)->code, code))
-			return true;
-	return false;
-}
-
 static void test_lint(void **state)
 {
 	(void)state;
@@ -687,10 +680,10 @@ static void test_lint(void **state)
 	struct scg_prog p = { noarch, 4 };
 	struct scg_diag *diag = scg_diag_new();
 	assert_int_equal(scg_lint(&p, NULL, diag), 0);
-	assert_true(has_code(diag, "no-arch-check"));
-	assert_true(has_code(diag, "kill-thread"));
-	assert_true(has_code(diag, "risky-syscall"));
-	assert_false(has_code(diag, "unreachable"));
+	assert_true(test_diag_has(diag, "no-arch-check"));
+	assert_true(test_diag_has(diag, "kill-thread"));
+	assert_true(test_diag_has(diag, "risky-syscall"));
+	assert_false(test_diag_has(diag, "unreachable"));
 	scg_diag_free(diag);
 
 	struct scg_policy *policy;
@@ -969,7 +962,7 @@ static void test_budget_commands(void **state)
 		struct scg_diag *diag = scg_diag_new();
 		int r = scg_lint_opts(&p, NULL, &o, diag);
 		assert_true(r == 0 || r == -ECANCELED);
-		assert_true((r == -ECANCELED) == has_code(diag, "analysis-budget"));
+		assert_true((r == -ECANCELED) == test_diag_has(diag, "analysis-budget"));
 		scg_diag_free(diag);
 
 		polls.polls = 0;
@@ -977,7 +970,7 @@ static void test_budget_commands(void **state)
 		struct scg_policy *back = NULL;
 		r = scg_decompile_opts(&p, 1, &o, &back, diag);
 		assert_true(r == 0 || r == -ECANCELED);
-		assert_true((r == -ECANCELED) == has_code(diag, "analysis-budget"));
+		assert_true((r == -ECANCELED) == test_diag_has(diag, "analysis-budget"));
 		assert_true((r == 0) == (back != NULL));
 		scg_policy_free(back);
 		scg_diag_free(diag);

@@ -929,14 +929,6 @@ static void test_export_errors(void **state)
 	scg_diag_free(diag);
 }
 
-static bool has_warning(const struct scg_diag *diag, const char *code)
-{
-	for (size_t i = 0; i < scg_diag_count(diag); i++)
-		if (!strcmp(scg_diag_get(diag, i)->code, code))
-			return true;
-	return false;
-}
-
 /*
  * libseccomp filters the machine's own ABI besides the listed ones and
  * cannot mix byte orders: an aarch64 policy exported here gives x86_64 calls
@@ -958,10 +950,12 @@ static void test_export_abis_runc_adds(void **state)
 		scg_diag_clear(diag);
 		int r = scg_oci_export(p, &json, diag);
 		free(json);
-		bool native_named = i >= 2 || scg_arch_native() == scg_arch_lookup(arches[i][0]);
+		bool native_named = false;
+		for (size_t k = 0; k < 2 && arches[i][k]; k++)
+			native_named |= scg_arch_lookup(arches[i][k]) == scg_arch_native();
 		assert_int_equal(r, i == 2 ? -EINVAL : 0);
-		assert_int_equal(has_warning(diag, "oci-native"), !native_named);
-		assert_int_equal(has_warning(diag, "oci-byte-order"), i == 1);
+		assert_int_equal(test_diag_has(diag, "oci-native"), !native_named);
+		assert_int_equal(test_diag_has(diag, "oci-byte-order"), i == 1);
 		if (i == 2)
 			assert_non_null(strstr(first_error(diag), "differ in byte order"));
 		scg_policy_free(p);
