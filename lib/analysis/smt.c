@@ -379,7 +379,7 @@ struct eval {
 
 static bool eval_node(struct eval *e, Z3_ast a, uint32_t *out);
 
-/* The arguments of @app, all evaluated, into @v (at most 2 are needed by any operation). */
+/* The @n arguments of @app, all evaluated, into @v. */
 static bool eval_args(struct eval *e, Z3_app app, unsigned n, uint32_t *v)
 {
 	for (unsigned i = 0; i < n; i++)
