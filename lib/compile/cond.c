@@ -18,6 +18,7 @@
  * remaining outcome is the same action.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -344,7 +345,8 @@ struct cond_scratch {
 	struct pair_state *pairs;
 	size_t npairs, pairs_cap;
 	struct hashmap pair_index; /* (word, mask) -> pair */
-	struct range_knowledge saved[MAX_FACTS][2]; /* a pair's raw and tight before each fact */
+	/* a pair's raw and tight before each fact; last: scratch_reserve() zeroes what precedes it */
+	struct range_knowledge saved[MAX_FACTS][2];
 };
 
 static void scratch_free(struct cond_scratch *s)
@@ -362,8 +364,12 @@ static void scratch_free(struct cond_scratch *s)
 /* Room for every atom so far; 0 or -ENOMEM. */
 static int scratch_reserve(struct cond_ctx *c)
 {
-	if (!c->scratch && !(c->scratch = calloc(1, sizeof(*c->scratch))))
-		return -ENOMEM;
+	if (!c->scratch) {
+		/* saved[] (22 KiB) is a stack written before it is read: only the rest starts zeroed */
+		if (!(c->scratch = malloc(sizeof(*c->scratch))))
+			return -ENOMEM;
+		memset(c->scratch, 0, offsetof(struct cond_scratch, saved));
+	}
 	struct cond_scratch *s = c->scratch;
 	if (s->cap >= c->natoms)
 		return 0;

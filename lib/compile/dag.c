@@ -29,7 +29,9 @@ static bool node_equal(const struct dag_node *a, const struct dag_node *b)
 int dag_init(struct dag *g)
 {
 	memset(g, 0, sizeof(*g));
-	int r = hashmap_reserve(&g->index, 512);
+	/* Small: a short policy's graph has a few dozen nodes, and a fresh table is
+	 * filled whole, which a one-shot compile pays at every start; it doubles as it grows. */
+	int r = hashmap_reserve(&g->index, 64);
 	/* Node 0 exists from the start, so a failed request can return a valid index. */
 	if (r == 0)
 		dag_ret(g, 0);

@@ -136,8 +136,6 @@ struct nr_range {
 	uint32_t known;       /* known syscalls in it (0 or 1) */
 };
 
-/* Merges neighbours that ended up with the same node; returns the new count. */
-size_t tree_merge(struct nr_range *ranges, size_t n);
 /*
  * The most ranges tree_build() lays out exactly (the dynamic programs);
  * past it the top levels split the weight in halves, and the height limit

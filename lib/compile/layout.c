@@ -114,6 +114,10 @@ struct layout {
 	struct nr_weights nw;        /* the workload on nw_arch, by number */
 	const struct scg_arch *nw_arch;
 	uint32_t allow;           /* the RET ALLOW node: the verdict the kernel caches */
+	uint32_t fallback[2];     /* the RET nodes of unknown and known numbers, once built */
+	uint32_t *numbers;        /* the known syscalls of numbers_arch, in table order */
+	size_t nnumbers;
+	const struct scg_arch *numbers_arch;
 	struct hot_list hot;      /* candidates for the chain in front of the tree */
 	int err;
 };
@@ -283,10 +287,10 @@ static void put_cut(uint64_t *out, size_t *n, uint64_t b)
  * in number order, so only the rules' few bounds are sorted, then merged in.
  * NULL on ENOMEM.
  */
-static uint64_t *cut_points(const struct scg_arch *arch, uint32_t lo, uint32_t hi,
+static uint64_t *cut_points(const uint32_t *numbers, size_t nsys, uint32_t lo, uint32_t hi,
 			    const struct rule_span *rules, size_t nrules, size_t *count)
 {
-	size_t nsys = scg_syscall_count(arch), nrb = 0, k = 0, j = 0;
+	size_t nrb = 0, k = 0, j = 0;
 	size_t ncuts = 2 * nsys + 2 * nrules + 2;
 	uint64_t *b = malloc((ncuts + 2 * nrules) * sizeof(*b));
 	if (!b)
@@ -300,10 +304,7 @@ static uint64_t *cut_points(const struct scg_arch *arch, uint32_t lo, uint32_t h
 		qsort(rb, nrb, sizeof(*rb), cmp_u64);
 	put_cut(b, &k, lo);
 	for (size_t i = 0; i < nsys; i++) {
-		uint32_t nr;
-		if (scg_syscall_at(arch, i, NULL, &nr) < 0)
-			continue;
-		for (uint64_t s = nr; s <= (uint64_t)nr + 1; s++) {
+		for (uint64_t s = numbers[i]; s <= (uint64_t)numbers[i] + 1; s++) {
 			if (s < lo || s > hi)
 				continue;
 			while (j < nrb && rb[j] <= s)
@@ -341,16 +342,43 @@ static void update_active(const struct rule_span *rules, size_t nrules, size_t *
 	*nactive = k;
 }
 
-/* The next known syscall of @arch at or above @at, from table index *@si on; UINT64_MAX if none. */
-static uint64_t next_syscall(const struct scg_arch *arch, size_t *si, uint64_t at)
+/* The next of the @nsys known @numbers at or above @at, from index *@si on; UINT64_MAX if none. */
+static uint64_t next_syscall(const uint32_t *numbers, size_t nsys, size_t *si, uint64_t at)
 {
-	size_t nsys = scg_syscall_count(arch);
-	for (; *si < nsys; ++*si) {
-		uint32_t nr;
-		if (scg_syscall_at(arch, *si, NULL, &nr) == 0 && nr >= at)
-			return nr;
-	}
+	for (; *si < nsys; ++*si)
+		if (numbers[*si] >= at)
+			return numbers[*si];
 	return UINT64_MAX;
+}
+
+/*
+ * The numbers of @arch's known syscalls, in table (number) order, into
+ * l->numbers: asked once per ABI however many intervals it has, where the
+ * cuts and the pieces would otherwise walk the table a second time.
+ */
+static int known_numbers(struct layout *l, const struct scg_arch *arch)
+{
+	if (l->numbers_arch == arch)
+		return 0;
+	size_t nsys = scg_syscall_count(arch), k = 0;
+	uint32_t *numbers = realloc(l->numbers, (nsys ? nsys : 1) * sizeof(*numbers));
+	if (!numbers)
+		return -ENOMEM;
+	for (size_t i = 0; i < nsys; i++)
+		if (scg_syscall_at(arch, i, NULL, &numbers[k]) == 0)
+			k++;
+	l->numbers = numbers;
+	l->nnumbers = k;
+	l->numbers_arch = arch;
+	return 0;
+}
+
+/* The RET node of the fallback verdict: @known numbers get the default, the others unknown's. */
+static uint32_t fallback_node(struct layout *l, bool known)
+{
+	if (l->fallback[known] == UINT32_MAX)
+		l->fallback[known] = dag_ret(l->g, known ? l->default_action : l->unknown_action);
+	return l->fallback[known];
 }
 
 /*
@@ -363,7 +391,7 @@ static int push_piece(struct layout *l, const struct scg_arch *arch, struct nr_w
 {
 	uint32_t node;
 	if (nactive == 0) {
-		node = dag_ret(l->g, known ? l->default_action : l->unknown_action);
+		node = fallback_node(l, known);
 	} else {
 		for (size_t i = 0; i < nactive; i++)
 			ids[i] = active[i].rule;
@@ -382,10 +410,12 @@ static int cut_interval(struct layout *l, const struct scg_arch *arch, uint32_t 
 			uint32_t last, const struct rule_span *rules, size_t nrules)
 {
 	size_t ncuts = 0, next = 0, nactive = 0, si = 0;
-	uint64_t *cuts = cut_points(arch, first, last, rules, nrules, &ncuts);
+	int err = known_numbers(l, arch);
+	if (err)
+		return err;
+	uint64_t *cuts = cut_points(l->numbers, l->nnumbers, first, last, rules, nrules, &ncuts);
 	struct rule_span *active = malloc((nrules ? nrules : 1) * sizeof(*active));
 	uint32_t *ids = malloc((nrules ? nrules : 1) * sizeof(*ids));
-	int err = 0;
 	if (l->nw_arch != arch) { /* once per ABI, however many intervals it has */
 		nr_weights_release(&l->nw);
 		l->nw_arch = NULL;
@@ -399,7 +429,7 @@ static int cut_interval(struct layout *l, const struct scg_arch *arch, uint32_t 
 	for (size_t k = 0; !err && k + 1 < ncuts; k++) {
 		uint64_t at = cuts[k];
 		/* A known syscall is a cut on both sides: a piece holds one or none. */
-		bool known = next_syscall(arch, &si, at) == at;
+		bool known = next_syscall(l->numbers, l->nnumbers, &si, at) == at;
 		update_active(rules, nrules, &next, at, active, &nactive);
 		err = push_piece(l, arch, &l->nw, (uint32_t)at, (uint32_t)(cuts[k + 1] - 1), known,
 				 active, nactive, ids);
@@ -442,29 +472,51 @@ static int cut_audit(struct layout *l, uint32_t audit, uint32_t first, uint32_t 
 }
 
 /*
- * Numbers the chain catches never reach the tree: each one's range takes a
- * neighbour's node so that it merges away, and weighs nothing.  In number
- * order, so a run of chained numbers merges whole.
+ * The ranges of @src the tree lays out when the first @nhot candidates of
+ * @hot have a `jeq` in front of it, into @dst (which may be @src): the
+ * numbers the chain catches never reach the tree, so each one's range takes
+ * its lower neighbour's node (the upper one's for the first range) and
+ * weighs nothing; then neighbours that decide alike merge.  In number
+ * order, so a run of chained numbers merges whole.  One pass, where
+ * pricing each chain length would otherwise copy and rewrite every range.
+ * Returns how many ranges @dst holds.
  */
-static void unlink_hot(const struct hot_list *hot, size_t nhot, struct nr_range *ranges,
-		       size_t nranges)
+static size_t merge_unlinked(const struct hot_list *hot, size_t nhot, const struct nr_range *src,
+			     size_t n, struct nr_range *dst)
 {
-	size_t idx[HOT_MAX];
+	size_t idx[HOT_MAX], h = 0, out = 0;
 	for (size_t i = 0; i < nhot; i++) {
 		size_t k = i;
 		for (; k > 0 && idx[k - 1] > hot->calls[i].range; k--)
 			idx[k] = idx[k - 1];
 		idx[k] = hot->calls[i].range;
 	}
-	for (size_t i = 0; i < nhot; i++) {
-		struct nr_range *r = &ranges[idx[i]];
-		if (idx[i] > 0)
-			r->node = ranges[idx[i] - 1].node;
-		else if (idx[i] + 1 < nranges)
-			r->node = ranges[idx[i] + 1].node;
-		r->weight = r->calls = 0;
-		r->uncached = 0;
+	uint32_t below = 0; /* the node range i - 1 ended up with */
+	for (size_t i = 0; i < n; i++) {
+		struct nr_range r = src[i];
+		if (h < nhot && idx[h] == i) {
+			while (h < nhot && idx[h] == i)
+				h++;
+			if (i > 0)
+				r.node = below;
+			else if (n > 1)
+				r.node = src[1].node; /* read before anything is written over it */
+			r.weight = r.calls = 0;
+			r.uncached = 0;
+		}
+		below = r.node;
+		struct nr_range *last = out ? &dst[out - 1] : NULL;
+		if (last && last->node == r.node && last->last + 1 == r.first) {
+			last->last = r.last;
+			last->weight += r.weight;
+			last->calls += r.calls;
+			last->uncached += r.uncached;
+			last->known += r.known;
+		} else {
+			dst[out++] = r;
+		}
 	}
+	return out;
 }
 
 /*
@@ -545,8 +597,7 @@ static size_t choose_chain(struct layout *l, unsigned split, unsigned *limit,
 		*err = -ENOMEM;
 		return 0;
 	}
-	memcpy(copy, l->ranges, n * sizeof(*copy));
-	size_t ranges = tree_merge(copy, n);
+	size_t ranges = merge_unlinked(&l->hot, 0, l->ranges, n, copy);
 	if (ranges > TREE_EXACT_MAX) {
 		free(copy);
 		*limit = 0;
@@ -559,7 +610,6 @@ static size_t choose_chain(struct layout *l, unsigned split, unsigned *limit,
 		total += l->ranges[i].weight;
 	size_t most = l->hot.n < HOT_MAX ? l->hot.n : HOT_MAX;
 	for (size_t k = 0; k <= most && k < bound && *err == 0; k++) {
-		memcpy(copy, l->ranges, n * sizeof(*copy));
 		uint64_t chain = 0, rest = total;
 		for (size_t i = 0; i < k; i++) {
 			uint64_t w = l->ranges[l->hot.calls[i].range].weight;
@@ -570,8 +620,7 @@ static size_t choose_chain(struct layout *l, unsigned split, unsigned *limit,
 		 * rest - split * w per step): once it reaches the best, no longer chain wins. */
 		if (best != UINT64_MAX && chain + (k + split) * rest >= best)
 			break;
-		unlink_hot(&l->hot, k, copy, n);
-		size_t merged = tree_merge(copy, n);
+		size_t merged = merge_unlinked(&l->hot, k, l->ranges, n, copy);
 		unsigned left = (unsigned)(bound - k);
 		if (left < tree_height_needed(merged))
 			break;
@@ -625,8 +674,7 @@ static uint32_t abi_tree(struct layout *l, uint32_t audit, uint32_t first, uint3
 	size_t nhot = choose_chain(l, split, &limit, &plan, err);
 	if (*err < 0)
 		return 0;
-	unlink_hot(&l->hot, nhot, l->ranges, l->nranges);
-	size_t merged = tree_merge(l->ranges, l->nranges);
+	size_t merged = merge_unlinked(&l->hot, nhot, l->ranges, l->nranges, l->ranges);
 	*nranges += merged;
 	/* The tree choose_chain() priced is the one over these ranges: no second plan. */
 	uint32_t tree = plan ? tree_plan_emit(l->g, plan)
@@ -693,6 +741,7 @@ static int layout_init(struct layout *l, const struct scg_policy *policy,
 	l->g = g;
 	l->c = c;
 	l->allow = dag_ret(g, SCG_RET_ALLOW);
+	l->fallback[0] = l->fallback[1] = UINT32_MAX;
 	l->default_action = compile_action(scg_policy_default(policy));
 	l->badarch_action = compile_action(scg_policy_badarch(policy));
 	uint32_t unknown;
@@ -717,6 +766,7 @@ static void layout_release(struct layout *l)
 	hashmap_release(&l->decision_index);
 	free(l->keys);
 	free(l->ranges);
+	free(l->numbers);
 	hot_release(&l->hot);
 	nr_weights_release(&l->nw);
 }

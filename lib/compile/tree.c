@@ -33,24 +33,6 @@
 /* Longest stretch B x B y B z B tested as a chain of `jeq` (x, y, z single numbers). */
 #define CHAIN_MAX 7
 
-size_t tree_merge(struct nr_range *ranges, size_t n)
-{
-	size_t out = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (out && ranges[out - 1].node == ranges[i].node &&
-		    ranges[out - 1].last + 1 == ranges[i].first) {
-			ranges[out - 1].last = ranges[i].last;
-			ranges[out - 1].weight += ranges[i].weight;
-			ranges[out - 1].calls += ranges[i].calls;
-			ranges[out - 1].uncached += ranges[i].uncached;
-			ranges[out - 1].known += ranges[i].known;
-			continue;
-		}
-		ranges[out++] = ranges[i];
-	}
-	return out;
-}
-
 struct planner {
 	const struct nr_range *r;
 	size_t n;
