@@ -620,7 +620,8 @@ static size_t choose_chain(struct layout *l, unsigned split, unsigned *limit,
 		 * rest - split * w per step): once it reaches the best, no longer chain wins. */
 		if (best != UINT64_MAX && chain + (k + split) * rest >= best)
 			break;
-		size_t merged = merge_unlinked(&l->hot, k, l->ranges, n, copy);
+		/* with no chain, @copy still holds the merge above */
+		size_t merged = k ? merge_unlinked(&l->hot, k, l->ranges, n, copy) : ranges;
 		unsigned left = (unsigned)(bound - k);
 		if (left < tree_height_needed(merged))
 			break;
