@@ -44,7 +44,7 @@ enum live_kind {
 	LIVE_THREAD_KILLED,  /* the calling thread died, the process lived on */
 	LIVE_PROCESS_KILLED, /* the whole process died by signal @signo */
 	LIVE_LOAD_FAILED,    /* a filter did not load: @load_errno */
-	LIVE_TIMEOUT,        /* nothing happened in time (a bug somewhere) */
+	LIVE_TIMEOUT,        /* nothing happened in 3 s of the child's CPU time (a bug somewhere) */
 	LIVE_HARNESS_ERROR,  /* the child could not set up */
 };
 
